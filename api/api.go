@@ -1,0 +1,59 @@
+// Package api serves ToWow's HTTP surface with Huma v2 (OpenAPI 3.1 at
+// /openapi.json, docs at /docs). Operations are grouped by resource; this
+// foundation has the health check, the resources come with later issues.
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Version is reported in the OpenAPI document.
+const Version = "0.1.0"
+
+// Server holds what the operations need.
+type Server struct {
+	Pool *pgxpool.Pool
+}
+
+// Handler builds the HTTP handler with every operation registered.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	cfg := huma.DefaultConfig("ToWow API", Version)
+	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
+	api := humago.New(mux, cfg)
+	s.registerHealth(api)
+	return mux
+}
+
+// HealthOutput is the body of GET /healthz.
+type HealthOutput struct {
+	Body struct {
+		Status string `json:"status" example:"ok" doc:"ok when the database answers"`
+	}
+}
+
+func (s *Server) registerHealth(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "healthz",
+		Method:      http.MethodGet,
+		Path:        "/healthz",
+		Summary:     "Liveness and database reachability",
+		Description: "200 once the server runs with a reachable, migrated database (the server migrates before it listens); 503 when the database does not answer within 2 s.",
+		Tags:        []string{"operations"},
+	}, func(ctx context.Context, _ *struct{}) (*HealthOutput, error) {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if err := s.Pool.Ping(pctx); err != nil {
+			return nil, huma.Error503ServiceUnavailable("database unreachable")
+		}
+		out := &HealthOutput{}
+		out.Body.Status = "ok"
+		return out, nil
+	})
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/towow/towow/internal/pgcluster"
+)
+
+// cmdDB manages the embedded cluster: start (and leave running), stop,
+// status, url.
+func cmdDB(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: towow db start|stop|status|url [--data-dir DIR]", errUsage)
+	}
+	fs := flag.NewFlagSet("db", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("data-dir", cfg.embeddedDir(), "cluster directory")
+	if err := fs.Parse(args[1:]); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch args[0] {
+	case "start", "url":
+		c, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: *dir, Logger: cfg.logger(stderr)})
+		if err != nil {
+			return err
+		}
+		// `db start` leaves the cluster running for other processes;
+		// `towow db stop` stops it.
+		fmt.Fprintln(stdout, c.URL("towow"))
+		return nil
+	case "stop":
+		return pgcluster.Stop(ctx, *dir)
+	case "status":
+		running, port, err := pgcluster.Status(*dir)
+		if err != nil {
+			return err
+		}
+		if running {
+			fmt.Fprintf(stdout, "running on 127.0.0.1:%d (%s)\n", port, *dir)
+		} else {
+			fmt.Fprintf(stdout, "stopped (%s)\n", *dir)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: unknown db command %q", errUsage, args[0])
+}

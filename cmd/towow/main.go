@@ -1,0 +1,86 @@
+// Command towow is the ToWow backend: one binary for the server, the schema
+// migrations, the embedded development database and the benchmarks.
+//
+//	towow serve                    run the HTTP API (migrates first)
+//	towow migrate up|down|status   manage the schema
+//	towow db start|stop|status|url manage the embedded cluster
+//	towow bench append             measure the event store
+//
+// Run `towow --help` for the environment variables.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// errUsage marks errors caused by a wrong command line (exit code 2).
+var errUsage = errors.New("usage")
+
+const usageText = `towow — the ToWow negotiation backend
+
+Usage:
+  towow serve                       start the API server (migrates the schema first)
+  towow migrate up|down|status      apply, roll back one step, or list migrations
+  towow db start|stop|status|url    manage the embedded PostgreSQL cluster
+                                    (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
+  towow bench append [flags]        benchmark the event store (towow bench append --help)
+  towow help                        show this text
+
+`
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, usageText)
+	writeEnvHelp(w)
+}
+
+// run executes one command line and returns the process exit code: 0 on
+// success, 1 on failure (one readable line on stderr), 2 on a usage error.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	cfg, err := loadConfig(getenv)
+	if err == nil {
+		switch args[0] {
+		case "help", "-h", "--help", "-help":
+			usage(stdout)
+			return 0
+		case "serve":
+			err = cmdServe(ctx, cfg, args[1:], stdout, stderr)
+		case "migrate":
+			err = cmdMigrate(ctx, cfg, args[1:], stdout, stderr)
+		case "db":
+			err = cmdDB(ctx, cfg, args[1:], stdout, stderr)
+		case "bench":
+			err = cmdBench(ctx, cfg, args[1:], stdout, stderr)
+		default:
+			err = fmt.Errorf("%w: unknown command %q (see towow --help)", errUsage, args[0])
+		}
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "towow: %v\n", err)
+		return 2
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return 0 // interrupted: a clean stop
+	default:
+		fmt.Fprintf(stderr, "towow: %v\n", err)
+		return 1
+	}
+}

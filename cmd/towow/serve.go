@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/internal/schema"
+)
+
+func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Writer) error {
+	if len(args) != 0 {
+		return fmt.Errorf("%w: towow serve takes no arguments (configure it with the environment, see towow --help)", errUsage)
+	}
+	logger := cfg.logger(stderr)
+	started := time.Now()
+	pool, closeDB, err := openDB(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	m, err := schema.New(pool, logger)
+	if err != nil {
+		return err
+	}
+	err = m.Up(ctx)
+	m.Close()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           (&api.Server{Pool: pool}).Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "startup", time.Since(started).Round(time.Millisecond))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

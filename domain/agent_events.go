@@ -1,0 +1,60 @@
+package domain
+
+// AgentType is the kind of an agent (002 §2.2 AgentOnlinePayload).
+type AgentType string
+
+// Agent types.
+const (
+	AgentTypeCoordinator  AgentType = "coordinator"
+	AgentTypeChannelAdmin AgentType = "channel_admin"
+	AgentTypeUserAgent    AgentType = "user_agent"
+)
+
+// AgentOnline is the payload of [EventAgentOnline]
+// (002 §2.2 AgentOnlinePayload; profile is this catalog's addition, to
+// register or update a user agent's [AgentProfile], 001 §4.5.1).
+type AgentOnline struct {
+	AgentID      string        `json:"agent_id"`
+	AgentType    AgentType     `json:"agent_type"`
+	Capabilities []string      `json:"capabilities,omitempty"`
+	Profile      *AgentProfile `json:"profile,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*AgentOnline) EventType() EventType { return EventAgentOnline }
+
+// AgentOffline is the payload of [EventAgentOffline]. 002 defines the type
+// without a payload; the fields are this catalog's choice.
+type AgentOffline struct {
+	AgentID string `json:"agent_id"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*AgentOffline) EventType() EventType { return EventAgentOffline }
+
+// AgentWithdrawn is the payload of [EventAgentWithdrawn] (001 §4.6).
+type AgentWithdrawn struct {
+	ChannelID   string `json:"channel_id"`
+	DemandID    string `json:"demand_id"`
+	AgentID     string `json:"agent_id"`
+	DisplayName string `json:"display_name"`
+	Reason      string `json:"reason"`
+}
+
+// EventType implements [Payload].
+func (*AgentWithdrawn) EventType() EventType { return EventAgentWithdrawn }
+
+// ErrorOccurred is the payload of [EventErrorOccurred]
+// (002 §2.2 ErrorOccurredPayload). ErrorCode is one of the TOWOW_* codes
+// (002 §4) or E001-E009 (001 §6.1). Context is Dict[str, Any] in 002;
+// here its values are strings (ids, names), which keeps it deterministic.
+type ErrorOccurred struct {
+	ErrorCode    string            `json:"error_code"`
+	ErrorMessage string            `json:"error_message"`
+	Context      map[string]string `json:"context,omitempty"`
+	Recoverable  bool              `json:"recoverable"`
+}
+
+// EventType implements [Payload].
+func (*ErrorOccurred) EventType() EventType { return EventErrorOccurred }

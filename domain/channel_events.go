@@ -1,0 +1,77 @@
+package domain
+
+// ChannelStatus is a state of the channel state machine
+// (001 §5.2, 000 §3.3; force_finalized from 004).
+type ChannelStatus string
+
+// Channel statuses.
+const (
+	ChannelStatusCreated        ChannelStatus = "created"
+	ChannelStatusBroadcasting   ChannelStatus = "broadcasting"
+	ChannelStatusCollecting     ChannelStatus = "collecting"
+	ChannelStatusAggregating    ChannelStatus = "aggregating"
+	ChannelStatusProposalSent   ChannelStatus = "proposal_sent"
+	ChannelStatusNegotiating    ChannelStatus = "negotiating"
+	ChannelStatusFinalized      ChannelStatus = "finalized"
+	ChannelStatusForceFinalized ChannelStatus = "force_finalized"
+	ChannelStatusFailed         ChannelStatus = "failed"
+)
+
+// IsTerminal reports whether s is a final status (finalized,
+// force_finalized or failed).
+func (s ChannelStatus) IsTerminal() bool {
+	switch s {
+	case ChannelStatusFinalized, ChannelStatusForceFinalized, ChannelStatusFailed:
+		return true
+	}
+	return false
+}
+
+// ChannelCreated is the payload of [EventChannelCreated]
+// (001 §4.6; invited_agents, parent_channel and recursion_depth from
+// 002 §2.2 ChannelCreatedPayload).
+type ChannelCreated struct {
+	ChannelID         string   `json:"channel_id"`
+	DemandID          string   `json:"demand_id"`
+	ParticipantsCount int      `json:"participants_count"`
+	InvitedAgents     []string `json:"invited_agents,omitempty"`
+	ParentChannel     string   `json:"parent_channel,omitempty"` // set for a sub-negotiation
+	RecursionDepth    int      `json:"recursion_depth"`          // 0 for a root channel
+}
+
+// EventType implements [Payload].
+func (*ChannelCreated) EventType() EventType { return EventChannelCreated }
+
+// ChannelInviteSent is the payload of [EventChannelInviteSent]
+// (002 §2.2 ChannelInviteSentPayload).
+type ChannelInviteSent struct {
+	ChannelID     string `json:"channel_id"`
+	AgentID       string `json:"agent_id"`
+	DemandSummary string `json:"demand_summary"`
+}
+
+// EventType implements [Payload].
+func (*ChannelInviteSent) EventType() EventType { return EventChannelInviteSent }
+
+// ChannelStatusChanged is the payload of [EventChannelStatusChanged]
+// (000 §4.2.2 channel.status_changed).
+type ChannelStatusChanged struct {
+	ChannelID string        `json:"channel_id"`
+	OldStatus ChannelStatus `json:"old_status"`
+	NewStatus ChannelStatus `json:"new_status"`
+	Reason    string        `json:"reason,omitempty"` // e.g. "broadcast_complete"
+}
+
+// EventType implements [Payload].
+func (*ChannelStatusChanged) EventType() EventType { return EventChannelStatusChanged }
+
+// ChannelClosed is the payload of [EventChannelClosed]. 002 defines the
+// type without a payload; the fields are this catalog's choice.
+type ChannelClosed struct {
+	ChannelID string        `json:"channel_id"`
+	Status    ChannelStatus `json:"status"` // the terminal status
+	Reason    string        `json:"reason,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*ChannelClosed) EventType() EventType { return EventChannelClosed }

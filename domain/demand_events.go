@@ -1,0 +1,100 @@
+package domain
+
+// Urgency is how urgent a broadcast demand is (002 §2.2: low | normal | high).
+type Urgency string
+
+// Urgency levels.
+const (
+	UrgencyLow    Urgency = "low"
+	UrgencyNormal Urgency = "normal"
+	UrgencyHigh   Urgency = "high"
+)
+
+// DemandSubmitted is the payload of [EventDemandSubmitted]
+// (002 §2.2 DemandSubmittedPayload).
+type DemandSubmitted struct {
+	DemandID          string             `json:"demand_id"`
+	UserID            string             `json:"user_id"`
+	RawInput          string             `json:"raw_input"`
+	SurfaceDemand     string             `json:"surface_demand,omitempty"`
+	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*DemandSubmitted) EventType() EventType { return EventDemandSubmitted }
+
+// DemandUnderstood is the payload of [EventDemandUnderstood]
+// (001 §4.6; the optional fields are the rest of prompt 1's output, §3.3.1).
+type DemandUnderstood struct {
+	DemandID          string             `json:"demand_id"`
+	SurfaceDemand     string             `json:"surface_demand"`
+	CapabilityTags    []string           `json:"capability_tags"`
+	Confidence        Confidence         `json:"confidence"`
+	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
+	Context           *DemandContext     `json:"context,omitempty"`
+	Uncertainties     []string           `json:"uncertainties,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*DemandUnderstood) EventType() EventType { return EventDemandUnderstood }
+
+// DemandBroadcast is the payload of [EventDemandBroadcast]
+// (001 §4.6; the optional fields come from 002 §2.2 DemandBroadcastPayload).
+type DemandBroadcast struct {
+	ChannelID       string   `json:"channel_id"`
+	DemandID        string   `json:"demand_id"`
+	RecipientsCount int      `json:"recipients_count"`
+	RequesterID     string   `json:"requester_id,omitempty"`
+	SurfaceDemand   string   `json:"surface_demand,omitempty"`
+	CapabilityTags  []string `json:"capability_tags,omitempty"`
+	LocationHint    string   `json:"location_hint,omitempty"`
+	Urgency         Urgency  `json:"urgency,omitempty"` // absent means normal
+}
+
+// EventType implements [Payload].
+func (*DemandBroadcast) EventType() EventType { return EventDemandBroadcast }
+
+// DemandAccepted is the payload of [EventDemandAccepted]
+// (002 §2.2 DemandAcceptedPayload).
+type DemandAccepted struct {
+	DemandID       string `json:"demand_id"`
+	ChannelID      string `json:"channel_id"`
+	CandidateCount int    `json:"candidate_count"`
+}
+
+// EventType implements [Payload].
+func (*DemandAccepted) EventType() EventType { return EventDemandAccepted }
+
+// DemandRejected is the payload of [EventDemandRejected]. 002 defines the
+// type without a payload; the fields are those of 000's demand.failed.
+type DemandRejected struct {
+	DemandID string `json:"demand_id"`
+	Reason   string `json:"reason"` // e.g. "no_suitable_agents"
+}
+
+// EventType implements [Payload].
+func (*DemandRejected) EventType() EventType { return EventDemandRejected }
+
+// FilterStarted is the payload of [EventFilterStarted]. 002 defines the type
+// without a payload; total_agents is borrowed from towow.filter.completed.
+type FilterStarted struct {
+	DemandID    string `json:"demand_id"`
+	TotalAgents int    `json:"total_agents,omitempty"` // agents considered
+}
+
+// EventType implements [Payload].
+func (*FilterStarted) EventType() EventType { return EventFilterStarted }
+
+// FilterCompleted is the payload of [EventFilterCompleted]
+// (001 §4.6; total_agents and filter_duration_ms from 002 §2.2).
+type FilterCompleted struct {
+	DemandID         string      `json:"demand_id"`
+	ChannelID        string      `json:"channel_id"`
+	CandidatesCount  int         `json:"candidates_count"`
+	Candidates       []Candidate `json:"candidates"`
+	TotalAgents      int         `json:"total_agents,omitempty"`
+	FilterDurationMS int         `json:"filter_duration_ms,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*FilterCompleted) EventType() EventType { return EventFilterCompleted }

@@ -1,0 +1,78 @@
+package domain_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/towow/towow/domain"
+)
+
+func ExampleEncodePayload() {
+	typ, version, data, err := domain.EncodePayload(&domain.FeedbackEvaluated{
+		ChannelID:  "collab-abc12345",
+		Accepts:    4,
+		Rejects:    0,
+		Negotiates: 1,
+		AcceptRate: 0.8,
+		Round:      2,
+		Decision:   domain.DecisionFinalize,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	meta := domain.Metadata{
+		CorrelationID: "d-abc12345",
+		Actor:         domain.ActorChannelAdmin,
+		SchemaVersion: version,
+	}
+	fmt.Println(typ, meta.SchemaVersion)
+	fmt.Println(string(data))
+	// Output:
+	// towow.feedback.evaluated 1
+	// {"channel_id":"collab-abc12345","accepts":4,"rejects":0,"negotiates":1,"accept_rate":0.8,"round":2,"decision":"finalize"}
+}
+
+func ExampleDecodePayload() {
+	data := []byte(`{"channel_id":"collab-abc12345","demand_id":"d-abc12345","round":2,"max_rounds":5}`)
+	p, err := domain.DecodePayload(domain.EventNegotiationRoundStarted, 1, data)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	switch p := p.(type) {
+	case *domain.NegotiationRoundStarted:
+		fmt.Printf("round %d of %d in %s\n", p.Round, p.MaxRounds, p.ChannelID)
+	}
+
+	_, err = domain.DecodePayload(domain.EventNegotiationRoundStarted, 1, []byte(`{"round":2,"colour":"red"}`))
+	fmt.Println(errors.Is(err, domain.ErrInvalidPayload))
+
+	_, err = domain.DecodePayload(domain.EventNegotiationRoundStarted, 7, data)
+	fmt.Println(err)
+	// Output:
+	// round 2 of 5 in collab-abc12345
+	// true
+	// domain: decode towow.negotiation.round_started payload: unknown schema version 7 (known versions: 1)
+}
+
+func ExampleCanonical() {
+	for _, name := range []string{"plan.distributed", "channel.created", "towow.agent.withdrawn"} {
+		t, _ := domain.Canonical(name)
+		fmt.Println(name, "→", t)
+	}
+	// Output:
+	// plan.distributed → towow.proposal.distributed
+	// channel.created → towow.channel.created
+	// towow.agent.withdrawn → towow.agent.withdrawn
+}
+
+func ExampleCatalog() {
+	for _, s := range domain.Catalog()[:3] {
+		fmt.Printf("%s v%d: %s\n", s.Type, s.SchemaVersion, s.Summary)
+	}
+	// Output:
+	// towow.agent.offline v1: An agent went offline.
+	// towow.agent.online v1: An agent came online.
+	// towow.agent.withdrawn v1: An agent withdrew from a negotiation channel.
+}

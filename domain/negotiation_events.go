@@ -1,0 +1,88 @@
+package domain
+
+// EvaluationDecision is what the evaluation of a round's feedback decided
+// (004 §_evaluate_feedback: accept rate ≥ 0.8 finalize, < 0.5 fail,
+// otherwise next round, or force-finalize after the last round). 004 asks
+// for a "decision" field without naming its values; these are this
+// catalog's.
+type EvaluationDecision string
+
+// Evaluation decisions.
+const (
+	DecisionFinalize      EvaluationDecision = "finalize"
+	DecisionNextRound     EvaluationDecision = "next_round"
+	DecisionFail          EvaluationDecision = "fail"
+	DecisionForceFinalize EvaluationDecision = "force_finalize"
+)
+
+// FailureReason says why a negotiation failed. The field is free text; the
+// constants are the reasons used by the design documents.
+type FailureReason string
+
+// Failure reasons (004 _fail_channel, 000 §3.3 and §5.2.2).
+const (
+	FailureLowAcceptance      FailureReason = "low_acceptance"       // accept rate < 0.5
+	FailureNoFeedback         FailureReason = "no_feedback"          // no feedback after the last round
+	FailureNoResponsesTimeout FailureReason = "no_responses_timeout" // no offer before the offer timeout
+	FailureNegotiateTimeout   FailureReason = "negotiate_timeout"    // no feedback before the feedback timeout
+	FailureStuckTimeout       FailureReason = "stuck_timeout"        // non-terminal for over 600 s
+)
+
+// FeedbackEvaluated is the payload of [EventFeedbackEvaluated]
+// (001 §4.6, 004; decision from 004 AC-10). Rejects count both reject and
+// withdraw feedback.
+type FeedbackEvaluated struct {
+	ChannelID  string             `json:"channel_id"`
+	Accepts    int                `json:"accepts"`
+	Rejects    int                `json:"rejects"`
+	Negotiates int                `json:"negotiates"`
+	AcceptRate float64            `json:"accept_rate"` // accepts / total, 0..1
+	Round      int                `json:"round"`
+	Decision   EvaluationDecision `json:"decision"`
+}
+
+// EventType implements [Payload].
+func (*FeedbackEvaluated) EventType() EventType { return EventFeedbackEvaluated }
+
+// NegotiationRoundStarted is the payload of [EventNegotiationRoundStarted]
+// (001 §4.6, 004 AC-9).
+type NegotiationRoundStarted struct {
+	ChannelID string `json:"channel_id"`
+	DemandID  string `json:"demand_id"`
+	Round     int    `json:"round"`      // 1-based
+	MaxRounds int    `json:"max_rounds"` // 5 (004)
+}
+
+// EventType implements [Payload].
+func (*NegotiationRoundStarted) EventType() EventType { return EventNegotiationRoundStarted }
+
+// NegotiationForceFinalized is the payload of
+// [EventNegotiationForceFinalized]: the last round ended with an accept rate
+// between 0.5 and 0.8 (004 AC-5, AC-6, AC-11). 004 names only
+// confirmed_participants and optional_participants; the other fields follow
+// towow.proposal.finalized and towow.feedback.evaluated.
+type NegotiationForceFinalized struct {
+	ChannelID             string   `json:"channel_id"`
+	DemandID              string   `json:"demand_id"`
+	FinalProposal         Proposal `json:"final_proposal"`
+	ConfirmedParticipants []string `json:"confirmed_participants"` // accepted the last proposal
+	OptionalParticipants  []string `json:"optional_participants"`  // still negotiating
+	RoundsTaken           int      `json:"rounds_taken"`
+	AcceptRate            float64  `json:"accept_rate"`
+}
+
+// EventType implements [Payload].
+func (*NegotiationForceFinalized) EventType() EventType {
+	return EventNegotiationForceFinalized
+}
+
+// NegotiationFailed is the payload of [EventNegotiationFailed] (001 §4.6).
+type NegotiationFailed struct {
+	ChannelID    string        `json:"channel_id"`
+	DemandID     string        `json:"demand_id"`
+	Reason       FailureReason `json:"reason"`
+	LastProposal *Proposal     `json:"last_proposal,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*NegotiationFailed) EventType() EventType { return EventNegotiationFailed }

@@ -1,0 +1,42 @@
+package domain
+
+// OfferRequested is the payload of [EventOfferRequested]. 002 defines the
+// type without a payload; the fields are those of the demand_offer message
+// ChannelAdmin sends to each UserAgent (001 §3.2.2).
+type OfferRequested struct {
+	ChannelID    string `json:"channel_id"`
+	DemandID     string `json:"demand_id"`
+	AgentID      string `json:"agent_id"` // the agent asked for an offer
+	Round        int    `json:"round"`
+	FilterReason string `json:"filter_reason,omitempty"`
+	MatchScore   int    `json:"match_score,omitempty"` // 0-100
+}
+
+// EventType implements [Payload].
+func (*OfferRequested) EventType() EventType { return EventOfferRequested }
+
+// OfferSubmitted is the payload of [EventOfferSubmitted]: the [Offer]
+// (001 §4.2) plus the channel and the agent's display name (001 §4.6,
+// 002 §2.2 OfferSubmittedPayload). The Offer's fields are inlined in JSON.
+type OfferSubmitted struct {
+	ChannelID   string `json:"channel_id"`
+	DisplayName string `json:"display_name,omitempty"`
+	Offer
+}
+
+// EventType implements [Payload].
+func (*OfferSubmitted) EventType() EventType { return EventOfferSubmitted }
+
+// OfferTimeout is the payload of [EventOfferTimeout]: the offer window
+// (300 s, 001 §6.2.2) closed and the channel goes on with the offers that
+// arrived. 002 defines the type without a payload; offers_count follows
+// towow.aggregation.started, missing_agents is this catalog's choice.
+type OfferTimeout struct {
+	ChannelID     string   `json:"channel_id"`
+	DemandID      string   `json:"demand_id"`
+	OffersCount   int      `json:"offers_count"`             // offers received in time
+	MissingAgents []string `json:"missing_agents,omitempty"` // agents that did not answer
+}
+
+// EventType implements [Payload].
+func (*OfferTimeout) EventType() EventType { return EventOfferTimeout }

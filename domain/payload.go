@@ -1,0 +1,22 @@
+package domain
+
+// Payload is the typed body of one event.
+//
+// Every payload type of the catalog implements Payload on its pointer
+// (*DemandSubmitted, *OfferSubmitted, ...): [DecodePayload] returns such a
+// pointer, so type switches over payloads use pointer cases.
+type Payload interface {
+	// EventType returns the type of the event this payload belongs to.
+	EventType() EventType
+}
+
+// Confidence is a coarse confidence level produced by the LLM prompts
+// (001 §3.3.1, §4.3: high | medium | low).
+type Confidence string
+
+// Confidence levels.
+const (
+	ConfidenceHigh   Confidence = "high"
+	ConfidenceMedium Confidence = "medium"
+	ConfidenceLow    Confidence = "low"
+)

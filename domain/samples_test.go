@@ -1,0 +1,178 @@
+package domain
+
+import "time"
+
+// Sample values shared by the payload samples.
+var (
+	sampleTime = time.Date(2026, 1, 22, 10, 5, 0, 0, time.UTC)
+
+	sampleDeep = &DeepUnderstanding{
+		Motivation:        "上个月参加聚会后很兴奋，想当组织者",
+		LikelyPreferences: []string{"轻松氛围", "质量优先"},
+		EmotionalContext:  "期待、积极",
+	}
+
+	sampleContext = &DemandContext{
+		Location:          "北京",
+		ExpectedAttendees: 50,
+		Date:              "2026-02-15",
+		Budget:            "2000 元",
+	}
+
+	sampleProposal = Proposal{
+		ProposalID: "prop_001",
+		DemandID:   "d-abc12345",
+		Version:    2,
+		Type:       ProposalTypeCompromise,
+		Summary:    "2月16日在朝阳区举办30人AI聚会",
+		Objective:  "让 AI 爱好者线下交流",
+		Assignments: []Assignment{{
+			AgentID:            "user_agent_bob",
+			DisplayName:        "Bob",
+			Role:               "场地提供者",
+			Responsibility:     "提供30人会议室，配有投影",
+			Dependencies:       []string{"user_agent_alice"},
+			Notes:              "费用500元由参与者分摊",
+			ConditionsAccepted: true,
+		}},
+		Timeline: &Timeline{
+			StartDate:  "2026-02-16",
+			Milestones: []Milestone{{Name: "场地确认", Date: "2026-02-13", Deliverable: "场地预订单"}},
+		},
+		Rationale:     "Bob 有场地，Alice 能分享",
+		Gaps:          []string{"摄影师"},
+		Confidence:    ConfidenceMedium,
+		OpenQuestions: []string{"是否需要下午茶？"},
+		Compromises:   []Compromise{{Issue: "日期", Resolution: "改到16日", Rationale: "多数人15日有事"}},
+		Unresolved:    []string{"赞助"},
+		Suggestions:   []string{"下次提前两周约"},
+		AdjustmentSummary: &AdjustmentSummary{
+			Round:             2,
+			ChangesMade:       []ProposalChange{{Aspect: "日期", Before: "2月15日", After: "2月16日", Reason: "Bob 15日有事"}},
+			RequestsAddressed: []string{"改日期"},
+			RequestsDeclined:  []DeclinedRequest{{Request: "换到海淀", Reason: "没有场地"}},
+		},
+		CreatedAt: sampleTime,
+	}
+)
+
+// samplePayloads holds one fully filled payload per catalog entry. Every
+// field must be non-zero (see TestSamplesFillEveryField) so that the round
+// trip covers it.
+var samplePayloads = []Payload{
+	&DemandSubmitted{
+		DemandID: "d-abc12345", UserID: "user_alice",
+		RawInput:          "我想在北京办一场AI主题聚会，需要场地和嘉宾",
+		SurfaceDemand:     "想在北京办一场AI主题聚会",
+		DeepUnderstanding: sampleDeep,
+	},
+	&DemandUnderstood{
+		DemandID: "d-abc12345", SurfaceDemand: "想在北京办一场AI主题聚会",
+		CapabilityTags: []string{"场地提供", "演讲嘉宾"}, Confidence: ConfidenceHigh,
+		DeepUnderstanding: sampleDeep, Context: sampleContext,
+		Uncertainties: []string{"具体日期未定"},
+	},
+	&DemandBroadcast{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", RecipientsCount: 12,
+		RequesterID: "agent_alice", SurfaceDemand: "AI 聚会", CapabilityTags: []string{"场地"},
+		LocationHint: "北京", Urgency: UrgencyHigh,
+	},
+	&DemandAccepted{DemandID: "d-abc12345", ChannelID: "collab-abc12345", CandidateCount: 12},
+	&DemandRejected{DemandID: "d-abc12345", Reason: "no_suitable_agents"},
+	&FilterStarted{DemandID: "d-abc12345", TotalAgents: 120},
+	&FilterCompleted{
+		DemandID: "d-abc12345", ChannelID: "collab-abc12345", CandidatesCount: 1,
+		Candidates: []Candidate{{
+			AgentID: "user_agent_bob", DisplayName: "Bob", Reason: "场地资源", RelevanceScore: 90,
+		}},
+		TotalAgents: 120, FilterDurationMS: 1500,
+	},
+	&ChannelCreated{
+		ChannelID: "collab-sub-1", DemandID: "d-sub-1", ParticipantsCount: 3,
+		InvitedAgents: []string{"user_agent_bob"}, ParentChannel: "collab-abc12345", RecursionDepth: 1,
+	},
+	&ChannelInviteSent{ChannelID: "collab-abc12345", AgentID: "user_agent_bob", DemandSummary: "AI 聚会"},
+	&ChannelStatusChanged{
+		ChannelID: "collab-abc12345", OldStatus: ChannelStatusBroadcasting,
+		NewStatus: ChannelStatusCollecting, Reason: "broadcast_complete",
+	},
+	&ChannelClosed{ChannelID: "collab-abc12345", Status: ChannelStatusForceFinalized, Reason: "max_rounds"},
+	&OfferRequested{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
+		Round: 1, FilterReason: "场地资源", MatchScore: 90,
+	},
+	&OfferSubmitted{
+		ChannelID: "collab-abc12345", DisplayName: "Bob",
+		Offer: Offer{
+			OfferID: "offer_001", AgentID: "user_agent_bob", DemandID: "d-abc12345",
+			Decision: OfferDecisionConditional, Contribution: "可以提供朝阳区30人会议室",
+			Conditions: []string{"需要提前3天确认"}, Reasoning: "对AI聚会感兴趣",
+			DeclineReason: "周末可能有事", Confidence: 80, SubmittedAt: sampleTime,
+		},
+	},
+	&OfferTimeout{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", OffersCount: 4,
+		MissingAgents: []string{"user_agent_carol"},
+	},
+	&AggregationStarted{ChannelID: "collab-abc12345", DemandID: "d-abc12345", OffersCount: 4},
+	&ProposalDistributed{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Proposal: sampleProposal, Round: 2},
+	&ProposalFeedback{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
+		ProposalVersion: 1, FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突",
+		AdjustmentRequest: "能否改到2月16日？", Concerns: []string{"日期"}, Confidence: 70,
+	},
+	&ProposalAdjusting{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2},
+	&ProposalFinalized{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", FinalProposal: sampleProposal,
+		ParticipantsCount: 3, RoundsTaken: 2,
+		Participants: []string{"user_agent_bob", "user_agent_alice"}, TotalDurationSeconds: 3600,
+	},
+	&FeedbackEvaluated{
+		ChannelID: "collab-abc12345", Accepts: 3, Rejects: 1, Negotiates: 1,
+		AcceptRate: 0.6, Round: 2, Decision: DecisionNextRound,
+	},
+	&NegotiationRoundStarted{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2, MaxRounds: 5},
+	&NegotiationForceFinalized{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", FinalProposal: sampleProposal,
+		ConfirmedParticipants: []string{"user_agent_bob"}, OptionalParticipants: []string{"user_agent_carol"},
+		RoundsTaken: 5, AcceptRate: 0.75,
+	},
+	&NegotiationFailed{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345",
+		Reason: FailureLowAcceptance, LastProposal: &sampleProposal,
+	},
+	&GapIdentified{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345",
+		Gaps: []Gap{{
+			GapType: "摄影师", Importance: 70, Reason: "需要记录活动内容",
+			SuggestedCapabilityTags: []string{"摄影"}, Description: "缺少活动摄影",
+		}},
+		OverallCompletion: 80,
+	},
+	&SubnetTriggered{
+		ParentChannelID: "collab-abc12345", ParentDemandID: "d-abc12345",
+		SubDemandID: "d-sub-1", SubChannelID: "collab-sub-1", GapType: "摄影师", RecursionDepth: 1,
+		SubDemand: &SubDemand{Description: "寻找摄影师", CapabilityTags: []string{"摄影"}, Priority: "high"},
+	},
+	&SubnetCompleted{
+		ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", Success: true,
+		Result: &sampleProposal, FailureReason: "partial: no video",
+	},
+	&AgentOnline{
+		AgentID: "user_agent_bob", AgentType: AgentTypeUserAgent, Capabilities: []string{"场地"},
+		Profile: &AgentProfile{
+			AgentID: "user_agent_bob", UserName: "Bob", ProfileSummary: "朝阳区创业者，有会议室",
+			Location: "北京", Tags: []string{"场地"}, Capabilities: map[string]string{"场地": "30人会议室"},
+			Interests: []string{"AI"}, Availability: "周末",
+		},
+	},
+	&AgentOffline{AgentID: "user_agent_bob", Reason: "shutdown"},
+	&AgentWithdrawn{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
+		DisplayName: "Bob", Reason: "时间冲突",
+	},
+	&ErrorOccurred{
+		ErrorCode: "TOWOW_FILTER_002", ErrorMessage: "LLM筛选超时",
+		Context: map[string]string{"demand_id": "d-abc12345"}, Recoverable: true,
+	},
+}

@@ -1,0 +1,107 @@
+package domain
+
+import "time"
+
+// DemandStatus is the processing status of a [Demand] (001 §4.1).
+type DemandStatus string
+
+// Demand statuses.
+const (
+	DemandStatusProcessing DemandStatus = "processing"
+	DemandStatusCompleted  DemandStatus = "completed"
+	DemandStatusFailed     DemandStatus = "failed"
+)
+
+// Demand is a user's demand as understood by the system (001 §4.1, 需求).
+type Demand struct {
+	DemandID          string             `json:"demand_id"`    // e.g. "d-abc12345"
+	RequesterID       string             `json:"requester_id"` // e.g. "agent_alice"
+	RawInput          string             `json:"raw_input"`    // the user's original words
+	SurfaceDemand     string             `json:"surface_demand"`
+	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
+	CapabilityTags    []string           `json:"capability_tags"`
+	Context           *DemandContext     `json:"context,omitempty"`
+	Status            DemandStatus       `json:"status"`
+	CreatedAt         time.Time          `json:"created_at"`
+}
+
+// DeepUnderstanding is the "deep understanding" of a demand produced by
+// prompt 1 (001 §3.3.1, 002 §3.3 new_demand; 深层理解).
+type DeepUnderstanding struct {
+	Motivation        string   `json:"motivation,omitempty"`         // 动机
+	LikelyPreferences []string `json:"likely_preferences,omitempty"` // 偏好列表
+	EmotionalContext  string   `json:"emotional_context,omitempty"`  // 情绪上下文
+}
+
+// DemandContext is the context of a demand extracted by prompt 1
+// (001 §3.3.1: location, time, budget, ...; 上下文). Dates and budgets are
+// free text as written by the user or the LLM.
+type DemandContext struct {
+	Location          string `json:"location,omitempty"`
+	ExpectedAttendees int    `json:"expected_attendees,omitempty"`
+	Date              string `json:"date,omitempty"`
+	Budget            string `json:"budget,omitempty"`
+}
+
+// OfferDecision is an agent's answer to a demand (001 §3.3.3, §4.2).
+type OfferDecision string
+
+// Offer decisions. (002 §2.2 also had need_more_info; 001 v3 replaced it
+// with conditional.)
+const (
+	OfferDecisionParticipate OfferDecision = "participate"
+	OfferDecisionDecline     OfferDecision = "decline"
+	OfferDecisionConditional OfferDecision = "conditional"
+)
+
+// Offer is an agent's response to a demand (001 §4.2, 响应).
+type Offer struct {
+	OfferID       string        `json:"offer_id,omitempty"` // e.g. "offer_001"
+	AgentID       string        `json:"agent_id"`
+	DemandID      string        `json:"demand_id"`
+	Decision      OfferDecision `json:"decision"`
+	Contribution  string        `json:"contribution"`             // 贡献描述
+	Conditions    []string      `json:"conditions,omitempty"`     // 条件列表
+	Reasoning     string        `json:"reasoning,omitempty"`      // 决策理由
+	DeclineReason string        `json:"decline_reason,omitempty"` // 拒绝原因
+	Confidence    int           `json:"confidence,omitempty"`     // 0-100
+	SubmittedAt   time.Time     `json:"submitted_at,omitzero"`
+}
+
+// Gap is a missing capability in a proposal (001 §4.4, 缺口).
+type Gap struct {
+	GapType                 string   `json:"gap_type"`   // e.g. "摄影师" (photographer)
+	Importance              int      `json:"importance"` // 0-100
+	Reason                  string   `json:"reason"`     // why it matters
+	SuggestedCapabilityTags []string `json:"suggested_capability_tags,omitempty"`
+	Description             string   `json:"description,omitempty"` // 002 §2.2 GapInfo
+}
+
+// AgentProfile describes the user behind a user agent (001 §4.5, Agent 简介).
+type AgentProfile struct {
+	AgentID        string            `json:"agent_id"`        // e.g. "user_agent_bob"
+	UserName       string            `json:"user_name"`       // display name
+	ProfileSummary string            `json:"profile_summary"` // 200-500 characters
+	Location       string            `json:"location"`
+	Tags           []string          `json:"tags"`                   // capability tags used by filtering
+	Capabilities   map[string]string `json:"capabilities,omitempty"` // detailed capabilities
+	Interests      []string          `json:"interests,omitempty"`
+	Availability   string            `json:"availability,omitempty"`
+}
+
+// Candidate is an agent chosen by smart filtering (001 §4.6
+// towow.filter.completed, §3.2.1).
+type Candidate struct {
+	AgentID        string `json:"agent_id"`
+	DisplayName    string `json:"display_name,omitempty"`
+	Reason         string `json:"reason"`                    // why it was chosen
+	RelevanceScore int    `json:"relevance_score,omitempty"` // 0-100 (001 §3.2.1)
+}
+
+// SubDemand is the demand a sub-negotiation works on (001 §3.3.8, prompt 8
+// sub_demands).
+type SubDemand struct {
+	Description    string   `json:"description"`
+	CapabilityTags []string `json:"capability_tags,omitempty"`
+	Priority       string   `json:"priority,omitempty"` // e.g. "high"
+}

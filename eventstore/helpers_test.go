@@ -1,0 +1,71 @@
+package eventstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/dbtest"
+)
+
+func newStore(t *testing.T) (*eventstore.Store, *pgxpool.Pool) {
+	t.Helper()
+	pool := dbtest.New(t)
+	return eventstore.New(pool, eventstore.Options{}), pool
+}
+
+func ev(typ string, payload string) eventstore.EventData {
+	return eventstore.EventData{Type: domain.EventType(typ), Payload: json.RawMessage(payload)}
+}
+
+func evN(n int, prefix string) []eventstore.EventData {
+	out := make([]eventstore.EventData, n)
+	for i := range out {
+		out[i] = ev("towow.test.happened", fmt.Sprintf(`{"n":%d,"p":%q}`, i, prefix))
+	}
+	return out
+}
+
+// readAll pages through the whole log (or a filtered view of it).
+func readAll(t *testing.T, s *eventstore.Store, f eventstore.Filter) []eventstore.RecordedEvent {
+	t.Helper()
+	var out []eventstore.RecordedEvent
+	var after int64
+	for {
+		page, err := s.ReadAll(context.Background(), after, f, 997)
+		if err != nil {
+			t.Fatalf("read all: %v", err)
+		}
+		out = append(out, page...)
+		if len(page) < 997 {
+			return out
+		}
+		after = page[len(page)-1].Position
+	}
+}
+
+func head(t *testing.T, s *eventstore.Store) int64 {
+	t.Helper()
+	h, err := s.HeadPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func ctxT(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func newPoolOnly(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	return dbtest.New(t)
+}

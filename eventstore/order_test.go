@@ -1,0 +1,368 @@
+package eventstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// collector is a live subscription that records what it receives.
+type collector struct {
+	mu     sync.Mutex
+	events []eventstore.RecordedEvent
+	err    error
+}
+
+func (c *collector) snapshot() []eventstore.RecordedEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]eventstore.RecordedEvent(nil), c.events...)
+}
+
+func subscribe(t *testing.T, ctx context.Context, s *eventstore.Store, opts eventstore.SubscribeOptions) *collector {
+	t.Helper()
+	c := &collector{}
+	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer close(done)
+		err := s.Subscribe(ctx, opts, func(_ context.Context, batch []eventstore.RecordedEvent) error {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			for _, e := range batch {
+				if n := len(c.events); n > 0 && e.Position <= c.events[n-1].Position {
+					return fmt.Errorf("position %d delivered after %d", e.Position, c.events[n-1].Position)
+				}
+				c.events = append(c.events, e)
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			c.mu.Lock()
+			c.err = err
+			c.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return c
+}
+
+// waitFor waits until the collector's last position reaches pos.
+func (c *collector) waitFor(t *testing.T, pos int64, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		c.mu.Lock()
+		n, err := len(c.events), c.err
+		var last int64
+		if n > 0 {
+			last = c.events[n-1].Position
+		}
+		c.mu.Unlock()
+		if err != nil {
+			t.Fatalf("subscription failed: %v", err)
+		}
+		if last >= pos {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("subscriber stuck at position %d (%d events), want %d", last, n, pos)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func startNotifier(t *testing.T, pool *pgxpool.Pool) *eventstore.Notifier {
+	t.Helper()
+	n := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = n.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case <-n.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("notifier not ready")
+	}
+	return n
+}
+
+// sameSequence fails unless got equals want event by event.
+func sameSequence(t *testing.T, who string, got, want []eventstore.RecordedEvent) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s saw %d events, the full read has %d", who, len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Position != want[i].Position || got[i].EventID != want[i].EventID {
+			t.Fatalf("%s: event %d is %d/%s, full read has %d/%s", who, i, got[i].Position, got[i].EventID, want[i].Position, want[i].EventID)
+		}
+	}
+}
+
+// waitBlocked waits until n backends of this database wait on an advisory lock.
+func waitBlocked(t *testing.T, pool *pgxpool.Pool, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var got int
+		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d backends wait on the append lock, want %d", got, n)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func begin(t *testing.T, pool *pgxpool.Pool) pgx.Tx {
+	t.Helper()
+	tx, err := pool.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
+	return tx
+}
+
+func async(f func() error) <-chan error {
+	ch := make(chan error, 1)
+	go func() { ch <- f() }()
+	return ch
+}
+
+func recv(t *testing.T, ch <-chan error) {
+	t.Helper()
+	select {
+	case err := <-ch:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("timed out")
+	}
+}
+
+// TestOrderGapOutOfOrderCommits opens real transactions in one order, has
+// them append and commit in another, rolls one back, mixes in a raw SQL
+// insert that bypasses AppendTx, and checks that live subscribers (woken by
+// NOTIFY, polling, paging in tiny batches, filtered) each see every committed
+// event exactly once, in the order of a full read, which is commit order.
+func TestOrderGapOutOfOrderCommits(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	n := startNotifier(t, pool)
+	subs := map[string]*collector{
+		"notified":      subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n}),
+		"polling":       subscribe(t, ctx, s, eventstore.SubscribeOptions{PollInterval: 5 * time.Millisecond}),
+		"batches of 1":  subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n, BatchSize: 1}),
+		"stream filter": subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n, Filter: eventstore.Filter{StreamID: "s2"}}),
+	}
+	t1, t2, t3, t4 := begin(t, pool), begin(t, pool), begin(t, pool), begin(t, pool)
+	// T1 and T2 start first and take transaction ids before T3 exists.
+	for _, tx := range []pgx.Tx{t1, t2} {
+		if _, err := tx.Exec(ctx, "SELECT pg_current_xact_id()"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.AppendTx(ctx, t3, "s3", eventstore.NoStream, evN(2, "t3")...); err != nil {
+		t.Fatal(err)
+	}
+	r1 := async(func() error { _, err := s.AppendTx(ctx, t1, "s1", eventstore.NoStream, evN(3, "t1")...); return err })
+	waitBlocked(t, pool, 1)
+	r4 := async(func() error {
+		_, err := t4.Exec(ctx, `INSERT INTO events (event_id, stream_id, stream_version, event_type, payload)
+			VALUES (gen_random_uuid(), 's4', 1, 'towow.test.raw', '{"raw":true}')`)
+		return err
+	})
+	waitBlocked(t, pool, 2)
+	time.Sleep(30 * time.Millisecond)
+	for name, c := range subs {
+		if got := c.snapshot(); len(got) != 0 {
+			t.Fatalf("%s saw %d uncommitted events", name, len(got))
+		}
+	}
+	if err := t3.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, r1) // T1 gets the lock only now
+	afterT3 := readAll(t, s, eventstore.Filter{})
+	if len(afterT3) != 2 {
+		t.Fatalf("after T3 commits the log has %d events, want 2", len(afterT3))
+	}
+	subs["notified"].waitFor(t, afterT3[1].Position, 5*time.Second)
+	r2 := async(func() error { _, err := s.AppendTx(ctx, t2, "s2", eventstore.NoStream, evN(4, "t2")...); return err })
+	waitBlocked(t, pool, 2) // T4 and T2 queue behind T1
+	if err := t1.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, r4) // T4 was first in the queue
+	if err := t4.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, r2)
+	if err := t2.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	full := readAll(t, s, eventstore.Filter{})
+	var streams []string
+	for _, e := range full {
+		streams = append(streams, e.StreamID)
+	}
+	if want := []string{"s3", "s3", "s4", "s2", "s2", "s2", "s2"}; fmt.Sprint(streams) != fmt.Sprint(want) {
+		t.Fatalf("log streams %v, want %v (commit order, nothing from the rolled-back T1)", streams, want)
+	}
+	for name, c := range subs {
+		want := full
+		if name == "stream filter" {
+			want = readAll(t, s, eventstore.Filter{StreamID: "s2"})
+		}
+		c.waitFor(t, want[len(want)-1].Position, 5*time.Second)
+		time.Sleep(10 * time.Millisecond) // give a duplicate the chance to show up
+		sameSequence(t, name, c.snapshot(), want)
+	}
+}
+
+// TestOrderGapRandomized runs 8 concurrent writers (random streams, batch
+// sizes, delays inside the transaction, expected-version conflicts and
+// rollbacks) against 4 live subscribers and checks that each subscriber saw
+// exactly the committed events, once each, in the order of a full read.
+func TestOrderGapRandomized(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	n := startNotifier(t, pool)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	subs := []*collector{
+		subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n}),
+		subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n, BatchSize: 7}),
+		subscribe(t, ctx, s, eventstore.SubscribeOptions{PollInterval: 3 * time.Millisecond}),
+		subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n, Filter: eventstore.Filter{CorrelationID: "corr-1"}}),
+	}
+	const writers, txPerWriter = 8, 130
+	var mu sync.Mutex
+	committed := map[uuid.UUID]bool{}
+	rolledBack := map[uuid.UUID]bool{}
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(seed, uint64(w)))
+			for range txPerWriter {
+				if err := randomTx(ctx, s, pool, rng, &mu, committed, rolledBack); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+
+	full := readAll(t, s, eventstore.Filter{})
+	if len(full) != len(committed) {
+		t.Fatalf("log has %d events, writers committed %d", len(full), len(committed))
+	}
+	versions := map[string]int64{}
+	for i, e := range full {
+		if !committed[e.EventID] || rolledBack[e.EventID] {
+			t.Fatalf("event %s in the log was not committed", e.EventID)
+		}
+		if i > 0 && e.Position <= full[i-1].Position {
+			t.Fatalf("positions not increasing at %d", i)
+		}
+		if e.StreamVersion != versions[e.StreamID]+1 {
+			t.Fatalf("stream %s jumps from version %d to %d", e.StreamID, versions[e.StreamID], e.StreamVersion)
+		}
+		versions[e.StreamID] = e.StreamVersion
+	}
+	t.Logf("%d events committed, %d rolled back", len(committed), len(rolledBack))
+	if len(full) < 1000 {
+		t.Fatalf("only %d events: the test is too small to mean much", len(full))
+	}
+	filtered := readAll(t, s, eventstore.Filter{CorrelationID: "corr-1"})
+	for i, c := range subs {
+		want := full
+		if i == 3 {
+			want = filtered
+		}
+		c.waitFor(t, want[len(want)-1].Position, 10*time.Second)
+		time.Sleep(10 * time.Millisecond)
+		sameSequence(t, fmt.Sprintf("subscriber %d", i), c.snapshot(), want)
+	}
+}
+
+func randomTx(ctx context.Context, s *eventstore.Store, pool *pgxpool.Pool, rng *rand.Rand,
+	mu *sync.Mutex, committed, rolledBack map[uuid.UUID]bool) error {
+	stream := fmt.Sprintf("stream-%d", rng.IntN(6))
+	expected := eventstore.AnyVersion
+	if rng.IntN(3) == 0 {
+		v, err := s.StreamVersion(ctx, stream)
+		if err != nil {
+			return err
+		}
+		expected = eventstore.ExpectedVersion(v)
+	}
+	events := make([]eventstore.EventData, 1+rng.IntN(5))
+	for i := range events {
+		events[i] = eventstore.EventData{ID: uuid.New(), Type: "towow.test.random",
+			Payload:  []byte(fmt.Sprintf(`{"i":%d}`, i)),
+			Metadata: domain.Metadata{CorrelationID: fmt.Sprintf("corr-%d", rng.IntN(3))}}
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // no-op after commit
+	time.Sleep(time.Duration(rng.IntN(400)) * time.Microsecond)
+	_, err = s.AppendTx(ctx, tx, stream, expected, events...)
+	if errors.Is(err, eventstore.ErrVersionConflict) {
+		return tx.Rollback(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	if rng.IntN(4) == 0 {
+		time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond) // hold the lock a while
+	}
+	if rng.IntN(10) == 0 {
+		mu.Lock()
+		for _, e := range events {
+			rolledBack[e.ID] = true
+		}
+		mu.Unlock()
+		return tx.Rollback(ctx)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	mu.Lock()
+	for _, e := range events {
+		committed[e.ID] = true
+	}
+	mu.Unlock()
+	return nil
+}

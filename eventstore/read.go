@@ -1,0 +1,139 @@
+package eventstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/internal/sqlcdb"
+)
+
+// DefaultReadLimit is the page size used when a read passes limit <= 0;
+// MaxReadLimit caps any page.
+const (
+	DefaultReadLimit = 1000
+	MaxReadLimit     = 10000
+)
+
+// Filter narrows ReadAll and subscriptions. Zero fields do not filter.
+type Filter struct {
+	StreamID      string
+	Types         []domain.EventType // any of these types
+	TypePrefix    string             // e.g. "towow.offer." (matched literally)
+	CorrelationID string             // metadata correlation_id: a whole negotiation tree
+	Actor         string             // metadata actor
+	UntilPosition int64              // positions <= UntilPosition only
+	Since, Until  time.Time          // recorded_at in [Since, Until)
+}
+
+func clampLimit(limit int) int32 {
+	switch {
+	case limit <= 0:
+		return DefaultReadLimit
+	case limit > MaxReadLimit:
+		return MaxReadLimit
+	}
+	return int32(limit)
+}
+
+// ReadStream returns up to limit events of a stream with version >=
+// fromVersion, oldest first.
+func (s *Store) ReadStream(ctx context.Context, streamID string, fromVersion int64, limit int) ([]RecordedEvent, error) {
+	rows, err := s.q.ReadStreamForward(ctx, sqlcdb.ReadStreamForwardParams{StreamID: streamID, FromVersion: fromVersion, MaxCount: clampLimit(limit)})
+	if err != nil {
+		return nil, fmt.Errorf("read stream %q: %w", streamID, err)
+	}
+	return toRecorded(rows)
+}
+
+// ReadStreamBackward returns the latest n events of a stream, newest first.
+func (s *Store) ReadStreamBackward(ctx context.Context, streamID string, n int) ([]RecordedEvent, error) {
+	rows, err := s.q.ReadStreamBackward(ctx, sqlcdb.ReadStreamBackwardParams{StreamID: streamID, MaxCount: clampLimit(n)})
+	if err != nil {
+		return nil, fmt.Errorf("read stream %q backward: %w", streamID, err)
+	}
+	return toRecorded(rows)
+}
+
+// StreamVersion returns the version of a stream's last event, 0 if it has none.
+func (s *Store) StreamVersion(ctx context.Context, streamID string) (int64, error) {
+	v, err := s.q.StreamVersion(ctx, streamID)
+	if err != nil {
+		return 0, fmt.Errorf("stream %q version: %w", streamID, err)
+	}
+	return v, nil
+}
+
+// HeadPosition returns the highest committed global position, 0 if empty.
+func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
+	p, err := s.q.HeadPosition(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("head position: %w", err)
+	}
+	return p, nil
+}
+
+// ReadAll returns up to limit events of all streams with position > after
+// that match f, in position order. Feeding the last returned Position back
+// as after pages through the log without gaps (see the package doc).
+func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) ([]RecordedEvent, error) {
+	p := sqlcdb.ReadAllParams{
+		AfterPosition: after,
+		EventTypes:    make([]string, len(f.Types)),
+		MaxCount:      clampLimit(limit),
+	}
+	for i, t := range f.Types {
+		p.EventTypes[i] = string(t)
+	}
+	if f.UntilPosition > 0 {
+		p.UntilPosition = pgtype.Int8{Int64: f.UntilPosition, Valid: true}
+	}
+	p.StreamID = optText(f.StreamID)
+	if f.TypePrefix != "" {
+		p.TypePattern = optText(likeEscape(f.TypePrefix) + "%")
+	}
+	p.CorrelationID = optText(f.CorrelationID)
+	p.Actor = optText(f.Actor)
+	if !f.Since.IsZero() {
+		p.Since = &f.Since
+	}
+	if !f.Until.IsZero() {
+		p.Until = &f.Until
+	}
+	rows, err := s.q.ReadAll(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("read all after %d: %w", after, err)
+	}
+	return toRecorded(rows)
+}
+
+func optText(s string) pgtype.Text { return pgtype.Text{String: s, Valid: s != ""} }
+
+// likeEscape escapes LIKE's wildcards so a prefix matches literally.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+func toRecorded(rows []sqlcdb.Event) ([]RecordedEvent, error) {
+	out := make([]RecordedEvent, len(rows))
+	for i, r := range rows {
+		out[i] = RecordedEvent{
+			Position:      r.GlobalPosition,
+			EventID:       r.EventID,
+			StreamID:      r.StreamID,
+			StreamVersion: r.StreamVersion,
+			Type:          domain.EventType(r.EventType),
+			Payload:       r.Payload,
+			RecordedAt:    r.RecordedAt,
+		}
+		if err := json.Unmarshal(r.Metadata, &out[i].Metadata); err != nil {
+			return nil, fmt.Errorf("event %s at position %d: metadata: %w", r.EventID, r.GlobalPosition, err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,119 @@
+package eventstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+func TestReadStreamForwardAndBackward(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	if _, err := s.Append(ctx, "a", eventstore.NoStream, evN(10, "a")...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ctx, "b", eventstore.NoStream, evN(3, "b")...); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		read     func() ([]eventstore.RecordedEvent, error)
+		versions []int64
+	}{
+		{"forward from 1", func() ([]eventstore.RecordedEvent, error) { return s.ReadStream(ctx, "a", 1, 3) }, []int64{1, 2, 3}},
+		{"forward from 8", func() ([]eventstore.RecordedEvent, error) { return s.ReadStream(ctx, "a", 8, 100) }, []int64{8, 9, 10}},
+		{"forward past end", func() ([]eventstore.RecordedEvent, error) { return s.ReadStream(ctx, "a", 11, 100) }, nil},
+		{"backward latest 3", func() ([]eventstore.RecordedEvent, error) { return s.ReadStreamBackward(ctx, "a", 3) }, []int64{10, 9, 8}},
+		{"backward more than exist", func() ([]eventstore.RecordedEvent, error) { return s.ReadStreamBackward(ctx, "b", 50) }, []int64{3, 2, 1}},
+		{"missing stream", func() ([]eventstore.RecordedEvent, error) { return s.ReadStream(ctx, "zzz", 1, 10) }, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.versions) {
+				t.Fatalf("got %d events, want %d", len(got), len(tc.versions))
+			}
+			for i, e := range got {
+				if e.StreamVersion != tc.versions[i] {
+					t.Fatalf("event %d has version %d, want %d", i, e.StreamVersion, tc.versions[i])
+				}
+			}
+		})
+	}
+	if v, err := s.StreamVersion(ctx, "a"); err != nil || v != 10 {
+		t.Fatalf("version %d %v", v, err)
+	}
+}
+
+func TestReadAllFilters(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	md := func(corr, actor string) domain.Metadata { return domain.Metadata{CorrelationID: corr, Actor: actor} }
+	appendOne := func(stream, typ string, m domain.Metadata) int64 {
+		e := ev(typ, `{}`)
+		e.Metadata = m
+		r, err := s.Append(ctx, stream, eventstore.AnyVersion, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.FirstPosition
+	}
+	p1 := appendOne("demand-1", "towow.demand.submitted", md("demand-1", "user:u1"))
+	p2 := appendOne("channel-1", "towow.channel.created", md("demand-1", "channel_admin"))
+	p3 := appendOne("channel-1", "towow.offer.submitted", md("demand-1", "agent:a1"))
+	p4 := appendOne("channel-1", "towow.offer.submitted", md("demand-1", "agent:a2"))
+	time.Sleep(20 * time.Millisecond)
+	mid := time.Now()
+	time.Sleep(20 * time.Millisecond)
+	p5 := appendOne("demand-2", "towow.demand.submitted", md("demand-2", "user:u2"))
+	p6 := appendOne("channel-9", "towow.offer_x.submitted", md("demand-2", "agent:a1")) // "_" must not act as a wildcard
+
+	tests := []struct {
+		name  string
+		after int64
+		f     eventstore.Filter
+		limit int
+		want  []int64
+	}{
+		{"everything", 0, eventstore.Filter{}, 0, []int64{p1, p2, p3, p4, p5, p6}},
+		{"after a cursor", p3, eventstore.Filter{}, 0, []int64{p4, p5, p6}},
+		{"limit", 0, eventstore.Filter{}, 2, []int64{p1, p2}},
+		{"until position", 0, eventstore.Filter{UntilPosition: p3}, 0, []int64{p1, p2, p3}},
+		{"stream", 0, eventstore.Filter{StreamID: "channel-1"}, 0, []int64{p2, p3, p4}},
+		{"types", 0, eventstore.Filter{Types: []domain.EventType{"towow.demand.submitted", "towow.channel.created"}}, 0, []int64{p1, p2, p5}},
+		{"type prefix", 0, eventstore.Filter{TypePrefix: "towow.offer."}, 0, []int64{p3, p4}},
+		{"type prefix with underscore", 0, eventstore.Filter{TypePrefix: "towow.offer_"}, 0, []int64{p6}},
+		{"correlation", 0, eventstore.Filter{CorrelationID: "demand-2"}, 0, []int64{p5, p6}},
+		{"actor", 0, eventstore.Filter{Actor: "agent:a1"}, 0, []int64{p3, p6}},
+		{"since", 0, eventstore.Filter{Since: mid}, 0, []int64{p5, p6}},
+		{"until", 0, eventstore.Filter{Until: mid}, 0, []int64{p1, p2, p3, p4}},
+		{"combined", 0, eventstore.Filter{CorrelationID: "demand-1", TypePrefix: "towow.offer.", Actor: "agent:a2"}, 0, []int64{p4}},
+		{"no match", 0, eventstore.Filter{Actor: "nobody"}, 0, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := s.ReadAll(ctx, tc.after, tc.f, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pos []int64
+			for _, e := range got {
+				pos = append(pos, e.Position)
+			}
+			if len(pos) != len(tc.want) {
+				t.Fatalf("positions %v, want %v", pos, tc.want)
+			}
+			for i := range pos {
+				if pos[i] != tc.want[i] {
+					t.Fatalf("positions %v, want %v", pos, tc.want)
+				}
+			}
+		})
+	}
+}

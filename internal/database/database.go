@@ -1,0 +1,100 @@
+// Package database opens the pgx connection pool every ToWow process uses,
+// with the settings the event store and River rely on, and turns connection
+// failures into one readable line.
+package database
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// DefaultMaxConns is the pool size used when the URL sets no pool_max_conns.
+// pgxpool's own default (max(4, NumCPU)) is too small for River workers plus
+// the API plus subscriptions on a 2-core machine.
+const DefaultMaxConns = 32
+
+// Options tunes Open.
+type Options struct {
+	// ApplicationName is reported in pg_stat_activity (default "towow").
+	ApplicationName string
+	// ConnectTimeout bounds the first ping (default 10s).
+	ConnectTimeout time.Duration
+}
+
+// Open parses url, applies ToWow's pool settings and pings the server once.
+// A failure returns an error whose message names the server (password
+// removed) and the cause on one line.
+func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) {
+	if opts.ApplicationName == "" {
+		opts.ApplicationName = "towow"
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = 10 * time.Second
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("invalid database url %s: %w", Redact(dsn), errors.Unwrap(err))
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	rp := cfg.ConnConfig.RuntimeParams
+	if _, ok := rp["application_name"]; !ok {
+		rp["application_name"] = opts.ApplicationName
+	}
+	// The event store's filtered reads use "param IS NULL OR ..." for optional
+	// filters; custom plans let the planner drop the unused ones and use the
+	// matching index (see queries/events.sql).
+	if _, ok := rp["plan_cache_mode"]; !ok {
+		rp["plan_cache_mode"] = "force_custom_plan"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("database %s: %w", Redact(dsn), err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("database %s unreachable: %s", Redact(dsn), oneLine(err))
+	}
+	return pool, nil
+}
+
+// Redact returns a connection string with its password replaced by "xxxxx",
+// safe to print.
+func Redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme == "" {
+		return "(unparsable url)"
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// oneLine reduces a pgx connect error to its innermost readable cause.
+func oneLine(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Message + " (SQLSTATE " + pgErr.Code + ")"
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) {
+		if inner := errors.Unwrap(connErr); inner != nil {
+			err = inner
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out connecting"
+	}
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}

@@ -1,0 +1,460 @@
+package pgcluster
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestLifecycle(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+
+	begin := time.Now()
+	c1 := startCluster(t, dir)
+	t.Logf("cold start (initdb + start): %v", time.Since(begin))
+	if !c1.Owned() {
+		t.Fatal("first Start does not own the cluster")
+	}
+	if c1.Port() == 5432 || c1.Port() <= 0 {
+		t.Fatalf("port = %d", c1.Port())
+	}
+	wantPrefix := fmt.Sprintf("postgres://towow:%s@127.0.0.1:%d/towow?sslmode=disable", c1.password, c1.Port())
+	if got := c1.URL("towow"); got != wantPrefix {
+		t.Fatalf("URL = %q, want %q", got, wantPrefix)
+	}
+	fi, err := os.Stat(dir + ".password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 || fi.Sys().(*syscall.Stat_t).Uid != uint32(os.Geteuid()) {
+		t.Fatalf("password file mode %v uid %d", fi.Mode(), fi.Sys().(*syscall.Stat_t).Uid)
+	}
+	for _, p := range []string{dir + ".lock", dir + ".owner", dir + ".log", filepath.Join(dir, "PG_VERSION")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("missing %s: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(dir + ".init"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("scratch directory left behind: %v", err)
+	}
+	if got := mustQuery(t, c1, "towow", "select 1"); got != "1" {
+		t.Fatalf("select 1 = %q", got)
+	}
+	settings := mustQuery(t, c1, "postgres", "select current_user, pg_encoding_to_char(encoding), datcollate, current_setting('fsync'), "+
+		"current_setting('max_connections'), current_setting('shared_buffers'), current_setting('unix_socket_directories') "+
+		"from pg_database where datname = current_database()")
+	if settings != "towow|UTF8|C|on|200|128MB|" {
+		t.Fatalf("settings = %q", settings)
+	}
+	mustQuery(t, c1, "towow", "create table survivor (v text); insert into survivor values ('kept')")
+	bad := strings.Replace(c1.URL("towow"), c1.password, "wrong", 1)
+	if out, err := exec.Command(filepath.Join(requireBinaries(t).dir, "psql"), "-Atc", "select 1", bad).CombinedOutput(); err == nil {
+		t.Fatalf("wrong password accepted: %s", out)
+	}
+	assertRunning(t, dir, true, c1.Port())
+
+	// A second Start attaches.
+	begin = time.Now()
+	c2 := startCluster(t, dir)
+	t.Logf("attach: %v", time.Since(begin))
+	if c2.Owned() || c2.Port() != c1.Port() || c2.URL("x") != c1.URL("x") {
+		t.Fatalf("second Start: owned=%v port=%d, want attached on %d", c2.Owned(), c2.Port(), c1.Port())
+	}
+	if err := c2.Stop(ctx); err != nil {
+		t.Fatalf("non-owner Stop: %v", err)
+	}
+	assertRunning(t, dir, true, c1.Port())
+	mustQuery(t, c2, "towow", "select 1")
+
+	// The owner stops it; Stop is idempotent.
+	if err := c1.Stop(ctx); err != nil {
+		t.Fatalf("owner Stop: %v", err)
+	}
+	assertRunning(t, dir, false, 0)
+	if err := c1.Stop(ctx); err != nil {
+		t.Fatalf("second owner Stop: %v", err)
+	}
+	if _, err := os.Stat(dir + ".owner"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("owner file left after Stop: %v", err)
+	}
+
+	// A restart reuses the data and the password.
+	begin = time.Now()
+	c3 := startCluster(t, dir)
+	t.Logf("warm start: %v", time.Since(begin))
+	if !c3.Owned() || c3.password != c1.password {
+		t.Fatalf("restart: owned=%v, password changed=%v", c3.Owned(), c3.password != c1.password)
+	}
+	if got := mustQuery(t, c3, "towow", "select v from survivor"); got != "kept" {
+		t.Fatalf("survivor = %q", got)
+	}
+
+	// The package-level Stop stops regardless of ownership; the owner's
+	// Stop then has nothing left to do.
+	if err := Stop(ctx, dir); err != nil {
+		t.Fatalf("Stop(dir): %v", err)
+	}
+	assertRunning(t, dir, false, 0)
+	if err := Stop(ctx, dir); err != nil {
+		t.Fatalf("Stop(dir) when stopped: %v", err)
+	}
+	if err := c3.Stop(ctx); err != nil {
+		t.Fatalf("owner Stop after force stop: %v", err)
+	}
+}
+
+func TestParallelStart(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+
+	const n = 4
+	clusters := make([]*Cluster, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { clusters[i], errs[i] = Start(ctx, Config{DataDir: dir}) })
+	}
+	wg.Wait()
+	owners := 0
+	for i, c := range clusters {
+		if errs[i] != nil {
+			t.Fatalf("Start %d: %v", i, errs[i])
+		}
+		if c.Port() != clusters[0].Port() {
+			t.Fatalf("ports differ: %d vs %d", c.Port(), clusters[0].Port())
+		}
+		if c.Owned() {
+			owners++
+		}
+	}
+	if owners != 1 {
+		t.Fatalf("%d owners, want 1", owners)
+	}
+	mustQuery(t, clusters[0], "towow", "select 1")
+	for _, c := range clusters {
+		if err := c.Stop(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	assertRunning(t, dir, false, 0)
+}
+
+func TestStalePostmasterPID(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+	c := startCluster(t, dir)
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	acct, err := serverAccount(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A live process of the server account that is not a postmaster, as
+	// after pid reuse: postgres itself would refuse to start over it.
+	sleeper := acct.command(ctx, dir, "/bin/sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() }()
+
+	for _, tc := range []struct {
+		name string
+		pid  int
+	}{
+		{"dead pid", deadPID(t)},
+		{"reused pid", sleeper.Process.Pid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pidFile := filepath.Join(dir, "postmaster.pid")
+			content := fmt.Sprintf("%d\n%s\n%d\n%d\n\n127.0.0.1\n  1234567     12345\nready   \n", tc.pid, dir, time.Now().Unix()-60, 5432)
+			if err := os.WriteFile(pidFile, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := acct.chown(pidFile); err != nil {
+				t.Fatal(err)
+			}
+			assertRunning(t, dir, false, 0)
+			c := startCluster(t, dir)
+			if !c.Owned() || c.Port() == 5432 {
+				t.Fatalf("owned=%v port=%d", c.Owned(), c.Port())
+			}
+			mustQuery(t, c, "towow", "select 1")
+			if err := c.Stop(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestHelperProcess is not a real test: TestOtherProcessOwner runs the
+// test binary with it to get a second process that starts the cluster.
+func TestHelperProcess(t *testing.T) {
+	dir := os.Getenv("PGCLUSTER_HELPER_DIR")
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	c, err := Start(testContext(t), Config{DataDir: dir})
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	fmt.Println("started", c.Port(), c.Owned())
+	time.Sleep(time.Minute) // until killed
+	os.Exit(0)
+}
+
+func TestOtherProcessOwner(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+
+	helper := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	helper.Env = append(os.Environ(), "PGCLUSTER_HELPER_DIR="+dir)
+	stdout, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper.Stderr = os.Stderr
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = helper.Process.Kill(); _ = helper.Wait() }()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("helper: %v", err)
+	}
+	var port int
+	var owned bool
+	if _, err := fmt.Sscanf(line, "started %d %t", &port, &owned); err != nil || !owned {
+		t.Fatalf("helper said %q", line)
+	}
+
+	// The owner lives: attach.
+	c := startCluster(t, dir)
+	if c.Owned() || c.Port() != port {
+		t.Fatalf("owned=%v port=%d, want attached on %d", c.Owned(), c.Port(), port)
+	}
+
+	// The owner is SIGKILLed: its postmaster survives and is adopted.
+	if err := helper.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = helper.Wait()
+	assertRunning(t, dir, true, port)
+	c = startCluster(t, dir)
+	if !c.Owned() || c.Port() != port {
+		t.Fatalf("owned=%v port=%d, want adopted on %d", c.Owned(), c.Port(), port)
+	}
+	mustQuery(t, c, "towow", "select 1")
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, false, 0)
+}
+
+func TestPortTakenRetry(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+	calls := 0
+	pickPort = func() (int, error) {
+		calls++
+		if calls == 1 {
+			return busyPort, nil
+		}
+		return freePort()
+	}
+	t.Cleanup(func() { pickPort = freePort })
+
+	c := startCluster(t, dir)
+	if calls < 2 || c.Port() == busyPort {
+		t.Fatalf("calls=%d port=%d busy=%d", calls, c.Port(), busyPort)
+	}
+	mustQuery(t, c, "towow", "select 1")
+}
+
+func TestMissingPasswordFile(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+	c := startCluster(t, dir)
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir + ".password"); err != nil {
+		t.Fatal(err)
+	}
+	c2 := startCluster(t, dir)
+	if c2.password == c.password {
+		t.Fatal("password not regenerated")
+	}
+	mustQuery(t, c2, "towow", "select 1")
+}
+
+func TestNoBinaries(t *testing.T) {
+	empty := t.TempDir()
+	oldPath, oldRoot := searchPath, libRoot
+	searchPath = func() string { return empty }
+	libRoot = empty
+	t.Cleanup(func() { searchPath, libRoot = oldPath, oldRoot })
+
+	dir := testDataDir(t)
+	for _, cfg := range []Config{{DataDir: dir}, {DataDir: dir, BinDir: empty}} {
+		_, err := Start(testContext(t), cfg)
+		if !errors.Is(err, ErrNoBinaries) {
+			t.Fatalf("Start(%+v) = %v, want ErrNoBinaries", cfg, err)
+		}
+		if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "apt-get install postgresql") {
+			t.Fatalf("error is not one helpful line: %q", err)
+		}
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("data directory created without binaries: %v", err)
+	}
+}
+
+func TestUntraversableParent(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only relevant when running as root")
+	}
+	requireBinaries(t)
+	base := filepath.Dir(testDataDir(t))
+	private := filepath.Join(base, "private")
+	if err := os.Mkdir(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Start(testContext(t), Config{DataDir: filepath.Join(private, "pg")})
+	if err == nil || !strings.Contains(err.Error(), "directory "+private+" is not traversable") {
+		t.Fatalf("Start = %v, want an error naming %s", err, private)
+	}
+}
+
+func TestRootKeepsDataDirOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only relevant when running as root")
+	}
+	nobody, err := user.Lookup("nobody")
+	if err != nil {
+		t.Skip("no nobody user")
+	}
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+	c := startCluster(t, dir)
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := strconv.Atoi(nobody.Uid)
+	gid, _ := strconv.Atoi(nobody.Gid)
+	if err := accountForID(uid, gid).chownTree(dir); err != nil {
+		t.Fatal(err)
+	}
+	// A cluster that belongs to a non-root user keeps running as that user.
+	c = startCluster(t, dir)
+	fi, err := os.Stat(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Sys().(*syscall.Stat_t).Uid; got != uint32(uid) {
+		t.Fatalf("postmaster.pid owned by uid %d, want %d", got, uid)
+	}
+	mustQuery(t, c, "towow", "select 1")
+}
+
+func TestRelativeDefaultLayout(t *testing.T) {
+	requireBinaries(t)
+	base := filepath.Dir(testDataDir(t))
+	t.Chdir(base)
+	dir := filepath.Join(".towow", "pg")
+	t.Cleanup(func() { _ = Stop(testContext(t), filepath.Join(base, dir)) })
+	c := startCluster(t, dir)
+	fi, err := os.Stat(filepath.Join(base, ".towow"))
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf(".towow: %v, %v", fi, err)
+	}
+	for _, name := range []string{"pg.password", "pg.lock", "pg.owner", "pg.log"} {
+		if _, err := os.Stat(filepath.Join(base, ".towow", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustQuery(t, c, "towow", "select 1")
+	if err := c.Stop(testContext(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindBinariesOrder(t *testing.T) {
+	root := t.TempDir()
+	for _, v := range []string{"9.6", "13", "15", "notaversion"} {
+		bin := filepath.Join(root, v, "bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range serverPrograms {
+			if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	oldPath, oldRoot := searchPath, libRoot
+	searchPath = func() string { return "relative/bin:" + filepath.Join(root, "none") }
+	libRoot = root
+	t.Cleanup(func() { searchPath, libRoot = oldPath, oldRoot })
+
+	for major, want := range map[string]string{"": "15", "13": "13", "12": "15"} {
+		b, err := findBinaries("", major)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := filepath.Base(filepath.Dir(b.dir)); got != want {
+			t.Errorf("major %q: found %s, want version %s", major, b.dir, want)
+		}
+	}
+	searchPath = func() string { return filepath.Join(root, "9.6", "bin") }
+	if b, _ := findBinaries("", ""); !strings.Contains(b.dir, "9.6") {
+		t.Errorf("PATH not preferred: %s", b.dir)
+	}
+}
+
+func TestOwnerRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "owner")
+	self := selfOwner(42)
+	if err := writeOwner(path, self); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readOwner(path)
+	if err != nil || got != self || !got.alive() || !got.isSelf() {
+		t.Fatalf("readOwner = %+v, %v; want live %+v", got, err, self)
+	}
+	if (ownerRecord{pid: deadPID(t)}).alive() {
+		t.Fatal("dead owner reported alive")
+	}
+	if (ownerRecord{pid: os.Getpid(), startTime: self.startTime + 1}).alive() {
+		t.Fatal("owner with another start time (pid reuse) reported alive")
+	}
+	if processStartTime(os.Getpid()) == 0 {
+		t.Log("no /proc start times: pid reuse is not detected here")
+	}
+}

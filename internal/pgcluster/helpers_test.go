@@ -1,0 +1,115 @@
+package pgcluster
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// requireBinaries skips the test when PostgreSQL is not installed.
+func requireBinaries(t *testing.T) binaries {
+	t.Helper()
+	b, err := findBinaries("", "")
+	if err != nil {
+		t.Skipf("no PostgreSQL binaries: %v", err)
+	}
+	return b
+}
+
+// testDataDir returns <tmp>/pg under a fresh directory of mode 0755 (the
+// server account must traverse it when tests run as root, which rules out
+// t.TempDir's 0700 directories). The cluster is force-stopped and the
+// directory removed at the end of the test.
+func testDataDir(t *testing.T) string {
+	t.Helper()
+	base, err := os.MkdirTemp("", "pgcluster-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "pg")
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := Stop(ctx, dir); err != nil {
+			t.Errorf("cleanup stop: %v", err)
+		}
+		_ = os.RemoveAll(base)
+	})
+	return dir
+}
+
+// startCluster calls Start and fails the test on error.
+func startCluster(t *testing.T, dir string) *Cluster {
+	t.Helper()
+	c, err := Start(testContext(t), Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	return c
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// psql runs sql on database through the psql client and the cluster's URL.
+func psql(t *testing.T, c *Cluster, database, sql string) (string, error) {
+	t.Helper()
+	bins := requireBinaries(t)
+	client := filepath.Join(bins.dir, "psql")
+	if !isExecutable(client) {
+		t.Skipf("no psql next to %s", bins.initdb)
+	}
+	cmd := exec.Command(client, "-X", "-v", "ON_ERROR_STOP=1", "-Atc", sql, c.URL(database))
+	cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=5")
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// mustQuery is psql that fails the test on error.
+func mustQuery(t *testing.T, c *Cluster, database, sql string) string {
+	t.Helper()
+	out, err := psql(t, c, database, sql)
+	if err != nil {
+		t.Fatalf("psql %q on %s: %v\n%s", sql, database, err, out)
+	}
+	return out
+}
+
+// assertRunning checks Status for dir.
+func assertRunning(t *testing.T, dir string, want bool, wantPort int) {
+	t.Helper()
+	running, port, err := Status(dir)
+	if err != nil {
+		t.Fatalf("Status: %v", err)
+	}
+	if running != want {
+		t.Fatalf("Status running = %v, want %v", running, want)
+	}
+	if want && port != wantPort {
+		t.Fatalf("Status port = %d, want %d", port, wantPort)
+	}
+}
+
+// deadPID returns the pid of a process that has exited and been reaped.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if processAlive(pid) {
+		t.Fatalf("pid %d of an exited process is alive", pid)
+	}
+	return pid
+}

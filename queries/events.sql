@@ -1,0 +1,61 @@
+-- name: LockEvents :exec
+-- Takes the append lock for the rest of the transaction (see migrations/00001_events.sql).
+SELECT towow_lock_events();
+
+-- name: StreamVersion :one
+SELECT coalesce(max(stream_version), 0)::bigint AS version
+FROM events
+WHERE stream_id = @stream_id;
+
+-- name: HeadPosition :one
+SELECT coalesce(max(global_position), 0)::bigint AS position
+FROM events;
+
+-- name: FindEventsByID :many
+SELECT event_id, stream_id, stream_version, global_position, event_type, recorded_at
+FROM events
+WHERE event_id = ANY(@event_ids::uuid[])
+ORDER BY global_position;
+
+-- name: InsertEvents :many
+-- The parallel unnests yield rows in array order, so stream_version and the
+-- identity global_position rise together. (Multi-argument unnest ... WITH
+-- ORDINALITY would say this more directly, but sqlc cannot type it.)
+INSERT INTO events (event_id, stream_id, stream_version, event_type, payload, metadata)
+SELECT unnest(@event_ids::uuid[]), @stream_id::text, unnest(@stream_versions::bigint[]),
+       unnest(@event_types::text[]), unnest(@payloads::jsonb[]), unnest(@metadatas::jsonb[])
+RETURNING global_position, stream_version, recorded_at;
+
+-- name: ReadStreamForward :many
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE stream_id = @stream_id AND stream_version >= @from_version
+ORDER BY stream_version
+LIMIT @max_count;
+
+-- name: ReadStreamBackward :many
+-- The latest events of a stream, newest first; before_version 0 means from the end.
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE stream_id = @stream_id
+  AND (@before_version::bigint <= 0 OR stream_version < @before_version::bigint)
+ORDER BY stream_version DESC
+LIMIT @max_count;
+
+-- name: ReadAll :many
+-- Every optional filter is NULL (or empty) when unused. Pools are opened with
+-- plan_cache_mode=force_custom_plan (internal/database), so the planner sees
+-- the actual values and drops unused filters instead of a generic plan.
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE global_position > @after_position
+  AND (sqlc.narg('until_position')::bigint IS NULL OR global_position <= sqlc.narg('until_position')::bigint)
+  AND (sqlc.narg('stream_id')::text IS NULL OR stream_id = sqlc.narg('stream_id')::text)
+  AND (cardinality(@event_types::text[]) = 0 OR event_type = ANY(@event_types::text[]))
+  AND (sqlc.narg('type_pattern')::text IS NULL OR event_type LIKE sqlc.narg('type_pattern')::text)
+  AND (sqlc.narg('correlation_id')::text IS NULL OR metadata ->> 'correlation_id' = sqlc.narg('correlation_id')::text)
+  AND (sqlc.narg('actor')::text IS NULL OR metadata ->> 'actor' = sqlc.narg('actor')::text)
+  AND (sqlc.narg('since')::timestamptz IS NULL OR recorded_at >= sqlc.narg('since')::timestamptz)
+  AND (sqlc.narg('until')::timestamptz IS NULL OR recorded_at < sqlc.narg('until')::timestamptz)
+ORDER BY global_position
+LIMIT @max_count;
