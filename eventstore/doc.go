@@ -35,8 +35,9 @@
 // appends (mechanism "A" of the design guide):
 //
 //   - every INSERT into events first takes one transaction-scoped advisory
-//     lock, towow_lock_events(). AppendTx takes it as its first statement, and
-//     a BEFORE INSERT ... FOR EACH STATEMENT trigger takes it for any other
+//     lock, towow_lock_events(). The server-side append function
+//     towow_append (which Append and AppendTx call) takes it first, and a
+//     BEFORE INSERT ... FOR EACH STATEMENT trigger takes it for any other
 //     writer (psql, a future migration), before the identity column draws a
 //     position;
 //   - the lock is released only after the transaction's commit (or abort) is
@@ -65,8 +66,8 @@
 // # Subscriptions
 //
 // A [Notifier] keeps one LISTEN connection per process on the channel
-// "towow_events" (the insert trigger NOTIFYs the highest new position at
-// commit) and fans wake-ups out in memory. [Store.Subscribe] first catches up
+// "towow_events" (the insert trigger queues a NOTIFY that PostgreSQL delivers
+// when the appending transaction commits) and fans wake-ups out in memory. [Store.Subscribe] first catches up
 // from its cursor in batches, then waits for a wake-up (or a poll interval, so
 // a lost notification costs latency, never data) and reads again. The
 // notification is only a wake-up: the events are always read from the table.

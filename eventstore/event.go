@@ -92,7 +92,7 @@ func validEventType(t domain.EventType) bool { return eventTypeRE.MatchString(st
 
 // validateAppend checks an append call before it reaches the database and
 // fills in defaults (ids, schema versions). It returns the encoded metadata.
-func (s *Store) validateAppend(streamID string, expected ExpectedVersion, events []EventData) ([][]byte, error) {
+func (s *Store) validateAppend(streamID string, expected ExpectedVersion, events []EventData) ([]json.RawMessage, error) {
 	switch {
 	case streamID == "":
 		return nil, &InvalidEventError{Index: -1, Reason: "stream id is empty"}
@@ -104,7 +104,7 @@ func (s *Store) validateAppend(streamID string, expected ExpectedVersion, events
 		return nil, &InvalidEventError{Index: -1, Reason: "expected version " + expected.String()}
 	}
 	seen := make(map[uuid.UUID]int, len(events))
-	metas := make([][]byte, len(events))
+	metas := make([]json.RawMessage, len(events))
 	for i := range events {
 		e := &events[i]
 		if e.ID == uuid.Nil {

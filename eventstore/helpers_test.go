@@ -69,3 +69,8 @@ func newPoolOnly(t *testing.T) *pgxpool.Pool {
 	t.Helper()
 	return dbtest.New(t)
 }
+
+func newBenchPool(b *testing.B) *pgxpool.Pool {
+	b.Helper()
+	return dbtest.New(b)
+}

@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
 // NotifyChannel is the PostgreSQL NOTIFY channel the events insert trigger
-// signals on; its payload is the highest position the statement inserted.
+// signals on (with an empty payload) when an appending transaction commits.
 const NotifyChannel = "towow_events"
 
 // Notifier holds one LISTEN connection for the whole process and wakes every
@@ -28,7 +26,6 @@ type Notifier struct {
 	mu      sync.Mutex
 	waiters map[chan struct{}]struct{}
 
-	head      atomic.Int64 // highest position seen in a notification
 	readyOnce sync.Once
 	ready     chan struct{}
 }
@@ -49,9 +46,6 @@ func NewNotifier(connCfg *pgx.ConnConfig, logger *slog.Logger) *Notifier {
 
 // Ready is closed once the first LISTEN is established.
 func (n *Notifier) Ready() <-chan struct{} { return n.ready }
-
-// Head is the highest position announced so far (0 before any).
-func (n *Notifier) Head() int64 { return n.head.Load() }
 
 // Run listens until ctx ends, reconnecting with backoff after connection
 // loss (and waking every subscriber then, since notifications may have been
@@ -86,20 +80,12 @@ func (n *Notifier) listen(ctx context.Context) error {
 	n.readyOnce.Do(func() { close(n.ready) })
 	n.wakeAll() // anything committed while we were not listening
 	for {
-		nt, err := conn.WaitForNotification(ctx)
+		_, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return ctx.Err()
 			}
 			return fmt.Errorf("wait for notification: %w", err)
-		}
-		if p, err := strconv.ParseInt(nt.Payload, 10, 64); err == nil {
-			for {
-				cur := n.head.Load()
-				if p <= cur || n.head.CompareAndSwap(cur, p) {
-					break
-				}
-			}
 		}
 		n.wakeAll()
 	}

@@ -105,7 +105,7 @@ func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) (
 	if !f.Until.IsZero() {
 		p.Until = &f.Until
 	}
-	rows, err := s.q.ReadAll(ctx, p)
+	rows, err := s.qc.ReadAll(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("read all after %d: %w", after, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/domain"
@@ -26,6 +27,9 @@ type Options struct {
 type Store struct {
 	pool *pgxpool.Pool
 	q    *sqlcdb.Queries
+	// qc runs queries whose best plan depends on which optional filters are
+	// set; see customPlans.
+	qc   *sqlcdb.Queries
 	opts Options
 }
 
@@ -34,7 +38,7 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 	if opts.MaxPayloadBytes <= 0 {
 		opts.MaxPayloadBytes = DefaultMaxPayloadBytes
 	}
-	return &Store{pool: pool, q: sqlcdb.New(pool), opts: opts}
+	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts}
 }
 
 // AppendResult describes a successful append.
@@ -53,15 +57,11 @@ type AppendResult struct {
 	Duplicate bool
 }
 
-// Append appends events to a stream in a transaction of its own.
+// Append appends events to a stream in a transaction of its own: a single
+// statement in autocommit mode, so one network round trip, and the append
+// lock is held only while the server inserts and commits.
 func (s *Store) Append(ctx context.Context, streamID string, expected ExpectedVersion, events ...EventData) (AppendResult, error) {
-	var res AppendResult
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var err error
-		res, err = s.AppendTx(ctx, tx, streamID, expected, events...)
-		return err
-	})
-	return res, err
+	return s.appendOn(ctx, s.pool, streamID, expected, events)
 }
 
 // AppendTx appends events to a stream inside tx, atomically, if the stream
@@ -73,70 +73,80 @@ func (s *Store) Append(ctx context.Context, streamID string, expected ExpectedVe
 // *VersionConflictError, ErrEventIDReused. In every error case nothing was
 // written and tx is still usable.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, streamID string, expected ExpectedVersion, events ...EventData) (AppendResult, error) {
+	return s.appendOn(ctx, tx, streamID, expected, events)
+}
+
+// querier is what appendOn needs of a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+func (s *Store) appendOn(ctx context.Context, db querier, streamID string, expected ExpectedVersion, events []EventData) (AppendResult, error) {
 	events = append([]EventData(nil), events...) // ids and defaults are filled in a copy
 	metas, err := s.validateAppend(streamID, expected, events)
 	if err != nil {
 		return AppendResult{}, err
 	}
-	q := s.q.WithTx(tx)
-	if err := q.LockEvents(ctx); err != nil {
-		return AppendResult{}, fmt.Errorf("append to %q: lock: %w", streamID, err)
-	}
 	ids := make([]uuid.UUID, len(events))
+	types := make([]string, len(events))
+	payloads := make([]json.RawMessage, len(events))
 	for i, e := range events {
-		ids[i] = e.ID
+		ids[i], types[i], payloads[i] = e.ID, string(e.Type), e.Payload
 	}
-	existing, err := q.FindEventsByID(ctx, ids)
+	rows, err := db.Query(ctx, appendSQL, streamID, int64(expected), ids, types, payloads, metas)
 	if err != nil {
-		return AppendResult{}, fmt.Errorf("append to %q: look up event ids: %w", streamID, err)
+		return AppendResult{}, fmt.Errorf("append to %q: %w", streamID, err)
 	}
-	if len(existing) > 0 {
-		return duplicateResult(streamID, events, existing)
-	}
-	current, err := q.StreamVersion(ctx, streamID)
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[appendRow])
 	if err != nil {
-		return AppendResult{}, fmt.Errorf("append to %q: read version: %w", streamID, err)
+		return AppendResult{}, fmt.Errorf("append to %q: %w", streamID, err)
 	}
-	if expected != AnyVersion && int64(expected) != current {
-		return AppendResult{}, &VersionConflictError{StreamID: streamID, Expected: expected, Actual: current}
+	if len(out) == 0 {
+		return AppendResult{}, fmt.Errorf("append to %q: towow_append returned no rows", streamID)
 	}
-	params := sqlcdb.InsertEventsParams{
-		EventIds:       ids,
-		StreamID:       streamID,
-		StreamVersions: make([]int64, len(events)),
-		EventTypes:     make([]string, len(events)),
-		Payloads:       make([]json.RawMessage, len(events)),
-		Metadatas:      make([]json.RawMessage, len(events)),
+	switch out[0].Outcome {
+	case "conflict":
+		return AppendResult{}, &VersionConflictError{StreamID: streamID, Expected: expected, Actual: out[0].StreamVersion}
+	case "duplicate":
+		return duplicateResult(streamID, events, out)
+	case "appended":
+		if len(out) != len(events) {
+			return AppendResult{}, fmt.Errorf("append to %q: inserted %d of %d events", streamID, len(out), len(events))
+		}
+		return AppendResult{
+			StreamID:      streamID,
+			FirstVersion:  out[0].StreamVersion,
+			LastVersion:   out[len(out)-1].StreamVersion,
+			FirstPosition: *out[0].GlobalPosition,
+			LastPosition:  *out[len(out)-1].GlobalPosition,
+		}, nil
 	}
-	for i, e := range events {
-		params.StreamVersions[i] = current + 1 + int64(i)
-		params.EventTypes[i] = string(e.Type)
-		params.Payloads[i] = e.Payload
-		params.Metadatas[i] = metas[i]
-	}
-	rows, err := q.InsertEvents(ctx, params)
-	if err != nil {
-		return AppendResult{}, fmt.Errorf("append to %q: insert: %w", streamID, err)
-	}
-	if len(rows) != len(events) {
-		return AppendResult{}, fmt.Errorf("append to %q: inserted %d of %d events", streamID, len(rows), len(events))
-	}
-	res := AppendResult{StreamID: streamID, FirstVersion: current + 1, LastVersion: current + int64(len(events))}
-	res.FirstPosition, res.LastPosition = rows[0].GlobalPosition, rows[0].GlobalPosition
-	for _, r := range rows {
-		res.FirstPosition = min(res.FirstPosition, r.GlobalPosition)
-		res.LastPosition = max(res.LastPosition, r.GlobalPosition)
-	}
-	return res, nil
+	return AppendResult{}, fmt.Errorf("append to %q: unknown outcome %q", streamID, out[0].Outcome)
+}
+
+// appendSQL calls the server-side append (migrations/00001_events.sql). It
+// is the one statement not generated by sqlc: sqlc v1.31 cannot infer the
+// columns of a set-returning function (see queries/events.sql).
+const appendSQL = `SELECT outcome, global_position, stream_id, stream_version, event_id, event_type
+FROM towow_append($1, $2, $3, $4, $5, $6)`
+
+// appendRow is one row of towow_append's result.
+type appendRow struct {
+	Outcome        string
+	GlobalPosition *int64 // nil for "conflict"
+	StreamID       string
+	StreamVersion  int64 // the actual version for "conflict"
+	EventID        *uuid.UUID
+	EventType      *string
 }
 
 // duplicateResult decides what an append whose ids are (partly) stored
 // means: the same events appended again (idempotent no-op) or a reuse of ids
 // by different events (an error).
-func duplicateResult(streamID string, events []EventData, existing []sqlcdb.FindEventsByIDRow) (AppendResult, error) {
-	byID := make(map[uuid.UUID]sqlcdb.FindEventsByIDRow, len(existing))
+func duplicateResult(streamID string, events []EventData, existing []appendRow) (AppendResult, error) {
+	byID := make(map[uuid.UUID]appendRow, len(existing))
 	for _, r := range existing {
-		byID[r.EventID] = r
+		byID[*r.EventID] = r
 	}
 	res := AppendResult{StreamID: streamID, Duplicate: true}
 	for i, e := range events {
@@ -145,17 +155,36 @@ func duplicateResult(streamID string, events []EventData, existing []sqlcdb.Find
 		case !ok:
 			return AppendResult{}, fmt.Errorf("append to %q: %w: %d of %d events are already stored; event #%d (%s) is not",
 				streamID, ErrEventIDReused, len(existing), len(events), i, e.ID)
-		case r.StreamID != streamID || domain.EventType(r.EventType) != e.Type:
+		case r.StreamID != streamID || domain.EventType(*r.EventType) != e.Type:
 			return AppendResult{}, fmt.Errorf("append to %q: %w: event %s is stored as %s in stream %q",
-				streamID, ErrEventIDReused, e.ID, r.EventType, r.StreamID)
+				streamID, ErrEventIDReused, e.ID, *r.EventType, r.StreamID)
 		case i > 0 && r.StreamVersion != res.FirstVersion+int64(i):
 			return AppendResult{}, fmt.Errorf("append to %q: %w: event %s is stored at version %d, not after event #%d",
 				streamID, ErrEventIDReused, e.ID, r.StreamVersion, i-1)
 		}
 		if i == 0 {
-			res.FirstVersion, res.FirstPosition = r.StreamVersion, r.GlobalPosition
+			res.FirstVersion, res.FirstPosition = r.StreamVersion, *r.GlobalPosition
 		}
-		res.LastVersion, res.LastPosition = r.StreamVersion, r.GlobalPosition
+		res.LastVersion, res.LastPosition = r.StreamVersion, *r.GlobalPosition
 	}
 	return res, nil
+}
+
+// customPlans runs every query as an unnamed statement
+// (pgx.QueryExecModeExec), which PostgreSQL plans with the actual parameter
+// values each time. The cached named statements pgx uses by default switch
+// to one generic plan after five runs, which cannot skip unused "param IS
+// NULL OR ..." filters nor pick the index that matches the filter in use.
+type customPlans struct{ db sqlcdb.DBTX }
+
+func (c customPlans) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return c.db.Exec(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
+}
+
+func (c customPlans) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return c.db.Query(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
+}
+
+func (c customPlans) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return c.db.QueryRow(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
 }

@@ -3,9 +3,10 @@
 --
 -- Ordering: global_position is handed out in commit order. Every INSERT into
 -- events first takes the transaction-scoped advisory lock towow_lock_events()
--- (statement trigger events_serialize below), so at most one transaction at a
--- time holds uncommitted events and a reader that sees position P can never
--- later see a new committed event below P. See eventstore/doc.go.
+-- (statement trigger events_serialize below, and towow_append explicitly), so
+-- at most one transaction at a time holds uncommitted events and a reader
+-- that has seen position P can never later see a new committed event below P.
+-- See eventstore/doc.go.
 CREATE TABLE events (
     global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     event_id        uuid        NOT NULL,
@@ -39,11 +40,15 @@ LANGUAGE sql AS $$
 $$;
 -- +goose StatementEnd
 
+-- Every INSERT into events, whoever sends it, takes the append lock before
+-- the identity column draws a position, and queues the wake-up NOTIFY that
+-- PostgreSQL delivers to listeners when (and only if) the transaction commits.
+-- The payload is empty: a notification is only a hint to go and read.
 -- +goose StatementBegin
 CREATE FUNCTION towow_events_serialize() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM towow_lock_events();
+    PERFORM towow_lock_events(), pg_notify('towow_events', '');
     RETURN NULL;
 END;
 $$;
@@ -54,21 +59,74 @@ $$;
 CREATE TRIGGER events_serialize BEFORE INSERT ON events
     FOR EACH STATEMENT EXECUTE FUNCTION towow_events_serialize();
 
--- The NOTIFY payload is only a wake-up hint: the highest position inserted by
--- the statement, delivered to listeners when the transaction commits.
+-- towow_append appends events to one stream atomically; it is the only
+-- append path the Go code uses (eventstore.AppendTx). In one round trip it
+--   1. takes the append lock (held until the calling transaction ends),
+--   2. reports 'duplicate' with the stored rows if any event id is stored,
+--   3. reports 'conflict' with the actual version if p_expected (-1 any,
+--      0 no stream, n exact) does not hold,
+--   4. inserts the events with versions current+1.. and reports 'appended'.
+-- Doing this server-side keeps the lock hold time to this call plus COMMIT.
+-- Every read here is a point lookup that must use its index. PL/pgSQL caches
+-- a generic plan per statement; one cached while the table was tiny (a hash
+-- join over a sequential scan) would otherwise stay in use as the log grows,
+-- so the planner is told not to scan or hash (SET clauses below).
 -- +goose StatementBegin
-CREATE FUNCTION towow_events_notify() RETURNS trigger
-LANGUAGE plpgsql AS $$
+CREATE FUNCTION towow_append(
+    p_stream_id   text,
+    p_expected    bigint,
+    p_event_ids   uuid[],
+    p_event_types text[],
+    p_payloads    jsonb[],
+    p_metadatas   jsonb[]
+) RETURNS TABLE (
+    outcome         text,
+    global_position bigint,
+    stream_id       text,
+    stream_version  bigint,
+    event_id        uuid,
+    event_type      text,
+    recorded_at     timestamptz
+)
+LANGUAGE plpgsql
+SET enable_seqscan = off
+SET enable_hashjoin = off
+SET enable_mergejoin = off
+AS $$
+DECLARE
+    v_current bigint;
 BEGIN
-    PERFORM pg_notify('towow_events', (SELECT max(global_position)::text FROM new_events));
-    RETURN NULL;
+    PERFORM towow_lock_events();
+
+    IF EXISTS (SELECT 1 FROM events e WHERE e.event_id = ANY (p_event_ids)) THEN
+        RETURN QUERY
+            SELECT 'duplicate'::text, e.global_position, e.stream_id, e.stream_version,
+                   e.event_id, e.event_type::text, e.recorded_at
+            FROM events e
+            WHERE e.event_id = ANY (p_event_ids)
+            ORDER BY e.global_position;
+        RETURN;
+    END IF;
+
+    SELECT coalesce(max(e.stream_version), 0) INTO v_current
+    FROM events e WHERE e.stream_id = p_stream_id;
+    IF p_expected <> -1 AND p_expected <> v_current THEN
+        RETURN QUERY SELECT 'conflict'::text, NULL::bigint, p_stream_id, v_current,
+                            NULL::uuid, NULL::text, NULL::timestamptz;
+        RETURN;
+    END IF;
+
+    RETURN QUERY
+        INSERT INTO events AS e (event_id, stream_id, stream_version, event_type, payload, metadata)
+        SELECT u.id, p_stream_id, v_current + u.ord, u.typ, u.payload, u.meta
+        FROM unnest(p_event_ids, p_event_types, p_payloads, p_metadatas)
+             WITH ORDINALITY AS u(id, typ, payload, meta, ord)
+        ORDER BY u.ord
+        RETURNING 'appended'::text, e.global_position, e.stream_id, e.stream_version,
+                  e.event_id, e.event_type::text, e.recorded_at;
 END;
 $$;
 -- +goose StatementEnd
-
-CREATE TRIGGER events_notify AFTER INSERT ON events
-    REFERENCING NEW TABLE AS new_events
-    FOR EACH STATEMENT EXECUTE FUNCTION towow_events_notify();
 
 -- Events are immutable: no UPDATE, DELETE or TRUNCATE.
 -- +goose StatementBegin
@@ -87,8 +145,8 @@ CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
     FOR EACH STATEMENT EXECUTE FUNCTION towow_events_immutable();
 
 -- +goose Down
+DROP FUNCTION towow_append(text, bigint, uuid[], text[], jsonb[], jsonb[]);
 DROP TABLE events;
 DROP FUNCTION towow_events_immutable();
-DROP FUNCTION towow_events_notify();
 DROP FUNCTION towow_events_serialize();
 DROP FUNCTION towow_lock_events();

@@ -1,6 +1,6 @@
--- name: LockEvents :exec
--- Takes the append lock for the rest of the transaction (see migrations/00001_events.sql).
-SELECT towow_lock_events();
+-- The append itself (towow_append in migrations/00001_events.sql) is called
+-- from eventstore/store.go without sqlc: sqlc v1.31 cannot infer the columns
+-- of a set-returning function and would type each row as one interface{}.
 
 -- name: StreamVersion :one
 SELECT coalesce(max(stream_version), 0)::bigint AS version
@@ -10,21 +10,6 @@ WHERE stream_id = @stream_id;
 -- name: HeadPosition :one
 SELECT coalesce(max(global_position), 0)::bigint AS position
 FROM events;
-
--- name: FindEventsByID :many
-SELECT event_id, stream_id, stream_version, global_position, event_type, recorded_at
-FROM events
-WHERE event_id = ANY(@event_ids::uuid[])
-ORDER BY global_position;
-
--- name: InsertEvents :many
--- The parallel unnests yield rows in array order, so stream_version and the
--- identity global_position rise together. (Multi-argument unnest ... WITH
--- ORDINALITY would say this more directly, but sqlc cannot type it.)
-INSERT INTO events (event_id, stream_id, stream_version, event_type, payload, metadata)
-SELECT unnest(@event_ids::uuid[]), @stream_id::text, unnest(@stream_versions::bigint[]),
-       unnest(@event_types::text[]), unnest(@payloads::jsonb[]), unnest(@metadatas::jsonb[])
-RETURNING global_position, stream_version, recorded_at;
 
 -- name: ReadStreamForward :many
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
@@ -43,9 +28,10 @@ ORDER BY stream_version DESC
 LIMIT @max_count;
 
 -- name: ReadAll :many
--- Every optional filter is NULL (or empty) when unused. Pools are opened with
--- plan_cache_mode=force_custom_plan (internal/database), so the planner sees
--- the actual values and drops unused filters instead of a generic plan.
+-- Every optional filter is NULL (or empty) when unused. The event store runs
+-- this query as an unnamed statement (eventstore/read.go, customPlans), so it
+-- is planned with the actual values: unused filters fold away and the planner
+-- picks the index of the filter that is set, instead of one generic plan.
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
 FROM events
 WHERE global_position > @after_position

@@ -49,12 +49,6 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	if _, ok := rp["application_name"]; !ok {
 		rp["application_name"] = opts.ApplicationName
 	}
-	// The event store's filtered reads use "param IS NULL OR ..." for optional
-	// filters; custom plans let the planner drop the unused ones and use the
-	// matching index (see queries/events.sql).
-	if _, ok := rp["plan_cache_mode"]; !ok {
-		rp["plan_cache_mode"] = "force_custom_plan"
-	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", Redact(dsn), err)

@@ -43,7 +43,9 @@ func New(pool *pgxpool.Pool, logger *slog.Logger) (*Migrator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("migrations fs: %w", err)
 	}
-	locker, err := lock.NewPostgresSessionLocker()
+	// Retry the lock every second (goose's default is 5 s) for up to 5 minutes,
+	// so instances that lose the race start soon after the winner finishes.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 	if err != nil {
 		return nil, fmt.Errorf("goose locker: %w", err)
 	}

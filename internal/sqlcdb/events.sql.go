@@ -7,55 +7,10 @@ package sqlcdb
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
 )
-
-const findEventsByID = `-- name: FindEventsByID :many
-SELECT event_id, stream_id, stream_version, global_position, event_type, recorded_at
-FROM events
-WHERE event_id = ANY($1::uuid[])
-ORDER BY global_position
-`
-
-type FindEventsByIDRow struct {
-	EventID        uuid.UUID `json:"event_id"`
-	StreamID       string    `json:"stream_id"`
-	StreamVersion  int64     `json:"stream_version"`
-	GlobalPosition int64     `json:"global_position"`
-	EventType      string    `json:"event_type"`
-	RecordedAt     time.Time `json:"recorded_at"`
-}
-
-func (q *Queries) FindEventsByID(ctx context.Context, eventIds []uuid.UUID) ([]FindEventsByIDRow, error) {
-	rows, err := q.db.Query(ctx, findEventsByID, eventIds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []FindEventsByIDRow{}
-	for rows.Next() {
-		var i FindEventsByIDRow
-		if err := rows.Scan(
-			&i.EventID,
-			&i.StreamID,
-			&i.StreamVersion,
-			&i.GlobalPosition,
-			&i.EventType,
-			&i.RecordedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
 
 const headPosition = `-- name: HeadPosition :one
 SELECT coalesce(max(global_position), 0)::bigint AS position
@@ -67,68 +22,6 @@ func (q *Queries) HeadPosition(ctx context.Context) (int64, error) {
 	var position int64
 	err := row.Scan(&position)
 	return position, err
-}
-
-const insertEvents = `-- name: InsertEvents :many
-INSERT INTO events (event_id, stream_id, stream_version, event_type, payload, metadata)
-SELECT unnest($1::uuid[]), $2::text, unnest($3::bigint[]),
-       unnest($4::text[]), unnest($5::jsonb[]), unnest($6::jsonb[])
-RETURNING global_position, stream_version, recorded_at
-`
-
-type InsertEventsParams struct {
-	EventIds       []uuid.UUID       `json:"event_ids"`
-	StreamID       string            `json:"stream_id"`
-	StreamVersions []int64           `json:"stream_versions"`
-	EventTypes     []string          `json:"event_types"`
-	Payloads       []json.RawMessage `json:"payloads"`
-	Metadatas      []json.RawMessage `json:"metadatas"`
-}
-
-type InsertEventsRow struct {
-	GlobalPosition int64     `json:"global_position"`
-	StreamVersion  int64     `json:"stream_version"`
-	RecordedAt     time.Time `json:"recorded_at"`
-}
-
-// The parallel unnests yield rows in array order, so stream_version and the
-// identity global_position rise together. (Multi-argument unnest ... WITH
-// ORDINALITY would say this more directly, but sqlc cannot type it.)
-func (q *Queries) InsertEvents(ctx context.Context, arg InsertEventsParams) ([]InsertEventsRow, error) {
-	rows, err := q.db.Query(ctx, insertEvents,
-		arg.EventIds,
-		arg.StreamID,
-		arg.StreamVersions,
-		arg.EventTypes,
-		arg.Payloads,
-		arg.Metadatas,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []InsertEventsRow{}
-	for rows.Next() {
-		var i InsertEventsRow
-		if err := rows.Scan(&i.GlobalPosition, &i.StreamVersion, &i.RecordedAt); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const lockEvents = `-- name: LockEvents :exec
-SELECT towow_lock_events()
-`
-
-// Takes the append lock for the rest of the transaction (see migrations/00001_events.sql).
-func (q *Queries) LockEvents(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, lockEvents)
-	return err
 }
 
 const readAll = `-- name: ReadAll :many
@@ -160,9 +53,10 @@ type ReadAllParams struct {
 	MaxCount      int32       `json:"max_count"`
 }
 
-// Every optional filter is NULL (or empty) when unused. Pools are opened with
-// plan_cache_mode=force_custom_plan (internal/database), so the planner sees
-// the actual values and drops unused filters instead of a generic plan.
+// Every optional filter is NULL (or empty) when unused. The event store runs
+// this query as an unnamed statement (eventstore/read.go, customPlans), so it
+// is planned with the actual values: unused filters fold away and the planner
+// picks the index of the filter that is set, instead of one generic plan.
 func (q *Queries) ReadAll(ctx context.Context, arg ReadAllParams) ([]Event, error) {
 	rows, err := q.db.Query(ctx, readAll,
 		arg.AfterPosition,
@@ -292,11 +186,15 @@ func (q *Queries) ReadStreamForward(ctx context.Context, arg ReadStreamForwardPa
 }
 
 const streamVersion = `-- name: StreamVersion :one
+
 SELECT coalesce(max(stream_version), 0)::bigint AS version
 FROM events
 WHERE stream_id = $1
 `
 
+// The append itself (towow_append in migrations/00001_events.sql) is called
+// from eventstore/store.go without sqlc: sqlc v1.31 cannot infer the columns
+// of a set-returning function and would type each row as one interface{}.
 func (q *Queries) StreamVersion(ctx context.Context, streamID string) (int64, error) {
 	row := q.db.QueryRow(ctx, streamVersion, streamID)
 	var version int64

@@ -1,0 +1,135 @@
+package schema_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/internal/schema"
+)
+
+// emptyDB returns a pool on a fresh database with no schema at all.
+func emptyDB(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	pool := dbtest.New(t)
+	ctx := context.Background()
+	name := "towow_schema_" + strings.ToLower(t.Name())
+	if _, err := pool.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	pcfg := pool.Config().Copy()
+	pcfg.ConnConfig.Database = name
+	p, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+func pending(t *testing.T, pool *pgxpool.Pool) (towow, river int) {
+	t.Helper()
+	m, err := schema.New(pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	st, err := m.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range st {
+		if s.Applied {
+			continue
+		}
+		if s.Component == "towow" {
+			towow++
+		} else {
+			river++
+		}
+	}
+	return towow, river
+}
+
+// TestConcurrentUp starts the migration from several "processes" (separate
+// pools) at once on an empty database: all succeed, each migration is
+// applied once.
+func TestConcurrentUp(t *testing.T) {
+	pool := emptyDB(t)
+	if tw, rv := pending(t, pool); tw == 0 || rv == 0 {
+		t.Fatalf("empty database reports %d towow and %d river migrations pending", tw, rv)
+	}
+	const n = 4
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := pgxpool.NewWithConfig(context.Background(), pool.Config().Copy())
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer p.Close()
+			m, err := schema.New(p, nil)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer m.Close()
+			errs[i] = m.Up(context.Background())
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+	}
+	if tw, rv := pending(t, pool); tw != 0 || rv != 0 {
+		t.Fatalf("after up: %d towow and %d river migrations pending", tw, rv)
+	}
+	var applied int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM goose_db_version WHERE version_id > 0").Scan(&applied); err != nil {
+		t.Fatal(err)
+	}
+	if applied != 1 {
+		t.Fatalf("goose recorded %d applications, want 1", applied)
+	}
+}
+
+// TestDownUp rolls the ToWow schema back and forward again.
+func TestDownUp(t *testing.T) {
+	pool := emptyDB(t)
+	ctx := context.Background()
+	m, err := schema.New(pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Down(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var exists bool
+	if err := pool.QueryRow(ctx, "SELECT to_regclass('events') IS NOT NULL").Scan(&exists); err != nil || exists {
+		t.Fatalf("events table after down: %v %v", exists, err)
+	}
+	if tw, rv := pending(t, pool); tw != 1 || rv != 0 {
+		t.Fatalf("after down: %d towow, %d river pending; want 1, 0", tw, rv)
+	}
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, "SELECT to_regclass('events') IS NOT NULL").Scan(&exists); err != nil || !exists {
+		t.Fatalf("events table after up: %v %v", exists, err)
+	}
+}
