@@ -74,6 +74,8 @@ func (n *Notifier) listen(ctx context.Context) error {
 		return fmt.Errorf("connect listener: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	// LISTEN takes an identifier, not a bind parameter, so it is not in
+	// queries/ (sqlc cannot express it).
 	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/internal/bench"
@@ -45,13 +46,15 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return err
 	}
 	defer closeDB()
-	// Benchmark in a scratch database so the real log stays clean.
+	// Benchmark in a scratch database so the real log stays clean. Database
+	// DDL takes an identifier, which cannot be a bind parameter, so this SQL
+	// is not in queries/ (sqlc cannot express it).
 	name := fmt.Sprintf("towow_bench_%d", time.Now().UnixNano())
-	if _, err := pool.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	if _, err := pool.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
 		return fmt.Errorf("create scratch database %s (the role needs CREATEDB): %w", name, err)
 	}
 	defer func() {
-		if _, err := pool.Exec(context.WithoutCancel(ctx), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+		if _, err := pool.Exec(context.WithoutCancel(ctx), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
 			logger.Error("drop scratch database", "name", name, "err", err)
 		}
 	}()

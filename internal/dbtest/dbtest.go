@@ -32,6 +32,7 @@ import (
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/internal/schema"
+	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/migrations"
 )
 
@@ -68,21 +69,37 @@ func New(tb testing.TB) *pgxpool.Pool {
 // tests that start a towow process themselves). Cleanup drops the database.
 func NewURL(tb testing.TB) string {
 	tb.Helper()
-	ctx := context.Background()
-	setupOnce.Do(func() { setupErr = setup(ctx) })
-	if setupErr != nil {
-		tb.Fatalf("dbtest: %v", setupErr)
-	}
-	name := fmt.Sprintf("towow_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, counter.Add(1))
-	if err := adminExec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, template)); err != nil {
-		tb.Fatalf("dbtest: create database: %v", err)
+	u, drop, err := Create(context.Background())
+	if err != nil {
+		tb.Fatalf("dbtest: %v", err)
 	}
 	tb.Cleanup(func() {
-		if err := adminExec(context.Background(), fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name)); err != nil {
-			tb.Logf("dbtest: drop %s: %v", name, err)
+		if err := drop(); err != nil {
+			tb.Logf("dbtest: %v", err)
 		}
 	})
-	return withDatabase(adminURL, name)
+	return u
+}
+
+// Create makes a fresh migrated database outside any test, for TestMain
+// (runnable examples have no *testing.T). Call drop when done.
+func Create(ctx context.Context) (url string, drop func() error, err error) {
+	setupOnce.Do(func() { setupErr = setup(ctx) })
+	if setupErr != nil {
+		return "", nil, setupErr
+	}
+	name := fmt.Sprintf("towow_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, counter.Add(1))
+	// Identifiers cannot be bind parameters: this DDL is not in queries/.
+	if err := adminExec(ctx, "CREATE DATABASE "+ident(name)+" TEMPLATE "+ident(template)); err != nil {
+		return "", nil, fmt.Errorf("create database: %w", err)
+	}
+	drop = func() error {
+		if err := adminExec(context.Background(), "DROP DATABASE IF EXISTS "+ident(name)+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop %s: %w", name, err)
+		}
+		return nil
+	}
+	return withDatabase(adminURL, name), drop, nil
 }
 
 func setup(ctx context.Context) error {
@@ -113,28 +130,31 @@ func ensureTemplate(ctx context.Context) error {
 		return fmt.Errorf("connect to test server %s: %w", database.Redact(adminURL), err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLockID); err != nil {
+	q := sqlcdb.New(conn)
+	if err := q.AdvisoryLock(ctx, templateLockID); err != nil {
 		return fmt.Errorf("template lock: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLockID) //nolint:errcheck // released on close anyway
-	var exists bool
-	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", template).Scan(&exists); err != nil {
+	// The lock is a session lock: closing conn (deferred above) releases it.
+	exists, err := q.DatabaseExists(ctx, template)
+	if err != nil {
 		return fmt.Errorf("look up template: %w", err)
 	}
 	if exists {
 		return nil
 	}
+	// Database DDL takes identifiers, which cannot be bind parameters, so it
+	// is not in queries/ (sqlc cannot express it); names are generated here.
 	build := template + "_build"
-	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+build+" WITH (FORCE)"); err != nil {
+	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident(build)+" WITH (FORCE)"); err != nil {
 		return fmt.Errorf("drop stale template build: %w", err)
 	}
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+build); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident(build)); err != nil {
 		return fmt.Errorf("create template: %w", err)
 	}
 	if err := migrate(ctx, withDatabase(adminURL, build)); err != nil {
 		return err
 	}
-	if _, err := conn.Exec(ctx, "ALTER DATABASE "+build+" RENAME TO "+template); err != nil {
+	if _, err := conn.Exec(ctx, "ALTER DATABASE "+ident(build)+" RENAME TO "+ident(template)); err != nil {
 		return fmt.Errorf("publish template: %w", err)
 	}
 	return nil
@@ -156,6 +176,8 @@ func migrate(ctx context.Context, u string) error {
 	}
 	return nil
 }
+
+func ident(name string) string { return pgx.Identifier{name}.Sanitize() }
 
 func adminExec(ctx context.Context, sql string) error {
 	conn, err := pgx.Connect(ctx, adminURL)

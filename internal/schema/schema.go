@@ -19,6 +19,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivermigrate"
 
+	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/migrations"
 )
 
@@ -144,12 +145,13 @@ func (m *Migrator) riverUp(ctx context.Context) (err error) {
 		return fmt.Errorf("river migration lock: %w", err)
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", riverLockID); err != nil {
+	q := sqlcdb.New(conn)
+	if err := q.AdvisoryLock(ctx, riverLockID); err != nil {
 		return fmt.Errorf("river migration lock: %w", err)
 	}
 	defer func() {
 		// Unlock on a fresh context: the caller's may be cancelled already.
-		if _, uerr := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", riverLockID); uerr != nil && err == nil {
+		if _, uerr := q.AdvisoryUnlock(context.WithoutCancel(ctx), riverLockID); uerr != nil && err == nil {
 			err = fmt.Errorf("river migration unlock: %w", uerr)
 		}
 	}()

@@ -1,0 +1,384 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/internal/pgcluster"
+)
+
+var towowBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "towow-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	towowBin = filepath.Join(dir, "towow")
+	if out, err := exec.Command("go", "build", "-o", towowBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build towow: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// server is a running `towow serve` process.
+type server struct {
+	cmd    *exec.Cmd
+	addr   string
+	mu     sync.Mutex
+	stderr bytes.Buffer
+	done   chan error
+}
+
+func (s *server) log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stderr.String()
+}
+
+// startServer runs `towow serve` with env (plus TOWOW_ADDR) and waits
+// until /healthz answers 200.
+func startServer(t *testing.T, env ...string) *server {
+	t.Helper()
+	s := &server{addr: freeAddr(t), done: make(chan error, 1)}
+	s.cmd = exec.Command(towowBin, "serve")
+	s.cmd.Env = append(cleanEnv(), append(env, "TOWOW_ADDR="+s.addr)...)
+	pipe, err := s.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			s.mu.Lock()
+			s.stderr.WriteString(sc.Text() + "\n")
+			s.mu.Unlock()
+		}
+		s.done <- s.cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			_ = s.cmd.Process.Kill()
+			<-s.done
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get("http://" + s.addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not healthy within 30s; log:\n%s", s.log())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v; log:\n%s", err, s.log())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit within 20s of SIGTERM")
+	}
+}
+
+// cleanEnv is the test's environment without towow's variables.
+func cleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "DATABASE_URL=") || strings.HasPrefix(kv, "TOWOW_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func TestServeHealthzAndOpenAPI(t *testing.T) {
+	url := dbtest.NewURL(t)
+	s := startServer(t, "DATABASE_URL="+url)
+	if !strings.Contains(s.log(), `msg="towow listening" url=http://`+s.addr) {
+		t.Fatalf("no listening line with the URL in:\n%s", s.log())
+	}
+	for path, want := range map[string]string{"/healthz": `"status":"ok"`, "/openapi.json": `"openapi":"3.1.0"`} {
+		resp, err := http.Get("http://" + s.addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	s.stop(t)
+}
+
+// TestServeConcurrentStarts starts two servers on one fresh, unmigrated
+// database at the same moment: both migrate safely and come up.
+func TestServeConcurrentStarts(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	var wg sync.WaitGroup
+	servers := make([]*server, 3)
+	for i := range servers {
+		wg.Add(1)
+		go func() { defer wg.Done(); servers[i] = startServer(t, "DATABASE_URL="+url) }()
+	}
+	wg.Wait()
+	applied := 0
+	for _, s := range servers {
+		applied += strings.Count(s.log(), `msg="migration applied"`)
+		s.stop(t)
+	}
+	if applied != 1 {
+		t.Fatalf("the towow migration was applied %d times across the servers", applied)
+	}
+}
+
+// TestServeEmbeddedDatabase runs serve with no DATABASE_URL: it starts its
+// own cluster, reuses it on the next start, stops it on SIGTERM, and copes
+// with a SIGKILLed predecessor.
+func TestServeEmbeddedDatabase(t *testing.T) {
+	dataDir := traversableTempDir(t)
+	env := []string{"TOWOW_DATA_DIR=" + dataDir}
+	pgDir := filepath.Join(dataDir, "pg")
+	t.Cleanup(func() { _ = pgcluster.Stop(context.Background(), pgDir) })
+
+	start := time.Now()
+	s := startServer(t, env...)
+	t.Logf("cold start (initdb + start + migrate): %v", time.Since(start))
+	if running, port, _ := pgcluster.Status(pgDir); !running || port == 5432 {
+		t.Fatalf("embedded cluster running=%v port=%d", running, port)
+	}
+	s.stop(t)
+	if running, _, _ := pgcluster.Status(pgDir); running {
+		t.Fatal("embedded cluster still running after SIGTERM")
+	}
+
+	start = time.Now()
+	s = startServer(t, env...)
+	t.Logf("warm start: %v", time.Since(start))
+	if strings.Contains(s.log(), "initialising") {
+		t.Fatalf("second start initialised a new cluster:\n%s", s.log())
+	}
+	// A SIGKILLed server leaves its cluster running with a dead owner; the
+	// next server adopts it and stops it on exit.
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.done
+	if running, _, _ := pgcluster.Status(pgDir); !running {
+		t.Fatal("cluster should outlive a SIGKILLed server")
+	}
+	s = startServer(t, env...)
+	s.stop(t)
+	if running, _, _ := pgcluster.Status(pgDir); running {
+		t.Fatal("adopted cluster still running after SIGTERM")
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  []string
+		code int
+		want string
+	}{
+		{"unreachable database", []string{"serve"}, []string{"DATABASE_URL=postgres://towow:secret@127.0.0.1:1/towow?connect_timeout=2"}, 1, "towow: database postgres://towow:xxxxx@127.0.0.1:1/towow?connect_timeout=2 unreachable"},
+		{"malformed database url", []string{"migrate", "status"}, []string{"DATABASE_URL=postgres://[::1"}, 1, "towow: invalid database url"},
+		{"bad log level", []string{"serve"}, []string{"TOWOW_LOG_LEVEL=loud"}, 1, `towow: TOWOW_LOG_LEVEL="loud"`},
+		{"unknown command", []string{"frobnicate"}, nil, 2, `towow: usage: unknown command "frobnicate"`},
+		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
+		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
+		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(towowBin, tc.args...)
+			cmd.Env = append(cleanEnv(), tc.env...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+			if code != tc.code || len(lines) != 1 || !strings.HasPrefix(lines[0], tc.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and one line starting %q", code, stderr.String(), tc.code, tc.want)
+			}
+			if strings.Contains(stderr.String(), "secret") {
+				t.Fatal("the password leaked into the error")
+			}
+		})
+	}
+}
+
+func TestMigrateCommands(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	env := func(k string) string {
+		if k == "DATABASE_URL" {
+			return url
+		}
+		return ""
+	}
+	// status maps "component version" to "applied" or "pending".
+	status := func() map[string]string {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"migrate", "status"}, env, &out, &errb); code != 0 {
+			t.Fatalf("status: exit %d: %s", code, errb.String())
+		}
+		m := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+			f := strings.Fields(line)
+			m[f[0]+" "+f[1]] = f[2]
+		}
+		return m
+	}
+	step := func(dir string) {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"migrate", dir}, env, &out, &errb); code != 0 {
+			t.Fatalf("migrate %s: exit %d: %s", dir, code, errb.String())
+		}
+	}
+	if st := status(); st["towow 1"] != "pending" || st["river 1"] != "pending" {
+		t.Fatalf("fresh database status: %v", st)
+	}
+	step("up")
+	st := status()
+	if len(st) != 9 {
+		t.Fatalf("status lists %d migrations, want 1 towow + 8 river: %v", len(st), st)
+	}
+	for k, v := range st {
+		if v != "applied" {
+			t.Fatalf("after up %s is %s", k, v)
+		}
+	}
+	step("down")
+	if st := status(); st["towow 1"] != "pending" || st["river 8"] != "applied" {
+		t.Fatalf("after down (river must stay): %v", st)
+	}
+	step("up")
+}
+
+func TestHelpListsEveryVariable(t *testing.T) {
+	var out bytes.Buffer
+	if code := run(context.Background(), []string{"--help"}, func(string) string { return "" }, &out, io.Discard); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, v := range envVars {
+		if !strings.Contains(out.String(), v.Name) || !strings.Contains(out.String(), v.Default) {
+			t.Errorf("--help lacks %s (default %s)", v.Name, v.Default)
+		}
+	}
+}
+
+// TestReadmeConfigTable keeps the README's configuration table equal to
+// envVars: same names, same order, same defaults.
+func TestReadmeConfigTable(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][2]string
+	inTable := false
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "| Variable | Default |") {
+			inTable = true
+			continue
+		}
+		if inTable {
+			if !strings.HasPrefix(line, "|") {
+				break
+			}
+			cells := strings.Split(line, "|")
+			if len(cells) < 4 || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") {
+				continue
+			}
+			rows = append(rows, [2]string{strings.Trim(strings.TrimSpace(cells[1]), "`"), strings.Trim(strings.TrimSpace(cells[2]), "`")})
+		}
+	}
+	if len(rows) != len(envVars) {
+		t.Fatalf("README table has %d rows, envVars has %d", len(rows), len(envVars))
+	}
+	for i, v := range envVars {
+		if rows[i][0] != v.Name || rows[i][1] != v.Default {
+			t.Errorf("README row %d is %q = %q, code says %q = %q", i, rows[i][0], rows[i][1], v.Name, v.Default)
+		}
+	}
+}
+
+// freshEmptyDatabase creates a database with no schema at all.
+func freshEmptyDatabase(t *testing.T) string {
+	t.Helper()
+	pool := dbtest.New(t)
+	name := fmt.Sprintf("towow_cmd_empty_%d", time.Now().UnixNano())
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	cfg := pool.Config().ConnConfig
+	return fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Password, cfg.Host, cfg.Port, name)
+}
+
+// traversableTempDir is a temp dir the postgres system user can reach
+// (t.TempDir's parents are root-only 0700).
+func traversableTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "towow-data-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}

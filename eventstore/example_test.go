@@ -1,0 +1,111 @@
+package eventstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/database"
+	"github.com/towow/towow/internal/dbtest"
+)
+
+// examplePool is a migrated database for the runnable examples.
+var examplePool *pgxpool.Pool
+
+func TestMain(m *testing.M) {
+	ctx := context.Background()
+	url, drop, err := dbtest.Create(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	examplePool, err = database.Open(ctx, url, database.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	examplePool.Close()
+	if err := drop(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(code)
+}
+
+// Append typed events with an expected version; a stale version is a typed
+// conflict that carries the actual version and writes nothing.
+func ExampleStore_Append() {
+	ctx := context.Background()
+	store := eventstore.New(examplePool, eventstore.Options{})
+	md := domain.Metadata{CorrelationID: "d-example", Actor: domain.UserActor("u1")}
+
+	submitted, err := eventstore.NewEvent(uuid.Nil, &domain.DemandSubmitted{
+		DemandID: "d-example", UserID: "u1", RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾",
+	}, md)
+	if err != nil {
+		panic(err)
+	}
+	res, err := store.Append(ctx, "demand-d-example", eventstore.NoStream, submitted)
+	fmt.Println("appended version", res.LastVersion, err)
+
+	// The same stream again with "no stream": someone else was first.
+	again, _ := eventstore.NewEvent(uuid.Nil, &domain.DemandSubmitted{DemandID: "d-example", UserID: "u2", RawInput: "x"}, md)
+	_, err = store.Append(ctx, "demand-d-example", eventstore.NoStream, again)
+	var conflict *eventstore.VersionConflictError
+	fmt.Println("conflict:", errors.As(err, &conflict), "actual version", conflict.Actual)
+
+	// Reading back decodes through the event catalog.
+	events, _ := store.ReadStream(ctx, "demand-d-example", 1, 10)
+	p, _ := events[0].Decode()
+	fmt.Println(events[0].Type, p.(*domain.DemandSubmitted).RawInput)
+	// Output:
+	// appended version 1 <nil>
+	// conflict: true actual version 1
+	// towow.demand.submitted 我想在北京办一场AI主题聚会，需要场地和嘉宾
+}
+
+// Subscribe delivers the backlog and then new events as they commit, woken
+// by the process's one LISTEN connection.
+func ExampleStore_Subscribe() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	store := eventstore.New(examplePool, eventstore.Options{})
+	notifier := eventstore.NewNotifier(examplePool.Config().ConnConfig, nil)
+	go func() { _ = notifier.Run(ctx) }()
+
+	from, _ := store.HeadPosition(ctx)
+	filter := eventstore.Filter{CorrelationID: "d-sub"}
+	got := make(chan string)
+	go func() {
+		_ = store.Subscribe(ctx, eventstore.SubscribeOptions{After: from, Filter: filter, Notifier: notifier},
+			func(_ context.Context, batch []eventstore.RecordedEvent) error {
+				for _, e := range batch {
+					got <- fmt.Sprintf("%s v%d", e.Type, e.StreamVersion)
+				}
+				return nil
+			})
+	}()
+	md := domain.Metadata{CorrelationID: "d-sub", Actor: domain.ActorCoordinator}
+	for _, p := range []domain.Payload{
+		&domain.DemandSubmitted{DemandID: "d-sub", UserID: "u1", RawInput: "need a venue"},
+		&domain.DemandUnderstood{DemandID: "d-sub"},
+	} {
+		ev, _ := eventstore.NewEvent(uuid.Nil, p, md)
+		if _, err := store.Append(ctx, "demand-d-sub", eventstore.AnyVersion, ev); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(<-got)
+	fmt.Println(<-got)
+	// Output:
+	// towow.demand.submitted v1
+	// towow.demand.understood v2
+}

@@ -1,0 +1,13 @@
+-- Session-level coordination between processes. CREATE/DROP/ALTER DATABASE
+-- and LISTEN are not here: they take identifiers, which cannot be bind
+-- parameters, so sqlc cannot express them (see internal/dbtest, cmd/towow
+-- bench.go and eventstore/notifier.go).
+
+-- name: AdvisoryLock :exec
+SELECT pg_advisory_lock(@key::bigint);
+
+-- name: AdvisoryUnlock :one
+SELECT pg_advisory_unlock(@key::bigint);
+
+-- name: DatabaseExists :one
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = @name::text);
