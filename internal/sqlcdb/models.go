@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type Event struct {
@@ -20,4 +21,22 @@ type Event struct {
 	Payload        json.RawMessage `json:"payload"`
 	Metadata       json.RawMessage `json:"metadata"`
 	RecordedAt     time.Time       `json:"recorded_at"`
+}
+
+type ProjectionCheckpoint struct {
+	Name      string    `json:"name"`
+	Position  int64     `json:"position"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+type Stream struct {
+	StreamID      string      `json:"stream_id"`
+	Version       int64       `json:"version"`
+	EventCount    int64       `json:"event_count"`
+	FirstPosition int64       `json:"first_position"`
+	LastPosition  int64       `json:"last_position"`
+	LastEventType string      `json:"last_event_type"`
+	CorrelationID pgtype.Text `json:"correlation_id"`
+	CreatedAt     time.Time   `json:"created_at"`
+	UpdatedAt     time.Time   `json:"updated_at"`
 }

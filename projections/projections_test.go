@@ -1,0 +1,212 @@
+package projections_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/projections"
+)
+
+// appendRandom appends n single events to random streams and returns them
+// as stored.
+func appendRandom(t *testing.T, s *eventstore.Store, rng *rand.Rand, n int) {
+	t.Helper()
+	for i := range n {
+		stream := fmt.Sprintf("stream-%d", rng.IntN(7))
+		md := domain.Metadata{CorrelationID: fmt.Sprintf("demand-%d", rng.IntN(3))}
+		e := eventstore.EventData{Type: domain.EventType(fmt.Sprintf("towow.test.t%d", rng.IntN(4))),
+			Payload: []byte(fmt.Sprintf(`{"i":%d}`, i)), Metadata: md}
+		if _, err := s.Append(context.Background(), stream, eventstore.AnyVersion, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// expectedStreams folds the log in Go, the way the projection should.
+func expectedStreams(t *testing.T, s *eventstore.Store) map[string]projections.StreamView {
+	t.Helper()
+	want := map[string]projections.StreamView{}
+	var after int64
+	for {
+		page, err := s.ReadAll(context.Background(), after, eventstore.Filter{}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range page {
+			v, ok := want[e.StreamID]
+			if !ok {
+				v = projections.StreamView{StreamID: e.StreamID, FirstPosition: e.Position, CorrelationID: e.Metadata.CorrelationID, CreatedAt: e.RecordedAt}
+			}
+			v.Version, v.LastPosition, v.LastEventType, v.UpdatedAt = e.StreamVersion, e.Position, string(e.Type), e.RecordedAt
+			v.EventCount++
+			want[e.StreamID] = v
+		}
+		if len(page) < 1000 {
+			return want
+		}
+		after = page[len(page)-1].Position
+	}
+}
+
+func checkStreams(t *testing.T, pool *pgxpool.Pool, want map[string]projections.StreamView) {
+	t.Helper()
+	got, err := projections.ListStreams(context.Background(), pool, "", "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d stream rows, want %d", len(got), len(want))
+	}
+	for _, g := range got {
+		w := want[g.StreamID]
+		if !g.CreatedAt.Equal(w.CreatedAt) || !g.UpdatedAt.Equal(w.UpdatedAt) {
+			t.Fatalf("stream %s times %v/%v, want %v/%v", g.StreamID, g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt)
+		}
+		g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+		if g != w {
+			t.Fatalf("stream row %+v, want %+v", g, w)
+		}
+	}
+}
+
+func TestStreamsCatchUp(t *testing.T) {
+	pool := dbtest.New(t)
+	s := eventstore.New(pool, eventstore.Options{})
+	r := projections.NewRunner(pool, s, nil, nil)
+	r.BatchSize = 17
+	rng := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+
+	appendRandom(t, s, rng, 120)
+	pos, err := r.CatchUp(ctx, projections.Streams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := s.HeadPosition(ctx)
+	if pos != head {
+		t.Fatalf("checkpoint %d, head %d", pos, head)
+	}
+	checkStreams(t, pool, expectedStreams(t, s))
+
+	// More events, caught up incrementally; a second CatchUp is a no-op.
+	appendRandom(t, s, rng, 50)
+	if _, err := r.CatchUp(ctx, projections.Streams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.CatchUp(ctx, projections.Streams{}); err != nil {
+		t.Fatal(err)
+	}
+	checkStreams(t, pool, expectedStreams(t, s))
+
+	v, err := projections.GetStream(ctx, pool, "stream-1")
+	if err != nil || v.StreamID != "stream-1" {
+		t.Fatalf("GetStream: %+v %v", v, err)
+	}
+	if _, err := projections.GetStream(ctx, pool, "nope"); !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("GetStream(nope): %v", err)
+	}
+	byDemand, err := projections.ListStreams(ctx, pool, "demand-1", "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range byDemand {
+		if v.CorrelationID != "demand-1" {
+			t.Fatalf("correlation filter returned %+v", v)
+		}
+	}
+}
+
+// TestConcurrentRunnersApplyOnce runs the same projector in three live
+// runners (as three processes would) while events are appended: every event
+// is applied exactly once.
+func TestConcurrentRunnersApplyOnce(t *testing.T) {
+	pool := dbtest.New(t)
+	s := eventstore.New(pool, eventstore.Options{})
+	n := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); _ = n.Run(ctx) }()
+	<-n.Ready()
+	errs := make(chan error, 3)
+	for range 3 {
+		r := projections.NewRunner(pool, s, n, nil)
+		r.BatchSize = 5
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- r.Run(ctx, projections.Streams{}) }()
+	}
+	appendRandom(t, s, rand.New(rand.NewPCG(3, 4)), 200)
+	head, _ := s.HeadPosition(context.Background())
+	r := projections.NewRunner(pool, s, nil, nil)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pos, err := r.Checkpoint(context.Background(), "streams")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos == head {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("checkpoint stuck at %d, head %d", pos, head)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("runner: %v", err)
+		}
+	}
+	checkStreams(t, pool, expectedStreams(t, s))
+}
+
+// failing applies events until it meets the one at failAt.
+type failing struct{ failAt int64 }
+
+func (failing) Name() string { return "failing" }
+
+func (f failing) Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error {
+	if e.Position == f.failAt {
+		return errors.New("boom")
+	}
+	return projections.Streams{}.Apply(ctx, tx, e)
+}
+
+// TestFailedBatchWritesNothing: a failure rolls back the whole batch with
+// its checkpoint, so rows and checkpoint never disagree.
+func TestFailedBatchWritesNothing(t *testing.T) {
+	pool := dbtest.New(t)
+	s := eventstore.New(pool, eventstore.Options{})
+	ctx := context.Background()
+	appendRandom(t, s, rand.New(rand.NewPCG(5, 6)), 30)
+	all, _ := s.ReadAll(ctx, 0, eventstore.Filter{}, 100)
+	r := projections.NewRunner(pool, s, nil, nil)
+	r.BatchSize = 10
+	_, err := r.CatchUp(ctx, failing{failAt: all[14].Position})
+	if err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("CatchUp = %v, want the apply error", err)
+	}
+	pos, _ := r.Checkpoint(ctx, "failing")
+	if pos != all[9].Position {
+		t.Fatalf("checkpoint %d, want %d (end of the last good batch)", pos, all[9].Position)
+	}
+	var count int64
+	if err := pool.QueryRow(ctx, "SELECT coalesce(sum(event_count), 0) FROM streams").Scan(&count); err != nil || count != 10 {
+		t.Fatalf("rows hold %d events, want 10: %v", count, err)
+	}
+}

@@ -1,0 +1,35 @@
+-- name: EnsureCheckpoint :exec
+INSERT INTO projection_checkpoints (name) VALUES (@name)
+ON CONFLICT (name) DO NOTHING;
+
+-- name: LockCheckpoint :one
+-- Serializes the projector's batches across processes for this transaction.
+SELECT position FROM projection_checkpoints WHERE name = @name FOR UPDATE;
+
+-- name: GetCheckpoint :one
+SELECT coalesce((SELECT position FROM projection_checkpoints WHERE name = @name), 0)::bigint AS position;
+
+-- name: SaveCheckpoint :exec
+UPDATE projection_checkpoints SET position = @position, updated_at = now() WHERE name = @name;
+
+-- name: UpsertStream :exec
+INSERT INTO streams AS s (stream_id, version, event_count, first_position, last_position,
+                          last_event_type, correlation_id, created_at, updated_at)
+VALUES (@stream_id, @version, 1, @position, @position, @event_type, sqlc.narg('correlation_id'), @recorded_at, @recorded_at)
+ON CONFLICT (stream_id) DO UPDATE SET
+    version         = excluded.version,
+    event_count     = s.event_count + 1,
+    last_position   = excluded.last_position,
+    last_event_type = excluded.last_event_type,
+    correlation_id  = coalesce(s.correlation_id, excluded.correlation_id),
+    updated_at      = excluded.updated_at;
+
+-- name: GetStream :one
+SELECT * FROM streams WHERE stream_id = @stream_id;
+
+-- name: ListStreams :many
+SELECT * FROM streams
+WHERE (sqlc.narg('correlation_id')::text IS NULL OR correlation_id = sqlc.narg('correlation_id')::text)
+  AND stream_id > @after_stream_id
+ORDER BY stream_id
+LIMIT @max_count;
