@@ -58,3 +58,34 @@ type ErrorOccurred struct {
 
 // EventType implements [Payload].
 func (*ErrorOccurred) EventType() EventType { return EventErrorOccurred }
+
+// AgentRegistered is the payload of [EventAgentRegistered]: the first event
+// of an agent's stream, with its profile.
+type AgentRegistered struct {
+	AgentID string       `json:"agent_id"`
+	Profile AgentProfile `json:"profile"`
+	Source  string       `json:"source,omitempty"` // e.g. "data/mock_profiles.json"
+}
+
+// EventType implements [Payload].
+func (*AgentRegistered) EventType() EventType { return EventAgentRegistered }
+
+// AgentUpdated is the payload of [EventAgentUpdated]: the agent's profile
+// was replaced; it applies from the next negotiation on.
+type AgentUpdated struct {
+	AgentID string       `json:"agent_id"`
+	Profile AgentProfile `json:"profile"`
+}
+
+// EventType implements [Payload].
+func (*AgentUpdated) EventType() EventType { return EventAgentUpdated }
+
+// AgentDeactivated is the payload of [EventAgentDeactivated]: the agent is
+// no longer considered for new negotiations.
+type AgentDeactivated struct {
+	AgentID string `json:"agent_id"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*AgentDeactivated) EventType() EventType { return EventAgentDeactivated }

@@ -36,7 +36,18 @@ type ChannelCreated struct {
 	ParticipantsCount int      `json:"participants_count"`
 	InvitedAgents     []string `json:"invited_agents,omitempty"`
 	ParentChannel     string   `json:"parent_channel,omitempty"` // set for a sub-negotiation
+	ParentDemandID    string   `json:"parent_demand_id,omitempty"`
+	RootDemandID      string   `json:"root_demand_id,omitempty"` // the tree's root demand (correlation id)
 	RecursionDepth    int      `json:"recursion_depth"`          // 0 for a root channel
+	// Candidates are the invited agents with the reason each was chosen.
+	Candidates []Candidate `json:"candidates,omitempty"`
+	// The channel's rules, fixed at creation so that every later decision
+	// (and a replay) uses the same ones.
+	MaxRounds              int `json:"max_rounds,omitempty"`
+	OfferTimeoutSeconds    int `json:"offer_timeout_seconds,omitempty"`
+	FeedbackTimeoutSeconds int `json:"feedback_timeout_seconds,omitempty"`
+	StuckTimeoutSeconds    int `json:"stuck_timeout_seconds,omitempty"`
+	MaxDepth               int `json:"max_depth,omitempty"` // sub-negotiation depth limit
 }
 
 // EventType implements [Payload].

@@ -18,6 +18,13 @@ type DemandSubmitted struct {
 	RawInput          string             `json:"raw_input"`
 	SurfaceDemand     string             `json:"surface_demand,omitempty"`
 	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
+	// The fields below are set for a sub-demand spawned to fill a gap.
+	RootDemandID    string   `json:"root_demand_id,omitempty"` // the negotiation tree's root demand
+	ParentDemandID  string   `json:"parent_demand_id,omitempty"`
+	ParentChannelID string   `json:"parent_channel_id,omitempty"`
+	RecursionDepth  int      `json:"recursion_depth,omitempty"` // 0 for a root demand
+	GapType         string   `json:"gap_type,omitempty"`
+	CapabilityTags  []string `json:"capability_tags,omitempty"` // hint from prompt 8
 }
 
 // EventType implements [Payload].

@@ -90,6 +90,9 @@ const (
 	EventNegotiationForceFinalized EventType = "towow.negotiation.force_finalized"
 	// EventNegotiationFailed: the negotiation failed (协商失败).
 	EventNegotiationFailed EventType = "towow.negotiation.failed"
+	// EventNegotiationCompleted: a channel and all its sub-negotiations
+	// ended; the last event of a channel, with the tree's result.
+	EventNegotiationCompleted EventType = "towow.negotiation.completed"
 )
 
 // Recursion (递归阶段).
@@ -110,6 +113,13 @@ const (
 	EventAgentOffline EventType = "towow.agent.offline"
 	// EventAgentWithdrawn: an agent withdrew from a channel (Agent 退出).
 	EventAgentWithdrawn EventType = "towow.agent.withdrawn"
+	// EventAgentRegistered: an agent profile was registered (its stream's
+	// first event).
+	EventAgentRegistered EventType = "towow.agent.registered"
+	// EventAgentUpdated: an agent's profile was replaced.
+	EventAgentUpdated EventType = "towow.agent.updated"
+	// EventAgentDeactivated: an agent leaves the pool of candidates.
+	EventAgentDeactivated EventType = "towow.agent.deactivated"
 	// EventErrorOccurred: an error occurred (错误发生).
 	EventErrorOccurred EventType = "towow.error.occurred"
 )

@@ -72,7 +72,7 @@ func ExampleCatalog() {
 		fmt.Printf("%s v%d: %s\n", s.Type, s.SchemaVersion, s.Summary)
 	}
 	// Output:
+	// towow.agent.deactivated v1: An agent was deactivated and is no longer invited.
 	// towow.agent.offline v1: An agent went offline.
 	// towow.agent.online v1: An agent came online.
-	// towow.agent.withdrawn v1: An agent withdrew from a negotiation channel.
 }

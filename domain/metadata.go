@@ -13,7 +13,35 @@ type Metadata struct {
 	// SchemaVersion is the schema version of the payload, as returned by
 	// [EncodePayload] and expected by [DecodePayload].
 	SchemaVersion int `json:"schema_version"`
+	// LLMCall records the LLM call whose result this event carries, so a
+	// replay never calls the LLM again. Nil for events no LLM produced.
+	LLMCall *LLMCall `json:"llm_call,omitempty"`
 }
+
+// LLMCall is the record of one LLM call (ARCHITECTURE §6): which prompt,
+// which provider and model, how long, how many tokens, how it ended and
+// whether the prompt's fallback answer was used instead of the model's.
+type LLMCall struct {
+	PromptKey    string `json:"prompt_key"`
+	Provider     string `json:"provider"`
+	Model        string `json:"model,omitempty"`
+	LatencyMS    int64  `json:"latency_ms"`
+	InputTokens  int    `json:"input_tokens,omitempty"`
+	OutputTokens int    `json:"output_tokens,omitempty"`
+	// Outcome is one of the LLMOutcome constants.
+	Outcome      string `json:"outcome"`
+	FallbackUsed bool   `json:"fallback_used"`
+	Error        string `json:"error,omitempty"`
+}
+
+// LLM call outcomes.
+const (
+	LLMOutcomeOK          = "ok"           // the model answered and the answer parsed
+	LLMOutcomeError       = "error"        // the call failed (network, HTTP status, ...)
+	LLMOutcomeTimeout     = "timeout"      // the call exceeded LLM_TIMEOUT
+	LLMOutcomeBreakerOpen = "breaker_open" // the circuit breaker refused the call
+	LLMOutcomeParseError  = "parse_error"  // the answer did not parse or validate
+)
 
 // Well-known actors.
 const (

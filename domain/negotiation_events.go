@@ -26,6 +26,8 @@ const (
 	FailureNoResponsesTimeout FailureReason = "no_responses_timeout" // no offer before the offer timeout
 	FailureNegotiateTimeout   FailureReason = "negotiate_timeout"    // no feedback before the feedback timeout
 	FailureStuckTimeout       FailureReason = "stuck_timeout"        // non-terminal for over 600 s
+	FailureNoCandidates       FailureReason = "no_candidates"        // smart filtering found nobody (TOWOW_FILTER_001)
+	FailureNoParticipants     FailureReason = "no_participants"      // every invited agent declined
 )
 
 // FeedbackEvaluated is the payload of [EventFeedbackEvaluated]
@@ -82,7 +84,25 @@ type NegotiationFailed struct {
 	DemandID     string        `json:"demand_id"`
 	Reason       FailureReason `json:"reason"`
 	LastProposal *Proposal     `json:"last_proposal,omitempty"`
+	ErrorCode    string        `json:"error_code,omitempty"` // e.g. TOWOW_FILTER_001
+	Suggestion   string        `json:"suggestion,omitempty"` // what the user can do next
 }
 
 // EventType implements [Payload].
 func (*NegotiationFailed) EventType() EventType { return EventNegotiationFailed }
+
+// NegotiationCompleted is the payload of [EventNegotiationCompleted]: a
+// channel reached its terminal status and every sub-negotiation it spawned
+// has ended too. It is the last event of a channel and carries the whole
+// result of its negotiation tree.
+type NegotiationCompleted struct {
+	ChannelID     string            `json:"channel_id"`
+	DemandID      string            `json:"demand_id"`
+	Status        ChannelStatus     `json:"status"` // finalized, force_finalized or failed
+	FinalProposal *Proposal         `json:"final_proposal,omitempty"`
+	RoundsTaken   int               `json:"rounds_taken,omitempty"`
+	SubResults    []SubnetCompleted `json:"sub_results,omitempty"`
+}
+
+// EventType implements [Payload].
+func (*NegotiationCompleted) EventType() EventType { return EventNegotiationCompleted }

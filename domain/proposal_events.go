@@ -43,6 +43,7 @@ type ProposalFeedback struct {
 	DemandID          string       `json:"demand_id"`
 	AgentID           string       `json:"agent_id"`
 	ProposalVersion   int          `json:"proposal_version"`
+	Round             int          `json:"round,omitempty"`
 	FeedbackType      FeedbackType `json:"feedback_type"`
 	Reasoning         string       `json:"reasoning"`
 	AdjustmentRequest string       `json:"adjustment_request,omitempty"` // only for negotiate

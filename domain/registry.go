@@ -133,6 +133,7 @@ var specs = []EventSpec{
 	newSpec[NegotiationRoundStarted]("A new negotiation round started."),
 	newSpec[NegotiationForceFinalized]("The last round ended without consensus; the proposal was force-finalized."),
 	newSpec[NegotiationFailed]("The negotiation failed."),
+	newSpec[NegotiationCompleted]("A channel and all its sub-negotiations ended; carries the result of the tree."),
 
 	// Recursion.
 	newSpec[GapIdentified]("Gaps (missing capabilities) were identified in a proposal."),
@@ -143,6 +144,9 @@ var specs = []EventSpec{
 	newSpec[AgentOnline]("An agent came online."),
 	newSpec[AgentOffline]("An agent went offline."),
 	newSpec[AgentWithdrawn]("An agent withdrew from a negotiation channel."),
+	newSpec[AgentRegistered]("An agent profile was registered."),
+	newSpec[AgentUpdated]("An agent's profile was replaced."),
+	newSpec[AgentDeactivated]("An agent was deactivated and is no longer invited."),
 	newSpec[ErrorOccurred]("An error occurred."),
 }
 

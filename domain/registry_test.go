@@ -36,12 +36,16 @@ var requiredEventTypes = []string{
 	"towow.negotiation.round_started",
 	"towow.negotiation.force_finalized",
 	"towow.negotiation.failed",
+	"towow.negotiation.completed",
 	"towow.gap.identified",
 	"towow.subnet.triggered",
 	"towow.subnet.completed",
 	"towow.agent.online",
 	"towow.agent.offline",
 	"towow.agent.withdrawn",
+	"towow.agent.registered",
+	"towow.agent.updated",
+	"towow.agent.deactivated",
 	"towow.error.occurred",
 }
 
@@ -134,7 +138,8 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		EventProposalFeedback, EventProposalAdjusting, EventProposalFinalized, EventFeedbackEvaluated,
 		EventNegotiationRoundStarted, EventNegotiationForceFinalized, EventNegotiationFailed,
 		EventGapIdentified, EventSubnetTriggered, EventSubnetCompleted, EventAgentOnline,
-		EventAgentOffline, EventAgentWithdrawn, EventErrorOccurred,
+		EventAgentOffline, EventAgentWithdrawn, EventErrorOccurred, EventNegotiationCompleted,
+		EventAgentRegistered, EventAgentUpdated, EventAgentDeactivated,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

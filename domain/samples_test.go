@@ -65,6 +65,8 @@ var samplePayloads = []Payload{
 		RawInput:          "我想在北京办一场AI主题聚会，需要场地和嘉宾",
 		SurfaceDemand:     "想在北京办一场AI主题聚会",
 		DeepUnderstanding: sampleDeep,
+		RootDemandID:      "d-root", ParentDemandID: "d-parent", ParentChannelID: "collab-parent", RecursionDepth: 1,
+		GapType: "摄影师", CapabilityTags: []string{"摄影"},
 	},
 	&DemandUnderstood{
 		DemandID: "d-abc12345", SurfaceDemand: "想在北京办一场AI主题聚会",
@@ -90,6 +92,9 @@ var samplePayloads = []Payload{
 	&ChannelCreated{
 		ChannelID: "collab-sub-1", DemandID: "d-sub-1", ParticipantsCount: 3,
 		InvitedAgents: []string{"user_agent_bob"}, ParentChannel: "collab-abc12345", RecursionDepth: 1,
+		ParentDemandID: "d-abc12345", RootDemandID: "d-abc12345",
+		Candidates: []Candidate{{AgentID: "user_agent_bob", DisplayName: "Bob", Reason: "场地资源", RelevanceScore: 90}},
+		MaxRounds:  5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1,
 	},
 	&ChannelInviteSent{ChannelID: "collab-abc12345", AgentID: "user_agent_bob", DemandSummary: "AI 聚会"},
 	&ChannelStatusChanged{
@@ -118,7 +123,7 @@ var samplePayloads = []Payload{
 	&ProposalDistributed{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Proposal: sampleProposal, Round: 2},
 	&ProposalFeedback{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
-		ProposalVersion: 1, FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突",
+		ProposalVersion: 1, Round: 1, FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突",
 		AdjustmentRequest: "能否改到2月16日？", Concerns: []string{"日期"}, Confidence: 70,
 	},
 	&ProposalAdjusting{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2},
@@ -140,6 +145,15 @@ var samplePayloads = []Payload{
 	&NegotiationFailed{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345",
 		Reason: FailureLowAcceptance, LastProposal: &sampleProposal,
+		ErrorCode: "TOWOW_PROPOSAL_004", Suggestion: "放宽时间要求后重试",
+	},
+	&NegotiationCompleted{
+		ChannelID: "collab-abc12345", DemandID: "d-abc12345", Status: ChannelStatusFinalized,
+		FinalProposal: &sampleProposal, RoundsTaken: 2,
+		SubResults: []SubnetCompleted{{
+			ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", SubDemandID: "d-sub-1",
+			Status: ChannelStatusFinalized, Success: true, Result: &sampleProposal, FailureReason: "none",
+		}},
 	},
 	&GapIdentified{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345",
@@ -155,7 +169,8 @@ var samplePayloads = []Payload{
 		SubDemand: &SubDemand{Description: "寻找摄影师", CapabilityTags: []string{"摄影"}, Priority: "high"},
 	},
 	&SubnetCompleted{
-		ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", Success: true,
+		ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", SubDemandID: "d-sub-1",
+		Status: ChannelStatusFailed, Success: true,
 		Result: &sampleProposal, FailureReason: "partial: no video",
 	},
 	&AgentOnline{
@@ -163,9 +178,20 @@ var samplePayloads = []Payload{
 		Profile: &AgentProfile{
 			AgentID: "user_agent_bob", UserName: "Bob", ProfileSummary: "朝阳区创业者，有会议室",
 			Location: "北京", Tags: []string{"场地"}, Capabilities: map[string]string{"场地": "30人会议室"},
-			Interests: []string{"AI"}, Availability: "周末",
+			Interests: []string{"AI"}, Availability: "周末", Mode: AgentModeExternal,
 		},
 	},
+	&AgentRegistered{AgentID: "user_agent_bob", Profile: AgentProfile{
+		AgentID: "user_agent_bob", UserName: "Bob", ProfileSummary: "朝阳区创业者，有会议室",
+		Location: "北京", Tags: []string{"场地"}, Capabilities: map[string]string{"场地": "30人会议室"},
+		Interests: []string{"AI"}, Availability: "周末", Mode: AgentModeExternal,
+	}, Source: "data/mock_profiles.json"},
+	&AgentUpdated{AgentID: "user_agent_bob", Profile: AgentProfile{
+		AgentID: "user_agent_bob", UserName: "Bob", ProfileSummary: "朝阳区创业者，有会议室",
+		Location: "北京", Tags: []string{"场地"}, Capabilities: map[string]string{"场地": "30人会议室"},
+		Interests: []string{"AI"}, Availability: "周末", Mode: AgentModeExternal,
+	}},
+	&AgentDeactivated{AgentID: "user_agent_bob", Reason: "left the platform"},
 	&AgentOffline{AgentID: "user_agent_bob", Reason: "shutdown"},
 	&AgentWithdrawn{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",

@@ -32,11 +32,13 @@ func (*SubnetTriggered) EventType() EventType { return EventSubnetTriggered }
 // (002 §2.2 SubnetCompletedPayload; result is the sub-channel's final
 // proposal, as in 000's subnet_completed message).
 type SubnetCompleted struct {
-	ParentChannelID string    `json:"parent_channel_id"`
-	SubChannelID    string    `json:"sub_channel_id"`
-	Success         bool      `json:"success"`
-	Result          *Proposal `json:"result,omitempty"`
-	FailureReason   string    `json:"failure_reason,omitempty"`
+	ParentChannelID string        `json:"parent_channel_id"`
+	SubChannelID    string        `json:"sub_channel_id"`
+	SubDemandID     string        `json:"sub_demand_id,omitempty"`
+	Status          ChannelStatus `json:"status,omitempty"` // the sub-channel's terminal status
+	Success         bool          `json:"success"`
+	Result          *Proposal     `json:"result,omitempty"`
+	FailureReason   string        `json:"failure_reason,omitempty"`
 }
 
 // EventType implements [Payload].

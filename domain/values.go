@@ -87,7 +87,23 @@ type AgentProfile struct {
 	Capabilities   map[string]string `json:"capabilities,omitempty"` // detailed capabilities
 	Interests      []string          `json:"interests,omitempty"`
 	Availability   string            `json:"availability,omitempty"`
+	// Mode says who answers for the agent: "twin" (default: the built-in
+	// digital twin, driven by the LLM) or "external" (the agent submits its
+	// offers and feedback itself through commands/the API).
+	Mode AgentMode `json:"mode,omitempty"`
 }
+
+// AgentMode says who answers for an agent.
+type AgentMode string
+
+// Agent modes. An empty mode means [AgentModeTwin].
+const (
+	AgentModeTwin     AgentMode = "twin"
+	AgentModeExternal AgentMode = "external"
+)
+
+// IsExternal reports whether the agent answers for itself.
+func (p AgentProfile) IsExternal() bool { return p.Mode == AgentModeExternal }
 
 // Candidate is an agent chosen by smart filtering (001 §4.6
 // towow.filter.completed, §3.2.1).

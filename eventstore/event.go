@@ -46,7 +46,7 @@ type EventData struct {
 	ID       uuid.UUID
 	Type     domain.EventType
 	Payload  json.RawMessage // a JSON object
-	Metadata domain.Metadata // SchemaVersion 0 is stored as 1
+	Metadata domain.Metadata // SchemaVersion 0: the catalog's current version (1 for unregistered types)
 }
 
 // NewEvent encodes a typed domain payload into EventData, setting the
@@ -128,7 +128,12 @@ func (s *Store) validateAppend(streamID string, expected ExpectedVersion, events
 			return nil, &InvalidEventError{Index: i, Reason: "payload is not a JSON object"}
 		}
 		if e.Metadata.SchemaVersion == 0 {
+			// A registered type is stored at the catalog's current version
+			// (NewEvent sets it too); an unregistered one at 1.
 			e.Metadata.SchemaVersion = 1
+			if spec, ok := domain.Spec(e.Type); ok {
+				e.Metadata.SchemaVersion = spec.SchemaVersion
+			}
 		}
 		if e.Metadata.SchemaVersion < 0 {
 			return nil, &InvalidEventError{Index: i, Reason: fmt.Sprintf("schema version %d is negative", e.Metadata.SchemaVersion)}

@@ -32,6 +32,9 @@ type Notifier struct {
 
 // NewNotifier prepares a Notifier that opens its own connection from
 // connCfg (typically pool.Config().ConnConfig); it does not take a pool slot.
+// A half-open connection (the server vanished without a FIN) is noticed only
+// through TCP keepalives (set keepalives_idle etc. in the URL to shorten the
+// kernel's default); meanwhile subscriptions still poll every PollInterval.
 func NewNotifier(connCfg *pgx.ConnConfig, logger *slog.Logger) *Notifier {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)

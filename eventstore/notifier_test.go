@@ -53,3 +53,42 @@ func TestNotifierReconnects(t *testing.T) {
 	c.waitFor(t, second.LastPosition, 5*time.Second)
 	sameSequence(t, "subscriber", c.snapshot(), readAll(t, s, eventstore.Filter{}))
 }
+
+// TestBoundedSubscriptionEnds: with UntilPosition the subscription returns
+// nil after delivering everything up to it, even when the filter's last
+// match lies before the bound.
+func TestBoundedSubscriptionEnds(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	n := startNotifier(t, pool)
+	var positions []int64
+	for i := range 6 {
+		stream := "a"
+		if i >= 3 {
+			stream = "b"
+		}
+		r, err := s.Append(ctx, stream, eventstore.AnyVersion, evN(1, "x")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, r.LastPosition)
+	}
+	tests := []struct {
+		name   string
+		filter eventstore.Filter
+		want   int
+	}{
+		{"unfiltered", eventstore.Filter{UntilPosition: positions[4]}, 5},
+		{"last match before the bound", eventstore.Filter{StreamID: "a", UntilPosition: positions[5]}, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got int
+			err := s.Subscribe(ctxT(t, 5*time.Second), eventstore.SubscribeOptions{Notifier: n, Filter: tc.filter, BatchSize: 2},
+				func(_ context.Context, batch []eventstore.RecordedEvent) error { got += len(batch); return nil })
+			if err != nil || got != tc.want {
+				t.Fatalf("Subscribe = %v after %d events, want nil after %d", err, got, tc.want)
+			}
+		})
+	}
+}

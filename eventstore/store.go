@@ -70,8 +70,9 @@ func (s *Store) Append(ctx context.Context, streamID string, expected ExpectedVe
 // River jobs after it is fine).
 //
 // Errors: *InvalidEventError (nothing sent to the database),
-// *VersionConflictError, ErrEventIDReused. In every error case nothing was
-// written and tx is still usable.
+// *VersionConflictError and ErrEventIDReused: in these cases nothing was
+// written and tx is still usable. Any other error comes from the database
+// (cancelled context, statement timeout, ...) and has aborted tx.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, streamID string, expected ExpectedVersion, events ...EventData) (AppendResult, error) {
 	return s.appendOn(ctx, tx, streamID, expected, events)
 }

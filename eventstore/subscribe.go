@@ -29,7 +29,11 @@ type Handler func(ctx context.Context, batch []RecordedEvent) error
 // Subscribe delivers every committed event matching opts.Filter after
 // opts.After, exactly once and in position order: first the backlog (catch-
 // up), then new events as they commit. It blocks until ctx ends (returning
-// ctx.Err()), the handler fails, or a read fails.
+// ctx.Err()), the handler fails, or a read fails. With Filter.UntilPosition
+// set it returns nil once every event up to that position was delivered
+// (positions are handed out in commit order, so none can appear later).
+// Filter.Since and Filter.Until only filter; they do not end the
+// subscription.
 func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Handler) error {
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = 500
@@ -51,7 +55,22 @@ func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Han
 	timer := time.NewTimer(opts.PollInterval)
 	defer timer.Stop()
 	cursor := opts.After
+	until := opts.Filter.UntilPosition
 	for {
+		// With a bound: once the head has passed it before a read, that read
+		// sees every event up to the bound (positions are handed out in
+		// commit order), so the subscription can end after it.
+		final := false
+		if until > 0 {
+			if cursor >= until {
+				return nil
+			}
+			head, err := s.HeadPosition(ctx)
+			if err != nil {
+				return err
+			}
+			final = head >= until
+		}
 		batch, err := s.ReadAll(ctx, cursor, opts.Filter, opts.BatchSize)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -67,6 +86,9 @@ func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Han
 			if len(batch) == opts.BatchSize {
 				continue // more backlog
 			}
+		}
+		if final {
+			return nil
 		}
 		timer.Reset(opts.PollInterval)
 		select {

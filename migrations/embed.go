@@ -9,3 +9,12 @@ import "embed"
 //
 //go:embed *.sql
 var FS embed.FS
+
+// Count returns the number of ToWow migrations.
+func Count() int {
+	entries, err := FS.ReadDir(".")
+	if err != nil {
+		panic("migrations: " + err.Error()) // the embedded FS is fixed at build time
+	}
+	return len(entries)
+}

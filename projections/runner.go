@@ -40,7 +40,8 @@ func NewRunner(pool *pgxpool.Pool, store *eventstore.Store, notifier *eventstore
 	return &Runner{pool: pool, store: store, notifier: notifier, logger: logger, BatchSize: 500}
 }
 
-// Checkpoint returns the position up to which p's tables are built.
+// Checkpoint returns the position up to which the named projector's tables
+// are built.
 func (r *Runner) Checkpoint(ctx context.Context, name string) (int64, error) {
 	pos, err := sqlcdb.New(r.pool).GetCheckpoint(ctx, name)
 	if err != nil {
@@ -64,7 +65,8 @@ func (r *Runner) Run(ctx context.Context, p Projector) error {
 }
 
 // CatchUp applies every event committed before the call and returns the
-// new checkpoint.
+// new checkpoint; on an error, the checkpoint of the last batch that
+// committed.
 func (r *Runner) CatchUp(ctx context.Context, p Projector) (int64, error) {
 	pos, err := r.start(ctx, p)
 	if err != nil {
@@ -82,10 +84,11 @@ func (r *Runner) CatchUp(ctx context.Context, p Projector) (int64, error) {
 		if len(batch) == 0 {
 			break
 		}
-		if pos, err = r.applyBatch(ctx, p, batch); err != nil {
+		next, err := r.applyBatch(ctx, p, batch)
+		if err != nil {
 			return pos, err
 		}
-		pos = max(pos, batch[len(batch)-1].Position)
+		pos = max(next, batch[len(batch)-1].Position)
 	}
 	return pos, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/towow/towow/eventstore"
@@ -48,8 +49,16 @@ type StreamView struct {
 // ErrNotFound is returned for an id with no read-model row.
 var ErrNotFound = errors.New("not found")
 
+// DB is what the read functions need: a pool, a connection or a
+// transaction.
+type DB interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+	QueryRow(context.Context, string, ...any) pgx.Row
+}
+
 // GetStream returns one stream's row, or ErrNotFound.
-func GetStream(ctx context.Context, db sqlcdb.DBTX, streamID string) (StreamView, error) {
+func GetStream(ctx context.Context, db DB, streamID string) (StreamView, error) {
 	s, err := sqlcdb.New(db).GetStream(ctx, streamID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return StreamView{}, fmt.Errorf("stream %q: %w", streamID, ErrNotFound)
@@ -62,7 +71,7 @@ func GetStream(ctx context.Context, db sqlcdb.DBTX, streamID string) (StreamView
 
 // ListStreams returns up to limit streams ordered by id, after the stream
 // id afterID ("" for the first page), optionally only one negotiation tree.
-func ListStreams(ctx context.Context, db sqlcdb.DBTX, correlationID, afterID string, limit int) ([]StreamView, error) {
+func ListStreams(ctx context.Context, db DB, correlationID, afterID string, limit int) ([]StreamView, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 100
 	}

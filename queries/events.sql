@@ -19,11 +19,10 @@ ORDER BY stream_version
 LIMIT @max_count;
 
 -- name: ReadStreamBackward :many
--- The latest events of a stream, newest first; before_version 0 means from the end.
+-- The latest events of a stream, newest first.
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
 FROM events
 WHERE stream_id = @stream_id
-  AND (@before_version::bigint <= 0 OR stream_version < @before_version::bigint)
 ORDER BY stream_version DESC
 LIMIT @max_count;
 

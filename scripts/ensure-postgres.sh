@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Makes sure PostgreSQL server binaries (initdb, pg_ctl, postgres) exist for
 # the embedded database. Installs Debian's postgresql package when run as
-# root; otherwise prints one line saying what to install. Does nothing when
-# DATABASE_URL is set (no embedded cluster is needed then).
+# root; otherwise prints one line saying what to install.
+# Usage: ensure-postgres.sh VAR — does nothing when the environment variable
+# VAR is set (DATABASE_URL for the server, TOWOW_TEST_DATABASE_URL for the
+# tests): then no embedded cluster is needed.
 set -euo pipefail
-if [ -n "${DATABASE_URL:-}" ]; then exit 0; fi
+var="${1:-DATABASE_URL}"
+if [ -n "${!var:-}" ]; then exit 0; fi
 have() {
   if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1 && command -v postgres >/dev/null 2>&1; then
     return 0

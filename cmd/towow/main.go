@@ -53,12 +53,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		usage(stderr)
 		return 2
 	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		usage(stdout)
+		return 0
+	}
 	cfg, err := loadConfig(getenv)
 	if err == nil {
 		switch args[0] {
-		case "help", "-h", "--help", "-help":
-			usage(stdout)
-			return 0
 		case "serve":
 			err = cmdServe(ctx, cfg, args[1:], stdout, stderr)
 		case "migrate":
@@ -77,8 +79,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "towow: %v\n", err)
 		return 2
-	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		return 0 // interrupted: a clean stop
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil && args[0] == "serve":
+		return 0 // serve runs until interrupted: that is a clean stop
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "towow: %s interrupted\n", args[0])
+		return 1
 	default:
 		fmt.Fprintf(stderr, "towow: %v\n", err)
 		return 1

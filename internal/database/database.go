@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,7 +41,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("invalid database url %s: %w", Redact(dsn), errors.Unwrap(err))
+		cause := errors.Unwrap(err) // pgx's ParseConfigError repeats the whole URL; keep its cause
+		if cause == nil {
+			cause = err
+		}
+		return nil, fmt.Errorf("invalid database url %s: %w", Redact(dsn), cause)
 	}
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = DefaultMaxConns
@@ -90,5 +95,13 @@ func oneLine(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "timed out connecting"
 	}
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	// pgx reports one cause per connection attempt (e.g. with TLS, then
+	// without); say each distinct cause once.
+	var parts []string
+	for _, p := range strings.Split(strings.ReplaceAll(err.Error(), "\n", " "), "; ") {
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

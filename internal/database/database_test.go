@@ -45,10 +45,12 @@ func TestOpenErrorsAreOneReadableLine(t *testing.T) {
 		{"postgres://towow:secret@127.0.0.1:1/towow?connect_timeout=2", "database postgres://towow:xxxxx@127.0.0.1:1/towow?connect_timeout=2 unreachable: "},
 		{"postgres://towow:secret@[::1", "invalid database url"},
 		{"postgres://towow:secret@127.0.0.1:1/towow?pool_max_conns=zero", "invalid database url"},
+		{"host=localhost password=secret port=notaport", "invalid database url (unparsable url): "},
 	}
 	for _, tc := range tests {
 		_, err := database.Open(ctx, tc.url, database.Options{})
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "secret") {
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") ||
+			strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "%!") {
 			t.Errorf("Open(%q) = %v, want one line starting %q without the password", tc.url, err, tc.want)
 		}
 	}

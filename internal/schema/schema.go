@@ -9,7 +9,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io/fs"
 	"log/slog"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -40,10 +39,6 @@ func New(pool *pgxpool.Pool, logger *slog.Logger) (*Migrator, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	fsys, err := fs.Sub(migrations.FS, ".")
-	if err != nil {
-		return nil, fmt.Errorf("migrations fs: %w", err)
-	}
 	// Retry the lock every second (goose's default is 5 s) for up to 5 minutes,
 	// so instances that lose the race start soon after the winner finishes.
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
@@ -51,7 +46,7 @@ func New(pool *pgxpool.Pool, logger *slog.Logger) (*Migrator, error) {
 		return nil, fmt.Errorf("goose locker: %w", err)
 	}
 	db := stdlib.OpenDBFromPool(pool)
-	p, err := goose.NewProvider(goose.DialectPostgres, db, fsys,
+	p, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS,
 		goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		db.Close()

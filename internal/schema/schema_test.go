@@ -10,6 +10,7 @@ import (
 
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/schema"
+	"github.com/towow/towow/migrations"
 )
 
 // emptyDB returns a pool on a fresh database with no schema at all.
@@ -99,12 +100,13 @@ func TestConcurrentUp(t *testing.T) {
 	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM goose_db_version WHERE version_id > 0").Scan(&applied); err != nil {
 		t.Fatal(err)
 	}
-	if applied != 1 {
-		t.Fatalf("goose recorded %d applications, want 1", applied)
+	if applied != migrations.Count() {
+		t.Fatalf("goose recorded %d applications, want %d (each migration once)", applied, migrations.Count())
 	}
 }
 
-// TestDownUp rolls the ToWow schema back and forward again.
+// TestDownUp rolls the whole ToWow schema back, one migration at a time,
+// and forward again.
 func TestDownUp(t *testing.T) {
 	pool := emptyDB(t)
 	ctx := context.Background()
@@ -116,15 +118,17 @@ func TestDownUp(t *testing.T) {
 	if err := m.Up(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Down(ctx); err != nil {
-		t.Fatal(err)
+	for range migrations.Count() {
+		if err := m.Down(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var exists bool
 	if err := pool.QueryRow(ctx, "SELECT to_regclass('events') IS NOT NULL").Scan(&exists); err != nil || exists {
 		t.Fatalf("events table after down: %v %v", exists, err)
 	}
-	if tw, rv := pending(t, pool); tw != 1 || rv != 0 {
-		t.Fatalf("after down: %d towow, %d river pending; want 1, 0", tw, rv)
+	if tw, rv := pending(t, pool); tw != migrations.Count() || rv != 0 {
+		t.Fatalf("after down: %d towow, %d river pending; want %d, 0", tw, rv, migrations.Count())
 	}
 	if err := m.Up(ctx); err != nil {
 		t.Fatal(err)

@@ -101,20 +101,18 @@ const readStreamBackward = `-- name: ReadStreamBackward :many
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
 FROM events
 WHERE stream_id = $1
-  AND ($2::bigint <= 0 OR stream_version < $2::bigint)
 ORDER BY stream_version DESC
-LIMIT $3
+LIMIT $2
 `
 
 type ReadStreamBackwardParams struct {
-	StreamID      string `json:"stream_id"`
-	BeforeVersion int64  `json:"before_version"`
-	MaxCount      int32  `json:"max_count"`
+	StreamID string `json:"stream_id"`
+	MaxCount int32  `json:"max_count"`
 }
 
-// The latest events of a stream, newest first; before_version 0 means from the end.
+// The latest events of a stream, newest first.
 func (q *Queries) ReadStreamBackward(ctx context.Context, arg ReadStreamBackwardParams) ([]Event, error) {
-	rows, err := q.db.Query(ctx, readStreamBackward, arg.StreamID, arg.BeforeVersion, arg.MaxCount)
+	rows, err := q.db.Query(ctx, readStreamBackward, arg.StreamID, arg.MaxCount)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,541 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Decisions on a channel. Each returns the events to append, in order, or a
+// typed *Error (nothing to append). A step that has already happened returns
+// (nil, nil): retried and duplicated jobs are harmless.
+
+// builder collects events while tracking the status they lead to, so a
+// decision can chain several transitions and have each checked against the
+// state machine.
+type builder struct {
+	c      *Channel
+	status ChannelStatus
+	events []Payload
+	err    error
+}
+
+func (c *Channel) build() *builder { return &builder{c: c, status: c.Status} }
+
+func (b *builder) add(p ...Payload) *builder {
+	if b.err == nil {
+		b.events = append(b.events, p...)
+	}
+	return b
+}
+
+func (b *builder) to(s ChannelStatus, reason string) *builder {
+	if b.err != nil {
+		return b
+	}
+	if !CanTransition(b.status, s) {
+		b.err = errorf(ErrInvalidTransition, "channel %s cannot go from %s to %s", b.c.ID, b.status, s)
+		return b
+	}
+	b.events = append(b.events, &ChannelStatusChanged{ChannelID: b.c.ID, OldStatus: b.status, NewStatus: s, Reason: reason})
+	b.status = s
+	return b
+}
+
+func (b *builder) done() ([]Payload, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.events, nil
+}
+
+// CreateChannel opens a channel for an accepted demand.
+type CreateChannel struct {
+	ChannelID, DemandID, RootDemandID string
+	ParentChannelID, ParentDemandID   string
+	Depth                             int
+	Candidates                        []Candidate
+	Rules                             Rules
+}
+
+// Create decides CreateChannel on a channel stream that must be new.
+func (c *Channel) Create(cmd CreateChannel) ([]Payload, error) {
+	switch {
+	case c.Exists():
+		return nil, nil
+	case len(cmd.Candidates) == 0:
+		return nil, errorf(ErrNoCandidates, "a channel needs at least one candidate")
+	case cmd.Rules.MaxRounds < 1:
+		return nil, errorf(ErrInvalidTransition, "max rounds must be at least 1")
+	}
+	ids := make([]string, len(cmd.Candidates))
+	for i, cand := range cmd.Candidates {
+		ids[i] = cand.AgentID
+	}
+	r := cmd.Rules
+	return []Payload{&ChannelCreated{
+		ChannelID: cmd.ChannelID, DemandID: cmd.DemandID, ParticipantsCount: len(ids), InvitedAgents: ids,
+		ParentChannel: cmd.ParentChannelID, ParentDemandID: cmd.ParentDemandID, RootDemandID: cmd.RootDemandID,
+		RecursionDepth: cmd.Depth, Candidates: cmd.Candidates,
+		MaxRounds: r.MaxRounds, OfferTimeoutSeconds: r.OfferTimeoutSeconds, FeedbackTimeoutSeconds: r.FeedbackTimeoutSeconds,
+		StuckTimeoutSeconds: r.StuckTimeoutSeconds, MaxDepth: r.MaxDepth,
+	}}, nil
+}
+
+// Broadcast sends the demand to every candidate and opens offer collection.
+func (c *Channel) Broadcast(d Demand) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if c.Status != ChannelStatusCreated {
+		return nil, nil
+	}
+	b := c.build().to(ChannelStatusBroadcasting, "broadcast_started")
+	b.add(&DemandBroadcast{ChannelID: c.ID, DemandID: c.DemandID, RecipientsCount: len(c.Candidates),
+		RequesterID: d.RequesterID, SurfaceDemand: d.SurfaceDemand, CapabilityTags: d.CapabilityTags,
+		LocationHint: locationOf(d)})
+	for _, cand := range c.Candidates {
+		b.add(&OfferRequested{ChannelID: c.ID, DemandID: c.DemandID, AgentID: cand.AgentID, Round: 1,
+			FilterReason: cand.Reason, MatchScore: cand.RelevanceScore})
+	}
+	return b.to(ChannelStatusCollecting, "broadcast_complete").done()
+}
+
+func locationOf(d Demand) string {
+	if d.Context != nil {
+		return d.Context.Location
+	}
+	return ""
+}
+
+// SubmitOffer records an invited agent's offer. When it is the last missing
+// offer, collection closes and aggregation starts.
+func (c *Channel) SubmitOffer(o Offer, displayName string, now time.Time) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if !c.invited[o.AgentID] {
+		return nil, errorf(ErrNotInvited, "agent %s was not invited to channel %s", o.AgentID, c.ID)
+	}
+	if _, dup := c.Offers[o.AgentID]; dup {
+		return nil, errorf(ErrDuplicate, "agent %s already offered in channel %s", o.AgentID, c.ID)
+	}
+	if c.Status != ChannelStatusCollecting {
+		return nil, errorf(ErrOffersClosed, "channel %s is %s, not collecting offers", c.ID, c.Status)
+	}
+	if err := validateOffer(o); err != nil {
+		return nil, err
+	}
+	o.DemandID, o.SubmittedAt = c.DemandID, now
+	if o.OfferID == "" {
+		o.OfferID = "offer-" + strings.TrimPrefix(c.ID, "collab-") + "-" + o.AgentID
+	}
+	if displayName == "" {
+		displayName = c.DisplayName(o.AgentID)
+	}
+	b := c.build().add(&OfferSubmitted{ChannelID: c.ID, DisplayName: displayName, Offer: o})
+	if len(c.Offers)+1 == len(c.Candidates) {
+		c.closeCollection(b, "all_offers_received", len(c.ActiveParticipants())+btoi(o.Decision != OfferDecisionDecline))
+	}
+	return b.done()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func validateOffer(o Offer) error {
+	switch o.Decision {
+	case OfferDecisionParticipate, OfferDecisionDecline:
+	case OfferDecisionConditional:
+		if len(o.Conditions) == 0 {
+			return errorf(ErrInvalidAnswer, "a conditional offer needs at least one condition")
+		}
+	default:
+		return errorf(ErrInvalidAnswer, "decision %q: want participate, decline or conditional", o.Decision)
+	}
+	if o.Decision != OfferDecisionDecline && strings.TrimSpace(o.Contribution) == "" {
+		return errorf(ErrInvalidAnswer, "an offer to participate needs a contribution")
+	}
+	return nil
+}
+
+func (c *Channel) closeCollection(b *builder, reason string, participants int) {
+	b.to(ChannelStatusAggregating, reason)
+	b.add(&AggregationStarted{ChannelID: c.ID, DemandID: c.DemandID, OffersCount: participants})
+}
+
+// OfferTimeout closes offer collection with the offers that arrived.
+func (c *Channel) OfferTimeout() ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if c.Status != ChannelStatusCollecting {
+		return nil, nil
+	}
+	b := c.build().add(&OfferTimeout{ChannelID: c.ID, DemandID: c.DemandID, OffersCount: len(c.Offers),
+		MissingAgents: c.MissingOffers()})
+	c.closeCollection(b, "offer_timeout", len(c.ActiveParticipants()))
+	return b.done()
+}
+
+// Propose distributes the first proposal (prompt 4) and opens round 1.
+func (c *Channel) Propose(p Proposal, now time.Time) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if c.Proposal != nil || c.Status.IsTerminal() {
+		return nil, nil
+	}
+	if c.Status != ChannelStatusAggregating {
+		return nil, errorf(ErrInvalidTransition, "channel %s is %s: no proposal can be made before offers close", c.ID, c.Status)
+	}
+	members := c.ActiveParticipants()
+	if len(members) == 0 {
+		return nil, errorf(ErrInvalidTransition, "channel %s has no participants to propose to", c.ID)
+	}
+	p = c.stamp(p, 1, now, members)
+	return c.build().
+		add(&NegotiationRoundStarted{ChannelID: c.ID, DemandID: c.DemandID, Round: 1, MaxRounds: c.Rules.MaxRounds}).
+		to(ChannelStatusProposalSent, "proposal_ready").
+		add(&ProposalDistributed{ChannelID: c.ID, DemandID: c.DemandID, Proposal: p, Round: 1}).
+		to(ChannelStatusNegotiating, "proposal_distributed").
+		done()
+}
+
+// stamp sets the engine-owned fields of a proposal and keeps only
+// assignments of the given members (an LLM may not assign anyone else).
+func (c *Channel) stamp(p Proposal, version int, now time.Time, members []string) Proposal {
+	p.ProposalID, p.DemandID, p.Version, p.CreatedAt = ProposalID(c.ID, version), c.DemandID, version, now
+	if p.Type == "" {
+		p.Type = ProposalTypeNormal
+	}
+	var kept []Assignment
+	for _, a := range p.Assignments {
+		if slices.Contains(members, a.AgentID) {
+			if a.DisplayName == "" {
+				a.DisplayName = c.DisplayName(a.AgentID)
+			}
+			kept = append(kept, a)
+		}
+	}
+	p.Assignments = kept
+	return p
+}
+
+// FailNoParticipants ends a channel whose offers closed with nobody willing
+// to take part, with prompt 9's compromise as the last word.
+func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if c.Status.IsTerminal() {
+		return nil, nil
+	}
+	if c.Status != ChannelStatusAggregating || len(c.ActiveParticipants()) > 0 {
+		return nil, errorf(ErrInvalidTransition, "channel %s is %s with %d participants", c.ID, c.Status, len(c.ActiveParticipants()))
+	}
+	reason := FailureNoParticipants
+	if len(c.Offers) == 0 {
+		reason = FailureNoResponsesTimeout
+	}
+	compromise.Type = ProposalTypeCompromise
+	compromise = c.stamp(compromise, 1, now, nil)
+	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &compromise}
+	if len(compromise.Suggestions) > 0 {
+		f.Suggestion = compromise.Suggestions[0]
+	}
+	return c.fail(c.build(), f)
+}
+
+func (c *Channel) fail(b *builder, f *NegotiationFailed) ([]Payload, error) {
+	b.add(f).to(ChannelStatusFailed, string(f.Reason))
+	b.add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
+		FinalProposal: f.LastProposal, RoundsTaken: c.Round})
+	return b.done()
+}
+
+// SubmitFeedback records a round member's feedback on the current proposal.
+// round 0 means "the current round". When it is the last missing feedback,
+// the round is evaluated.
+func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if _, dup := c.Feedback[f.AgentID]; dup && (round == 0 || round == c.Round) {
+		return nil, errorf(ErrDuplicate, "agent %s already gave feedback in round %d", f.AgentID, c.Round)
+	}
+	if !c.AwaitingFeedback() {
+		return nil, errorf(ErrFeedbackClosed, "channel %s is %s: no proposal awaits feedback", c.ID, c.Status)
+	}
+	if round != 0 && round != c.Round {
+		return nil, errorf(ErrWrongRound, "feedback for round %d, but round %d is open", round, c.Round)
+	}
+	if !slices.Contains(c.roundMembers, f.AgentID) {
+		return nil, errorf(ErrNotParticipant, "agent %s is not a participant of round %d", f.AgentID, c.Round)
+	}
+	switch f.FeedbackType {
+	case FeedbackAccept, FeedbackWithdraw, FeedbackReject:
+	case FeedbackNegotiate:
+		if strings.TrimSpace(f.AdjustmentRequest) == "" {
+			return nil, errorf(ErrInvalidAnswer, "negotiate feedback needs an adjustment request")
+		}
+	default:
+		return nil, errorf(ErrInvalidAnswer, "feedback type %q: want accept, negotiate or withdraw", f.FeedbackType)
+	}
+	f.ChannelID, f.DemandID, f.ProposalVersion, f.Round = c.ID, c.DemandID, c.Proposal.Version, c.Round
+	b := c.build().add(&f)
+	if f.FeedbackType == FeedbackWithdraw {
+		b.add(&AgentWithdrawn{ChannelID: c.ID, DemandID: c.DemandID, AgentID: f.AgentID,
+			DisplayName: c.DisplayName(f.AgentID), Reason: f.Reasoning})
+	}
+	all := append(c.FeedbackList(), f)
+	if len(all) == len(c.roundMembers) {
+		c.evaluate(b, all)
+	}
+	return b.done()
+}
+
+// FeedbackTimeoutReason is recorded for feedback that did not arrive in
+// time and counts as accept (001 §6.2.2).
+const FeedbackTimeoutReason = "反馈超时，默认接受"
+
+// FeedbackTimeout counts the missing feedback of round as accept and
+// evaluates the round.
+func (c *Channel) FeedbackTimeout(round int) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if !c.AwaitingFeedback() || round != c.Round {
+		return nil, nil
+	}
+	b := c.build()
+	all := c.FeedbackList()
+	for _, id := range c.MissingFeedback() {
+		f := ProposalFeedback{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, ProposalVersion: c.Proposal.Version,
+			Round: c.Round, FeedbackType: FeedbackAccept, Reasoning: FeedbackTimeoutReason}
+		b.add(&f)
+		all = append(all, f)
+	}
+	c.evaluate(b, all)
+	return b.done()
+}
+
+// evaluate applies the thresholds to a complete round (004).
+func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
+	var t Tally
+	var accepted, negotiating []string
+	for _, f := range fbs {
+		t.Add(f.FeedbackType)
+		switch f.FeedbackType {
+		case FeedbackAccept:
+			accepted = append(accepted, f.AgentID)
+		case FeedbackNegotiate:
+			negotiating = append(negotiating, f.AgentID)
+		}
+	}
+	decision := t.Decide(c.Round, c.Rules.MaxRounds)
+	b.add(&FeedbackEvaluated{ChannelID: c.ID, Accepts: t.Accepts, Rejects: t.Rejects, Negotiates: t.Negotiates,
+		AcceptRate: t.AcceptRate(), Round: c.Round, Decision: decision})
+	switch decision {
+	case DecisionFinalize:
+		final := *c.Proposal
+		b.add(&ProposalFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: final,
+			ParticipantsCount: len(accepted) + len(negotiating), RoundsTaken: c.Round,
+			Participants: append(accepted, negotiating...)})
+		b.to(ChannelStatusFinalized, "consensus")
+	case DecisionFail:
+		reason := FailureLowAcceptance
+		if t.Total() == 0 {
+			reason = FailureNoFeedback
+		}
+		last := *c.Proposal
+		b.add(&NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &last})
+		b.to(ChannelStatusFailed, string(reason))
+		b.add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
+			FinalProposal: &last, RoundsTaken: c.Round})
+	case DecisionNextRound:
+		b.add(&NegotiationRoundStarted{ChannelID: c.ID, DemandID: c.DemandID, Round: c.Round + 1, MaxRounds: c.Rules.MaxRounds})
+		b.add(&ProposalAdjusting{ChannelID: c.ID, DemandID: c.DemandID, Round: c.Round + 1})
+	case DecisionForceFinalize:
+		// The compromise (prompt 9) comes in ForceFinalize.
+	}
+}
+
+// Adjust distributes the adjusted proposal (prompt 6) of the round that
+// just started.
+func (c *Channel) Adjust(p Proposal, now time.Time) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if !c.AwaitingAdjustment() {
+		if c.Status == ChannelStatusNegotiating || c.Status.IsTerminal() {
+			return nil, nil // distributed already, or over
+		}
+		return nil, errorf(ErrInvalidTransition, "channel %s is %s: no round awaits an adjusted proposal", c.ID, c.Status)
+	}
+	members := c.ActiveParticipants()
+	p = c.stamp(p, c.Proposal.Version+1, now, members)
+	return c.build().
+		to(ChannelStatusProposalSent, "proposal_adjusted").
+		add(&ProposalDistributed{ChannelID: c.ID, DemandID: c.DemandID, Proposal: p, Round: c.Round}).
+		to(ChannelStatusNegotiating, "proposal_distributed").
+		done()
+}
+
+// ForceFinalize ends a negotiation whose last round stayed between the
+// thresholds, with prompt 9's compromise as the final proposal: who
+// accepted is confirmed, who still negotiates is optional (004 AC-5/6).
+func (c *Channel) ForceFinalize(compromise Proposal, now time.Time) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if c.Status.IsTerminal() {
+		return nil, nil
+	}
+	if !c.AwaitingForceFinalize() {
+		return nil, errorf(ErrInvalidTransition, "channel %s is %s and has not reached its last round", c.ID, c.Status)
+	}
+	var confirmed, optional []string
+	for _, f := range c.FeedbackList() {
+		switch f.FeedbackType {
+		case FeedbackAccept:
+			confirmed = append(confirmed, f.AgentID)
+		case FeedbackNegotiate:
+			optional = append(optional, f.AgentID)
+		}
+	}
+	compromise.Type = ProposalTypeCompromise
+	compromise = c.stamp(compromise, c.Proposal.Version+1, now, append(slices.Clone(confirmed), optional...))
+	rate := 0.0
+	if c.LastEvaluation != nil {
+		rate = c.LastEvaluation.AcceptRate
+	}
+	return c.build().
+		add(&NegotiationForceFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: compromise,
+			ConfirmedParticipants: confirmed, OptionalParticipants: optional, RoundsTaken: c.Round, AcceptRate: rate}).
+		to(ChannelStatusForceFinalized, "max_rounds").
+		done()
+}
+
+// Stuck fails a channel that stayed non-terminal too long (000 §5.2.2).
+func (c *Channel) Stuck() ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if c.Status.IsTerminal() {
+		return nil, nil
+	}
+	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: FailureStuckTimeout, LastProposal: c.Proposal,
+		Suggestion: "协商长时间没有进展，已自动结束；可以稍后重新提交需求。"}
+	return c.fail(c.build(), f)
+}
+
+// IdentifyGaps records prompt 7's gaps after an agreement. Without gaps the
+// channel completes; at the maximum depth a sub-negotiation is not allowed,
+// which is recorded as TOWOW_SUBNET_001, and the channel completes.
+func (c *Channel) IdentifyGaps(gaps []Gap) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if !c.AwaitingGaps() {
+		return nil, nil
+	}
+	b := c.build().add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps)})
+	switch {
+	case len(gaps) == 0:
+		b.add(c.completed())
+	case c.Depth >= c.Rules.MaxDepth:
+		b.add(&ErrorOccurred{ErrorCode: ErrMaxDepth.Code,
+			ErrorMessage: fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
+			Context:      map[string]string{"channel_id": c.ID, "demand_id": c.DemandID}, Recoverable: false})
+		b.add(c.completed())
+	}
+	return b.done()
+}
+
+// completion estimates how complete a proposal is from its gaps' importance.
+func completion(gaps []Gap) int {
+	missing := 0
+	for _, g := range gaps {
+		missing += g.Importance / 4
+	}
+	return max(0, 100-missing)
+}
+
+// SubnetPlan is one sub-negotiation prompt 8 asks for.
+type SubnetPlan struct {
+	GapType   string
+	SubDemand SubDemand
+}
+
+// Recurse records prompt 8's decision: it triggers up to MaxSubnets
+// sub-negotiations (ids derived from the channel, so a retry cannot spawn
+// twice), or completes the channel when there are none. The caller also
+// submits each sub-demand (DemandState.Submit with SubDemandOrigin).
+func (c *Channel) Recurse(plans []SubnetPlan) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	if !c.AwaitingRecursion() {
+		return nil, nil
+	}
+	if len(plans) > 0 && c.Depth >= c.Rules.MaxDepth {
+		return nil, errorf(ErrMaxDepth, "channel %s is at depth %d of %d", c.ID, c.Depth, c.Rules.MaxDepth)
+	}
+	b := c.build()
+	if len(plans) == 0 {
+		return b.add(c.completed()).done()
+	}
+	for i, p := range plans[:min(len(plans), MaxSubnets)] {
+		sub := SubDemandID(c.DemandID, i)
+		sd := p.SubDemand
+		b.add(&SubnetTriggered{ParentChannelID: c.ID, ParentDemandID: c.DemandID, SubDemandID: sub,
+			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd})
+	}
+	return b.done()
+}
+
+// SubnetDone records the end of a sub-negotiation; the last one completes
+// the channel with every sub-result.
+func (c *Channel) SubnetDone(r SubnetCompleted) ([]Payload, error) {
+	if !c.Exists() {
+		return nil, errorf(ErrNotFound, "channel not created")
+	}
+	known := slices.ContainsFunc(c.Subnets, func(s SubnetTriggered) bool { return s.SubChannelID == r.SubChannelID })
+	if !known {
+		return nil, errorf(ErrNotFound, "channel %s triggered no sub-negotiation %s", c.ID, r.SubChannelID)
+	}
+	if c.subResult[r.SubChannelID] != nil || c.Completed {
+		return nil, nil
+	}
+	r.ParentChannelID = c.ID
+	b := c.build().add(&r)
+	pending := 0
+	for _, s := range c.Subnets {
+		if s.SubChannelID != r.SubChannelID && c.subResult[s.SubChannelID] == nil {
+			pending++
+		}
+	}
+	if pending == 0 {
+		done := c.completed()
+		for _, s := range c.Subnets {
+			if res := c.subResult[s.SubChannelID]; res != nil {
+				done.SubResults = append(done.SubResults, *res)
+			} else {
+				done.SubResults = append(done.SubResults, r)
+			}
+		}
+		b.add(done)
+	}
+	return b.done()
+}
+
+func (c *Channel) completed() *NegotiationCompleted {
+	return &NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: c.Status,
+		FinalProposal: c.FinalProposal, RoundsTaken: c.RoundsTaken}
+}

@@ -1,0 +1,133 @@
+package domain
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxDemandRunes is the longest accepted demand text.
+const MaxDemandRunes = 10000
+
+// DemandState is a demand folded from its stream.
+type DemandState struct {
+	ID, UserID, RawInput string
+	RootDemandID         string // the negotiation tree's root (itself for a root demand)
+	ParentDemandID       string
+	ParentChannelID      string
+	GapType              string
+	Depth                int
+	CapabilityHints      []string
+	Understanding        *DemandUnderstood
+	Candidates           []Candidate
+	ChannelID            string             // set once smart filtering opened a channel
+	Failure              *NegotiationFailed // set when the demand failed before a channel existed
+}
+
+// Exists reports whether the demand was submitted.
+func (d *DemandState) Exists() bool { return d.ID != "" }
+
+// IsSub reports whether the demand is a sub-demand spawned to fill a gap.
+func (d *DemandState) IsSub() bool { return d.ParentChannelID != "" }
+
+// Apply evolves the state by one event of the demand's stream.
+func (d *DemandState) Apply(p Payload) {
+	switch e := p.(type) {
+	case *DemandSubmitted:
+		d.ID, d.UserID, d.RawInput = e.DemandID, e.UserID, e.RawInput
+		d.RootDemandID = e.RootDemandID
+		if d.RootDemandID == "" {
+			d.RootDemandID = e.DemandID
+		}
+		d.ParentDemandID, d.ParentChannelID = e.ParentDemandID, e.ParentChannelID
+		d.GapType, d.Depth, d.CapabilityHints = e.GapType, e.RecursionDepth, e.CapabilityTags
+	case *DemandUnderstood:
+		d.Understanding = e
+	case *FilterCompleted:
+		d.Candidates = e.Candidates
+	case *DemandAccepted:
+		d.ChannelID = e.ChannelID
+	case *NegotiationFailed:
+		d.Failure = e
+	}
+}
+
+// SubmitDemand is the command that starts a negotiation.
+type SubmitDemand struct {
+	DemandID string
+	UserID   string
+	RawInput string
+	// Parent is set when a channel spawns a sub-demand for a gap.
+	Parent *SubDemandOrigin
+}
+
+// SubDemandOrigin links a sub-demand to the negotiation that spawned it.
+type SubDemandOrigin struct {
+	RootDemandID    string
+	ParentDemandID  string
+	ParentChannelID string
+	Depth           int // the sub-demand's depth (parent's + 1)
+	GapType         string
+	CapabilityTags  []string
+}
+
+// Submit decides a SubmitDemand on a demand stream (which must be new).
+func (d *DemandState) Submit(cmd SubmitDemand) ([]Payload, error) {
+	raw := strings.TrimSpace(cmd.RawInput)
+	switch {
+	case d.Exists():
+		return nil, errorf(ErrDuplicate, "demand %s already exists", cmd.DemandID)
+	case raw == "":
+		return nil, errorf(ErrDemandEmpty, "the demand text is empty")
+	case !utf8.ValidString(raw):
+		return nil, errorf(ErrDemandInvalid, "the demand text is not valid UTF-8")
+	case utf8.RuneCountInString(raw) > MaxDemandRunes:
+		return nil, errorf(ErrDemandInvalid, "the demand text has %d characters; at most %d are accepted",
+			utf8.RuneCountInString(raw), MaxDemandRunes)
+	case cmd.DemandID == "":
+		return nil, errorf(ErrDemandInvalid, "no demand id")
+	}
+	e := &DemandSubmitted{DemandID: cmd.DemandID, UserID: cmd.UserID, RawInput: raw}
+	if o := cmd.Parent; o != nil {
+		e.RootDemandID, e.ParentDemandID, e.ParentChannelID = o.RootDemandID, o.ParentDemandID, o.ParentChannelID
+		e.RecursionDepth, e.GapType, e.CapabilityTags = o.Depth, o.GapType, o.CapabilityTags
+	}
+	return []Payload{e}, nil
+}
+
+// Understand records prompt 1's understanding. Nothing to do (nil, nil)
+// once the demand is understood.
+func (d *DemandState) Understand(u DemandUnderstood) ([]Payload, error) {
+	if !d.Exists() {
+		return nil, errorf(ErrNotFound, "demand not submitted")
+	}
+	if d.Understanding != nil {
+		return nil, nil
+	}
+	u.DemandID = d.ID
+	return []Payload{&u}, nil
+}
+
+// NoCandidatesSuggestion is what a user is told when nobody matched.
+const NoCandidatesSuggestion = "没有找到匹配的协作者：可以换一种说法描述需求、补充地点和时间，或放宽要求后重新提交。"
+
+// Filtered records smart filtering's result: with candidates, the demand is
+// accepted and gets channelID; without any, it fails with TOWOW_FILTER_001.
+// Nothing to do once either happened.
+func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAgents, durationMS int) ([]Payload, error) {
+	switch {
+	case !d.Exists():
+		return nil, errorf(ErrNotFound, "demand not submitted")
+	case d.Understanding == nil:
+		return nil, errorf(ErrInvalidTransition, "demand %s is not understood yet", d.ID)
+	case d.ChannelID != "" || d.Failure != nil:
+		return nil, nil
+	}
+	done := &FilterCompleted{DemandID: d.ID, CandidatesCount: len(candidates), Candidates: candidates,
+		TotalAgents: totalAgents, FilterDurationMS: durationMS}
+	if len(candidates) == 0 {
+		return []Payload{done, &NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates,
+			ErrorCode: ErrNoCandidates.Code, Suggestion: NoCandidatesSuggestion}}, nil
+	}
+	done.ChannelID = channelID
+	return []Payload{done, &DemandAccepted{DemandID: d.ID, ChannelID: channelID, CandidateCount: len(candidates)}}, nil
+}

@@ -1,0 +1,101 @@
+package domain
+
+// Rules are a channel's negotiation rules, fixed when the channel is created
+// (recorded in towow.channel.created) so later decisions and replays use the
+// same ones.
+type Rules struct {
+	MaxRounds              int // at most this many proposal rounds (004: 5)
+	OfferTimeoutSeconds    int // offer collection window (001 §6.2.2: 300)
+	FeedbackTimeoutSeconds int // feedback window per round (001 §6.2.2: 120)
+	StuckTimeoutSeconds    int // a non-terminal channel older than this fails (000 §5.2.2: 600)
+	MaxDepth               int // sub-negotiations allowed while depth < MaxDepth (001 v3: 1)
+}
+
+// DefaultRules are the design's values.
+func DefaultRules() Rules {
+	return Rules{MaxRounds: 5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1}
+}
+
+// MaxSubnets is the most sub-negotiations one channel may spawn (000).
+const MaxSubnets = 3
+
+// Tally counts one round's feedback. reject and withdraw both count
+// against (004).
+type Tally struct {
+	Accepts, Rejects, Negotiates int
+}
+
+// Total is the number of feedbacks counted.
+func (t Tally) Total() int { return t.Accepts + t.Rejects + t.Negotiates }
+
+// AcceptRate is accepts / total (0 when there is no feedback).
+func (t Tally) AcceptRate() float64 {
+	if t.Total() == 0 {
+		return 0
+	}
+	return float64(t.Accepts) / float64(t.Total())
+}
+
+// Add counts one feedback.
+func (t *Tally) Add(f FeedbackType) {
+	switch f {
+	case FeedbackAccept:
+		t.Accepts++
+	case FeedbackNegotiate:
+		t.Negotiates++
+	default: // reject, withdraw
+		t.Rejects++
+	}
+}
+
+// Decide applies the three thresholds of 004 to a round's tally:
+// accept rate >= 0.8 → finalize; < 0.5 → fail; otherwise the next round, or
+// force-finalize when round is the last one. No feedback at all → the next
+// round, or fail after the last round. The comparisons are done in integers
+// (4 of 5 is exactly 0.8).
+func (t Tally) Decide(round, maxRounds int) EvaluationDecision {
+	total := t.Total()
+	switch {
+	case total == 0 && round < maxRounds:
+		return DecisionNextRound
+	case total == 0:
+		return DecisionFail
+	case t.Accepts*10 >= total*8:
+		return DecisionFinalize
+	case t.Accepts*2 < total:
+		return DecisionFail
+	case round >= maxRounds:
+		return DecisionForceFinalize
+	default:
+		return DecisionNextRound
+	}
+}
+
+// transitions is the channel state machine (001 §5, 000, 004): the states
+// each state may move to. Any non-terminal state may also fail (stuck
+// channel, see CanTransition).
+var transitions = map[ChannelStatus][]ChannelStatus{
+	ChannelStatusCreated:      {ChannelStatusBroadcasting},
+	ChannelStatusBroadcasting: {ChannelStatusCollecting},
+	ChannelStatusCollecting:   {ChannelStatusAggregating},
+	ChannelStatusAggregating:  {ChannelStatusProposalSent},
+	ChannelStatusProposalSent: {ChannelStatusNegotiating},
+	ChannelStatusNegotiating:  {ChannelStatusProposalSent, ChannelStatusFinalized, ChannelStatusForceFinalized},
+}
+
+// CanTransition reports whether a channel may move from one status to
+// another. Terminal statuses move nowhere; every other status may fail.
+func CanTransition(from, to ChannelStatus) bool {
+	if from.IsTerminal() {
+		return false
+	}
+	if to == ChannelStatusFailed {
+		return true
+	}
+	for _, s := range transitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
