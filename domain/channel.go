@@ -23,9 +23,12 @@ type Channel struct {
 	awaitingProposal bool                        // a round started; its proposal is not out yet
 	roundMembers     []string                    // who must answer the current round
 	Feedback         map[string]ProposalFeedback // current round, by agent
-	Withdrawn        map[string]bool
-	LastEvaluation   *FeedbackEvaluated
-	pendingForce     bool // force-finalize decided; compromise awaited
+	// LastRoundFeedback is the feedback of the round before the current
+	// one (what prompt 6 adjusts to), in round-member order.
+	LastRoundFeedback []ProposalFeedback
+	Withdrawn         map[string]bool
+	LastEvaluation    *FeedbackEvaluated
+	pendingForce      bool // force-finalize decided; compromise awaited
 
 	FinalProposal *Proposal
 	RoundsTaken   int
@@ -74,6 +77,9 @@ func (c *Channel) Apply(p Payload) {
 	case *OfferTimeout:
 		c.OffersTimedOut = true
 	case *NegotiationRoundStarted:
+		if e.Round > 1 {
+			c.LastRoundFeedback = c.FeedbackList()
+		}
 		c.Round = e.Round
 		c.awaitingProposal = true
 		c.Feedback = map[string]ProposalFeedback{}

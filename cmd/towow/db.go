@@ -10,7 +10,9 @@ import (
 )
 
 // cmdDB manages the embedded cluster: start (and leave running), stop,
-// status, url.
+// status, url. start and url start the cluster detached: it keeps running
+// after this process exits and after the last towow serve using it stops,
+// until towow db stop, which stops it whoever still uses it.
 func cmdDB(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: towow db start|stop|status|url [--data-dir DIR]", errUsage)
@@ -23,12 +25,13 @@ func cmdDB(ctx context.Context, cfg config, args []string, stdout, stderr io.Wri
 	}
 	switch args[0] {
 	case "start", "url":
-		c, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: *dir, Logger: cfg.logger(stderr)})
+		// Detached: the cluster stays running for other processes once
+		// this one exits (which releases its use of the cluster), even
+		// when no process uses it any more; `towow db stop` stops it.
+		c, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: *dir, Logger: cfg.logger(stderr), Detached: true})
 		if err != nil {
 			return err
 		}
-		// `db start` leaves the cluster running for other processes;
-		// `towow db stop` stops it.
 		fmt.Fprintln(stdout, c.URL("towow"))
 		return nil
 	case "stop":

@@ -17,7 +17,8 @@ func (c config) embeddedDir() string { return filepath.Join(c.DataDir, "pg") }
 
 // openDB connects to DATABASE_URL or, when it is unset, to the embedded
 // cluster (started if needed). The returned close function closes the pool
-// and stops the cluster if this process started it.
+// and ends this process's use of the cluster, which stops it if no other
+// process uses it and it was not started detached (towow db start).
 func openDB(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
 	if cfg.DatabaseURL != "" {
 		pool, err := database.Open(ctx, cfg.DatabaseURL, database.Options{})

@@ -205,8 +205,21 @@ func TestServeEmbeddedDatabase(t *testing.T) {
 	if strings.Contains(s.log(), "initialising") {
 		t.Fatalf("second start initialised a new cluster:\n%s", s.log())
 	}
-	// A SIGKILLed server leaves its cluster running with a dead owner; the
-	// next server adopts it and stops it on exit.
+	// Two servers share the cluster: when the one that started it exits,
+	// the other keeps working.
+	s2 := startServer(t, env...)
+	s.stop(t)
+	resp, err := http.Get("http://" + s2.addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("second server unhealthy (%d) after the first exited", resp.StatusCode)
+	}
+	s = s2
+	// A SIGKILLed server leaves its cluster running (the kernel drops its
+	// use of it); the next server is then its last user and stops it on exit.
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +230,7 @@ func TestServeEmbeddedDatabase(t *testing.T) {
 	s = startServer(t, env...)
 	s.stop(t)
 	if running, _, _ := pgcluster.Status(pgDir); running {
-		t.Fatal("adopted cluster still running after SIGTERM")
+		t.Fatal("cluster still running after its last user's SIGTERM")
 	}
 }
 

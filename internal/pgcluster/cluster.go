@@ -12,13 +12,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
 // Config configures [Start].
 type Config struct {
 	// DataDir is the cluster directory, e.g. $TOWOW_DATA_DIR/pg. The
-	// password, lock, owner and log files are created next to it.
+	// password, lock, users, detached-marker and log files are created
+	// next to it.
 	DataDir string
 	// Logger receives progress messages; nil discards them.
 	Logger *slog.Logger
@@ -26,9 +28,16 @@ type Config struct {
 	// and postgres. When empty they are looked up on PATH, then in the
 	// newest /usr/lib/postgresql/*/bin.
 	BinDir string
+	// Detached leaves the server running for others once its users are
+	// gone: Start creates the marker file <DataDir>.detached, and while it
+	// exists no [Cluster.Stop] stops the server; only the package-level
+	// [Stop] does, and it removes the marker. towow db start and towow db
+	// url set it. A Start without Detached leaves an existing marker alone.
+	Detached bool
 }
 
-// Cluster is a running PostgreSQL cluster, started or attached to by [Start].
+// Cluster is a running PostgreSQL cluster, started or attached to by
+// [Start]. Until [Cluster.Stop] it counts as one user of the server.
 type Cluster struct {
 	layout   layout
 	acct     *account
@@ -39,7 +48,8 @@ type Cluster struct {
 	pid      int // postmaster pid
 
 	mu      sync.Mutex
-	owned   bool
+	owned   bool     // this Cluster started the postmaster
+	users   *os.File // holds the shared lock on <dir>.users; nil once released
 	stopped bool
 }
 
@@ -48,7 +58,8 @@ type layout struct {
 	dataDir  string
 	password string
 	lock     string
-	owner    string
+	users    string
+	detached string
 	log      string
 }
 
@@ -67,17 +78,40 @@ func newLayout(dataDir string) (layout, error) {
 		dataDir:  abs,
 		password: abs + ".password",
 		lock:     abs + ".lock",
-		owner:    abs + ".owner",
+		users:    abs + ".users",
+		detached: abs + ".detached",
 		log:      abs + ".log",
 	}, nil
 }
 
+// Stages of a start that starts the server, reported to testHook.
+const (
+	stageInitialised = "initialised" // the cluster exists, pg_ctl start is next
+	stageStarted     = "started"     // pg_ctl start succeeded
+)
+
+// testHook, when a test sets it, is called at each stage of a start that
+// starts the server; production code never sets it.
+var testHook func(stage string)
+
+func reachedStage(stage string) {
+	if testHook != nil {
+		testHook(stage)
+	}
+}
+
 // Start makes sure a PostgreSQL cluster runs in cfg.DataDir and returns it
 // once it accepts connections. It initialises the cluster if the directory
-// holds none; it starts a postmaster (and owns it) if none runs; it attaches
-// to a running one otherwise, adopting it when its recorded owner is dead.
-// Concurrent calls, from any process, are serialised by a lock file. It
-// returns an error wrapping [ErrNoBinaries] when PostgreSQL is not installed.
+// holds none; it starts a postmaster if none runs ([Cluster.Owned] is then
+// true); it attaches to the running one otherwise. The returned Cluster is
+// a user of the server until its [Cluster.Stop] or the end of the process;
+// the last user's Stop stops the server (see the package documentation).
+// Concurrent calls, from any process, are serialised by a lock file.
+//
+// When ctx is cancelled during Start, Start stops any server it started
+// and returns an error wrapping ctx.Err(). It also stops the server it
+// started when a later step fails. It returns an error wrapping
+// [ErrNoBinaries] when PostgreSQL is not installed.
 func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	l, err := newLayout(cfg.DataDir)
 	if err != nil {
@@ -105,14 +139,17 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{layout: l, acct: acct, binDir: cfg.BinDir, logger: logger}
-	if err := c.startLocked(ctx); err != nil {
+	if err := c.startLocked(ctx, cfg.Detached); err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			err = fmt.Errorf("%w: %w", cerr, err) // e.g. initdb killed by the cancellation
+		}
 		return nil, fmt.Errorf("start postgres in %s: %w", l.dataDir, err)
 	}
 	return c, nil
 }
 
 // startLocked runs the check-init-start sequence; the caller holds the lock.
-func (c *Cluster) startLocked(ctx context.Context) error {
+func (c *Cluster) startLocked(ctx context.Context, detached bool) error {
 	begin := time.Now()
 	l := c.layout
 	pm, state, err := inspect(l.dataDir)
@@ -121,7 +158,10 @@ func (c *Cluster) startLocked(ctx context.Context) error {
 	}
 	switch state {
 	case stateRunning:
-		return c.attach(ctx, pm)
+		if err := c.attach(ctx, pm); err != nil {
+			return err
+		}
+		return c.join(ctx, detached)
 	case stateStale:
 		c.logger.InfoContext(ctx, "removing stale postmaster.pid", "dir", l.dataDir, "pid", pm.pid)
 		if err := os.Remove(filepath.Join(l.dataDir, "postmaster.pid")); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -156,23 +196,63 @@ func (c *Cluster) startLocked(ctx context.Context) error {
 		}
 	}
 
-	c.port, c.pid, err = startPostmaster(ctx, l, c.acct, bins, c.logger)
-	if err != nil {
-		return err
+	reachedStage(stageInitialised)
+	if err := ctx.Err(); err != nil {
+		return err // interrupted before anything was started
 	}
-	c.owned = true
-	if err := writeOwner(l.owner, selfOwner(c.pid)); err != nil {
-		return err
-	}
-	if err := waitReady(ctx, c.port); err != nil {
+	if err := c.startServer(ctx, bins, detached); err != nil {
+		// No server ran before (we hold the lock): whatever runs now is
+		// the one this attempt started, and nobody else knows of it.
+		if stopErr := c.stopStarted(ctx, bins); stopErr != nil {
+			return fmt.Errorf("%w (stopping the server this start left running also failed: %v)", err, stopErr)
+		}
 		return err
 	}
 	c.logger.InfoContext(ctx, "postgres started", "dir", l.dataDir, "port", c.port, "pid", c.pid, "took", time.Since(begin).Round(time.Millisecond))
 	return nil
 }
 
-// attach joins the postmaster pm that already serves the directory,
-// adopting it when its recorded owner is gone.
+// startServer starts the postmaster, waits until it accepts connections
+// and joins it. On error, including ctx's cancellation at any point, the
+// caller stops whatever server is left running.
+func (c *Cluster) startServer(ctx context.Context, bins binaries, detached bool) error {
+	port, pid, err := startPostmaster(ctx, c.layout, c.acct, bins, c.logger)
+	if err != nil {
+		return err
+	}
+	c.port, c.pid = port, pid
+	reachedStage(stageStarted)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := waitReady(ctx, c.port); err != nil {
+		return err
+	}
+	if err := c.join(ctx, detached); err != nil {
+		return err
+	}
+	c.owned = true
+	return nil
+}
+
+// stopStarted stops the server that a failed or interrupted start left
+// running in the directory, if any. It ignores the cancellation of ctx:
+// the server must not outlive the Start that failed (pg_ctl's -t bounds
+// the wait).
+func (c *Cluster) stopStarted(ctx context.Context, bins binaries) error {
+	l := c.layout
+	pm, state, err := inspect(l.dataDir)
+	if err != nil {
+		return err
+	}
+	if state != stateRunning {
+		return nil
+	}
+	c.logger.InfoContext(ctx, "stopping the postgres server of a failed start", "dir", l.dataDir, "pid", pm.pid)
+	return stopPostmaster(context.WithoutCancel(ctx), l, c.acct, bins, true, pm)
+}
+
+// attach joins the postmaster pm that already serves the directory.
 func (c *Cluster) attach(ctx context.Context, pm postmasterPID) error {
 	l := c.layout
 	pw, err := readPassword(l.password)
@@ -183,17 +263,32 @@ func (c *Cluster) attach(ctx context.Context, pm postmasterPID) error {
 		return fmt.Errorf("postgres is running (pid %d) but postmaster.pid has no port", pm.pid)
 	}
 	c.password, c.port, c.pid = pw, pm.port, pm.pid
-	rec, err := readOwner(l.owner)
-	if err == nil && rec.postmaster == pm.pid && rec.alive() {
-		c.logger.DebugContext(ctx, "attached to running postgres", "dir", l.dataDir, "port", c.port, "owner", rec.pid)
-	} else {
-		if err := writeOwner(l.owner, selfOwner(pm.pid)); err != nil {
-			return err
-		}
-		c.owned = true
-		c.logger.InfoContext(ctx, "adopted running postgres whose owner is gone", "dir", l.dataDir, "port", c.port, "previous_owner", rec.pid)
+	if err := waitReady(ctx, c.port); err != nil {
+		return err
 	}
-	return waitReady(ctx, c.port)
+	c.logger.DebugContext(ctx, "attached to running postgres", "dir", l.dataDir, "port", c.port, "pid", c.pid)
+	return nil
+}
+
+// join makes c a user of the running server: it takes a shared lock on
+// <dir>.users, held until Stop, and with detached creates <dir>.detached.
+// The caller holds <dir>.lock, under which alone the exclusive lock on
+// <dir>.users is ever tried, so the shared lock is granted at once.
+func (c *Cluster) join(ctx context.Context, detached bool) error {
+	l := c.layout
+	users, err := lockFile(ctx, l.users, syscall.LOCK_SH)
+	if err != nil {
+		return err
+	}
+	if detached {
+		const note = "detached (towow db start or url): the server stays running after its last user; towow db stop stops it\n"
+		if err := os.WriteFile(l.detached, []byte(note), 0o644); err != nil {
+			unlockFile(users)
+			return fmt.Errorf("write detached marker: %w", err)
+		}
+	}
+	c.users = users
+	return nil
 }
 
 // URL returns the connection URL of database on this cluster, as the towow
@@ -212,56 +307,85 @@ func (c *Cluster) URL(database string) string {
 // Port returns the TCP port the cluster listens on (on 127.0.0.1).
 func (c *Cluster) Port() int { return c.port }
 
-// Owned reports whether this Cluster started (or adopted) the postmaster
-// and will therefore stop it in [Cluster.Stop].
+// Owned reports whether this Cluster started the postmaster, rather than
+// attaching to one that was running. It is informational only: whether
+// [Cluster.Stop] stops the server depends on the server's other users and
+// on [Config.Detached], not on which Cluster started it.
 func (c *Cluster) Owned() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.owned
 }
 
-// Stop stops the postmaster if this Cluster owns it and it is still the one
-// it started; otherwise it does nothing. It is idempotent.
+// Stop ends this Cluster's use of the server. When no other Cluster, in
+// this process or another, still uses the server, and the cluster is not
+// detached ([Config.Detached]), it stops the postmaster running in the
+// directory; otherwise it leaves the server running for the others. It is
+// idempotent. When it fails (for instance ctx ends while it waits for the
+// lock), it may be called again.
 func (c *Cluster) Stop(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.owned || c.stopped {
+	if c.stopped {
 		return nil
 	}
 	l := c.layout
 	release, err := acquireLock(ctx, l.lock)
 	if err != nil {
-		return err
+		return fmt.Errorf("stop postgres in %s: %w", l.dataDir, err)
 	}
 	defer release()
+	if c.users != nil {
+		unlockFile(c.users)
+		c.users = nil
+	}
+	// An exclusive lock is granted only when no shared one remains: every
+	// other user holds one from its Start until its Stop or its death.
+	last, ok, err := tryLockFile(l.users, syscall.LOCK_EX)
+	if err != nil {
+		return fmt.Errorf("stop postgres in %s: %w", l.dataDir, err)
+	}
+	if !ok {
+		c.logger.DebugContext(ctx, "postgres left running for its other users", "dir", l.dataDir, "port", c.port)
+		c.stopped = true
+		return nil
+	}
+	defer unlockFile(last)
+	if _, err := os.Stat(l.detached); err == nil {
+		c.logger.DebugContext(ctx, "postgres left running: detached (towow db stop stops it)", "dir", l.dataDir, "port", c.port)
+		c.stopped = true
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("stop postgres in %s: check detached marker: %w", l.dataDir, err)
+	}
 	pm, state, err := inspect(l.dataDir)
 	if err != nil {
 		return fmt.Errorf("stop postgres in %s: %w", l.dataDir, err)
 	}
-	if state == stateRunning && pm.pid == c.pid {
+	if state == stateRunning {
 		major, _ := clusterVersion(l.dataDir)
 		bins, binErr := findBinaries(c.binDir, major)
 		if err := stopPostmaster(ctx, l, c.acct, bins, binErr == nil, pm); err != nil {
 			return fmt.Errorf("stop postgres in %s: %w", l.dataDir, err)
 		}
-		c.logger.InfoContext(ctx, "postgres stopped", "dir", l.dataDir, "port", c.port)
-	}
-	if rec, err := readOwner(l.owner); err == nil && rec.postmaster == c.pid && rec.isSelf() {
-		_ = os.Remove(l.owner)
+		c.logger.InfoContext(ctx, "postgres stopped", "dir", l.dataDir, "port", pm.port)
 	}
 	c.stopped = true
 	return nil
 }
 
-// Stop stops whatever postmaster runs in dataDir, whoever owns it (towow db
-// stop, clean-up after tests). It does nothing when no server runs there.
+// Stop stops whatever postmaster runs in dataDir, whoever uses it and even
+// when it is detached, and removes the detached marker (towow db stop,
+// clean-up after tests). It does nothing else when no server runs there.
+// Clusters still open on the server find it gone; their Stop then has
+// nothing to stop.
 func Stop(ctx context.Context, dataDir string) error {
 	l, err := newLayout(dataDir)
 	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(l.dataDir); errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return removeMarker(l.detached)
 	}
 	release, err := acquireLock(ctx, l.lock)
 	if err != nil {
@@ -283,8 +407,13 @@ func Stop(ctx context.Context, dataDir string) error {
 			return fmt.Errorf("stop postgres in %s: %w", l.dataDir, err)
 		}
 	}
-	if err := os.Remove(l.owner); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove owner file: %w", err)
+	return removeMarker(l.detached)
+}
+
+// removeMarker removes the detached marker if it exists.
+func removeMarker(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove detached marker: %w", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package pgcluster
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -42,13 +43,15 @@ func TestLifecycle(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 || fi.Sys().(*syscall.Stat_t).Uid != uint32(os.Geteuid()) {
 		t.Fatalf("password file mode %v uid %d", fi.Mode(), fi.Sys().(*syscall.Stat_t).Uid)
 	}
-	for _, p := range []string{dir + ".lock", dir + ".owner", dir + ".log", filepath.Join(dir, "PG_VERSION")} {
+	for _, p := range []string{dir + ".lock", dir + ".users", dir + ".log", filepath.Join(dir, "PG_VERSION")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Fatalf("missing %s: %v", p, err)
 		}
 	}
-	if _, err := os.Stat(dir + ".init"); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("scratch directory left behind: %v", err)
+	for _, p := range []string{dir + ".init", dir + ".owner", dir + ".detached"} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s exists: %v", p, err)
+		}
 	}
 	if got := mustQuery(t, c1, "towow", "select 1"); got != "1" {
 		t.Fatalf("select 1 = %q", got)
@@ -66,7 +69,7 @@ func TestLifecycle(t *testing.T) {
 	}
 	assertRunning(t, dir, true, c1.Port())
 
-	// A second Start attaches.
+	// A second Start, in the same process, attaches: a second user.
 	begin = time.Now()
 	c2 := startCluster(t, dir)
 	t.Logf("attach: %v", time.Since(begin))
@@ -74,36 +77,43 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("second Start: owned=%v port=%d, want attached on %d", c2.Owned(), c2.Port(), c1.Port())
 	}
 	if err := c2.Stop(ctx); err != nil {
-		t.Fatalf("non-owner Stop: %v", err)
+		t.Fatalf("second user's Stop: %v", err)
 	}
 	assertRunning(t, dir, true, c1.Port())
-	mustQuery(t, c2, "towow", "select 1")
+	mustQuery(t, c1, "towow", "select 1")
 
-	// The owner stops it; Stop is idempotent.
+	// The Cluster that started the server stops first: the server stays
+	// up for the remaining user, whose Stop then stops it.
+	c3 := startCluster(t, dir)
 	if err := c1.Stop(ctx); err != nil {
-		t.Fatalf("owner Stop: %v", err)
+		t.Fatalf("starter's Stop: %v", err)
+	}
+	assertRunning(t, dir, true, c3.Port())
+	mustQuery(t, c3, "towow", "select 1")
+	if err := c3.Stop(ctx); err != nil {
+		t.Fatalf("last user's Stop: %v", err)
 	}
 	assertRunning(t, dir, false, 0)
-	if err := c1.Stop(ctx); err != nil {
-		t.Fatalf("second owner Stop: %v", err)
-	}
-	if _, err := os.Stat(dir + ".owner"); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("owner file left after Stop: %v", err)
+	assertNoServerProcesses(t, dir)
+	for _, c := range []*Cluster{c1, c2, c3} {
+		if err := c.Stop(ctx); err != nil {
+			t.Fatalf("repeated Stop: %v", err)
+		}
 	}
 
 	// A restart reuses the data and the password.
 	begin = time.Now()
-	c3 := startCluster(t, dir)
+	c4 := startCluster(t, dir)
 	t.Logf("warm start: %v", time.Since(begin))
-	if !c3.Owned() || c3.password != c1.password {
-		t.Fatalf("restart: owned=%v, password changed=%v", c3.Owned(), c3.password != c1.password)
+	if !c4.Owned() || c4.password != c1.password {
+		t.Fatalf("restart: owned=%v, password changed=%v", c4.Owned(), c4.password != c1.password)
 	}
-	if got := mustQuery(t, c3, "towow", "select v from survivor"); got != "kept" {
+	if got := mustQuery(t, c4, "towow", "select v from survivor"); got != "kept" {
 		t.Fatalf("survivor = %q", got)
 	}
 
-	// The package-level Stop stops regardless of ownership; the owner's
-	// Stop then has nothing left to do.
+	// The package-level Stop stops regardless of users; their Stop then
+	// has nothing left to do.
 	if err := Stop(ctx, dir); err != nil {
 		t.Fatalf("Stop(dir): %v", err)
 	}
@@ -111,9 +121,10 @@ func TestLifecycle(t *testing.T) {
 	if err := Stop(ctx, dir); err != nil {
 		t.Fatalf("Stop(dir) when stopped: %v", err)
 	}
-	if err := c3.Stop(ctx); err != nil {
-		t.Fatalf("owner Stop after force stop: %v", err)
+	if err := c4.Stop(ctx); err != nil {
+		t.Fatalf("user's Stop after force stop: %v", err)
 	}
+	assertRunning(t, dir, false, 0)
 }
 
 func TestParallelStart(t *testing.T) {
@@ -129,7 +140,7 @@ func TestParallelStart(t *testing.T) {
 		wg.Go(func() { clusters[i], errs[i] = Start(ctx, Config{DataDir: dir}) })
 	}
 	wg.Wait()
-	owners := 0
+	starters := 0
 	for i, c := range clusters {
 		if errs[i] != nil {
 			t.Fatalf("Start %d: %v", i, errs[i])
@@ -138,19 +149,31 @@ func TestParallelStart(t *testing.T) {
 			t.Fatalf("ports differ: %d vs %d", c.Port(), clusters[0].Port())
 		}
 		if c.Owned() {
-			owners++
+			starters++
 		}
 	}
-	if owners != 1 {
-		t.Fatalf("%d owners, want 1", owners)
+	if starters != 1 {
+		t.Fatalf("%d Clusters started the server, want 1", starters)
 	}
 	mustQuery(t, clusters[0], "towow", "select 1")
-	for _, c := range clusters {
-		if err := c.Stop(ctx); err != nil {
-			t.Fatal(err)
+	// Stop them concurrently too; only the last Stop stops the server.
+	port := clusters[0].Port()
+	for i := range n - 1 {
+		wg.Go(func() { errs[i] = clusters[i].Stop(ctx) })
+	}
+	wg.Wait()
+	for i := range n - 1 {
+		if errs[i] != nil {
+			t.Fatalf("Stop %d: %v", i, errs[i])
 		}
 	}
+	assertRunning(t, dir, true, port)
+	mustQuery(t, clusters[n-1], "towow", "select 1")
+	if err := clusters[n-1].Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
 	assertRunning(t, dir, false, 0)
+	assertNoServerProcesses(t, dir)
 }
 
 func TestStalePostmasterPID(t *testing.T) {
@@ -203,8 +226,9 @@ func TestStalePostmasterPID(t *testing.T) {
 	}
 }
 
-// TestHelperProcess is not a real test: TestOtherProcessOwner runs the
-// test binary with it to get a second process that starts the cluster.
+// TestHelperProcess is not a real test: TestOtherProcessUser runs the test
+// binary with it to get a second process that starts the cluster and keeps
+// it open until killed.
 func TestHelperProcess(t *testing.T) {
 	dir := os.Getenv("PGCLUSTER_HELPER_DIR")
 	if dir == "" {
@@ -220,7 +244,7 @@ func TestHelperProcess(t *testing.T) {
 	os.Exit(0)
 }
 
-func TestOtherProcessOwner(t *testing.T) {
+func TestOtherProcessUser(t *testing.T) {
 	requireBinaries(t)
 	dir := testDataDir(t)
 	ctx := testContext(t)
@@ -246,27 +270,140 @@ func TestOtherProcessOwner(t *testing.T) {
 		t.Fatalf("helper said %q", line)
 	}
 
-	// The owner lives: attach.
+	// The helper uses the server: we attach, and our Stop leaves it
+	// running for the helper.
 	c := startCluster(t, dir)
 	if c.Owned() || c.Port() != port {
 		t.Fatalf("owned=%v port=%d, want attached on %d", c.Owned(), c.Port(), port)
 	}
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, true, port)
 
-	// The owner is SIGKILLed: its postmaster survives and is adopted.
+	// We attach again; the helper is SIGKILLed: the kernel drops its
+	// shared lock, the server survives, and our Stop is the last user's.
+	c = startCluster(t, dir)
+	if c.Owned() || c.Port() != port {
+		t.Fatalf("owned=%v port=%d, want attached on %d", c.Owned(), c.Port(), port)
+	}
 	if err := helper.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = helper.Wait()
 	assertRunning(t, dir, true, port)
-	c = startCluster(t, dir)
-	if !c.Owned() || c.Port() != port {
-		t.Fatalf("owned=%v port=%d, want adopted on %d", c.Owned(), c.Port(), port)
-	}
 	mustQuery(t, c, "towow", "select 1")
 	if err := c.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
 	assertRunning(t, dir, false, 0)
+	assertNoServerProcesses(t, dir)
+}
+
+func TestDetached(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+
+	d, err := Start(ctx, Config{DataDir: dir, Detached: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Owned() {
+		t.Fatal("detached Start did not start the server")
+	}
+	if _, err := os.Stat(dir + ".detached"); err != nil {
+		t.Fatalf("no detached marker: %v", err)
+	}
+	port := d.Port()
+	if err := d.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, true, port)
+
+	// A plain user attaches, leaves the marker alone, and as the last user
+	// still does not stop a detached server.
+	c := startCluster(t, dir)
+	if c.Owned() || c.Port() != port {
+		t.Fatalf("owned=%v port=%d, want attached on %d", c.Owned(), c.Port(), port)
+	}
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, true, port)
+	if _, err := os.Stat(dir + ".detached"); err != nil {
+		t.Fatalf("detached marker gone: %v", err)
+	}
+
+	// The force Stop stops it and removes the marker, even with a user.
+	c = startCluster(t, dir)
+	if err := Stop(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, false, 0)
+	assertNoServerProcesses(t, dir)
+	if _, err := os.Stat(dir + ".detached"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("detached marker left after Stop(dir): %v", err)
+	}
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Without the marker, the last user's Stop stops the server again.
+	c = startCluster(t, dir)
+	if !c.Owned() {
+		t.Fatal("Start after force stop did not start the server")
+	}
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, false, 0)
+}
+
+// TestCancelDuringStart cancels Start's context during a cold start,
+// before pg_ctl start and after it has started the server: Start must
+// report the cancellation and leave no server running.
+func TestCancelDuringStart(t *testing.T) {
+	requireBinaries(t)
+	for _, stage := range []string{stageInitialised, stageStarted} {
+		t.Run(stage, func(t *testing.T) {
+			dir := testDataDir(t)
+			ctx, cancel := context.WithCancel(testContext(t))
+			defer cancel()
+			reached := false
+			testHook = func(s string) {
+				if s == stage {
+					reached = true
+					cancel()
+				}
+			}
+			t.Cleanup(func() { testHook = nil })
+
+			c, err := Start(ctx, Config{DataDir: dir})
+			if err == nil {
+				_ = c.Stop(context.Background())
+				t.Fatal("Start succeeded despite the cancellation")
+			}
+			if !reached || !errors.Is(err, context.Canceled) {
+				t.Fatalf("reached %s: %v; Start = %v, want context.Canceled", stage, reached, err)
+			}
+			t.Logf("Start: %v", err)
+			assertRunning(t, dir, false, 0)
+			assertNoServerProcesses(t, dir)
+
+			// The initialised cluster is intact and starts normally.
+			testHook = nil
+			c = startCluster(t, dir)
+			if !c.Owned() {
+				t.Fatal("Start after the interrupted one did not start the server")
+			}
+			mustQuery(t, c, "towow", "select 1")
+			if err := c.Stop(testContext(t)); err != nil {
+				t.Fatal(err)
+			}
+			assertRunning(t, dir, false, 0)
+		})
+	}
 }
 
 func TestPortTakenRetry(t *testing.T) {
@@ -394,7 +531,7 @@ func TestRelativeDefaultLayout(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o755 {
 		t.Fatalf(".towow: %v, %v", fi, err)
 	}
-	for _, name := range []string{"pg.password", "pg.lock", "pg.owner", "pg.log"} {
+	for _, name := range []string{"pg.password", "pg.lock", "pg.users", "pg.log"} {
 		if _, err := os.Stat(filepath.Join(base, ".towow", name)); err != nil {
 			t.Fatal(err)
 		}
@@ -438,23 +575,39 @@ func TestFindBinariesOrder(t *testing.T) {
 	}
 }
 
-func TestOwnerRecord(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "owner")
-	self := selfOwner(42)
-	if err := writeOwner(path, self); err != nil {
+// TestUsersLock checks the flock semantics the user count relies on:
+// each open file description is a user, even within one process.
+func TestUsersLock(t *testing.T) {
+	ctx := testContext(t)
+	path := filepath.Join(t.TempDir(), "users")
+	u1, err := lockFile(ctx, path, syscall.LOCK_SH)
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readOwner(path)
-	if err != nil || got != self || !got.alive() || !got.isSelf() {
-		t.Fatalf("readOwner = %+v, %v; want live %+v", got, err, self)
+	u2, err := lockFile(ctx, path, syscall.LOCK_SH)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if (ownerRecord{pid: deadPID(t)}).alive() {
-		t.Fatal("dead owner reported alive")
+	tryLast := func() bool {
+		t.Helper()
+		f, ok, err := tryLockFile(path, syscall.LOCK_EX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			unlockFile(f)
+		}
+		return ok
 	}
-	if (ownerRecord{pid: os.Getpid(), startTime: self.startTime + 1}).alive() {
-		t.Fatal("owner with another start time (pid reuse) reported alive")
+	if tryLast() {
+		t.Fatal("exclusive lock granted with two users")
 	}
-	if processStartTime(os.Getpid()) == 0 {
-		t.Log("no /proc start times: pid reuse is not detected here")
+	unlockFile(u1)
+	if tryLast() {
+		t.Fatal("exclusive lock granted with one user left")
+	}
+	unlockFile(u2)
+	if !tryLast() {
+		t.Fatal("exclusive lock refused with no users")
 	}
 }

@@ -13,8 +13,11 @@
 //	<dir>.lock      flock(2) lock taken for the whole check, init and start
 //	                sequence (and for stops), so that concurrent processes
 //	                and goroutines never race; the file is never removed
-//	<dir>.owner     "<owner pid> <owner start time> <postmaster pid>" of the
-//	                process that started (or adopted) the running postmaster
+//	<dir>.users     empty file on which every open [Cluster] holds a shared
+//	                flock(2) lock, from [Start] to [Cluster.Stop]; never
+//	                removed
+//	<dir>.detached  marker of a detached cluster ([Config.Detached], towow
+//	                db start and towow db url), removed by [Stop] only
 //	<dir>.log       the server log (pg_ctl -l); for ./.towow/pg this is
 //	                ./.towow/pg.log, i.e. <dir>/../pg.log
 //	<dir>.init/     scratch directory of an initdb in progress; the new
@@ -25,16 +28,35 @@
 // UTF8 and locale C. It listens only on 127.0.0.1, on a free port picked at
 // each start (never 5432), with Unix-domain sockets disabled. fsync stays on.
 //
-// # Ownership
+// # Sharing and stopping
 //
 // [Start] initialises the cluster if <dir> holds none, then either starts a
-// postmaster or, when one already runs in <dir>, attaches to it. The process
-// that started the postmaster owns it and stops it in [Cluster.Stop]; a
-// process that merely attached does not stop it ([Cluster.Stop] is then a
-// no-op). When the postmaster still runs but its recorded owner is dead
-// (for example it was SIGKILLed) or unrecorded, the next process that calls
-// [Start] adopts the postmaster and becomes its owner. [Stop] stops the
-// cluster regardless of ownership (towow db stop, Makefile clean-up).
+// postmaster or, when one already runs in <dir>, attaches to it
+// ([Cluster.Owned] tells which; it is informational only). Every Cluster
+// that Start returns is a user of the server: it holds a shared flock(2)
+// lock on <dir>.users, taken under <dir>.lock once the server runs. The
+// lock belongs to its own open file description, so two Clusters of one
+// process are two users, and the kernel releases the lock of a process
+// that exits or is killed, even by SIGKILL.
+//
+// [Cluster.Stop] releases that lock and then, still under <dir>.lock,
+// tries an exclusive lock on <dir>.users without waiting. If it gets it,
+// no other user remains: it stops the postmaster running in <dir>, unless
+// <dir>.detached exists. Otherwise it leaves the server running for the
+// other users. So the last user out stops the server, whichever Cluster
+// started it; a server whose users all died without Stop keeps running
+// until a later user's Stop.
+//
+// A Start with [Config.Detached] creates <dir>.detached; while it exists no
+// Cluster.Stop stops the server. A Start without Detached leaves the marker
+// alone. [Stop] stops the server regardless of users and of the marker,
+// and removes the marker (towow db stop, Makefile clean-up).
+//
+// When Start starts the postmaster and then fails, or ctx is cancelled
+// (pg_ctl start itself runs to its end, bounded by its own timeout, and in
+// a process group of its own, out of reach of a terminal's Ctrl-C), Start
+// stops that server before returning; an interrupted Start returns an
+// error wrapping ctx.Err().
 //
 // A postmaster.pid whose process is gone, or is not a postgres serving
 // <dir> (pid reuse, detected through /proc/<pid>/cwd and /proc/<pid>/exe),

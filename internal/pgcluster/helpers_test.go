@@ -2,9 +2,11 @@ package pgcluster
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +114,31 @@ func deadPID(t *testing.T) int {
 		t.Fatalf("pid %d of an exited process is alive", pid)
 	}
 	return pid
+}
+
+// assertNoServerProcesses checks that no process (postmaster or backend)
+// works in dir, whatever postmaster.pid says: each has its data directory
+// as working directory. Processes of other users may be invisible when the
+// tests do not run as root.
+func assertNoServerProcesses(t *testing.T, dir string) {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+		if err == nil && sameDir(cwd, abs) && processAlive(pid) {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			t.Fatalf("process %d still runs in %s: %s", pid, dir, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -69,6 +70,11 @@ func serverOptions(port int) string {
 // startPostmaster starts the stopped cluster with pg_ctl on a free port,
 // retrying on another port when the chosen one was taken in the meantime.
 // It returns the port and the postmaster pid.
+//
+// pg_ctl runs to its end even when ctx is cancelled (its -t bounds it):
+// killing it would not stop the postmaster it launched, only lose track of
+// it. The caller checks ctx afterwards and stops the server if need be; a
+// failed attempt may also leave a server running, which the caller stops.
 func startPostmaster(ctx context.Context, l layout, a *account, bins binaries, logger *slog.Logger) (int, int, error) {
 	for attempt := 1; ; attempt++ {
 		port, err := pickPort()
@@ -79,8 +85,9 @@ func startPostmaster(ctx context.Context, l layout, a *account, bins binaries, l
 		if err != nil {
 			return 0, 0, err
 		}
-		cmd := a.command(ctx, l.dataDir, bins.pgCtl,
+		cmd := a.command(context.WithoutCancel(ctx), l.dataDir, bins.pgCtl,
 			"-D", l.dataDir, "-w", "-t", pgCtlTimeout, "-l", l.log, "-o", serverOptions(port), "start")
+		ownProcessGroup(cmd)
 		out, runErr := cmd.CombinedOutput()
 		if runErr == nil {
 			pm, err := readPostmasterPID(l.dataDir)
@@ -109,6 +116,7 @@ func startPostmaster(ctx context.Context, l layout, a *account, bins binaries, l
 func stopPostmaster(ctx context.Context, l layout, a *account, bins binaries, haveBins bool, pm postmasterPID) error {
 	if haveBins {
 		cmd := a.command(ctx, l.dataDir, bins.pgCtl, "-D", l.dataDir, "-m", "fast", "-w", "-t", pgCtlTimeout, "stop")
+		ownProcessGroup(cmd)
 		out, err := cmd.CombinedOutput()
 		if err == nil {
 			return nil
@@ -133,6 +141,17 @@ func stopPostmaster(ctx context.Context, l layout, a *account, bins binaries, ha
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// ownProcessGroup makes cmd the leader of a new process group. A Ctrl-C
+// at the terminal signals the whole foreground process group: pg_ctl, and
+// the postmaster it launches, must not get it behind towow's back (towow
+// handles the signal and decides whether the server stops).
+func ownProcessGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 }
 
 // prepareLog makes sure the log file exists and is writable by the server
