@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
+
+	"github.com/towow/towow/domain"
 )
 
 // envVar documents one environment variable. The README's configuration
@@ -22,6 +26,23 @@ var envVars = []envVar{
 	{"TOWOW_DATA_DIR", "./.towow", "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
 	{"TOWOW_ADDR", "127.0.0.1:8080", "HTTP listen address of `towow serve`."},
 	{"TOWOW_LOG_LEVEL", "info", "Log level: debug, info, warn or error."},
+	{"TOWOW_LLM", "builtin", "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
+	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
+	{"ANTHROPIC_API_KEY", "(unset)", "API key for TOWOW_LLM=anthropic."},
+	{"ANTHROPIC_BASE_URL", "(SDK default)", "Endpoint for TOWOW_LLM=anthropic (a proxy or gateway)."},
+	{"OPENAI_API_KEY", "(unset)", "API key for TOWOW_LLM=openai (local servers usually need none)."},
+	{"OPENAI_BASE_URL", "(SDK default)", "API root for TOWOW_LLM=openai, e.g. http://localhost:11434/v1 for Ollama."},
+	{"LLM_TIMEOUT", "10s", "Timeout of one LLM call; a call that times out uses the prompt's fallback."},
+	{"LLM_FAILURE_THRESHOLD", "3", "Consecutive LLM failures that open the circuit breaker."},
+	{"LLM_RECOVERY_TIMEOUT", "30s", "How long the breaker stays open before one probe call."},
+	{"TOWOW_MAX_ROUNDS", "5", "Negotiation rounds before a partial agreement is force-finalized."},
+	{"TOWOW_OFFER_TIMEOUT", "300s", "Offer collection window; then the channel goes on with the offers that arrived."},
+	{"TOWOW_FEEDBACK_TIMEOUT", "120s", "Feedback window per round; a missing feedback counts as accept."},
+	{"TOWOW_STUCK_TIMEOUT", "600s", "A channel still not finished after this long fails as stuck."},
+	{"TOWOW_MAX_DEPTH", "1", "Sub-negotiation depth: gaps spawn sub-negotiations while a channel's depth is below it."},
+	{"TOWOW_MAX_CANDIDATES", "12", "Most agents smart filtering invites to one channel."},
+	{"TOWOW_WORKERS", "50", "Negotiation steps (River jobs) run at once by this process."},
+	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
 	{"TOWOW_TEST_DATABASE_URL", "(unset: embedded test cluster)", "Tests only: a server on which tests may create databases. When unset, tests use an embedded cluster in .towow/testpg."},
 }
 
@@ -31,6 +52,21 @@ type config struct {
 	DataDir     string
 	Addr        string
 	LogLevel    slog.Level
+
+	LLM              string
+	LLMModel         string
+	AnthropicKey     string
+	AnthropicURL     string
+	OpenAIKey        string
+	OpenAIURL        string
+	LLMTimeout       time.Duration
+	FailureThreshold int
+	RecoveryTimeout  time.Duration
+
+	Rules         domain.Rules
+	MaxCandidates int
+	Workers       int
+	Profiles      string
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -42,7 +78,84 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("TOWOW_LOG_LEVEL"), "info"))); err != nil {
 		return c, fmt.Errorf("TOWOW_LOG_LEVEL=%q: want debug, info, warn or error", getenv("TOWOW_LOG_LEVEL"))
 	}
+	c.LLM = orDefault(getenv("TOWOW_LLM"), "builtin")
+	switch c.LLM {
+	case "builtin", "anthropic", "openai":
+	default:
+		return c, fmt.Errorf("TOWOW_LLM=%q: want builtin, anthropic or openai", c.LLM)
+	}
+	c.LLMModel = getenv("LLM_MODEL")
+	c.AnthropicKey, c.AnthropicURL = getenv("ANTHROPIC_API_KEY"), getenv("ANTHROPIC_BASE_URL")
+	c.OpenAIKey, c.OpenAIURL = getenv("OPENAI_API_KEY"), getenv("OPENAI_BASE_URL")
+	if c.LLM == "openai" && c.LLMModel == "" {
+		return c, fmt.Errorf("TOWOW_LLM=openai needs LLM_MODEL (e.g. LLM_MODEL=qwen2.5:7b for Ollama)")
+	}
+	c.Rules = domain.DefaultRules()
+	p := parser{getenv: getenv}
+	c.LLMTimeout = p.duration("LLM_TIMEOUT", 10*time.Second)
+	c.FailureThreshold = p.count("LLM_FAILURE_THRESHOLD", 3, 1)
+	c.RecoveryTimeout = p.duration("LLM_RECOVERY_TIMEOUT", 30*time.Second)
+	c.Rules.MaxRounds = p.count("TOWOW_MAX_ROUNDS", c.Rules.MaxRounds, 1)
+	c.Rules.OfferTimeoutSeconds = p.seconds("TOWOW_OFFER_TIMEOUT", c.Rules.OfferTimeoutSeconds)
+	c.Rules.FeedbackTimeoutSeconds = p.seconds("TOWOW_FEEDBACK_TIMEOUT", c.Rules.FeedbackTimeoutSeconds)
+	c.Rules.StuckTimeoutSeconds = p.seconds("TOWOW_STUCK_TIMEOUT", c.Rules.StuckTimeoutSeconds)
+	c.Rules.MaxDepth = p.count("TOWOW_MAX_DEPTH", c.Rules.MaxDepth, 0)
+	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", 12, 1)
+	c.Workers = p.count("TOWOW_WORKERS", 50, 1)
+	c.Profiles = getenv("TOWOW_PROFILES")
+	if p.err != nil {
+		return c, p.err
+	}
 	return c, nil
+}
+
+// parser reads typed variables, keeping the first error.
+type parser struct {
+	getenv func(string) string
+	err    error
+}
+
+// duration accepts a Go duration ("10s", "1m30s") or a number of seconds.
+func (p *parser) duration(name string, def time.Duration) time.Duration {
+	v := strings.TrimSpace(p.getenv(name))
+	if v == "" {
+		return def
+	}
+	if n, err := strconv.ParseFloat(v, 64); err == nil && n > 0 {
+		return time.Duration(n * float64(time.Second))
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		p.fail(fmt.Errorf("%s=%q: want a positive duration such as 10s or 2m", name, v))
+		return def
+	}
+	return d
+}
+
+// seconds is duration rounded up to whole seconds (channel rules are kept
+// in seconds).
+func (p *parser) seconds(name string, def int) int {
+	d := p.duration(name, time.Duration(def)*time.Second)
+	return int((d + time.Second - 1) / time.Second)
+}
+
+func (p *parser) count(name string, def, minimum int) int {
+	v := strings.TrimSpace(p.getenv(name))
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < minimum {
+		p.fail(fmt.Errorf("%s=%q: want a whole number of at least %d", name, v, minimum))
+		return def
+	}
+	return n
+}
+
+func (p *parser) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
 }
 
 func orDefault(v, def string) string {

@@ -1,7 +1,9 @@
 // Command towow is the ToWow backend: one binary for the server, the schema
 // migrations, the embedded development database and the benchmarks.
 //
-//	towow serve                    run the HTTP API (migrates first)
+//	towow serve                    run the HTTP API and the negotiation workers
+//	towow demo "<demand>"          run one negotiation and print it live
+//	towow replay <demand_id>       print a stored negotiation (no LLM)
 //	towow migrate up|down|status   manage the schema
 //	towow db start|stop|status|url manage the embedded cluster
 //	towow bench append             measure the event store
@@ -32,7 +34,11 @@ var errUsage = errors.New("usage")
 const usageText = `towow — the ToWow negotiation backend
 
 Usage:
-  towow serve                       start the API server (migrates the schema first)
+  towow serve                       start the API server and the negotiation workers
+                                    (migrates the schema and loads the agent profiles first)
+  towow demo "<demand>"             run one negotiation on the embedded database, printing
+                                    its timeline live, then the result; exits 0 at a terminal state
+  towow replay <demand_id>          print a stored negotiation's timeline from its events (no LLM)
   towow migrate up|down|status      apply, roll back one step, or list migrations
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
@@ -67,6 +73,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdMigrate(ctx, cfg, args[1:], stdout, stderr)
 		case "db":
 			err = cmdDB(ctx, cfg, args[1:], stdout, stderr)
+		case "demo":
+			err = cmdDemo(ctx, cfg, args[1:], stdout, stderr)
+		case "replay":
+			err = cmdReplay(ctx, cfg, args[1:], stdout, stderr)
 		case "bench":
 			err = cmdBench(ctx, cfg, args[1:], stdout, stderr)
 		default:

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/internal/schema"
 )
 
 func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Writer) error {
@@ -24,15 +23,23 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		return err
 	}
 	defer closeDB()
-	m, err := schema.New(pool, logger)
+	if err := migrateUp(ctx, pool, logger); err != nil {
+		return err
+	}
+	engine, err := newEngine(ctx, cfg, pool, true, logger)
 	if err != nil {
 		return err
 	}
-	err = m.Up(ctx)
-	m.Close()
-	if err != nil {
+	if err := engine.Start(ctx); err != nil {
 		return err
 	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		defer cancel()
+		if err := engine.Stop(sctx); err != nil {
+			logger.Error("stop negotiation workers", "err", err)
+		}
+	}()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)
@@ -41,7 +48,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		Handler:           (&api.Server{Pool: pool}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "startup", time.Since(started).Round(time.Millisecond))
+	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

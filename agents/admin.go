@@ -1,0 +1,282 @@
+package agents
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+)
+
+// The ChannelAdmin's steps.
+
+func (e *Engine) broadcast(ctx context.Context, job *river.Job[broadcastArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || c.Status != domain.ChannelStatusCreated {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "broadcast", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), nil, "",
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.Broadcast(demandOf(d)) })
+	return e.jobError("broadcast", err)
+}
+
+func (e *Engine) offerTimeout(ctx context.Context, job *river.Job[offerTimeoutArgs]) error {
+	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
+		return err
+	}
+	_, err := e.channelStep(ctx, "offer timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.OfferTimeout() })
+	return e.jobError("offer timeout", err)
+}
+
+// aggregate makes the first proposal (prompt 4) from the offers, or, when
+// nobody will take part, the compromise (prompt 9) that ends the channel.
+func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingAggregation() {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	cause := causation(job.Kind, job.ID)
+	if len(c.ActiveParticipants()) == 0 {
+		reason := "no_participants"
+		if len(c.Offers) == 0 {
+			reason = "no_offers"
+		}
+		res, call, err := e.llm.Compromise(ctx, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
+			Offers: allOfferViews(c), Reason: reason})
+		if err != nil {
+			return err
+		}
+		_, err = e.channelStep(ctx, "compromise", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventNegotiationFailed,
+			func(c *domain.Channel) ([]domain.Payload, error) {
+				return c.FailNoParticipants(res.Proposal, e.cfg.Now())
+			})
+		return e.jobError("compromise", err)
+	}
+	res, call, err := e.llm.Aggregate(ctx, llm.AggregateInput{Demand: understanding(d), RawInput: d.RawInput, Offers: participantViews(c)})
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "aggregate", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventProposalDistributed,
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.Propose(res.Proposal, e.cfg.Now()) })
+	return e.jobError("aggregate", err)
+}
+
+func (e *Engine) feedbackTimeout(ctx context.Context, job *river.Job[feedbackTimeoutArgs]) error {
+	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
+		return err
+	}
+	_, err := e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.FeedbackTimeout(job.Args.Round) })
+	return e.jobError("feedback timeout", err)
+}
+
+// adjust adapts the proposal to the last round's feedback (prompt 6).
+func (e *Engine) adjust(ctx context.Context, job *river.Job[adjustArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingAdjustment() || c.Round != job.Args.Round {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	res, call, err := e.llm.Adjust(ctx, llm.AdjustInput{Demand: understanding(d), RawInput: d.RawInput, Current: *c.Proposal,
+		Feedbacks: feedbackViews(c, c.LastRoundFeedback), Round: c.Round, MaxRounds: c.Rules.MaxRounds, Participants: participantViews(c)})
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "adjust proposal", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
+		domain.EventProposalDistributed, func(c *domain.Channel) ([]domain.Payload, error) {
+			if c.Round != job.Args.Round {
+				return nil, nil
+			}
+			return c.Adjust(res.Proposal, e.cfg.Now())
+		})
+	return e.jobError("adjust proposal", err)
+}
+
+// forceFinalize ends the last round's partial agreement with the
+// compromise of prompt 9.
+func (e *Engine) forceFinalize(ctx context.Context, job *river.Job[forceFinalizeArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingForceFinalize() {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	var still []string
+	for _, f := range c.FeedbackList() {
+		if f.FeedbackType == domain.FeedbackAccept || f.FeedbackType == domain.FeedbackNegotiate {
+			still = append(still, f.AgentID)
+		}
+	}
+	var gaps []domain.Gap
+	for _, g := range c.Proposal.Gaps {
+		gaps = append(gaps, domain.Gap{GapType: g})
+	}
+	res, call, err := e.llm.Compromise(ctx, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
+		Available: assignmentsOf(c.Proposal, still), Offers: allOfferViews(c), Gaps: gaps,
+		Feedbacks: feedbackViews(c, c.FeedbackList()), Reason: "partial_agreement"})
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "force finalize", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
+		domain.EventNegotiationForceFinalized, func(c *domain.Channel) ([]domain.Payload, error) {
+			return c.ForceFinalize(res.Proposal, e.cfg.Now())
+		})
+	return e.jobError("force finalize", err)
+}
+
+// gaps runs gap identification (prompt 7) after an agreement.
+func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingGaps() {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	fbs := c.FeedbackList()
+	if len(fbs) == 0 {
+		fbs = c.LastRoundFeedback
+	}
+	res, call, err := e.llm.Gaps(ctx, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: *c.FinalProposal,
+		Feedbacks: feedbackViews(c, fbs)})
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
+		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) { return c.IdentifyGaps(res.Gaps) })
+	return e.jobError("identify gaps", err)
+}
+
+// recursion decides on sub-negotiations (prompt 8) and spawns them: each a
+// sub-demand of its own, submitted in the same transaction.
+func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingRecursion() {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	res, call, err := e.llm.Recursion(ctx, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
+		Proposal: *c.FinalProposal, Depth: c.Depth, MaxDepth: c.Rules.MaxDepth})
+	if err != nil {
+		return err
+	}
+	var plans []domain.SubnetPlan
+	if res.ShouldRecurse {
+		for _, s := range res.SubDemands {
+			plans = append(plans, domain.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand})
+		}
+	}
+	cause := causation(job.Kind, job.ID)
+	_, err = e.commit(ctx, "decide recursion", func(ctx context.Context) (*plan, error) {
+		c, v, err := e.loadChannel(ctx, job.Args.ChannelID)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := c.Recurse(plans)
+		if err != nil || len(evs) == 0 {
+			return nil, err
+		}
+		for _, ev := range evs {
+			c.Apply(ev)
+		}
+		jobs, err := e.reactions(ctx, evs, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		meta := stepMeta(c.RootDemandID, domain.ActorChannelAdmin, cause)
+		p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(c.ID), expected: v, events: evs, meta: meta,
+			call: &call, callFor: domain.EventSubnetTriggered}}}
+		for _, ev := range evs {
+			t, ok := ev.(*domain.SubnetTriggered)
+			if !ok {
+				continue
+			}
+			sub := &domain.DemandState{}
+			raw := t.SubDemand.Description
+			if raw == "" {
+				raw = t.GapType
+			}
+			subEvs, err := sub.Submit(domain.SubmitDemand{DemandID: t.SubDemandID, UserID: d.UserID, RawInput: raw,
+				Parent: &domain.SubDemandOrigin{RootDemandID: c.RootDemandID, ParentDemandID: c.DemandID, ParentChannelID: c.ID,
+					Depth: t.RecursionDepth, GapType: t.GapType, CapabilityTags: t.SubDemand.CapabilityTags}})
+			if err != nil {
+				return nil, err
+			}
+			more, err := e.reactions(ctx, subEvs, nil, sub)
+			if err != nil {
+				return nil, err
+			}
+			p.jobs = append(p.jobs, more...)
+			p.appends = append(p.appends, appendOp{stream: domain.DemandStream(t.SubDemandID), expected: eventstore.NoStream,
+				events: subEvs, meta: stepMeta(c.RootDemandID, domain.ActorChannelAdmin, cause)})
+		}
+		return p, nil
+	})
+	return e.jobError("decide recursion", err)
+}
+
+// notifyParent reports a finished sub-negotiation to the channel that
+// spawned it.
+func (e *Engine) notifyParent(ctx context.Context, job *river.Job[notifyParentArgs]) error {
+	a := job.Args
+	res := domain.SubnetCompleted{ParentChannelID: a.ParentChannelID, SubChannelID: a.SubChannelID, SubDemandID: a.SubDemandID}
+	sub, _, err := e.loadChannel(ctx, a.SubChannelID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case sub.Exists() && sub.Completed:
+		res.Status = sub.Status
+		res.Success = sub.Agreed()
+		res.Result = sub.FinalProposal
+		if sub.Failure != nil {
+			res.FailureReason = string(sub.Failure.Reason)
+			if res.Result == nil {
+				res.Result = sub.Failure.LastProposal
+			}
+		}
+	case !sub.Exists(): // the sub-demand failed before it had a channel
+		d, _, err := e.loadDemand(ctx, a.SubDemandID)
+		if err != nil {
+			return err
+		}
+		if d.Failure == nil {
+			return nil
+		}
+		res.Status, res.FailureReason = domain.ChannelStatusFailed, string(d.Failure.Reason)
+	default:
+		return nil // not finished yet; its completion enqueues this again
+	}
+	_, err = e.channelStep(ctx, "notify parent", a.ParentChannelID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), nil, "",
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubnetDone(res) })
+	return e.jobError("notify parent", err)
+}
+
+func (e *Engine) stuck(ctx context.Context, job *river.Job[stuckArgs]) error {
+	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
+		return err
+	}
+	_, err := e.channelStep(ctx, "stuck check", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.Stuck() })
+	return e.jobError("stuck check", err)
+}

@@ -1,0 +1,329 @@
+package agents_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// script5 picks agent_1..agent_5, all participate, no gaps.
+func script5() *scripted {
+	s := newScripted()
+	s.filter = func(in *llm.FilterInput) string {
+		return candidatesReply(in, "agent_1", "agent_2", "agent_3", "agent_4", "agent_5")
+	}
+	s.offer = func(*llm.OfferInput) string { return offerReply(domain.OfferDecisionParticipate) }
+	s.gaps = func(*llm.GapInput) string { return gapsReply() }
+	return s
+}
+
+// perRound scripts feedback by round: answers[round-1][agent index].
+func perRound(answers ...[]domain.FeedbackType) func(*llm.FeedbackInput) string {
+	return func(in *llm.FeedbackInput) string {
+		r := min(in.Round, len(answers)) - 1
+		i := int(in.Profile.AgentID[len("agent_")]-'0') - 1
+		return feedbackReply(answers[r][i])
+	}
+}
+
+const (
+	A = domain.FeedbackAccept
+	N = domain.FeedbackNegotiate
+	W = domain.FeedbackWithdraw
+	R = domain.FeedbackReject
+)
+
+func TestThresholdBranches(t *testing.T) {
+	tests := []struct {
+		name      string
+		maxRounds int
+		answers   [][]domain.FeedbackType
+		status    domain.ChannelStatus
+		rounds    int
+		check     func(t *testing.T, c *domain.Channel)
+	}{
+		{name: "80% accept finalizes in round 1", answers: [][]domain.FeedbackType{{A, A, A, A, N}},
+			status: domain.ChannelStatusFinalized, rounds: 1},
+		{name: "60% goes to round 2, then finalizes", answers: [][]domain.FeedbackType{{A, A, A, N, N}, {A, A, A, A, A}},
+			status: domain.ChannelStatusFinalized, rounds: 2,
+			check: func(t *testing.T, c *domain.Channel) {
+				if c.FinalProposal.Version != 2 || c.FinalProposal.AdjustmentSummary == nil {
+					t.Errorf("final proposal v%d, adjustment %v", c.FinalProposal.Version, c.FinalProposal.AdjustmentSummary)
+				}
+			}},
+		{name: "under 50% fails; reject and withdraw count against", answers: [][]domain.FeedbackType{{A, A, R, W, N}},
+			status: domain.ChannelStatusFailed, rounds: 1,
+			check: func(t *testing.T, c *domain.Channel) {
+				if c.Failure.Reason != domain.FailureLowAcceptance || !c.Withdrawn["agent_4"] {
+					t.Errorf("failure %+v withdrawn %v", c.Failure, c.Withdrawn)
+				}
+			}},
+		{name: "the last round between thresholds force-finalizes", maxRounds: 3,
+			answers: [][]domain.FeedbackType{{A, A, A, N, N}},
+			status:  domain.ChannelStatusForceFinalized, rounds: 3,
+			check: func(t *testing.T, c *domain.Channel) {
+				if !slices.Equal(slices.Sorted(slices.Values(c.Confirmed)), []string{"agent_1", "agent_2", "agent_3"}) ||
+					!slices.Equal(slices.Sorted(slices.Values(c.Optional)), []string{"agent_4", "agent_5"}) {
+					t.Errorf("confirmed %v optional %v", c.Confirmed, c.Optional)
+				}
+				if c.FinalProposal.Type != domain.ProposalTypeCompromise {
+					t.Errorf("final proposal type %q", c.FinalProposal.Type)
+				}
+			}},
+		{name: "five rounds by default before force-finalize", answers: [][]domain.FeedbackType{{A, A, A, N, N}},
+			status: domain.ChannelStatusForceFinalized, rounds: 5},
+		{name: "a withdrawn agent leaves the later rounds", answers: [][]domain.FeedbackType{{A, A, A, N, W}, {A, A, A, A, A}},
+			status: domain.ChannelStatusFinalized, rounds: 2,
+			check: func(t *testing.T, c *domain.Channel) {
+				if slices.Contains(c.RoundMembers(), "agent_5") {
+					t.Errorf("withdrawn agent_5 still asked in round %d: %v", c.Round, c.RoundMembers())
+				}
+				for _, a := range c.FinalProposal.Assignments {
+					if a.AgentID == "agent_5" {
+						t.Error("withdrawn agent_5 assigned in the final proposal")
+					}
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := script5()
+			s.feedback = perRound(tc.answers...)
+			rules := domain.DefaultRules()
+			if tc.maxRounds > 0 {
+				rules.MaxRounds = tc.maxRounds
+			}
+			h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(5)})
+			sub, err := h.e.SubmitDemand(context.Background(), "u1", "需要5位摄影师")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := h.wait(sub.DemandID, 30*time.Second)
+			c := out.channel
+			if c == nil || c.Status != tc.status || c.Round != tc.rounds {
+				t.Fatalf("status %v round %d, want %s after %d rounds:\n%s", c.Status, c.Round, tc.status, tc.rounds, h.timeline(sub.DemandID))
+			}
+			evals := 0
+			for _, e := range h.events(sub.DemandID) {
+				if e.Type == domain.EventFeedbackEvaluated {
+					evals++
+				}
+			}
+			if evals != tc.rounds {
+				t.Errorf("%d evaluations for %d rounds", evals, tc.rounds)
+			}
+			if tc.check != nil {
+				tc.check(t, c)
+			}
+			h.check(sub.DemandID)
+		})
+	}
+}
+
+func TestNoCandidates(t *testing.T) {
+	s := newScripted()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in) }
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(3)})
+	sub, err := h.e.SubmitDemand(context.Background(), "u1", "需要一位会说斯瓦希里语的潜水教练")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.wait(sub.DemandID, 20*time.Second)
+	f := out.demand.Failure
+	if out.channel != nil || f == nil || f.ErrorCode != "TOWOW_FILTER_001" || f.Reason != domain.FailureNoCandidates || f.Suggestion == "" {
+		t.Fatalf("outcome %+v / %+v", out.demand.Failure, out.channel)
+	}
+	for _, e := range h.events(sub.DemandID) {
+		if strings.HasPrefix(e.StreamID, "channel-") {
+			t.Fatalf("a channel was created: %s", e.Type)
+		}
+	}
+}
+
+// TestLLMDown: every call fails; the breaker opens after 3 failures, every
+// prompt falls back, the calls are recorded, and the negotiation still ends
+// in a terminal state.
+func TestLLMDown(t *testing.T) {
+	s := newScripted()
+	s.fail.Store(true)
+	h := newHarness(t, opts{provider: s, llmCfg: func(c *llm.Config) { c.RecoveryTimeout = time.Minute }})
+	sub, err := h.e.SubmitDemand(context.Background(), "u1", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.wait(sub.DemandID, 30*time.Second)
+	if out.channel != nil && !out.channel.Status.IsTerminal() {
+		t.Fatalf("not terminal: %+v", out.channel.Status)
+	}
+	calls, fallbacks, open := 0, 0, 0
+	for _, e := range h.events(sub.DemandID) {
+		if c := e.Metadata.LLMCall; c != nil {
+			calls++
+			if c.FallbackUsed {
+				fallbacks++
+			}
+			if c.Outcome == domain.LLMOutcomeBreakerOpen {
+				open++
+			}
+		}
+	}
+	if calls == 0 || fallbacks != calls || open == 0 {
+		t.Fatalf("%d recorded calls, %d fallbacks, %d refused by the open breaker", calls, fallbacks, open)
+	}
+	if got := s.calls.Load(); got > 3 {
+		t.Fatalf("the provider was called %d times; the breaker should stop it after 3", got)
+	}
+	if h.e.LLM().BreakerState() != "open" {
+		t.Fatalf("breaker %s", h.e.LLM().BreakerState())
+	}
+	h.check(sub.DemandID)
+}
+
+func TestSubNegotiation(t *testing.T) {
+	s := script5()
+	s.feedback = perRound([]domain.FeedbackType{A, A, A, A, A})
+	s.gaps = func(in *llm.GapInput) string {
+		if strings.Contains(in.RawInput, "摄影") && !strings.Contains(in.RawInput, "寻找") {
+			return gapsReply("摄影师")
+		}
+		return gapsReply()
+	}
+	s.recursion = func(*llm.RecursionInput) string { return recursionReply("摄影师") }
+	s.filter = func(in *llm.FilterInput) string {
+		if len(in.Exclude) > 0 { // the sub-demand: the parent's candidates are excluded
+			return candidatesReply(in, "agent_6", "agent_7")
+		}
+		return candidatesReply(in, "agent_1", "agent_2", "agent_3", "agent_4", "agent_5")
+	}
+	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(A) }
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(7)})
+	sub, err := h.e.SubmitDemand(context.Background(), "u1", "需要摄影团队")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.wait(sub.DemandID, 30*time.Second)
+	c := out.channel
+	if c.Status != domain.ChannelStatusFinalized || len(c.Subnets) != 1 {
+		t.Fatalf("status %s subnets %d:\n%s", c.Status, len(c.Subnets), h.timeline(sub.DemandID))
+	}
+	res := c.SubnetResult(c.Subnets[0].SubChannelID)
+	if res == nil || !res.Success || res.Result == nil {
+		t.Fatalf("sub result %+v", res)
+	}
+	child, _ := h.e.Channel(context.Background(), c.Subnets[0].SubChannelID)
+	if child.Depth != 1 || child.ParentChannelID != c.ID || child.RootDemandID != sub.DemandID || !child.Completed {
+		t.Fatalf("child %+v", child)
+	}
+	h.check(sub.DemandID)
+}
+
+func TestMaxDepthRecordsSubnet001(t *testing.T) {
+	s := script5()
+	s.feedback = perRound([]domain.FeedbackType{A, A, A, A, A})
+	s.gaps = func(*llm.GapInput) string { return gapsReply("摄影师") }
+	rules := domain.DefaultRules()
+	rules.MaxDepth = 0
+	h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(5)})
+	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影团队")
+	out := h.wait(sub.DemandID, 30*time.Second)
+	if len(out.channel.Subnets) != 0 {
+		t.Fatal("a sub-negotiation was spawned beyond the maximum depth")
+	}
+	found := false
+	for _, e := range h.events(sub.DemandID) {
+		if e.Type == domain.EventErrorOccurred && strings.Contains(string(e.Payload), "TOWOW_SUBNET_001") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no TOWOW_SUBNET_001 recorded:\n%s", h.timeline(sub.DemandID))
+	}
+	h.check(sub.DemandID)
+}
+
+// tinyTimeouts are rules for timeout tests.
+func tinyTimeouts() domain.Rules {
+	r := domain.DefaultRules()
+	r.OfferTimeoutSeconds, r.FeedbackTimeoutSeconds = 1, 1
+	return r
+}
+
+func TestOfferTimeout(t *testing.T) {
+	s := script5()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "agent_1", "agent_2", "ext_1") }
+	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(A) }
+	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(2, "ext_1")})
+	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影师")
+	out := h.wait(sub.DemandID, 30*time.Second)
+	c := out.channel
+	if !c.OffersTimedOut || c.Status != domain.ChannelStatusFinalized || len(c.Offers) != 2 {
+		t.Fatalf("timed out %v status %s offers %d", c.OffersTimedOut, c.Status, len(c.Offers))
+	}
+	for _, e := range h.events(sub.DemandID) {
+		if e.Type == domain.EventOfferTimeout && !strings.Contains(string(e.Payload), `"missing_agents": ["ext_1"]`) {
+			t.Fatalf("offer timeout %s", e.Payload)
+		}
+	}
+	h.check(sub.DemandID)
+}
+
+func TestNoOffersBeforeTheTimeout(t *testing.T) {
+	s := script5()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "ext_1", "ext_2") }
+	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(0, "ext_1", "ext_2")})
+	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影师")
+	c := h.wait(sub.DemandID, 30*time.Second).channel
+	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoResponsesTimeout ||
+		c.Failure.LastProposal == nil || c.Failure.LastProposal.Type != domain.ProposalTypeCompromise {
+		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
+	}
+	h.check(sub.DemandID)
+}
+
+func TestFeedbackTimeoutCountsAsAccept(t *testing.T) {
+	s := script5()
+	s.filter = func(in *llm.FilterInput) string {
+		return candidatesReply(in, "agent_1", "agent_2", "agent_3", "agent_4", "ext_1")
+	}
+	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(A) }
+	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(4, "ext_1")})
+	ctx := context.Background()
+	sub, _ := h.e.SubmitDemand(ctx, "u1", "需要摄影师")
+	// The external agent offers through the command, then never answers.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate))
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("external offer: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c := h.wait(sub.DemandID, 30*time.Second).channel
+	f, ok := c.Feedback["ext_1"]
+	if c.Status != domain.ChannelStatusFinalized || !ok || f.FeedbackType != A || f.Reasoning != domain.FeedbackTimeoutReason {
+		t.Fatalf("status %s, ext_1 feedback %+v", c.Status, f)
+	}
+	h.check(sub.DemandID)
+}
+
+func TestStuckChannelFails(t *testing.T) {
+	s := script5()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "ext_1") }
+	rules := domain.DefaultRules()
+	rules.StuckTimeoutSeconds = 1 // offers would time out only after 300 s
+	h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(0, "ext_1")})
+	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影师")
+	c := h.wait(sub.DemandID, 30*time.Second).channel
+	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureStuckTimeout {
+		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
+	}
+	h.check(sub.DemandID)
+}

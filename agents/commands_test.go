@@ -1,0 +1,186 @@
+package agents_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+func (h *harness) head() int64 {
+	h.t.Helper()
+	p, err := h.store.HeadPosition(context.Background())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return p
+}
+
+func TestSubmitDemandRejectsBadInput(t *testing.T) {
+	h := newHarness(t, opts{profiles: testProfiles(1), noStart: true})
+	before := h.head()
+	tests := []struct {
+		name, input string
+		want        error
+	}{
+		{"empty", "", domain.ErrDemandEmpty},
+		{"blank", " \n\t ", domain.ErrDemandEmpty},
+		{"too long", strings.Repeat("需", domain.MaxDemandRunes+1), domain.ErrDemandInvalid},
+		{"not utf-8", "AI \xff 聚会", domain.ErrDemandInvalid},
+	}
+	for _, tc := range tests {
+		_, err := h.e.SubmitDemand(context.Background(), "u1", tc.input)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if h.head() != before {
+		t.Fatal("bad input wrote events")
+	}
+	if _, err := h.e.SubmitDemand(context.Background(), "u1", strings.Repeat("需", domain.MaxDemandRunes)); err != nil {
+		t.Fatalf("a demand of exactly the maximum length: %v", err)
+	}
+}
+
+// TestExternalAgentsDriveANegotiation runs a channel whose agents are all
+// external: offers and feedback arrive as commands, and every wrong command
+// is refused with its code and writes nothing.
+func TestExternalAgentsDriveANegotiation(t *testing.T) {
+	s := newScripted()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "ext_1", "ext_2") }
+	s.gaps = func(*llm.GapInput) string { return gapsReply() }
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(0, "ext_1", "ext_2", "ext_3")})
+	ctx := context.Background()
+	sub, err := h.e.SubmitDemand(ctx, "u1", "需要摄影师")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, func() bool {
+		c, _ := h.e.Channel(ctx, sub.ChannelID)
+		return c.Status == domain.ChannelStatusCollecting
+	})
+
+	refused := func(name string, err, want error) {
+		t.Helper()
+		before := h.head()
+		if !errors.Is(err, want) {
+			t.Fatalf("%s: %v, want %v", name, err, want)
+		}
+		if h.head() != before {
+			t.Fatalf("%s: wrote events", name)
+		}
+	}
+	_, err = h.e.SubmitOffer(ctx, "collab-nope", "ext_1", agentsOffer(domain.OfferDecisionParticipate))
+	refused("unknown channel", err, domain.ErrNotFound)
+	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
+	refused("not invited", err, domain.ErrNotInvited)
+	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer("maybe"))
+	refused("bad decision", err, domain.ErrInvalidAnswer)
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(0, domain.FeedbackAccept))
+	refused("feedback before a proposal", err, domain.ErrFeedbackClosed)
+
+	if _, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionDecline))
+	refused("second offer", err, domain.ErrDuplicate)
+	if _, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_2", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
+	refused("offer after collection closed", err, domain.ErrNotInvited)
+
+	waitFor(t, 10*time.Second, func() bool {
+		c, _ := h.e.Channel(ctx, sub.ChannelID)
+		return c.AwaitingFeedback()
+	})
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(2, domain.FeedbackAccept))
+	refused("wrong round", err, domain.ErrWrongRound)
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_3", agentsFeedback(1, domain.FeedbackAccept))
+	refused("not a participant", err, domain.ErrNotParticipant)
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackNegotiate))
+	refused("negotiate without a request", err, domain.ErrInvalidAnswer)
+
+	if _, err := h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackAccept)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackWithdraw))
+	refused("second feedback", err, domain.ErrDuplicate)
+	if _, err := h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_2", agentsFeedback(1, domain.FeedbackAccept)); err != nil {
+		t.Fatal(err)
+	}
+	c := h.wait(sub.DemandID, 20*time.Second).channel
+	if c.Status != domain.ChannelStatusFinalized {
+		t.Fatalf("status %s:\n%s", c.Status, h.timeline(sub.DemandID))
+	}
+	for _, e := range h.events(sub.DemandID) {
+		if e.Type == domain.EventOfferSubmitted && e.Metadata.LLMCall != nil {
+			t.Fatal("an external agent's offer carries an LLM call")
+		}
+	}
+	h.check(sub.DemandID)
+}
+
+func agentsFeedback(round int, ft domain.FeedbackType) agentsFeedbackCmd {
+	return agentsFeedbackCmd{Round: round, FeedbackType: ft, Reasoning: "external"}
+}
+
+func waitFor(t *testing.T, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestCrashAndResume stops the River client while an LLM call is in flight
+// (between the call and its commit), starts a new engine on the same
+// database, and checks the negotiation completes with no lost and no
+// duplicated events.
+func TestCrashAndResume(t *testing.T) {
+	s := script5()
+	s.feedback = perRound([]domain.FeedbackType{A, A, A, N, N}, []domain.FeedbackType{A, A, A, A, A})
+	s.setBlock(llm.PromptAdjust, true) // the adjust step of round 2 hangs
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(5), noStart: true})
+	ctx := context.Background()
+	runCtx, cancel := context.WithCancel(ctx)
+	if err := h.e.Start(runCtx); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := h.e.SubmitDemand(ctx, "u1", "需要5位摄影师")
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.blocked:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the adjust call never came:\n%s", h.timeline(sub.DemandID))
+	}
+	// Crash: cancel the in-flight job and stop the client.
+	stopCtx, c := context.WithTimeout(ctx, 10*time.Second)
+	if err := h.e.River().StopAndCancel(stopCtx); err != nil {
+		t.Fatal(err)
+	}
+	c()
+	cancel()
+	mid, _ := h.e.Channel(ctx, sub.ChannelID)
+	if !mid.AwaitingAdjustment() {
+		t.Fatalf("expected the crash while awaiting the adjustment, status %s", mid.Status)
+	}
+
+	// Restart: a new engine (new River client) on the same database.
+	s.setBlock(llm.PromptAdjust, false)
+	h2 := h.restart()
+	c2 := h2.wait(sub.DemandID, 60*time.Second).channel
+	if c2.Status != domain.ChannelStatusFinalized || c2.Round != 2 {
+		t.Fatalf("after restart: status %s round %d:\n%s", c2.Status, c2.Round, h2.timeline(sub.DemandID))
+	}
+	h2.check(sub.DemandID)
+}

@@ -1,0 +1,121 @@
+package agents
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+)
+
+// understand is the Coordinator's first step: prompt 1 on the raw demand.
+func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs]) error {
+	d, _, err := e.loadDemand(ctx, job.Args.DemandID)
+	if err != nil {
+		return err
+	}
+	if !d.Exists() || d.Understanding != nil {
+		return nil
+	}
+	u, call, err := e.llm.Understand(ctx, llm.UnderstandInput{RawInput: d.RawInput, UserID: d.UserID,
+		GapType: d.GapType, CapabilityTags: d.CapabilityHints})
+	if err != nil {
+		return err
+	}
+	profiles, err := e.dir.Active(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = e.demandStep(ctx, "understand demand", d.ID, domain.ActorCoordinator, causation(job.Kind, job.ID), &call,
+		domain.EventDemandUnderstood, func(d *domain.DemandState) ([]domain.Payload, error) {
+			evs, err := d.Understand(domain.DemandUnderstood{SurfaceDemand: u.SurfaceDemand, CapabilityTags: u.CapabilityTags,
+				Confidence: u.Confidence, DeepUnderstanding: &u.DeepUnderstanding, Context: &u.Context, Uncertainties: u.Uncertainties})
+			if len(evs) > 0 {
+				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: len(profiles)})
+			}
+			return evs, err
+		})
+	return e.jobError("understand demand", err)
+}
+
+// filter is the Coordinator's smart filtering (prompt 2); with candidates
+// it opens the channel, without any the demand fails (TOWOW_FILTER_001).
+func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
+	d, _, err := e.loadDemand(ctx, job.Args.DemandID)
+	if err != nil {
+		return err
+	}
+	if !d.Exists() || d.Understanding == nil || d.ChannelID != "" || d.Failure != nil {
+		return nil
+	}
+	profiles, err := e.dir.Active(ctx)
+	if err != nil {
+		return err
+	}
+	var exclude []string
+	if d.IsSub() { // the parent negotiation's candidates were asked already
+		parent, _, err := e.loadChannel(ctx, d.ParentChannelID)
+		if err != nil {
+			return err
+		}
+		for _, c := range parent.Candidates {
+			exclude = append(exclude, c.AgentID)
+		}
+	}
+	started := e.cfg.Now()
+	res, call, err := e.llm.Filter(ctx, llm.FilterInput{Demand: understanding(d), RawInput: d.RawInput, Profiles: profiles,
+		MaxCandidates: e.cfg.MaxCandidates, Exclude: exclude})
+	if err != nil {
+		return err
+	}
+	took := int(e.cfg.Now().Sub(started).Milliseconds())
+	cands := make([]domain.Candidate, 0, len(res.Candidates))
+	for _, c := range res.Candidates {
+		cands = append(cands, domain.Candidate{AgentID: c.AgentID, DisplayName: c.DisplayName, Reason: c.Reason,
+			RelevanceScore: int(c.Confidence*100 + 0.5)})
+	}
+	channelID := domain.ChannelIDFor(d.ID)
+	_, err = e.commit(ctx, "filter candidates", func(ctx context.Context) (*plan, error) {
+		d, v, err := e.loadDemand(ctx, job.Args.DemandID)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := d.Filtered(cands, channelID, len(profiles), took)
+		if err != nil || len(evs) == 0 {
+			return nil, err
+		}
+		for _, ev := range evs {
+			d.Apply(ev)
+		}
+		meta := stepMeta(d.RootDemandID, domain.ActorCoordinator, causation(job.Kind, job.ID))
+		jobs, err := e.reactions(ctx, evs, nil, d)
+		if err != nil {
+			return nil, err
+		}
+		p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.DemandStream(d.ID), expected: v, events: evs, meta: meta,
+			call: &call, callFor: domain.EventFilterCompleted}}}
+		if d.ChannelID == "" {
+			return p, nil
+		}
+		c := &domain.Channel{}
+		created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
+			ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: e.cfg.Rules})
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range created {
+			c.Apply(ev)
+		}
+		more, err := e.reactions(ctx, created, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.jobs = append(p.jobs, more...)
+		meta.Actor = domain.ActorChannelAdmin
+		p.appends = append(p.appends, appendOp{stream: domain.ChannelStream(channelID), expected: eventstore.NoStream, events: created, meta: meta})
+		return p, nil
+	})
+	return e.jobError("filter candidates", err)
+}

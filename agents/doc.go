@@ -1,0 +1,25 @@
+// Package agents runs ToWow's negotiation: the Coordinator, ChannelAdmin and
+// UserAgent steps of the design (001 §2.3) as River jobs over the event
+// store.
+//
+// Every step follows the same shape (ARCHITECTURE.md §5):
+//
+//  1. load the demand or channel by folding its stream; if the step is no
+//     longer needed (done already, wrong round, terminal state) finish
+//     without writing, so retried and duplicated jobs are harmless;
+//  2. call the LLM, outside any transaction (the call record, including
+//     whether a fallback answered, goes into the metadata of the event the
+//     answer produced, so a replay never calls the LLM);
+//  3. in one transaction: insert the follow-up jobs and append the events
+//     with the expected version read in step 1; on a version conflict reload
+//     and decide again with the same LLM answer.
+//
+// Follow-up jobs are derived from the events a step appends (reactions.go),
+// in one place: e.g. towow.aggregation.started enqueues the aggregate step,
+// towow.proposal.distributed enqueues one feedback step per twin participant
+// plus the round's feedback timeout. Timeouts are jobs whose deadline is in
+// their arguments; they run close to it and re-check the state.
+//
+// Agents whose profile says mode "external" get no twin: their offers and
+// feedback arrive through [Engine.SubmitOffer] and [Engine.SubmitFeedback].
+package agents

@@ -1,0 +1,307 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+)
+
+// Config tunes the engine.
+type Config struct {
+	// Rules are stamped on every new channel (defaults: domain.DefaultRules).
+	Rules domain.Rules
+	// MaxCandidates bounds smart filtering (default 12; the design says 10-20).
+	MaxCandidates int
+	// Workers is how many jobs run at once in this process (default 50; it
+	// should exceed the widest fan-out, the candidates of one channel).
+	Workers int
+	// FetchCooldown and FetchPollInterval tune River's fetcher (defaults 1ms
+	// and 50ms: a step's follow-up starts within milliseconds).
+	FetchCooldown, FetchPollInterval time.Duration
+	// JobTimeout bounds one step (default 2 minutes); RescueAfter is how long
+	// a job stays "running" after its process died before River retries it
+	// elsewhere (default 3 minutes; it must exceed JobTimeout).
+	JobTimeout, RescueAfter time.Duration
+	// Now is the clock (default time.Now).
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+func (c *Config) defaults() {
+	if c.Rules == (domain.Rules{}) {
+		c.Rules = domain.DefaultRules()
+	}
+	if c.MaxCandidates <= 0 {
+		c.MaxCandidates = 12
+	}
+	if c.Workers <= 0 {
+		c.Workers = 50
+	}
+	if c.FetchCooldown <= 0 {
+		c.FetchCooldown = time.Millisecond
+	}
+	if c.FetchPollInterval <= 0 {
+		c.FetchPollInterval = 50 * time.Millisecond
+	}
+	if c.JobTimeout <= 0 {
+		c.JobTimeout = 2 * time.Minute
+	}
+	if c.RescueAfter <= c.JobTimeout {
+		c.RescueAfter = c.JobTimeout + time.Minute
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Engine runs negotiations.
+type Engine struct {
+	cfg   Config
+	pool  *pgxpool.Pool
+	store *eventstore.Store
+	llm   *llm.Client
+	river *river.Client[pgx.Tx]
+	dir   *Directory
+	log   *slog.Logger
+}
+
+// New builds an engine. With workers false the River client only inserts
+// jobs (an API process that leaves the work to `towow worker` processes).
+func New(pool *pgxpool.Pool, store *eventstore.Store, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
+	cfg.defaults()
+	e := &Engine{cfg: cfg, pool: pool, store: store, llm: client, log: cfg.Logger}
+	e.dir = NewDirectory(store)
+	rc := &river.Config{
+		Logger:               cfg.Logger,
+		JobTimeout:           cfg.JobTimeout,
+		RescueStuckJobsAfter: cfg.RescueAfter,
+		FetchCooldown:        cfg.FetchCooldown,
+		FetchPollInterval:    cfg.FetchPollInterval,
+	}
+	if workers {
+		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		rc.Workers = e.workers()
+	}
+	rcl, err := river.NewClient(riverpgxv5.New(pool), rc)
+	if err != nil {
+		return nil, fmt.Errorf("river client: %w", err)
+	}
+	e.river = rcl
+	return e, nil
+}
+
+// Start starts working jobs (a no-op for an insert-only engine).
+func (e *Engine) Start(ctx context.Context) error {
+	if err := e.river.Start(ctx); err != nil && !errors.Is(err, river.ErrNotFound) {
+		return fmt.Errorf("start river: %w", err)
+	}
+	return nil
+}
+
+// Stop stops working: running steps finish (or are cancelled when ctx
+// ends; they are retried later, safely).
+func (e *Engine) Stop(ctx context.Context) error {
+	if err := e.river.Stop(ctx); err != nil {
+		return fmt.Errorf("stop river: %w", err)
+	}
+	return nil
+}
+
+// Directory returns the agent directory the engine filters from.
+func (e *Engine) Directory() *Directory { return e.dir }
+
+// Store returns the event store.
+func (e *Engine) Store() *eventstore.Store { return e.store }
+
+// LLM returns the LLM client.
+func (e *Engine) LLM() *llm.Client { return e.llm }
+
+// River returns the River client (job counts for operations views).
+func (e *Engine) River() *river.Client[pgx.Tx] { return e.river }
+
+// appendOp is one stream's share of a step's transaction.
+type appendOp struct {
+	stream   string
+	expected eventstore.ExpectedVersion
+	events   []domain.Payload
+	meta     domain.Metadata
+	// call is the LLM call whose answer produced the event of type callFor;
+	// it is recorded in that event's metadata.
+	call    *domain.LLMCall
+	callFor domain.EventType
+}
+
+// plan is what one step writes, in one transaction.
+type plan struct {
+	appends []appendOp
+	jobs    []job
+}
+
+func (p *plan) empty() bool { return p == nil || (len(p.appends) == 0 && len(p.jobs) == 0) }
+
+// maxConflictRetries bounds the reload-and-decide loop of a step.
+const maxConflictRetries = 50
+
+// commit runs build, writes its plan in one transaction, and on a version
+// conflict calls build again (build must reload the state it decides on).
+// It returns the last global position written (0 if nothing was).
+func (e *Engine) commit(ctx context.Context, step string, build func(ctx context.Context) (*plan, error)) (int64, error) {
+	for attempt := range maxConflictRetries {
+		p, err := build(ctx)
+		if err != nil || p.empty() {
+			return 0, err
+		}
+		var last int64
+		err = pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+			// Jobs first: the append takes the store-wide append lock, held
+			// until commit, so it should be the last statement.
+			if err := e.insertJobs(ctx, tx, p.jobs); err != nil {
+				return err
+			}
+			for _, a := range p.appends {
+				evs, err := encode(a)
+				if err != nil {
+					return err
+				}
+				res, err := e.store.AppendTx(ctx, tx, a.stream, a.expected, evs...)
+				if err != nil {
+					return err
+				}
+				last = max(last, res.LastPosition)
+			}
+			return nil
+		})
+		if errors.Is(err, eventstore.ErrVersionConflict) {
+			// Someone else moved the stream: decide again on the new state.
+			time.Sleep(time.Duration(rand.IntN(1+min(attempt, 10))) * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", step, err)
+		}
+		return last, nil
+	}
+	return 0, fmt.Errorf("%s: gave up after %d version conflicts", step, maxConflictRetries)
+}
+
+// agentEvents are the events an agent produces itself; the consequences a
+// step derives from them (an evaluation, a status change, ...) are the
+// ChannelAdmin's, and are recorded under its actor.
+var agentEvents = map[domain.EventType]bool{
+	domain.EventOfferSubmitted: true, domain.EventProposalFeedback: true, domain.EventAgentWithdrawn: true,
+}
+
+func encode(a appendOp) ([]eventstore.EventData, error) {
+	out := make([]eventstore.EventData, len(a.events))
+	for i, p := range a.events {
+		md := a.meta
+		if strings.HasPrefix(md.Actor, "agent:") && !agentEvents[p.EventType()] {
+			md.Actor = domain.ActorChannelAdmin
+		}
+		if a.call != nil && p.EventType() == a.callFor {
+			md.LLMCall = a.call
+			a.call = nil // only the first such event carries it
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("event id: %w", err)
+		}
+		ev, err := eventstore.NewEvent(id, p, md)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ev
+	}
+	return out, nil
+}
+
+func (e *Engine) insertJobs(ctx context.Context, tx pgx.Tx, jobs []job) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	params := make([]river.InsertManyParams, len(jobs))
+	for i, j := range jobs {
+		params[i] = river.InsertManyParams{Args: j.args}
+		if !j.at.IsZero() && j.at.After(e.cfg.Now()) {
+			params[i].InsertOpts = &river.InsertOpts{ScheduledAt: j.at}
+		}
+	}
+	if _, err := e.river.InsertManyTx(ctx, tx, params); err != nil {
+		return fmt.Errorf("enqueue follow-up jobs: %w", err)
+	}
+	return nil
+}
+
+// waitWindow is how close to its deadline a timeout job is scheduled; it
+// exceeds River's scheduler interval (5 s), and the job waits out the rest.
+const waitWindow = 6 * time.Second
+
+// waitUntil blocks until deadline when it is within waitWindow, or snoozes
+// the job until closer to it.
+func (e *Engine) waitUntil(ctx context.Context, deadline time.Time) error {
+	remaining := deadline.Sub(e.cfg.Now())
+	switch {
+	case remaining <= 0:
+		return nil
+	case remaining > waitWindow:
+		return river.JobSnooze(remaining - waitWindow/2)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(remaining):
+		return nil
+	}
+}
+
+// loadDemand folds a demand's stream.
+func (e *Engine) loadDemand(ctx context.Context, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
+	d := &domain.DemandState{}
+	v, err := e.fold(ctx, domain.DemandStream(demandID), d.Apply)
+	return d, v, err
+}
+
+// loadChannel folds a channel's stream.
+func (e *Engine) loadChannel(ctx context.Context, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
+	c := &domain.Channel{}
+	v, err := e.fold(ctx, domain.ChannelStream(channelID), c.Apply)
+	return c, v, err
+}
+
+func (e *Engine) fold(ctx context.Context, stream string, apply func(domain.Payload)) (eventstore.ExpectedVersion, error) {
+	var version int64
+	for {
+		evs, err := e.store.ReadStream(ctx, stream, version+1, eventstore.MaxReadLimit)
+		if err != nil {
+			return 0, err
+		}
+		for _, ev := range evs {
+			p, err := ev.Decode()
+			if err != nil {
+				return 0, err
+			}
+			apply(p)
+			version = ev.StreamVersion
+		}
+		if len(evs) < eventstore.MaxReadLimit {
+			return eventstore.ExpectedVersion(version), nil
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package agents_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// live is a subscription to the whole log, started with the harness: what
+// a frontend or a projection would have seen while the negotiation ran.
+type live struct {
+	mu     sync.Mutex
+	events []eventstore.RecordedEvent
+}
+
+func (h *harness) watch() {
+	pool := h.pool
+	n := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = n.Run(ctx) }()
+	go func() {
+		defer wg.Done()
+		_ = h.store.Subscribe(ctx, eventstore.SubscribeOptions{Notifier: n}, func(_ context.Context, b []eventstore.RecordedEvent) error {
+			h.live.mu.Lock()
+			h.live.events = append(h.live.events, b...)
+			h.live.mu.Unlock()
+			return nil
+		})
+	}()
+	h.t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// check asserts the invariants of a finished negotiation tree.
+func (h *harness) check(demandID string) {
+	h.t.Helper()
+	t := h.t
+	stored := h.events(demandID)
+	// 1. The live subscription saw exactly the stored events, in order.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.live.mu.Lock()
+		var seen []eventstore.RecordedEvent
+		for _, e := range h.live.events {
+			if e.Metadata.CorrelationID == demandID {
+				seen = append(seen, e)
+			}
+		}
+		h.live.mu.Unlock()
+		if len(seen) >= len(stored) || time.Now().After(deadline) {
+			if len(seen) != len(stored) {
+				t.Fatalf("live subscription saw %d events, the store has %d", len(seen), len(stored))
+			}
+			for i := range seen {
+				if seen[i].EventID != stored[i].EventID {
+					t.Fatalf("live event %d is %s, stored %s", i, seen[i].EventID, stored[i].EventID)
+				}
+			}
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// 2. Per stream: versions contiguous, and the incremental fold of the
+	// live events equals a fresh load.
+	byStream := map[string][]eventstore.RecordedEvent{}
+	for _, e := range stored {
+		byStream[e.StreamID] = append(byStream[e.StreamID], e)
+	}
+	for stream, evs := range byStream {
+		for i, e := range evs {
+			if e.StreamVersion != int64(i+1) {
+				t.Fatalf("%s: event %d has version %d", stream, i, e.StreamVersion)
+			}
+		}
+		switch {
+		case strings.HasPrefix(stream, "channel-"):
+			id := strings.TrimPrefix(stream, "channel-")
+			folded := &domain.Channel{}
+			for _, e := range evs {
+				p, err := e.Decode()
+				if err != nil {
+					t.Fatal(err)
+				}
+				folded.Apply(p)
+			}
+			loaded, err := h.e.Channel(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(folded, loaded) {
+				t.Fatalf("channel %s: fold of the live events differs from the loaded state", id)
+			}
+			checkChannel(t, id, evs)
+		case strings.HasPrefix(stream, "demand-"):
+			id := strings.TrimPrefix(stream, "demand-")
+			folded := &domain.DemandState{}
+			for _, e := range evs {
+				p, _ := e.Decode()
+				folded.Apply(p)
+			}
+			loaded, _ := h.e.Demand(context.Background(), id)
+			if !reflect.DeepEqual(folded, loaded) {
+				t.Fatalf("demand %s: fold differs from the loaded state", id)
+			}
+		}
+	}
+}
+
+// checkChannel: no duplicated answers, one completion and nothing after it,
+// and every status change allowed by the state machine.
+func checkChannel(t *testing.T, id string, evs []eventstore.RecordedEvent) {
+	t.Helper()
+	offers, feedback := map[string]bool{}, map[string]bool{}
+	status := domain.ChannelStatus("")
+	completed := 0
+	for _, e := range evs {
+		if completed > 0 {
+			t.Fatalf("channel %s: %s after completion", id, e.Type)
+		}
+		p, _ := e.Decode()
+		switch ev := p.(type) {
+		case *domain.ChannelCreated:
+			status = domain.ChannelStatusCreated
+		case *domain.ChannelStatusChanged:
+			if ev.OldStatus != status || !domain.CanTransition(ev.OldStatus, ev.NewStatus) {
+				t.Fatalf("channel %s: transition %s → %s while %s", id, ev.OldStatus, ev.NewStatus, status)
+			}
+			status = ev.NewStatus
+		case *domain.OfferSubmitted:
+			if offers[ev.AgentID] {
+				t.Fatalf("channel %s: second offer from %s", id, ev.AgentID)
+			}
+			offers[ev.AgentID] = true
+		case *domain.ProposalFeedback:
+			k := fmt.Sprint(ev.AgentID, "/", ev.Round)
+			if feedback[k] {
+				t.Fatalf("channel %s: second feedback %s", id, k)
+			}
+			feedback[k] = true
+		case *domain.NegotiationCompleted:
+			completed++
+		}
+	}
+	if completed != 1 {
+		t.Fatalf("channel %s completed %d times", id, completed)
+	}
+}

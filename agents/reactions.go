@@ -1,0 +1,81 @@
+package agents
+
+import (
+	"context"
+	"time"
+
+	"github.com/towow/towow/domain"
+)
+
+// reactions derives the follow-up jobs of a step from the events it
+// appends. c is the channel after those events (nil for a demand-only
+// step), d the demand after them (nil for a channel-only step).
+func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *domain.Channel, d *domain.DemandState) ([]job, error) {
+	now := e.cfg.Now()
+	var jobs []job
+	for _, ev := range events {
+		switch ev := ev.(type) {
+		case *domain.DemandSubmitted:
+			jobs = append(jobs, job{args: understandArgs{DemandID: ev.DemandID}})
+		case *domain.DemandUnderstood:
+			jobs = append(jobs, job{args: filterArgs{DemandID: ev.DemandID}})
+		case *domain.ChannelCreated:
+			jobs = append(jobs, job{args: broadcastArgs{ChannelID: ev.ChannelID}},
+				deadlined(stuckArgs{ChannelID: ev.ChannelID, Deadline: now.Add(seconds(ev.StuckTimeoutSeconds))},
+					now.Add(seconds(ev.StuckTimeoutSeconds))))
+		case *domain.NegotiationFailed:
+			if ev.ChannelID == "" && d != nil && d.IsSub() { // a sub-demand found nobody
+				jobs = append(jobs, job{args: notifyParentArgs{ParentChannelID: d.ParentChannelID,
+					SubChannelID: domain.ChannelIDFor(d.ID), SubDemandID: d.ID}})
+			}
+		case *domain.ChannelStatusChanged:
+			if ev.NewStatus == domain.ChannelStatusCollecting {
+				for _, cand := range c.Candidates {
+					twin, err := e.dir.isTwin(ctx, cand.AgentID)
+					if err != nil {
+						return nil, err
+					}
+					if twin {
+						jobs = append(jobs, job{args: offerArgs{ChannelID: c.ID, AgentID: cand.AgentID}})
+					}
+				}
+				deadline := now.Add(seconds(c.Rules.OfferTimeoutSeconds))
+				jobs = append(jobs, deadlined(offerTimeoutArgs{ChannelID: c.ID, Deadline: deadline}, deadline))
+			}
+		case *domain.AggregationStarted:
+			jobs = append(jobs, job{args: aggregateArgs{ChannelID: ev.ChannelID}})
+		case *domain.ProposalDistributed:
+			for _, id := range c.RoundMembers() {
+				twin, err := e.dir.isTwin(ctx, id)
+				if err != nil {
+					return nil, err
+				}
+				if twin {
+					jobs = append(jobs, job{args: feedbackArgs{ChannelID: c.ID, AgentID: id, Round: ev.Round}})
+				}
+			}
+			deadline := now.Add(seconds(c.Rules.FeedbackTimeoutSeconds))
+			jobs = append(jobs, deadlined(feedbackTimeoutArgs{ChannelID: c.ID, Round: ev.Round, Deadline: deadline}, deadline))
+		case *domain.ProposalAdjusting:
+			jobs = append(jobs, job{args: adjustArgs{ChannelID: ev.ChannelID, Round: ev.Round}})
+		case *domain.FeedbackEvaluated:
+			if ev.Decision == domain.DecisionForceFinalize {
+				jobs = append(jobs, job{args: forceFinalizeArgs{ChannelID: ev.ChannelID}})
+			}
+		case *domain.ProposalFinalized, *domain.NegotiationForceFinalized:
+			jobs = append(jobs, job{args: gapsArgs{ChannelID: c.ID}})
+		case *domain.GapIdentified:
+			if c.AwaitingRecursion() {
+				jobs = append(jobs, job{args: recursionArgs{ChannelID: c.ID}})
+			}
+		case *domain.NegotiationCompleted:
+			if c != nil && c.ParentChannelID != "" {
+				jobs = append(jobs, job{args: notifyParentArgs{ParentChannelID: c.ParentChannelID,
+					SubChannelID: c.ID, SubDemandID: c.DemandID}})
+			}
+		}
+	}
+	return jobs, nil
+}
+
+func seconds(n int) time.Duration { return time.Duration(n) * time.Second }

@@ -1,0 +1,87 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+)
+
+// moot reports whether a decision error only says the step is no longer
+// needed (someone else answered, the round moved on, offers closed).
+func moot(err error) bool {
+	return errors.Is(err, domain.ErrDuplicate) || errors.Is(err, domain.ErrOffersClosed) ||
+		errors.Is(err, domain.ErrFeedbackClosed) || errors.Is(err, domain.ErrWrongRound)
+}
+
+// jobError turns a step's error into what River should do with the job:
+// a domain error will not go away by retrying, so the job is cancelled
+// (and logged); anything else (database, context) is retried.
+func (e *Engine) jobError(step string, err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		e.log.Error("step refused by the domain; job cancelled", "step", step, "err", err)
+		return river.JobCancel(err)
+	}
+	return err
+}
+
+// stepMeta is the metadata of a step's events.
+func stepMeta(root, actor, causation string) domain.Metadata {
+	return domain.Metadata{CorrelationID: root, Actor: actor, CausationID: causation}
+}
+
+func causation(kind string, jobID int64) string { return fmt.Sprintf("job:%s:%d", kind, jobID) }
+
+// channelStep decides on a channel, appends the events with reactions and
+// retries on conflict. decide sees a freshly loaded channel each attempt.
+// call, if not nil, is recorded on the first event of type callFor.
+func (e *Engine) channelStep(ctx context.Context, step, channelID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
+	decide func(c *domain.Channel) ([]domain.Payload, error)) (int64, error) {
+	return e.commit(ctx, step, func(ctx context.Context) (*plan, error) {
+		c, v, err := e.loadChannel(ctx, channelID)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := decide(c)
+		if err != nil || len(evs) == 0 {
+			return nil, err
+		}
+		for _, ev := range evs {
+			c.Apply(ev)
+		}
+		jobs, err := e.reactions(ctx, evs, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(channelID), expected: v, events: evs,
+			meta: stepMeta(c.RootDemandID, actor, cause), call: call, callFor: callFor}}}, nil
+	})
+}
+
+// demandStep is channelStep for a demand stream.
+func (e *Engine) demandStep(ctx context.Context, step, demandID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
+	decide func(d *domain.DemandState) ([]domain.Payload, error)) (int64, error) {
+	return e.commit(ctx, step, func(ctx context.Context) (*plan, error) {
+		d, v, err := e.loadDemand(ctx, demandID)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := decide(d)
+		if err != nil || len(evs) == 0 {
+			return nil, err
+		}
+		for _, ev := range evs {
+			d.Apply(ev)
+		}
+		jobs, err := e.reactions(ctx, evs, nil, d)
+		if err != nil {
+			return nil, err
+		}
+		return &plan{jobs: jobs, appends: []appendOp{{stream: domain.DemandStream(demandID), expected: v, events: evs,
+			meta: stepMeta(d.RootDemandID, actor, cause), call: call, callFor: callFor}}}, nil
+	})
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/schema"
+	"github.com/towow/towow/internal/timeline"
+)
+
+// printer prints a negotiation tree's events and notices its end.
+type printer struct {
+	w        io.Writer
+	demandID string
+	start    time.Time
+	done     *domain.NegotiationCompleted
+	failure  *domain.NegotiationFailed // the root demand failed before a channel
+}
+
+func (p *printer) print(e eventstore.RecordedEvent) {
+	if p.start.IsZero() {
+		p.start = e.RecordedAt
+	}
+	fmt.Fprintln(p.w, timeline.Line(e, p.start))
+	pl, err := e.Decode()
+	if err != nil {
+		return
+	}
+	switch ev := pl.(type) {
+	case *domain.NegotiationCompleted:
+		if ev.ChannelID == domain.ChannelIDFor(p.demandID) {
+			p.done = ev
+		}
+	case *domain.NegotiationFailed:
+		if ev.ChannelID == "" && ev.DemandID == p.demandID {
+			p.failure = ev
+		}
+	}
+}
+
+func (p *printer) finished() bool { return p.done != nil || p.failure != nil }
+
+// finish prints the result and, as the last line, the terminal state.
+func (p *printer) finish() {
+	timeline.Result(p.w, p.done, p.failure)
+	switch {
+	case p.done != nil:
+		fmt.Fprintf(p.w, "status: %s\n", p.done.Status)
+	case p.failure != nil:
+		fmt.Fprintf(p.w, "status: failed (%s)\n", p.failure.Reason)
+	}
+}
+
+var errFinished = errors.New("negotiation finished")
+
+func cmdDemo(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		return fmt.Errorf(`%w: towow demo "<demand text>" (e.g. towow demo "我想在北京办一场AI主题聚会，需要场地和嘉宾")`, errUsage)
+	}
+	// Keep the timeline readable: only warnings and errors are logged,
+	// unless TOWOW_LOG_LEVEL asks for debug.
+	level := max(cfg.LogLevel, slog.LevelWarn)
+	if cfg.LogLevel < slog.LevelInfo {
+		level = cfg.LogLevel
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	pool, closeDB, err := openDB(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := migrateUp(ctx, pool, logger); err != nil {
+		return err
+	}
+	engine, err := newEngine(ctx, cfg, pool, true, logger)
+	if err != nil {
+		return err
+	}
+	if err := engine.Start(ctx); err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = engine.Stop(sctx)
+	}()
+	store := engine.Store()
+	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, logger)
+	nctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = notifier.Run(nctx) }()
+
+	head, err := store.HeadPosition(ctx)
+	if err != nil {
+		return err
+	}
+	sub, err := engine.SubmitDemand(ctx, "demo", args[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "demand %s, channel %s, LLM %s\n\n", sub.DemandID, sub.ChannelID, cfg.LLM)
+	p := &printer{w: stdout, demandID: sub.DemandID}
+	err = store.Subscribe(ctx, eventstore.SubscribeOptions{After: head, Notifier: notifier,
+		Filter: eventstore.Filter{CorrelationID: sub.DemandID}},
+		func(_ context.Context, batch []eventstore.RecordedEvent) error {
+			for _, e := range batch {
+				p.print(e)
+			}
+			if p.finished() {
+				return errFinished
+			}
+			return nil
+		})
+	if !errors.Is(err, errFinished) {
+		return err
+	}
+	p.finish()
+	return nil
+}
+
+func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		return fmt.Errorf("%w: towow replay <demand_id>", errUsage)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)}))
+	pool, closeDB, err := openDB(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := migrateUp(ctx, pool, logger); err != nil {
+		return err
+	}
+	store := eventstore.New(pool, eventstore.Options{})
+	p := &printer{w: stdout, demandID: args[0]}
+	var after int64
+	n := 0
+	for {
+		page, err := store.ReadAll(ctx, after, eventstore.Filter{CorrelationID: args[0]}, eventstore.MaxReadLimit)
+		if err != nil {
+			return err
+		}
+		for _, e := range page {
+			p.print(e)
+			n++
+		}
+		if len(page) < eventstore.MaxReadLimit {
+			break
+		}
+		after = page[len(page)-1].Position
+	}
+	if n == 0 {
+		return fmt.Errorf("no negotiation with demand id %q", args[0])
+	}
+	p.finish()
+	if !p.finished() {
+		fmt.Fprintln(stdout, "status: in progress")
+	}
+	return nil
+}
+
+// migrateUp applies the schema (idempotent, safe with concurrent starts).
+func migrateUp(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	m, err := schema.New(pool, logger)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return m.Up(ctx)
+}

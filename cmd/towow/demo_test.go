@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/internal/dbtest"
+)
+
+func runTowow(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(towowBin, args...)
+	cmd.Env = append(cleanEnv(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+var (
+	demandLine = regexp.MustCompile(`^demand (d-[0-9a-f]+), channel `)
+	eventLine  = regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3} +[+-]\d+\.\d\ds  towow\.`)
+)
+
+// TestDemoAndReplay runs `towow demo` on the sample demand, then `towow
+// replay` on its demand id: replay prints the same timeline from the stored
+// events, without an LLM (it is pointed at an unreachable one).
+func TestDemoAndReplay(t *testing.T) {
+	env := []string{"DATABASE_URL=" + dbtest.NewURL(t)}
+	out, errOut, code := runTowow(t, env, "demo", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	if code != 0 {
+		t.Fatalf("demo exit %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	m := demandLine.FindStringSubmatch(lines[0])
+	if m == nil {
+		t.Fatalf("first line %q", lines[0])
+	}
+	last := lines[len(lines)-1]
+	if !regexp.MustCompile(`^status: (finalized|force_finalized|failed)`).MatchString(last) {
+		t.Fatalf("last line %q", last)
+	}
+	var events []string
+	for _, l := range lines {
+		if eventLine.MatchString(l) {
+			events = append(events, l)
+		}
+	}
+	for _, want := range []string{"towow.demand.submitted", "towow.filter.completed", "towow.offer.submitted",
+		"towow.proposal.distributed", "towow.feedback.evaluated", "towow.negotiation.completed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %s", want)
+		}
+	}
+
+	replayEnv := append(env, "TOWOW_LLM=openai", "LLM_MODEL=none", "OPENAI_BASE_URL=http://127.0.0.1:1/v1")
+	rout, rerr, code := runTowow(t, replayEnv, "replay", m[1])
+	if code != 0 {
+		t.Fatalf("replay exit %d: %s", code, rerr)
+	}
+	var replayed []string
+	rlines := strings.Split(strings.TrimRight(rout, "\n"), "\n")
+	for _, l := range rlines {
+		if eventLine.MatchString(l) {
+			replayed = append(replayed, l)
+		}
+	}
+	if strings.Join(replayed, "\n") != strings.Join(events, "\n") {
+		t.Fatalf("replay timeline differs from the live one:\n--- live\n%s\n--- replay\n%s", strings.Join(events, "\n"), strings.Join(replayed, "\n"))
+	}
+	if rlines[len(rlines)-1] != last {
+		t.Fatalf("replay ends %q, demo ended %q", rlines[len(rlines)-1], last)
+	}
+}
+
+func TestDemoAndReplayErrors(t *testing.T) {
+	env := []string{"DATABASE_URL=" + dbtest.NewURL(t)}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"empty demand", []string{"demo", "  "}, 1, "towow: TOWOW_DEMAND_002: "},
+		{"too long", []string{"demo", strings.Repeat("长", 10001)}, 1, "towow: TOWOW_DEMAND_001: "},
+		{"no demand", []string{"demo"}, 2, "towow: usage: towow demo"},
+		{"unknown demand", []string{"replay", "d-000000"}, 1, `towow: no negotiation with demand id "d-000000"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := runTowow(t, env, tc.args...)
+			lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+			if code != tc.code || len(lines) != 1 || !strings.HasPrefix(lines[0], tc.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d and one line starting %q", code, errOut, tc.code, tc.want)
+			}
+		})
+	}
+}

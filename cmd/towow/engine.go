@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/data"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/llm/builtin"
+)
+
+// provider builds the LLM provider TOWOW_LLM names.
+func (c config) provider() llm.Provider {
+	switch c.LLM {
+	case "anthropic":
+		return llm.NewAnthropic(llm.AnthropicConfig{APIKey: c.AnthropicKey, BaseURL: c.AnthropicURL, Model: c.LLMModel})
+	case "openai":
+		return llm.NewOpenAI(llm.OpenAIConfig{APIKey: c.OpenAIKey, BaseURL: c.OpenAIURL, Model: c.LLMModel})
+	}
+	return builtin.New()
+}
+
+// newEngine builds the negotiation engine on pool (working jobs when
+// workers is true) and loads the agent profiles.
+func newEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, workers bool, logger *slog.Logger) (*agents.Engine, error) {
+	store := eventstore.New(pool, eventstore.Options{})
+	client := llm.NewClient(llm.Config{Provider: cfg.provider(), Timeout: cfg.LLMTimeout,
+		FailureThreshold: uint32(cfg.FailureThreshold), RecoveryTimeout: cfg.RecoveryTimeout, Logger: logger})
+	e, err := agents.New(pool, store, client, workers, agents.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
+		Workers: cfg.Workers, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	if err := loadProfiles(ctx, cfg, e, logger); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// loadProfiles registers TOWOW_PROFILES (default: the embedded mock
+// profiles). A broken entry is reported with its index and skipped.
+func loadProfiles(ctx context.Context, cfg config, e *agents.Engine, logger *slog.Logger) error {
+	raw, source := data.MockProfiles, "data/mock_profiles.json"
+	switch cfg.Profiles {
+	case "none":
+		return nil
+	case "":
+	default:
+		b, err := os.ReadFile(cfg.Profiles)
+		if err != nil {
+			return fmt.Errorf("TOWOW_PROFILES: %w", err)
+		}
+		raw, source = b, cfg.Profiles
+	}
+	profiles, errs := domain.ParseProfiles(raw)
+	for _, err := range errs {
+		logger.Warn("agent profile rejected", "source", source, "err", err)
+	}
+	res, err := e.RegisterProfiles(ctx, profiles, source)
+	if err != nil {
+		return fmt.Errorf("load agent profiles: %w", err)
+	}
+	logger.Info("agent profiles loaded", "source", source, "registered", res.Registered, "updated", res.Updated,
+		"unchanged", res.Unchanged, "rejected", len(errs))
+	return nil
+}

@@ -1,0 +1,142 @@
+package builtin
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// declineAdjustReasons explain why an adjustment request was not granted.
+var declineAdjustReasons = []string{
+	"与其他参与者已确认的时间安排冲突，本轮暂无法调整",
+	"会明显增加整体成本，需要需求方进一步确认",
+	"涉及的环节已经定稿，改动会影响其他人的分工",
+}
+
+// roundNoteRe strips the previous round's note from a rationale.
+var roundNoteRe = regexp.MustCompile(`；第\d+轮根据.*$`)
+
+// adjust answers prompt 6.
+func adjust(in *llm.AdjustInput) rawAdjusted {
+	d := fromUnderstanding(in.Demand, in.RawInput)
+	round := max(in.Round, 1)
+	maxRounds := in.MaxRounds
+	if maxRounds <= 0 {
+		maxRounds = 5
+	}
+	participants := map[string]llm.OfferView{}
+	for _, p := range in.Participants {
+		participants[p.AgentID] = p
+	}
+	withdrawn := map[string]bool{}
+	for _, f := range in.Feedbacks {
+		if f.FeedbackType == domain.FeedbackWithdraw || f.FeedbackType == domain.FeedbackReject {
+			withdrawn[f.AgentID] = true
+		}
+	}
+	cur := in.Current
+	sum := rawAdjustmentSummary{Round: round, ChangesMade: []rawChange{}, RequestsAddressed: []string{}, RequestsDeclined: []rawDeclined{}}
+
+	var kept []rawAssignment
+	for _, a := range fromDomain(cur.Assignments) {
+		_, isParticipant := participants[a.AgentID]
+		if withdrawn[a.AgentID] || (len(participants) > 0 && !isParticipant) {
+			sum.ChangesMade = append(sum.ChangesMade, rawChange{
+				Aspect: "参与者", Before: a.DisplayName + "担任" + a.Role, After: "移除该分工",
+				Reason: a.DisplayName + "已退出协商",
+			})
+			continue
+		}
+		kept = append(kept, a)
+	}
+	for _, p := range in.Participants {
+		if withdrawn[p.AgentID] || p.Decision == domain.OfferDecisionDecline || hasAssignment(kept, p.AgentID) {
+			continue
+		}
+		tag, role := offerTag(p, d)
+		a := rawAssignment{
+			AgentID: p.AgentID, DisplayName: orDefault(p.DisplayName, p.AgentID), Role: role,
+			Responsibility: responsibility(p, tag), Dependencies: []string{},
+		}
+		if len(p.Conditions) > 0 {
+			a.Notes = "已接受条件：" + strings.Join(p.Conditions, "；")
+		}
+		kept = append(kept, a)
+		sum.ChangesMade = append(sum.ChangesMade, rawChange{
+			Aspect: "参与者", Before: "未分配", After: a.DisplayName + "担任" + role, Reason: "为尚未分工的参与者安排角色",
+		})
+	}
+
+	for _, f := range in.Feedbacks {
+		if f.FeedbackType != domain.FeedbackNegotiate || withdrawn[f.AgentID] {
+			continue
+		}
+		i := assignmentIndex(kept, f.AgentID)
+		if i < 0 {
+			continue
+		}
+		name := orDefault(f.DisplayName, kept[i].DisplayName)
+		req := strings.TrimSpace(f.AdjustmentRequest)
+		if req == "" {
+			req = orDefault(strings.TrimSpace(f.Reasoning), "调整分工安排")
+		}
+		entry := name + "：" + req
+		if round < maxRounds && unit(d.seed(), f.AgentID, strconv.Itoa(round), "decline-request") < 0.12 {
+			sum.RequestsDeclined = append(sum.RequestsDeclined, rawDeclined{
+				Request: entry, Reason: pick(declineAdjustReasons, d.seed(), f.AgentID, strconv.Itoa(round), "why"),
+			})
+			continue
+		}
+		before := orDefault(kept[i].Notes, "（无备注）")
+		kept[i].Notes = appendNote(kept[i].Notes, "第"+strconv.Itoa(round)+"轮已采纳："+req)
+		sum.ChangesMade = append(sum.ChangesMade, rawChange{
+			Aspect: name + "的分工", Before: before, After: kept[i].Notes, Reason: "回应" + name + "的协商请求",
+		})
+		sum.RequestsAddressed = append(sum.RequestsAddressed, entry)
+	}
+
+	var plan []planned
+	for _, a := range kept {
+		ts := tagOfRole(a.Role)
+		t := ""
+		if len(ts) > 0 {
+			t = ts[0]
+		}
+		plan = append(plan, planned{a, t})
+	}
+	var roles []string
+	out := rawAdjusted{AdjustmentSummary: sum}
+	out.Assignments = make([]rawAssignment, 0, len(kept))
+	for _, p := range plan {
+		out.Assignments = append(out.Assignments, p.a)
+		if !contains(roles, p.a.Role) {
+			roles = append(roles, p.a.Role)
+		}
+	}
+	base, objective := summarize(d, len(kept), roles)
+	out.Summary = "第" + strconv.Itoa(round) + "轮调整后：" + base
+	out.Objective = orDefault(cur.Objective, objective)
+	out.Timeline = timelineFromDomain(cur.Timeline, d)
+	out.Rationale = roundNoteRe.ReplaceAllString(orDefault(cur.Rationale, "按专长分工"), "")
+	out.Rationale += "；第" + strconv.Itoa(round) + "轮根据" + strconv.Itoa(len(in.Feedbacks)) + "条反馈调整：采纳" +
+		strconv.Itoa(len(sum.RequestsAddressed)) + "项请求，暂缓" + strconv.Itoa(len(sum.RequestsDeclined)) + "项"
+	out.Gaps = nonNil(uncoveredTags(d, plan))
+	out.Confidence = proposalConfidence(len(kept), len(out.Gaps))
+	return out
+}
+
+// hasAssignment reports whether agent has an assignment.
+func hasAssignment(as []rawAssignment, agent string) bool { return assignmentIndex(as, agent) >= 0 }
+
+// assignmentIndex is the index of agent's assignment, or -1.
+func assignmentIndex(as []rawAssignment, agent string) int {
+	for i, a := range as {
+		if a.AgentID == agent {
+			return i
+		}
+	}
+	return -1
+}

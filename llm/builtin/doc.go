@@ -1,0 +1,46 @@
+// Package builtin is a SIMULATION of a language model for offline use,
+// demos and tests. It is not a language model: it does not generate text,
+// it reads the typed input the engine attaches to every request
+// (llm.Request.Input) and answers with hand-written rules, keyword tables
+// and Chinese sentence templates.
+//
+// The provider returned by [New] answers the nine ToWow prompts
+// (llm.PromptKeys) with a JSON object in exactly the raw shape a real model
+// is asked for in the design documents (001 §3.3 and 004), so the same
+// parser handles its replies and a real model's. Like a real model it
+// sometimes wraps the JSON in a ```json fence or puts a one-sentence
+// preamble in front of it (about 70% plain, 20% fenced, 10% with a
+// preamble).
+//
+// # Determinism
+//
+// The provider uses no network, reads no clock and uses no global
+// randomness. Every choice it makes (who declines, which condition an agent
+// asks for, who keeps negotiating, the importance of a gap, the reply
+// format) comes from an FNV-64a hash of the relevant inputs: the raw demand
+// text, the agent id, the round and the prompt key. The same demand with
+// the same agent profiles therefore always yields the same negotiation,
+// byte for byte.
+//
+// # Behaviour
+//
+//   - Understanding (prompt 1) maps Chinese and English keywords onto the
+//     shared capability-tag vocabulary (场地提供, 演讲嘉宾, 活动策划, 摄影 …),
+//     adds 活动策划 to event-like demands and extracts the city, the number
+//     of attendees, the date and the budget as written.
+//   - Filtering (prompt 2) scores every profile by tag overlap, location
+//     (same city, 远程, elsewhere) and interests, and returns strong matches
+//     as definitely related and a few partial matches as possibly related.
+//   - Offers (prompt 3) depend on the match, the city, the availability text
+//     against the demand date and a seeded draw: over many agents roughly
+//     60% participate, 20% participate on conditions and 20% decline.
+//   - Aggregation (prompt 4) assigns one role per offer and reflects only
+//     part of the conditions, so conditional agents tend to negotiate in the
+//     first round; adjustment (prompt 6) writes each request into the
+//     requester's notes, so the next review accepts, except for a few
+//     stubborn agents, which makes long negotiations possible.
+//   - Gap identification (prompt 7) reports demand tags nobody covers and,
+//     for events, an implicit need such as 摄影 or 餐饮服务; recursion
+//     (prompt 8) turns the important gaps into at most three sub-demands;
+//     the compromise prompt (9) keeps what is available and lists the rest.
+package builtin

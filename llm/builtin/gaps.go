@@ -1,0 +1,224 @@
+package builtin
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// implicitEventNeeds are what an event usually needs without saying so, in
+// the order they are considered (the first few are drawn by seed).
+var implicitEventNeeds = []string{"摄影", "餐饮服务", "主持", "音响设备", "志愿者", "印刷物料"}
+
+// implicitReasons say why an implicit need matters.
+var implicitReasons = map[string]string{
+	"摄影":   "活动需要有人拍照记录，便于会后传播和复盘",
+	"餐饮服务": "活动时间较长，参与者需要茶歇和饮品",
+	"主持":   "需要有人串联各个环节、控制节奏",
+	"音响设备": "分享环节需要麦克风、音响和投影",
+	"志愿者":  "现场签到和引导需要人手",
+	"印刷物料": "需要胸牌、指引牌等现场物料",
+}
+
+// gaps answers prompt 7.
+func gaps(in *llm.GapInput) rawGaps {
+	d := fromUnderstanding(in.Demand, in.RawInput)
+	withdrawn := map[string]string{}
+	for _, f := range in.Feedbacks {
+		if f.FeedbackType == domain.FeedbackWithdraw || f.FeedbackType == domain.FeedbackReject {
+			withdrawn[f.AgentID] = orDefault(f.DisplayName, f.AgentID)
+		}
+	}
+	var active, left []rawAssignment
+	for _, a := range fromDomain(in.Proposal.Assignments) {
+		if _, ok := withdrawn[a.AgentID]; ok {
+			left = append(left, a)
+		} else {
+			active = append(active, a)
+		}
+	}
+	covered := coveredTags(active)
+	lostBy := map[string]string{}
+	for _, a := range left {
+		for _, t := range tagOfRole(a.Role) {
+			lostBy[t] = a.DisplayName
+		}
+	}
+
+	out := rawGaps{Gaps: []rawGap{}}
+	for i, t := range d.tags {
+		if contains(covered, t) {
+			continue
+		}
+		reason := "需求明确需要" + quote(t) + "，但方案中没有人负责"
+		if who, ok := lostBy[t]; ok {
+			reason = "原本负责" + roleOf(t) + "的" + who + "已退出，" + quote(t) + "无人承担"
+		}
+		imp := between(70, 90, d.seed(), t, "gap")
+		if i == 0 {
+			imp = max(imp, 80)
+		}
+		out.Gaps = append(out.Gaps, rawGap{GapType: roleOf(t), Importance: imp, Reason: reason, SuggestedCapabilityTags: []string{t}})
+	}
+	implicit := 0
+	if d.event != "" && !d.sub {
+		var pool []string
+		for _, t := range implicitEventNeeds {
+			if !contains(covered, t) && !d.hasTag(t) {
+				pool = append(pool, t)
+			}
+		}
+		// Draw the first implicit need among the three most common ones.
+		if len(pool) > 0 {
+			k := int(hash64(d.seed(), "implicit") % uint64(min(3, len(pool))))
+			pool[0], pool[k] = pool[k], pool[0]
+			big := d.attendees == 0 || d.attendees >= 20
+			imp := between(60, 80, d.seed(), pool[0], "gap")
+			if !big {
+				imp = between(45, 58, d.seed(), pool[0], "gap")
+			}
+			out.Gaps = append(out.Gaps, rawGap{GapType: roleOf(pool[0]), Importance: imp,
+				Reason: implicitReasons[pool[0]], SuggestedCapabilityTags: []string{pool[0]}})
+			implicit++
+			if len(pool) > 1 && unit(d.seed(), "second-implicit") < 0.4 {
+				t := pool[1]
+				out.Gaps = append(out.Gaps, rawGap{GapType: roleOf(t), Importance: between(50, 65, d.seed(), t, "gap"),
+					Reason: implicitReasons[t], SuggestedCapabilityTags: []string{t}})
+				implicit++
+			}
+		}
+	}
+	sort.SliceStable(out.Gaps, func(i, j int) bool { return out.Gaps[i].Importance > out.Gaps[j].Importance })
+	out.IsComplete = len(out.Gaps) == 0
+
+	var got []string
+	for _, t := range d.tags {
+		if contains(covered, t) {
+			got = append(got, t)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("方案共" + strconv.Itoa(len(active)) + "项分工，覆盖了需求中的" + strconv.Itoa(len(got)) + "/" + strconv.Itoa(len(d.tags)) + "项能力")
+	if len(got) > 0 {
+		b.WriteString("（" + quoteAll(got) + "）")
+	}
+	b.WriteString("。")
+	if len(left) > 0 {
+		b.WriteString(strconv.Itoa(len(left)) + "位参与者已退出。")
+	}
+	if implicit > 0 {
+		b.WriteString("作为" + d.event + "，还有未明说但通常需要的环节。")
+	}
+	if out.IsComplete {
+		b.WriteString("没有发现明显缺口，方案完整。")
+	} else {
+		types := make([]string, len(out.Gaps))
+		for i, g := range out.Gaps {
+			types[i] = g.GapType + "（" + strconv.Itoa(g.Importance) + "）"
+		}
+		b.WriteString("缺口：" + joinCN(types) + "。")
+	}
+	out.Analysis = b.String()
+	return out
+}
+
+// recursion answers prompt 8.
+func recursion(in *llm.RecursionInput) rawRecursion {
+	d := fromUnderstanding(in.Demand, in.RawInput)
+	var important []domain.Gap
+	for _, g := range in.Gaps {
+		if g.Importance >= 60 {
+			important = append(important, g)
+		}
+	}
+	sort.SliceStable(important, func(i, j int) bool { return important[i].Importance > important[j].Importance })
+	if len(important) > 3 {
+		important = important[:3]
+	}
+	types := make([]string, len(important))
+	for i, g := range important {
+		types[i] = g.GapType
+	}
+	out := rawRecursion{SubDemands: []rawSubDemand{}}
+
+	out.Condition1Met = len(important) > 0
+	if out.Condition1Met {
+		out.Condition1Analysis = "当前方案存在" + strconv.Itoa(len(important)) + "个重要缺口（" + joinCN(types) +
+			"），不补齐会明显降低需求满足度"
+	} else {
+		out.Condition1Analysis = "没有重要度达到60的缺口，当前方案已基本满足需求"
+	}
+
+	var tagsOK []bool
+	allTags := []string{}
+	for _, g := range important {
+		ts := normalizeTags(g.SuggestedCapabilityTags)
+		if len(ts) == 0 {
+			ts = normalizeTag(g.GapType)
+		}
+		ok := false
+		for _, t := range ts {
+			if _, known := tagIndex[t]; known {
+				ok = true
+			}
+			if !contains(allTags, t) {
+				allTags = append(allTags, t)
+			}
+		}
+		tagsOK = append(tagsOK, ok)
+	}
+	out.Condition2Met = len(important) > 0
+	for _, ok := range tagsOK {
+		out.Condition2Met = out.Condition2Met && ok
+	}
+	switch {
+	case len(important) == 0:
+		out.Condition2Analysis = "没有需要额外利益相关方参与的缺口"
+	case out.Condition2Met:
+		out.Condition2Analysis = "网络中有具备" + quoteAll(allTags) + "能力的其他Agent，可以通过子协商引入"
+	default:
+		out.Condition2Analysis = "部分缺口（" + joinCN(types) + "）没有明确的能力标签，难以找到合适的利益相关方"
+	}
+
+	out.Condition3Met = in.Depth < in.MaxDepth
+	if out.Condition3Met {
+		out.Condition3Analysis = "当前深度" + strconv.Itoa(in.Depth) + "，最大深度" + strconv.Itoa(in.MaxDepth) +
+			"；一次子协商约需5000 tokens、30秒，相对补齐缺口的收益可以接受"
+	} else {
+		out.Condition3Analysis = "已达到最大递归深度（" + strconv.Itoa(in.Depth) + "/" + strconv.Itoa(in.MaxDepth) +
+			"），不再发起子协商，缺口留给妥协方案或需求方自行处理"
+	}
+	out.ShouldRecurse = out.Condition1Met && out.Condition2Met && out.Condition3Met
+	if !out.ShouldRecurse {
+		return out
+	}
+	for _, g := range important {
+		ts := normalizeTags(g.SuggestedCapabilityTags)
+		if len(ts) == 0 {
+			ts = normalizeTag(g.GapType)
+		}
+		prio := "medium"
+		if g.Importance >= 75 {
+			prio = "high"
+		}
+		out.SubDemands = append(out.SubDemands, rawSubDemand{
+			GapType: g.GapType, Description: subDescription(d, g.GapType), CapabilityTags: ts, Priority: prio,
+		})
+	}
+	return out
+}
+
+// subDescription describes a sub-demand: "在北京为AI聚会寻找摄影师".
+func subDescription(d demand, gapType string) string {
+	target := "当前项目"
+	if label := d.eventLabel(); label != "" {
+		target = label
+		if d.date != "" {
+			target = d.date + "的" + label
+		}
+	}
+	return d.place() + "为" + target + "寻找" + gapType
+}

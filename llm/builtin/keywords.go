@@ -1,0 +1,340 @@
+package builtin
+
+import (
+	"sort"
+	"strings"
+)
+
+// tagInfo describes one capability tag of the shared vocabulary: the role
+// a person with it plays, the name of the gap when nobody has it, and the
+// Chinese and English keywords that reveal it in free text.
+type tagInfo struct {
+	tag      string
+	role     string   // 角色名 in a proposal
+	keywords []string // lower-case; ASCII ones match whole words only
+}
+
+// vocabulary is the shared capability-tag vocabulary, in a fixed order.
+var vocabulary = []tagInfo{
+	{"场地提供", "场地提供者", []string{"场地", "会议室", "会场", "场所", "礼堂", "报告厅", "办公空间", "活动空间", "借个地方", "找个地方",
+		"venue", "venues", "space", "meeting room", "conference room", "hall", "room"}},
+	{"演讲嘉宾", "演讲嘉宾", []string{"嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "speaker", "speakers", "talk", "talks",
+		"keynote", "lecture", "panelist", "panelists", "guest speaker"}},
+	{"活动策划", "活动策划", []string{"策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizer", "organiser", "agenda"}},
+	{"主持", "主持人", []string{"主持", "司仪", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc"}},
+	{"摄影", "摄影师", []string{"拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "photographer", "photography", "photo", "photos", "pictures"}},
+	{"摄像", "摄像师", []string{"摄像", "录像", "录制", "拍视频", "视频拍摄", "videographer", "video recording", "filming", "film", "record"}},
+	{"视频剪辑", "视频剪辑师", []string{"剪辑", "后期", "剪视频", "短视频", "精彩集锦", "video editing", "video editor", "editing", "vlog"}},
+	{"直播", "直播技术支持", []string{"直播", "推流", "线上转播", "livestream", "live stream", "streaming", "broadcast"}},
+	{"平面设计", "平面设计师", []string{"海报", "平面设计", "logo", "视觉设计", "宣传图", "主视觉", "poster", "posters", "graphic design", "graphic designer", "branding"}},
+	{"UI设计", "UI设计师", []string{"ui", "ux", "界面", "交互设计", "原型", "用户体验", "figma", "ui设计", "designer"}},
+	{"前端开发", "前端工程师", []string{"前端", "网站", "网页", "小程序", "h5", "app", "开发", "程序员", "website", "web", "frontend", "front-end", "developer", "developers", "mobile app"}},
+	{"后端开发", "后端工程师", []string{"后端", "服务器", "数据库", "接口", "网站", "app", "开发", "程序员", "website", "backend", "back-end", "server", "database", "api", "developer", "developers"}},
+	{"AI研究", "AI技术顾问", []string{"算法", "机器学习", "深度学习", "模型训练", "ai研究", "人工智能研究", "研究员", "machine learning", "deep learning", "researcher", "ml"}},
+	{"数据分析", "数据分析师", []string{"数据分析", "数据可视化", "统计", "报表", "分析数据", "data analysis", "data analyst", "analytics", "dashboard", "statistics"}},
+	{"产品经理", "产品经理", []string{"产品经理", "产品规划", "需求文档", "产品设计", "product manager", "prd", "pm"}},
+	{"餐饮服务", "餐饮供应商", []string{"吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心",
+		"catering", "food", "snacks", "drinks", "lunch", "dinner", "coffee", "pizza", "meal", "meals"}},
+	{"翻译", "翻译", []string{"翻译", "同传", "口译", "外宾", "双语", "translator", "translation", "interpreter", "bilingual"}},
+	{"音响设备", "音响设备支持", []string{"音响", "麦克风", "话筒", "投影", "灯光", "设备", "音箱", "audio", "sound system", "microphone", "microphones", "projector", "av equipment"}},
+	{"市场推广", "推广负责人", []string{"推广", "宣传", "营销", "招募", "引流", "曝光", "公众号", "promotion", "marketing", "promote", "publicity", "advertise", "social media", "outreach"}},
+	{"文案写作", "文案撰写", []string{"文案", "写作", "文章", "推文", "新闻稿", "copywriting", "copywriter", "writing", "article", "articles", "press release", "blog"}},
+	{"法律咨询", "法律顾问", []string{"法律", "律师", "合同", "合规", "知识产权", "legal", "lawyer", "contract", "contracts", "compliance"}},
+	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "finance", "accounting", "accountant", "tax", "bookkeeping", "invoice"}},
+	{"志愿者", "现场志愿者", []string{"志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "volunteer", "volunteers", "helpers", "staff", "check-in"}},
+	{"印刷物料", "物料印刷", []string{"印刷", "物料", "易拉宝", "横幅", "胸牌", "宣传册", "传单", "贴纸", "print", "printing", "banner", "banners", "badge", "badges", "brochure", "flyers", "stickers", "swag"}},
+	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "司机", "交通", "shuttle", "transport", "transportation", "pickup", "driver", "airport"}},
+}
+
+// tagIndex maps a vocabulary tag to its position in vocabulary.
+var tagIndex = func() map[string]int {
+	m := make(map[string]int, len(vocabulary))
+	for i, t := range vocabulary {
+		m[t.tag] = i
+	}
+	return m
+}()
+
+// eventWords reveal an event-like demand (聚会, meetup, 会议, workshop …),
+// with the Chinese name the simulation uses for the event.
+var eventWords = []struct{ kw, name string }{
+	{"聚会", "聚会"}, {"沙龙", "沙龙"}, {"见面会", "见面会"}, {"派对", "派对"}, {"工作坊", "工作坊"},
+	{"黑客松", "黑客松"}, {"峰会", "峰会"}, {"论坛", "论坛"}, {"发布会", "发布会"}, {"年会", "年会"},
+	{"团建", "团建"}, {"分享会", "分享会"}, {"研讨会", "研讨会"}, {"交流会", "交流会"}, {"读书会", "读书会"},
+	{"会议", "会议"}, {"讲座", "讲座"}, {"活动", "活动"},
+	{"meetup", "聚会"}, {"meet-up", "聚会"}, {"party", "派对"}, {"gathering", "聚会"}, {"workshop", "工作坊"},
+	{"hackathon", "黑客松"}, {"summit", "峰会"}, {"forum", "论坛"}, {"conference", "会议"}, {"salon", "沙龙"},
+	{"product launch", "发布会"}, {"launch event", "发布会"}, {"launch party", "发布会"}, {"event", "活动"}, {"events", "活动"}, {"seminar", "研讨会"},
+}
+
+// themes are demand topics; for an event they describe what it is about
+// rather than a capability it needs.
+var themes = []struct {
+	name     string
+	keywords []string
+}{
+	{"AI", []string{"ai", "人工智能", "大模型", "llm", "gpt", "aigc", "智能体", "机器学习", "深度学习", "artificial intelligence", "machine learning"}},
+	{"Web3", []string{"web3", "区块链", "blockchain", "crypto", "加密"}},
+	{"创业", []string{"创业", "startup", "startups", "founder", "founders", "创始人"}},
+	{"产品", []string{"产品", "product"}},
+	{"设计", []string{"设计", "design"}},
+	{"开源", []string{"开源", "open source", "open-source"}},
+	{"读书", []string{"读书", "书友", "book", "books", "reading"}},
+	{"音乐", []string{"音乐", "music"}},
+	{"摄影", []string{"摄影爱好", "摄影展", "photography club"}},
+	{"游戏", []string{"游戏", "game", "games", "gaming"}},
+	{"出海", []string{"出海", "跨境", "global"}},
+	{"投资", []string{"投资", "融资", "investor", "investment", "vc"}},
+}
+
+// cities of the shared vocabulary, with their English names; 远程 means
+// remote / online.
+var cities = []struct{ name, en string }{
+	{"北京", "beijing"}, {"上海", "shanghai"}, {"深圳", "shenzhen"},
+	{"杭州", "hangzhou"}, {"广州", "guangzhou"}, {"成都", "chengdu"},
+}
+
+// remoteWords mark remote / online participation.
+var remoteWords = []string{"远程", "线上", "在线", "remote", "online", "remotely", "virtual"}
+
+// isASCIIAlnum reports whether b is an ASCII letter or digit.
+func isASCIIAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// findKeyword returns the byte index of the first occurrence of kw in the
+// lower-cased text, or -1. ASCII keywords match whole words only ("ai" does
+// not match "said"); others match anywhere.
+func findKeyword(lower, kw string) int {
+	if kw == "" {
+		return -1
+	}
+	if !isASCII(kw) {
+		return strings.Index(lower, kw)
+	}
+	from := 0
+	for {
+		i := strings.Index(lower[from:], kw)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(kw)
+		if (i == 0 || !isASCIIAlnum(lower[i-1])) && (end >= len(lower) || !isASCIIAlnum(lower[end])) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// hasAny reports whether the lower-cased text contains one of the keywords.
+func hasAny(lower string, kws ...string) bool {
+	for _, kw := range kws {
+		if findKeyword(lower, kw) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tagsInText returns the vocabulary tags whose keywords (or whose own name)
+// appear in text, ordered by first appearance.
+func tagsInText(text string) []string {
+	lower := strings.ToLower(text)
+	type hit struct {
+		tag string
+		pos int
+		idx int
+	}
+	var hits []hit
+	for i, t := range vocabulary {
+		best := findKeyword(lower, strings.ToLower(t.tag))
+		for _, kw := range t.keywords {
+			if p := findKeyword(lower, kw); p >= 0 && (best < 0 || p < best) {
+				best = p
+			}
+		}
+		if best >= 0 {
+			hits = append(hits, hit{t.tag, best, i})
+		}
+	}
+	sort.SliceStable(hits, func(a, b int) bool {
+		if hits[a].pos != hits[b].pos {
+			return hits[a].pos < hits[b].pos
+		}
+		return hits[a].idx < hits[b].idx
+	})
+	out := make([]string, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, h.tag)
+	}
+	return out
+}
+
+// normalizeTag maps a tag written by anyone (a real model, a profile) onto
+// the vocabulary: a vocabulary tag stays, a known keyword maps to its tags,
+// anything else is kept as written.
+func normalizeTag(tag string) []string {
+	tag = strings.TrimSpace(tag)
+	if tag == "" {
+		return nil
+	}
+	if _, ok := tagIndex[tag]; ok {
+		return []string{tag}
+	}
+	for _, t := range vocabulary {
+		if strings.EqualFold(t.tag, tag) || t.role == tag {
+			return []string{t.tag}
+		}
+	}
+	if found := tagsInText(tag); len(found) > 0 {
+		return found
+	}
+	return []string{tag}
+}
+
+// normalizeTags normalizes and de-duplicates tags, keeping their order.
+func normalizeTags(tags []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tags {
+		for _, n := range normalizeTag(t) {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// roleOf is the role name of a tag ("摄影" → "摄影师"); unknown tags are
+// their own role.
+func roleOf(tag string) string {
+	if i, ok := tagIndex[tag]; ok {
+		return vocabulary[i].role
+	}
+	return tag
+}
+
+// tagOfRole maps a role name (or any text naming a role) back to the
+// vocabulary tags it covers.
+func tagOfRole(role string) []string {
+	role = strings.TrimSpace(role)
+	for _, t := range vocabulary {
+		if t.role == role || t.tag == role {
+			return []string{t.tag}
+		}
+	}
+	return tagsInText(role)
+}
+
+// cityIn returns the first city named in text (Chinese or English), or "".
+func cityIn(text string) string {
+	lower := strings.ToLower(text)
+	best, name := -1, ""
+	for _, c := range cities {
+		for _, kw := range []string{c.name, c.en} {
+			if p := findKeyword(lower, kw); p >= 0 && (best < 0 || p < best) {
+				best, name = p, c.name
+			}
+		}
+	}
+	return name
+}
+
+// isRemote reports whether text marks remote / online participation.
+func isRemote(text string) bool {
+	return hasAny(strings.ToLower(text), remoteWords...)
+}
+
+// notEventAfter are words after an event keyword that make it a modifier
+// of another noun ("活动海报", "会议室", "conference room") rather than an
+// event.
+var notEventAfter = map[string][]string{
+	"活动":         {"报名", "海报", "网站", "物料", "页面", "小程序", "文案", "照片", "视频", "策划", "空间"},
+	"会议":         {"室", "纪要", "记录"},
+	"conference": {" room", " call"},
+	"event":      {" planner", " planning"},
+}
+
+// eventName returns the Chinese name of the event a text describes
+// ("聚会", "工作坊" …), or "" when it is not event-like. A specific word
+// wins over the generic 活动 / event.
+func eventName(text string) string {
+	lower := strings.ToLower(text)
+	best, name := -1, ""
+	for _, e := range eventWords {
+		p := findEvent(lower, e.kw)
+		if p < 0 {
+			continue
+		}
+		generic := e.name == "活动"
+		if best < 0 || (name == "活动" && !generic) || (p < best && !(generic && name != "活动")) {
+			best, name = p, e.name
+		}
+	}
+	return name
+}
+
+// findEvent is the position of the first occurrence of an event keyword
+// that is not a modifier of another noun, or -1.
+func findEvent(lower, kw string) int {
+	for from := 0; from < len(lower); {
+		i := findKeyword(lower[from:], kw)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		rest := lower[i+len(kw):]
+		modifier := false
+		for _, w := range notEventAfter[kw] {
+			if strings.HasPrefix(rest, w) {
+				modifier = true
+				break
+			}
+		}
+		if !modifier {
+			return i
+		}
+		from = i + len(kw)
+	}
+	return -1
+}
+
+// themeOf returns the topic of a text ("AI", "创业" …), or "".
+func themeOf(text string) string {
+	lower := strings.ToLower(text)
+	best, name := -1, ""
+	for _, th := range themes {
+		for _, kw := range th.keywords {
+			if p := findKeyword(lower, kw); p >= 0 && (best < 0 || p < best) {
+				best, name = p, th.name
+			}
+		}
+	}
+	return name
+}
+
+// contains reports whether list holds s.
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// joinCN joins items with the Chinese enumeration comma.
+func joinCN(items []string) string { return strings.Join(items, "、") }

@@ -1,0 +1,414 @@
+package builtin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+const sampleDemand = "我想在北京办一场AI主题聚会，需要场地和嘉宾"
+
+// sampleUnderstanding is prompt 1's answer to the sample demand, parsed.
+func sampleUnderstanding(t *testing.T) llm.Understanding {
+	var u llm.Understanding
+	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: sampleDemand}, &u)
+	return u
+}
+
+func TestFilterChoosesAndExplains(t *testing.T) {
+	u := sampleUnderstanding(t)
+	profiles := testProfiles(60)
+	f := filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles})
+	all := append(slices.Clone(f.DefinitelyRelated), f.PossiblyRelated...)
+	if len(all) != defaultMaxCandidates || f.TotalCandidates != len(all) {
+		t.Fatalf("default limit: %d candidates (total %d)", len(all), f.TotalCandidates)
+	}
+	if len(f.DefinitelyRelated) == 0 || len(f.PossiblyRelated) == 0 {
+		t.Fatalf("want both strong and partial matches: %d / %d", len(f.DefinitelyRelated), len(f.PossiblyRelated))
+	}
+	seen := map[string]bool{}
+	for _, c := range all {
+		if seen[c.AgentID] {
+			t.Errorf("duplicate candidate %s", c.AgentID)
+		}
+		seen[c.AgentID] = true
+	}
+	for _, c := range f.DefinitelyRelated {
+		if c.MatchType != "explicit" || !strings.Contains(c.Reason, "「") || !strings.Contains(c.Reason, "北京") {
+			t.Errorf("definitely related %+v", c)
+		}
+	}
+	// Limit and exclusions.
+	exclude := []string{f.DefinitelyRelated[0].AgentID}
+	g := filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles, MaxCandidates: 5, Exclude: exclude})
+	got := append(slices.Clone(g.DefinitelyRelated), g.PossiblyRelated...)
+	if len(got) != 5 {
+		t.Errorf("MaxCandidates 5: got %d", len(got))
+	}
+	for _, c := range got {
+		if c.AgentID == exclude[0] {
+			t.Errorf("excluded agent %s chosen", c.AgentID)
+		}
+	}
+	// Nobody matches: no candidates.
+	h := filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: []domain.AgentProfile{
+		{AgentID: "x", UserName: "X", Location: "成都", Tags: []string{"财务"}}}})
+	if h.TotalCandidates != 0 {
+		t.Errorf("unrelated profile chosen: %+v", h)
+	}
+}
+
+func TestOfferReadsProfile(t *testing.T) {
+	u := sampleUnderstanding(t)
+	u.Context.Date = "下周六"
+	venue := domain.AgentProfile{AgentID: "venue", UserName: "场地方", Location: "北京", Tags: []string{"场地提供"},
+		Capabilities: map[string]string{"场地提供": "望京一间可容纳60人的多功能厅"}, Availability: "周末可用"}
+	o := offer(&llm.OfferInput{Profile: venue, Demand: u, RawInput: sampleDemand})
+	if o.Decision != "decline" && !strings.Contains(o.Contribution, "作为场地提供者，望京一间可容纳60人的多功能厅") {
+		t.Errorf("contribution %q", o.Contribution)
+	}
+	// Weekday-only people never simply participate in a weekend event.
+	for i := 0; i < 30; i++ {
+		p := domain.AgentProfile{AgentID: fmt.Sprintf("wd%d", i), UserName: "W", Location: "北京",
+			Tags: []string{"演讲嘉宾"}, Availability: "仅工作日"}
+		o := offer(&llm.OfferInput{Profile: p, Demand: u, RawInput: sampleDemand})
+		if o.Decision == "participate" {
+			t.Fatalf("weekday-only agent participates in a weekend event: %+v", o)
+		}
+		if o.Decision == "conditional" && !slices.Contains(o.Conditions, "希望把我的部分安排在工作日") {
+			t.Errorf("conditions %v lack the availability condition", o.Conditions)
+		}
+	}
+}
+
+func TestAggregateAssignsEveryOffer(t *testing.T) {
+	u := sampleUnderstanding(t)
+	offers := []llm.OfferView{
+		{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionParticipate, Contribution: "作为场地提供者，提供北京的场地"},
+		{AgentID: "b", DisplayName: "B", Decision: domain.OfferDecisionConditional, Contribution: "作为演讲嘉宾，分享AI实践",
+			Conditions: []string{"需要报销交通费", "只能参与下午场"}},
+		{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate, Contribution: "I can take photos of the event"},
+	}
+	p := aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers})
+	if len(p.Assignments) != 3 {
+		t.Fatalf("%d assignments", len(p.Assignments))
+	}
+	roles := []string{p.Assignments[0].Role, p.Assignments[1].Role, p.Assignments[2].Role}
+	if !slices.Equal(roles, []string{"场地提供者", "演讲嘉宾", "摄影师"}) {
+		t.Errorf("roles %v", roles)
+	}
+	if b := p.Assignments[1]; !strings.Contains(b.Notes, "需要报销交通费") || !slices.Contains(b.Dependencies, "a") {
+		t.Errorf("speaker assignment %+v", b)
+	}
+	if !slices.Equal(p.Gaps, []string{"活动策划"}) {
+		t.Errorf("gaps %v, want [活动策划]", p.Gaps)
+	}
+}
+
+// pickAgent finds an agent id whose seeded temperament is ordinary: not
+// stubborn, not withdrawing, and whose request is not declined in round 2.
+func pickAgent(t *testing.T, feedbackDemand, rawDemand demand) string {
+	for i := 0; i < 1000; i++ {
+		id := fmt.Sprintf("agent_%d", i)
+		if stubbornUntil(feedbackDemand, id) == 0 && unit(feedbackDemand.seed(), id, "feedback", "withdraw") > 0.2 &&
+			unit(rawDemand.seed(), id, "2", "decline-request") >= 0.12 {
+			return id
+		}
+	}
+	t.Fatal("no ordinary agent")
+	return ""
+}
+
+func TestFeedbackRounds(t *testing.T) {
+	u := sampleUnderstanding(t)
+	id := pickAgent(t, fromUnderstanding(u, ""), fromUnderstanding(u, sampleDemand))
+	profile := domain.AgentProfile{AgentID: id, UserName: "小周", Location: "北京", Tags: []string{"演讲嘉宾"}, Availability: "时间灵活"}
+	myOffer := llm.OfferView{AgentID: id, DisplayName: "小周", Decision: domain.OfferDecisionConditional,
+		Contribution: "作为演讲嘉宾，分享AI落地经验", Conditions: []string{"需要报销交通费"}}
+	other := llm.OfferView{AgentID: "venue", DisplayName: "场地方", Decision: domain.OfferDecisionParticipate,
+		Contribution: "作为场地提供者，提供北京的场地"}
+	prop := domain.Proposal{Version: 1, Summary: "方案", Assignments: []domain.Assignment{
+		{AgentID: id, DisplayName: "小周", Role: "演讲嘉宾", Responsibility: "分享AI落地经验", Notes: "条件待确认"},
+		{AgentID: "venue", DisplayName: "场地方", Role: "场地提供者", Responsibility: "提供场地"},
+	}}
+
+	// Round 1: the condition is not in the proposal → negotiate about it.
+	f1 := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
+		MyOffer: myOffer, Round: 1, MaxRounds: 5})
+	if f1.FeedbackType != "negotiate" || !strings.Contains(f1.AdjustmentRequest, "需要报销交通费") {
+		t.Fatalf("round 1: %+v", f1)
+	}
+
+	// The adjustment writes the request into the agent's notes …
+	adj := adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
+		Participants: []llm.OfferView{myOffer, other},
+		Feedbacks: []llm.FeedbackView{
+			{AgentID: id, DisplayName: "小周", FeedbackType: domain.FeedbackNegotiate, AdjustmentRequest: f1.AdjustmentRequest},
+			{AgentID: "venue", DisplayName: "场地方", FeedbackType: domain.FeedbackAccept},
+		}})
+	if len(adj.AdjustmentSummary.RequestsAddressed) != 1 || len(adj.AdjustmentSummary.ChangesMade) == 0 ||
+		!strings.Contains(adj.Assignments[0].Notes, "需要报销交通费") || adj.AdjustmentSummary.Round != 2 {
+		t.Fatalf("adjusted: %+v", adj)
+	}
+
+	// … so the next review accepts.
+	next := toDomain(adj)
+	f2 := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: next, MyAssignment: &next.Assignments[0],
+		MyOffer: myOffer, Round: 2, MaxRounds: 5})
+	if f2.FeedbackType != "accept" {
+		t.Fatalf("round 2 after the adjustment: %+v", f2)
+	}
+
+	// A request declined by the adjustment keeps the agent unhappy or
+	// at least concerned.
+	declined := next
+	declined.Assignments = slices.Clone(next.Assignments)
+	declined.Assignments[0].Notes = "条件待确认"
+	declined.AdjustmentSummary = &domain.AdjustmentSummary{Round: 2, RequestsDeclined: []domain.DeclinedRequest{
+		{Request: "小周：" + f1.AdjustmentRequest, Reason: "成本过高"}}}
+	f3 := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: declined, MyAssignment: &declined.Assignments[0],
+		MyOffer: myOffer, Round: 2, MaxRounds: 5})
+	if f3.FeedbackType == "accept" {
+		t.Errorf("declined condition accepted: %+v", f3)
+	}
+}
+
+func TestStubbornAgentsKeepNegotiating(t *testing.T) {
+	u := sampleUnderstanding(t)
+	d := fromUnderstanding(u, "")
+	var id string
+	for i := 0; id == "" && i < 1000; i++ {
+		if c := fmt.Sprintf("agent_%d", i); stubbornUntil(d, c) == 99 && unit(d.seed(), c, "feedback", "withdraw") > 0.2 {
+			id = c
+		}
+	}
+	profile := domain.AgentProfile{AgentID: id, UserName: "老顽固", Location: "北京", Tags: []string{"演讲嘉宾"}}
+	prop := domain.Proposal{Assignments: []domain.Assignment{{AgentID: id, DisplayName: "老顽固", Role: "演讲嘉宾", Responsibility: "分享"}}}
+	for round := 1; round <= 5; round++ {
+		f := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
+			MyOffer: llm.OfferView{AgentID: id, Decision: domain.OfferDecisionParticipate}, Round: round, MaxRounds: 5})
+		if f.FeedbackType != "negotiate" || f.AdjustmentRequest == "" {
+			t.Fatalf("round %d: %+v", round, f)
+		}
+	}
+}
+
+// toDomain converts an adjusted raw proposal to the domain proposal the
+// engine would pass on.
+func toDomain(r rawAdjusted) domain.Proposal {
+	p := domain.Proposal{Summary: r.Summary, Objective: r.Objective, Rationale: r.Rationale, Gaps: r.Gaps,
+		AdjustmentSummary: &domain.AdjustmentSummary{Round: r.AdjustmentSummary.Round, RequestsAddressed: r.AdjustmentSummary.RequestsAddressed}}
+	for _, a := range r.Assignments {
+		p.Assignments = append(p.Assignments, domain.Assignment{AgentID: a.AgentID, DisplayName: a.DisplayName, Role: a.Role,
+			Responsibility: a.Responsibility, Dependencies: a.Dependencies, Notes: a.Notes})
+	}
+	return p
+}
+
+func TestAdjustDropsWithdrawnAgents(t *testing.T) {
+	u := sampleUnderstanding(t)
+	prop := domain.Proposal{Assignments: []domain.Assignment{
+		{AgentID: "a", DisplayName: "A", Role: "场地提供者"}, {AgentID: "b", DisplayName: "B", Role: "演讲嘉宾"},
+	}}
+	adj := adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
+		Participants: []llm.OfferView{{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionParticipate}},
+		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: domain.FeedbackWithdraw}}})
+	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "a" || !slices.Contains(adj.Gaps, "演讲嘉宾") {
+		t.Errorf("adjusted: %+v", adj)
+	}
+	if len(adj.AdjustmentSummary.ChangesMade) != 1 || !strings.Contains(adj.AdjustmentSummary.ChangesMade[0].Reason, "B") {
+		t.Errorf("changes: %+v", adj.AdjustmentSummary.ChangesMade)
+	}
+}
+
+func TestSampleDemandHasAnImportantGap(t *testing.T) {
+	u := sampleUnderstanding(t)
+	prop := domain.Proposal{Assignments: []domain.Assignment{
+		{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"},
+		{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Responsibility: "分享AI"},
+	}}
+	g := gaps(&llm.GapInput{Demand: u, RawInput: sampleDemand, Proposal: prop})
+	if g.IsComplete || len(g.Gaps) == 0 || g.Gaps[0].Importance < 60 {
+		t.Fatalf("gaps: %+v", g)
+	}
+	for _, gap := range g.Gaps {
+		if gap.GapType == "场地提供者" || gap.GapType == "演讲嘉宾" {
+			t.Errorf("covered need reported as a gap: %+v", gap)
+		}
+	}
+	var dgaps []domain.Gap
+	for _, gap := range g.Gaps {
+		dgaps = append(dgaps, domain.Gap{GapType: gap.GapType, Importance: gap.Importance, Reason: gap.Reason,
+			SuggestedCapabilityTags: gap.SuggestedCapabilityTags})
+	}
+	r := recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 0, MaxDepth: 1})
+	if !r.ShouldRecurse || len(r.SubDemands) == 0 || len(r.SubDemands) > 3 {
+		t.Fatalf("recursion: %+v", r)
+	}
+	for _, s := range r.SubDemands {
+		if !strings.HasPrefix(s.Description, "在北京为AI聚会寻找") || len(s.CapabilityTags) == 0 || s.GapType == "" {
+			t.Errorf("sub-demand %+v", s)
+		}
+	}
+	t.Logf("gaps %+v; sub-demands %+v", g.Gaps, r.SubDemands)
+
+	// At the maximum depth: no recursion.
+	r = recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 1, MaxDepth: 1})
+	if r.ShouldRecurse || len(r.SubDemands) != 0 || r.Condition3Met || !strings.Contains(r.Condition3Analysis, "最大递归深度") {
+		t.Errorf("at max depth: %+v", r)
+	}
+	// Unimportant gaps only: no recursion.
+	r = recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Depth: 0, MaxDepth: 1,
+		Gaps: []domain.Gap{{GapType: "志愿者", Importance: 40, SuggestedCapabilityTags: []string{"志愿者"}}}})
+	if r.ShouldRecurse || r.Condition1Met {
+		t.Errorf("minor gap: %+v", r)
+	}
+}
+
+func TestSubNegotiation(t *testing.T) {
+	profiles := testProfiles(60)
+	e := newTestEngine(t, profiles)
+	parent := e.run(sampleDemand)
+	if len(parent.recursion.SubDemands) == 0 {
+		t.Fatalf("the sample demand spawns no sub-demand: %+v", parent.recursion)
+	}
+	sd := parent.recursion.SubDemands[0]
+	var u llm.Understanding
+	e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: sd.Description, GapType: sd.GapType, CapabilityTags: sd.CapabilityTags}, &u)
+	if !slices.Equal(u.CapabilityTags, sd.CapabilityTags) || u.Context.Location != "北京" {
+		t.Fatalf("sub-demand understanding %+v", u)
+	}
+	var exclude []string
+	for _, a := range parent.final.Assignments {
+		exclude = append(exclude, a.AgentID)
+	}
+	var f rawFilter
+	e.call(llm.PromptFilter, &llm.FilterInput{Demand: u, RawInput: sd.Description, Profiles: profiles, Exclude: exclude}, &f)
+	for _, c := range append(f.DefinitelyRelated, f.PossiblyRelated...) {
+		if slices.Contains(exclude, c.AgentID) {
+			t.Errorf("parent participant %s chosen again", c.AgentID)
+		}
+	}
+	all := append(f.DefinitelyRelated, f.PossiblyRelated...)
+	if len(all) == 0 {
+		t.Fatalf("no candidate for %v", sd.CapabilityTags)
+	}
+	t.Logf("sub-demand %q: %d candidates, first %+v", sd.Description, len(all), all[0])
+	// A sub-demand covering its tag is complete: no implicit event needs.
+	c := all[0]
+	prop := domain.Proposal{Assignments: []domain.Assignment{{AgentID: c.AgentID, Role: roleOf(sd.CapabilityTags[0])}}}
+	var g llm.GapResult
+	e.call(llm.PromptGaps, &llm.GapInput{Demand: u, RawInput: sd.Description, Proposal: prop}, &g)
+	if !g.IsComplete {
+		t.Errorf("sub-demand gaps: %+v", g)
+	}
+}
+
+func TestCompromise(t *testing.T) {
+	u := sampleUnderstanding(t)
+	c := compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "partial_agreement",
+		Available: []domain.Assignment{{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"}},
+		Offers: []llm.OfferView{
+			{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionConditional, Conditions: []string{"需要报销交通费"}},
+			{AgentID: "b", DisplayName: "B", Decision: domain.OfferDecisionDecline, Reasoning: "那段时间已有其他安排"},
+		},
+		Gaps:      []domain.Gap{{GapType: "摄影师", Importance: 70, Reason: "需要记录活动"}},
+		Feedbacks: []llm.FeedbackView{{AgentID: "a", DisplayName: "A", FeedbackType: domain.FeedbackNegotiate, AdjustmentRequest: "希望提前确认时间"}},
+	})
+	if c.Type != "compromise" || len(c.Assignments) != 1 || len(c.Compromises) < 2 || len(c.Suggestions) == 0 {
+		t.Fatalf("compromise %+v", c)
+	}
+	joined := strings.Join(c.Unresolved, "|")
+	for _, want := range []string{"摄影师", "演讲嘉宾", "B未能参与"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("unresolved %v lacks %s", c.Unresolved, want)
+		}
+	}
+	empty := compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "no_participants"})
+	if len(empty.Assignments) != 0 || empty.Confidence != "low" || len(empty.Suggestions) == 0 {
+		t.Errorf("no participants: %+v", empty)
+	}
+}
+
+func TestNegotiationDistribution(t *testing.T) {
+	profiles := testProfiles(60)
+	e := newTestEngine(t, profiles)
+	demands := append(slices.Clone(testDemands), generatedDemands()...)
+	var part, cond, decl, r1Total, r1Withdraw, mid, high, low, multi, settledBy3, longest, recursed int
+	outcomes := map[string]int{}
+	for _, raw := range demands {
+		n := e.run(raw)
+		part += n.count(domain.OfferDecisionParticipate)
+		cond += n.count(domain.OfferDecisionConditional)
+		decl += n.count(domain.OfferDecisionDecline)
+		outcomes[n.outcome]++
+		if len(n.recursion.SubDemands) > 0 {
+			recursed++
+		}
+		longest = max(longest, len(n.rounds))
+		if len(n.rounds) == 0 {
+			continue
+		}
+		for round, fb := range n.rounds {
+			for _, f := range fb {
+				if round == 0 {
+					r1Total++
+					if f == domain.FeedbackWithdraw {
+						r1Withdraw++
+					}
+				} else if round >= 2 && f == domain.FeedbackWithdraw {
+					t.Errorf("%s: withdraw in round %d", raw, round+1)
+				}
+			}
+		}
+		switch r := n.acceptRates[0]; {
+		case r >= 0.8:
+			high++
+		case r < 0.5:
+			low++
+		default:
+			mid++
+			multi++
+			for i := 1; i < len(n.acceptRates) && i < 3; i++ {
+				if n.acceptRates[i] >= 0.8 {
+					settledBy3++
+					break
+				}
+			}
+		}
+	}
+	total := float64(part + cond + decl)
+	sp, sc, sd := float64(part)/total, float64(cond)/total, float64(decl)/total
+	nd := float64(len(demands))
+	t.Logf("%d demands, %d offers: participate %.2f, conditional %.2f, decline %.2f", len(demands), int(total), sp, sc, sd)
+	t.Logf("round 1 accept rate: >=0.8 %.2f, 0.5-0.8 %.2f, <0.5 %.2f; round-1 withdraw share %.3f",
+		float64(high)/nd, float64(mid)/nd, float64(low)/nd, float64(r1Withdraw)/float64(r1Total))
+	t.Logf("of %d second-round negotiations %d reached >=0.8 by round 3; longest %d rounds; outcomes %v; %d spawned sub-demands",
+		multi, settledBy3, longest, outcomes, recursed)
+
+	if sp < 0.55 || sp > 0.65 || sc < 0.15 || sc > 0.25 || sd < 0.15 || sd > 0.25 {
+		t.Errorf("offer shares %.2f/%.2f/%.2f outside 55-65%% / 15-25%% / 15-25%%", sp, sc, sd)
+	}
+	if w := float64(r1Withdraw) / float64(r1Total); w < 0.03 || w > 0.10 {
+		t.Errorf("round-1 withdraw share %.3f", w)
+	}
+	if float64(mid)/nd < 0.5 {
+		t.Errorf("round-1 accept rate between 0.5 and 0.8 for only %d of %d demands", mid, len(demands))
+	}
+	if low == 0 || float64(low)/nd > 0.2 {
+		t.Errorf("%d of %d demands failed in round 1; want a few", low, len(demands))
+	}
+	if float64(settledBy3) < 0.8*float64(multi) {
+		t.Errorf("only %d of %d multi-round negotiations reached 0.8 by round 3", settledBy3, multi)
+	}
+	if longest < 4 {
+		t.Errorf("no long negotiation (longest %d rounds)", longest)
+	}
+	if float64(recursed) < 0.3*nd {
+		t.Errorf("only %d demands spawned sub-demands", recursed)
+	}
+}

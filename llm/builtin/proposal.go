@@ -1,0 +1,329 @@
+package builtin
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// roleRe finds the role an offer names ("作为摄影师，…").
+var roleRe = regexp.MustCompile(`作为([^，,。；;：:\s（(]+)`)
+
+// offerTag is the demand tag an offer contributes and its role name.
+func offerTag(o llm.OfferView, d demand) (tag, role string) {
+	if m := roleRe.FindStringSubmatch(o.Contribution); m != nil {
+		if ts := tagOfRole(m[1]); len(ts) > 0 {
+			return ts[0], roleOf(ts[0])
+		}
+	}
+	found := tagsInText(o.Contribution + " " + o.Reasoning)
+	for _, t := range found {
+		if d.hasTag(t) {
+			return t, roleOf(t)
+		}
+	}
+	if len(found) > 0 {
+		return found[0], roleOf(found[0])
+	}
+	return "", "协作成员"
+}
+
+// responsibilityExtra is what a role does besides its contribution.
+var responsibilityExtra = map[string]string{
+	"场地提供": "活动前一天完成场地确认与布置",
+	"演讲嘉宾": "活动前一周提交分享主题和提纲",
+	"活动策划": "统筹整体流程，协调各方分工",
+	"主持":   "活动前熟悉议程并参加彩排",
+	"摄影":   "活动后按时交付照片",
+	"摄像":   "活动后交付原始素材",
+	"餐饮服务": "按最终人数备餐，负责餐后清理",
+	"音响设备": "活动前完成设备调试",
+	"志愿者":  "活动开始前一小时到场",
+	"市场推广": "活动前两周开始宣传",
+}
+
+// dependsOn lists the tags a role waits for.
+var dependsOn = map[string][]string{
+	"演讲嘉宾": {"场地提供", "活动策划"}, "摄影": {"场地提供"}, "摄像": {"场地提供"},
+	"餐饮服务": {"场地提供"}, "音响设备": {"场地提供"}, "主持": {"活动策划"}, "志愿者": {"活动策划"},
+	"直播": {"音响设备", "摄像"}, "视频剪辑": {"摄像", "摄影"}, "前端开发": {"UI设计", "产品经理"},
+	"后端开发": {"产品经理"}, "UI设计": {"产品经理"}, "印刷物料": {"平面设计"}, "市场推广": {"文案写作", "平面设计"},
+}
+
+// planned is one assignment being built, with its tag.
+type planned struct {
+	a   rawAssignment
+	tag string
+}
+
+// aggregate answers prompt 4.
+func aggregate(in *llm.AggregateInput) rawProposal {
+	d := fromUnderstanding(in.Demand, in.RawInput)
+	var plan []planned
+	seen := map[string]bool{}
+	for _, o := range in.Offers {
+		if o.AgentID == "" || seen[o.AgentID] || o.Decision == domain.OfferDecisionDecline {
+			continue
+		}
+		seen[o.AgentID] = true
+		tag, role := offerTag(o, d)
+		a := rawAssignment{
+			AgentID:        o.AgentID,
+			DisplayName:    orDefault(o.DisplayName, o.AgentID),
+			Role:           role,
+			Responsibility: responsibility(o, tag),
+			Dependencies:   []string{},
+		}
+		a.Notes = conditionNotes(o, d)
+		plan = append(plan, planned{a, tag})
+	}
+	linkDependencies(plan)
+
+	out := rawProposal{Assignments: make([]rawAssignment, 0, len(plan)), Gaps: []string{}}
+	var roles []string
+	for _, p := range plan {
+		out.Assignments = append(out.Assignments, p.a)
+		if !contains(roles, p.a.Role) {
+			roles = append(roles, p.a.Role)
+		}
+	}
+	out.Gaps = nonNil(uncoveredTags(d, plan))
+	out.Timeline = timeline(d)
+	out.Summary, out.Objective = summarize(d, len(plan), roles)
+	conditional := 0
+	for _, o := range in.Offers {
+		if o.Decision == domain.OfferDecisionConditional && seen[o.AgentID] {
+			conditional++
+		}
+	}
+	out.Rationale = "优先安排标签直接匹配、地点可行的参与者，按各自专长分工"
+	if conditional > 0 {
+		out.Rationale += "；" + strconv.Itoa(conditional) + "位有条件参与者的条件已部分写入备注，其余待反馈时确认"
+	}
+	if len(out.Gaps) > 0 {
+		out.Rationale += "；" + quoteAll(out.Gaps) + "暂无人承担"
+	}
+	out.Confidence = proposalConfidence(len(plan), len(out.Gaps))
+	return out
+}
+
+// responsibility is an assignment's duties: the offered contribution
+// without its role prefix, plus the role's usual extra duty.
+func responsibility(o llm.OfferView, tag string) string {
+	r := strings.TrimSpace(o.Contribution)
+	if m := roleRe.FindStringIndex(r); m != nil && m[0] == 0 {
+		r = strings.TrimLeft(r[m[1]:], "，,、 ")
+	}
+	if r == "" {
+		r = "在" + orDefault(tag, "相关") + "方面提供支持"
+	}
+	if extra := responsibilityExtra[tag]; extra != "" {
+		r += "；" + extra
+	}
+	return r
+}
+
+// conditionNotes reflects the conditions of a conditional offer only
+// partly, as a busy organiser would: usually only the first of several
+// conditions is accepted, a single condition a bit less than half of the
+// time.
+func conditionNotes(o llm.OfferView, d demand) string {
+	if len(o.Conditions) == 0 {
+		if o.Decision == domain.OfferDecisionConditional {
+			return "条件待确认"
+		}
+		return ""
+	}
+	u := unit(d.seed(), o.AgentID, "accept-condition")
+	if len(o.Conditions) >= 2 {
+		if u < 0.3 {
+			return "已接受条件：" + strings.Join(o.Conditions, "；")
+		}
+		return "已接受条件：" + o.Conditions[0] + "；其余条件待协商"
+	}
+	if u < 0.45 {
+		return "已接受条件：" + o.Conditions[0]
+	}
+	return "条件待确认"
+}
+
+// linkDependencies points each assignment at the agents whose roles it
+// waits for.
+func linkDependencies(plan []planned) {
+	for i := range plan {
+		for _, dep := range dependsOn[plan[i].tag] {
+			for j := range plan {
+				if j != i && plan[j].tag == dep && !contains(plan[i].a.Dependencies, plan[j].a.AgentID) {
+					plan[i].a.Dependencies = append(plan[i].a.Dependencies, plan[j].a.AgentID)
+					break
+				}
+			}
+		}
+	}
+}
+
+// uncoveredTags are the demand tags no planned assignment covers.
+func uncoveredTags(d demand, plan []planned) []string {
+	var out []string
+	for _, t := range d.tags {
+		found := false
+		for _, p := range plan {
+			if p.tag == t {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// summarize writes a proposal's summary and objective.
+func summarize(d demand, n int, roles []string) (summary, objective string) {
+	where := ""
+	if d.city != "" && !d.remote() {
+		where = "（" + d.city + "）"
+	}
+	name := strings.TrimPrefix(d.short(), "这场")
+	if d.event == "" {
+		name = "协作"
+	}
+	if n == 0 {
+		summary = name + where + "方案：暂无可用的参与者"
+	} else {
+		summary = name + where + "协作方案：" + strconv.Itoa(n) + "位参与者，分别担任" + joinCN(roles)
+	}
+	size := ""
+	if d.attendees > 0 {
+		size = "约" + strconv.Itoa(d.attendees) + "人的"
+	}
+	if d.event != "" {
+		objective = d.place() + "办好一场" + size + strings.TrimPrefix(d.short(), "这场") + "，落实" + joinCN(d.tags)
+	} else {
+		objective = "找齐" + joinCN(d.tags) + "方面的合作者并按期交付"
+	}
+	return summary, objective
+}
+
+// proposalConfidence is "high", "medium" or "low".
+func proposalConfidence(assigned, gaps int) string {
+	switch {
+	case assigned <= 1:
+		return "low"
+	case gaps == 0 && assigned >= 3:
+		return "high"
+	default:
+		return "medium"
+	}
+}
+
+// step is one milestone relative to the demand date.
+type step struct {
+	days      int
+	name, out string
+	rel       string // "前两周" …, "" for the day itself
+}
+
+var (
+	eventSteps = []step{
+		{-14, "确认分工与场地", "分工表与场地确认单", "前两周"},
+		{-7, "宣传与报名", "宣传海报和报名名单", "前一周"},
+		{0, "活动当天", "活动顺利举行", ""},
+		{3, "复盘与资料整理", "照片、纪要和复盘报告", "后三天"},
+	}
+	workSteps = []step{
+		{-14, "需求确认", "需求说明与分工", "前两周"},
+		{-7, "执行与中期检查", "阶段成果", "前一周"},
+		{0, "交付验收", "最终交付物", ""},
+	}
+)
+
+// timeline plans milestones around the demand date.
+func timeline(d demand) rawTimeline {
+	offsets := eventSteps
+	if d.event == "" {
+		offsets = workSteps
+	}
+	tl := rawTimeline{StartDate: "待定", Milestones: []rawMilestone{}}
+	t, exact := parseDate(d.date)
+	for i, o := range offsets {
+		var date string
+		switch {
+		case exact:
+			date = t.AddDate(0, 0, o.days).Format("2006-01-02")
+		case d.date != "" && o.rel == "":
+			date = d.date
+		case d.date != "":
+			date = d.date + o.rel
+		case o.rel == "":
+			date = "待定"
+		default:
+			date = "活动日" + o.rel
+			if d.event == "" {
+				date = "交付日" + o.rel
+			}
+		}
+		if i == 0 {
+			tl.StartDate = date
+		}
+		tl.Milestones = append(tl.Milestones, rawMilestone{Name: o.name, Date: date, Deliverable: o.out})
+	}
+	return tl
+}
+
+// fromDomain converts the assignments of a proposal to raw assignments.
+func fromDomain(as []domain.Assignment) []rawAssignment {
+	out := make([]rawAssignment, 0, len(as))
+	for _, a := range as {
+		out = append(out, rawAssignment{
+			AgentID: a.AgentID, DisplayName: orDefault(a.DisplayName, a.AgentID), Role: a.Role,
+			Responsibility: a.Responsibility, Dependencies: nonNil(append([]string(nil), a.Dependencies...)), Notes: a.Notes,
+		})
+	}
+	return out
+}
+
+// timelineFromDomain converts a proposal's timeline (nil → planned anew).
+func timelineFromDomain(t *domain.Timeline, d demand) rawTimeline {
+	if t == nil {
+		return timeline(d)
+	}
+	out := rawTimeline{StartDate: t.StartDate, Milestones: []rawMilestone{}}
+	for _, m := range t.Milestones {
+		out.Milestones = append(out.Milestones, rawMilestone{Name: m.Name, Date: m.Date, Deliverable: m.Deliverable})
+	}
+	return out
+}
+
+// coveredTags are the demand tags the assignments' roles cover.
+func coveredTags(as []rawAssignment) []string {
+	var out []string
+	for _, a := range as {
+		ts := tagOfRole(a.Role)
+		if len(ts) == 0 {
+			ts = tagsInText(a.Role + " " + a.Responsibility)
+			if len(ts) > 1 {
+				ts = ts[:1]
+			}
+		}
+		for _, t := range ts {
+			if !contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// appendNote adds a sentence to notes.
+func appendNote(notes, s string) string {
+	if notes == "" {
+		return s
+	}
+	return notes + "；" + s
+}

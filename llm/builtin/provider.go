@@ -1,0 +1,124 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/towow/towow/llm"
+)
+
+// ProviderName is the name of the builtin provider.
+const ProviderName = "builtin"
+
+// ModelName is the model name the builtin provider reports.
+const ModelName = "towow-builtin-v1"
+
+// Provider is the offline, deterministic stand-in for an LLM. It answers
+// from the typed input of each request (llm.Request.Input), never from the
+// prose. The zero value is ready to use and answers at once.
+type Provider struct {
+	latency time.Duration
+}
+
+// New returns the builtin provider; it answers at once.
+func New() llm.Provider { return &Provider{} }
+
+// NewWithLatency returns the builtin provider that waits d before each
+// answer (or until the context is done), to make demos feel like a real
+// model. The wait is the only use of time; answers never depend on it.
+func NewWithLatency(d time.Duration) llm.Provider { return &Provider{latency: max(d, 0)} }
+
+// Name returns "builtin".
+func (p *Provider) Name() string { return ProviderName }
+
+// Model returns "towow-builtin-v1".
+func (p *Provider) Model() string { return ModelName }
+
+// Complete answers one request. Request.Input must be the typed input that
+// matches Request.Key (a pointer, such as *llm.FilterInput for
+// llm.PromptFilter; a value is accepted too). It returns ctx.Err() when the
+// context is done, and an error for an unknown key or a missing or
+// mismatched input.
+func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	reply, err := answer(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	text, err := render(string(req.Key), reply)
+	if err != nil {
+		return llm.Response{}, fmt.Errorf("builtin: encode %s reply: %w", req.Key, err)
+	}
+	if p.latency > 0 {
+		t := time.NewTimer(p.latency)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return llm.Response{}, ctx.Err()
+		case <-t.C:
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	return llm.Response{
+		Text:         text,
+		Model:        ModelName,
+		InputTokens:  inputTokens(req),
+		OutputTokens: estimateTokens(text),
+	}, nil
+}
+
+// inputTokens estimates the prompt's size; without prose, from the input.
+func inputTokens(req llm.Request) int {
+	n := estimateTokens(req.System) + estimateTokens(req.Prompt)
+	if req.Prompt == "" && req.Input != nil {
+		if b, err := json.Marshal(req.Input); err == nil {
+			n += estimateTokens(string(b))
+		}
+	}
+	return n
+}
+
+// answer dispatches on the prompt key.
+func answer(req llm.Request) (any, error) {
+	switch req.Key {
+	case llm.PromptUnderstand:
+		return with(req, understand)
+	case llm.PromptFilter:
+		return with(req, filter)
+	case llm.PromptOffer:
+		return with(req, offer)
+	case llm.PromptAggregate:
+		return with(req, aggregate)
+	case llm.PromptFeedback:
+		return with(req, feedback)
+	case llm.PromptAdjust:
+		return with(req, adjust)
+	case llm.PromptGaps:
+		return with(req, gaps)
+	case llm.PromptRecursion:
+		return with(req, recursion)
+	case llm.PromptCompromise:
+		return with(req, compromise)
+	}
+	return nil, fmt.Errorf("builtin: unknown prompt key %q", req.Key)
+}
+
+// with calls fn with the request's typed input *In (given as *In or In).
+func with[In, Out any](req llm.Request, fn func(*In) Out) (any, error) {
+	switch in := req.Input.(type) {
+	case *In:
+		if in != nil {
+			return fn(in), nil
+		}
+	case In:
+		return fn(&in), nil
+	}
+	var want *In
+	return nil, fmt.Errorf("builtin: prompt %s needs Input of type %T, got %T", req.Key, want, req.Input)
+}

@@ -1,0 +1,82 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/llm"
+)
+
+func TestProviderIdentity(t *testing.T) {
+	p := New()
+	if p.Name() != "builtin" || p.Model() != "towow-builtin-v1" {
+		t.Fatalf("Name, Model = %q, %q", p.Name(), p.Model())
+	}
+	resp, err := p.Complete(context.Background(), llm.Request{Key: llm.PromptUnderstand,
+		Prompt: "请理解这个需求", Input: &llm.UnderstandInput{RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Model != "towow-builtin-v1" || resp.InputTokens <= 0 || resp.OutputTokens <= 0 {
+		t.Errorf("response = %+v", resp)
+	}
+	if resp.OutputTokens != estimateTokens(resp.Text) {
+		t.Errorf("OutputTokens = %d, want %d", resp.OutputTokens, estimateTokens(resp.Text))
+	}
+}
+
+func TestCompleteHonoursContext(t *testing.T) {
+	req := llm.Request{Key: llm.PromptUnderstand, Input: &llm.UnderstandInput{RawInput: "需要场地"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := New().Complete(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: err = %v", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := NewWithLatency(time.Hour).Complete(ctx, req); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("deadline during latency: err = %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("Complete did not return at the deadline")
+	}
+	resp, err := NewWithLatency(time.Millisecond).Complete(context.Background(), req)
+	if err != nil || resp.Text == "" {
+		t.Errorf("with latency: %v %q", err, resp.Text)
+	}
+}
+
+func TestCompleteRejectsBadRequests(t *testing.T) {
+	p := New()
+	var nilFilter *llm.FilterInput
+	for _, req := range []llm.Request{
+		{Key: "no_such_prompt", Input: &llm.UnderstandInput{}},
+		{Key: llm.PromptFilter},
+		{Key: llm.PromptFilter, Input: nilFilter},
+		{Key: llm.PromptOffer, Input: &llm.FilterInput{}},
+		{Key: llm.PromptGaps, Input: "gap"},
+	} {
+		if _, err := p.Complete(context.Background(), req); err == nil || !strings.HasPrefix(err.Error(), "builtin: ") {
+			t.Errorf("%s with %T: err = %v", req.Key, req.Input, err)
+		}
+	}
+}
+
+func TestCompleteAcceptsValueInput(t *testing.T) {
+	in := llm.UnderstandInput{RawInput: "需要一个摄影师"}
+	a, err := New().Complete(context.Background(), llm.Request{Key: llm.PromptUnderstand, Input: &in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New().Complete(context.Background(), llm.Request{Key: llm.PromptUnderstand, Input: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Text != b.Text {
+		t.Errorf("value and pointer inputs differ:\n%s\n%s", a.Text, b.Text)
+	}
+}

@@ -1,0 +1,159 @@
+package builtin
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/towow/towow/llm"
+)
+
+// understand answers prompt 1.
+func understand(in *llm.UnderstandInput) rawUnderstanding {
+	raw := strings.TrimSpace(in.RawInput)
+	var d demand
+	sub := in.GapType != "" || len(in.CapabilityTags) > 0
+	if sub {
+		d = demand{
+			raw: raw, theme: themeOf(raw), attendees: attendeesIn(raw),
+			date: dateIn(raw), budget: budgetIn(raw), sub: true,
+		}
+		d.city = cityIn(raw)
+		if d.city == "" && isRemote(raw) {
+			d.city = "远程"
+		}
+		d.tags = normalizeTags(in.CapabilityTags)
+		if len(d.tags) == 0 {
+			d.tags = normalizeTags([]string{in.GapType})
+		}
+		if len(d.tags) == 0 {
+			d.tags = tagsInText(raw)
+		}
+	} else {
+		d = analyzeRaw(raw)
+	}
+	fallback := false
+	if len(d.tags) == 0 {
+		d.tags = []string{"志愿者"}
+		fallback = true
+	}
+	seed := d.seed()
+
+	var out rawUnderstanding
+	out.CapabilityTags = d.tags
+	out.Context = rawContext{Location: d.city, ExpectedAttendees: d.attendees, Date: d.date, Budget: d.budget}
+
+	roles := make([]string, len(d.tags))
+	for i, t := range d.tags {
+		roles[i] = roleOf(t)
+	}
+	size := ""
+	if d.attendees > 0 {
+		size = "（约" + strconv.Itoa(d.attendees) + "人）"
+	}
+	switch {
+	case sub:
+		gap := in.GapType
+		if gap == "" {
+			gap = joinCN(roles)
+		}
+		out.SurfaceDemand = d.place() + "寻找" + joinCN(roles) + "，补齐上级方案中的「" + gap + "」缺口"
+		out.DeepUnderstanding.Motivation = subMotive + "「" + gap + "」，让整体方案可以落地"
+		out.DeepUnderstanding.EmotionalContext = "务实，希望尽快补齐缺口"
+	case d.event != "":
+		topic := ""
+		if d.theme != "" {
+			topic = d.theme + "主题"
+		}
+		out.SurfaceDemand = d.place() + "举办一场" + topic + d.event + size + "，需要" + joinCN(d.tags)
+		out.DeepUnderstanding.Motivation = pick([]string{
+			"希望把对" + orDefault(d.theme, "同一话题") + "感兴趣的人聚到一起交流，拓展人脉",
+			"想借这场" + d.event + "推动" + orDefault(d.theme, "话题") + "的线下交流，结识志同道合的朋友",
+			"希望通过一次高质量的" + d.event + "建立自己在" + orDefault(d.theme, "圈子") + "里的影响力",
+			"想为社区做点事，让大家有一个面对面分享" + orDefault(d.theme, "经验") + "的机会",
+		}, seed, "motivation")
+		out.DeepUnderstanding.EmotionalContext = pick(emotions, seed, "emotion")
+	default:
+		out.SurfaceDemand = d.place() + "寻找" + joinCN(roles) + size + "：" + truncate(raw, 40)
+		out.DeepUnderstanding.Motivation = pick([]string{
+			"手头资源不足，希望借助" + joinCN(roles) + "的专长把事情做好",
+			"希望尽快找到可靠的" + roles[0] + "，推进手上的项目",
+			"想找有经验的人合作，少走弯路",
+		}, seed, "motivation")
+		out.DeepUnderstanding.EmotionalContext = pick(emotions, seed, "emotion")
+	}
+	out.DeepUnderstanding.LikelyPreferences = preferences(d)
+
+	var unc []string
+	if fallback {
+		unc = append(unc, "需求描述较模糊，无法确定需要哪类能力")
+	}
+	if d.city == "" {
+		unc = append(unc, "地点未说明")
+	}
+	if d.date == "" {
+		unc = append(unc, "具体时间未确定")
+	}
+	if d.attendees == 0 && d.event != "" {
+		unc = append(unc, "参与人数未说明")
+	}
+	if d.budget == "" {
+		unc = append(unc, "预算未说明")
+	}
+	out.Uncertainties = nonNil(unc)
+	switch {
+	case fallback:
+		out.Confidence = "low"
+	case len(d.tags) >= 2 && d.city != "" && (d.date != "" || d.attendees > 0 || sub):
+		out.Confidence = "high"
+	default:
+		out.Confidence = "medium"
+	}
+	return out
+}
+
+var emotions = []string{
+	"期待，同时有一些时间上的压力",
+	"积极，希望一次办成",
+	"略有焦虑，担心找不到合适的人",
+	"轻松，愿意根据情况灵活调整",
+	"兴奋，对结果抱有较高期望",
+}
+
+// preferences lists what the requester probably wants (at most four).
+func preferences(d demand) []string {
+	var p []string
+	for _, t := range d.tags {
+		var s string
+		switch t {
+		case "场地提供":
+			s = "场地交通便利"
+			if d.attendees > 0 {
+				s += "，可容纳约" + strconv.Itoa(d.attendees) + "人"
+			}
+		case "演讲嘉宾":
+			s = "嘉宾在" + orDefault(d.theme, "相关") + "领域有实战经验，分享有干货"
+		case "活动策划":
+			s = "流程紧凑、互动性强"
+		case "餐饮服务":
+			s = "提供简单的茶歇和饮品即可"
+		case "摄影", "摄像":
+			s = "有活动跟拍经验，当天出片"
+		case "前端开发", "后端开发":
+			s = "能按时交付、代码可维护"
+		default:
+			s = roleOf(t) + "经验丰富、沟通顺畅"
+		}
+		if !contains(p, s) {
+			p = append(p, s)
+		}
+		if len(p) == 3 {
+			break
+		}
+	}
+	if d.budget != "" {
+		p = append(p, "总花费控制在"+d.budget+"以内")
+	} else if d.city != "" && !d.remote() {
+		p = append(p, "优先考虑"+d.city+"本地的合作者")
+	}
+	return p
+}

@@ -1,0 +1,155 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/llm"
+)
+
+func TestUnderstandSampleDemand(t *testing.T) {
+	u := understand(&llm.UnderstandInput{RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾", UserID: "u1"})
+	for _, want := range []string{"场地提供", "演讲嘉宾", "活动策划"} {
+		if !slices.Contains(u.CapabilityTags, want) {
+			t.Errorf("capability_tags %v lack %s", u.CapabilityTags, want)
+		}
+	}
+	if slices.Contains(u.CapabilityTags, "AI研究") {
+		t.Errorf("the AI theme of an event is not a capability: %v", u.CapabilityTags)
+	}
+	if u.Context.Location != "北京" {
+		t.Errorf("location = %q, want 北京", u.Context.Location)
+	}
+	if !strings.Contains(u.SurfaceDemand, "AI") || !strings.Contains(u.SurfaceDemand, "聚会") {
+		t.Errorf("surface_demand = %q", u.SurfaceDemand)
+	}
+	if u.Confidence == "" || len(u.DeepUnderstanding.LikelyPreferences) == 0 || u.DeepUnderstanding.Motivation == "" {
+		t.Errorf("incomplete understanding: %+v", u)
+	}
+}
+
+func TestUnderstandEnglishDemand(t *testing.T) {
+	u := understand(&llm.UnderstandInput{RawInput: "I want to host an AI meetup in Shanghai for 50 people, need a venue and speakers"})
+	for _, want := range []string{"场地提供", "演讲嘉宾", "活动策划"} {
+		if !slices.Contains(u.CapabilityTags, want) {
+			t.Errorf("capability_tags %v lack %s", u.CapabilityTags, want)
+		}
+	}
+	if slices.Contains(u.CapabilityTags, "主持") {
+		t.Errorf("\"host an event\" is not a need for an MC: %v", u.CapabilityTags)
+	}
+	if u.Context.Location != "上海" || u.Context.ExpectedAttendees != 50 {
+		t.Errorf("context = %+v, want 上海 and 50", u.Context)
+	}
+}
+
+func TestKeywordsMapToVocabulary(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"需要一个会议室", []string{"场地提供"}},
+		{"looking for a venue", []string{"场地提供"}},
+		{"请几位讲者来做演讲", []string{"演讲嘉宾"}},
+		{"we need two speakers and a keynote", []string{"演讲嘉宾"}},
+		{"找个摄影师拍照", []string{"摄影"}},
+		{"need a photographer", []string{"摄影"}},
+		{"要做一个网站", []string{"前端开发", "后端开发"}},
+		{"hire a developer for our app", []string{"前端开发", "后端开发"}},
+		{"准备点吃的和茶歇", []string{"餐饮服务"}},
+		{"catering and drinks", []string{"餐饮服务"}},
+		{"需要翻译", []string{"翻译"}},
+		{"need a translator", []string{"翻译"}},
+		{"需要主持人和音响", []string{"主持", "音响设备"}},
+		{"做海报，印刷易拉宝", []string{"平面设计", "印刷物料"}},
+		{"找律师看合同，再找个会计", []string{"法律咨询", "财务"}},
+		{"需要志愿者帮忙签到，还要机场接送", []string{"志愿者", "交通接送"}},
+		{"需要直播和剪辑", []string{"直播", "视频剪辑"}},
+		{"需要产品经理写需求文档，做数据分析", []string{"产品经理", "数据分析"}},
+		{"推广文案", []string{"市场推广", "文案写作"}},
+		{"UI设计和交互", []string{"UI设计"}},
+		{"需要一个机器学习研究员", []string{"AI研究"}},
+	}
+	for _, c := range cases {
+		got := tagsInText(c.text)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("tagsInText(%q) = %v, lacks %s", c.text, got, w)
+			}
+		}
+	}
+	// Whole words only for ASCII keywords.
+	if got := tagsInText("she said the email was fine"); len(got) != 0 {
+		t.Errorf("tagsInText matched inside words: %v", got)
+	}
+}
+
+func TestUnderstandContext(t *testing.T) {
+	cases := []struct {
+		text              string
+		loc, date, budget string
+		attendees         int
+	}{
+		{"2月15日在杭州办读书会，50人，预算2000元", "杭州", "2月15日", "2000元", 50},
+		{"下周六在深圳搞个聚会，大概三十人", "深圳", "下周六", "", 30},
+		{"2026-02-15 Beijing workshop for 40 attendees, budget $500", "北京", "2026-02-15", "$500", 40},
+		{"AI meetup in Chengdu next Saturday, 80 people", "成都", "next Saturday", "", 80},
+		{"线上分享会，需要嘉宾，预算 3000 块", "远程", "", "3000块", 0},
+		{"Guangzhou party on March 8, budget of 2000 dollars", "广州", "March 8", "$2000", 0},
+		{"在上海办一个20-30人的沙龙", "上海", "", "", 30},
+		{"预算50人民币", "", "", "50人民币", 0},
+	}
+	for _, c := range cases {
+		u := understand(&llm.UnderstandInput{RawInput: c.text})
+		got := u.Context
+		if got.Location != c.loc || got.Date != c.date || got.Budget != c.budget || got.ExpectedAttendees != c.attendees {
+			t.Errorf("%q: context = %+v, want {%s %d %s %s}", c.text, got, c.loc, c.attendees, c.date, c.budget)
+		}
+	}
+}
+
+func TestUnderstandSubDemand(t *testing.T) {
+	u := understand(&llm.UnderstandInput{RawInput: "在北京为AI聚会寻找摄影师", GapType: "摄影师", CapabilityTags: []string{"摄影"}})
+	if !slices.Equal(u.CapabilityTags, []string{"摄影"}) {
+		t.Errorf("sub-demand tags = %v, want [摄影]", u.CapabilityTags)
+	}
+	if u.Context.Location != "北京" {
+		t.Errorf("location = %q", u.Context.Location)
+	}
+	if !strings.HasPrefix(u.DeepUnderstanding.Motivation, subMotive) || !strings.Contains(u.SurfaceDemand, "摄影师") {
+		t.Errorf("sub-demand not marked: %+v", u)
+	}
+	// Only the gap type given: its tags are derived from it.
+	u = understand(&llm.UnderstandInput{RawInput: "在上海为沙龙寻找餐饮供应商", GapType: "餐饮供应商"})
+	if !slices.Equal(u.CapabilityTags, []string{"餐饮服务"}) {
+		t.Errorf("tags from gap type = %v", u.CapabilityTags)
+	}
+}
+
+func TestUnderstandVagueDemand(t *testing.T) {
+	u := understand(&llm.UnderstandInput{RawInput: "随便帮帮我吧"})
+	if u.Confidence != "low" || len(u.CapabilityTags) == 0 || len(u.Uncertainties) == 0 {
+		t.Errorf("vague demand: %+v", u)
+	}
+}
+
+func TestEventDetection(t *testing.T) {
+	cases := map[string]string{
+		"我想在北京办一场AI主题聚会":                "聚会",
+		"需要一个会议室开周会":                    "",
+		"做一个活动报名网站":                     "",
+		"设计活动海报":                        "",
+		"下周办一场活动":                       "活动",
+		"need a conference room":        "",
+		"AI conference in Shenzhen":     "会议",
+		"launch a website":              "",
+		"our product launch in Beijing": "发布会",
+		"a hackathon event":             "黑客松",
+	}
+	for text, want := range cases {
+		if got := eventName(text); got != want {
+			t.Errorf("eventName(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

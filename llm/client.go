@@ -1,0 +1,237 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sony/gobreaker/v2"
+	"github.com/towow/towow/domain"
+)
+
+// Defaults of [Config] (001 §6.2.1, §9.1).
+const (
+	DefaultTimeout          = 10 * time.Second
+	DefaultFailureThreshold = 3
+	DefaultRecoveryTimeout  = 30 * time.Second
+)
+
+// maxErrorRunes bounds the error message recorded in domain.LLMCall.
+const maxErrorRunes = 300
+
+// Config configures a [Client]. Zero fields take their defaults.
+type Config struct {
+	// Provider answers the prompts. Nil makes every call fail (outcome
+	// error), so every prompt falls back.
+	Provider Provider
+	// Timeout bounds each call (LLM_TIMEOUT); default 10s.
+	Timeout time.Duration
+	// FailureThreshold is the number of consecutive failures that open the
+	// breaker (LLM_FAILURE_THRESHOLD); default 3.
+	FailureThreshold uint32
+	// RecoveryTimeout is how long the breaker stays open before one probe
+	// (LLM_RECOVERY_TIMEOUT); default 30s.
+	RecoveryTimeout time.Duration
+	// Now is the clock used to measure latency; default time.Now. (The
+	// breaker's own timing uses the real clock.)
+	Now func() time.Time
+	// Logger receives warnings about fallbacks and breaker state changes;
+	// default: discard.
+	Logger *slog.Logger
+	// OnCall, when set, is called after every call with its record (for
+	// metrics). It must not block.
+	OnCall func(domain.LLMCall)
+}
+
+// Client calls the nine prompts through one provider with timeout, circuit
+// breaker, parsing and fallbacks. It is safe for concurrent use.
+//
+// Every method returns the typed result, the record of the call and an
+// error. The error is non-nil only when ctx is done (cancelled or past its
+// deadline): the result is then the fallback and must not be used. Any
+// failure of the LLM itself gives the prompt's fallback result, with
+// FallbackUsed set in the record, and a nil error.
+type Client struct {
+	provider Provider
+	timeout  time.Duration
+	now      func() time.Time
+	log      *slog.Logger
+	onCall   func(domain.LLMCall)
+	breaker  *gobreaker.CircuitBreaker[struct{}]
+}
+
+// NewClient returns a Client for cfg.
+func NewClient(cfg Config) *Client {
+	c := &Client{provider: cfg.Provider, timeout: cfg.Timeout, now: cfg.Now, log: cfg.Logger, onCall: cfg.OnCall}
+	if c.provider == nil {
+		c.provider = noProvider{}
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	threshold := cfg.FailureThreshold
+	if threshold == 0 {
+		threshold = DefaultFailureThreshold
+	}
+	recovery := cfg.RecoveryTimeout
+	if recovery <= 0 {
+		recovery = DefaultRecoveryTimeout
+	}
+	c.breaker = newBreaker(threshold, recovery, c.log)
+	return c
+}
+
+// BreakerState returns the circuit breaker's state: "closed", "open" or
+// "half-open".
+func (c *Client) BreakerState() string { return c.breaker.State().String() }
+
+// ProviderName returns the provider's name ("none" without a provider).
+func (c *Client) ProviderName() string { return c.provider.Name() }
+
+// Understand runs prompt 1 (需求理解).
+func (c *Client) Understand(ctx context.Context, in UnderstandInput) (Understanding, domain.LLMCall, error) {
+	return call(ctx, c, PromptUnderstand, &in, parseUnderstand, fallbackUnderstand)
+}
+
+// Filter runs prompt 2 (智能筛选).
+func (c *Client) Filter(ctx context.Context, in FilterInput) (FilterResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptFilter, &in, parseFilter, fallbackFilter)
+}
+
+// Offer runs prompt 3 (响应生成).
+func (c *Client) Offer(ctx context.Context, in OfferInput) (OfferResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptOffer, &in, parseOffer, fallbackOffer)
+}
+
+// Aggregate runs prompt 4 (方案聚合).
+func (c *Client) Aggregate(ctx context.Context, in AggregateInput) (ProposalResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptAggregate, &in, parseAggregate, fallbackAggregate)
+}
+
+// Feedback runs prompt 5 (方案反馈).
+func (c *Client) Feedback(ctx context.Context, in FeedbackInput) (FeedbackResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptFeedback, &in, parseFeedback, fallbackFeedback)
+}
+
+// Adjust runs prompt 6 (方案调整).
+func (c *Client) Adjust(ctx context.Context, in AdjustInput) (ProposalResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptAdjust, &in, parseAdjust, fallbackAdjust)
+}
+
+// Gaps runs prompt 7 (缺口识别).
+func (c *Client) Gaps(ctx context.Context, in GapInput) (GapResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptGaps, &in, parseGaps, fallbackGaps)
+}
+
+// Recursion runs prompt 8 (递归判断).
+func (c *Client) Recursion(ctx context.Context, in RecursionInput) (RecursionResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptRecursion, &in, parseRecursion, fallbackRecursion)
+}
+
+// Compromise runs prompt 9 (妥协方案).
+func (c *Client) Compromise(ctx context.Context, in CompromiseInput) (ProposalResult, domain.LLMCall, error) {
+	return call(ctx, c, PromptCompromise, &in, parseCompromise, fallbackCompromise)
+}
+
+// call is the path shared by the nine prompts: render → provider (timeout,
+// breaker) → parse → fallback on failure → record.
+func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
+	parse func(string, *I) (O, error), fallback func(*I) O) (O, domain.LLMCall, error) {
+	start := c.now()
+	rec := domain.LLMCall{PromptKey: string(key), Provider: c.provider.Name(), Model: c.provider.Model()}
+
+	var (
+		out  O
+		resp Response
+		err  error
+	)
+	if err = ctx.Err(); err != nil {
+		err = fmt.Errorf("%w: %w", errCallerDone, err)
+	} else {
+		var prompt string
+		if prompt, err = render(key, in); err == nil {
+			spec := specs[key]
+			req := Request{Key: key, System: spec.system, Prompt: prompt, Input: in, MaxTokens: spec.maxTokens, Temperature: spec.temperature}
+			_, err = c.breaker.Execute(func() (struct{}, error) {
+				var cerr error
+				resp, cerr = c.complete(ctx, req)
+				if cerr != nil {
+					return struct{}{}, cerr
+				}
+				out, cerr = parse(resp.Text, in)
+				return struct{}{}, cerr
+			})
+		}
+	}
+
+	rec.LatencyMS = c.now().Sub(start).Milliseconds()
+	if resp.Model != "" {
+		rec.Model = resp.Model
+	}
+	rec.InputTokens, rec.OutputTokens = resp.InputTokens, resp.OutputTokens
+	rec.Outcome = outcomeOf(err)
+	var callerErr error
+	if err != nil {
+		out = fallback(in)
+		rec.FallbackUsed = true
+		rec.Error = shortError(err)
+		if ctx.Err() != nil {
+			callerErr = fmt.Errorf("llm: %s: %w", key, ctx.Err())
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				rec.Outcome = domain.LLMOutcomeTimeout
+			} else {
+				rec.Outcome = domain.LLMOutcomeError
+			}
+		}
+		c.log.Warn("llm call failed, using fallback", "prompt_key", rec.PromptKey, "provider", rec.Provider,
+			"outcome", rec.Outcome, "error", rec.Error, "latency_ms", rec.LatencyMS)
+	} else {
+		c.log.Debug("llm call", "prompt_key", rec.PromptKey, "provider", rec.Provider, "model", rec.Model,
+			"latency_ms", rec.LatencyMS, "input_tokens", rec.InputTokens, "output_tokens", rec.OutputTokens)
+	}
+	if c.onCall != nil {
+		c.onCall(rec)
+	}
+	return out, rec, callerErr
+}
+
+// outcomeOf classifies the error of a call.
+func outcomeOf(err error) string {
+	switch {
+	case err == nil:
+		return domain.LLMOutcomeOK
+	case isBreakerRefusal(err):
+		return domain.LLMOutcomeBreakerOpen
+	case errors.Is(err, errCallTimeout):
+		return domain.LLMOutcomeTimeout
+	case errors.Is(err, errInvalidReply):
+		return domain.LLMOutcomeParseError
+	}
+	return domain.LLMOutcomeError
+}
+
+// shortError is the message recorded for a failed call: at most
+// maxErrorRunes runes. Provider errors are already free of URLs, bodies
+// and keys (see wrapProviderError).
+func shortError(err error) string {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, gobreaker.ErrOpenState):
+		msg = "circuit breaker open"
+	case errors.Is(err, gobreaker.ErrTooManyRequests):
+		msg = "circuit breaker half-open, probe in flight"
+	}
+	if utf8.RuneCountInString(msg) > maxErrorRunes {
+		msg = string([]rune(msg)[:maxErrorRunes]) + "…"
+	}
+	return msg
+}

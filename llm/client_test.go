@@ -1,0 +1,437 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+)
+
+// scripted is a test double of Provider: each call runs fn.
+type scripted struct {
+	mu    sync.Mutex
+	calls int
+	reqs  []Request
+	fn    func(ctx context.Context, req Request) (Response, error)
+}
+
+func (s *scripted) Name() string  { return "scripted" }
+func (s *scripted) Model() string { return "script-1" }
+
+func (s *scripted) Complete(ctx context.Context, req Request) (Response, error) {
+	s.mu.Lock()
+	s.calls++
+	s.reqs = append(s.reqs, req)
+	fn := s.fn
+	s.mu.Unlock()
+	return fn(ctx, req)
+}
+
+func (s *scripted) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls
+}
+
+func (s *scripted) set(fn func(ctx context.Context, req Request) (Response, error)) {
+	s.mu.Lock()
+	s.fn = fn
+	s.mu.Unlock()
+}
+
+// answer replies with the good reply of the request's key.
+func answer(_ context.Context, req Request) (Response, error) {
+	return Response{Text: goodReply(req.Key), Model: "script-1b", InputTokens: 100, OutputTokens: 50}, nil
+}
+
+func fail(context.Context, Request) (Response, error) {
+	return Response{}, errors.New("upstream exploded")
+}
+
+func garbage(context.Context, Request) (Response, error) {
+	return Response{Text: "我不知道", InputTokens: 5, OutputTokens: 3}, nil
+}
+
+// hang waits for its context.
+func hang(ctx context.Context, _ Request) (Response, error) {
+	<-ctx.Done()
+	return Response{}, ctx.Err()
+}
+
+// stepClock advances by step on every reading.
+func stepClock(step time.Duration) func() time.Time {
+	var n atomic.Int64
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time { return base.Add(time.Duration(n.Add(1)) * step) }
+}
+
+func newTestClient(p Provider, cfg Config) *Client {
+	cfg.Provider = p
+	if cfg.Timeout == 0 {
+		cfg.Timeout = time.Second
+	}
+	return NewClient(cfg)
+}
+
+func ret[T any](v T, rec domain.LLMCall, err error) (any, domain.LLMCall, error) { return v, rec, err }
+
+// invoke calls the Client method of key with its sample input.
+func invoke(ctx context.Context, c *Client, key PromptKey) (any, domain.LLMCall, error) {
+	switch key {
+	case PromptUnderstand:
+		return ret(c.Understand(ctx, sampleUnderstandInput()))
+	case PromptFilter:
+		return ret(c.Filter(ctx, sampleFilterInput()))
+	case PromptOffer:
+		return ret(c.Offer(ctx, sampleOfferInput()))
+	case PromptAggregate:
+		return ret(c.Aggregate(ctx, sampleAggregateInput()))
+	case PromptFeedback:
+		return ret(c.Feedback(ctx, sampleFeedbackInput()))
+	case PromptAdjust:
+		return ret(c.Adjust(ctx, sampleAdjustInput()))
+	case PromptGaps:
+		return ret(c.Gaps(ctx, sampleGapInput()))
+	case PromptRecursion:
+		return ret(c.Recursion(ctx, sampleRecursionInput()))
+	case PromptCompromise:
+		return ret(c.Compromise(ctx, sampleCompromiseInput()))
+	}
+	panic(key)
+}
+
+// fallbackFor returns the fallback result of key for its sample input.
+func fallbackFor(key PromptKey) any {
+	switch in := sampleInput(key).(type) {
+	case *UnderstandInput:
+		return fallbackUnderstand(in)
+	case *FilterInput:
+		return fallbackFilter(in)
+	case *OfferInput:
+		return fallbackOffer(in)
+	case *AggregateInput:
+		return fallbackAggregate(in)
+	case *FeedbackInput:
+		return fallbackFeedback(in)
+	case *AdjustInput:
+		return fallbackAdjust(in)
+	case *GapInput:
+		return fallbackGaps(in)
+	case *RecursionInput:
+		return fallbackRecursion(in)
+	case *CompromiseInput:
+		return fallbackCompromise(in)
+	}
+	panic(key)
+}
+
+func TestClientOK(t *testing.T) {
+	for _, key := range PromptKeys {
+		t.Run(string(key), func(t *testing.T) {
+			p := &scripted{fn: answer}
+			var hooked []domain.LLMCall
+			c := newTestClient(p, Config{Now: stepClock(7 * time.Millisecond), OnCall: func(r domain.LLMCall) { hooked = append(hooked, r) }})
+			out, rec, err := invoke(context.Background(), c, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := domain.LLMCall{PromptKey: string(key), Provider: "scripted", Model: "script-1b", LatencyMS: 7,
+				InputTokens: 100, OutputTokens: 50, Outcome: domain.LLMOutcomeOK}
+			if rec != want {
+				t.Errorf("record = %+v, want %+v", rec, want)
+			}
+			if len(hooked) != 1 || hooked[0] != rec {
+				t.Errorf("OnCall got %+v", hooked)
+			}
+			if reflect.DeepEqual(out, fallbackFor(key)) {
+				t.Error("the result is the fallback")
+			}
+			req := p.reqs[0]
+			spec := specs[key]
+			if req.Key != key || req.System != spec.system || req.MaxTokens != spec.maxTokens || req.Temperature != spec.temperature {
+				t.Errorf("request = %+v", req)
+			}
+			if prompt, _ := render(key, sampleInput(key)); req.Prompt != prompt {
+				t.Error("request prompt is not the rendered template")
+			}
+			if reflect.TypeOf(req.Input) != reflect.TypeOf(sampleInput(key)) {
+				t.Errorf("request input is %T", req.Input)
+			}
+		})
+	}
+}
+
+func TestClientFailuresFallBack(t *testing.T) {
+	tests := []struct {
+		name    string
+		fn      func(context.Context, Request) (Response, error)
+		outcome string
+		errSub  string
+		tokens  int
+	}{
+		{"provider error", fail, domain.LLMOutcomeError, "upstream exploded", 0},
+		{"timeout", hang, domain.LLMOutcomeTimeout, "timed out", 0},
+		{"parse error", garbage, domain.LLMOutcomeParseError, "invalid reply", 5},
+		{"validation error", func(context.Context, Request) (Response, error) {
+			return Response{Text: `{"decision":"perhaps","feedback_type":"perhaps","surface_demand":"","should_recurse":"perhaps",
+				"summary":"s","assignments":[{"agent_id":"ghost"}],"definitely_related":["ghost"],"is_complete":true,"gaps":[]}`}, nil
+		}, domain.LLMOutcomeParseError, "invalid reply", 0},
+		{"panic", func(context.Context, Request) (Response, error) { panic("boom") }, domain.LLMOutcomeError, "panicked", 0},
+	}
+	for _, tt := range tests {
+		for _, key := range PromptKeys {
+			if tt.name == "validation error" && key == PromptGaps {
+				continue // that reply is a valid "no gaps" answer
+			}
+			t.Run(tt.name+"/"+string(key), func(t *testing.T) {
+				c := newTestClient(&scripted{fn: tt.fn}, Config{Timeout: 20 * time.Millisecond})
+				out, rec, err := invoke(context.Background(), c, key)
+				if err != nil {
+					t.Fatalf("error returned for an LLM failure: %v", err)
+				}
+				if rec.Outcome != tt.outcome || !rec.FallbackUsed || !strings.Contains(rec.Error, tt.errSub) || rec.InputTokens != tt.tokens {
+					t.Errorf("record = %+v, want outcome %s, error containing %q", rec, tt.outcome, tt.errSub)
+				}
+				if !reflect.DeepEqual(out, fallbackFor(key)) {
+					t.Errorf("result = %+v, want the fallback %+v", out, fallbackFor(key))
+				}
+			})
+		}
+	}
+}
+
+func TestClientTimeoutIgnoringProvider(t *testing.T) {
+	// A provider that ignores its context still cannot hold a call past
+	// the timeout.
+	p := &scripted{fn: func(context.Context, Request) (Response, error) {
+		time.Sleep(2 * time.Second)
+		return Response{Text: replyOffer}, nil
+	}}
+	c := newTestClient(p, Config{Timeout: 30 * time.Millisecond})
+	start := time.Now()
+	_, rec, err := c.Offer(context.Background(), sampleOfferInput())
+	if err != nil || rec.Outcome != domain.LLMOutcomeTimeout {
+		t.Fatalf("rec = %+v, err = %v", rec, err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("call took %v", d)
+	}
+}
+
+func TestClientBreaker(t *testing.T) {
+	p := &scripted{fn: fail}
+	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: 50 * time.Millisecond})
+	ctx := context.Background()
+	for i := range 3 {
+		if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
+			t.Fatalf("call %d: %+v", i, rec)
+		}
+	}
+	if got := c.BreakerState(); got != "open" {
+		t.Fatalf("state after 3 failures = %q", got)
+	}
+	// Open: the 4th call (any prompt) is not sent.
+	out, rec, err := c.Feedback(ctx, sampleFeedbackInput())
+	if err != nil || rec.Outcome != domain.LLMOutcomeBreakerOpen || !rec.FallbackUsed || p.count() != 3 {
+		t.Fatalf("4th call: rec %+v, err %v, provider calls %d", rec, err, p.count())
+	}
+	if out.FeedbackType != domain.FeedbackAccept || rec.Error != "circuit breaker open" {
+		t.Errorf("4th call: %+v, %q", out, rec.Error)
+	}
+
+	// After the recovery timeout: one probe; it fails and reopens.
+	time.Sleep(70 * time.Millisecond)
+	if got := c.BreakerState(); got != "half-open" {
+		t.Fatalf("state after recovery = %q", got)
+	}
+	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError || p.count() != 4 {
+		t.Fatalf("failed probe: %+v, calls %d", rec, p.count())
+	}
+	if got := c.BreakerState(); got != "open" {
+		t.Fatalf("state after a failed probe = %q", got)
+	}
+
+	// Next recovery: while the probe is in flight, other calls are refused;
+	// the probe succeeds and closes the breaker.
+	time.Sleep(70 * time.Millisecond)
+	entered, release := make(chan struct{}), make(chan struct{})
+	p.set(func(ctx context.Context, req Request) (Response, error) {
+		close(entered)
+		<-release
+		return answer(ctx, req)
+	})
+	done := make(chan domain.LLMCall)
+	go func() {
+		_, rec, _ := c.Offer(ctx, sampleOfferInput())
+		done <- rec
+	}()
+	<-entered
+	if _, rec, _ := c.Gaps(ctx, sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 5 {
+		t.Errorf("second call during the probe: %+v, calls %d", rec, p.count())
+	}
+	close(release)
+	if rec := <-done; rec.Outcome != domain.LLMOutcomeOK {
+		t.Errorf("probe: %+v", rec)
+	}
+	if got := c.BreakerState(); got != "closed" {
+		t.Errorf("state after a successful probe = %q", got)
+	}
+	p.set(answer)
+	if _, rec, _ := c.Understand(ctx, sampleUnderstandInput()); rec.Outcome != domain.LLMOutcomeOK {
+		t.Errorf("after closing: %+v", rec)
+	}
+}
+
+func TestClientParseFailuresOpenBreaker(t *testing.T) {
+	p := &scripted{fn: garbage}
+	c := newTestClient(p, Config{FailureThreshold: 2, RecoveryTimeout: time.Minute})
+	for range 2 {
+		c.Gaps(context.Background(), sampleGapInput())
+	}
+	if _, rec, _ := c.Gaps(context.Background(), sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 2 {
+		t.Errorf("after 2 parse failures: %+v, calls %d", rec, p.count())
+	}
+}
+
+func TestClientSuccessResetsFailures(t *testing.T) {
+	p := &scripted{fn: fail}
+	c := newTestClient(p, Config{FailureThreshold: 3})
+	ctx := context.Background()
+	for _, fn := range []func(context.Context, Request) (Response, error){fail, fail, answer, fail, fail} {
+		p.set(fn)
+		c.Offer(ctx, sampleOfferInput())
+	}
+	if got := c.BreakerState(); got != "closed" {
+		t.Errorf("state = %q: failures were not consecutive", got)
+	}
+}
+
+func TestClientCallerContext(t *testing.T) {
+	p := &scripted{fn: hang}
+	c := newTestClient(p, Config{FailureThreshold: 3, Timeout: 5 * time.Second})
+
+	// Cancelled before the call: not sent.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, rec, err := c.Offer(ctx, sampleOfferInput())
+	if !errors.Is(err, context.Canceled) || p.count() != 0 || !rec.FallbackUsed || rec.PromptKey != string(PromptOffer) {
+		t.Fatalf("pre-cancelled: err %v, calls %d, rec %+v", err, p.count(), rec)
+	}
+	if out.Decision != domain.OfferDecisionDecline {
+		t.Errorf("result = %+v", out)
+	}
+
+	// Cancelled during the call, more often than the threshold: errors
+	// returned, the breaker does not count them.
+	for range 5 {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { time.Sleep(5 * time.Millisecond); cancel() }()
+		_, rec, err := c.Filter(ctx, sampleFilterInput())
+		if !errors.Is(err, context.Canceled) || rec.Outcome != domain.LLMOutcomeError || !rec.FallbackUsed {
+			t.Fatalf("cancelled: err %v, rec %+v", err, rec)
+		}
+	}
+	if got := c.BreakerState(); got != "closed" {
+		t.Errorf("cancellations opened the breaker: %q", got)
+	}
+
+	// The caller's own deadline: an error too, outcome timeout.
+	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, rec, err := c.Gaps(ctx, sampleGapInput()); !errors.Is(err, context.DeadlineExceeded) || rec.Outcome != domain.LLMOutcomeTimeout {
+		t.Errorf("caller deadline: err %v, rec %+v", err, rec)
+	}
+	if got := c.BreakerState(); got != "closed" {
+		t.Errorf("caller deadline opened the breaker: %q", got)
+	}
+}
+
+func TestClientDropsUnknownAgents(t *testing.T) {
+	p := &scripted{fn: func(context.Context, Request) (Response, error) {
+		return Response{Text: `{"analysis":"a","definitely_related":[{"agent_id":"user_agent_ghost"},{"agent_id":"user_agent_bob"}],
+			"possibly_related":[{"agent_id":"user_agent_eve"}]}`}, nil
+	}}
+	c := newTestClient(p, Config{})
+	out, rec, err := c.Filter(context.Background(), sampleFilterInput())
+	if err != nil || rec.Outcome != domain.LLMOutcomeOK || len(out.Candidates) != 1 || out.Candidates[0].AgentID != "user_agent_bob" {
+		t.Errorf("out %+v rec %+v err %v", out, rec, err)
+	}
+}
+
+func TestClientEnumNormalization(t *testing.T) {
+	tests := []struct {
+		reply string
+		want  domain.FeedbackType
+	}{
+		{`{"feedback_type":"同意"}`, domain.FeedbackAccept},
+		{`{"feedback_type":" ACCEPT "}`, domain.FeedbackAccept},
+		{`{"feedback_type":"调整","reasoning":"改时间"}`, domain.FeedbackNegotiate},
+		{`{"feedback_type":"退出"}`, domain.FeedbackWithdraw},
+		{`{"feedback_type":"拒绝"}`, domain.FeedbackWithdraw},
+		{`{"feedback_type":"reject"}`, domain.FeedbackReject},
+	}
+	for _, tt := range tests {
+		c := newTestClient(&scripted{fn: func(context.Context, Request) (Response, error) { return Response{Text: tt.reply}, nil }}, Config{})
+		out, rec, _ := c.Feedback(context.Background(), sampleFeedbackInput())
+		if rec.Outcome != domain.LLMOutcomeOK || out.FeedbackType != tt.want {
+			t.Errorf("%s: %+v %+v", tt.reply, out, rec)
+		}
+	}
+}
+
+func TestClientWithoutProvider(t *testing.T) {
+	c := NewClient(Config{})
+	if c.ProviderName() != "none" || c.BreakerState() != "closed" {
+		t.Errorf("provider %q state %q", c.ProviderName(), c.BreakerState())
+	}
+	out, rec, err := c.Understand(context.Background(), UnderstandInput{RawInput: "找个摄影师"})
+	if err != nil || rec.Outcome != domain.LLMOutcomeError || !rec.FallbackUsed || out.CapabilityTags[0] != "摄影" {
+		t.Errorf("out %+v rec %+v err %v", out, rec, err)
+	}
+}
+
+func TestClientErrorMessageIsShort(t *testing.T) {
+	long := strings.Repeat("很长的错误", 200)
+	c := newTestClient(&scripted{fn: func(context.Context, Request) (Response, error) { return Response{}, errors.New(long) }}, Config{})
+	_, rec, _ := c.Offer(context.Background(), sampleOfferInput())
+	if n := len([]rune(rec.Error)); n > maxErrorRunes+1 {
+		t.Errorf("error has %d runes", n)
+	}
+}
+
+func TestClientDefaults(t *testing.T) {
+	c := NewClient(Config{Provider: &scripted{fn: answer}})
+	if c.timeout != DefaultTimeout {
+		t.Errorf("timeout %v", c.timeout)
+	}
+	p := &scripted{fn: fail}
+	c = NewClient(Config{Provider: p})
+	for range DefaultFailureThreshold + 1 {
+		c.Offer(context.Background(), sampleOfferInput())
+	}
+	if p.count() != DefaultFailureThreshold || c.BreakerState() != "open" {
+		t.Errorf("default threshold: %d calls, state %q", p.count(), c.BreakerState())
+	}
+}
+
+// TestClientConcurrent runs many calls at once (for the race detector).
+func TestClientConcurrent(t *testing.T) {
+	p := &scripted{fn: answer}
+	c := newTestClient(p, Config{})
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			key := PromptKeys[i%len(PromptKeys)]
+			if _, rec, err := invoke(context.Background(), c, key); err != nil || rec.Outcome != domain.LLMOutcomeOK {
+				t.Errorf("%s: %+v %v", key, rec, err)
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,425 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Lenient JSON types for the RAW reply shapes. A model's JSON is often
+// almost right: a number given as a string, a list given as one string, an
+// object where a string was expected. These types accept such values and
+// never fail on a well-formed JSON value of the "wrong" kind; validation
+// happens afterwards, on the typed result.
+
+// Size limits applied while normalising replies.
+const (
+	maxReplyBytes   = 256 << 10 // the part of a reply searched for JSON
+	maxJSONStarts   = 64        // candidate '{' positions tried
+	maxTextRunes    = 2000      // any free-text field
+	maxShortRunes   = 200       // names, roles, tags, dates
+	maxListItems    = 30        // any list
+	maxTagItems     = 12        // capability tags
+	maxSubDemands   = 3         // prompt 8
+	maxGaps         = 10        // prompt 7
+	maxAttendeesCap = 10_000_000
+)
+
+// decodeAny decodes one JSON value with numbers kept as json.Number.
+func decodeAny(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// stringify renders a decoded JSON value as text: strings as they are,
+// numbers and booleans in JSON form, lists joined with "；", objects by a
+// well-known text field when they have one, else as compact JSON.
+func stringify(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		parts := make([]string, 0, len(x))
+		for _, e := range x {
+			if s := strings.TrimSpace(stringify(e)); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "；")
+	case map[string]any:
+		for _, k := range []string{"gap_type", "name", "request", "issue", "description", "text", "content", "value"} {
+			if s, ok := x[k].(string); ok && strings.TrimSpace(s) != "" {
+				return s
+			}
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	return ""
+}
+
+// fstr is a lenient string: any JSON value, stringified and trimmed.
+type fstr string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *fstr) UnmarshalJSON(b []byte) error {
+	v, err := decodeAny(b)
+	if err != nil {
+		return err
+	}
+	*s = fstr(strings.TrimSpace(stringify(v)))
+	return nil
+}
+
+// fstrs is a lenient list of strings: a list (each element stringified), a
+// single string or object (one element), or null.
+type fstrs []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *fstrs) UnmarshalJSON(b []byte) error {
+	v, err := decodeAny(b)
+	if err != nil {
+		return err
+	}
+	*l = nil
+	switch x := v.(type) {
+	case nil:
+	case []any:
+		for _, e := range x {
+			*l = append(*l, stringify(e))
+		}
+	default:
+		*l = append(*l, stringify(x))
+	}
+	return nil
+}
+
+// fval is a lenient scalar: a number, a numeric string ("80", "80%",
+// " 0.9 "), a boolean or any other string. Present reports whether the
+// field was in the reply and not null.
+type fval struct {
+	Present bool
+	IsNum   bool
+	Num     float64 // finite
+	IsBool  bool
+	Bool    bool
+	Str     string // trimmed text form of a non-numeric, non-boolean value
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *fval) UnmarshalJSON(b []byte) error {
+	v, err := decodeAny(b)
+	if err != nil {
+		return err
+	}
+	*f = fval{}
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case bool:
+		f.Present, f.IsBool, f.Bool = true, true, x
+		return nil
+	case json.Number:
+		f.Present = true
+		f.setNumber(x.String())
+		return nil
+	}
+	f.Present = true
+	s := strings.TrimSpace(stringify(v))
+	if !f.setNumber(strings.TrimSpace(strings.TrimSuffix(s, "%"))) {
+		f.Str = s
+	}
+	return nil
+}
+
+// setNumber parses s as a finite number.
+func (f *fval) setNumber(s string) bool {
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+		// Large literals overflow to ±Inf with ErrRange: clamp them.
+		if errors.Is(err, strconv.ErrRange) {
+			f.IsNum, f.Num = true, math.Copysign(math.MaxFloat64, n)
+			return true
+		}
+		return false
+	}
+	f.IsNum, f.Num = true, n
+	return true
+}
+
+// fobj is a lenient nested object: an object decoded into V; any other
+// value (or an object that does not decode) leaves V zero.
+type fobj[T any] struct {
+	V  T
+	OK bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (o *fobj[T]) UnmarshalJSON(b []byte) error {
+	*o = fobj[T]{}
+	if firstByte(b) != '{' {
+		return nil
+	}
+	if err := json.Unmarshal(b, &o.V); err == nil {
+		o.OK = true
+	} else {
+		var zero T
+		o.V = zero
+	}
+	return nil
+}
+
+// flist is a lenient list of objects: a list whose elements are decoded one
+// by one (elements that do not decode are skipped), a single element, or
+// null.
+type flist[T any] []T
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *flist[T]) UnmarshalJSON(b []byte) error {
+	*l = nil
+	var elems []json.RawMessage
+	if firstByte(b) == '[' {
+		if err := json.Unmarshal(b, &elems); err != nil {
+			return nil
+		}
+	} else if c := firstByte(b); c == '{' || c == '"' {
+		elems = []json.RawMessage{b}
+	}
+	for _, e := range elems {
+		var v T
+		if err := json.Unmarshal(e, &v); err == nil {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}
+
+// decodeObjectOrString decodes b into obj when it is an object, or calls
+// set with the string when it is a bare string (e.g. a list of agent ids
+// where a list of candidates was expected). Other values are an error, so
+// flist skips them.
+func decodeObjectOrString(b []byte, obj any, set func(string)) error {
+	switch firstByte(b) {
+	case '{':
+		return json.Unmarshal(b, obj)
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		set(strings.TrimSpace(s))
+		return nil
+	}
+	return errors.New("not an object")
+}
+
+// firstByte returns the first non-space byte of b (0 if none).
+func firstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// ---- Extraction of the JSON object from a reply.
+
+// errNoJSON is returned when a reply holds no JSON object that decodes.
+var errNoJSON = errors.New("no json object in reply")
+
+// decodeReply finds the first balanced top-level JSON object of text that
+// decodes into v (plain JSON, inside a ``` fence, or inside prose). A
+// balanced candidate that does not decode is skipped as a whole; an
+// unbalanced '{' is skipped by one byte. At most maxJSONStarts candidates
+// in the first maxReplyBytes are tried. When keys are given, a candidate
+// must have at least one of them as a top-level key (so that a small
+// example object in the prose before the answer is not taken for it).
+func decodeReply(text string, v any, keys ...string) error {
+	if len(text) > maxReplyBytes {
+		text = text[:maxReplyBytes]
+	}
+	var lastErr error
+	i, tries := 0, 0
+	for tries < maxJSONStarts {
+		start := strings.IndexByte(text[i:], '{')
+		if start < 0 {
+			break
+		}
+		start += i
+		tries++
+		end := matchBrace(text, start)
+		if end < 0 {
+			i = start + 1
+			continue
+		}
+		cand := []byte(text[start : end+1])
+		if json.Valid(cand) && hasAnyKey(cand, keys) {
+			err := json.Unmarshal(cand, v)
+			if err == nil {
+				return nil
+			}
+			lastErr = err
+		}
+		i = end + 1
+	}
+	if lastErr != nil {
+		return errors.Join(errNoJSON, lastErr)
+	}
+	return errNoJSON
+}
+
+// hasAnyKey reports whether the JSON object obj has one of keys as a
+// top-level key (case-insensitively, as encoding/json matches fields), or
+// keys is empty.
+func hasAnyKey(obj []byte, keys []string) bool {
+	if len(keys) == 0 {
+		return true
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil {
+		return false
+	}
+	for k := range m {
+		for _, want := range keys {
+			if strings.EqualFold(k, want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchBrace returns the index of the '}' closing the '{' at start, taking
+// JSON strings and escapes into account, or -1 if it is never closed.
+func matchBrace(s string, start int) int {
+	depth, inString, escaped := 0, false, false
+	for j := start; j < len(s); j++ {
+		c := s[j]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				if c != '}' {
+					return -1
+				}
+				return j
+			}
+			if depth < 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// ---- Normalisation helpers.
+
+// clip trims s and cuts it to at most n runes (invalid UTF-8 is replaced).
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n]))
+}
+
+// cleanList trims and clips each item to n runes, drops empty items and
+// duplicates, and keeps at most limit items.
+func cleanList(items []string, n, limit int) []string {
+	var out []string
+	for _, it := range items {
+		it = clip(it, n)
+		if it == "" || slices.Contains(out, it) {
+			continue
+		}
+		out = append(out, it)
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// enumKey normalises an enum value for lookup: lower case, without spaces,
+// underscores, hyphens, quotes and sentence punctuation.
+func enumKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || strings.ContainsRune("_-.。!！'\"“”‘’`", r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// lookupEnum returns the value of s in table (by enumKey).
+func lookupEnum[T any](table map[string]T, s string) (T, bool) {
+	v, ok := table[enumKey(s)]
+	return v, ok
+}
+
+// percent converts a confidence or importance to 0-100: fractions in
+// (0, 1] are scaled by 100, the result is rounded and clamped.
+func percent(n float64) int {
+	if n > 0 && n <= 1 {
+		n *= 100
+	}
+	return int(math.Round(math.Max(0, math.Min(100, n))))
+}
+
+// boolOf interprets a lenient value as a boolean.
+func boolOf(f fval) (value, ok bool) {
+	switch {
+	case !f.Present:
+		return false, false
+	case f.IsBool:
+		return f.Bool, true
+	case f.IsNum:
+		return f.Num != 0, true
+	}
+	switch enumKey(f.Str) {
+	case "true", "yes", "y", "是", "对", "需要", "满足", "已满足":
+		return true, true
+	case "false", "no", "n", "否", "不", "不需要", "不满足", "未满足":
+		return false, true
+	}
+	return false, false
+}

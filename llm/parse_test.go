@@ -1,0 +1,486 @@
+package llm
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/domain"
+)
+
+func TestDecodeReply(t *testing.T) {
+	type obj struct {
+		A fstr `json:"a"`
+	}
+	tests := []struct {
+		name, text string
+		keys       []string
+		want       string
+		fail       bool
+	}{
+		{"plain", `{"a":"x"}`, nil, "x", false},
+		{"fenced", "好的，结果如下：\n```json\n{\"a\": \"x\"}\n```\n以上。", nil, "x", false},
+		{"prose", `我认为 {"a": "x"} 是答案`, nil, "x", false},
+		{"braces in strings", `{"a": "}{\"}"}`, nil, `}{"}`, false},
+		{"invalid first candidate skipped", `示例 {不是 JSON} 然后 {"a":"y"}`, nil, "y", false},
+		{"unbalanced brace before", `{ 多余的括号 {"a":"z"}`, nil, "z", false},
+		{"example without keys skipped", `格式 {"b":1}，答案 {"a":"k"}`, []string{"a"}, "k", false},
+		{"example taken without keys", `格式 {"b":1}，答案 {"a":"k"}`, nil, "", false},
+		{"no json", `抱歉，我无法回答`, nil, "", true},
+		{"array only", `["a"]`, nil, "", true},
+		{"truncated", `{"a": "x"`, nil, "", true},
+		{"empty", ``, nil, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v obj
+			err := decodeReply(tt.text, &v, tt.keys...)
+			if (err != nil) != tt.fail {
+				t.Fatalf("err = %v, want fail %v", err, tt.fail)
+			}
+			if string(v.A) != tt.want {
+				t.Errorf("a = %q, want %q", v.A, tt.want)
+			}
+		})
+	}
+}
+
+func TestFlexTypes(t *testing.T) {
+	var v struct {
+		S   fstr          `json:"s"`
+		L   fstrs         `json:"l"`
+		N   fval          `json:"n"`
+		P   fval          `json:"p"`
+		B   fval          `json:"b"`
+		O   fobj[rawDeep] `json:"o"`
+		C   flist[rawGap] `json:"c"`
+		X   fval          `json:"x"`
+		Big fval          `json:"big"`
+	}
+	in := `{"s": 42, "l": "单个", "n": "0.8", "p": "75%", "b": "是", "o": "not an object",
+		"c": ["摄影师", {"gap_type": "主持", "importance": "60"}, 3], "x": "NaN", "big": 1e999}`
+	if err := decodeReply(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.S != "42" || !reflect.DeepEqual([]string(v.L), []string{"单个"}) {
+		t.Errorf("s=%q l=%q", v.S, v.L)
+	}
+	if !v.N.IsNum || v.N.Num != 0.8 || !v.P.IsNum || v.P.Num != 75 {
+		t.Errorf("n=%+v p=%+v", v.N, v.P)
+	}
+	if b, ok := boolOf(v.B); !b || !ok {
+		t.Errorf("b=%+v", v.B)
+	}
+	if v.O.OK {
+		t.Error("a string decoded as an object")
+	}
+	if len(v.C) != 2 || v.C[0].GapType != "摄影师" || v.C[1].Importance.Num != 60 {
+		t.Errorf("c=%+v", v.C)
+	}
+	if v.X.IsNum || v.X.Str != "NaN" {
+		t.Errorf("NaN accepted as a number: %+v", v.X)
+	}
+	if !v.Big.IsNum || percent(v.Big.Num) != 100 {
+		t.Errorf("big=%+v", v.Big)
+	}
+}
+
+func TestEnumNormalization(t *testing.T) {
+	offers := map[string]domain.OfferDecision{
+		"participate": "participate", " Participating ": "participate", "参与": "participate", "YES": "participate",
+		"decline": "decline", "拒绝": "decline", "conditional": "conditional", "有条件": "conditional",
+		"Conditional.": "conditional",
+	}
+	for s, want := range offers {
+		if got, ok := lookupEnum(offerDecisions, s); !ok || got != want {
+			t.Errorf("decision %q = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	feedback := map[string]domain.FeedbackType{
+		"accept": "accept", "同意": "accept", "接受": "accept", "Negotiate": "negotiate", "协商": "negotiate",
+		"调整": "negotiate", "退出": "withdraw", "拒绝": "withdraw", "withdraw": "withdraw", "reject": "reject",
+		"REJECTED": "reject",
+	}
+	for s, want := range feedback {
+		if got, ok := lookupEnum(feedbackTypes, s); !ok || got != want {
+			t.Errorf("feedback %q = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	levels := map[string]domain.Confidence{"high": "high", "高": "high", "Medium": "medium", "中": "medium", "低": "low", "LOW": "low"}
+	for s, want := range levels {
+		if got, ok := lookupEnum(confidenceLevels, s); !ok || got != want {
+			t.Errorf("confidence %q = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"maybe", "accept | negotiate | withdraw", "", "participate|decline|conditional"} {
+		if _, ok := lookupEnum(feedbackTypes, s); ok {
+			t.Errorf("feedback %q accepted", s)
+		}
+		if _, ok := lookupEnum(offerDecisions, s); ok {
+			t.Errorf("decision %q accepted", s)
+		}
+	}
+}
+
+// TestGoodReplies parses each canned reply against its sample input.
+func TestGoodReplies(t *testing.T) {
+	for _, key := range PromptKeys {
+		t.Run(string(key), func(t *testing.T) {
+			if ps := parseAndCheck(key, goodReply(key), sampleInput(key)); ps != nil {
+				t.Error(ps)
+			}
+		})
+	}
+}
+
+// parseAndCheck parses text with key's parser and checks the invariants;
+// it returns the problems, or the parse error as one problem.
+func parseAndCheck(key PromptKey, text string, in any) []string {
+	var err error
+	var ps problems
+	switch key {
+	case PromptUnderstand:
+		var out Understanding
+		if out, err = parseUnderstand(text, in.(*UnderstandInput)); err == nil {
+			ps = checkUnderstanding(in.(*UnderstandInput), out)
+		}
+	case PromptFilter:
+		var out FilterResult
+		if out, err = parseFilter(text, in.(*FilterInput)); err == nil {
+			ps = checkFilter(in.(*FilterInput), out)
+		}
+	case PromptOffer:
+		var out OfferResult
+		if out, err = parseOffer(text, in.(*OfferInput)); err == nil {
+			ps = checkOffer(in.(*OfferInput), out)
+		}
+	case PromptAggregate:
+		var out ProposalResult
+		if out, err = parseAggregate(text, in.(*AggregateInput)); err == nil {
+			ps = checkAggregate(in.(*AggregateInput), out)
+		}
+	case PromptFeedback:
+		var out FeedbackResult
+		if out, err = parseFeedback(text, in.(*FeedbackInput)); err == nil {
+			ps = checkFeedback(in.(*FeedbackInput), out)
+		}
+	case PromptAdjust:
+		var out ProposalResult
+		if out, err = parseAdjust(text, in.(*AdjustInput)); err == nil {
+			ps = checkAdjust(in.(*AdjustInput), out)
+		}
+	case PromptGaps:
+		var out GapResult
+		if out, err = parseGaps(text, in.(*GapInput)); err == nil {
+			ps = checkGaps(in.(*GapInput), out)
+		}
+	case PromptRecursion:
+		var out RecursionResult
+		if out, err = parseRecursion(text, in.(*RecursionInput)); err == nil {
+			ps = checkRecursion(in.(*RecursionInput), out)
+		}
+	case PromptCompromise:
+		var out ProposalResult
+		if out, err = parseCompromise(text, in.(*CompromiseInput)); err == nil {
+			ps = checkCompromise(in.(*CompromiseInput), out)
+		}
+	}
+	if err != nil {
+		return []string{"parse: " + err.Error()}
+	}
+	return ps
+}
+
+func TestParseUnderstand(t *testing.T) {
+	in := sampleUnderstandInput()
+	out, err := parseUnderstand("```json\n"+replyUnderstand+"\n```", &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Confidence != domain.ConfidenceHigh || out.Context.ExpectedAttendees != 50 || len(out.CapabilityTags) != 3 {
+		t.Errorf("got %+v", out)
+	}
+	// Lenient: attendees as a string, tags missing (keyword fallback),
+	// confidence as a fraction.
+	out, err = parseUnderstand(`{"surface_demand":"  办沙龙  ","context":{"expected_attendees":"60"},"confidence":0.2}`, &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.SurfaceDemand != "办沙龙" || out.Context.ExpectedAttendees != 60 || out.Confidence != domain.ConfidenceLow {
+		t.Errorf("got %+v", out)
+	}
+	if !reflect.DeepEqual(out.CapabilityTags, []string{"场地", "演讲嘉宾", "摄影"}) {
+		t.Errorf("fallback tags = %q", out.CapabilityTags)
+	}
+	for _, bad := range []string{`{"surface_demand":""}`, `{"surface_demand":"x","confidence":"very"}`, `not json`} {
+		if _, err := parseUnderstand(bad, &in); !errors.Is(err, errInvalidReply) {
+			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
+		}
+	}
+}
+
+func TestParseFilterDropsUnknownAndExcluded(t *testing.T) {
+	in := sampleFilterInput()
+	reply := `{"analysis":"a","definitely_related":[
+		{"agent_id":"user_agent_ghost","reason":"编造的"},
+		{"agent_id":"user_agent_eve","reason":"被排除"},
+		{"agent_id":"USER_AGENT_BOB","reason":"大小写不同","confidence":"90"},
+		"user_agent_alice"],
+	  "possibly_related":[{"agent_id":"user_agent_bob","reason":"重复"},{"agent_id":"user_agent_dave","match_type":"推断"},
+		{"agent_id":"user_agent_carol"}]}`
+	out, err := parseFilter(reply, &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range out.Candidates {
+		ids = append(ids, c.AgentID)
+	}
+	if want := []string{"user_agent_bob", "user_agent_alice", "user_agent_dave"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ids = %q, want %q (MaxCandidates 3)", ids, want)
+	}
+	if c := out.Candidates[0]; c.Confidence != 0.9 || c.DisplayName != "Bob" || !c.Definitely || c.MatchType != "explicit" {
+		t.Errorf("bob = %+v", c)
+	}
+	if c := out.Candidates[2]; c.Definitely || c.MatchType != "inferred" || c.Confidence != defaultPossiblyConfidence {
+		t.Errorf("dave = %+v", c)
+	}
+	if ps := checkFilter(&in, out); ps != nil {
+		t.Error(ps)
+	}
+	for _, bad := range []string{
+		`{"definitely_related":[{"agent_id":"nobody"}]}`,
+		`{"definitely_related":[{"agent_id":"user_agent_bob","match_type":"telepathic"}]}`,
+	} {
+		if _, err := parseFilter(bad, &in); !errors.Is(err, errInvalidReply) {
+			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
+		}
+	}
+	if out, err := parseFilter(`{"analysis":"没有合适的人","definitely_related":[],"possibly_related":[]}`, &in); err != nil || len(out.Candidates) != 0 {
+		t.Errorf("empty reply: %+v, %v", out, err)
+	}
+}
+
+func TestParseOffer(t *testing.T) {
+	in := sampleOfferInput()
+	tests := []struct {
+		reply string
+		want  OfferResult
+	}{
+		{`{"decision":"有条件","contribution":"场地","conditions":["周末"],"confidence":"0.7"}`,
+			OfferResult{Decision: "conditional", Contribution: "场地", Conditions: []string{"周末"}, Confidence: 70}},
+		{`{"decision":"conditional","contribution":"场地","conditions":[]}`,
+			OfferResult{Decision: "participate", Contribution: "场地"}},
+		{`{"decision":"Participating","reasoning":"我有场地","conditions":["忽略"],"decline_reason":"忽略"}`,
+			OfferResult{Decision: "participate", Contribution: "我有场地", Reasoning: "我有场地"}},
+		{`{"decision":"拒绝","reasoning":"没空","confidence":150}`,
+			OfferResult{Decision: "decline", Reasoning: "没空", DeclineReason: "没空", Confidence: 100}},
+	}
+	for _, tt := range tests {
+		got, err := parseOffer(tt.reply, &in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reply, err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.reply, got, tt.want)
+		}
+	}
+	for _, bad := range []string{`{"decision":"maybe","contribution":"x"}`, `{"decision":"participate"}`, `{"contribution":"x"}`} {
+		if _, err := parseOffer(bad, &in); !errors.Is(err, errInvalidReply) {
+			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
+		}
+	}
+}
+
+func TestParseProposalsDropUnknownAgents(t *testing.T) {
+	in := sampleAggregateInput()
+	reply := `{"summary":"","assignments":[{"agent_id":"user_agent_ghost","role":"幽灵"},
+		{"agent_id":"user_agent_bob"},{"agent_id":"user_agent_bob","role":"重复"}],"confidence":"高"}`
+	out, err := parseAggregate(reply, &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := out.Proposal
+	if len(p.Assignments) != 1 || p.Assignments[0].AgentID != "user_agent_bob" {
+		t.Fatalf("assignments = %+v", p.Assignments)
+	}
+	a := p.Assignments[0]
+	if a.Role != "提供 80 人会议厅和投影" || a.Responsibility != "提供 80 人会议厅和投影" || a.DisplayName != "Bob" || !a.ConditionsAccepted {
+		t.Errorf("assignment not completed from the offer: %+v", a)
+	}
+	if p.Summary != "协作方案：在北京组织一场 50 人的 AI 技术沙龙" || p.Confidence != domain.ConfidenceHigh || p.Type != domain.ProposalTypeNormal {
+		t.Errorf("proposal = %+v", p)
+	}
+	if _, err := parseAggregate(`{"summary":"s","assignments":[{"agent_id":"user_agent_ghost"}]}`, &in); !errors.Is(err, errInvalidReply) {
+		t.Errorf("no valid assignment: err = %v", err)
+	}
+
+	adj := sampleAdjustInput()
+	adj.Participants = adj.Participants[:1] // Alice withdrew
+	out, err = parseAdjust(replyAdjust, &adj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.Proposal.Assignments); n != 1 || out.Proposal.AdjustmentSummary.Round != 2 {
+		t.Errorf("adjusted = %+v", out.Proposal)
+	}
+
+	cin := sampleCompromiseInput()
+	out, err = parseCompromise(strings.Replace(replyCompromise, `"medium"`, `"high"`, 1), &cin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Proposal.Type != domain.ProposalTypeCompromise || out.Proposal.Confidence != domain.ConfidenceMedium {
+		t.Errorf("compromise = %+v", out.Proposal)
+	}
+	if _, err := parseCompromise(`{"summary":"s","assignments":[{"agent_id":"user_agent_carol"}]}`, &cin); !errors.Is(err, errInvalidReply) {
+		t.Errorf("a decliner assigned: err = %v", err)
+	}
+}
+
+func TestParseFeedback(t *testing.T) {
+	in := sampleFeedbackInput()
+	got, err := parseFeedback(`{"feedback_type":"协商","reasoning":"时间冲突"}`, &in)
+	if err != nil || got.FeedbackType != domain.FeedbackNegotiate || got.AdjustmentRequest != "时间冲突" {
+		t.Errorf("got %+v, %v", got, err)
+	}
+	got, err = parseFeedback(`{"feedback_type":"accept","adjustment_request":"忽略","confidence":0.9}`, &in)
+	if err != nil || got.AdjustmentRequest != "" || got.Confidence != 90 {
+		t.Errorf("got %+v, %v", got, err)
+	}
+	got, err = parseFeedback(`{"feedback_type":"reject"}`, &in)
+	if err != nil || got.FeedbackType != domain.FeedbackReject {
+		t.Errorf("got %+v, %v", got, err)
+	}
+	for _, bad := range []string{`{"feedback_type":"accept | negotiate | withdraw"}`, `{"feedback_type":"negotiate"}`} {
+		if _, err := parseFeedback(bad, &in); !errors.Is(err, errInvalidReply) {
+			t.Errorf("%s: err = %v", bad, err)
+		}
+	}
+}
+
+func TestParseGapsAndRecursion(t *testing.T) {
+	gin := sampleGapInput()
+	out, err := parseGaps(`{"is_complete":"false","gaps":[{"gap_type":"摄影师","importance":0.7},{"gap_type":"摄影师"},{"gap_type":""},
+		{"gap_type":"主持人","importance":"250"}]}`, &gin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Gaps) != 2 || out.Gaps[0].Importance != 70 || out.Gaps[1].Importance != 100 || out.IsComplete {
+		t.Errorf("gaps = %+v", out)
+	}
+	out, err = parseGaps(`{"is_complete":false,"gaps":[]}`, &gin)
+	if err != nil || !out.IsComplete {
+		t.Errorf("no gaps: %+v, %v", out, err)
+	}
+
+	rin := sampleRecursionInput()
+	r, err := parseRecursion(`{"should_recurse":true,"sub_demands":[{"gap_type":"摄影","description":"找摄影"},
+		{"gap_type":"厨师"},{"description":"再找一个摄影师"}]}`, &rin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.SubDemands) != 1 || r.SubDemands[0].GapType != "摄影师" || r.SubDemands[0].Demand.Priority != "high" ||
+		!reflect.DeepEqual(r.SubDemands[0].Demand.CapabilityTags, []string{"摄影", "活动拍摄"}) {
+		t.Errorf("recursion = %+v", r)
+	}
+	r, err = parseRecursion(strings.Replace(replyRecursion, `"condition_2_met": true`, `"condition_2_met": false`, 1), &rin)
+	if err != nil || r.ShouldRecurse || len(r.SubDemands) != 0 || !strings.Contains(r.Analysis, "条件2 利益相关方（不满足）") {
+		t.Errorf("condition not met: %+v, %v", r, err)
+	}
+	deep := rin
+	deep.Depth = 1
+	if r, err = parseRecursion(replyRecursion, &deep); err != nil || r.ShouldRecurse {
+		t.Errorf("at max depth: %+v, %v", r, err)
+	}
+	for _, bad := range []string{`{"should_recurse":"maybe"}`, `{"sub_demands":[]}`,
+		`{"should_recurse":true,"sub_demands":[{"gap_type":"厨师"}]}`,
+		`{"should_recurse":true,"sub_demands":[{"gap_type":"摄影师","priority":"whenever"}]}`} {
+		if _, err := parseRecursion(bad, &rin); !errors.Is(err, errInvalidReply) {
+			t.Errorf("%s: err = %v", bad, err)
+		}
+	}
+}
+
+// TestFallbacksSatisfyInvariants checks every fallback against the same
+// invariants as the parsers, on the sample and on zero inputs.
+func TestFallbacksSatisfyInvariants(t *testing.T) {
+	for _, zero := range []bool{false, true} {
+		check := func(name string, ps problems) {
+			if ps != nil {
+				t.Errorf("fallback %s (zero input %v): %v", name, zero, ps)
+			}
+		}
+		u, f, o, a, fb, ad, g, r, c := sampleUnderstandInput(), sampleFilterInput(), sampleOfferInput(), sampleAggregateInput(),
+			sampleFeedbackInput(), sampleAdjustInput(), sampleGapInput(), sampleRecursionInput(), sampleCompromiseInput()
+		if zero {
+			u, f, o, a, fb, ad, g, r, c = UnderstandInput{RawInput: "x"}, FilterInput{}, OfferInput{}, AggregateInput{},
+				FeedbackInput{}, AdjustInput{}, GapInput{}, RecursionInput{}, CompromiseInput{}
+		}
+		check("understand", checkUnderstanding(&u, fallbackUnderstand(&u)))
+		check("filter", checkFilter(&f, fallbackFilter(&f)))
+		check("offer", checkOffer(&o, fallbackOffer(&o)))
+		check("aggregate", checkAggregate(&a, fallbackAggregate(&a)))
+		check("feedback", checkFeedback(&fb, fallbackFeedback(&fb)))
+		check("adjust", checkAdjust(&ad, fallbackAdjust(&ad)))
+		check("gaps", checkGaps(&g, fallbackGaps(&g)))
+		check("recursion", checkRecursion(&r, fallbackRecursion(&r)))
+		check("compromise", checkCompromise(&c, fallbackCompromise(&c)))
+	}
+}
+
+func TestFallbackDetails(t *testing.T) {
+	u := UnderstandInput{RawInput: "  " + strings.Repeat("找摄影师", 40) + "  "}
+	got := fallbackUnderstand(&u)
+	if n := len([]rune(got.SurfaceDemand)); n != 100 || !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) || got.Confidence != domain.ConfidenceLow {
+		t.Errorf("understand = %+v (%d runes)", got, n)
+	}
+	if got := fallbackUnderstand(&UnderstandInput{RawInput: "随便聊聊"}); !reflect.DeepEqual(got.CapabilityTags, []string{genericTag}) {
+		t.Errorf("generic tags = %q", got.CapabilityTags)
+	}
+	if got := fallbackUnderstand(&UnderstandInput{RawInput: "x", CapabilityTags: []string{"摄影", " 摄影 "}}); !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) {
+		t.Errorf("given tags = %q", got.CapabilityTags)
+	}
+
+	f := sampleFilterInput()
+	f.MaxCandidates = 10
+	fr := fallbackFilter(&f)
+	var ids []string
+	for _, c := range fr.Candidates {
+		ids = append(ids, c.AgentID)
+		if !strings.HasPrefix(c.Reason, "fallback: tag match ") {
+			t.Errorf("reason %q", c.Reason)
+		}
+	}
+	// Bob (场地, 北京) and Alice (演讲嘉宾, 北京) before Carol (摄影, 上海);
+	// Dave matches nothing; Eve is excluded.
+	if want := []string{"user_agent_bob", "user_agent_alice", "user_agent_carol"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("filter fallback = %q, want %q", ids, want)
+	}
+
+	ad := sampleAdjustInput()
+	ad.Participants = ad.Participants[1:] // Bob withdrew
+	p := fallbackAdjust(&ad).Proposal
+	if len(p.Assignments) != 1 || p.Assignments[0].AgentID != "user_agent_alice" || p.Summary != ad.Current.Summary {
+		t.Errorf("adjust fallback = %+v", p)
+	}
+	want := &domain.AdjustmentSummary{Round: 2, RequestsDeclined: []domain.DeclinedRequest{{Request: "把分享挪到 15:00 之后", Reason: "LLM unavailable"}}}
+	if !reflect.DeepEqual(p.AdjustmentSummary, want) {
+		t.Errorf("adjustment summary = %+v", p.AdjustmentSummary)
+	}
+	if len(ad.Current.Assignments) != 2 {
+		t.Error("fallback modified the input")
+	}
+
+	c := sampleCompromiseInput()
+	cp := fallbackCompromise(&c).Proposal
+	if cp.Type != domain.ProposalTypeCompromise || len(cp.Assignments) != 1 || !reflect.DeepEqual(cp.Unresolved, []string{"摄影师"}) ||
+		cp.Suggestions[0] != "放宽需求后重新发起" {
+		t.Errorf("compromise fallback = %+v", cp)
+	}
+	ag := fallbackAggregate(&AggregateInput{Demand: sampleDemand(), Offers: sampleOffers()}).Proposal
+	if len(ag.Assignments) != 2 || ag.Assignments[1].Role != "做 30 分钟大模型落地分享" {
+		t.Errorf("aggregate fallback = %+v", ag)
+	}
+}

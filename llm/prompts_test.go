@@ -1,0 +1,101 @@
+package llm
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
+
+// TestPromptGolden renders each prompt from its sample input and compares
+// it (with its system prompt) with testdata/golden/<key>.txt.
+func TestPromptGolden(t *testing.T) {
+	for _, key := range PromptKeys {
+		t.Run(string(key), func(t *testing.T) {
+			prompt, err := render(key, sampleInput(key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "SYSTEM: " + specs[key].system + "\n\n" + prompt
+			path := filepath.Join("testdata", "golden", string(key)+".txt")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestPromptGolden -update ./llm)", err)
+			}
+			if got != string(want) {
+				t.Errorf("prompt %s differs from %s (run with -update after checking the diff):\n%s", key, path, got)
+			}
+		})
+	}
+}
+
+func TestPromptsComplete(t *testing.T) {
+	for _, key := range PromptKeys {
+		s, ok := specs[key]
+		if !ok || s.system == "" || s.maxTokens <= 0 || strings.Contains(s.system, "\n") {
+			t.Errorf("spec of %s = %+v", key, s)
+		}
+		prompt, err := render(key, sampleInput(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each prompt ends with its JSON output schema.
+		if !strings.Contains(prompt, "```json\n{") || strings.Contains(prompt, "<no value>") {
+			t.Errorf("prompt %s lacks its output schema or has a missing value", key)
+		}
+		if strings.Contains(prompt, `\u003c`) {
+			t.Errorf("prompt %s escapes HTML characters", key)
+		}
+	}
+	if n := len(templates.Templates()); n != len(PromptKeys) {
+		t.Errorf("%d templates parsed, want %d", n, len(PromptKeys))
+	}
+	for _, key := range PromptKeys {
+		if templates.Lookup(string(key)+".tmpl") == nil {
+			t.Errorf("no template for %s", key)
+		}
+	}
+}
+
+func TestRenderZeroInputs(t *testing.T) {
+	for _, in := range []any{&UnderstandInput{}, &FilterInput{}, &OfferInput{}, &AggregateInput{}, &FeedbackInput{},
+		&AdjustInput{}, &GapInput{}, &RecursionInput{}, &CompromiseInput{}} {
+		key := keyOf(in)
+		if _, err := render(key, in); err != nil {
+			t.Errorf("render %s with a zero input: %v", key, err)
+		}
+	}
+}
+
+// keyOf maps an input pointer to its prompt key.
+func keyOf(in any) PromptKey {
+	switch in.(type) {
+	case *UnderstandInput:
+		return PromptUnderstand
+	case *FilterInput:
+		return PromptFilter
+	case *OfferInput:
+		return PromptOffer
+	case *AggregateInput:
+		return PromptAggregate
+	case *FeedbackInput:
+		return PromptFeedback
+	case *AdjustInput:
+		return PromptAdjust
+	case *GapInput:
+		return PromptGaps
+	case *RecursionInput:
+		return PromptRecursion
+	case *CompromiseInput:
+		return PromptCompromise
+	}
+	return ""
+}

@@ -1,0 +1,68 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+)
+
+// defaultMaxTokens is the completion budget of a request that sets none.
+const defaultMaxTokens = 2048
+
+// safeError is an error whose message is a short summary without request
+// URLs, response bodies or credentials, while Unwrap still exposes the
+// underlying SDK error (errors.As to *anthropic.Error, errors.Is to
+// context.DeadlineExceeded, ...).
+type safeError struct {
+	msg string
+	err error
+}
+
+func (e *safeError) Error() string { return e.msg }
+func (e *safeError) Unwrap() error { return e.err }
+
+// wrapProviderError turns an SDK error into a safeError named after the
+// provider. status is the HTTP status of an API error (0 if none).
+func wrapProviderError(provider string, status int, err error) error {
+	switch {
+	case status != 0:
+		msg := fmt.Sprintf("%s: http %d", provider, status)
+		if text := http.StatusText(status); text != "" {
+			msg += " " + text
+		}
+		return &safeError{msg: msg, err: err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &safeError{msg: provider + ": " + context.DeadlineExceeded.Error(), err: err}
+	case errors.Is(err, context.Canceled):
+		return &safeError{msg: provider + ": " + context.Canceled.Error(), err: err}
+	}
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		// *url.Error names the URL, which may carry credentials.
+		return &safeError{msg: fmt.Sprintf("%s: %s request: %v", provider, uerr.Op, uerr.Err), err: err}
+	}
+	return &safeError{msg: fmt.Sprintf("%s: %v", provider, err), err: err}
+}
+
+// maxTokens returns req.MaxTokens, or the default when it is not positive.
+func maxTokens(req Request) int64 {
+	if req.MaxTokens > 0 {
+		return int64(req.MaxTokens)
+	}
+	return defaultMaxTokens
+}
+
+// noProvider is the Provider of a Client configured without one: every call
+// fails, so every prompt falls back.
+type noProvider struct{}
+
+// errNoProvider is returned by noProvider.
+var errNoProvider = errors.New("llm: no provider configured")
+
+func (noProvider) Name() string  { return "none" }
+func (noProvider) Model() string { return "" }
+func (noProvider) Complete(context.Context, Request) (Response, error) {
+	return Response{}, errNoProvider
+}

@@ -1,0 +1,157 @@
+package llm
+
+import (
+	"time"
+
+	"github.com/towow/towow/domain"
+)
+
+// Fixed sample inputs shared by the golden, parser, fuzz and client tests.
+
+func sampleDemand() Understanding {
+	return Understanding{
+		SurfaceDemand: "在北京组织一场 50 人的 AI 技术沙龙",
+		DeepUnderstanding: domain.DeepUnderstanding{
+			Motivation:        "希望认识同行、交流大模型落地经验",
+			LikelyPreferences: []string{"交通方便", "有投影"},
+			EmotionalContext:  "期待但担心冷场",
+		},
+		CapabilityTags: []string{"场地", "演讲嘉宾", "摄影"},
+		Context:        domain.DemandContext{Location: "北京", ExpectedAttendees: 50, Date: "2026-03-14", Budget: "5000 元"},
+		Uncertainties:  []string{"是否需要茶歇"},
+		Confidence:     domain.ConfidenceHigh,
+	}
+}
+
+const sampleRaw = "下个月想在北京办一场 50 人左右的 AI 技术沙龙，需要场地、演讲嘉宾，最好还有人帮忙拍照 <预算 5000>"
+
+func sampleProfiles() []domain.AgentProfile {
+	return []domain.AgentProfile{
+		{AgentID: "user_agent_bob", UserName: "Bob", ProfileSummary: "在中关村经营共享办公空间，可容纳 80 人。", Location: "北京",
+			Tags: []string{"场地", "活动空间"}, Capabilities: map[string]string{"venue": "80 人会议厅", "equipment": "投影、音响"},
+			Interests: []string{"创业", "AI"}, Availability: "周末"},
+		{AgentID: "user_agent_alice", UserName: "Alice", ProfileSummary: "大模型工程师，做过多次技术分享。", Location: "北京",
+			Tags: []string{"演讲嘉宾", "AI"}, Interests: []string{"LLM"}, Availability: "周六下午"},
+		{AgentID: "user_agent_carol", UserName: "Carol", ProfileSummary: "自由摄影师，擅长活动拍摄。", Location: "上海",
+			Tags: []string{"摄影", "活动拍摄"}},
+		{AgentID: "user_agent_dave", UserName: "Dave", ProfileSummary: "平面设计师。", Location: "北京", Tags: []string{"设计"}},
+		{AgentID: "user_agent_eve", UserName: "Eve", ProfileSummary: "需求发起人。", Location: "北京", Tags: []string{"场地"}},
+	}
+}
+
+func sampleUnderstandInput() UnderstandInput {
+	return UnderstandInput{RawInput: sampleRaw, UserID: "user_eve"}
+}
+
+func sampleFilterInput() FilterInput {
+	return FilterInput{Demand: sampleDemand(), RawInput: sampleRaw, Profiles: sampleProfiles(), MaxCandidates: 3,
+		Exclude: []string{"user_agent_eve"}}
+}
+
+func sampleOfferInput() OfferInput {
+	return OfferInput{Profile: sampleProfiles()[0], Demand: sampleDemand(), RawInput: sampleRaw, FilterReason: "拥有 80 人会议厅"}
+}
+
+func sampleOffers() []OfferView {
+	return []OfferView{
+		{AgentID: "user_agent_bob", DisplayName: "Bob", Decision: domain.OfferDecisionParticipate, Contribution: "提供 80 人会议厅和投影"},
+		{AgentID: "user_agent_alice", DisplayName: "Alice", Decision: domain.OfferDecisionConditional, Contribution: "做 30 分钟大模型落地分享",
+			Conditions: []string{"安排在下午"}, Reasoning: "周六下午有空"},
+	}
+}
+
+func sampleAggregateInput() AggregateInput {
+	return AggregateInput{Demand: sampleDemand(), RawInput: sampleRaw, Offers: sampleOffers()}
+}
+
+func sampleProposal() domain.Proposal {
+	return domain.Proposal{
+		ProposalID: "prop_001", DemandID: "d-1", Version: 1, Type: domain.ProposalTypeNormal,
+		Summary: "AI 技术沙龙协作方案", Objective: "3 月 14 日在中关村举办 50 人沙龙",
+		Assignments: []domain.Assignment{
+			{AgentID: "user_agent_bob", DisplayName: "Bob", Role: "场地提供者", Responsibility: "提供会议厅和投影", ConditionsAccepted: true},
+			{AgentID: "user_agent_alice", DisplayName: "Alice", Role: "演讲嘉宾", Responsibility: "下午做 30 分钟分享",
+				Dependencies: []string{"场地确认"}, ConditionsAccepted: true},
+		},
+		Timeline: &domain.Timeline{StartDate: "2026-03-01", Milestones: []domain.Milestone{
+			{Name: "场地确认", Date: "2026-03-05", Deliverable: "场地预订单"},
+		}},
+		Rationale:  "Bob 有场地，Alice 有分享经验",
+		Gaps:       []string{"摄影师"},
+		Confidence: domain.ConfidenceMedium,
+		CreatedAt:  time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC),
+	}
+}
+
+func sampleFeedbackInput() FeedbackInput {
+	p := sampleProposal()
+	return FeedbackInput{Profile: sampleProfiles()[1], Demand: sampleDemand(), Proposal: p, MyAssignment: &p.Assignments[1],
+		MyOffer: sampleOffers()[1], Round: 1, MaxRounds: 5}
+}
+
+func sampleFeedbacks() []FeedbackView {
+	return []FeedbackView{
+		{AgentID: "user_agent_bob", DisplayName: "Bob", FeedbackType: domain.FeedbackAccept, Reasoning: "角色合适"},
+		{AgentID: "user_agent_alice", DisplayName: "Alice", FeedbackType: domain.FeedbackNegotiate, Reasoning: "时间太早",
+			AdjustmentRequest: "把分享挪到 15:00 之后", Concerns: []string{"上午有课"}},
+		{AgentID: "user_agent_carol", DisplayName: "Carol", FeedbackType: domain.FeedbackWithdraw, Reasoning: "人在上海"},
+	}
+}
+
+func sampleAdjustInput() AdjustInput {
+	return AdjustInput{Demand: sampleDemand(), RawInput: sampleRaw, Current: sampleProposal(), Feedbacks: sampleFeedbacks(),
+		Round: 2, MaxRounds: 5, Participants: sampleOffers()}
+}
+
+func sampleGaps() []domain.Gap {
+	return []domain.Gap{{GapType: "摄影师", Importance: 70, Reason: "需要记录活动", SuggestedCapabilityTags: []string{"摄影", "活动拍摄"}}}
+}
+
+func sampleGapInput() GapInput {
+	return GapInput{Demand: sampleDemand(), RawInput: sampleRaw, Proposal: sampleProposal(), Feedbacks: sampleFeedbacks()}
+}
+
+func sampleRecursionInput() RecursionInput {
+	return RecursionInput{Demand: sampleDemand(), RawInput: sampleRaw, Gaps: sampleGaps(), Proposal: sampleProposal(), Depth: 0, MaxDepth: 1}
+}
+
+func sampleCompromiseInput() CompromiseInput {
+	offers := append(sampleOffers(), OfferView{AgentID: "user_agent_carol", DisplayName: "Carol",
+		Decision: domain.OfferDecisionDecline, Reasoning: "人在上海"})
+	return CompromiseInput{Demand: sampleDemand(), RawInput: sampleRaw, Available: sampleProposal().Assignments[:1],
+		Offers: offers, Gaps: sampleGaps(), Feedbacks: sampleFeedbacks(), Reason: "partial_agreement"}
+}
+
+// sampleInput returns a pointer to the sample input of key.
+func sampleInput(key PromptKey) any {
+	switch key {
+	case PromptUnderstand:
+		in := sampleUnderstandInput()
+		return &in
+	case PromptFilter:
+		in := sampleFilterInput()
+		return &in
+	case PromptOffer:
+		in := sampleOfferInput()
+		return &in
+	case PromptAggregate:
+		in := sampleAggregateInput()
+		return &in
+	case PromptFeedback:
+		in := sampleFeedbackInput()
+		return &in
+	case PromptAdjust:
+		in := sampleAdjustInput()
+		return &in
+	case PromptGaps:
+		in := sampleGapInput()
+		return &in
+	case PromptRecursion:
+		in := sampleRecursionInput()
+		return &in
+	case PromptCompromise:
+		in := sampleCompromiseInput()
+		return &in
+	}
+	panic("unknown prompt key " + string(key))
+}

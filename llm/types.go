@@ -1,0 +1,262 @@
+package llm
+
+import (
+	"context"
+
+	"github.com/towow/towow/domain"
+)
+
+// PromptKey names one of the nine prompts of the design (001 §3.3, 004).
+// It is also the fallback key of 001 §6.2.1 and the "prompt_key" of the
+// recorded call (domain.LLMCall).
+type PromptKey string
+
+// The nine prompts.
+const (
+	PromptUnderstand PromptKey = "demand_understanding" // 1 需求理解
+	PromptFilter     PromptKey = "smart_filter"         // 2 智能筛选
+	PromptOffer      PromptKey = "response_generation"  // 3 响应生成
+	PromptAggregate  PromptKey = "proposal_aggregation" // 4 方案聚合
+	PromptFeedback   PromptKey = "proposal_feedback"    // 5 方案反馈
+	PromptAdjust     PromptKey = "proposal_adjustment"  // 6 方案调整
+	PromptGaps       PromptKey = "gap_identify"         // 7 缺口识别
+	PromptRecursion  PromptKey = "recursion_decision"   // 8 递归判断
+	PromptCompromise PromptKey = "compromise"           // 9 妥协方案
+)
+
+// PromptKeys lists the nine prompts in design order.
+var PromptKeys = []PromptKey{PromptUnderstand, PromptFilter, PromptOffer, PromptAggregate,
+	PromptFeedback, PromptAdjust, PromptGaps, PromptRecursion, PromptCompromise}
+
+// Request is one completion request to a Provider.
+type Request struct {
+	Key    PromptKey
+	System string // system prompt (Chinese)
+	Prompt string // the rendered prompt template (Chinese)
+	// Input is the typed input the prompt was rendered from: one of
+	// *UnderstandInput, *FilterInput, *OfferInput, *AggregateInput,
+	// *FeedbackInput, *AdjustInput, *GapInput, *RecursionInput,
+	// *CompromiseInput (matching Key). Network providers ignore it; the
+	// offline builtin brain reads it instead of the prose.
+	Input       any
+	MaxTokens   int
+	Temperature float64
+}
+
+// Response is a Provider's raw answer: text that should contain one JSON
+// object (possibly inside prose or a code fence), parsed by this package.
+type Response struct {
+	Text         string
+	Model        string
+	InputTokens  int
+	OutputTokens int
+}
+
+// Provider is one LLM backend: "builtin" (offline simulation), "anthropic"
+// or "openai" (any OpenAI-compatible server).
+type Provider interface {
+	// Name is the provider name recorded with each call.
+	Name() string
+	// Model is the model name recorded with each call ("" if none).
+	Model() string
+	// Complete sends one request. It must honour ctx (deadline and
+	// cancellation) and return an error for any failure; it never falls
+	// back by itself (the Client does, per prompt).
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// ---- Prompt inputs (what the engine knows) and outputs (what a reply is
+// parsed and validated into). Outputs never contain agent ids that were not
+// in the input: the parser drops them.
+
+// Understanding is a demand as understood by prompt 1 (001 §3.3.1).
+type Understanding struct {
+	SurfaceDemand     string                   `json:"surface_demand"`
+	DeepUnderstanding domain.DeepUnderstanding `json:"deep_understanding"`
+	CapabilityTags    []string                 `json:"capability_tags"`
+	Context           domain.DemandContext     `json:"context"`
+	Uncertainties     []string                 `json:"uncertainties,omitempty"`
+	Confidence        domain.Confidence        `json:"confidence"`
+}
+
+// UnderstandInput is prompt 1's input.
+type UnderstandInput struct {
+	RawInput string `json:"raw_input"`
+	UserID   string `json:"user_id"`
+	// For a sub-demand (prompt 8 spawned it): the gap it fills and the
+	// capability tags prompt 8 suggested; empty for a root demand.
+	GapType        string   `json:"gap_type,omitempty"`
+	CapabilityTags []string `json:"capability_tags,omitempty"`
+}
+
+// FilterInput is prompt 2's input.
+type FilterInput struct {
+	Demand   Understanding         `json:"demand"`
+	RawInput string                `json:"raw_input"`
+	Profiles []domain.AgentProfile `json:"all_agent_profiles"` // active agents only
+	// MaxCandidates bounds the result (the design asks for 10-20).
+	MaxCandidates int `json:"max_candidates"`
+	// Exclude lists agents that must not be chosen (e.g. the requester, or
+	// the participants of the parent negotiation for a sub-demand).
+	Exclude []string `json:"exclude,omitempty"`
+}
+
+// Candidate is one agent chosen by prompt 2.
+type Candidate struct {
+	AgentID     string  `json:"agent_id"`
+	DisplayName string  `json:"display_name"`
+	Reason      string  `json:"reason"`
+	MatchType   string  `json:"match_type"` // "explicit" or "inferred"
+	Confidence  float64 `json:"confidence"` // 0..1
+	// Definitely is true for "definitely_related", false for
+	// "possibly_related".
+	Definitely bool `json:"definitely"`
+}
+
+// FilterResult is prompt 2's validated output: candidates ordered by
+// relevance (definitely related first), no duplicates, only known agents,
+// at most MaxCandidates.
+type FilterResult struct {
+	Analysis   string      `json:"analysis"`
+	Candidates []Candidate `json:"candidates"`
+}
+
+// OfferInput is prompt 3's input: one agent's twin answering the demand.
+type OfferInput struct {
+	Profile      domain.AgentProfile `json:"agent_profile"`
+	Demand       Understanding       `json:"demand"`
+	RawInput     string              `json:"raw_input"`
+	FilterReason string              `json:"filter_reason"`
+}
+
+// OfferResult is prompt 3's validated output.
+type OfferResult struct {
+	Decision      domain.OfferDecision `json:"decision"`
+	Contribution  string               `json:"contribution"`
+	Conditions    []string             `json:"conditions,omitempty"` // non-empty iff conditional
+	Reasoning     string               `json:"reasoning"`
+	DeclineReason string               `json:"decline_reason,omitempty"`
+	Confidence    int                  `json:"confidence"` // 0-100
+}
+
+// OfferView is one offer as the aggregation prompts see it.
+type OfferView struct {
+	AgentID      string               `json:"agent_id"`
+	DisplayName  string               `json:"display_name"`
+	Decision     domain.OfferDecision `json:"decision"`
+	Contribution string               `json:"contribution"`
+	Conditions   []string             `json:"conditions,omitempty"`
+	Reasoning    string               `json:"reasoning,omitempty"`
+}
+
+// AggregateInput is prompt 4's input. Offers holds only participate and
+// conditional offers.
+type AggregateInput struct {
+	Demand   Understanding `json:"demand"`
+	RawInput string        `json:"raw_input"`
+	Offers   []OfferView   `json:"offers"`
+}
+
+// ProposalResult is the validated output of prompts 4, 6 and 9: a proposal
+// whose assignments name only agents from the input (at most one assignment
+// per agent). The engine sets ids, version, demand id and timestamps.
+type ProposalResult struct {
+	Proposal domain.Proposal `json:"proposal"`
+}
+
+// FeedbackInput is prompt 5's input: one participant's twin reviewing the
+// current proposal.
+type FeedbackInput struct {
+	Profile      domain.AgentProfile `json:"agent_profile"`
+	Demand       Understanding       `json:"demand"`
+	Proposal     domain.Proposal     `json:"proposal"`
+	MyAssignment *domain.Assignment  `json:"my_assignment,omitempty"`
+	// MyOffer is the agent's own offer (its conditions matter when judging).
+	MyOffer   OfferView `json:"my_offer"`
+	Round     int       `json:"round"`
+	MaxRounds int       `json:"max_rounds"`
+}
+
+// FeedbackResult is prompt 5's validated output.
+type FeedbackResult struct {
+	FeedbackType      domain.FeedbackType `json:"feedback_type"` // accept, negotiate or withdraw
+	Reasoning         string              `json:"reasoning"`
+	AdjustmentRequest string              `json:"adjustment_request,omitempty"` // non-empty iff negotiate
+	Concerns          []string            `json:"concerns,omitempty"`
+	Confidence        int                 `json:"confidence"` // 0-100
+}
+
+// FeedbackView is one participant's feedback as prompts 6, 7 and 9 see it.
+type FeedbackView struct {
+	AgentID           string              `json:"agent_id"`
+	DisplayName       string              `json:"display_name"`
+	FeedbackType      domain.FeedbackType `json:"feedback_type"`
+	Reasoning         string              `json:"reasoning,omitempty"`
+	AdjustmentRequest string              `json:"adjustment_request,omitempty"`
+	Concerns          []string            `json:"concerns,omitempty"`
+}
+
+// AdjustInput is prompt 6's input. Participants are the agents still in
+// the negotiation (withdrawn agents removed); the adjusted proposal may only
+// assign them.
+type AdjustInput struct {
+	Demand       Understanding   `json:"demand"`
+	RawInput     string          `json:"raw_input"`
+	Current      domain.Proposal `json:"current_proposal"`
+	Feedbacks    []FeedbackView  `json:"feedbacks"`
+	Round        int             `json:"round"` // the round the adjusted proposal is for
+	MaxRounds    int             `json:"max_rounds"`
+	Participants []OfferView     `json:"participants"`
+}
+
+// GapInput is prompt 7's input.
+type GapInput struct {
+	Demand    Understanding   `json:"demand"`
+	RawInput  string          `json:"raw_input"`
+	Proposal  domain.Proposal `json:"final_proposal"`
+	Feedbacks []FeedbackView  `json:"agent_feedbacks"`
+}
+
+// GapResult is prompt 7's validated output (importance clamped to 0-100).
+type GapResult struct {
+	IsComplete bool         `json:"is_complete"`
+	Analysis   string       `json:"analysis"`
+	Gaps       []domain.Gap `json:"gaps"`
+}
+
+// RecursionInput is prompt 8's input.
+type RecursionInput struct {
+	Demand   Understanding   `json:"demand"`
+	RawInput string          `json:"raw_input"`
+	Gaps     []domain.Gap    `json:"gaps"`
+	Proposal domain.Proposal `json:"current_proposal"`
+	Depth    int             `json:"depth"`     // depth of the channel deciding (0 = root)
+	MaxDepth int             `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
+}
+
+// RecursionResult is prompt 8's validated output: at most 3 sub-demands,
+// each naming the gap it fills; none when ShouldRecurse is false.
+type RecursionResult struct {
+	ShouldRecurse bool              `json:"should_recurse"`
+	Analysis      string            `json:"analysis"` // the three conditions' analyses, joined
+	SubDemands    []SubDemandResult `json:"sub_demands"`
+}
+
+// SubDemandResult is one sub-demand of prompt 8.
+type SubDemandResult struct {
+	GapType string           `json:"gap_type"`
+	Demand  domain.SubDemand `json:"demand"`
+}
+
+// CompromiseInput is prompt 9's input: what is available when there are no
+// participants, the offers ran out, or the rounds ended in partial
+// agreement.
+type CompromiseInput struct {
+	Demand    Understanding       `json:"demand"`
+	RawInput  string              `json:"raw_input"`
+	Available []domain.Assignment `json:"available_resources"` // may be empty
+	Offers    []OfferView         `json:"offers"`              // every offer, declines included
+	Gaps      []domain.Gap        `json:"gaps"`
+	Feedbacks []FeedbackView      `json:"feedbacks"`
+	Reason    string              `json:"reason"` // "no_participants", "no_offers", "partial_agreement"
+}
