@@ -187,8 +187,12 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		}
 	}
 	cause := causation(job.Kind, job.ID)
-	_, err = e.commit(ctx, "decide recursion", func(ctx context.Context) (*plan, error) {
-		c, v, err := e.loadChannel(ctx, job.Args.ChannelID)
+	lock := []string{domain.ChannelStream(c.ID)}
+	for i := range min(len(plans), domain.MaxSubnets) {
+		lock = append(lock, domain.DemandStream(domain.SubDemandID(c.DemandID, i)))
+	}
+	_, err = e.commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
+		c, v, err := e.loadChannelFrom(ctx, st, job.Args.ChannelID)
 		if err != nil {
 			return nil, err
 		}

@@ -105,7 +105,10 @@ func TestThresholdBranches(t *testing.T) {
 			}
 			out := h.wait(sub.DemandID, 30*time.Second)
 			c := out.channel
-			if c == nil || c.Status != tc.status || c.Round != tc.rounds {
+			if c == nil {
+				t.Fatalf("no channel: %+v\n%s", out.demand.Failure, h.timeline(sub.DemandID))
+			}
+			if c.Status != tc.status || c.Round != tc.rounds {
 				t.Fatalf("status %v round %d, want %s after %d rounds:\n%s", c.Status, c.Round, tc.status, tc.rounds, h.timeline(sub.DemandID))
 			}
 			evals := 0

@@ -77,45 +77,46 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			RelevanceScore: int(c.Confidence*100 + 0.5)})
 	}
 	channelID := domain.ChannelIDFor(d.ID)
-	_, err = e.commit(ctx, "filter candidates", func(ctx context.Context) (*plan, error) {
-		d, v, err := e.loadDemand(ctx, job.Args.DemandID)
-		if err != nil {
-			return nil, err
-		}
-		evs, err := d.Filtered(cands, channelID, len(profiles), took)
-		if err != nil || len(evs) == 0 {
-			return nil, err
-		}
-		for _, ev := range evs {
-			d.Apply(ev)
-		}
-		meta := stepMeta(d.RootDemandID, domain.ActorCoordinator, causation(job.Kind, job.ID))
-		jobs, err := e.reactions(ctx, evs, nil, d)
-		if err != nil {
-			return nil, err
-		}
-		p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.DemandStream(d.ID), expected: v, events: evs, meta: meta,
-			call: &call, callFor: domain.EventFilterCompleted}}}
-		if d.ChannelID == "" {
+	_, err = e.commit(ctx, "filter candidates", []string{domain.DemandStream(d.ID), domain.ChannelStream(channelID)},
+		func(ctx context.Context, st *eventstore.Store) (*plan, error) {
+			d, v, err := e.loadDemandFrom(ctx, st, job.Args.DemandID)
+			if err != nil {
+				return nil, err
+			}
+			evs, err := d.Filtered(cands, channelID, len(profiles), took)
+			if err != nil || len(evs) == 0 {
+				return nil, err
+			}
+			for _, ev := range evs {
+				d.Apply(ev)
+			}
+			meta := stepMeta(d.RootDemandID, domain.ActorCoordinator, causation(job.Kind, job.ID))
+			jobs, err := e.reactions(ctx, evs, nil, d)
+			if err != nil {
+				return nil, err
+			}
+			p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.DemandStream(d.ID), expected: v, events: evs, meta: meta,
+				call: &call, callFor: domain.EventFilterCompleted}}}
+			if d.ChannelID == "" {
+				return p, nil
+			}
+			c := &domain.Channel{}
+			created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
+				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: e.cfg.Rules})
+			if err != nil {
+				return nil, err
+			}
+			for _, ev := range created {
+				c.Apply(ev)
+			}
+			more, err := e.reactions(ctx, created, c, nil)
+			if err != nil {
+				return nil, err
+			}
+			p.jobs = append(p.jobs, more...)
+			meta.Actor = domain.ActorChannelAdmin
+			p.appends = append(p.appends, appendOp{stream: domain.ChannelStream(channelID), expected: eventstore.NoStream, events: created, meta: meta})
 			return p, nil
-		}
-		c := &domain.Channel{}
-		created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
-			ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: e.cfg.Rules})
-		if err != nil {
-			return nil, err
-		}
-		for _, ev := range created {
-			c.Apply(ev)
-		}
-		more, err := e.reactions(ctx, created, c, nil)
-		if err != nil {
-			return nil, err
-		}
-		p.jobs = append(p.jobs, more...)
-		meta.Actor = domain.ActorChannelAdmin
-		p.appends = append(p.appends, appendOp{stream: domain.ChannelStream(channelID), expected: eventstore.NoStream, events: created, meta: meta})
-		return p, nil
-	})
+		})
 	return e.jobError("filter candidates", err)
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
@@ -18,21 +19,39 @@ import (
 type Directory struct {
 	store *eventstore.Store
 
-	mu       sync.Mutex
-	pos      int64
-	profiles map[string]domain.AgentProfile
-	active   map[string]bool
+	mu        sync.Mutex
+	pos       int64
+	refreshed time.Time
+	profiles  map[string]domain.AgentProfile
+	active    map[string]bool
 }
+
+// directoryMaxAge is how stale the directory may be when a step reads it: a
+// profile change reaches the next negotiation within this time.
+const directoryMaxAge = 200 * time.Millisecond
 
 // NewDirectory returns an empty directory over store.
 func NewDirectory(store *eventstore.Store) *Directory {
 	return &Directory{store: store, profiles: map[string]domain.AgentProfile{}, active: map[string]bool{}}
 }
 
-// refresh applies agent events committed since the last read.
-func (d *Directory) refresh(ctx context.Context) error {
+// refreshIfStale catches up when the last catch-up is older than
+// directoryMaxAge.
+func (d *Directory) refreshIfStale(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if time.Since(d.refreshed) < directoryMaxAge {
+		return nil
+	}
+	return d.refresh(ctx, d.store)
+}
+
+// refresh applies agent events committed since the last read, reading
+// through st; the caller holds d.mu.
+func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
+	start := time.Now()
 	for {
-		evs, err := d.store.ReadAll(ctx, d.pos, eventstore.Filter{Types: []domain.EventType{
+		evs, err := st.ReadAll(ctx, d.pos, eventstore.Filter{Types: []domain.EventType{
 			domain.EventAgentRegistered, domain.EventAgentUpdated, domain.EventAgentDeactivated}}, eventstore.MaxReadLimit)
 		if err != nil {
 			return fmt.Errorf("agent directory: %w", err)
@@ -53,6 +72,7 @@ func (d *Directory) refresh(ctx context.Context) error {
 			d.pos = ev.Position
 		}
 		if len(evs) < eventstore.MaxReadLimit {
+			d.refreshed = start
 			return nil
 		}
 	}
@@ -60,22 +80,29 @@ func (d *Directory) refresh(ctx context.Context) error {
 
 // Get returns an agent's profile and whether it is active.
 func (d *Directory) Get(ctx context.Context, agentID string) (p domain.AgentProfile, active, ok bool, err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.refresh(ctx); err != nil {
+	if err := d.refreshIfStale(ctx); err != nil {
 		return p, false, false, err
 	}
+	p, active, ok = d.lookup(agentID)
+	return p, active, ok, nil
+}
+
+// lookup reads the directory as last refreshed (no I/O: safe inside a
+// step's transaction).
+func (d *Directory) lookup(agentID string) (p domain.AgentProfile, active, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	p, ok = d.profiles[agentID]
-	return p, d.active[agentID], ok, nil
+	return p, d.active[agentID], ok
 }
 
 // Active returns every active profile, ordered by agent id.
 func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.refresh(ctx); err != nil {
+	if err := d.refreshIfStale(ctx); err != nil {
 		return nil, err
 	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	var out []domain.AgentProfile
 	for id, p := range d.profiles {
 		if d.active[id] {
@@ -97,14 +124,12 @@ func cmpString(a, b string) int {
 }
 
 // isTwin reports whether the engine answers for the agent (it is not
-// external). Unknown agents count as twins: their step finds no profile and
-// does nothing, and the round's timeout settles for them.
-func (d *Directory) isTwin(ctx context.Context, agentID string) (bool, error) {
-	p, _, ok, err := d.Get(ctx, agentID)
-	if err != nil {
-		return false, err
-	}
-	return !ok || !p.IsExternal(), nil
+// external), from the directory as last refreshed. Unknown agents count as
+// twins: their step finds no profile and does nothing, and the round's
+// timeout settles for them.
+func (d *Directory) isTwin(agentID string) bool {
+	p, _, ok := d.lookup(agentID)
+	return !ok || !p.IsExternal()
 }
 
 // RegisterResult counts what RegisterProfiles did.
@@ -118,14 +143,17 @@ type RegisterResult struct {
 // transaction.
 func (e *Engine) RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string) (RegisterResult, error) {
 	var res RegisterResult
-	_, err := e.commit(ctx, "register profiles", func(ctx context.Context) (*plan, error) {
+	_, err := e.commit(ctx, "register profiles", nil, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
 		res = RegisterResult{}
 		p := &plan{}
+		e.dir.mu.Lock()
+		err := e.dir.refresh(ctx, st) // a conflict reruns this with the newer profiles
+		e.dir.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
 		for _, prof := range profiles {
-			cur, _, ok, err := e.dir.Get(ctx, prof.AgentID)
-			if err != nil {
-				return nil, err
-			}
+			cur, _, ok := e.dir.lookup(prof.AgentID)
 			md := domain.Metadata{Actor: domain.ActorSystem, CausationID: "profiles:" + source}
 			switch {
 			case !ok:
@@ -134,7 +162,7 @@ func (e *Engine) RegisterProfiles(ctx context.Context, profiles []domain.AgentPr
 					events: []domain.Payload{&domain.AgentRegistered{AgentID: prof.AgentID, Profile: prof, Source: source}}})
 			case !reflect.DeepEqual(cur, prof):
 				res.Updated++
-				v, err := e.store.StreamVersion(ctx, domain.AgentStream(prof.AgentID))
+				v, err := st.StreamVersion(ctx, domain.AgentStream(prof.AgentID))
 				if err != nil {
 					return nil, err
 				}
@@ -146,5 +174,9 @@ func (e *Engine) RegisterProfiles(ctx context.Context, profiles []domain.AgentPr
 		}
 		return p, nil
 	})
+	// The refresh inside the transaction could not see its own writes.
+	e.dir.mu.Lock()
+	e.dir.refreshed = time.Time{}
+	e.dir.mu.Unlock()
 	return res, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +80,7 @@ type Engine struct {
 	llm   *llm.Client
 	river *river.Client[pgx.Tx]
 	dir   *Directory
+	cache *eventCache
 	log   *slog.Logger
 }
 
@@ -86,7 +88,7 @@ type Engine struct {
 // jobs (an API process that leaves the work to `towow worker` processes).
 func New(pool *pgxpool.Pool, store *eventstore.Store, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
-	e := &Engine{cfg: cfg, pool: pool, store: store, llm: client, log: cfg.Logger}
+	e := &Engine{cfg: cfg, pool: pool, store: store, llm: client, log: cfg.Logger, cache: newEventCache(4096)}
 	e.dir = NewDirectory(store)
 	rc := &river.Config{
 		Logger:               cfg.Logger,
@@ -159,22 +161,43 @@ func (p *plan) empty() bool { return p == nil || (len(p.appends) == 0 && len(p.j
 // maxConflictRetries bounds the reload-and-decide loop of a step.
 const maxConflictRetries = 50
 
-// commit runs build, writes its plan in one transaction, and on a version
-// conflict calls build again (build must reload the state it decides on).
-// It returns the last global position written (0 if nothing was).
-func (e *Engine) commit(ctx context.Context, step string, build func(ctx context.Context) (*plan, error)) (int64, error) {
+// commit writes a step in one transaction: it locks the streams the step
+// decides on (in sorted order), lets build load them through the
+// transaction and decide, then inserts the follow-up jobs and appends. The
+// stream locks make the engine's own steps on one stream queue instead of
+// racing (twelve twins answering one channel at once would otherwise
+// conflict again and again); the expected-version check still guards
+// against any other writer, and a conflict reruns build. build must read
+// only through the store it is given (no pool connections inside the
+// transaction). It returns the last global position written (0 if none).
+func (e *Engine) commit(ctx context.Context, step string, lock []string, build func(ctx context.Context, st *eventstore.Store) (*plan, error)) (int64, error) {
+	if err := e.dir.refreshIfStale(ctx); err != nil {
+		return 0, err
+	}
+	lock = slices.Compact(slices.Sorted(slices.Values(lock)))
 	for attempt := range maxConflictRetries {
-		p, err := build(ctx)
-		if err != nil || p.empty() {
-			return 0, err
-		}
 		var last int64
-		err = pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+		var tLock, tBuild, tJobs, tAppend time.Time
+		t0 := time.Now()
+		err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+			for _, stream := range lock {
+				if err := e.store.LockStream(ctx, tx, stream); err != nil {
+					return err
+				}
+			}
+			tLock = time.Now()
+			p, err := build(ctx, e.store.In(tx))
+			tBuild = time.Now()
+			if err != nil || p.empty() {
+				return err
+			}
+			defer func() { tAppend = time.Now() }()
 			// Jobs first: the append takes the store-wide append lock, held
 			// until commit, so it should be the last statement.
 			if err := e.insertJobs(ctx, tx, p.jobs); err != nil {
 				return err
 			}
+			tJobs = time.Now()
 			for _, a := range p.appends {
 				evs, err := encode(a)
 				if err != nil {
@@ -188,10 +211,18 @@ func (e *Engine) commit(ctx context.Context, step string, build func(ctx context
 			}
 			return nil
 		})
+		if e.log.Enabled(ctx, slog.LevelDebug) && !tAppend.IsZero() {
+			e.log.DebugContext(ctx, "commit", "step", step, "lock_wait", tLock.Sub(t0), "build", tBuild.Sub(tLock),
+				"jobs", tJobs.Sub(tBuild), "append", tAppend.Sub(tJobs), "commit", time.Since(tAppend))
+		}
 		if errors.Is(err, eventstore.ErrVersionConflict) {
-			// Someone else moved the stream: decide again on the new state.
+			// A writer outside these locks moved a stream: decide again.
 			time.Sleep(time.Duration(rand.IntN(1+min(attempt, 10))) * time.Millisecond)
 			continue
+		}
+		var de *domain.Error
+		if errors.As(err, &de) {
+			return 0, err // a domain decision, reported as is (TOWOW_* code first)
 		}
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", step, err)
@@ -271,37 +302,36 @@ func (e *Engine) waitUntil(ctx context.Context, deadline time.Time) error {
 	}
 }
 
-// loadDemand folds a demand's stream.
-func (e *Engine) loadDemand(ctx context.Context, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
+// loadDemand folds a demand's stream from st (the pool's store, or a
+// transaction's).
+func (e *Engine) loadDemandFrom(ctx context.Context, st *eventstore.Store, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
 	d := &domain.DemandState{}
-	v, err := e.fold(ctx, domain.DemandStream(demandID), d.Apply)
+	v, err := e.fold(ctx, st, domain.DemandStream(demandID), d.Apply)
 	return d, v, err
 }
 
-// loadChannel folds a channel's stream.
-func (e *Engine) loadChannel(ctx context.Context, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
+// loadChannelFrom folds a channel's stream from st.
+func (e *Engine) loadChannelFrom(ctx context.Context, st *eventstore.Store, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
 	c := &domain.Channel{}
-	v, err := e.fold(ctx, domain.ChannelStream(channelID), c.Apply)
+	v, err := e.fold(ctx, st, domain.ChannelStream(channelID), c.Apply)
 	return c, v, err
 }
 
-func (e *Engine) fold(ctx context.Context, stream string, apply func(domain.Payload)) (eventstore.ExpectedVersion, error) {
-	var version int64
-	for {
-		evs, err := e.store.ReadStream(ctx, stream, version+1, eventstore.MaxReadLimit)
-		if err != nil {
-			return 0, err
-		}
-		for _, ev := range evs {
-			p, err := ev.Decode()
-			if err != nil {
-				return 0, err
-			}
-			apply(p)
-			version = ev.StreamVersion
-		}
-		if len(evs) < eventstore.MaxReadLimit {
-			return eventstore.ExpectedVersion(version), nil
-		}
+func (e *Engine) loadDemand(ctx context.Context, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
+	return e.loadDemandFrom(ctx, e.store, demandID)
+}
+
+func (e *Engine) loadChannel(ctx context.Context, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
+	return e.loadChannelFrom(ctx, e.store, channelID)
+}
+
+func (e *Engine) fold(ctx context.Context, st *eventstore.Store, stream string, apply func(domain.Payload)) (eventstore.ExpectedVersion, error) {
+	events, version, err := e.cache.load(ctx, st, stream)
+	if err != nil {
+		return 0, err
 	}
+	for _, p := range events {
+		apply(p)
+	}
+	return eventstore.ExpectedVersion(version), nil
 }

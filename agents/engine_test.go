@@ -23,7 +23,7 @@ import (
 const sampleDemand = "我想在北京办一场AI主题聚会，需要场地和嘉宾"
 
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	e     *agents.Engine
 	store *eventstore.Store
 	pool  *pgxpool.Pool
@@ -39,14 +39,14 @@ type opts struct {
 	noStart  bool
 }
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	if os.Getenv("TOWOW_TEST_LOG") != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.DiscardHandler)
 }
 
-func newHarness(t *testing.T, o opts) *harness {
+func newHarness(t testing.TB, o opts) *harness {
 	t.Helper()
 	pool := dbtest.New(t)
 	store := eventstore.New(pool, eventstore.Options{})

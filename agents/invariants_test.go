@@ -116,7 +116,7 @@ func (h *harness) check(demandID string) {
 
 // checkChannel: no duplicated answers, one completion and nothing after it,
 // and every status change allowed by the state machine.
-func checkChannel(t *testing.T, id string, evs []eventstore.RecordedEvent) {
+func checkChannel(t testing.TB, id string, evs []eventstore.RecordedEvent) {
 	t.Helper()
 	offers, feedback := map[string]bool{}, map[string]bool{}
 	status := domain.ChannelStatus("")

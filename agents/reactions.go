@@ -31,11 +31,7 @@ func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *doma
 		case *domain.ChannelStatusChanged:
 			if ev.NewStatus == domain.ChannelStatusCollecting {
 				for _, cand := range c.Candidates {
-					twin, err := e.dir.isTwin(ctx, cand.AgentID)
-					if err != nil {
-						return nil, err
-					}
-					if twin {
+					if e.dir.isTwin(cand.AgentID) {
 						jobs = append(jobs, job{args: offerArgs{ChannelID: c.ID, AgentID: cand.AgentID}})
 					}
 				}
@@ -46,11 +42,7 @@ func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *doma
 			jobs = append(jobs, job{args: aggregateArgs{ChannelID: ev.ChannelID}})
 		case *domain.ProposalDistributed:
 			for _, id := range c.RoundMembers() {
-				twin, err := e.dir.isTwin(ctx, id)
-				if err != nil {
-					return nil, err
-				}
-				if twin {
+				if e.dir.isTwin(id) {
 					jobs = append(jobs, job{args: feedbackArgs{ChannelID: c.ID, AgentID: id, Round: ev.Round}})
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
 )
 
 // moot reports whether a decision error only says the step is no longer
@@ -41,8 +42,8 @@ func causation(kind string, jobID int64) string { return fmt.Sprintf("job:%s:%d"
 // call, if not nil, is recorded on the first event of type callFor.
 func (e *Engine) channelStep(ctx context.Context, step, channelID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
 	decide func(c *domain.Channel) ([]domain.Payload, error)) (int64, error) {
-	return e.commit(ctx, step, func(ctx context.Context) (*plan, error) {
-		c, v, err := e.loadChannel(ctx, channelID)
+	return e.commit(ctx, step, []string{domain.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
+		c, v, err := e.loadChannelFrom(ctx, st, channelID)
 		if err != nil {
 			return nil, err
 		}
@@ -65,8 +66,8 @@ func (e *Engine) channelStep(ctx context.Context, step, channelID, actor, cause 
 // demandStep is channelStep for a demand stream.
 func (e *Engine) demandStep(ctx context.Context, step, demandID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
 	decide func(d *domain.DemandState) ([]domain.Payload, error)) (int64, error) {
-	return e.commit(ctx, step, func(ctx context.Context) (*plan, error) {
-		d, v, err := e.loadDemand(ctx, demandID)
+	return e.commit(ctx, step, []string{domain.DemandStream(demandID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
+		d, v, err := e.loadDemandFrom(ctx, st, demandID)
 		if err != nil {
 			return nil, err
 		}

@@ -41,6 +41,27 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts}
 }
 
+// In returns a Store whose reads run inside tx (appends always take their
+// transaction as an argument). A step that serializes on a stream lock reads
+// the stream in the same transaction it appends in.
+func (s *Store) In(tx pgx.Tx) *Store {
+	c := *s
+	c.q = s.q.WithTx(tx)
+	c.qc = sqlcdb.New(customPlans{tx})
+	return &c
+}
+
+// LockStream takes a transaction-scoped lock on a stream id: writers that
+// take it before reading the stream never conflict with each other (the
+// expected-version check still guards against writers that do not).
+// Lock several streams in sorted order to avoid deadlocks.
+func (s *Store) LockStream(ctx context.Context, tx pgx.Tx, streamID string) error {
+	if err := s.q.WithTx(tx).LockStream(ctx, streamID); err != nil {
+		return fmt.Errorf("lock stream %q: %w", streamID, err)
+	}
+	return nil
+}
+
 // AppendResult describes a successful append.
 type AppendResult struct {
 	StreamID string

@@ -158,7 +158,10 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 		err = fmt.Errorf("%w: %w", errCallerDone, err)
 	} else {
 		var prompt string
-		if prompt, err = render(key, in); err == nil {
+		if ir, ok := c.provider.(InputReader); !ok || !ir.ReadsInputOnly() {
+			prompt, err = render(key, in)
+		}
+		if err == nil {
 			spec := specs[key]
 			req := Request{Key: key, System: spec.system, Prompt: prompt, Input: in, MaxTokens: spec.maxTokens, Temperature: spec.temperature}
 			_, err = c.breaker.Execute(func() (struct{}, error) {

@@ -65,6 +65,14 @@ type Provider interface {
 	Complete(ctx context.Context, req Request) (Response, error)
 }
 
+// InputReader is implemented by providers that answer from Request.Input
+// alone and never read the prose (the offline builtin brain): the Client
+// then skips rendering the prompt template, which for smart filtering
+// serializes every agent profile.
+type InputReader interface {
+	ReadsInputOnly() bool
+}
+
 // ---- Prompt inputs (what the engine knows) and outputs (what a reply is
 // parsed and validated into). Outputs never contain agent ids that were not
 // in the input: the parser drops them.

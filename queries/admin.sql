@@ -11,3 +11,8 @@ SELECT pg_advisory_unlock(@key::bigint);
 
 -- name: DatabaseExists :one
 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = @name::text);
+
+-- name: LockStream :exec
+-- Serializes the engine's steps on one stream for the rest of the
+-- transaction (agents.Engine.commit); streams are locked in sorted order.
+SELECT pg_advisory_xact_lock(hashtextextended(@stream_id::text, 0));

@@ -13,12 +13,14 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/internal/bench"
-	"github.com/towow/towow/internal/schema"
 )
 
 func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "negotiate" {
+		return cmdBenchNegotiate(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -40,15 +42,28 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return fmt.Errorf("%w: --batch must be 1..10000 and --duration positive", errUsage)
 	}
 
+	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
+		fmt.Fprintf(stdout, "towow bench append: %s per run, writers %v, batches of %d, scratch database %s\n", *duration, opts.Writers, *batch, name)
+		results, err := bench.Append(ctx, pool, opts, stdout)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		return bench.Write(stdout, results, *batch)
+	})
+}
+
+// withScratchDB runs fn on a fresh, migrated database next to the
+// configured one, dropped afterwards, so benchmarks leave the real log clean.
+func withScratchDB(ctx context.Context, cfg config, stderr io.Writer, fn func(pool *pgxpool.Pool, name string) error) error {
 	logger := cfg.logger(stderr)
 	pool, closeDB, err := openDB(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer closeDB()
-	// Benchmark in a scratch database so the real log stays clean. Database
-	// DDL takes an identifier, which cannot be a bind parameter, so this SQL
-	// is not in queries/ (sqlc cannot express it).
+	// Database DDL takes an identifier, which cannot be a bind parameter, so
+	// this SQL is not in queries/ (sqlc cannot express it).
 	name := fmt.Sprintf("towow_bench_%d", time.Now().UnixNano())
 	if _, err := pool.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
 		return fmt.Errorf("create scratch database %s (the role needs CREATEDB): %w", name, err)
@@ -65,20 +80,46 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return fmt.Errorf("open scratch database: %w", err)
 	}
 	defer bpool.Close()
-	m, err := schema.New(bpool, nil)
-	if err != nil {
+	if err := migrateUp(ctx, bpool, nil); err != nil {
 		return err
 	}
-	err = m.Up(ctx)
-	m.Close()
-	if err != nil {
-		return err
+	return fn(bpool, name)
+}
+
+func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench negotiate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 200, "negotiations to run")
+	c := fs.Int("c", 8, "negotiations in flight at once")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	fmt.Fprintf(stdout, "towow bench append: %s per run, writers %v, batches of %d, scratch database %s\n", *duration, opts.Writers, *batch, name)
-	results, err := bench.Append(ctx, bpool, opts, stdout)
-	if err != nil {
-		return err
+	if *n < 1 || *c < 1 || *c > 256 {
+		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 256", errUsage)
 	}
-	fmt.Fprintln(stdout)
-	return bench.Write(stdout, results, *batch)
+	if cfg.LLM != "builtin" {
+		return fmt.Errorf("%w: bench negotiate measures orchestration: run it with TOWOW_LLM=builtin", errUsage)
+	}
+	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
+		logger := cfg.quietLogger(stderr)
+		e, err := newEngine(ctx, cfg, pool, true, logger)
+		if err != nil {
+			return err
+		}
+		if err := e.Start(ctx); err != nil {
+			return err
+		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			_ = e.Stop(sctx)
+		}()
+		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
+		res, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		return bench.WriteNegotiate(stdout, res)
+	})
 }

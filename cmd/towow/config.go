@@ -169,6 +169,16 @@ func (c config) logger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: c.LogLevel}))
 }
 
+// quietLogger is for commands whose output is on stdout (demo, replay,
+// bench): it logs warnings and errors only, unless TOWOW_LOG_LEVEL=debug.
+func (c config) quietLogger(w io.Writer) *slog.Logger {
+	level := max(c.LogLevel, slog.LevelWarn)
+	if c.LogLevel < slog.LevelInfo {
+		level = c.LogLevel
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
 // writeEnvHelp prints the environment table for --help.
 func writeEnvHelp(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

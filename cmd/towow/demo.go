@@ -66,13 +66,7 @@ func cmdDemo(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		return fmt.Errorf(`%w: towow demo "<demand text>" (e.g. towow demo "我想在北京办一场AI主题聚会，需要场地和嘉宾")`, errUsage)
 	}
-	// Keep the timeline readable: only warnings and errors are logged,
-	// unless TOWOW_LOG_LEVEL asks for debug.
-	level := max(cfg.LogLevel, slog.LevelWarn)
-	if cfg.LogLevel < slog.LevelInfo {
-		level = cfg.LogLevel
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	logger := cfg.quietLogger(stderr)
 	pool, closeDB, err := openDB(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -131,7 +125,7 @@ func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		return fmt.Errorf("%w: towow replay <demand_id>", errUsage)
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)}))
+	logger := cfg.quietLogger(stderr)
 	pool, closeDB, err := openDB(ctx, cfg, logger)
 	if err != nil {
 		return err

@@ -19,7 +19,7 @@ import (
 // DefaultMaxConns is the pool size used when the URL sets no pool_max_conns.
 // pgxpool's own default (max(4, NumCPU)) is too small for River workers plus
 // the API plus subscriptions on a 2-core machine.
-const DefaultMaxConns = 32
+const DefaultMaxConns = 64
 
 // Options tunes Open.
 type Options struct {

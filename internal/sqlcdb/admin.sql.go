@@ -44,3 +44,14 @@ func (q *Queries) DatabaseExists(ctx context.Context, name string) (bool, error)
 	err := row.Scan(&exists)
 	return exists, err
 }
+
+const lockStream = `-- name: LockStream :exec
+SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))
+`
+
+// Serializes the engine's steps on one stream for the rest of the
+// transaction (agents.Engine.commit); streams are locked in sorted order.
+func (q *Queries) LockStream(ctx context.Context, streamID string) error {
+	_, err := q.db.Exec(ctx, lockStream, streamID)
+	return err
+}

@@ -100,12 +100,11 @@ func adjust(in *llm.AdjustInput) rawAdjusted {
 
 	var plan []planned
 	for _, a := range kept {
-		ts := tagOfRole(a.Role)
-		t := ""
-		if len(ts) > 0 {
-			t = ts[0]
+		p := planned{a: a}
+		if ts := tagOfRole(a.Role); len(ts) > 0 {
+			p.tag, p.also = ts[0], ts[1:]
 		}
-		plan = append(plan, planned{a, t})
+		plan = append(plan, p)
 	}
 	var roles []string
 	out := rawAdjusted{AdjustmentSummary: sum}

@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // tagInfo describes one capability tag of the shared vocabulary: the role
@@ -150,6 +152,31 @@ func hasAny(lower string, kws ...string) bool {
 // tagsInText returns the vocabulary tags whose keywords (or whose own name)
 // appear in text, ordered by first appearance.
 func tagsInText(text string) []string {
+	tagMemo.Lock()
+	tags, ok := tagMemo.m[text]
+	tagMemo.Unlock()
+	if !ok {
+		tags = scanTags(text)
+		tagMemo.Lock()
+		if len(tagMemo.m) >= tagMemoMax {
+			clear(tagMemo.m) // simple bound: profile texts repeat, demands rarely do
+		}
+		tagMemo.m[text] = tags
+		tagMemo.Unlock()
+	}
+	return slices.Clone(tags)
+}
+
+// tagMemo remembers tagsInText per text: filtering scans every profile's
+// text for every demand, and the texts rarely change.
+var tagMemo = struct {
+	sync.Mutex
+	m map[string][]string
+}{m: map[string][]string{}}
+
+const tagMemoMax = 20000
+
+func scanTags(text string) []string {
 	lower := strings.ToLower(text)
 	type hit struct {
 		tag string

@@ -53,11 +53,16 @@ var dependsOn = map[string][]string{
 	"后端开发": {"产品经理"}, "UI设计": {"产品经理"}, "印刷物料": {"平面设计"}, "市场推广": {"文案写作", "平面设计"},
 }
 
-// planned is one assignment being built, with its tag.
+// planned is one assignment being built, with its tag and the extra tags
+// it also covers.
 type planned struct {
-	a   rawAssignment
-	tag string
+	a    rawAssignment
+	tag  string
+	also []string
 }
+
+// covers reports whether the assignment covers tag.
+func (p planned) covers(tag string) bool { return p.tag == tag || contains(p.also, tag) }
 
 // aggregate answers prompt 4.
 func aggregate(in *llm.AggregateInput) rawProposal {
@@ -78,7 +83,18 @@ func aggregate(in *llm.AggregateInput) rawProposal {
 			Dependencies:   []string{},
 		}
 		a.Notes = conditionNotes(o, d)
-		plan = append(plan, planned{a, tag})
+		plan = append(plan, planned{a: a, tag: tag})
+	}
+	// Someone who offered to help with a second role takes it when nobody
+	// else covers it ("也可以兼顾音响设备支持的工作").
+	for _, t := range uncoveredTags(d, plan) {
+		for i := range plan {
+			if strings.Contains(plan[i].a.Responsibility, "兼顾"+roleOf(t)) {
+				plan[i].also = append(plan[i].also, t)
+				plan[i].a.Role += "、" + roleOf(t)
+				break
+			}
+		}
 	}
 	linkDependencies(plan)
 
@@ -171,7 +187,7 @@ func uncoveredTags(d demand, plan []planned) []string {
 	for _, t := range d.tags {
 		found := false
 		for _, p := range plan {
-			if p.tag == t {
+			if p.covers(t) {
 				found = true
 				break
 			}

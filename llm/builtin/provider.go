@@ -73,6 +73,10 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 	}, nil
 }
 
+// ReadsInputOnly implements llm.InputReader: the builtin brain answers
+// from Request.Input, so the client need not render the prose prompt.
+func (*Provider) ReadsInputOnly() bool { return true }
+
 // inputTokens estimates the prompt's size; without prose, from the input.
 func inputTokens(req llm.Request) int {
 	n := estimateTokens(req.System) + estimateTokens(req.Prompt)

@@ -1,0 +1,315 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// SampleDemands are the demands `towow bench negotiate` rotates through.
+var SampleDemands = []string{
+	"我想在北京办一场AI主题聚会，需要场地和嘉宾",
+	"上海周末办一个50人的产品经理交流会，需要场地、主持和茶歇",
+	"在深圳组织一次前端开发workshop，需要讲师和会议室",
+	"I want to host an AI meetup in Shanghai for 50 people, need a venue and speakers",
+	"杭州的创业团队需要一位UI设计师和一位后端开发，做一个小程序",
+	"成都办一场摄影展开幕活动，需要场地、摄影师和餐饮",
+}
+
+// NegotiateOptions configures Negotiate.
+type NegotiateOptions struct {
+	N           int // negotiations in total (default 200)
+	Concurrency int // negotiations in flight at once (default 8)
+	// Timeout bounds one negotiation (default 60s).
+	Timeout time.Duration
+}
+
+// NegotiateResult holds the figures of a run.
+type NegotiateResult struct {
+	N, Concurrency     int
+	Elapsed            time.Duration
+	P50, P95, P99, Max time.Duration // submit → terminal (root channel completed)
+	Outcomes           map[string]int
+	Events             int64
+	Jobs               int64
+	MedianSteps        int // sequential steps on the critical path (see Steps)
+	MedianRounds       int
+	MedianChannels     int // channels per negotiation tree (sub-negotiations included)
+	MedianCandidates   int
+}
+
+// Negotiate runs N negotiations, Concurrency at a time, through a started
+// engine, and measures them. The engine should use an LLM without latency
+// (the builtin brain) so that the figures are the orchestration's own.
+func Negotiate(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, opts NegotiateOptions, progress io.Writer) (NegotiateResult, error) {
+	if opts.N <= 0 {
+		opts.N = 200
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 8
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 60 * time.Second
+	}
+	store := e.Store()
+	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
+	nctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = notifier.Run(nctx) }()
+	<-notifier.Ready()
+
+	// One subscription watches for endings and wakes the waiting submitter.
+	var mu sync.Mutex
+	waiting := map[string]chan string{} // root demand id → outcome
+	ended := map[string]string{}        // endings seen before their submitter waited
+	head, err := store.HeadPosition(ctx)
+	if err != nil {
+		return NegotiateResult{}, err
+	}
+	startJobs, err := jobCount(ctx, pool)
+	if err != nil {
+		return NegotiateResult{}, err
+	}
+	go func() {
+		_ = store.Subscribe(nctx, eventstore.SubscribeOptions{After: head, Notifier: notifier, Filter: eventstore.Filter{
+			Types: []domain.EventType{domain.EventNegotiationCompleted, domain.EventNegotiationFailed}}},
+			func(_ context.Context, batch []eventstore.RecordedEvent) error {
+				for _, ev := range batch {
+					root := ev.Metadata.CorrelationID
+					p, err := ev.Decode()
+					if err != nil {
+						continue
+					}
+					outcome := ""
+					switch x := p.(type) {
+					case *domain.NegotiationCompleted:
+						if x.ChannelID == domain.ChannelIDFor(root) {
+							outcome = string(x.Status)
+						}
+					case *domain.NegotiationFailed:
+						if x.ChannelID == "" && x.DemandID == root {
+							outcome = "no_candidates"
+						}
+					}
+					if outcome == "" {
+						continue
+					}
+					mu.Lock()
+					if ch := waiting[root]; ch != nil {
+						ch <- outcome
+						delete(waiting, root)
+					} else {
+						ended[root] = outcome
+					}
+					mu.Unlock()
+				}
+				return nil
+			})
+	}()
+
+	type done struct {
+		demandID string
+		took     time.Duration
+		outcome  string
+		err      error
+	}
+	results := make(chan done, opts.N)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range opts.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ch := make(chan string, 1)
+				t0 := time.Now()
+				sub, err := e.SubmitDemand(ctx, "bench", SampleDemands[i%len(SampleDemands)])
+				if err == nil {
+					mu.Lock()
+					if outcome, ok := ended[sub.DemandID]; ok {
+						ch <- outcome
+						delete(ended, sub.DemandID)
+					} else {
+						waiting[sub.DemandID] = ch
+					}
+					mu.Unlock()
+				}
+				if err != nil {
+					results <- done{err: err}
+					continue
+				}
+				select {
+				case outcome := <-ch:
+					results <- done{demandID: sub.DemandID, took: time.Since(t0), outcome: outcome}
+				case <-time.After(opts.Timeout):
+					results <- done{demandID: sub.DemandID, err: fmt.Errorf("negotiation %s not finished within %s", sub.DemandID, opts.Timeout)}
+				case <-ctx.Done():
+					results <- done{err: ctx.Err()}
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range opts.N {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	res := NegotiateResult{N: opts.N, Concurrency: opts.Concurrency, Outcomes: map[string]int{}}
+	var took []time.Duration
+	var ids []string
+	var firstErr error
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			continue
+		}
+		took = append(took, r.took)
+		ids = append(ids, r.demandID)
+		res.Outcomes[r.outcome]++
+		if progress != nil && len(took)%max(1, opts.N/10) == 0 {
+			fmt.Fprintf(progress, "  %d/%d negotiations done\n", len(took), opts.N)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	if firstErr != nil {
+		return res, firstErr
+	}
+	slices.Sort(took)
+	at := func(q float64) time.Duration { return took[min(len(took)-1, int(q*float64(len(took))))] }
+	res.P50, res.P95, res.P99, res.Max = at(0.5), at(0.95), at(0.99), took[len(took)-1]
+	endHead, err := store.HeadPosition(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Events = endHead - head
+	endJobs, err := jobCount(ctx, pool)
+	if err != nil {
+		return res, err
+	}
+	res.Jobs = endJobs - startJobs
+	var steps, rounds, channels, cands []int
+	for _, id := range ids {
+		s, err := Steps(ctx, store, id)
+		if err != nil {
+			return res, err
+		}
+		steps, rounds, channels, cands = append(steps, s.Sequential), append(rounds, s.Rounds), append(channels, s.Channels), append(cands, s.Candidates)
+	}
+	res.MedianSteps, res.MedianRounds, res.MedianChannels, res.MedianCandidates = median(steps), median(rounds), median(channels), median(cands)
+	return res, nil
+}
+
+func median(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	sort.Ints(s)
+	return s[len(s)/2]
+}
+
+func jobCount(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
+	var n int64
+	// River's own table; counting it is an operations query outside the
+	// ToWow schema, so it is not in queries/.
+	err := pool.QueryRow(ctx, "SELECT count(*) FROM river_job").Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count jobs: %w", err)
+	}
+	return n, nil
+}
+
+// StepStats describe one negotiation tree.
+type StepStats struct {
+	// Sequential counts the steps on the critical path: every step that
+	// runs alone counts once, and each fan-out (the offers of a channel,
+	// the feedback of one round) counts once, since its jobs run in parallel.
+	Sequential int
+	Rounds     int // rounds of the root channel
+	Channels   int
+	Candidates int // invited to the root channel
+}
+
+// Steps computes StepStats from a negotiation tree's events.
+func Steps(ctx context.Context, store *eventstore.Store, rootDemandID string) (StepStats, error) {
+	evs, err := store.ReadAll(ctx, 0, eventstore.Filter{CorrelationID: rootDemandID}, eventstore.MaxReadLimit)
+	if err != nil {
+		return StepStats{}, err
+	}
+	var s StepStats
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		cause := ev.Metadata.CausationID
+		if strings.HasPrefix(cause, "job:towow.generate_offer:") {
+			cause = "offers:" + ev.StreamID
+		}
+		if strings.HasPrefix(cause, "job:towow.generate_feedback:") {
+			p, err := ev.Decode()
+			if err != nil {
+				return s, err
+			}
+			if f, ok := p.(*domain.ProposalFeedback); ok {
+				cause = fmt.Sprintf("feedback:%s:%d", ev.StreamID, f.Round)
+			}
+		}
+		if cause != "" && !seen[cause] {
+			seen[cause] = true
+			s.Sequential++
+		}
+		switch ev.Type {
+		case domain.EventChannelCreated:
+			s.Channels++
+			if ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(rootDemandID)) {
+				p, _ := ev.Decode()
+				if c, ok := p.(*domain.ChannelCreated); ok {
+					s.Candidates = len(c.InvitedAgents)
+				}
+			}
+		case domain.EventNegotiationRoundStarted:
+			if ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(rootDemandID)) {
+				s.Rounds++
+			}
+		}
+	}
+	return s, nil
+}
+
+// WriteNegotiate prints a run's figures.
+func WriteNegotiate(w io.Writer, r NegotiateResult) error {
+	secs := r.Elapsed.Seconds()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "negotiations\t%d (%d at a time) in %.1fs\n", r.N, r.Concurrency, secs)
+	fmt.Fprintf(tw, "submit → terminal\tp50 %s  p95 %s  p99 %s  max %s\n", fmtDur(r.P50), fmtDur(r.P95), fmtDur(r.P99), fmtDur(r.Max))
+	fmt.Fprintf(tw, "throughput\t%.1f negotiations/s  %.0f events/s  %.0f jobs/s\n", float64(r.N)/secs, float64(r.Events)/secs, float64(r.Jobs)/secs)
+	fmt.Fprintf(tw, "per negotiation (median)\t%d sequential steps, %d rounds, %d channels, %d candidates\n",
+		r.MedianSteps, r.MedianRounds, r.MedianChannels, r.MedianCandidates)
+	var outs []string
+	for k, v := range r.Outcomes {
+		outs = append(outs, fmt.Sprintf("%s %d", k, v))
+	}
+	sort.Strings(outs)
+	fmt.Fprintf(tw, "outcomes\t%s\n", strings.Join(outs, ", "))
+	return tw.Flush()
+}

@@ -1,0 +1,46 @@
+package llm_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/towow/towow/llm"
+)
+
+// canned is a Provider that always gives the same reply.
+type canned string
+
+func (canned) Name() string  { return "canned" }
+func (canned) Model() string { return "canned-1" }
+func (c canned) Complete(context.Context, llm.Request) (llm.Response, error) {
+	return llm.Response{Text: string(c)}, nil
+}
+
+func ExampleClient() {
+	reply := "好的，这是我的反馈：\n```json\n" +
+		`{"feedback_type": "协商", "reasoning": "时间太早", "adjustment_request": "改到下午", "confidence": 0.8}` +
+		"\n```"
+	c := llm.NewClient(llm.Config{Provider: canned(reply), Timeout: 5 * time.Second})
+	fb, call, err := c.Feedback(context.Background(), llm.FeedbackInput{Round: 1, MaxRounds: 5})
+	if err != nil {
+		return // only when the context is done
+	}
+	fmt.Println(fb.FeedbackType, fb.AdjustmentRequest, fb.Confidence)
+	fmt.Println(call.PromptKey, call.Provider, call.Outcome, call.FallbackUsed)
+	// Output:
+	// negotiate 改到下午 80
+	// proposal_feedback canned ok false
+}
+
+func ExampleClient_fallback() {
+	// Without a provider (or with a failing one) every prompt falls back to
+	// a deterministic answer built from its input.
+	c := llm.NewClient(llm.Config{})
+	u, call, _ := c.Understand(context.Background(), llm.UnderstandInput{RawInput: "周末想找一位摄影师拍读书会"})
+	fmt.Println(u.SurfaceDemand, u.CapabilityTags, u.Confidence)
+	fmt.Println(call.Outcome, call.FallbackUsed, call.Error)
+	// Output:
+	// 周末想找一位摄影师拍读书会 [摄影] low
+	// error true llm: no provider configured
+}
