@@ -27,10 +27,14 @@ func (e *Engine) broadcast(ctx context.Context, job *river.Job[broadcastArgs]) e
 }
 
 func (e *Engine) offerTimeout(ctx context.Context, job *river.Job[offerTimeoutArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || c.Status != domain.ChannelStatusCollecting {
+		return err // collection closed already: nothing to wait for
+	}
 	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err := e.channelStep(ctx, "offer timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+	_, err = e.channelStep(ctx, "offer timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.OfferTimeout() })
 	return e.jobError("offer timeout", err)
 }
@@ -73,10 +77,14 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 }
 
 func (e *Engine) feedbackTimeout(ctx context.Context, job *river.Job[feedbackTimeoutArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.AwaitingFeedback() || c.Round != job.Args.Round {
+		return err // the round is over already
+	}
 	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err := e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.FeedbackTimeout(job.Args.Round) })
 	return e.jobError("feedback timeout", err)
 }
@@ -187,6 +195,10 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		}
 	}
 	cause := causation(job.Kind, job.ID)
+	callFor := domain.EventSubnetTriggered
+	if len(plans) == 0 { // the answer ends the channel: record it there
+		callFor = domain.EventNegotiationCompleted
+	}
 	lock := []string{domain.ChannelStream(c.ID)}
 	for i := range min(len(plans), domain.MaxSubnets) {
 		lock = append(lock, domain.DemandStream(domain.SubDemandID(c.DemandID, i)))
@@ -209,7 +221,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		}
 		meta := stepMeta(c.RootDemandID, domain.ActorChannelAdmin, cause)
 		p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(c.ID), expected: v, events: evs, meta: meta,
-			call: &call, callFor: domain.EventSubnetTriggered}}}
+			call: &call, callFor: callFor}}}
 		for _, ev := range evs {
 			t, ok := ev.(*domain.SubnetTriggered)
 			if !ok {
@@ -277,10 +289,29 @@ func (e *Engine) notifyParent(ctx context.Context, job *river.Job[notifyParentAr
 }
 
 func (e *Engine) stuck(ctx context.Context, job *river.Job[stuckArgs]) error {
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || c.Completed {
+		return err
+	}
 	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err := e.channelStep(ctx, "stuck check", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+	_, err = e.channelStep(ctx, "stuck check", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.Stuck() })
 	return e.jobError("stuck check", err)
+}
+
+// demandStuck fails a demand whose understanding or filtering never
+// finished, so that a parent negotiation waiting for it hears back.
+func (e *Engine) demandStuck(ctx context.Context, job *river.Job[demandStuckArgs]) error {
+	d, _, err := e.loadDemand(ctx, job.Args.DemandID)
+	if err != nil || d.ChannelID != "" || d.Failure != nil {
+		return err
+	}
+	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
+		return err
+	}
+	_, err = e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+		func(d *domain.DemandState) ([]domain.Payload, error) { return d.Stuck() })
+	return e.jobError("demand stuck check", err)
 }

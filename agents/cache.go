@@ -70,3 +70,26 @@ func (c *eventCache) store(stream string, events []domain.Payload) {
 		c.order = c.order[1:]
 	}
 }
+
+// foldFresh folds a stream without the cache, for states handed to callers
+// outside the engine.
+func foldFresh(ctx context.Context, st *eventstore.Store, stream string, apply func(domain.Payload)) (int64, error) {
+	var version int64
+	for {
+		evs, err := st.ReadStream(ctx, stream, version+1, eventstore.MaxReadLimit)
+		if err != nil {
+			return 0, err
+		}
+		for _, ev := range evs {
+			p, err := ev.Decode()
+			if err != nil {
+				return 0, err
+			}
+			apply(p)
+			version = ev.StreamVersion
+		}
+		if len(evs) < eventstore.MaxReadLimit {
+			return version, nil
+		}
+	}
+}

@@ -66,6 +66,9 @@ type OfferCommand struct {
 // ErrOffersClosed (collection over), ErrInvalidAnswer. Nothing is written
 // on error. It returns the position written.
 func (e *Engine) SubmitOffer(ctx context.Context, channelID, agentID string, cmd OfferCommand) (int64, error) {
+	if err := e.requireExternal(ctx, agentID); err != nil {
+		return 0, err
+	}
 	if err := e.requireChannel(ctx, channelID); err != nil {
 		return 0, err
 	}
@@ -77,8 +80,9 @@ func (e *Engine) SubmitOffer(ctx context.Context, channelID, agentID string, cmd
 
 // FeedbackCommand is an external agent's feedback on the current proposal.
 type FeedbackCommand struct {
-	// Round is the round the feedback answers (0: the current one). A
-	// feedback for another round is domain.ErrWrongRound.
+	// Round is the round the feedback answers; it is required, so that an
+	// answer that arrives after its round closed is refused
+	// (domain.ErrWrongRound) instead of counting for the next proposal.
 	Round             int
 	FeedbackType      domain.FeedbackType
 	Reasoning         string
@@ -92,6 +96,12 @@ type FeedbackCommand struct {
 // ErrDuplicate, ErrFeedbackClosed, ErrInvalidAnswer. Nothing is written on
 // error. It returns the position written.
 func (e *Engine) SubmitFeedback(ctx context.Context, channelID, agentID string, cmd FeedbackCommand) (int64, error) {
+	if cmd.Round < 1 {
+		return 0, &domain.Error{Code: domain.ErrWrongRound.Code, Message: "feedback must name the round it answers (1 or more)"}
+	}
+	if err := e.requireExternal(ctx, agentID); err != nil {
+		return 0, err
+	}
 	if err := e.requireChannel(ctx, channelID); err != nil {
 		return 0, err
 	}
@@ -99,6 +109,21 @@ func (e *Engine) SubmitFeedback(ctx context.Context, channelID, agentID string, 
 		AdjustmentRequest: cmd.AdjustmentRequest, Concerns: cmd.Concerns, Confidence: cmd.Confidence}
 	return e.channelStep(ctx, "submit feedback", channelID, domain.AgentActor(agentID), "agent:"+agentID, nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitFeedback(f, cmd.Round) })
+}
+
+// requireExternal refuses commands for an agent whose twin answers (its
+// answers come from the engine) or that does not exist.
+func (e *Engine) requireExternal(ctx context.Context, agentID string) error {
+	p, _, ok, err := e.dir.Get(ctx, agentID)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("agent %s does not exist", agentID)}
+	case !p.IsExternal():
+		return &domain.Error{Code: domain.ErrNotParticipant.Code, Message: fmt.Sprintf("agent %s is answered by its twin, not by commands", agentID)}
+	}
+	return nil
 }
 
 func (e *Engine) requireChannel(ctx context.Context, channelID string) error {
@@ -112,14 +137,17 @@ func (e *Engine) requireChannel(ctx context.Context, channelID string) error {
 	return nil
 }
 
-// Channel returns a channel folded from its events.
+// Channel returns a channel folded from its events, decoded afresh: the
+// caller owns it (it shares nothing with the engine's event cache).
 func (e *Engine) Channel(ctx context.Context, channelID string) (*domain.Channel, error) {
-	c, _, err := e.loadChannel(ctx, channelID)
+	c := &domain.Channel{}
+	_, err := foldFresh(ctx, e.store, domain.ChannelStream(channelID), c.Apply)
 	return c, err
 }
 
-// Demand returns a demand folded from its events.
+// Demand returns a demand folded from its events, decoded afresh.
 func (e *Engine) Demand(ctx context.Context, demandID string) (*domain.DemandState, error) {
-	d, _, err := e.loadDemand(ctx, demandID)
+	d := &domain.DemandState{}
+	_, err := foldFresh(ctx, e.store, domain.DemandStream(demandID), d.Apply)
 	return d, err
 }

@@ -20,6 +20,23 @@ func (h *harness) head() int64 {
 	return p
 }
 
+// TestCommandsRefuseTwins: an agent whose twin answers cannot also answer
+// through commands.
+func TestCommandsRefuseTwins(t *testing.T) {
+	s := script5()
+	s.offer = func(*llm.OfferInput) string { return "" } // let the builtin twin answer
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(5), noStart: true})
+	before := h.head()
+	_, err := h.e.SubmitOffer(context.Background(), "collab-x", "agent_1", agentsOffer(domain.OfferDecisionParticipate))
+	if !errors.Is(err, domain.ErrNotParticipant) || h.head() != before {
+		t.Fatalf("offer for a twin: %v", err)
+	}
+	_, err = h.e.SubmitFeedback(context.Background(), "collab-x", "agent_1", agentsFeedback(1, domain.FeedbackAccept))
+	if !errors.Is(err, domain.ErrNotParticipant) || h.head() != before {
+		t.Fatalf("feedback for a twin: %v", err)
+	}
+}
+
 func TestSubmitDemandRejectsBadInput(t *testing.T) {
 	h := newHarness(t, opts{profiles: testProfiles(1), noStart: true})
 	before := h.head()
@@ -80,8 +97,12 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 	refused("not invited", err, domain.ErrNotInvited)
 	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer("maybe"))
 	refused("bad decision", err, domain.ErrInvalidAnswer)
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(0, domain.FeedbackAccept))
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackAccept))
 	refused("feedback before a proposal", err, domain.ErrFeedbackClosed)
+	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(0, domain.FeedbackAccept))
+	refused("feedback without its round", err, domain.ErrWrongRound)
+	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "nobody", agentsOffer(domain.OfferDecisionParticipate))
+	refused("unknown agent", err, domain.ErrNotFound)
 
 	if _, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
@@ -92,7 +113,7 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
-	refused("offer after collection closed", err, domain.ErrNotInvited)
+	refused("an agent not invited, after collection closed", err, domain.ErrNotInvited)
 
 	waitFor(t, 10*time.Second, func() bool {
 		c, _ := h.e.Channel(ctx, sub.ChannelID)

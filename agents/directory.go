@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,18 +110,8 @@ func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(a, b domain.AgentProfile) int { return cmpString(a.AgentID, b.AgentID) })
+	slices.SortFunc(out, func(a, b domain.AgentProfile) int { return strings.Compare(a.AgentID, b.AgentID) })
 	return out, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // isTwin reports whether the engine answers for the agent (it is not

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,9 +44,16 @@ type Config struct {
 }
 
 func (c *Config) defaults() {
+	// Each rule left at zero takes the design's value (MaxDepth 0 is a real
+	// choice: no sub-negotiations; it is defaulted only with all the rules).
+	def := domain.DefaultRules()
 	if c.Rules == (domain.Rules{}) {
-		c.Rules = domain.DefaultRules()
+		c.Rules = def
 	}
+	c.Rules.MaxRounds = cmp.Or(c.Rules.MaxRounds, def.MaxRounds)
+	c.Rules.OfferTimeoutSeconds = cmp.Or(c.Rules.OfferTimeoutSeconds, def.OfferTimeoutSeconds)
+	c.Rules.FeedbackTimeoutSeconds = cmp.Or(c.Rules.FeedbackTimeoutSeconds, def.FeedbackTimeoutSeconds)
+	c.Rules.StuckTimeoutSeconds = cmp.Or(c.Rules.StuckTimeoutSeconds, def.StuckTimeoutSeconds)
 	if c.MaxCandidates <= 0 {
 		c.MaxCandidates = 12
 	}
@@ -98,7 +106,10 @@ func New(pool *pgxpool.Pool, store *eventstore.Store, client *llm.Client, worker
 		FetchPollInterval:    cfg.FetchPollInterval,
 	}
 	if workers {
-		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		rc.Queues = map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: cfg.Workers},
+			queueTimeouts:      {MaxWorkers: timeoutWorkers},
+		}
 		rc.Workers = e.workers()
 	}
 	rcl, err := river.NewClient(riverpgxv5.New(pool), rc)
@@ -157,6 +168,10 @@ type plan struct {
 }
 
 func (p *plan) empty() bool { return p == nil || (len(p.appends) == 0 && len(p.jobs) == 0) }
+
+// timeoutWorkers bounds the timeout jobs waiting out their deadline at once
+// (their own queue, so they never hold a step's worker).
+const timeoutWorkers = 200
 
 // maxConflictRetries bounds the reload-and-decide loop of a step.
 const maxConflictRetries = 50
@@ -217,7 +232,11 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 		}
 		if errors.Is(err, eventstore.ErrVersionConflict) {
 			// A writer outside these locks moved a stream: decide again.
-			time.Sleep(time.Duration(rand.IntN(1+min(attempt, 10))) * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			case <-time.After(time.Duration(rand.IntN(1+min(attempt, 10))) * time.Millisecond):
+			}
 			continue
 		}
 		var de *domain.Error
@@ -269,10 +288,11 @@ func (e *Engine) insertJobs(ctx context.Context, tx pgx.Tx, jobs []job) error {
 	}
 	params := make([]river.InsertManyParams, len(jobs))
 	for i, j := range jobs {
-		params[i] = river.InsertManyParams{Args: j.args}
+		opts := &river.InsertOpts{Queue: j.queue}
 		if !j.at.IsZero() && j.at.After(e.cfg.Now()) {
-			params[i].InsertOpts = &river.InsertOpts{ScheduledAt: j.at}
+			opts.ScheduledAt = j.at
 		}
+		params[i] = river.InsertManyParams{Args: j.args, InsertOpts: opts}
 	}
 	if _, err := e.river.InsertManyTx(ctx, tx, params); err != nil {
 		return fmt.Errorf("enqueue follow-up jobs: %w", err)
@@ -302,15 +322,17 @@ func (e *Engine) waitUntil(ctx context.Context, deadline time.Time) error {
 	}
 }
 
-// loadDemand folds a demand's stream from st (the pool's store, or a
-// transaction's).
+// loadDemandFrom folds a demand's stream from st (the pool's store, or a
+// transaction's), through the event cache. The state shares memory with the
+// cached events: engine code treats it as read-only.
 func (e *Engine) loadDemandFrom(ctx context.Context, st *eventstore.Store, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
 	d := &domain.DemandState{}
 	v, err := e.fold(ctx, st, domain.DemandStream(demandID), d.Apply)
 	return d, v, err
 }
 
-// loadChannelFrom folds a channel's stream from st.
+// loadChannelFrom folds a channel's stream from st, through the event cache
+// (read-only state, as for loadDemandFrom).
 func (e *Engine) loadChannelFrom(ctx context.Context, st *eventstore.Store, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
 	c := &domain.Channel{}
 	v, err := e.fold(ctx, st, domain.ChannelStream(channelID), c.Apply)

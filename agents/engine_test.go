@@ -61,9 +61,6 @@ func newHarness(t testing.TB, o opts) *harness {
 	if o.rules == (domain.Rules{}) {
 		o.rules = domain.DefaultRules()
 	}
-	if o.provider == nil {
-		o.provider = builtin.New()
-	}
 	e, err := agents.New(pool, store, client, true, agents.Config{Rules: o.rules, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)

@@ -96,6 +96,13 @@ type notifyParentArgs struct {
 
 func (notifyParentArgs) Kind() string { return "towow.notify_parent" }
 
+type demandStuckArgs struct {
+	DemandID string    `json:"demand_id"`
+	Deadline time.Time `json:"deadline"`
+}
+
+func (demandStuckArgs) Kind() string { return "towow.demand_stuck_check" }
+
 type stuckArgs struct {
 	ChannelID string    `json:"channel_id"`
 	Deadline  time.Time `json:"deadline"`
@@ -105,13 +112,19 @@ func (stuckArgs) Kind() string { return "towow.stuck_check" }
 
 // job is a follow-up job to insert in a step's transaction.
 type job struct {
-	args river.JobArgs
-	at   time.Time // zero: run now
+	args  river.JobArgs
+	at    time.Time // zero: run now
+	queue string    // "" is River's default queue
 }
+
+// queueTimeouts runs the timeout jobs, so that their waits never take a
+// worker a negotiation step needs.
+const queueTimeouts = "timeouts"
 
 // deadlined schedules a timeout job: River's scheduler promotes scheduled
 // jobs every few seconds, so the job is scheduled waitWindow before its
-// deadline and waits out the rest itself (see Engine.waitUntil).
+// deadline and waits out the rest itself (see Engine.waitUntil), on the
+// timeouts queue.
 func deadlined(args river.JobArgs, deadline time.Time) job {
-	return job{args: args, at: deadline.Add(-waitWindow)}
+	return job{args: args, at: deadline.Add(-waitWindow), queue: queueTimeouts}
 }

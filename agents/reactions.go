@@ -16,7 +16,9 @@ func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *doma
 	for _, ev := range events {
 		switch ev := ev.(type) {
 		case *domain.DemandSubmitted:
-			jobs = append(jobs, job{args: understandArgs{DemandID: ev.DemandID}})
+			deadline := now.Add(seconds(e.cfg.Rules.StuckTimeoutSeconds))
+			jobs = append(jobs, job{args: understandArgs{DemandID: ev.DemandID}},
+				deadlined(demandStuckArgs{DemandID: ev.DemandID, Deadline: deadline}, deadline))
 		case *domain.DemandUnderstood:
 			jobs = append(jobs, job{args: filterArgs{DemandID: ev.DemandID}})
 		case *domain.ChannelCreated:
@@ -24,7 +26,7 @@ func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *doma
 				deadlined(stuckArgs{ChannelID: ev.ChannelID, Deadline: now.Add(seconds(ev.StuckTimeoutSeconds))},
 					now.Add(seconds(ev.StuckTimeoutSeconds))))
 		case *domain.NegotiationFailed:
-			if ev.ChannelID == "" && d != nil && d.IsSub() { // a sub-demand found nobody
+			if ev.ChannelID == "" && d != nil && d.IsSub() { // a sub-demand failed before it had a channel
 				jobs = append(jobs, job{args: notifyParentArgs{ParentChannelID: d.ParentChannelID,
 					SubChannelID: domain.ChannelIDFor(d.ID), SubDemandID: d.ID}})
 			}

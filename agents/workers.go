@@ -49,5 +49,6 @@ func (e *Engine) workers() *river.Workers {
 	add(ws, l, t, e.recursion)
 	add(ws, l, t, e.notifyParent)
 	add(ws, l, t, e.stuck)
+	add(ws, l, t, e.demandStuck)
 	return ws
 }

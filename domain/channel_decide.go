@@ -66,6 +66,8 @@ func (c *Channel) Create(cmd CreateChannel) ([]Payload, error) {
 		return nil, nil
 	case len(cmd.Candidates) == 0:
 		return nil, errorf(ErrNoCandidates, "a channel needs at least one candidate")
+	case hasDuplicateAgent(cmd.Candidates):
+		return nil, errorf(ErrInvalidAnswer, "a candidate is listed twice")
 	case cmd.Rules.MaxRounds < 1:
 		return nil, errorf(ErrInvalidTransition, "max rounds must be at least 1")
 	}
@@ -139,6 +141,17 @@ func (c *Channel) SubmitOffer(o Offer, displayName string, now time.Time) ([]Pay
 		c.closeCollection(b, "all_offers_received", len(c.ActiveParticipants())+btoi(o.Decision != OfferDecisionDecline))
 	}
 	return b.done()
+}
+
+func hasDuplicateAgent(cs []Candidate) bool {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if seen[c.AgentID] {
+			return true
+		}
+		seen[c.AgentID] = true
+	}
+	return false
 }
 
 func btoi(b bool) int {
@@ -343,10 +356,18 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
 		AcceptRate: t.AcceptRate(), Round: c.Round, Decision: decision})
 	switch decision {
 	case DecisionFinalize:
+		// The final proposal keeps only the agents still in: who accepted
+		// or still negotiates (not who withdrew or rejected).
+		members := slices.Concat(accepted, negotiating)
 		final := *c.Proposal
+		final.Assignments = nil
+		for _, a := range c.Proposal.Assignments {
+			if slices.Contains(members, a.AgentID) {
+				final.Assignments = append(final.Assignments, a)
+			}
+		}
 		b.add(&ProposalFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: final,
-			ParticipantsCount: len(accepted) + len(negotiating), RoundsTaken: c.Round,
-			Participants: append(accepted, negotiating...)})
+			ParticipantsCount: len(members), RoundsTaken: c.Round, Participants: members})
 		b.to(ChannelStatusFinalized, "consensus")
 	case DecisionFail:
 		reason := FailureLowAcceptance
@@ -422,13 +443,32 @@ func (c *Channel) ForceFinalize(compromise Proposal, now time.Time) ([]Payload, 
 		done()
 }
 
-// Stuck fails a channel that stayed non-terminal too long (000 §5.2.2).
+// Stuck ends a channel that is still not complete at its stuck deadline
+// (000 §5.2.2): a channel still negotiating fails; an agreed channel still
+// waiting for its gap analysis, recursion decision or sub-negotiations
+// completes with what it has, each unfinished sub-negotiation recorded as
+// failed.
 func (c *Channel) Stuck() ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
-	if c.Status.IsTerminal() {
+	if c.Completed {
 		return nil, nil
+	}
+	if c.Status.IsTerminal() {
+		b := c.build()
+		done := c.completed()
+		for _, s := range c.Subnets {
+			if res := c.subResult[s.SubChannelID]; res != nil {
+				done.SubResults = append(done.SubResults, *res)
+				continue
+			}
+			r := SubnetCompleted{ParentChannelID: c.ID, SubChannelID: s.SubChannelID, SubDemandID: s.SubDemandID,
+				Status: ChannelStatusFailed, FailureReason: string(FailureStuckTimeout)}
+			b.add(&r)
+			done.SubResults = append(done.SubResults, r)
+		}
+		return b.add(done).done()
 	}
 	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: FailureStuckTimeout, LastProposal: c.Proposal,
 		Suggestion: "协商长时间没有进展，已自动结束；可以稍后重新提交需求。"}

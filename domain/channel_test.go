@@ -188,7 +188,7 @@ func TestChannelDecisions(t *testing.T) {
 			},
 		},
 		{
-			name:  "offer after collection closed",
+			name:  "a second offer after collection closed is a duplicate",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionDecline),
 			when: func(c *Channel) ([]Payload, error) {
 				return c.SubmitOffer(Offer{AgentID: "a2", Decision: OfferDecisionParticipate, Contribution: "x"}, "", t0)
@@ -374,7 +374,7 @@ func TestChannelDecisions(t *testing.T) {
 			},
 		},
 		{
-			name:  "an adjustment nobody asked for is an invalid transition",
+			name:  "an adjustment nobody asked for is a no-op",
 			given: fiveInRound1(),
 			when:  func(c *Channel) ([]Payload, error) { return c.Adjust(proposalFor("a1"), t0) },
 		},
@@ -437,9 +437,54 @@ func TestChannelDecisions(t *testing.T) {
 			then:  []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
 		},
 		{
-			name:  "a finished channel is never stuck",
+			name:  "an agreed channel still waiting completes at its stuck deadline",
 			given: finalized(rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
+			then:  []EventType{EventNegotiationCompleted},
+		},
+		{
+			name: "a sub-negotiation still running at the stuck deadline is recorded as failed",
+			given: withSubnets(rules, 2).then(func(c *Channel) ([]Payload, error) {
+				return c.SubnetDone(SubnetCompleted{SubChannelID: "collab-x-1", Success: true, Status: ChannelStatusFinalized})
+			}),
+			when: func(c *Channel) ([]Payload, error) { return c.Stuck() },
+			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted},
+			check: func(t *testing.T, c *Channel, evs []Payload) {
+				done := find[*NegotiationCompleted](evs)
+				if len(done.SubResults) != 2 || done.SubResults[1].FailureReason != string(FailureStuckTimeout) || done.SubResults[1].Success {
+					t.Errorf("sub results %+v", done.SubResults)
+				}
+			},
+		},
+		{
+			name:  "a completed channel is never stuck",
+			given: finalized(rules).then(func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil) }),
+			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
+		},
+		{
+			name:  "the final proposal keeps only the agents still in",
+			given: fiveInRound1().feedback(FeedbackAccept, FeedbackAccept, FeedbackAccept, FeedbackAccept),
+			when:  lastFeedback(FeedbackWithdraw),
+			then:  []EventType{EventProposalFeedback, EventAgentWithdrawn, tEvaluated, EventProposalFinalized, tStatus},
+			check: func(t *testing.T, c *Channel, evs []Payload) {
+				f := find[*ProposalFinalized](evs)
+				for _, a := range f.FinalProposal.Assignments {
+					if a.AgentID == "a5" {
+						t.Error("the withdrawn a5 is assigned in the final proposal")
+					}
+				}
+				if len(f.FinalProposal.Assignments) != 4 || len(f.Participants) != 4 {
+					t.Errorf("final %d assignments, %d participants", len(f.FinalProposal.Assignments), len(f.Participants))
+				}
+			},
+		},
+		{
+			name:  "offers after the offer timeout",
+			given: newGiven(2, rules).collecting().then(func(c *Channel) ([]Payload, error) { return c.OfferTimeout() }),
+			when: func(c *Channel) ([]Payload, error) {
+				return c.SubmitOffer(Offer{AgentID: "a1", Decision: OfferDecisionParticipate, Contribution: "x"}, "", t0)
+			},
+			err: ErrOffersClosed,
 		},
 		{
 			name:  "no gaps completes the channel",
@@ -677,5 +722,28 @@ func TestCanTransition(t *testing.T) {
 				t.Errorf("%s → %s: %v, want %v", from, to, got, want)
 			}
 		}
+	}
+}
+
+func TestCreateRejectsDuplicateCandidates(t *testing.T) {
+	c := &Channel{}
+	_, err := c.Create(CreateChannel{ChannelID: "c", DemandID: "d", Rules: DefaultRules(),
+		Candidates: []Candidate{{AgentID: "a1"}, {AgentID: "a1"}}})
+	if !errors.Is(err, ErrInvalidAnswer) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDemandStuck(t *testing.T) {
+	d := &DemandState{}
+	evs, _ := d.Submit(SubmitDemand{DemandID: "d-1", UserID: "u", RawInput: "x"})
+	d.Apply(evs[0])
+	evs, err := d.Stuck()
+	if err != nil || len(evs) != 1 || evs[0].(*NegotiationFailed).Reason != FailureStuckTimeout {
+		t.Fatalf("stuck demand: %v %v", types(evs), err)
+	}
+	d.Apply(evs[0])
+	if evs, _ := d.Stuck(); evs != nil {
+		t.Fatal("a failed demand got stuck twice")
 	}
 }

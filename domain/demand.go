@@ -107,6 +107,17 @@ func (d *DemandState) Understand(u DemandUnderstood) ([]Payload, error) {
 	return []Payload{&u}, nil
 }
 
+// Stuck fails a demand that still has neither a channel nor a failure at
+// its stuck deadline (its understanding or filtering never finished), so a
+// parent negotiation waiting for it hears back.
+func (d *DemandState) Stuck() ([]Payload, error) {
+	if !d.Exists() || d.ChannelID != "" || d.Failure != nil {
+		return nil, nil
+	}
+	return []Payload{&NegotiationFailed{DemandID: d.ID, Reason: FailureStuckTimeout,
+		Suggestion: "需求处理长时间没有进展，已自动结束；可以稍后重新提交。"}}, nil
+}
+
 // NoCandidatesSuggestion is what a user is told when nobody matched.
 const NoCandidatesSuggestion = "没有找到匹配的协作者：可以换一种说法描述需求、补充地点和时间，或放宽要求后重新提交。"
 
