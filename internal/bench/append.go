@@ -37,8 +37,9 @@ type Result struct {
 	Commits   int64
 	Events    int64
 	Conflicts int64
-	// Lag is commit → subscriber delivery (measured from just before
-	// COMMIT is sent, so it includes the commit itself).
+	// Lag is commit → subscriber delivery, sampled by a probe that commits
+	// one event every 5 ms while the writers run (timed from just before
+	// its COMMIT is sent, so it includes the commit itself).
 	LagP50, LagP99, LagMax time.Duration
 	LagSamples             int
 }
@@ -125,8 +126,15 @@ func runScenario(ctx context.Context, store *eventstore.Store, pool *pgxpool.Poo
 	var commits, events, conflicts atomic.Int64
 	deadline := time.Now().Add(opts.Duration)
 	var wg sync.WaitGroup
-	errc := make(chan error, writers)
+	errc := make(chan error, writers+1)
 	start := time.Now()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := probe(ctx, store, pool, fmt.Sprintf("bench-%d-probe", run), deadline, lag); err != nil {
+			errc <- err
+		}
+	}()
 	for w := range writers {
 		wg.Add(1)
 		go func() {
@@ -175,28 +183,43 @@ func runScenario(ctx context.Context, store *eventstore.Store, pool *pgxpool.Poo
 	return r, nil
 }
 
-func appendOnce(ctx context.Context, store *eventstore.Store, pool *pgxpool.Pool, stream string, version int64, n int, lag *lagMeter) error {
+func appendOnce(ctx context.Context, store *eventstore.Store, _ *pgxpool.Pool, stream string, version int64, n int, lag *lagMeter) error {
 	evs := make([]eventstore.EventData, n)
 	for i := range evs {
-		evs[i] = eventstore.EventData{ID: uuid.New(), Type: domain.EventOfferSubmitted, Payload: payload,
+		evs[i] = eventstore.EventData{ID: uuid.Must(uuid.NewV7()), Type: domain.EventOfferSubmitted, Payload: payload,
 			Metadata: domain.Metadata{CorrelationID: "bench", Actor: "bench"}}
 	}
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // no-op after commit
-	res, err := store.AppendTx(ctx, tx, stream, eventstore.ExpectedVersion(version), evs...)
-	if err != nil {
-		return err
-	}
-	lag.committing(res.LastPosition, time.Now())
-	if err := tx.Commit(ctx); err != nil {
-		lag.forget(res.LastPosition)
-		return err
+	// Store.Append is one autocommit statement (one round trip).
+	_, err := store.Append(ctx, stream, eventstore.ExpectedVersion(version), evs...)
+	return err
+}
+
+// probe appends one event every probeEvery in an explicit transaction and
+// times it from just before COMMIT: the lag a subscriber sees for an event
+// committed while the writers run.
+func probe(ctx context.Context, store *eventstore.Store, pool *pgxpool.Pool, stream string, until time.Time, lag *lagMeter) error {
+	for time.Now().Before(until) {
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		ev := eventstore.EventData{ID: uuid.Must(uuid.NewV7()), Type: domain.EventOfferSubmitted, Payload: payload,
+			Metadata: domain.Metadata{CorrelationID: "bench-probe", Actor: "bench"}}
+		res, err := store.AppendTx(ctx, tx, stream, eventstore.AnyVersion, ev)
+		if err != nil {
+			_ = tx.Rollback(ctx)
+			return err
+		}
+		lag.record(res.LastPosition, time.Now())
+		if err := tx.Commit(ctx); err != nil {
+			return err
+		}
+		time.Sleep(probeEvery)
 	}
 	return nil
 }
+
+const probeEvery = 5 * time.Millisecond
 
 // Write prints results as a table.
 func Write(w io.Writer, results []Result, batchSize int) error {
@@ -221,13 +244,14 @@ func fmtDur(d time.Duration) string {
 type lagMeter struct {
 	mu        sync.Mutex
 	pending   map[int64]time.Time
+	early     map[int64]time.Time
 	samples   []time.Duration
 	lastSeen  int64
 	lastSeenC chan struct{}
 }
 
 func newLagMeter() *lagMeter {
-	return &lagMeter{pending: map[int64]time.Time{}, lastSeenC: make(chan struct{}, 1)}
+	return &lagMeter{pending: map[int64]time.Time{}, early: map[int64]time.Time{}, lastSeenC: make(chan struct{}, 1)}
 }
 
 func (l *lagMeter) reset() {
@@ -236,16 +260,17 @@ func (l *lagMeter) reset() {
 	l.samples = l.samples[:0]
 }
 
-func (l *lagMeter) committing(pos int64, t time.Time) {
+// record notes when the append of position pos started; the subscriber
+// may have delivered it already (then the lag is taken now).
+func (l *lagMeter) record(pos int64, start time.Time) {
 	l.mu.Lock()
-	l.pending[pos] = t
-	l.mu.Unlock()
-}
-
-func (l *lagMeter) forget(pos int64) {
-	l.mu.Lock()
-	delete(l.pending, pos)
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	if at, ok := l.early[pos]; ok {
+		l.samples = append(l.samples, at.Sub(start))
+		delete(l.early, pos)
+		return
+	}
+	l.pending[pos] = start
 }
 
 func (l *lagMeter) delivered(pos int64, now time.Time) {
@@ -253,6 +278,8 @@ func (l *lagMeter) delivered(pos int64, now time.Time) {
 	if t, ok := l.pending[pos]; ok {
 		l.samples = append(l.samples, now.Sub(t))
 		delete(l.pending, pos)
+	} else if len(l.early) < 1<<16 {
+		l.early[pos] = now // delivered before the writer recorded it
 	}
 	l.lastSeen = pos
 	l.mu.Unlock()
