@@ -70,7 +70,7 @@ func (c *Config) defaults() {
 		c.JobTimeout = 2 * time.Minute
 	}
 	if c.RescueAfter <= c.JobTimeout {
-		c.RescueAfter = c.JobTimeout + time.Minute
+		c.RescueAfter = c.JobTimeout + max(time.Second, c.JobTimeout/2)
 	}
 	if c.Now == nil {
 		c.Now = time.Now

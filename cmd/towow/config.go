@@ -42,6 +42,8 @@ var envVars = []envVar{
 	{"TOWOW_MAX_DEPTH", "1", "Sub-negotiation depth: gaps spawn sub-negotiations while a channel's depth is below it."},
 	{"TOWOW_MAX_CANDIDATES", "12", "Most agents smart filtering invites to one channel."},
 	{"TOWOW_WORKERS", "50", "Negotiation steps (River jobs) run at once by this process."},
+	{"TOWOW_JOB_TIMEOUT", "2m", "Longest a negotiation step may run before River cancels and retries it."},
+	{"TOWOW_JOB_RESCUE_AFTER", "3m", "How long a step stays claimed by a process that died before another process retries it (more than TOWOW_JOB_TIMEOUT)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
 	{"TOWOW_TEST_DATABASE_URL", "(unset: embedded test cluster)", "Tests only: a server on which tests may create databases. When unset, tests use an embedded cluster in .towow/testpg."},
 }
@@ -66,6 +68,8 @@ type config struct {
 	Rules         domain.Rules
 	MaxCandidates int
 	Workers       int
+	JobTimeout    time.Duration
+	RescueAfter   time.Duration
 	Profiles      string
 }
 
@@ -102,6 +106,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.Rules.MaxDepth = p.count("TOWOW_MAX_DEPTH", c.Rules.MaxDepth, 0)
 	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", 12, 1)
 	c.Workers = p.count("TOWOW_WORKERS", 50, 1)
+	c.JobTimeout = p.duration("TOWOW_JOB_TIMEOUT", 2*time.Minute)
+	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", 3*time.Minute)
+	if p.err == nil && c.RescueAfter <= c.JobTimeout {
+		p.fail(fmt.Errorf("TOWOW_JOB_RESCUE_AFTER (%s) must exceed TOWOW_JOB_TIMEOUT (%s)", c.RescueAfter, c.JobTimeout))
+	}
 	c.Profiles = getenv("TOWOW_PROFILES")
 	if p.err != nil {
 		return c, p.err

@@ -34,7 +34,7 @@ func newEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, workers bool
 	client := llm.NewClient(llm.Config{Provider: cfg.provider(), Timeout: cfg.LLMTimeout,
 		FailureThreshold: uint32(cfg.FailureThreshold), RecoveryTimeout: cfg.RecoveryTimeout, Logger: logger})
 	e, err := agents.New(pool, store, client, workers, agents.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
-		Workers: cfg.Workers, Logger: logger})
+		Workers: cfg.Workers, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

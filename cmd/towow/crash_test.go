@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/internal/dbtest"
+)
+
+// TestKilledProcessResumes runs `towow demo` against an OpenAI-compatible
+// server that never answers, SIGKILLs the process while its first step is
+// inside the LLM call (after the demand was committed, before the step's
+// commit), then starts `towow serve` (builtin brain) on the same database:
+// River rescues the abandoned step and the negotiation finishes, each
+// demand understood exactly once.
+func TestKilledProcessResumes(t *testing.T) {
+	db := dbtest.NewURL(t)
+	calls := make(chan struct{}, 16)
+	stop := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case calls <- struct{}{}:
+		default:
+		}
+		select { // never answers
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer hang.Close()
+	defer close(stop) // runs first: release any handler Close would wait for
+
+	demo := exec.Command(towowBin, "demo", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	demo.Env = append(cleanEnv(), "DATABASE_URL="+db, "TOWOW_LLM=openai", "LLM_MODEL=hang", "OPENAI_API_KEY=k",
+		"OPENAI_BASE_URL="+hang.URL+"/v1", "LLM_TIMEOUT=60s")
+	out, err := demo.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`^demand (d-[0-9a-f]+),`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("first line %q", first)
+	}
+	select {
+	case <-calls: // the understand step is inside its LLM call
+	case <-time.After(30 * time.Second):
+		t.Fatal("no LLM call")
+	}
+	if err := demo.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = demo.Wait()
+
+	// A new process with a short rescue delay picks the step up.
+	s := startServer(t, "DATABASE_URL="+db, "TOWOW_LLM=builtin", "TOWOW_JOB_TIMEOUT=2s", "TOWOW_JOB_RESCUE_AFTER=3s")
+	defer s.stop(t)
+	deadline := time.Now().Add(150 * time.Second)
+	for {
+		rout, _, code := runTowow(t, []string{"DATABASE_URL=" + db}, "replay", m[1])
+		lines := strings.Split(strings.TrimRight(rout, "\n"), "\n")
+		last := lines[len(lines)-1]
+		if code == 0 && regexp.MustCompile(`^status: (finalized|force_finalized|failed)`).MatchString(last) {
+			submitted := strings.Count(rout, "towow.demand.submitted")
+			understood := strings.Count(rout, "towow.demand.understood")
+			if understood != submitted {
+				t.Fatalf("%d demands submitted, %d understandings (a duplicate or a loss):\n%s", submitted, understood, rout)
+			}
+			t.Logf("resumed and finished after the kill: %s (%d demands in the tree)", last, submitted)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("negotiation did not finish after the restart:\n%s", rout)
+		}
+		time.Sleep(time.Second)
+	}
+}
