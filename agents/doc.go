@@ -16,9 +16,18 @@
 //
 // Follow-up jobs are derived from the events a step appends (reactions.go),
 // in one place: e.g. towow.aggregation.started enqueues the aggregate step,
-// towow.proposal.distributed enqueues one feedback step per twin participant
-// plus the round's feedback timeout. Timeouts are jobs whose deadline is in
-// their arguments; they run close to it and re-check the state.
+// towow.proposal.distributed enqueues the round's twin-feedback job plus its
+// feedback timeout. The twins of a stage answer inside one job whose LLM
+// calls run concurrently; the answers are committed as they arrive, several
+// to a transaction when several are ready (twin.go). Timeouts are jobs whose
+// deadline is in their arguments, on a queue of their own; they check the
+// state, wait until the deadline and check again.
+//
+// Each step takes a transaction-scoped lock on the streams it decides on
+// and reloads them inside the transaction, so the engine's own steps on one
+// channel queue instead of conflicting; the expected-version check still
+// guards against any other writer. Decoded events are cached per stream
+// (cache.go): a stream only grows, so a load reads only what is new.
 //
 // Agents whose profile says mode "external" get no twin: their offers and
 // feedback arrive through [Engine.SubmitOffer] and [Engine.SubmitFeedback].

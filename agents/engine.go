@@ -159,6 +159,9 @@ type appendOp struct {
 	// it is recorded in that event's metadata.
 	call    *domain.LLMCall
 	callFor domain.EventType
+	// agentCalls are the twins' LLM calls, recorded on each agent's own
+	// offer or feedback event.
+	agentCalls map[string]*domain.LLMCall
 }
 
 // plan is what one step writes, in one transaction.
@@ -251,18 +254,31 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 	return 0, fmt.Errorf("%s: gave up after %d version conflicts", step, maxConflictRetries)
 }
 
-// agentEvents are the events an agent produces itself; the consequences a
-// step derives from them (an evaluation, a status change, ...) are the
-// ChannelAdmin's, and are recorded under its actor.
-var agentEvents = map[domain.EventType]bool{
-	domain.EventOfferSubmitted: true, domain.EventProposalFeedback: true, domain.EventAgentWithdrawn: true,
+// agentOf is the agent an agent event is about ("" for other events).
+func agentOf(p domain.Payload) string {
+	switch e := p.(type) {
+	case *domain.OfferSubmitted:
+		return e.AgentID
+	case *domain.ProposalFeedback:
+		return e.AgentID
+	case *domain.AgentWithdrawn:
+		return e.AgentID
+	}
+	return ""
 }
 
 func encode(a appendOp) ([]eventstore.EventData, error) {
 	out := make([]eventstore.EventData, len(a.events))
 	for i, p := range a.events {
 		md := a.meta
-		if strings.HasPrefix(md.Actor, "agent:") && !agentEvents[p.EventType()] {
+		switch agent := agentOf(p); {
+		case md.Actor == domain.ActorSystem: // e.g. feedback that timed out
+		case agent != "":
+			md.Actor = domain.AgentActor(agent)
+			if call := a.agentCalls[agent]; call != nil && p.EventType() != domain.EventAgentWithdrawn {
+				md.LLMCall = call
+			}
+		case strings.HasPrefix(md.Actor, "agent:"):
 			md.Actor = domain.ActorChannelAdmin
 		}
 		if a.call != nil && p.EventType() == a.callFor {

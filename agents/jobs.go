@@ -27,12 +27,13 @@ type broadcastArgs struct {
 
 func (broadcastArgs) Kind() string { return "towow.broadcast" }
 
-type offerArgs struct {
+// twinOffersArgs runs the offers (prompt 3) of every twin invited to a
+// channel: their LLM calls run concurrently inside the job.
+type twinOffersArgs struct {
 	ChannelID string `json:"channel_id"`
-	AgentID   string `json:"agent_id"`
 }
 
-func (offerArgs) Kind() string { return "towow.generate_offer" }
+func (twinOffersArgs) Kind() string { return "towow.twin_offers" }
 
 type offerTimeoutArgs struct {
 	ChannelID string    `json:"channel_id"`
@@ -47,13 +48,13 @@ type aggregateArgs struct {
 
 func (aggregateArgs) Kind() string { return "towow.aggregate" }
 
-type feedbackArgs struct {
+// twinFeedbackArgs runs the feedback (prompt 5) of every twin in a round.
+type twinFeedbackArgs struct {
 	ChannelID string `json:"channel_id"`
-	AgentID   string `json:"agent_id"`
 	Round     int    `json:"round"`
 }
 
-func (feedbackArgs) Kind() string { return "towow.generate_feedback" }
+func (twinFeedbackArgs) Kind() string { return "towow.twin_feedback" }
 
 type feedbackTimeoutArgs struct {
 	ChannelID string    `json:"channel_id"`

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/towow/towow/domain"
@@ -32,10 +33,8 @@ func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *doma
 			}
 		case *domain.ChannelStatusChanged:
 			if ev.NewStatus == domain.ChannelStatusCollecting {
-				for _, cand := range c.Candidates {
-					if e.dir.isTwin(cand.AgentID) {
-						jobs = append(jobs, job{args: offerArgs{ChannelID: c.ID, AgentID: cand.AgentID}})
-					}
+				if slices.ContainsFunc(c.Candidates, func(cand domain.Candidate) bool { return e.dir.isTwin(cand.AgentID) }) {
+					jobs = append(jobs, job{args: twinOffersArgs{ChannelID: c.ID}})
 				}
 				deadline := now.Add(seconds(c.Rules.OfferTimeoutSeconds))
 				jobs = append(jobs, deadlined(offerTimeoutArgs{ChannelID: c.ID, Deadline: deadline}, deadline))
@@ -43,10 +42,8 @@ func (e *Engine) reactions(ctx context.Context, events []domain.Payload, c *doma
 		case *domain.AggregationStarted:
 			jobs = append(jobs, job{args: aggregateArgs{ChannelID: ev.ChannelID}})
 		case *domain.ProposalDistributed:
-			for _, id := range c.RoundMembers() {
-				if e.dir.isTwin(id) {
-					jobs = append(jobs, job{args: feedbackArgs{ChannelID: c.ID, AgentID: id, Round: ev.Round}})
-				}
+			if slices.ContainsFunc(c.RoundMembers(), e.dir.isTwin) {
+				jobs = append(jobs, job{args: twinFeedbackArgs{ChannelID: c.ID, Round: ev.Round}})
 			}
 			deadline := now.Add(seconds(c.Rules.FeedbackTimeoutSeconds))
 			jobs = append(jobs, deadlined(feedbackTimeoutArgs{ChannelID: c.ID, Round: ev.Round, Deadline: deadline}, deadline))

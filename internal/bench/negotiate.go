@@ -243,9 +243,9 @@ func jobCount(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
 
 // StepStats describe one negotiation tree.
 type StepStats struct {
-	// Sequential counts the steps on the critical path: every step that
-	// runs alone counts once, and each fan-out (the offers of a channel,
-	// the feedback of one round) counts once, since its jobs run in parallel.
+	// Sequential counts the steps (jobs) whose events the tree holds: the
+	// steps run one after another, and the twins of a stage answer inside
+	// one job.
 	Sequential int
 	Rounds     int // rounds of the root channel
 	Channels   int
@@ -262,18 +262,6 @@ func Steps(ctx context.Context, store *eventstore.Store, rootDemandID string) (S
 	seen := map[string]bool{}
 	for _, ev := range evs {
 		cause := ev.Metadata.CausationID
-		if strings.HasPrefix(cause, "job:towow.generate_offer:") {
-			cause = "offers:" + ev.StreamID
-		}
-		if strings.HasPrefix(cause, "job:towow.generate_feedback:") {
-			p, err := ev.Decode()
-			if err != nil {
-				return s, err
-			}
-			if f, ok := p.(*domain.ProposalFeedback); ok {
-				cause = fmt.Sprintf("feedback:%s:%d", ev.StreamID, f.Round)
-			}
-		}
 		if cause != "" && !seen[cause] {
 			seen[cause] = true
 			s.Sequential++
