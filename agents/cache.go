@@ -71,25 +71,15 @@ func (c *eventCache) store(stream string, events []domain.Payload) {
 	}
 }
 
-// foldFresh folds a stream without the cache, for states handed to callers
-// outside the engine.
+// foldFresh folds a stream without the engine's cache (a throwaway one
+// decodes it), for states handed to callers outside the engine.
 func foldFresh(ctx context.Context, st *eventstore.Store, stream string, apply func(domain.Payload)) (int64, error) {
-	var version int64
-	for {
-		evs, err := st.ReadStream(ctx, stream, version+1, eventstore.MaxReadLimit)
-		if err != nil {
-			return 0, err
-		}
-		for _, ev := range evs {
-			p, err := ev.Decode()
-			if err != nil {
-				return 0, err
-			}
-			apply(p)
-			version = ev.StreamVersion
-		}
-		if len(evs) < eventstore.MaxReadLimit {
-			return version, nil
-		}
+	events, version, err := newEventCache(1).load(ctx, st, stream)
+	if err != nil {
+		return 0, err
 	}
+	for _, p := range events {
+		apply(p)
+	}
+	return version, nil
 }

@@ -102,18 +102,11 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	}
 	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
 		logger := cfg.quietLogger(stderr)
-		e, err := newEngine(ctx, cfg, pool, true, logger)
+		e, stop, err := startEngine(ctx, cfg, pool, logger)
 		if err != nil {
 			return err
 		}
-		if err := e.Start(ctx); err != nil {
-			return err
-		}
-		defer func() {
-			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer cancel()
-			_ = e.Stop(sctx)
-		}()
+		defer stop()
 		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
 		res, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
 		if err != nil {

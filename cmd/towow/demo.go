@@ -67,26 +67,11 @@ func cmdDemo(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		return fmt.Errorf(`%w: towow demo "<demand text>" (e.g. towow demo "我想在北京办一场AI主题聚会，需要场地和嘉宾")`, errUsage)
 	}
 	logger := cfg.quietLogger(stderr)
-	pool, closeDB, err := openDB(ctx, cfg, logger)
+	engine, pool, closeEngine, err := openEngine(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	if err := migrateUp(ctx, pool, logger); err != nil {
-		return err
-	}
-	engine, err := newEngine(ctx, cfg, pool, true, logger)
-	if err != nil {
-		return err
-	}
-	if err := engine.Start(ctx); err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = engine.Stop(sctx)
-	}()
+	defer closeEngine()
 	store := engine.Store()
 	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, logger)
 	nctx, stop := context.WithCancel(ctx)

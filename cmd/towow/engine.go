@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -42,6 +43,46 @@ func newEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, workers bool
 		return nil, err
 	}
 	return e, nil
+}
+
+// startEngine builds the engine on pool and starts its workers. stop
+// waits, for at most 15 s, for running steps to finish (the rest are
+// retried later, safely).
+func startEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, logger *slog.Logger) (*agents.Engine, func(), error) {
+	e, err := newEngine(ctx, cfg, pool, true, logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		defer cancel()
+		if err := e.Stop(sctx); err != nil {
+			logger.Error("stop negotiation workers", "err", err)
+		}
+	}
+	return e, stop, nil
+}
+
+// openEngine opens the database (embedded or DATABASE_URL), migrates it and
+// starts the engine; close stops the engine and releases the database.
+func openEngine(ctx context.Context, cfg config, logger *slog.Logger) (*agents.Engine, *pgxpool.Pool, func(), error) {
+	pool, closeDB, err := openDB(ctx, cfg, logger)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := migrateUp(ctx, pool, logger); err != nil {
+		closeDB()
+		return nil, nil, nil, err
+	}
+	e, stop, err := startEngine(ctx, cfg, pool, logger)
+	if err != nil {
+		closeDB()
+		return nil, nil, nil, err
+	}
+	return e, pool, func() { stop(); closeDB() }, nil
 }
 
 // loadProfiles registers TOWOW_PROFILES (default: the embedded mock

@@ -18,28 +18,11 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	}
 	logger := cfg.logger(stderr)
 	started := time.Now()
-	pool, closeDB, err := openDB(ctx, cfg, logger)
+	_, pool, closeEngine, err := openEngine(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	if err := migrateUp(ctx, pool, logger); err != nil {
-		return err
-	}
-	engine, err := newEngine(ctx, cfg, pool, true, logger)
-	if err != nil {
-		return err
-	}
-	if err := engine.Start(ctx); err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
-		defer cancel()
-		if err := engine.Stop(sctx); err != nil {
-			logger.Error("stop negotiation workers", "err", err)
-		}
-	}()
+	defer closeEngine()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)
