@@ -1,6 +1,7 @@
 // Package api serves ToWow's HTTP surface with Huma v2 (OpenAPI 3.1 at
-// /openapi.json, docs at /docs). Operations are grouped by resource; this
-// foundation has the health check, the resources come with later issues.
+// /openapi.json, docs at /docs). Operations are grouped by resource
+// (demands.go, events.go, channels.go); every error is problem+json with a
+// TOWOW_* code (errors.go).
 package api
 
 import (
@@ -11,6 +12,9 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/eventstore"
 )
 
 // Version is reported in the OpenAPI document.
@@ -19,6 +23,13 @@ const Version = "0.1.0"
 // Server holds what the operations need.
 type Server struct {
 	Pool *pgxpool.Pool
+	// Engine runs negotiations (demand submission, channel state); nil in
+	// a health-only server.
+	Engine *agents.Engine
+	// Notifier wakes the live streams: one LISTEN connection per process.
+	Notifier *eventstore.Notifier
+	// Heartbeat is the SSE keep-alive interval (default 15 s).
+	Heartbeat time.Duration
 }
 
 // Handler builds the HTTP handler with every operation registered.
@@ -28,6 +39,11 @@ func (s *Server) Handler() http.Handler {
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
 	api := humago.New(mux, cfg)
 	s.registerHealth(api)
+	if s.Engine != nil {
+		s.registerDemands(api)
+		s.registerEvents(api)
+		s.registerChannels(api)
+	}
 	return mux
 }
 

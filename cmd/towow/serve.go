@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/api"
+	"github.com/towow/towow/eventstore"
 )
 
 func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Writer) error {
@@ -18,17 +19,28 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	}
 	logger := cfg.logger(stderr)
 	started := time.Now()
-	_, pool, closeEngine, err := openEngine(ctx, cfg, logger)
+	engine, pool, closeEngine, err := openEngine(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer closeEngine()
+	// One LISTEN connection for the whole process; every SSE client is
+	// woken through it.
+	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, logger)
+	nctx, stopNotifier := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopNotifier()
+	go func() { _ = notifier.Run(nctx) }()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)
 	}
+	// Request contexts derive from base, which shutdown cancels: live SSE
+	// streams end instead of holding Shutdown until its timeout.
+	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
 	srv := &http.Server{
-		Handler:           (&api.Server{Pool: pool}).Handler(),
+		BaseContext:       func(net.Listener) context.Context { return base },
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))
@@ -42,6 +54,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	logger.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	cancelBase()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}

@@ -1,0 +1,48 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// SubmitDemandInput is the body of POST /api/v1/demand/submit (001 §3.1.1).
+type SubmitDemandInput struct {
+	Body struct {
+		RawInput string `json:"raw_input" doc:"The demand in the user's own words (Chinese or English), at most 10,000 characters" example:"我想在北京办一场AI主题聚会，需要场地和嘉宾"`
+		UserID   string `json:"user_id" minLength:"1" maxLength:"128" doc:"Who submits it" example:"user_alice"`
+	}
+}
+
+// SubmitDemandOutput answers at once; the negotiation runs in the
+// background and streams on /api/v1/events/negotiations/{demand_id}/stream.
+type SubmitDemandOutput struct {
+	Body struct {
+		DemandID  string `json:"demand_id" example:"d-3f9a1c2b4d5e"`
+		ChannelID string `json:"channel_id" example:"collab-3f9a1c2b4d5e"`
+		Status    string `json:"status" example:"processing" doc:"always processing: the negotiation has started"`
+		Cursor    int64  `json:"cursor" doc:"global position of the submission event: pass it as min_cursor (or Last-Event-ID) to read from there"`
+	}
+}
+
+func (s *Server) registerDemands(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID:   "submit-demand",
+		Method:        http.MethodPost,
+		Path:          "/api/v1/demand/submit",
+		Summary:       "Submit a demand and start its negotiation",
+		Description:   "Returns at once with status processing. An empty demand is TOWOW_DEMAND_002, one over 10,000 characters TOWOW_DEMAND_001 (422); nothing is written then.",
+		Tags:          []string{"demands"},
+		DefaultStatus: http.StatusAccepted,
+		MaxBodyBytes:  64 << 10,
+	}, func(ctx context.Context, in *SubmitDemandInput) (*SubmitDemandOutput, error) {
+		sub, err := s.Engine.SubmitDemand(ctx, in.Body.UserID, in.Body.RawInput)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &SubmitDemandOutput{}
+		out.Body.DemandID, out.Body.ChannelID, out.Body.Status, out.Body.Cursor = sub.DemandID, sub.ChannelID, "processing", sub.Position
+		return out, nil
+	})
+}

@@ -1,0 +1,93 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
+)
+
+// Problem is the RFC 9457 problem+json body of every error, with the
+// TOWOW_* code of 002 §4 (or one of this API's own request codes).
+type Problem struct {
+	huma.ErrorModel
+	Code string `json:"code,omitempty" doc:"TOWOW_* error code" example:"TOWOW_DEMAND_002"`
+}
+
+// Codes for errors that do not come from the domain.
+const (
+	CodeBadRequest = "TOWOW_REQUEST_001" // a body or parameter that does not validate
+	CodeTooLarge   = "TOWOW_REQUEST_002" // a body over the size limit
+	CodeNotFound   = "TOWOW_NOT_FOUND"
+	CodeInternal   = "TOWOW_SYSTEM_003" // 002 §4: internal error
+	CodeDatabase   = "TOWOW_SYSTEM_001" // 002 §4: database unavailable
+)
+
+func init() {
+	// Every error Huma itself builds (validation, 404 routes, 413 bodies)
+	// carries a code too, in the same problem+json shape.
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		p := &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status), Detail: msg}, Code: codeForStatus(status)}
+		for _, err := range errs {
+			p.Add(err)
+		}
+		return p
+	}
+}
+
+func codeForStatus(status int) string {
+	switch {
+	case status == http.StatusNotFound:
+		return CodeNotFound
+	case status == http.StatusRequestEntityTooLarge:
+		return CodeTooLarge
+	case status == http.StatusServiceUnavailable:
+		return CodeDatabase
+	case status >= 500:
+		return CodeInternal
+	case status >= 400:
+		return CodeBadRequest
+	}
+	return ""
+}
+
+// statusOf maps a domain code to its HTTP status: unknown ids are 404; a
+// request that conflicts with the negotiation's state (duplicate, wrong
+// round, closed phase) is 409; a request that can never be valid for this
+// negotiation (not invited, malformed answer, bad demand) is 422.
+func statusOf(code string) int {
+	switch code {
+	case domain.ErrNotFound.Code:
+		return http.StatusNotFound
+	case domain.ErrDuplicate.Code, domain.ErrOffersClosed.Code, domain.ErrFeedbackClosed.Code,
+		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code:
+		return http.StatusConflict
+	case domain.ErrNotInvited.Code, domain.ErrNotParticipant.Code, domain.ErrInvalidAnswer.Code,
+		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code:
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusInternalServerError
+}
+
+// problem turns any error into the API's error response, in one place:
+// domain errors keep their code and message; anything else is a 500 whose
+// detail does not leak internals.
+func problem(err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		status := statusOf(de.Code)
+		return &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status), Detail: de.Message}, Code: de.Code}
+	}
+	var se huma.StatusError
+	if errors.As(err, &se) {
+		return se
+	}
+	return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusInternalServerError,
+		Title: http.StatusText(http.StatusInternalServerError), Detail: "internal error"}, Code: CodeInternal}
+}
+
+func notFound(format string) error {
+	return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusNotFound, Title: "Not Found", Detail: format}, Code: CodeNotFound}
+}

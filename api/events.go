@@ -1,0 +1,224 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// Event is the envelope of 001 §3.1.2 (event_id, event_type, timestamp,
+// payload) plus the stream and the cursor: used by the audit query and as
+// the data of every SSE message, whose id is the cursor.
+type Event struct {
+	EventID   string          `json:"event_id"`
+	EventType string          `json:"event_type" example:"towow.offer.submitted"`
+	Timestamp time.Time       `json:"timestamp"`
+	Payload   json.RawMessage `json:"payload"`
+	StreamID  string          `json:"stream_id" example:"channel-collab-3f9a1c2b4d5e"`
+	Cursor    int64           `json:"cursor" doc:"global position; resume after it with Last-Event-ID or after"`
+	Metadata  domain.Metadata `json:"metadata"`
+}
+
+func envelope(e eventstore.RecordedEvent) Event {
+	return Event{EventID: e.EventID.String(), EventType: string(e.Type), Timestamp: e.RecordedAt, Payload: e.Payload,
+		StreamID: e.StreamID, Cursor: e.Position, Metadata: e.Metadata}
+}
+
+// ListEventsInput filters the audit query.
+type ListEventsInput struct {
+	After      int64     `query:"after" minimum:"0" doc:"only events after this cursor (exclusive)"`
+	Until      int64     `query:"until" minimum:"0" doc:"only events up to this cursor (inclusive); 0: no bound"`
+	StreamID   string    `query:"stream_id" doc:"one stream, e.g. channel-collab-3f9a1c2b4d5e"`
+	Type       []string  `query:"type" doc:"event types (any of)"`
+	TypePrefix string    `query:"type_prefix" doc:"e.g. towow.offer."`
+	DemandID   string    `query:"demand_id" doc:"a whole negotiation tree (its root demand id)"`
+	Actor      string    `query:"actor" doc:"e.g. agent:user_agent_bob, channel_admin, coordinator, system"`
+	Since      time.Time `query:"since" doc:"recorded at or after (RFC 3339)"`
+	Before     time.Time `query:"before" doc:"recorded before (RFC 3339)"`
+	Limit      int       `query:"limit" minimum:"1" maximum:"1000" default:"100"`
+}
+
+// ListEventsOutput is one page; NextCursor continues it (0 when done).
+type ListEventsOutput struct {
+	Body struct {
+		Events     []Event `json:"events"`
+		NextCursor int64   `json:"next_cursor" doc:"pass as after for the next page; 0 when this page is the last"`
+	}
+}
+
+func (in *ListEventsInput) filter() eventstore.Filter {
+	f := eventstore.Filter{StreamID: in.StreamID, TypePrefix: in.TypePrefix, CorrelationID: in.DemandID, Actor: in.Actor,
+		UntilPosition: in.Until, Since: in.Since, Until: in.Before}
+	for _, t := range in.Type {
+		f.Types = append(f.Types, domain.EventType(t))
+	}
+	return f
+}
+
+// StreamInput is a live stream's resume point: the Last-Event-ID header
+// (what EventSource sends on reconnect) or the last_event_id query
+// parameter for clients that cannot set headers.
+type StreamInput struct {
+	LastEventID   string `header:"Last-Event-ID" doc:"resume right after this cursor"`
+	LastEventIDQS int64  `query:"last_event_id" minimum:"0" doc:"same as Last-Event-ID, for clients that cannot set headers"`
+}
+
+func (in StreamInput) after() (int64, error) {
+	if h := strings.TrimSpace(in.LastEventID); h != "" {
+		n, err := strconv.ParseInt(h, 10, 64)
+		if err != nil || n < 0 {
+			return 0, huma.Error400BadRequest(fmt.Sprintf("Last-Event-ID %q is not a cursor", h))
+		}
+		return n, nil
+	}
+	return in.LastEventIDQS, nil
+}
+
+// NegotiationStreamInput follows one negotiation tree.
+type NegotiationStreamInput struct {
+	DemandID string `path:"demand_id" doc:"the root demand" example:"d-3f9a1c2b4d5e"`
+	StreamInput
+}
+
+// AllStreamInput follows every event, optionally filtered.
+type AllStreamInput struct {
+	Type       []string `query:"type" doc:"event types (any of)"`
+	TypePrefix string   `query:"type_prefix"`
+	StreamInput
+}
+
+func (s *Server) registerEvents(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-events",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/events",
+		Summary:     "Audit: events by stream, type, demand, actor, cursor and time",
+		Tags:        []string{"events"},
+	}, func(ctx context.Context, in *ListEventsInput) (*ListEventsOutput, error) {
+		evs, err := s.Engine.Store().ReadAll(ctx, in.After, in.filter(), in.Limit)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &ListEventsOutput{}
+		out.Body.Events = make([]Event, len(evs))
+		for i, e := range evs {
+			out.Body.Events[i] = envelope(e)
+		}
+		if len(evs) == in.Limit {
+			out.Body.NextCursor = evs[len(evs)-1].Position
+		}
+		return out, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "negotiation-stream",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/events/negotiations/{demand_id}/stream",
+		Summary:     "Server-sent events of one negotiation tree (sub-negotiations included)",
+		Description: "Each message is `id: <cursor>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.",
+		Tags:        []string{"events"},
+	}, func(ctx context.Context, in *NegotiationStreamInput) (*huma.StreamResponse, error) {
+		after, err := in.after()
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.Engine.Store().StreamVersion(ctx, domain.DemandStream(in.DemandID))
+		if err != nil {
+			return nil, problem(err)
+		}
+		if v == 0 {
+			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
+		}
+		return s.stream(after, eventstore.Filter{CorrelationID: in.DemandID}), nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "event-stream",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/events/stream",
+		Summary:     "Server-sent events of every negotiation, optionally filtered by type",
+		Tags:        []string{"events"},
+	}, func(ctx context.Context, in *AllStreamInput) (*huma.StreamResponse, error) {
+		after, err := in.after()
+		if err != nil {
+			return nil, err
+		}
+		f := eventstore.Filter{TypePrefix: in.TypePrefix}
+		for _, t := range in.Type {
+			f.Types = append(f.Types, domain.EventType(t))
+		}
+		return s.stream(after, f), nil
+	})
+}
+
+// stream writes the events matching f after the cursor as SSE, first the
+// backlog, then live (woken by the process's Notifier), until the client
+// goes away. One goroutine writes; the subscription hands it batches.
+func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		ctx := hctx.Context()
+		hctx.SetHeader("Content-Type", "text/event-stream")
+		hctx.SetHeader("Cache-Control", "no-cache")
+		hctx.SetHeader("X-Accel-Buffering", "no")
+		w := hctx.BodyWriter()
+		flush := func() {
+			if fl, ok := w.(http.Flusher); ok {
+				fl.Flush()
+			}
+		}
+		fmt.Fprint(w, ": towow event stream\n\n")
+		flush()
+
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		batches := make(chan []eventstore.RecordedEvent)
+		go func() {
+			_ = s.Engine.Store().Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier},
+				func(ctx context.Context, b []eventstore.RecordedEvent) error {
+					select {
+					case batches <- b:
+						return nil
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				})
+		}()
+		beat := s.Heartbeat
+		if beat <= 0 {
+			beat = 15 * time.Second
+		}
+		ticker := time.NewTicker(beat)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+				if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
+					return
+				}
+				flush()
+			case b := <-batches:
+				for _, e := range b {
+					data, err := json.Marshal(envelope(e))
+					if err != nil {
+						return
+					}
+					if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Position, e.Type, data); err != nil {
+						return
+					}
+				}
+				flush()
+			}
+		}
+	}}
+}

@@ -1,0 +1,330 @@
+package api_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/data"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/database"
+	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/llm/builtin"
+)
+
+type testAPI struct {
+	url   string
+	store *eventstore.Store
+}
+
+// newAPI runs the real engine (builtin brain, real River, real database)
+// behind the real HTTP handler.
+func newAPI(t *testing.T) *testAPI {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := database.Open(ctx, dbtest.NewURL(t), database.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	store := eventstore.New(pool, eventstore.Options{})
+	e, err := agents.New(pool, store, llm.NewClient(llm.Config{Provider: builtin.New()}), true, agents.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, _ := domain.ParseProfiles(data.MockProfiles)
+	if _, err := e.RegisterProfiles(ctx, profiles, "test"); err != nil {
+		t.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	n := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
+	go func() { _ = n.Run(runCtx) }()
+	if err := e.Start(runCtx); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Heartbeat: 50 * time.Millisecond}).Handler())
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		sctx, c := context.WithTimeout(ctx, 10*time.Second)
+		defer c()
+		_ = e.Stop(sctx)
+		cancel()
+	})
+	return &testAPI{url: srv.URL, store: store}
+}
+
+func (a *testAPI) submit(t *testing.T, text string) (demandID, channelID string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"raw_input": text, "user_id": "u1"})
+	resp, err := http.Post(a.url+"/api/v1/demand/submit", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		DemandID  string `json:"demand_id"`
+		ChannelID string `json:"channel_id"`
+		Status    string `json:"status"`
+		Cursor    int64  `json:"cursor"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusAccepted ||
+		out.Status != "processing" || out.Cursor <= 0 || !strings.HasPrefix(out.DemandID, "d-") {
+		t.Fatalf("submit: %d %+v %v", resp.StatusCode, out, err)
+	}
+	return out.DemandID, out.ChannelID
+}
+
+// message is one SSE message.
+type message struct {
+	id int64
+	ev api.Event
+}
+
+// follow reads a negotiation stream from a resume point until stop says so
+// (or the root completes), returning every message in order.
+func (a *testAPI) follow(t *testing.T, demandID string, lastID int64, header bool, stop func([]message) bool) []message {
+	t.Helper()
+	u := a.url + "/api/v1/events/negotiations/" + demandID + "/stream"
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	if lastID > 0 {
+		if header {
+			req.Header.Set("Last-Event-ID", strconv.FormatInt(lastID, 10))
+		} else {
+			req.URL.RawQuery = "last_event_id=" + strconv.FormatInt(lastID, 10)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
+	var out []message
+	var cur message
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			cur.id, _ = strconv.ParseInt(line[4:], 10, 64)
+		case strings.HasPrefix(line, "data: "):
+			if err := json.Unmarshal([]byte(line[6:]), &cur.ev); err != nil {
+				t.Fatalf("data %q: %v", line, err)
+			}
+		case line == "" && cur.id > 0:
+			out = append(out, cur)
+			cur = message{}
+			if stop(out) || rootDone(out[len(out)-1], demandID) {
+				return out
+			}
+		}
+	}
+	t.Fatalf("stream ended after %d messages: %v", len(out), sc.Err())
+	return nil
+}
+
+func rootDone(m message, demandID string) bool {
+	return m.ev.EventType == string(domain.EventNegotiationCompleted) &&
+		m.ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(demandID))
+}
+
+// TestSubmitAndStream submits the sample demand over HTTP and follows its
+// negotiation live to the end: the stream is exactly the stored log of the
+// tree, in order, with the cursor as SSE id.
+func TestSubmitAndStream(t *testing.T) {
+	a := newAPI(t)
+	demandID, _ := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	got := a.follow(t, demandID, 0, true, func([]message) bool { return false })
+	want, err := a.store.ReadAll(context.Background(), 0, eventstore.Filter{CorrelationID: demandID}, eventstore.MaxReadLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("streamed %d events, the store holds %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].id != want[i].Position || got[i].ev.Cursor != want[i].Position || got[i].ev.EventID != want[i].EventID.String() {
+			t.Fatalf("message %d: id %d event %s, want %d %s", i, got[i].id, got[i].ev.EventID, want[i].Position, want[i].EventID)
+		}
+	}
+}
+
+// TestStreamResume disconnects at random points and reconnects with
+// Last-Event-ID (header or query): the union of the pieces is exactly the
+// full ordered log, with no gap and no duplicate.
+func TestStreamResume(t *testing.T) {
+	a := newAPI(t)
+	demandID, _ := a.submit(t, "上海周末办一个50人的产品经理交流会，需要场地、主持和茶歇")
+	full := a.follow(t, demandID, 0, true, func([]message) bool { return false })
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	for trial := range 5 {
+		var union []message
+		var last int64
+		for piece := 0; ; piece++ {
+			n := 1 + rng.IntN(max(1, len(full)/3))
+			part := a.follow(t, demandID, last, piece%2 == 0, func(ms []message) bool { return len(ms) >= n })
+			union = append(union, part...)
+			last = part[len(part)-1].id
+			if rootDone(part[len(part)-1], demandID) {
+				break
+			}
+		}
+		if len(union) != len(full) {
+			t.Fatalf("trial %d: resumed pieces hold %d events, the full stream %d", trial, len(union), len(full))
+		}
+		for i := range union {
+			if union[i].id != full[i].id {
+				t.Fatalf("trial %d: event %d is %d, want %d", trial, i, union[i].id, full[i].id)
+			}
+		}
+	}
+}
+
+func TestAPIErrors(t *testing.T) {
+	a := newAPI(t)
+	post := func(body string) *http.Response {
+		resp, err := http.Post(a.url+"/api/v1/demand/submit", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	get := func(path string, header ...string) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, a.url+path, nil)
+		if len(header) == 2 {
+			req.Header.Set(header[0], header[1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	tests := []struct {
+		name   string
+		resp   func() *http.Response
+		status int
+		code   string
+	}{
+		{"empty demand", func() *http.Response { return post(`{"raw_input":"  ","user_id":"u"}`) }, 422, "TOWOW_DEMAND_002"},
+		{"demand too long", func() *http.Response {
+			return post(`{"raw_input":"` + strings.Repeat("长", 10001) + `","user_id":"u"}`)
+		}, 422, "TOWOW_DEMAND_001"},
+		{"no user", func() *http.Response { return post(`{"raw_input":"x"}`) }, 422, "TOWOW_REQUEST_001"},
+		{"not json", func() *http.Response { return post(`{raw`) }, 400, "TOWOW_REQUEST_001"},
+		{"body too large", func() *http.Response {
+			return post(`{"raw_input":"` + strings.Repeat("a", 70<<10) + `","user_id":"u"}`)
+		}, 413, "TOWOW_REQUEST_002"},
+		{"unknown demand stream", func() *http.Response { return get("/api/v1/events/negotiations/d-000000/stream") }, 404, "TOWOW_NOT_FOUND"},
+		{"bad Last-Event-ID", func() *http.Response { return get("/api/v1/events/stream", "Last-Event-ID", "abc") }, 400, "TOWOW_REQUEST_001"},
+		{"unknown channel", func() *http.Response { return get("/api/v1/channels/collab-nope/state") }, 404, "TOWOW_NOT_FOUND"},
+		{"limit out of range", func() *http.Response { return get("/api/v1/events?limit=5000") }, 422, "TOWOW_REQUEST_001"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := tc.resp()
+			defer resp.Body.Close()
+			var p struct {
+				Status int
+				Code   string
+				Detail string
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&p)
+			if resp.StatusCode != tc.status || p.Code != tc.code || resp.Header.Get("Content-Type") != "application/problem+json" {
+				t.Fatalf("%d %s %+v, want %d %s problem+json", resp.StatusCode, resp.Header.Get("Content-Type"), p, tc.status, tc.code)
+			}
+		})
+	}
+	// Nothing was written by the refused submissions.
+	evs, _ := a.store.ReadAll(context.Background(), 0, eventstore.Filter{Types: []domain.EventType{domain.EventDemandSubmitted}}, 10)
+	if len(evs) != 0 {
+		t.Fatalf("%d demands written by bad requests", len(evs))
+	}
+}
+
+// TestAuditAndTimeTravel queries the audit log with filters and pages, and
+// folds a channel at earlier cursors.
+func TestAuditAndTimeTravel(t *testing.T) {
+	a := newAPI(t)
+	demandID, channelID := a.submit(t, "在深圳组织一次前端开发workshop，需要讲师和会议室")
+	full := a.follow(t, demandID, 0, true, func([]message) bool { return false })
+
+	var page struct {
+		Events     []api.Event
+		NextCursor int64 `json:"next_cursor"`
+	}
+	getJSON := func(path string, v any) int {
+		resp, err := http.Get(a.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		_ = json.NewDecoder(resp.Body).Decode(v)
+		return resp.StatusCode
+	}
+	// Paging through the tree 7 at a time gives the stream back.
+	var paged []api.Event
+	for after := int64(0); ; {
+		page.Events, page.NextCursor = nil, 0
+		if code := getJSON(fmt.Sprintf("/api/v1/events?demand_id=%s&limit=7&after=%d", demandID, after), &page); code != 200 {
+			t.Fatalf("audit: %d", code)
+		}
+		paged = append(paged, page.Events...)
+		if page.NextCursor == 0 {
+			break
+		}
+		after = page.NextCursor
+	}
+	if len(paged) != len(full) {
+		t.Fatalf("paged %d events, streamed %d", len(paged), len(full))
+	}
+	page.Events = nil
+	getJSON("/api/v1/events?demand_id="+demandID+"&type_prefix=towow.offer.submitted&limit=1000", &page)
+	for _, e := range page.Events {
+		if e.EventType != "towow.offer.submitted" || !strings.HasPrefix(e.Metadata.Actor, "agent:") {
+			t.Fatalf("type filter returned %s by %s", e.EventType, e.Metadata.Actor)
+		}
+	}
+	if len(page.Events) == 0 {
+		t.Fatal("no offers found")
+	}
+
+	// Time travel: at the first proposal the channel negotiated round 1.
+	var first int64
+	for _, m := range full {
+		if m.ev.EventType == "towow.proposal.distributed" && m.ev.StreamID == domain.ChannelStream(channelID) {
+			first = m.id
+			break
+		}
+	}
+	var st api.ChannelState
+	if code := getJSON(fmt.Sprintf("/api/v1/channels/%s/state?at=%d", channelID, first), &st); code != 200 ||
+		st.Round != 1 || st.Proposal == nil || st.Proposal.Version != 1 || st.Cursor != first || st.Completed {
+		t.Fatalf("state at %d: %d %+v", first, code, st)
+	}
+	st = api.ChannelState{}
+	if code := getJSON("/api/v1/channels/"+channelID+"/state", &st); code != 200 || !st.Completed || !st.Status.IsTerminal() {
+		t.Fatalf("state now: %d %+v", code, st)
+	}
+}
