@@ -43,6 +43,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerDemands(api)
 		s.registerEvents(api)
 		s.registerChannels(api)
+		s.registerReplay(api)
 	}
 	return mux
 }

@@ -35,8 +35,14 @@ type testAPI struct {
 // behind the real HTTP handler.
 func newAPI(t *testing.T) *testAPI {
 	t.Helper()
+	return newAPIOn(t, dbtest.NewURL(t))
+}
+
+// newAPIOn is newAPI on a given database (several "processes" may share it).
+func newAPIOn(t *testing.T, url string) *testAPI {
+	t.Helper()
 	ctx := context.Background()
-	pool, err := database.Open(ctx, dbtest.NewURL(t), database.Options{})
+	pool, err := database.Open(ctx, url, database.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,5 +332,67 @@ func TestAuditAndTimeTravel(t *testing.T) {
 	st = api.ChannelState{}
 	if code := getJSON("/api/v1/channels/"+channelID+"/state", &st); code != 200 || !st.Completed || !st.Status.IsTerminal() {
 		t.Fatalf("state now: %d %+v", code, st)
+	}
+}
+
+// TestReplay re-emits a finished negotiation: the same events in the same
+// order, spaced at least by the original gaps divided by the speed.
+func TestReplay(t *testing.T) {
+	a := newAPI(t)
+	demandID, _ := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	full := a.follow(t, demandID, 0, true, func([]message) bool { return false })
+	span := full[len(full)-1].ev.Timestamp.Sub(full[0].ev.Timestamp)
+	for _, speed := range []float64{0, 4} {
+		start := time.Now()
+		resp, err := http.Get(fmt.Sprintf("%s/api/v1/negotiations/%s/replay?speed=%g", a.url, demandID, speed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body) // the stream closes by itself
+		resp.Body.Close()
+		took := time.Since(start)
+		ids := regexpIDs(string(body))
+		if len(ids) != len(full) {
+			t.Fatalf("speed %g: replayed %d events, want %d", speed, len(ids), len(full))
+		}
+		for i, id := range ids {
+			if id != full[i].id {
+				t.Fatalf("speed %g: event %d is %d, want %d", speed, i, id, full[i].id)
+			}
+		}
+		if speed > 0 && took < span/time.Duration(speed) {
+			t.Fatalf("speed %g took %s, the timing says at least %s", speed, took, span/time.Duration(speed))
+		}
+	}
+	resp, _ := http.Get(a.url + "/api/v1/negotiations/d-nope/replay")
+	if resp.StatusCode != 404 {
+		t.Fatalf("unknown replay: %d", resp.StatusCode)
+	}
+	resp.Body.Close()
+}
+
+func regexpIDs(body string) []int64 {
+	var out []int64
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "id: ") {
+			n, _ := strconv.ParseInt(line[4:], 10, 64)
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestTwoProcesses runs two API servers, each with its own engine, River
+// client and LISTEN connection, on one database: a demand submitted on A is
+// worked by either and watched live, to the end, on B.
+func TestTwoProcesses(t *testing.T) {
+	url := dbtest.NewURL(t)
+	a := newAPIOn(t, url)
+	b := newAPIOn(t, url)
+	demandID, _ := a.submit(t, "成都办一场摄影展开幕活动，需要场地、摄影师和餐饮")
+	got := b.follow(t, demandID, 0, true, func([]message) bool { return false })
+	want, _ := b.store.ReadAll(context.Background(), 0, eventstore.Filter{CorrelationID: demandID}, eventstore.MaxReadLimit)
+	if len(got) != len(want) {
+		t.Fatalf("B streamed %d events, the store holds %d", len(got), len(want))
 	}
 }
