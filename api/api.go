@@ -30,6 +30,8 @@ type Server struct {
 	Notifier *eventstore.Notifier
 	// Heartbeat is the SSE keep-alive interval (default 15 s).
 	Heartbeat time.Duration
+	// Ready configures /readyz.
+	Ready Readiness
 }
 
 // Handler builds the HTTP handler with every operation registered.
@@ -39,6 +41,7 @@ func (s *Server) Handler() http.Handler {
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
 	api := humago.New(mux, cfg)
 	s.registerHealth(api)
+	s.registerReady(api)
 	if s.Engine != nil {
 		s.registerDemands(api)
 		s.registerEvents(api)

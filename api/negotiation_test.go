@@ -24,6 +24,7 @@ import (
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
+	"github.com/towow/towow/projections"
 )
 
 type testAPI struct {
@@ -394,5 +395,47 @@ func TestTwoProcesses(t *testing.T) {
 	want, _ := b.store.ReadAll(context.Background(), 0, eventstore.Filter{CorrelationID: demandID}, eventstore.MaxReadLimit)
 	if len(got) != len(want) {
 		t.Fatalf("B streamed %d events, the store holds %d", len(got), len(want))
+	}
+}
+
+// TestReadyz: ready once the read model has caught up; 503 while it trails
+// by more than MaxLag.
+func TestReadyz(t *testing.T) {
+	ctx := context.Background()
+	pool, err := database.Open(ctx, dbtest.NewURL(t), database.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	store := eventstore.New(pool, eventstore.Options{})
+	runner := projections.NewRunner(pool, store, nil, nil)
+	srv := httptest.NewServer((&api.Server{Pool: pool, Ready: api.Readiness{MaxLag: 2,
+		Lag: func(ctx context.Context) (map[string]int64, error) { return runner.Lag(ctx, "streams") }}}).Handler())
+	defer srv.Close()
+	status := func() int {
+		resp, err := http.Get(srv.URL + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := status(); got != 200 {
+		t.Fatalf("empty log: %d", got)
+	}
+	for i := range 5 {
+		ev := eventstore.EventData{Type: "towow.test.happened", Payload: []byte(fmt.Sprintf(`{"i":%d}`, i))}
+		if _, err := store.Append(ctx, "s", eventstore.AnyVersion, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := status(); got != 503 {
+		t.Fatalf("5 events behind: %d, want 503", got)
+	}
+	if _, err := runner.CatchUp(ctx, projections.Streams{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(); got != 200 {
+		t.Fatalf("caught up: %d", got)
 	}
 }

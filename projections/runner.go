@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -131,4 +132,41 @@ func (r *Runner) applyBatch(ctx context.Context, p Projector, batch []eventstore
 		return 0, fmt.Errorf("projection %s: %w", p.Name(), err)
 	}
 	return pos, nil
+}
+
+// Lag returns how many positions each named projector's checkpoint trails
+// the log's head.
+func (r *Runner) Lag(ctx context.Context, names ...string) (map[string]int64, error) {
+	head, err := r.store.HeadPosition(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(names))
+	for _, n := range names {
+		pos, err := r.Checkpoint(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		out[n] = head - pos
+	}
+	return out, nil
+}
+
+// RunForever runs p until ctx ends, restarting it (with backoff, logged)
+// after a failure.
+func (r *Runner) RunForever(ctx context.Context, p Projector) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := r.Run(ctx, p)
+		if ctx.Err() != nil {
+			return
+		}
+		r.logger.Error("projection stopped; restarting", "projection", p.Name(), "err", err, "backoff", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 30*time.Second)
+	}
 }

@@ -155,6 +155,23 @@ func TestServeHealthzAndOpenAPI(t *testing.T) {
 			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
 		}
 	}
+	// Ready once the read models caught up with the 100 profile events.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := http.Get("http://" + s.addr + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && strings.Contains(string(body), `"streams":0`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	s.stop(t)
 }
 

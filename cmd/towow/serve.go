@@ -11,6 +11,8 @@ import (
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/schema"
+	"github.com/towow/towow/projections"
 )
 
 func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Writer) error {
@@ -30,6 +32,17 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	nctx, stopNotifier := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopNotifier()
 	go func() { _ = notifier.Run(nctx) }()
+	runner := projections.NewRunner(pool, engine.Store(), notifier, logger)
+	go runner.RunForever(nctx, projections.Streams{})
+	migrator, err := schema.New(pool, logger)
+	if err != nil {
+		return err
+	}
+	defer migrator.Close()
+	ready := api.Readiness{Pending: migrator.Pending,
+		Lag: func(ctx context.Context) (map[string]int64, error) {
+			return runner.Lag(ctx, projections.Streams{}.Name())
+		}}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)
@@ -40,7 +53,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	defer cancelBase()
 	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
-		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier}).Handler(),
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Ready: ready}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// Readiness is what /readyz checks besides the database.
+type Readiness struct {
+	// Pending reports whether a migration is not applied.
+	Pending func(ctx context.Context) (bool, error)
+	// Lag reports, per read model, how many positions its checkpoint trails
+	// the log's head.
+	Lag func(ctx context.Context) (map[string]int64, error)
+	// MaxLag is the most positions a read model may trail and still count
+	// as caught up (default 1,000).
+	MaxLag int64
+}
+
+// ReadyOutput is the body of GET /readyz.
+type ReadyOutput struct {
+	Body struct {
+		Status     string           `json:"status" example:"ready"`
+		Migrations string           `json:"migrations" example:"applied"`
+		Lag        map[string]int64 `json:"projection_lag" doc:"positions each read model trails the log"`
+	}
+}
+
+func (s *Server) registerReady(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "readyz",
+		Method:      http.MethodGet,
+		Path:        "/readyz",
+		Summary:     "Readiness: database reachable, migrations applied, read models caught up",
+		Tags:        []string{"operations"},
+	}, func(ctx context.Context, _ *struct{}) (*ReadyOutput, error) {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if err := s.Pool.Ping(ctx); err != nil {
+			return nil, huma.Error503ServiceUnavailable("database unreachable")
+		}
+		out := &ReadyOutput{}
+		out.Body.Status, out.Body.Migrations = "ready", "applied"
+		r := s.Ready
+		if r.Pending != nil {
+			pending, err := r.Pending(ctx)
+			if err != nil {
+				return nil, huma.Error503ServiceUnavailable("migration status unavailable")
+			}
+			if pending {
+				return nil, huma.Error503ServiceUnavailable("migrations pending")
+			}
+		}
+		if r.Lag != nil {
+			lag, err := r.Lag(ctx)
+			if err != nil {
+				return nil, huma.Error503ServiceUnavailable("projection lag unavailable")
+			}
+			out.Body.Lag = lag
+			maxLag := r.MaxLag
+			if maxLag <= 0 {
+				maxLag = 1000
+			}
+			for name, l := range lag {
+				if l > maxLag {
+					return nil, huma.Error503ServiceUnavailable(fmt.Sprintf("read model %s trails the log by %d positions", name, l))
+				}
+			}
+		}
+		return out, nil
+	})
+}
