@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/towow/towow/internal/dbtest"
@@ -102,5 +103,37 @@ func TestDemoAndReplayErrors(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and one line starting %q", code, errOut, tc.code, tc.want)
 			}
 		})
+	}
+}
+
+// TestWorkerProcess runs `towow worker` beside `towow demo` on one
+// database: both processes work the same River queue, the negotiation
+// completes, and the worker stops cleanly on SIGTERM. (Which process runs
+// which step is River's choice, so it is not asserted.)
+func TestWorkerProcess(t *testing.T) {
+	db := dbtest.NewURL(t)
+	w := exec.Command(towowBin, "worker")
+	w.Env = append(cleanEnv(), "DATABASE_URL="+db)
+	var werr bytes.Buffer
+	w.Stderr = &werr
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = w.Process.Kill(); _ = w.Wait() }()
+	out, errOut, code := runTowow(t, []string{"DATABASE_URL=" + db}, "demo", "杭州的创业团队需要一位UI设计师和一位后端开发，做一个小程序")
+	if code != 0 {
+		t.Fatalf("demo beside a worker: %d %s", code, errOut)
+	}
+	if !strings.Contains(out, "status: ") {
+		t.Fatalf("no terminal state:\n%s", out)
+	}
+	if err := w.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Wait(); err != nil {
+		t.Fatalf("worker exit after SIGTERM: %v\n%s", err, werr.String())
+	}
+	if !strings.Contains(werr.String(), `msg="towow worker running"`) {
+		t.Fatalf("worker log:\n%s", werr.String())
 	}
 }

@@ -2,6 +2,7 @@
 // migrations, the embedded development database and the benchmarks.
 //
 //	towow serve                    run the HTTP API and the negotiation workers
+//	towow worker                   run the negotiation workers only
 //	towow demo "<demand>"          run one negotiation and print it live
 //	towow replay <demand_id>       print a stored negotiation (no LLM)
 //	towow migrate up|down|status   manage the schema
@@ -36,6 +37,8 @@ const usageText = `towow — the ToWow negotiation backend
 Usage:
   towow serve                       start the API server and the negotiation workers
                                     (migrates the schema and loads the agent profiles first)
+  towow worker                      run the negotiation workers without the API (scale out: any
+                                    number of serve and worker processes may share one database)
   towow demo "<demand>"             run one negotiation on the embedded database, printing
                                     its timeline live, then the result; exits 0 at a terminal state
   towow replay <demand_id>          print a stored negotiation's timeline from its events (no LLM)
@@ -73,6 +76,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdMigrate(ctx, cfg, args[1:], stdout, stderr)
 		case "db":
 			err = cmdDB(ctx, cfg, args[1:], stdout, stderr)
+		case "worker":
+			err = cmdWorker(ctx, cfg, args[1:], stdout, stderr)
 		case "demo":
 			err = cmdDemo(ctx, cfg, args[1:], stdout, stderr)
 		case "replay":
@@ -89,8 +94,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "towow: %v\n", err)
 		return 2
-	case errors.Is(err, context.Canceled) && ctx.Err() != nil && args[0] == "serve":
-		return 0 // serve runs until interrupted: that is a clean stop
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil && (args[0] == "serve" || args[0] == "worker"):
+		return 0 // serve and worker run until interrupted: that is a clean stop
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "towow: %s interrupted\n", args[0])
 		return 1
