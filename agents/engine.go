@@ -41,6 +41,9 @@ type Config struct {
 	// Now is the clock (default time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Observe, when set, sees every event this process's steps committed,
+	// after the commit (metrics; it must not block).
+	Observe func(domain.Payload)
 }
 
 func (c *Config) defaults() {
@@ -195,6 +198,7 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 	lock = slices.Compact(slices.Sorted(slices.Values(lock)))
 	for attempt := range maxConflictRetries {
 		var last int64
+		var done *plan
 		var tLock, tBuild, tJobs, tAppend time.Time
 		t0 := time.Now()
 		err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
@@ -227,6 +231,7 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 				}
 				last = max(last, res.LastPosition)
 			}
+			done = p
 			return nil
 		})
 		if e.log.Enabled(ctx, slog.LevelDebug) && !tAppend.IsZero() {
@@ -248,6 +253,13 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 		}
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", step, err)
+		}
+		if e.cfg.Observe != nil && done != nil {
+			for _, a := range done.appends {
+				for _, ev := range a.events {
+					e.cfg.Observe(ev)
+				}
+			}
 		}
 		return last, nil
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/metrics"
 )
 
 // Version is reported in the OpenAPI document.
@@ -32,6 +33,10 @@ type Server struct {
 	Heartbeat time.Duration
 	// Ready configures /readyz.
 	Ready Readiness
+	// Metrics, when set, is served at GET /metrics (Prometheus text
+	// format, outside the OpenAPI document) and counts the live SSE
+	// streams.
+	Metrics *metrics.Metrics
 }
 
 // Handler builds the HTTP handler with every operation registered.
@@ -47,6 +52,9 @@ func (s *Server) Handler() http.Handler {
 		s.registerEvents(api)
 		s.registerChannels(api)
 		s.registerReplay(api)
+	}
+	if s.Metrics != nil {
+		mux.Handle("GET /metrics", s.Metrics.Handler())
 	}
 	return mux
 }

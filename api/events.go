@@ -177,6 +177,10 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 		}
 		fmt.Fprint(w, ": towow event stream\n\n")
 		flush()
+		if s.Metrics != nil {
+			s.Metrics.StreamOpened()
+			defer s.Metrics.StreamClosed()
+		}
 
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()

@@ -22,6 +22,7 @@ import (
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 	"github.com/towow/towow/projections"
@@ -49,7 +50,9 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 	}
 	t.Cleanup(pool.Close)
 	store := eventstore.New(pool, eventstore.Options{})
-	e, err := agents.New(pool, store, llm.NewClient(llm.Config{Provider: builtin.New()}), true, agents.Config{})
+	m := metrics.New()
+	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
+	e, err := agents.New(pool, store, client, true, agents.Config{Observe: m.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +66,8 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 	if err := e.Start(runCtx); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Heartbeat: 50 * time.Millisecond}).Handler())
+	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
+	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Heartbeat: 50 * time.Millisecond, Metrics: m}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

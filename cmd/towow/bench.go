@@ -102,7 +102,7 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	}
 	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
 		logger := cfg.quietLogger(stderr)
-		e, stop, err := startEngine(ctx, cfg, pool, logger)
+		e, stop, err := startEngine(ctx, cfg, pool, nil, logger)
 		if err != nil {
 			return err
 		}

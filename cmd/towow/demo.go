@@ -67,7 +67,7 @@ func cmdDemo(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		return fmt.Errorf(`%w: towow demo "<demand text>" (e.g. towow demo "我想在北京办一场AI主题聚会，需要场地和嘉宾")`, errUsage)
 	}
 	logger := cfg.quietLogger(stderr)
-	engine, pool, closeEngine, err := openEngine(ctx, cfg, logger)
+	engine, pool, closeEngine, err := openEngine(ctx, cfg, nil, logger)
 	if err != nil {
 		return err
 	}

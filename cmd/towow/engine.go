@@ -13,6 +13,7 @@ import (
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 )
@@ -29,13 +30,18 @@ func (c config) provider() llm.Provider {
 }
 
 // newEngine builds the negotiation engine on pool (working jobs when
-// workers is true) and loads the agent profiles.
-func newEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, workers bool, logger *slog.Logger) (*agents.Engine, error) {
+// workers is true) and loads the agent profiles. m, when not nil, counts
+// its LLM calls and finished negotiations.
+func newEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, workers bool, m *metrics.Metrics, logger *slog.Logger) (*agents.Engine, error) {
 	store := eventstore.New(pool, eventstore.Options{})
-	client := llm.NewClient(llm.Config{Provider: cfg.provider(), Timeout: cfg.LLMTimeout,
-		FailureThreshold: uint32(cfg.FailureThreshold), RecoveryTimeout: cfg.RecoveryTimeout, Logger: logger})
-	e, err := agents.New(pool, store, client, workers, agents.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
-		Workers: cfg.Workers, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: logger})
+	lc := llm.Config{Provider: cfg.provider(), Timeout: cfg.LLMTimeout,
+		FailureThreshold: uint32(cfg.FailureThreshold), RecoveryTimeout: cfg.RecoveryTimeout, Logger: logger}
+	ac := agents.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
+		Workers: cfg.Workers, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: logger}
+	if m != nil {
+		lc.OnCall, ac.Observe = m.LLMCall, m.Observe
+	}
+	e, err := agents.New(pool, store, llm.NewClient(lc), workers, ac)
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +54,8 @@ func newEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, workers bool
 // startEngine builds the engine on pool and starts its workers. stop
 // waits, for at most 15 s, for running steps to finish (the rest are
 // retried later, safely).
-func startEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, logger *slog.Logger) (*agents.Engine, func(), error) {
-	e, err := newEngine(ctx, cfg, pool, true, logger)
+func startEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, m *metrics.Metrics, logger *slog.Logger) (*agents.Engine, func(), error) {
+	e, err := newEngine(ctx, cfg, pool, true, m, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -68,7 +74,7 @@ func startEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, logger *sl
 
 // openEngine opens the database (embedded or DATABASE_URL), migrates it and
 // starts the engine; close stops the engine and releases the database.
-func openEngine(ctx context.Context, cfg config, logger *slog.Logger) (*agents.Engine, *pgxpool.Pool, func(), error) {
+func openEngine(ctx context.Context, cfg config, m *metrics.Metrics, logger *slog.Logger) (*agents.Engine, *pgxpool.Pool, func(), error) {
 	pool, closeDB, err := openDB(ctx, cfg, logger)
 	if err != nil {
 		return nil, nil, nil, err
@@ -77,7 +83,7 @@ func openEngine(ctx context.Context, cfg config, logger *slog.Logger) (*agents.E
 		closeDB()
 		return nil, nil, nil, err
 	}
-	e, stop, err := startEngine(ctx, cfg, pool, logger)
+	e, stop, err := startEngine(ctx, cfg, pool, m, logger)
 	if err != nil {
 		closeDB()
 		return nil, nil, nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/internal/schema"
 	"github.com/towow/towow/projections"
 )
@@ -21,7 +22,8 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	}
 	logger := cfg.logger(stderr)
 	started := time.Now()
-	engine, pool, closeEngine, err := openEngine(ctx, cfg, logger)
+	m := metrics.New()
+	engine, pool, closeEngine, err := openEngine(ctx, cfg, m, logger)
 	if err != nil {
 		return err
 	}
@@ -43,6 +45,8 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		Lag: func(ctx context.Context) (map[string]int64, error) {
 			return runner.Lag(ctx, projections.Streams{}.Name())
 		}}
+	m.Watch(metrics.Sources{Pool: pool, Lag: ready.Lag,
+		BreakerOpen: func() bool { return engine.LLM().BreakerState() == "open" }})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)
@@ -53,7 +57,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	defer cancelBase()
 	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
-		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Ready: ready}).Handler(),
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Ready: ready, Metrics: m}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))

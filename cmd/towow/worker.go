@@ -14,7 +14,7 @@ func cmdWorker(ctx context.Context, cfg config, args []string, _, stderr io.Writ
 		return fmt.Errorf("%w: towow worker takes no arguments (configure it with the environment, see towow --help)", errUsage)
 	}
 	logger := cfg.logger(stderr)
-	_, _, closeEngine, err := openEngine(ctx, cfg, logger)
+	_, _, closeEngine, err := openEngine(ctx, cfg, nil, logger)
 	if err != nil {
 		return err
 	}

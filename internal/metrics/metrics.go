@@ -1,0 +1,134 @@
+// Package metrics holds towow's Prometheus metrics and serves them at
+// /metrics: LLM calls by prompt and outcome with their latency, the circuit
+// breaker, negotiation outcomes, live SSE connections, read-model lag and
+// River jobs by state.
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/towow/towow/domain"
+)
+
+// Metrics is one process's collectors, on a registry of its own.
+type Metrics struct {
+	reg          *prometheus.Registry
+	llmCalls     *prometheus.CounterVec
+	llmLatency   *prometheus.HistogramVec
+	negotiations *prometheus.CounterVec
+	sse          prometheus.Gauge
+}
+
+// Sources are the live values read at each scrape.
+type Sources struct {
+	// BreakerOpen reports whether the LLM circuit breaker is open.
+	BreakerOpen func() bool
+	// Lag reports each read model's lag in positions.
+	Lag func(ctx context.Context) (map[string]int64, error)
+	// Pool is the database holding River's job table.
+	Pool *pgxpool.Pool
+}
+
+// New registers the collectors fed by calls (LLMCall, Observe, Stream*);
+// Watch adds the ones read at scrape time.
+func New() *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.llmCalls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "llm_call_total",
+		Help: "LLM calls by prompt key and outcome (ok, error, timeout, breaker_open, parse_error)."}, []string{"prompt", "outcome"})
+	m.llmLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "llm_call_duration_seconds",
+		Help: "LLM call latency by prompt key.", Buckets: []float64{.005, .025, .1, .25, .5, 1, 2.5, 5, 10, 20}}, []string{"prompt"})
+	m.negotiations = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "negotiation_outcomes_total",
+		Help: "Negotiations (root and sub) completed by this process's workers, by terminal status."}, []string{"status"})
+	m.sse = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sse_active_connections", Help: "Open server-sent-event streams."})
+	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.sse,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Watch registers the collectors read at each scrape from src (call it
+// once).
+func (m *Metrics) Watch(src Sources) {
+	if src.BreakerOpen != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "circuit_breaker_open",
+			Help: "1 while the LLM circuit breaker is open."}, func() float64 {
+			if src.BreakerOpen() {
+				return 1
+			}
+			return 0
+		}))
+	}
+	if src.Lag != nil || src.Pool != nil {
+		m.reg.MustRegister(&dbCollector{src: src})
+	}
+}
+
+// LLMCall records one LLM call (llm.Config.OnCall).
+func (m *Metrics) LLMCall(c domain.LLMCall) {
+	m.llmCalls.WithLabelValues(c.PromptKey, c.Outcome).Inc()
+	m.llmLatency.WithLabelValues(c.PromptKey).Observe(float64(c.LatencyMS) / 1000)
+}
+
+// Observe counts completed negotiations among committed events
+// (agents.Config.Observe).
+func (m *Metrics) Observe(p domain.Payload) {
+	if done, ok := p.(*domain.NegotiationCompleted); ok {
+		m.negotiations.WithLabelValues(string(done.Status)).Inc()
+	}
+}
+
+// StreamOpened and StreamClosed track live SSE connections.
+func (m *Metrics) StreamOpened() { m.sse.Inc() }
+
+// StreamClosed is StreamOpened's counterpart.
+func (m *Metrics) StreamClosed() { m.sse.Dec() }
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// dbCollector reads read-model lag and River's jobs by state at scrape time.
+type dbCollector struct{ src Sources }
+
+var (
+	lagDesc  = prometheus.NewDesc("projection_lag_positions", "Positions each read model trails the event log.", []string{"projection"}, nil)
+	jobsDesc = prometheus.NewDesc("river_jobs", "River jobs by state.", []string{"state"}, nil)
+)
+
+func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) { ch <- lagDesc; ch <- jobsDesc }
+
+func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if c.src.Lag != nil {
+		if lag, err := c.src.Lag(ctx); err == nil {
+			for name, l := range lag {
+				ch <- prometheus.MustNewConstMetric(lagDesc, prometheus.GaugeValue, float64(l), name)
+			}
+		}
+	}
+	if c.src.Pool != nil {
+		// River's own table: an operations query outside the ToWow schema,
+		// so it is not in queries/.
+		rows, err := c.src.Pool.Query(ctx, "SELECT state::text, count(*) FROM river_job GROUP BY state")
+		if err != nil {
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var state string
+			var n int64
+			if rows.Scan(&state, &n) == nil {
+				ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n), strings.ToLower(state))
+			}
+		}
+	}
+}
