@@ -29,6 +29,9 @@ type Server struct {
 	Engine *agents.Engine
 	// Notifier wakes the live streams: one LISTEN connection per process.
 	Notifier *eventstore.Notifier
+	// Hub, when set (and running), feeds the live streams from one shared
+	// tail of the log instead of a database read per client per commit.
+	Hub *eventstore.Hub
 	// Heartbeat is the SSE keep-alive interval (default 15 s).
 	Heartbeat time.Duration
 	// Ready configures /readyz.
@@ -37,10 +40,13 @@ type Server struct {
 	// format, outside the OpenAPI document) and counts the live SSE
 	// streams.
 	Metrics *metrics.Metrics
+
+	frames *frameCache
 }
 
 // Handler builds the HTTP handler with every operation registered.
 func (s *Server) Handler() http.Handler {
+	s.frames = newFrameCache(8192)
 	mux := http.NewServeMux()
 	cfg := huma.DefaultConfig("ToWow API", Version)
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."

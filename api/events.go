@@ -185,16 +185,20 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		batches := make(chan []eventstore.RecordedEvent)
+		deliver := func(ctx context.Context, b []eventstore.RecordedEvent) error {
+			select {
+			case batches <- b:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
 		go func() {
-			_ = s.Engine.Store().Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier},
-				func(ctx context.Context, b []eventstore.RecordedEvent) error {
-					select {
-					case batches <- b:
-						return nil
-					case <-ctx.Done():
-						return ctx.Err()
-					}
-				})
+			if s.Hub != nil {
+				_ = s.Hub.Follow(ctx, after, f, deliver)
+				return
+			}
+			_ = s.Engine.Store().Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier}, deliver)
 		}()
 		beat := s.Heartbeat
 		if beat <= 0 {
@@ -202,6 +206,7 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 		}
 		ticker := time.NewTicker(beat)
 		defer ticker.Stop()
+		var out []byte
 		for {
 			select {
 			case <-ctx.Done():
@@ -212,14 +217,18 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 				}
 				flush()
 			case b := <-batches:
+				// One write per batch: a syscall per event would dominate
+				// with many clients.
+				out = out[:0]
 				for _, e := range b {
-					data, err := json.Marshal(envelope(e))
+					frame, err := s.frames.frame(e)
 					if err != nil {
 						return
 					}
-					if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Position, e.Type, data); err != nil {
-						return
-					}
+					out = append(out, frame...)
+				}
+				if _, err := w.Write(out); err != nil {
+					return
 				}
 				flush()
 			}

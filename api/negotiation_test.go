@@ -63,11 +63,13 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 	runCtx, cancel := context.WithCancel(ctx)
 	n := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
 	go func() { _ = n.Run(runCtx) }()
+	hub := eventstore.NewHub(store, n, eventstore.HubOptions{Capacity: 64})
+	go func() { _ = hub.Run(runCtx) }()
 	if err := e.Start(runCtx); err != nil {
 		t.Fatal(err)
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
-	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Heartbeat: 50 * time.Millisecond, Metrics: m}).Handler())
+	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, Metrics: m}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -53,11 +52,11 @@ func (s *Server) registerReplay(api huma.API) {
 					}
 				}
 				prev = e.RecordedAt
-				data, err := json.Marshal(envelope(e))
+				frame, err := encodeFrame(e)
 				if err != nil {
 					return
 				}
-				if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Position, e.Type, data); err != nil {
+				if _, err := w.Write(frame); err != nil {
 					return
 				}
 				if fl, ok := w.(http.Flusher); ok {

@@ -109,3 +109,41 @@ func ExampleStore_Subscribe() {
 	// towow.demand.submitted v1
 	// towow.demand.understood v2
 }
+
+// A Hub serves any number of live followers from one shared tail of the
+// log: here one follower resumes from the start (read from the database)
+// and continues live (from the hub's memory).
+func ExampleHub_Follow() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	store := eventstore.New(examplePool, eventstore.Options{})
+	notifier := eventstore.NewNotifier(examplePool.Config().ConnConfig, nil)
+	go func() { _ = notifier.Run(ctx) }()
+	hub := eventstore.NewHub(store, notifier, eventstore.HubOptions{})
+	go func() { _ = hub.Run(ctx) }()
+
+	md := domain.Metadata{CorrelationID: "d-hub", Actor: domain.ActorCoordinator}
+	appendOne := func(p domain.Payload) {
+		ev, _ := eventstore.NewEvent(uuid.Nil, p, md)
+		if _, err := store.Append(ctx, "demand-d-hub", eventstore.AnyVersion, ev); err != nil {
+			panic(err)
+		}
+	}
+	appendOne(&domain.DemandSubmitted{DemandID: "d-hub", UserID: "u1", RawInput: "need a venue"})
+
+	got := make(chan string)
+	go func() {
+		_ = hub.Follow(ctx, 0, eventstore.Filter{CorrelationID: "d-hub"}, func(_ context.Context, batch []eventstore.RecordedEvent) error {
+			for _, e := range batch {
+				got <- fmt.Sprintf("%s v%d", e.Type, e.StreamVersion)
+			}
+			return nil
+		})
+	}()
+	fmt.Println(<-got) // the backlog
+	appendOne(&domain.DemandUnderstood{DemandID: "d-hub"})
+	fmt.Println(<-got) // live
+	// Output:
+	// towow.demand.submitted v1
+	// towow.demand.understood v2
+}

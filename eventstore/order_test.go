@@ -32,12 +32,21 @@ func (c *collector) snapshot() []eventstore.RecordedEvent {
 
 func subscribe(t *testing.T, ctx context.Context, s *eventstore.Store, opts eventstore.SubscribeOptions) *collector {
 	t.Helper()
+	return collect(t, ctx, 0, func(ctx context.Context, h eventstore.Handler) error { return s.Subscribe(ctx, opts, h) })
+}
+
+// collect runs a subscription (Store.Subscribe or Hub.Follow) into a
+// collector, checking that positions only rise; slow makes the handler
+// sleep that long per batch (a client that falls behind).
+func collect(t *testing.T, ctx context.Context, slow time.Duration, run func(context.Context, eventstore.Handler) error) *collector {
+	t.Helper()
 	c := &collector{}
 	done := make(chan struct{})
 	ctx, cancel := context.WithCancel(ctx)
 	go func() {
 		defer close(done)
-		err := s.Subscribe(ctx, opts, func(_ context.Context, batch []eventstore.RecordedEvent) error {
+		err := run(ctx, func(_ context.Context, batch []eventstore.RecordedEvent) error {
+			time.Sleep(slow)
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			for _, e := range batch {

@@ -5,6 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +17,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/bench"
 )
 
@@ -19,8 +27,11 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "negotiate" {
 		return cmdBenchNegotiate(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "sse" {
+		return cmdBenchSSE(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 20] [-c 4] [-follow all|demand] [-per-client]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -97,8 +108,94 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	if *n < 1 || *c < 1 || *c > 256 {
 		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 256", errUsage)
 	}
+	return withBenchEngine(ctx, cfg, stderr, "bench negotiate measures orchestration", func(e *agents.Engine, pool *pgxpool.Pool, name string, _ *slog.Logger) error {
+		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
+		res, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		return bench.WriteNegotiate(stdout, res)
+	})
+}
+
+func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench sse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	clients := fs.Int("clients", 1000, "live SSE clients following every event")
+	n := fs.Int("n", 20, "negotiations run while they listen")
+	c := fs.Int("c", 4, "negotiations in flight at once")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	follow := fs.String("follow", "all", "what each client follows: all (every event) or demand (its negotiation's stream; -clients/-c clients per negotiation)")
+	perClient := fs.Bool("per-client", false, "without the shared event hub: each client reads the database on every commit (for comparison)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *clients < 1 || *clients > 10000 || *n < 1 || *c < 1 || *c > 256 {
+		return fmt.Errorf("%w: -clients must be 1..10000, -n at least 1 and -c 1..256", errUsage)
+	}
+	if *follow != "all" && *follow != "demand" {
+		return fmt.Errorf("%w: -follow must be all or demand", errUsage)
+	}
+	return withBenchEngine(ctx, cfg, stderr, "bench sse measures delivery", func(e *agents.Engine, pool *pgxpool.Pool, name string, logger *slog.Logger) error {
+		sctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		notifier := eventstore.NewNotifier(pool.Config().ConnConfig, logger)
+		go func() { _ = notifier.Run(sctx) }()
+		var hub *eventstore.Hub
+		if !*perClient {
+			hub = eventstore.NewHub(e.Store(), notifier, eventstore.HubOptions{Logger: logger})
+			go func() { _ = hub.Run(sctx) }()
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+		srv := &http.Server{Handler: (&api.Server{Pool: pool, Engine: e, Notifier: notifier, Hub: hub}).Handler(),
+			BaseContext: func(net.Listener) context.Context { return sctx }, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer srv.Close()
+		mode := "shared hub"
+		if *perClient {
+			mode = "per-client reads"
+		}
+		fmt.Fprintf(stdout, "towow bench sse: %d clients following %s (%s), %d negotiations %d at a time, builtin brain, scratch database %s\n",
+			*clients, *follow, mode, *n, *c, name)
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return fmt.Errorf("cpuprofile: %w", err)
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return fmt.Errorf("cpuprofile: %w", err)
+			}
+			defer pprof.StopCPUProfile()
+		}
+		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c}
+		run := func() (bench.SSEResult, error) {
+			return bench.SSE(ctx, e, pool, "http://"+ln.Addr().String(), opts, stdout)
+		}
+		if *follow == "demand" {
+			run = func() (bench.SSEResult, error) {
+				return bench.SSENegotiations(ctx, e, "http://"+ln.Addr().String(), opts, stdout)
+			}
+		}
+		res, err := run()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		return bench.WriteSSE(stdout, res)
+	})
+}
+
+// withBenchEngine runs fn with a started engine on a scratch database; the
+// engine benchmarks measure orchestration, so they need the builtin brain.
+func withBenchEngine(ctx context.Context, cfg config, stderr io.Writer, what string,
+	fn func(e *agents.Engine, pool *pgxpool.Pool, name string, logger *slog.Logger) error) error {
 	if cfg.LLM != "builtin" {
-		return fmt.Errorf("%w: bench negotiate measures orchestration: run it with TOWOW_LLM=builtin", errUsage)
+		return fmt.Errorf("%w: %s: run it with TOWOW_LLM=builtin", errUsage, what)
 	}
 	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
 		logger := cfg.quietLogger(stderr)
@@ -107,12 +204,6 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 			return err
 		}
 		defer stop()
-		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
-		res, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout)
-		return bench.WriteNegotiate(stdout, res)
+		return fn(e, pool, name, logger)
 	})
 }

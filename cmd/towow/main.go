@@ -8,6 +8,8 @@
 //	towow migrate up|down|status   manage the schema
 //	towow db start|stop|status|url manage the embedded cluster
 //	towow bench append             measure the event store
+//	towow bench negotiate          measure the negotiation engine
+//	towow bench sse                measure live event delivery to SSE clients
 //
 // Run `towow --help` for the environment variables.
 package main
@@ -46,6 +48,8 @@ Usage:
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
   towow bench append [flags]        benchmark the event store (towow bench append --help)
+  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8)
+  towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow all|demand)
   towow help                        show this text
 
 `

@@ -266,6 +266,7 @@ func TestCommandErrors(t *testing.T) {
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
+		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -413,4 +414,21 @@ func traversableTempDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// TestBenchSSE runs a small `towow bench sse` in both modes: it fails
+// unless every client received every event it follows.
+func TestBenchSSE(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	for _, follow := range []string{"all", "demand"} {
+		cmd := exec.Command(towowBin, "bench", "sse", "-clients", "20", "-n", "3", "-c", "2", "-follow", follow)
+		cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bench sse -follow %s: %v\n%s", follow, err, out)
+		}
+		if !strings.Contains(string(out), "p99") || !strings.Contains(string(out), "target ≤ 50 ms") {
+			t.Fatalf("bench sse -follow %s printed no figures:\n%s", follow, out)
+		}
+	}
 }

@@ -34,6 +34,8 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	nctx, stopNotifier := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopNotifier()
 	go func() { _ = notifier.Run(nctx) }()
+	hub := eventstore.NewHub(engine.Store(), notifier, eventstore.HubOptions{Logger: logger})
+	go func() { _ = hub.Run(nctx) }()
 	runner := projections.NewRunner(pool, engine.Store(), notifier, logger)
 	go runner.RunForever(nctx, projections.Streams{})
 	migrator, err := schema.New(pool, logger)
@@ -57,7 +59,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	defer cancelBase()
 	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
-		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Ready: ready, Metrics: m}).Handler(),
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))

@@ -1,0 +1,230 @@
+package eventstore
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Hub is one process's shared tail of the log: a single subscription reads
+// each new event once and keeps the latest ones in memory, and any number
+// of followers (SSE clients) take what matches their filter from there
+// instead of each querying the database on every commit. A follower that
+// starts behind the buffer, or falls behind it, reads the database until it
+// is back within it, so delivery stays exactly once and in order.
+type Hub struct {
+	store    *Store
+	notifier *Notifier
+	capacity int
+	log      *slog.Logger
+
+	mu      sync.RWMutex
+	buf     []RecordedEvent // every event in (from, tail], oldest first
+	from    int64           // the buffer is complete after this position
+	tail    int64           // the position the tail has read up to
+	started bool
+	changed chan struct{} // closed (and replaced) when tail moves
+}
+
+// HubOptions tunes NewHub.
+type HubOptions struct {
+	// Capacity is how many of the latest events stay in memory (default
+	// 8192); followers further behind read the database.
+	Capacity int
+	// Logger receives tail failures (default: discarded).
+	Logger *slog.Logger
+}
+
+// NewHub returns a hub over store, woken by notifier. Run must be running
+// for followers to see new events.
+func NewHub(store *Store, notifier *Notifier, opts HubOptions) *Hub {
+	if opts.Capacity <= 0 {
+		opts.Capacity = 8192
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Hub{store: store, notifier: notifier, capacity: opts.Capacity, log: opts.Logger, changed: make(chan struct{})}
+}
+
+// Run follows the log from its current head until ctx ends, restarting
+// after a failed read.
+func (h *Hub) Run(ctx context.Context) error {
+	for {
+		err := h.follow(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		h.log.Warn("event hub: tail failed, retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (h *Hub) follow(ctx context.Context) error {
+	h.mu.Lock()
+	started := h.started
+	after := h.tail
+	h.mu.Unlock()
+	if !started {
+		head, err := h.store.HeadPosition(ctx)
+		if err != nil {
+			return err
+		}
+		after = head
+		h.mu.Lock()
+		h.from = head
+		h.mu.Unlock()
+		h.publish(nil, head)
+	}
+	return h.store.Subscribe(ctx, SubscribeOptions{After: after, Notifier: h.notifier},
+		func(_ context.Context, batch []RecordedEvent) error {
+			h.publish(batch, batch[len(batch)-1].Position)
+			return nil
+		})
+}
+
+// publish appends a batch read by the tail and wakes the followers.
+func (h *Hub) publish(batch []RecordedEvent, tail int64) {
+	h.mu.Lock()
+	h.buf = append(h.buf, batch...)
+	if over := len(h.buf) - h.capacity; over > h.capacity/4 {
+		// Drop the oldest in chunks, so appends stay amortised O(1).
+		h.from = h.buf[over-1].Position
+		h.buf = slices.Clone(h.buf[over:])
+	}
+	h.tail, h.started = tail, true
+	close(h.changed)
+	h.changed = make(chan struct{})
+	h.mu.Unlock()
+}
+
+// take returns the buffered events after `after` that match f, the
+// position the caller has now seen up to, and a channel closed when the
+// tail next moves. ok is false when the buffer no longer reaches back to
+// after (or the tail has not started): the caller must read the database.
+func (h *Hub) take(after int64, f Filter) (evs []RecordedEvent, seen int64, changed <-chan struct{}, ok bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if !h.started {
+		return nil, after, h.changed, false
+	}
+	if after >= h.tail {
+		return nil, after, h.changed, true
+	}
+	if after < h.from {
+		return nil, after, h.changed, false
+	}
+	i, _ := slices.BinarySearchFunc(h.buf, after+1, func(e RecordedEvent, p int64) int {
+		switch {
+		case e.Position < p:
+			return -1
+		case e.Position > p:
+			return 1
+		}
+		return 0
+	})
+	for _, e := range h.buf[i:] {
+		if f.Match(e) {
+			evs = append(evs, e)
+		}
+	}
+	return evs, h.tail, h.changed, true
+}
+
+// Follow delivers, like [Store.Subscribe], every event matching f after
+// the cursor after, exactly once and in position order, until ctx ends or
+// handle fails: the backlog from the database, then new events from the
+// hub's shared tail. f.UntilPosition only filters here; it does not end
+// Follow.
+func (h *Hub) Follow(ctx context.Context, after int64, f Filter, handle Handler) error {
+	seen := after // every event matching f up to seen has been delivered
+	for {
+		evs, upTo, changed, ok := h.take(seen, f)
+		if !ok {
+			var err error
+			if seen, err = h.catchUp(ctx, seen, f, handle); err != nil {
+				return err
+			}
+			if _, _, changed, ok = h.take(seen, f); ok {
+				continue
+			}
+			// Still outside the buffer (the tail has not started, or the
+			// log moved faster than the buffer holds): wait for the tail.
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-changed:
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		if len(evs) > 0 {
+			if err := handle(ctx, evs); err != nil {
+				return err
+			}
+		}
+		seen = upTo
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+}
+
+// catchUp reads the database from after until it has delivered everything
+// committed when it started; it returns the position seen up to.
+func (h *Hub) catchUp(ctx context.Context, after int64, f Filter, handle Handler) (int64, error) {
+	// Every event up to the tail (or the head) has committed before the
+	// reads below start, so once a read comes back short, all of them that
+	// match f were delivered.
+	h.mu.RLock()
+	bound := h.tail
+	h.mu.RUnlock()
+	if bound == 0 {
+		head, err := h.store.HeadPosition(ctx)
+		if err != nil {
+			return after, err
+		}
+		bound = head
+	}
+	cursor := after
+	for {
+		batch, err := h.store.ReadAll(ctx, cursor, f, MaxReadLimit)
+		if err != nil {
+			return after, err
+		}
+		if len(batch) > 0 {
+			if err := handle(ctx, batch); err != nil {
+				return after, err
+			}
+			cursor = batch[len(batch)-1].Position
+		}
+		if len(batch) < MaxReadLimit {
+			return max(cursor, bound), nil
+		}
+	}
+}
+
+// Match reports whether e passes the filter, as ReadAll's query would.
+func (f Filter) Match(e RecordedEvent) bool {
+	switch {
+	case f.StreamID != "" && e.StreamID != f.StreamID,
+		len(f.Types) > 0 && !slices.Contains(f.Types, e.Type),
+		f.TypePrefix != "" && !strings.HasPrefix(string(e.Type), f.TypePrefix),
+		f.CorrelationID != "" && e.Metadata.CorrelationID != f.CorrelationID,
+		f.Actor != "" && e.Metadata.Actor != f.Actor,
+		f.UntilPosition > 0 && e.Position > f.UntilPosition,
+		!f.Since.IsZero() && e.RecordedAt.Before(f.Since),
+		!f.Until.IsZero() && !e.RecordedAt.Before(f.Until):
+		return false
+	}
+	return true
+}

@@ -1,0 +1,401 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// SSEOptions configures SSE.
+type SSEOptions struct {
+	Clients      int // live SSE clients (default 1000)
+	Negotiations int // negotiations run while they listen (default 20)
+	Concurrency  int // negotiations in flight at once (default 4)
+	// Timeout bounds the wait for every client to receive every event
+	// (default 2 minutes).
+	Timeout time.Duration
+}
+
+// SSEResult holds the figures of a run.
+type SSEResult struct {
+	Clients, Negotiations int
+	// PerNegotiation is how many clients watched each negotiation's own
+	// stream (SSENegotiations); 0 when every client followed every event.
+	PerNegotiation int
+	Events         int64 // events appended while the clients listened
+	Delivered      int64 // event deliveries counted by the clients (none lost: Events × clients per event)
+	P50, P99, Max  time.Duration
+	BytesPerClient float64 // heap and stack growth per connected client (server and client side together)
+	Elapsed        time.Duration
+}
+
+// SSE connects Clients to baseURL's all-events stream, runs Negotiations
+// through the started engine while they listen, and measures how long each
+// event takes from its insert (recorded_at, the database clock at append)
+// to each client reading it. The server is this process's (api.Server on
+// baseURL), so the memory figure counts both ends of each connection.
+func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
+	opts.Clients = cmp.Or(opts.Clients, 1000)
+	opts.Negotiations = cmp.Or(opts.Negotiations, 20)
+	opts.Concurrency = cmp.Or(opts.Concurrency, 4)
+	if opts.Timeout <= 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	res := SSEResult{Clients: opts.Clients, Negotiations: opts.Negotiations}
+	head, err := e.Store().HeadPosition(ctx)
+	if err != nil {
+		return res, err
+	}
+	tr := &http.Transport{MaxIdleConnsPerHost: opts.Clients, MaxConnsPerHost: 0,
+		DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	clients := make([]*sseClient, opts.Clients)
+	shared := &stamps{}
+	var connected sync.WaitGroup
+	var wg sync.WaitGroup
+	errs := make(chan error, opts.Clients)
+	for i := range clients {
+		c := &sseClient{stamps: shared}
+		clients[i] = c
+		connected.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.run(cctx, client, fmt.Sprintf("%s/api/v1/events/stream?last_event_id=%d", baseURL, head), connected.Done); err != nil && cctx.Err() == nil {
+				errs <- err
+			}
+		}()
+	}
+	waitCh := make(chan struct{})
+	go func() { connected.Wait(); close(waitCh) }()
+	select {
+	case <-waitCh:
+	case err := <-errs:
+		return res, fmt.Errorf("sse client: %w", err)
+	case <-time.After(opts.Timeout):
+		return res, fmt.Errorf("%d clients not connected within %s", opts.Clients, opts.Timeout)
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	grown := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
+	res.BytesPerClient = grown / float64(opts.Clients)
+	if progress != nil {
+		fmt.Fprintf(progress, "  %d clients connected (%.1f KiB each)\n", opts.Clients, res.BytesPerClient/1024)
+	}
+
+	start := time.Now()
+	if _, err := Negotiate(ctx, e, pool, NegotiateOptions{N: opts.Negotiations, Concurrency: opts.Concurrency}, nil); err != nil {
+		return res, err
+	}
+	end, err := e.Store().HeadPosition(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Events = end - head
+	deadline := time.Now().Add(opts.Timeout)
+	for _, c := range clients {
+		for c.last.Load() < end {
+			select {
+			case err := <-errs:
+				return res, fmt.Errorf("sse client: %w", err)
+			default:
+			}
+			if time.Now().After(deadline) {
+				return res, fmt.Errorf("a client reached cursor %d of %d within %s", c.last.Load(), end, opts.Timeout)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	cancel()
+	wg.Wait()
+	return res, res.summarize(clients)
+}
+
+// summarize fills the delivery count and latency quantiles.
+func (res *SSEResult) summarize(clients []*sseClient) error {
+	var all []time.Duration
+	for _, c := range clients {
+		all = append(all, c.lat...)
+		res.Delivered += int64(c.delivered)
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("no event was delivered")
+	}
+	slices.Sort(all)
+	at := func(q float64) time.Duration { return all[min(len(all)-1, int(q*float64(len(all))))] }
+	res.P50, res.P99, res.Max = at(0.50), at(0.99), all[len(all)-1]
+	return nil
+}
+
+// SSENegotiations runs Negotiations, Concurrency at a time, each watched
+// by Clients/Concurrency clients on its own negotiation stream (so about
+// Clients are connected while the run is in full flow): the frontend's
+// case. Each client connects right after its demand is submitted, resumes
+// from the cursor before the submission (nothing is missed), and stops at
+// the root's completion; latency counts the events recorded after it
+// connected.
+func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
+	opts.Clients = cmp.Or(opts.Clients, 1000)
+	opts.Negotiations = cmp.Or(opts.Negotiations, 20)
+	opts.Concurrency = cmp.Or(opts.Concurrency, 8)
+	if opts.Timeout <= 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	per := max(1, opts.Clients/opts.Concurrency)
+	res := SSEResult{Clients: per * opts.Concurrency, Negotiations: opts.Negotiations, PerNegotiation: per}
+	tr := &http.Transport{MaxIdleConnsPerHost: opts.Clients, DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
+	shared := &stamps{}
+	var mu sync.Mutex
+	var clients []*sseClient
+	var firstErr error
+	start := time.Now()
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range opts.Negotiations {
+			next <- i
+		}
+	}()
+	var wg sync.WaitGroup
+	for range opts.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				watched, events, err := watchOne(ctx, e, hc, baseURL, SampleDemands[i%len(SampleDemands)], per, shared, opts.Timeout)
+				mu.Lock()
+				clients = append(clients, watched...)
+				res.Events += int64(events)
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+				if progress != nil && (i+1)%max(1, opts.Negotiations/5) == 0 {
+					fmt.Fprintf(progress, "  %d/%d negotiations watched\n", i+1, opts.Negotiations)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	res.Elapsed = time.Since(start)
+	if firstErr != nil {
+		return res, firstErr
+	}
+	return res, res.summarize(clients)
+}
+
+// watchOne submits one demand and follows it with n clients until the
+// root completes, checking that each received the whole tree; it returns
+// the clients and the tree's event count.
+func watchOne(ctx context.Context, e *agents.Engine, hc *http.Client, baseURL, text string, n int, shared *stamps,
+	timeout time.Duration) ([]*sseClient, int, error) {
+	head, err := e.Store().HeadPosition(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	sub, err := e.SubmitDemand(ctx, "bench", text)
+	if err != nil {
+		return nil, 0, err
+	}
+	root := []byte(`"channel_id":"` + domain.ChannelIDFor(sub.DemandID) + `"`)
+	stop := func(typ string, data []byte) bool {
+		switch domain.EventType(typ) {
+		case domain.EventNegotiationCompleted:
+			return bytes.Contains(data, root)
+		case domain.EventNegotiationFailed:
+			return bytes.Contains(data, []byte(`"channel_id":""`)) || !bytes.Contains(data, []byte(`"channel_id"`))
+		}
+		return false
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	url := fmt.Sprintf("%s/api/v1/events/negotiations/%s/stream?last_event_id=%d", baseURL, sub.DemandID, head)
+	clients := make([]*sseClient, n)
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for i := range clients {
+		c := &sseClient{stamps: shared, live: true, stop: stop}
+		clients[i] = c
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.run(wctx, hc, url, func() {}); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, 0, fmt.Errorf("watch %s: %w", sub.DemandID, err)
+	}
+	tree, err := e.Store().ReadAll(ctx, head, eventstore.Filter{CorrelationID: sub.DemandID, UntilPosition: clients[0].last.Load()}, eventstore.MaxReadLimit)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, c := range clients {
+		if c.delivered != len(tree) {
+			return nil, 0, fmt.Errorf("watch %s: a client got %d events, the tree has %d", sub.DemandID, c.delivered, len(tree))
+		}
+	}
+	return clients, len(tree), nil
+}
+
+// WriteSSE prints an SSE run's figures.
+func WriteSSE(w io.Writer, r SSEResult) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "clients\tnegotiations\tevents\tdeliveries\tp50\tp99\tmax\tmemory/client\telapsed\n")
+	mem := "n/a"
+	if r.PerNegotiation == 0 {
+		mem = fmt.Sprintf("%.1f KiB", r.BytesPerClient/1024)
+	}
+	fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Clients, r.Negotiations, r.Events, r.Delivered,
+		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond),
+		mem, r.Elapsed.Round(time.Millisecond))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "latency: recorded_at (database clock at insert) → the client read the event's data line; p99 target ≤ 50 ms")
+	watchers := r.Clients
+	if r.PerNegotiation > 0 {
+		watchers = r.PerNegotiation
+		fmt.Fprintf(w, "each negotiation watched by %d clients on its own stream; latency counts events recorded after a client connected\n", r.PerNegotiation)
+	}
+	if r.Delivered != r.Events*int64(watchers) {
+		return fmt.Errorf("deliveries %d, want events × watchers = %d", r.Delivered, r.Events*int64(watchers))
+	}
+	return nil
+}
+
+// sseClient follows one stream and records each event's delivery latency.
+type sseClient struct {
+	last   atomic.Int64 // highest cursor read
+	lat    []time.Duration
+	stamps *stamps
+	// live, when set, counts latency only for events recorded after the
+	// client connected (the backlog it caught up on is not a delivery
+	// delay); delivered counts every event either way.
+	live      bool
+	since     time.Time
+	delivered int
+	// stop, when set, ends the stream after the event it accepts.
+	stop func(eventType string, data []byte) bool
+}
+
+// stamps caches each event's parsed timestamp, shared by the clients, so
+// the bench's own parsing weighs little on the machine it measures.
+type stamps struct{ m sync.Map } // cursor → time.Time
+
+func (s *stamps) recordedAt(id int64, data []byte) (time.Time, error) {
+	if t, ok := s.m.Load(id); ok {
+		return t.(time.Time), nil
+	}
+	i := bytes.Index(data, tsKey)
+	if i < 0 {
+		return time.Time{}, fmt.Errorf("event %d without timestamp", id)
+	}
+	rest := data[i+len(tsKey):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return time.Time{}, fmt.Errorf("event %d: unterminated timestamp", id)
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(rest[:j]))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("event %d timestamp: %w", id, err)
+	}
+	s.m.Store(id, t)
+	return t, nil
+}
+
+var (
+	idPrefix = []byte("id: ")
+	evPrefix = []byte("event: ")
+	tsKey    = []byte(`"timestamp":"`)
+)
+
+func (c *sseClient) run(ctx context.Context, hc *http.Client, url string, connected func()) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		connected()
+		return err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		connected()
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		connected()
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 4<<10), 4<<20)
+	first := true
+	var id int64
+	var evType string
+	for sc.Scan() {
+		line := sc.Bytes()
+		if first {
+			first = false
+			c.since = time.Now()
+			connected() // the server's opening comment: subscribed
+		}
+		switch {
+		case bytes.HasPrefix(line, idPrefix):
+			if id, err = strconv.ParseInt(string(line[len(idPrefix):]), 10, 64); err != nil {
+				return fmt.Errorf("bad id line %q", line)
+			}
+		case bytes.HasPrefix(line, []byte("data: ")):
+			now := time.Now()
+			ts, err := c.stamps.recordedAt(id, line)
+			if err != nil {
+				return err
+			}
+			c.delivered++
+			if !c.live || !ts.Before(c.since) {
+				c.lat = append(c.lat, now.Sub(ts))
+			}
+			c.last.Store(id)
+			if c.stop != nil && c.stop(evType, line) {
+				return nil
+			}
+		case bytes.HasPrefix(line, evPrefix):
+			evType = string(line[len(evPrefix):])
+		}
+	}
+	if first {
+		connected()
+	}
+	return sc.Err()
+}
