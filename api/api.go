@@ -40,6 +40,9 @@ type Server struct {
 	// format, outside the OpenAPI document) and counts the live SSE
 	// streams.
 	Metrics *metrics.Metrics
+	// CORSOrigins are the browser origins allowed to call the API ("*":
+	// any); empty: no CORS headers.
+	CORSOrigins []string
 
 	frames *frameCache
 }
@@ -62,7 +65,7 @@ func (s *Server) Handler() http.Handler {
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())
 	}
-	return mux
+	return withCORS(s.CORSOrigins, mux)
 }
 
 // HealthOutput is the body of GET /healthz.

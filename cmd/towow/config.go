@@ -25,6 +25,7 @@ var envVars = []envVar{
 	{"DATABASE_URL", "(unset: embedded cluster)", "PostgreSQL connection URL. When unset, towow runs a private cluster in $TOWOW_DATA_DIR/pg from the system's PostgreSQL binaries."},
 	{"TOWOW_DATA_DIR", "./.towow", "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
 	{"TOWOW_ADDR", "127.0.0.1:8080", "HTTP listen address of `towow serve`."},
+	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
 	{"TOWOW_LOG_LEVEL", "info", "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", "builtin", "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
@@ -53,6 +54,7 @@ type config struct {
 	DatabaseURL string
 	DataDir     string
 	Addr        string
+	CORSOrigins []string
 	LogLevel    slog.Level
 
 	LLM              string
@@ -78,6 +80,16 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DatabaseURL: getenv("DATABASE_URL"),
 		DataDir:     orDefault(getenv("TOWOW_DATA_DIR"), ".towow"),
 		Addr:        orDefault(getenv("TOWOW_ADDR"), "127.0.0.1:8080"),
+	}
+	for _, o := range strings.Split(getenv("CORS_ORIGINS"), ",") {
+		o = strings.TrimRight(strings.TrimSpace(o), "/")
+		if o == "" {
+			continue
+		}
+		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+			return c, fmt.Errorf("CORS_ORIGINS: %q is not an origin (want e.g. http://localhost:5173, or *)", o)
+		}
+		c.CORSOrigins = append(c.CORSOrigins, o)
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("TOWOW_LOG_LEVEL"), "info"))); err != nil {
 		return c, fmt.Errorf("TOWOW_LOG_LEVEL=%q: want debug, info, warn or error", getenv("TOWOW_LOG_LEVEL"))

@@ -262,6 +262,7 @@ func TestCommandErrors(t *testing.T) {
 		{"unreachable database", []string{"serve"}, []string{"DATABASE_URL=postgres://towow:secret@127.0.0.1:1/towow?connect_timeout=2"}, 1, "towow: database postgres://towow:xxxxx@127.0.0.1:1/towow?connect_timeout=2 unreachable"},
 		{"malformed database url", []string{"migrate", "status"}, []string{"DATABASE_URL=postgres://[::1"}, 1, "towow: invalid database url"},
 		{"bad log level", []string{"serve"}, []string{"TOWOW_LOG_LEVEL=loud"}, 1, `towow: TOWOW_LOG_LEVEL="loud"`},
+		{"bad cors origin", []string{"serve"}, []string{"CORS_ORIGINS=http://ok.example, localhost:5173"}, 1, `towow: CORS_ORIGINS: "localhost:5173" is not an origin`},
 		{"unknown command", []string{"frobnicate"}, nil, 2, `towow: usage: unknown command "frobnicate"`},
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},

@@ -59,7 +59,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	defer cancelBase()
 	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
-		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m}).Handler(),
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m, CORSOrigins: cfg.CORSOrigins}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))
