@@ -16,6 +16,7 @@ import (
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/metrics"
+	"github.com/towow/towow/projections"
 )
 
 // Version is reported in the OpenAPI document.
@@ -40,6 +41,9 @@ type Server struct {
 	// format, outside the OpenAPI document) and counts the live SSE
 	// streams.
 	Metrics *metrics.Metrics
+	// Projections is the read-model runner the list/get endpoints wait on
+	// for min_cursor; when nil those endpoints are not served.
+	Projections *projections.Runner
 	// CORSOrigins are the browser origins allowed to call the API ("*":
 	// any); empty: no CORS headers.
 	CORSOrigins []string
@@ -61,6 +65,9 @@ func (s *Server) Handler() http.Handler {
 		s.registerEvents(api)
 		s.registerChannels(api)
 		s.registerReplay(api)
+	}
+	if s.Projections != nil {
+		s.registerDemandViews(api)
 	}
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())

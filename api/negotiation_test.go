@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/data"
@@ -29,8 +31,10 @@ import (
 )
 
 type testAPI struct {
-	url   string
-	store *eventstore.Store
+	url    string
+	store  *eventstore.Store
+	pool   *pgxpool.Pool
+	runner *projections.Runner
 }
 
 // newAPI runs the real engine (builtin brain, real River, real database)
@@ -65,11 +69,15 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 	go func() { _ = n.Run(runCtx) }()
 	hub := eventstore.NewHub(store, n, eventstore.HubOptions{Capacity: 64})
 	go func() { _ = hub.Run(runCtx) }()
+	runner := projections.NewRunner(pool, store, n, nil)
+	for _, p := range projections.All() {
+		go runner.RunForever(runCtx, p)
+	}
 	if err := e.Start(runCtx); err != nil {
 		t.Fatal(err)
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
-	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, Metrics: m}).Handler())
+	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, Metrics: m, Projections: runner}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
@@ -78,12 +86,18 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 		_ = e.Stop(sctx)
 		cancel()
 	})
-	return &testAPI{url: srv.URL, store: store}
+	return &testAPI{url: srv.URL, store: store, pool: pool, runner: runner}
 }
 
 func (a *testAPI) submit(t *testing.T, text string) (demandID, channelID string) {
 	t.Helper()
-	body, _ := json.Marshal(map[string]string{"raw_input": text, "user_id": "u1"})
+	return a.submitAs(t, "u1", text)
+}
+
+// submitAs submits text as user.
+func (a *testAPI) submitAs(t *testing.T, user, text string) (demandID, channelID string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"raw_input": text, "user_id": user})
 	resp, err := http.Post(a.url+"/api/v1/demand/submit", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +267,9 @@ func TestAPIErrors(t *testing.T) {
 		{"bad Last-Event-ID", func() *http.Response { return get("/api/v1/events/stream", "Last-Event-ID", "abc") }, 400, "TOWOW_REQUEST_001"},
 		{"unknown channel", func() *http.Response { return get("/api/v1/channels/collab-nope/state") }, 404, "TOWOW_NOT_FOUND"},
 		{"limit out of range", func() *http.Response { return get("/api/v1/events?limit=5000") }, 422, "TOWOW_REQUEST_001"},
+		{"unknown demand", func() *http.Response { return get("/api/v1/demands/d-000000") }, 404, "TOWOW_NOT_FOUND"},
+		{"bad demand status", func() *http.Response { return get("/api/v1/demands?status=done") }, 422, "TOWOW_REQUEST_001"},
+		{"demands limit out of range", func() *http.Response { return get("/api/v1/demands?limit=501") }, 422, "TOWOW_REQUEST_001"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

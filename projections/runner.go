@@ -23,6 +23,31 @@ type Projector interface {
 	Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error
 }
 
+// ReadModel is a projector whose tables can be emptied and folded again
+// (Rebuild) and fingerprinted (to prove a rebuild equals the live build).
+type ReadModel interface {
+	Projector
+	// Reset deletes every row of the projector's tables inside tx.
+	Reset(ctx context.Context, tx pgx.Tx) error
+	// Checksum fingerprints the tables row for row.
+	Checksum(ctx context.Context, db DB) (Fingerprint, error)
+}
+
+// SQLRebuilder is a read model that can refold its (emptied) tables from
+// the events table in SQL, much faster than event by event. Rebuild uses
+// it when present; the rebuild test proves the result equal to the live
+// fold.
+type SQLRebuilder interface {
+	RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error
+}
+
+// Fingerprint is a read model's row count and the md5 of its rows in key
+// order: equal fingerprints mean row-for-row identical tables.
+type Fingerprint struct {
+	Rows int64  `json:"rows"`
+	MD5  string `json:"md5"`
+}
+
 // Runner feeds projectors from the event store.
 type Runner struct {
 	pool     *pgxpool.Pool
@@ -134,6 +159,73 @@ func (r *Runner) applyBatch(ctx context.Context, p Projector, batch []eventstore
 	return pos, nil
 }
 
+// RebuildResult reports a rebuild.
+type RebuildResult struct {
+	Events   int64 // events folded (up to the head position for an SQL rebuild)
+	Position int64 // the new checkpoint
+	Elapsed  time.Duration
+}
+
+// Rebuild folds p's tables again from the first event, in one
+// transaction: it locks p's checkpoint, deletes the rows (DELETE, not
+// TRUNCATE), applies every event up to the head, and saves the new
+// checkpoint. Readers keep seeing the old rows, unblocked, until the
+// commit swaps in the new ones; a live runner of p waits on the checkpoint
+// lock meanwhile and then goes on from the new checkpoint. The cost is
+// one long transaction (see `towow bench rebuild` for its speed).
+func (r *Runner) Rebuild(ctx context.Context, p ReadModel) (RebuildResult, error) {
+	start := time.Now()
+	var res RebuildResult
+	if _, err := r.start(ctx, p); err != nil {
+		return res, err
+	}
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		q := sqlcdb.New(tx)
+		if _, err := q.LockCheckpoint(ctx, p.Name()); err != nil {
+			return fmt.Errorf("lock checkpoint: %w", err)
+		}
+		if err := p.Reset(ctx, tx); err != nil {
+			return fmt.Errorf("reset: %w", err)
+		}
+		// Every event up to head has committed: the rebuild sees them all.
+		head, err := r.store.HeadPosition(ctx)
+		if err != nil {
+			return err
+		}
+		if sr, ok := p.(SQLRebuilder); ok {
+			if err := sr.RebuildUpTo(ctx, tx, head); err != nil {
+				return fmt.Errorf("rebuild in SQL: %w", err)
+			}
+			res.Events, res.Position = head, head
+			return q.SaveCheckpoint(ctx, sqlcdb.SaveCheckpointParams{Name: p.Name(), Position: head})
+		}
+		var pos int64
+		for pos < head {
+			batch, err := r.store.ReadAll(ctx, pos, eventstore.Filter{UntilPosition: head}, eventstore.MaxReadLimit)
+			if err != nil {
+				return err
+			}
+			if len(batch) == 0 {
+				break
+			}
+			for _, e := range batch {
+				if err := p.Apply(ctx, tx, e); err != nil {
+					return fmt.Errorf("apply event %s (%s, position %d): %w", e.EventID, e.Type, e.Position, err)
+				}
+			}
+			res.Events += int64(len(batch))
+			pos = batch[len(batch)-1].Position
+		}
+		res.Position = head
+		return q.SaveCheckpoint(ctx, sqlcdb.SaveCheckpointParams{Name: p.Name(), Position: head})
+	})
+	res.Elapsed = time.Since(start)
+	if err != nil {
+		return res, fmt.Errorf("rebuild projection %s: %w", p.Name(), err)
+	}
+	return res, nil
+}
+
 // Lag returns how many positions each named projector's checkpoint trails
 // the log's head.
 func (r *Runner) Lag(ctx context.Context, names ...string) (map[string]int64, error) {
@@ -169,4 +261,39 @@ func (r *Runner) RunForever(ctx context.Context, p Projector) {
 		}
 		backoff = min(backoff*2, 30*time.Second)
 	}
+}
+
+// All is every read model, in the order `towow serve` runs them.
+func All() []ReadModel { return []ReadModel{Streams{}, Demands{}} }
+
+// ByName returns the read model called name.
+func ByName(name string) (ReadModel, bool) {
+	for _, p := range All() {
+		if p.Name() == name {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// WaitFor waits until every named read model's checkpoint reaches pos
+// (read-your-writes), polling every few milliseconds, until ctx ends.
+func (r *Runner) WaitFor(ctx context.Context, pos int64, names ...string) error {
+	for _, n := range names {
+		for {
+			cp, err := r.Checkpoint(ctx, n)
+			if err != nil {
+				return err
+			}
+			if cp >= pos {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("projection %s at %d, waiting for %d: %w", n, cp, pos, ctx.Err())
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	return nil
 }

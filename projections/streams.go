@@ -21,6 +21,21 @@ type Streams struct{}
 // Name implements Projector.
 func (Streams) Name() string { return "streams" }
 
+// Reset implements ReadModel.
+func (Streams) Reset(ctx context.Context, tx pgx.Tx) error { return sqlcdb.New(tx).DeleteStreams(ctx) }
+
+// RebuildUpTo implements SQLRebuilder.
+func (Streams) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
+	_, err := sqlcdb.New(tx).RebuildStreams(ctx, head)
+	return err
+}
+
+// Checksum implements ReadModel.
+func (Streams) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
+	r, err := sqlcdb.New(db).ChecksumStreams(ctx)
+	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
+}
+
 // Apply implements Projector.
 func (Streams) Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error {
 	return sqlcdb.New(tx).UpsertStream(ctx, sqlcdb.UpsertStreamParams{

@@ -33,3 +33,23 @@ WHERE (sqlc.narg('correlation_id')::text IS NULL OR correlation_id = sqlc.narg('
   AND stream_id > @after_stream_id
 ORDER BY stream_id
 LIMIT @max_count;
+
+-- name: RebuildStreams :execrows
+-- The streams read model folded in one statement (Rebuild's fast path):
+-- the same rows UpsertStream builds event by event, which the rebuild test
+-- checks row for row.
+INSERT INTO streams (stream_id, version, event_count, first_position, last_position,
+                     last_event_type, correlation_id, created_at, updated_at)
+SELECT e.stream_id,
+       max(e.stream_version),
+       count(*),
+       min(e.global_position),
+       max(e.global_position),
+       (array_agg(e.event_type::text ORDER BY e.global_position DESC))[1],
+       (array_agg(e.metadata ->> 'correlation_id' ORDER BY e.global_position)
+            FILTER (WHERE coalesce(e.metadata ->> 'correlation_id', '') <> ''))[1],
+       min(e.recorded_at),
+       max(e.recorded_at)
+FROM events e
+WHERE e.global_position <= @head_position
+GROUP BY e.stream_id;

@@ -21,6 +21,7 @@ import (
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/bench"
+	"github.com/towow/towow/projections"
 )
 
 func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
@@ -30,8 +31,11 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "sse" {
 		return cmdBenchSSE(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "rebuild" {
+		return cmdBenchRebuild(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 20] [-c 4] [-follow all|demand] [-per-client]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 20] [-c 4] [-follow all|demand] [-per-client] | towow bench rebuild [-n 200]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -205,5 +209,48 @@ func withBenchEngine(ctx context.Context, cfg config, stderr io.Writer, what str
 		}
 		defer stop()
 		return fn(e, pool, name, logger)
+	})
+}
+
+// cmdBenchRebuild builds a log of n negotiations in a scratch database,
+// then times rebuilding every read model from it.
+func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench rebuild", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 200, "negotiations in the log to rebuild from")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *n < 1 {
+		return fmt.Errorf("%w: -n must be at least 1", errUsage)
+	}
+	return withBenchEngine(ctx, cfg, stderr, "bench rebuild builds its log with the engine", func(e *agents.Engine, pool *pgxpool.Pool, name string, _ *slog.Logger) error {
+		fmt.Fprintf(stdout, "towow bench rebuild: building a log of %d negotiations in scratch database %s\n", *n, name)
+		if _, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: 8}, nil); err != nil {
+			return err
+		}
+		head, err := e.Store().HeadPosition(ctx)
+		if err != nil {
+			return err
+		}
+		// First the live path: a fresh runner catching up event by event
+		// (batches of 500, checkpoint per batch).
+		runner := projections.NewRunner(pool, e.Store(), nil, nil)
+		for _, m := range projections.All() {
+			t0 := time.Now()
+			if _, err := runner.CatchUp(ctx, m); err != nil {
+				return err
+			}
+			took := time.Since(t0)
+			fmt.Fprintf(stdout, "catch-up %-8s %d events in %s (%.0f events/s)\n", m.Name(), head, took.Round(time.Millisecond), float64(head)/took.Seconds())
+		}
+		fmt.Fprintf(stdout, "rebuild: every read model again from the first event, each in one transaction\n")
+		took, err := rebuildModels(ctx, pool, projections.All(), stdout)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "all read models: %d events in %s = %.0f events/s (target >= 20,000)\n", head,
+			took.Round(time.Millisecond), float64(head)/took.Seconds())
+		return nil
 	})
 }

@@ -110,15 +110,11 @@ func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		return fmt.Errorf("%w: towow replay <demand_id>", errUsage)
 	}
-	logger := cfg.quietLogger(stderr)
-	pool, closeDB, err := openDB(ctx, cfg, logger)
+	pool, closeDB, err := openMigrated(ctx, cfg, cfg.quietLogger(stderr))
 	if err != nil {
 		return err
 	}
 	defer closeDB()
-	if err := migrateUp(ctx, pool, logger); err != nil {
-		return err
-	}
 	store := eventstore.New(pool, eventstore.Options{})
 	p := &printer{w: stdout, demandID: args[0]}
 	var after int64
@@ -148,6 +144,19 @@ func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io
 }
 
 // migrateUp applies the schema (idempotent, safe with concurrent starts).
+// openMigrated opens the database and applies pending migrations.
+func openMigrated(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
+	pool, closeDB, err := openDB(ctx, cfg, logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := migrateUp(ctx, pool, logger); err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	return pool, closeDB, nil
+}
+
 func migrateUp(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
 	m, err := schema.New(pool, logger)
 	if err != nil {

@@ -6,6 +6,7 @@
 //	towow demo "<demand>"          run one negotiation and print it live
 //	towow replay <demand_id>       print a stored negotiation (no LLM)
 //	towow migrate up|down|status   manage the schema
+//	towow projections rebuild      fold the read models again from the log
 //	towow db start|stop|status|url manage the embedded cluster
 //	towow bench append             measure the event store
 //	towow bench negotiate          measure the negotiation engine
@@ -45,11 +46,15 @@ Usage:
                                     its timeline live, then the result; exits 0 at a terminal state
   towow replay <demand_id>          print a stored negotiation's timeline from its events (no LLM)
   towow migrate up|down|status      apply, roll back one step, or list migrations
+  towow projections rebuild [--name streams|demands]
+                                    fold the read models again from the first event while servers
+                                    keep serving (readers see the old rows until it commits)
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
   towow bench append [flags]        benchmark the event store (towow bench append --help)
   towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow all|demand)
+  towow bench rebuild [-n 200]      benchmark rebuilding the read models from a log of n negotiations
   towow help                        show this text
 
 `
@@ -88,6 +93,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdReplay(ctx, cfg, args[1:], stdout, stderr)
 		case "bench":
 			err = cmdBench(ctx, cfg, args[1:], stdout, stderr)
+		case "projections":
+			err = cmdProjections(ctx, cfg, args[1:], stdout, stderr)
 		default:
 			err = fmt.Errorf("%w: unknown command %q (see towow --help)", errUsage, args[0])
 		}

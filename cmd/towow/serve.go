@@ -37,7 +37,11 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	hub := eventstore.NewHub(engine.Store(), notifier, eventstore.HubOptions{Logger: logger})
 	go func() { _ = hub.Run(nctx) }()
 	runner := projections.NewRunner(pool, engine.Store(), notifier, logger)
-	go runner.RunForever(nctx, projections.Streams{})
+	var names []string
+	for _, p := range projections.All() {
+		go runner.RunForever(nctx, p)
+		names = append(names, p.Name())
+	}
 	migrator, err := schema.New(pool, logger)
 	if err != nil {
 		return err
@@ -45,7 +49,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	defer migrator.Close()
 	ready := api.Readiness{Pending: migrator.Pending,
 		Lag: func(ctx context.Context) (map[string]int64, error) {
-			return runner.Lag(ctx, projections.Streams{}.Name())
+			return runner.Lag(ctx, names...)
 		}}
 	m.Watch(metrics.Sources{Pool: pool, Lag: ready.Lag,
 		BreakerOpen: func() bool { return engine.LLM().BreakerState() == "open" }})
@@ -59,7 +63,7 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	defer cancelBase()
 	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
-		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m, CORSOrigins: cfg.CORSOrigins}).Handler(),
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m, CORSOrigins: cfg.CORSOrigins, Projections: runner}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))

@@ -12,6 +12,27 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Demand struct {
+	DemandID          string          `json:"demand_id"`
+	UserID            string          `json:"user_id"`
+	RawInput          string          `json:"raw_input"`
+	RootDemandID      string          `json:"root_demand_id"`
+	ParentDemandID    pgtype.Text     `json:"parent_demand_id"`
+	ParentChannelID   pgtype.Text     `json:"parent_channel_id"`
+	Depth             int32           `json:"depth"`
+	Status            string          `json:"status"`
+	Understanding     json.RawMessage `json:"understanding"`
+	ChannelID         pgtype.Text     `json:"channel_id"`
+	Outcome           pgtype.Text     `json:"outcome"`
+	FinalProposal     json.RawMessage `json:"final_proposal"`
+	RoundsTaken       pgtype.Int4     `json:"rounds_taken"`
+	ErrorCode         pgtype.Text     `json:"error_code"`
+	SubmittedPosition int64           `json:"submitted_position"`
+	LastPosition      int64           `json:"last_position"`
+	CreatedAt         time.Time       `json:"created_at"`
+	UpdatedAt         time.Time       `json:"updated_at"`
+}
+
 type Event struct {
 	GlobalPosition int64           `json:"global_position"`
 	EventID        uuid.UUID       `json:"event_id"`

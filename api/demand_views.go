@@ -1,0 +1,127 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/projections"
+)
+
+// CodeBehind is returned when a read model has not reached the min_cursor
+// the client asked for within 5 s (retry later).
+const CodeBehind = "TOWOW_READMODEL_001"
+
+// readWait bounds how long a read waits for its read models to reach
+// min_cursor.
+const readWait = 5 * time.Second
+
+// MinCursor is the read-your-writes parameter of read-model endpoints.
+type MinCursor struct {
+	MinCursor int64 `query:"min_cursor" minimum:"0" doc:"wait (at most 5 s) until the read model has folded the log up to this cursor, e.g. the cursor a submit returned"`
+}
+
+// waitFor waits until the named read models reach the min_cursor.
+func (s *Server) waitFor(ctx context.Context, m MinCursor, names ...string) error {
+	if m.MinCursor == 0 {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, readWait)
+	defer cancel()
+	if err := s.Projections.WaitFor(wctx, m.MinCursor, names...); err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusServiceUnavailable, Title: "Service Unavailable",
+				Detail: fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait)}, Code: CodeBehind}
+		}
+		return problem(err)
+	}
+	return nil
+}
+
+// ListDemandsInput filters GET /api/v1/demands.
+type ListDemandsInput struct {
+	MinCursor
+	Status     string    `query:"status" enum:"processing,completed,failed" doc:"only demands in this status"`
+	UserID     string    `query:"user_id" doc:"only this user's demands"`
+	Since      time.Time `query:"since" doc:"submitted at or after (RFC 3339)"`
+	Before     time.Time `query:"before" doc:"submitted before (RFC 3339)"`
+	IncludeSub bool      `query:"include_sub" doc:"include the sub-demands spawned for gaps (default: root demands only)"`
+	Cursor     int64     `query:"cursor" minimum:"0" doc:"next_cursor of the previous page"`
+	Limit      int       `query:"limit" minimum:"1" maximum:"500" default:"50"`
+}
+
+// ListDemandsOutput is a page of demands, newest first.
+type ListDemandsOutput struct {
+	Body struct {
+		Demands    []projections.DemandView `json:"demands"`
+		NextCursor int64                    `json:"next_cursor,omitempty" doc:"pass as cursor for the next page; absent on the last page"`
+	}
+}
+
+// GetDemandInput names one demand.
+type GetDemandInput struct {
+	MinCursor
+	DemandID string `path:"demand_id" example:"d-3f9a1c2b4d5e"`
+}
+
+// GetDemandOutput is one demand with its sub-negotiations.
+type GetDemandOutput struct {
+	Body struct {
+		projections.DemandView
+		SubNegotiations []projections.DemandView `json:"sub_negotiations" doc:"the sub-demands its channel spawned for gaps"`
+	}
+}
+
+func (s *Server) registerDemandViews(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-demands",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/demands",
+		Summary:     "List demands, newest first",
+		Tags:        []string{"demands"},
+	}, func(ctx context.Context, in *ListDemandsInput) (*ListDemandsOutput, error) {
+		if err := s.waitFor(ctx, in.MinCursor, projections.Demands{}.Name()); err != nil {
+			return nil, err
+		}
+		rows, err := projections.ListDemands(ctx, s.Pool, projections.DemandFilter{Status: in.Status, UserID: in.UserID,
+			Since: in.Since, Until: in.Before, IncludeSub: in.IncludeSub, Before: in.Cursor, Limit: in.Limit})
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &ListDemandsOutput{}
+		out.Body.Demands = rows
+		if len(rows) == in.Limit {
+			out.Body.NextCursor = rows[len(rows)-1].Cursor
+		}
+		return out, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "get-demand",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/demands/{demand_id}",
+		Summary:     "A demand: its understanding, channel, status, final proposal and sub-negotiations",
+		Tags:        []string{"demands"},
+	}, func(ctx context.Context, in *GetDemandInput) (*GetDemandOutput, error) {
+		if err := s.waitFor(ctx, in.MinCursor, projections.Demands{}.Name()); err != nil {
+			return nil, err
+		}
+		d, err := projections.GetDemand(ctx, s.Pool, in.DemandID)
+		if errors.Is(err, projections.ErrNotFound) {
+			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
+		}
+		if err != nil {
+			return nil, problem(err)
+		}
+		subs, err := projections.SubDemands(ctx, s.Pool, in.DemandID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &GetDemandOutput{}
+		out.Body.DemandView, out.Body.SubNegotiations = d, subs
+		return out, nil
+	})
+}

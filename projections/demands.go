@@ -1,0 +1,178 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/sqlcdb"
+)
+
+// Demands keeps one row per demand (root and sub-demands): who asked what,
+// the understanding, the channel, and how it ended.
+type Demands struct{}
+
+// Name implements Projector.
+func (Demands) Name() string { return "demands" }
+
+// Reset implements ReadModel.
+func (Demands) Reset(ctx context.Context, tx pgx.Tx) error { return sqlcdb.New(tx).DeleteDemands(ctx) }
+
+// Checksum implements ReadModel.
+func (Demands) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
+	r, err := sqlcdb.New(db).ChecksumDemands(ctx)
+	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
+}
+
+// Apply implements Projector.
+func (Demands) Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error {
+	switch e.Type {
+	case domain.EventDemandSubmitted, domain.EventDemandUnderstood, domain.EventDemandAccepted,
+		domain.EventNegotiationCompleted, domain.EventNegotiationFailed:
+	default:
+		return nil
+	}
+	p, err := e.Decode()
+	if err != nil {
+		return err
+	}
+	q := sqlcdb.New(tx)
+	switch x := p.(type) {
+	case *domain.DemandSubmitted:
+		root := x.RootDemandID
+		if root == "" {
+			root = x.DemandID
+		}
+		return q.InsertDemand(ctx, sqlcdb.InsertDemandParams{
+			DemandID: x.DemandID, UserID: x.UserID, RawInput: x.RawInput, RootDemandID: root,
+			ParentDemandID: text(x.ParentDemandID), ParentChannelID: text(x.ParentChannelID),
+			Depth: int32(x.RecursionDepth), Position: e.Position, RecordedAt: e.RecordedAt,
+		})
+	case *domain.DemandUnderstood:
+		return q.SetDemandUnderstanding(ctx, sqlcdb.SetDemandUnderstandingParams{
+			Understanding: e.Payload, Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
+	case *domain.DemandAccepted:
+		return q.SetDemandChannel(ctx, sqlcdb.SetDemandChannelParams{
+			ChannelID: text(x.ChannelID), Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
+	case *domain.NegotiationCompleted:
+		status := domain.DemandStatusCompleted
+		if x.Status == domain.ChannelStatusFailed {
+			status = domain.DemandStatusFailed
+		}
+		var final json.RawMessage
+		if x.FinalProposal != nil {
+			if final, err = json.Marshal(x.FinalProposal); err != nil {
+				return err
+			}
+		}
+		return q.CompleteDemand(ctx, sqlcdb.CompleteDemandParams{
+			Status: string(status), Outcome: text(string(x.Status)), FinalProposal: final,
+			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: x.RoundsTaken > 0},
+			Position:    e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
+	case *domain.NegotiationFailed:
+		return q.FailDemand(ctx, sqlcdb.FailDemandParams{
+			Reason: text(string(x.Reason)), ErrorCode: text(x.ErrorCode),
+			Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
+	}
+	return nil
+}
+
+func text(s string) pgtype.Text { return pgtype.Text{String: s, Valid: s != ""} }
+
+// DemandView is one row of the demands read model.
+type DemandView struct {
+	DemandID        string          `json:"demand_id"`
+	UserID          string          `json:"user_id"`
+	RawInput        string          `json:"raw_input"`
+	RootDemandID    string          `json:"root_demand_id"`
+	ParentDemandID  string          `json:"parent_demand_id,omitempty"`
+	ParentChannelID string          `json:"parent_channel_id,omitempty"`
+	Depth           int             `json:"depth"`
+	Status          string          `json:"status" enum:"processing,completed,failed"`
+	Understanding   json.RawMessage `json:"understanding,omitempty"`
+	ChannelID       string          `json:"channel_id,omitempty"`
+	Outcome         string          `json:"outcome,omitempty" doc:"finalized, force_finalized or failed (the channel's end), or the failure reason"`
+	FinalProposal   json.RawMessage `json:"final_proposal,omitempty"`
+	RoundsTaken     int             `json:"rounds_taken,omitempty"`
+	ErrorCode       string          `json:"error_code,omitempty"`
+	Cursor          int64           `json:"cursor" doc:"position of the demand's submission: the list's page cursor"`
+	LastPosition    int64           `json:"last_position" doc:"position of the last event folded into this row"`
+	CreatedAt       time.Time       `json:"created_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+}
+
+// GetDemand returns one demand's row, or ErrNotFound.
+func GetDemand(ctx context.Context, db DB, demandID string) (DemandView, error) {
+	d, err := sqlcdb.New(db).GetDemand(ctx, demandID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return DemandView{}, fmt.Errorf("demand %q: %w", demandID, ErrNotFound)
+	}
+	if err != nil {
+		return DemandView{}, fmt.Errorf("demand %q: %w", demandID, err)
+	}
+	return demandView(d), nil
+}
+
+// SubDemands returns the sub-demands a demand's channel spawned, oldest
+// first.
+func SubDemands(ctx context.Context, db DB, demandID string) ([]DemandView, error) {
+	rows, err := sqlcdb.New(db).ListSubDemands(ctx, text(demandID))
+	if err != nil {
+		return nil, fmt.Errorf("sub-demands of %q: %w", demandID, err)
+	}
+	return demandViews(rows), nil
+}
+
+// DemandFilter selects demands for ListDemands.
+type DemandFilter struct {
+	Status, UserID string
+	Since, Until   time.Time // created_at in [Since, Until)
+	IncludeSub     bool      // sub-demands too (default: root demands only)
+	Before         int64     // page cursor: demands submitted before this position (0: newest)
+	Limit          int       // default 50, at most 500
+}
+
+// ListDemands returns demands newest first.
+func ListDemands(ctx context.Context, db DB, f DemandFilter) ([]DemandView, error) {
+	if f.Limit <= 0 || f.Limit > 500 {
+		f.Limit = 50
+	}
+	p := sqlcdb.ListDemandsParams{BeforePosition: f.Before, Status: text(f.Status), UserID: text(f.UserID),
+		IncludeSub: f.IncludeSub, MaxCount: int32(f.Limit)}
+	if !f.Since.IsZero() {
+		p.Since = &f.Since
+	}
+	if !f.Until.IsZero() {
+		p.Until = &f.Until
+	}
+	rows, err := sqlcdb.New(db).ListDemands(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("list demands: %w", err)
+	}
+	return demandViews(rows), nil
+}
+
+func demandViews(rows []sqlcdb.Demand) []DemandView {
+	out := make([]DemandView, len(rows))
+	for i, r := range rows {
+		out[i] = demandView(r)
+	}
+	return out
+}
+
+func demandView(d sqlcdb.Demand) DemandView {
+	return DemandView{
+		DemandID: d.DemandID, UserID: d.UserID, RawInput: d.RawInput, RootDemandID: d.RootDemandID,
+		ParentDemandID: d.ParentDemandID.String, ParentChannelID: d.ParentChannelID.String, Depth: int(d.Depth),
+		Status: d.Status, Understanding: d.Understanding, ChannelID: d.ChannelID.String, Outcome: d.Outcome.String,
+		FinalProposal: d.FinalProposal, RoundsTaken: int(d.RoundsTaken.Int32), ErrorCode: d.ErrorCode.String,
+		Cursor: d.SubmittedPosition, LastPosition: d.LastPosition, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+	}
+}
