@@ -75,12 +75,8 @@ func startEngine(ctx context.Context, cfg config, pool *pgxpool.Pool, m *metrics
 // openEngine opens the database (embedded or DATABASE_URL), migrates it and
 // starts the engine; close stops the engine and releases the database.
 func openEngine(ctx context.Context, cfg config, m *metrics.Metrics, logger *slog.Logger) (*agents.Engine, *pgxpool.Pool, func(), error) {
-	pool, closeDB, err := openDB(ctx, cfg, logger)
+	pool, closeDB, err := openMigrated(ctx, cfg, logger)
 	if err != nil {
-		return nil, nil, nil, err
-	}
-	if err := migrateUp(ctx, pool, logger); err != nil {
-		closeDB()
 		return nil, nil, nil, err
 	}
 	e, stop, err := startEngine(ctx, cfg, pool, m, logger)
