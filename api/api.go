@@ -68,6 +68,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Projections != nil {
 		s.registerDemandViews(api)
+		s.registerChannelViews(api)
 	}
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/towow/towow/api"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/internal/bench"
 	"github.com/towow/towow/projections"
@@ -121,6 +122,14 @@ func TestDemandViewsAndRebuild(t *testing.T) {
 		}
 	}
 
+	// Each root channel through the channels read model, checked against
+	// the log itself.
+	for _, d := range all {
+		if d.ChannelID != "" { // a demand with no candidates never opens one
+			a.checkChannel(t, d.ChannelID, d.Outcome)
+		}
+	}
+
 	// Read-your-writes: with the submit's cursor the new demand is there.
 	id, _ := a.submit(t, "杭州的创业团队需要一位UI设计师和一位后端开发，做一个小程序")
 	var evs []message
@@ -166,6 +175,55 @@ func TestDemandViewsAndRebuild(t *testing.T) {
 			t.Logf("%s: %d rows, %d events folded in %s", m.Name(), live.Rows, res.Events, res.Elapsed)
 			break
 		}
+	}
+}
+
+// checkChannel compares a channel's read-model endpoints with its events.
+func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
+	t.Helper()
+	evs, err := a.store.ReadStream(context.Background(), domain.ChannelStream(channelID), 1, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[domain.EventType]int{}
+	for _, e := range evs {
+		count[e.Type]++
+	}
+	var c projections.ChannelView
+	if st := a.getJSON(t, "/api/v1/channels/"+channelID, &c); st != 200 {
+		t.Fatalf("get channel %s: %d", channelID, st)
+	}
+	if c.Status != outcome || c.ProposalVersion != count[domain.EventProposalDistributed] || len(c.Invited) == 0 {
+		t.Errorf("channel %s: %+v; want status %s, %d proposals", channelID, c, outcome, count[domain.EventProposalDistributed])
+	}
+	var props struct{ Proposals []projections.ProposalView }
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/proposals", &props)
+	for i, p := range props.Proposals {
+		if p.Version != i+1 || len(p.Proposal) == 0 {
+			t.Errorf("channel %s proposal %d: %+v", channelID, i, p)
+		}
+	}
+	var offers struct{ Offers []projections.OfferView }
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/offers", &offers)
+	var fb struct{ Feedback []projections.FeedbackView }
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback", &fb)
+	var fb1 struct{ Feedback []projections.FeedbackView }
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback?proposal_version=1", &fb1)
+	if len(props.Proposals) != count[domain.EventProposalDistributed] || len(offers.Offers) != count[domain.EventOfferSubmitted] ||
+		len(fb.Feedback) != count[domain.EventProposalFeedback] || len(fb1.Feedback) == 0 || len(fb1.Feedback) > len(fb.Feedback) {
+		t.Errorf("channel %s: %d proposals, %d offers, %d feedback (%d on v1); the log has %v", channelID,
+			len(props.Proposals), len(offers.Offers), len(fb.Feedback), len(fb1.Feedback), count)
+	}
+	var parts struct{ Participants []api.Participant }
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/participants", &parts)
+	inFinal := 0
+	for _, p := range parts.Participants {
+		if p.InFinal {
+			inFinal++
+		}
+	}
+	if len(parts.Participants) != len(c.Invited) || inFinal != len(c.Participants) {
+		t.Errorf("channel %s participants %+v; invited %v, final %v", channelID, parts.Participants, c.Invited, c.Participants)
 	}
 }
 

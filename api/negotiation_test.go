@@ -268,6 +268,8 @@ func TestAPIErrors(t *testing.T) {
 		{"unknown channel", func() *http.Response { return get("/api/v1/channels/collab-nope/state") }, 404, "TOWOW_NOT_FOUND"},
 		{"limit out of range", func() *http.Response { return get("/api/v1/events?limit=5000") }, 422, "TOWOW_REQUEST_001"},
 		{"unknown demand", func() *http.Response { return get("/api/v1/demands/d-000000") }, 404, "TOWOW_NOT_FOUND"},
+		{"unknown channel (read model)", func() *http.Response { return get("/api/v1/channels/collab-nope/offers") }, 404, "TOWOW_NOT_FOUND"},
+		{"bad proposal version", func() *http.Response { return get("/api/v1/channels/collab-nope/feedback?proposal_version=-1") }, 422, "TOWOW_REQUEST_001"},
 		{"bad demand status", func() *http.Response { return get("/api/v1/demands?status=done") }, 422, "TOWOW_REQUEST_001"},
 		{"demands limit out of range", func() *http.Response { return get("/api/v1/demands?limit=501") }, 422, "TOWOW_REQUEST_001"},
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,6 +23,13 @@ type Demands struct{}
 // Name implements Projector.
 func (Demands) Name() string { return "demands" }
 
+// demandTypes are the events the demands model folds.
+var demandTypes = []domain.EventType{domain.EventDemandSubmitted, domain.EventDemandUnderstood, domain.EventDemandAccepted,
+	domain.EventNegotiationCompleted, domain.EventNegotiationFailed}
+
+// Types implements Typed.
+func (Demands) Types() []domain.EventType { return demandTypes }
+
 // Reset implements ReadModel.
 func (Demands) Reset(ctx context.Context, tx pgx.Tx) error { return sqlcdb.New(tx).DeleteDemands(ctx) }
 
@@ -32,18 +40,15 @@ func (Demands) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
 }
 
 // Apply implements Projector.
-func (Demands) Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error {
-	switch e.Type {
-	case domain.EventDemandSubmitted, domain.EventDemandUnderstood, domain.EventDemandAccepted,
-		domain.EventNegotiationCompleted, domain.EventNegotiationFailed:
-	default:
+func (Demands) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
+	if !slices.Contains(demandTypes, e.Type) {
 		return nil
 	}
 	p, err := e.Decode()
 	if err != nil {
 		return err
 	}
-	q := sqlcdb.New(tx)
+	q := sqlcdb.New(db)
 	switch x := p.(type) {
 	case *domain.DemandSubmitted:
 		root := x.RootDemandID

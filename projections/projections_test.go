@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/domain"
@@ -180,11 +180,11 @@ type failing struct{ failAt int64 }
 
 func (failing) Name() string { return "failing" }
 
-func (f failing) Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error {
+func (f failing) Apply(ctx context.Context, db projections.DB, e eventstore.RecordedEvent) error {
 	if e.Position == f.failAt {
 		return errors.New("boom")
 	}
-	return projections.Streams{}.Apply(ctx, tx, e)
+	return projections.Streams{}.Apply(ctx, db, e)
 }
 
 // TestFailedBatchWritesNothing: a failure rolls back the whole batch with
@@ -208,5 +208,56 @@ func TestFailedBatchWritesNothing(t *testing.T) {
 	var count int64
 	if err := pool.QueryRow(ctx, "SELECT coalesce(sum(event_count), 0) FROM streams").Scan(&count); err != nil || count != 10 {
 		t.Fatalf("rows hold %d events, want 10: %v", count, err)
+	}
+}
+
+// badDemands is the demands model with a statement that fails in the
+// database (not in Go) at one event: the pipelined rebuild learns of it
+// only at the flush.
+type badDemands struct {
+	projections.Demands
+	failAt int64
+}
+
+func (b badDemands) Apply(ctx context.Context, db projections.DB, e eventstore.RecordedEvent) error {
+	if e.Position == b.failAt {
+		_, err := db.Exec(ctx, "SELECT 1/0")
+		return err
+	}
+	return b.Demands.Apply(ctx, db, e)
+}
+
+func (badDemands) Types() []domain.EventType { return nil } // read every event
+
+// TestFailedRebuildKeepsTheOldRows: a rebuild that fails midway (here at a
+// pipelined flush) rolls back whole: the rows and the checkpoint are those
+// from before it.
+func TestFailedRebuildKeepsTheOldRows(t *testing.T) {
+	pool := dbtest.New(t)
+	s := eventstore.New(pool, eventstore.Options{})
+	ctx := context.Background()
+	for i := range 5 {
+		ev, _ := eventstore.NewEvent(uuid.Nil, &domain.DemandSubmitted{DemandID: fmt.Sprintf("d-%d", i), UserID: "u", RawInput: "x"},
+			domain.Metadata{CorrelationID: fmt.Sprintf("d-%d", i)})
+		if _, err := s.Append(ctx, domain.DemandStream(fmt.Sprintf("d-%d", i)), eventstore.NoStream, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := projections.NewRunner(pool, s, nil, nil)
+	if _, err := r.CatchUp(ctx, projections.Demands{}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := projections.Demands{}.Checksum(ctx, pool)
+	if err != nil || before.Rows != 5 {
+		t.Fatalf("before: %+v %v", before, err)
+	}
+	_, err = r.Rebuild(ctx, badDemands{failAt: 3})
+	if err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("Rebuild = %v, want the database's error", err)
+	}
+	after, _ := projections.Demands{}.Checksum(ctx, pool)
+	cp, _ := r.Checkpoint(ctx, "demands")
+	if after != before || cp != 5 {
+		t.Fatalf("after a failed rebuild: %+v checkpoint %d; want %+v checkpoint 5", after, cp, before)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -17,10 +18,12 @@ import (
 type Projector interface {
 	// Name identifies the projector and its checkpoint.
 	Name() string
-	// Apply applies one event inside tx, writing only the projector's own
-	// tables. Events the projector does not care about are ignored (return
-	// nil). An error rolls the whole batch back and stops the runner.
-	Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error
+	// Apply applies one event through db (the batch's transaction, or a
+	// rebuild's statement pipeline: write only, never read back), writing
+	// only the projector's own tables. Events the projector does not care
+	// about are ignored (return nil). An error rolls the whole batch back
+	// and stops the runner.
+	Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error
 }
 
 // ReadModel is a projector whose tables can be emptied and folded again
@@ -39,6 +42,12 @@ type ReadModel interface {
 // fold.
 type SQLRebuilder interface {
 	RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error
+}
+
+// Typed is a projector that folds only some event types (and ignores the
+// rest): Rebuild then reads only those from the log.
+type Typed interface {
+	Types() []domain.EventType
 }
 
 // Fingerprint is a read model's row count and the md5 of its rows in key
@@ -161,7 +170,7 @@ func (r *Runner) applyBatch(ctx context.Context, p Projector, batch []eventstore
 
 // RebuildResult reports a rebuild.
 type RebuildResult struct {
-	Events   int64 // events folded (up to the head position for an SQL rebuild)
+	Events   int64 // the log's events up to Position (a typed model reads only its own types)
 	Position int64 // the new checkpoint
 	Elapsed  time.Duration
 }
@@ -199,9 +208,18 @@ func (r *Runner) Rebuild(ctx context.Context, p ReadModel) (RebuildResult, error
 			res.Events, res.Position = head, head
 			return q.SaveCheckpoint(ctx, sqlcdb.SaveCheckpointParams{Name: p.Name(), Position: head})
 		}
+		// The writes are pipelined: queued and sent a few hundred per round
+		// trip (a rebuild is write-only, and the whole transaction rolls
+		// back on any error, so a failure reported at a flush loses
+		// nothing).
+		pipe := &pipeline{tx: tx}
+		filter := eventstore.Filter{UntilPosition: head}
+		if t, ok := p.(Typed); ok {
+			filter.Types = t.Types()
+		}
 		var pos int64
 		for pos < head {
-			batch, err := r.store.ReadAll(ctx, pos, eventstore.Filter{UntilPosition: head}, eventstore.MaxReadLimit)
+			batch, err := r.store.ReadAll(ctx, pos, filter, eventstore.MaxReadLimit)
 			if err != nil {
 				return err
 			}
@@ -209,14 +227,16 @@ func (r *Runner) Rebuild(ctx context.Context, p ReadModel) (RebuildResult, error
 				break
 			}
 			for _, e := range batch {
-				if err := p.Apply(ctx, tx, e); err != nil {
+				if err := p.Apply(ctx, pipe, e); err != nil {
 					return fmt.Errorf("apply event %s (%s, position %d): %w", e.EventID, e.Type, e.Position, err)
 				}
 			}
-			res.Events += int64(len(batch))
+			if err := pipe.flush(ctx); err != nil {
+				return fmt.Errorf("apply events up to position %d: %w", batch[len(batch)-1].Position, err)
+			}
 			pos = batch[len(batch)-1].Position
 		}
-		res.Position = head
+		res.Events, res.Position = head, head
 		return q.SaveCheckpoint(ctx, sqlcdb.SaveCheckpointParams{Name: p.Name(), Position: head})
 	})
 	res.Elapsed = time.Since(start)
@@ -264,7 +284,7 @@ func (r *Runner) RunForever(ctx context.Context, p Projector) {
 }
 
 // All is every read model, in the order `towow serve` runs them.
-func All() []ReadModel { return []ReadModel{Streams{}, Demands{}} }
+func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}} }
 
 // ByName returns the read model called name.
 func ByName(name string) (ReadModel, bool) {

@@ -37,8 +37,8 @@ func (Streams) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
 }
 
 // Apply implements Projector.
-func (Streams) Apply(ctx context.Context, tx pgx.Tx, e eventstore.RecordedEvent) error {
-	return sqlcdb.New(tx).UpsertStream(ctx, sqlcdb.UpsertStreamParams{
+func (Streams) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
+	return sqlcdb.New(db).UpsertStream(ctx, sqlcdb.UpsertStreamParams{
 		StreamID:      e.StreamID,
 		Version:       e.StreamVersion,
 		Position:      e.Position,

@@ -267,8 +267,8 @@ func TestCommandErrors(t *testing.T) {
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
-		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands]"},
-		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands`},
+		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels]"},
+		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},
 		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
 	}
 	for _, tc := range tests {
@@ -446,8 +446,8 @@ func TestBenchRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench rebuild: %v\n%s", err, out)
 	}
-	if n := strings.Count(string(out), "identical to the rows before"); n != 2 {
-		t.Fatalf("%d read models rebuilt identical, want 2:\n%s", n, out)
+	if n := strings.Count(string(out), "identical to the rows before"); n != 3 {
+		t.Fatalf("%d read models rebuilt identical, want 3:\n%s", n, out)
 	}
 	// And the operator command on the same database (empty log: no rows).
 	cmd = exec.Command(towowBin, "projections", "rebuild", "--name", "demands")

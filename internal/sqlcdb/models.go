@@ -12,6 +12,61 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Channel struct {
+	ChannelID       string          `json:"channel_id"`
+	DemandID        string          `json:"demand_id"`
+	RootDemandID    string          `json:"root_demand_id"`
+	ParentChannelID pgtype.Text     `json:"parent_channel_id"`
+	Depth           int32           `json:"depth"`
+	Status          string          `json:"status"`
+	Invited         json.RawMessage `json:"invited"`
+	CurrentRound    int32           `json:"current_round"`
+	ProposalVersion int32           `json:"proposal_version"`
+	Participants    json.RawMessage `json:"participants"`
+	RoundsTaken     pgtype.Int4     `json:"rounds_taken"`
+	LastPosition    int64           `json:"last_position"`
+	CreatedAt       time.Time       `json:"created_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+}
+
+type ChannelFeedback struct {
+	ChannelID         string          `json:"channel_id"`
+	AgentID           string          `json:"agent_id"`
+	ProposalVersion   int32           `json:"proposal_version"`
+	Round             int32           `json:"round"`
+	FeedbackType      string          `json:"feedback_type"`
+	Reasoning         string          `json:"reasoning"`
+	AdjustmentRequest string          `json:"adjustment_request"`
+	Concerns          json.RawMessage `json:"concerns"`
+	Actor             string          `json:"actor"`
+	Position          int64           `json:"position"`
+	RecordedAt        time.Time       `json:"recorded_at"`
+}
+
+type ChannelOffer struct {
+	ChannelID     string          `json:"channel_id"`
+	AgentID       string          `json:"agent_id"`
+	DisplayName   string          `json:"display_name"`
+	Decision      string          `json:"decision"`
+	Contribution  string          `json:"contribution"`
+	Conditions    json.RawMessage `json:"conditions"`
+	Reasoning     string          `json:"reasoning"`
+	DeclineReason string          `json:"decline_reason"`
+	Confidence    int32           `json:"confidence"`
+	Position      int64           `json:"position"`
+	RecordedAt    time.Time       `json:"recorded_at"`
+}
+
+type ChannelProposal struct {
+	ChannelID  string          `json:"channel_id"`
+	Version    int32           `json:"version"`
+	Round      int32           `json:"round"`
+	Type       string          `json:"type"`
+	Proposal   json.RawMessage `json:"proposal"`
+	Position   int64           `json:"position"`
+	RecordedAt time.Time       `json:"recorded_at"`
+}
+
 type Demand struct {
 	DemandID          string          `json:"demand_id"`
 	UserID            string          `json:"user_id"`

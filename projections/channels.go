@@ -1,0 +1,257 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/sqlcdb"
+)
+
+// Channels keeps one row per channel (status, round, proposal version,
+// invited agents, final participants, parent link) plus every proposal
+// version, every offer and every feedback of each channel.
+type Channels struct{}
+
+// Name implements Projector.
+func (Channels) Name() string { return "channels" }
+
+// channelTypes are the events the channels model folds.
+var channelTypes = []domain.EventType{domain.EventChannelCreated, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
+	domain.EventProposalDistributed, domain.EventProposalFeedback, domain.EventProposalFinalized,
+	domain.EventNegotiationCompleted}
+
+// Types implements Typed.
+func (Channels) Types() []domain.EventType { return channelTypes }
+
+// Reset implements ReadModel.
+func (Channels) Reset(ctx context.Context, tx pgx.Tx) error {
+	return sqlcdb.New(tx).DeleteChannels(ctx)
+}
+
+// Checksum implements ReadModel.
+func (Channels) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
+	r, err := sqlcdb.New(db).ChecksumChannels(ctx)
+	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
+}
+
+// Apply implements Projector.
+func (Channels) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
+	if !slices.Contains(channelTypes, e.Type) {
+		return nil
+	}
+	p, err := e.Decode()
+	if err != nil {
+		return err
+	}
+	q := sqlcdb.New(db)
+	switch x := p.(type) {
+	case *domain.ChannelCreated:
+		root := x.RootDemandID
+		if root == "" {
+			root = cmpOr(e.Metadata.CorrelationID, x.DemandID)
+		}
+		invited, err := jsonArray(x.InvitedAgents)
+		if err != nil {
+			return err
+		}
+		return q.InsertChannel(ctx, sqlcdb.InsertChannelParams{ChannelID: x.ChannelID, DemandID: x.DemandID,
+			RootDemandID: root, ParentChannelID: text(x.ParentChannel), Depth: int32(x.RecursionDepth),
+			Invited: invited, Position: e.Position, RecordedAt: e.RecordedAt})
+	case *domain.ChannelStatusChanged:
+		return q.SetChannelStatus(ctx, sqlcdb.SetChannelStatusParams{Status: string(x.NewStatus),
+			Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
+	case *domain.NegotiationCompleted:
+		return q.SetChannelStatus(ctx, sqlcdb.SetChannelStatusParams{Status: string(x.Status),
+			Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
+	case *domain.ProposalDistributed:
+		prop, err := json.Marshal(x.Proposal)
+		if err != nil {
+			return err
+		}
+		typ := x.Proposal.Type
+		if typ == "" {
+			typ = domain.ProposalTypeNormal
+		}
+		if err := q.InsertProposal(ctx, sqlcdb.InsertProposalParams{ChannelID: x.ChannelID, Version: int32(x.Proposal.Version),
+			Round: int32(x.Round), Type: string(typ), Proposal: prop, Position: e.Position, RecordedAt: e.RecordedAt}); err != nil {
+			return err
+		}
+		return q.SetChannelProposal(ctx, sqlcdb.SetChannelProposalParams{ProposalVersion: int32(x.Proposal.Version),
+			CurrentRound: int32(x.Round), Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
+	case *domain.ProposalFinalized:
+		participants, err := jsonArray(x.Participants)
+		if err != nil {
+			return err
+		}
+		return q.FinalizeChannel(ctx, sqlcdb.FinalizeChannelParams{Participants: participants,
+			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: true},
+			Position:    e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
+	case *domain.OfferSubmitted:
+		conditions, err := jsonArray(x.Conditions)
+		if err != nil {
+			return err
+		}
+		return q.InsertOffer(ctx, sqlcdb.InsertOfferParams{ChannelID: x.ChannelID, AgentID: x.AgentID, DisplayName: x.DisplayName,
+			Decision: string(x.Decision), Contribution: x.Contribution, Conditions: conditions, Reasoning: x.Reasoning,
+			DeclineReason: x.DeclineReason, Confidence: int32(x.Confidence), Position: e.Position, RecordedAt: e.RecordedAt})
+	case *domain.ProposalFeedback:
+		concerns, err := jsonArray(x.Concerns)
+		if err != nil {
+			return err
+		}
+		return q.InsertFeedback(ctx, sqlcdb.InsertFeedbackParams{ChannelID: x.ChannelID, AgentID: x.AgentID,
+			ProposalVersion: int32(x.ProposalVersion), Round: int32(x.Round), FeedbackType: string(x.FeedbackType),
+			Reasoning: x.Reasoning, AdjustmentRequest: x.AdjustmentRequest, Concerns: concerns, Actor: e.Metadata.Actor,
+			Position: e.Position, RecordedAt: e.RecordedAt})
+	}
+	return nil
+}
+
+// jsonArray encodes a list as a JSON array ([] for none, never null).
+func jsonArray(xs []string) (json.RawMessage, error) {
+	if xs == nil {
+		xs = []string{}
+	}
+	return json.Marshal(xs)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ChannelView is one row of the channels read model.
+type ChannelView struct {
+	ChannelID       string    `json:"channel_id"`
+	DemandID        string    `json:"demand_id"`
+	RootDemandID    string    `json:"root_demand_id"`
+	ParentChannelID string    `json:"parent_channel_id,omitempty"`
+	Depth           int       `json:"depth"`
+	Status          string    `json:"status"`
+	Invited         []string  `json:"invited"`
+	CurrentRound    int       `json:"current_round"`
+	ProposalVersion int       `json:"proposal_version" doc:"version of the latest proposal distributed (0: none yet)"`
+	Participants    []string  `json:"participants,omitempty" doc:"agents of the final proposal, once finalized"`
+	RoundsTaken     int       `json:"rounds_taken,omitempty"`
+	LastPosition    int64     `json:"last_position"`
+	CreatedAt       time.Time `json:"created_at"`
+	UpdatedAt       time.Time `json:"updated_at"`
+}
+
+// ProposalView is one proposal version of a channel.
+type ProposalView struct {
+	Version    int             `json:"version"`
+	Round      int             `json:"round"`
+	Type       string          `json:"type" enum:"normal,compromise"`
+	Proposal   json.RawMessage `json:"proposal" doc:"the proposal as distributed, adjustment_summary included"`
+	Cursor     int64           `json:"cursor"`
+	RecordedAt time.Time       `json:"recorded_at"`
+}
+
+// OfferView is one agent's offer in a channel.
+type OfferView struct {
+	AgentID       string          `json:"agent_id"`
+	DisplayName   string          `json:"display_name,omitempty"`
+	Decision      string          `json:"decision" enum:"participate,decline,conditional"`
+	Contribution  string          `json:"contribution"`
+	Conditions    json.RawMessage `json:"conditions"`
+	Reasoning     string          `json:"reasoning,omitempty"`
+	DeclineReason string          `json:"decline_reason,omitempty"`
+	Confidence    int             `json:"confidence,omitempty"`
+	Cursor        int64           `json:"cursor"`
+	RecordedAt    time.Time       `json:"recorded_at"`
+}
+
+// FeedbackView is one agent's feedback on one proposal version.
+type FeedbackView struct {
+	AgentID           string          `json:"agent_id"`
+	ProposalVersion   int             `json:"proposal_version"`
+	Round             int             `json:"round"`
+	FeedbackType      string          `json:"feedback_type" enum:"accept,negotiate,withdraw,reject"`
+	Reasoning         string          `json:"reasoning"`
+	AdjustmentRequest string          `json:"adjustment_request,omitempty"`
+	Concerns          json.RawMessage `json:"concerns"`
+	Actor             string          `json:"actor" doc:"agent:<id>, or system for a feedback that timed out (counted as accept)"`
+	Cursor            int64           `json:"cursor"`
+	RecordedAt        time.Time       `json:"recorded_at"`
+}
+
+// GetChannel returns one channel's row, or ErrNotFound.
+func GetChannel(ctx context.Context, db DB, channelID string) (ChannelView, error) {
+	c, err := sqlcdb.New(db).GetChannel(ctx, channelID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ChannelView{}, fmt.Errorf("channel %q: %w", channelID, ErrNotFound)
+	}
+	if err != nil {
+		return ChannelView{}, fmt.Errorf("channel %q: %w", channelID, err)
+	}
+	v := ChannelView{ChannelID: c.ChannelID, DemandID: c.DemandID, RootDemandID: c.RootDemandID,
+		ParentChannelID: c.ParentChannelID.String, Depth: int(c.Depth), Status: c.Status,
+		CurrentRound: int(c.CurrentRound), ProposalVersion: int(c.ProposalVersion), RoundsTaken: int(c.RoundsTaken.Int32),
+		LastPosition: c.LastPosition, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	if err := json.Unmarshal(c.Invited, &v.Invited); err != nil {
+		return v, fmt.Errorf("channel %q invited: %w", channelID, err)
+	}
+	if len(c.Participants) > 0 {
+		if err := json.Unmarshal(c.Participants, &v.Participants); err != nil {
+			return v, fmt.Errorf("channel %q participants: %w", channelID, err)
+		}
+	}
+	return v, nil
+}
+
+// ChannelProposals returns every proposal version of a channel, oldest first.
+func ChannelProposals(ctx context.Context, db DB, channelID string) ([]ProposalView, error) {
+	rows, err := sqlcdb.New(db).ListProposals(ctx, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("proposals of %q: %w", channelID, err)
+	}
+	out := make([]ProposalView, len(rows))
+	for i, r := range rows {
+		out[i] = ProposalView{Version: int(r.Version), Round: int(r.Round), Type: r.Type, Proposal: r.Proposal,
+			Cursor: r.Position, RecordedAt: r.RecordedAt}
+	}
+	return out, nil
+}
+
+// ChannelOffers returns a channel's offers in arrival order.
+func ChannelOffers(ctx context.Context, db DB, channelID string) ([]OfferView, error) {
+	rows, err := sqlcdb.New(db).ListOffers(ctx, channelID)
+	if err != nil {
+		return nil, fmt.Errorf("offers of %q: %w", channelID, err)
+	}
+	out := make([]OfferView, len(rows))
+	for i, r := range rows {
+		out[i] = OfferView{AgentID: r.AgentID, DisplayName: r.DisplayName, Decision: r.Decision, Contribution: r.Contribution,
+			Conditions: r.Conditions, Reasoning: r.Reasoning, DeclineReason: r.DeclineReason, Confidence: int(r.Confidence),
+			Cursor: r.Position, RecordedAt: r.RecordedAt}
+	}
+	return out, nil
+}
+
+// ChannelFeedback returns a channel's feedback in arrival order, for one
+// proposal version or (version 0) all of them.
+func ChannelFeedback(ctx context.Context, db DB, channelID string, version int) ([]FeedbackView, error) {
+	rows, err := sqlcdb.New(db).ListFeedback(ctx, sqlcdb.ListFeedbackParams{ChannelID: channelID, ProposalVersion: int32(version)})
+	if err != nil {
+		return nil, fmt.Errorf("feedback of %q: %w", channelID, err)
+	}
+	out := make([]FeedbackView, len(rows))
+	for i, r := range rows {
+		out[i] = FeedbackView{AgentID: r.AgentID, ProposalVersion: int(r.ProposalVersion), Round: int(r.Round),
+			FeedbackType: r.FeedbackType, Reasoning: r.Reasoning, AdjustmentRequest: r.AdjustmentRequest,
+			Concerns: r.Concerns, Actor: r.Actor, Cursor: r.Position, RecordedAt: r.RecordedAt}
+	}
+	return out, nil
+}
