@@ -208,10 +208,10 @@ func (r *Runner) Rebuild(ctx context.Context, p ReadModel) (RebuildResult, error
 			res.Events, res.Position = head, head
 			return q.SaveCheckpoint(ctx, sqlcdb.SaveCheckpointParams{Name: p.Name(), Position: head})
 		}
-		// The writes are pipelined: queued and sent a few hundred per round
-		// trip (a rebuild is write-only, and the whole transaction rolls
-		// back on any error, so a failure reported at a flush loses
-		// nothing).
+		// The writes are pipelined: queued and sent in one round trip per
+		// page of events read (a rebuild is write-only, and the whole
+		// transaction rolls back on any error, so a failure reported at a
+		// flush loses nothing).
 		pipe := &pipeline{tx: tx}
 		filter := eventstore.Filter{UntilPosition: head}
 		if t, ok := p.(Typed); ok {
