@@ -204,25 +204,13 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		lock = append(lock, domain.DemandStream(domain.SubDemandID(c.DemandID, i)))
 	}
 	_, err = e.commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
-		c, v, err := e.loadChannelFrom(ctx, st, job.Args.ChannelID)
-		if err != nil {
+		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, domain.ActorChannelAdmin, cause, &call, callFor,
+			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans) })
+		if err != nil || p == nil {
 			return nil, err
 		}
-		evs, err := c.Recurse(plans)
-		if err != nil || len(evs) == 0 {
-			return nil, err
-		}
-		for _, ev := range evs {
-			c.Apply(ev)
-		}
-		jobs, err := e.reactions(ctx, evs, c, nil)
-		if err != nil {
-			return nil, err
-		}
-		meta := stepMeta(c.RootDemandID, domain.ActorChannelAdmin, cause)
-		p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(c.ID), expected: v, events: evs, meta: meta,
-			call: &call, callFor: callFor}}}
-		for _, ev := range evs {
+		// Each sub-negotiation starts with its sub-demand's own stream.
+		for _, ev := range p.appends[0].events {
 			t, ok := ev.(*domain.SubnetTriggered)
 			if !ok {
 				continue

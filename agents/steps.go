@@ -43,24 +43,34 @@ func causation(kind string, jobID int64) string { return fmt.Sprintf("job:%s:%d"
 func (e *Engine) channelStep(ctx context.Context, step, channelID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
 	decide func(c *domain.Channel) ([]domain.Payload, error)) (int64, error) {
 	return e.commit(ctx, step, []string{domain.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
-		c, v, err := e.loadChannelFrom(ctx, st, channelID)
-		if err != nil {
-			return nil, err
-		}
-		evs, err := decide(c)
-		if err != nil || len(evs) == 0 {
-			return nil, err
-		}
-		for _, ev := range evs {
-			c.Apply(ev)
-		}
-		jobs, err := e.reactions(ctx, evs, c, nil)
-		if err != nil {
-			return nil, err
-		}
-		return &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(channelID), expected: v, events: evs,
-			meta: stepMeta(c.RootDemandID, actor, cause), call: call, callFor: callFor}}}, nil
+		p, _, err := e.planChannel(ctx, st, channelID, actor, cause, call, callFor, decide)
+		return p, err
 	})
+}
+
+// planChannel loads the channel through st, decides, applies the events to
+// it and plans their reactions: the body of a channel step. It returns a
+// nil plan when decide has nothing to do, and the channel as it will be
+// after the append.
+func (e *Engine) planChannel(ctx context.Context, st *eventstore.Store, channelID, actor, cause string, call *domain.LLMCall,
+	callFor domain.EventType, decide func(c *domain.Channel) ([]domain.Payload, error)) (*plan, *domain.Channel, error) {
+	c, v, err := e.loadChannelFrom(ctx, st, channelID)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs, err := decide(c)
+	if err != nil || len(evs) == 0 {
+		return nil, c, err
+	}
+	for _, ev := range evs {
+		c.Apply(ev)
+	}
+	jobs, err := e.reactions(ctx, evs, c, nil)
+	if err != nil {
+		return nil, c, err
+	}
+	return &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(channelID), expected: v, events: evs,
+		meta: stepMeta(c.RootDemandID, actor, cause), call: call, callFor: callFor}}}, c, nil
 }
 
 // demandStep is channelStep for a demand stream.

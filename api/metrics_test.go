@@ -13,20 +13,11 @@ import (
 // starts with series (name plus labels), or -1 when it is absent.
 func (a *testAPI) metric(t *testing.T, series string) float64 {
 	t.Helper()
-	resp, err := http.Get(a.url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /metrics: %d %s", resp.StatusCode, body)
-	}
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` ([0-9.e+-]+)$`).FindSubmatch(body)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` ([0-9.e+-]+)$`).FindStringSubmatch(a.scrape(t))
 	if m == nil {
 		return -1
 	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	v, err := strconv.ParseFloat(m[1], 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +75,7 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
-// scrape returns the whole /metrics page (for failure messages).
+// scrape returns the whole /metrics page.
 func (a *testAPI) scrape(t *testing.T) string {
 	t.Helper()
 	resp, err := http.Get(a.url + "/metrics")
@@ -92,6 +83,9 @@ func (a *testAPI) scrape(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %d %s", resp.StatusCode, body)
+	}
+	return string(body)
 }

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,7 +58,7 @@ func (Channels) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) er
 	case *domain.ChannelCreated:
 		root := x.RootDemandID
 		if root == "" {
-			root = cmpOr(e.Metadata.CorrelationID, x.DemandID)
+			root = cmp.Or(e.Metadata.CorrelationID, x.DemandID)
 		}
 		invited, err := jsonArray(x.InvitedAgents)
 		if err != nil {
@@ -122,13 +123,6 @@ func jsonArray(xs []string) (json.RawMessage, error) {
 		xs = []string{}
 	}
 	return json.Marshal(xs)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // ChannelView is one row of the channels read model.

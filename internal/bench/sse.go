@@ -64,10 +64,8 @@ func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL stri
 	if err != nil {
 		return res, err
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: opts.Clients, MaxConnsPerHost: 0,
-		DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr}
+	client := benchClient(opts.Clients)
+	defer client.CloseIdleConnections()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -171,9 +169,8 @@ func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts
 	}
 	per := max(1, opts.Clients/opts.Concurrency)
 	res := SSEResult{Clients: per * opts.Concurrency, Negotiations: opts.Negotiations, PerNegotiation: per}
-	tr := &http.Transport{MaxIdleConnsPerHost: opts.Clients, DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr}
+	hc := benchClient(opts.Clients)
+	defer hc.CloseIdleConnections()
 	shared := &stamps{}
 	var mu sync.Mutex
 	var clients []*sseClient
@@ -269,6 +266,12 @@ func watchOne(ctx context.Context, e *agents.Engine, hc *http.Client, baseURL, t
 		}
 	}
 	return clients, len(tree), nil
+}
+
+// benchClient is an HTTP client for n concurrent streams to one host.
+func benchClient(n int) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n,
+		DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}
 }
 
 // WriteSSE prints an SSE run's figures.
