@@ -61,6 +61,9 @@ type Client struct {
 	log      *slog.Logger
 	onCall   func(domain.LLMCall)
 	breaker  *gobreaker.CircuitBreaker[struct{}]
+	// suspect lets one call at a time through while the breaker has
+	// counted failures but not tripped yet (see execute).
+	suspect chan struct{}
 }
 
 // NewClient returns a Client for cfg.
@@ -87,7 +90,26 @@ func NewClient(cfg Config) *Client {
 		recovery = DefaultRecoveryTimeout
 	}
 	c.breaker = newBreaker(threshold, recovery, c.log)
+	c.suspect = make(chan struct{}, 1)
 	return c
+}
+
+// execute runs fn through the breaker. While the provider looks down (the
+// last call failed and the breaker has not tripped yet) calls go one at a
+// time: a fan-out of parallel calls then stops at the threshold instead of
+// every call waiting out its timeout before the breaker opens. Once it is
+// open the waiting calls are refused at once.
+func (c *Client) execute(ctx context.Context, fn func() (struct{}, error)) error {
+	if c.breaker.Counts().ConsecutiveFailures > 0 {
+		select {
+		case c.suspect <- struct{}{}:
+			defer func() { <-c.suspect }()
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %w", errCallerDone, ctx.Err())
+		}
+	}
+	_, err := c.breaker.Execute(fn)
+	return err
 }
 
 // BreakerState returns the circuit breaker's state: "closed", "open" or
@@ -164,7 +186,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 		if err == nil {
 			spec := specs[key]
 			req := Request{Key: key, System: spec.system, Prompt: prompt, Input: in, MaxTokens: spec.maxTokens, Temperature: spec.temperature}
-			_, err = c.breaker.Execute(func() (struct{}, error) {
+			err = c.execute(ctx, func() (struct{}, error) {
 				var cerr error
 				resp, cerr = c.complete(ctx, req)
 				if cerr != nil {

@@ -435,3 +435,40 @@ func TestClientConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestClientSuspectFanOut: once a call has failed, a burst of parallel
+// calls (a channel's twins answering at once) reaches the provider one at a
+// time, so the breaker opens after the threshold instead of every call
+// waiting out its timeout; the rest get the fallback at once.
+func TestClientSuspectFanOut(t *testing.T) {
+	p := &scripted{fn: func(ctx context.Context, req Request) (Response, error) {
+		time.Sleep(20 * time.Millisecond) // a slow failure: the burst overlaps it
+		return fail(ctx, req)
+	}}
+	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: time.Minute})
+	ctx := context.Background()
+	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
+		t.Fatalf("first call: %+v", rec)
+	}
+	var wg sync.WaitGroup
+	outcomes := make(chan string, 12)
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, rec, _ := c.Offer(ctx, sampleOfferInput())
+			outcomes <- rec.Outcome
+		}()
+	}
+	wg.Wait()
+	close(outcomes)
+	refused := 0
+	for o := range outcomes {
+		if o == domain.LLMOutcomeBreakerOpen {
+			refused++
+		}
+	}
+	if p.count() != 3 || refused != 10 || c.BreakerState() != "open" {
+		t.Fatalf("provider called %d times, %d calls refused, breaker %s; want 3, 10, open", p.count(), refused, c.BreakerState())
+	}
+}
