@@ -3,7 +3,6 @@ package agents
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -13,27 +12,32 @@ import (
 	"github.com/towow/towow/eventstore"
 )
 
-// Directory is the set of agent profiles, folded from the agent streams
-// (towow.agent.registered / updated / deactivated). It catches up with the
-// log on every read, so a profile change applies to the next negotiation
-// without a restart.
+// Directory is the set of agents, folded from the agent streams
+// (towow.agent.*): profiles, whether each may be invited, and the hashes of
+// the external agents' API tokens. It catches up with the log on every
+// read, so a profile change applies to the next negotiation without a
+// restart.
 type Directory struct {
 	store *eventstore.Store
 
 	mu        sync.Mutex
 	pos       int64
 	refreshed time.Time
-	profiles  map[string]domain.AgentProfile
-	active    map[string]bool
+	agents    map[string]*domain.AgentState
+	tokens    map[string]string // token SHA-256 → agent id (current tokens only)
 }
 
 // directoryMaxAge is how stale the directory may be when a step reads it: a
 // profile change reaches the next negotiation within this time.
 const directoryMaxAge = 200 * time.Millisecond
 
+// agentEventTypes are the events of the agent streams.
+var agentEventTypes = []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
+	domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued}
+
 // NewDirectory returns an empty directory over store.
 func NewDirectory(store *eventstore.Store) *Directory {
-	return &Directory{store: store, profiles: map[string]domain.AgentProfile{}, active: map[string]bool{}}
+	return &Directory{store: store, agents: map[string]*domain.AgentState{}, tokens: map[string]string{}}
 }
 
 // refreshIfStale catches up when the last catch-up is older than
@@ -47,13 +51,20 @@ func (d *Directory) refreshIfStale(ctx context.Context) error {
 	return d.refresh(ctx, d.store)
 }
 
+// invalidate makes the next read catch up (after this process wrote to an
+// agent stream).
+func (d *Directory) invalidate() {
+	d.mu.Lock()
+	d.refreshed = time.Time{}
+	d.mu.Unlock()
+}
+
 // refresh applies agent events committed since the last read, reading
 // through st; the caller holds d.mu.
 func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 	start := time.Now()
 	for {
-		evs, err := st.ReadAll(ctx, d.pos, eventstore.Filter{Types: []domain.EventType{
-			domain.EventAgentRegistered, domain.EventAgentUpdated, domain.EventAgentDeactivated}}, eventstore.MaxReadLimit)
+		evs, err := st.ReadAll(ctx, d.pos, eventstore.Filter{Types: agentEventTypes}, eventstore.MaxReadLimit)
 		if err != nil {
 			return fmt.Errorf("agent directory: %w", err)
 		}
@@ -62,13 +73,17 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 			if err != nil {
 				return fmt.Errorf("agent directory: %w", err)
 			}
-			switch e := p.(type) {
-			case *domain.AgentRegistered:
-				d.profiles[e.AgentID], d.active[e.AgentID] = e.Profile, true
-			case *domain.AgentUpdated:
-				d.profiles[e.AgentID] = e.Profile
-			case *domain.AgentDeactivated:
-				d.active[e.AgentID] = false
+			id := strings.TrimPrefix(ev.StreamID, domain.AgentStream(""))
+			a := d.agents[id]
+			if a == nil {
+				a = &domain.AgentState{}
+				d.agents[id] = a
+			}
+			old := a.TokenSHA256
+			a.Apply(p)
+			if a.TokenSHA256 != old {
+				delete(d.tokens, old)
+				d.tokens[a.TokenSHA256] = id
 			}
 			d.pos = ev.Position
 		}
@@ -93,8 +108,11 @@ func (d *Directory) Get(ctx context.Context, agentID string) (p domain.AgentProf
 func (d *Directory) lookup(agentID string) (p domain.AgentProfile, active, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	p, ok = d.profiles[agentID]
-	return p, d.active[agentID], ok
+	a := d.agents[agentID]
+	if a == nil || !a.Exists() {
+		return p, false, false
+	}
+	return a.Profile, a.Active, true
 }
 
 // Active returns every active profile, ordered by agent id.
@@ -105,13 +123,24 @@ func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []domain.AgentProfile
-	for id, p := range d.profiles {
-		if d.active[id] {
-			out = append(out, p)
+	for _, a := range d.agents {
+		if a.Exists() && a.Active {
+			out = append(out, a.Profile)
 		}
 	}
 	slices.SortFunc(out, func(a, b domain.AgentProfile) int { return strings.Compare(a.AgentID, b.AgentID) })
 	return out, nil
+}
+
+// byToken returns the agent whose current token has this SHA-256.
+func (d *Directory) byToken(tokenSHA256 string) (domain.AgentState, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	id, ok := d.tokens[tokenSHA256]
+	if !ok {
+		return domain.AgentState{}, false
+	}
+	return *d.agents[id], true
 }
 
 // isTwin reports whether the engine answers for the agent (it is not
@@ -121,53 +150,4 @@ func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
 func (d *Directory) isTwin(agentID string) bool {
 	p, _, ok := d.lookup(agentID)
 	return !ok || !p.IsExternal()
-}
-
-// RegisterResult counts what RegisterProfiles did.
-type RegisterResult struct {
-	Registered, Updated, Unchanged int
-}
-
-// RegisterProfiles makes the agent streams match profiles: a new agent is
-// registered, a changed profile is updated, an unchanged one is left alone
-// (so loading the same file at every start writes nothing). All in one
-// transaction.
-func (e *Engine) RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string) (RegisterResult, error) {
-	var res RegisterResult
-	_, err := e.commit(ctx, "register profiles", nil, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
-		res = RegisterResult{}
-		p := &plan{}
-		e.dir.mu.Lock()
-		err := e.dir.refresh(ctx, st) // a conflict reruns this with the newer profiles
-		e.dir.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		for _, prof := range profiles {
-			cur, _, ok := e.dir.lookup(prof.AgentID)
-			md := domain.Metadata{Actor: domain.ActorSystem, CausationID: "profiles:" + source}
-			switch {
-			case !ok:
-				res.Registered++
-				p.appends = append(p.appends, appendOp{stream: domain.AgentStream(prof.AgentID), expected: eventstore.NoStream, meta: md,
-					events: []domain.Payload{&domain.AgentRegistered{AgentID: prof.AgentID, Profile: prof, Source: source}}})
-			case !reflect.DeepEqual(cur, prof):
-				res.Updated++
-				v, err := st.StreamVersion(ctx, domain.AgentStream(prof.AgentID))
-				if err != nil {
-					return nil, err
-				}
-				p.appends = append(p.appends, appendOp{stream: domain.AgentStream(prof.AgentID), expected: eventstore.ExpectedVersion(v), meta: md,
-					events: []domain.Payload{&domain.AgentUpdated{AgentID: prof.AgentID, Profile: prof}}})
-			default:
-				res.Unchanged++
-			}
-		}
-		return p, nil
-	})
-	// The refresh inside the transaction could not see its own writes.
-	e.dir.mu.Lock()
-	e.dir.refreshed = time.Time{}
-	e.dir.mu.Unlock()
-	return res, err
 }

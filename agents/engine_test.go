@@ -72,7 +72,7 @@ func newHarness(t testing.TB, o opts) *harness {
 		}
 		o.profiles = ps
 	}
-	if _, err := e.RegisterProfiles(context.Background(), o.profiles, "test"); err != nil {
+	if _, err := e.RegisterProfiles(context.Background(), o.profiles, "test", false); err != nil {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, e: e, store: store, pool: pool, o: o, live: &live{}}

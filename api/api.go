@@ -47,6 +47,9 @@ type Server struct {
 	// CORSOrigins are the browser origins allowed to call the API ("*":
 	// any); empty: no CORS headers.
 	CORSOrigins []string
+	// AdminToken is the bearer token of the operator operations (agent
+	// directory writes, rebuilds); empty: every such request is refused.
+	AdminToken string
 
 	frames *frameCache
 }
@@ -57,6 +60,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	cfg := huma.DefaultConfig("ToWow API", Version)
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
+	cfg.Components.SecuritySchemes = securitySchemes()
 	api := humago.New(mux, cfg)
 	s.registerHealth(api)
 	s.registerReady(api)
@@ -65,10 +69,14 @@ func (s *Server) Handler() http.Handler {
 		s.registerEvents(api)
 		s.registerChannels(api)
 		s.registerReplay(api)
+		s.registerAgentAdmin(api)
+		s.registerExternalAgents(api)
 	}
 	if s.Projections != nil {
 		s.registerDemandViews(api)
 		s.registerChannelViews(api)
+		s.registerAgentViews(api)
+		s.registerLLMCalls(api)
 	}
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())

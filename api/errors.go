@@ -41,6 +41,10 @@ func codeForStatus(status int) string {
 	switch {
 	case status == http.StatusNotFound:
 		return CodeNotFound
+	case status == http.StatusUnauthorized:
+		return CodeUnauthorized
+	case status == http.StatusForbidden:
+		return CodeForbidden
 	case status == http.StatusRequestEntityTooLarge:
 		return CodeTooLarge
 	case status == http.StatusServiceUnavailable:
@@ -62,10 +66,10 @@ func statusOf(code string) int {
 	case domain.ErrNotFound.Code:
 		return http.StatusNotFound
 	case domain.ErrDuplicate.Code, domain.ErrOffersClosed.Code, domain.ErrFeedbackClosed.Code,
-		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code:
+		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code, domain.ErrAgentExists.Code, domain.ErrAgentState.Code:
 		return http.StatusConflict
 	case domain.ErrNotInvited.Code, domain.ErrNotParticipant.Code, domain.ErrInvalidAnswer.Code,
-		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code:
+		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code, domain.ErrAgentInvalid.Code, domain.ErrAgentNotExternal.Code:
 		return http.StatusUnprocessableEntity
 	}
 	return http.StatusInternalServerError

@@ -47,6 +47,20 @@ func newAPI(t *testing.T) *testAPI {
 // newAPIOn is newAPI on a given database (several "processes" may share it).
 func newAPIOn(t *testing.T, url string) *testAPI {
 	t.Helper()
+	return newAPIWith(t, url, apiOptions{})
+}
+
+// apiOptions vary the test server.
+type apiOptions struct {
+	profiles []domain.AgentProfile // default: the embedded mock profiles
+	rules    domain.Rules          // default: the design's
+}
+
+// testAdminToken is the test servers' admin token.
+const testAdminToken = "test-admin-token-0123456789"
+
+func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
+	t.Helper()
 	ctx := context.Background()
 	pool, err := database.Open(ctx, url, database.Options{})
 	if err != nil {
@@ -56,12 +70,15 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 	store := eventstore.New(pool, eventstore.Options{})
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
-	e, err := agents.New(pool, store, client, true, agents.Config{Observe: m.Observe})
+	e, err := agents.New(pool, store, client, true, agents.Config{Observe: m.Observe, Rules: o.rules})
 	if err != nil {
 		t.Fatal(err)
 	}
-	profiles, _ := domain.ParseProfiles(data.MockProfiles)
-	if _, err := e.RegisterProfiles(ctx, profiles, "test"); err != nil {
+	profiles := o.profiles
+	if profiles == nil {
+		profiles, _ = domain.ParseProfiles(data.MockProfiles)
+	}
+	if _, err := e.RegisterProfiles(ctx, profiles, "test", false); err != nil {
 		t.Fatal(err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
@@ -77,7 +94,7 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 		t.Fatal(err)
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
-	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, Metrics: m, Projections: runner}).Handler())
+	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, Metrics: m, Projections: runner, AdminToken: testAdminToken}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

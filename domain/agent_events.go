@@ -89,3 +89,24 @@ type AgentDeactivated struct {
 
 // EventType implements [Payload].
 func (*AgentDeactivated) EventType() EventType { return EventAgentDeactivated }
+
+// AgentReactivated is the payload of [EventAgentReactivated]: a deactivated
+// agent may be invited to new negotiations again.
+type AgentReactivated struct {
+	AgentID string `json:"agent_id"`
+}
+
+// EventType implements [Payload].
+func (*AgentReactivated) EventType() EventType { return EventAgentReactivated }
+
+// AgentTokenIssued is the payload of [EventAgentTokenIssued]. The token
+// itself is shown once to whoever asked for it and never stored: the log
+// keeps its SHA-256 (hex), which is all authentication needs. A new token
+// replaces the previous one.
+type AgentTokenIssued struct {
+	AgentID     string `json:"agent_id"`
+	TokenSHA256 string `json:"token_sha256"`
+}
+
+// EventType implements [Payload].
+func (*AgentTokenIssued) EventType() EventType { return EventAgentTokenIssued }

@@ -58,4 +58,15 @@ var (
 	ErrMaxDepth = &Error{Code: "TOWOW_SUBNET_001", Message: "maximum sub-negotiation depth exceeded"}
 	// ErrNotFound: the demand, channel or agent does not exist.
 	ErrNotFound = &Error{Code: "TOWOW_NOT_FOUND", Message: "not found"}
+	// ErrAgentInvalid: an agent profile does not validate (TOWOW_AGENT_001).
+	ErrAgentInvalid = &Error{Code: "TOWOW_AGENT_001", Message: "invalid agent profile"}
+	// ErrAgentExists: an agent with that id is already registered
+	// (TOWOW_AGENT_002).
+	ErrAgentExists = &Error{Code: "TOWOW_AGENT_002", Message: "agent already exists"}
+	// ErrAgentState: the agent is not in a state that allows the command,
+	// e.g. deactivating an inactive agent (TOWOW_AGENT_003).
+	ErrAgentState = &Error{Code: "TOWOW_AGENT_003", Message: "agent state does not allow this"}
+	// ErrAgentNotExternal: only an agent with mode external gets a token
+	// and answers through the API (TOWOW_AGENT_004).
+	ErrAgentNotExternal = &Error{Code: "TOWOW_AGENT_004", Message: "agent is not external"}
 )

@@ -120,6 +120,12 @@ const (
 	EventAgentUpdated EventType = "towow.agent.updated"
 	// EventAgentDeactivated: an agent leaves the pool of candidates.
 	EventAgentDeactivated EventType = "towow.agent.deactivated"
+	// EventAgentReactivated: a deactivated agent rejoins the pool of
+	// candidates.
+	EventAgentReactivated EventType = "towow.agent.reactivated"
+	// EventAgentTokenIssued: an external agent was given a new API token
+	// (only its SHA-256 is stored); earlier tokens stop working.
+	EventAgentTokenIssued EventType = "towow.agent.token_issued"
 	// EventErrorOccurred: an error occurred (错误发生).
 	EventErrorOccurred EventType = "towow.error.occurred"
 )

@@ -147,6 +147,8 @@ var specs = []EventSpec{
 	newSpec[AgentRegistered]("An agent profile was registered."),
 	newSpec[AgentUpdated]("An agent's profile was replaced."),
 	newSpec[AgentDeactivated]("An agent was deactivated and is no longer invited."),
+	newSpec[AgentReactivated]("A deactivated agent was reactivated and may be invited again."),
+	newSpec[AgentTokenIssued]("An external agent was issued a new API token; earlier tokens stop working."),
 	newSpec[ErrorOccurred]("An error occurred."),
 }
 

@@ -46,6 +46,8 @@ var requiredEventTypes = []string{
 	"towow.agent.registered",
 	"towow.agent.updated",
 	"towow.agent.deactivated",
+	"towow.agent.reactivated",
+	"towow.agent.token_issued",
 	"towow.error.occurred",
 }
 
@@ -139,7 +141,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		EventNegotiationRoundStarted, EventNegotiationForceFinalized, EventNegotiationFailed,
 		EventGapIdentified, EventSubnetTriggered, EventSubnetCompleted, EventAgentOnline,
 		EventAgentOffline, EventAgentWithdrawn, EventErrorOccurred, EventNegotiationCompleted,
-		EventAgentRegistered, EventAgentUpdated, EventAgentDeactivated,
+		EventAgentRegistered, EventAgentUpdated, EventAgentDeactivated, EventAgentReactivated, EventAgentTokenIssued,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

@@ -192,6 +192,8 @@ var samplePayloads = []Payload{
 		Interests: []string{"AI"}, Availability: "周末", Mode: AgentModeExternal,
 	}},
 	&AgentDeactivated{AgentID: "user_agent_bob", Reason: "left the platform"},
+	&AgentReactivated{AgentID: "user_agent_bob"},
+	&AgentTokenIssued{AgentID: "user_agent_ext", TokenSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
 	&AgentOffline{AgentID: "user_agent_bob", Reason: "shutdown"},
 	&AgentWithdrawn{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",

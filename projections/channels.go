@@ -28,7 +28,7 @@ func (Channels) Name() string { return "channels" }
 // channelTypes are the events the channels model folds.
 var channelTypes = []domain.EventType{domain.EventChannelCreated, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
 	domain.EventProposalDistributed, domain.EventProposalFeedback, domain.EventProposalFinalized,
-	domain.EventNegotiationCompleted}
+	domain.EventNegotiationForceFinalized, domain.EventNegotiationCompleted}
 
 // Types implements Typed.
 func (Channels) Types() []domain.EventType { return channelTypes }
@@ -96,6 +96,18 @@ func (Channels) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) er
 		return q.FinalizeChannel(ctx, sqlcdb.FinalizeChannelParams{Participants: participants,
 			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: true},
 			Position:    e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
+	case *domain.NegotiationForceFinalized:
+		participants, err := jsonArray(append(slices.Clone(x.ConfirmedParticipants), x.OptionalParticipants...))
+		if err != nil {
+			return err
+		}
+		optional, err := jsonArray(x.OptionalParticipants)
+		if err != nil {
+			return err
+		}
+		return q.FinalizeChannel(ctx, sqlcdb.FinalizeChannelParams{Participants: participants, OptionalParticipants: optional,
+			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: true},
+			Position:    e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
 	case *domain.OfferSubmitted:
 		conditions, err := jsonArray(x.Conditions)
 		if err != nil {
@@ -137,6 +149,7 @@ type ChannelView struct {
 	CurrentRound    int       `json:"current_round"`
 	ProposalVersion int       `json:"proposal_version" doc:"version of the latest proposal distributed (0: none yet)"`
 	Participants    []string  `json:"participants,omitempty" doc:"agents of the final proposal, once finalized"`
+	Optional        []string  `json:"optional_participants,omitempty" doc:"force-finalized: the participants still negotiating at the last round (the others confirmed)"`
 	RoundsTaken     int       `json:"rounds_taken,omitempty"`
 	LastPosition    int64     `json:"last_position"`
 	CreatedAt       time.Time `json:"created_at"`
@@ -200,6 +213,11 @@ func GetChannel(ctx context.Context, db DB, channelID string) (ChannelView, erro
 	if len(c.Participants) > 0 {
 		if err := json.Unmarshal(c.Participants, &v.Participants); err != nil {
 			return v, fmt.Errorf("channel %q participants: %w", channelID, err)
+		}
+	}
+	if len(c.OptionalParticipants) > 0 {
+		if err := json.Unmarshal(c.OptionalParticipants, &v.Optional); err != nil {
+			return v, fmt.Errorf("channel %q optional participants: %w", channelID, err)
 		}
 	}
 	return v, nil

@@ -284,7 +284,7 @@ func (r *Runner) RunForever(ctx context.Context, p Projector) {
 }
 
 // All is every read model, in the order `towow serve` runs them.
-func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}} }
+func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}} }
 
 // ByName returns the read model called name.
 func ByName(name string) (ReadModel, bool) {

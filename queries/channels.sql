@@ -15,7 +15,8 @@ UPDATE channels SET proposal_version = @proposal_version, current_round = @curre
 WHERE channel_id = @channel_id;
 
 -- name: FinalizeChannel :exec
-UPDATE channels SET participants = @participants, rounds_taken = @rounds_taken,
+UPDATE channels SET participants = @participants, optional_participants = sqlc.narg('optional_participants'),
+                    rounds_taken = @rounds_taken,
                     last_position = @position, updated_at = @recorded_at
 WHERE channel_id = @channel_id;
 

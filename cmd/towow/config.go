@@ -26,6 +26,7 @@ var envVars = []envVar{
 	{"TOWOW_DATA_DIR", "./.towow", "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
 	{"TOWOW_ADDR", "127.0.0.1:8080", "HTTP listen address of `towow serve`."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
+	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
 	{"TOWOW_LOG_LEVEL", "info", "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", "builtin", "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
@@ -55,6 +56,7 @@ type config struct {
 	DataDir     string
 	Addr        string
 	CORSOrigins []string
+	AdminToken  string
 	LogLevel    slog.Level
 
 	LLM              string
@@ -90,6 +92,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("CORS_ORIGINS: %q is not an origin (want e.g. http://localhost:5173, or *)", o)
 		}
 		c.CORSOrigins = append(c.CORSOrigins, o)
+	}
+	c.AdminToken = getenv("TOWOW_ADMIN_TOKEN")
+	if c.AdminToken != "" && (len(c.AdminToken) < 16 || strings.ContainsAny(c.AdminToken, " \t\r\n")) {
+		return c, fmt.Errorf("TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space")
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("TOWOW_LOG_LEVEL"), "info"))); err != nil {
 		return c, fmt.Errorf("TOWOW_LOG_LEVEL=%q: want debug, info, warn or error", getenv("TOWOW_LOG_LEVEL"))

@@ -106,7 +106,7 @@ func loadProfiles(ctx context.Context, cfg config, e *agents.Engine, logger *slo
 	for _, err := range errs {
 		logger.Warn("agent profile rejected", "source", source, "err", err)
 	}
-	res, err := e.RegisterProfiles(ctx, profiles, source)
+	res, err := e.RegisterProfiles(ctx, profiles, source, false)
 	if err != nil {
 		return fmt.Errorf("load agent profiles: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/migrations"
+	"github.com/towow/towow/projections"
 )
 
 var towowBin string
@@ -263,11 +264,12 @@ func TestCommandErrors(t *testing.T) {
 		{"malformed database url", []string{"migrate", "status"}, []string{"DATABASE_URL=postgres://[::1"}, 1, "towow: invalid database url"},
 		{"bad log level", []string{"serve"}, []string{"TOWOW_LOG_LEVEL=loud"}, 1, `towow: TOWOW_LOG_LEVEL="loud"`},
 		{"bad cors origin", []string{"serve"}, []string{"CORS_ORIGINS=http://ok.example, localhost:5173"}, 1, `towow: CORS_ORIGINS: "localhost:5173" is not an origin`},
+		{"short admin token", []string{"serve"}, []string{"TOWOW_ADMIN_TOKEN=short"}, 1, "towow: TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space"},
 		{"unknown command", []string{"frobnicate"}, nil, 2, `towow: usage: unknown command "frobnicate"`},
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
-		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels]"},
+		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents]"},
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},
 		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
 	}
@@ -446,8 +448,8 @@ func TestBenchRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench rebuild: %v\n%s", err, out)
 	}
-	if n := strings.Count(string(out), "identical to the rows before"); n != 3 {
-		t.Fatalf("%d read models rebuilt identical, want 3:\n%s", n, out)
+	if n := strings.Count(string(out), "identical to the rows before"); n != len(projections.All()) {
+		t.Fatalf("%d read models rebuilt identical, want %d:\n%s", n, len(projections.All()), out)
 	}
 	// And the operator command on the same database (empty log: no rows).
 	cmd = exec.Command(towowBin, "projections", "rebuild", "--name", "demands")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -61,9 +63,16 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	// streams end instead of holding Shutdown until its timeout.
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
+	adminToken := cfg.AdminToken
+	if adminToken == "" {
+		if adminToken, err = randomAdminToken(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "towow: TOWOW_ADMIN_TOKEN is unset; the admin token of this run is %s\n", adminToken)
+	}
 	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return base },
-		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m, CORSOrigins: cfg.CORSOrigins, Projections: runner}).Handler(),
+		Handler:           (&api.Server{Pool: pool, Engine: engine, Notifier: notifier, Hub: hub, Ready: ready, Metrics: m, CORSOrigins: cfg.CORSOrigins, Projections: runner, AdminToken: adminToken}).Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	logger.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))
@@ -82,4 +91,13 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// randomAdminToken draws the admin token of a run without TOWOW_ADMIN_TOKEN.
+func randomAdminToken() (string, error) {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("admin token: %w", err)
+	}
+	return "towow_admin_" + base64.RawURLEncoding.EncodeToString(b[:]), nil
 }

@@ -47,22 +47,25 @@ func (q *Queries) DeleteChannels(ctx context.Context) error {
 }
 
 const finalizeChannel = `-- name: FinalizeChannel :exec
-UPDATE channels SET participants = $1, rounds_taken = $2,
-                    last_position = $3, updated_at = $4
-WHERE channel_id = $5
+UPDATE channels SET participants = $1, optional_participants = $2,
+                    rounds_taken = $3,
+                    last_position = $4, updated_at = $5
+WHERE channel_id = $6
 `
 
 type FinalizeChannelParams struct {
-	Participants json.RawMessage `json:"participants"`
-	RoundsTaken  pgtype.Int4     `json:"rounds_taken"`
-	Position     int64           `json:"position"`
-	RecordedAt   time.Time       `json:"recorded_at"`
-	ChannelID    string          `json:"channel_id"`
+	Participants         json.RawMessage `json:"participants"`
+	OptionalParticipants json.RawMessage `json:"optional_participants"`
+	RoundsTaken          pgtype.Int4     `json:"rounds_taken"`
+	Position             int64           `json:"position"`
+	RecordedAt           time.Time       `json:"recorded_at"`
+	ChannelID            string          `json:"channel_id"`
 }
 
 func (q *Queries) FinalizeChannel(ctx context.Context, arg FinalizeChannelParams) error {
 	_, err := q.db.Exec(ctx, finalizeChannel,
 		arg.Participants,
+		arg.OptionalParticipants,
 		arg.RoundsTaken,
 		arg.Position,
 		arg.RecordedAt,
@@ -72,7 +75,7 @@ func (q *Queries) FinalizeChannel(ctx context.Context, arg FinalizeChannelParams
 }
 
 const getChannel = `-- name: GetChannel :one
-SELECT channel_id, demand_id, root_demand_id, parent_channel_id, depth, status, invited, current_round, proposal_version, participants, rounds_taken, last_position, created_at, updated_at FROM channels WHERE channel_id = $1
+SELECT channel_id, demand_id, root_demand_id, parent_channel_id, depth, status, invited, current_round, proposal_version, participants, rounds_taken, last_position, created_at, updated_at, optional_participants FROM channels WHERE channel_id = $1
 `
 
 func (q *Queries) GetChannel(ctx context.Context, channelID string) (Channel, error) {
@@ -93,6 +96,7 @@ func (q *Queries) GetChannel(ctx context.Context, channelID string) (Channel, er
 		&i.LastPosition,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.OptionalParticipants,
 	)
 	return i, err
 }

@@ -12,21 +12,55 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Agent struct {
+	AgentID             string          `json:"agent_id"`
+	UserName            string          `json:"user_name"`
+	Mode                string          `json:"mode"`
+	Location            string          `json:"location"`
+	Tags                json.RawMessage `json:"tags"`
+	Profile             json.RawMessage `json:"profile"`
+	Active              bool            `json:"active"`
+	TokenIssuedAt       *time.Time      `json:"token_issued_at"`
+	Invitations         int32           `json:"invitations"`
+	OffersParticipate   int32           `json:"offers_participate"`
+	OffersConditional   int32           `json:"offers_conditional"`
+	OffersDecline       int32           `json:"offers_decline"`
+	FeedbackAccept      int32           `json:"feedback_accept"`
+	FeedbackNegotiate   int32           `json:"feedback_negotiate"`
+	FeedbackWithdraw    int32           `json:"feedback_withdraw"`
+	FeedbackTimedOut    int32           `json:"feedback_timed_out"`
+	FinalParticipations int32           `json:"final_participations"`
+	LastInvitedAt       *time.Time      `json:"last_invited_at"`
+	RegisteredAt        time.Time       `json:"registered_at"`
+	UpdatedAt           time.Time       `json:"updated_at"`
+	LastPosition        int64           `json:"last_position"`
+}
+
+type AgentInvitation struct {
+	AgentID      string    `json:"agent_id"`
+	Position     int64     `json:"position"`
+	ChannelID    string    `json:"channel_id"`
+	DemandID     string    `json:"demand_id"`
+	RootDemandID string    `json:"root_demand_id"`
+	InvitedAt    time.Time `json:"invited_at"`
+}
+
 type Channel struct {
-	ChannelID       string          `json:"channel_id"`
-	DemandID        string          `json:"demand_id"`
-	RootDemandID    string          `json:"root_demand_id"`
-	ParentChannelID pgtype.Text     `json:"parent_channel_id"`
-	Depth           int32           `json:"depth"`
-	Status          string          `json:"status"`
-	Invited         json.RawMessage `json:"invited"`
-	CurrentRound    int32           `json:"current_round"`
-	ProposalVersion int32           `json:"proposal_version"`
-	Participants    json.RawMessage `json:"participants"`
-	RoundsTaken     pgtype.Int4     `json:"rounds_taken"`
-	LastPosition    int64           `json:"last_position"`
-	CreatedAt       time.Time       `json:"created_at"`
-	UpdatedAt       time.Time       `json:"updated_at"`
+	ChannelID            string          `json:"channel_id"`
+	DemandID             string          `json:"demand_id"`
+	RootDemandID         string          `json:"root_demand_id"`
+	ParentChannelID      pgtype.Text     `json:"parent_channel_id"`
+	Depth                int32           `json:"depth"`
+	Status               string          `json:"status"`
+	Invited              json.RawMessage `json:"invited"`
+	CurrentRound         int32           `json:"current_round"`
+	ProposalVersion      int32           `json:"proposal_version"`
+	Participants         json.RawMessage `json:"participants"`
+	RoundsTaken          pgtype.Int4     `json:"rounds_taken"`
+	LastPosition         int64           `json:"last_position"`
+	CreatedAt            time.Time       `json:"created_at"`
+	UpdatedAt            time.Time       `json:"updated_at"`
+	OptionalParticipants json.RawMessage `json:"optional_participants"`
 }
 
 type ChannelFeedback struct {
@@ -97,6 +131,26 @@ type Event struct {
 	Payload        json.RawMessage `json:"payload"`
 	Metadata       json.RawMessage `json:"metadata"`
 	RecordedAt     time.Time       `json:"recorded_at"`
+}
+
+type LlmCall struct {
+	Position     int64       `json:"position"`
+	EventID      uuid.UUID   `json:"event_id"`
+	EventType    string      `json:"event_type"`
+	StreamID     string      `json:"stream_id"`
+	DemandID     string      `json:"demand_id"`
+	Actor        string      `json:"actor"`
+	AgentID      pgtype.Text `json:"agent_id"`
+	PromptKey    string      `json:"prompt_key"`
+	Provider     string      `json:"provider"`
+	Model        string      `json:"model"`
+	LatencyMs    int64       `json:"latency_ms"`
+	InputTokens  int32       `json:"input_tokens"`
+	OutputTokens int32       `json:"output_tokens"`
+	Outcome      string      `json:"outcome"`
+	FallbackUsed bool        `json:"fallback_used"`
+	Error        string      `json:"error"`
+	RecordedAt   time.Time   `json:"recorded_at"`
 }
 
 type ProjectionCheckpoint struct {

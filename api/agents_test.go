@@ -1,0 +1,557 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/projections"
+)
+
+// problemBody is the part of a problem+json answer the tests check.
+type problemBody struct {
+	Status int    `json:"status"`
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// do sends a JSON request with an optional bearer token and decodes a 2xx
+// answer into out; it returns the status and, for an error, the problem.
+func (a *testAPI) do(t *testing.T, method, path, token string, body, out any) (int, problemBody) {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, a.url+path, rd)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var p problemBody
+	if resp.StatusCode >= 300 {
+		if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
+			t.Fatalf("%s %s: %d with Content-Type %q: %s", method, path, resp.StatusCode, ct, raw)
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatalf("%s %s: %d, problem not JSON: %s", method, path, resp.StatusCode, raw)
+		}
+		return resp.StatusCode, p
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s %s: %d, body not JSON: %v: %s", method, path, resp.StatusCode, err, raw)
+		}
+	}
+	return resp.StatusCode, p
+}
+
+// headPosition is the log's last position.
+func (a *testAPI) headPosition(t *testing.T) int64 {
+	t.Helper()
+	h, err := a.store.HeadPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func waitShort() { time.Sleep(50 * time.Millisecond) }
+
+func externalProfile(id, name string, tags ...string) domain.AgentProfile {
+	return domain.AgentProfile{AgentID: id, UserName: name, Location: "北京",
+		ProfileSummary: name + "在北京朝阳区，常办AI技术沙龙，有场地也认识很多嘉宾。",
+		Tags:           tags, Capabilities: map[string]string{"场地": "望京40人会议室", "嘉宾": "认识多位AI研究员"},
+		Interests: []string{"AI"}, Availability: "周末", Mode: domain.AgentModeExternal}
+}
+
+// TestAgentsAdmin: the agent directory over HTTP, with its auth and error
+// cases; every refused request writes nothing.
+func TestAgentsAdmin(t *testing.T) {
+	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []domain.AgentProfile{}})
+	adm := testAdminToken
+	twin := externalProfile("user_agent_twin1", "双胞胎", "嘉宾邀请")
+	twin.Mode = domain.AgentModeTwin
+	ext := externalProfile("user_agent_ext1", "外部一号", "场地提供")
+	bad := ext
+	bad.AgentID, bad.Tags = "user_agent_bad", nil
+
+	var created api.AgentWrite
+	if st, p := a.do(t, "POST", "/api/v1/agents", adm, twin, &created); st != 201 || created.Token != "" || !created.Changed {
+		t.Fatalf("create twin: %d %+v %+v", st, p, created)
+	}
+	var extW api.AgentWrite
+	if st, p := a.do(t, "POST", "/api/v1/agents", adm, ext, &extW); st != 201 || !strings.HasPrefix(extW.Token, "towow_agent_") || extW.Mode != "external" {
+		t.Fatalf("create external: %d %+v %+v", st, p, extW)
+	}
+
+	head := a.headPosition(t)
+	refused := []struct {
+		name         string
+		method, path string
+		token        string
+		body         any
+		status       int
+		code         string
+	}{
+		{"no token", "POST", "/api/v1/agents", "", twin, 401, api.CodeUnauthorized},
+		{"wrong token", "POST", "/api/v1/agents", "not-the-admin-token", twin, 401, api.CodeUnauthorized},
+		{"agent token is not admin", "POST", "/api/v1/agents", extW.Token, twin, 401, api.CodeUnauthorized},
+		{"exists", "POST", "/api/v1/agents", adm, twin, 409, "TOWOW_AGENT_002"},
+		{"invalid profile", "POST", "/api/v1/agents", adm, bad, 422, "TOWOW_AGENT_001"},
+		{"missing fields", "POST", "/api/v1/agents", adm, `{"agent_id":"user_agent_x"}`, 422, api.CodeBadRequest},
+		{"update unknown", "PUT", "/api/v1/agents/user_agent_nobody", adm, externalProfile("user_agent_nobody", "无人", "场地提供"), 404, api.CodeNotFound},
+		{"update renames", "PUT", "/api/v1/agents/user_agent_ext1", adm, twin, 422, "TOWOW_AGENT_001"},
+		{"reactivate active", "POST", "/api/v1/agents/user_agent_ext1/reactivate", adm, nil, 409, "TOWOW_AGENT_003"},
+		{"token for a twin", "POST", "/api/v1/agents/user_agent_twin1/token", adm, nil, 422, "TOWOW_AGENT_004"},
+		{"deactivate unknown", "POST", "/api/v1/agents/user_agent_nobody/deactivate", adm, nil, 404, api.CodeNotFound},
+		{"bulk with one bad profile", "POST", "/api/v1/agents/bulk", adm,
+			[]domain.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), bad}, 422, "TOWOW_AGENT_001"},
+		{"bulk with a repeated id", "POST", "/api/v1/agents/bulk", adm,
+			[]domain.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), externalProfile("user_agent_ok", "好", "场地提供")}, 422, "TOWOW_AGENT_001"},
+		{"bulk not an array", "POST", "/api/v1/agents/bulk", adm, `{"agent_id":"x"}`, 422, api.CodeBadRequest},
+		{"agent endpoint without token", "POST", "/api/v1/channels/collab-x/offers", "", map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
+		{"agent endpoint with a made-up token", "POST", "/api/v1/channels/collab-x/offers", "towow_agent_made-up", map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
+		{"agent endpoint with the admin token", "GET", "/api/v1/agent/inbox", adm, nil, 401, api.CodeUnauthorized},
+		{"offer to an unknown channel", "POST", "/api/v1/channels/collab-nope/offers", extW.Token, map[string]any{"decision": "participate", "contribution": "场地"}, 404, api.CodeNotFound},
+		{"offer with a bad decision", "POST", "/api/v1/channels/collab-nope/offers", extW.Token, map[string]any{"decision": "maybe"}, 422, api.CodeBadRequest},
+		{"unknown agent (read model)", "GET", "/api/v1/agents/user_agent_nobody", "", nil, 404, api.CodeNotFound},
+		{"history of an unknown agent", "GET", "/api/v1/agents/user_agent_nobody/history", "", nil, 404, api.CodeNotFound},
+		{"bad list filter", "GET", "/api/v1/agents?mode=robot", "", nil, 422, api.CodeBadRequest},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			st, p := a.do(t, tc.method, tc.path, tc.token, tc.body, nil)
+			if st != tc.status || p.Code != tc.code {
+				t.Fatalf("%d %+v, want %d %s", st, p, tc.status, tc.code)
+			}
+		})
+	}
+	if h := a.headPosition(t); h != head {
+		t.Fatalf("refused requests wrote events: head %d → %d", head, h)
+	}
+
+	// Update, deactivate, reactivate, rotate the token.
+	moved := ext
+	moved.Location = "上海"
+	var w api.AgentWrite
+	if st, p := a.do(t, "PUT", "/api/v1/agents/user_agent_ext1", adm, moved, &w); st != 200 || !w.Changed || w.Profile.Location != "上海" {
+		t.Fatalf("update: %d %+v %+v", st, p, w)
+	}
+	if st, _ := a.do(t, "PUT", "/api/v1/agents/user_agent_ext1", adm, moved, &w); st != 200 || w.Changed {
+		t.Fatalf("same profile again: %d changed=%v", st, w.Changed)
+	}
+	if st, p := a.do(t, "POST", "/api/v1/agents/user_agent_ext1/deactivate", adm, map[string]string{"reason": "休假"}, &w); st != 200 || w.Active {
+		t.Fatalf("deactivate: %d %+v %+v", st, p, w)
+	}
+	if st, p := a.do(t, "GET", "/api/v1/agent/inbox", extW.Token, nil, nil); st != 403 || p.Code != api.CodeForbidden {
+		t.Fatalf("deactivated agent's token: %d %+v", st, p)
+	}
+	if st, p := a.do(t, "POST", "/api/v1/agents/user_agent_ext1/deactivate", adm, nil, nil); st != 409 || p.Code != "TOWOW_AGENT_003" {
+		t.Fatalf("deactivate twice: %d %+v", st, p)
+	}
+	if st, p := a.do(t, "POST", "/api/v1/agents/user_agent_ext1/reactivate", adm, nil, &w); st != 200 || !w.Active {
+		t.Fatalf("reactivate: %d %+v", st, p)
+	}
+	var rotated api.AgentWrite
+	if st, p := a.do(t, "POST", "/api/v1/agents/user_agent_ext1/token", adm, nil, &rotated); st != 201 || rotated.Token == "" || rotated.Token == extW.Token {
+		t.Fatalf("rotate: %d %+v %+v", st, p, rotated)
+	}
+	if st, p := a.do(t, "GET", "/api/v1/agent/inbox", extW.Token, nil, nil); st != 401 || p.Code != api.CodeUnauthorized {
+		t.Fatalf("old token after rotation: %d %+v", st, p)
+	}
+	var inbox api.InboxOutput
+	if st, p := a.do(t, "GET", "/api/v1/agent/inbox", rotated.Token, nil, &inbox.Body); st != 200 || inbox.Body.AgentID != "user_agent_ext1" || len(inbox.Body.Tasks) != 0 {
+		t.Fatalf("new token: %d %+v %+v", st, p, inbox.Body)
+	}
+
+	// A twin that becomes external gets its token with the update.
+	twinExt := twin
+	twinExt.Mode = domain.AgentModeExternal
+	if st, p := a.do(t, "PUT", "/api/v1/agents/user_agent_twin1", adm, twinExt, &w); st != 200 || w.Token == "" || w.Mode != "external" {
+		t.Fatalf("twin → external: %d %+v %+v", st, p, w)
+	}
+
+	// Bulk: one new external agent (with its token), one changed, one unchanged.
+	var bulk struct {
+		Registered, Updated, Unchanged int
+		Tokens                         map[string]string
+		Cursor                         int64
+	}
+	moved.UserName = "外部一号（上海）"
+	body := []domain.AgentProfile{externalProfile("user_agent_ext2", "外部二号", "场地提供"), moved, twinExt}
+	if st, p := a.do(t, "POST", "/api/v1/agents/bulk", adm, body, &bulk); st != 200 || bulk.Registered != 1 || bulk.Updated != 1 ||
+		bulk.Unchanged != 1 || len(bulk.Tokens) != 1 || bulk.Tokens["user_agent_ext2"] == "" {
+		t.Fatalf("bulk: %d %+v %+v", st, p, bulk)
+	}
+
+	// The read model, read-your-writes: list with filters and pages, get.
+	var page struct {
+		Agents     []projections.AgentView `json:"agents"`
+		NextCursor string                  `json:"next_cursor"`
+	}
+	q := fmt.Sprintf("?min_cursor=%d", bulk.Cursor)
+	if st := a.getJSON(t, "/api/v1/agents"+q, &page); st != 200 || len(page.Agents) != 3 {
+		t.Fatalf("list: %d %+v", st, page)
+	}
+	var ids []string
+	for cursor := ""; len(ids) < 10; {
+		page.NextCursor = ""
+		a.getJSON(t, "/api/v1/agents?limit=2&cursor="+cursor, &page)
+		for _, ag := range page.Agents {
+			ids = append(ids, ag.AgentID)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if want := []string{"user_agent_ext1", "user_agent_ext2", "user_agent_twin1"}; !slices.Equal(ids, want) {
+		t.Fatalf("paged ids %v, want %v", ids, want)
+	}
+	a.getJSON(t, "/api/v1/agents?location="+"%E4%B8%8A%E6%B5%B7", &page) // 上海
+	if len(page.Agents) != 1 || page.Agents[0].AgentID != "user_agent_ext1" || page.Agents[0].Profile.UserName != "外部一号（上海）" {
+		t.Fatalf("location filter: %+v", page.Agents)
+	}
+	var one projections.AgentView
+	if st := a.getJSON(t, "/api/v1/agents/user_agent_ext1", &one); st != 200 || !one.Active || one.Mode != "external" || one.TokenIssuedAt == nil {
+		t.Fatalf("get: %d %+v", st, one)
+	}
+}
+
+// TestExternalAgentNegotiation drives negotiations wholly through the API:
+// only external agents are registered (by the admin API), each answers
+// from its inbox with its own token, and the answers steer each threshold
+// branch of 004: all accept → finalized; no accept → failed; half accept
+// then all → a second round, then finalized; half accept every round →
+// force-finalized after the last round with confirmed and optional
+// participants. On the way, each refused answer (not invited, duplicate,
+// wrong round, closed round) is checked to write nothing.
+func TestExternalAgentNegotiation(t *testing.T) {
+	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []domain.AgentProfile{},
+		rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300, StuckTimeoutSeconds: 900, MaxDepth: 0}})
+	var bulk struct{ Tokens map[string]string }
+	var profiles []domain.AgentProfile
+	for i := range 5 {
+		profiles = append(profiles, externalProfile(fmt.Sprintf("user_agent_ext%d", i+1), fmt.Sprintf("外部%d号", i+1), "场地提供", "活动策划"))
+	}
+	outsider := externalProfile("user_agent_outsider", "外人", "财务")
+	outsider.Location, outsider.Interests, outsider.Capabilities = "成都", []string{"烹饪"}, nil
+	outsider.ProfileSummary = "成都的会计，做账和报税。"
+	profiles = append(profiles, outsider)
+	if st, p := a.do(t, "POST", "/api/v1/agents/bulk", testAdminToken, profiles, &bulk); st != 200 || len(bulk.Tokens) != 6 {
+		t.Fatalf("bulk: %d %+v", st, p)
+	}
+
+	tests := []struct {
+		name string
+		// accepts says how many of n participants accept in round r.
+		accepts   func(n, round int) int
+		status    string
+		rounds    int
+		confirmed bool
+	}{
+		{"finalized", func(n, _ int) int { return n }, "finalized", 1, false},
+		{"failed", func(int, int) int { return 0 }, "failed", 1, false},
+		{"next round then finalized", func(n, r int) int {
+			if r == 1 {
+				return (n + 1) / 2
+			}
+			return n
+		}, "finalized", 2, false},
+		{"force-finalized", func(n, _ int) int { return (n + 1) / 2 }, "force_finalized", 2, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+			ch := a.driveExternal(t, bulk.Tokens, demandID, channelID, tc.accepts)
+			if ch.Status != tc.status || ch.RoundsTaken != tc.rounds && tc.status != "failed" {
+				t.Fatalf("channel %s: status %s after %d rounds, want %s after %d", channelID, ch.Status, ch.RoundsTaken, tc.status, tc.rounds)
+			}
+			if tc.confirmed {
+				c, err := a.engineChannel(t, channelID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := len(c.Candidates)
+				if len(c.Confirmed) != (n+1)/2 || len(c.Optional) != n-(n+1)/2 {
+					t.Fatalf("force-finalized: confirmed %v optional %v of %d", c.Confirmed, c.Optional, n)
+				}
+			}
+			// History: every invited agent has this channel with its offer
+			// and one feedback per round.
+			var hist api.AgentHistoryOutput
+			a.getJSON(t, fmt.Sprintf("/api/v1/agents/%s/history?min_cursor=%d", ch.Invited[0], ch.LastPosition), &hist.Body)
+			if len(hist.Body.Participations) == 0 || hist.Body.Participations[0].ChannelID != channelID ||
+				hist.Body.Participations[0].Offer == nil || len(hist.Body.Participations[0].Feedback) == 0 {
+				t.Fatalf("history of %s: %+v", ch.Invited[0], hist.Body)
+			}
+		})
+	}
+
+	// Statistics: every invitation, offer and feedback counted.
+	var ag projections.AgentView
+	a.getJSON(t, fmt.Sprintf("/api/v1/agents/user_agent_ext1?min_cursor=%d", a.headPosition(t)), &ag)
+	if ag.Stats.Invitations != len(tests) || ag.Stats.OffersParticipate != len(tests) ||
+		ag.Stats.FeedbackAccept+ag.Stats.FeedbackNegotiate != 1+1+2+2 {
+		t.Fatalf("stats of user_agent_ext1: %+v", ag.Stats)
+	}
+}
+
+// engineChannel folds a channel from its events.
+func (a *testAPI) engineChannel(t *testing.T, channelID string) (*domain.Channel, error) {
+	t.Helper()
+	evs, err := a.store.ReadStream(context.Background(), domain.ChannelStream(channelID), 1, eventstore.MaxReadLimit)
+	if err != nil {
+		return nil, err
+	}
+	c := &domain.Channel{}
+	for _, e := range evs {
+		p, err := e.Decode()
+		if err != nil {
+			return nil, err
+		}
+		c.Apply(p)
+	}
+	return c, nil
+}
+
+// driveExternal answers every task of the external agents from their
+// inboxes until the demand ends: each offers to participate; in round r,
+// the first accepts(n, r) participants accept and the others negotiate. The
+// first time it sees each kind of task it also tries the refused variants.
+func (a *testAPI) driveExternal(t *testing.T, tokens map[string]string, demandID, channelID string,
+	accepts func(n, round int) int) projections.ChannelView {
+	t.Helper()
+	checkedOffer, checkedFeedback := false, false
+	for range 600 {
+		var d demandOne
+		st, _ := a.do(t, "GET", "/api/v1/demands/"+demandID, "", nil, &d)
+		if st == 200 && d.Status != "processing" {
+			var ch projections.ChannelView
+			a.getJSON(t, fmt.Sprintf("/api/v1/channels/%s?min_cursor=%d", channelID, d.LastPosition), &ch)
+			// After the end: a late feedback is refused.
+			for id, tok := range tokens {
+				if !slices.Contains(ch.Invited, id) {
+					continue
+				}
+				st, p := a.do(t, "POST", "/api/v1/channels/"+channelID+"/feedback", tok,
+					map[string]any{"round": max(ch.CurrentRound, 1), "feedback_type": "accept"}, nil)
+				if st != 409 && st != 422 {
+					t.Fatalf("feedback after the end: %d %+v", st, p)
+				}
+				break
+			}
+			return ch
+		}
+		progressed := false
+		for id, tok := range tokens {
+			var inbox api.InboxOutput
+			if st, p := a.do(t, "GET", "/api/v1/agent/inbox", tok, nil, &inbox.Body); st != 200 {
+				t.Fatalf("inbox of %s: %d %+v", id, st, p)
+			}
+			for _, task := range inbox.Body.Tasks {
+				if task.ChannelID != channelID {
+					continue
+				}
+				progressed = true
+				path := "/api/v1/channels/" + channelID
+				switch task.Kind {
+				case "offer":
+					st, p := a.do(t, "POST", path+"/offers", tok, map[string]any{"decision": "participate", "contribution": "场地和嘉宾", "confidence": 80}, nil)
+					if st != 201 {
+						t.Fatalf("offer of %s: %d %+v", id, st, p)
+					}
+					if !checkedOffer {
+						checkedOffer = true
+						a.expectRefused(t, "second offer", "POST", path+"/offers", tok, map[string]any{"decision": "participate", "contribution": "再来"}, 409, "TOWOW_CHANNEL_006")
+						c, err := a.engineChannel(t, channelID)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if out := outsiderOf(tokens, c); out != "" {
+							a.expectRefused(t, "not invited", "POST", path+"/offers", tokens[out], map[string]any{"decision": "participate", "contribution": "x"}, 422, "TOWOW_CHANNEL_004")
+						}
+						if missing := c.MissingOffers(); len(missing) > 0 {
+							a.expectRefused(t, "conditional without conditions", "POST", path+"/offers", tokens[missing[0]],
+								map[string]any{"decision": "conditional", "contribution": "x"}, 422, "TOWOW_CHANNEL_008")
+						}
+					}
+				case "feedback":
+					c, err := a.engineChannel(t, channelID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					members := c.RoundMembers()
+					slices.Sort(members)
+					kind := "negotiate"
+					if slices.Index(members, id) < accepts(len(members), task.Round) {
+						kind = "accept"
+					}
+					if !checkedFeedback {
+						a.expectRefused(t, "wrong round", "POST", path+"/feedback", tok, map[string]any{"round": task.Round + 1, "feedback_type": "accept"}, 409, "TOWOW_PROPOSAL_005")
+						if out := outsiderOf(tokens, c); out != "" {
+							a.expectRefused(t, "not a participant", "POST", path+"/feedback", tokens[out], map[string]any{"round": task.Round, "feedback_type": "accept"}, 422, "TOWOW_CHANNEL_005")
+						}
+					}
+					st, p := a.do(t, "POST", path+"/feedback", tok, map[string]any{"round": task.Round, "feedback_type": kind,
+						"reasoning": "测试", "adjustment_request": "时间改到周日"}, nil)
+					if st != 201 {
+						t.Fatalf("feedback of %s: %d %+v", id, st, p)
+					}
+					if !checkedFeedback && len(c.MissingFeedback()) > 1 { // the round stays open for a second answer
+						checkedFeedback = true
+						a.expectRefused(t, "second feedback", "POST", path+"/feedback", tok, map[string]any{"round": task.Round, "feedback_type": "accept"}, 409, "TOWOW_CHANNEL_006")
+					}
+				}
+			}
+		}
+		if !progressed {
+			waitShort()
+		}
+	}
+	t.Fatalf("demand %s did not end", demandID)
+	return projections.ChannelView{}
+}
+
+// outsiderOf returns an agent with a token that the channel did not invite
+// ("" if every one was invited).
+func outsiderOf(tokens map[string]string, c *domain.Channel) string {
+	for id := range tokens {
+		if !c.Invited(id) {
+			return id
+		}
+	}
+	return ""
+}
+
+// expectRefused sends a request that must be refused with status and code
+// (status 0: any 4xx) and checks that the log did not grow.
+func (a *testAPI) expectRefused(t *testing.T, name, method, path, token string, body any, status int, code string) {
+	t.Helper()
+	head := a.headPosition(t)
+	st, p := a.do(t, method, path, token, body, nil)
+	if (status == 0 && (st < 400 || st >= 500)) || (status != 0 && (st != status || p.Code != code)) {
+		t.Fatalf("%s: %d %+v, want %d %s", name, st, p, status, code)
+	}
+	// Other writers (the engine) may append meanwhile; none of those
+	// events may be this agent's answer.
+	evs, err := a.store.ReadAll(context.Background(), head, eventstore.Filter{Types: []domain.EventType{
+		domain.EventOfferSubmitted, domain.EventProposalFeedback}}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 0 {
+		t.Fatalf("%s: refused, yet %d answers were written", name, len(evs))
+	}
+}
+
+// TestExternalAgentDeadlines: an offer after the offer window closed and a
+// feedback after its round timed out are refused (409) and write nothing;
+// the feedback nobody gave counts as accept (004), recorded as system.
+func TestExternalAgentDeadlines(t *testing.T) {
+	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []domain.AgentProfile{},
+		rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 2, FeedbackTimeoutSeconds: 2, StuckTimeoutSeconds: 900, MaxDepth: 0}})
+	var bulk struct{ Tokens map[string]string }
+	var profiles []domain.AgentProfile
+	for i := range 3 {
+		profiles = append(profiles, externalProfile(fmt.Sprintf("user_agent_ext%d", i+1), fmt.Sprintf("外部%d号", i+1), "场地提供", "活动策划"))
+	}
+	if st, p := a.do(t, "POST", "/api/v1/agents/bulk", testAdminToken, profiles, &bulk); st != 200 || len(bulk.Tokens) != 3 {
+		t.Fatalf("bulk: %d %+v", st, p)
+	}
+	demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	path := "/api/v1/channels/" + channelID
+	var c *domain.Channel
+	for range 400 { // the broadcast
+		var err error
+		if c, err = a.engineChannel(t, channelID); err != nil {
+			t.Fatal(err)
+		}
+		if c.Status == domain.ChannelStatusCollecting {
+			break
+		}
+		waitShort()
+	}
+	invited := c.MissingOffers()
+	slices.Sort(invited)
+	if len(invited) < 2 {
+		t.Fatalf("invited %v; the test needs two external agents", invited)
+	}
+	late := invited[len(invited)-1]
+	for _, id := range invited[:len(invited)-1] { // in time (or, on a slow machine, already late)
+		st, p := a.do(t, "POST", path+"/offers", bulk.Tokens[id], map[string]any{"decision": "participate", "contribution": "场地"}, nil)
+		if st != 201 && p.Code != "TOWOW_CHANNEL_007" {
+			t.Fatalf("offer of %s: %d %+v", id, st, p)
+		}
+	}
+	for range 400 { // the offer window closes
+		c, _ = a.engineChannel(t, channelID)
+		if c.Status != domain.ChannelStatusCollecting {
+			break
+		}
+		waitShort()
+	}
+	a.expectRefused(t, "offer after the deadline", "POST", path+"/offers", bulk.Tokens[late],
+		map[string]any{"decision": "participate", "contribution": "迟到的场地"}, 409, "TOWOW_CHANNEL_007")
+
+	// Nobody answers the proposal: the round times out, the missing
+	// feedback counts as accept, and a feedback after that is refused.
+	var d demandOne
+	for range 600 {
+		if st, _ := a.do(t, "GET", "/api/v1/demands/"+demandID, "", nil, &d); st == 200 && d.Status != "processing" {
+			break
+		}
+		waitShort()
+	}
+	c, _ = a.engineChannel(t, channelID)
+	if c.Round == 0 {
+		t.Skipf("no offer arrived in time on this machine (status %s); the feedback deadline was not reached", c.Status)
+	}
+	if c.Status != domain.ChannelStatusFinalized {
+		t.Fatalf("channel %s after a silent round: %s, want finalized (missing feedback counts as accept)", channelID, c.Status)
+	}
+	var fb struct {
+		Feedback []projections.FeedbackView `json:"feedback"`
+	}
+	a.getJSON(t, fmt.Sprintf("%s/feedback?min_cursor=%d", path, d.LastPosition), &fb)
+	if len(fb.Feedback) == 0 {
+		t.Fatal("no feedback recorded for the silent round")
+	}
+	for _, f := range fb.Feedback {
+		if f.Actor != domain.ActorSystem || f.FeedbackType != "accept" {
+			t.Fatalf("timed-out feedback %+v, want accept by system", f)
+		}
+	}
+	member := fb.Feedback[0].AgentID
+	st, p := a.do(t, "POST", path+"/feedback", bulk.Tokens[member], map[string]any{"round": 1, "feedback_type": "negotiate"}, nil)
+	if st != 409 || (p.Code != "TOWOW_PROPOSAL_003" && p.Code != "TOWOW_PROPOSAL_005" && p.Code != "TOWOW_CHANNEL_006") {
+		t.Fatalf("feedback after the round closed: %d %+v", st, p)
+	}
+}

@@ -1,0 +1,122 @@
+package domain
+
+import (
+	"reflect"
+)
+
+// AgentState is an agent folded from its stream (agent-<id>): its profile,
+// whether it may be invited, and the SHA-256 of its current API token
+// (external agents only).
+type AgentState struct {
+	ID          string
+	Profile     AgentProfile
+	Active      bool
+	TokenSHA256 string
+}
+
+// Exists reports whether the agent was registered.
+func (a *AgentState) Exists() bool { return a.ID != "" }
+
+// Apply evolves the state by one event of the agent's stream.
+func (a *AgentState) Apply(p Payload) {
+	switch e := p.(type) {
+	case *AgentRegistered:
+		a.ID, a.Profile, a.Active = e.AgentID, e.Profile, true
+	case *AgentUpdated:
+		a.Profile = e.Profile
+	case *AgentDeactivated:
+		a.Active = false
+	case *AgentReactivated:
+		a.Active = true
+	case *AgentTokenIssued:
+		a.TokenSHA256 = e.TokenSHA256
+	}
+}
+
+// checkProfile normalizes and validates a profile given to a command.
+func checkProfile(p AgentProfile) (AgentProfile, error) {
+	p = NormalizeProfile(p)
+	if err := ValidateProfile(p); err != nil {
+		return p, errorf(ErrAgentInvalid, "%v", err)
+	}
+	return p, nil
+}
+
+// Register decides the registration of a new agent. tokenSHA256, when not
+// empty, is the hash of the token issued with it; it is only accepted for
+// an external agent.
+func (a *AgentState) Register(p AgentProfile, source, tokenSHA256 string) ([]Payload, error) {
+	p, err := checkProfile(p)
+	if err != nil {
+		return nil, err
+	}
+	if a.Exists() {
+		return nil, errorf(ErrAgentExists, "agent %s already exists", p.AgentID)
+	}
+	evs := []Payload{&AgentRegistered{AgentID: p.AgentID, Profile: p, Source: source}}
+	if tokenSHA256 != "" {
+		if !p.IsExternal() {
+			return nil, errorf(ErrAgentNotExternal, "agent %s is answered by its twin; only external agents get a token", p.AgentID)
+		}
+		evs = append(evs, &AgentTokenIssued{AgentID: p.AgentID, TokenSHA256: tokenSHA256})
+	}
+	return evs, nil
+}
+
+// Update decides the replacement of an agent's profile. The agent id is
+// fixed: a profile naming another agent is refused. An unchanged profile
+// decides nothing (nil, nil).
+func (a *AgentState) Update(p AgentProfile) ([]Payload, error) {
+	p, err := checkProfile(p)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !a.Exists():
+		return nil, errorf(ErrNotFound, "agent %s does not exist", p.AgentID)
+	case p.AgentID != a.ID:
+		return nil, errorf(ErrAgentInvalid, "agent_id: %s cannot be renamed to %s", a.ID, p.AgentID)
+	case reflect.DeepEqual(p, a.Profile):
+		return nil, nil
+	}
+	return []Payload{&AgentUpdated{AgentID: a.ID, Profile: p}}, nil
+}
+
+// Deactivate decides that the agent is no longer invited to new
+// negotiations (the ones it is already in go on).
+func (a *AgentState) Deactivate(reason string) ([]Payload, error) {
+	switch {
+	case !a.Exists():
+		return nil, errorf(ErrNotFound, "agent does not exist")
+	case !a.Active:
+		return nil, errorf(ErrAgentState, "agent %s is already deactivated", a.ID)
+	}
+	return []Payload{&AgentDeactivated{AgentID: a.ID, Reason: reason}}, nil
+}
+
+// Reactivate decides that a deactivated agent may be invited again.
+func (a *AgentState) Reactivate() ([]Payload, error) {
+	switch {
+	case !a.Exists():
+		return nil, errorf(ErrNotFound, "agent does not exist")
+	case a.Active:
+		return nil, errorf(ErrAgentState, "agent %s is already active", a.ID)
+	}
+	return []Payload{&AgentReactivated{AgentID: a.ID}}, nil
+}
+
+// IssueToken decides a new API token (given as its SHA-256) for an external
+// agent; it replaces the previous one.
+func (a *AgentState) IssueToken(tokenSHA256 string) ([]Payload, error) {
+	switch {
+	case !a.Exists():
+		return nil, errorf(ErrNotFound, "agent does not exist")
+	case !a.Profile.IsExternal():
+		return nil, errorf(ErrAgentNotExternal, "agent %s is answered by its twin; set mode external first", a.ID)
+	case !a.Active:
+		return nil, errorf(ErrAgentState, "agent %s is deactivated", a.ID)
+	case len(tokenSHA256) != 64:
+		return nil, errorf(ErrAgentInvalid, "token hash must be 64 hex digits")
+	}
+	return []Payload{&AgentTokenIssued{AgentID: a.ID, TokenSHA256: tokenSHA256}}, nil
+}
