@@ -23,7 +23,7 @@ func (e *Engine) broadcast(ctx context.Context, job *river.Job[broadcastArgs]) e
 	}
 	_, err = e.channelStep(ctx, "broadcast", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.Broadcast(demandOf(d)) })
-	return e.jobError("broadcast", err)
+	return e.jobError(ctx, "broadcast", err)
 }
 
 func (e *Engine) offerTimeout(ctx context.Context, job *river.Job[offerTimeoutArgs]) error {
@@ -36,7 +36,7 @@ func (e *Engine) offerTimeout(ctx context.Context, job *river.Job[offerTimeoutAr
 	}
 	_, err = e.channelStep(ctx, "offer timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.OfferTimeout() })
-	return e.jobError("offer timeout", err)
+	return e.jobError(ctx, "offer timeout", err)
 }
 
 // aggregate makes the first proposal (prompt 4) from the offers, or, when
@@ -65,7 +65,7 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 			func(c *domain.Channel) ([]domain.Payload, error) {
 				return c.FailNoParticipants(res.Proposal, e.cfg.Now())
 			})
-		return e.jobError("compromise", err)
+		return e.jobError(ctx, "compromise", err)
 	}
 	res, call, err := e.llm.Aggregate(ctx, llm.AggregateInput{Demand: understanding(d), RawInput: d.RawInput, Offers: participantViews(c)})
 	if err != nil {
@@ -73,7 +73,7 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 	}
 	_, err = e.channelStep(ctx, "aggregate", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventProposalDistributed,
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.Propose(res.Proposal, e.cfg.Now()) })
-	return e.jobError("aggregate", err)
+	return e.jobError(ctx, "aggregate", err)
 }
 
 func (e *Engine) feedbackTimeout(ctx context.Context, job *river.Job[feedbackTimeoutArgs]) error {
@@ -86,7 +86,7 @@ func (e *Engine) feedbackTimeout(ctx context.Context, job *river.Job[feedbackTim
 	}
 	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.FeedbackTimeout(job.Args.Round) })
-	return e.jobError("feedback timeout", err)
+	return e.jobError(ctx, "feedback timeout", err)
 }
 
 // adjust adapts the proposal to the last round's feedback (prompt 6).
@@ -111,7 +111,7 @@ func (e *Engine) adjust(ctx context.Context, job *river.Job[adjustArgs]) error {
 			}
 			return c.Adjust(res.Proposal, e.cfg.Now())
 		})
-	return e.jobError("adjust proposal", err)
+	return e.jobError(ctx, "adjust proposal", err)
 }
 
 // forceFinalize ends the last round's partial agreement with the
@@ -145,7 +145,7 @@ func (e *Engine) forceFinalize(ctx context.Context, job *river.Job[forceFinalize
 		domain.EventNegotiationForceFinalized, func(c *domain.Channel) ([]domain.Payload, error) {
 			return c.ForceFinalize(res.Proposal, e.cfg.Now())
 		})
-	return e.jobError("force finalize", err)
+	return e.jobError(ctx, "force finalize", err)
 }
 
 // gaps runs gap identification (prompt 7) after an agreement.
@@ -169,7 +169,7 @@ func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
 	}
 	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
 		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) { return c.IdentifyGaps(res.Gaps) })
-	return e.jobError("identify gaps", err)
+	return e.jobError(ctx, "identify gaps", err)
 }
 
 // recursion decides on sub-negotiations (prompt 8) and spawns them: each a
@@ -236,7 +236,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		}
 		return p, nil
 	})
-	return e.jobError("decide recursion", err)
+	return e.jobError(ctx, "decide recursion", err)
 }
 
 // notifyParent reports a finished sub-negotiation to the channel that
@@ -273,7 +273,7 @@ func (e *Engine) notifyParent(ctx context.Context, job *river.Job[notifyParentAr
 	}
 	_, err = e.channelStep(ctx, "notify parent", a.ParentChannelID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubnetDone(res) })
-	return e.jobError("notify parent", err)
+	return e.jobError(ctx, "notify parent", err)
 }
 
 func (e *Engine) stuck(ctx context.Context, job *river.Job[stuckArgs]) error {
@@ -286,7 +286,7 @@ func (e *Engine) stuck(ctx context.Context, job *river.Job[stuckArgs]) error {
 	}
 	_, err = e.channelStep(ctx, "stuck check", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.Stuck() })
-	return e.jobError("stuck check", err)
+	return e.jobError(ctx, "stuck check", err)
 }
 
 // demandStuck fails a demand whose understanding or filtering never
@@ -301,5 +301,5 @@ func (e *Engine) demandStuck(ctx context.Context, job *river.Job[demandStuckArgs
 	}
 	_, err = e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(d *domain.DemandState) ([]domain.Payload, error) { return d.Stuck() })
-	return e.jobError("demand stuck check", err)
+	return e.jobError(ctx, "demand stuck check", err)
 }

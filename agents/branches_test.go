@@ -1,13 +1,17 @@
 package agents_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/towow/towow/domain"
+	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
 )
 
@@ -154,7 +158,11 @@ func TestNoCandidates(t *testing.T) {
 func TestLLMDown(t *testing.T) {
 	s := newScripted()
 	s.fail.Store(true)
-	h := newHarness(t, opts{provider: s, llmCfg: func(c *llm.Config) { c.RecoveryTimeout = time.Minute }})
+	var logs syncBuffer
+	h := newHarness(t, opts{provider: s, llmCfg: func(c *llm.Config) {
+		c.RecoveryTimeout = time.Minute
+		c.Logger = slog.New(logctx.NewHandler(slog.NewTextHandler(&logs, nil)))
+	}})
 	sub, err := h.e.SubmitDemand(context.Background(), "u1", sampleDemand)
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +196,43 @@ func TestLLMDown(t *testing.T) {
 		t.Fatalf("breaker %s", h.e.LLM().BreakerState())
 	}
 	h.check(sub.DemandID)
+	// Every fallback warning names its step and its demand or channel; a
+	// twin's names its agent too (the step's context carries them).
+	warnings := 0
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if !strings.Contains(line, "using fallback") {
+			continue
+		}
+		warnings++
+		if !strings.Contains(line, "job_kind=towow.") || !strings.Contains(line, "job_id=") ||
+			!(strings.Contains(line, "demand_id="+sub.DemandID) || strings.Contains(line, "channel_id="+sub.ChannelID)) {
+			t.Fatalf("warning without the step's ids: %s", line)
+		}
+		if strings.Contains(line, "job_kind=towow.twin_") && !strings.Contains(line, "agent_id=") {
+			t.Fatalf("twin warning without its agent: %s", line)
+		}
+	}
+	if warnings == 0 {
+		t.Fatal("no fallback warning logged")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func TestSubNegotiation(t *testing.T) {

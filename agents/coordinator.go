@@ -37,7 +37,7 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 			}
 			return evs, err
 		})
-	return e.jobError("understand demand", err)
+	return e.jobError(ctx, "understand demand", err)
 }
 
 // filter is the Coordinator's smart filtering (prompt 2); with candidates
@@ -118,5 +118,5 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			p.appends = append(p.appends, appendOp{stream: domain.ChannelStream(channelID), expected: eventstore.NoStream, events: created, meta: meta})
 			return p, nil
 		})
-	return e.jobError("filter candidates", err)
+	return e.jobError(ctx, "filter candidates", err)
 }

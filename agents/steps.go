@@ -21,10 +21,10 @@ func moot(err error) bool {
 // jobError turns a step's error into what River should do with the job:
 // a domain error will not go away by retrying, so the job is cancelled
 // (and logged); anything else (database, context) is retried.
-func (e *Engine) jobError(step string, err error) error {
+func (e *Engine) jobError(ctx context.Context, step string, err error) error {
 	var de *domain.Error
 	if errors.As(err, &de) {
-		e.log.Error("step refused by the domain; job cancelled", "step", step, "err", err)
+		e.log.ErrorContext(ctx, "step refused by the domain; job cancelled", "step", step, "err", err)
 		return river.JobCancel(err)
 	}
 	return err

@@ -2,11 +2,13 @@ package agents
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/riverqueue/river"
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
 )
 
@@ -56,6 +58,7 @@ func (e *Engine) twinOffers(ctx context.Context, job *river.Job[twinOffersArgs])
 	}
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
+		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
 		res, call, err := e.llm.Offer(ctx, llm.OfferInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput,
 			FilterReason: reasons[prof.AgentID]})
 		o := domain.Offer{AgentID: prof.AgentID, Decision: res.Decision, Contribution: res.Contribution, Conditions: res.Conditions,
@@ -70,7 +73,7 @@ func (e *Engine) twinOffers(ctx context.Context, job *river.Job[twinOffersArgs])
 			}
 			return evs, err
 		})
-	return e.jobError("twin offers", err)
+	return e.jobError(ctx, "twin offers", err)
 }
 
 func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackArgs]) error {
@@ -96,6 +99,7 @@ func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackAr
 	proposal, maxRounds := *c.Proposal, c.Rules.MaxRounds
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
+		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
 		res, call, err := e.llm.Feedback(ctx, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: proposal,
 			MyAssignment: assignmentOf(&proposal, prof.AgentID), MyOffer: offerView(c, prof.AgentID), Round: round, MaxRounds: maxRounds})
 		f := domain.ProposalFeedback{AgentID: prof.AgentID, FeedbackType: res.FeedbackType, Reasoning: res.Reasoning,
@@ -110,7 +114,7 @@ func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackAr
 			}
 			return evs, err
 		})
-	return e.jobError("twin feedback", err)
+	return e.jobError(ctx, "twin feedback", err)
 }
 
 // fanOut asks n twins concurrently and commits their answers as they

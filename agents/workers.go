@@ -2,10 +2,14 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/towow/towow/internal/logctx"
 )
 
 // stepWorker adapts an engine step to River's Worker interface.
@@ -18,12 +22,39 @@ type stepWorker[T river.JobArgs] struct {
 
 func (w *stepWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 	start := time.Now()
+	ctx = logctx.With(ctx, jobAttrs(job.JobRow)...)
 	err := w.work(ctx, job)
 	if w.log.Enabled(ctx, slog.LevelDebug) {
-		w.log.DebugContext(ctx, "step", "kind", job.Kind, "job", job.ID, "attempt", job.Attempt,
+		w.log.DebugContext(ctx, "step", "attempt", job.Attempt,
 			"queued", start.Sub(job.ScheduledAt).Round(time.Microsecond), "ran", time.Since(start).Round(time.Microsecond), "err", err)
 	}
 	return err
+}
+
+// jobAttrs are the log attributes of a step: its job and the demand or
+// channel it works on (every step's arguments name one of them), so every
+// record the step logs through its context can be found by demand or
+// channel.
+func jobAttrs(job *rivertype.JobRow) []slog.Attr {
+	attrs := []slog.Attr{slog.String("job_kind", job.Kind), slog.Int64("job_id", job.ID)}
+	var ids struct {
+		DemandID  string `json:"demand_id"`
+		ChannelID string `json:"channel_id"`
+		Round     int    `json:"round"`
+	}
+	if json.Unmarshal(job.EncodedArgs, &ids) != nil {
+		return attrs
+	}
+	if ids.DemandID != "" {
+		attrs = append(attrs, slog.String("demand_id", ids.DemandID))
+	}
+	if ids.ChannelID != "" {
+		attrs = append(attrs, slog.String("channel_id", ids.ChannelID))
+	}
+	if ids.Round > 0 {
+		attrs = append(attrs, slog.Int("round", ids.Round))
+	}
+	return attrs
 }
 
 func (w *stepWorker[T]) Timeout(*river.Job[T]) time.Duration { return w.timeout }

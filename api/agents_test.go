@@ -243,6 +243,20 @@ func TestAgentsAdmin(t *testing.T) {
 	if st := a.getJSON(t, "/api/v1/agents/user_agent_ext1", &one); st != 200 || !one.Active || one.Mode != "external" || one.TokenIssuedAt == nil {
 		t.Fatalf("get: %d %+v", st, one)
 	}
+
+	// Rebuild over the API (admin only): the same rows again.
+	if st, p := a.do(t, "POST", "/api/v1/admin/projections/agents/rebuild", "", nil, nil); st != 401 || p.Code != api.CodeUnauthorized {
+		t.Fatalf("rebuild without token: %d %+v", st, p)
+	}
+	if st, p := a.do(t, "POST", "/api/v1/admin/projections/nope/rebuild", adm, nil, nil); st != 404 || p.Code != api.CodeNotFound {
+		t.Fatalf("rebuild of an unknown model: %d %+v", st, p)
+	}
+	var rb api.RebuildOutput
+	a.getJSON(t, fmt.Sprintf("/api/v1/agents?min_cursor=%d", a.headPosition(t)), &page)
+	if st, p := a.do(t, "POST", "/api/v1/admin/projections/agents/rebuild", adm, nil, &rb.Body); st != 200 || !rb.Body.Identical ||
+		rb.Body.After.Rows == 0 || rb.Body.Cursor != a.headPosition(t) {
+		t.Fatalf("rebuild: %d %+v %+v", st, p, rb.Body)
+	}
 }
 
 // TestExternalAgentNegotiation drives negotiations wholly through the API:

@@ -76,6 +76,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerDemandViews(api)
 		s.registerChannelViews(api)
 		s.registerAgentViews(api)
+		s.registerAdmin(api)
 		s.registerLLMCalls(api)
 	}
 	if s.Metrics != nil {

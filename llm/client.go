@@ -217,10 +217,10 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 				rec.Outcome = domain.LLMOutcomeError
 			}
 		}
-		c.log.Warn("llm call failed, using fallback", "prompt_key", rec.PromptKey, "provider", rec.Provider,
+		c.log.WarnContext(ctx, "llm call failed, using fallback", "prompt_key", rec.PromptKey, "provider", rec.Provider,
 			"outcome", rec.Outcome, "error", rec.Error, "latency_ms", rec.LatencyMS)
 	} else {
-		c.log.Debug("llm call", "prompt_key", rec.PromptKey, "provider", rec.Provider, "model", rec.Model,
+		c.log.DebugContext(ctx, "llm call", "prompt_key", rec.PromptKey, "provider", rec.Provider, "model", rec.Model,
 			"latency_ms", rec.LatencyMS, "input_tokens", rec.InputTokens, "output_tokens", rec.OutputTokens)
 	}
 	if c.onCall != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/domain"
+	"github.com/towow/towow/internal/logctx"
 )
 
 // envVar documents one environment variable. The README's configuration
@@ -26,6 +27,7 @@ var envVars = []envVar{
 	{"TOWOW_DATA_DIR", "./.towow", "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
 	{"TOWOW_ADDR", "127.0.0.1:8080", "HTTP listen address of `towow serve`."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
+	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics and GET /healthz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
 	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
 	{"TOWOW_LOG_LEVEL", "info", "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", "builtin", "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
@@ -57,6 +59,7 @@ type config struct {
 	Addr        string
 	CORSOrigins []string
 	AdminToken  string
+	MetricsAddr string
 	LogLevel    slog.Level
 
 	LLM              string
@@ -93,6 +96,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.CORSOrigins = append(c.CORSOrigins, o)
 	}
+	c.MetricsAddr = getenv("TOWOW_METRICS_ADDR")
 	c.AdminToken = getenv("TOWOW_ADMIN_TOKEN")
 	if c.AdminToken != "" && (len(c.AdminToken) < 16 || strings.ContainsAny(c.AdminToken, " \t\r\n")) {
 		return c, fmt.Errorf("TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space")
@@ -193,7 +197,7 @@ func orDefault(v, def string) string {
 }
 
 func (c config) logger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: c.LogLevel}))
+	return slog.New(logctx.NewHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: c.LogLevel})))
 }
 
 // quietLogger is for commands whose output is on stdout (demo, replay,
@@ -203,7 +207,7 @@ func (c config) quietLogger(w io.Writer) *slog.Logger {
 	if c.LogLevel < slog.LevelInfo {
 		level = c.LogLevel
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	return slog.New(logctx.NewHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
 // writeEnvHelp prints the environment table for --help.

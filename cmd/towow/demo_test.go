@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -113,7 +115,8 @@ func TestDemoAndReplayErrors(t *testing.T) {
 func TestWorkerProcess(t *testing.T) {
 	db := dbtest.NewURL(t)
 	w := exec.Command(towowBin, "worker")
-	w.Env = append(cleanEnv(), "DATABASE_URL="+db)
+	metricsAddr := freeAddr(t)
+	w.Env = append(cleanEnv(), "DATABASE_URL="+db, "TOWOW_METRICS_ADDR="+metricsAddr)
 	var werr bytes.Buffer
 	w.Stderr = &werr
 	if err := w.Start(); err != nil {
@@ -126,6 +129,18 @@ func TestWorkerProcess(t *testing.T) {
 	}
 	if !strings.Contains(out, "status: ") {
 		t.Fatalf("no terminal state:\n%s", out)
+	}
+	// The worker's own /metrics: River's jobs of the negotiation (read from
+	// the shared database) and its breaker, whichever process ran the steps.
+	resp, err := http.Get("http://" + metricsAddr + "/metrics")
+	if err != nil {
+		t.Fatalf("worker metrics: %v\n%s", err, werr.String())
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	completed := regexp.MustCompile(`(?m)^river_jobs\{state="completed"\} ([0-9]+)$`).FindSubmatch(body)
+	if resp.StatusCode != 200 || completed == nil || string(completed[1]) == "0" || !bytes.Contains(body, []byte("circuit_breaker_open 0")) {
+		t.Fatalf("worker /metrics: %d\n%s", resp.StatusCode, body)
 	}
 	if err := w.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,67 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/projections"
+)
+
+// RebuildInput names the read model to rebuild.
+type RebuildInput struct {
+	Name string `path:"name" doc:"a read model: streams, demands, channels, llm_calls or agents" example:"channels"`
+}
+
+// RebuildOutput reports a rebuild: how far it folded, how long it took,
+// and the rows' fingerprint before and after (equal: the rebuild changed
+// nothing).
+type RebuildOutput struct {
+	Body struct {
+		Name      string                  `json:"name"`
+		Cursor    int64                   `json:"cursor" doc:"the log position folded up to"`
+		ElapsedMS int64                   `json:"elapsed_ms"`
+		Before    projections.Fingerprint `json:"before"`
+		After     projections.Fingerprint `json:"after"`
+		Identical bool                    `json:"identical" doc:"the rebuilt rows equal the rows before, row for row (false also when events arrived meanwhile)"`
+	}
+}
+
+func (s *Server) registerAdmin(api huma.API) {
+	huma.Register(api, s.admin(api, huma.Operation{
+		OperationID: "rebuild-read-model",
+		Method:      http.MethodPost,
+		Path:        "/api/v1/admin/projections/{name}/rebuild",
+		Summary:     "Rebuild a read model from the first event",
+		Description: "Runs in one transaction while the server keeps serving: readers see the old rows until it commits, " +
+			"and that model's live projector waits meanwhile. Same as `towow projections rebuild --name <name>`.",
+		Tags: []string{"admin"},
+	}), func(ctx context.Context, in *RebuildInput) (*RebuildOutput, error) {
+		m, ok := projections.ByName(in.Name)
+		if !ok {
+			var names []string
+			for _, m := range projections.All() {
+				names = append(names, m.Name())
+			}
+			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(names, ", ")))
+		}
+		out := &RebuildOutput{}
+		b := &out.Body
+		var err error
+		if b.Before, err = m.Checksum(ctx, s.Pool); err != nil {
+			return nil, problem(err)
+		}
+		res, err := s.Projections.Rebuild(ctx, m)
+		if err != nil {
+			return nil, problem(err)
+		}
+		if b.After, err = m.Checksum(ctx, s.Pool); err != nil {
+			return nil, problem(err)
+		}
+		b.Name, b.Cursor, b.ElapsedMS, b.Identical = m.Name(), res.Position, res.Elapsed.Milliseconds(), b.Before == b.After
+		return out, nil
+	})
+}
