@@ -178,7 +178,7 @@ type CreateAgentInput struct {
 // UpdateAgentInput is the body of PUT /api/v1/agents/{agent_id}.
 type UpdateAgentInput struct {
 	AgentID string              `path:"agent_id" example:"user_agent_bob"`
-	Body    domain.AgentProfile `doc:"the whole new profile; agent_id may be omitted, and must match the path when given"`
+	Body    domain.AgentProfile `doc:"the whole new profile; its agent_id must match the path"`
 }
 
 // DeactivateAgentInput is the request of POST .../deactivate.
@@ -241,9 +241,6 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		MaxBodyBytes: 64 << 10,
 	}), func(ctx context.Context, in *UpdateAgentInput) (*AgentWriteOutput, error) {
 		p := in.Body
-		if p.AgentID == "" {
-			p.AgentID = in.AgentID
-		}
 		if p.AgentID != in.AgentID {
 			return nil, problem(&domain.Error{Code: domain.ErrAgentInvalid.Code,
 				Message: fmt.Sprintf("agent_id: the body names %s, the path %s", p.AgentID, in.AgentID)})

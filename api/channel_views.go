@@ -19,7 +19,12 @@ type ChannelInput struct {
 }
 
 // ChannelOutput is one channel.
-type ChannelOutput struct{ Body projections.ChannelView }
+type ChannelOutput struct {
+	Body struct {
+		projections.ChannelView
+		SubChannels []string `json:"sub_channels" doc:"the channels this one spawned for its gaps (sub-negotiations), in the order they opened"`
+	}
+}
 
 // ProposalsOutput is every proposal version of a channel.
 type ProposalsOutput struct {
@@ -84,13 +89,19 @@ func (s *Server) registerChannelViews(api huma.API) {
 		return huma.Operation{OperationID: id, Method: http.MethodGet, Path: "/api/v1/channels/{channel_id}" + path,
 			Summary: summary, Tags: []string{"channels"}}
 	}
-	huma.Register(api, op("get-channel", "", "A channel: status, round, proposal version, invited agents, final participants, parent link"),
+	huma.Register(api, op("get-channel", "", "A channel: status, round, proposal version, invited agents, final participants, parent and child links"),
 		func(ctx context.Context, in *ChannelInput) (*ChannelOutput, error) {
 			c, err := channel(ctx, *in)
 			if err != nil {
 				return nil, err
 			}
-			return &ChannelOutput{Body: c}, nil
+			children, err := projections.ChildChannels(ctx, s.Pool, in.ChannelID)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &ChannelOutput{}
+			out.Body.ChannelView, out.Body.SubChannels = c, children
+			return out, nil
 		})
 	huma.Register(api, op("channel-proposals", "/proposals", "Every proposal version of a channel, with its type and adjustment summary"),
 		func(ctx context.Context, in *ChannelInput) (*ProposalsOutput, error) {

@@ -189,9 +189,21 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 	for _, e := range evs {
 		count[e.Type]++
 	}
-	var c projections.ChannelView
+	var c struct {
+		projections.ChannelView
+		SubChannels []string `json:"sub_channels"`
+	}
 	if st := a.getJSON(t, "/api/v1/channels/"+channelID, &c); st != 200 {
 		t.Fatalf("get channel %s: %d", channelID, st)
+	}
+	if c.SubChannels == nil || len(c.SubChannels) != count[domain.EventSubnetTriggered] {
+		t.Errorf("channel %s: sub_channels %v; the log triggered %d", channelID, c.SubChannels, count[domain.EventSubnetTriggered])
+	}
+	for _, sub := range c.SubChannels {
+		var child projections.ChannelView
+		if a.getJSON(t, "/api/v1/channels/"+sub, &child); child.ParentChannelID != channelID {
+			t.Errorf("sub-channel %s of %s names parent %q", sub, channelID, child.ParentChannelID)
+		}
 	}
 	if c.Status != outcome || c.ProposalVersion != count[domain.EventProposalDistributed] || len(c.Invited) == 0 {
 		t.Errorf("channel %s: %+v; want status %s, %d proposals", channelID, c, outcome, count[domain.EventProposalDistributed])
