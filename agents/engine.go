@@ -143,6 +143,9 @@ func (e *Engine) Stop(ctx context.Context) error {
 // Directory returns the agent directory the engine filters from.
 func (e *Engine) Directory() *Directory { return e.dir }
 
+// Rules returns the rules stamped on new channels.
+func (e *Engine) Rules() domain.Rules { return e.cfg.Rules }
+
 // Store returns the event store.
 func (e *Engine) Store() *eventstore.Store { return e.store }
 

@@ -6,6 +6,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/projections"
+	"github.com/towow/towow/web"
 )
 
 // Version is reported in the OpenAPI document.
@@ -71,6 +73,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerReplay(api)
 		s.registerAgentAdmin(api)
 		s.registerExternalAgents(api)
+		s.registerStatus(api)
 	}
 	if s.Projections != nil {
 		s.registerDemandViews(api)
@@ -82,6 +85,17 @@ func (s *Server) Handler() http.Handler {
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())
 	}
+	if s.Engine != nil {
+		web.Register(mux)
+	}
+	// Any other path under /api/ is a problem+json 404 too, not the mux's
+	// plain-text one.
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(http.StatusNotFound)
+		_ = json.NewEncoder(w).Encode(&Problem{ErrorModel: huma.ErrorModel{Status: http.StatusNotFound, Title: "Not Found",
+			Detail: "no such API path: " + r.Method + " " + r.URL.Path + " (see /docs)"}, Code: CodeNotFound})
+	})
 	return withCORS(s.CORSOrigins, mux)
 }
 

@@ -289,6 +289,7 @@ func TestAPIErrors(t *testing.T) {
 		{"bad proposal version", func() *http.Response { return get("/api/v1/channels/collab-nope/feedback?proposal_version=-1") }, 422, "TOWOW_REQUEST_001"},
 		{"bad demand status", func() *http.Response { return get("/api/v1/demands?status=done") }, 422, "TOWOW_REQUEST_001"},
 		{"demands limit out of range", func() *http.Response { return get("/api/v1/demands?limit=501") }, 422, "TOWOW_REQUEST_001"},
+		{"unknown api path", func() *http.Response { return get("/api/v1/nope") }, 404, "TOWOW_NOT_FOUND"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,11 +4,11 @@ package domain
 // (recorded in towow.channel.created) so later decisions and replays use the
 // same ones.
 type Rules struct {
-	MaxRounds              int // at most this many proposal rounds (004: 5)
-	OfferTimeoutSeconds    int // offer collection window (001 §6.2.2: 300)
-	FeedbackTimeoutSeconds int // feedback window per round (001 §6.2.2: 120)
-	StuckTimeoutSeconds    int // a non-terminal channel older than this fails (000 §5.2.2: 600)
-	MaxDepth               int // sub-negotiations allowed while depth < MaxDepth (001 v3: 1)
+	MaxRounds              int `json:"max_rounds"`               // at most this many proposal rounds (004: 5)
+	OfferTimeoutSeconds    int `json:"offer_timeout_seconds"`    // offer collection window (001 §6.2.2: 300)
+	FeedbackTimeoutSeconds int `json:"feedback_timeout_seconds"` // feedback window per round (001 §6.2.2: 120)
+	StuckTimeoutSeconds    int `json:"stuck_timeout_seconds"`    // a non-terminal channel older than this fails (000 §5.2.2: 600)
+	MaxDepth               int `json:"max_depth"`                // sub-negotiations allowed while depth < MaxDepth (001 v3: 1)
 }
 
 // DefaultRules are the design's values.

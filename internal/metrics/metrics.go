@@ -6,6 +6,7 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -116,19 +117,34 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	if c.src.Pool != nil {
-		// River's own table: an operations query outside the ToWow schema,
-		// so it is not in queries/.
-		rows, err := c.src.Pool.Query(ctx, "SELECT state::text, count(*) FROM river_job GROUP BY state")
+		jobs, err := RiverJobs(ctx, c.src.Pool)
 		if err != nil {
 			return
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var state string
-			var n int64
-			if rows.Scan(&state, &n) == nil {
-				ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n), strings.ToLower(state))
-			}
+		for state, n := range jobs {
+			ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n), state)
 		}
 	}
+}
+
+// RiverJobs counts River's jobs by state (lower case: available, running,
+// completed, retryable, ...).
+func RiverJobs(ctx context.Context, pool *pgxpool.Pool) (map[string]int64, error) {
+	// River's own table: an operations query outside the ToWow schema, so
+	// it is not in queries/.
+	rows, err := pool.Query(ctx, "SELECT state::text, count(*) FROM river_job GROUP BY state")
+	if err != nil {
+		return nil, fmt.Errorf("river jobs: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var state string
+		var n int64
+		if err := rows.Scan(&state, &n); err != nil {
+			return nil, fmt.Errorf("river jobs: %w", err)
+		}
+		out[strings.ToLower(state)] = n
+	}
+	return out, rows.Err()
 }

@@ -1,0 +1,60 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/internal/metrics"
+)
+
+// StatusOutput is the body of GET /api/v1/status: what the console's
+// operations view shows.
+type StatusOutput struct {
+	Body struct {
+		Version string `json:"version"`
+		LLM     struct {
+			Provider string `json:"provider" example:"builtin" doc:"builtin is the offline simulation, not a language model"`
+			Breaker  string `json:"breaker" enum:"closed,half-open,open" doc:"the LLM circuit breaker"`
+		} `json:"llm"`
+		Rules         domain.Rules     `json:"rules" doc:"stamped on new channels"`
+		RiverJobs     map[string]int64 `json:"river_jobs" doc:"River jobs by state (all processes on this database)"`
+		ProjectionLag map[string]int64 `json:"projection_lag" doc:"positions each read model trails the log"`
+		Head          int64            `json:"head" doc:"the log's last cursor"`
+	}
+}
+
+func (s *Server) registerStatus(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "status",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/status",
+		Summary:     "Operations at a glance: LLM provider and breaker, River jobs by state, read-model lag",
+		Tags:        []string{"operations"},
+	}, func(ctx context.Context, _ *struct{}) (*StatusOutput, error) {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		out := &StatusOutput{}
+		b := &out.Body
+		b.Version = Version
+		b.LLM.Provider, b.LLM.Breaker = s.Engine.LLM().ProviderName(), s.Engine.LLM().BreakerState()
+		b.Rules = s.Engine.Rules()
+		var err error
+		if b.RiverJobs, err = metrics.RiverJobs(ctx, s.Pool); err != nil {
+			return nil, problem(err)
+		}
+		if b.Head, err = s.Engine.Store().HeadPosition(ctx); err != nil {
+			return nil, problem(err)
+		}
+		b.ProjectionLag = map[string]int64{}
+		if s.Ready.Lag != nil {
+			if b.ProjectionLag, err = s.Ready.Lag(ctx); err != nil {
+				return nil, problem(err)
+			}
+		}
+		return out, nil
+	})
+}

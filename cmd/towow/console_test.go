@@ -1,0 +1,330 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/towow/towow/data"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/internal/pgcluster"
+)
+
+// chromiumPath finds the browser the console test drives (Debian's
+// chromium, installed by scripts/ensure-chromium.sh from `make test`).
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH: `make test` installs it with scripts/ensure-chromium.sh (as root)")
+	}
+	t.Skip("no chromium on PATH; run scripts/ensure-chromium.sh (as root) or `make test`")
+	return ""
+}
+
+// screenshotDir is where the console test saves its screenshots
+// (git-ignored): .towow/screenshots at the repository root.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", ".towow", "screenshots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestConsoleInBrowser drives the console in headless Chromium against a
+// real `towow serve` on the embedded database: submit the sample demand and
+// see the outcome; reload in the middle of a negotiation (held open by an
+// external agent that has not answered yet) and find the timeline without
+// duplicates or holes; move the replay slider of a finished negotiation
+// back to an earlier round's proposal; list the agent directory; read the
+// operations view. Screenshots go to .towow/screenshots.
+func TestConsoleInBrowser(t *testing.T) {
+	chrome := chromiumPath(t)
+	dataDir := traversableTempDir(t)
+	t.Cleanup(func() { _ = pgcluster.Stop(context.Background(), filepath.Join(dataDir, "pg")) })
+	const admin = "console-test-admin-token"
+	s := startServer(t, "TOWOW_DATA_DIR="+dataDir, "TOWOW_ADMIN_TOKEN="+admin)
+	base := "http://" + s.addr
+	shots := screenshotDir(t)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1200, 860))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	ctx, cancel := context.WithTimeout(bctx, 4*time.Minute)
+	defer cancel()
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			var b []byte
+			_ = chromedp.Run(ctx, chromedp.FullScreenshot(&b, 100))
+			_ = os.WriteFile(filepath.Join(shots, "failure.png"), b, 0o644)
+			t.Fatalf("%s: %v (screenshot: %s/failure.png; server log:\n%s)", what, err, shots, s.log())
+		}
+	}
+	shot := func(name string) {
+		t.Helper()
+		var b []byte
+		run("screenshot "+name, chromedp.CaptureScreenshot(&b))
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// 1. Submit the sample demand from the home page; the outcome appears.
+	var outcome, hash string
+	run("submit the sample demand",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`button.example`, chromedp.ByQuery),
+		chromedp.Click(`button.example`, chromedp.ByQuery),
+		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
+		chromedp.AttributeValue(`#outcome`, "data-outcome", &outcome, nil, chromedp.ByQuery),
+		chromedp.Evaluate(`location.hash`, &hash))
+	if outcome != "finalized" && outcome != "force_finalized" && outcome != "failed" {
+		t.Fatalf("outcome %q", outcome)
+	}
+	first := strings.TrimPrefix(hash, "#/n/")
+	shot("negotiation")
+	t.Logf("sample demand %s: %s", first, outcome)
+
+	// 2. An external agent holds the next negotiation open until it offers
+	// (it matches every tag of the demand, so smart filtering invites it).
+	ext := domain.AgentProfile{AgentID: "user_agent_console_ext", UserName: "外部场地方", Location: "北京",
+		ProfileSummary: "在北京望京有40人会议室，常办AI沙龙，也做演讲嘉宾和活动策划。", Tags: []string{"场地提供", "演讲嘉宾", "活动策划"},
+		Capabilities: map[string]string{"场地": "望京40人会议室", "演讲": "AI应用落地"}, Interests: []string{"AI"},
+		Availability: "周末全天", Mode: domain.AgentModeExternal}
+	var created struct{ Token string }
+	postJSON(t, base+"/api/v1/agents", admin, ext, http.StatusCreated, &created)
+	var sub struct {
+		DemandID string `json:"demand_id"`
+		Cursor   int64  `json:"cursor"`
+	}
+	postJSON(t, base+"/api/v1/demand/submit", "", map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾", "user_id": "console"},
+		http.StatusAccepted, &sub)
+	var before int
+	run("open the running negotiation",
+		chromedp.Navigate(base+"/#/n/"+sub.DemandID),
+		chromedp.WaitVisible(`li[data-type="towow.offer.submitted"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll("#timeline li").length`, &before))
+	run("reload in the middle", chromedp.Reload(), chromedp.WaitVisible(`li[data-type="towow.offer.submitted"]`, chromedp.ByQuery))
+	waitFor(t, "the channel waits for the external agent's offer", func() bool {
+		var inbox struct {
+			Tasks []struct {
+				Kind      string `json:"kind"`
+				ChannelID string `json:"channel_id"`
+			} `json:"tasks"`
+		}
+		getJSONAuth(t, base+"/api/v1/agent/inbox", created.Token, &inbox)
+		return len(inbox.Tasks) == 1 && inbox.Tasks[0].Kind == "offer"
+	})
+	var channel string
+	{
+		var inbox struct {
+			Tasks []struct {
+				ChannelID string `json:"channel_id"`
+			} `json:"tasks"`
+		}
+		getJSONAuth(t, base+"/api/v1/agent/inbox", created.Token, &inbox)
+		channel = inbox.Tasks[0].ChannelID
+	}
+	shot("negotiation-waiting")
+	postJSON(t, base+"/api/v1/channels/"+channel+"/offers", created.Token,
+		map[string]string{"decision": "decline", "decline_reason": "那周场地已被预订"}, http.StatusCreated, nil)
+	waitFor(t, "the negotiation ends", func() bool {
+		var d struct{ Status string }
+		getJSONAuth(t, base+"/api/v1/demands/"+sub.DemandID, "", &d)
+		return d.Status != "processing"
+	})
+	want := negotiationCursors(t, base, sub.DemandID)
+	var cursorsText string
+	run("the page receives the whole tree after the reload",
+		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
+		chromedp.WaitVisible(fmt.Sprintf(`#timeline li[data-cursor="%d"]`, want[len(want)-1]), chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll("#timeline li")].map(li => li.dataset.cursor).join(",")`, &cursorsText))
+	got := parseCursors(t, cursorsText)
+	if !slices.Equal(got, want) {
+		t.Fatalf("timeline after a reload mid-negotiation (%d items before it): %d items, want the log's %d\n got %v\nwant %v",
+			before, len(got), len(want), got, want)
+	}
+
+	// 3. Replay: the slider moved back shows an earlier proposal.
+	var types string
+	run("open the finished negotiation",
+		chromedp.Navigate(base+"/#/n/"+first),
+		chromedp.WaitVisible(`#replay-slider`, chromedp.ByQuery),
+		chromedp.AttributeValue(`#replay-slider`, "data-types", &types, nil, chromedp.ByQuery),
+		chromedp.WaitVisible(`#tt-version`, chromedp.ByQuery))
+	var last string
+	run("the latest state", chromedp.AttributeValue(`#tt-version`, "data-version", &last, nil, chromedp.ByQuery))
+	firstProposal := slices.Index(strings.Fields(types), "towow.proposal.distributed")
+	if firstProposal < 0 {
+		t.Fatalf("no proposal among the replay's events: %s", types)
+	}
+	var earlier string
+	run("move the slider back",
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.getElementById("replay-slider"); s.value = %d;
+			s.dispatchEvent(new Event("input")); })()`, firstProposal), nil),
+		chromedp.WaitVisible(`#tt-version[data-version="1"]`, chromedp.ByQuery),
+		chromedp.AttributeValue(`#tt-version`, "data-version", &earlier, nil, chromedp.ByQuery))
+	if earlier != "1" || last == "" {
+		t.Fatalf("replay: version %q at the first proposal, %q at the end", earlier, last)
+	}
+	if n, _ := strconv.Atoi(last); n <= 1 {
+		t.Fatalf("the sample negotiation's last proposal is v%s; the test needs a later round to move back from", last)
+	}
+	shot("replay")
+
+	// 4. The agent directory lists the 100 profiles (and the external one).
+	var ids string
+	run("agent directory",
+		chromedp.Navigate(base+"/#/agents"),
+		chromedp.WaitVisible(`#agents .agent`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll("#agents .agent")].map(a => a.dataset.agent).join(" ")`, &ids))
+	profiles, _ := domain.ParseProfiles(data.MockProfiles)
+	listed := strings.Fields(ids)
+	for _, p := range profiles {
+		if !slices.Contains(listed, p.AgentID) {
+			t.Fatalf("agent %s missing from the directory (%d listed)", p.AgentID, len(listed))
+		}
+	}
+	if len(listed) != len(profiles)+1 {
+		t.Fatalf("%d agents listed, want %d", len(listed), len(profiles)+1)
+	}
+	shot("agents")
+
+	// 5. Operations view; a bad request's error is shown as a message.
+	var provider, errText string
+	run("operations view",
+		chromedp.Navigate(base+"/#/ops"),
+		chromedp.WaitVisible(`#llm-provider`, chromedp.ByQuery),
+		chromedp.Text(`#llm-provider`, &provider, chromedp.ByQuery))
+	if provider != "builtin" {
+		t.Fatalf("ops view provider %q", provider)
+	}
+	run("an empty demand is refused with a readable message",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`#submit-demand`, chromedp.ByQuery),
+		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
+		chromedp.WaitVisible(`form .error:not(:empty)`, chromedp.ByQuery),
+		chromedp.Text(`form .error`, &errText, chromedp.ByQuery))
+	if !strings.Contains(errText, "TOWOW_DEMAND_002") {
+		t.Fatalf("error shown: %q", errText)
+	}
+
+	// 6. A phone-sized screen.
+	run("phone size", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/#/n/"+first), chromedp.WaitVisible(`#outcome`, chromedp.ByQuery))
+	shot("negotiation-phone")
+}
+
+func postJSON(t *testing.T, url, token string, body any, status int, out any) {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(resp.Body)
+	if resp.StatusCode != status {
+		t.Fatalf("POST %s: %d %s", url, resp.StatusCode, b.String())
+	}
+	if out != nil {
+		if err := json.Unmarshal(b.Bytes(), out); err != nil {
+			t.Fatalf("POST %s: %v", url, err)
+		}
+	}
+}
+
+func getJSONAuth(t *testing.T, url, token string, out any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d", url, resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !ok(); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting: %s", what)
+		}
+	}
+}
+
+func parseCursors(t *testing.T, s string) []int64 {
+	t.Helper()
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			t.Fatalf("timeline cursor %q", f)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// negotiationCursors lists the cursors of a negotiation tree's events from
+// the audit API, in log order.
+func negotiationCursors(t *testing.T, base, demandID string) []int64 {
+	t.Helper()
+	var out []int64
+	for after := int64(0); ; {
+		var page struct {
+			Events []struct {
+				Cursor int64 `json:"cursor"`
+			} `json:"events"`
+			NextCursor int64 `json:"next_cursor"`
+		}
+		getJSONAuth(t, fmt.Sprintf("%s/api/v1/events?demand_id=%s&limit=1000&after=%d", base, demandID, after), "", &page)
+		for _, e := range page.Events {
+			out = append(out, e.Cursor)
+		}
+		if page.NextCursor == 0 {
+			return out
+		}
+		after = page.NextCursor
+	}
+}

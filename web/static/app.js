@@ -1,0 +1,595 @@
+// ToWow console: a hash-routed single page over the public API. Every text
+// that comes from the API (and so, often, from an LLM) is set with
+// textContent, never parsed as HTML.
+"use strict";
+
+const EVENT_TYPES = [
+  "towow.demand.submitted", "towow.demand.understood", "towow.demand.broadcast", "towow.demand.accepted",
+  "towow.demand.rejected", "towow.filter.started", "towow.filter.completed", "towow.channel.created",
+  "towow.channel.invite_sent", "towow.channel.status_changed", "towow.channel.closed", "towow.offer.requested",
+  "towow.offer.submitted", "towow.offer.timeout", "towow.aggregation.started", "towow.proposal.distributed",
+  "towow.proposal.feedback", "towow.proposal.adjusting", "towow.proposal.finalized", "towow.feedback.evaluated",
+  "towow.negotiation.round_started", "towow.negotiation.force_finalized", "towow.negotiation.failed",
+  "towow.negotiation.completed", "towow.gap.identified", "towow.subnet.triggered", "towow.subnet.completed",
+  "towow.agent.online", "towow.agent.offline", "towow.agent.withdrawn", "towow.agent.registered",
+  "towow.agent.updated", "towow.agent.deactivated", "towow.agent.reactivated", "towow.agent.token_issued",
+  "towow.error.occurred",
+];
+
+const EXAMPLES = [
+  "我想在北京办一场AI主题聚会，需要场地和嘉宾",
+  "杭州的创业团队需要一位UI设计师和一位后端开发，做一个小程序",
+  "上海周末想组织一次亲子读书会，需要场地和会讲故事的志愿者",
+  "We need a venue and two speakers in Beijing for a small AI meetup next month",
+];
+
+const LABELS = {
+  participate: "参与", decline: "拒绝", conditional: "有条件参与",
+  accept: "接受", negotiate: "协商", withdraw: "退出", reject: "反对",
+  finalized: "已达成", force_finalized: "强制定稿", failed: "失败", completed: "已完成", processing: "进行中",
+  created: "已创建", broadcasting: "广播中", collecting: "收集回应", aggregating: "汇总方案",
+  proposal_sent: "方案已发出", negotiating: "协商中", next_round: "进入下一轮", finalize: "定稿", fail: "失败", force_finalize: "强制定稿",
+  twin: "数字分身", external: "外部 Agent", closed: "正常", "half-open": "半开", open: "熔断",
+};
+const label = (k) => LABELS[k] || k || "";
+
+// ---------- DOM and API helpers ----------
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+// fill replaces el's children, skipping null and false (replaceChildren
+// would print them).
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false)
+    .map((c) => c instanceof Node ? c : document.createTextNode(String(c))));
+}
+const badge = (value, text) => h("span", { class: "badge b-" + value }, text || label(value));
+const fmtTime = (ts) => ts ? new Date(ts).toLocaleString("zh-CN", { hour12: false }) : "";
+const clock = (ts) => ts ? new Date(ts).toLocaleTimeString("zh-CN", { hour12: false }) : "";
+
+// ApiError carries the problem+json of a refused request.
+class ApiError extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || ("HTTP " + status));
+    this.status = status;
+    this.code = problem && problem.code;
+  }
+}
+function describe(err) {
+  if (err instanceof ApiError) return (err.code ? "[" + err.code + "] " : "") + err.message;
+  return "无法连接服务器：" + err.message;
+}
+
+async function api(path, opts) {
+  const resp = await fetch(path, opts);
+  const text = await resp.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
+  if (!resp.ok) throw new ApiError(resp.status, body);
+  return body;
+}
+
+const banner = document.getElementById("banner");
+function showBanner(msg, kind) {
+  banner.textContent = msg;
+  banner.className = "banner" + (kind ? " " + kind : "");
+  banner.hidden = !msg;
+}
+
+// ---------- router ----------
+
+const app = document.getElementById("app");
+let cleanup = () => {};
+
+function route() {
+  cleanup();
+  cleanup = () => {};
+  showBanner("");
+  const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
+  const [page, id] = parts;
+  document.querySelectorAll("[data-nav]").forEach((a) => a.classList.toggle("active",
+    a.dataset.nav === (page || "home") || (page === "n" && a.dataset.nav === "history")));
+  fill(app);
+  window.scrollTo(0, 0);
+  if (page === "n" && id) return negotiationPage(id);
+  if (page === "history") return historyPage();
+  if (page === "agents" && id) return agentPage(id);
+  if (page === "agents") return agentsPage();
+  if (page === "ops") return opsPage();
+  return homePage();
+}
+window.addEventListener("hashchange", route);
+
+// ---------- home: submit a demand ----------
+
+function homePage() {
+  const text = h("textarea", { id: "demand-input", maxlength: 10000, placeholder: "用中文或英文写下你的需求……" });
+  const user = h("input", { id: "user-input", value: localStorage.getItem("towow.user") || "user_demo", size: 16, maxlength: 128 });
+  const err = h("div", { class: "error", role: "alert" });
+  const submit = h("button", { id: "submit-demand", type: "submit" }, "提交需求");
+  const form = h("form", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      submit.disabled = true;
+      try {
+        localStorage.setItem("towow.user", user.value);
+        const out = await api("/api/v1/demand/submit", {
+          method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ raw_input: text.value, user_id: user.value }),
+        });
+        location.hash = "#/n/" + out.demand_id;
+      } catch (ex) {
+        err.textContent = describe(ex);
+      } finally {
+        submit.disabled = false;
+      }
+    },
+  },
+  h("h1", {}, "提出一个需求，看 Agent 们如何协商"),
+  h("p", { class: "muted" }, "协调者理解需求、挑选候选 Agent；频道管理员广播需求、收集回应、汇总方案，最多协商 5 轮，发现缺口时开启子协商。每一步都实时显示。"),
+  text,
+  h("div", { class: "row examples", style: "margin:.6rem 0" }, h("span", { class: "muted small" }, "示例："),
+    EXAMPLES.map((ex) => h("button", { type: "button", class: "example", onclick: () => { text.value = ex; text.focus(); } }, ex))),
+  h("div", { class: "row" }, h("label", { for: "user-input", class: "muted" }, "用户"), user, submit),
+  err);
+  app.append(h("section", { class: "card" }, form), recentCard());
+}
+
+function recentCard() {
+  const list = h("div", {}, h("p", { class: "muted" }, "加载中……"));
+  api("/api/v1/demands?limit=8").then((out) => fill(list, demandTable(out.demands)))
+    .catch((e) => fill(list, h("p", { class: "error" }, describe(e))));
+  return h("section", { class: "card" }, h("h2", {}, "最近的协商"), list);
+}
+
+function demandTable(demands) {
+  if (!demands.length) return h("p", { class: "muted" }, "还没有协商。");
+  return h("div", { class: "tablewrap" }, h("table", { id: "demand-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"))),
+    h("tbody", {}, demands.map((d) => {
+      const fp = d.final_proposal || null;
+      return h("tr", { "data-demand": d.demand_id },
+        h("td", { class: "small" }, fmtTime(d.created_at)),
+        h("td", {}, h("a", { href: "#/n/" + d.demand_id }, d.raw_input)),
+        h("td", {}, badge(d.outcome && d.status !== "processing" ? d.outcome.split(":")[0] : d.status,
+          d.status === "processing" ? "进行中" : label(d.outcome) || label(d.status))),
+        h("td", {}, d.rounds_taken || ""),
+        h("td", {}, fp && fp.assignments ? fp.assignments.length : ""));
+    }))));
+}
+
+// ---------- negotiation: live view ----------
+
+// reduce folds one event into the negotiation's state (every channel of the
+// tree, keyed by channel id).
+function newState(rootDemandId) {
+  return { root: rootDemandId, demand: null, understanding: null, failure: null, channels: {}, demandChannel: {}, names: {} };
+}
+function channelOf(s, id) {
+  if (!s.channels[id]) {
+    s.channels[id] = { id, demandId: "", parent: "", depth: 0, candidates: [], offers: {}, offerOrder: [], proposals: [],
+      feedback: {}, round: 0, maxRounds: 0, status: "created", evaluations: [], gaps: [], subnets: [], outcome: null, completed: false };
+  }
+  return s.channels[id];
+}
+function reduce(s, ev) {
+  const p = ev.payload || {};
+  // Subnet events name the channel that spawned them as parent_channel_id.
+  const chID = p.channel_id || (ev.event_type.startsWith("towow.subnet.") ? p.parent_channel_id : "");
+  const ch = chID ? channelOf(s, chID) : null;
+  switch (ev.event_type) {
+    case "towow.demand.submitted": if (p.demand_id === s.root) s.demand = p; break;
+    case "towow.demand.understood": if (p.demand_id === s.root) s.understanding = p; break;
+    case "towow.filter.completed":
+    case "towow.channel.created":
+      for (const c of p.candidates || []) s.names[c.agent_id] = c.display_name || c.agent_id;
+      if (ch) {
+        ch.candidates = p.candidates || []; ch.demandId = p.demand_id; ch.parent = p.parent_channel || "";
+        ch.depth = p.recursion_depth || 0; ch.maxRounds = p.max_rounds || ch.maxRounds; s.demandChannel[p.demand_id] = ch.id;
+      }
+      break;
+    case "towow.demand.accepted": s.demandChannel[p.demand_id] = p.channel_id; break;
+    case "towow.channel.status_changed": ch.status = p.new_status; break;
+    case "towow.offer.submitted":
+      if (!ch.offers[p.agent_id]) ch.offerOrder.push(p.agent_id);
+      ch.offers[p.agent_id] = p;
+      if (p.display_name) s.names[p.agent_id] = p.display_name;
+      break;
+    case "towow.negotiation.round_started": ch.round = p.round; ch.maxRounds = p.max_rounds || ch.maxRounds; break;
+    case "towow.proposal.distributed": ch.proposals.push({ round: p.round, proposal: p.proposal, cursor: ev.cursor }); ch.round = p.round; break;
+    case "towow.proposal.feedback":
+      (ch.feedback[p.proposal_version] = ch.feedback[p.proposal_version] || {})[p.agent_id] = Object.assign({ actor: ev.metadata && ev.metadata.actor }, p);
+      break;
+    case "towow.feedback.evaluated": ch.evaluations.push(p); break;
+    case "towow.proposal.finalized": ch.outcome = { kind: "finalized", proposal: p.final_proposal, participants: p.participants || [], rounds: p.rounds_taken }; break;
+    case "towow.negotiation.force_finalized":
+      ch.outcome = { kind: "force_finalized", proposal: p.final_proposal, confirmed: p.confirmed_participants || [],
+        optional: p.optional_participants || [], rounds: p.rounds_taken, acceptRate: p.accept_rate };
+      break;
+    case "towow.negotiation.failed":
+      if (ch) ch.outcome = { kind: "failed", reason: p.reason, code: p.error_code, suggestion: p.suggestion, proposal: p.last_proposal };
+      else if (p.demand_id === s.root) s.failure = p;
+      break;
+    case "towow.gap.identified": ch.gaps = p.gaps || []; break;
+    case "towow.subnet.triggered": ch.subnets.push(p); break;
+    case "towow.subnet.completed": {
+      const sn = ch.subnets.find((x) => x.sub_channel_id === p.sub_channel_id);
+      if (sn) sn.result = p;
+      break;
+    }
+    case "towow.negotiation.completed":
+      ch.completed = true; ch.status = p.status;
+      if (!ch.outcome) ch.outcome = { kind: p.status, proposal: p.final_proposal, rounds: p.rounds_taken };
+      break;
+  }
+}
+
+function summarize(s, ev) {
+  const p = ev.payload || {};
+  const who = (id) => s.names[id] || id;
+  switch (ev.event_type) {
+    case "towow.demand.submitted": return ["需求提交", p.raw_input];
+    case "towow.demand.understood": return ["理解需求", p.surface_demand];
+    case "towow.filter.started": return ["开始筛选", "在 " + p.total_agents + " 个 Agent 中"];
+    case "towow.filter.completed": return ["筛选完成", (p.candidates || []).length + " 位候选人"];
+    case "towow.demand.accepted": return ["创建频道", p.channel_id];
+    case "towow.channel.created": return ["频道已创建", (p.candidates || []).length + " 位受邀"];
+    case "towow.channel.status_changed": return ["状态", label(p.old_status) + " → " + label(p.new_status)];
+    case "towow.demand.broadcast": return ["广播需求", "发给 " + p.recipients_count + " 位"];
+    case "towow.offer.requested": return ["请求回应", who(p.agent_id)];
+    case "towow.offer.submitted": return ["回应", who(p.agent_id) + "：" + label(p.decision)];
+    case "towow.offer.timeout": return ["回应超时", "收到 " + p.offers_count + " 份"];
+    case "towow.aggregation.started": return ["汇总方案", p.offers_count + " 份回应"];
+    case "towow.negotiation.round_started": return ["新一轮", "第 " + p.round + " / " + p.max_rounds + " 轮"];
+    case "towow.proposal.distributed": return ["方案分发", "v" + p.proposal.version + "：" + (p.proposal.summary || "")];
+    case "towow.proposal.feedback": return ["反馈", who(p.agent_id) + "：" + label(p.feedback_type)];
+    case "towow.agent.withdrawn": return ["退出", who(p.agent_id) + "：" + (p.reason || "")];
+    case "towow.feedback.evaluated": return ["评估", "第 " + p.round + " 轮接受率 " + Math.round(p.accept_rate * 100) + "% → " + label(p.decision)];
+    case "towow.proposal.adjusting": return ["调整方案", "准备第 " + p.round + " 轮"];
+    case "towow.proposal.finalized": return ["方案定稿", (p.participants || []).length + " 位参与者，" + p.rounds_taken + " 轮"];
+    case "towow.negotiation.force_finalized": return ["强制定稿", "确认 " + (p.confirmed_participants || []).length + " 位，可选 " + (p.optional_participants || []).length + " 位"];
+    case "towow.negotiation.failed": return ["协商失败", (p.error_code ? p.error_code + " " : "") + (p.reason || "") + (p.suggestion ? "（" + p.suggestion + "）" : "")];
+    case "towow.gap.identified": return ["发现缺口", (p.gaps || []).map((g) => g.gap_type).join("、") || "无"];
+    case "towow.subnet.triggered": return ["子协商", "为「" + p.gap_type + "」开启 " + p.sub_channel_id];
+    case "towow.subnet.completed": return ["子协商结束", p.sub_channel_id + "：" + label(p.status)];
+    case "towow.negotiation.completed": return ["协商结束", label(p.status)];
+    case "towow.error.occurred": return ["错误", (p.error_code || "") + " " + (p.error_message || "")];
+  }
+  return [ev.event_type.replace("towow.", ""), ""];
+}
+
+function negotiationPage(demandId) {
+  const state = newState(demandId);
+  const seen = new Set();
+  const events = [];
+  const timeline = h("ol", { class: "timeline", id: "timeline" });
+  const head = h("div", {});
+  const side = h("div", { id: "negotiation" });
+  const replay = h("section", { class: "card replay", id: "replay", hidden: true });
+  app.append(h("section", { class: "card" }, head),
+    h("div", { class: "grid" },
+      h("div", {}, h("section", { class: "card" }, h("h2", {}, "事件时间线 ", h("span", { class: "muted small", id: "event-count" })), timeline), replay),
+      side));
+
+  let scheduled = false;
+  const render = () => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      renderHead(head, state);
+      fill(side, ...renderTree(state));
+      document.getElementById("event-count").textContent = "（" + events.length + " 个）";
+      const root = rootChannel(state);
+      if (root && root.completed && replay.hidden) setupReplay(replay, state, events);
+    });
+  };
+
+  const es = new EventSource("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream");
+  const onEvent = (msg) => {
+    const cursor = Number(msg.lastEventId);
+    if (seen.has(cursor)) return; // a resumed stream never repeats; this guards anyway
+    seen.add(cursor);
+    const ev = JSON.parse(msg.data);
+    events.push(ev);
+    let kind = ev.event_type, text = "";
+    try {
+      reduce(state, ev);
+      [kind, text] = summarize(state, ev);
+    } catch (e) { // an event this page does not understand still shows in the timeline
+      console.error("event", cursor, ev.event_type, e);
+    }
+    const sub = ev.payload && ev.payload.demand_id && ev.payload.demand_id !== demandId;
+    timeline.append(h("li", { "data-cursor": cursor, "data-type": ev.event_type, class: sub ? "sub" : null },
+      h("span", { class: "t" }, clock(ev.timestamp)), h("span", {}, h("span", { class: "kind" }, kind), text)));
+    if (timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 120) timeline.scrollTop = timeline.scrollHeight;
+    render();
+  };
+  for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
+  es.onopen = () => showBanner("");
+  es.onerror = async () => {
+    if (es.readyState === EventSource.CLOSED) {
+      try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); showBanner("事件流已关闭。请刷新页面。"); }
+      catch (e) { showBanner(e.status === 404 ? "没有这个协商：" + demandId : describe(e)); }
+    } else {
+      showBanner("连接中断，正在重新连接（从最后收到的事件继续）……", "info");
+    }
+  };
+  cleanup = () => es.close();
+  render();
+}
+
+function rootChannel(s) { return s.channels[s.demandChannel[s.root]]; }
+
+function renderHead(el, s) {
+  const root = rootChannel(s);
+  const status = root ? (root.completed ? root.status : root.status) : (s.failure ? "failed" : "processing");
+  fill(el,
+    h("div", { class: "row" }, h("h1", { style: "margin:0" }, s.demand ? s.demand.raw_input : "加载中……"),
+      h("span", { id: "status" }, badge(root && root.completed ? root.status : status, root && root.completed ? label(root.status) : (s.failure ? "失败" : label(status))))),
+    s.understanding ? h("p", { class: "muted" }, "理解：", s.understanding.surface_demand,
+      s.understanding.capability_tags ? h("span", { class: "tags", style: "display:inline-flex;margin-left:.5rem" }, s.understanding.capability_tags.map((t) => badge("tag", t))) : null) : null,
+    root ? h("p", { class: "round", id: "round" }, root.round ? "第 " + root.round + " / " + (root.maxRounds || "?") + " 轮"
+      : "收集回应中，第 1 轮尚未开始（最多 " + (root.maxRounds || "?") + " 轮）") : null,
+    s.failure ? outcomeCard({ kind: "failed", reason: s.failure.reason, code: s.failure.error_code, suggestion: s.failure.suggestion }, s) : null);
+}
+
+function renderTree(s) {
+  const root = rootChannel(s);
+  if (!root) return [h("section", { class: "card muted" }, s.failure ? "没有创建协商频道。" : "等待协调者理解需求、挑选候选人……")];
+  return channelView(s, root, true);
+}
+
+// channelView renders one channel; its sub-negotiations are nested under
+// the gap each one fills.
+function channelView(s, ch, isRoot) {
+  const who = (id) => s.names[id] || id;
+  const out = [];
+  if (ch.outcome) out.push(outcomeCard(ch.outcome, s));
+  const latest = ch.proposals[ch.proposals.length - 1];
+  if (latest) out.push(proposalCard(s, latest, ch));
+  const fbVersion = latest ? latest.proposal.version : 0;
+  const fb = ch.feedback[fbVersion] || {};
+  if (latest) {
+    out.push(h("section", { class: "card", id: isRoot ? "feedback" : null },
+      h("h2", {}, "反馈（方案 v" + fbVersion + "）"),
+      Object.keys(fb).length ? h("div", { class: "tablewrap" }, h("table", {},
+        h("tbody", {}, Object.values(fb).map((f) => h("tr", {},
+          h("td", {}, who(f.agent_id)), h("td", {}, badge(f.feedback_type)),
+          h("td", {}, f.actor === "system" ? h("span", { class: "muted" }, "超时未答，按接受计") : [f.reasoning, f.adjustment_request ? h("div", { class: "small muted" }, "请求：" + f.adjustment_request) : null])))))) :
+        h("p", { class: "muted" }, "等待参与者反馈……")));
+  }
+  out.push(h("section", { class: "card", id: isRoot ? "candidates" : null },
+    h("h2", {}, "候选人与回应 ", h("span", { class: "muted small" }, ch.offerOrder.length + " / " + ch.candidates.length)),
+    h("div", { class: "tablewrap" }, h("table", {}, h("tbody", {}, ch.candidates.map((c) => {
+      const o = ch.offers[c.agent_id];
+      return h("tr", { "data-agent": c.agent_id },
+        h("td", {}, h("a", { href: "#/agents/" + c.agent_id }, c.display_name || c.agent_id),
+          c.relevance_score ? h("div", { class: "small muted" }, "匹配 " + c.relevance_score) : null),
+        h("td", { class: "small" }, c.reason),
+        h("td", {}, o ? [badge(o.decision), o.contribution ? h("div", { class: "small" }, o.contribution) : null,
+          (o.conditions || []).length ? h("div", { class: "small muted" }, "条件：" + o.conditions.join("；")) : null,
+          o.decline_reason ? h("div", { class: "small muted" }, o.decline_reason) : null] : h("span", { class: "muted small" }, "等待回应")));
+    }))))));
+  if (ch.gaps.length || ch.subnets.length) {
+    out.push(h("section", { class: "card", id: isRoot ? "gaps" : null }, h("h2", {}, "缺口与子协商"),
+      ch.gaps.map((g) => {
+        const sn = ch.subnets.find((x) => x.gap_type === g.gap_type);
+        const sub = sn && s.channels[sn.sub_channel_id];
+        return h("div", { class: "gap" },
+          h("div", {}, h("b", {}, g.gap_type), " ", h("span", { class: "muted small" }, "重要度 " + g.importance + " · " + g.reason)),
+          sn ? h("div", { class: "sub-negotiation", "data-sub-channel": sn.sub_channel_id },
+            h("div", { class: "small" }, "子协商 ", sn.sub_channel_id, " ", sub ? badge(sub.completed ? sub.status : "processing", sub.completed ? label(sub.status) : "进行中 · 第 " + sub.round + " 轮") : badge("processing", "启动中")),
+            sub ? channelView(s, sub, false) : null) : h("div", { class: "small muted" }, "未开启子协商"));
+      })));
+  }
+  return out;
+}
+
+function proposalCard(s, entry, ch) {
+  const p = entry.proposal;
+  const who = (a) => a.display_name || s.names[a.agent_id] || a.agent_id;
+  const adj = p.adjustment_summary;
+  return h("section", { class: "card", "data-proposal-version": p.version },
+    h("div", { class: "row" }, h("h2", { style: "margin:0" }, "方案 v" + p.version), p.type === "compromise" ? badge("warn", "妥协方案") : null,
+      h("span", { class: "muted small" }, "第 " + entry.round + " 轮")),
+    h("p", {}, p.summary),
+    p.objective ? h("p", { class: "small muted" }, "目标：" + p.objective) : null,
+    adj && (adj.changes_made || []).length ? h("div", { class: "changes", id: "changes" }, h("b", {}, "相比上一版的变化"),
+      h("ul", {}, adj.changes_made.map((c) => h("li", {}, h("b", {}, c.aspect + "："), (c.before || "—") + " → " + (c.after || "—"), c.reason ? h("span", { class: "muted small" }, "（" + c.reason + "）") : null)))) : null,
+    h("h3", {}, "分工"),
+    h("div", { class: "tablewrap" }, h("table", { class: "assignments" },
+      h("thead", {}, h("tr", {}, h("th", {}, "角色"), h("th", {}, "职责"), h("th", {}, "Agent"))),
+      h("tbody", {}, (p.assignments || []).map((a) => h("tr", {}, h("td", {}, a.role),
+        h("td", {}, a.responsibility, a.notes ? h("div", { class: "small muted" }, a.notes) : null),
+        h("td", {}, h("a", { href: "#/agents/" + a.agent_id }, who(a)))))))),
+    p.timeline && (p.timeline.milestones || []).length ? [h("h3", {}, "时间线"),
+      h("ul", {}, p.timeline.milestones.map((m) => h("li", {}, h("b", {}, m.date), " ", m.name, m.deliverable ? h("span", { class: "muted" }, "：" + m.deliverable) : null)))] : null);
+}
+
+function outcomeCard(o, s) {
+  const who = (id) => s.names[id] || id;
+  const title = { finalized: "协商达成", force_finalized: "强制定稿（已到最后一轮）", failed: "协商失败" }[o.kind] || label(o.kind);
+  return h("section", { class: "card outcome " + o.kind, id: "outcome", "data-outcome": o.kind },
+    h("h2", {}, title, o.rounds ? h("span", { class: "muted small" }, "  共 " + o.rounds + " 轮") : null),
+    o.kind === "failed" ? h("p", {}, (o.code ? "[" + o.code + "] " : "") + label(o.reason), o.suggestion ? h("div", { class: "small" }, "建议：" + o.suggestion) : null) : null,
+    o.confirmed ? h("p", {}, "确认参与：", o.confirmed.map(who).join("、") || "无") : null,
+    o.optional ? h("p", {}, "可选参与（仍在协商）：", o.optional.map(who).join("、") || "无") : null,
+    o.participants ? h("p", {}, "参与者：", o.participants.map(who).join("、")) : null,
+    o.proposal && o.proposal.type === "compromise" ? h("p", { class: "small muted" }, "妥协方案：" + o.proposal.summary) : null);
+}
+
+// setupReplay puts a slider over the stored events: moving it shows the
+// root channel as it was at that event, folded by the API (time travel).
+function setupReplay(el, s, events) {
+  const root = rootChannel(s);
+  const idx = events.map((e, i) => ({ e, i })).filter((x) => x.e.stream_id === "channel-" + root.id);
+  if (!idx.length) return;
+  const out = h("div", { id: "tt-state" });
+  const pos = h("div", { class: "small muted", id: "tt-position" });
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: idx.length - 1, value: idx.length - 1, step: 1,
+    "aria-label": "回放位置", "data-types": idx.map((x) => x.e.event_type).join(" ") });
+  let seq = 0;
+  const show = async () => {
+    const mine = ++seq;
+    const ev = idx[Number(slider.value)].e;
+    pos.textContent = "第 " + (Number(slider.value) + 1) + " / " + idx.length + " 个频道事件 · " + clock(ev.timestamp) + " · " + summarize(s, ev).join("：");
+    try {
+      const st = await api("/api/v1/channels/" + encodeURIComponent(root.id) + "/state?at=" + ev.cursor);
+      if (mine !== seq) return;
+      const p = st.proposal;
+      fill(out,
+        h("p", {}, badge(st.status), " 第 " + st.round + " / " + st.max_rounds + " 轮 · 回应 " + Object.keys(st.offers || {}).length + " 份"),
+        p ? h("div", {}, h("b", { id: "tt-version", "data-version": p.version }, "方案 v" + p.version), "：", p.summary,
+          h("ul", {}, (p.assignments || []).map((a) => h("li", {}, a.role + " — " + (a.display_name || s.names[a.agent_id] || a.agent_id))))) :
+          h("p", { class: "muted", id: "tt-version", "data-version": 0 }, "此时还没有方案"));
+    } catch (e) {
+      if (mine === seq) fill(out, h("p", { class: "error" }, describe(e)));
+    }
+  };
+  slider.addEventListener("input", show);
+  fill(el, h("h2", {}, "回放"), h("p", { class: "small muted" }, "拖动滑块，查看协商在任一事件时的状态（由 API 从事件重放得出）。"), slider, pos, out);
+  el.hidden = false;
+  show();
+}
+
+// ---------- history ----------
+
+function historyPage() {
+  const status = h("select", { id: "filter-status" }, h("option", { value: "" }, "全部状态"),
+    ["processing", "completed", "failed"].map((v) => h("option", { value: v }, label(v))));
+  const user = h("input", { id: "filter-user", placeholder: "用户 ID", size: 14 });
+  const body = h("div", {});
+  const more = h("button", { class: "ghost", hidden: true }, "更多");
+  let cursor = 0;
+  let rows = [];
+  const load = async (reset) => {
+    if (reset) { cursor = 0; rows = []; }
+    const q = new URLSearchParams({ limit: 30 });
+    if (status.value) q.set("status", status.value);
+    if (user.value.trim()) q.set("user_id", user.value.trim());
+    if (cursor) q.set("cursor", cursor);
+    try {
+      const out = await api("/api/v1/demands?" + q);
+      rows = rows.concat(out.demands);
+      cursor = out.next_cursor || 0;
+      more.hidden = !cursor;
+      fill(body, demandTable(rows));
+    } catch (e) {
+      fill(body, h("p", { class: "error" }, describe(e)));
+    }
+  };
+  status.addEventListener("change", () => load(true));
+  user.addEventListener("change", () => load(true));
+  more.addEventListener("click", () => load(false));
+  app.append(h("section", { class: "card" }, h("h1", {}, "历史协商"),
+    h("div", { class: "row", style: "margin-bottom:.6rem" }, status, user), body, more));
+  load(true);
+}
+
+// ---------- agents ----------
+
+function agentsPage() {
+  const q = h("input", { id: "agent-q", placeholder: "姓名、简介或 ID", size: 16 });
+  const tag = h("input", { id: "agent-tag", placeholder: "标签", size: 10 });
+  const city = h("input", { id: "agent-city", placeholder: "城市", size: 8 });
+  const grid = h("div", { class: "agents-grid", id: "agents" });
+  const count = h("span", { class: "muted small", id: "agent-count" });
+  const load = async () => {
+    const params = new URLSearchParams({ limit: 500 });
+    if (q.value.trim()) params.set("q", q.value.trim());
+    if (tag.value.trim()) params.set("tag", tag.value.trim());
+    if (city.value.trim()) params.set("location", city.value.trim());
+    try {
+      const out = await api("/api/v1/agents?" + params);
+      count.textContent = out.agents.length + " 位";
+      fill(grid, ...out.agents.map((a) => h("div", { class: "card agent", "data-agent": a.agent_id },
+        h("div", { class: "row" }, h("a", { href: "#/agents/" + a.agent_id }, h("b", {}, a.profile.user_name)),
+          badge(a.mode === "external" ? "warn" : "tag", label(a.mode)), a.active ? null : badge("bad", "已停用")),
+        h("div", { class: "small muted" }, a.profile.location + " · " + a.agent_id),
+        h("div", { class: "tags" }, (a.profile.tags || []).map((t) => badge("tag", t))),
+        h("div", { class: "small" }, "受邀 " + a.stats.invitations + " · 参与 " + (a.stats.offers_participate + a.stats.offers_conditional) + " · 入选最终方案 " + a.stats.final_participations))));
+    } catch (e) {
+      fill(grid, h("p", { class: "error" }, describe(e)));
+    }
+  };
+  for (const el of [q, tag, city]) el.addEventListener("change", load);
+  app.append(h("section", { class: "card" }, h("h1", {}, "Agent 目录 ", count), h("div", { class: "row" }, q, tag, city)), grid);
+  load();
+}
+
+async function agentPage(id) {
+  const box = h("div", {}, h("p", { class: "muted" }, "加载中……"));
+  app.append(box);
+  try {
+    const [a, hist] = await Promise.all([api("/api/v1/agents/" + encodeURIComponent(id)),
+      api("/api/v1/agents/" + encodeURIComponent(id) + "/history?limit=50")]);
+    const p = a.profile;
+    const st = a.stats;
+    fill(box,
+      h("section", { class: "card" },
+        h("div", { class: "row" }, h("h1", { style: "margin:0" }, p.user_name), badge(a.mode === "external" ? "warn" : "tag", label(a.mode)),
+          a.active ? badge("ok", "活跃") : badge("bad", "已停用")),
+        h("p", { class: "muted" }, p.location + " · " + a.agent_id + (p.availability ? " · " + p.availability : "")),
+        h("div", { class: "tags" }, (p.tags || []).map((t) => badge("tag", t))),
+        h("p", {}, p.profile_summary),
+        Object.keys(p.capabilities || {}).length ? h("dl", { class: "kv" }, Object.entries(p.capabilities).map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])) : null,
+        (p.interests || []).length ? h("p", { class: "small muted" }, "兴趣：" + p.interests.join("、")) : null),
+      h("section", { class: "card" }, h("h2", {}, "参与统计"),
+        [["受邀", st.invitations], ["参与", st.offers_participate], ["有条件", st.offers_conditional], ["拒绝", st.offers_decline],
+          ["接受", st.feedback_accept], ["协商", st.feedback_negotiate], ["退出", st.feedback_withdraw], ["入选最终方案", st.final_participations]]
+          .map(([k, v]) => h("span", { class: "stat" }, h("b", {}, v), k))),
+      h("section", { class: "card" }, h("h2", {}, "协商历史"),
+        hist.participations.length ? h("div", { class: "tablewrap" }, h("table", { id: "agent-history" }, h("tbody", {}, hist.participations.map((x) => h("tr", {},
+          h("td", { class: "small" }, fmtTime(x.invited_at)),
+          h("td", {}, h("a", { href: "#/n/" + x.root_demand_id }, x.demand || x.demand_id), x.depth ? h("div", { class: "small muted" }, "子协商") : null),
+          h("td", {}, badge(x.status)),
+          h("td", {}, x.offer ? badge(x.offer.decision) : h("span", { class: "muted small" }, "未回应")),
+          h("td", {}, x.feedback.map((f) => badge(f.feedback_type, "v" + f.proposal_version + " " + label(f.feedback_type)))),
+          h("td", {}, x.in_final ? badge("ok", "入选") : ""))))))
+          : h("p", { class: "muted" }, "还没有参与过协商。")));
+  } catch (e) {
+    fill(box, h("p", { class: "error card" }, describe(e)));
+  }
+}
+
+// ---------- operations ----------
+
+function opsPage() {
+  const box = h("div", { id: "ops" }, h("p", { class: "muted" }, "加载中……"));
+  app.append(h("section", { class: "card" }, h("h1", {}, "运行状态"), box));
+  const load = async () => {
+    try {
+      const st = await api("/api/v1/status");
+      fill(box,
+        h("h2", {}, "LLM"),
+        h("p", {}, "提供方 ", h("b", { id: "llm-provider" }, st.llm.provider), st.llm.provider === "builtin" ? h("span", { class: "muted small" }, "（离线模拟，不是语言模型）") : null,
+          " · 熔断器 ", badge(st.llm.breaker === "closed" ? "ok" : "open", label(st.llm.breaker))),
+        h("h2", {}, "River 任务"),
+        h("div", {}, Object.entries(st.river_jobs).sort().map(([k, v]) => h("span", { class: "stat" }, h("b", {}, v), k))),
+        h("h2", {}, "读模型延迟（落后日志的事件数）"),
+        h("div", {}, Object.entries(st.projection_lag).sort().map(([k, v]) => h("span", { class: "stat" }, h("b", {}, v), k))),
+        h("p", { class: "small muted" }, "日志位置 " + st.head + " · 每轮最多 " + st.rules.max_rounds + " 轮 · 版本 " + st.version));
+    } catch (e) {
+      fill(box, h("p", { class: "error" }, describe(e)));
+    }
+  };
+  load();
+  const t = setInterval(load, 2000);
+  cleanup = () => clearInterval(t);
+}
+
+route();
