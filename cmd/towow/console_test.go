@@ -196,6 +196,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	if n, _ := strconv.Atoi(last); n <= 1 {
 		t.Fatalf("the sample negotiation's last proposal is v%s; the test needs a later round to move back from", last)
 	}
+	run("scroll to the replay", chromedp.ScrollIntoView(`#replay`, chromedp.ByQuery))
 	shot("replay")
 
 	// 4. The agent directory lists the 100 profiles (and the external one).

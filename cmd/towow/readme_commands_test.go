@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/data"
+	"github.com/towow/towow/internal/dbtest"
+)
+
+// readmeCommands returns every command of the README's ```sh blocks, with
+// continuation lines joined and comments dropped.
+func readmeCommands(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		for _, line := range strings.Split(strings.ReplaceAll(block[1], "\\\n", " "), "\n") {
+			if i := strings.Index(line, "  # "); i >= 0 {
+				line = line[:i]
+			}
+			if line = strings.Join(strings.Fields(line), " "); line != "" && !strings.HasPrefix(line, "#") {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
+// notRunHere are the README commands this test does not run, with who does.
+var notRunHere = map[string]string{
+	"make run":  "runs `towow serve` on the embedded database: every server test starts that (startServer), TestServeEmbeddedDatabase on the embedded cluster",
+	"make test": "what CI runs (.ci/run)",
+	`TOWOW_LLM=anthropic ANTHROPIC_API_KEY=sk-ant-... bin/towow demo "..."`:                                "needs an Anthropic key and network; provider selection is covered by TestCommandErrors and the llm tests",
+	`TOWOW_LLM=openai OPENAI_BASE_URL=http://localhost:11434/v1 LLM_MODEL=qwen2.5:7b bin/towow demo "..."`: "needs a local model server; the OpenAI-compatible provider is tested against a fake server in ./llm",
+	"make bench": "the same benchmark as the README's `bin/towow bench append --duration 2s` line (run here), at 5 s per scenario",
+	"go test -run '^$' -bench Append ./eventstore": "a Go benchmark (go test -bench), not run by make test",
+}
+
+// TestReadmeCommands runs the README's commands against a real `towow
+// serve`, in the order a newcomer would, with the placeholders filled in
+// (<demand_id>, <channel_id>, cursors, tokens) and the address changed to
+// the test server's. Every command in a ```sh block must be run here or be
+// listed in notRunHere with who runs it, so the README cannot rot.
+func TestReadmeCommands(t *testing.T) {
+	db := dbtest.NewURL(t)
+	const admin = "readme-test-admin-token"
+	// Later rounds of the external agent's negotiation settle by timeout.
+	s := startServer(t, "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "TOWOW_FEEDBACK_TIMEOUT=2s")
+	base := "http://" + s.addr
+	work := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(work, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "data", "mock_profiles.json"), data.MockProfiles, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// my_agent.json: an external agent that matches the sample demand's
+	// every tag, so it is invited and holds the negotiation until it answers.
+	myAgent := `{"agent_id":"user_agent_readme","user_name":"外部场地方","location":"北京",
+		"profile_summary":"在北京望京有40人会议室，常办AI沙龙，也做演讲嘉宾和活动策划。","tags":["场地提供","演讲嘉宾","活动策划"],
+		"capabilities":{"场地":"望京40人会议室","演讲":"AI应用落地"},"interests":["AI"],"availability":"周末全天","mode":"external"}`
+	if err := os.WriteFile(filepath.Join(work, "my_agent.json"), []byte(myAgent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	commands := readmeCommands(t)
+	ran := map[string]bool{}
+	vars := map[string]string{}
+	// run finds the README command that starts with prefix, fills it in and
+	// runs it; a streaming command (curl -N) is cut after 3 s.
+	run := func(prefix string) string {
+		t.Helper()
+		var cmd string
+		for _, c := range commands {
+			if strings.HasPrefix(c, prefix) {
+				cmd = c
+				break
+			}
+		}
+		if cmd == "" {
+			t.Fatalf("no README command starts with %q", prefix)
+		}
+		ran[cmd] = true
+		line := strings.ReplaceAll(cmd, "http://127.0.0.1:8080", base)
+		for k, v := range vars {
+			line = strings.ReplaceAll(line, k, v)
+		}
+		line = strings.ReplaceAll(line, "bin/towow", towowBin)
+		streaming := strings.HasPrefix(line, "curl -N")
+		if strings.HasPrefix(line, "curl ") {
+			line = "curl --max-time 3 -sS -w '\\n%{http_code}' " + strings.TrimPrefix(line, "curl ")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		c := exec.CommandContext(ctx, "bash", "-c", line)
+		c.Dir = work
+		c.Env = append(cleanEnv(), "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "AGENT_TOKEN="+vars["$AGENT_TOKEN"])
+		out, err := c.CombinedOutput()
+		var exit *exec.ExitError
+		if err != nil && !(streaming && errors.As(err, &exit) && exit.ExitCode() == 28) { // 28: curl's --max-time
+			t.Fatalf("README command %q\nran as %q: %v\n%s", cmd, line, err, out)
+		}
+		text := strings.TrimSpace(string(out))
+		if strings.HasPrefix(line, "curl ") {
+			i := strings.LastIndex(text, "\n")
+			code, _ := strconv.Atoi(text[i+1:])
+			if code < 200 || code > 299 {
+				t.Fatalf("README command %q\nran as %q: HTTP %d\n%s", cmd, line, code, text)
+			}
+			text = text[:max(i, 0)]
+		}
+		if text == "" {
+			t.Fatalf("README command %q printed nothing", cmd)
+		}
+		return text
+	}
+	field := func(js, name string) string {
+		t.Helper()
+		var m map[string]any
+		if err := json.Unmarshal([]byte(js), &m); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, js)
+		}
+		switch v := m[name].(type) {
+		case string:
+			return v
+		case float64:
+			return strconv.FormatInt(int64(v), 10)
+		}
+		t.Fatalf("no %s in %s", name, js)
+		return ""
+	}
+
+	// A fresh server: its read models catch up with the profiles it loaded.
+	waitFor(t, "the read models catch up", func() bool {
+		var st struct {
+			Lag map[string]int64 `json:"projection_lag"`
+		}
+		getJSONAuth(t, base+"/api/v1/status", "", &st)
+		for _, l := range st.Lag {
+			if l > 0 {
+				return false
+			}
+		}
+		return len(st.Lag) > 0
+	})
+	// The directory first: an external agent (its token comes back once).
+	vars["$AGENT_TOKEN"] = field(run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents -H`), "token")
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/agents?tag=`)
+	run(`curl -s http://127.0.0.1:8080/api/v1/agents/user_agent_bob`)
+
+	// Submit the sample demand; the external agent is invited.
+	sub := run(`curl -s -X POST http://127.0.0.1:8080/api/v1/demand/submit`)
+	vars["<demand_id>"], vars["1234"] = field(sub, "demand_id"), field(sub, "cursor")
+	var inbox struct {
+		Tasks []struct {
+			Kind      string `json:"kind"`
+			ChannelID string `json:"channel_id"`
+		} `json:"tasks"`
+	}
+	waitFor(t, "the external agent's offer task", func() bool {
+		_ = json.Unmarshal([]byte(run(`curl -s http://127.0.0.1:8080/api/v1/agent/inbox`)), &inbox)
+		return len(inbox.Tasks) == 1 && inbox.Tasks[0].Kind == "offer"
+	})
+	vars["<channel_id>"] = inbox.Tasks[0].ChannelID
+	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/channels/<channel_id>/offers`)
+	waitFor(t, "the external agent's feedback task", func() bool {
+		_ = json.Unmarshal([]byte(run(`curl -s http://127.0.0.1:8080/api/v1/agent/inbox`)), &inbox)
+		return len(inbox.Tasks) == 1 && inbox.Tasks[0].Kind == "feedback"
+	})
+	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/channels/<channel_id>/feedback`)
+	if out := run(`curl -N http://127.0.0.1:8080/api/v1/events/negotiations/<demand_id>/stream`); !strings.Contains(out, "id: ") {
+		t.Fatalf("the negotiation stream sent no event:\n%s", out)
+	}
+	if out := run(`curl -N -H 'Last-Event-ID: 1234'`); strings.Contains(out, "id: "+vars["1234"]+"\n") || !strings.Contains(out, "id: ") {
+		t.Fatalf("the resumed stream repeats the event it resumes after, or sends nothing:\n%s", out)
+	}
+	run(`curl -N 'http://127.0.0.1:8080/api/v1/events/stream?type_prefix=`)
+	waitFor(t, "the negotiation ends", func() bool {
+		return field(run(`curl -s 'http://127.0.0.1:8080/api/v1/demands/<demand_id>?min_cursor=1234'`), "status") != "processing"
+	})
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/events?demand_id=<demand_id>&type_prefix=towow.offer.`)
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/demands?user_id=`)
+	vars["<cursor>"] = field(run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>`), "last_position")
+	run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>/proposals`)
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/channels/<channel_id>/state?at=`)
+	if out := run(`curl -N 'http://127.0.0.1:8080/api/v1/negotiations/<demand_id>/replay`); !strings.Contains(out, "towow.negotiation.completed") {
+		t.Fatalf("the replay did not reach the end:\n%s", out)
+	}
+	run(`curl -s http://127.0.0.1:8080/api/v1/agents/user_agent_bob/history`)
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/llm-calls?`)
+	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/bulk`)
+	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/user_agent_bob/deactivate`)
+
+	// The command-line tools on the same database (without the external
+	// agent, which would hold the demo's negotiation until its offer timeout).
+	postJSON(t, base+"/api/v1/agents/user_agent_readme/deactivate", admin, map[string]string{"reason": "demo"}, 200, nil)
+	if out := run(`bin/towow demo "`); !strings.Contains(out, "status: ") {
+		t.Fatalf("demo printed no terminal state:\n%s", out)
+	}
+	if out := run(`bin/towow bench append`); !strings.Contains(out, "events/s") {
+		t.Fatalf("bench append printed no figures:\n%s", out)
+	}
+
+	for _, c := range commands {
+		if !ran[c] && notRunHere[c] == "" {
+			t.Errorf("README command not run by any test: %q (run it in TestReadmeCommands or list it in notRunHere)", c)
+		}
+	}
+	for c := range notRunHere {
+		found := false
+		for _, rc := range commands {
+			found = found || rc == c
+		}
+		if !found {
+			t.Errorf("notRunHere lists %q, which is no longer in the README", c)
+		}
+	}
+}
