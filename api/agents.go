@@ -161,6 +161,15 @@ type AgentWriteOutput struct {
 	Body AgentWrite
 }
 
+// agentResult answers an agent write: the change, or its error as a
+// problem.
+func agentResult(c agents.AgentChange, err error) (*AgentWriteOutput, error) {
+	if err != nil {
+		return nil, problem(err)
+	}
+	return agentWrite(c), nil
+}
+
 func agentWrite(c agents.AgentChange) *AgentWriteOutput {
 	mode := domain.AgentModeTwin
 	if c.Agent.Profile.IsExternal() {
@@ -225,11 +234,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		DefaultStatus: http.StatusCreated,
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *CreateAgentInput) (*AgentWriteOutput, error) {
-		c, err := s.Engine.CreateAgent(ctx, actorAdmin, in.Body)
-		if err != nil {
-			return nil, problem(err)
-		}
-		return agentWrite(c), nil
+		return agentResult(s.Engine.CreateAgent(ctx, actorAdmin, in.Body))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID:  "update-agent",
@@ -245,11 +250,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 			return nil, problem(&domain.Error{Code: domain.ErrAgentInvalid.Code,
 				Message: fmt.Sprintf("agent_id: the body names %s, the path %s", p.AgentID, in.AgentID)})
 		}
-		c, err := s.Engine.UpdateAgent(ctx, actorAdmin, p)
-		if err != nil {
-			return nil, problem(err)
-		}
-		return agentWrite(c), nil
+		return agentResult(s.Engine.UpdateAgent(ctx, actorAdmin, p))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID: "deactivate-agent",
@@ -263,11 +264,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		if in.Body != nil {
 			reason = in.Body.Reason
 		}
-		c, err := s.Engine.DeactivateAgent(ctx, actorAdmin, in.AgentID, reason)
-		if err != nil {
-			return nil, problem(err)
-		}
-		return agentWrite(c), nil
+		return agentResult(s.Engine.DeactivateAgent(ctx, actorAdmin, in.AgentID, reason))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID: "reactivate-agent",
@@ -276,11 +273,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Summary:     "Reactivate a deactivated agent",
 		Tags:        []string{"agents", "admin"},
 	}), func(ctx context.Context, in *AgentIDInput) (*AgentWriteOutput, error) {
-		c, err := s.Engine.ReactivateAgent(ctx, actorAdmin, in.AgentID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		return agentWrite(c), nil
+		return agentResult(s.Engine.ReactivateAgent(ctx, actorAdmin, in.AgentID))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID:   "issue-agent-token",
@@ -291,11 +284,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Tags:          []string{"agents", "admin"},
 		DefaultStatus: http.StatusCreated,
 	}), func(ctx context.Context, in *AgentIDInput) (*AgentWriteOutput, error) {
-		c, err := s.Engine.IssueAgentToken(ctx, actorAdmin, in.AgentID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		return agentWrite(c), nil
+		return agentResult(s.Engine.IssueAgentToken(ctx, actorAdmin, in.AgentID))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID:  "bulk-load-agents",

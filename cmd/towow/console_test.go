@@ -55,8 +55,9 @@ func screenshotDir(t *testing.T) string {
 // TestConsoleInBrowser drives the console in headless Chromium against a
 // real `towow serve` on the embedded database: submit the sample demand and
 // see the outcome; reload in the middle of a negotiation (held open by an
-// external agent that has not answered yet) and find the timeline without
-// duplicates or holes; move the replay slider of a finished negotiation
+// external agent that has not answered yet), restart the server under the
+// open page (EventSource reconnects with Last-Event-ID), and find the
+// timeline without duplicates or holes; move the replay slider of a finished negotiation
 // back to an earlier round's proposal; list the agent directory; read the
 // operations view. Screenshots go to .towow/screenshots.
 func TestConsoleInBrowser(t *testing.T) {
@@ -152,6 +153,15 @@ func TestConsoleInBrowser(t *testing.T) {
 		channel = inbox.Tasks[0].ChannelID
 	}
 	shot("negotiation-waiting")
+	// The server restarts while the page follows: the browser's EventSource
+	// reconnects by itself, sending Last-Event-ID, and goes on from there.
+	env := []string{"TOWOW_DATA_DIR=" + dataDir, "TOWOW_ADMIN_TOKEN=" + admin}
+	s.stop(t)
+	var reconnecting string
+	run("the page notices the dropped stream",
+		chromedp.WaitVisible(`#banner.info`, chromedp.ByQuery), chromedp.Text(`#banner`, &reconnecting, chromedp.ByQuery))
+	s = startServerAt(t, s.addr, env...)
+	run("the stream reconnects", chromedp.WaitNotVisible(`#banner`, chromedp.ByQuery))
 	postJSON(t, base+"/api/v1/channels/"+channel+"/offers", created.Token,
 		map[string]string{"decision": "decline", "decline_reason": "那周场地已被预订"}, http.StatusCreated, nil)
 	waitFor(t, "the negotiation ends", func() bool {
@@ -167,7 +177,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Evaluate(`[...document.querySelectorAll("#timeline li")].map(li => li.dataset.cursor).join(",")`, &cursorsText))
 	got := parseCursors(t, cursorsText)
 	if !slices.Equal(got, want) {
-		t.Fatalf("timeline after a reload mid-negotiation (%d items before it): %d items, want the log's %d\n got %v\nwant %v",
+		t.Fatalf("timeline after a reload and a server restart mid-negotiation (%d items before the reload): %d items, want the log's %d\n got %v\nwant %v",
 			before, len(got), len(want), got, want)
 	}
 

@@ -70,7 +70,13 @@ func (s *server) log() string {
 // until /healthz answers 200.
 func startServer(t *testing.T, env ...string) *server {
 	t.Helper()
-	s := &server{addr: freeAddr(t), done: make(chan error, 1)}
+	return startServerAt(t, freeAddr(t), env...)
+}
+
+// startServerAt is startServer on a given address (a restarted server).
+func startServerAt(t *testing.T, addr string, env ...string) *server {
+	t.Helper()
+	s := &server{addr: addr, done: make(chan error, 1)}
 	s.cmd = exec.Command(towowBin, "serve")
 	s.cmd.Env = append(cleanEnv(), append(env, "TOWOW_ADDR="+s.addr)...)
 	pipe, err := s.cmd.StderrPipe()
