@@ -564,6 +564,11 @@ func TestExternalAgentDeadlines(t *testing.T) {
 		}
 	}
 	member := fb.Feedback[0].AgentID
+	var stats projections.AgentView
+	a.getJSON(t, fmt.Sprintf("/api/v1/agents/%s?min_cursor=%d", member, d.LastPosition), &stats)
+	if stats.Stats.FeedbackTimedOut != 1 || stats.Stats.FeedbackAccept != 0 {
+		t.Fatalf("stats of %s after a timed-out round: %+v, want 1 timed out, 0 accepted", member, stats.Stats)
+	}
 	st, p := a.do(t, "POST", path+"/feedback", bulk.Tokens[member], map[string]any{"round": 1, "feedback_type": "negotiate"}, nil)
 	if st != 409 || (p.Code != "TOWOW_PROPOSAL_003" && p.Code != "TOWOW_PROPOSAL_005" && p.Code != "TOWOW_CHANNEL_006") {
 		t.Fatalf("feedback after the round closed: %d %+v", st, p)

@@ -19,7 +19,7 @@ import (
 
 // Agents keeps one row per agent (profile, active, token issue time and
 // participation statistics) and one row per invitation, the agent's
-// history.
+// history. Its rebuild folds the tables in SQL ([SQLRebuilder]).
 type Agents struct{}
 
 // Name implements Projector.
@@ -41,6 +41,34 @@ func (Agents) Reset(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	return q.DeleteAgents(ctx)
+}
+
+// RebuildUpTo implements SQLRebuilder: one statement per table folds the
+// two tables (queries/agents.sql RebuildAgentInvitations, RebuildAgents),
+// then the profiles it could not copy as Apply stores them are re-encoded
+// here.
+func (Agents) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
+	q, err := startSQLRebuild(ctx, tx, agentModelTypes)
+	if err != nil {
+		return err
+	}
+	if err := q.RebuildAgentInvitations(ctx, head); err != nil {
+		return fmt.Errorf("rebuild agent invitations: %w", err)
+	}
+	odd, err := q.RebuildAgents(ctx, head)
+	if err != nil {
+		return fmt.Errorf("rebuild agents: %w", err)
+	}
+	for _, r := range odd {
+		prof, err := reencode[domain.AgentProfile](r.Profile)
+		if err != nil {
+			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
+		}
+		if err := q.SetAgentProfileJSON(ctx, sqlcdb.SetAgentProfileJSONParams{Profile: prof, AgentID: r.AgentID}); err != nil {
+			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
+		}
+	}
+	return nil
 }
 
 // Checksum implements ReadModel.

@@ -19,7 +19,8 @@ import (
 
 // Channels keeps one row per channel (status, round, proposal version,
 // invited agents, final participants, parent link) plus every proposal
-// version, every offer and every feedback of each channel.
+// version, every offer and every feedback of each channel. Its rebuild folds
+// the tables in SQL ([SQLRebuilder]).
 type Channels struct{}
 
 // Name implements Projector.
@@ -36,6 +37,39 @@ func (Channels) Types() []domain.EventType { return channelTypes }
 // Reset implements ReadModel.
 func (Channels) Reset(ctx context.Context, tx pgx.Tx) error {
 	return sqlcdb.New(tx).DeleteChannels(ctx)
+}
+
+// RebuildUpTo implements SQLRebuilder: one statement per table folds the
+// four tables (queries/channels.sql RebuildChannels, ...), then the
+// proposals it could not copy as Apply stores them are re-encoded here.
+func (Channels) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
+	q, err := startSQLRebuild(ctx, tx, channelTypes)
+	if err != nil {
+		return err
+	}
+	if err := q.RebuildChannels(ctx, head); err != nil {
+		return fmt.Errorf("rebuild channels: %w", err)
+	}
+	odd, err := q.RebuildChannelProposals(ctx, head)
+	if err != nil {
+		return fmt.Errorf("rebuild channel proposals: %w", err)
+	}
+	for _, r := range odd {
+		prop, err := reencode[domain.Proposal](r.Proposal)
+		if err != nil {
+			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
+		}
+		if err := q.SetChannelProposalJSON(ctx, sqlcdb.SetChannelProposalJSONParams{Proposal: prop, ChannelID: r.ChannelID, Version: r.Version}); err != nil {
+			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
+		}
+	}
+	if err := q.RebuildChannelOffers(ctx, head); err != nil {
+		return fmt.Errorf("rebuild channel offers: %w", err)
+	}
+	if err := q.RebuildChannelFeedback(ctx, head); err != nil {
+		return fmt.Errorf("rebuild channel feedback: %w", err)
+	}
+	return nil
 }
 
 // Checksum implements ReadModel.

@@ -17,7 +17,8 @@ import (
 )
 
 // Demands keeps one row per demand (root and sub-demands): who asked what,
-// the understanding, the channel, and how it ended.
+// the understanding, the channel, and how it ended. Its rebuild folds the
+// table in SQL ([SQLRebuilder]).
 type Demands struct{}
 
 // Name implements Projector.
@@ -32,6 +33,30 @@ func (Demands) Types() []domain.EventType { return demandTypes }
 
 // Reset implements ReadModel.
 func (Demands) Reset(ctx context.Context, tx pgx.Tx) error { return sqlcdb.New(tx).DeleteDemands(ctx) }
+
+// RebuildUpTo implements SQLRebuilder: one statement folds the table
+// (queries/demands.sql RebuildDemands), then the final proposals it could
+// not copy as Apply stores them are re-encoded here.
+func (Demands) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
+	q, err := startSQLRebuild(ctx, tx, demandTypes)
+	if err != nil {
+		return err
+	}
+	odd, err := q.RebuildDemands(ctx, head)
+	if err != nil {
+		return fmt.Errorf("rebuild demands: %w", err)
+	}
+	for _, r := range odd {
+		final, err := reencode[domain.Proposal](r.FinalProposal)
+		if err != nil {
+			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
+		}
+		if err := q.SetDemandFinalProposal(ctx, sqlcdb.SetDemandFinalProposalParams{FinalProposal: final, DemandID: r.DemandID}); err != nil {
+			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
+		}
+	}
+	return nil
+}
 
 // Checksum implements ReadModel.
 func (Demands) Checksum(ctx context.Context, db DB) (Fingerprint, error) {

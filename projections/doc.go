@@ -11,7 +11,10 @@
 //
 // Read functions return view structs, never pgtype values.
 //
-// This foundation has one read model, [Streams] (a row per event stream);
-// the demand, channel, proposal, offer, feedback, agent and LLM-call read
-// models, rebuild and lag metrics come with the API.
+// The read models are [All]: [Streams], [Demands], [Channels], [LLMCalls]
+// and [Agents]. [Runner.Rebuild] folds one again from the first event in
+// one transaction; every one of them is an [SQLRebuilder], whose rebuild is
+// a few INSERT ... SELECT statements over the events table instead of one
+// statement per event. Apply stays the specification: the tests require the
+// SQL rebuild to give the live fold's rows exactly (md5 of every row).
 package projections

@@ -63,3 +63,119 @@ FROM demands d;
 SELECT count(*)::bigint AS row_count,
        coalesce(md5(string_agg(s::text, E'\n' ORDER BY s.stream_id)), '')::text AS checksum
 FROM streams s;
+
+-- name: UseCustomPlans :exec
+-- For the rest of the transaction, plan every statement for its own
+-- parameters: the SQL rebuilds' plans depend on how much of the log the
+-- head bound takes (all of it), which a cached generic plan guesses at a
+-- third, picking nested loops that make them several times slower.
+SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
+
+-- name: RebuildDemands :many
+-- The demands read model folded in one statement (Rebuild's fast path): the
+-- rows Demands.Apply writes event by event, which the rebuild test checks
+-- row for row. A demand's row comes from its first towow.demand.submitted
+-- (InsertDemand: ON CONFLICT DO NOTHING); the events for its id before that
+-- are no-ops (their UPDATEs find no row) and every later one applies in log
+-- order: understanding is the last understood payload, channel_id the last
+-- accepted one's, status the last completion's or failure's, final_proposal
+-- and rounds_taken the last completion's, error_code the last failure's,
+-- and outcome the last completion's status or else (FailDemand's coalesce)
+-- the first non-empty reason of a failure after it. Fields read as Go
+-- decodes them (absent or null: '' or 0; text() turns '' into NULL), with
+-- keys spelled as their json tags (Go would also take other cases). Each
+-- payload is detoasted once: (ARRAY[payload])[1] is an untoasted copy, and
+-- OFFSET 0 keeps the planner from copying the expression into every use.
+-- final_proposal is the payload's object as stored, which is what
+-- json.Marshal of the decoded *domain.Proposal gives for any payload Go
+-- encoded; the statement returns the rows where they might differ (a field
+-- missing, a null, an omitempty zero value, a created_at not in Go's
+-- RFC 3339 form: the test of RebuildChannelProposals, keep both in step),
+-- for Demands.RebuildUpTo to re-encode in Go.
+WITH ev AS (
+    SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'demand_id', '') AS demand_id,
+           d.j ->> 'channel_id' AS channel_id, d.j ->> 'status' AS status, nullif(d.j -> 'final_proposal', 'null') AS final_proposal,
+           (d.j ->> 'rounds_taken')::int AS rounds_taken, d.j ->> 'reason' AS reason, d.j ->> 'error_code' AS error_code
+    FROM events e
+    CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
+    WHERE e.global_position <= @head_position
+      AND e.event_type IN ('towow.demand.submitted', 'towow.demand.understood', 'towow.demand.accepted',
+                           'towow.negotiation.completed', 'towow.negotiation.failed')
+), submitted AS (
+    SELECT ev.demand_id, min(ev.pos) AS pos FROM ev WHERE ev.typ = 'towow.demand.submitted' GROUP BY ev.demand_id
+), updates AS (
+    SELECT u.*, max(u.pos) FILTER (WHERE u.typ = 'towow.negotiation.completed') OVER (PARTITION BY u.demand_id) AS completed_pos
+    FROM ev u JOIN submitted s ON s.demand_id = u.demand_id AND u.pos > s.pos
+    WHERE u.typ <> 'towow.demand.submitted'
+), folded AS (
+    SELECT u.demand_id,
+           max(u.pos) AS last_pos,
+           max(u.pos) FILTER (WHERE u.typ = 'towow.demand.understood') AS understood_pos,
+           (array_agg(nullif(u.channel_id, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.demand.accepted'))[1] AS channel_id,
+           (array_agg(CASE WHEN u.typ = 'towow.negotiation.failed' OR u.status = 'failed' THEN 'failed' ELSE 'completed' END
+                      ORDER BY u.pos DESC) FILTER (WHERE u.typ IN ('towow.negotiation.completed', 'towow.negotiation.failed')))[1] AS status,
+           (array_agg(nullif(u.status, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS completed_outcome,
+           (array_agg(u.reason ORDER BY u.pos)
+                FILTER (WHERE u.typ = 'towow.negotiation.failed' AND u.pos > coalesce(u.completed_pos, 0) AND u.reason <> ''))[1] AS failed_reason,
+           (array_agg(u.final_proposal ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS final_proposal,
+           (array_agg(CASE WHEN u.rounds_taken > 0 THEN u.rounds_taken END ORDER BY u.pos DESC)
+                FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS rounds_taken,
+           (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code
+    FROM updates u
+    GROUP BY u.demand_id
+), inserted AS (
+    INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
+                         understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
+                         submitted_position, last_position, created_at, updated_at)
+    SELECT s.demand_id,
+           coalesce(e.payload ->> 'user_id', ''),
+           coalesce(e.payload ->> 'raw_input', ''),
+           coalesce(nullif(e.payload ->> 'root_demand_id', ''), s.demand_id),
+           nullif(e.payload ->> 'parent_demand_id', ''),
+           nullif(e.payload ->> 'parent_channel_id', ''),
+           coalesce((e.payload ->> 'recursion_depth')::int, 0),
+           coalesce(f.status, 'processing'),
+           u.payload,
+           f.channel_id,
+           coalesce(f.completed_outcome, f.failed_reason),
+           f.final_proposal,
+           f.rounds_taken,
+           f.error_code,
+           s.pos,
+           coalesce(f.last_pos, s.pos),
+           e.recorded_at,
+           coalesce(l.recorded_at, e.recorded_at)
+    FROM submitted s
+    JOIN events e ON e.global_position = s.pos
+    LEFT JOIN folded f ON f.demand_id = s.demand_id
+    LEFT JOIN events l ON l.global_position = f.last_pos
+    LEFT JOIN events u ON u.global_position = f.understood_pos
+    RETURNING 1
+)
+SELECT f.demand_id::text AS demand_id, f.final_proposal::jsonb AS final_proposal
+FROM folded f
+WHERE f.final_proposal IS NOT NULL AND (
+       jsonb_typeof(f.final_proposal) <> 'object'
+    OR NOT f.final_proposal ?& array['demand_id', 'version', 'summary', 'assignments']
+    OR f.final_proposal ->> 'proposal_id' = '' OR f.final_proposal ->> 'type' = '' OR f.final_proposal ->> 'objective' = ''
+    OR f.final_proposal ->> 'rationale' = '' OR f.final_proposal ->> 'confidence' = '' OR f.final_proposal -> 'gaps' = '[]'
+    OR f.final_proposal -> 'open_questions' = '[]' OR f.final_proposal -> 'compromises' = '[]'
+    OR f.final_proposal -> 'unresolved' = '[]' OR f.final_proposal -> 'suggestions' = '[]'
+    OR NOT coalesce(f.final_proposal ->> 'created_at' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{0,8}[1-9])?(Z|[+-][0-9]{2}:[0-9]{2})$'
+                    AND f.final_proposal ->> 'created_at' !~ '^(0001-01-01|0000-12-31)|[+-]00:00$', true)
+    OR (jsonb_path_exists(f.final_proposal, 'strict $.** ? (@ == null)')
+        AND (f.final_proposal -> 'assignments' <> 'null' OR jsonb_path_exists(f.final_proposal - 'assignments', 'strict $.** ? (@ == null)')))
+    OR jsonb_path_exists(f.final_proposal, 'lax $ ? (
+           exists(@.assignments[*] ? (@.type() == "object" && (!exists(@.agent_id) || !exists(@.role) || !exists(@.responsibility)
+                  || !exists(@.conditions_accepted) || @.display_name == "" || @.notes == "" || @.dependencies.size() == 0)))
+        || exists(@.timeline ? (!exists(@.start_date) || @.milestones.size() == 0))
+        || exists(@.timeline.milestones[*] ? (!exists(@.name) || !exists(@.date) || !exists(@.deliverable)))
+        || exists(@.compromises[*] ? (!exists(@.issue) || !exists(@.resolution) || !exists(@.rationale)))
+        || exists(@.adjustment_summary ? (!exists(@.round) || @.changes_made.size() == 0 || @.requests_addressed.size() == 0
+                                          || @.requests_declined.size() == 0))
+        || exists(@.adjustment_summary.changes_made[*] ? (!exists(@.aspect) || !exists(@.before) || !exists(@.after) || !exists(@.reason)))
+        || exists(@.adjustment_summary.requests_declined[*] ? (!exists(@.request) || !exists(@.reason))))'));
+
+-- name: SetDemandFinalProposal :exec
+-- RebuildDemands' fix-up: the final proposal as Go encodes it.
+UPDATE demands SET final_proposal = @final_proposal WHERE demand_id = @demand_id;

@@ -160,24 +160,22 @@ const countFeedback = `-- name: CountFeedback :exec
 UPDATE agents SET feedback_accept    = feedback_accept + ($1::text = 'accept' AND NOT $2::boolean)::int,
                   feedback_negotiate = feedback_negotiate + ($1::text = 'negotiate')::int,
                   feedback_withdraw  = feedback_withdraw + ($1::text = 'withdraw')::int,
-                  feedback_timed_out = feedback_timed_out + $3,
-                  last_position = $4
-WHERE agent_id = $5 AND last_position < $4
+                  feedback_timed_out = feedback_timed_out + ($2::boolean)::int,
+                  last_position = $3
+WHERE agent_id = $4 AND last_position < $3
 `
 
 type CountFeedbackParams struct {
-	FeedbackType          string `json:"feedback_type"`
-	TimedOut              bool   `json:"timed_out"`
-	TimedOutpgCatalogbool int32  `json:"timed_outpg_catalogbool"`
-	Position              int64  `json:"position"`
-	AgentID               string `json:"agent_id"`
+	FeedbackType string `json:"feedback_type"`
+	TimedOut     bool   `json:"timed_out"`
+	Position     int64  `json:"position"`
+	AgentID      string `json:"agent_id"`
 }
 
 func (q *Queries) CountFeedback(ctx context.Context, arg CountFeedbackParams) error {
 	_, err := q.db.Exec(ctx, countFeedback,
 		arg.FeedbackType,
 		arg.TimedOut,
-		arg.TimedOutpgCatalogbool,
 		arg.Position,
 		arg.AgentID,
 	)
@@ -410,6 +408,184 @@ func (q *Queries) ListAgents(ctx context.Context, arg ListAgentsParams) ([]Agent
 	return items, nil
 }
 
+const rebuildAgentInvitations = `-- name: RebuildAgentInvitations :exec
+INSERT INTO agent_invitations (agent_id, position, channel_id, demand_id, root_demand_id, invited_at)
+SELECT DISTINCT ON (1, 2)
+       coalesce(a.agent_id, ''),
+       e.global_position,
+       coalesce(d.j ->> 'channel_id', ''),
+       coalesce(d.j ->> 'demand_id', ''),
+       coalesce(nullif(d.j ->> 'root_demand_id', ''), nullif(e.metadata ->> 'correlation_id', ''), d.j ->> 'demand_id', ''),
+       e.recorded_at
+FROM events e
+CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
+CROSS JOIN LATERAL jsonb_array_elements_text(nullif(d.j -> 'invited_agents', 'null')) AS a(agent_id)
+WHERE e.global_position <= $1 AND e.event_type = 'towow.channel.created'
+ORDER BY 1, 2
+`
+
+// agent_invitations folded in one statement (Rebuild's fast path): one row
+// per agent invited by each towow.channel.created, registered or not
+// (InsertInvitations; an agent listed twice gets one row), as the rebuild
+// test checks row for row. Fields read as Go decodes them (absent or null:
+// ”; a null list element ”), with keys spelled as their json tags. Each
+// payload is detoasted once: (ARRAY[payload])[1] is an untoasted copy, and
+// OFFSET 0 keeps the planner from copying the expression into every use.
+func (q *Queries) RebuildAgentInvitations(ctx context.Context, headPosition int64) error {
+	_, err := q.db.Exec(ctx, rebuildAgentInvitations, headPosition)
+	return err
+}
+
+const rebuildAgents = `-- name: RebuildAgents :many
+WITH own AS (
+    SELECT e.global_position AS pos, e.event_type::text AS typ, e.recorded_at, coalesce(e.payload ->> 'agent_id', '') AS agent_id
+    FROM events e
+    WHERE e.global_position <= $1
+      AND e.event_type IN ('towow.agent.registered', 'towow.agent.updated', 'towow.agent.deactivated',
+                           'towow.agent.reactivated', 'towow.agent.token_issued')
+), registered AS (
+    SELECT own.agent_id, min(own.pos) AS pos FROM own WHERE own.typ = 'towow.agent.registered' GROUP BY own.agent_id
+), own_folded AS (
+    SELECT o.agent_id,
+           max(o.pos) AS last_pos,
+           (array_agg(o.recorded_at ORDER BY o.pos DESC))[1] AS updated_at,
+           max(o.pos) FILTER (WHERE o.typ = 'towow.agent.updated') AS profile_pos,
+           (array_agg(o.typ = 'towow.agent.reactivated' ORDER BY o.pos DESC)
+                FILTER (WHERE o.typ IN ('towow.agent.deactivated', 'towow.agent.reactivated')))[1] AS active,
+           (array_agg(o.recorded_at ORDER BY o.pos DESC) FILTER (WHERE o.typ = 'towow.agent.token_issued'))[1] AS token_issued_at
+    FROM own o JOIN registered r ON r.agent_id = o.agent_id AND o.pos > r.pos
+    WHERE o.typ <> 'towow.agent.registered'
+    GROUP BY o.agent_id
+), refs AS (
+    SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'agent_id', '') AS agent_id,
+           d.j ->> 'decision' AS decision, d.j ->> 'feedback_type' AS feedback_type,
+           coalesce(e.metadata ->> 'actor', '') = 'system' AS timed_out
+    FROM events e
+    CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
+    WHERE e.global_position <= $1 AND e.event_type IN ('towow.offer.submitted', 'towow.proposal.feedback')
+    UNION ALL
+    SELECT DISTINCT e.global_position, e.event_type::text, coalesce(l.agent_id, ''), NULL, NULL, false
+    FROM events e
+    CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
+    CROSS JOIN LATERAL jsonb_array_elements_text(CASE e.event_type
+            WHEN 'towow.channel.created' THEN nullif(d.j -> 'invited_agents', 'null')
+            WHEN 'towow.proposal.finalized' THEN nullif(d.j -> 'participants', 'null')
+            ELSE coalesce(nullif(d.j -> 'confirmed_participants', 'null'), '[]') || coalesce(nullif(d.j -> 'optional_participants', 'null'), '[]')
+        END) AS l(agent_id)
+    WHERE e.global_position <= $1
+      AND e.event_type IN ('towow.channel.created', 'towow.proposal.finalized', 'towow.negotiation.force_finalized')
+), refs_folded AS (
+    SELECT f.agent_id,
+           max(f.pos) AS last_pos,
+           count(*) FILTER (WHERE f.typ = 'towow.channel.created') AS invitations,
+           max(f.pos) FILTER (WHERE f.typ = 'towow.channel.created') AS last_invited_pos,
+           count(*) FILTER (WHERE f.typ = 'towow.offer.submitted' AND f.decision = 'participate') AS offers_participate,
+           count(*) FILTER (WHERE f.typ = 'towow.offer.submitted' AND f.decision = 'conditional') AS offers_conditional,
+           count(*) FILTER (WHERE f.typ = 'towow.offer.submitted' AND f.decision = 'decline') AS offers_decline,
+           count(*) FILTER (WHERE f.typ = 'towow.proposal.feedback' AND f.feedback_type = 'accept' AND NOT f.timed_out) AS feedback_accept,
+           count(*) FILTER (WHERE f.typ = 'towow.proposal.feedback' AND f.feedback_type = 'negotiate') AS feedback_negotiate,
+           count(*) FILTER (WHERE f.typ = 'towow.proposal.feedback' AND f.feedback_type = 'withdraw') AS feedback_withdraw,
+           count(*) FILTER (WHERE f.typ = 'towow.proposal.feedback' AND f.timed_out) AS feedback_timed_out,
+           count(*) FILTER (WHERE f.typ IN ('towow.proposal.finalized', 'towow.negotiation.force_finalized')) AS final_participations
+    FROM refs f JOIN registered r ON r.agent_id = f.agent_id AND f.pos > r.pos
+    GROUP BY f.agent_id
+), folded AS (
+    SELECT r.agent_id, r.pos, o.last_pos AS own_pos, o.updated_at, o.active, o.token_issued_at, f.last_pos AS refs_pos,
+           f.invitations, f.last_invited_pos, f.offers_participate, f.offers_conditional, f.offers_decline, f.feedback_accept,
+           f.feedback_negotiate, f.feedback_withdraw, f.feedback_timed_out, f.final_participations,
+           coalesce(nullif(p.j -> 'profile', 'null'), '{}') AS profile
+    FROM registered r
+    LEFT JOIN own_folded o ON o.agent_id = r.agent_id
+    LEFT JOIN refs_folded f ON f.agent_id = r.agent_id
+    CROSS JOIN LATERAL (SELECT (ARRAY[pe.payload])[1] AS j FROM events pe
+                        WHERE pe.global_position = coalesce(o.profile_pos, r.pos) OFFSET 0) AS p
+), inserted AS (
+    INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, token_issued_at,
+                        invitations, offers_participate, offers_conditional, offers_decline,
+                        feedback_accept, feedback_negotiate, feedback_withdraw, feedback_timed_out, final_participations,
+                        last_invited_at, registered_at, updated_at, last_position)
+    SELECT a.agent_id,
+           coalesce(a.profile ->> 'user_name', ''),
+           CASE WHEN a.profile ->> 'mode' = 'external' THEN 'external' ELSE 'twin' END,
+           coalesce(a.profile ->> 'location', ''),
+           CASE WHEN a.profile -> 'tags' @> '[null]'
+                THEN (SELECT jsonb_agg(coalesce(t, '') ORDER BY n) FROM jsonb_array_elements_text(a.profile -> 'tags') WITH ORDINALITY AS g(t, n))
+                ELSE coalesce(nullif(a.profile -> 'tags', 'null'), '[]') END,
+           a.profile,
+           coalesce(a.active, true),
+           a.token_issued_at,
+           coalesce(a.invitations, 0),
+           coalesce(a.offers_participate, 0),
+           coalesce(a.offers_conditional, 0),
+           coalesce(a.offers_decline, 0),
+           coalesce(a.feedback_accept, 0),
+           coalesce(a.feedback_negotiate, 0),
+           coalesce(a.feedback_withdraw, 0),
+           coalesce(a.feedback_timed_out, 0),
+           coalesce(a.final_participations, 0),
+           i.recorded_at,
+           e.recorded_at,
+           coalesce(a.updated_at, e.recorded_at),
+           greatest(a.pos, a.own_pos, a.refs_pos)
+    FROM folded a
+    JOIN events e ON e.global_position = a.pos
+    LEFT JOIN events i ON i.global_position = a.last_invited_pos
+    RETURNING 1
+)
+SELECT a.agent_id::text AS agent_id, a.profile::jsonb AS profile
+FROM folded a
+WHERE jsonb_typeof(a.profile) <> 'object'
+   OR NOT a.profile ?& array['agent_id', 'user_name', 'profile_summary', 'location', 'tags']
+   OR a.profile -> 'capabilities' = '{}' OR a.profile -> 'interests' = '[]' OR a.profile ->> 'availability' = ''
+   OR a.profile ->> 'mode' = ''
+   OR (jsonb_path_exists(a.profile, 'strict $.** ? (@ == null)')
+       AND (a.profile -> 'tags' <> 'null' OR jsonb_path_exists(a.profile - 'tags', 'strict $.** ? (@ == null)')))
+`
+
+type RebuildAgentsRow struct {
+	AgentID string          `json:"agent_id"`
+	Profile json.RawMessage `json:"profile"`
+}
+
+// The agents table folded in one statement (see RebuildAgentInvitations):
+// the rows Agents.Apply writes event by event. An agent's row comes from its
+// first towow.agent.registered (InsertAgent: ON CONFLICT DO NOTHING). Every
+// later write sets last_position to its event's position and positions only
+// grow, so the last_position < position guards never skip an event of the
+// fold: the events naming the agent before its registration are no-ops (no
+// row yet) and every later one applies. So the profile columns are the last
+// update's (or the registration's), active the last (de|re)activation's,
+// token_issued_at the last token's time, updated_at the last of these
+// events' time; the counters count the later events naming the agent once
+// each (an invitation, an offer by decision, a feedback by type — one with
+// actor system is not counted as accepted — and a finalization listing it),
+// last_invited_at is the last invitation's time and last_position the last
+// of all; feedback_timed_out counts the feedback with actor system (the
+// round's timeout settled it). profile is the
+// payload's object as stored, which is what json.Marshal of the decoded
+// domain.AgentProfile gives for any payload Go encoded; the statement
+// returns the rows where they might differ (a field missing, a null, an
+// omitempty zero value), for Agents.RebuildUpTo to re-encode in Go.
+func (q *Queries) RebuildAgents(ctx context.Context, headPosition int64) ([]RebuildAgentsRow, error) {
+	rows, err := q.db.Query(ctx, rebuildAgents, headPosition)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RebuildAgentsRow{}
+	for rows.Next() {
+		var i RebuildAgentsRow
+		if err := rows.Scan(&i.AgentID, &i.Profile); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setAgentActive = `-- name: SetAgentActive :exec
 UPDATE agents SET active = $1, updated_at = $2, last_position = $3
 WHERE agent_id = $4 AND last_position < $3
@@ -429,6 +605,21 @@ func (q *Queries) SetAgentActive(ctx context.Context, arg SetAgentActiveParams) 
 		arg.Position,
 		arg.AgentID,
 	)
+	return err
+}
+
+const setAgentProfileJSON = `-- name: SetAgentProfileJSON :exec
+UPDATE agents SET profile = $1 WHERE agent_id = $2
+`
+
+type SetAgentProfileJSONParams struct {
+	Profile json.RawMessage `json:"profile"`
+	AgentID string          `json:"agent_id"`
+}
+
+// RebuildAgents' fix-up: the profile as Go encodes it.
+func (q *Queries) SetAgentProfileJSON(ctx context.Context, arg SetAgentProfileJSONParams) error {
+	_, err := q.db.Exec(ctx, setAgentProfileJSON, arg.Profile, arg.AgentID)
 	return err
 }
 
