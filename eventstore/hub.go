@@ -22,11 +22,18 @@ type Hub struct {
 	log      *slog.Logger
 
 	mu      sync.RWMutex
+	wmu     sync.Mutex      // with mu read-locked: creating byCorrelation entries
 	buf     []RecordedEvent // every event in (from, tail], oldest first
 	from    int64           // the buffer is complete after this position
 	tail    int64           // the position the tail has read up to
 	started bool
 	changed chan struct{} // closed (and replaced) when tail moves
+	// byCorrelation holds, per correlation id, a channel closed (and
+	// dropped) when the tail publishes an event of that negotiation tree:
+	// a follower of one negotiation sleeps through everyone else's events
+	// instead of waking for each (with 1000 followers of 8 negotiations,
+	// most wake-ups were for nothing). Guarded by mu like changed.
+	byCorrelation map[string]chan struct{}
 }
 
 // HubOptions tunes NewHub.
@@ -47,7 +54,8 @@ func NewHub(store *Store, notifier *Notifier, opts HubOptions) *Hub {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{store: store, notifier: notifier, capacity: opts.Capacity, log: opts.Logger, changed: make(chan struct{})}
+	return &Hub{store: store, notifier: notifier, capacity: opts.Capacity, log: opts.Logger, changed: make(chan struct{}),
+		byCorrelation: map[string]chan struct{}{}}
 }
 
 // Run follows the log from its current head until ctx ends, restarting
@@ -102,7 +110,43 @@ func (h *Hub) publish(batch []RecordedEvent, tail int64) {
 	h.tail, h.started = tail, true
 	close(h.changed)
 	h.changed = make(chan struct{})
+	for _, e := range batch {
+		if ch, ok := h.byCorrelation[e.Metadata.CorrelationID]; ok {
+			close(ch)
+			delete(h.byCorrelation, e.Metadata.CorrelationID)
+		}
+	}
+	if len(h.byCorrelation) > maxWaitingTrees {
+		// Entries of trees that went quiet after their followers left:
+		// wake everyone once (each takes a fresh channel) to stay bounded.
+		for id, ch := range h.byCorrelation {
+			close(ch)
+			delete(h.byCorrelation, id)
+		}
+	}
 	h.mu.Unlock()
+}
+
+// maxWaitingTrees bounds byCorrelation.
+const maxWaitingTrees = 10000
+
+// wakeup returns the channel that is closed when the tail next publishes
+// an event f may match: f's negotiation tree's own channel when f names a
+// correlation id, else the channel of every move. The caller holds mu (for
+// reading at least), so no publish can fall between its read of the
+// buffer and this; wmu serialises the lazy creation among readers.
+func (h *Hub) wakeup(f Filter) <-chan struct{} {
+	if f.CorrelationID == "" {
+		return h.changed
+	}
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	ch, ok := h.byCorrelation[f.CorrelationID]
+	if !ok {
+		ch = make(chan struct{})
+		h.byCorrelation[f.CorrelationID] = ch
+	}
+	return ch
 }
 
 // take returns the buffered events after `after` that match f, the
@@ -116,7 +160,7 @@ func (h *Hub) take(after int64, f Filter) (evs []RecordedEvent, seen int64, chan
 		return nil, after, h.changed, false
 	}
 	if after >= h.tail {
-		return nil, after, h.changed, true
+		return nil, after, h.wakeup(f), true
 	}
 	if after < h.from {
 		return nil, after, h.changed, false
@@ -135,7 +179,7 @@ func (h *Hub) take(after int64, f Filter) (evs []RecordedEvent, seen int64, chan
 			evs = append(evs, e)
 		}
 	}
-	return evs, h.tail, h.changed, true
+	return evs, h.tail, h.wakeup(f), true
 }
 
 // Follow delivers, like [Store.Subscribe], every event matching f after

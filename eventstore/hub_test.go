@@ -87,6 +87,10 @@ func TestHubFollow(t *testing.T) {
 		{name: "stream w1 from 0", f: eventstore.Filter{StreamID: "w1"}},
 		{name: "prefix, slow", f: eventstore.Filter{TypePrefix: "towow.test.odd"}, slow: 3 * time.Millisecond},
 		{name: "all, slow", slow: 2 * time.Millisecond},
+		// Followers of one negotiation tree sleep until an event of their
+		// own tree arrives (the hub wakes them by correlation id).
+		{name: "tree 0 from 0", f: eventstore.Filter{CorrelationID: "tree-0"}},
+		{name: "tree 1 from 60, slow", after: 60, f: eventstore.Filter{CorrelationID: "tree-1"}, slow: 2 * time.Millisecond},
 	}
 	for _, fl := range fs {
 		fl.c = collect(t, ctx, fl.slow, func(ctx context.Context, h eventstore.Handler) error {
@@ -101,9 +105,13 @@ func TestHubFollow(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(w), 7))
 			for i := range 40 {
 				batch := evN(1+r.IntN(8), fmt.Sprintf("w%d-%d", w, i))
-				if i%2 == 1 {
-					for j := range batch {
+				for j := range batch {
+					if i%2 == 1 {
 						batch[j].Type = "towow.test.odd"
+					}
+					// Trees 0 and 1 interleave, with stretches of neither.
+					if i%5 != 4 {
+						batch[j].Metadata.CorrelationID = fmt.Sprintf("tree-%d", (w+i)%2)
 					}
 				}
 				if _, err := s.Append(ctx, fmt.Sprintf("w%d", w), eventstore.AnyVersion, batch...); err != nil {
