@@ -105,24 +105,23 @@ func (e *Engine) CreateAgent(ctx context.Context, actor string, p domain.AgentPr
 // that becomes external and has no token yet is issued one. Errors:
 // ErrNotFound, ErrAgentInvalid.
 func (e *Engine) UpdateAgent(ctx context.Context, actor string, p domain.AgentProfile) (AgentChange, error) {
-	token, sha, err := NewToken()
-	if err != nil {
-		return AgentChange{}, err
-	}
-	issued := false
+	var token string
 	res, err := e.agentStep(ctx, "update agent", p.AgentID, actor, func(a *domain.AgentState) ([]domain.Payload, error) {
-		issued = false
+		token = ""
 		evs, err := a.Update(p)
 		if err != nil || len(evs) == 0 {
 			return evs, err
 		}
 		if u := evs[0].(*domain.AgentUpdated); u.Profile.IsExternal() && a.TokenSHA256 == "" && a.Active {
-			issued = true
+			var sha string
+			if token, sha, err = NewToken(); err != nil {
+				return nil, err
+			}
 			evs = append(evs, &domain.AgentTokenIssued{AgentID: a.ID, TokenSHA256: sha})
 		}
 		return evs, nil
 	})
-	if err == nil && issued {
+	if err == nil {
 		res.Token = token
 	}
 	return res, err

@@ -42,11 +42,7 @@ func (s *Server) registerAdmin(api huma.API) {
 	}), func(ctx context.Context, in *RebuildInput) (*RebuildOutput, error) {
 		m, ok := projections.ByName(in.Name)
 		if !ok {
-			var names []string
-			for _, m := range projections.All() {
-				names = append(names, m.Name())
-			}
-			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(names, ", ")))
+			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(projections.Names(), ", ")))
 		}
 		out := &RebuildOutput{}
 		b := &out.Body

@@ -81,11 +81,8 @@ func (Agents) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
 // last_position (or the invitation's key), so applying an event twice
 // changes nothing.
 func (Agents) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	if !slices.Contains(agentModelTypes, e.Type) {
-		return nil
-	}
-	p, err := e.Decode()
-	if err != nil {
+	p, err := decodeOf(e, agentModelTypes)
+	if p == nil || err != nil {
 		return err
 	}
 	q := sqlcdb.New(db)

@@ -80,11 +80,8 @@ func (Channels) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
 
 // Apply implements Projector.
 func (Channels) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	if !slices.Contains(channelTypes, e.Type) {
-		return nil
-	}
-	p, err := e.Decode()
-	if err != nil {
+	p, err := decodeOf(e, channelTypes)
+	if p == nil || err != nil {
 		return err
 	}
 	q := sqlcdb.New(db)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -66,11 +65,8 @@ func (Demands) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
 
 // Apply implements Projector.
 func (Demands) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	if !slices.Contains(demandTypes, e.Type) {
-		return nil
-	}
-	p, err := e.Decode()
-	if err != nil {
+	p, err := decodeOf(e, demandTypes)
+	if p == nil || err != nil {
 		return err
 	}
 	q := sqlcdb.New(db)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -283,8 +284,26 @@ func (r *Runner) RunForever(ctx context.Context, p Projector) {
 	}
 }
 
+// decodeOf decodes e when its type is one of types; nil (and no error)
+// for any other event, which the model ignores.
+func decodeOf(e eventstore.RecordedEvent, types []domain.EventType) (domain.Payload, error) {
+	if !slices.Contains(types, e.Type) {
+		return nil, nil
+	}
+	return e.Decode()
+}
+
 // All is every read model, in the order `towow serve` runs them.
 func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}} }
+
+// Names lists the read models' names, in All's order.
+func Names() []string {
+	var out []string
+	for _, m := range All() {
+		out = append(out, m.Name())
+	}
+	return out
+}
 
 // ByName returns the read model called name.
 func ByName(name string) (ReadModel, bool) {

@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"strings"
 )
 
 //go:embed static
@@ -26,31 +25,54 @@ var Static, _ = fs.Sub(files, "static")
 // under GET /static/. Every other path stays the API's (an unknown API path
 // is still a problem+json 404).
 func Register(mux *http.ServeMux) {
-	mux.Handle("GET /{$}", fileHandler("index.html"))
+	files := loadFiles()
+	mux.Handle("GET /{$}", fileHandler(files, "index.html"))
 	mux.Handle("GET /static/{file}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fileHandler(path.Clean(r.PathValue("file"))).ServeHTTP(w, r)
+		fileHandler(files, path.Clean(r.PathValue("file"))).ServeHTTP(w, r)
 	}))
 }
 
-// fileHandler serves one embedded file with an ETag of its content, so a
-// browser revalidates instead of running an old console after an upgrade.
-func fileHandler(name string) http.Handler {
+// file is one embedded file with the ETag of its content.
+type file struct {
+	body []byte
+	etag string
+}
+
+// loadFiles reads the embedded files once, with their ETags.
+func loadFiles() map[string]file {
+	out := map[string]file{}
+	entries, _ := fs.ReadDir(Static, ".")
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := fs.ReadFile(Static, e.Name())
+		if err != nil {
+			continue
+		}
+		sum := sha256.Sum256(b)
+		out[e.Name()] = file{body: b, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	}
+	return out
+}
+
+// fileHandler serves one embedded file with its ETag, so a browser
+// revalidates instead of running an old console after an upgrade.
+func fileHandler(files map[string]file, name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := fs.ReadFile(Static, name)
-		if err != nil || strings.Contains(name, "/") {
+		f, ok := files[name]
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		sum := sha256.Sum256(b)
-		etag := `"` + hex.EncodeToString(sum[:8]) + `"`
-		w.Header().Set("ETag", etag)
+		w.Header().Set("ETag", f.etag)
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("Content-Type", contentType(name))
-		if r.Header.Get("If-None-Match") == etag {
+		if r.Header.Get("If-None-Match") == f.etag {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		_, _ = w.Write(b)
+		_, _ = w.Write(f.body)
 	})
 }
 

@@ -251,11 +251,21 @@ func TestConsoleInBrowser(t *testing.T) {
 	shot("negotiation-phone")
 }
 
-func postJSON(t *testing.T, url, token string, body any, status int, out any) {
+// callJSON sends a request (a JSON body unless body is nil, a bearer token
+// unless token is empty), requires the status and decodes the answer into
+// out (unless nil).
+func callJSON(t *testing.T, method, url, token string, body any, status int, out any) {
 	t.Helper()
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
+	var rd *bytes.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		rd = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, url, nil)
+	if rd != nil {
+		req, _ = http.NewRequest(method, url, rd)
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -267,32 +277,23 @@ func postJSON(t *testing.T, url, token string, body any, status int, out any) {
 	var b bytes.Buffer
 	_, _ = b.ReadFrom(resp.Body)
 	if resp.StatusCode != status {
-		t.Fatalf("POST %s: %d %s", url, resp.StatusCode, b.String())
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, b.String())
 	}
 	if out != nil {
 		if err := json.Unmarshal(b.Bytes(), out); err != nil {
-			t.Fatalf("POST %s: %v", url, err)
+			t.Fatalf("%s %s: %v", method, url, err)
 		}
 	}
 }
 
+func postJSON(t *testing.T, url, token string, body any, status int, out any) {
+	t.Helper()
+	callJSON(t, http.MethodPost, url, token, body, status, out)
+}
+
 func getJSONAuth(t *testing.T, url, token string, out any) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d", url, resp.StatusCode)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
+	callJSON(t, http.MethodGet, url, token, nil, http.StatusOK, out)
 }
 
 func waitFor(t *testing.T, what string, ok func() bool) {

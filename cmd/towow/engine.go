@@ -114,3 +114,9 @@ func loadProfiles(ctx context.Context, cfg config, e *agents.Engine, logger *slo
 		"unchanged", res.Unchanged, "rejected", len(errs))
 	return nil
 }
+
+// engineSources are the metrics read at scrape time from an engine's
+// process: River's jobs in the database and the LLM breaker.
+func engineSources(e *agents.Engine, pool *pgxpool.Pool) metrics.Sources {
+	return metrics.Sources{Pool: pool, BreakerOpen: func() bool { return e.LLM().BreakerState() == "open" }}
+}

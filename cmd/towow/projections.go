@@ -19,11 +19,11 @@ import (
 // old rows until the rebuild commits).
 func cmdProjections(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "rebuild" {
-		return fmt.Errorf("%w: towow projections rebuild [--name %s]", errUsage, strings.Join(modelNames(), "|"))
+		return fmt.Errorf("%w: towow projections rebuild [--name %s]", errUsage, strings.Join(projections.Names(), "|"))
 	}
 	fs := flag.NewFlagSet("projections rebuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	name := fs.String("name", "", "rebuild only this read model ("+strings.Join(modelNames(), ", ")+"); default: all")
+	name := fs.String("name", "", "rebuild only this read model ("+strings.Join(projections.Names(), ", ")+"); default: all")
 	if err := fs.Parse(args[1:]); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -31,7 +31,7 @@ func cmdProjections(ctx context.Context, cfg config, args []string, stdout, stde
 	if *name != "" {
 		m, ok := projections.ByName(*name)
 		if !ok {
-			return fmt.Errorf("%w: --name %q: want one of %s", errUsage, *name, strings.Join(modelNames(), ", "))
+			return fmt.Errorf("%w: --name %q: want one of %s", errUsage, *name, strings.Join(projections.Names(), ", "))
 		}
 		models = []projections.ReadModel{m}
 	}
@@ -71,12 +71,4 @@ func rebuildModels(ctx context.Context, pool *pgxpool.Pool, models []projections
 		took += res.Elapsed
 	}
 	return took, nil
-}
-
-func modelNames() []string {
-	var out []string
-	for _, m := range projections.All() {
-		out = append(out, m.Name())
-	}
-	return out
 }

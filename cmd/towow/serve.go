@@ -53,8 +53,9 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		Lag: func(ctx context.Context) (map[string]int64, error) {
 			return runner.Lag(ctx, names...)
 		}}
-	m.Watch(metrics.Sources{Pool: pool, Lag: ready.Lag,
-		BreakerOpen: func() bool { return engine.LLM().BreakerState() == "open" }})
+	src := engineSources(engine, pool)
+	src.Lag = ready.Lag
+	m.Watch(src)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on TOWOW_ADDR=%s: %w", cfg.Addr, err)

@@ -28,7 +28,7 @@ func cmdWorker(ctx context.Context, cfg config, args []string, _, stderr io.Writ
 		return err
 	}
 	defer closeEngine()
-	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return engine.LLM().BreakerState() == "open" }})
+	m.Watch(engineSources(engine, pool))
 	if cfg.MetricsAddr != "" {
 		ln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
