@@ -37,6 +37,11 @@ type Server struct {
 	Hub *eventstore.Hub
 	// Heartbeat is the SSE keep-alive interval (default 15 s).
 	Heartbeat time.Duration
+	// SSEWriteTimeout bounds each write to an SSE client (default 30 s): a
+	// client that stops reading until its socket buffers are full is
+	// disconnected then, rather than holding its goroutine and buffers
+	// forever; it resumes with Last-Event-ID when it reconnects.
+	SSEWriteTimeout time.Duration
 	// Ready configures /readyz.
 	Ready Readiness
 	// Metrics, when set, is served at GET /metrics (Prometheus text

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -161,77 +162,34 @@ func (s *Server) registerEvents(api huma.API) {
 }
 
 // stream writes the events matching f after the cursor as SSE, first the
-// backlog, then live (woken by the process's Notifier), until the client
-// goes away. One goroutine writes; the subscription hands it batches.
+// backlog, then live, until the client goes away or stops reading: one
+// goroutine per client, woken by the hub's shared tail (without a hub, it
+// reads the database on every commit, woken by the process's Notifier).
 func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
-		ctx := hctx.Context()
 		hctx.SetHeader("Content-Type", "text/event-stream")
 		hctx.SetHeader("Cache-Control", "no-cache")
 		hctx.SetHeader("X-Accel-Buffering", "no")
-		w := hctx.BodyWriter()
-		flush := func() {
-			if fl, ok := w.(http.Flusher); ok {
-				fl.Flush()
-			}
+		ctx, cancel := context.WithCancel(hctx.Context())
+		defer cancel()
+		sw := newSSEWriter(hctx.BodyWriter(), s.frames, cmp.Or(s.SSEWriteTimeout, 30*time.Second), cancel)
+		defer sw.close()
+		if err := sw.comment("towow event stream"); err != nil {
+			return
 		}
-		fmt.Fprint(w, ": towow event stream\n\n")
-		flush()
 		if s.Metrics != nil {
 			s.Metrics.StreamOpened()
 			defer s.Metrics.StreamClosed()
 		}
-
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		batches := make(chan []eventstore.RecordedEvent)
-		deliver := func(ctx context.Context, b []eventstore.RecordedEvent) error {
-			select {
-			case batches <- b:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		go func() {
-			if s.Hub != nil {
-				_ = s.Hub.Follow(ctx, after, f, deliver)
-				return
-			}
-			_ = s.Engine.Store().Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier}, deliver)
-		}()
 		beat := s.Heartbeat
 		if beat <= 0 {
 			beat = 15 * time.Second
 		}
-		ticker := time.NewTicker(beat)
-		defer ticker.Stop()
-		var out []byte
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-				if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
-					return
-				}
-				flush()
-			case b := <-batches:
-				// One write per batch: a syscall per event would dominate
-				// with many clients.
-				out = out[:0]
-				for _, e := range b {
-					frame, err := s.frames.frame(e)
-					if err != nil {
-						return
-					}
-					out = append(out, frame...)
-				}
-				if _, err := w.Write(out); err != nil {
-					return
-				}
-				flush()
-			}
+		sw.heartbeat(beat)
+		if s.Hub != nil {
+			_ = s.Hub.Follow(ctx, after, f, sw.events)
+			return
 		}
+		_ = s.Engine.Store().Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier}, sw.events)
 	}}
 }

@@ -52,8 +52,9 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 
 // apiOptions vary the test server.
 type apiOptions struct {
-	profiles []domain.AgentProfile // default: the embedded mock profiles
-	rules    domain.Rules          // default: the design's
+	profiles        []domain.AgentProfile // default: the embedded mock profiles
+	rules           domain.Rules          // default: the design's
+	sseWriteTimeout time.Duration         // default: the server's
 }
 
 // testAdminToken is the test servers' admin token.
@@ -94,7 +95,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 		t.Fatal(err)
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
-	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, Metrics: m, Projections: runner, AdminToken: testAdminToken}).Handler())
+	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, Projections: runner, AdminToken: testAdminToken}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

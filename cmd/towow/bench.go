@@ -35,7 +35,7 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return cmdBenchRebuild(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 20] [-c 4] [-follow all|demand] [-per-client] | towow bench rebuild [-n 200]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -126,20 +126,29 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench sse", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	clients := fs.Int("clients", 1000, "live SSE clients following every event")
-	n := fs.Int("n", 20, "negotiations run while they listen")
-	c := fs.Int("c", 4, "negotiations in flight at once")
+	clients := fs.Int("clients", 1000, "live SSE clients")
+	n := fs.Int("n", 16, "negotiations run while they listen")
+	c := fs.Int("c", 8, "negotiations in flight at once")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	follow := fs.String("follow", "all", "what each client follows: all (every event) or demand (its negotiation's stream; -clients/-c clients per negotiation)")
+	follow := fs.String("follow", "demand", "what each client follows: demand (a live negotiation's stream, as the frontend does: -clients/-c clients per negotiation) or all (every event)")
 	perClient := fs.Bool("per-client", false, "without the shared event hub: each client reads the database on every commit (for comparison)")
+	readerKind := fs.String("reader", "", "how the clients read: poll (raw sockets in one epoll loop per core; Linux, the default there) or http (Go's net/http client, a goroutine per client)")
+	latency := fs.Duration("llm-latency", time.Second, "the builtin brain answers after about this long (each wait 0.5x-1.5x), as a model would; 0: at once, the engine flat out")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if *latency < 0 || *latency > time.Minute {
+		return fmt.Errorf("%w: -llm-latency must be 0..1m", errUsage)
+	}
+	cfg.builtinLatency = *latency
 	if *clients < 1 || *clients > 10000 || *n < 1 || *c < 1 || *c > 256 {
 		return fmt.Errorf("%w: -clients must be 1..10000, -n at least 1 and -c 1..256", errUsage)
 	}
 	if *follow != "all" && *follow != "demand" {
 		return fmt.Errorf("%w: -follow must be all or demand", errUsage)
+	}
+	if *readerKind != "" && *readerKind != bench.ReaderPoll && *readerKind != bench.ReaderHTTP {
+		return fmt.Errorf("%w: -reader must be poll or http", errUsage)
 	}
 	return withBenchEngine(ctx, cfg, stderr, "bench sse measures delivery", func(e *agents.Engine, pool *pgxpool.Pool, name string, logger *slog.Logger) error {
 		sctx, cancel := context.WithCancel(ctx)
@@ -163,8 +172,8 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 		if *perClient {
 			mode = "per-client reads"
 		}
-		fmt.Fprintf(stdout, "towow bench sse: %d clients following %s (%s), %d negotiations %d at a time, builtin brain, scratch database %s\n",
-			*clients, *follow, mode, *n, *c, name)
+		fmt.Fprintf(stdout, "towow bench sse: %d clients following %s (%s), %d negotiations %d at a time, builtin brain answering after about %s, scratch database %s\n",
+			*clients, *follow, mode, *n, *c, *latency, name)
 		if *cpuProfile != "" {
 			f, err := os.Create(*cpuProfile)
 			if err != nil {
@@ -176,7 +185,7 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 			}
 			defer pprof.StopCPUProfile()
 		}
-		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c}
+		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind}
 		run := func() (bench.SSEResult, error) {
 			return bench.SSE(ctx, e, pool, "http://"+ln.Addr().String(), opts, stdout)
 		}

@@ -71,6 +71,9 @@ type config struct {
 	LLMTimeout       time.Duration
 	FailureThreshold int
 	RecoveryTimeout  time.Duration
+	// builtinLatency makes the builtin brain wait this long before each
+	// answer, as a real model would (set by the benchmarks' -llm-latency).
+	builtinLatency time.Duration
 
 	Rules         domain.Rules
 	MaxCandidates int

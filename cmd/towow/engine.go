@@ -26,7 +26,7 @@ func (c config) provider() llm.Provider {
 	case "openai":
 		return llm.NewOpenAI(llm.OpenAIConfig{APIKey: c.OpenAIKey, BaseURL: c.OpenAIURL, Model: c.LLMModel})
 	}
-	return builtin.New()
+	return builtin.NewWithLatency(c.builtinLatency)
 }
 
 // newEngine builds the negotiation engine on pool (working jobs when

@@ -53,7 +53,7 @@ Usage:
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
   towow bench append [flags]        benchmark the event store (towow bench append --help)
   towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8)
-  towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow all|demand)
+  towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
   towow bench rebuild [-n 200]      benchmark rebuilding the read models from a log of n negotiations
   towow help                        show this text
 

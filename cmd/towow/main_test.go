@@ -278,6 +278,8 @@ func TestCommandErrors(t *testing.T) {
 		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents]"},
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},
 		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
+		{"bench sse bad reader", []string{"bench", "sse", "-reader", "curl"}, nil, 2, "towow: usage: -reader must be poll or http"},
+		{"bench sse bad latency", []string{"bench", "sse", "-llm-latency", "-1s"}, nil, 2, "towow: usage: -llm-latency must be 0..1m"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -427,19 +429,24 @@ func traversableTempDir(t *testing.T) string {
 	return dir
 }
 
-// TestBenchSSE runs a small `towow bench sse` in both modes: it fails
-// unless every client received every event it follows.
+// TestBenchSSE runs a small `towow bench sse` in both modes, with both
+// readers, flat out and paced: it fails unless every client received every
+// event it follows.
 func TestBenchSSE(t *testing.T) {
 	url := freshEmptyDatabase(t)
-	for _, follow := range []string{"all", "demand"} {
-		cmd := exec.Command(towowBin, "bench", "sse", "-clients", "20", "-n", "3", "-c", "2", "-follow", follow)
+	for _, args := range [][]string{
+		{"-follow", "all", "-reader", "poll", "-llm-latency", "0"},
+		{"-follow", "demand", "-reader", "http", "-llm-latency", "0"},
+		{"-follow", "demand", "-llm-latency", "20ms"},
+	} {
+		cmd := exec.Command(towowBin, append([]string{"bench", "sse", "-clients", "20", "-n", "3", "-c", "2"}, args...)...)
 		cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("bench sse -follow %s: %v\n%s", follow, err, out)
+			t.Fatalf("bench sse %v: %v\n%s", args, err, out)
 		}
 		if !strings.Contains(string(out), "p99") || !strings.Contains(string(out), "target ≤ 50 ms") {
-			t.Fatalf("bench sse -follow %s printed no figures:\n%s", follow, out)
+			t.Fatalf("bench sse %v printed no figures:\n%s", args, out)
 		}
 	}
 }

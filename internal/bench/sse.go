@@ -1,14 +1,11 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"runtime"
 	"slices"
 	"strconv"
@@ -27,12 +24,26 @@ import (
 // SSEOptions configures SSE.
 type SSEOptions struct {
 	Clients      int // live SSE clients (default 1000)
-	Negotiations int // negotiations run while they listen (default 20)
-	Concurrency  int // negotiations in flight at once (default 4)
+	Negotiations int // negotiations run while they listen (default 16)
+	Concurrency  int // negotiations in flight at once (default 8)
 	// Timeout bounds the wait for every client to receive every event
 	// (default 2 minutes).
 	Timeout time.Duration
+	// Reader is how the clients read their streams: ReaderPoll (default
+	// where available) or ReaderHTTP.
+	Reader string
 }
+
+// The clients' readers.
+const (
+	// ReaderPoll reads every stream from raw sockets in a few epoll loops
+	// (Linux only): a light load generator, so the figures are the
+	// server's rather than the clients'.
+	ReaderPoll = "poll"
+	// ReaderHTTP reads each stream with Go's net/http client on a
+	// goroutine of its own, as a Go program following a stream would.
+	ReaderHTTP = "http"
+)
 
 // SSEResult holds the figures of a run.
 type SSEResult struct {
@@ -43,7 +54,11 @@ type SSEResult struct {
 	Events         int64 // events appended while the clients listened
 	Delivered      int64 // event deliveries counted by the clients (none lost: Events × clients per event)
 	P50, P99, Max  time.Duration
-	BytesPerClient float64 // heap and stack growth per connected client (server and client side together)
+	// BytesPerClient is the heap and stack growth per connected client
+	// (server and client side together): measured on the run's own
+	// streams when every client follows every event, else on as many idle
+	// streams opened before the run.
+	BytesPerClient float64
 	Elapsed        time.Duration
 }
 
@@ -54,8 +69,8 @@ type SSEResult struct {
 // baseURL), so the memory figure counts both ends of each connection.
 func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
 	opts.Clients = cmp.Or(opts.Clients, 1000)
-	opts.Negotiations = cmp.Or(opts.Negotiations, 20)
-	opts.Concurrency = cmp.Or(opts.Concurrency, 4)
+	opts.Negotiations = cmp.Or(opts.Negotiations, 16)
+	opts.Concurrency = cmp.Or(opts.Concurrency, 8)
 	if opts.Timeout <= 0 {
 		opts.Timeout = 2 * time.Minute
 	}
@@ -64,49 +79,21 @@ func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL stri
 	if err != nil {
 		return res, err
 	}
-	client := benchClient(opts.Clients)
-	defer client.CloseIdleConnections()
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-
-	clients := make([]*sseClient, opts.Clients)
-	shared := &stamps{}
-	var connected sync.WaitGroup
-	var wg sync.WaitGroup
-	errs := make(chan error, opts.Clients)
-	for i := range clients {
-		c := &sseClient{stamps: shared}
-		clients[i] = c
-		connected.Add(1)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := c.run(cctx, client, fmt.Sprintf("%s/api/v1/events/stream?last_event_id=%d", baseURL, head), connected.Done); err != nil && cctx.Err() == nil {
-				errs <- err
-			}
-		}()
+	rd, err := newReader(opts.Reader, opts.Clients)
+	if err != nil {
+		return res, err
 	}
-	waitCh := make(chan struct{})
-	go func() { connected.Wait(); close(waitCh) }()
-	select {
-	case <-waitCh:
-	case err := <-errs:
-		return res, fmt.Errorf("sse client: %w", err)
-	case <-time.After(opts.Timeout):
-		return res, fmt.Errorf("%d clients not connected within %s", opts.Clients, opts.Timeout)
+	defer rd.close()
+	fl, perClient, err := connect(ctx, rd, fmt.Sprintf("%s/api/v1/events/stream?last_event_id=%d", baseURL, head), opts.Clients, &stamps{}, opts.Timeout)
+	if err != nil {
+		return res, err
 	}
-	runtime.GC()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	grown := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
-	res.BytesPerClient = grown / float64(opts.Clients)
+	defer fl.close()
+	res.BytesPerClient = perClient
 	if progress != nil {
 		fmt.Fprintf(progress, "  %d clients connected (%.1f KiB each)\n", opts.Clients, res.BytesPerClient/1024)
 	}
+	clients, errs := fl.clients, fl.errs
 
 	start := time.Now()
 	if _, err := Negotiate(ctx, e, pool, NegotiateOptions{N: opts.Negotiations, Concurrency: opts.Concurrency}, nil); err != nil {
@@ -132,9 +119,64 @@ func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL stri
 		}
 	}
 	res.Elapsed = time.Since(start)
-	cancel()
-	wg.Wait()
+	fl.close()
 	return res, res.summarize(clients)
+}
+
+// fleet is a set of clients following one stream.
+type fleet struct {
+	clients []*sseClient
+	errs    chan error // the clients' failures
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// connect opens n clients on url and waits until each has received the
+// stream's opening line; it returns them and the growth of heap and stack
+// per client (both ends of the connection, as the server runs in this
+// process).
+func connect(ctx context.Context, rd reader, url string, n int, shared *stamps, timeout time.Duration) (*fleet, float64, error) {
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cctx, cancel := context.WithCancel(ctx)
+	fl := &fleet{clients: make([]*sseClient, n), errs: make(chan error, n), cancel: cancel}
+	var connected sync.WaitGroup
+	for i := range fl.clients {
+		c := &sseClient{stamps: shared, connected: sync.OnceFunc(connected.Done)}
+		fl.clients[i] = c
+		connected.Add(1)
+		fl.wg.Add(1)
+		go func() {
+			defer fl.wg.Done()
+			defer c.connected() // also when it failed to connect
+			if err := rd.read(cctx, url, c); err != nil && cctx.Err() == nil {
+				fl.errs <- err
+			}
+		}()
+	}
+	waitCh := make(chan struct{})
+	go func() { connected.Wait(); close(waitCh) }()
+	select {
+	case <-waitCh:
+	case err := <-fl.errs:
+		fl.close()
+		return nil, 0, fmt.Errorf("sse client: %w", err)
+	case <-time.After(timeout):
+		fl.close()
+		return nil, 0, fmt.Errorf("%d clients not connected within %s", n, timeout)
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	grown := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
+	return fl, grown / float64(n), nil
+}
+
+// close disconnects the clients and waits for their readers to return.
+func (fl *fleet) close() {
+	fl.cancel()
+	fl.wg.Wait()
 }
 
 // summarize fills the delivery count and latency quantiles.
@@ -162,15 +204,29 @@ func (res *SSEResult) summarize(clients []*sseClient) error {
 // connected.
 func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
 	opts.Clients = cmp.Or(opts.Clients, 1000)
-	opts.Negotiations = cmp.Or(opts.Negotiations, 20)
+	opts.Negotiations = cmp.Or(opts.Negotiations, 16)
 	opts.Concurrency = cmp.Or(opts.Concurrency, 8)
 	if opts.Timeout <= 0 {
 		opts.Timeout = 2 * time.Minute
 	}
 	per := max(1, opts.Clients/opts.Concurrency)
 	res := SSEResult{Clients: per * opts.Concurrency, Negotiations: opts.Negotiations, PerNegotiation: per}
-	hc := benchClient(opts.Clients)
-	defer hc.CloseIdleConnections()
+	rd, err := newReader(opts.Reader, opts.Clients)
+	if err != nil {
+		return res, err
+	}
+	defer rd.close()
+	// Memory per connection, on idle streams (a type no event has) opened
+	// before the run.
+	probe, perClient, err := connect(ctx, rd, baseURL+"/api/v1/events/stream?type=towow.bench.none", res.Clients, &stamps{}, opts.Timeout)
+	if err != nil {
+		return res, err
+	}
+	probe.close()
+	res.BytesPerClient = perClient
+	if progress != nil {
+		fmt.Fprintf(progress, "  %d idle streams: %.1f KiB each\n", res.Clients, perClient/1024)
+	}
 	shared := &stamps{}
 	var mu sync.Mutex
 	var clients []*sseClient
@@ -189,7 +245,7 @@ func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				watched, events, err := watchOne(ctx, e, hc, baseURL, SampleDemands[i%len(SampleDemands)], per, shared, opts.Timeout)
+				watched, events, err := watchOne(ctx, e, rd, baseURL, SampleDemands[i%len(SampleDemands)], per, shared, opts.Timeout)
 				mu.Lock()
 				clients = append(clients, watched...)
 				res.Events += int64(events)
@@ -214,7 +270,7 @@ func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts
 // watchOne submits one demand and follows it with n clients until the
 // root completes, checking that each received the whole tree; it returns
 // the clients and the tree's event count.
-func watchOne(ctx context.Context, e *agents.Engine, hc *http.Client, baseURL, text string, n int, shared *stamps,
+func watchOne(ctx context.Context, e *agents.Engine, rd reader, baseURL, text string, n int, shared *stamps,
 	timeout time.Duration) ([]*sseClient, int, error) {
 	head, err := e.Store().HeadPosition(ctx)
 	if err != nil {
@@ -241,12 +297,12 @@ func watchOne(ctx context.Context, e *agents.Engine, hc *http.Client, baseURL, t
 	errs := make(chan error, n)
 	var wg sync.WaitGroup
 	for i := range clients {
-		c := &sseClient{stamps: shared, live: true, stop: stop}
+		c := &sseClient{stamps: shared, live: true, stop: stop, connected: func() {}}
 		clients[i] = c
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := c.run(wctx, hc, url, func() {}); err != nil {
+			if err := rd.read(wctx, url, c); err != nil {
 				errs <- err
 			}
 		}()
@@ -268,22 +324,13 @@ func watchOne(ctx context.Context, e *agents.Engine, hc *http.Client, baseURL, t
 	return clients, len(tree), nil
 }
 
-// benchClient is an HTTP client for n concurrent streams to one host.
-func benchClient(n int) *http.Client {
-	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n,
-		DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}
-}
-
 // WriteSSE prints an SSE run's figures.
 func WriteSSE(w io.Writer, r SSEResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "clients\tnegotiations\tevents\tdeliveries\tp50\tp99\tmax\tmemory/client\telapsed\n")
-	mem := "n/a"
-	if r.PerNegotiation == 0 {
-		mem = fmt.Sprintf("%.1f KiB", r.BytesPerClient/1024)
-	}
-	fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Clients, r.Negotiations, r.Events, r.Delivered,
-		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond),
+	fmt.Fprintf(tw, "clients\tnegotiations\tevents\tdeliveries\tdeliveries/s\tp50\tp99\tmax\tmemory/client\telapsed\n")
+	mem := fmt.Sprintf("%.1f KiB", r.BytesPerClient/1024)
+	fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\n", r.Clients, r.Negotiations, r.Events, r.Delivered,
+		float64(r.Delivered)/r.Elapsed.Seconds(), r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond),
 		mem, r.Elapsed.Round(time.Millisecond))
 	if err := tw.Flush(); err != nil {
 		return err
@@ -313,6 +360,12 @@ type sseClient struct {
 	delivered int
 	// stop, when set, ends the stream after the event it accepts.
 	stop func(eventType string, data []byte) bool
+	// connected is called once the stream's first line arrived.
+	connected func()
+	// The reader's parse state.
+	started bool
+	id      int64
+	evType  string
 }
 
 // stamps caches each event's parsed timestamp, shared by the clients, so
@@ -341,64 +394,38 @@ func (s *stamps) recordedAt(id int64, data []byte) (time.Time, error) {
 }
 
 var (
-	idPrefix = []byte("id: ")
-	evPrefix = []byte("event: ")
-	tsKey    = []byte(`"timestamp":"`)
+	idPrefix   = []byte("id: ")
+	evPrefix   = []byte("event: ")
+	dataPrefix = []byte("data: ")
+	tsKey      = []byte(`"timestamp":"`)
 )
 
-func (c *sseClient) run(ctx context.Context, hc *http.Client, url string, connected func()) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		connected()
-		return err
+// line handles one line of the stream read at now; done reports that
+// the client's stop condition was met.
+func (c *sseClient) line(line []byte, now time.Time) (done bool, err error) {
+	if !c.started {
+		c.started = true
+		c.since = now
+		c.connected() // the server's opening comment: subscribed
 	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		connected()
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		connected()
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 0, 4<<10), 4<<20)
-	first := true
-	var id int64
-	var evType string
-	for sc.Scan() {
-		line := sc.Bytes()
-		if first {
-			first = false
-			c.since = time.Now()
-			connected() // the server's opening comment: subscribed
+	switch {
+	case bytes.HasPrefix(line, idPrefix):
+		if c.id, err = strconv.ParseInt(string(line[len(idPrefix):]), 10, 64); err != nil {
+			return false, fmt.Errorf("bad id line %q", line)
 		}
-		switch {
-		case bytes.HasPrefix(line, idPrefix):
-			if id, err = strconv.ParseInt(string(line[len(idPrefix):]), 10, 64); err != nil {
-				return fmt.Errorf("bad id line %q", line)
-			}
-		case bytes.HasPrefix(line, []byte("data: ")):
-			now := time.Now()
-			ts, err := c.stamps.recordedAt(id, line)
-			if err != nil {
-				return err
-			}
-			c.delivered++
-			if !c.live || !ts.Before(c.since) {
-				c.lat = append(c.lat, now.Sub(ts))
-			}
-			c.last.Store(id)
-			if c.stop != nil && c.stop(evType, line) {
-				return nil
-			}
-		case bytes.HasPrefix(line, evPrefix):
-			evType = string(line[len(evPrefix):])
+	case bytes.HasPrefix(line, dataPrefix):
+		ts, err := c.stamps.recordedAt(c.id, line)
+		if err != nil {
+			return false, err
 		}
+		c.delivered++
+		if !c.live || !ts.Before(c.since) {
+			c.lat = append(c.lat, now.Sub(ts))
+		}
+		c.last.Store(c.id)
+		return c.stop != nil && c.stop(c.evType, line), nil
+	case bytes.HasPrefix(line, evPrefix):
+		c.evType = string(line[len(evPrefix):])
 	}
-	if first {
-		connected()
-	}
-	return sc.Err()
+	return false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/towow/towow/llm"
@@ -25,10 +26,20 @@ type Provider struct {
 // New returns the builtin provider; it answers at once.
 func New() llm.Provider { return &Provider{} }
 
-// NewWithLatency returns the builtin provider that waits d before each
-// answer (or until the context is done), to make demos feel like a real
-// model. The wait is the only use of time; answers never depend on it.
+// NewWithLatency returns the builtin provider that waits about d before
+// each answer (or until the context is done), as a real model does: each
+// wait lies between d/2 and 3d/2, spread by a hash of the answer, so the
+// twelve agents asked at once do not all answer in the same instant. The
+// wait is the only use of time; answers never depend on it.
 func NewWithLatency(d time.Duration) llm.Provider { return &Provider{latency: max(d, 0)} }
+
+// wait is how long to wait before answering with text: latency scaled by
+// a factor in [0.5, 1.5) taken from text's FNV-1a hash.
+func (p *Provider) wait(text string) time.Duration {
+	h := fnv.New32a()
+	h.Write([]byte(text))
+	return p.latency/2 + time.Duration(uint64(p.latency)*uint64(h.Sum32()%1024)/1024)
+}
 
 // Name returns "builtin".
 func (p *Provider) Name() string { return ProviderName }
@@ -54,7 +65,7 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		return llm.Response{}, fmt.Errorf("builtin: encode %s reply: %w", req.Key, err)
 	}
 	if p.latency > 0 {
-		t := time.NewTimer(p.latency)
+		t := time.NewTimer(p.wait(text))
 		select {
 		case <-ctx.Done():
 			t.Stop()

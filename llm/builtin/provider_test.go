@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +48,26 @@ func TestCompleteHonoursContext(t *testing.T) {
 	resp, err := NewWithLatency(time.Millisecond).Complete(context.Background(), req)
 	if err != nil || resp.Text == "" {
 		t.Errorf("with latency: %v %q", err, resp.Text)
+	}
+}
+
+// TestLatencySpread: the simulated latency stays within [d/2, 3d/2) and
+// differs between answers, so agents asked at once answer apart.
+func TestLatencySpread(t *testing.T) {
+	p := NewWithLatency(time.Second).(*Provider)
+	seen := map[time.Duration]bool{}
+	for i := range 50 {
+		w := p.wait(fmt.Sprintf(`{"agent":"a%d","decision":"participate"}`, i))
+		if w < 500*time.Millisecond || w >= 1500*time.Millisecond {
+			t.Fatalf("wait %s outside [0.5s, 1.5s)", w)
+		}
+		seen[w] = true
+	}
+	if len(seen) < 25 {
+		t.Fatalf("only %d distinct waits for 50 answers", len(seen))
+	}
+	if New().(*Provider).wait("x") != 0 {
+		t.Fatal("New waits")
 	}
 }
 

@@ -1,0 +1,123 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/towow/towow/eventstore"
+)
+
+// errStreamClosed is returned for a write after the handler has ended.
+var errStreamClosed = errors.New("event stream closed")
+
+// sseWriter writes one client's event stream. Its writes come from the
+// handler's goroutine (events) and the heartbeat timer, one at a time;
+// none after close.
+type sseWriter struct {
+	w       io.Writer
+	rc      *http.ResponseController // nil when w is no http.ResponseWriter
+	frames  *frameCache
+	timeout time.Duration      // bounds each write
+	fail    context.CancelFunc // ends the stream after a failed write
+
+	mu     sync.Mutex
+	closed bool
+	out    []byte
+	beat   *time.Timer
+}
+
+func newSSEWriter(w io.Writer, frames *frameCache, timeout time.Duration, fail context.CancelFunc) *sseWriter {
+	sw := &sseWriter{w: w, frames: frames, timeout: timeout, fail: fail}
+	if rw, ok := w.(http.ResponseWriter); ok {
+		sw.rc = http.NewResponseController(rw)
+	}
+	return sw
+}
+
+// events writes a batch as SSE messages in one write.
+func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent) error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.out = sw.out[:0]
+	for _, e := range batch {
+		frame, err := sw.frames.frame(e)
+		if err != nil {
+			sw.fail()
+			return err
+		}
+		sw.out = append(sw.out, frame...)
+	}
+	err := sw.writeLocked(sw.out)
+	if cap(sw.out) > 256<<10 {
+		sw.out = nil // a catch-up batch: do not keep its buffer for the stream's life
+	}
+	return err
+}
+
+// comment writes an SSE comment line.
+func (sw *sseWriter) comment(text string) error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	return sw.writeLocked(fmt.Appendf(sw.out[:0], ": %s\n\n", text))
+}
+
+// heartbeat writes a comment every interval until close (a timer, not a
+// goroutine, while it waits).
+func (sw *sseWriter) heartbeat(every time.Duration) {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.beat = time.AfterFunc(every, func() {
+		if sw.comment("heartbeat") == nil {
+			sw.mu.Lock()
+			if !sw.closed {
+				sw.beat.Reset(every)
+			}
+			sw.mu.Unlock()
+		}
+	})
+}
+
+// writeLocked writes and flushes p within the write timeout; a failed
+// write ends the stream.
+func (sw *sseWriter) writeLocked(p []byte) error {
+	if sw.closed {
+		return errStreamClosed
+	}
+	if sw.rc != nil {
+		// Not every ResponseWriter supports deadlines (httptest's
+		// recorder does not); the write is then unbounded.
+		_ = sw.rc.SetWriteDeadline(time.Now().Add(sw.timeout))
+	}
+	_, err := sw.w.Write(p)
+	if err == nil {
+		if sw.rc != nil {
+			err = sw.rc.Flush()
+		} else if fl, ok := sw.w.(http.Flusher); ok {
+			fl.Flush()
+		}
+	}
+	if err != nil {
+		sw.fail()
+	}
+	return err
+}
+
+// close stops the heartbeat and any later write, and clears the write
+// deadline (the connection may serve another request after a stream that
+// ended on an error); the handler calls it before it returns.
+func (sw *sseWriter) close() {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.closed = true
+	if sw.beat != nil {
+		sw.beat.Stop()
+	}
+	if sw.rc != nil {
+		_ = sw.rc.SetWriteDeadline(time.Time{})
+	}
+}
