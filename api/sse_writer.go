@@ -39,7 +39,14 @@ func newSSEWriter(w io.Writer, frames *frameCache, timeout time.Duration, fail c
 	return sw
 }
 
-// events writes a batch as SSE messages in one write.
+// sseChunk is the most an SSE write carries: a catch-up batch (up to
+// eventstore.MaxReadLimit events) goes out in pieces of about this size,
+// each with its own deadline, so the deadline bounds progress rather than
+// the whole batch, and the batch is never copied whole.
+const sseChunk = 64 << 10
+
+// events writes a batch as SSE messages: one write when it fits in
+// sseChunk (an event or a few, the live case), else a write per chunk.
 func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
@@ -50,11 +57,17 @@ func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent)
 			sw.fail()
 			return err
 		}
+		if len(sw.out) > 0 && len(sw.out)+len(frame) > sseChunk {
+			if err := sw.sendLocked(sw.out); err != nil {
+				return err
+			}
+			sw.out = sw.out[:0]
+		}
 		sw.out = append(sw.out, frame...)
 	}
 	err := sw.writeLocked(sw.out)
-	if cap(sw.out) > 256<<10 {
-		sw.out = nil // a catch-up batch: do not keep its buffer for the stream's life
+	if cap(sw.out) > 4*sseChunk {
+		sw.out = nil // one very large event: do not keep its buffer for the stream's life
 	}
 	return err
 }
@@ -85,6 +98,24 @@ func (sw *sseWriter) heartbeat(every time.Duration) {
 // writeLocked writes and flushes p within the write timeout; a failed
 // write ends the stream.
 func (sw *sseWriter) writeLocked(p []byte) error {
+	if err := sw.sendLocked(p); err != nil {
+		return err
+	}
+	var err error
+	if sw.rc != nil {
+		err = sw.rc.Flush()
+	} else if fl, ok := sw.w.(http.Flusher); ok {
+		fl.Flush()
+	}
+	if err != nil {
+		sw.fail()
+	}
+	return err
+}
+
+// sendLocked writes p (to the connection's buffers, not necessarily
+// flushed) within the write timeout; a failed write ends the stream.
+func (sw *sseWriter) sendLocked(p []byte) error {
 	if sw.closed {
 		return errStreamClosed
 	}
@@ -93,18 +124,11 @@ func (sw *sseWriter) writeLocked(p []byte) error {
 		// recorder does not); the write is then unbounded.
 		_ = sw.rc.SetWriteDeadline(time.Now().Add(sw.timeout))
 	}
-	_, err := sw.w.Write(p)
-	if err == nil {
-		if sw.rc != nil {
-			err = sw.rc.Flush()
-		} else if fl, ok := sw.w.(http.Flusher); ok {
-			fl.Flush()
-		}
-	}
-	if err != nil {
+	if _, err := sw.w.Write(p); err != nil {
 		sw.fail()
+		return err
 	}
-	return err
+	return nil
 }
 
 // close stops the heartbeat and any later write, and clears the write

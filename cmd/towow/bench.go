@@ -137,8 +137,9 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *latency < 0 || *latency > time.Minute {
-		return fmt.Errorf("%w: -llm-latency must be 0..1m", errUsage)
+	// The longest simulated wait (1.5x) must end before a call times out.
+	if *latency < 0 || *latency*3/2 >= cfg.LLMTimeout {
+		return fmt.Errorf("%w: -llm-latency must be at least 0 and under 2/3 of LLM_TIMEOUT (%s)", errUsage, cfg.LLMTimeout)
 	}
 	cfg.builtinLatency = *latency
 	if *clients < 1 || *clients > 10000 || *n < 1 || *c < 1 || *c > 256 {
@@ -185,7 +186,9 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 			}
 			defer pprof.StopCPUProfile()
 		}
-		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind}
+		// A negotiation takes a few dozen model answers one after another.
+		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind,
+			Timeout: 2*time.Minute + 60**latency}
 		run := func() (bench.SSEResult, error) {
 			return bench.SSE(ctx, e, pool, "http://"+ln.Addr().String(), opts, stdout)
 		}

@@ -279,7 +279,8 @@ func TestCommandErrors(t *testing.T) {
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},
 		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
 		{"bench sse bad reader", []string{"bench", "sse", "-reader", "curl"}, nil, 2, "towow: usage: -reader must be poll or http"},
-		{"bench sse bad latency", []string{"bench", "sse", "-llm-latency", "-1s"}, nil, 2, "towow: usage: -llm-latency must be 0..1m"},
+		{"bench sse bad latency", []string{"bench", "sse", "-llm-latency", "-1s"}, nil, 2, "towow: usage: -llm-latency must be at least 0 and under 2/3 of LLM_TIMEOUT (10s)"},
+		{"bench sse latency over the timeout", []string{"bench", "sse", "-llm-latency", "7s"}, nil, 2, "towow: usage: -llm-latency must be at least 0 and under 2/3 of LLM_TIMEOUT (10s)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -159,6 +159,12 @@ func connect(ctx context.Context, rd reader, url string, n int, shared *stamps, 
 	go func() { connected.Wait(); close(waitCh) }()
 	select {
 	case <-waitCh:
+		select { // a client that failed also counted as connected
+		case err := <-fl.errs:
+			fl.close()
+			return nil, 0, fmt.Errorf("sse client: %w", err)
+		default:
+		}
 	case err := <-fl.errs:
 		fl.close()
 		return nil, 0, fmt.Errorf("sse client: %w", err)

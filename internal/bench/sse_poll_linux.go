@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"runtime"
@@ -67,9 +68,7 @@ func (r *pollReader) close() {
 	r.wg.Wait()
 	for _, l := range r.loops {
 		l.mu.Lock()
-		for _, s := range l.streams {
-			syscall.Close(s.fd)
-		}
+		l.endAll(errors.New("the reader was closed"))
 		l.mu.Unlock()
 		syscall.Close(l.epfd)
 	}
@@ -80,19 +79,8 @@ func (r *pollReader) read(ctx context.Context, rawURL string, c *sseClient) erro
 	if err != nil {
 		return err
 	}
-	addr, err := net.ResolveTCPAddr("tcp4", u.Host)
+	fd, err := dialRaw(ctx, u)
 	if err != nil {
-		return err
-	}
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return fmt.Errorf("socket: %w", err)
-	}
-	sa := &syscall.SockaddrInet4{Port: addr.Port}
-	copy(sa.Addr[:], addr.IP.To4())
-	req := []byte("GET " + u.RequestURI() + " HTTP/1.1\r\nHost: " + u.Host + "\r\nAccept: text/event-stream\r\n\r\n")
-	if err := connectAndSend(fd, sa, req); err != nil {
-		syscall.Close(fd)
 		return fmt.Errorf("GET %s: %w", rawURL, err)
 	}
 	s := &pollStream{fd: fd, c: c, done: make(chan error, 1)}
@@ -121,20 +109,39 @@ func (r *pollReader) read(ctx context.Context, rawURL string, c *sseClient) erro
 	}
 }
 
-// connectAndSend connects fd (blocking: the server is local) and sends
-// req, then makes fd non-blocking for the loop.
-func connectAndSend(fd int, sa syscall.Sockaddr, req []byte) error {
-	if err := syscall.Connect(fd, sa); err != nil {
-		return fmt.Errorf("connect: %w", err)
+// dialRaw connects to u's host and sends the GET request with Go's
+// (cancellable) dialer, then takes the socket out of Go's poller: it
+// returns a non-blocking duplicate of the connection's descriptor and
+// closes the original (the socket stays open through the duplicate).
+func dialRaw(ctx context.Context, u *url.URL) (int, error) {
+	conn, err := (&net.Dialer{Timeout: 10 * time.Second}).DialContext(ctx, "tcp", u.Host)
+	if err != nil {
+		return -1, err
 	}
-	for len(req) > 0 {
-		n, err := syscall.Write(fd, req)
-		if err != nil {
-			return fmt.Errorf("send request: %w", err)
-		}
-		req = req[n:]
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetWriteDeadline(dl)
 	}
-	return syscall.SetNonblock(fd, true)
+	if _, err := io.WriteString(conn, "GET "+u.RequestURI()+" HTTP/1.1\r\nHost: "+u.Host+"\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		return -1, fmt.Errorf("send request: %w", err)
+	}
+	rc, err := conn.(*net.TCPConn).SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd, derr := -1, error(nil)
+	if err := rc.Control(func(orig uintptr) { fd, derr = syscall.Dup(int(orig)) }); err != nil {
+		return -1, err
+	}
+	if derr != nil {
+		return -1, fmt.Errorf("dup: %w", derr)
+	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
 }
 
 // run waits for readable streams and handles them until stop.
@@ -149,6 +156,9 @@ func (l *pollLoop) run(stop <-chan struct{}) {
 		}
 		n, err := syscall.EpollWait(l.epfd, events, 100)
 		if err != nil && !errors.Is(err, syscall.EINTR) {
+			l.mu.Lock()
+			l.endAll(fmt.Errorf("epoll wait: %w", err))
+			l.mu.Unlock()
 			return
 		}
 		if n <= 0 {
@@ -179,6 +189,13 @@ func (l *pollLoop) run(stop <-chan struct{}) {
 	}
 }
 
+// endAll ends every stream of l with err; l.mu held.
+func (l *pollLoop) endAll(err error) {
+	for _, s := range l.streams {
+		l.end(s, err)
+	}
+}
+
 // end unregisters and closes s and reports err to its reader; l.mu held.
 func (l *pollLoop) end(s *pollStream, err error) {
 	delete(l.streams, int32(s.fd))
@@ -195,7 +212,7 @@ var crlf = []byte("\r\n")
 func (s *pollStream) feed(p []byte, now time.Time) (done bool, err error) {
 	s.raw = append(s.raw, p...)
 	raw := s.raw
-	defer func() { s.raw = append(s.raw[:0], raw...) }()
+	defer func() { s.raw = keep(s.raw, raw) }()
 	if !s.header {
 		i := bytes.Index(raw, []byte("\r\n\r\n"))
 		if i < 0 {
@@ -243,7 +260,7 @@ func (s *pollStream) feed(p []byte, now time.Time) (done bool, err error) {
 		}
 	}
 	body := s.body
-	defer func() { s.body = append(s.body[:0], body...) }()
+	defer func() { s.body = keep(s.body, body) }()
 	for {
 		i := bytes.IndexByte(body, '\n')
 		if i < 0 {
@@ -255,4 +272,13 @@ func (s *pollStream) feed(p []byte, now time.Time) (done bool, err error) {
 			return done, err
 		}
 	}
+}
+
+// keep moves the unconsumed rest of buf (a suffix of it) to its front,
+// into a fresh small buffer when buf grew large for one big read.
+func keep(buf, rest []byte) []byte {
+	if cap(buf) > 64<<10 && len(rest) < 16<<10 {
+		return append([]byte(nil), rest...)
+	}
+	return append(buf[:0], rest...)
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -68,5 +69,8 @@ func (r *httpReader) read(ctx context.Context, url string, c *sseClient) error {
 			return err
 		}
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return errors.New("the server ended the stream")
 }
