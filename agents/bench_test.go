@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/internal/bench"
+	"github.com/towow/towow/bench"
 )
 
 // BenchmarkNegotiations runs negotiations of the sample demands with the
@@ -25,7 +25,7 @@ func BenchmarkNegotiations(b *testing.B) {
 		i++
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			sub, err := h.e.SubmitDemand(ctx, "bench", text)
+			sub, err := h.c.SubmitDemand(ctx, "bench", text)
 			if err != nil {
 				b.Error(err)
 				return

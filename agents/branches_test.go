@@ -103,7 +103,7 @@ func TestThresholdBranches(t *testing.T) {
 				rules.MaxRounds = tc.maxRounds
 			}
 			h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(5)})
-			sub, err := h.e.SubmitDemand(context.Background(), "u1", "需要5位摄影师")
+			sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要5位摄影师")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func TestNoCandidates(t *testing.T) {
 	s := newScripted()
 	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in) }
 	h := newHarness(t, opts{provider: s, profiles: testProfiles(3)})
-	sub, err := h.e.SubmitDemand(context.Background(), "u1", "需要一位会说斯瓦希里语的潜水教练")
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要一位会说斯瓦希里语的潜水教练")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestLLMDown(t *testing.T) {
 		c.RecoveryTimeout = time.Minute
 		c.Logger = slog.New(logctx.NewHandler(slog.NewTextHandler(&logs, nil)))
 	}})
-	sub, err := h.e.SubmitDemand(context.Background(), "u1", sampleDemand)
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", sampleDemand)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +192,8 @@ func TestLLMDown(t *testing.T) {
 	if got := s.calls.Load(); got > 3 {
 		t.Fatalf("the provider was called %d times; the breaker should stop it after 3", got)
 	}
-	if h.e.LLM().BreakerState() != "open" {
-		t.Fatalf("breaker %s", h.e.LLM().BreakerState())
+	if h.llm.BreakerState() != "open" {
+		t.Fatalf("breaker %s", h.llm.BreakerState())
 	}
 	h.check(sub.DemandID)
 	// Every fallback warning names its step and its demand or channel; a
@@ -253,7 +253,7 @@ func TestSubNegotiation(t *testing.T) {
 	}
 	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(A) }
 	h := newHarness(t, opts{provider: s, profiles: testProfiles(7)})
-	sub, err := h.e.SubmitDemand(context.Background(), "u1", "需要摄影团队")
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要摄影团队")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestSubNegotiation(t *testing.T) {
 	if res == nil || !res.Success || res.Result == nil {
 		t.Fatalf("sub result %+v", res)
 	}
-	child, _ := h.e.Channel(context.Background(), c.Subnets[0].SubChannelID)
+	child, _ := h.channel(context.Background(), c.Subnets[0].SubChannelID)
 	if child.Depth != 1 || child.ParentChannelID != c.ID || child.RootDemandID != sub.DemandID || !child.Completed {
 		t.Fatalf("child %+v", child)
 	}
@@ -292,7 +292,7 @@ func TestMaxDepthRecordsSubnet001(t *testing.T) {
 	rules := domain.DefaultRules()
 	rules.MaxDepth = 0
 	h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(5)})
-	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影团队")
+	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要摄影团队")
 	out := h.wait(sub.DemandID, 30*time.Second)
 	if len(out.channel.Subnets) != 0 {
 		t.Fatal("a sub-negotiation was spawned beyond the maximum depth")
@@ -321,7 +321,7 @@ func TestOfferTimeout(t *testing.T) {
 	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "agent_1", "agent_2", "ext_1") }
 	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(A) }
 	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(2, "ext_1")})
-	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影师")
+	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	out := h.wait(sub.DemandID, 30*time.Second)
 	c := out.channel
 	if !c.OffersTimedOut || c.Status != domain.ChannelStatusFinalized || len(c.Offers) != 2 {
@@ -339,7 +339,7 @@ func TestNoOffersBeforeTheTimeout(t *testing.T) {
 	s := script5()
 	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "ext_1", "ext_2") }
 	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(0, "ext_1", "ext_2")})
-	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影师")
+	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	c := h.wait(sub.DemandID, 30*time.Second).channel
 	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoResponsesTimeout ||
 		c.Failure.LastProposal == nil || c.Failure.LastProposal.Type != domain.ProposalTypeCompromise {
@@ -356,11 +356,11 @@ func TestFeedbackTimeoutCountsAsAccept(t *testing.T) {
 	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(A) }
 	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(4, "ext_1")})
 	ctx := context.Background()
-	sub, _ := h.e.SubmitDemand(ctx, "u1", "需要摄影师")
+	sub, _ := h.c.SubmitDemand(ctx, "u1", "需要摄影师")
 	// The external agent offers through the command, then never answers.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		_, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate))
+		_, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate))
 		if err == nil {
 			break
 		}
@@ -383,7 +383,7 @@ func TestStuckChannelFails(t *testing.T) {
 	rules := domain.DefaultRules()
 	rules.StuckTimeoutSeconds = 1 // offers would time out only after 300 s
 	h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(0, "ext_1")})
-	sub, _ := h.e.SubmitDemand(context.Background(), "u1", "需要摄影师")
+	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	c := h.wait(sub.DemandID, 30*time.Second).channel
 	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureStuckTimeout {
 		t.Fatalf("status %s failure %+v", c.Status, c.Failure)

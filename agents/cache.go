@@ -70,16 +70,3 @@ func (c *eventCache) store(stream string, events []domain.Payload) {
 		c.order = c.order[1:]
 	}
 }
-
-// foldFresh folds a stream without the engine's cache (a throwaway one
-// decodes it), for states handed to callers outside the engine.
-func foldFresh(ctx context.Context, st *eventstore.Store, stream string, apply func(domain.Payload)) (int64, error) {
-	events, version, err := newEventCache(1).load(ctx, st, stream)
-	if err != nil {
-		return 0, err
-	}
-	for _, p := range events {
-		apply(p)
-	}
-	return version, nil
-}

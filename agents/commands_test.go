@@ -27,11 +27,11 @@ func TestCommandsRefuseTwins(t *testing.T) {
 	s.offer = func(*llm.OfferInput) string { return "" } // let the builtin twin answer
 	h := newHarness(t, opts{provider: s, profiles: testProfiles(5), noStart: true})
 	before := h.head()
-	_, err := h.e.SubmitOffer(context.Background(), "collab-x", "agent_1", agentsOffer(domain.OfferDecisionParticipate))
+	_, err := h.c.SubmitOffer(context.Background(), "collab-x", "agent_1", agentsOffer(domain.OfferDecisionParticipate))
 	if !errors.Is(err, domain.ErrNotParticipant) || h.head() != before {
 		t.Fatalf("offer for a twin: %v", err)
 	}
-	_, err = h.e.SubmitFeedback(context.Background(), "collab-x", "agent_1", agentsFeedback(1, domain.FeedbackAccept))
+	_, err = h.c.SubmitFeedback(context.Background(), "collab-x", "agent_1", 1, agentsFeedback(domain.FeedbackAccept))
 	if !errors.Is(err, domain.ErrNotParticipant) || h.head() != before {
 		t.Fatalf("feedback for a twin: %v", err)
 	}
@@ -50,7 +50,7 @@ func TestSubmitDemandRejectsBadInput(t *testing.T) {
 		{"not utf-8", "AI \xff 聚会", domain.ErrDemandInvalid},
 	}
 	for _, tc := range tests {
-		_, err := h.e.SubmitDemand(context.Background(), "u1", tc.input)
+		_, err := h.c.SubmitDemand(context.Background(), "u1", tc.input)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
@@ -58,7 +58,7 @@ func TestSubmitDemandRejectsBadInput(t *testing.T) {
 	if h.head() != before {
 		t.Fatal("bad input wrote events")
 	}
-	if _, err := h.e.SubmitDemand(context.Background(), "u1", strings.Repeat("需", domain.MaxDemandRunes)); err != nil {
+	if _, err := h.c.SubmitDemand(context.Background(), "u1", strings.Repeat("需", domain.MaxDemandRunes)); err != nil {
 		t.Fatalf("a demand of exactly the maximum length: %v", err)
 	}
 }
@@ -72,12 +72,12 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 	s.gaps = func(*llm.GapInput) string { return gapsReply() }
 	h := newHarness(t, opts{provider: s, profiles: testProfiles(0, "ext_1", "ext_2", "ext_3")})
 	ctx := context.Background()
-	sub, err := h.e.SubmitDemand(ctx, "u1", "需要摄影师")
+	sub, err := h.c.SubmitDemand(ctx, "u1", "需要摄影师")
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 10*time.Second, func() bool {
-		c, _ := h.e.Channel(ctx, sub.ChannelID)
+		c, _ := h.channel(ctx, sub.ChannelID)
 		return c.Status == domain.ChannelStatusCollecting
 	})
 
@@ -91,47 +91,47 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 			t.Fatalf("%s: wrote events", name)
 		}
 	}
-	_, err = h.e.SubmitOffer(ctx, "collab-nope", "ext_1", agentsOffer(domain.OfferDecisionParticipate))
+	_, err = h.c.SubmitOffer(ctx, "collab-nope", "ext_1", agentsOffer(domain.OfferDecisionParticipate))
 	refused("unknown channel", err, domain.ErrNotFound)
-	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
+	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
 	refused("not invited", err, domain.ErrNotInvited)
-	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer("maybe"))
+	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer("maybe"))
 	refused("bad decision", err, domain.ErrInvalidAnswer)
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackAccept))
+	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackAccept))
 	refused("feedback before a proposal", err, domain.ErrFeedbackClosed)
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(0, domain.FeedbackAccept))
+	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 0, agentsFeedback(domain.FeedbackAccept))
 	refused("feedback without its round", err, domain.ErrWrongRound)
-	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "nobody", agentsOffer(domain.OfferDecisionParticipate))
+	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "nobody", agentsOffer(domain.OfferDecisionParticipate))
 	refused("unknown agent", err, domain.ErrNotFound)
 
-	if _, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
+	if _, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionDecline))
+	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionDecline))
 	refused("second offer", err, domain.ErrDuplicate)
-	if _, err := h.e.SubmitOffer(ctx, sub.ChannelID, "ext_2", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
+	if _, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_2", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.e.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
+	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
 	refused("an agent not invited, after collection closed", err, domain.ErrNotInvited)
 
 	waitFor(t, 10*time.Second, func() bool {
-		c, _ := h.e.Channel(ctx, sub.ChannelID)
+		c, _ := h.channel(ctx, sub.ChannelID)
 		return c.AwaitingFeedback()
 	})
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(2, domain.FeedbackAccept))
+	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 2, agentsFeedback(domain.FeedbackAccept))
 	refused("wrong round", err, domain.ErrWrongRound)
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_3", agentsFeedback(1, domain.FeedbackAccept))
+	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_3", 1, agentsFeedback(domain.FeedbackAccept))
 	refused("not a participant", err, domain.ErrNotParticipant)
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackNegotiate))
+	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackNegotiate))
 	refused("negotiate without a request", err, domain.ErrInvalidAnswer)
 
-	if _, err := h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackAccept)); err != nil {
+	if _, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackAccept)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_1", agentsFeedback(1, domain.FeedbackWithdraw))
+	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackWithdraw))
 	refused("second feedback", err, domain.ErrDuplicate)
-	if _, err := h.e.SubmitFeedback(ctx, sub.ChannelID, "ext_2", agentsFeedback(1, domain.FeedbackAccept)); err != nil {
+	if _, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_2", 1, agentsFeedback(domain.FeedbackAccept)); err != nil {
 		t.Fatal(err)
 	}
 	c := h.wait(sub.DemandID, 20*time.Second).channel
@@ -146,8 +146,8 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 	h.check(sub.DemandID)
 }
 
-func agentsFeedback(round int, ft domain.FeedbackType) agentsFeedbackCmd {
-	return agentsFeedbackCmd{Round: round, FeedbackType: ft, Reasoning: "external"}
+func agentsFeedback(ft domain.FeedbackType) domain.FeedbackAnswer {
+	return domain.FeedbackAnswer{FeedbackType: ft, Reasoning: "external"}
 }
 
 func waitFor(t *testing.T, within time.Duration, cond func() bool) {
@@ -175,7 +175,7 @@ func TestCrashAndResume(t *testing.T) {
 	if err := h.e.Start(runCtx); err != nil {
 		t.Fatal(err)
 	}
-	sub, err := h.e.SubmitDemand(ctx, "u1", "需要5位摄影师")
+	sub, err := h.c.SubmitDemand(ctx, "u1", "需要5位摄影师")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,12 +186,12 @@ func TestCrashAndResume(t *testing.T) {
 	}
 	// Crash: cancel the in-flight job and stop the client.
 	stopCtx, c := context.WithTimeout(ctx, 10*time.Second)
-	if err := h.e.River().StopAndCancel(stopCtx); err != nil {
+	if err := h.e.StopAndCancel(stopCtx); err != nil {
 		t.Fatal(err)
 	}
 	c()
 	cancel()
-	mid, _ := h.e.Channel(ctx, sub.ChannelID)
+	mid, _ := h.channel(ctx, sub.ChannelID)
 	if !mid.AwaitingAdjustment() {
 		t.Fatalf("expected the crash while awaiting the adjustment, status %s", mid.Status)
 	}

@@ -132,6 +132,26 @@ func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
 	return out, nil
 }
 
+// ByToken returns the agent whose current token has this SHA-256. A hash
+// it does not know makes it catch up with the log once before answering
+// false, so a token issued by another process a moment ago is found; a
+// token replaced or an agent deactivated by another process is seen within
+// the directory's refresh interval (200 ms), in this process at once.
+func (d *Directory) ByToken(ctx context.Context, tokenSHA256 string) (domain.AgentState, bool, error) {
+	if err := d.refreshIfStale(ctx); err != nil {
+		return domain.AgentState{}, false, err
+	}
+	if a, ok := d.byToken(tokenSHA256); ok {
+		return a, true, nil
+	}
+	d.invalidate()
+	if err := d.refreshIfStale(ctx); err != nil {
+		return domain.AgentState{}, false, err
+	}
+	a, ok := d.byToken(tokenSHA256)
+	return a, ok, nil
+}
+
 // byToken returns the agent whose current token has this SHA-256.
 func (d *Directory) byToken(tokenSHA256 string) (domain.AgentState, bool) {
 	d.mu.Lock()

@@ -22,21 +22,42 @@ import (
 	"github.com/towow/towow/llm"
 )
 
-// Config tunes the engine.
+// Defaults of [Config], as River exports its own: the README's
+// configuration table and `towow --help` are built from them.
+const (
+	// DefaultMaxCandidates bounds smart filtering (the design says 10-20).
+	DefaultMaxCandidates = 12
+	// DefaultWorkers is how many steps one process runs at once; it should
+	// exceed the widest fan-out, the candidates of one channel.
+	DefaultWorkers = 50
+	// DefaultFetchCooldown and DefaultFetchPollInterval tune River's
+	// fetcher: a step's follow-up starts within milliseconds.
+	DefaultFetchCooldown     = time.Millisecond
+	DefaultFetchPollInterval = 50 * time.Millisecond
+	// DefaultJobTimeout bounds one step.
+	DefaultJobTimeout = 2 * time.Minute
+	// DefaultRescueAfter is how long a step stays claimed by a process that
+	// died before another process retries it (with DefaultJobTimeout; a
+	// RescueAfter not above JobTimeout becomes JobTimeout + JobTimeout/2).
+	DefaultRescueAfter = DefaultJobTimeout + DefaultJobTimeout/2
+)
+
+// Config tunes the engine. A zero field takes its Default* value.
 type Config struct {
 	// Rules are stamped on every new channel (defaults: domain.DefaultRules).
 	Rules domain.Rules
-	// MaxCandidates bounds smart filtering (default 12; the design says 10-20).
+	// MaxCandidates bounds smart filtering ([DefaultMaxCandidates]).
 	MaxCandidates int
-	// Workers is how many jobs run at once in this process (default 50; it
-	// should exceed the widest fan-out, the candidates of one channel).
+	// Workers is how many jobs run at once in this process
+	// ([DefaultWorkers]).
 	Workers int
-	// FetchCooldown and FetchPollInterval tune River's fetcher (defaults 1ms
-	// and 50ms: a step's follow-up starts within milliseconds).
+	// FetchCooldown and FetchPollInterval tune River's fetcher
+	// ([DefaultFetchCooldown], [DefaultFetchPollInterval]).
 	FetchCooldown, FetchPollInterval time.Duration
-	// JobTimeout bounds one step (default 2 minutes); RescueAfter is how long
-	// a job stays "running" after its process died before River retries it
-	// elsewhere (default 3 minutes; it must exceed JobTimeout).
+	// JobTimeout bounds one step ([DefaultJobTimeout]); RescueAfter is how
+	// long a job stays "running" after its process died before River
+	// retries it elsewhere ([DefaultRescueAfter]; it must exceed
+	// JobTimeout).
 	JobTimeout, RescueAfter time.Duration
 	// Now is the clock (default time.Now).
 	Now    func() time.Time
@@ -58,19 +79,19 @@ func (c *Config) defaults() {
 	c.Rules.FeedbackTimeoutSeconds = cmp.Or(c.Rules.FeedbackTimeoutSeconds, def.FeedbackTimeoutSeconds)
 	c.Rules.StuckTimeoutSeconds = cmp.Or(c.Rules.StuckTimeoutSeconds, def.StuckTimeoutSeconds)
 	if c.MaxCandidates <= 0 {
-		c.MaxCandidates = 12
+		c.MaxCandidates = DefaultMaxCandidates
 	}
 	if c.Workers <= 0 {
-		c.Workers = 50
+		c.Workers = DefaultWorkers
 	}
 	if c.FetchCooldown <= 0 {
-		c.FetchCooldown = time.Millisecond
+		c.FetchCooldown = DefaultFetchCooldown
 	}
 	if c.FetchPollInterval <= 0 {
-		c.FetchPollInterval = 50 * time.Millisecond
+		c.FetchPollInterval = DefaultFetchPollInterval
 	}
 	if c.JobTimeout <= 0 {
-		c.JobTimeout = 2 * time.Minute
+		c.JobTimeout = DefaultJobTimeout
 	}
 	if c.RescueAfter <= c.JobTimeout {
 		c.RescueAfter = c.JobTimeout + max(time.Second, c.JobTimeout/2)
@@ -83,7 +104,12 @@ func (c *Config) defaults() {
 	}
 }
 
-// Engine runs negotiations.
+// Engine runs negotiations: the River workers of the Coordinator, the
+// ChannelAdmin and the twins, and the one unit of work every write goes
+// through (commit: lock the streams, reload, decide, insert the follow-up
+// jobs, append). The command side (package commands) writes through the
+// same unit of work with DecideDemand, DecideChannel, DecideAgent and
+// DecideAgents.
 type Engine struct {
 	cfg   Config
 	pool  *pgxpool.Pool
@@ -95,12 +121,12 @@ type Engine struct {
 	log   *slog.Logger
 }
 
-// New builds an engine. With workers false the River client only inserts
-// jobs (an API process that leaves the work to `towow worker` processes).
-func New(pool *pgxpool.Pool, store *eventstore.Store, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
+// New builds an engine over store (on pool) that filters candidates from
+// dir and asks client. With workers false the River client only inserts
+// jobs (a process that leaves the work to `towow worker` processes).
+func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
-	e := &Engine{cfg: cfg, pool: pool, store: store, llm: client, log: cfg.Logger, cache: newEventCache(4096)}
-	e.dir = NewDirectory(store)
+	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(4096)}
 	rc := &river.Config{
 		Logger:               cfg.Logger,
 		JobTimeout:           cfg.JobTimeout,
@@ -140,20 +166,17 @@ func (e *Engine) Stop(ctx context.Context) error {
 	return nil
 }
 
-// Directory returns the agent directory the engine filters from.
-func (e *Engine) Directory() *Directory { return e.dir }
-
 // Rules returns the rules stamped on new channels.
 func (e *Engine) Rules() domain.Rules { return e.cfg.Rules }
 
-// Store returns the event store.
-func (e *Engine) Store() *eventstore.Store { return e.store }
-
-// LLM returns the LLM client.
-func (e *Engine) LLM() *llm.Client { return e.llm }
-
-// River returns the River client (job counts for operations views).
-func (e *Engine) River() *river.Client[pgx.Tx] { return e.river }
+// StopAndCancel stops working at once: running steps are cancelled (and
+// retried later, safely), as when the process dies.
+func (e *Engine) StopAndCancel(ctx context.Context) error {
+	if err := e.river.StopAndCancel(ctx); err != nil {
+		return fmt.Errorf("stop river: %w", err)
+	}
+	return nil
+}
 
 // appendOp is one stream's share of a step's transaction.
 type appendOp struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/agents"
+	"github.com/towow/towow/commands"
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
@@ -25,6 +26,9 @@ const sampleDemand = "我想在北京办一场AI主题聚会，需要场地和�
 type harness struct {
 	t     testing.TB
 	e     *agents.Engine
+	c     *commands.Service
+	dir   *agents.Directory
+	llm   *llm.Client
 	store *eventstore.Store
 	pool  *pgxpool.Pool
 	live  *live
@@ -61,10 +65,12 @@ func newHarness(t testing.TB, o opts) *harness {
 	if o.rules == (domain.Rules{}) {
 		o.rules = domain.DefaultRules()
 	}
-	e, err := agents.New(pool, store, client, true, agents.Config{Rules: o.rules, Logger: testLogger(t)})
+	dir := agents.NewDirectory(store)
+	e, err := agents.New(pool, store, dir, client, true, agents.Config{Rules: o.rules, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := commands.New(e, store, dir, nil)
 	if o.profiles == nil {
 		ps, errs := domain.ParseProfiles(data.MockProfiles)
 		if len(errs) > 0 {
@@ -72,10 +78,10 @@ func newHarness(t testing.TB, o opts) *harness {
 		}
 		o.profiles = ps
 	}
-	if _, err := e.RegisterProfiles(context.Background(), o.profiles, "test", false); err != nil {
+	if _, err := c.RegisterProfiles(context.Background(), o.profiles, "test", false); err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, e: e, store: store, pool: pool, o: o, live: &live{}}
+	h := &harness{t: t, e: e, c: c, dir: dir, llm: client, store: store, pool: pool, o: o, live: &live{}}
 	h.watch()
 	if !o.noStart {
 		h.start()
@@ -91,14 +97,29 @@ func (h *harness) restart() *harness {
 	if h.o.llmCfg != nil {
 		h.o.llmCfg(&cfg)
 	}
-	e, err := agents.New(h.pool, h.store, llm.NewClient(cfg), true, agents.Config{Rules: h.o.rules, Logger: testLogger(h.t)})
+	dir, client := agents.NewDirectory(h.store), llm.NewClient(cfg)
+	e, err := agents.New(h.pool, h.store, dir, client, true, agents.Config{Rules: h.o.rules, Logger: testLogger(h.t)})
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	// The first harness's live subscription keeps running; share it.
-	h2 := &harness{t: h.t, e: e, store: h.store, pool: h.pool, o: h.o, live: h.live}
+	h2 := &harness{t: h.t, e: e, c: commands.New(e, h.store, dir, nil), dir: dir, llm: client, store: h.store, pool: h.pool, o: h.o, live: h.live}
 	h2.start()
 	return h2
+}
+
+// channel folds a channel from its events (the caller owns it).
+func (h *harness) channel(ctx context.Context, channelID string) (*domain.Channel, error) {
+	c := &domain.Channel{}
+	_, err := h.store.Fold(ctx, domain.ChannelStream(channelID), c.Apply)
+	return c, err
+}
+
+// demand folds a demand from its events.
+func (h *harness) demand(ctx context.Context, demandID string) (*domain.DemandState, error) {
+	d := &domain.DemandState{}
+	_, err := h.store.Fold(ctx, domain.DemandStream(demandID), d.Apply)
+	return d, err
 }
 
 func (h *harness) start() {
@@ -126,7 +147,7 @@ func (h *harness) wait(demandID string, within time.Duration) outcome {
 	ctx := context.Background()
 	deadline := time.Now().Add(within)
 	for {
-		d, err := h.e.Demand(ctx, demandID)
+		d, err := h.demand(ctx, demandID)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -134,7 +155,7 @@ func (h *harness) wait(demandID string, within time.Duration) outcome {
 			return outcome{demand: d}
 		}
 		if d.ChannelID != "" {
-			c, err := h.e.Channel(ctx, d.ChannelID)
+			c, err := h.channel(ctx, d.ChannelID)
 			if err != nil {
 				h.t.Fatal(err)
 			}
@@ -177,7 +198,7 @@ func trim(s string, n int) string {
 
 func TestSampleDemandEndToEnd(t *testing.T) {
 	h := newHarness(t, opts{})
-	sub, err := h.e.SubmitDemand(context.Background(), "u1", sampleDemand)
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", sampleDemand)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +211,7 @@ func TestSampleDemandEndToEnd(t *testing.T) {
 	if !c.Status.IsTerminal() || c.FinalProposal == nil {
 		t.Fatalf("status %s, final proposal %v", c.Status, c.FinalProposal)
 	}
-	profiles, _ := h.e.Directory().Active(context.Background())
+	profiles, _ := h.dir.Active(context.Background())
 	known := map[string]bool{}
 	for _, p := range profiles {
 		known[p.AgentID] = true

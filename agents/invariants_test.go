@@ -91,7 +91,7 @@ func (h *harness) check(demandID string) {
 				}
 				folded.Apply(p)
 			}
-			loaded, err := h.e.Channel(context.Background(), id)
+			loaded, err := h.channel(context.Background(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func (h *harness) check(demandID string) {
 				p, _ := e.Decode()
 				folded.Apply(p)
 			}
-			loaded, _ := h.e.Demand(context.Background(), id)
+			loaded, _ := h.demand(context.Background(), id)
 			if !reflect.DeepEqual(folded, loaded) {
 				t.Fatalf("demand %s: fold differs from the loaded state", id)
 			}

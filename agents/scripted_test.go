@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -170,8 +169,6 @@ func testProfiles(n int, external ...string) []domain.AgentProfile {
 	return out
 }
 
-func agentsOffer(d domain.OfferDecision) agents.OfferCommand {
-	return agents.OfferCommand{Decision: d, Contribution: "我来负责", Reasoning: "external"}
+func agentsOffer(d domain.OfferDecision) domain.OfferAnswer {
+	return domain.OfferAnswer{Decision: d, Contribution: "我来负责", Reasoning: "external"}
 }
-
-type agentsFeedbackCmd = agents.FeedbackCommand

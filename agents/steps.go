@@ -96,3 +96,21 @@ func (e *Engine) demandStep(ctx context.Context, step, demandID, actor, cause st
 			meta: stepMeta(d.RootDemandID, actor, cause), call: call, callFor: callFor}}}, nil
 	})
 }
+
+// DecideDemand runs one command on a demand stream through the unit of
+// work: it locks the stream, folds the demand afresh, lets decide choose
+// the events, enqueues the jobs they set off and appends them, all in one
+// transaction, deciding again on a version conflict. actor and cause go
+// into the events' metadata. It returns the last position written (0 when
+// decide chose nothing); a decision error (*domain.Error) comes back as is
+// and writes nothing.
+func (e *Engine) DecideDemand(ctx context.Context, step, demandID, actor, cause string,
+	decide func(d *domain.DemandState) ([]domain.Payload, error)) (int64, error) {
+	return e.demandStep(ctx, step, demandID, actor, cause, nil, "", decide)
+}
+
+// DecideChannel is DecideDemand for a channel stream.
+func (e *Engine) DecideChannel(ctx context.Context, step, channelID, actor, cause string,
+	decide func(c *domain.Channel) ([]domain.Payload, error)) (int64, error) {
+	return e.channelStep(ctx, step, channelID, actor, cause, nil, "", decide)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -40,24 +41,23 @@ func (s *Server) registerAdmin(api huma.API) {
 			"and that model's live projector waits meanwhile. Same as `towow projections rebuild --name <name>`.",
 		Tags: []string{"admin"},
 	}), func(ctx context.Context, in *RebuildInput) (*RebuildOutput, error) {
-		m, ok := projections.ByName(in.Name)
-		if !ok {
-			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(projections.Names(), ", ")))
+		if !slices.Contains(s.ReadModels.Models(), in.Name) {
+			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(s.ReadModels.Models(), ", ")))
 		}
 		out := &RebuildOutput{}
 		b := &out.Body
 		var err error
-		if b.Before, err = m.Checksum(ctx, s.Pool); err != nil {
+		if b.Before, err = s.ReadModels.Checksum(ctx, in.Name); err != nil {
 			return nil, problem(err)
 		}
-		res, err := s.Projections.Rebuild(ctx, m)
+		res, err := s.ReadModels.Rebuild(ctx, in.Name)
 		if err != nil {
 			return nil, problem(err)
 		}
-		if b.After, err = m.Checksum(ctx, s.Pool); err != nil {
+		if b.After, err = s.ReadModels.Checksum(ctx, in.Name); err != nil {
 			return nil, problem(err)
 		}
-		b.Name, b.Cursor, b.ElapsedMS, b.Identical = m.Name(), res.Position, res.Elapsed.Milliseconds(), b.Before == b.After
+		b.Name, b.Cursor, b.ElapsedMS, b.Identical = in.Name, res.Position, res.Elapsed.Milliseconds(), b.Before == b.After
 		return out, nil
 	})
 }

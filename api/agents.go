@@ -8,7 +8,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/projections"
 )
@@ -86,7 +85,7 @@ func (s *Server) registerAgentViews(api huma.API) {
 			active := in.Active == "true"
 			f.Active = &active
 		}
-		rows, err := projections.ListAgents(ctx, s.Pool, f)
+		rows, err := s.ReadModels.ListAgents(ctx, f)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -107,7 +106,7 @@ func (s *Server) registerAgentViews(api huma.API) {
 		if err := s.waitFor(ctx, in.MinCursor, projections.Agents{}.Name()); err != nil {
 			return nil, err
 		}
-		a, err := projections.GetAgent(ctx, s.Pool, in.AgentID)
+		a, err := s.ReadModels.GetAgent(ctx, in.AgentID)
 		if errors.Is(err, projections.ErrNotFound) {
 			return nil, notFound(fmt.Sprintf("no agent %s", in.AgentID))
 		}
@@ -127,12 +126,12 @@ func (s *Server) registerAgentViews(api huma.API) {
 		if err := s.waitFor(ctx, in.MinCursor, readModelsOfHistory...); err != nil {
 			return nil, err
 		}
-		if _, err := projections.GetAgent(ctx, s.Pool, in.AgentID); errors.Is(err, projections.ErrNotFound) {
+		if _, err := s.ReadModels.GetAgent(ctx, in.AgentID); errors.Is(err, projections.ErrNotFound) {
 			return nil, notFound(fmt.Sprintf("no agent %s", in.AgentID))
 		} else if err != nil {
 			return nil, problem(err)
 		}
-		rows, err := projections.AgentHistory(ctx, s.Pool, in.AgentID, in.Cursor, in.Limit)
+		rows, err := s.ReadModels.AgentHistory(ctx, in.AgentID, in.Cursor, in.Limit)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -163,14 +162,14 @@ type AgentWriteOutput struct {
 
 // agentResult answers an agent write: the change, or its error as a
 // problem.
-func agentResult(c agents.AgentChange, err error) (*AgentWriteOutput, error) {
+func agentResult(c domain.AgentChange, err error) (*AgentWriteOutput, error) {
 	if err != nil {
 		return nil, problem(err)
 	}
 	return agentWrite(c), nil
 }
 
-func agentWrite(c agents.AgentChange) *AgentWriteOutput {
+func agentWrite(c domain.AgentChange) *AgentWriteOutput {
 	mode := domain.AgentModeTwin
 	if c.Agent.Profile.IsExternal() {
 		mode = domain.AgentModeExternal
@@ -234,7 +233,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		DefaultStatus: http.StatusCreated,
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *CreateAgentInput) (*AgentWriteOutput, error) {
-		return agentResult(s.Engine.CreateAgent(ctx, actorAdmin, in.Body))
+		return agentResult(s.Commands.CreateAgent(ctx, actorAdmin, in.Body))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID:  "update-agent",
@@ -250,7 +249,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 			return nil, problem(&domain.Error{Code: domain.ErrAgentInvalid.Code,
 				Message: fmt.Sprintf("agent_id: the body names %s, the path %s", p.AgentID, in.AgentID)})
 		}
-		return agentResult(s.Engine.UpdateAgent(ctx, actorAdmin, p))
+		return agentResult(s.Commands.UpdateAgent(ctx, actorAdmin, p))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID: "deactivate-agent",
@@ -264,7 +263,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		if in.Body != nil {
 			reason = in.Body.Reason
 		}
-		return agentResult(s.Engine.DeactivateAgent(ctx, actorAdmin, in.AgentID, reason))
+		return agentResult(s.Commands.DeactivateAgent(ctx, actorAdmin, in.AgentID, reason))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID: "reactivate-agent",
@@ -273,7 +272,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Summary:     "Reactivate a deactivated agent",
 		Tags:        []string{"agents", "admin"},
 	}), func(ctx context.Context, in *AgentIDInput) (*AgentWriteOutput, error) {
-		return agentResult(s.Engine.ReactivateAgent(ctx, actorAdmin, in.AgentID))
+		return agentResult(s.Commands.ReactivateAgent(ctx, actorAdmin, in.AgentID))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID:   "issue-agent-token",
@@ -284,7 +283,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Tags:          []string{"agents", "admin"},
 		DefaultStatus: http.StatusCreated,
 	}), func(ctx context.Context, in *AgentIDInput) (*AgentWriteOutput, error) {
-		return agentResult(s.Engine.IssueAgentToken(ctx, actorAdmin, in.AgentID))
+		return agentResult(s.Commands.IssueAgentToken(ctx, actorAdmin, in.AgentID))
 	})
 	huma.Register(api, s.admin(api, huma.Operation{
 		OperationID:  "bulk-load-agents",
@@ -295,7 +294,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Tags:         []string{"agents", "admin"},
 		MaxBodyBytes: bulkMaxBytes,
 	}), func(ctx context.Context, in *BulkAgentsInput) (*BulkAgentsOutput, error) {
-		res, err := s.Engine.RegisterProfiles(ctx, in.Body, "api", true)
+		res, err := s.Commands.RegisterProfiles(ctx, in.Body, "api", true)
 		if err != nil {
 			return nil, problem(err)
 		}

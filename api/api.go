@@ -7,17 +7,16 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
-	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/metrics"
-	"github.com/towow/towow/projections"
 	"github.com/towow/towow/web"
 )
 
@@ -26,10 +25,16 @@ const Version = "0.1.0"
 
 // Server holds what the operations need.
 type Server struct {
-	Pool *pgxpool.Pool
-	// Engine runs negotiations (demand submission, channel state); nil in
-	// a health-only server.
-	Engine *agents.Engine
+	// DB answers /healthz's ping.
+	DB Pinger
+	// Commands runs demand submission, the external agents' answers and the
+	// agent directory's writes; nil in a health-only server (then Events
+	// and Status are not used either).
+	Commands Commands
+	// Events reads the log: audit, time travel, replay, live streams.
+	Events EventReader
+	// Status feeds GET /api/v1/status.
+	Status StatusSource
 	// Notifier wakes the live streams: one LISTEN connection per process.
 	Notifier *eventstore.Notifier
 	// Hub, when set (and running), feeds the live streams from one shared
@@ -48,9 +53,9 @@ type Server struct {
 	// format, outside the OpenAPI document) and counts the live SSE
 	// streams.
 	Metrics *metrics.Metrics
-	// Projections is the read-model runner the list/get endpoints wait on
-	// for min_cursor; when nil those endpoints are not served.
-	Projections *projections.Runner
+	// ReadModels serves the list/get endpoints (waiting for min_cursor)
+	// and the rebuilds; when nil those endpoints are not served.
+	ReadModels ReadModels
 	// CORSOrigins are the browser origins allowed to call the API ("*":
 	// any); empty: no CORS headers.
 	CORSOrigins []string
@@ -59,6 +64,40 @@ type Server struct {
 	AdminToken string
 
 	frames *frameCache
+}
+
+// Read-your-writes: every read-model endpoint takes min_cursor (a cursor
+// a write returned) and waits, at most readWait, until the read models it
+// reads have folded the log that far.
+
+// CodeBehind is returned when a read model has not reached the min_cursor
+// the client asked for within 5 s (retry later).
+const CodeBehind = "TOWOW_READMODEL_001"
+
+// readWait bounds how long a read waits for its read models to reach
+// min_cursor.
+const readWait = 5 * time.Second
+
+// MinCursor is the read-your-writes parameter of read-model endpoints.
+type MinCursor struct {
+	MinCursor int64 `query:"min_cursor" minimum:"0" doc:"wait (at most 5 s) until the read model has folded the log up to this cursor, e.g. the cursor a submit returned"`
+}
+
+// waitFor waits until the named read models reach the min_cursor.
+func (s *Server) waitFor(ctx context.Context, m MinCursor, names ...string) error {
+	if m.MinCursor == 0 {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, readWait)
+	defer cancel()
+	if err := s.ReadModels.WaitFor(wctx, m.MinCursor, names...); err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusServiceUnavailable, Title: "Service Unavailable",
+				Detail: fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait)}, Code: CodeBehind}
+		}
+		return problem(err)
+	}
+	return nil
 }
 
 // Handler builds the HTTP handler with every operation registered.
@@ -71,7 +110,7 @@ func (s *Server) Handler() http.Handler {
 	api := humago.New(mux, cfg)
 	s.registerHealth(api)
 	s.registerReady(api)
-	if s.Engine != nil {
+	if s.Commands != nil {
 		s.registerDemands(api)
 		s.registerEvents(api)
 		s.registerChannels(api)
@@ -80,7 +119,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerExternalAgents(api)
 		s.registerStatus(api)
 	}
-	if s.Projections != nil {
+	if s.ReadModels != nil {
 		s.registerDemandViews(api)
 		s.registerChannelViews(api)
 		s.registerAgentViews(api)
@@ -90,7 +129,7 @@ func (s *Server) Handler() http.Handler {
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())
 	}
-	if s.Engine != nil {
+	if s.Commands != nil {
 		web.Register(mux)
 	}
 	// Any other path under /api/ is a problem+json 404 too, not the mux's
@@ -122,7 +161,7 @@ func (s *Server) registerHealth(api huma.API) {
 	}, func(ctx context.Context, _ *struct{}) (*HealthOutput, error) {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		if err := s.Pool.Ping(pctx); err != nil {
+		if err := s.DB.Ping(pctx); err != nil {
 			return nil, huma.Error503ServiceUnavailable("database unreachable")
 		}
 		out := &HealthOutput{}

@@ -16,7 +16,7 @@ func TestHealthz(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer((&api.Server{Pool: pool}).Handler())
+	srv := httptest.NewServer((&api.Server{DB: pool}).Handler())
 	defer srv.Close()
 
 	resp, err := http.Get(srv.URL + "/healthz")

@@ -8,7 +8,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 )
 
@@ -33,7 +32,7 @@ func securitySchemes() map[string]*huma.SecurityScheme {
 	return map[string]*huma.SecurityScheme{
 		schemeAdmin: {Type: "http", Scheme: "bearer",
 			Description: "The operator's token: TOWOW_ADMIN_TOKEN, or the random token `towow serve` prints at start when it is unset."},
-		schemeAgent: {Type: "http", Scheme: "bearer", BearerFormat: agents.TokenPrefix + "…",
+		schemeAgent: {Type: "http", Scheme: "bearer", BearerFormat: domain.AgentTokenPrefix + "…",
 			Description: "An external agent's own token, issued when the agent is created (or by POST /api/v1/agents/{agent_id}/token)."},
 	}
 }
@@ -85,10 +84,10 @@ func (s *Server) externalAgent(api huma.API, op huma.Operation) huma.Operation {
 			writeUnauthorized(api, ctx, "this operation needs Authorization: Bearer <agent token>")
 			return
 		}
-		a, err := s.Engine.AuthenticateAgent(ctx.Context(), token)
+		a, err := s.Commands.AuthenticateAgent(ctx.Context(), token)
 		var de *domain.Error
 		switch {
-		case errors.Is(err, agents.ErrBadToken):
+		case errors.Is(err, domain.ErrBadAgentToken):
 			writeUnauthorized(api, ctx, "the agent token is not valid (unknown, or replaced by a newer one)")
 		case errors.As(err, &de):
 			_ = huma.WriteErr(api, ctx, http.StatusForbidden, de.Message)

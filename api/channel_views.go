@@ -76,7 +76,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 		if err := s.waitFor(ctx, in.MinCursor, model); err != nil {
 			return projections.ChannelView{}, err
 		}
-		c, err := projections.GetChannel(ctx, s.Pool, in.ChannelID)
+		c, err := s.ReadModels.GetChannel(ctx, in.ChannelID)
 		if errors.Is(err, projections.ErrNotFound) {
 			return c, notFound(fmt.Sprintf("no channel %s", in.ChannelID))
 		}
@@ -95,7 +95,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if err != nil {
 				return nil, err
 			}
-			children, err := projections.ChildChannels(ctx, s.Pool, in.ChannelID)
+			children, err := s.ReadModels.ChildChannels(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -108,7 +108,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if _, err := channel(ctx, *in); err != nil {
 				return nil, err
 			}
-			ps, err := projections.ChannelProposals(ctx, s.Pool, in.ChannelID)
+			ps, err := s.ReadModels.ChannelProposals(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -121,7 +121,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if _, err := channel(ctx, *in); err != nil {
 				return nil, err
 			}
-			os, err := projections.ChannelOffers(ctx, s.Pool, in.ChannelID)
+			os, err := s.ReadModels.ChannelOffers(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -134,7 +134,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if _, err := channel(ctx, in.ChannelInput); err != nil {
 				return nil, err
 			}
-			fs, err := projections.ChannelFeedback(ctx, s.Pool, in.ChannelID, in.ProposalVersion)
+			fs, err := s.ReadModels.ChannelFeedback(ctx, in.ChannelID, in.ProposalVersion)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -148,11 +148,11 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if err != nil {
 				return nil, err
 			}
-			offers, err := projections.ChannelOffers(ctx, s.Pool, in.ChannelID)
+			offers, err := s.ReadModels.ChannelOffers(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
-			feedback, err := projections.ChannelFeedback(ctx, s.Pool, in.ChannelID, 0)
+			feedback, err := s.ReadModels.ChannelFeedback(ctx, in.ChannelID, 0)
 			if err != nil {
 				return nil, problem(err)
 			}

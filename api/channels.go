@@ -53,7 +53,7 @@ func (s *Server) registerChannels(api huma.API) {
 		Summary:     "Time travel: a channel's state folded from its events up to a cursor or a time",
 		Tags:        []string{"channels"},
 	}, func(ctx context.Context, in *ChannelStateInput) (*ChannelStateOutput, error) {
-		evs, err := s.Engine.Store().ReadStream(ctx, domain.ChannelStream(in.ChannelID), 1, eventstore.MaxReadLimit)
+		evs, err := s.Events.ReadStream(ctx, domain.ChannelStream(in.ChannelID), 1, eventstore.MaxReadLimit)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -30,7 +30,7 @@ func TestCORS(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := httptest.NewServer((&api.Server{Pool: pool, CORSOrigins: tc.origins}).Handler())
+			srv := httptest.NewServer((&api.Server{DB: pool, CORSOrigins: tc.origins}).Handler())
 			defer srv.Close()
 			req, _ := http.NewRequest(tc.method, srv.URL+"/healthz", nil)
 			if tc.origin != "" {

@@ -12,36 +12,6 @@ import (
 	"github.com/towow/towow/projections"
 )
 
-// CodeBehind is returned when a read model has not reached the min_cursor
-// the client asked for within 5 s (retry later).
-const CodeBehind = "TOWOW_READMODEL_001"
-
-// readWait bounds how long a read waits for its read models to reach
-// min_cursor.
-const readWait = 5 * time.Second
-
-// MinCursor is the read-your-writes parameter of read-model endpoints.
-type MinCursor struct {
-	MinCursor int64 `query:"min_cursor" minimum:"0" doc:"wait (at most 5 s) until the read model has folded the log up to this cursor, e.g. the cursor a submit returned"`
-}
-
-// waitFor waits until the named read models reach the min_cursor.
-func (s *Server) waitFor(ctx context.Context, m MinCursor, names ...string) error {
-	if m.MinCursor == 0 {
-		return nil
-	}
-	wctx, cancel := context.WithTimeout(ctx, readWait)
-	defer cancel()
-	if err := s.Projections.WaitFor(wctx, m.MinCursor, names...); err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusServiceUnavailable, Title: "Service Unavailable",
-				Detail: fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait)}, Code: CodeBehind}
-		}
-		return problem(err)
-	}
-	return nil
-}
-
 // ListDemandsInput filters GET /api/v1/demands.
 type ListDemandsInput struct {
 	MinCursor
@@ -87,7 +57,7 @@ func (s *Server) registerDemandViews(api huma.API) {
 		if err := s.waitFor(ctx, in.MinCursor, projections.Demands{}.Name()); err != nil {
 			return nil, err
 		}
-		rows, err := projections.ListDemands(ctx, s.Pool, projections.DemandFilter{Status: in.Status, UserID: in.UserID,
+		rows, err := s.ReadModels.ListDemands(ctx, projections.DemandFilter{Status: in.Status, UserID: in.UserID,
 			Since: in.Since, Until: in.Before, IncludeSub: in.IncludeSub, Before: in.Cursor, Limit: in.Limit})
 		if err != nil {
 			return nil, problem(err)
@@ -109,14 +79,14 @@ func (s *Server) registerDemandViews(api huma.API) {
 		if err := s.waitFor(ctx, in.MinCursor, projections.Demands{}.Name()); err != nil {
 			return nil, err
 		}
-		d, err := projections.GetDemand(ctx, s.Pool, in.DemandID)
+		d, err := s.ReadModels.GetDemand(ctx, in.DemandID)
 		if errors.Is(err, projections.ErrNotFound) {
 			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
 		}
 		if err != nil {
 			return nil, problem(err)
 		}
-		subs, err := projections.SubDemands(ctx, s.Pool, in.DemandID)
+		subs, err := s.ReadModels.SubDemands(ctx, in.DemandID)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/towow/towow/api"
+	"github.com/towow/towow/bench"
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/internal/bench"
 	"github.com/towow/towow/projections"
 )
 

@@ -37,7 +37,7 @@ func (s *Server) registerDemands(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  64 << 10,
 	}, func(ctx context.Context, in *SubmitDemandInput) (*SubmitDemandOutput, error) {
-		sub, err := s.Engine.SubmitDemand(ctx, in.Body.UserID, in.Body.RawInput)
+		sub, err := s.Commands.SubmitDemand(ctx, in.Body.UserID, in.Body.RawInput)
 		if err != nil {
 			return nil, problem(err)
 		}

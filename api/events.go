@@ -105,7 +105,7 @@ func (s *Server) registerEvents(api huma.API) {
 		Summary:     "Audit: events by stream, type, demand, actor, cursor and time",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *ListEventsInput) (*ListEventsOutput, error) {
-		evs, err := s.Engine.Store().ReadAll(ctx, in.After, in.filter(), in.Limit)
+		evs, err := s.Events.ReadAll(ctx, in.After, in.filter(), in.Limit)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -132,7 +132,7 @@ func (s *Server) registerEvents(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.Engine.Store().StreamVersion(ctx, domain.DemandStream(in.DemandID))
+		v, err := s.Events.StreamVersion(ctx, domain.DemandStream(in.DemandID))
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -190,6 +190,6 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 			_ = s.Hub.Follow(ctx, after, f, sw.events)
 			return
 		}
-		_ = s.Engine.Store().Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier}, sw.events)
+		_ = s.Events.Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier}, sw.events)
 	}}
 }

@@ -3,13 +3,10 @@ package api
 import (
 	"context"
 	"net/http"
-	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/projections"
 )
 
 // External agents: an agent with mode external answers for itself. It finds
@@ -22,12 +19,7 @@ import (
 type SubmitOfferInput struct {
 	ChannelID string `path:"channel_id" example:"collab-3f9a1c2b4d5e"`
 	Body      struct {
-		Decision      domain.OfferDecision `json:"decision" enum:"participate,decline,conditional"`
-		Contribution  string               `json:"contribution,omitempty" maxLength:"2000" doc:"what the agent brings (required unless it declines)"`
-		Conditions    []string             `json:"conditions,omitempty" maxItems:"20" doc:"required for conditional"`
-		Reasoning     string               `json:"reasoning,omitempty" maxLength:"2000"`
-		DeclineReason string               `json:"decline_reason,omitempty" maxLength:"2000"`
-		Confidence    int                  `json:"confidence,omitempty" minimum:"0" maximum:"100"`
+		domain.OfferAnswer
 	}
 }
 
@@ -35,12 +27,8 @@ type SubmitOfferInput struct {
 type SubmitFeedbackInput struct {
 	ChannelID string `path:"channel_id" example:"collab-3f9a1c2b4d5e"`
 	Body      struct {
-		Round             int                 `json:"round" minimum:"1" doc:"the round whose proposal this answers (an answer to a closed round is refused)"`
-		FeedbackType      domain.FeedbackType `json:"feedback_type" enum:"accept,negotiate,withdraw"`
-		Reasoning         string              `json:"reasoning,omitempty" maxLength:"2000"`
-		AdjustmentRequest string              `json:"adjustment_request,omitempty" maxLength:"2000" doc:"what should change (for negotiate)"`
-		Concerns          []string            `json:"concerns,omitempty" maxItems:"20"`
-		Confidence        int                 `json:"confidence,omitempty" minimum:"0" maximum:"100"`
+		Round int `json:"round" minimum:"1" doc:"the round whose proposal this answers (an answer to a closed round is refused)"`
+		domain.FeedbackAnswer
 	}
 }
 
@@ -92,10 +80,7 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *SubmitOfferInput) (*AnswerOutput, error) {
 		agentID := agentOf(ctx)
-		b := in.Body
-		pos, err := s.Engine.SubmitOffer(ctx, in.ChannelID, agentID, agents.OfferCommand{Decision: b.Decision,
-			Contribution: b.Contribution, Conditions: b.Conditions, Reasoning: b.Reasoning, DeclineReason: b.DeclineReason,
-			Confidence: b.Confidence})
+		pos, err := s.Commands.SubmitOffer(ctx, in.ChannelID, agentID, in.Body.OfferAnswer)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -112,16 +97,13 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *SubmitFeedbackInput) (*AnswerOutput, error) {
 		agentID := agentOf(ctx)
-		b := in.Body
-		pos, err := s.Engine.SubmitFeedback(ctx, in.ChannelID, agentID, agents.FeedbackCommand{Round: b.Round,
-			FeedbackType: b.FeedbackType, Reasoning: b.Reasoning, AdjustmentRequest: b.AdjustmentRequest,
-			Concerns: b.Concerns, Confidence: b.Confidence})
+		pos, err := s.Commands.SubmitFeedback(ctx, in.ChannelID, agentID, in.Body.Round, in.Body.FeedbackAnswer)
 		if err != nil {
 			return nil, problem(err)
 		}
 		return answered(in.ChannelID, agentID, pos), nil
 	})
-	if s.Projections == nil {
+	if s.ReadModels == nil {
 		return
 	}
 	huma.Register(api, s.externalAgent(api, huma.Operation{
@@ -136,36 +118,26 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		if err := s.waitFor(ctx, in.MinCursor, readModelsOfHistory...); err != nil {
 			return nil, err
 		}
-		recent, err := projections.AgentHistory(ctx, s.Pool, agentID, 0, inboxScan)
+		recent, err := s.ReadModels.AgentHistory(ctx, agentID, 0, inboxScan)
 		if err != nil {
 			return nil, problem(err)
 		}
 		out := &InboxOutput{}
 		out.Body.AgentID, out.Body.Tasks = agentID, []Task{}
 		for _, p := range recent {
-			if s := domain.ChannelStatus(p.Status); s == domain.ChannelStatusFinalized || s == domain.ChannelStatusFailed ||
-				s == domain.ChannelStatusForceFinalized {
+			if domain.ChannelStatus(p.Status).IsTerminal() {
 				continue
 			}
-			c, err := s.Engine.Channel(ctx, p.ChannelID)
-			if err != nil {
+			c := &domain.Channel{}
+			if _, err := s.Events.Fold(ctx, domain.ChannelStream(p.ChannelID), c.Apply); err != nil {
 				return nil, problem(err)
 			}
-			t := Task{ChannelID: c.ID, DemandID: c.DemandID, Demand: p.Demand}
-			switch {
-			case c.Status == domain.ChannelStatusCollecting && slices.Contains(c.MissingOffers(), agentID):
-				t.Kind = "offer"
-				for _, cand := range c.Candidates {
-					if cand.AgentID == agentID {
-						t.Reason = cand.Reason
-					}
-				}
-			case c.AwaitingFeedback() && slices.Contains(c.MissingFeedback(), agentID):
-				t.Kind, t.Round, t.Proposal = "feedback", c.Round, c.Proposal
-			default:
+			task, open := c.OpenTaskFor(agentID)
+			if !open {
 				continue
 			}
-			out.Body.Tasks = append(out.Body.Tasks, t)
+			out.Body.Tasks = append(out.Body.Tasks, Task{Kind: string(task.Kind), ChannelID: c.ID, DemandID: c.DemandID,
+				Demand: p.Demand, Round: task.Round, Proposal: task.Proposal, Reason: task.Reason})
 		}
 		return out, nil
 	})

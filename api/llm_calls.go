@@ -61,11 +61,11 @@ func (s *Server) registerLLMCalls(api huma.API) {
 			return nil, err
 		}
 		f := in.filter()
-		calls, err := projections.ListLLMCalls(ctx, s.Pool, f)
+		calls, err := s.ReadModels.ListLLMCalls(ctx, f)
 		if err != nil {
 			return nil, problem(err)
 		}
-		summary, err := projections.SummarizeLLMCalls(ctx, s.Pool, f)
+		summary, err := s.ReadModels.SummarizeLLMCalls(ctx, f)
 		if err != nil {
 			return nil, problem(err)
 		}

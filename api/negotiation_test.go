@@ -19,6 +19,7 @@ import (
 
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/api"
+	"github.com/towow/towow/commands"
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
@@ -71,15 +72,17 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	store := eventstore.New(pool, eventstore.Options{})
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
-	e, err := agents.New(pool, store, client, true, agents.Config{Observe: m.Observe, Rules: o.rules})
+	dir := agents.NewDirectory(store)
+	e, err := agents.New(pool, store, dir, client, true, agents.Config{Observe: m.Observe, Rules: o.rules})
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmds := commands.New(e, store, dir, nil)
 	profiles := o.profiles
 	if profiles == nil {
 		profiles, _ = domain.ParseProfiles(data.MockProfiles)
 	}
-	if _, err := e.RegisterProfiles(ctx, profiles, "test", false); err != nil {
+	if _, err := cmds.RegisterProfiles(ctx, profiles, "test", false); err != nil {
 		t.Fatal(err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
@@ -95,7 +98,9 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 		t.Fatal(err)
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
-	srv := httptest.NewServer((&api.Server{Pool: pool, Engine: e, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond, SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, Projections: runner, AdminToken: testAdminToken}).Handler())
+	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
+		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
+		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
@@ -105,6 +110,20 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 		cancel()
 	})
 	return &testAPI{url: srv.URL, store: store, pool: pool, runner: runner}
+}
+
+// testStatus is the status source of the test servers.
+type testStatus struct {
+	client *llm.Client
+	rules  domain.Rules
+	pool   *pgxpool.Pool
+}
+
+func (s testStatus) LLMProvider() string { return s.client.ProviderName() }
+func (s testStatus) LLMBreaker() string  { return s.client.BreakerState() }
+func (s testStatus) Rules() domain.Rules { return s.rules }
+func (s testStatus) Jobs(ctx context.Context) (map[string]int64, error) {
+	return metrics.RiverJobs(ctx, s.pool)
 }
 
 func (a *testAPI) submit(t *testing.T, text string) (demandID, channelID string) {
@@ -453,7 +472,7 @@ func TestReadyz(t *testing.T) {
 	defer pool.Close()
 	store := eventstore.New(pool, eventstore.Options{})
 	runner := projections.NewRunner(pool, store, nil, nil)
-	srv := httptest.NewServer((&api.Server{Pool: pool, Ready: api.Readiness{MaxLag: 2,
+	srv := httptest.NewServer((&api.Server{DB: pool, Ready: api.Readiness{MaxLag: 2,
 		Lag: func(ctx context.Context) (map[string]int64, error) { return runner.Lag(ctx, "streams") }}}).Handler())
 	defer srv.Close()
 	status := func() int {

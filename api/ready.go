@@ -40,7 +40,7 @@ func (s *Server) registerReady(api huma.API) {
 	}, func(ctx context.Context, _ *struct{}) (*ReadyOutput, error) {
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()
-		if err := s.Pool.Ping(ctx); err != nil {
+		if err := s.DB.Ping(ctx); err != nil {
 			return nil, huma.Error503ServiceUnavailable("database unreachable")
 		}
 		out := &ReadyOutput{}

@@ -8,7 +8,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/internal/metrics"
 )
 
 // StatusOutput is the body of GET /api/v1/status: what the console's
@@ -40,13 +39,13 @@ func (s *Server) registerStatus(api huma.API) {
 		out := &StatusOutput{}
 		b := &out.Body
 		b.Version = Version
-		b.LLM.Provider, b.LLM.Breaker = s.Engine.LLM().ProviderName(), s.Engine.LLM().BreakerState()
-		b.Rules = s.Engine.Rules()
+		b.LLM.Provider, b.LLM.Breaker = s.Status.LLMProvider(), s.Status.LLMBreaker()
+		b.Rules = s.Status.Rules()
 		var err error
-		if b.RiverJobs, err = metrics.RiverJobs(ctx, s.Pool); err != nil {
+		if b.RiverJobs, err = s.Status.Jobs(ctx); err != nil {
 			return nil, problem(err)
 		}
-		if b.Head, err = s.Engine.Store().HeadPosition(ctx); err != nil {
+		if b.Head, err = s.Events.HeadPosition(ctx); err != nil {
 			return nil, problem(err)
 		}
 		b.ProjectionLag = map[string]int64{}

@@ -137,3 +137,27 @@ func toRecorded(rows []sqlcdb.Event) ([]RecordedEvent, error) {
 	}
 	return out, nil
 }
+
+// Fold reads every event of a stream, oldest first, decodes each and hands
+// it to apply (an aggregate's Apply); it returns the stream's version (0:
+// no such stream).
+func (s *Store) Fold(ctx context.Context, streamID string, apply func(domain.Payload)) (int64, error) {
+	var version int64
+	for {
+		evs, err := s.ReadStream(ctx, streamID, version+1, MaxReadLimit)
+		if err != nil {
+			return 0, err
+		}
+		for _, ev := range evs {
+			p, err := ev.Decode()
+			if err != nil {
+				return 0, err
+			}
+			apply(p)
+		}
+		version += int64(len(evs))
+		if len(evs) < MaxReadLimit {
+			return version, nil
+		}
+	}
+}

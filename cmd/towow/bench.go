@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -17,10 +16,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/agents"
-	"github.com/towow/towow/api"
-	"github.com/towow/towow/eventstore"
-	"github.com/towow/towow/internal/bench"
+	"github.com/towow/towow/app"
+	"github.com/towow/towow/bench"
 	"github.com/towow/towow/projections"
 )
 
@@ -112,9 +109,9 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	if *n < 1 || *c < 1 || *c > 256 {
 		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 256", errUsage)
 	}
-	return withBenchEngine(ctx, cfg, stderr, "bench negotiate measures orchestration", func(e *agents.Engine, pool *pgxpool.Pool, name string, _ *slog.Logger) error {
+	return withBenchApp(ctx, cfg, stderr, "bench negotiate measures orchestration", false, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
-		res, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
+		res, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
 		if err != nil {
 			return err
 		}
@@ -151,21 +148,14 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	if *readerKind != "" && *readerKind != bench.ReaderPoll && *readerKind != bench.ReaderHTTP {
 		return fmt.Errorf("%w: -reader must be poll or http", errUsage)
 	}
-	return withBenchEngine(ctx, cfg, stderr, "bench sse measures delivery", func(e *agents.Engine, pool *pgxpool.Pool, name string, logger *slog.Logger) error {
+	return withBenchApp(ctx, cfg, stderr, "bench sse measures delivery", !*perClient, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		sctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		notifier := eventstore.NewNotifier(pool.Config().ConnConfig, logger)
-		go func() { _ = notifier.Run(sctx) }()
-		var hub *eventstore.Hub
-		if !*perClient {
-			hub = eventstore.NewHub(e.Store(), notifier, eventstore.HubOptions{Logger: logger})
-			go func() { _ = hub.Run(sctx) }()
-		}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("listen: %w", err)
 		}
-		srv := &http.Server{Handler: (&api.Server{Pool: pool, Engine: e, Notifier: notifier, Hub: hub}).Handler(),
+		srv := &http.Server{Handler: a.API().Handler(),
 			BaseContext: func(net.Listener) context.Context { return sctx }, ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()
@@ -190,11 +180,11 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind,
 			Timeout: 2*time.Minute + 60**latency}
 		run := func() (bench.SSEResult, error) {
-			return bench.SSE(ctx, e, pool, "http://"+ln.Addr().String(), opts, stdout)
+			return bench.SSE(ctx, a, pool, "http://"+ln.Addr().String(), opts, stdout)
 		}
 		if *follow == "demand" {
 			run = func() (bench.SSEResult, error) {
-				return bench.SSENegotiations(ctx, e, "http://"+ln.Addr().String(), opts, stdout)
+				return bench.SSENegotiations(ctx, a, "http://"+ln.Addr().String(), opts, stdout)
 			}
 		}
 		res, err := run()
@@ -206,21 +196,23 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	})
 }
 
-// withBenchEngine runs fn with a started engine on a scratch database; the
-// engine benchmarks measure orchestration, so they need the builtin brain.
-func withBenchEngine(ctx context.Context, cfg config, stderr io.Writer, what string,
-	fn func(e *agents.Engine, pool *pgxpool.Pool, name string, logger *slog.Logger) error) error {
+// withBenchApp runs fn with an App (its engine working, the live-stream
+// hub when hub is set, no read models) on a scratch database; the engine
+// benchmarks measure orchestration, so they need the builtin brain.
+func withBenchApp(ctx context.Context, cfg config, stderr io.Writer, what string, hub bool,
+	fn func(a *app.App, pool *pgxpool.Pool, name string) error) error {
 	if cfg.LLM != "builtin" {
 		return fmt.Errorf("%w: %s: run it with TOWOW_LLM=builtin", errUsage, what)
 	}
 	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
-		logger := cfg.quietLogger(stderr)
-		e, stop, err := startEngine(ctx, cfg, pool, nil, logger)
+		ac := cfg.app(stderr, true)
+		ac.Pool, ac.Hub = pool, hub
+		a, err := app.New(ctx, ac)
 		if err != nil {
 			return err
 		}
-		defer stop()
-		return fn(e, pool, name, logger)
+		defer a.Close()
+		return fn(a, pool, name)
 	})
 }
 
@@ -236,18 +228,18 @@ func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, std
 	if *n < 1 {
 		return fmt.Errorf("%w: -n must be at least 1", errUsage)
 	}
-	return withBenchEngine(ctx, cfg, stderr, "bench rebuild builds its log with the engine", func(e *agents.Engine, pool *pgxpool.Pool, name string, _ *slog.Logger) error {
+	return withBenchApp(ctx, cfg, stderr, "bench rebuild builds its log with the engine", false, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		fmt.Fprintf(stdout, "towow bench rebuild: building a log of %d negotiations in scratch database %s\n", *n, name)
-		if _, err := bench.Negotiate(ctx, e, pool, bench.NegotiateOptions{N: *n, Concurrency: 8}, nil); err != nil {
+		if _, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: 8}, nil); err != nil {
 			return err
 		}
-		head, err := e.Store().HeadPosition(ctx)
+		head, err := a.Store.HeadPosition(ctx)
 		if err != nil {
 			return err
 		}
 		// First the live path: a fresh runner catching up event by event
 		// (batches of 500, checkpoint per batch).
-		runner := projections.NewRunner(pool, e.Store(), nil, nil)
+		runner := projections.NewRunner(pool, a.Store, nil, nil)
 		for _, m := range projections.All() {
 			t0 := time.Now()
 			if _, err := runner.CatchUp(ctx, m); err != nil {

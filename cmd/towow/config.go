@@ -9,9 +9,36 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/internal/logctx"
+	"github.com/towow/towow/llm"
 )
+
+// The defaults of the settings this package owns; the others are the
+// engine's, the LLM client's and the domain's exported defaults. The
+// default column of the table below (and so of --help and the README) is
+// built from them.
+const (
+	defaultAddr     = "127.0.0.1:8080"
+	defaultDataDir  = ".towow"
+	defaultLLM      = "builtin"
+	defaultLogLevel = "info"
+)
+
+var defaultRules = domain.DefaultRules()
+
+// dur, secs and num write a default as the table shows it.
+func dur(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+}
+
+func secs(n int) string { return strconv.Itoa(n) + "s" }
+
+func num[T ~int | ~uint32](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 // envVar documents one environment variable. The README's configuration
 // table is checked against this list by TestReadmeConfigTable.
@@ -24,30 +51,30 @@ type envVar struct {
 // envVars is every environment variable towow reads.
 var envVars = []envVar{
 	{"DATABASE_URL", "(unset: embedded cluster)", "PostgreSQL connection URL. When unset, towow runs a private cluster in $TOWOW_DATA_DIR/pg from the system's PostgreSQL binaries."},
-	{"TOWOW_DATA_DIR", "./.towow", "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
-	{"TOWOW_ADDR", "127.0.0.1:8080", "HTTP listen address of `towow serve`."},
+	{"TOWOW_DATA_DIR", "./" + defaultDataDir, "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
+	{"TOWOW_ADDR", defaultAddr, "HTTP listen address of `towow serve`."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
-	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics and GET /healthz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
+	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics, /healthz and /readyz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
 	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
-	{"TOWOW_LOG_LEVEL", "info", "Log level: debug, info, warn or error."},
-	{"TOWOW_LLM", "builtin", "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
+	{"TOWOW_LOG_LEVEL", defaultLogLevel, "Log level: debug, info, warn or error."},
+	{"TOWOW_LLM", defaultLLM, "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
 	{"ANTHROPIC_API_KEY", "(unset)", "API key for TOWOW_LLM=anthropic."},
 	{"ANTHROPIC_BASE_URL", "(SDK default)", "Endpoint for TOWOW_LLM=anthropic (a proxy or gateway)."},
 	{"OPENAI_API_KEY", "(unset)", "API key for TOWOW_LLM=openai (local servers usually need none)."},
 	{"OPENAI_BASE_URL", "(SDK default)", "API root for TOWOW_LLM=openai, e.g. http://localhost:11434/v1 for Ollama."},
-	{"LLM_TIMEOUT", "10s", "Timeout of one LLM call; a call that times out uses the prompt's fallback."},
-	{"LLM_FAILURE_THRESHOLD", "3", "Consecutive LLM failures that open the circuit breaker."},
-	{"LLM_RECOVERY_TIMEOUT", "30s", "How long the breaker stays open before one probe call."},
-	{"TOWOW_MAX_ROUNDS", "5", "Negotiation rounds before a partial agreement is force-finalized."},
-	{"TOWOW_OFFER_TIMEOUT", "300s", "Offer collection window; then the channel goes on with the offers that arrived."},
-	{"TOWOW_FEEDBACK_TIMEOUT", "120s", "Feedback window per round; a missing feedback counts as accept."},
-	{"TOWOW_STUCK_TIMEOUT", "600s", "A channel still not finished after this long fails as stuck."},
-	{"TOWOW_MAX_DEPTH", "1", "Sub-negotiation depth: gaps spawn sub-negotiations while a channel's depth is below it."},
-	{"TOWOW_MAX_CANDIDATES", "12", "Most agents smart filtering invites to one channel."},
-	{"TOWOW_WORKERS", "50", "Negotiation steps (River jobs) run at once by this process."},
-	{"TOWOW_JOB_TIMEOUT", "2m", "Longest a negotiation step may run before River cancels and retries it."},
-	{"TOWOW_JOB_RESCUE_AFTER", "3m", "How long a step stays claimed by a process that died before another process retries it (more than TOWOW_JOB_TIMEOUT)."},
+	{"LLM_TIMEOUT", dur(llm.DefaultTimeout), "Timeout of one LLM call; a call that times out uses the prompt's fallback."},
+	{"LLM_FAILURE_THRESHOLD", num(llm.DefaultFailureThreshold), "Consecutive LLM failures that open the circuit breaker."},
+	{"LLM_RECOVERY_TIMEOUT", dur(llm.DefaultRecoveryTimeout), "How long the breaker stays open before one probe call."},
+	{"TOWOW_MAX_ROUNDS", num(defaultRules.MaxRounds), "Negotiation rounds before a partial agreement is force-finalized."},
+	{"TOWOW_OFFER_TIMEOUT", secs(defaultRules.OfferTimeoutSeconds), "Offer collection window; then the channel goes on with the offers that arrived."},
+	{"TOWOW_FEEDBACK_TIMEOUT", secs(defaultRules.FeedbackTimeoutSeconds), "Feedback window per round; a missing feedback counts as accept."},
+	{"TOWOW_STUCK_TIMEOUT", secs(defaultRules.StuckTimeoutSeconds), "A channel still not finished after this long fails as stuck."},
+	{"TOWOW_MAX_DEPTH", num(defaultRules.MaxDepth), "Sub-negotiation depth: gaps spawn sub-negotiations while a channel's depth is below it."},
+	{"TOWOW_MAX_CANDIDATES", num(agents.DefaultMaxCandidates), "Most agents smart filtering invites to one channel."},
+	{"TOWOW_WORKERS", num(agents.DefaultWorkers), "Negotiation steps (River jobs) run at once by this process."},
+	{"TOWOW_JOB_TIMEOUT", dur(agents.DefaultJobTimeout), "Longest a negotiation step may run before River cancels and retries it."},
+	{"TOWOW_JOB_RESCUE_AFTER", dur(agents.DefaultRescueAfter), "How long a step stays claimed by a process that died before another process retries it (more than TOWOW_JOB_TIMEOUT)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
 	{"TOWOW_TEST_DATABASE_URL", "(unset: embedded test cluster)", "Tests only: a server on which tests may create databases. When unset, tests use an embedded cluster in .towow/testpg."},
 }
@@ -86,8 +113,8 @@ type config struct {
 func loadConfig(getenv func(string) string) (config, error) {
 	c := config{
 		DatabaseURL: getenv("DATABASE_URL"),
-		DataDir:     orDefault(getenv("TOWOW_DATA_DIR"), ".towow"),
-		Addr:        orDefault(getenv("TOWOW_ADDR"), "127.0.0.1:8080"),
+		DataDir:     orDefault(getenv("TOWOW_DATA_DIR"), defaultDataDir),
+		Addr:        orDefault(getenv("TOWOW_ADDR"), defaultAddr),
 	}
 	for _, o := range strings.Split(getenv("CORS_ORIGINS"), ",") {
 		o = strings.TrimRight(strings.TrimSpace(o), "/")
@@ -104,10 +131,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if c.AdminToken != "" && (len(c.AdminToken) < 16 || strings.ContainsAny(c.AdminToken, " \t\r\n")) {
 		return c, fmt.Errorf("TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space")
 	}
-	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("TOWOW_LOG_LEVEL"), "info"))); err != nil {
+	if err := c.LogLevel.UnmarshalText([]byte(orDefault(getenv("TOWOW_LOG_LEVEL"), defaultLogLevel))); err != nil {
 		return c, fmt.Errorf("TOWOW_LOG_LEVEL=%q: want debug, info, warn or error", getenv("TOWOW_LOG_LEVEL"))
 	}
-	c.LLM = orDefault(getenv("TOWOW_LLM"), "builtin")
+	c.LLM = orDefault(getenv("TOWOW_LLM"), defaultLLM)
 	switch c.LLM {
 	case "builtin", "anthropic", "openai":
 	default:
@@ -121,18 +148,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.Rules = domain.DefaultRules()
 	p := parser{getenv: getenv}
-	c.LLMTimeout = p.duration("LLM_TIMEOUT", 10*time.Second)
-	c.FailureThreshold = p.count("LLM_FAILURE_THRESHOLD", 3, 1)
-	c.RecoveryTimeout = p.duration("LLM_RECOVERY_TIMEOUT", 30*time.Second)
+	c.LLMTimeout = p.duration("LLM_TIMEOUT", llm.DefaultTimeout)
+	c.FailureThreshold = p.count("LLM_FAILURE_THRESHOLD", llm.DefaultFailureThreshold, 1)
+	c.RecoveryTimeout = p.duration("LLM_RECOVERY_TIMEOUT", llm.DefaultRecoveryTimeout)
 	c.Rules.MaxRounds = p.count("TOWOW_MAX_ROUNDS", c.Rules.MaxRounds, 1)
 	c.Rules.OfferTimeoutSeconds = p.seconds("TOWOW_OFFER_TIMEOUT", c.Rules.OfferTimeoutSeconds)
 	c.Rules.FeedbackTimeoutSeconds = p.seconds("TOWOW_FEEDBACK_TIMEOUT", c.Rules.FeedbackTimeoutSeconds)
 	c.Rules.StuckTimeoutSeconds = p.seconds("TOWOW_STUCK_TIMEOUT", c.Rules.StuckTimeoutSeconds)
 	c.Rules.MaxDepth = p.count("TOWOW_MAX_DEPTH", c.Rules.MaxDepth, 0)
-	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", 12, 1)
-	c.Workers = p.count("TOWOW_WORKERS", 50, 1)
-	c.JobTimeout = p.duration("TOWOW_JOB_TIMEOUT", 2*time.Minute)
-	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", 3*time.Minute)
+	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", agents.DefaultMaxCandidates, 1)
+	c.Workers = p.count("TOWOW_WORKERS", agents.DefaultWorkers, 1)
+	c.JobTimeout = p.duration("TOWOW_JOB_TIMEOUT", agents.DefaultJobTimeout)
+	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", agents.DefaultRescueAfter)
 	if p.err == nil && c.RescueAfter <= c.JobTimeout {
 		p.fail(fmt.Errorf("TOWOW_JOB_RESCUE_AFTER (%s) must exceed TOWOW_JOB_TIMEOUT (%s)", c.RescueAfter, c.JobTimeout))
 	}

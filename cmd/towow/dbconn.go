@@ -2,23 +2,23 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"path/filepath"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/internal/database"
-	"github.com/towow/towow/internal/pgcluster"
+	"github.com/towow/towow/internal/schema"
 )
 
 // embeddedDir is where the embedded cluster lives.
-func (c config) embeddedDir() string { return filepath.Join(c.DataDir, "pg") }
+func (c config) embeddedDir() string { return app.EmbeddedDir(c.DataDir) }
 
 // openDB connects to DATABASE_URL or, when it is unset, to the embedded
-// cluster (started if needed). The returned close function closes the pool
-// and ends this process's use of the cluster, which stops it if no other
-// process uses it and it was not started detached (towow db start).
+// cluster (started if needed), for the commands that need the database but
+// no App (migrate, replay, projections, the benchmarks' scratch databases).
+// The returned close function closes the pool and ends this process's use
+// of the cluster.
 func openDB(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
 	if cfg.DatabaseURL != "" {
 		pool, err := database.Open(ctx, cfg.DatabaseURL, database.Options{})
@@ -27,21 +27,28 @@ func openDB(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool
 		}
 		return pool, pool.Close, nil
 	}
-	cluster, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: cfg.embeddedDir(), Logger: logger})
+	return app.OpenEmbedded(ctx, cfg.DataDir, logger)
+}
+
+// openMigrated opens the database and applies pending migrations.
+func openMigrated(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
+	pool, closeDB, err := openDB(ctx, cfg, logger)
 	if err != nil {
-		return nil, nil, fmt.Errorf("embedded database: %w", err)
-	}
-	stop := func() {
-		// Stop even when ctx is cancelled (SIGINT/SIGTERM is how we got here).
-		if err := cluster.Stop(context.WithoutCancel(ctx)); err != nil {
-			logger.Error("stop embedded database", "err", err)
-		}
-	}
-	logger.Info("embedded database ready", "dir", cfg.embeddedDir(), "port", cluster.Port(), "owned", cluster.Owned())
-	pool, err := database.Open(ctx, cluster.URL("towow"), database.Options{})
-	if err != nil {
-		stop()
 		return nil, nil, err
 	}
-	return pool, func() { pool.Close(); stop() }, nil
+	if err := migrateUp(ctx, pool, logger); err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	return pool, closeDB, nil
+}
+
+// migrateUp applies the schema (idempotent, safe with concurrent starts).
+func migrateUp(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	m, err := schema.New(pool, logger)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return m.Up(ctx)
 }

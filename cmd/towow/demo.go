@@ -5,16 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
-	"github.com/towow/towow/internal/schema"
-	"github.com/towow/towow/internal/timeline"
 )
 
 // printer prints a negotiation tree's events and notices its end.
@@ -30,7 +26,7 @@ func (p *printer) print(e eventstore.RecordedEvent) {
 	if p.start.IsZero() {
 		p.start = e.RecordedAt
 	}
-	fmt.Fprintln(p.w, timeline.Line(e, p.start))
+	fmt.Fprintln(p.w, timelineLine(e, p.start))
 	pl, err := e.Decode()
 	if err != nil {
 		return
@@ -51,7 +47,7 @@ func (p *printer) finished() bool { return p.done != nil || p.failure != nil }
 
 // finish prints the result and, as the last line, the terminal state.
 func (p *printer) finish() {
-	timeline.Result(p.w, p.done, p.failure)
+	timelineResult(p.w, p.done, p.failure)
 	switch {
 	case p.done != nil:
 		fmt.Fprintf(p.w, "status: %s\n", p.done.Status)
@@ -66,29 +62,23 @@ func cmdDemo(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		return fmt.Errorf(`%w: towow demo "<demand text>" (e.g. towow demo "我想在北京办一场AI主题聚会，需要场地和嘉宾")`, errUsage)
 	}
-	logger := cfg.quietLogger(stderr)
-	engine, pool, closeEngine, err := openEngine(ctx, cfg, nil, logger)
+	a, err := app.New(ctx, cfg.app(stderr, true))
 	if err != nil {
 		return err
 	}
-	defer closeEngine()
-	store := engine.Store()
-	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, logger)
-	nctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() { _ = notifier.Run(nctx) }()
-
+	defer a.Close()
+	store := a.Store
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return err
 	}
-	sub, err := engine.SubmitDemand(ctx, "demo", args[0])
+	sub, err := a.Commands.SubmitDemand(ctx, "demo", args[0])
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "demand %s, channel %s, LLM %s\n\n", sub.DemandID, sub.ChannelID, cfg.LLM)
 	p := &printer{w: stdout, demandID: sub.DemandID}
-	err = store.Subscribe(ctx, eventstore.SubscribeOptions{After: head, Notifier: notifier,
+	err = store.Subscribe(ctx, eventstore.SubscribeOptions{After: head, Notifier: a.Notifier,
 		Filter: eventstore.Filter{CorrelationID: sub.DemandID}},
 		func(_ context.Context, batch []eventstore.RecordedEvent) error {
 			for _, e := range batch {
@@ -141,27 +131,4 @@ func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io
 		fmt.Fprintln(stdout, "status: in progress")
 	}
 	return nil
-}
-
-// migrateUp applies the schema (idempotent, safe with concurrent starts).
-// openMigrated opens the database and applies pending migrations.
-func openMigrated(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
-	pool, closeDB, err := openDB(ctx, cfg, logger)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := migrateUp(ctx, pool, logger); err != nil {
-		closeDB()
-		return nil, nil, err
-	}
-	return pool, closeDB, nil
-}
-
-func migrateUp(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
-	m, err := schema.New(pool, logger)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	return m.Up(ctx)
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/agents"
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 )
@@ -53,7 +53,7 @@ type NegotiateResult struct {
 // Negotiate runs N negotiations, Concurrency at a time, through a started
 // engine, and measures them. The engine should use an LLM without latency
 // (the builtin brain) so that the figures are the orchestration's own.
-func Negotiate(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, opts NegotiateOptions, progress io.Writer) (NegotiateResult, error) {
+func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts NegotiateOptions, progress io.Writer) (NegotiateResult, error) {
 	if opts.N <= 0 {
 		opts.N = 200
 	}
@@ -63,7 +63,7 @@ func Negotiate(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, opts N
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
 	}
-	store := e.Store()
+	store := a.Store
 	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
 	nctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -136,7 +136,7 @@ func Negotiate(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, opts N
 			for i := range next {
 				ch := make(chan string, 1)
 				t0 := time.Now()
-				sub, err := e.SubmitDemand(ctx, "bench", SampleDemands[i%len(SampleDemands)])
+				sub, err := a.Commands.SubmitDemand(ctx, "bench", SampleDemands[i%len(SampleDemands)])
 				if err == nil {
 					mu.Lock()
 					if outcome, ok := ended[sub.DemandID]; ok {

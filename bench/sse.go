@@ -16,7 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/agents"
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 )
@@ -67,7 +67,7 @@ type SSEResult struct {
 // event takes from its insert (recorded_at, the database clock at append)
 // to each client reading it. The server is this process's (api.Server on
 // baseURL), so the memory figure counts both ends of each connection.
-func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
+func SSE(ctx context.Context, a *app.App, pool *pgxpool.Pool, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
 	opts.Clients = cmp.Or(opts.Clients, 1000)
 	opts.Negotiations = cmp.Or(opts.Negotiations, 16)
 	opts.Concurrency = cmp.Or(opts.Concurrency, 8)
@@ -75,7 +75,7 @@ func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL stri
 		opts.Timeout = 2 * time.Minute
 	}
 	res := SSEResult{Clients: opts.Clients, Negotiations: opts.Negotiations}
-	head, err := e.Store().HeadPosition(ctx)
+	head, err := a.Store.HeadPosition(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -96,10 +96,10 @@ func SSE(ctx context.Context, e *agents.Engine, pool *pgxpool.Pool, baseURL stri
 	clients, errs := fl.clients, fl.errs
 
 	start := time.Now()
-	if _, err := Negotiate(ctx, e, pool, NegotiateOptions{N: opts.Negotiations, Concurrency: opts.Concurrency}, nil); err != nil {
+	if _, err := Negotiate(ctx, a, pool, NegotiateOptions{N: opts.Negotiations, Concurrency: opts.Concurrency}, nil); err != nil {
 		return res, err
 	}
-	end, err := e.Store().HeadPosition(ctx)
+	end, err := a.Store.HeadPosition(ctx)
 	if err != nil {
 		return res, err
 	}
@@ -208,7 +208,7 @@ func (res *SSEResult) summarize(clients []*sseClient) error {
 // from the cursor before the submission (nothing is missed), and stops at
 // the root's completion; latency counts the events recorded after it
 // connected.
-func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
+func SSENegotiations(ctx context.Context, a *app.App, baseURL string, opts SSEOptions, progress io.Writer) (SSEResult, error) {
 	opts.Clients = cmp.Or(opts.Clients, 1000)
 	opts.Negotiations = cmp.Or(opts.Negotiations, 16)
 	opts.Concurrency = cmp.Or(opts.Concurrency, 8)
@@ -251,7 +251,7 @@ func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				watched, events, err := watchOne(ctx, e, rd, baseURL, SampleDemands[i%len(SampleDemands)], per, shared, opts.Timeout)
+				watched, events, err := watchOne(ctx, a, rd, baseURL, SampleDemands[i%len(SampleDemands)], per, shared, opts.Timeout)
 				mu.Lock()
 				clients = append(clients, watched...)
 				res.Events += int64(events)
@@ -276,13 +276,13 @@ func SSENegotiations(ctx context.Context, e *agents.Engine, baseURL string, opts
 // watchOne submits one demand and follows it with n clients until the
 // root completes, checking that each received the whole tree; it returns
 // the clients and the tree's event count.
-func watchOne(ctx context.Context, e *agents.Engine, rd reader, baseURL, text string, n int, shared *stamps,
+func watchOne(ctx context.Context, a *app.App, rd reader, baseURL, text string, n int, shared *stamps,
 	timeout time.Duration) ([]*sseClient, int, error) {
-	head, err := e.Store().HeadPosition(ctx)
+	head, err := a.Store.HeadPosition(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	sub, err := e.SubmitDemand(ctx, "bench", text)
+	sub, err := a.Commands.SubmitDemand(ctx, "bench", text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -318,7 +318,7 @@ func watchOne(ctx context.Context, e *agents.Engine, rd reader, baseURL, text st
 	if err := <-errs; err != nil {
 		return nil, 0, fmt.Errorf("watch %s: %w", sub.DemandID, err)
 	}
-	tree, err := e.Store().ReadAll(ctx, head, eventstore.Filter{CorrelationID: sub.DemandID, UntilPosition: clients[0].last.Load()}, eventstore.MaxReadLimit)
+	tree, err := a.Store.ReadAll(ctx, head, eventstore.Filter{CorrelationID: sub.DemandID, UntilPosition: clients[0].last.Load()}, eventstore.MaxReadLimit)
 	if err != nil {
 		return nil, 0, err
 	}

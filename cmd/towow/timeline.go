@@ -1,7 +1,7 @@
-// Package timeline renders negotiation events as one human-readable line
+// The negotiation timeline: events rendered as one human-readable line
 // each (time, type, round, agent, short summary) and a negotiation's result
 // as a short report. `towow demo` and `towow replay` print with it.
-package timeline
+package main
 
 import (
 	"fmt"
@@ -16,8 +16,8 @@ import (
 
 // Line renders one event. start is the time of the negotiation's first
 // event (the offset column).
-func Line(e eventstore.RecordedEvent, start time.Time) string {
-	round, agent, summary := describe(e)
+func timelineLine(e eventstore.RecordedEvent, start time.Time) string {
+	round, agent, summary := describeEvent(e)
 	r := ""
 	if round > 0 {
 		r = fmt.Sprintf("r%d", round)
@@ -26,7 +26,7 @@ func Line(e eventstore.RecordedEvent, start time.Time) string {
 		e.RecordedAt.Sub(start).Seconds(), e.Type, r, clip(agent, 24), summary)
 }
 
-func describe(e eventstore.RecordedEvent) (round int, agent, summary string) {
+func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string) {
 	p, err := e.Decode()
 	if err != nil {
 		return 0, "", "(undecodable: " + err.Error() + ")"
@@ -131,7 +131,7 @@ func describe(e eventstore.RecordedEvent) (round int, agent, summary string) {
 // Result writes the final report of a negotiation tree from its root
 // channel's completion (nil when the demand failed before a channel) and
 // the demand's failure (nil unless it failed).
-func Result(w io.Writer, done *domain.NegotiationCompleted, demandFailure *domain.NegotiationFailed) {
+func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailure *domain.NegotiationFailed) {
 	if done == nil {
 		if demandFailure != nil {
 			fmt.Fprintf(w, "\nNo negotiation: %s (%s)\n%s\n", demandFailure.Reason, demandFailure.ErrorCode, demandFailure.Suggestion)
@@ -140,17 +140,17 @@ func Result(w io.Writer, done *domain.NegotiationCompleted, demandFailure *domai
 	}
 	fmt.Fprintf(w, "\nResult: %s after %d rounds\n", done.Status, done.RoundsTaken)
 	if p := done.FinalProposal; p != nil {
-		proposal(w, p, "  ")
+		printProposal(w, p, "  ")
 	}
 	for _, s := range done.SubResults {
 		fmt.Fprintf(w, "  sub-negotiation %s: %s\n", s.SubChannelID, s.Status)
 		if s.Result != nil && s.Success {
-			proposal(w, s.Result, "    ")
+			printProposal(w, s.Result, "    ")
 		}
 	}
 }
 
-func proposal(w io.Writer, p *domain.Proposal, indent string) {
+func printProposal(w io.Writer, p *domain.Proposal, indent string) {
 	fmt.Fprintf(w, "%sproposal v%d (%s): %s\n", indent, p.Version, p.Type, p.Summary)
 	for _, a := range p.Assignments {
 		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, firstNonEmpty(a.DisplayName, a.AgentID), clip(a.Responsibility, 60))

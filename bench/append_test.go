@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/internal/bench"
+	"github.com/towow/towow/bench"
 	"github.com/towow/towow/internal/dbtest"
 )
 

@@ -1,0 +1,79 @@
+package api
+
+import (
+	"context"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/projections"
+)
+
+// What the API depends on, declared here: the command side, the log, the
+// read models and the operations status. The App wires the real ones
+// (commands.Service, *eventstore.Store, *projections.Queries and its status
+// source); the API never reaches the engine or the LLM client itself.
+
+// Commands is the command side (commands.Service).
+type Commands interface {
+	SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error)
+	SubmitOffer(ctx context.Context, channelID, agentID string, answer domain.OfferAnswer) (int64, error)
+	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer domain.FeedbackAnswer) (int64, error)
+	CreateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error)
+	UpdateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error)
+	DeactivateAgent(ctx context.Context, actor, agentID, reason string) (domain.AgentChange, error)
+	ReactivateAgent(ctx context.Context, actor, agentID string) (domain.AgentChange, error)
+	IssueAgentToken(ctx context.Context, actor, agentID string) (domain.AgentChange, error)
+	AuthenticateAgent(ctx context.Context, token string) (domain.AgentState, error)
+	RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string, issueTokens bool) (domain.ProfilesRegistered, error)
+}
+
+// EventReader reads the log (*eventstore.Store).
+type EventReader interface {
+	ReadAll(ctx context.Context, after int64, f eventstore.Filter, limit int) ([]eventstore.RecordedEvent, error)
+	ReadStream(ctx context.Context, streamID string, fromVersion int64, limit int) ([]eventstore.RecordedEvent, error)
+	StreamVersion(ctx context.Context, streamID string) (int64, error)
+	HeadPosition(ctx context.Context) (int64, error)
+	Fold(ctx context.Context, streamID string, apply func(domain.Payload)) (int64, error)
+	Subscribe(ctx context.Context, opts eventstore.SubscribeOptions, handle eventstore.Handler) error
+}
+
+// ReadModels is the read side (*projections.Queries).
+type ReadModels interface {
+	WaitFor(ctx context.Context, pos int64, names ...string) error
+	Lag(ctx context.Context, names ...string) (map[string]int64, error)
+	Models() []string
+	Checksum(ctx context.Context, name string) (projections.Fingerprint, error)
+	Rebuild(ctx context.Context, name string) (projections.RebuildResult, error)
+
+	ListDemands(ctx context.Context, f projections.DemandFilter) ([]projections.DemandView, error)
+	GetDemand(ctx context.Context, demandID string) (projections.DemandView, error)
+	SubDemands(ctx context.Context, demandID string) ([]projections.DemandView, error)
+	GetChannel(ctx context.Context, channelID string) (projections.ChannelView, error)
+	ChildChannels(ctx context.Context, channelID string) ([]string, error)
+	ChannelProposals(ctx context.Context, channelID string) ([]projections.ProposalView, error)
+	ChannelOffers(ctx context.Context, channelID string) ([]projections.OfferView, error)
+	ChannelFeedback(ctx context.Context, channelID string, version int) ([]projections.FeedbackView, error)
+	GetAgent(ctx context.Context, agentID string) (projections.AgentView, error)
+	ListAgents(ctx context.Context, f projections.AgentFilter) ([]projections.AgentView, error)
+	AgentHistory(ctx context.Context, agentID string, before int64, limit int) ([]projections.Participation, error)
+	ListLLMCalls(ctx context.Context, f projections.LLMCallFilter) ([]projections.LLMCallView, error)
+	SummarizeLLMCalls(ctx context.Context, f projections.LLMCallFilter) ([]projections.LLMCallSummary, error)
+}
+
+// StatusSource tells the operations view what runs in this process.
+type StatusSource interface {
+	// LLMProvider names the LLM provider ("builtin" is the offline
+	// simulation); LLMBreaker is its circuit breaker's state (closed,
+	// half-open or open).
+	LLMProvider() string
+	LLMBreaker() string
+	// Rules are the rules stamped on new channels.
+	Rules() domain.Rules
+	// Jobs counts the River jobs by state (all processes on the database).
+	Jobs(ctx context.Context) (map[string]int64, error)
+}
+
+// Pinger checks the database (*pgxpool.Pool).
+type Pinger interface {
+	Ping(ctx context.Context) error
+}

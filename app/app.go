@@ -1,0 +1,363 @@
+// Package app wires ToWow together: it opens the database (DATABASE_URL or
+// the embedded cluster), migrates it, and builds the event store, the agent
+// directory, the LLM client, the negotiation engine, the command side, the
+// live-stream notifier and hub, the read models and the HTTP API. Every
+// command of the towow binary (serve, worker, demo, bench) runs one App.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/commands"
+	"github.com/towow/towow/data"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/database"
+	"github.com/towow/towow/internal/metrics"
+	"github.com/towow/towow/internal/pgcluster"
+	"github.com/towow/towow/internal/schema"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/projections"
+)
+
+// Config is what an App is built from (the towow binary reads it from the
+// environment; see its --help).
+type Config struct {
+	// DatabaseURL is the PostgreSQL to use; empty: the embedded cluster in
+	// DataDir/pg, started when needed and stopped by Close when no other
+	// process uses it. Ignored when Pool is set.
+	DatabaseURL string
+	DataDir     string
+	// Pool, when set, is the database to use as it is (migrated by New,
+	// never closed by Close): the benchmarks' scratch databases.
+	Pool *pgxpool.Pool
+
+	// Addr is where Run serves the HTTP API (empty: no API listener).
+	Addr string
+	// MetricsAddr is where Run serves only GET /metrics, /healthz and
+	// /readyz (a worker process; empty: none).
+	MetricsAddr string
+	// CORSOrigins and AdminToken configure the API (see api.Server).
+	CORSOrigins []string
+	AdminToken  string
+
+	// LLM configures the LLM client (Provider required; Logger and
+	// OnCall are filled in by New).
+	LLM llm.Config
+	// Engine configures the negotiation engine (Logger and Observe are
+	// filled in by New).
+	Engine agents.Config
+	// Profiles are the agent profiles registered at start: "" the embedded
+	// mock profiles, "none" none, otherwise a JSON file's path.
+	Profiles string
+
+	// ReadModels runs the read models' projectors and serves their
+	// endpoints (serve).
+	ReadModels bool
+	// Hub feeds the live streams from one shared tail of the log (serve);
+	// without it each SSE client reads the database on every commit.
+	Hub bool
+	// Metrics collects Prometheus metrics (served at /metrics).
+	Metrics bool
+	// Logger logs (nil: discard).
+	Logger *slog.Logger
+}
+
+// App is a running ToWow process: the database, the engine working its
+// River jobs, the command side and, with Config.ReadSide, the read side.
+// Its fields are for the commands and tests that drive it; they must not
+// be replaced.
+type App struct {
+	Pool      *pgxpool.Pool
+	Store     *eventstore.Store
+	Directory *agents.Directory
+	LLM       *llm.Client
+	Engine    *agents.Engine
+	Commands  *commands.Service
+	// Notifier wakes live readers on every commit (one LISTEN connection).
+	Notifier *eventstore.Notifier
+	// Hub is nil without Config.Hub; Runner and Queries are the read
+	// models (nil without Config.ReadModels).
+	Hub     *eventstore.Hub
+	Runner  *projections.Runner
+	Queries *projections.Queries
+	// Metrics is nil without Config.Metrics.
+	Metrics *metrics.Metrics
+
+	cfg      Config
+	log      *slog.Logger
+	migrator *schema.Migrator
+	closers  []func()
+}
+
+// New opens and migrates the database, registers the agent profiles and
+// starts the engine's workers, the notifier and, as configured, the hub
+// and the read models. Close releases everything, also when New fails
+// half-way (New does that itself).
+func New(ctx context.Context, cfg Config) (*App, error) {
+	a := &App{cfg: cfg, log: cfg.Logger}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	if err := a.start(ctx); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// start builds and starts the parts in order; each adds its closer.
+func (a *App) start(ctx context.Context) (err error) {
+	cfg := a.cfg
+	if err := a.openDB(ctx); err != nil {
+		return err
+	}
+	if a.migrator, err = schema.New(a.Pool, a.log); err != nil {
+		return err
+	}
+	a.closers = append(a.closers, func() { _ = a.migrator.Close() })
+	if err := a.migrator.Up(ctx); err != nil {
+		return err
+	}
+	if cfg.Metrics {
+		a.Metrics = metrics.New()
+	}
+	a.Store = eventstore.New(a.Pool, eventstore.Options{})
+	a.Directory = agents.NewDirectory(a.Store)
+	lc, ec := cfg.LLM, cfg.Engine
+	lc.Logger, ec.Logger = a.log, a.log
+	if a.Metrics != nil {
+		lc.OnCall, ec.Observe = a.Metrics.LLMCall, a.Metrics.Observe
+	}
+	a.LLM = llm.NewClient(lc)
+	if a.Engine, err = agents.New(a.Pool, a.Store, a.Directory, a.LLM, true, ec); err != nil {
+		return err
+	}
+	a.Commands = commands.New(a.Engine, a.Store, a.Directory, ec.Now)
+	if err := a.loadProfiles(ctx); err != nil {
+		return err
+	}
+	if err := a.Engine.Start(ctx); err != nil {
+		return err
+	}
+	a.closers = append(a.closers, func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		defer cancel()
+		if err := a.Engine.Stop(sctx); err != nil {
+			a.log.Error("stop negotiation workers", "err", err)
+		}
+	})
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.closers = append(a.closers, stop)
+	a.Notifier = eventstore.NewNotifier(a.Pool.Config().ConnConfig, a.log)
+	go func() { _ = a.Notifier.Run(bg) }()
+	src := metrics.Sources{Pool: a.Pool, BreakerOpen: func() bool { return a.LLM.BreakerState() == "open" }}
+	if cfg.Hub {
+		a.Hub = eventstore.NewHub(a.Store, a.Notifier, eventstore.HubOptions{Logger: a.log})
+		go func() { _ = a.Hub.Run(bg) }()
+	}
+	if cfg.ReadModels {
+		a.Runner = projections.NewRunner(a.Pool, a.Store, a.Notifier, a.log)
+		for _, p := range projections.All() {
+			go a.Runner.RunForever(bg, p)
+		}
+		a.Queries = projections.NewQueries(a.Runner, a.Pool)
+		src.Lag = a.lag
+	}
+	if a.Metrics != nil {
+		a.Metrics.Watch(src)
+	}
+	return nil
+}
+
+// Close stops the workers (running steps get 15 s to finish; the rest are
+// retried later, safely), the background loops and the database (the
+// embedded cluster stops when no other process uses it).
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// API is the HTTP API of this process: commands, the log, the live
+// streams, the status and, with Config.ReadModels, the read models'
+// endpoints. Callers may adjust it before building its Handler.
+func (a *App) API() *api.Server {
+	s := a.health()
+	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
+	s.CORSOrigins, s.AdminToken = a.cfg.CORSOrigins, a.cfg.AdminToken
+	if a.Queries != nil {
+		s.ReadModels, s.Ready.Lag = a.Queries, a.lag
+	}
+	return s
+}
+
+// health is the API of a process without one: /healthz, /readyz and
+// /metrics only.
+func (a *App) health() *api.Server {
+	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending}}
+	if a.Metrics != nil {
+		s.Metrics = a.Metrics
+	}
+	return s
+}
+
+// Run serves HTTP on Config.Addr (the API) or Config.MetricsAddr (metrics
+// and health) until ctx ends, then shuts the listener down (live streams
+// are ended). Without an address it waits for ctx. It returns ctx's error
+// after a clean stop.
+func (a *App) Run(ctx context.Context) error {
+	addr, name, h := a.cfg.Addr, "TOWOW_ADDR", http.Handler(nil)
+	switch {
+	case addr != "":
+		h = a.API().Handler()
+	case a.cfg.MetricsAddr != "":
+		addr, name, h = a.cfg.MetricsAddr, "TOWOW_METRICS_ADDR", a.health().Handler()
+	default:
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s=%s: %w", name, addr, err)
+	}
+	return a.serve(ctx, ln, h)
+}
+
+// serve serves h on ln until ctx ends (see Run).
+func (a *App) serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	// Request contexts derive from base, which shutdown cancels: live SSE
+	// streams end instead of holding Shutdown until its timeout.
+	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
+	srv := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return base },
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	a.log.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", a.LLM.ProviderName())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	cancelBase()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return ctx.Err()
+}
+
+// lag is how far each read model trails the log.
+func (a *App) lag(ctx context.Context) (map[string]int64, error) {
+	return a.Runner.Lag(ctx, projections.Names()...)
+}
+
+// openDB connects to Config.Pool, DATABASE_URL or, when both are unset, to
+// the embedded cluster (started if needed).
+func (a *App) openDB(ctx context.Context) error {
+	switch {
+	case a.cfg.Pool != nil:
+		a.Pool = a.cfg.Pool
+		return nil
+	case a.cfg.DatabaseURL != "":
+		pool, err := database.Open(ctx, a.cfg.DatabaseURL, database.Options{})
+		if err != nil {
+			return err
+		}
+		a.Pool = pool
+		a.closers = append(a.closers, pool.Close)
+		return nil
+	}
+	pool, stop, err := OpenEmbedded(ctx, a.cfg.DataDir, a.log)
+	if err != nil {
+		return err
+	}
+	a.Pool = pool
+	a.closers = append(a.closers, stop)
+	return nil
+}
+
+// OpenEmbedded starts (or joins) the embedded cluster in dataDir/pg and
+// connects to its towow database. stop closes the pool and ends this
+// process's use of the cluster, which stops it if no other process uses it
+// and it was not started detached (towow db start).
+func OpenEmbedded(ctx context.Context, dataDir string, logger *slog.Logger) (pool *pgxpool.Pool, stop func(), err error) {
+	dir := EmbeddedDir(dataDir)
+	cluster, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: dir, Logger: logger})
+	if err != nil {
+		return nil, nil, fmt.Errorf("embedded database: %w", err)
+	}
+	stopCluster := func() {
+		// Stop even when ctx is cancelled (SIGINT/SIGTERM is how we got here).
+		if err := cluster.Stop(context.WithoutCancel(ctx)); err != nil {
+			logger.Error("stop embedded database", "err", err)
+		}
+	}
+	logger.Info("embedded database ready", "dir", dir, "port", cluster.Port(), "owned", cluster.Owned())
+	pool, err = database.Open(ctx, cluster.URL("towow"), database.Options{})
+	if err != nil {
+		stopCluster()
+		return nil, nil, err
+	}
+	return pool, func() { pool.Close(); stopCluster() }, nil
+}
+
+// EmbeddedDir is where the embedded cluster of dataDir lives.
+func EmbeddedDir(dataDir string) string { return filepath.Join(dataDir, "pg") }
+
+// loadProfiles registers Config.Profiles (default: the embedded mock
+// profiles). A broken entry is reported with its index and skipped.
+func (a *App) loadProfiles(ctx context.Context) error {
+	raw, source := data.MockProfiles, "data/mock_profiles.json"
+	switch a.cfg.Profiles {
+	case "none":
+		return nil
+	case "":
+	default:
+		b, err := os.ReadFile(a.cfg.Profiles)
+		if err != nil {
+			return fmt.Errorf("TOWOW_PROFILES: %w", err)
+		}
+		raw, source = b, a.cfg.Profiles
+	}
+	profiles, errs := domain.ParseProfiles(raw)
+	for _, err := range errs {
+		a.log.Warn("agent profile rejected", "source", source, "err", err)
+	}
+	res, err := a.Commands.RegisterProfiles(ctx, profiles, source, false)
+	if err != nil {
+		return fmt.Errorf("load agent profiles: %w", err)
+	}
+	a.log.Info("agent profiles loaded", "source", source, "registered", res.Registered, "updated", res.Updated,
+		"unchanged", res.Unchanged, "rejected", len(errs))
+	return nil
+}
+
+// status is the App as the API's status source.
+type status struct{ a *App }
+
+func (s status) LLMProvider() string { return s.a.LLM.ProviderName() }
+func (s status) LLMBreaker() string  { return s.a.LLM.BreakerState() }
+func (s status) Rules() domain.Rules { return s.a.Engine.Rules() }
+func (s status) Jobs(ctx context.Context) (map[string]int64, error) {
+	return metrics.RiverJobs(ctx, s.a.Pool)
+}

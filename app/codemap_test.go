@@ -1,0 +1,114 @@
+package app_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// codeMap is the README's code map: each package and the ToWow packages
+// it may import. Nothing imports upward; a new package or import is added
+// here and in the README in the same change.
+var codeMap = map[string][]string{
+	"domain":             {},
+	"data":               {},
+	"migrations":         {},
+	"web":                {},
+	"internal/sqlcdb":    {},
+	"internal/database":  {},
+	"internal/logctx":    {},
+	"internal/pgcluster": {},
+	"internal/schema":    {"internal/sqlcdb", "migrations"},
+	"internal/metrics":   {"domain"},
+	"internal/dbtest":    {"internal/database", "internal/pgcluster", "internal/schema", "internal/sqlcdb", "migrations"},
+	"eventstore":         {"domain", "internal/sqlcdb"},
+	"llm":                {"domain"},
+	"llm/builtin":        {"domain", "llm"},
+	"projections":        {"domain", "eventstore", "internal/sqlcdb"},
+	"agents":             {"domain", "eventstore", "internal/logctx", "llm"},
+	"commands":           {"agents", "domain", "eventstore"},
+	"api":                {"domain", "eventstore", "internal/metrics", "projections", "web"},
+	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/metrics",
+		"internal/pgcluster", "internal/schema", "llm", "projections"},
+	"bench": {"app", "domain", "eventstore"},
+	"cmd/towow": {"agents", "app", "bench", "domain", "eventstore", "internal/database", "internal/logctx",
+		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "projections"},
+}
+
+const module = "github.com/towow/towow"
+
+type listed struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// goList lists the module's packages (without their tests).
+func goList(t *testing.T) []listed {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listed
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+func local(path string) (string, bool) {
+	if path == module {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(path, module+"/")
+	return rest, ok
+}
+
+// TestCodeMap fails when a package imports a ToWow package the code map
+// does not allow, when a package is missing from the map, when domain
+// imports anything outside the standard library, or when api depends, even
+// indirectly, on the engine, the LLM client, the commands or the App.
+func TestCodeMap(t *testing.T) {
+	pkgs := goList(t)
+	if len(pkgs) < len(codeMap) {
+		t.Fatalf("go list found %d packages, the code map names %d", len(pkgs), len(codeMap))
+	}
+	for _, p := range pkgs {
+		name, _ := local(p.ImportPath)
+		allowed, ok := codeMap[name]
+		if !ok {
+			t.Errorf("package %s is not in the code map (app/codemap_test.go and the README)", name)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if dep, ok := local(imp); ok && !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s, which the code map does not allow", name, dep)
+			}
+		}
+		switch name {
+		case "domain":
+			for _, imp := range p.Deps {
+				if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+					t.Errorf("domain depends on %s: it may use only the standard library", imp)
+				}
+			}
+		case "api":
+			for _, imp := range p.Deps {
+				if dep, ok := local(imp); ok && slices.Contains([]string{"agents", "llm", "llm/builtin", "commands", "app"}, dep) {
+					t.Errorf("api depends on %s: it must reach the system only through the interfaces it declares", dep)
+				}
+			}
+		}
+	}
+}

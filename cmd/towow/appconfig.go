@@ -1,0 +1,42 @@
+package main
+
+import (
+	"io"
+
+	"github.com/towow/towow/agents"
+	"github.com/towow/towow/app"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/llm/builtin"
+)
+
+// provider builds the LLM provider TOWOW_LLM names.
+func (c config) provider() llm.Provider {
+	switch c.LLM {
+	case "anthropic":
+		return llm.NewAnthropic(llm.AnthropicConfig{APIKey: c.AnthropicKey, BaseURL: c.AnthropicURL, Model: c.LLMModel})
+	case "openai":
+		return llm.NewOpenAI(llm.OpenAIConfig{APIKey: c.OpenAIKey, BaseURL: c.OpenAIURL, Model: c.LLMModel})
+	}
+	return builtin.NewWithLatency(c.builtinLatency)
+}
+
+// app is the App configuration of a command: the engine, the LLM and the
+// database from the environment, logging to stderr.
+func (c config) app(stderr io.Writer, quiet bool) app.Config {
+	logger := c.logger(stderr)
+	if quiet {
+		logger = c.quietLogger(stderr)
+	}
+	return app.Config{
+		DatabaseURL: c.DatabaseURL,
+		DataDir:     c.DataDir,
+		CORSOrigins: c.CORSOrigins,
+		AdminToken:  c.AdminToken,
+		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout,
+			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
+		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates,
+			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter},
+		Profiles: c.Profiles,
+		Logger:   logger,
+	}
+}

@@ -1,0 +1,107 @@
+package commands
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/towow/towow/domain"
+)
+
+// SubmitDemand starts a negotiation for a user's demand. An empty demand is
+// domain.ErrDemandEmpty (TOWOW_DEMAND_002), one over domain.MaxDemandRunes
+// characters domain.ErrDemandInvalid; nothing is written then.
+func (s *Service) SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error) {
+	for range 5 {
+		id, err := newDemandID()
+		if err != nil {
+			return domain.DemandSubmission{}, err
+		}
+		pos, err := s.engine.DecideDemand(ctx, "submit demand", id, domain.UserActor(userID), "user:"+userID,
+			func(d *domain.DemandState) ([]domain.Payload, error) {
+				return d.Submit(domain.SubmitDemand{DemandID: id, UserID: userID, RawInput: rawInput})
+			})
+		if errors.Is(err, domain.ErrDuplicate) {
+			continue // an id collision: draw another
+		}
+		if err != nil {
+			return domain.DemandSubmission{}, err
+		}
+		return domain.DemandSubmission{DemandID: id, ChannelID: domain.ChannelIDFor(id), Position: pos}, nil
+	}
+	return domain.DemandSubmission{}, errors.New("submit demand: could not draw an unused demand id")
+}
+
+func newDemandID() (string, error) {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("demand id: %w", err)
+	}
+	return "d-" + hex.EncodeToString(b[:]), nil
+}
+
+// SubmitOffer records an external agent's offer. Errors are *domain.Error:
+// ErrNotFound (no such channel), ErrNotInvited, ErrDuplicate,
+// ErrOffersClosed (collection over), ErrInvalidAnswer. Nothing is written
+// on error. It returns the position written.
+func (s *Service) SubmitOffer(ctx context.Context, channelID, agentID string, answer domain.OfferAnswer) (int64, error) {
+	if err := s.requireExternal(ctx, agentID); err != nil {
+		return 0, err
+	}
+	if err := s.requireChannel(ctx, channelID); err != nil {
+		return 0, err
+	}
+	o := domain.Offer{AgentID: agentID, OfferAnswer: answer}
+	return s.engine.DecideChannel(ctx, "submit offer", channelID, domain.AgentActor(agentID), "agent:"+agentID,
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitOffer(o, "", s.now()) })
+}
+
+// SubmitFeedback records an external agent's feedback on the proposal of
+// round (1 or more; it is required, so that an answer that arrives after its
+// round closed is refused, domain.ErrWrongRound, instead of counting for
+// the next proposal). Errors are *domain.Error: ErrNotFound,
+// ErrNotParticipant, ErrWrongRound, ErrDuplicate, ErrFeedbackClosed,
+// ErrInvalidAnswer. Nothing is written on error. It returns the position
+// written.
+func (s *Service) SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer domain.FeedbackAnswer) (int64, error) {
+	if round < 1 {
+		return 0, &domain.Error{Code: domain.ErrWrongRound.Code, Message: "feedback must name the round it answers (1 or more)"}
+	}
+	if err := s.requireExternal(ctx, agentID); err != nil {
+		return 0, err
+	}
+	if err := s.requireChannel(ctx, channelID); err != nil {
+		return 0, err
+	}
+	f := domain.ProposalFeedback{AgentID: agentID, FeedbackAnswer: answer}
+	return s.engine.DecideChannel(ctx, "submit feedback", channelID, domain.AgentActor(agentID), "agent:"+agentID,
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitFeedback(f, round) })
+}
+
+// requireExternal refuses commands for an agent whose twin answers (its
+// answers come from the engine) or that does not exist.
+func (s *Service) requireExternal(ctx context.Context, agentID string) error {
+	p, _, ok, err := s.dir.Get(ctx, agentID)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("agent %s does not exist", agentID)}
+	case !p.IsExternal():
+		return &domain.Error{Code: domain.ErrNotParticipant.Code, Message: fmt.Sprintf("agent %s is answered by its twin, not by commands", agentID)}
+	}
+	return nil
+}
+
+func (s *Service) requireChannel(ctx context.Context, channelID string) error {
+	v, err := s.store.StreamVersion(ctx, domain.ChannelStream(channelID))
+	if err != nil {
+		return err
+	}
+	if v == 0 {
+		return &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("channel %s does not exist", channelID)}
+	}
+	return nil
+}
