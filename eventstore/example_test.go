@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -13,32 +12,13 @@ import (
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
-	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
 )
 
 // examplePool is a migrated database for the runnable examples.
 var examplePool *pgxpool.Pool
 
-func TestMain(m *testing.M) {
-	ctx := context.Background()
-	url, drop, err := dbtest.Create(ctx)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	examplePool, err = database.Open(ctx, url, database.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	examplePool.Close()
-	if err := drop(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { dbtest.Main(m, &examplePool) }
 
 // Append typed events with an expected version; a stale version is a typed
 // conflict that carries the actual version and writes nothing.

@@ -3,7 +3,6 @@ package projections_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/google/uuid"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
-	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
 )
@@ -19,25 +17,7 @@ import (
 // examplePool is a migrated database for the runnable examples.
 var examplePool *pgxpool.Pool
 
-func TestMain(m *testing.M) {
-	ctx := context.Background()
-	url, drop, err := dbtest.Create(ctx)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	examplePool, err = database.Open(ctx, url, database.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	examplePool.Close()
-	if err := drop(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { dbtest.Main(m, &examplePool) }
 
 // Fold the log into the read models and read them: a runner catches every
 // read model up with the log (servers run it live with RunForever), and

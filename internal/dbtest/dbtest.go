@@ -242,3 +242,26 @@ func repoRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// Main runs a package's tests and examples with *pool on a fresh migrated
+// database (runnable examples have no *testing.T), then drops it and exits:
+// call it from TestMain.
+func Main(m *testing.M, pool **pgxpool.Pool) {
+	ctx := context.Background()
+	url, drop, err := Create(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*pool, err = database.Open(ctx, url, database.Options{ApplicationName: "towow-test"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	(*pool).Close()
+	if err := drop(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(code)
+}
