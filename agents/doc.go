@@ -29,6 +29,19 @@
 // guards against any other writer. Decoded events are cached per stream
 // (cache.go): a stream only grows, so a load reads only what is new.
 //
-// Agents whose profile says mode "external" get no twin: their offers and
-// feedback arrive through [Engine.SubmitOffer] and [Engine.SubmitFeedback].
+// The same unit of work (engine.go's commit: lock the streams, reload,
+// decide, insert the follow-up jobs, append) is the only way anything
+// writes: the command side (package commands: a user's demand, an external
+// agent's answers, the agent directory's writes) goes through
+// [Engine.DecideDemand], [Engine.DecideChannel], [Engine.DecideAgent] and
+// [Engine.DecideAgents], so a command's events set off their follow-up jobs
+// exactly as a step's do. Agents whose profile says mode "external" get no
+// twin: their offers and feedback arrive as such commands.
+//
+// Files: coordinator.go (understanding and filtering), channel_admin.go
+// (the ChannelAdmin's steps: broadcast, aggregate, rounds, force-finalize,
+// gaps, sub-negotiations, stuck checks), twin.go (the twins' offers and
+// feedback), reactions.go (which jobs follow which events), jobs.go and
+// workers.go (River's job kinds and workers), directory.go (the agents a
+// step may invite, folded from the agent streams).
 package agents
