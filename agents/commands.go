@@ -72,8 +72,8 @@ func (e *Engine) SubmitOffer(ctx context.Context, channelID, agentID string, cmd
 	if err := e.requireChannel(ctx, channelID); err != nil {
 		return 0, err
 	}
-	o := domain.Offer{AgentID: agentID, Decision: cmd.Decision, Contribution: cmd.Contribution, Conditions: cmd.Conditions,
-		Reasoning: cmd.Reasoning, DeclineReason: cmd.DeclineReason, Confidence: cmd.Confidence}
+	o := domain.Offer{AgentID: agentID, OfferAnswer: domain.OfferAnswer{Decision: cmd.Decision, Contribution: cmd.Contribution,
+		Conditions: cmd.Conditions, Reasoning: cmd.Reasoning, DeclineReason: cmd.DeclineReason, Confidence: cmd.Confidence}}
 	return e.channelStep(ctx, "submit offer", channelID, domain.AgentActor(agentID), "agent:"+agentID, nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitOffer(o, "", e.cfg.Now()) })
 }
@@ -105,8 +105,8 @@ func (e *Engine) SubmitFeedback(ctx context.Context, channelID, agentID string, 
 	if err := e.requireChannel(ctx, channelID); err != nil {
 		return 0, err
 	}
-	f := domain.ProposalFeedback{AgentID: agentID, FeedbackType: cmd.FeedbackType, Reasoning: cmd.Reasoning,
-		AdjustmentRequest: cmd.AdjustmentRequest, Concerns: cmd.Concerns, Confidence: cmd.Confidence}
+	f := domain.ProposalFeedback{AgentID: agentID, FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: cmd.FeedbackType,
+		Reasoning: cmd.Reasoning, AdjustmentRequest: cmd.AdjustmentRequest, Concerns: cmd.Concerns, Confidence: cmd.Confidence}}
 	return e.channelStep(ctx, "submit feedback", channelID, domain.AgentActor(agentID), "agent:"+agentID, nil, "",
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitFeedback(f, cmd.Round) })
 }

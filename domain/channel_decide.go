@@ -330,7 +330,7 @@ func (c *Channel) FeedbackTimeout(round int) ([]Payload, error) {
 	all := c.FeedbackList()
 	for _, id := range c.MissingFeedback() {
 		f := ProposalFeedback{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, ProposalVersion: c.Proposal.Version,
-			Round: c.Round, FeedbackType: FeedbackAccept, Reasoning: FeedbackTimeoutReason}
+			Round: c.Round, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept, Reasoning: FeedbackTimeoutReason}}
 		b.add(&f)
 		all = append(all, f)
 	}

@@ -59,7 +59,7 @@ func (g *given) collecting() *given {
 // offers submits one offer per decision, in agent order.
 func (g *given) offers(decisions ...OfferDecision) *given {
 	for i, d := range decisions {
-		o := Offer{AgentID: fmt.Sprintf("a%d", i+1), Decision: d, Contribution: "help"}
+		o := Offer{AgentID: fmt.Sprintf("a%d", i+1), OfferAnswer: OfferAnswer{Decision: d, Contribution: "help"}}
 		if d == OfferDecisionConditional {
 			o.Conditions = []string{"报销交通费"}
 		}
@@ -84,7 +84,7 @@ func (g *given) proposed() *given {
 func (g *given) feedback(types ...FeedbackType) *given {
 	for i, ft := range types {
 		g.then(func(c *Channel) ([]Payload, error) {
-			f := ProposalFeedback{AgentID: c.RoundMembers()[i], FeedbackType: ft, Reasoning: "r"}
+			f := ProposalFeedback{AgentID: c.RoundMembers()[i], FeedbackAnswer: FeedbackAnswer{FeedbackType: ft, Reasoning: "r"}}
 			if ft == FeedbackNegotiate {
 				f.AdjustmentRequest = "改时间"
 			}
@@ -146,7 +146,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "offer from an agent not invited",
 			given: newGiven(2, rules).collecting(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "zz", Decision: OfferDecisionParticipate, Contribution: "x"}, "", t0)
+				return c.SubmitOffer(Offer{AgentID: "zz", OfferAnswer: OfferAnswer{Decision: OfferDecisionParticipate, Contribution: "x"}}, "", t0)
 			},
 			err: ErrNotInvited,
 		},
@@ -154,7 +154,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "second offer of an agent",
 			given: newGiven(3, rules).collecting().offers(OfferDecisionParticipate),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "a1", Decision: OfferDecisionDecline}, "", t0)
+				return c.SubmitOffer(Offer{AgentID: "a1", OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline}}, "", t0)
 			},
 			err: ErrDuplicate,
 		},
@@ -162,7 +162,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "conditional offer without conditions",
 			given: newGiven(2, rules).collecting(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "a1", Decision: OfferDecisionConditional, Contribution: "x"}, "", t0)
+				return c.SubmitOffer(Offer{AgentID: "a1", OfferAnswer: OfferAnswer{Decision: OfferDecisionConditional, Contribution: "x"}}, "", t0)
 			},
 			err: ErrInvalidAnswer,
 		},
@@ -170,7 +170,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "offer before broadcast",
 			given: newGiven(2, rules),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "a1", Decision: OfferDecisionParticipate, Contribution: "x"}, "", t0)
+				return c.SubmitOffer(Offer{AgentID: "a1", OfferAnswer: OfferAnswer{Decision: OfferDecisionParticipate, Contribution: "x"}}, "", t0)
 			},
 			err: ErrOffersClosed,
 		},
@@ -178,7 +178,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "the last offer closes collection",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "a2", Decision: OfferDecisionDecline}, "B", t0)
+				return c.SubmitOffer(Offer{AgentID: "a2", OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline}}, "B", t0)
 			},
 			then: []EventType{EventOfferSubmitted, tStatus, EventAggregationStarted},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
@@ -191,7 +191,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "a second offer after collection closed is a duplicate",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionDecline),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "a2", Decision: OfferDecisionParticipate, Contribution: "x"}, "", t0)
+				return c.SubmitOffer(Offer{AgentID: "a2", OfferAnswer: OfferAnswer{Decision: OfferDecisionParticipate, Contribution: "x"}}, "", t0)
 			},
 			err: ErrDuplicate,
 		},
@@ -264,7 +264,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "feedback from a non-participant",
 			given: newGiven(3, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate, OfferDecisionDecline).proposed(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a3", FeedbackType: FeedbackAccept}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a3", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0)
 			},
 			err: ErrNotParticipant,
 		},
@@ -272,7 +272,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "feedback for another round",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate).proposed(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackType: FeedbackAccept}, 2)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 2)
 			},
 			err: ErrWrongRound,
 		},
@@ -280,7 +280,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "second feedback in a round",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate).proposed().feedback(FeedbackAccept),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackType: FeedbackWithdraw}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw}}, 0)
 			},
 			err: ErrDuplicate,
 		},
@@ -288,7 +288,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "negotiate without a request",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate).proposed(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackType: FeedbackNegotiate}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackNegotiate}}, 0)
 			},
 			err: ErrInvalidAnswer,
 		},
@@ -296,7 +296,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "feedback before any proposal",
 			given: newGiven(2, rules).collecting(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackType: FeedbackAccept}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0)
 			},
 			err: ErrFeedbackClosed,
 		},
@@ -482,7 +482,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "offers after the offer timeout",
 			given: newGiven(2, rules).collecting().then(func(c *Channel) ([]Payload, error) { return c.OfferTimeout() }),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitOffer(Offer{AgentID: "a1", Decision: OfferDecisionParticipate, Contribution: "x"}, "", t0)
+				return c.SubmitOffer(Offer{AgentID: "a1", OfferAnswer: OfferAnswer{Decision: OfferDecisionParticipate, Contribution: "x"}}, "", t0)
 			},
 			err: ErrOffersClosed,
 		},
@@ -650,7 +650,7 @@ func inLastRound(maxRounds int) *given {
 
 func lastFeedback(ft FeedbackType) func(c *Channel) ([]Payload, error) {
 	return func(c *Channel) ([]Payload, error) {
-		f := ProposalFeedback{AgentID: c.MissingFeedback()[0], FeedbackType: ft, Reasoning: "r", AdjustmentRequest: "x"}
+		f := ProposalFeedback{AgentID: c.MissingFeedback()[0], FeedbackAnswer: FeedbackAnswer{FeedbackType: ft, Reasoning: "r", AdjustmentRequest: "x"}}
 		return c.SubmitFeedback(f, 0)
 	}
 }

@@ -81,10 +81,10 @@ func TestAnswerPayloadEncodingWithEmptyFields(t *testing.T) {
 
 func declineOffer() *OfferSubmitted {
 	return &OfferSubmitted{ChannelID: "c", Offer: Offer{AgentID: "a", DemandID: "d",
-		Decision: OfferDecisionDecline, DeclineReason: "busy"}}
+		OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline, DeclineReason: "busy"}}}
 }
 
 func acceptFeedback() *ProposalFeedback {
 	return &ProposalFeedback{ChannelID: "c", DemandID: "d", AgentID: "a", ProposalVersion: 1,
-		FeedbackType: FeedbackAccept}
+		FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}
 }

@@ -39,16 +39,12 @@ func (*ProposalDistributed) EventType() EventType { return EventProposalDistribu
 // (001 §4.6; proposal_version and adjustment_request from 002 §2.2,
 // concerns and confidence from 004's feedback contract).
 type ProposalFeedback struct {
-	ChannelID         string       `json:"channel_id"`
-	DemandID          string       `json:"demand_id"`
-	AgentID           string       `json:"agent_id"`
-	ProposalVersion   int          `json:"proposal_version"`
-	Round             int          `json:"round,omitempty"`
-	FeedbackType      FeedbackType `json:"feedback_type"`
-	Reasoning         string       `json:"reasoning"`
-	AdjustmentRequest string       `json:"adjustment_request,omitempty"` // only for negotiate
-	Concerns          []string     `json:"concerns,omitempty"`
-	Confidence        int          `json:"confidence,omitempty"` // 0-100
+	ChannelID       string `json:"channel_id"`
+	DemandID        string `json:"demand_id"`
+	AgentID         string `json:"agent_id"`
+	ProposalVersion int    `json:"proposal_version"`
+	Round           int    `json:"round,omitempty"`
+	FeedbackAnswer         // feedback_type, reasoning, adjustment_request, concerns, confidence
 }
 
 // EventType implements [Payload].

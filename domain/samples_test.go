@@ -110,9 +110,12 @@ var samplePayloads = []Payload{
 		ChannelID: "collab-abc12345", DisplayName: "Bob",
 		Offer: Offer{
 			OfferID: "offer_001", AgentID: "user_agent_bob", DemandID: "d-abc12345",
-			Decision: OfferDecisionConditional, Contribution: "可以提供朝阳区30人会议室",
-			Conditions: []string{"需要提前3天确认"}, Reasoning: "对AI聚会感兴趣",
-			DeclineReason: "周末可能有事", Confidence: 80, SubmittedAt: sampleTime,
+			OfferAnswer: OfferAnswer{
+				Decision: OfferDecisionConditional, Contribution: "可以提供朝阳区30人会议室",
+				Conditions: []string{"需要提前3天确认"}, Reasoning: "对AI聚会感兴趣",
+				DeclineReason: "周末可能有事", Confidence: 80,
+			},
+			SubmittedAt: sampleTime,
 		},
 	},
 	&OfferTimeout{
@@ -123,8 +126,10 @@ var samplePayloads = []Payload{
 	&ProposalDistributed{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Proposal: sampleProposal, Round: 2},
 	&ProposalFeedback{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
-		ProposalVersion: 1, Round: 1, FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突",
-		AdjustmentRequest: "能否改到2月16日？", Concerns: []string{"日期"}, Confidence: 70,
+		ProposalVersion: 1, Round: 1, FeedbackAnswer: FeedbackAnswer{
+			FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突",
+			AdjustmentRequest: "能否改到2月16日？", Concerns: []string{"日期"}, Confidence: 70,
+		},
 	},
 	&ProposalAdjusting{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2},
 	&ProposalFinalized{

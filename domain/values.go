@@ -56,16 +56,11 @@ const (
 
 // Offer is an agent's response to a demand (001 §4.2, 响应).
 type Offer struct {
-	OfferID       string        `json:"offer_id,omitempty"` // e.g. "offer_001"
-	AgentID       string        `json:"agent_id"`
-	DemandID      string        `json:"demand_id"`
-	Decision      OfferDecision `json:"decision"`
-	Contribution  string        `json:"contribution"`             // 贡献描述
-	Conditions    []string      `json:"conditions,omitempty"`     // 条件列表
-	Reasoning     string        `json:"reasoning,omitempty"`      // 决策理由
-	DeclineReason string        `json:"decline_reason,omitempty"` // 拒绝原因
-	Confidence    int           `json:"confidence,omitempty"`     // 0-100
-	SubmittedAt   time.Time     `json:"submitted_at,omitzero"`
+	OfferID     string    `json:"offer_id,omitempty"` // e.g. "offer_001"
+	AgentID     string    `json:"agent_id"`
+	DemandID    string    `json:"demand_id"`
+	OfferAnswer           // decision, contribution, conditions, reasoning, decline_reason, confidence
+	SubmittedAt time.Time `json:"submitted_at,omitzero"`
 }
 
 // Gap is a missing capability in a proposal (001 §4.4, 缺口).
