@@ -30,8 +30,7 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 	}
 	_, err = e.demandStep(ctx, "understand demand", d.ID, domain.ActorCoordinator, causation(job.Kind, job.ID), &call,
 		domain.EventDemandUnderstood, func(d *domain.DemandState) ([]domain.Payload, error) {
-			evs, err := d.Understand(domain.Understanding{SurfaceDemand: u.SurfaceDemand, DeepUnderstanding: u.DeepUnderstanding,
-				CapabilityTags: u.CapabilityTags, Context: u.Context, Uncertainties: u.Uncertainties, Confidence: u.Confidence})
+			evs, err := d.Understand(u)
 			if len(evs) > 0 {
 				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: len(profiles)})
 			}
