@@ -30,8 +30,7 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 	}
 	_, err = e.demandStep(ctx, "understand demand", d.ID, domain.ActorCoordinator, causation(job.Kind, job.ID), &call,
 		domain.EventDemandUnderstood, func(d *domain.DemandState) ([]domain.Payload, error) {
-			evs, err := d.Understand(domain.DemandUnderstood{SurfaceDemand: u.SurfaceDemand, CapabilityTags: u.CapabilityTags,
-				Confidence: u.Confidence, DeepUnderstanding: &u.DeepUnderstanding, Context: &u.Context, Uncertainties: u.Uncertainties})
+			evs, err := d.Understand(u)
 			if len(evs) > 0 {
 				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: len(profiles)})
 			}

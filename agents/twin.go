@@ -61,8 +61,7 @@ func (e *Engine) twinOffers(ctx context.Context, job *river.Job[twinOffersArgs])
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
 		res, call, err := e.llm.Offer(ctx, llm.OfferInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput,
 			FilterReason: reasons[prof.AgentID]})
-		o := domain.Offer{AgentID: prof.AgentID, OfferAnswer: domain.OfferAnswer{Decision: res.Decision, Contribution: res.Contribution, Conditions: res.Conditions,
-			Reasoning: res.Reasoning, DeclineReason: res.DeclineReason, Confidence: res.Confidence}}
+		o := domain.Offer{AgentID: prof.AgentID, OfferAnswer: res}
 		return answer{agentID: prof.AgentID, name: prof.UserName, offer: &o, call: call}, err
 	}
 	err = e.fanOut(ctx, "twin offers", c.ID, causation(job.Kind, job.ID), len(twins), ask,
@@ -102,8 +101,7 @@ func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackAr
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
 		res, call, err := e.llm.Feedback(ctx, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: proposal,
 			MyAssignment: assignmentOf(&proposal, prof.AgentID), MyOffer: offerView(c, prof.AgentID), Round: round, MaxRounds: maxRounds})
-		f := domain.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: res.FeedbackType, Reasoning: res.Reasoning,
-			AdjustmentRequest: res.AdjustmentRequest, Concerns: res.Concerns, Confidence: res.Confidence}}
+		f := domain.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: res}
 		return answer{agentID: prof.AgentID, fb: &f, call: call}, err
 	}
 	err = e.fanOut(ctx, "twin feedback", c.ID, causation(job.Kind, job.ID), len(twins), ask,

@@ -5,21 +5,13 @@ import (
 	"github.com/towow/towow/llm"
 )
 
-// understanding turns a demand's recorded understanding into prompt input.
-func understanding(d *domain.DemandState) llm.Understanding {
-	u := d.Understanding
-	if u == nil {
-		return llm.Understanding{SurfaceDemand: d.RawInput}
+// understanding is the demand as the prompts see it: its recorded
+// understanding, or only its raw input before prompt 1 answered.
+func understanding(d *domain.DemandState) domain.Understanding {
+	if d.Understanding == nil {
+		return domain.Understanding{SurfaceDemand: d.RawInput}
 	}
-	out := llm.Understanding{SurfaceDemand: u.SurfaceDemand, CapabilityTags: u.CapabilityTags,
-		Uncertainties: u.Uncertainties, Confidence: u.Confidence}
-	if u.DeepUnderstanding != nil {
-		out.DeepUnderstanding = *u.DeepUnderstanding
-	}
-	if u.Context != nil {
-		out.Context = *u.Context
-	}
-	return out
+	return d.Understanding.Understanding()
 }
 
 // demandOf is the domain view of a demand used when broadcasting.

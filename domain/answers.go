@@ -13,7 +13,11 @@ package domain
 
 // OfferAnswer is an agent's answer to a demand (001 §3.3.3, §4.2): the
 // part of an [Offer] the agent decides, whether its twin (prompt 3) or the
-// agent itself (an external agent's offer) answers.
+// agent itself (an external agent's offer) answers. [Channel.SubmitOffer]
+// requires a contribution (贡献描述) unless the agent declines, and at
+// least one condition (条件列表) for a conditional offer; the decline
+// reason (拒绝原因) explains a decline, the reasoning (决策理由) any
+// decision; the confidence is 0-100.
 type OfferAnswer struct {
 	Decision      OfferDecision `json:"decision" enum:"participate,decline,conditional"`
 	Contribution  string        `json:"contribution" required:"false" maxLength:"2000" doc:"what the agent brings (required unless it declines)"`
@@ -26,9 +30,10 @@ type OfferAnswer struct {
 // FeedbackAnswer is a participant's verdict on a proposal (001 §3.3.5,
 // 004): the part of a [ProposalFeedback] the participant decides, whether
 // its twin (prompt 5) or the agent itself (an external agent's feedback)
-// answers. The enum tag lists what an external agent may send; a twin's
-// answer may also be [FeedbackReject] (004), and a feedback that timed out
-// is an accept.
+// answers. A negotiate needs an adjustment request ([Channel.SubmitFeedback]
+// checks it); the confidence is 0-100. The enum tag lists what an external
+// agent may send; a twin's answer may also be [FeedbackReject] (004), and
+// a feedback that timed out is an accept.
 type FeedbackAnswer struct {
 	FeedbackType      FeedbackType `json:"feedback_type" enum:"accept,negotiate,withdraw"`
 	Reasoning         string       `json:"reasoning" required:"false" maxLength:"2000"`

@@ -96,15 +96,14 @@ func (d *DemandState) Submit(cmd SubmitDemand) ([]Payload, error) {
 
 // Understand records prompt 1's understanding. Nothing to do (nil, nil)
 // once the demand is understood.
-func (d *DemandState) Understand(u DemandUnderstood) ([]Payload, error) {
+func (d *DemandState) Understand(u Understanding) ([]Payload, error) {
 	if !d.Exists() {
 		return nil, errorf(ErrNotFound, "demand not submitted")
 	}
 	if d.Understanding != nil {
 		return nil, nil
 	}
-	u.DemandID = d.ID
-	return []Payload{&u}, nil
+	return []Payload{u.Understood(d.ID)}, nil
 }
 
 // Stuck fails a demand that still has neither a channel nor a failure at

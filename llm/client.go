@@ -120,7 +120,7 @@ func (c *Client) BreakerState() string { return c.breaker.State().String() }
 func (c *Client) ProviderName() string { return c.provider.Name() }
 
 // Understand runs prompt 1 (需求理解).
-func (c *Client) Understand(ctx context.Context, in UnderstandInput) (Understanding, domain.LLMCall, error) {
+func (c *Client) Understand(ctx context.Context, in UnderstandInput) (domain.Understanding, domain.LLMCall, error) {
 	return call(ctx, c, PromptUnderstand, &in, parseUnderstand, fallbackUnderstand)
 }
 
@@ -130,7 +130,7 @@ func (c *Client) Filter(ctx context.Context, in FilterInput) (FilterResult, doma
 }
 
 // Offer runs prompt 3 (响应生成).
-func (c *Client) Offer(ctx context.Context, in OfferInput) (OfferResult, domain.LLMCall, error) {
+func (c *Client) Offer(ctx context.Context, in OfferInput) (domain.OfferAnswer, domain.LLMCall, error) {
 	return call(ctx, c, PromptOffer, &in, parseOffer, fallbackOffer)
 }
 
@@ -140,7 +140,7 @@ func (c *Client) Aggregate(ctx context.Context, in AggregateInput) (ProposalResu
 }
 
 // Feedback runs prompt 5 (方案反馈).
-func (c *Client) Feedback(ctx context.Context, in FeedbackInput) (FeedbackResult, domain.LLMCall, error) {
+func (c *Client) Feedback(ctx context.Context, in FeedbackInput) (domain.FeedbackAnswer, domain.LLMCall, error) {
 	return call(ctx, c, PromptFeedback, &in, parseFeedback, fallbackFeedback)
 }
 

@@ -21,8 +21,12 @@
 //  2. calls the provider with a per-call timeout ([Config].Timeout), through
 //     one gobreaker circuit breaker shared by all prompts;
 //  3. extracts the first JSON object of the reply (plain, fenced or inside
-//     prose), decodes it leniently and validates it into the typed result
-//     (unknown agent ids dropped, enums normalised, numbers clamped);
+//     prose), decodes it leniently into the prompt's reply shape
+//     ([UnderstandReply], [FilterReply], … [CompromiseReply], declared once
+//     for the parsers and the builtin brain) and validates it into the typed
+//     result (unknown agent ids dropped, enums normalised, numbers clamped);
+//     prompts 1, 3 and 5 give the domain's own [domain.Understanding],
+//     [domain.OfferAnswer] and [domain.FeedbackAnswer];
 //  4. on any failure — provider error, timeout, open breaker, a reply that
 //     does not parse or validate — returns the prompt's fallback result,
 //     built deterministically from the input alone.

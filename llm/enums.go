@@ -71,7 +71,7 @@ var priorities = map[string]string{
 // confidenceLevel normalises a high/medium/low confidence (prompts 1, 4,
 // 9). Numbers are mapped by thresholds (0..1 or 0..100: ≥70 high, ≥40
 // medium). An absent value gives def; an unknown word is not ok.
-func confidenceLevel(f fval, def domain.Confidence) (domain.Confidence, bool) {
+func confidenceLevel(f Scalar, def domain.Confidence) (domain.Confidence, bool) {
 	switch {
 	case !f.Present:
 		return def, true
@@ -95,7 +95,7 @@ func confidenceLevel(f fval, def domain.Confidence) (domain.Confidence, bool) {
 // confidencePercent normalises a 0-100 confidence (prompts 3, 5): numbers
 // (fractions scaled) clamped, high/medium/low mapped to 80/60/30, anything
 // else 0 (unknown).
-func confidencePercent(f fval) int {
+func confidencePercent(f Scalar) int {
 	if f.IsNum {
 		return percent(f.Num)
 	}
@@ -108,7 +108,7 @@ func confidencePercent(f fval) int {
 // confidenceFraction normalises prompt 2's 0..1 confidence: values above 1
 // are taken as percentages; high/medium/low map to 0.9/0.6/0.3; absent or
 // unknown gives def.
-func confidenceFraction(f fval, def float64) float64 {
+func confidenceFraction(f Scalar, def float64) float64 {
 	if f.IsNum {
 		return float64(percent(f.Num)) / 100
 	}

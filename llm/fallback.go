@@ -70,8 +70,8 @@ func fallbackTags(in *UnderstandInput) []string {
 
 // fallbackUnderstand: the raw input (first 100 runes) as surface demand,
 // fallback tags, low confidence.
-func fallbackUnderstand(in *UnderstandInput) Understanding {
-	return Understanding{
+func fallbackUnderstand(in *UnderstandInput) domain.Understanding {
+	return domain.Understanding{
 		SurfaceDemand:  clip(in.RawInput, 100),
 		CapabilityTags: fallbackTags(in),
 		Confidence:     domain.ConfidenceLow,
@@ -161,8 +161,8 @@ func fallbackFilter(in *FilterInput) FilterResult {
 }
 
 // fallbackOffer: decline (001: response_generation → decline).
-func fallbackOffer(*OfferInput) OfferResult {
-	return OfferResult{
+func fallbackOffer(*OfferInput) domain.OfferAnswer {
+	return domain.OfferAnswer{
 		Decision:      domain.OfferDecisionDecline,
 		Reasoning:     "fallback: " + fallbackReason,
 		DeclineReason: fallbackReason,
@@ -200,8 +200,8 @@ func fallbackAggregate(in *AggregateInput) ProposalResult {
 }
 
 // fallbackFeedback: accept (004 _mock_feedback).
-func fallbackFeedback(*FeedbackInput) FeedbackResult {
-	return FeedbackResult{FeedbackType: domain.FeedbackAccept, Reasoning: "fallback"}
+func fallbackFeedback(*FeedbackInput) domain.FeedbackAnswer {
+	return domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept, Reasoning: "fallback"}
 }
 
 // fallbackAdjust ("返回原方案"): the current proposal without the agents

@@ -12,11 +12,14 @@ import (
 	"unicode/utf8"
 )
 
-// Lenient JSON types for the RAW reply shapes. A model's JSON is often
-// almost right: a number given as a string, a list given as one string, an
-// object where a string was expected. These types accept such values and
-// never fail on a well-formed JSON value of the "wrong" kind; validation
-// happens afterwards, on the typed result.
+// Lenient JSON types, the field types of the reply shapes (replies.go).
+// A model's JSON is often almost right: a number given as a string, a list
+// given as one string, an object where a string was expected. These types
+// accept such values and never fail on a well-formed JSON value of the
+// "wrong" kind; validation happens afterwards, on the typed result. They
+// also encode (the builtin brain writes its replies with them) exactly as
+// the plain Go type of their value would: a Text as a string, a Scalar
+// made by NumberScalar as that number, and so on.
 
 // Size limits applied while normalising replies.
 const (
@@ -78,25 +81,27 @@ func stringify(v any) string {
 	return ""
 }
 
-// fstr is a lenient string: any JSON value, stringified and trimmed.
-type fstr string
+// Text is a lenient string: any JSON value, stringified and trimmed. It
+// encodes as a JSON string.
+type Text string
 
 // UnmarshalJSON implements json.Unmarshaler.
-func (s *fstr) UnmarshalJSON(b []byte) error {
+func (s *Text) UnmarshalJSON(b []byte) error {
 	v, err := decodeAny(b)
 	if err != nil {
 		return err
 	}
-	*s = fstr(strings.TrimSpace(stringify(v)))
+	*s = Text(strings.TrimSpace(stringify(v)))
 	return nil
 }
 
-// fstrs is a lenient list of strings: a list (each element stringified), a
-// single string or object (one element), or null.
-type fstrs []string
+// TextList is a lenient list of strings: a list (each element
+// stringified), a single string or object (one element), or null. It
+// encodes as a JSON list of strings (null when nil).
+type TextList []string
 
 // UnmarshalJSON implements json.Unmarshaler.
-func (l *fstrs) UnmarshalJSON(b []byte) error {
+func (l *TextList) UnmarshalJSON(b []byte) error {
 	v, err := decodeAny(b)
 	if err != nil {
 		return err
@@ -114,25 +119,43 @@ func (l *fstrs) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// fval is a lenient scalar: a number, a numeric string ("80", "80%",
+// Scalar is a lenient scalar: a number, a numeric string ("80", "80%",
 // " 0.9 "), a boolean or any other string. Present reports whether the
-// field was in the reply and not null.
-type fval struct {
-	Present bool
-	IsNum   bool
+// field was in the reply and not null. Make one to encode with
+// NumberScalar, IntScalar, BoolScalar or StringScalar; the zero Scalar
+// encodes as null.
+type Scalar struct {
+	Present bool    // in the reply and not null
+	IsNum   bool    // a number, or a string that reads as one: Num
 	Num     float64 // finite
-	IsBool  bool
+	IsBool  bool    // a boolean: Bool
 	Bool    bool
 	Str     string // trimmed text form of a non-numeric, non-boolean value
 }
 
+// NumberScalar returns the Scalar of the number n (finite), which encodes
+// as encoding/json encodes a float64.
+func NumberScalar(n float64) Scalar { return Scalar{Present: true, IsNum: true, Num: n} }
+
+// IntScalar returns the Scalar of the integer n, which encodes as
+// encoding/json encodes an int (for |n| < 2^53).
+func IntScalar(n int) Scalar { return NumberScalar(float64(n)) }
+
+// BoolScalar returns the Scalar of b, which encodes as true or false.
+func BoolScalar(b bool) Scalar { return Scalar{Present: true, IsBool: true, Bool: b} }
+
+// StringScalar returns the Scalar of the word s (such as "high"), which
+// encodes as a JSON string. It is a string even when s looks like a
+// number.
+func StringScalar(s string) Scalar { return Scalar{Present: true, Str: s} }
+
 // UnmarshalJSON implements json.Unmarshaler.
-func (f *fval) UnmarshalJSON(b []byte) error {
+func (f *Scalar) UnmarshalJSON(b []byte) error {
 	v, err := decodeAny(b)
 	if err != nil {
 		return err
 	}
-	*f = fval{}
+	*f = Scalar{}
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -152,8 +175,22 @@ func (f *fval) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarshalJSON implements json.Marshaler: null when absent, else the
+// boolean, the number or the string.
+func (f Scalar) MarshalJSON() ([]byte, error) {
+	switch {
+	case !f.Present:
+		return []byte("null"), nil
+	case f.IsBool:
+		return json.Marshal(f.Bool)
+	case f.IsNum:
+		return json.Marshal(f.Num)
+	}
+	return marshalRaw(f.Str)
+}
+
 // setNumber parses s as a finite number.
-func (f *fval) setNumber(s string) bool {
+func (f *Scalar) setNumber(s string) bool {
 	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
 		// Large literals overflow to ±Inf with ErrRange: clamp them.
@@ -167,16 +204,21 @@ func (f *fval) setNumber(s string) bool {
 	return true
 }
 
-// fobj is a lenient nested object: an object decoded into V; any other
-// value (or an object that does not decode) leaves V zero.
-type fobj[T any] struct {
-	V  T
-	OK bool
+// Object is a lenient nested object: an object decoded into V; any other
+// value (or an object that does not decode) leaves V zero and OK false.
+// Make one to encode with ObjectOf; an Object that is not OK encodes as
+// null.
+type Object[T any] struct {
+	V  T    // the object
+	OK bool // the value was an object that decoded into V
 }
 
+// ObjectOf returns the Object holding v.
+func ObjectOf[T any](v T) Object[T] { return Object[T]{V: v, OK: true} }
+
 // UnmarshalJSON implements json.Unmarshaler.
-func (o *fobj[T]) UnmarshalJSON(b []byte) error {
-	*o = fobj[T]{}
+func (o *Object[T]) UnmarshalJSON(b []byte) error {
+	*o = Object[T]{}
 	if firstByte(b) != '{' {
 		return nil
 	}
@@ -189,13 +231,34 @@ func (o *fobj[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// flist is a lenient list of objects: a list whose elements are decoded one
+// MarshalJSON implements json.Marshaler: V, or null when not OK.
+func (o Object[T]) MarshalJSON() ([]byte, error) {
+	if !o.OK {
+		return []byte("null"), nil
+	}
+	return marshalRaw(o.V)
+}
+
+// marshalRaw encodes v without escaping <, > and &: the encoder that calls
+// a MarshalJSON method escapes them itself when it is asked to, so the
+// result is what encoding v in place would have given.
+func marshalRaw(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// List is a lenient list of objects: a list whose elements are decoded one
 // by one (elements that do not decode are skipped), a single element, or
-// null.
-type flist[T any] []T
+// null. It encodes as a JSON list (null when nil).
+type List[T any] []T
 
 // UnmarshalJSON implements json.Unmarshaler.
-func (l *flist[T]) UnmarshalJSON(b []byte) error {
+func (l *List[T]) UnmarshalJSON(b []byte) error {
 	*l = nil
 	var elems []json.RawMessage
 	if firstByte(b) == '[' {
@@ -217,7 +280,7 @@ func (l *flist[T]) UnmarshalJSON(b []byte) error {
 // decodeObjectOrString decodes b into obj when it is an object, or calls
 // set with the string when it is a bare string (e.g. a list of agent ids
 // where a list of candidates was expected). Other values are an error, so
-// flist skips them.
+// List skips them.
 func decodeObjectOrString(b []byte, obj any, set func(string)) error {
 	switch firstByte(b) {
 	case '{':
@@ -406,7 +469,7 @@ func percent(n float64) int {
 }
 
 // boolOf interprets a lenient value as a boolean.
-func boolOf(f fval) (value, ok bool) {
+func boolOf(f Scalar) (value, ok bool) {
 	switch {
 	case !f.Present:
 		return false, false

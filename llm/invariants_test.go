@@ -38,7 +38,7 @@ func validLevel(c domain.Confidence) bool {
 	return c == domain.ConfidenceHigh || c == domain.ConfidenceMedium || c == domain.ConfidenceLow
 }
 
-func checkUnderstanding(_ *UnderstandInput, out Understanding) problems {
+func checkUnderstanding(_ *UnderstandInput, out domain.Understanding) problems {
 	var p problems
 	p.add(out.SurfaceDemand != "" && cleanString(out.SurfaceDemand, maxTextRunes), "surface_demand empty or unclean")
 	p.add(validLevel(out.Confidence), "confidence not an enum value")
@@ -72,7 +72,7 @@ func checkFilter(in *FilterInput, out FilterResult) problems {
 	return p
 }
 
-func checkOffer(_ *OfferInput, out OfferResult) problems {
+func checkOffer(_ *OfferInput, out domain.OfferAnswer) problems {
 	var p problems
 	switch out.Decision {
 	case domain.OfferDecisionParticipate, domain.OfferDecisionConditional, domain.OfferDecisionDecline:
@@ -138,7 +138,7 @@ func checkCompromise(in *CompromiseInput, out ProposalResult) problems {
 	return checkProposal(out, domain.ProposalTypeCompromise, allowed, false)
 }
 
-func checkFeedback(_ *FeedbackInput, out FeedbackResult) problems {
+func checkFeedback(_ *FeedbackInput, out domain.FeedbackAnswer) problems {
 	var p problems
 	switch out.FeedbackType {
 	case domain.FeedbackAccept, domain.FeedbackNegotiate, domain.FeedbackWithdraw, domain.FeedbackReject:

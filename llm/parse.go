@@ -10,9 +10,10 @@ import (
 )
 
 // Parsers: one per prompt key. Each finds the JSON object of the reply,
-// decodes it leniently into the RAW shape of the design (001 §3.3, 004)
-// and validates it into the typed result of types.go. A reply that has no
-// JSON object, or whose content is unusable (an unknown enum, no valid
+// decodes it leniently into the prompt's reply shape (replies.go) and
+// validates it into the typed result of types.go (prompts 1, 3 and 5: the
+// domain's Understanding, OfferAnswer and FeedbackAnswer). A reply that has
+// no JSON object, or whose content is unusable (an unknown enum, no valid
 // agent left, ...), is an error wrapping errInvalidReply: the Client then
 // records a parse_error and uses the fallback.
 
@@ -79,42 +80,20 @@ func (x *agentIndex) empty() bool { return len(x.names) == 0 }
 
 // ---- 1 需求理解
 
-type rawUnderstanding struct {
-	SurfaceDemand     fstr              `json:"surface_demand"`
-	DeepUnderstanding fobj[rawDeep]     `json:"deep_understanding"`
-	CapabilityTags    fstrs             `json:"capability_tags"`
-	Context           fobj[rawDemandCx] `json:"context"`
-	Uncertainties     fstrs             `json:"uncertainties"`
-	Confidence        fval              `json:"confidence"`
-}
-
-type rawDeep struct {
-	Motivation        fstr  `json:"motivation"`
-	LikelyPreferences fstrs `json:"likely_preferences"`
-	EmotionalContext  fstr  `json:"emotional_context"`
-}
-
-type rawDemandCx struct {
-	Location          fstr `json:"location"`
-	ExpectedAttendees fval `json:"expected_attendees"`
-	Date              fstr `json:"date"`
-	Budget            fstr `json:"budget"`
-}
-
 // parseUnderstand parses prompt 1's reply. surface_demand is required; an
 // absent confidence is medium; no capability tags means the fallback's tags.
-func parseUnderstand(text string, in *UnderstandInput) (Understanding, error) {
-	var raw rawUnderstanding
+func parseUnderstand(text string, in *UnderstandInput) (domain.Understanding, error) {
+	var raw UnderstandReply
 	if err := decode(text, &raw, "surface_demand", "capability_tags", "deep_understanding"); err != nil {
-		return Understanding{}, err
+		return domain.Understanding{}, err
 	}
-	out := Understanding{SurfaceDemand: clip(string(raw.SurfaceDemand), maxTextRunes)}
+	out := domain.Understanding{SurfaceDemand: clip(string(raw.SurfaceDemand), maxTextRunes)}
 	if out.SurfaceDemand == "" {
-		return Understanding{}, invalid("surface_demand is empty")
+		return domain.Understanding{}, invalid("surface_demand is empty")
 	}
 	conf, ok := confidenceLevel(raw.Confidence, domain.ConfidenceMedium)
 	if !ok {
-		return Understanding{}, invalid("unknown confidence %q", raw.Confidence.Str)
+		return domain.Understanding{}, invalid("unknown confidence %q", raw.Confidence.Str)
 	}
 	out.Confidence = conf
 	deep := raw.DeepUnderstanding.V
@@ -142,27 +121,6 @@ func parseUnderstand(text string, in *UnderstandInput) (Understanding, error) {
 
 // ---- 2 智能筛选
 
-type rawFilter struct {
-	Analysis          fstr                `json:"analysis"`
-	DefinitelyRelated flist[rawCandidate] `json:"definitely_related"`
-	PossiblyRelated   flist[rawCandidate] `json:"possibly_related"`
-	TotalCandidates   fval                `json:"total_candidates"`
-}
-
-type rawCandidate struct {
-	AgentID     fstr `json:"agent_id"`
-	DisplayName fstr `json:"display_name"`
-	Reason      fstr `json:"reason"`
-	MatchType   fstr `json:"match_type"`
-	Confidence  fval `json:"confidence"`
-}
-
-// UnmarshalJSON accepts a candidate object or a bare agent id.
-func (c *rawCandidate) UnmarshalJSON(b []byte) error {
-	type plain rawCandidate
-	return decodeObjectOrString(b, (*plain)(c), func(s string) { c.AgentID = fstr(s) })
-}
-
 // Default filter confidences when a candidate gives none.
 const (
 	defaultDefinitelyConfidence = 0.8
@@ -183,7 +141,7 @@ func maxCandidates(in *FilterInput) int {
 // MaxCandidates. A reply that named candidates of which none is valid is
 // invalid (the model hallucinated ids); one that named none is valid.
 func parseFilter(text string, in *FilterInput) (FilterResult, error) {
-	var raw rawFilter
+	var raw FilterReply
 	if err := decode(text, &raw, "definitely_related", "possibly_related", "analysis"); err != nil {
 		return FilterResult{}, err
 	}
@@ -199,7 +157,7 @@ func parseFilter(text string, in *FilterInput) (FilterResult, error) {
 	seen := map[string]bool{}
 	limit := maxCandidates(in)
 	groups := []struct {
-		list       []rawCandidate
+		list       []ReplyCandidate
 		definitely bool
 	}{{raw.DefinitelyRelated, true}, {raw.PossiblyRelated, false}}
 	for _, g := range groups {
@@ -246,29 +204,20 @@ func parseFilter(text string, in *FilterInput) (FilterResult, error) {
 
 // ---- 3 响应生成
 
-type rawOffer struct {
-	Decision      fstr  `json:"decision"`
-	Contribution  fstr  `json:"contribution"`
-	Conditions    fstrs `json:"conditions"`
-	Reasoning     fstr  `json:"reasoning"`
-	DeclineReason fstr  `json:"decline_reason"`
-	Confidence    fval  `json:"confidence"`
-}
-
 // parseOffer parses prompt 3's reply. The decision is required. Conditions
 // are kept only for conditional (a conditional offer without conditions is
 // a participate); decline_reason only for decline (reasoning if absent); a
 // participate/conditional offer needs a contribution (reasoning if absent).
-func parseOffer(text string, _ *OfferInput) (OfferResult, error) {
-	var raw rawOffer
+func parseOffer(text string, _ *OfferInput) (domain.OfferAnswer, error) {
+	var raw OfferReply
 	if err := decode(text, &raw, "decision"); err != nil {
-		return OfferResult{}, err
+		return domain.OfferAnswer{}, err
 	}
 	decision, ok := lookupEnum(offerDecisions, string(raw.Decision))
 	if !ok {
-		return OfferResult{}, invalid("unknown decision %q", raw.Decision)
+		return domain.OfferAnswer{}, invalid("unknown decision %q", raw.Decision)
 	}
-	out := OfferResult{
+	out := domain.OfferAnswer{
 		Decision:     decision,
 		Contribution: clip(string(raw.Contribution), maxTextRunes),
 		Reasoning:    clip(string(raw.Reasoning), maxTextRunes),
@@ -291,7 +240,7 @@ func parseOffer(text string, _ *OfferInput) (OfferResult, error) {
 			out.Contribution = out.Reasoning
 		}
 		if out.Contribution == "" {
-			return OfferResult{}, invalid("%s without contribution", decision)
+			return domain.OfferAnswer{}, invalid("%s without contribution", decision)
 		}
 	}
 	return out, nil

@@ -9,97 +9,6 @@ import (
 // Parsers of the proposal prompts: 4 (aggregate), 6 (adjust), 9
 // (compromise). They share the proposal shape of 001 §4.3.
 
-type rawProposal struct {
-	Summary     fstr                 `json:"summary"`
-	Objective   fstr                 `json:"objective"`
-	Assignments flist[rawAssignment] `json:"assignments"`
-	Timeline    fobj[rawTimeline]    `json:"timeline"`
-	Rationale   fstr                 `json:"rationale"`
-	Gaps        fstrs                `json:"gaps"`
-	Confidence  fval                 `json:"confidence"`
-	// Prompt 9.
-	Compromises flist[rawCompromise] `json:"compromises"`
-	Unresolved  fstrs                `json:"unresolved"`
-	Suggestions fstrs                `json:"suggestions"`
-	// Prompt 6.
-	AdjustmentSummary fobj[rawAdjustment] `json:"adjustment_summary"`
-}
-
-type rawAssignment struct {
-	AgentID        fstr  `json:"agent_id"`
-	DisplayName    fstr  `json:"display_name"`
-	Role           fstr  `json:"role"`
-	Responsibility fstr  `json:"responsibility"`
-	Dependencies   fstrs `json:"dependencies"`
-	Notes          fstr  `json:"notes"`
-}
-
-// UnmarshalJSON accepts an assignment object or a bare agent id.
-func (a *rawAssignment) UnmarshalJSON(b []byte) error {
-	type plain rawAssignment
-	return decodeObjectOrString(b, (*plain)(a), func(s string) { a.AgentID = fstr(s) })
-}
-
-type rawTimeline struct {
-	StartDate  fstr                `json:"start_date"`
-	Milestones flist[rawMilestone] `json:"milestones"`
-}
-
-type rawMilestone struct {
-	Name        fstr `json:"name"`
-	Date        fstr `json:"date"`
-	Deliverable fstr `json:"deliverable"`
-}
-
-// UnmarshalJSON accepts a milestone object or a bare name.
-func (m *rawMilestone) UnmarshalJSON(b []byte) error {
-	type plain rawMilestone
-	return decodeObjectOrString(b, (*plain)(m), func(s string) { m.Name = fstr(s) })
-}
-
-type rawCompromise struct {
-	Issue      fstr `json:"issue"`
-	Resolution fstr `json:"resolution"`
-	Rationale  fstr `json:"rationale"`
-}
-
-// UnmarshalJSON accepts a compromise object or a bare issue.
-func (c *rawCompromise) UnmarshalJSON(b []byte) error {
-	type plain rawCompromise
-	return decodeObjectOrString(b, (*plain)(c), func(s string) { c.Issue = fstr(s) })
-}
-
-type rawAdjustment struct {
-	Round             fval               `json:"round"`
-	ChangesMade       flist[rawChange]   `json:"changes_made"`
-	RequestsAddressed fstrs              `json:"requests_addressed"`
-	RequestsDeclined  flist[rawDeclined] `json:"requests_declined"`
-}
-
-type rawChange struct {
-	Aspect fstr `json:"aspect"`
-	Before fstr `json:"before"`
-	After  fstr `json:"after"`
-	Reason fstr `json:"reason"`
-}
-
-// UnmarshalJSON accepts a change object or a bare description.
-func (c *rawChange) UnmarshalJSON(b []byte) error {
-	type plain rawChange
-	return decodeObjectOrString(b, (*plain)(c), func(s string) { c.Aspect = fstr(s) })
-}
-
-type rawDeclined struct {
-	Request fstr `json:"request"`
-	Reason  fstr `json:"reason"`
-}
-
-// UnmarshalJSON accepts a declined-request object or a bare request.
-func (d *rawDeclined) UnmarshalJSON(b []byte) error {
-	type plain rawDeclined
-	return decodeObjectOrString(b, (*plain)(d), func(s string) { d.Request = fstr(s) })
-}
-
 // proposalKeys are the top-level keys that identify a proposal object.
 var proposalKeys = []string{"summary", "assignments", "objective"}
 
@@ -126,7 +35,7 @@ func (a *allowedAgents) addOffer(o OfferView) {
 // buildProposal validates the fields common to prompts 4, 6 and 9. The
 // assignments keep only allowed agents, once each; when agents were
 // allowed, at least one must remain.
-func buildProposal(raw *rawProposal, allowed *allowedAgents, demand *Understanding, typ domain.ProposalType) (domain.Proposal, error) {
+func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.Understanding, typ domain.ProposalType) (domain.Proposal, error) {
 	def := domain.ConfidenceMedium
 	if typ == domain.ProposalTypeCompromise {
 		def = domain.ConfidenceLow
@@ -204,7 +113,7 @@ func buildProposal(raw *rawProposal, allowed *allowedAgents, demand *Understandi
 }
 
 // defaultSummary is the summary of a proposal whose reply gave none.
-func defaultSummary(demand *Understanding, typ domain.ProposalType) string {
+func defaultSummary(demand *domain.Understanding, typ domain.ProposalType) string {
 	prefix := "协作方案"
 	if typ == domain.ProposalTypeCompromise {
 		prefix = "妥协方案"
@@ -228,7 +137,7 @@ func roleFrom(contribution string) string {
 // parseAggregate parses prompt 4's reply: a normal proposal assigning only
 // agents that made an offer.
 func parseAggregate(text string, in *AggregateInput) (ProposalResult, error) {
-	var raw rawProposal
+	var raw AggregateReply
 	if err := decode(text, &raw, proposalKeys...); err != nil {
 		return ProposalResult{}, err
 	}
@@ -251,7 +160,7 @@ func parseAggregate(text string, in *AggregateInput) (ProposalResult, error) {
 // the remaining participants, with an adjustment summary whose round is
 // the input's.
 func parseAdjust(text string, in *AdjustInput) (ProposalResult, error) {
-	var raw rawProposal
+	var raw AdjustReply
 	if err := decode(text, &raw, append(proposalKeys, "adjustment_summary")...); err != nil {
 		return ProposalResult{}, err
 	}
@@ -259,7 +168,7 @@ func parseAdjust(text string, in *AdjustInput) (ProposalResult, error) {
 	for _, o := range in.Participants {
 		allowed.addOffer(o)
 	}
-	p, err := buildProposal(&raw, allowed, &in.Demand, domain.ProposalTypeNormal)
+	p, err := buildProposal(&raw.AggregateReply, allowed, &in.Demand, domain.ProposalTypeNormal)
 	if err != nil {
 		return ProposalResult{}, err
 	}
@@ -295,7 +204,7 @@ func parseAdjust(text string, in *AdjustInput) (ProposalResult, error) {
 // only agents of the available resources or of non-declining offers. Its
 // confidence is at most medium (001 §3.3.9: "low|medium").
 func parseCompromise(text string, in *CompromiseInput) (ProposalResult, error) {
-	var raw rawProposal
+	var raw CompromiseReply
 	if err := decode(text, &raw, append(proposalKeys, "compromises", "suggestions")...); err != nil {
 		return ProposalResult{}, err
 	}
@@ -308,7 +217,7 @@ func parseCompromise(text string, in *CompromiseInput) (ProposalResult, error) {
 			allowed.addOffer(o)
 		}
 	}
-	p, err := buildProposal(&raw, allowed, &in.Demand, domain.ProposalTypeCompromise)
+	p, err := buildProposal(raw.proposal(), allowed, &in.Demand, domain.ProposalTypeCompromise)
 	if err != nil {
 		return ProposalResult{}, err
 	}

@@ -11,27 +11,19 @@ import (
 
 // ---- 5 方案反馈
 
-type rawFeedback struct {
-	FeedbackType      fstr  `json:"feedback_type"`
-	Reasoning         fstr  `json:"reasoning"`
-	AdjustmentRequest fstr  `json:"adjustment_request"`
-	Concerns          fstrs `json:"concerns"`
-	Confidence        fval  `json:"confidence"`
-}
-
 // parseFeedback parses prompt 5's reply. feedback_type is required;
 // adjustment_request is kept only for negotiate, where it falls back to the
 // reasoning, then to the first concern (none of them: invalid).
-func parseFeedback(text string, _ *FeedbackInput) (FeedbackResult, error) {
-	var raw rawFeedback
+func parseFeedback(text string, _ *FeedbackInput) (domain.FeedbackAnswer, error) {
+	var raw FeedbackReply
 	if err := decode(text, &raw, "feedback_type"); err != nil {
-		return FeedbackResult{}, err
+		return domain.FeedbackAnswer{}, err
 	}
 	ft, ok := lookupEnum(feedbackTypes, string(raw.FeedbackType))
 	if !ok {
-		return FeedbackResult{}, invalid("unknown feedback_type %q", raw.FeedbackType)
+		return domain.FeedbackAnswer{}, invalid("unknown feedback_type %q", raw.FeedbackType)
 	}
-	out := FeedbackResult{
+	out := domain.FeedbackAnswer{
 		FeedbackType: ft,
 		Reasoning:    clip(string(raw.Reasoning), maxTextRunes),
 		Concerns:     cleanList(raw.Concerns, maxTextRunes, maxListItems),
@@ -46,32 +38,13 @@ func parseFeedback(text string, _ *FeedbackInput) (FeedbackResult, error) {
 			out.AdjustmentRequest = out.Concerns[0]
 		}
 		if out.AdjustmentRequest == "" {
-			return FeedbackResult{}, invalid("negotiate without adjustment_request")
+			return domain.FeedbackAnswer{}, invalid("negotiate without adjustment_request")
 		}
 	}
 	return out, nil
 }
 
 // ---- 7 缺口识别
-
-type rawGaps struct {
-	IsComplete fval          `json:"is_complete"`
-	Analysis   fstr          `json:"analysis"`
-	Gaps       flist[rawGap] `json:"gaps"`
-}
-
-type rawGap struct {
-	GapType                 fstr  `json:"gap_type"`
-	Importance              fval  `json:"importance"`
-	Reason                  fstr  `json:"reason"`
-	SuggestedCapabilityTags fstrs `json:"suggested_capability_tags"`
-}
-
-// UnmarshalJSON accepts a gap object or a bare gap type.
-func (g *rawGap) UnmarshalJSON(b []byte) error {
-	type plain rawGap
-	return decodeObjectOrString(b, (*plain)(g), func(s string) { g.GapType = fstr(s) })
-}
 
 // defaultGapImportance is the importance of a gap that states none.
 const defaultGapImportance = 50
@@ -81,7 +54,7 @@ const defaultGapImportance = 50
 // that it is true when no gap remains (nothing to fill) and defaults to
 // "no gaps" when absent. A complete proposal may still list minor gaps.
 func parseGaps(text string, _ *GapInput) (GapResult, error) {
-	var raw rawGaps
+	var raw GapsReply
 	if err := decode(text, &raw, "is_complete", "gaps"); err != nil {
 		return GapResult{}, err
 	}
@@ -120,30 +93,6 @@ func parseGaps(text string, _ *GapInput) (GapResult, error) {
 
 // ---- 8 递归判断
 
-type rawRecursion struct {
-	ShouldRecurse      fval                `json:"should_recurse"`
-	Condition1Met      fval                `json:"condition_1_met"`
-	Condition1Analysis fstr                `json:"condition_1_analysis"`
-	Condition2Met      fval                `json:"condition_2_met"`
-	Condition2Analysis fstr                `json:"condition_2_analysis"`
-	Condition3Met      fval                `json:"condition_3_met"`
-	Condition3Analysis fstr                `json:"condition_3_analysis"`
-	SubDemands         flist[rawSubDemand] `json:"sub_demands"`
-}
-
-type rawSubDemand struct {
-	GapType        fstr  `json:"gap_type"`
-	Description    fstr  `json:"description"`
-	CapabilityTags fstrs `json:"capability_tags"`
-	Priority       fstr  `json:"priority"`
-}
-
-// UnmarshalJSON accepts a sub-demand object or a bare description.
-func (s *rawSubDemand) UnmarshalJSON(b []byte) error {
-	type plain rawSubDemand
-	return decodeObjectOrString(b, (*plain)(s), func(v string) { s.Description = fstr(v) })
-}
-
 // conditionNames label the three conditions of 001 §3.3.8 in Analysis.
 var conditionNames = [3]string{"需求满足度", "利益相关方", "成本效益"}
 
@@ -155,7 +104,7 @@ var conditionNames = [3]string{"需求满足度", "利益相关方", "成本效�
 // description, or the only gap); at most 3, one per gap. A reply that wants
 // to recurse but names no fillable gap is invalid.
 func parseRecursion(text string, in *RecursionInput) (RecursionResult, error) {
-	var raw rawRecursion
+	var raw RecursionReply
 	if err := decode(text, &raw, "should_recurse", "sub_demands"); err != nil {
 		return RecursionResult{}, err
 	}
@@ -166,8 +115,8 @@ func parseRecursion(text string, in *RecursionInput) (RecursionResult, error) {
 	out := RecursionResult{SubDemands: []SubDemandResult{}}
 	var parts []string
 	for i, c := range []struct {
-		met      fval
-		analysis fstr
+		met      Scalar
+		analysis Text
 	}{{raw.Condition1Met, raw.Condition1Analysis}, {raw.Condition2Met, raw.Condition2Analysis}, {raw.Condition3Met, raw.Condition3Analysis}} {
 		met, stated := boolOf(c.met)
 		if stated && !met {

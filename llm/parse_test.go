@@ -11,7 +11,7 @@ import (
 
 func TestDecodeReply(t *testing.T) {
 	type obj struct {
-		A fstr `json:"a"`
+		A Text `json:"a"`
 	}
 	tests := []struct {
 		name, text string
@@ -48,15 +48,15 @@ func TestDecodeReply(t *testing.T) {
 
 func TestFlexTypes(t *testing.T) {
 	var v struct {
-		S   fstr          `json:"s"`
-		L   fstrs         `json:"l"`
-		N   fval          `json:"n"`
-		P   fval          `json:"p"`
-		B   fval          `json:"b"`
-		O   fobj[rawDeep] `json:"o"`
-		C   flist[rawGap] `json:"c"`
-		X   fval          `json:"x"`
-		Big fval          `json:"big"`
+		S   Text                           `json:"s"`
+		L   TextList                       `json:"l"`
+		N   Scalar                         `json:"n"`
+		P   Scalar                         `json:"p"`
+		B   Scalar                         `json:"b"`
+		O   Object[ReplyDeepUnderstanding] `json:"o"`
+		C   List[ReplyGap]                 `json:"c"`
+		X   Scalar                         `json:"x"`
+		Big Scalar                         `json:"big"`
 	}
 	in := `{"s": 42, "l": "单个", "n": "0.8", "p": "75%", "b": "是", "o": "not an object",
 		"c": ["摄影师", {"gap_type": "主持", "importance": "60"}, 3], "x": "NaN", "big": 1e999}`
@@ -141,7 +141,7 @@ func parseAndCheck(key PromptKey, text string, in any) []string {
 	var ps problems
 	switch key {
 	case PromptUnderstand:
-		var out Understanding
+		var out domain.Understanding
 		if out, err = parseUnderstand(text, in.(*UnderstandInput)); err == nil {
 			ps = checkUnderstanding(in.(*UnderstandInput), out)
 		}
@@ -151,7 +151,7 @@ func parseAndCheck(key PromptKey, text string, in any) []string {
 			ps = checkFilter(in.(*FilterInput), out)
 		}
 	case PromptOffer:
-		var out OfferResult
+		var out domain.OfferAnswer
 		if out, err = parseOffer(text, in.(*OfferInput)); err == nil {
 			ps = checkOffer(in.(*OfferInput), out)
 		}
@@ -161,7 +161,7 @@ func parseAndCheck(key PromptKey, text string, in any) []string {
 			ps = checkAggregate(in.(*AggregateInput), out)
 		}
 	case PromptFeedback:
-		var out FeedbackResult
+		var out domain.FeedbackAnswer
 		if out, err = parseFeedback(text, in.(*FeedbackInput)); err == nil {
 			ps = checkFeedback(in.(*FeedbackInput), out)
 		}
@@ -266,16 +266,16 @@ func TestParseOffer(t *testing.T) {
 	in := sampleOfferInput()
 	tests := []struct {
 		reply string
-		want  OfferResult
+		want  domain.OfferAnswer
 	}{
 		{`{"decision":"有条件","contribution":"场地","conditions":["周末"],"confidence":"0.7"}`,
-			OfferResult{Decision: "conditional", Contribution: "场地", Conditions: []string{"周末"}, Confidence: 70}},
+			domain.OfferAnswer{Decision: "conditional", Contribution: "场地", Conditions: []string{"周末"}, Confidence: 70}},
 		{`{"decision":"conditional","contribution":"场地","conditions":[]}`,
-			OfferResult{Decision: "participate", Contribution: "场地"}},
+			domain.OfferAnswer{Decision: "participate", Contribution: "场地"}},
 		{`{"decision":"Participating","reasoning":"我有场地","conditions":["忽略"],"decline_reason":"忽略"}`,
-			OfferResult{Decision: "participate", Contribution: "我有场地", Reasoning: "我有场地"}},
+			domain.OfferAnswer{Decision: "participate", Contribution: "我有场地", Reasoning: "我有场地"}},
 		{`{"decision":"拒绝","reasoning":"没空","confidence":150}`,
-			OfferResult{Decision: "decline", Reasoning: "没空", DeclineReason: "没空", Confidence: 100}},
+			domain.OfferAnswer{Decision: "decline", Reasoning: "没空", DeclineReason: "没空", Confidence: 100}},
 	}
 	for _, tt := range tests {
 		got, err := parseOffer(tt.reply, &in)

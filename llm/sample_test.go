@@ -8,8 +8,8 @@ import (
 
 // Fixed sample inputs shared by the golden, parser, fuzz and client tests.
 
-func sampleDemand() Understanding {
-	return Understanding{
+func sampleDemand() domain.Understanding {
+	return domain.Understanding{
 		SurfaceDemand: "在北京组织一场 50 人的 AI 技术沙龙",
 		DeepUnderstanding: domain.DeepUnderstanding{
 			Motivation:        "希望认识同行、交流大模型落地经验",

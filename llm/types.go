@@ -75,17 +75,11 @@ type InputReader interface {
 
 // ---- Prompt inputs (what the engine knows) and outputs (what a reply is
 // parsed and validated into). Outputs never contain agent ids that were not
-// in the input: the parser drops them.
-
-// Understanding is a demand as understood by prompt 1 (001 §3.3.1).
-type Understanding struct {
-	SurfaceDemand     string                   `json:"surface_demand"`
-	DeepUnderstanding domain.DeepUnderstanding `json:"deep_understanding"`
-	CapabilityTags    []string                 `json:"capability_tags"`
-	Context           domain.DemandContext     `json:"context"`
-	Uncertainties     []string                 `json:"uncertainties,omitempty"`
-	Confidence        domain.Confidence        `json:"confidence"`
-}
+// in the input: the parser drops them. Prompts 1, 3 and 5 give the domain's
+// own shapes: a domain.Understanding, a domain.OfferAnswer (the decision is
+// required; conditions are non-empty iff conditional, decline_reason only
+// for decline) and a domain.FeedbackAnswer (adjustment_request non-empty
+// iff negotiate).
 
 // UnderstandInput is prompt 1's input.
 type UnderstandInput struct {
@@ -99,7 +93,7 @@ type UnderstandInput struct {
 
 // FilterInput is prompt 2's input.
 type FilterInput struct {
-	Demand   Understanding         `json:"demand"`
+	Demand   domain.Understanding  `json:"demand"`
 	RawInput string                `json:"raw_input"`
 	Profiles []domain.AgentProfile `json:"all_agent_profiles"` // active agents only
 	// MaxCandidates bounds the result (the design asks for 10-20).
@@ -131,20 +125,10 @@ type FilterResult struct {
 
 // OfferInput is prompt 3's input: one agent's twin answering the demand.
 type OfferInput struct {
-	Profile      domain.AgentProfile `json:"agent_profile"`
-	Demand       Understanding       `json:"demand"`
-	RawInput     string              `json:"raw_input"`
-	FilterReason string              `json:"filter_reason"`
-}
-
-// OfferResult is prompt 3's validated output.
-type OfferResult struct {
-	Decision      domain.OfferDecision `json:"decision"`
-	Contribution  string               `json:"contribution"`
-	Conditions    []string             `json:"conditions,omitempty"` // non-empty iff conditional
-	Reasoning     string               `json:"reasoning"`
-	DeclineReason string               `json:"decline_reason,omitempty"`
-	Confidence    int                  `json:"confidence"` // 0-100
+	Profile      domain.AgentProfile  `json:"agent_profile"`
+	Demand       domain.Understanding `json:"demand"`
+	RawInput     string               `json:"raw_input"`
+	FilterReason string               `json:"filter_reason"`
 }
 
 // OfferView is one offer as the aggregation prompts see it.
@@ -160,9 +144,9 @@ type OfferView struct {
 // AggregateInput is prompt 4's input. Offers holds only participate and
 // conditional offers.
 type AggregateInput struct {
-	Demand   Understanding `json:"demand"`
-	RawInput string        `json:"raw_input"`
-	Offers   []OfferView   `json:"offers"`
+	Demand   domain.Understanding `json:"demand"`
+	RawInput string               `json:"raw_input"`
+	Offers   []OfferView          `json:"offers"`
 }
 
 // ProposalResult is the validated output of prompts 4, 6 and 9: a proposal
@@ -175,23 +159,14 @@ type ProposalResult struct {
 // FeedbackInput is prompt 5's input: one participant's twin reviewing the
 // current proposal.
 type FeedbackInput struct {
-	Profile      domain.AgentProfile `json:"agent_profile"`
-	Demand       Understanding       `json:"demand"`
-	Proposal     domain.Proposal     `json:"proposal"`
-	MyAssignment *domain.Assignment  `json:"my_assignment,omitempty"`
+	Profile      domain.AgentProfile  `json:"agent_profile"`
+	Demand       domain.Understanding `json:"demand"`
+	Proposal     domain.Proposal      `json:"proposal"`
+	MyAssignment *domain.Assignment   `json:"my_assignment,omitempty"`
 	// MyOffer is the agent's own offer (its conditions matter when judging).
 	MyOffer   OfferView `json:"my_offer"`
 	Round     int       `json:"round"`
 	MaxRounds int       `json:"max_rounds"`
-}
-
-// FeedbackResult is prompt 5's validated output.
-type FeedbackResult struct {
-	FeedbackType      domain.FeedbackType `json:"feedback_type"` // accept, negotiate or withdraw
-	Reasoning         string              `json:"reasoning"`
-	AdjustmentRequest string              `json:"adjustment_request,omitempty"` // non-empty iff negotiate
-	Concerns          []string            `json:"concerns,omitempty"`
-	Confidence        int                 `json:"confidence"` // 0-100
 }
 
 // FeedbackView is one participant's feedback as prompts 6, 7 and 9 see it.
@@ -208,21 +183,21 @@ type FeedbackView struct {
 // the negotiation (withdrawn agents removed); the adjusted proposal may only
 // assign them.
 type AdjustInput struct {
-	Demand       Understanding   `json:"demand"`
-	RawInput     string          `json:"raw_input"`
-	Current      domain.Proposal `json:"current_proposal"`
-	Feedbacks    []FeedbackView  `json:"feedbacks"`
-	Round        int             `json:"round"` // the round the adjusted proposal is for
-	MaxRounds    int             `json:"max_rounds"`
-	Participants []OfferView     `json:"participants"`
+	Demand       domain.Understanding `json:"demand"`
+	RawInput     string               `json:"raw_input"`
+	Current      domain.Proposal      `json:"current_proposal"`
+	Feedbacks    []FeedbackView       `json:"feedbacks"`
+	Round        int                  `json:"round"` // the round the adjusted proposal is for
+	MaxRounds    int                  `json:"max_rounds"`
+	Participants []OfferView          `json:"participants"`
 }
 
 // GapInput is prompt 7's input.
 type GapInput struct {
-	Demand    Understanding   `json:"demand"`
-	RawInput  string          `json:"raw_input"`
-	Proposal  domain.Proposal `json:"final_proposal"`
-	Feedbacks []FeedbackView  `json:"agent_feedbacks"`
+	Demand    domain.Understanding `json:"demand"`
+	RawInput  string               `json:"raw_input"`
+	Proposal  domain.Proposal      `json:"final_proposal"`
+	Feedbacks []FeedbackView       `json:"agent_feedbacks"`
 }
 
 // GapResult is prompt 7's validated output (importance clamped to 0-100).
@@ -234,12 +209,12 @@ type GapResult struct {
 
 // RecursionInput is prompt 8's input.
 type RecursionInput struct {
-	Demand   Understanding   `json:"demand"`
-	RawInput string          `json:"raw_input"`
-	Gaps     []domain.Gap    `json:"gaps"`
-	Proposal domain.Proposal `json:"current_proposal"`
-	Depth    int             `json:"depth"`     // depth of the channel deciding (0 = root)
-	MaxDepth int             `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
+	Demand   domain.Understanding `json:"demand"`
+	RawInput string               `json:"raw_input"`
+	Gaps     []domain.Gap         `json:"gaps"`
+	Proposal domain.Proposal      `json:"current_proposal"`
+	Depth    int                  `json:"depth"`     // depth of the channel deciding (0 = root)
+	MaxDepth int                  `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
 }
 
 // RecursionResult is prompt 8's validated output: at most 3 sub-demands,
@@ -260,11 +235,11 @@ type SubDemandResult struct {
 // participants, the offers ran out, or the rounds ended in partial
 // agreement.
 type CompromiseInput struct {
-	Demand    Understanding       `json:"demand"`
-	RawInput  string              `json:"raw_input"`
-	Available []domain.Assignment `json:"available_resources"` // may be empty
-	Offers    []OfferView         `json:"offers"`              // every offer, declines included
-	Gaps      []domain.Gap        `json:"gaps"`
-	Feedbacks []FeedbackView      `json:"feedbacks"`
-	Reason    string              `json:"reason"` // "no_participants", "no_offers", "partial_agreement"
+	Demand    domain.Understanding `json:"demand"`
+	RawInput  string               `json:"raw_input"`
+	Available []domain.Assignment  `json:"available_resources"` // may be empty
+	Offers    []OfferView          `json:"offers"`              // every offer, declines included
+	Gaps      []domain.Gap         `json:"gaps"`
+	Feedbacks []FeedbackView       `json:"feedbacks"`
+	Reason    string               `json:"reason"` // "no_participants", "no_offers", "partial_agreement"
 }

@@ -20,7 +20,7 @@ var declineAdjustReasons = []string{
 var roundNoteRe = regexp.MustCompile(`；第\d+轮根据.*$`)
 
 // adjust answers prompt 6.
-func adjust(in *llm.AdjustInput) rawAdjusted {
+func adjust(in *llm.AdjustInput) llm.AdjustReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	round := max(in.Round, 1)
 	maxRounds := in.MaxRounds
@@ -38,13 +38,13 @@ func adjust(in *llm.AdjustInput) rawAdjusted {
 		}
 	}
 	cur := in.Current
-	sum := rawAdjustmentSummary{Round: round, ChangesMade: []rawChange{}, RequestsAddressed: []string{}, RequestsDeclined: []rawDeclined{}}
+	sum := llm.ReplyAdjustment{Round: llm.IntScalar(round), ChangesMade: []llm.ReplyChange{}, RequestsAddressed: []string{}, RequestsDeclined: []llm.ReplyDeclined{}}
 
-	var kept []rawAssignment
+	var kept []llm.ReplyAssignment
 	for _, a := range fromDomain(cur.Assignments) {
-		_, isParticipant := participants[a.AgentID]
-		if withdrawn[a.AgentID] || (len(participants) > 0 && !isParticipant) {
-			sum.ChangesMade = append(sum.ChangesMade, rawChange{
+		_, isParticipant := participants[string(a.AgentID)]
+		if withdrawn[string(a.AgentID)] || (len(participants) > 0 && !isParticipant) {
+			sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
 				Aspect: "参与者", Before: a.DisplayName + "担任" + a.Role, After: "移除该分工",
 				Reason: a.DisplayName + "已退出协商",
 			})
@@ -57,16 +57,16 @@ func adjust(in *llm.AdjustInput) rawAdjusted {
 			continue
 		}
 		tag, role := offerTag(p, d)
-		a := rawAssignment{
-			AgentID: p.AgentID, DisplayName: orDefault(p.DisplayName, p.AgentID), Role: role,
-			Responsibility: responsibility(p, tag), Dependencies: []string{},
+		a := llm.ReplyAssignment{
+			AgentID: llm.Text(p.AgentID), DisplayName: llm.Text(orDefault(p.DisplayName, p.AgentID)), Role: llm.Text(role),
+			Responsibility: llm.Text(responsibility(p, tag)), Dependencies: []string{},
 		}
 		if len(p.Conditions) > 0 {
-			a.Notes = "已接受条件：" + strings.Join(p.Conditions, "；")
+			a.Notes = llm.Text("已接受条件：" + strings.Join(p.Conditions, "；"))
 		}
 		kept = append(kept, a)
-		sum.ChangesMade = append(sum.ChangesMade, rawChange{
-			Aspect: "参与者", Before: "未分配", After: a.DisplayName + "担任" + role, Reason: "为尚未分工的参与者安排角色",
+		sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
+			Aspect: "参与者", Before: "未分配", After: a.DisplayName + llm.Text("担任"+role), Reason: "为尚未分工的参与者安排角色",
 		})
 	}
 
@@ -78,22 +78,22 @@ func adjust(in *llm.AdjustInput) rawAdjusted {
 		if i < 0 {
 			continue
 		}
-		name := orDefault(f.DisplayName, kept[i].DisplayName)
+		name := orDefault(f.DisplayName, string(kept[i].DisplayName))
 		req := strings.TrimSpace(f.AdjustmentRequest)
 		if req == "" {
 			req = orDefault(strings.TrimSpace(f.Reasoning), "调整分工安排")
 		}
 		entry := name + "：" + req
 		if round < maxRounds && unit(d.seed(), f.AgentID, strconv.Itoa(round), "decline-request") < 0.12 {
-			sum.RequestsDeclined = append(sum.RequestsDeclined, rawDeclined{
-				Request: entry, Reason: pick(declineAdjustReasons, d.seed(), f.AgentID, strconv.Itoa(round), "why"),
+			sum.RequestsDeclined = append(sum.RequestsDeclined, llm.ReplyDeclined{
+				Request: llm.Text(entry), Reason: llm.Text(pick(declineAdjustReasons, d.seed(), f.AgentID, strconv.Itoa(round), "why")),
 			})
 			continue
 		}
-		before := orDefault(kept[i].Notes, "（无备注）")
+		before := orDefault(string(kept[i].Notes), "（无备注）")
 		kept[i].Notes = appendNote(kept[i].Notes, "第"+strconv.Itoa(round)+"轮已采纳："+req)
-		sum.ChangesMade = append(sum.ChangesMade, rawChange{
-			Aspect: name + "的分工", Before: before, After: kept[i].Notes, Reason: "回应" + name + "的协商请求",
+		sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
+			Aspect: llm.Text(name + "的分工"), Before: llm.Text(before), After: kept[i].Notes, Reason: llm.Text("回应" + name + "的协商请求"),
 		})
 		sum.RequestsAddressed = append(sum.RequestsAddressed, entry)
 	}
@@ -101,39 +101,41 @@ func adjust(in *llm.AdjustInput) rawAdjusted {
 	var plan []planned
 	for _, a := range kept {
 		p := planned{a: a}
-		if ts := tagOfRole(a.Role); len(ts) > 0 {
+		if ts := tagOfRole(string(a.Role)); len(ts) > 0 {
 			p.tag, p.also = ts[0], ts[1:]
 		}
 		plan = append(plan, p)
 	}
 	var roles []string
-	out := rawAdjusted{AdjustmentSummary: sum}
-	out.Assignments = make([]rawAssignment, 0, len(kept))
+	out := llm.AdjustReply{AdjustmentSummary: llm.ObjectOf(sum)}
+	out.Assignments = make([]llm.ReplyAssignment, 0, len(kept))
 	for _, p := range plan {
 		out.Assignments = append(out.Assignments, p.a)
-		if !contains(roles, p.a.Role) {
-			roles = append(roles, p.a.Role)
+		if !contains(roles, string(p.a.Role)) {
+			roles = append(roles, string(p.a.Role))
 		}
 	}
 	base, objective := summarize(d, len(kept), roles)
-	out.Summary = "第" + strconv.Itoa(round) + "轮调整后：" + base
-	out.Objective = orDefault(cur.Objective, objective)
-	out.Timeline = timelineFromDomain(cur.Timeline, d)
-	out.Rationale = roundNoteRe.ReplaceAllString(orDefault(cur.Rationale, "按专长分工"), "")
-	out.Rationale += "；第" + strconv.Itoa(round) + "轮根据" + strconv.Itoa(len(in.Feedbacks)) + "条反馈调整：采纳" +
-		strconv.Itoa(len(sum.RequestsAddressed)) + "项请求，暂缓" + strconv.Itoa(len(sum.RequestsDeclined)) + "项"
+	out.Summary = llm.Text("第" + strconv.Itoa(round) + "轮调整后：" + base)
+	out.Objective = llm.Text(orDefault(cur.Objective, objective))
+	out.Timeline = llm.ObjectOf(timelineFromDomain(cur.Timeline, d))
+	out.Rationale = llm.Text(roundNoteRe.ReplaceAllString(orDefault(cur.Rationale, "按专长分工"), "") +
+		"；第" + strconv.Itoa(round) + "轮根据" + strconv.Itoa(len(in.Feedbacks)) + "条反馈调整：采纳" +
+		strconv.Itoa(len(sum.RequestsAddressed)) + "项请求，暂缓" + strconv.Itoa(len(sum.RequestsDeclined)) + "项")
 	out.Gaps = nonNil(uncoveredTags(d, plan))
 	out.Confidence = proposalConfidence(len(kept), len(out.Gaps))
 	return out
 }
 
 // hasAssignment reports whether agent has an assignment.
-func hasAssignment(as []rawAssignment, agent string) bool { return assignmentIndex(as, agent) >= 0 }
+func hasAssignment(as []llm.ReplyAssignment, agent string) bool {
+	return assignmentIndex(as, agent) >= 0
+}
 
 // assignmentIndex is the index of agent's assignment, or -1.
-func assignmentIndex(as []rawAssignment, agent string) int {
+func assignmentIndex(as []llm.ReplyAssignment, agent string) int {
 	for i, a := range as {
-		if a.AgentID == agent {
+		if string(a.AgentID) == agent {
 			return i
 		}
 	}

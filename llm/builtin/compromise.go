@@ -16,7 +16,7 @@ var compromiseResolutions = []string{
 }
 
 // compromise answers prompt 9.
-func compromise(in *llm.CompromiseInput) rawCompromise {
+func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	withdrawn := map[string]bool{}
 	for _, f := range in.Feedbacks {
@@ -24,10 +24,10 @@ func compromise(in *llm.CompromiseInput) rawCompromise {
 			withdrawn[f.AgentID] = true
 		}
 	}
-	out := rawCompromise{Type: "compromise", Assignments: []rawAssignment{}, Compromises: []rawCompromiseItem{},
+	out := llm.CompromiseReply{Type: "compromise", Assignments: []llm.ReplyAssignment{}, Compromises: []llm.ReplyCompromise{},
 		Unresolved: []string{}, Suggestions: []string{}}
 	for _, a := range fromDomain(in.Available) {
-		if !withdrawn[a.AgentID] && !hasAssignment(out.Assignments, a.AgentID) {
+		if !withdrawn[string(a.AgentID)] && !hasAssignment(out.Assignments, string(a.AgentID)) {
 			out.Assignments = append(out.Assignments, a)
 		}
 	}
@@ -37,9 +37,9 @@ func compromise(in *llm.CompromiseInput) rawCompromise {
 				continue
 			}
 			tag, role := offerTag(o, d)
-			out.Assignments = append(out.Assignments, rawAssignment{
-				AgentID: o.AgentID, DisplayName: orDefault(o.DisplayName, o.AgentID), Role: role,
-				Responsibility: responsibility(o, tag), Dependencies: []string{}, Notes: strings.Join(o.Conditions, "；"),
+			out.Assignments = append(out.Assignments, llm.ReplyAssignment{
+				AgentID: llm.Text(o.AgentID), DisplayName: llm.Text(orDefault(o.DisplayName, o.AgentID)), Role: llm.Text(role),
+				Responsibility: llm.Text(responsibility(o, tag)), Dependencies: []string{}, Notes: llm.Text(strings.Join(o.Conditions, "；")),
 			})
 		}
 	}
@@ -50,10 +50,10 @@ func compromise(in *llm.CompromiseInput) rawCompromise {
 		}
 		req := orDefault(f.AdjustmentRequest, f.Reasoning)
 		name := orDefault(f.DisplayName, f.AgentID)
-		out.Compromises = append(out.Compromises, rawCompromiseItem{
-			Issue:      name + "：" + req,
-			Resolution: pick(compromiseResolutions, d.seed(), f.AgentID, "resolution"),
-			Rationale:  "兼顾整体进度与" + name + "的诉求，避免方案再次推翻",
+		out.Compromises = append(out.Compromises, llm.ReplyCompromise{
+			Issue:      llm.Text(name + "：" + req),
+			Resolution: llm.Text(pick(compromiseResolutions, d.seed(), f.AgentID, "resolution")),
+			Rationale:  llm.Text("兼顾整体进度与" + name + "的诉求，避免方案再次推翻"),
 		})
 	}
 	for _, o := range in.Offers {
@@ -61,14 +61,14 @@ func compromise(in *llm.CompromiseInput) rawCompromise {
 			continue
 		}
 		name := orDefault(o.DisplayName, o.AgentID)
-		out.Compromises = append(out.Compromises, rawCompromiseItem{
-			Issue:      name + "的参与条件：" + strings.Join(o.Conditions, "；"),
+		out.Compromises = append(out.Compromises, llm.ReplyCompromise{
+			Issue:      llm.Text(name + "的参与条件：" + strings.Join(o.Conditions, "；")),
 			Resolution: "接受条件，由主办方在筹备中落实",
 			Rationale:  "保留该参与者比重新寻找替代人选成本更低",
 		})
 	}
 	if len(out.Compromises) == 0 && len(out.Assignments) > 0 {
-		out.Compromises = append(out.Compromises, rawCompromiseItem{
+		out.Compromises = append(out.Compromises, llm.ReplyCompromise{
 			Issue: "现有资源不足以完整满足需求", Resolution: "缩小规模，先保证核心环节", Rationale: "先办成，再逐步完善",
 		})
 	}
@@ -121,13 +121,13 @@ func compromise(in *llm.CompromiseInput) rawCompromise {
 	case "no_participants":
 		out.Summary = "目前没有合适的参与者，以下为降级方案和调整建议"
 	case "no_offers":
-		out.Summary = "候选人都未能确认参与，以下为基于现有资源的降级方案（" + n + "人）"
+		out.Summary = llm.Text("候选人都未能确认参与，以下为基于现有资源的降级方案（" + n + "人）")
 	default:
-		out.Summary = "协商未能达成充分共识，以下为基于已确认资源的妥协方案（" + n + "人）"
+		out.Summary = llm.Text("协商未能达成充分共识，以下为基于已确认资源的妥协方案（" + n + "人）")
 	}
-	out.Confidence = "low"
+	out.Confidence = llm.StringScalar("low")
 	if len(out.Assignments) >= 2 && in.Reason == "partial_agreement" {
-		out.Confidence = "medium"
+		out.Confidence = llm.StringScalar("medium")
 	}
 	return out
 }

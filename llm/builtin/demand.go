@@ -3,7 +3,7 @@ package builtin
 import (
 	"strings"
 
-	"github.com/towow/towow/llm"
+	"github.com/towow/towow/domain"
 )
 
 // subMotive starts the motivation of every sub-demand understood by this
@@ -115,7 +115,7 @@ func implicitNeed(event string) string {
 
 // fromUnderstanding rebuilds the demand from a parsed understanding (which
 // may come from a real model) and the raw text.
-func fromUnderstanding(u llm.Understanding, raw string) demand {
+func fromUnderstanding(u domain.Understanding, raw string) demand {
 	text := raw
 	if text == "" {
 		text = u.SurfaceDemand

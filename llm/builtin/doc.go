@@ -6,9 +6,11 @@
 //
 // The provider returned by [New] (or [NewWithLatency], which waits like a
 // real model for demos) answers the nine ToWow prompts
-// (llm.PromptKeys) with a JSON object in exactly the raw shape a real model
-// is asked for in the design documents (001 §3.3 and 004), so the same
-// parser handles its replies and a real model's. Like a real model it
+// (llm.PromptKeys) with a JSON object in exactly the shape a real model is
+// asked for in the design documents (001 §3.3 and 004): it fills the reply
+// types the llm package declares once per prompt (llm.UnderstandReply …
+// llm.CompromiseReply) and encodes them, so the same parser handles its
+// replies and a real model's. Like a real model it
 // sometimes wraps the JSON in a ```json fence or puts a one-sentence
 // preamble in front of it (about 70% plain, 20% fenced, 10% with a
 // preamble).

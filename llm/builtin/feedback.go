@@ -74,7 +74,7 @@ func mentioned(s, text string) bool {
 }
 
 // feedback answers prompt 5.
-func feedback(in *llm.FeedbackInput) rawFeedback {
+func feedback(in *llm.FeedbackInput) llm.FeedbackReply {
 	// FeedbackInput carries no raw text: the understood demand stands in.
 	d := fromUnderstanding(in.Demand, "")
 	p := in.Profile
@@ -125,13 +125,13 @@ func feedback(in *llm.FeedbackInput) rawFeedback {
 		role = my.Role
 	}
 	stubborn := stubbornUntil(d, agent)
-	out := rawFeedback{Concerns: []string{}}
-	negotiate := func(req, why string, concerns ...string) rawFeedback {
+	out := llm.FeedbackReply{Concerns: []string{}}
+	negotiate := func(req, why string, concerns ...string) llm.FeedbackReply {
 		out.FeedbackType = "negotiate"
-		out.AdjustmentRequest = req
-		out.Reasoning = why
+		out.AdjustmentRequest = llm.Text(req)
+		out.Reasoning = llm.Text(why)
 		out.Concerns = nonNil(concerns)
-		out.Confidence = between(55, 75, seed(r, "conf")...)
+		out.Confidence = llm.IntScalar(between(55, 75, seed(r, "conf")...))
 		return out
 	}
 
@@ -152,9 +152,9 @@ func feedback(in *llm.FeedbackInput) rawFeedback {
 			} else if m.loc == locFar && m.physical() {
 				reason = "往返" + d.city + "的成本太高，决定退出"
 			}
-			out.Reasoning = reason
+			out.Reasoning = llm.Text(reason)
 			out.Concerns = []string{reason}
-			out.Confidence = between(60, 85, seed("conf")...)
+			out.Confidence = llm.IntScalar(between(60, 85, seed("conf")...))
 			return out
 		}
 	}
@@ -162,7 +162,7 @@ func feedback(in *llm.FeedbackInput) rawFeedback {
 		out.FeedbackType = "withdraw"
 		out.Reasoning = "我提出的调整请求没有被采纳，决定退出"
 		out.Concerns = []string{declinedMine[0]}
-		out.Confidence = between(60, 80, seed("conf")...)
+		out.Confidence = llm.IntScalar(between(60, 80, seed("conf")...))
 		return out
 	}
 
@@ -204,18 +204,18 @@ func feedback(in *llm.FeedbackInput) rawFeedback {
 	out.FeedbackType = "accept"
 	switch {
 	case round > 1 && len(in.MyOffer.Conditions) > 0:
-		out.Reasoning = "我的条件已在方案中体现，接受" + role + "的分工"
+		out.Reasoning = llm.Text("我的条件已在方案中体现，接受" + role + "的分工")
 	case round > 1:
-		out.Reasoning = "调整后的方案可行，接受" + role + "的分工"
+		out.Reasoning = llm.Text("调整后的方案可行，接受" + role + "的分工")
 	default:
-		out.Reasoning = role + "的分工符合我的专长，时间安排可行"
+		out.Reasoning = llm.Text(role + "的分工符合我的专长，时间安排可行")
 	}
 	if len(declinedMine) > 0 {
 		out.Concerns = []string{"部分请求未被采纳：" + declinedMine[0]}
 	} else if unit(seed(r, "concern")...) < 0.25 {
 		out.Concerns = []string{pick([]string{"希望尽早确认最终时间", "希望提前拿到参与者名单", "需要确认现场对接人"}, seed(r, "which")...)}
 	}
-	out.Confidence = between(75, 95, seed(r, "conf")...)
+	out.Confidence = llm.IntScalar(between(75, 95, seed(r, "conf")...))
 	return out
 }
 

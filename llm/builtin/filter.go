@@ -20,7 +20,7 @@ type scored struct {
 }
 
 // filter answers prompt 2.
-func filter(in *llm.FilterInput) rawFilter {
+func filter(in *llm.FilterInput) llm.FilterReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	limit := in.MaxCandidates
 	if limit <= 0 {
@@ -64,26 +64,27 @@ func filter(in *llm.FilterInput) rawFilter {
 	nStrong := min(len(strong), limit-reserve)
 	nPartial := min(len(partial), limit-nStrong)
 
-	out := rawFilter{DefinitelyRelated: []rawCandidate{}, PossiblyRelated: []rawCandidate{}}
+	out := llm.FilterReply{DefinitelyRelated: []llm.ReplyCandidate{}, PossiblyRelated: []llm.ReplyCandidate{}}
 	for _, s := range strong[:nStrong] {
 		out.DefinitelyRelated = append(out.DefinitelyRelated, candidate(s, d, true))
 	}
 	for _, s := range partial[:nPartial] {
 		out.PossiblyRelated = append(out.PossiblyRelated, candidate(s, d, false))
 	}
-	out.TotalCandidates = nStrong + nPartial
+	out.TotalCandidates = llm.IntScalar(nStrong + nPartial)
 
 	where := ""
 	if d.city != "" {
 		where = "（" + d.city + "）"
 	}
-	out.Analysis = "需求需要" + quoteAll(d.tags) + where + "。共评估" + strconv.Itoa(len(seen)) +
+	analysis := "需求需要" + quoteAll(d.tags) + where + "。共评估" + strconv.Itoa(len(seen)) +
 		"位Agent：" + strconv.Itoa(len(strong)) + "位标签直接匹配且地点可行，" + strconv.Itoa(len(partial)) +
 		"位部分匹配（异地、能力相近或兴趣相关）。按匹配度选出" + strconv.Itoa(nStrong) + "位明确相关、" +
 		strconv.Itoa(nPartial) + "位可能相关的候选人。"
 	if uncovered := uncoveredBy(d.tags, strong[:nStrong]); len(uncovered) > 0 {
-		out.Analysis += "注意：" + quoteAll(uncovered) + "暂无明确匹配的人选。"
+		analysis += "注意：" + quoteAll(uncovered) + "暂无明确匹配的人选。"
 	}
+	out.Analysis = llm.Text(analysis)
 	return out
 }
 
@@ -149,9 +150,9 @@ func indexOf(list []string, s string) int {
 }
 
 // candidate writes one chosen agent with a Chinese reason.
-func candidate(s scored, d demand, definitely bool) rawCandidate {
+func candidate(s scored, d demand, definitely bool) llm.ReplyCandidate {
 	m := s.m
-	c := rawCandidate{AgentID: s.p.AgentID, DisplayName: displayName(s.p)}
+	c := llm.ReplyCandidate{AgentID: llm.Text(s.p.AgentID), DisplayName: llm.Text(displayName(s.p))}
 	var reason string
 	switch {
 	case len(m.tags) > 0:
@@ -190,11 +191,11 @@ func candidate(s scored, d demand, definitely bool) rawCandidate {
 	if len(m.interests) > 0 && len(m.tags)+len(m.inferred) > 0 {
 		reason += "；兴趣" + quoteAll(m.interests) + "与主题契合"
 	}
-	c.Reason = reason
+	c.Reason = llm.Text(reason)
 	conf := 0.4 + 0.25*s.score
 	if definitely {
 		conf = 0.7 + 0.25*s.score
 	}
-	c.Confidence = math.Round(clamp(conf, 0.3, 0.97)*100) / 100
+	c.Confidence = llm.NumberScalar(math.Round(clamp(conf, 0.3, 0.97)*100) / 100)
 	return c
 }

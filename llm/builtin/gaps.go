@@ -24,7 +24,7 @@ var implicitReasons = map[string]string{
 }
 
 // gaps answers prompt 7.
-func gaps(in *llm.GapInput) rawGaps {
+func gaps(in *llm.GapInput) llm.GapsReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	withdrawn := map[string]string{}
 	for _, f := range in.Feedbacks {
@@ -32,9 +32,9 @@ func gaps(in *llm.GapInput) rawGaps {
 			withdrawn[f.AgentID] = orDefault(f.DisplayName, f.AgentID)
 		}
 	}
-	var active, left []rawAssignment
+	var active, left []llm.ReplyAssignment
 	for _, a := range fromDomain(in.Proposal.Assignments) {
-		if _, ok := withdrawn[a.AgentID]; ok {
+		if _, ok := withdrawn[string(a.AgentID)]; ok {
 			left = append(left, a)
 		} else {
 			active = append(active, a)
@@ -43,12 +43,12 @@ func gaps(in *llm.GapInput) rawGaps {
 	covered := coveredTags(active)
 	lostBy := map[string]string{}
 	for _, a := range left {
-		for _, t := range tagOfRole(a.Role) {
-			lostBy[t] = a.DisplayName
+		for _, t := range tagOfRole(string(a.Role)) {
+			lostBy[t] = string(a.DisplayName)
 		}
 	}
 
-	out := rawGaps{Gaps: []rawGap{}}
+	out := llm.GapsReply{Gaps: []llm.ReplyGap{}}
 	for i, t := range d.tags {
 		if contains(covered, t) {
 			continue
@@ -61,7 +61,8 @@ func gaps(in *llm.GapInput) rawGaps {
 		if i == 0 {
 			imp = max(imp, 80)
 		}
-		out.Gaps = append(out.Gaps, rawGap{GapType: roleOf(t), Importance: imp, Reason: reason, SuggestedCapabilityTags: []string{t}})
+		out.Gaps = append(out.Gaps, llm.ReplyGap{GapType: llm.Text(roleOf(t)), Importance: llm.IntScalar(imp), Reason: llm.Text(reason),
+			SuggestedCapabilityTags: []string{t}})
 	}
 	implicit := 0
 	if d.event != "" && !d.sub {
@@ -80,19 +81,20 @@ func gaps(in *llm.GapInput) rawGaps {
 			if !big {
 				imp = between(45, 58, d.seed(), pool[0], "gap")
 			}
-			out.Gaps = append(out.Gaps, rawGap{GapType: roleOf(pool[0]), Importance: imp,
-				Reason: implicitReasons[pool[0]], SuggestedCapabilityTags: []string{pool[0]}})
+			out.Gaps = append(out.Gaps, llm.ReplyGap{GapType: llm.Text(roleOf(pool[0])), Importance: llm.IntScalar(imp),
+				Reason: llm.Text(implicitReasons[pool[0]]), SuggestedCapabilityTags: []string{pool[0]}})
 			implicit++
 			if len(pool) > 1 && unit(d.seed(), "second-implicit") < 0.4 {
 				t := pool[1]
-				out.Gaps = append(out.Gaps, rawGap{GapType: roleOf(t), Importance: between(50, 65, d.seed(), t, "gap"),
-					Reason: implicitReasons[t], SuggestedCapabilityTags: []string{t}})
+				out.Gaps = append(out.Gaps, llm.ReplyGap{GapType: llm.Text(roleOf(t)), Importance: llm.IntScalar(between(50, 65, d.seed(), t, "gap")),
+					Reason: llm.Text(implicitReasons[t]), SuggestedCapabilityTags: []string{t}})
 				implicit++
 			}
 		}
 	}
-	sort.SliceStable(out.Gaps, func(i, j int) bool { return out.Gaps[i].Importance > out.Gaps[j].Importance })
-	out.IsComplete = len(out.Gaps) == 0
+	sort.SliceStable(out.Gaps, func(i, j int) bool { return out.Gaps[i].Importance.Num > out.Gaps[j].Importance.Num })
+	complete := len(out.Gaps) == 0
+	out.IsComplete = llm.BoolScalar(complete)
 
 	var got []string
 	for _, t := range d.tags {
@@ -112,21 +114,21 @@ func gaps(in *llm.GapInput) rawGaps {
 	if implicit > 0 {
 		b.WriteString("作为" + d.event + "，还有未明说但通常需要的环节。")
 	}
-	if out.IsComplete {
+	if complete {
 		b.WriteString("没有发现明显缺口，方案完整。")
 	} else {
 		types := make([]string, len(out.Gaps))
 		for i, g := range out.Gaps {
-			types[i] = g.GapType + "（" + strconv.Itoa(g.Importance) + "）"
+			types[i] = string(g.GapType) + "（" + strconv.Itoa(int(g.Importance.Num)) + "）"
 		}
 		b.WriteString("缺口：" + joinCN(types) + "。")
 	}
-	out.Analysis = b.String()
+	out.Analysis = llm.Text(b.String())
 	return out
 }
 
 // recursion answers prompt 8.
-func recursion(in *llm.RecursionInput) rawRecursion {
+func recursion(in *llm.RecursionInput) llm.RecursionReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	var important []domain.Gap
 	for _, g := range in.Gaps {
@@ -142,12 +144,12 @@ func recursion(in *llm.RecursionInput) rawRecursion {
 	for i, g := range important {
 		types[i] = g.GapType
 	}
-	out := rawRecursion{SubDemands: []rawSubDemand{}}
+	out := llm.RecursionReply{SubDemands: []llm.ReplySubDemand{}}
 
-	out.Condition1Met = len(important) > 0
-	if out.Condition1Met {
-		out.Condition1Analysis = "当前方案存在" + strconv.Itoa(len(important)) + "个重要缺口（" + joinCN(types) +
-			"），不补齐会明显降低需求满足度"
+	met1 := len(important) > 0
+	if met1 {
+		out.Condition1Analysis = llm.Text("当前方案存在" + strconv.Itoa(len(important)) + "个重要缺口（" + joinCN(types) +
+			"），不补齐会明显降低需求满足度")
 	} else {
 		out.Condition1Analysis = "没有重要度达到60的缺口，当前方案已基本满足需求"
 	}
@@ -170,29 +172,31 @@ func recursion(in *llm.RecursionInput) rawRecursion {
 		}
 		tagsOK = append(tagsOK, ok)
 	}
-	out.Condition2Met = len(important) > 0
+	met2 := len(important) > 0
 	for _, ok := range tagsOK {
-		out.Condition2Met = out.Condition2Met && ok
+		met2 = met2 && ok
 	}
 	switch {
 	case len(important) == 0:
 		out.Condition2Analysis = "没有需要额外利益相关方参与的缺口"
-	case out.Condition2Met:
-		out.Condition2Analysis = "网络中有具备" + quoteAll(allTags) + "能力的其他Agent，可以通过子协商引入"
+	case met2:
+		out.Condition2Analysis = llm.Text("网络中有具备" + quoteAll(allTags) + "能力的其他Agent，可以通过子协商引入")
 	default:
-		out.Condition2Analysis = "部分缺口（" + joinCN(types) + "）没有明确的能力标签，难以找到合适的利益相关方"
+		out.Condition2Analysis = llm.Text("部分缺口（" + joinCN(types) + "）没有明确的能力标签，难以找到合适的利益相关方")
 	}
 
-	out.Condition3Met = in.Depth < in.MaxDepth
-	if out.Condition3Met {
-		out.Condition3Analysis = "当前深度" + strconv.Itoa(in.Depth) + "，最大深度" + strconv.Itoa(in.MaxDepth) +
-			"；一次子协商约需5000 tokens、30秒，相对补齐缺口的收益可以接受"
+	met3 := in.Depth < in.MaxDepth
+	if met3 {
+		out.Condition3Analysis = llm.Text("当前深度" + strconv.Itoa(in.Depth) + "，最大深度" + strconv.Itoa(in.MaxDepth) +
+			"；一次子协商约需5000 tokens、30秒，相对补齐缺口的收益可以接受")
 	} else {
-		out.Condition3Analysis = "已达到最大递归深度（" + strconv.Itoa(in.Depth) + "/" + strconv.Itoa(in.MaxDepth) +
-			"），不再发起子协商，缺口留给妥协方案或需求方自行处理"
+		out.Condition3Analysis = llm.Text("已达到最大递归深度（" + strconv.Itoa(in.Depth) + "/" + strconv.Itoa(in.MaxDepth) +
+			"），不再发起子协商，缺口留给妥协方案或需求方自行处理")
 	}
-	out.ShouldRecurse = out.Condition1Met && out.Condition2Met && out.Condition3Met
-	if !out.ShouldRecurse {
+	should := met1 && met2 && met3
+	out.Condition1Met, out.Condition2Met, out.Condition3Met = llm.BoolScalar(met1), llm.BoolScalar(met2), llm.BoolScalar(met3)
+	out.ShouldRecurse = llm.BoolScalar(should)
+	if !should {
 		return out
 	}
 	for _, g := range important {
@@ -204,8 +208,8 @@ func recursion(in *llm.RecursionInput) rawRecursion {
 		if g.Importance >= 75 {
 			prio = "high"
 		}
-		out.SubDemands = append(out.SubDemands, rawSubDemand{
-			GapType: g.GapType, Description: subDescription(d, g.GapType), CapabilityTags: ts, Priority: prio,
+		out.SubDemands = append(out.SubDemands, llm.ReplySubDemand{
+			GapType: llm.Text(g.GapType), Description: llm.Text(subDescription(d, g.GapType)), CapabilityTags: ts, Priority: llm.Text(prio),
 		})
 	}
 	return out

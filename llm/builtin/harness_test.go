@@ -116,16 +116,16 @@ func extractJSON(text string) string {
 // negotiation is what happened to one demand.
 type negotiation struct {
 	raw         string
-	u           llm.Understanding
-	candidates  []rawCandidate
-	offers      map[string]llm.OfferResult
+	u           domain.Understanding
+	candidates  []tCandidate
+	offers      map[string]domain.OfferAnswer
 	order       []string
 	rounds      []map[string]domain.FeedbackType // feedback per round
 	acceptRates []float64
 	outcome     string // finalized, failed, force_finalized, no_participants
 	final       domain.Proposal
 	gaps        llm.GapResult
-	recursion   rawRecursion
+	recursion   tRecursion
 }
 
 func (n negotiation) count(dec domain.OfferDecision) int {
@@ -140,18 +140,18 @@ func (n negotiation) count(dec domain.OfferDecision) int {
 
 // run negotiates one demand (rounds up to 5, thresholds 0.8 / 0.5 of 004).
 func (e *testEngine) run(raw string) negotiation {
-	n := negotiation{raw: raw, offers: map[string]llm.OfferResult{}}
+	n := negotiation{raw: raw, offers: map[string]domain.OfferAnswer{}}
 	e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw, UserID: "requester"}, &n.u)
-	var f rawFilter
+	var f tFilter
 	e.call(llm.PromptFilter, &llm.FilterInput{Demand: n.u, RawInput: raw, Profiles: e.profiles}, &f)
-	n.candidates = append(append([]rawCandidate{}, f.DefinitelyRelated...), f.PossiblyRelated...)
+	n.candidates = append(append([]tCandidate{}, f.DefinitelyRelated...), f.PossiblyRelated...)
 	byID := map[string]domain.AgentProfile{}
 	for _, p := range e.profiles {
 		byID[p.AgentID] = p
 	}
 	var views []llm.OfferView
 	for _, c := range n.candidates {
-		var o llm.OfferResult
+		var o domain.OfferAnswer
 		e.call(llm.PromptOffer, &llm.OfferInput{Profile: byID[c.AgentID], Demand: n.u, RawInput: raw, FilterReason: c.Reason}, &o)
 		n.offers[c.AgentID] = o
 		n.order = append(n.order, c.AgentID)
@@ -179,7 +179,7 @@ func (e *testEngine) run(raw string) negotiation {
 					my = &prop.Assignments[i]
 				}
 			}
-			var r llm.FeedbackResult
+			var r domain.FeedbackAnswer
 			e.call(llm.PromptFeedback, &llm.FeedbackInput{Profile: byID[v.AgentID], Demand: n.u, Proposal: prop,
 				MyAssignment: my, MyOffer: v, Round: round, MaxRounds: 5}, &r)
 			fb[v.AgentID] = r.FeedbackType

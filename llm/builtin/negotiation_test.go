@@ -13,8 +13,8 @@ import (
 const sampleDemand = "我想在北京办一场AI主题聚会，需要场地和嘉宾"
 
 // sampleUnderstanding is prompt 1's answer to the sample demand, parsed.
-func sampleUnderstanding(t *testing.T) llm.Understanding {
-	var u llm.Understanding
+func sampleUnderstanding(t *testing.T) domain.Understanding {
+	var u domain.Understanding
 	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: sampleDemand}, &u)
 	return u
 }
@@ -22,7 +22,7 @@ func sampleUnderstanding(t *testing.T) llm.Understanding {
 func TestFilterChoosesAndExplains(t *testing.T) {
 	u := sampleUnderstanding(t)
 	profiles := testProfiles(60)
-	f := filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles})
+	f := plain[tFilter](t, filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles}))
 	all := append(slices.Clone(f.DefinitelyRelated), f.PossiblyRelated...)
 	if len(all) != defaultMaxCandidates || f.TotalCandidates != len(all) {
 		t.Fatalf("default limit: %d candidates (total %d)", len(all), f.TotalCandidates)
@@ -44,7 +44,7 @@ func TestFilterChoosesAndExplains(t *testing.T) {
 	}
 	// Limit and exclusions.
 	exclude := []string{f.DefinitelyRelated[0].AgentID}
-	g := filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles, MaxCandidates: 5, Exclude: exclude})
+	g := plain[tFilter](t, filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles, MaxCandidates: 5, Exclude: exclude}))
 	got := append(slices.Clone(g.DefinitelyRelated), g.PossiblyRelated...)
 	if len(got) != 5 {
 		t.Errorf("MaxCandidates 5: got %d", len(got))
@@ -55,8 +55,8 @@ func TestFilterChoosesAndExplains(t *testing.T) {
 		}
 	}
 	// Nobody matches: no candidates.
-	h := filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: []domain.AgentProfile{
-		{AgentID: "x", UserName: "X", Location: "成都", Tags: []string{"财务"}}}})
+	h := plain[tFilter](t, filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: []domain.AgentProfile{
+		{AgentID: "x", UserName: "X", Location: "成都", Tags: []string{"财务"}}}}))
 	if h.TotalCandidates != 0 {
 		t.Errorf("unrelated profile chosen: %+v", h)
 	}
@@ -67,7 +67,7 @@ func TestOfferReadsProfile(t *testing.T) {
 	u.Context.Date = "下周六"
 	venue := domain.AgentProfile{AgentID: "venue", UserName: "场地方", Location: "北京", Tags: []string{"场地提供"},
 		Capabilities: map[string]string{"场地提供": "望京一间可容纳60人的多功能厅"}, Availability: "周末可用"}
-	o := offer(&llm.OfferInput{Profile: venue, Demand: u, RawInput: sampleDemand})
+	o := plain[tOffer](t, offer(&llm.OfferInput{Profile: venue, Demand: u, RawInput: sampleDemand}))
 	if o.Decision != "decline" && !strings.Contains(o.Contribution, "作为场地提供者，望京一间可容纳60人的多功能厅") {
 		t.Errorf("contribution %q", o.Contribution)
 	}
@@ -75,7 +75,7 @@ func TestOfferReadsProfile(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		p := domain.AgentProfile{AgentID: fmt.Sprintf("wd%d", i), UserName: "W", Location: "北京",
 			Tags: []string{"演讲嘉宾"}, Availability: "仅工作日"}
-		o := offer(&llm.OfferInput{Profile: p, Demand: u, RawInput: sampleDemand})
+		o := plain[tOffer](t, offer(&llm.OfferInput{Profile: p, Demand: u, RawInput: sampleDemand}))
 		if o.Decision == "participate" {
 			t.Fatalf("weekday-only agent participates in a weekend event: %+v", o)
 		}
@@ -93,7 +93,7 @@ func TestAggregateAssignsEveryOffer(t *testing.T) {
 			Conditions: []string{"需要报销交通费", "只能参与下午场"}},
 		{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate, Contribution: "I can take photos of the event"},
 	}
-	p := aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers})
+	p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
 	if len(p.Assignments) != 3 {
 		t.Fatalf("%d assignments", len(p.Assignments))
 	}
@@ -137,19 +137,19 @@ func TestFeedbackRounds(t *testing.T) {
 	}}
 
 	// Round 1: the condition is not in the proposal → negotiate about it.
-	f1 := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
-		MyOffer: myOffer, Round: 1, MaxRounds: 5})
+	f1 := plain[tFeedback](t, feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
+		MyOffer: myOffer, Round: 1, MaxRounds: 5}))
 	if f1.FeedbackType != "negotiate" || !strings.Contains(f1.AdjustmentRequest, "需要报销交通费") {
 		t.Fatalf("round 1: %+v", f1)
 	}
 
 	// The adjustment writes the request into the agent's notes …
-	adj := adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
+	adj := plain[tAdjusted](t, adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
 		Participants: []llm.OfferView{myOffer, other},
 		Feedbacks: []llm.FeedbackView{
 			{AgentID: id, DisplayName: "小周", FeedbackType: domain.FeedbackNegotiate, AdjustmentRequest: f1.AdjustmentRequest},
 			{AgentID: "venue", DisplayName: "场地方", FeedbackType: domain.FeedbackAccept},
-		}})
+		}}))
 	if len(adj.AdjustmentSummary.RequestsAddressed) != 1 || len(adj.AdjustmentSummary.ChangesMade) == 0 ||
 		!strings.Contains(adj.Assignments[0].Notes, "需要报销交通费") || adj.AdjustmentSummary.Round != 2 {
 		t.Fatalf("adjusted: %+v", adj)
@@ -157,8 +157,8 @@ func TestFeedbackRounds(t *testing.T) {
 
 	// … so the next review accepts.
 	next := toDomain(adj)
-	f2 := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: next, MyAssignment: &next.Assignments[0],
-		MyOffer: myOffer, Round: 2, MaxRounds: 5})
+	f2 := plain[tFeedback](t, feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: next, MyAssignment: &next.Assignments[0],
+		MyOffer: myOffer, Round: 2, MaxRounds: 5}))
 	if f2.FeedbackType != "accept" {
 		t.Fatalf("round 2 after the adjustment: %+v", f2)
 	}
@@ -170,8 +170,8 @@ func TestFeedbackRounds(t *testing.T) {
 	declined.Assignments[0].Notes = "条件待确认"
 	declined.AdjustmentSummary = &domain.AdjustmentSummary{Round: 2, RequestsDeclined: []domain.DeclinedRequest{
 		{Request: "小周：" + f1.AdjustmentRequest, Reason: "成本过高"}}}
-	f3 := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: declined, MyAssignment: &declined.Assignments[0],
-		MyOffer: myOffer, Round: 2, MaxRounds: 5})
+	f3 := plain[tFeedback](t, feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: declined, MyAssignment: &declined.Assignments[0],
+		MyOffer: myOffer, Round: 2, MaxRounds: 5}))
 	if f3.FeedbackType == "accept" {
 		t.Errorf("declined condition accepted: %+v", f3)
 	}
@@ -189,8 +189,8 @@ func TestStubbornAgentsKeepNegotiating(t *testing.T) {
 	profile := domain.AgentProfile{AgentID: id, UserName: "老顽固", Location: "北京", Tags: []string{"演讲嘉宾"}}
 	prop := domain.Proposal{Assignments: []domain.Assignment{{AgentID: id, DisplayName: "老顽固", Role: "演讲嘉宾", Responsibility: "分享"}}}
 	for round := 1; round <= 5; round++ {
-		f := feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
-			MyOffer: llm.OfferView{AgentID: id, Decision: domain.OfferDecisionParticipate}, Round: round, MaxRounds: 5})
+		f := plain[tFeedback](t, feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
+			MyOffer: llm.OfferView{AgentID: id, Decision: domain.OfferDecisionParticipate}, Round: round, MaxRounds: 5}))
 		if f.FeedbackType != "negotiate" || f.AdjustmentRequest == "" {
 			t.Fatalf("round %d: %+v", round, f)
 		}
@@ -199,7 +199,7 @@ func TestStubbornAgentsKeepNegotiating(t *testing.T) {
 
 // toDomain converts an adjusted raw proposal to the domain proposal the
 // engine would pass on.
-func toDomain(r rawAdjusted) domain.Proposal {
+func toDomain(r tAdjusted) domain.Proposal {
 	p := domain.Proposal{Summary: r.Summary, Objective: r.Objective, Rationale: r.Rationale, Gaps: r.Gaps,
 		AdjustmentSummary: &domain.AdjustmentSummary{Round: r.AdjustmentSummary.Round, RequestsAddressed: r.AdjustmentSummary.RequestsAddressed}}
 	for _, a := range r.Assignments {
@@ -214,9 +214,9 @@ func TestAdjustDropsWithdrawnAgents(t *testing.T) {
 	prop := domain.Proposal{Assignments: []domain.Assignment{
 		{AgentID: "a", DisplayName: "A", Role: "场地提供者"}, {AgentID: "b", DisplayName: "B", Role: "演讲嘉宾"},
 	}}
-	adj := adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
+	adj := plain[tAdjusted](t, adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
 		Participants: []llm.OfferView{{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionParticipate}},
-		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: domain.FeedbackWithdraw}}})
+		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: domain.FeedbackWithdraw}}}))
 	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "a" || !slices.Contains(adj.Gaps, "演讲嘉宾") {
 		t.Errorf("adjusted: %+v", adj)
 	}
@@ -231,7 +231,7 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 		{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"},
 		{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Responsibility: "分享AI"},
 	}}
-	g := gaps(&llm.GapInput{Demand: u, RawInput: sampleDemand, Proposal: prop})
+	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: sampleDemand, Proposal: prop}))
 	if g.IsComplete || len(g.Gaps) == 0 || g.Gaps[0].Importance < 60 {
 		t.Fatalf("gaps: %+v", g)
 	}
@@ -245,7 +245,7 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 		dgaps = append(dgaps, domain.Gap{GapType: gap.GapType, Importance: gap.Importance, Reason: gap.Reason,
 			SuggestedCapabilityTags: gap.SuggestedCapabilityTags})
 	}
-	r := recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 0, MaxDepth: 1})
+	r := plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 0, MaxDepth: 1}))
 	if !r.ShouldRecurse || len(r.SubDemands) == 0 || len(r.SubDemands) > 3 {
 		t.Fatalf("recursion: %+v", r)
 	}
@@ -257,13 +257,13 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 	t.Logf("gaps %+v; sub-demands %+v", g.Gaps, r.SubDemands)
 
 	// At the maximum depth: no recursion.
-	r = recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 1, MaxDepth: 1})
+	r = plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 1, MaxDepth: 1}))
 	if r.ShouldRecurse || len(r.SubDemands) != 0 || r.Condition3Met || !strings.Contains(r.Condition3Analysis, "最大递归深度") {
 		t.Errorf("at max depth: %+v", r)
 	}
 	// Unimportant gaps only: no recursion.
-	r = recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Depth: 0, MaxDepth: 1,
-		Gaps: []domain.Gap{{GapType: "志愿者", Importance: 40, SuggestedCapabilityTags: []string{"志愿者"}}}})
+	r = plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Depth: 0, MaxDepth: 1,
+		Gaps: []domain.Gap{{GapType: "志愿者", Importance: 40, SuggestedCapabilityTags: []string{"志愿者"}}}}))
 	if r.ShouldRecurse || r.Condition1Met {
 		t.Errorf("minor gap: %+v", r)
 	}
@@ -277,7 +277,7 @@ func TestSubNegotiation(t *testing.T) {
 		t.Fatalf("the sample demand spawns no sub-demand: %+v", parent.recursion)
 	}
 	sd := parent.recursion.SubDemands[0]
-	var u llm.Understanding
+	var u domain.Understanding
 	e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: sd.Description, GapType: sd.GapType, CapabilityTags: sd.CapabilityTags}, &u)
 	if !slices.Equal(u.CapabilityTags, sd.CapabilityTags) || u.Context.Location != "北京" {
 		t.Fatalf("sub-demand understanding %+v", u)
@@ -286,7 +286,7 @@ func TestSubNegotiation(t *testing.T) {
 	for _, a := range parent.final.Assignments {
 		exclude = append(exclude, a.AgentID)
 	}
-	var f rawFilter
+	var f tFilter
 	e.call(llm.PromptFilter, &llm.FilterInput{Demand: u, RawInput: sd.Description, Profiles: profiles, Exclude: exclude}, &f)
 	for _, c := range append(f.DefinitelyRelated, f.PossiblyRelated...) {
 		if slices.Contains(exclude, c.AgentID) {
@@ -310,7 +310,7 @@ func TestSubNegotiation(t *testing.T) {
 
 func TestCompromise(t *testing.T) {
 	u := sampleUnderstanding(t)
-	c := compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "partial_agreement",
+	c := plain[tCompromise](t, compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "partial_agreement",
 		Available: []domain.Assignment{{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"}},
 		Offers: []llm.OfferView{
 			{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionConditional, Conditions: []string{"需要报销交通费"}},
@@ -318,7 +318,7 @@ func TestCompromise(t *testing.T) {
 		},
 		Gaps:      []domain.Gap{{GapType: "摄影师", Importance: 70, Reason: "需要记录活动"}},
 		Feedbacks: []llm.FeedbackView{{AgentID: "a", DisplayName: "A", FeedbackType: domain.FeedbackNegotiate, AdjustmentRequest: "希望提前确认时间"}},
-	})
+	}))
 	if c.Type != "compromise" || len(c.Assignments) != 1 || len(c.Compromises) < 2 || len(c.Suggestions) == 0 {
 		t.Fatalf("compromise %+v", c)
 	}
@@ -328,7 +328,7 @@ func TestCompromise(t *testing.T) {
 			t.Errorf("unresolved %v lacks %s", c.Unresolved, want)
 		}
 	}
-	empty := compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "no_participants"})
+	empty := plain[tCompromise](t, compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "no_participants"}))
 	if len(empty.Assignments) != 0 || empty.Confidence != "low" || len(empty.Suggestions) == 0 {
 		t.Errorf("no participants: %+v", empty)
 	}

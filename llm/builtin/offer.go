@@ -112,7 +112,7 @@ func willingness(m match) float64 {
 }
 
 // offer answers prompt 3.
-func offer(in *llm.OfferInput) rawOffer {
+func offer(in *llm.OfferInput) llm.OfferReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	p := in.Profile
 	m := matchProfile(p, d)
@@ -131,27 +131,29 @@ func offer(in *llm.OfferInput) rawOffer {
 		primary = firstProfileTag(p)
 	}
 	role := roleOf(primary)
-	out := rawOffer{Conditions: []string{}}
+	out := llm.OfferReply{Conditions: []string{}}
 	switch {
 	case u < pDecline:
+		why := declineReason(p, d, m, seed)
 		out.Decision = "decline"
-		out.DeclineReason = declineReason(p, d, m, seed)
-		out.Reasoning = "综合考虑时间、地点和专长后决定不参与：" + out.DeclineReason
-		out.Confidence = between(60, 90, append(seed, "conf")...)
+		out.DeclineReason = llm.Text(why)
+		out.Reasoning = llm.Text("综合考虑时间、地点和专长后决定不参与：" + why)
+		out.Confidence = llm.IntScalar(between(60, 90, append(seed, "conf")...))
 		return out
 	case u < pDecline+pCond || m.conflict != "":
 		out.Decision = "conditional"
 		out.Conditions = conditionsFor(primary, m, seed)
-		out.Confidence = between(55, 80, append(seed, "conf")...)
+		out.Confidence = llm.IntScalar(between(55, 80, append(seed, "conf")...))
 	default:
 		out.Decision = "participate"
-		out.Confidence = between(70, 95, append(seed, "conf")...)
+		out.Confidence = llm.IntScalar(between(70, 95, append(seed, "conf")...))
 	}
-	out.Contribution = contribution(p, d, primary, role, m)
-	out.Reasoning = offerReasoning(d, m, primary)
+	out.Contribution = llm.Text(contribution(p, d, primary, role, m))
+	reasoning := offerReasoning(d, m, primary)
 	if out.Decision == "conditional" {
-		out.Reasoning += "，但有" + strconv.Itoa(len(out.Conditions)) + "个前提条件需要确认"
+		reasoning += "，但有" + strconv.Itoa(len(out.Conditions)) + "个前提条件需要确认"
 	}
+	out.Reasoning = llm.Text(reasoning)
 	return out
 }
 

@@ -56,7 +56,7 @@ var dependsOn = map[string][]string{
 // planned is one assignment being built, with its tag and the extra tags
 // it also covers.
 type planned struct {
-	a    rawAssignment
+	a    llm.ReplyAssignment
 	tag  string
 	also []string
 }
@@ -65,7 +65,7 @@ type planned struct {
 func (p planned) covers(tag string) bool { return p.tag == tag || contains(p.also, tag) }
 
 // aggregate answers prompt 4.
-func aggregate(in *llm.AggregateInput) rawProposal {
+func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	var plan []planned
 	seen := map[string]bool{}
@@ -75,53 +75,55 @@ func aggregate(in *llm.AggregateInput) rawProposal {
 		}
 		seen[o.AgentID] = true
 		tag, role := offerTag(o, d)
-		a := rawAssignment{
-			AgentID:        o.AgentID,
-			DisplayName:    orDefault(o.DisplayName, o.AgentID),
-			Role:           role,
-			Responsibility: responsibility(o, tag),
+		a := llm.ReplyAssignment{
+			AgentID:        llm.Text(o.AgentID),
+			DisplayName:    llm.Text(orDefault(o.DisplayName, o.AgentID)),
+			Role:           llm.Text(role),
+			Responsibility: llm.Text(responsibility(o, tag)),
 			Dependencies:   []string{},
 		}
-		a.Notes = conditionNotes(o, d)
+		a.Notes = llm.Text(conditionNotes(o, d))
 		plan = append(plan, planned{a: a, tag: tag})
 	}
 	// Someone who offered to help with a second role takes it when nobody
 	// else covers it ("也可以兼顾音响设备支持的工作").
 	for _, t := range uncoveredTags(d, plan) {
 		for i := range plan {
-			if strings.Contains(plan[i].a.Responsibility, "兼顾"+roleOf(t)) {
+			if strings.Contains(string(plan[i].a.Responsibility), "兼顾"+roleOf(t)) {
 				plan[i].also = append(plan[i].also, t)
-				plan[i].a.Role += "、" + roleOf(t)
+				plan[i].a.Role += llm.Text("、" + roleOf(t))
 				break
 			}
 		}
 	}
 	linkDependencies(plan)
 
-	out := rawProposal{Assignments: make([]rawAssignment, 0, len(plan)), Gaps: []string{}}
+	out := llm.AggregateReply{Assignments: make([]llm.ReplyAssignment, 0, len(plan)), Gaps: []string{}}
 	var roles []string
 	for _, p := range plan {
 		out.Assignments = append(out.Assignments, p.a)
-		if !contains(roles, p.a.Role) {
-			roles = append(roles, p.a.Role)
+		if !contains(roles, string(p.a.Role)) {
+			roles = append(roles, string(p.a.Role))
 		}
 	}
 	out.Gaps = nonNil(uncoveredTags(d, plan))
-	out.Timeline = timeline(d)
-	out.Summary, out.Objective = summarize(d, len(plan), roles)
+	out.Timeline = llm.ObjectOf(timeline(d))
+	summary, objective := summarize(d, len(plan), roles)
+	out.Summary, out.Objective = llm.Text(summary), llm.Text(objective)
 	conditional := 0
 	for _, o := range in.Offers {
 		if o.Decision == domain.OfferDecisionConditional && seen[o.AgentID] {
 			conditional++
 		}
 	}
-	out.Rationale = "优先安排标签直接匹配、地点可行的参与者，按各自专长分工"
+	rationale := "优先安排标签直接匹配、地点可行的参与者，按各自专长分工"
 	if conditional > 0 {
-		out.Rationale += "；" + strconv.Itoa(conditional) + "位有条件参与者的条件已部分写入备注，其余待反馈时确认"
+		rationale += "；" + strconv.Itoa(conditional) + "位有条件参与者的条件已部分写入备注，其余待反馈时确认"
 	}
 	if len(out.Gaps) > 0 {
-		out.Rationale += "；" + quoteAll(out.Gaps) + "暂无人承担"
+		rationale += "；" + quoteAll(out.Gaps) + "暂无人承担"
 	}
+	out.Rationale = llm.Text(rationale)
 	out.Confidence = proposalConfidence(len(plan), len(out.Gaps))
 	return out
 }
@@ -172,8 +174,8 @@ func linkDependencies(plan []planned) {
 	for i := range plan {
 		for _, dep := range dependsOn[plan[i].tag] {
 			for j := range plan {
-				if j != i && plan[j].tag == dep && !contains(plan[i].a.Dependencies, plan[j].a.AgentID) {
-					plan[i].a.Dependencies = append(plan[i].a.Dependencies, plan[j].a.AgentID)
+				if j != i && plan[j].tag == dep && !contains(plan[i].a.Dependencies, string(plan[j].a.AgentID)) {
+					plan[i].a.Dependencies = append(plan[i].a.Dependencies, string(plan[j].a.AgentID))
 					break
 				}
 			}
@@ -227,14 +229,14 @@ func summarize(d demand, n int, roles []string) (summary, objective string) {
 }
 
 // proposalConfidence is "high", "medium" or "low".
-func proposalConfidence(assigned, gaps int) string {
+func proposalConfidence(assigned, gaps int) llm.Scalar {
 	switch {
 	case assigned <= 1:
-		return "low"
+		return llm.StringScalar("low")
 	case gaps == 0 && assigned >= 3:
-		return "high"
+		return llm.StringScalar("high")
 	default:
-		return "medium"
+		return llm.StringScalar("medium")
 	}
 }
 
@@ -260,12 +262,12 @@ var (
 )
 
 // timeline plans milestones around the demand date.
-func timeline(d demand) rawTimeline {
+func timeline(d demand) llm.ReplyTimeline {
 	offsets := eventSteps
 	if d.event == "" {
 		offsets = workSteps
 	}
-	tl := rawTimeline{StartDate: "待定", Milestones: []rawMilestone{}}
+	tl := llm.ReplyTimeline{StartDate: "待定", Milestones: []llm.ReplyMilestone{}}
 	t, exact := parseDate(d.date)
 	for i, o := range offsets {
 		var date string
@@ -285,44 +287,44 @@ func timeline(d demand) rawTimeline {
 			}
 		}
 		if i == 0 {
-			tl.StartDate = date
+			tl.StartDate = llm.Text(date)
 		}
-		tl.Milestones = append(tl.Milestones, rawMilestone{Name: o.name, Date: date, Deliverable: o.out})
+		tl.Milestones = append(tl.Milestones, llm.ReplyMilestone{Name: llm.Text(o.name), Date: llm.Text(date), Deliverable: llm.Text(o.out)})
 	}
 	return tl
 }
 
 // fromDomain converts the assignments of a proposal to raw assignments.
-func fromDomain(as []domain.Assignment) []rawAssignment {
-	out := make([]rawAssignment, 0, len(as))
+func fromDomain(as []domain.Assignment) []llm.ReplyAssignment {
+	out := make([]llm.ReplyAssignment, 0, len(as))
 	for _, a := range as {
-		out = append(out, rawAssignment{
-			AgentID: a.AgentID, DisplayName: orDefault(a.DisplayName, a.AgentID), Role: a.Role,
-			Responsibility: a.Responsibility, Dependencies: nonNil(append([]string(nil), a.Dependencies...)), Notes: a.Notes,
+		out = append(out, llm.ReplyAssignment{
+			AgentID: llm.Text(a.AgentID), DisplayName: llm.Text(orDefault(a.DisplayName, a.AgentID)), Role: llm.Text(a.Role),
+			Responsibility: llm.Text(a.Responsibility), Dependencies: nonNil(append([]string(nil), a.Dependencies...)), Notes: llm.Text(a.Notes),
 		})
 	}
 	return out
 }
 
 // timelineFromDomain converts a proposal's timeline (nil → planned anew).
-func timelineFromDomain(t *domain.Timeline, d demand) rawTimeline {
+func timelineFromDomain(t *domain.Timeline, d demand) llm.ReplyTimeline {
 	if t == nil {
 		return timeline(d)
 	}
-	out := rawTimeline{StartDate: t.StartDate, Milestones: []rawMilestone{}}
+	out := llm.ReplyTimeline{StartDate: llm.Text(t.StartDate), Milestones: []llm.ReplyMilestone{}}
 	for _, m := range t.Milestones {
-		out.Milestones = append(out.Milestones, rawMilestone{Name: m.Name, Date: m.Date, Deliverable: m.Deliverable})
+		out.Milestones = append(out.Milestones, llm.ReplyMilestone{Name: llm.Text(m.Name), Date: llm.Text(m.Date), Deliverable: llm.Text(m.Deliverable)})
 	}
 	return out
 }
 
 // coveredTags are the demand tags the assignments' roles cover.
-func coveredTags(as []rawAssignment) []string {
+func coveredTags(as []llm.ReplyAssignment) []string {
 	var out []string
 	for _, a := range as {
-		ts := tagOfRole(a.Role)
+		ts := tagOfRole(string(a.Role))
 		if len(ts) == 0 {
-			ts = tagsInText(a.Role + " " + a.Responsibility)
+			ts = tagsInText(string(a.Role + " " + a.Responsibility))
 			if len(ts) > 1 {
 				ts = ts[:1]
 			}
@@ -337,9 +339,9 @@ func coveredTags(as []rawAssignment) []string {
 }
 
 // appendNote adds a sentence to notes.
-func appendNote(notes, s string) string {
+func appendNote[S ~string](notes S, s string) S {
 	if notes == "" {
-		return s
+		return S(s)
 	}
-	return notes + "；" + s
+	return notes + "；" + S(s)
 }

@@ -96,3 +96,12 @@ func render(key string, v any) (string, error) {
 		return pick(preambles, key, string(compact), "preamble") + "\n" + body, nil
 	}
 }
+
+// nonNil returns s, or an empty slice when s is nil, so that JSON has []
+// rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

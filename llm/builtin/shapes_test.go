@@ -382,3 +382,21 @@ func TestReplyFormats(t *testing.T) {
 		t.Errorf("preamble share %.2f, want about 0.10", r)
 	}
 }
+
+// plain encodes a reply as the provider does and decodes it strictly into
+// T, the test's own copy of the reply's shape, so that the tests read the
+// reply as a model's caller would.
+func plain[T any](t *testing.T, reply any) T {
+	t.Helper()
+	b, err := json.Marshal(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var v T
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%T: %v\n%s", v, err, b)
+	}
+	return v
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // understand answers prompt 1.
-func understand(in *llm.UnderstandInput) rawUnderstanding {
+func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	raw := strings.TrimSpace(in.RawInput)
 	var d demand
 	sub := in.GapType != "" || len(in.CapabilityTags) > 0
@@ -38,9 +38,11 @@ func understand(in *llm.UnderstandInput) rawUnderstanding {
 	}
 	seed := d.seed()
 
-	var out rawUnderstanding
+	var out llm.UnderstandReply
+	var deep llm.ReplyDeepUnderstanding
 	out.CapabilityTags = d.tags
-	out.Context = rawContext{Location: d.city, ExpectedAttendees: d.attendees, Date: d.date, Budget: d.budget}
+	out.Context = llm.ObjectOf(llm.ReplyDemandContext{Location: llm.Text(d.city), ExpectedAttendees: llm.IntScalar(d.attendees),
+		Date: llm.Text(d.date), Budget: llm.Text(d.budget)})
 
 	roles := make([]string, len(d.tags))
 	for i, t := range d.tags {
@@ -56,32 +58,33 @@ func understand(in *llm.UnderstandInput) rawUnderstanding {
 		if gap == "" {
 			gap = joinCN(roles)
 		}
-		out.SurfaceDemand = d.place() + "寻找" + joinCN(roles) + "，补齐上级方案中的「" + gap + "」缺口"
-		out.DeepUnderstanding.Motivation = subMotive + "「" + gap + "」，让整体方案可以落地"
-		out.DeepUnderstanding.EmotionalContext = "务实，希望尽快补齐缺口"
+		out.SurfaceDemand = llm.Text(d.place() + "寻找" + joinCN(roles) + "，补齐上级方案中的「" + gap + "」缺口")
+		deep.Motivation = llm.Text(subMotive + "「" + gap + "」，让整体方案可以落地")
+		deep.EmotionalContext = "务实，希望尽快补齐缺口"
 	case d.event != "":
 		topic := ""
 		if d.theme != "" {
 			topic = d.theme + "主题"
 		}
-		out.SurfaceDemand = d.place() + "举办一场" + topic + d.event + size + "，需要" + joinCN(d.tags)
-		out.DeepUnderstanding.Motivation = pick([]string{
+		out.SurfaceDemand = llm.Text(d.place() + "举办一场" + topic + d.event + size + "，需要" + joinCN(d.tags))
+		deep.Motivation = llm.Text(pick([]string{
 			"希望把对" + orDefault(d.theme, "同一话题") + "感兴趣的人聚到一起交流，拓展人脉",
 			"想借这场" + d.event + "推动" + orDefault(d.theme, "话题") + "的线下交流，结识志同道合的朋友",
 			"希望通过一次高质量的" + d.event + "建立自己在" + orDefault(d.theme, "圈子") + "里的影响力",
 			"想为社区做点事，让大家有一个面对面分享" + orDefault(d.theme, "经验") + "的机会",
-		}, seed, "motivation")
-		out.DeepUnderstanding.EmotionalContext = pick(emotions, seed, "emotion")
+		}, seed, "motivation"))
+		deep.EmotionalContext = llm.Text(pick(emotions, seed, "emotion"))
 	default:
-		out.SurfaceDemand = d.place() + "寻找" + joinCN(roles) + size + "：" + truncate(raw, 40)
-		out.DeepUnderstanding.Motivation = pick([]string{
+		out.SurfaceDemand = llm.Text(d.place() + "寻找" + joinCN(roles) + size + "：" + truncate(raw, 40))
+		deep.Motivation = llm.Text(pick([]string{
 			"手头资源不足，希望借助" + joinCN(roles) + "的专长把事情做好",
 			"希望尽快找到可靠的" + roles[0] + "，推进手上的项目",
 			"想找有经验的人合作，少走弯路",
-		}, seed, "motivation")
-		out.DeepUnderstanding.EmotionalContext = pick(emotions, seed, "emotion")
+		}, seed, "motivation"))
+		deep.EmotionalContext = llm.Text(pick(emotions, seed, "emotion"))
 	}
-	out.DeepUnderstanding.LikelyPreferences = preferences(d)
+	deep.LikelyPreferences = preferences(d)
+	out.DeepUnderstanding = llm.ObjectOf(deep)
 
 	var unc []string
 	if fallback {
@@ -102,11 +105,11 @@ func understand(in *llm.UnderstandInput) rawUnderstanding {
 	out.Uncertainties = nonNil(unc)
 	switch {
 	case fallback:
-		out.Confidence = "low"
+		out.Confidence = llm.StringScalar("low")
 	case len(d.tags) >= 2 && d.city != "" && (d.date != "" || d.attendees > 0 || sub):
-		out.Confidence = "high"
+		out.Confidence = llm.StringScalar("high")
 	default:
-		out.Confidence = "medium"
+		out.Confidence = llm.StringScalar("medium")
 	}
 	return out
 }

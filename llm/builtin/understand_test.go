@@ -9,7 +9,7 @@ import (
 )
 
 func TestUnderstandSampleDemand(t *testing.T) {
-	u := understand(&llm.UnderstandInput{RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾", UserID: "u1"})
+	u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾", UserID: "u1"}))
 	for _, want := range []string{"场地提供", "演讲嘉宾", "活动策划"} {
 		if !slices.Contains(u.CapabilityTags, want) {
 			t.Errorf("capability_tags %v lack %s", u.CapabilityTags, want)
@@ -30,7 +30,7 @@ func TestUnderstandSampleDemand(t *testing.T) {
 }
 
 func TestUnderstandEnglishDemand(t *testing.T) {
-	u := understand(&llm.UnderstandInput{RawInput: "I want to host an AI meetup in Shanghai for 50 people, need a venue and speakers"})
+	u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: "I want to host an AI meetup in Shanghai for 50 people, need a venue and speakers"}))
 	for _, want := range []string{"场地提供", "演讲嘉宾", "活动策划"} {
 		if !slices.Contains(u.CapabilityTags, want) {
 			t.Errorf("capability_tags %v lack %s", u.CapabilityTags, want)
@@ -101,7 +101,7 @@ func TestUnderstandContext(t *testing.T) {
 		{"预算50人民币", "", "", "50人民币", 0},
 	}
 	for _, c := range cases {
-		u := understand(&llm.UnderstandInput{RawInput: c.text})
+		u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: c.text}))
 		got := u.Context
 		if got.Location != c.loc || got.Date != c.date || got.Budget != c.budget || got.ExpectedAttendees != c.attendees {
 			t.Errorf("%q: context = %+v, want {%s %d %s %s}", c.text, got, c.loc, c.attendees, c.date, c.budget)
@@ -110,7 +110,7 @@ func TestUnderstandContext(t *testing.T) {
 }
 
 func TestUnderstandSubDemand(t *testing.T) {
-	u := understand(&llm.UnderstandInput{RawInput: "在北京为AI聚会寻找摄影师", GapType: "摄影师", CapabilityTags: []string{"摄影"}})
+	u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: "在北京为AI聚会寻找摄影师", GapType: "摄影师", CapabilityTags: []string{"摄影"}}))
 	if !slices.Equal(u.CapabilityTags, []string{"摄影"}) {
 		t.Errorf("sub-demand tags = %v, want [摄影]", u.CapabilityTags)
 	}
@@ -121,14 +121,14 @@ func TestUnderstandSubDemand(t *testing.T) {
 		t.Errorf("sub-demand not marked: %+v", u)
 	}
 	// Only the gap type given: its tags are derived from it.
-	u = understand(&llm.UnderstandInput{RawInput: "在上海为沙龙寻找餐饮供应商", GapType: "餐饮供应商"})
+	u = plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: "在上海为沙龙寻找餐饮供应商", GapType: "餐饮供应商"}))
 	if !slices.Equal(u.CapabilityTags, []string{"餐饮服务"}) {
 		t.Errorf("tags from gap type = %v", u.CapabilityTags)
 	}
 }
 
 func TestUnderstandVagueDemand(t *testing.T) {
-	u := understand(&llm.UnderstandInput{RawInput: "随便帮帮我吧"})
+	u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: "随便帮帮我吧"}))
 	if u.Confidence != "low" || len(u.CapabilityTags) == 0 || len(u.Uncertainties) == 0 {
 		t.Errorf("vague demand: %+v", u)
 	}
