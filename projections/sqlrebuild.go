@@ -54,7 +54,8 @@ func checkSQLPayloads(types []domain.EventType) error {
 // Apply stores for a payload field of type T (json.Marshal of the decoded
 // struct). The SQL rebuilds copy such fields as stored and hand back the
 // few values that may differ from this (a field missing, a null, an
-// omitempty zero value, a time not in Go's form), to be rewritten.
+// omitempty zero value, a time not in Go's form: for proposals, the SQL
+// function towow_proposal_unlike_go in migrations/), to be rewritten.
 func reencode[T any](raw json.RawMessage) (json.RawMessage, error) {
 	var v T
 	if err := json.Unmarshal(raw, &v); err != nil {
