@@ -1,37 +1,18 @@
 package projections
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/internal/sqlcdb"
 )
 
-// sqlPayloadVersion is the payload schema version the SQL rebuilds
-// (RebuildDemands, RebuildChannels, ..., in queries/) read: they take the
-// stored JSON as it is, with no upcaster. A model whose event types moved
-// on refuses its SQL rebuild until the SQL learns the new shape.
+// sqlPayloadVersion is the payload schema version the SQL rebuilds (each
+// Model's Rebuild: RebuildDemands, RebuildChannels, ..., in queries/) read:
+// they take the stored JSON as it is, with no upcaster. A model whose event
+// types moved on refuses its SQL rebuild until the SQL learns the new
+// shape.
 const sqlPayloadVersion = 1
-
-// startSQLRebuild prepares tx for the SQL rebuild of a model folding types:
-// it checks that SQL may read their payloads as stored (checkSQLPayloads)
-// and has every statement of the transaction planned for its own head bound
-// (a cached generic plan, after a few rebuilds on one connection, is several
-// times slower).
-func startSQLRebuild(ctx context.Context, tx pgx.Tx, types []domain.EventType) (*sqlcdb.Queries, error) {
-	if err := checkSQLPayloads(types); err != nil {
-		return nil, err
-	}
-	q := sqlcdb.New(tx)
-	if err := q.UseCustomPlans(ctx); err != nil {
-		return nil, fmt.Errorf("use custom plans: %w", err)
-	}
-	return q, nil
-}
 
 // checkSQLPayloads returns an error unless every type in types is at
 // sqlPayloadVersion with no upcaster, so that the stored payloads, read

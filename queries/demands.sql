@@ -50,26 +50,11 @@ SELECT * FROM demands WHERE parent_demand_id = @demand_id ORDER BY submitted_pos
 -- until it commits.
 DELETE FROM demands;
 
--- name: DeleteStreams :exec
-DELETE FROM streams;
-
 -- name: ChecksumDemands :one
 -- Row-for-row fingerprint (rebuild checks; towow projections rebuild).
 SELECT count(*)::bigint AS row_count,
        coalesce(md5(string_agg(d::text, E'\n' ORDER BY d.demand_id)), '')::text AS checksum
 FROM demands d;
-
--- name: ChecksumStreams :one
-SELECT count(*)::bigint AS row_count,
-       coalesce(md5(string_agg(s::text, E'\n' ORDER BY s.stream_id)), '')::text AS checksum
-FROM streams s;
-
--- name: UseCustomPlans :exec
--- For the rest of the transaction, plan every statement for its own
--- parameters: the SQL rebuilds' plans depend on how much of the log the
--- head bound takes (all of it), which a cached generic plan guesses at a
--- third, picking nested loops that make them several times slower.
-SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
 
 -- name: RebuildDemands :many
 -- The demands read model folded in one statement (Rebuild's fast path): the

@@ -32,24 +32,6 @@ func (q *Queries) ChecksumDemands(ctx context.Context) (ChecksumDemandsRow, erro
 	return i, err
 }
 
-const checksumStreams = `-- name: ChecksumStreams :one
-SELECT count(*)::bigint AS row_count,
-       coalesce(md5(string_agg(s::text, E'\n' ORDER BY s.stream_id)), '')::text AS checksum
-FROM streams s
-`
-
-type ChecksumStreamsRow struct {
-	RowCount int64  `json:"row_count"`
-	Checksum string `json:"checksum"`
-}
-
-func (q *Queries) ChecksumStreams(ctx context.Context) (ChecksumStreamsRow, error) {
-	row := q.db.QueryRow(ctx, checksumStreams)
-	var i ChecksumStreamsRow
-	err := row.Scan(&i.RowCount, &i.Checksum)
-	return i, err
-}
-
 const completeDemand = `-- name: CompleteDemand :exec
 UPDATE demands SET status = $1, outcome = $2, final_proposal = $3,
                    rounds_taken = $4, last_position = $5, updated_at = $6
@@ -89,15 +71,6 @@ DELETE FROM demands
 // until it commits.
 func (q *Queries) DeleteDemands(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteDemands)
-	return err
-}
-
-const deleteStreams = `-- name: DeleteStreams :exec
-DELETE FROM streams
-`
-
-func (q *Queries) DeleteStreams(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, deleteStreams)
 	return err
 }
 
@@ -472,18 +445,5 @@ func (q *Queries) SetDemandUnderstanding(ctx context.Context, arg SetDemandUnder
 		arg.RecordedAt,
 		arg.DemandID,
 	)
-	return err
-}
-
-const useCustomPlans = `-- name: UseCustomPlans :exec
-SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
-`
-
-// For the rest of the transaction, plan every statement for its own
-// parameters: the SQL rebuilds' plans depend on how much of the log the
-// head bound takes (all of it), which a cached generic plan guesses at a
-// third, picking nested loops that make them several times slower.
-func (q *Queries) UseCustomPlans(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, useCustomPlans)
 	return err
 }
