@@ -19,73 +19,27 @@ import (
 
 // Agents keeps one row per agent (profile, active, token issue time and
 // participation statistics) and one row per invitation, the agent's
-// history. Its rebuild folds the tables in SQL ([SQLRebuilder]).
-type Agents struct{}
+// history.
+type Agents struct{ modelMethods[Agents] }
 
-// Name implements Projector.
-func (Agents) Name() string { return "agents" }
+// Model declares the agents read model.
+func (Agents) Model() Model { return agentsModel }
 
-// agentModelTypes are the events the agents model folds.
-var agentModelTypes = []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
-	domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
-	domain.EventChannelCreated, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
-	domain.EventNegotiationForceFinalized}
-
-// Types implements Typed.
-func (Agents) Types() []domain.EventType { return agentModelTypes }
-
-// Reset implements ReadModel.
-func (Agents) Reset(ctx context.Context, tx pgx.Tx) error {
-	q := sqlcdb.New(tx)
-	if err := q.DeleteAgentInvitations(ctx); err != nil {
-		return err
-	}
-	return q.DeleteAgents(ctx)
+var agentsModel = Model{
+	Name: "agents",
+	Types: []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
+		domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
+		domain.EventChannelCreated, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
+		domain.EventNegotiationForceFinalized},
+	Apply:    applyAgent,
+	Reset:    (*sqlcdb.Queries).DeleteAgents,
+	Rebuild:  rebuildAgents,
+	Checksum: fingerprint((*sqlcdb.Queries).ChecksumAgents),
 }
 
-// RebuildUpTo implements SQLRebuilder: one statement per table folds the
-// two tables (queries/agents.sql RebuildAgentInvitations, RebuildAgents),
-// then the profiles it could not copy as Apply stores them are re-encoded
-// here.
-func (Agents) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
-	q, err := startSQLRebuild(ctx, tx, agentModelTypes)
-	if err != nil {
-		return err
-	}
-	if err := q.RebuildAgentInvitations(ctx, head); err != nil {
-		return fmt.Errorf("rebuild agent invitations: %w", err)
-	}
-	odd, err := q.RebuildAgents(ctx, head)
-	if err != nil {
-		return fmt.Errorf("rebuild agents: %w", err)
-	}
-	for _, r := range odd {
-		prof, err := reencode[domain.AgentProfile](r.Profile)
-		if err != nil {
-			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
-		}
-		if err := q.SetAgentProfileJSON(ctx, sqlcdb.SetAgentProfileJSONParams{Profile: prof, AgentID: r.AgentID}); err != nil {
-			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
-		}
-	}
-	return nil
-}
-
-// Checksum implements ReadModel.
-func (Agents) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
-	r, err := sqlcdb.New(db).ChecksumAgents(ctx)
-	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
-}
-
-// Apply implements Projector. Every write is guarded by the row's
-// last_position (or the invitation's key), so applying an event twice
-// changes nothing.
-func (Agents) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	p, err := decodeOf(e, agentModelTypes)
-	if p == nil || err != nil {
-		return err
-	}
-	q := sqlcdb.New(db)
+// applyAgent guards every write by the row's last_position (or the
+// invitation's key), so applying an event twice changes nothing.
+func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
 	switch x := p.(type) {
 	case *domain.AgentRegistered:
 		prof, tags, err := profileJSON(x.Profile)
@@ -125,6 +79,29 @@ func (Agents) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) erro
 	case *domain.NegotiationForceFinalized:
 		return q.CountFinalParticipations(ctx, sqlcdb.CountFinalParticipationsParams{
 			AgentIds: append(slices.Clone(x.ConfirmedParticipants), x.OptionalParticipants...), Position: e.Position})
+	}
+	return nil
+}
+
+// rebuildAgents folds the two tables, one statement each
+// (queries/agents.sql RebuildAgentInvitations, RebuildAgents), then
+// re-encodes the profiles it could not copy as applyAgent stores them.
+func rebuildAgents(q *sqlcdb.Queries, ctx context.Context, head int64) error {
+	if err := q.RebuildAgentInvitations(ctx, head); err != nil {
+		return fmt.Errorf("rebuild agent invitations: %w", err)
+	}
+	odd, err := q.RebuildAgents(ctx, head)
+	if err != nil {
+		return fmt.Errorf("rebuild agents: %w", err)
+	}
+	for _, r := range odd {
+		prof, err := reencode[domain.AgentProfile](r.Profile)
+		if err != nil {
+			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
+		}
+		if err := q.SetAgentProfileJSON(ctx, sqlcdb.SetAgentProfileJSONParams{Profile: prof, AgentID: r.AgentID}); err != nil {
+			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
+		}
 	}
 	return nil
 }

@@ -19,72 +19,24 @@ import (
 
 // Channels keeps one row per channel (status, round, proposal version,
 // invited agents, final participants, parent link) plus every proposal
-// version, every offer and every feedback of each channel. Its rebuild folds
-// the tables in SQL ([SQLRebuilder]).
-type Channels struct{}
+// version, every offer and every feedback of each channel.
+type Channels struct{ modelMethods[Channels] }
 
-// Name implements Projector.
-func (Channels) Name() string { return "channels" }
+// Model declares the channels read model.
+func (Channels) Model() Model { return channelsModel }
 
-// channelTypes are the events the channels model folds.
-var channelTypes = []domain.EventType{domain.EventChannelCreated, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
-	domain.EventProposalDistributed, domain.EventProposalFeedback, domain.EventProposalFinalized,
-	domain.EventNegotiationForceFinalized, domain.EventNegotiationCompleted}
-
-// Types implements Typed.
-func (Channels) Types() []domain.EventType { return channelTypes }
-
-// Reset implements ReadModel.
-func (Channels) Reset(ctx context.Context, tx pgx.Tx) error {
-	return sqlcdb.New(tx).DeleteChannels(ctx)
+var channelsModel = Model{
+	Name: "channels",
+	Types: []domain.EventType{domain.EventChannelCreated, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
+		domain.EventProposalDistributed, domain.EventProposalFeedback, domain.EventProposalFinalized,
+		domain.EventNegotiationForceFinalized, domain.EventNegotiationCompleted},
+	Apply:    applyChannel,
+	Reset:    (*sqlcdb.Queries).DeleteChannels,
+	Rebuild:  rebuildChannels,
+	Checksum: fingerprint((*sqlcdb.Queries).ChecksumChannels),
 }
 
-// RebuildUpTo implements SQLRebuilder: one statement per table folds the
-// four tables (queries/channels.sql RebuildChannels, ...), then the
-// proposals it could not copy as Apply stores them are re-encoded here.
-func (Channels) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
-	q, err := startSQLRebuild(ctx, tx, channelTypes)
-	if err != nil {
-		return err
-	}
-	if err := q.RebuildChannels(ctx, head); err != nil {
-		return fmt.Errorf("rebuild channels: %w", err)
-	}
-	odd, err := q.RebuildChannelProposals(ctx, head)
-	if err != nil {
-		return fmt.Errorf("rebuild channel proposals: %w", err)
-	}
-	for _, r := range odd {
-		prop, err := reencode[domain.Proposal](r.Proposal)
-		if err != nil {
-			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
-		}
-		if err := q.SetChannelProposalJSON(ctx, sqlcdb.SetChannelProposalJSONParams{Proposal: prop, ChannelID: r.ChannelID, Version: r.Version}); err != nil {
-			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
-		}
-	}
-	if err := q.RebuildChannelOffers(ctx, head); err != nil {
-		return fmt.Errorf("rebuild channel offers: %w", err)
-	}
-	if err := q.RebuildChannelFeedback(ctx, head); err != nil {
-		return fmt.Errorf("rebuild channel feedback: %w", err)
-	}
-	return nil
-}
-
-// Checksum implements ReadModel.
-func (Channels) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
-	r, err := sqlcdb.New(db).ChecksumChannels(ctx)
-	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
-}
-
-// Apply implements Projector.
-func (Channels) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	p, err := decodeOf(e, channelTypes)
-	if p == nil || err != nil {
-		return err
-	}
-	q := sqlcdb.New(db)
+func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
 	switch x := p.(type) {
 	case *domain.ChannelCreated:
 		root := x.RootDemandID
@@ -156,6 +108,35 @@ func (Channels) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) er
 			ProposalVersion: int32(x.ProposalVersion), Round: int32(x.Round), FeedbackType: string(x.FeedbackType),
 			Reasoning: x.Reasoning, AdjustmentRequest: x.AdjustmentRequest, Concerns: concerns, Actor: e.Metadata.Actor,
 			Position: e.Position, RecordedAt: e.RecordedAt})
+	}
+	return nil
+}
+
+// rebuildChannels folds the four tables, one statement each
+// (queries/channels.sql RebuildChannels, ...), then re-encodes the
+// proposals it could not copy as applyChannel stores them.
+func rebuildChannels(q *sqlcdb.Queries, ctx context.Context, head int64) error {
+	if err := q.RebuildChannels(ctx, head); err != nil {
+		return fmt.Errorf("rebuild channels: %w", err)
+	}
+	odd, err := q.RebuildChannelProposals(ctx, head)
+	if err != nil {
+		return fmt.Errorf("rebuild channel proposals: %w", err)
+	}
+	for _, r := range odd {
+		prop, err := reencode[domain.Proposal](r.Proposal)
+		if err != nil {
+			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
+		}
+		if err := q.SetChannelProposalJSON(ctx, sqlcdb.SetChannelProposalJSONParams{Proposal: prop, ChannelID: r.ChannelID, Version: r.Version}); err != nil {
+			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
+		}
+	}
+	if err := q.RebuildChannelOffers(ctx, head); err != nil {
+		return fmt.Errorf("rebuild channel offers: %w", err)
+	}
+	if err := q.RebuildChannelFeedback(ctx, head); err != nil {
+		return fmt.Errorf("rebuild channel feedback: %w", err)
 	}
 	return nil
 }

@@ -16,60 +16,23 @@ import (
 )
 
 // Demands keeps one row per demand (root and sub-demands): who asked what,
-// the understanding, the channel, and how it ended. Its rebuild folds the
-// table in SQL ([SQLRebuilder]).
-type Demands struct{}
+// the understanding, the channel, and how it ended.
+type Demands struct{ modelMethods[Demands] }
 
-// Name implements Projector.
-func (Demands) Name() string { return "demands" }
+// Model declares the demands read model.
+func (Demands) Model() Model { return demandsModel }
 
-// demandTypes are the events the demands model folds.
-var demandTypes = []domain.EventType{domain.EventDemandSubmitted, domain.EventDemandUnderstood, domain.EventDemandAccepted,
-	domain.EventNegotiationCompleted, domain.EventNegotiationFailed}
-
-// Types implements Typed.
-func (Demands) Types() []domain.EventType { return demandTypes }
-
-// Reset implements ReadModel.
-func (Demands) Reset(ctx context.Context, tx pgx.Tx) error { return sqlcdb.New(tx).DeleteDemands(ctx) }
-
-// RebuildUpTo implements SQLRebuilder: one statement folds the table
-// (queries/demands.sql RebuildDemands), then the final proposals it could
-// not copy as Apply stores them are re-encoded here.
-func (Demands) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
-	q, err := startSQLRebuild(ctx, tx, demandTypes)
-	if err != nil {
-		return err
-	}
-	odd, err := q.RebuildDemands(ctx, head)
-	if err != nil {
-		return fmt.Errorf("rebuild demands: %w", err)
-	}
-	for _, r := range odd {
-		final, err := reencode[domain.Proposal](r.FinalProposal)
-		if err != nil {
-			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
-		}
-		if err := q.SetDemandFinalProposal(ctx, sqlcdb.SetDemandFinalProposalParams{FinalProposal: final, DemandID: r.DemandID}); err != nil {
-			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
-		}
-	}
-	return nil
+var demandsModel = Model{
+	Name: "demands",
+	Types: []domain.EventType{domain.EventDemandSubmitted, domain.EventDemandUnderstood, domain.EventDemandAccepted,
+		domain.EventNegotiationCompleted, domain.EventNegotiationFailed},
+	Apply:    applyDemand,
+	Reset:    (*sqlcdb.Queries).DeleteDemands,
+	Rebuild:  rebuildDemands,
+	Checksum: fingerprint((*sqlcdb.Queries).ChecksumDemands),
 }
 
-// Checksum implements ReadModel.
-func (Demands) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
-	r, err := sqlcdb.New(db).ChecksumDemands(ctx)
-	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
-}
-
-// Apply implements Projector.
-func (Demands) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	p, err := decodeOf(e, demandTypes)
-	if p == nil || err != nil {
-		return err
-	}
-	q := sqlcdb.New(db)
+func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
 	switch x := p.(type) {
 	case *domain.DemandSubmitted:
 		root := x.RootDemandID
@@ -94,6 +57,7 @@ func (Demands) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) err
 		}
 		var final json.RawMessage
 		if x.FinalProposal != nil {
+			var err error
 			if final, err = json.Marshal(x.FinalProposal); err != nil {
 				return err
 			}
@@ -106,6 +70,26 @@ func (Demands) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) err
 		return q.FailDemand(ctx, sqlcdb.FailDemandParams{
 			Reason: text(string(x.Reason)), ErrorCode: text(x.ErrorCode),
 			Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
+	}
+	return nil
+}
+
+// rebuildDemands folds the table in one statement (queries/demands.sql
+// RebuildDemands), then re-encodes the final proposals it could not copy as
+// applyDemand stores them.
+func rebuildDemands(q *sqlcdb.Queries, ctx context.Context, head int64) error {
+	odd, err := q.RebuildDemands(ctx, head)
+	if err != nil {
+		return fmt.Errorf("rebuild demands: %w", err)
+	}
+	for _, r := range odd {
+		final, err := reencode[domain.Proposal](r.FinalProposal)
+		if err != nil {
+			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
+		}
+		if err := q.SetDemandFinalProposal(ctx, sqlcdb.SetDemandFinalProposalParams{FinalProposal: final, DemandID: r.DemandID}); err != nil {
+			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
+		}
 	}
 	return nil
 }

@@ -12,9 +12,13 @@
 // Read functions return view structs, never pgtype values.
 //
 // The read models are [All]: [Streams], [Demands], [Channels], [LLMCalls]
-// and [Agents]. [Runner.Rebuild] folds one again from the first event in
-// one transaction; every one of them is an [SQLRebuilder], whose rebuild is
-// a few INSERT ... SELECT statements over the events table instead of one
-// statement per event. Apply stays the specification: the tests require the
-// SQL rebuild to give the live fold's rows exactly (md5 of every row).
+// and [Agents]. Each is declared once, by one [Model] value in its own file:
+// its name, the event types it folds, its Apply (the live fold, and the
+// specification of its rows), and the statements that empty its tables,
+// fold them again in SQL and fingerprint them (queries/). [Runner.Rebuild]
+// folds one again from the first event in one transaction; every one of
+// them is an [SQLRebuilder], whose rebuild is a few INSERT ... SELECT
+// statements over the events table instead of one statement per event. Apply
+// stays the specification: the tests require the SQL rebuild to give the
+// live fold's rows exactly (md5 of every row).
 package projections

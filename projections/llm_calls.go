@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -16,37 +16,26 @@ import (
 // LLMCalls keeps one row per event whose payload came from an LLM: the
 // call its metadata records (prompt, provider, model, latency, tokens,
 // outcome, fallback), with the event, the negotiation tree and the actor.
-// The filter is on metadata, not on event types, so it is not [Typed]; its
-// rebuild is one INSERT ... SELECT over the events table ([SQLRebuilder]).
-type LLMCalls struct{}
+// The filter is on metadata, not on event types, so it folds every event.
+type LLMCalls struct{ modelMethods[LLMCalls] }
 
-// Name implements Projector.
-func (LLMCalls) Name() string { return "llm_calls" }
+// Model declares the llm_calls read model.
+func (LLMCalls) Model() Model { return llmCallsModel }
 
-// Reset implements ReadModel.
-func (LLMCalls) Reset(ctx context.Context, tx pgx.Tx) error {
-	return sqlcdb.New(tx).DeleteLLMCalls(ctx)
+var llmCallsModel = Model{
+	Name:     "llm_calls",
+	Apply:    applyLLMCall,
+	Reset:    (*sqlcdb.Queries).DeleteLLMCalls,
+	Rebuild:  (*sqlcdb.Queries).RebuildLLMCalls,
+	Checksum: fingerprint((*sqlcdb.Queries).ChecksumLLMCalls),
 }
 
-// RebuildUpTo implements SQLRebuilder.
-func (LLMCalls) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
-	_, err := sqlcdb.New(tx).RebuildLLMCalls(ctx, head)
-	return err
-}
-
-// Checksum implements ReadModel.
-func (LLMCalls) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
-	r, err := sqlcdb.New(db).ChecksumLLMCalls(ctx)
-	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
-}
-
-// Apply implements Projector.
-func (LLMCalls) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
+func applyLLMCall(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ domain.Payload) error {
 	c := e.Metadata.LLMCall
 	if c == nil {
 		return nil
 	}
-	return sqlcdb.New(db).InsertLLMCall(ctx, sqlcdb.InsertLLMCallParams{
+	return q.InsertLLMCall(ctx, sqlcdb.InsertLLMCallParams{
 		Position: e.Position, EventID: e.EventID, EventType: string(e.Type), StreamID: e.StreamID,
 		DemandID: e.Metadata.CorrelationID, Actor: e.Metadata.Actor, AgentID: text(agentOf(e.Metadata.Actor)),
 		PromptKey: c.PromptKey, Provider: c.Provider, Model: c.Model, LatencyMs: c.LatencyMS,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,7 +45,8 @@ type SQLRebuilder interface {
 }
 
 // Typed is a projector that folds only some event types (and ignores the
-// rest): Rebuild then reads only those from the log.
+// rest): Rebuild then reads only those from the log. Nil types: every
+// event.
 type Typed interface {
 	Types() []domain.EventType
 }
@@ -282,37 +282,6 @@ func (r *Runner) RunForever(ctx context.Context, p Projector) {
 		}
 		backoff = min(backoff*2, 30*time.Second)
 	}
-}
-
-// decodeOf decodes e when its type is one of types; nil (and no error)
-// for any other event, which the model ignores.
-func decodeOf(e eventstore.RecordedEvent, types []domain.EventType) (domain.Payload, error) {
-	if !slices.Contains(types, e.Type) {
-		return nil, nil
-	}
-	return e.Decode()
-}
-
-// All is every read model, in the order `towow serve` runs them.
-func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}} }
-
-// Names lists the read models' names, in All's order.
-func Names() []string {
-	var out []string
-	for _, m := range All() {
-		out = append(out, m.Name())
-	}
-	return out
-}
-
-// ByName returns the read model called name.
-func ByName(name string) (ReadModel, bool) {
-	for _, p := range All() {
-		if p.Name() == name {
-			return p, true
-		}
-	}
-	return nil, false
 }
 
 // WaitFor waits until every named read model's checkpoint reaches pos

@@ -1,37 +1,18 @@
 package projections
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/internal/sqlcdb"
 )
 
-// sqlPayloadVersion is the payload schema version the SQL rebuilds
-// (RebuildDemands, RebuildChannels, ..., in queries/) read: they take the
-// stored JSON as it is, with no upcaster. A model whose event types moved
-// on refuses its SQL rebuild until the SQL learns the new shape.
+// sqlPayloadVersion is the payload schema version the SQL rebuilds (each
+// Model's Rebuild: RebuildDemands, RebuildChannels, ..., in queries/) read:
+// they take the stored JSON as it is, with no upcaster. A model whose event
+// types moved on refuses its SQL rebuild until the SQL learns the new
+// shape.
 const sqlPayloadVersion = 1
-
-// startSQLRebuild prepares tx for the SQL rebuild of a model folding types:
-// it checks that SQL may read their payloads as stored (checkSQLPayloads)
-// and has every statement of the transaction planned for its own head bound
-// (a cached generic plan, after a few rebuilds on one connection, is several
-// times slower).
-func startSQLRebuild(ctx context.Context, tx pgx.Tx, types []domain.EventType) (*sqlcdb.Queries, error) {
-	if err := checkSQLPayloads(types); err != nil {
-		return nil, err
-	}
-	q := sqlcdb.New(tx)
-	if err := q.UseCustomPlans(ctx); err != nil {
-		return nil, fmt.Errorf("use custom plans: %w", err)
-	}
-	return q, nil
-}
 
 // checkSQLPayloads returns an error unless every type in types is at
 // sqlPayloadVersion with no upcaster, so that the stored payloads, read
@@ -54,7 +35,8 @@ func checkSQLPayloads(types []domain.EventType) error {
 // Apply stores for a payload field of type T (json.Marshal of the decoded
 // struct). The SQL rebuilds copy such fields as stored and hand back the
 // few values that may differ from this (a field missing, a null, an
-// omitempty zero value, a time not in Go's form), to be rewritten.
+// omitempty zero value, a time not in Go's form: for proposals, the SQL
+// function towow_proposal_unlike_go in migrations/), to be rewritten.
 func reencode[T any](raw json.RawMessage) (json.RawMessage, error) {
 	var v T
 	if err := json.Unmarshal(raw, &v); err != nil {

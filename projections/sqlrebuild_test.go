@@ -23,16 +23,16 @@ import (
 // as it would never write them (fields absent or null, omitempty zero
 // values, null list elements, odd times, duplicates, events before the row
 // they update exists, force-finalized channels, agent updates and
-// (de)activations) — in random order, then checks that each model's SQL
-// rebuild (RebuildUpTo) gives exactly the rows of the live event-by-event
-// fold.
+// (de)activations), some carrying an LLM call in their metadata — in random
+// order over a few streams, then checks that every read model's SQL rebuild
+// (RebuildUpTo) gives exactly the rows of the live event-by-event fold.
 func TestSQLRebuildEqualsFold(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			pool := dbtest.New(t)
 			s := eventstore.New(pool, eventstore.Options{})
 			ctx := context.Background()
-			g := gen{rng: rand.New(rand.NewPCG(seed, 77))}
+			g := gen{rng: rand.New(rand.NewPCG(seed, 77)), llm: rand.New(rand.NewPCG(seed, 78))}
 			for i := range 400 {
 				typ, payload, md := g.event()
 				body, err := json.Marshal(payload)
@@ -45,8 +45,9 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 				}
 			}
 			r := projections.NewRunner(pool, s, nil, nil)
-			for _, m := range []projections.ReadModel{projections.Demands{}, projections.Channels{}, projections.Agents{}} {
-				if _, ok := m.(projections.SQLRebuilder); !ok {
+			for _, m := range projections.All() {
+				d, ok := m.(interface{ Model() projections.Model })
+				if _, sql := m.(projections.SQLRebuilder); !sql || !ok || d.Model().Rebuild == nil {
 					t.Fatalf("%s has no SQL rebuild", m.Name())
 				}
 				if _, err := r.CatchUp(ctx, m); err != nil {
@@ -90,8 +91,8 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 // rebuild differs.
 func tableRows(t *testing.T, pool *pgxpool.Pool, model string) []string {
 	t.Helper()
-	tables := map[string][]string{"demands": {"demands"}, "agents": {"agents", "agent_invitations"},
-		"channels": {"channels", "channel_proposals", "channel_offers", "channel_feedback"}}[model]
+	tables := map[string][]string{"streams": {"streams"}, "demands": {"demands"}, "agents": {"agents", "agent_invitations"},
+		"channels": {"channels", "channel_proposals", "channel_offers", "channel_feedback"}, "llm_calls": {"llm_calls"}}[model]
 	var out []string
 	for _, table := range tables {
 		rows, err := pool.Query(context.Background(), "SELECT '"+table+" ' || t::text FROM "+table+" t")
@@ -109,8 +110,9 @@ func tableRows(t *testing.T, pool *pgxpool.Pool, model string) []string {
 
 // gen makes random events over a few ids, so that events meet: duplicates,
 // updates before and after the row exists, agents named before and after
-// their registration.
-type gen struct{ rng *rand.Rand }
+// their registration. llm draws the LLM calls of the metadata (its own
+// source, so rng gives the same events as before calls were added).
+type gen struct{ rng, llm *rand.Rand }
 
 type obj = map[string]any
 
@@ -173,7 +175,24 @@ func (g gen) metadata() domain.Metadata {
 	case 1:
 		md.Actor = domain.AgentActor(g.agentID())
 	}
+	if g.llm.IntN(3) == 0 {
+		md.LLMCall = g.llmCall()
+	}
 	return md
+}
+
+// llmCall is a call record, sometimes with its optional fields zero.
+func (g gen) llmCall() *domain.LLMCall {
+	c := &domain.LLMCall{PromptKey: "response_generation", Provider: "scripted", Model: "m-1",
+		LatencyMS: g.llm.Int64N(5000), InputTokens: g.llm.IntN(900), OutputTokens: g.llm.IntN(300),
+		Outcome: domain.LLMOutcomeOK}
+	switch g.llm.IntN(4) {
+	case 0:
+		c.Outcome, c.FallbackUsed, c.Error, c.OutputTokens = domain.LLMOutcomeTimeout, true, "context deadline exceeded", 0
+	case 1:
+		c.Model, c.InputTokens, c.OutputTokens, c.LatencyMS = "", 0, 0, 0
+	}
+	return c
 }
 
 // proposal is a domain.Proposal as Go encodes it, then randomly mutated
@@ -425,6 +444,32 @@ func TestSQLRebuildSchemaVersions(t *testing.T) {
 				t.Errorf("%s: %s is at schema version %d: update the model's SQL rebuild (queries/) and sqlPayloadVersion",
 					m.Name(), typ, spec.SchemaVersion)
 			}
+		}
+	}
+}
+
+// TestModelsDeclared: every read model is one complete declaration, and
+// its methods are the declaration's.
+func TestModelsDeclared(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range projections.All() {
+		d, ok := m.(interface{ Model() projections.Model })
+		if !ok {
+			t.Fatalf("%s is not declared by a Model", m.Name())
+		}
+		decl := d.Model()
+		if decl.Name == "" || decl.Apply == nil || decl.Reset == nil || decl.Rebuild == nil || decl.Checksum == nil {
+			t.Errorf("%s: incomplete declaration %+v", m.Name(), decl)
+		}
+		if m.Name() != decl.Name || seen[decl.Name] {
+			t.Errorf("read model %q (declared %q) is not unique", m.Name(), decl.Name)
+		}
+		seen[decl.Name] = true
+		if typed, ok := m.(projections.Typed); !ok || !slices.Equal(typed.Types(), decl.Types) {
+			t.Errorf("%s: Types() differs from its declaration", decl.Name)
+		}
+		if by, ok := projections.ByName(decl.Name); !ok || by != m {
+			t.Errorf("ByName(%q) = %v, %v", decl.Name, by, ok)
 		}
 	}
 }

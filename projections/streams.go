@@ -10,35 +10,28 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
 // Streams keeps one row per event stream: its version, event count, first
 // and last position, last event type and correlation id.
-type Streams struct{}
+type Streams struct{ modelMethods[Streams] }
 
-// Name implements Projector.
-func (Streams) Name() string { return "streams" }
+// Model declares the streams read model.
+func (Streams) Model() Model { return streamsModel }
 
-// Reset implements ReadModel.
-func (Streams) Reset(ctx context.Context, tx pgx.Tx) error { return sqlcdb.New(tx).DeleteStreams(ctx) }
-
-// RebuildUpTo implements SQLRebuilder.
-func (Streams) RebuildUpTo(ctx context.Context, tx pgx.Tx, head int64) error {
-	_, err := sqlcdb.New(tx).RebuildStreams(ctx, head)
-	return err
+var streamsModel = Model{
+	Name:     "streams",
+	Apply:    applyStream,
+	Reset:    (*sqlcdb.Queries).DeleteStreams,
+	Rebuild:  (*sqlcdb.Queries).RebuildStreams,
+	Checksum: fingerprint((*sqlcdb.Queries).ChecksumStreams),
 }
 
-// Checksum implements ReadModel.
-func (Streams) Checksum(ctx context.Context, db DB) (Fingerprint, error) {
-	r, err := sqlcdb.New(db).ChecksumStreams(ctx)
-	return Fingerprint{Rows: r.RowCount, MD5: r.Checksum}, err
-}
-
-// Apply implements Projector.
-func (Streams) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
-	return sqlcdb.New(db).UpsertStream(ctx, sqlcdb.UpsertStreamParams{
+func applyStream(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ domain.Payload) error {
+	return q.UpsertStream(ctx, sqlcdb.UpsertStreamParams{
 		StreamID:      e.StreamID,
 		Version:       e.StreamVersion,
 		Position:      e.Position,

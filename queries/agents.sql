@@ -86,11 +86,9 @@ WHERE agent_id = @agent_id AND channel_id = ANY(@channel_ids::text[])
 ORDER BY channel_id, proposal_version;
 
 -- name: DeleteAgents :exec
--- Rebuild: inside the rebuild's transaction.
+-- Rebuild: both tables, inside the rebuild's transaction.
+WITH i AS (DELETE FROM agent_invitations)
 DELETE FROM agents;
-
--- name: DeleteAgentInvitations :exec
-DELETE FROM agent_invitations;
 
 -- name: ChecksumAgents :one
 -- Row-for-row fingerprint of both tables (rebuild checks).

@@ -154,10 +154,9 @@ LEFT JOIN LATERAL (
 -- CONFLICT DO NOTHING), whether or not the channel has a row. proposal is
 -- the payload's object as stored, which is what json.Marshal of the decoded
 -- domain.Proposal gives for any payload Go encoded; the statement returns
--- the rows where they might differ (a field missing, a null, an omitempty
--- zero value, a created_at not in Go's RFC 3339 form: the test of
--- RebuildDemands, keep both in step), for Channels.RebuildUpTo to re-encode
--- in Go.
+-- the rows where they might differ (towow_proposal_unlike_go,
+-- migrations/00008_proposal_encoding.sql), for the channels model's rebuild
+-- to re-encode in Go.
 WITH src AS (
     SELECT DISTINCT ON (1, 2)
            coalesce(d.j ->> 'channel_id', '') AS channel_id,
@@ -178,25 +177,7 @@ WITH src AS (
 )
 SELECT src.channel_id::text AS channel_id, src.version::int AS version, src.proposal::jsonb AS proposal
 FROM src
-WHERE jsonb_typeof(src.proposal) <> 'object'
-    OR NOT src.proposal ?& array['demand_id', 'version', 'summary', 'assignments']
-    OR src.proposal ->> 'proposal_id' = '' OR src.proposal ->> 'type' = '' OR src.proposal ->> 'objective' = '' OR src.proposal ->> 'rationale' = ''
-    OR src.proposal ->> 'confidence' = '' OR src.proposal -> 'gaps' = '[]' OR src.proposal -> 'open_questions' = '[]' OR src.proposal -> 'compromises' = '[]'
-    OR src.proposal -> 'unresolved' = '[]' OR src.proposal -> 'suggestions' = '[]'
-    OR NOT coalesce(src.proposal ->> 'created_at' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{0,8}[1-9])?(Z|[+-][0-9]{2}:[0-9]{2})$'
-                    AND src.proposal ->> 'created_at' !~ '^(0001-01-01|0000-12-31)|[+-]00:00$', true)
-    OR (jsonb_path_exists(src.proposal, 'strict $.** ? (@ == null)')
-        AND (src.proposal -> 'assignments' <> 'null' OR jsonb_path_exists(src.proposal - 'assignments', 'strict $.** ? (@ == null)')))
-    OR jsonb_path_exists(src.proposal, 'lax $ ? (
-           exists(@.assignments[*] ? (@.type() == "object" && (!exists(@.agent_id) || !exists(@.role) || !exists(@.responsibility)
-                  || !exists(@.conditions_accepted) || @.display_name == "" || @.notes == "" || @.dependencies.size() == 0)))
-        || exists(@.timeline ? (!exists(@.start_date) || @.milestones.size() == 0))
-        || exists(@.timeline.milestones[*] ? (!exists(@.name) || !exists(@.date) || !exists(@.deliverable)))
-        || exists(@.compromises[*] ? (!exists(@.issue) || !exists(@.resolution) || !exists(@.rationale)))
-        || exists(@.adjustment_summary ? (!exists(@.round) || @.changes_made.size() == 0 || @.requests_addressed.size() == 0
-                                          || @.requests_declined.size() == 0))
-        || exists(@.adjustment_summary.changes_made[*] ? (!exists(@.aspect) || !exists(@.before) || !exists(@.after) || !exists(@.reason)))
-        || exists(@.adjustment_summary.requests_declined[*] ? (!exists(@.request) || !exists(@.reason))))');
+WHERE towow_proposal_unlike_go(src.proposal);
 
 -- name: SetChannelProposalJSON :exec
 -- RebuildChannelProposals' fix-up: the proposal as Go encodes it.

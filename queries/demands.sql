@@ -50,26 +50,11 @@ SELECT * FROM demands WHERE parent_demand_id = @demand_id ORDER BY submitted_pos
 -- until it commits.
 DELETE FROM demands;
 
--- name: DeleteStreams :exec
-DELETE FROM streams;
-
 -- name: ChecksumDemands :one
 -- Row-for-row fingerprint (rebuild checks; towow projections rebuild).
 SELECT count(*)::bigint AS row_count,
        coalesce(md5(string_agg(d::text, E'\n' ORDER BY d.demand_id)), '')::text AS checksum
 FROM demands d;
-
--- name: ChecksumStreams :one
-SELECT count(*)::bigint AS row_count,
-       coalesce(md5(string_agg(s::text, E'\n' ORDER BY s.stream_id)), '')::text AS checksum
-FROM streams s;
-
--- name: UseCustomPlans :exec
--- For the rest of the transaction, plan every statement for its own
--- parameters: the SQL rebuilds' plans depend on how much of the log the
--- head bound takes (all of it), which a cached generic plan guesses at a
--- third, picking nested loops that make them several times slower.
-SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
 
 -- name: RebuildDemands :many
 -- The demands read model folded in one statement (Rebuild's fast path): the
@@ -88,10 +73,9 @@ SELECT set_config('plan_cache_mode', 'force_custom_plan', true);
 -- OFFSET 0 keeps the planner from copying the expression into every use.
 -- final_proposal is the payload's object as stored, which is what
 -- json.Marshal of the decoded *domain.Proposal gives for any payload Go
--- encoded; the statement returns the rows where they might differ (a field
--- missing, a null, an omitempty zero value, a created_at not in Go's
--- RFC 3339 form: the test of RebuildChannelProposals, keep both in step),
--- for Demands.RebuildUpTo to re-encode in Go.
+-- encoded; the statement returns the rows where they might differ
+-- (towow_proposal_unlike_go, migrations/00008_proposal_encoding.sql), for
+-- the demands model's rebuild to re-encode in Go.
 WITH ev AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'demand_id', '') AS demand_id,
            d.j ->> 'channel_id' AS channel_id, d.j ->> 'status' AS status, nullif(d.j -> 'final_proposal', 'null') AS final_proposal,
@@ -154,27 +138,7 @@ WITH ev AS (
 )
 SELECT f.demand_id::text AS demand_id, f.final_proposal::jsonb AS final_proposal
 FROM folded f
-WHERE f.final_proposal IS NOT NULL AND (
-       jsonb_typeof(f.final_proposal) <> 'object'
-    OR NOT f.final_proposal ?& array['demand_id', 'version', 'summary', 'assignments']
-    OR f.final_proposal ->> 'proposal_id' = '' OR f.final_proposal ->> 'type' = '' OR f.final_proposal ->> 'objective' = ''
-    OR f.final_proposal ->> 'rationale' = '' OR f.final_proposal ->> 'confidence' = '' OR f.final_proposal -> 'gaps' = '[]'
-    OR f.final_proposal -> 'open_questions' = '[]' OR f.final_proposal -> 'compromises' = '[]'
-    OR f.final_proposal -> 'unresolved' = '[]' OR f.final_proposal -> 'suggestions' = '[]'
-    OR NOT coalesce(f.final_proposal ->> 'created_at' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{0,8}[1-9])?(Z|[+-][0-9]{2}:[0-9]{2})$'
-                    AND f.final_proposal ->> 'created_at' !~ '^(0001-01-01|0000-12-31)|[+-]00:00$', true)
-    OR (jsonb_path_exists(f.final_proposal, 'strict $.** ? (@ == null)')
-        AND (f.final_proposal -> 'assignments' <> 'null' OR jsonb_path_exists(f.final_proposal - 'assignments', 'strict $.** ? (@ == null)')))
-    OR jsonb_path_exists(f.final_proposal, 'lax $ ? (
-           exists(@.assignments[*] ? (@.type() == "object" && (!exists(@.agent_id) || !exists(@.role) || !exists(@.responsibility)
-                  || !exists(@.conditions_accepted) || @.display_name == "" || @.notes == "" || @.dependencies.size() == 0)))
-        || exists(@.timeline ? (!exists(@.start_date) || @.milestones.size() == 0))
-        || exists(@.timeline.milestones[*] ? (!exists(@.name) || !exists(@.date) || !exists(@.deliverable)))
-        || exists(@.compromises[*] ? (!exists(@.issue) || !exists(@.resolution) || !exists(@.rationale)))
-        || exists(@.adjustment_summary ? (!exists(@.round) || @.changes_made.size() == 0 || @.requests_addressed.size() == 0
-                                          || @.requests_declined.size() == 0))
-        || exists(@.adjustment_summary.changes_made[*] ? (!exists(@.aspect) || !exists(@.before) || !exists(@.after) || !exists(@.reason)))
-        || exists(@.adjustment_summary.requests_declined[*] ? (!exists(@.request) || !exists(@.reason))))'));
+WHERE f.final_proposal IS NOT NULL AND towow_proposal_unlike_go(f.final_proposal);
 
 -- name: SetDemandFinalProposal :exec
 -- RebuildDemands' fix-up: the final proposal as Go encodes it.

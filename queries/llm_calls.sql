@@ -57,7 +57,7 @@ SELECT count(*)::bigint AS row_count,
        coalesce(md5(string_agg(l::text, E'\n' ORDER BY l.position)), '')::text AS checksum
 FROM llm_calls l;
 
--- name: RebuildLLMCalls :execrows
+-- name: RebuildLLMCalls :exec
 -- The llm_calls read model folded in one statement (Rebuild's fast path):
 -- the rows InsertLLMCall writes event by event, with the same defaults Go's
 -- decoding of the metadata gives (absent or null: '', 0, false), which the

@@ -216,20 +216,12 @@ func (q *Queries) CountOffer(ctx context.Context, arg CountOfferParams) error {
 	return err
 }
 
-const deleteAgentInvitations = `-- name: DeleteAgentInvitations :exec
-DELETE FROM agent_invitations
-`
-
-func (q *Queries) DeleteAgentInvitations(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, deleteAgentInvitations)
-	return err
-}
-
 const deleteAgents = `-- name: DeleteAgents :exec
+WITH i AS (DELETE FROM agent_invitations)
 DELETE FROM agents
 `
 
-// Rebuild: inside the rebuild's transaction.
+// Rebuild: both tables, inside the rebuild's transaction.
 func (q *Queries) DeleteAgents(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteAgents)
 	return err

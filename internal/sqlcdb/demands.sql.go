@@ -32,24 +32,6 @@ func (q *Queries) ChecksumDemands(ctx context.Context) (ChecksumDemandsRow, erro
 	return i, err
 }
 
-const checksumStreams = `-- name: ChecksumStreams :one
-SELECT count(*)::bigint AS row_count,
-       coalesce(md5(string_agg(s::text, E'\n' ORDER BY s.stream_id)), '')::text AS checksum
-FROM streams s
-`
-
-type ChecksumStreamsRow struct {
-	RowCount int64  `json:"row_count"`
-	Checksum string `json:"checksum"`
-}
-
-func (q *Queries) ChecksumStreams(ctx context.Context) (ChecksumStreamsRow, error) {
-	row := q.db.QueryRow(ctx, checksumStreams)
-	var i ChecksumStreamsRow
-	err := row.Scan(&i.RowCount, &i.Checksum)
-	return i, err
-}
-
 const completeDemand = `-- name: CompleteDemand :exec
 UPDATE demands SET status = $1, outcome = $2, final_proposal = $3,
                    rounds_taken = $4, last_position = $5, updated_at = $6
@@ -89,15 +71,6 @@ DELETE FROM demands
 // until it commits.
 func (q *Queries) DeleteDemands(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteDemands)
-	return err
-}
-
-const deleteStreams = `-- name: DeleteStreams :exec
-DELETE FROM streams
-`
-
-func (q *Queries) DeleteStreams(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, deleteStreams)
 	return err
 }
 
@@ -369,27 +342,7 @@ WITH ev AS (
 )
 SELECT f.demand_id::text AS demand_id, f.final_proposal::jsonb AS final_proposal
 FROM folded f
-WHERE f.final_proposal IS NOT NULL AND (
-       jsonb_typeof(f.final_proposal) <> 'object'
-    OR NOT f.final_proposal ?& array['demand_id', 'version', 'summary', 'assignments']
-    OR f.final_proposal ->> 'proposal_id' = '' OR f.final_proposal ->> 'type' = '' OR f.final_proposal ->> 'objective' = ''
-    OR f.final_proposal ->> 'rationale' = '' OR f.final_proposal ->> 'confidence' = '' OR f.final_proposal -> 'gaps' = '[]'
-    OR f.final_proposal -> 'open_questions' = '[]' OR f.final_proposal -> 'compromises' = '[]'
-    OR f.final_proposal -> 'unresolved' = '[]' OR f.final_proposal -> 'suggestions' = '[]'
-    OR NOT coalesce(f.final_proposal ->> 'created_at' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{0,8}[1-9])?(Z|[+-][0-9]{2}:[0-9]{2})$'
-                    AND f.final_proposal ->> 'created_at' !~ '^(0001-01-01|0000-12-31)|[+-]00:00$', true)
-    OR (jsonb_path_exists(f.final_proposal, 'strict $.** ? (@ == null)')
-        AND (f.final_proposal -> 'assignments' <> 'null' OR jsonb_path_exists(f.final_proposal - 'assignments', 'strict $.** ? (@ == null)')))
-    OR jsonb_path_exists(f.final_proposal, 'lax $ ? (
-           exists(@.assignments[*] ? (@.type() == "object" && (!exists(@.agent_id) || !exists(@.role) || !exists(@.responsibility)
-                  || !exists(@.conditions_accepted) || @.display_name == "" || @.notes == "" || @.dependencies.size() == 0)))
-        || exists(@.timeline ? (!exists(@.start_date) || @.milestones.size() == 0))
-        || exists(@.timeline.milestones[*] ? (!exists(@.name) || !exists(@.date) || !exists(@.deliverable)))
-        || exists(@.compromises[*] ? (!exists(@.issue) || !exists(@.resolution) || !exists(@.rationale)))
-        || exists(@.adjustment_summary ? (!exists(@.round) || @.changes_made.size() == 0 || @.requests_addressed.size() == 0
-                                          || @.requests_declined.size() == 0))
-        || exists(@.adjustment_summary.changes_made[*] ? (!exists(@.aspect) || !exists(@.before) || !exists(@.after) || !exists(@.reason)))
-        || exists(@.adjustment_summary.requests_declined[*] ? (!exists(@.request) || !exists(@.reason))))'))
+WHERE f.final_proposal IS NOT NULL AND towow_proposal_unlike_go(f.final_proposal)
 `
 
 type RebuildDemandsRow struct {
@@ -413,10 +366,9 @@ type RebuildDemandsRow struct {
 // OFFSET 0 keeps the planner from copying the expression into every use.
 // final_proposal is the payload's object as stored, which is what
 // json.Marshal of the decoded *domain.Proposal gives for any payload Go
-// encoded; the statement returns the rows where they might differ (a field
-// missing, a null, an omitempty zero value, a created_at not in Go's
-// RFC 3339 form: the test of RebuildChannelProposals, keep both in step),
-// for Demands.RebuildUpTo to re-encode in Go.
+// encoded; the statement returns the rows where they might differ
+// (towow_proposal_unlike_go, migrations/00008_proposal_encoding.sql), for
+// the demands model's rebuild to re-encode in Go.
 func (q *Queries) RebuildDemands(ctx context.Context, headPosition int64) ([]RebuildDemandsRow, error) {
 	rows, err := q.db.Query(ctx, rebuildDemands, headPosition)
 	if err != nil {
@@ -493,18 +445,5 @@ func (q *Queries) SetDemandUnderstanding(ctx context.Context, arg SetDemandUnder
 		arg.RecordedAt,
 		arg.DemandID,
 	)
-	return err
-}
-
-const useCustomPlans = `-- name: UseCustomPlans :exec
-SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
-`
-
-// For the rest of the transaction, plan every statement for its own
-// parameters: the SQL rebuilds' plans depend on how much of the log the
-// head bound takes (all of it), which a cached generic plan guesses at a
-// third, picking nested loops that make them several times slower.
-func (q *Queries) UseCustomPlans(ctx context.Context) error {
-	_, err := q.db.Exec(ctx, useCustomPlans)
 	return err
 }

@@ -175,7 +175,7 @@ func (q *Queries) ListLLMCalls(ctx context.Context, arg ListLLMCallsParams) ([]L
 	return items, nil
 }
 
-const rebuildLLMCalls = `-- name: RebuildLLMCalls :execrows
+const rebuildLLMCalls = `-- name: RebuildLLMCalls :exec
 INSERT INTO llm_calls (position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider,
                        model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at)
 SELECT e.global_position,
@@ -206,12 +206,9 @@ WHERE e.global_position <= $1
 // decoding of the metadata gives (absent or null: ”, 0, false), which the
 // rebuild test checks row for row. A metadata llm_call that is absent or
 // JSON null is no call (a nil *domain.LLMCall).
-func (q *Queries) RebuildLLMCalls(ctx context.Context, headPosition int64) (int64, error) {
-	result, err := q.db.Exec(ctx, rebuildLLMCalls, headPosition)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+func (q *Queries) RebuildLLMCalls(ctx context.Context, headPosition int64) error {
+	_, err := q.db.Exec(ctx, rebuildLLMCalls, headPosition)
+	return err
 }
 
 const summarizeLLMCalls = `-- name: SummarizeLLMCalls :many

@@ -12,6 +12,36 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const checksumStreams = `-- name: ChecksumStreams :one
+SELECT count(*)::bigint AS row_count,
+       coalesce(md5(string_agg(s::text, E'\n' ORDER BY s.stream_id)), '')::text AS checksum
+FROM streams s
+`
+
+type ChecksumStreamsRow struct {
+	RowCount int64  `json:"row_count"`
+	Checksum string `json:"checksum"`
+}
+
+// Row-for-row fingerprint (rebuild checks; towow projections rebuild).
+func (q *Queries) ChecksumStreams(ctx context.Context) (ChecksumStreamsRow, error) {
+	row := q.db.QueryRow(ctx, checksumStreams)
+	var i ChecksumStreamsRow
+	err := row.Scan(&i.RowCount, &i.Checksum)
+	return i, err
+}
+
+const deleteStreams = `-- name: DeleteStreams :exec
+DELETE FROM streams
+`
+
+// Rebuild: inside the rebuild's transaction, so readers keep the old rows
+// until it commits.
+func (q *Queries) DeleteStreams(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, deleteStreams)
+	return err
+}
+
 const ensureCheckpoint = `-- name: EnsureCheckpoint :exec
 INSERT INTO projection_checkpoints (name) VALUES ($1)
 ON CONFLICT (name) DO NOTHING
@@ -110,7 +140,7 @@ func (q *Queries) LockCheckpoint(ctx context.Context, name string) (int64, error
 	return position, err
 }
 
-const rebuildStreams = `-- name: RebuildStreams :execrows
+const rebuildStreams = `-- name: RebuildStreams :exec
 INSERT INTO streams (stream_id, version, event_count, first_position, last_position,
                      last_event_type, correlation_id, created_at, updated_at)
 SELECT e.stream_id,
@@ -131,12 +161,9 @@ GROUP BY e.stream_id
 // The streams read model folded in one statement (Rebuild's fast path):
 // the same rows UpsertStream builds event by event, which the rebuild test
 // checks row for row.
-func (q *Queries) RebuildStreams(ctx context.Context, headPosition int64) (int64, error) {
-	result, err := q.db.Exec(ctx, rebuildStreams, headPosition)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+func (q *Queries) RebuildStreams(ctx context.Context, headPosition int64) error {
+	_, err := q.db.Exec(ctx, rebuildStreams, headPosition)
+	return err
 }
 
 const saveCheckpoint = `-- name: SaveCheckpoint :exec
@@ -184,5 +211,18 @@ func (q *Queries) UpsertStream(ctx context.Context, arg UpsertStreamParams) erro
 		arg.CorrelationID,
 		arg.RecordedAt,
 	)
+	return err
+}
+
+const useCustomPlans = `-- name: UseCustomPlans :exec
+SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
+`
+
+// For the rest of the transaction, plan every statement for its own
+// parameters: the SQL rebuilds' plans depend on how much of the log the
+// head bound takes (all of it), which a cached generic plan guesses at a
+// third, picking nested loops that make them several times slower.
+func (q *Queries) UseCustomPlans(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, useCustomPlans)
 	return err
 }
