@@ -6,10 +6,11 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -62,6 +63,9 @@ type Server struct {
 	// AdminToken is the bearer token of the operator operations (agent
 	// directory writes, rebuilds); empty: every such request is refused.
 	AdminToken string
+	// Logger logs refused input (WARN) and every 5xx with its cause
+	// (ERROR), with the request id; nil: discard.
+	Logger *slog.Logger
 
 	frames *frameCache
 }
@@ -107,6 +111,7 @@ func (s *Server) Handler() http.Handler {
 	cfg := huma.DefaultConfig("ToWow API", Version)
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
 	cfg.Components.SecuritySchemes = securitySchemes()
+	cfg.Transformers = append(cfg.Transformers, s.logServerErrors)
 	api := humago.New(mux, cfg)
 	s.registerHealth(api)
 	s.registerReady(api)
@@ -132,15 +137,34 @@ func (s *Server) Handler() http.Handler {
 	if s.Commands != nil {
 		web.Register(mux)
 	}
-	// Any other path under /api/ is a problem+json 404 too, not the mux's
-	// plain-text one.
+	// Any other request under /api/ is a problem+json 405 (with Allow) when
+	// the path answers other methods, else a 404, not the mux's plain text.
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/problem+json")
-		w.WriteHeader(http.StatusNotFound)
-		_ = json.NewEncoder(w).Encode(&Problem{ErrorModel: huma.ErrorModel{Status: http.StatusNotFound, Title: "Not Found",
+		if allow := allowedMethods(mux, r); len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusMethodNotAllowed,
+				Title:  http.StatusText(http.StatusMethodNotAllowed),
+				Detail: r.Method + " " + r.URL.Path + " is not an operation; this path answers " + strings.Join(allow, ", ")}, Code: CodeMethod})
+			return
+		}
+		writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusNotFound, Title: "Not Found",
 			Detail: "no such API path: " + r.Method + " " + r.URL.Path + " (see /docs)"}, Code: CodeNotFound})
 	})
-	return withCORS(s.CORSOrigins, mux)
+	return withCORS(s.CORSOrigins, s.edge(mux))
+}
+
+// allowedMethods lists the methods whose operations answer r's path (none:
+// the path is unknown).
+func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/api/" {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }
 
 // HealthOutput is the body of GET /healthz.

@@ -2,9 +2,13 @@ package api
 
 import (
 	"errors"
+	"net"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 
 	"github.com/towow/towow/domain"
 )
@@ -14,6 +18,8 @@ import (
 type Problem struct {
 	huma.ErrorModel
 	Code string `json:"code,omitempty" doc:"TOWOW_* error code" example:"TOWOW_DEMAND_002"`
+	// cause is what went wrong behind a 5xx, logged (never sent).
+	cause error
 }
 
 // Codes for errors that do not come from the domain.
@@ -21,8 +27,9 @@ const (
 	CodeBadRequest = "TOWOW_REQUEST_001" // a body or parameter that does not validate
 	CodeTooLarge   = "TOWOW_REQUEST_002" // a body over the size limit
 	CodeNotFound   = "TOWOW_NOT_FOUND"
-	CodeInternal   = "TOWOW_SYSTEM_003" // 002 §4: internal error
-	CodeDatabase   = "TOWOW_SYSTEM_001" // 002 §4: database unavailable
+	CodeMethod     = "TOWOW_REQUEST_004" // a method the path does not answer (405, with Allow)
+	CodeInternal   = "TOWOW_SYSTEM_003"  // 002 §4: internal error
+	CodeDatabase   = "TOWOW_SYSTEM_001"  // 002 §4: database unavailable
 )
 
 func init() {
@@ -88,8 +95,45 @@ func problem(err error) error {
 	if errors.As(err, &se) {
 		return se
 	}
+	if unavailable(err) {
+		return huma.ErrorWithHeaders(&Problem{ErrorModel: huma.ErrorModel{Status: http.StatusServiceUnavailable,
+			Title: http.StatusText(http.StatusServiceUnavailable), Detail: "the database is unavailable; retry shortly"},
+			Code: CodeDatabase, cause: err}, http.Header{"Retry-After": {retryAfterSeconds}})
+	}
 	return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusInternalServerError,
-		Title: http.StatusText(http.StatusInternalServerError), Detail: "internal error"}, Code: CodeInternal}
+		Title: http.StatusText(http.StatusInternalServerError), Detail: "internal error"}, Code: CodeInternal, cause: err}
+}
+
+// retryAfterSeconds is the Retry-After of a 503 for an unavailable
+// database.
+const retryAfterSeconds = "5"
+
+// unavailable reports whether err means the database cannot be reached or
+// is shutting down or starting (so a retry later may succeed), rather than
+// that the request failed.
+func unavailable(err error) bool {
+	var ce *pgconn.ConnectError
+	var pe *pgconn.PgError
+	var ne net.Error
+	switch {
+	case errors.As(err, &ce), errors.As(err, &ne), errors.Is(err, puddle.ErrClosedPool):
+		return true
+	case errors.As(err, &pe):
+		// Class 08: connection exception; 57P01-57P03: shutdown, crash
+		// shutdown, cannot connect now; 53300: too many connections.
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || pe.Code == "53300"
+	}
+	return pgconn.SafeToRetry(err)
+}
+
+// logServerErrors logs every 5xx answer at ERROR with its cause and the
+// request id (a Huma transformer: it sees each response body).
+func (s *Server) logServerErrors(ctx huma.Context, _ string, v any) (any, error) {
+	if p, ok := v.(*Problem); ok && p.Status >= 500 {
+		s.logger().ErrorContext(ctx.Context(), "request failed", "request_id", requestID(ctx.Context()), "method", ctx.Method(), "path", ctx.URL().Path,
+			"status", p.Status, "code", p.Code, "err", p.cause)
+	}
+	return v, nil
 }
 
 func notFound(format string) error {

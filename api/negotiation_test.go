@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -56,6 +57,7 @@ type apiOptions struct {
 	profiles        []domain.AgentProfile // default: the embedded mock profiles
 	rules           domain.Rules          // default: the design's
 	sseWriteTimeout time.Duration         // default: the server's
+	logger          *slog.Logger          // default: none
 }
 
 // testAdminToken is the test servers' admin token.
@@ -63,6 +65,9 @@ const testAdminToken = "test-admin-token-0123456789"
 
 func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	t.Helper()
+	if url == "" {
+		url = dbtest.NewURL(t)
+	}
 	ctx := context.Background()
 	pool, err := database.Open(ctx, url, database.Options{})
 	if err != nil {
@@ -100,7 +105,8 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
 	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
 		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
-		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken}).Handler())
+		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
+		Logger: o.logger}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

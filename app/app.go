@@ -208,7 +208,7 @@ func (a *App) API() *api.Server {
 // health is the API of a process without one: /healthz, /readyz and
 // /metrics only.
 func (a *App) health() *api.Server {
-	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending}}
+	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending}, Logger: a.log}
 	if a.Metrics != nil {
 		s.Metrics = a.Metrics
 	}
