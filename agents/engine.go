@@ -19,6 +19,7 @@ import (
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/logthrottle"
 	"github.com/towow/towow/llm"
 )
 
@@ -128,7 +129,9 @@ func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *ll
 	cfg.defaults()
 	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(4096)}
 	rc := &river.Config{
-		Logger:               cfg.Logger,
+		// River reports a database outage from several loops, many times a
+		// second: one line per message every few seconds, with a count.
+		Logger:               slog.New(logthrottle.New(cfg.Logger.Handler(), repeatLogInterval)),
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: cfg.RescueAfter,
 		FetchCooldown:        cfg.FetchCooldown,
@@ -200,6 +203,9 @@ type plan struct {
 }
 
 func (p *plan) empty() bool { return p == nil || (len(p.appends) == 0 && len(p.jobs) == 0) }
+
+// repeatLogInterval is how often River may repeat a warning or error.
+const repeatLogInterval = 5 * time.Second
 
 // timeoutWorkers bounds the timeout jobs waiting out their deadline at once
 // (their own queue, so they never hold a step's worker).

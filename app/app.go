@@ -25,6 +25,7 @@ import (
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/database"
+	"github.com/towow/towow/internal/logthrottle"
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/internal/schema"
@@ -96,8 +97,12 @@ type App struct {
 	// Metrics is nil without Config.Metrics.
 	Metrics *metrics.Metrics
 
-	cfg      Config
-	log      *slog.Logger
+	cfg Config
+	log *slog.Logger
+	// loops logs for the parts that report an outage over and over (the
+	// listener, the hub, the projectors, the API's 5xx): each warning or
+	// error message at most once per few seconds, with a count.
+	loops    *slog.Logger
 	migrator *schema.Migrator
 	closers  []func()
 }
@@ -111,6 +116,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
+	a.loops = slog.New(logthrottle.New(a.log.Handler(), 5*time.Second))
 	if err := a.start(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -161,15 +167,15 @@ func (a *App) start(ctx context.Context) (err error) {
 	})
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.closers = append(a.closers, stop)
-	a.Notifier = eventstore.NewNotifier(a.Pool.Config().ConnConfig, a.log)
+	a.Notifier = eventstore.NewNotifier(a.Pool.Config().ConnConfig, a.loops)
 	go func() { _ = a.Notifier.Run(bg) }()
 	src := metrics.Sources{Pool: a.Pool, BreakerOpen: func() bool { return a.LLM.BreakerState() == "open" }}
 	if cfg.Hub {
-		a.Hub = eventstore.NewHub(a.Store, a.Notifier, eventstore.HubOptions{Logger: a.log})
+		a.Hub = eventstore.NewHub(a.Store, a.Notifier, eventstore.HubOptions{Logger: a.loops})
 		go func() { _ = a.Hub.Run(bg) }()
 	}
 	if cfg.ReadModels {
-		a.Runner = projections.NewRunner(a.Pool, a.Store, a.Notifier, a.log)
+		a.Runner = projections.NewRunner(a.Pool, a.Store, a.Notifier, a.loops)
 		for _, p := range projections.All() {
 			go a.Runner.RunForever(bg, p)
 		}
@@ -208,7 +214,7 @@ func (a *App) API() *api.Server {
 // health is the API of a process without one: /healthz, /readyz and
 // /metrics only.
 func (a *App) health() *api.Server {
-	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending}, Logger: a.log}
+	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending}, Logger: a.loops}
 	if a.Metrics != nil {
 		s.Metrics = a.Metrics
 	}

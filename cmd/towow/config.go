@@ -51,7 +51,7 @@ type envVar struct {
 // envVars is every environment variable towow reads.
 var envVars = []envVar{
 	{"DATABASE_URL", "(unset: embedded cluster)", "PostgreSQL connection URL. When unset, towow runs a private cluster in $TOWOW_DATA_DIR/pg from the system's PostgreSQL binaries."},
-	{"TOWOW_DATA_DIR", "./" + defaultDataDir, "Folder for the embedded cluster (pg/, pg.password, pg.log)."},
+	{"TOWOW_DATA_DIR", "./" + defaultDataDir, "Folder for the embedded cluster (pg/, pg.password, pg.port, pg.log)."},
 	{"TOWOW_ADDR", defaultAddr, "HTTP listen address of `towow serve`."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
 	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics, /healthz and /readyz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},

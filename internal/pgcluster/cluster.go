@@ -19,8 +19,8 @@ import (
 // Config configures [Start].
 type Config struct {
 	// DataDir is the cluster directory, e.g. $TOWOW_DATA_DIR/pg. The
-	// password, lock, users, detached-marker and log files are created
-	// next to it.
+	// password, port, lock, users, detached-marker and log files are
+	// created next to it.
 	DataDir string
 	// Logger receives progress messages; nil discards them.
 	Logger *slog.Logger
@@ -57,6 +57,7 @@ type Cluster struct {
 type layout struct {
 	dataDir  string
 	password string
+	port     string // the port of the last start, reused when free
 	lock     string
 	users    string
 	detached string
@@ -77,6 +78,7 @@ func newLayout(dataDir string) (layout, error) {
 	return layout{
 		dataDir:  abs,
 		password: abs + ".password",
+		port:     abs + ".port",
 		lock:     abs + ".lock",
 		users:    abs + ".users",
 		detached: abs + ".detached",

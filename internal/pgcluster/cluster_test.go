@@ -611,3 +611,35 @@ func TestUsersLock(t *testing.T) {
 		t.Fatal("exclusive lock refused with no users")
 	}
 }
+
+// TestPortKeptAcrossRestarts: a stopped cluster starts again on the port
+// it had (recorded next to it), so processes holding its URL reconnect by
+// themselves; when that port is taken meanwhile, it starts on another.
+func TestPortKeptAcrossRestarts(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+	c := startCluster(t, dir)
+	first := c.Port()
+	if err := Stop(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	c = startCluster(t, dir)
+	if c.Port() != first {
+		t.Fatalf("restarted on port %d, was %d", c.Port(), first)
+	}
+	mustQuery(t, c, "towow", "select 1")
+	if err := Stop(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	c = startCluster(t, dir)
+	if c.Port() == first {
+		t.Fatalf("started on the taken port %d", first)
+	}
+	mustQuery(t, c, "towow", "select 1")
+}

@@ -44,6 +44,16 @@ func freePort() (int, error) {
 	return 0, errors.New("pick a free port: only 5432 offered")
 }
 
+// lastPort is the port recorded by the last start of l's cluster.
+func lastPort(l layout) (int, bool) {
+	b, err := os.ReadFile(l.port)
+	if err != nil {
+		return 0, false
+	}
+	port, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return port, err == nil && port > 1024 && port < 65536 && port != 5432
+}
+
 // portFree reports whether nothing listens on 127.0.0.1:port.
 func portFree(port int) bool {
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
@@ -77,9 +87,15 @@ func serverOptions(port int) string {
 // failed attempt may also leave a server running, which the caller stops.
 func startPostmaster(ctx context.Context, l layout, a *account, bins binaries, logger *slog.Logger) (int, int, error) {
 	for attempt := 1; ; attempt++ {
-		port, err := pickPort()
-		if err != nil {
-			return 0, 0, err
+		// The port of the last start first, so that processes still holding
+		// the cluster's URL (a server across towow db stop and start)
+		// reconnect by themselves; another when it is taken.
+		port, ok := lastPort(l)
+		if !ok || attempt > 1 || !portFree(port) {
+			var err error
+			if port, err = pickPort(); err != nil {
+				return 0, 0, err
+			}
 		}
 		offset, err := prepareLog(l.log, a)
 		if err != nil {
@@ -96,6 +112,9 @@ func startPostmaster(ctx context.Context, l layout, a *account, bins binaries, l
 			}
 			if pm.port != 0 && pm.port != port {
 				return 0, 0, fmt.Errorf("postgres started on port %d, expected %d", pm.port, port)
+			}
+			if err := writeFileAtomic(l.port, strconv.Itoa(port)+"\n", 0o644); err != nil {
+				logger.WarnContext(ctx, "cannot record the port for the next start", "file", l.port, "err", err)
 			}
 			return port, pm.pid, nil
 		}
