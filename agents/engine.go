@@ -120,6 +120,12 @@ type Engine struct {
 	dir   *Directory
 	cache *eventCache
 	log   *slog.Logger
+	// throttledLog repeats a warning or error at most every few seconds.
+	throttledLog *slog.Logger
+	// live holds this process's liveness lock and sweeps for the steps of
+	// dead processes (nil for an insert-only engine); stopLive ends it.
+	live     *liveness
+	stopLive context.CancelFunc
 }
 
 // New builds an engine over store (on pool) that filters candidates from
@@ -127,17 +133,20 @@ type Engine struct {
 // jobs (a process that leaves the work to `towow worker` processes).
 func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
-	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(4096)}
+	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(4096),
+		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), repeatLogInterval))}
 	rc := &river.Config{
 		// River reports a database outage from several loops, many times a
 		// second: one line per message every few seconds, with a count.
-		Logger:               slog.New(logthrottle.New(cfg.Logger.Handler(), repeatLogInterval)),
+		Logger:               e.throttledLog,
 		JobTimeout:           cfg.JobTimeout,
 		RescueStuckJobsAfter: cfg.RescueAfter,
 		FetchCooldown:        cfg.FetchCooldown,
 		FetchPollInterval:    cfg.FetchPollInterval,
 	}
 	if workers {
+		e.live = &liveness{e: e, id: newClientID()}
+		rc.ID = e.live.id
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
 			queueTimeouts:      {MaxWorkers: timeoutWorkers},
@@ -152,17 +161,36 @@ func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *ll
 	return e, nil
 }
 
-// Start starts working jobs (a no-op for an insert-only engine).
+// Start starts working jobs (a no-op for an insert-only engine): it takes
+// this process's liveness lock, then starts River and the sweep that makes
+// the steps of dead processes available again (liveness.go).
 func (e *Engine) Start(ctx context.Context) error {
+	if e.live != nil {
+		if err := e.live.hold(ctx); err != nil {
+			return err
+		}
+		lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		e.stopLive = cancel
+		go e.live.run(lctx)
+	}
 	if err := e.river.Start(ctx); err != nil && !errors.Is(err, river.ErrNotFound) {
+		e.endLiveness()
 		return fmt.Errorf("start river: %w", err)
 	}
 	return nil
 }
 
+// endLiveness stops the sweep and releases the liveness lock.
+func (e *Engine) endLiveness() {
+	if e.stopLive != nil {
+		e.stopLive()
+	}
+}
+
 // Stop stops working: running steps finish (or are cancelled when ctx
 // ends; they are retried later, safely).
 func (e *Engine) Stop(ctx context.Context) error {
+	defer e.endLiveness()
 	if err := e.river.Stop(ctx); err != nil {
 		return fmt.Errorf("stop river: %w", err)
 	}
@@ -175,6 +203,7 @@ func (e *Engine) Rules() domain.Rules { return e.cfg.Rules }
 // StopAndCancel stops working at once: running steps are cancelled (and
 // retried later, safely), as when the process dies.
 func (e *Engine) StopAndCancel(ctx context.Context) error {
+	defer e.endLiveness()
 	if err := e.river.StopAndCancel(ctx); err != nil {
 		return fmt.Errorf("stop river: %w", err)
 	}

@@ -29,7 +29,7 @@ var codeMap = map[string][]string{
 	"llm":                  {"domain"},
 	"llm/builtin":          {"domain", "llm"},
 	"projections":          {"domain", "eventstore", "internal/sqlcdb"},
-	"agents":               {"domain", "eventstore", "internal/logctx", "internal/logthrottle", "llm"},
+	"agents":               {"domain", "eventstore", "internal/logctx", "internal/logthrottle", "internal/sqlcdb", "llm"},
 	"commands":             {"agents", "domain", "eventstore"},
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "web"},
 	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/logthrottle", "internal/metrics",

@@ -74,7 +74,7 @@ var envVars = []envVar{
 	{"TOWOW_MAX_CANDIDATES", num(agents.DefaultMaxCandidates), "Most agents smart filtering invites to one channel."},
 	{"TOWOW_WORKERS", num(agents.DefaultWorkers), "Negotiation steps (River jobs) run at once by this process."},
 	{"TOWOW_JOB_TIMEOUT", dur(agents.DefaultJobTimeout), "Longest a negotiation step may run before River cancels and retries it."},
-	{"TOWOW_JOB_RESCUE_AFTER", dur(agents.DefaultRescueAfter), "How long a step stays claimed by a process that died before another process retries it (more than TOWOW_JOB_TIMEOUT)."},
+	{"TOWOW_JOB_RESCUE_AFTER", dur(agents.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
 	{"TOWOW_TEST_DATABASE_URL", "(unset: embedded test cluster)", "Tests only: a server on which tests may create databases. When unset, tests use an embedded cluster in .towow/testpg."},
 }

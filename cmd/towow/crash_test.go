@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -87,4 +88,77 @@ func TestKilledProcessResumes(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 	}
+}
+
+// TestKilledServerHealsFast: with the default job timeout and rescue delay,
+// every negotiation a SIGKILLed server was running ends within 60 s of the
+// restart. The first server's steps hang inside their LLM calls when it is
+// killed; the second notices that their worker is dead (its liveness lock
+// is gone) and runs them again at once, without waiting for River's rescue
+// (TOWOW_JOB_RESCUE_AFTER, 3 min).
+func TestKilledServerHealsFast(t *testing.T) {
+	db := dbtest.NewURL(t)
+	calls := make(chan struct{}, 64)
+	stop := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case calls <- struct{}{}:
+		default:
+		}
+		select { // never answers
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer hang.Close()
+	defer close(stop)
+
+	s := startServer(t, "DATABASE_URL="+db, "TOWOW_LLM=openai", "LLM_MODEL=hang", "OPENAI_API_KEY=k",
+		"OPENAI_BASE_URL="+hang.URL+"/v1", "LLM_TIMEOUT=60s")
+	var ids []string
+	for _, text := range []string{"我想在北京办一场AI主题聚会，需要场地和嘉宾", "需要一位摄影师和一位化妆师", "找一个数据分析师做用户研究"} {
+		resp, err := http.Post("http://"+s.addr+"/api/v1/demand/submit", "application/json",
+			strings.NewReader(`{"raw_input":"`+text+`","user_id":"u1"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b struct {
+			DemandID string `json:"demand_id"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&b)
+		resp.Body.Close()
+		ids = append(ids, b.DemandID)
+	}
+	for range ids { // every understand step is inside its LLM call
+		select {
+		case <-calls:
+		case <-time.After(30 * time.Second):
+			t.Fatal("no LLM call")
+		}
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-s.done
+
+	restarted := time.Now()
+	s2 := startServer(t, "DATABASE_URL="+db, "TOWOW_LLM=builtin")
+	defer s2.stop(t)
+	for _, id := range ids {
+		for {
+			rout, _, code := runTowow(t, []string{"DATABASE_URL=" + db}, "replay", id)
+			lines := strings.Split(strings.TrimRight(rout, "\n"), "\n")
+			if code == 0 && regexp.MustCompile(`^status: (finalized|force_finalized|failed)`).MatchString(lines[len(lines)-1]) {
+				if s, u := strings.Count(rout, "towow.demand.submitted"), strings.Count(rout, "towow.demand.understood"); s != u {
+					t.Fatalf("%d demands submitted, %d understandings:\n%s", s, u, rout)
+				}
+				break
+			}
+			if time.Since(restarted) > 60*time.Second {
+				t.Fatalf("demand %s not ended 60 s after the restart:\n%s\nserver log:\n%s", id, rout, s2.log())
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	t.Logf("all %d negotiations ended %s after the restart", len(ids), time.Since(restarted).Round(100*time.Millisecond))
 }

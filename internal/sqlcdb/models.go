@@ -5,12 +5,62 @@
 package sqlcdb
 
 import (
+	"database/sql/driver"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
 )
+
+type RiverJobState string
+
+const (
+	RiverJobStateAvailable RiverJobState = "available"
+	RiverJobStateCancelled RiverJobState = "cancelled"
+	RiverJobStateCompleted RiverJobState = "completed"
+	RiverJobStateDiscarded RiverJobState = "discarded"
+	RiverJobStatePending   RiverJobState = "pending"
+	RiverJobStateRetryable RiverJobState = "retryable"
+	RiverJobStateRunning   RiverJobState = "running"
+	RiverJobStateScheduled RiverJobState = "scheduled"
+)
+
+func (e *RiverJobState) Scan(src interface{}) error {
+	switch s := src.(type) {
+	case []byte:
+		*e = RiverJobState(s)
+	case string:
+		*e = RiverJobState(s)
+	default:
+		return fmt.Errorf("unsupported scan type for RiverJobState: %T", src)
+	}
+	return nil
+}
+
+type NullRiverJobState struct {
+	RiverJobState RiverJobState `json:"river_job_state"`
+	Valid         bool          `json:"valid"` // Valid is true if RiverJobState is not NULL
+}
+
+// Scan implements the Scanner interface.
+func (ns *NullRiverJobState) Scan(value interface{}) error {
+	if value == nil {
+		ns.RiverJobState, ns.Valid = "", false
+		return nil
+	}
+	ns.Valid = true
+	return ns.RiverJobState.Scan(value)
+}
+
+// Value implements the driver Valuer interface.
+func (ns NullRiverJobState) Value() (driver.Value, error) {
+	if !ns.Valid {
+		return nil, nil
+	}
+	return string(ns.RiverJobState), nil
+}
 
 type Agent struct {
 	AgentID             string          `json:"agent_id"`
@@ -153,10 +203,28 @@ type LlmCall struct {
 	RecordedAt   time.Time   `json:"recorded_at"`
 }
 
+type PgLock struct {
+	Locktype pgtype.Text   `json:"locktype"`
+	Classid  pgtype.Uint32 `json:"classid"`
+	Objid    pgtype.Uint32 `json:"objid"`
+	Objsubid pgtype.Int2   `json:"objsubid"`
+	Granted  pgtype.Bool   `json:"granted"`
+}
+
 type ProjectionCheckpoint struct {
 	Name      string    `json:"name"`
 	Position  int64     `json:"position"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+type RiverJob struct {
+	ID          int64         `json:"id"`
+	State       RiverJobState `json:"state"`
+	Attempt     int16         `json:"attempt"`
+	AttemptedAt *time.Time    `json:"attempted_at"`
+	AttemptedBy []string      `json:"attempted_by"`
+	Kind        string        `json:"kind"`
+	ScheduledAt time.Time     `json:"scheduled_at"`
 }
 
 type Stream struct {
