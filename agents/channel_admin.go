@@ -292,14 +292,17 @@ func (e *Engine) stuck(ctx context.Context, job *river.Job[stuckArgs]) error {
 // demandStuck fails a demand whose understanding or filtering never
 // finished, so that a parent negotiation waiting for it hears back.
 func (e *Engine) demandStuck(ctx context.Context, job *river.Job[demandStuckArgs]) error {
-	d, _, err := e.loadDemand(ctx, job.Args.DemandID)
-	if err != nil || d.ChannelID != "" || d.Failure != nil {
+	// A fresh fold: this check comes long after the demand's last step, and
+	// a successful demand's stream has no ending event to keep it out of
+	// the cache.
+	d := &domain.DemandState{}
+	if _, err := e.store.Fold(ctx, domain.DemandStream(job.Args.DemandID), d.Apply); err != nil || d.ChannelID != "" || d.Failure != nil {
 		return err
 	}
 	if err := e.waitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err = e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
+	_, err := e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(d *domain.DemandState) ([]domain.Payload, error) { return d.Stuck() })
 	return e.jobError(ctx, "demand stuck check", err)
 }

@@ -133,7 +133,7 @@ type Engine struct {
 // jobs (a process that leaves the work to `towow worker` processes).
 func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
-	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(4096),
+	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(eventCacheStreams),
 		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), repeatLogInterval))}
 	rc := &river.Config{
 		// River reports a database outage from several loops, many times a
@@ -233,6 +233,10 @@ type plan struct {
 
 func (p *plan) empty() bool { return p == nil || (len(p.appends) == 0 && len(p.jobs) == 0) }
 
+// eventCacheStreams bounds the streams whose decoded events the engine
+// keeps: those of running negotiations (four or so each) fit many times.
+const eventCacheStreams = 1024
+
 // repeatLogInterval is how often River may repeat a warning or error.
 const repeatLogInterval = 5 * time.Second
 
@@ -315,10 +319,13 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", step, err)
 		}
-		if e.cfg.Observe != nil && done != nil {
+		if done != nil {
 			for _, a := range done.appends {
 				for _, ev := range a.events {
-					e.cfg.Observe(ev)
+					if e.cfg.Observe != nil {
+						e.cfg.Observe(ev)
+					}
+					e.cache.drop(ended(ev)...)
 				}
 			}
 		}

@@ -31,8 +31,11 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "rebuild" {
 		return cmdBenchRebuild(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "soak" {
+		return cmdBenchSoak(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -201,12 +204,20 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 // benchmarks measure orchestration, so they need the builtin brain.
 func withBenchApp(ctx context.Context, cfg config, stderr io.Writer, what string, hub bool,
 	fn func(a *app.App, pool *pgxpool.Pool, name string) error) error {
+	return withBenchAppConfig(ctx, cfg, stderr, what, func(ac *app.Config) { ac.Hub = hub }, fn)
+}
+
+// withBenchAppConfig is withBenchApp with the App's configuration adjusted
+// by setup.
+func withBenchAppConfig(ctx context.Context, cfg config, stderr io.Writer, what string, setup func(*app.Config),
+	fn func(a *app.App, pool *pgxpool.Pool, name string) error) error {
 	if cfg.LLM != "builtin" {
 		return fmt.Errorf("%w: %s: run it with TOWOW_LLM=builtin", errUsage, what)
 	}
 	return withScratchDB(ctx, cfg, stderr, func(pool *pgxpool.Pool, name string) error {
 		ac := cfg.app(stderr, true)
-		ac.Pool, ac.Hub = pool, hub
+		ac.Pool = pool
+		setup(&ac)
 		a, err := app.New(ctx, ac)
 		if err != nil {
 			return err
@@ -257,4 +268,47 @@ func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, std
 			took.Round(time.Millisecond), float64(head)/took.Seconds())
 		return nil
 	})
+}
+
+// cmdBenchSoak runs many negotiations in one process, as a long-running
+// server would (engine, read models, live-stream hub), and prints its
+// memory every -every negotiations.
+func cmdBenchSoak(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench soak", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 1000, "negotiations to run")
+	every := fs.Int("every", 100, "print the memory after every this many negotiations")
+	c := fs.Int("c", 8, "negotiations in flight at once")
+	memProfile := fs.String("memprofile", "", "write a heap profile at the end to this file")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *n < 1 || *every < 1 || *c < 1 || *c > 256 {
+		return fmt.Errorf("%w: -n and -every must be at least 1, -c 1..256", errUsage)
+	}
+	return withBenchAppConfig(ctx, cfg, stderr, "bench soak measures the engine's memory",
+		func(ac *app.Config) { ac.Hub, ac.ReadModels = true, true },
+		func(a *app.App, pool *pgxpool.Pool, name string) error {
+			fmt.Fprintf(stdout, "towow bench soak: %d negotiations, %d at a time, builtin brain, read models and hub running, scratch database %s\n", *n, *c, name)
+			samples, err := bench.Soak(ctx, a, pool, bench.SoakOptions{N: *n, Every: *every, Concurrency: *c}, stdout)
+			if err != nil {
+				return err
+			}
+			if *memProfile != "" {
+				f, err := os.Create(*memProfile)
+				if err != nil {
+					return fmt.Errorf("memprofile: %w", err)
+				}
+				defer f.Close()
+				if err := pprof.WriteHeapProfile(f); err != nil {
+					return fmt.Errorf("memprofile: %w", err)
+				}
+			}
+			if len(samples) > 2 {
+				first, last := samples[1], samples[len(samples)-1]
+				fmt.Fprintf(stdout, "heap in use after %d negotiations is %.2fx that after %d (target <= 1.3x)\n",
+					last.Done, float64(last.HeapInuse)/float64(first.HeapInuse), first.Done)
+			}
+			return nil
+		})
 }

@@ -11,6 +11,7 @@
 //	towow bench append             measure the event store
 //	towow bench negotiate          measure the negotiation engine
 //	towow bench sse                measure live event delivery to SSE clients
+//	towow bench soak               measure memory over many negotiations
 //
 // Run `towow --help` for the environment variables.
 package main
@@ -55,6 +56,8 @@ Usage:
   towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
   towow bench rebuild [-n 200]      benchmark rebuilding the read models from a log of n negotiations
+  towow bench soak [-n 1000]        run n negotiations in one process (engine, read models, hub) and
+                                    print its memory every 100 (-every N, -c 8, -memprofile FILE)
   towow help                        show this text
 
 `

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -470,5 +471,21 @@ func TestBenchRebuild(t *testing.T) {
 	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "demands  up to cursor") {
 		t.Fatalf("projections rebuild: %v\n%s", err, out)
+	}
+}
+
+// TestBenchSoak runs a small `towow bench soak`: a memory sample before the
+// first negotiation and after each batch, and the closing ratio.
+func TestBenchSoak(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	cmd := exec.Command(towowBin, "bench", "soak", "-n", "12", "-every", "6", "-c", "4")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench soak: %v\n%s", err, out)
+	}
+	rows := regexp.MustCompile(`(?m)^ +(0|6|12) +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +\S+$`).FindAllString(string(out), -1)
+	if len(rows) != 3 || !strings.Contains(string(out), "heap in use after 12 negotiations is") {
+		t.Fatalf("want 3 samples (0, 6, 12) and the ratio:\n%s", out)
 	}
 }
