@@ -2,10 +2,12 @@
 GO            ?= go
 SQLC_VERSION  := v1.31.1
 SQLC          := bin/sqlc-$(SQLC_VERSION)
+REDOCLY_VERSION := 2.77.0
+REDOCLY       := $(CURDIR)/bin/redocly-$(REDOCLY_VERSION)/node_modules/.bin/redocly
 TEST_PG_DIR   := .towow/testpg
 GOFILES        = $(shell git ls-files --cached --others --exclude-standard '*.go')
 
-.PHONY: all build run test check fmt vet generate generate-check postgres postgres-test browser bench clean
+.PHONY: all build run test check fmt vet generate generate-check postgres postgres-test browser redocly bench clean
 
 all: build
 
@@ -18,8 +20,8 @@ run: postgres build
 	./bin/towow serve
 
 ## test: gofmt, go vet, generated-code freshness, then every test on a real PostgreSQL
-test: check generate-check postgres-test browser build
-	@status=0; $(GO) test -count=1 ./... || status=$$?; \
+test: check generate-check postgres-test browser redocly build
+	@status=0; TOWOW_REDOCLY=$(REDOCLY) $(GO) test -count=1 ./... || status=$$?; \
 	if [ -z "$$TOWOW_TEST_DATABASE_URL" ]; then ./bin/towow db stop --data-dir $(TEST_PG_DIR) || status=1; fi; \
 	exit $$status
 
@@ -55,6 +57,10 @@ postgres-test:
 ## browser: headless Chromium for the console's browser test
 browser:
 	@./scripts/ensure-chromium.sh
+
+## redocly: Redocly's CLI for the OpenAPI lint test (npm, cached in bin/)
+redocly:
+	@./scripts/ensure-redocly.sh $(REDOCLY_VERSION)
 
 ## bench: event store benchmark (towow bench append)
 bench: postgres build

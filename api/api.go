@@ -131,6 +131,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerAdmin(api)
 		s.registerLLMCalls(api)
 	}
+	documentErrors(api.OpenAPI())
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())
 	}

@@ -58,6 +58,7 @@ type apiOptions struct {
 	rules           domain.Rules          // default: the design's
 	sseWriteTimeout time.Duration         // default: the server's
 	logger          *slog.Logger          // default: none
+	noWorkers       bool                  // insert-only engine: nothing runs after a command
 }
 
 // testAdminToken is the test servers' admin token.
@@ -78,7 +79,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
 	dir := agents.NewDirectory(store)
-	e, err := agents.New(pool, store, dir, client, true, agents.Config{Observe: m.Observe, Rules: o.rules})
+	e, err := agents.New(pool, store, dir, client, !o.noWorkers, agents.Config{Observe: m.Observe, Rules: o.rules})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/towow/towow/api"
@@ -69,5 +71,29 @@ func TestOpenAPIGolden(t *testing.T) {
 				t.Errorf("%s %s: id %q, %d responses", method, path, op.OperationID, len(op.Responses))
 			}
 		}
+	}
+}
+
+// TestOpenAPILint runs Redocly's recommended ruleset over the published
+// document (testdata/openapi.golden.json, kept equal to it by
+// TestOpenAPIGolden): 0 errors. `make test` installs the pinned CLI and
+// names it in TOWOW_REDOCLY; without it the test skips, except in CI.
+func TestOpenAPILint(t *testing.T) {
+	tool := os.Getenv("TOWOW_REDOCLY")
+	if _, err := os.Stat(tool); tool == "" || err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("Redocly's CLI is missing (TOWOW_REDOCLY=%q): make test installs it", tool)
+		}
+		t.Skip("Redocly's CLI not installed: run make test (or make redocly and set TOWOW_REDOCLY)")
+	}
+	cmd := exec.Command(tool, "lint", "--extends=recommended", "--format=stylish", "testdata/openapi.golden.json")
+	// No telemetry and no update check: nothing leaves this machine.
+	cmd.Env = append(os.Environ(), "REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("redocly lint: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Your API description is valid") {
+		t.Fatalf("redocly lint did not validate the document:\n%s", out)
 	}
 }

@@ -54,8 +54,8 @@ type callResult struct {
 // context.DeadlineExceeded) when the timeout fired, errCallerDone
 // (wrapping ctx's error) when the caller's context ended, else the
 // provider's error.
-func (c *Client) complete(ctx context.Context, req Request) (Response, error) {
-	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+func (c *Client) complete(ctx context.Context, req Request, timeout time.Duration) (Response, error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	done := make(chan callResult, 1)
 	go func() {
@@ -80,7 +80,7 @@ func (c *Client) complete(ctx context.Context, req Request) (Response, error) {
 	case ctx.Err() != nil:
 		return Response{}, fmt.Errorf("%w: %w", errCallerDone, ctx.Err())
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return res.resp, fmt.Errorf("%w after %v: %w", errCallTimeout, c.timeout, context.DeadlineExceeded)
+		return res.resp, fmt.Errorf("%w after %v: %w", errCallTimeout, timeout, context.DeadlineExceeded)
 	}
 	return res.resp, res.err
 }

@@ -17,6 +17,7 @@ const (
 	DefaultTimeout          = 10 * time.Second
 	DefaultFailureThreshold = 3
 	DefaultRecoveryTimeout  = 30 * time.Second
+	DefaultRetryBudget      = 2 * DefaultTimeout
 )
 
 // maxErrorRunes bounds the error message recorded in domain.LLMCall.
@@ -27,8 +28,14 @@ type Config struct {
 	// Provider answers the prompts. Nil makes every call fail (outcome
 	// error), so every prompt falls back.
 	Provider Provider
-	// Timeout bounds each call (LLM_TIMEOUT); default 10s.
+	// Timeout bounds each attempt of a call (LLM_TIMEOUT); default 10s.
 	Timeout time.Duration
+	// RetryBudget bounds a call with its retries (LLM_RETRY_BUDGET;
+	// default 20s): a retryable failure (429, 5xx, 529, a connection error,
+	// an attempt that timed out) is repeated with backoff while the budget
+	// lasts, and only the call's final failure counts against the breaker.
+	// Zero: twice Timeout; negative: no retries.
+	RetryBudget time.Duration
 	// FailureThreshold is the number of consecutive failures that open the
 	// breaker (LLM_FAILURE_THRESHOLD); default 3.
 	FailureThreshold uint32
@@ -57,6 +64,7 @@ type Config struct {
 type Client struct {
 	provider Provider
 	timeout  time.Duration
+	budget   time.Duration // of a call with its retries; <= 0: no retries
 	now      func() time.Time
 	log      *slog.Logger
 	onCall   func(domain.LLMCall)
@@ -68,12 +76,15 @@ type Client struct {
 
 // NewClient returns a Client for cfg.
 func NewClient(cfg Config) *Client {
-	c := &Client{provider: cfg.Provider, timeout: cfg.Timeout, now: cfg.Now, log: cfg.Logger, onCall: cfg.OnCall}
+	c := &Client{provider: cfg.Provider, timeout: cfg.Timeout, budget: cfg.RetryBudget, now: cfg.Now, log: cfg.Logger, onCall: cfg.OnCall}
 	if c.provider == nil {
 		c.provider = noProvider{}
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
+	}
+	if c.budget == 0 {
+		c.budget = 2 * c.timeout // DefaultRetryBudget with the default timeout
 	}
 	if c.now == nil {
 		c.now = time.Now
@@ -188,7 +199,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 			req := Request{Key: key, System: spec.system, Prompt: prompt, Input: in, MaxTokens: spec.maxTokens, Temperature: spec.temperature}
 			err = c.execute(ctx, func() (struct{}, error) {
 				var cerr error
-				resp, cerr = c.complete(ctx, req)
+				resp, cerr = c.completeRetrying(ctx, req)
 				if cerr != nil {
 					return struct{}{}, cerr
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -322,6 +323,7 @@ func decodeReply(text string, v any, keys ...string) error {
 		text = text[:maxReplyBytes]
 	}
 	var lastErr error
+	var keyless []byte // the first valid object without any of keys
 	i, tries := 0, 0
 	for tries < maxJSONStarts {
 		start := strings.IndexByte(text[i:], '{')
@@ -336,20 +338,35 @@ func decodeReply(text string, v any, keys ...string) error {
 			continue
 		}
 		cand := []byte(text[start : end+1])
-		if json.Valid(cand) && hasAnyKey(cand, keys) {
+		switch {
+		case !json.Valid(cand):
+		case hasAnyKey(cand, keys):
 			err := json.Unmarshal(cand, v)
 			if err == nil {
 				return nil
 			}
 			lastErr = err
+		case keyless == nil:
+			keyless = cand
 		}
 		i = end + 1
 	}
-	if lastErr != nil {
+	switch {
+	case lastErr != nil:
 		return errors.Join(errNoJSON, lastErr)
+	case keyless != nil:
+		what := "a JSON object without"
+		if m := map[string]json.RawMessage{}; json.Unmarshal(keyless, &m) == nil && len(m) == 0 {
+			what = "an empty JSON object {}, without"
+		}
+		return fmt.Errorf("%w: the reply is %s any of the fields %s", errMissingFields, what, strings.Join(keys, ", "))
 	}
 	return errNoJSON
 }
+
+// errMissingFields is returned when a reply's JSON object has none of the
+// fields the prompt asks for.
+var errMissingFields = errors.New("reply lacks the prompt's fields")
 
 // hasAnyKey reports whether the JSON object obj has one of keys as a
 // top-level key (case-insensitively, as encoding/json matches fields), or

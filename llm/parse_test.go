@@ -484,3 +484,21 @@ func TestFallbackDetails(t *testing.T) {
 		t.Errorf("aggregate fallback = %+v", ag)
 	}
 }
+
+// TestParseErrorsSayWhatWasWrong: a reply that is an empty object, or an
+// object without the prompt's fields, is reported as such, not as "no json
+// object"; a reply without any object says that.
+func TestParseErrorsSayWhatWasWrong(t *testing.T) {
+	in := sampleUnderstandInput()
+	tests := []struct{ reply, want string }{
+		{`{}`, "the reply is an empty JSON object {}, without any of the fields surface_demand, capability_tags, deep_understanding"},
+		{"好的：\n```json\n{\"answer\": 42}\n```", "the reply is a JSON object without any of the fields surface_demand"},
+		{`I cannot help with that.`, "no json object in reply"},
+	}
+	for _, tc := range tests {
+		_, err := parseUnderstand(tc.reply, &in)
+		if !errors.Is(err, errInvalidReply) || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want an invalid reply saying %q", tc.reply, err, tc.want)
+		}
+	}
+}

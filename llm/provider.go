@@ -16,8 +16,9 @@ const defaultMaxTokens = 2048
 // underlying SDK error (errors.As to *anthropic.Error, errors.Is to
 // context.DeadlineExceeded, ...).
 type safeError struct {
-	msg string
-	err error
+	msg    string
+	status int // the HTTP status of an API error, 0 if none
+	err    error
 }
 
 func (e *safeError) Error() string { return e.msg }
@@ -32,7 +33,7 @@ func wrapProviderError(provider string, status int, err error) error {
 		if text := http.StatusText(status); text != "" {
 			msg += " " + text
 		}
-		return &safeError{msg: msg, err: err}
+		return &safeError{msg: msg, status: status, err: err}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &safeError{msg: provider + ": " + context.DeadlineExceeded.Error(), err: err}
 	case errors.Is(err, context.Canceled):

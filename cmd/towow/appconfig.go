@@ -32,7 +32,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		DataDir:     c.DataDir,
 		CORSOrigins: c.CORSOrigins,
 		AdminToken:  c.AdminToken,
-		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout,
+		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
 		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates,
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter},

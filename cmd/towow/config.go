@@ -64,6 +64,7 @@ var envVars = []envVar{
 	{"OPENAI_API_KEY", "(unset)", "API key for TOWOW_LLM=openai (local servers usually need none)."},
 	{"OPENAI_BASE_URL", "(SDK default)", "API root for TOWOW_LLM=openai, e.g. http://localhost:11434/v1 for Ollama."},
 	{"LLM_TIMEOUT", dur(llm.DefaultTimeout), "Timeout of one LLM call; a call that times out uses the prompt's fallback."},
+	{"LLM_RETRY_BUDGET", dur(llm.DefaultRetryBudget) + " (2 × LLM_TIMEOUT)", "Longest one LLM call may take with its retries: a retryable failure (429, 5xx, 529, a dropped connection, a timed-out attempt) is repeated with backoff while it lasts; 0 or less: no retries."},
 	{"LLM_FAILURE_THRESHOLD", num(llm.DefaultFailureThreshold), "Consecutive LLM failures that open the circuit breaker."},
 	{"LLM_RECOVERY_TIMEOUT", dur(llm.DefaultRecoveryTimeout), "How long the breaker stays open before one probe call."},
 	{"TOWOW_MAX_ROUNDS", num(defaultRules.MaxRounds), "Negotiation rounds before a partial agreement is force-finalized."},
@@ -96,6 +97,7 @@ type config struct {
 	OpenAIKey        string
 	OpenAIURL        string
 	LLMTimeout       time.Duration
+	RetryBudget      time.Duration // negative: no retries
 	FailureThreshold int
 	RecoveryTimeout  time.Duration
 	// builtinLatency makes the builtin brain wait this long before each
@@ -149,6 +151,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.Rules = domain.DefaultRules()
 	p := parser{getenv: getenv}
 	c.LLMTimeout = p.duration("LLM_TIMEOUT", llm.DefaultTimeout)
+	c.RetryBudget = 2 * c.LLMTimeout
+	if v := strings.TrimSpace(getenv("LLM_RETRY_BUDGET")); noneDuration(v) {
+		c.RetryBudget = -1 // no retries
+	} else {
+		c.RetryBudget = p.duration("LLM_RETRY_BUDGET", c.RetryBudget)
+	}
 	c.FailureThreshold = p.count("LLM_FAILURE_THRESHOLD", llm.DefaultFailureThreshold, 1)
 	c.RecoveryTimeout = p.duration("LLM_RECOVERY_TIMEOUT", llm.DefaultRecoveryTimeout)
 	c.Rules.MaxRounds = p.count("TOWOW_MAX_ROUNDS", c.Rules.MaxRounds, 1)
@@ -217,6 +225,16 @@ func (p *parser) fail(err error) {
 	if p.err == nil {
 		p.err = err
 	}
+}
+
+// noneDuration reports whether v is a duration of zero or less ("0",
+// "0s", "-1s"): a setting turned off.
+func noneDuration(v string) bool {
+	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		return n <= 0
+	}
+	d, err := time.ParseDuration(v)
+	return err == nil && d <= 0
 }
 
 func orDefault(v, def string) string {
