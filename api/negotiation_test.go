@@ -100,8 +100,10 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	for _, p := range projections.All() {
 		go runner.RunForever(runCtx, p)
 	}
-	if err := e.Start(runCtx); err != nil {
-		t.Fatal(err)
+	if !o.noWorkers {
+		if err := e.Start(runCtx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
 	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
