@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,7 +27,8 @@ import (
 // bytes or as \uD800 escapes) and control characters where they make no
 // sense are refused with 400 problem+json naming the parameter
 // (TOWOW_REQUEST_003), logged at WARN. Dot and empty path segments are
-// refused the same way, never redirected.
+// refused the same way, never redirected. A handler that panics answers a
+// problem+json 500 and is logged at ERROR with its stack.
 
 // CodeBadText is a path, parameter, header or body text that cannot be
 // valid anywhere: NUL, invalid UTF-8, a lone surrogate, a control
@@ -233,6 +235,19 @@ func (s *Server) edge(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+		defer func() {
+			v := recover()
+			switch v {
+			case nil:
+				return
+			case http.ErrAbortHandler: // net/http's way to abort a response: let it through
+				panic(v)
+			}
+			s.logger().ErrorContext(r.Context(), "request panicked", "request_id", id, "method", r.Method,
+				"path", r.URL.EscapedPath(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusInternalServerError,
+				Title: http.StatusText(http.StatusInternalServerError), Detail: "internal error"}, Code: CodeInternal})
+		}()
 		if param, why := s.checkRequest(r); why != "" {
 			s.logger().WarnContext(r.Context(), "request refused at the edge", "request_id", id, "method", r.Method,
 				"path", r.URL.EscapedPath(), "param", param, "why", why)

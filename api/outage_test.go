@@ -61,3 +61,31 @@ func TestDatabaseUnreachable(t *testing.T) {
 		t.Fatalf("the 503 is not logged at ERROR with its cause and request id %q:\n%s", id, logs.String())
 	}
 }
+
+// panicky is a command side whose every method panics (its embedded
+// interface is nil): a stand-in for a bug, not for the database.
+type panicky struct{ api.Commands }
+
+// TestHandlerPanicIsAProblem: a handler that panics answers 500
+// problem+json TOWOW_SYSTEM_003 (not a dropped connection) and is logged
+// at ERROR with the request id and the stack.
+func TestHandlerPanicIsAProblem(t *testing.T) {
+	logs := &syncBuffer{}
+	srv := httptest.NewServer((&api.Server{Commands: panicky{}, Logger: slog.New(slog.NewJSONHandler(logs, nil))}).Handler())
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/api/v1/demand/submit", "application/json", strings.NewReader(`{"raw_input":"x","user_id":"u1"}`))
+	if err != nil {
+		t.Fatalf("the connection was dropped: %v", err)
+	}
+	defer resp.Body.Close()
+	var p struct{ Code string }
+	_ = json.NewDecoder(resp.Body).Decode(&p)
+	id := resp.Header.Get("X-Request-Id")
+	if resp.StatusCode != 500 || p.Code != "TOWOW_SYSTEM_003" || resp.Header.Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("%d %s %+v, want 500 problem+json TOWOW_SYSTEM_003", resp.StatusCode, resp.Header.Get("Content-Type"), p)
+	}
+	if out := logs.String(); !strings.Contains(out, `"msg":"request panicked"`) || !strings.Contains(out, `"request_id":"`+id+`"`) ||
+		!strings.Contains(out, "goroutine") {
+		t.Fatalf("the panic is not logged with its request id and stack:\n%s", out)
+	}
+}
