@@ -15,15 +15,10 @@ import (
 	"github.com/towow/towow/internal/dbtest"
 )
 
-// TestKilledProcessResumes runs `towow demo` against an OpenAI-compatible
-// server that never answers, SIGKILLs the process while its first step is
-// inside the LLM call (after the demand was committed, before the step's
-// commit), then starts `towow serve` (builtin brain) on the same database:
-// River rescues the abandoned step and the negotiation finishes, each
-// demand understood exactly once.
-func TestKilledProcessResumes(t *testing.T) {
-	db := dbtest.NewURL(t)
-	calls := make(chan struct{}, 16)
+// hangingLLM is an OpenAI-compatible server that never answers; calls
+// receives one value per request (up to 64 unread).
+func hangingLLM(t *testing.T) (*httptest.Server, <-chan struct{}) {
+	calls := make(chan struct{}, 64)
 	stop := make(chan struct{})
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -35,8 +30,22 @@ func TestKilledProcessResumes(t *testing.T) {
 		case <-stop:
 		}
 	}))
-	defer hang.Close()
-	defer close(stop) // runs first: release any handler Close would wait for
+	t.Cleanup(func() {
+		close(stop) // first: release any handler Close would wait for
+		hang.Close()
+	})
+	return hang, calls
+}
+
+// TestKilledProcessResumes runs `towow demo` against an OpenAI-compatible
+// server that never answers, SIGKILLs the process while its first step is
+// inside the LLM call (after the demand was committed, before the step's
+// commit), then starts `towow serve` (builtin brain) on the same database:
+// River rescues the abandoned step and the negotiation finishes, each
+// demand understood exactly once.
+func TestKilledProcessResumes(t *testing.T) {
+	db := dbtest.NewURL(t)
+	hang, calls := hangingLLM(t)
 
 	demo := exec.Command(towowBin, "demo", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
 	demo.Env = append(cleanEnv(), "DATABASE_URL="+db, "TOWOW_LLM=openai", "LLM_MODEL=hang", "OPENAI_API_KEY=k",
@@ -98,20 +107,7 @@ func TestKilledProcessResumes(t *testing.T) {
 // (TOWOW_JOB_RESCUE_AFTER, 3 min).
 func TestKilledServerHealsFast(t *testing.T) {
 	db := dbtest.NewURL(t)
-	calls := make(chan struct{}, 64)
-	stop := make(chan struct{})
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case calls <- struct{}{}:
-		default:
-		}
-		select { // never answers
-		case <-r.Context().Done():
-		case <-stop:
-		}
-	}))
-	defer hang.Close()
-	defer close(stop)
+	hang, calls := hangingLLM(t)
 
 	s := startServer(t, "DATABASE_URL="+db, "TOWOW_LLM=openai", "LLM_MODEL=hang", "OPENAI_API_KEY=k",
 		"OPENAI_BASE_URL="+hang.URL+"/v1", "LLM_TIMEOUT=60s")
