@@ -37,9 +37,11 @@ const (
 	DefaultFetchPollInterval = 50 * time.Millisecond
 	// DefaultJobTimeout bounds one step.
 	DefaultJobTimeout = 2 * time.Minute
-	// DefaultRescueAfter is how long a step stays claimed by a process that
-	// died before another process retries it (with DefaultJobTimeout; a
-	// RescueAfter not above JobTimeout becomes JobTimeout + JobTimeout/2).
+	// DefaultRescueAfter is how long a step may stay claimed before River
+	// retries it elsewhere: the backstop for a step that hangs in a live
+	// process (a dead process's steps are retried within seconds, see
+	// liveness.go). A RescueAfter not above JobTimeout becomes JobTimeout +
+	// JobTimeout/2.
 	DefaultRescueAfter = DefaultJobTimeout + DefaultJobTimeout/2
 )
 
@@ -56,9 +58,8 @@ type Config struct {
 	// ([DefaultFetchCooldown], [DefaultFetchPollInterval]).
 	FetchCooldown, FetchPollInterval time.Duration
 	// JobTimeout bounds one step ([DefaultJobTimeout]); RescueAfter is how
-	// long a job stays "running" after its process died before River
-	// retries it elsewhere ([DefaultRescueAfter]; it must exceed
-	// JobTimeout).
+	// long a job may stay "running" before River retries it elsewhere
+	// ([DefaultRescueAfter]; it must exceed JobTimeout).
 	JobTimeout, RescueAfter time.Duration
 	// Now is the clock (default time.Now).
 	Now    func() time.Time
@@ -134,7 +135,7 @@ type Engine struct {
 func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
 	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(eventCacheStreams),
-		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), repeatLogInterval))}
+		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), logthrottle.Interval))}
 	rc := &river.Config{
 		// River reports a database outage from several loops, many times a
 		// second: one line per message every few seconds, with a count.
@@ -236,9 +237,6 @@ func (p *plan) empty() bool { return p == nil || (len(p.appends) == 0 && len(p.j
 // eventCacheStreams bounds the streams whose decoded events the engine
 // keeps: those of running negotiations (four or so each) fit many times.
 const eventCacheStreams = 1024
-
-// repeatLogInterval is how often River may repeat a warning or error.
-const repeatLogInterval = 5 * time.Second
 
 // timeoutWorkers bounds the timeout jobs waiting out their deadline at once
 // (their own queue, so they never hold a step's worker).

@@ -96,8 +96,8 @@ func (s *Server) waitFor(ctx context.Context, m MinCursor, names ...string) erro
 	defer cancel()
 	if err := s.ReadModels.WaitFor(wctx, m.MinCursor, names...); err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusServiceUnavailable, Title: "Service Unavailable",
-				Detail: fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait)}, Code: CodeBehind}
+			return newProblem(http.StatusServiceUnavailable, CodeBehind,
+				fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait))
 		}
 		return problem(err)
 	}
@@ -143,13 +143,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(mux, r); len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusMethodNotAllowed,
-				Title:  http.StatusText(http.StatusMethodNotAllowed),
-				Detail: r.Method + " " + r.URL.Path + " is not an operation; this path answers " + strings.Join(allow, ", ")}, Code: CodeMethod})
+			writeProblem(w, newProblem(http.StatusMethodNotAllowed, CodeMethod,
+				r.Method+" "+r.URL.Path+" is not an operation; this path answers "+strings.Join(allow, ", ")))
 			return
 		}
-		writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusNotFound, Title: "Not Found",
-			Detail: "no such API path: " + r.Method + " " + r.URL.Path + " (see /docs)"}, Code: CodeNotFound})
+		writeProblem(w, newProblem(http.StatusNotFound, CodeNotFound, "no such API path: "+r.Method+" "+r.URL.Path+" (see /docs)"))
 	})
 	return withCORS(s.CORSOrigins, s.edge(mux))
 }

@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/danielgtaylor/huma/v2"
 )
 
 // The edge: every request passes here before any operation sees it. It
@@ -245,15 +243,12 @@ func (s *Server) edge(next http.Handler) http.Handler {
 			}
 			s.logger().ErrorContext(r.Context(), "request panicked", "request_id", id, "method", r.Method,
 				"path", r.URL.EscapedPath(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusInternalServerError,
-				Title: http.StatusText(http.StatusInternalServerError), Detail: "internal error"}, Code: CodeInternal})
+			writeProblem(w, newProblem(http.StatusInternalServerError, CodeInternal, "internal error"))
 		}()
 		if param, why := s.checkRequest(r); why != "" {
 			s.logger().WarnContext(r.Context(), "request refused at the edge", "request_id", id, "method", r.Method,
 				"path", r.URL.EscapedPath(), "param", param, "why", why)
-			status := http.StatusBadRequest
-			writeProblem(w, &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status),
-				Detail: param + ": " + why}, Code: CodeBadText})
+			writeProblem(w, newProblem(http.StatusBadRequest, CodeBadText, param+": "+why))
 			return
 		}
 		next.ServeHTTP(w, r)

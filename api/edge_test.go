@@ -3,7 +3,6 @@ package api_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -81,13 +80,7 @@ func TestHostileInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.method+" "+tc.url, func(t *testing.T) {
 			resp := do(tc.method, tc.url, tc.body)
-			defer resp.Body.Close()
-			var p struct {
-				Status int
-				Code   string
-				Detail string
-			}
-			_ = json.NewDecoder(resp.Body).Decode(&p)
+			p := readProblem(resp)
 			if resp.StatusCode != tc.status || p.Code != tc.code || resp.Header.Get("Content-Type") != "application/problem+json" ||
 				!strings.Contains(p.Detail, tc.param) || resp.Header.Get("Allow") != tc.allow {
 				t.Fatalf("%d %s Allow %q %+v, want %d %s naming %q, Allow %q", resp.StatusCode, resp.Header.Get("Content-Type"),

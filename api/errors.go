@@ -36,12 +36,18 @@ func init() {
 	// Every error Huma itself builds (validation, 404 routes, 413 bodies)
 	// carries a code too, in the same problem+json shape.
 	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
-		p := &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status), Detail: msg}, Code: codeForStatus(status)}
+		p := newProblem(status, codeForStatus(status), msg)
 		for _, err := range errs {
 			p.Add(err)
 		}
 		return p
 	}
+}
+
+// newProblem is the problem of status with its standard title, code and
+// detail.
+func newProblem(status int, code, detail string) *Problem {
+	return &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status), Detail: detail}, Code: code}
 }
 
 func codeForStatus(status int) string {
@@ -89,19 +95,20 @@ func problem(err error) error {
 	var de *domain.Error
 	if errors.As(err, &de) {
 		status := statusOf(de.Code)
-		return &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status), Detail: de.Message}, Code: de.Code}
+		return newProblem(status, de.Code, de.Message)
 	}
 	var se huma.StatusError
 	if errors.As(err, &se) {
 		return se
 	}
 	if unavailable(err) {
-		return huma.ErrorWithHeaders(&Problem{ErrorModel: huma.ErrorModel{Status: http.StatusServiceUnavailable,
-			Title: http.StatusText(http.StatusServiceUnavailable), Detail: "the database is unavailable; retry shortly"},
-			Code: CodeDatabase, cause: err}, http.Header{"Retry-After": {retryAfterSeconds}})
+		p := newProblem(http.StatusServiceUnavailable, CodeDatabase, "the database is unavailable; retry shortly")
+		p.cause = err
+		return huma.ErrorWithHeaders(p, http.Header{"Retry-After": {retryAfterSeconds}})
 	}
-	return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusInternalServerError,
-		Title: http.StatusText(http.StatusInternalServerError), Detail: "internal error"}, Code: CodeInternal, cause: err}
+	p := newProblem(http.StatusInternalServerError, CodeInternal, "internal error")
+	p.cause = err
+	return p
 }
 
 // retryAfterSeconds is the Retry-After of a 503 for an unavailable
@@ -137,5 +144,5 @@ func (s *Server) logServerErrors(ctx huma.Context, _ string, v any) (any, error)
 }
 
 func notFound(format string) error {
-	return &Problem{ErrorModel: huma.ErrorModel{Status: http.StatusNotFound, Title: "Not Found", Detail: format}, Code: CodeNotFound}
+	return newProblem(http.StatusNotFound, CodeNotFound, format)
 }

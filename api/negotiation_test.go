@@ -121,6 +121,15 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	return &testAPI{url: srv.URL, store: store, pool: pool, runner: runner}
 }
 
+// readProblem reads and closes resp's body as a problem (zero when it is
+// not one).
+func readProblem(resp *http.Response) problemBody {
+	defer resp.Body.Close()
+	var p problemBody
+	_ = json.NewDecoder(resp.Body).Decode(&p)
+	return p
+}
+
 // testStatus is the status source of the test servers.
 type testStatus struct {
 	client *llm.Client
@@ -323,13 +332,7 @@ func TestAPIErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := tc.resp()
-			defer resp.Body.Close()
-			var p struct {
-				Status int
-				Code   string
-				Detail string
-			}
-			_ = json.NewDecoder(resp.Body).Decode(&p)
+			p := readProblem(resp)
 			if resp.StatusCode != tc.status || p.Code != tc.code || resp.Header.Get("Content-Type") != "application/problem+json" {
 				t.Fatalf("%d %s %+v, want %d %s problem+json", resp.StatusCode, resp.Header.Get("Content-Type"), p, tc.status, tc.code)
 			}

@@ -116,7 +116,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
-	a.loops = slog.New(logthrottle.New(a.log.Handler(), 5*time.Second))
+	a.loops = slog.New(logthrottle.New(a.log.Handler(), logthrottle.Interval))
 	if err := a.start(ctx); err != nil {
 		a.Close()
 		return nil, err
@@ -277,29 +277,33 @@ func (a *App) lag(ctx context.Context) (map[string]int64, error) {
 	return a.Runner.Lag(ctx, projections.Names()...)
 }
 
-// openDB connects to Config.Pool, DATABASE_URL or, when both are unset, to
-// the embedded cluster (started if needed).
+// openDB uses Config.Pool, or opens the database (see OpenDB).
 func (a *App) openDB(ctx context.Context) error {
-	switch {
-	case a.cfg.Pool != nil:
+	if a.cfg.Pool != nil {
 		a.Pool = a.cfg.Pool
 		return nil
-	case a.cfg.DatabaseURL != "":
-		pool, err := database.Open(ctx, a.cfg.DatabaseURL, database.Options{})
-		if err != nil {
-			return err
-		}
-		a.Pool = pool
-		a.closers = append(a.closers, pool.Close)
-		return nil
 	}
-	pool, stop, err := OpenEmbedded(ctx, a.cfg.DataDir, a.log)
+	pool, closeDB, err := OpenDB(ctx, a.cfg.DatabaseURL, a.cfg.DataDir, a.log)
 	if err != nil {
 		return err
 	}
 	a.Pool = pool
-	a.closers = append(a.closers, stop)
+	a.closers = append(a.closers, closeDB)
 	return nil
+}
+
+// OpenDB connects to databaseURL or, when it is empty, to the embedded
+// cluster of dataDir (started if needed; see OpenEmbedded). closeDB closes
+// the pool and ends this process's use of the cluster.
+func OpenDB(ctx context.Context, databaseURL, dataDir string, logger *slog.Logger) (pool *pgxpool.Pool, closeDB func(), err error) {
+	if databaseURL != "" {
+		pool, err := database.Open(ctx, databaseURL, database.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return pool, pool.Close, nil
+	}
+	return OpenEmbedded(ctx, dataDir, logger)
 }
 
 // OpenEmbedded starts (or joins) the embedded cluster in dataDir/pg and

@@ -47,10 +47,7 @@ func newDemandID() (string, error) {
 // ErrOffersClosed (collection over), ErrInvalidAnswer. Nothing is written
 // on error. It returns the position written.
 func (s *Service) SubmitOffer(ctx context.Context, channelID, agentID string, answer domain.OfferAnswer) (int64, error) {
-	if err := s.requireExternal(ctx, agentID); err != nil {
-		return 0, err
-	}
-	if err := s.requireChannel(ctx, channelID); err != nil {
+	if err := s.requireAnswerer(ctx, channelID, agentID); err != nil {
 		return 0, err
 	}
 	o := domain.Offer{AgentID: agentID, OfferAnswer: answer}
@@ -69,15 +66,21 @@ func (s *Service) SubmitFeedback(ctx context.Context, channelID, agentID string,
 	if round < 1 {
 		return 0, &domain.Error{Code: domain.ErrWrongRound.Code, Message: "feedback must name the round it answers (1 or more)"}
 	}
-	if err := s.requireExternal(ctx, agentID); err != nil {
-		return 0, err
-	}
-	if err := s.requireChannel(ctx, channelID); err != nil {
+	if err := s.requireAnswerer(ctx, channelID, agentID); err != nil {
 		return 0, err
 	}
 	f := domain.ProposalFeedback{AgentID: agentID, FeedbackAnswer: answer}
 	return s.engine.DecideChannel(ctx, "submit feedback", channelID, domain.AgentActor(agentID), "agent:"+agentID,
 		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitFeedback(f, round) })
+}
+
+// requireAnswerer refuses an answer unless agentID is an external agent
+// and channelID exists (the domain decides the rest: invited, round, ...).
+func (s *Service) requireAnswerer(ctx context.Context, channelID, agentID string) error {
+	if err := s.requireExternal(ctx, agentID); err != nil {
+		return err
+	}
+	return s.requireChannel(ctx, channelID)
 }
 
 // requireExternal refuses commands for an agent whose twin answers (its

@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/schema"
 )
 
@@ -15,19 +14,10 @@ import (
 func (c config) embeddedDir() string { return app.EmbeddedDir(c.DataDir) }
 
 // openDB connects to DATABASE_URL or, when it is unset, to the embedded
-// cluster (started if needed), for the commands that need the database but
-// no App (migrate, replay, projections, the benchmarks' scratch databases).
-// The returned close function closes the pool and ends this process's use
-// of the cluster.
+// cluster (app.OpenDB), for the commands that need the database but no App
+// (migrate, replay, projections, the benchmarks' scratch databases).
 func openDB(ctx context.Context, cfg config, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
-	if cfg.DatabaseURL != "" {
-		pool, err := database.Open(ctx, cfg.DatabaseURL, database.Options{})
-		if err != nil {
-			return nil, nil, err
-		}
-		return pool, pool.Close, nil
-	}
-	return app.OpenEmbedded(ctx, cfg.DataDir, logger)
+	return app.OpenDB(ctx, cfg.DatabaseURL, cfg.DataDir, logger)
 }
 
 // openMigrated opens the database and applies pending migrations.

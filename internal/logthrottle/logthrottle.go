@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// Interval is how often ToWow lets one warning or error message through
+// where it throttles them.
+const Interval = 5 * time.Second
+
 // maxKeys bounds the messages remembered; past it the memory starts over
 // (the messages of a process are a small, fixed set in practice).
 const maxKeys = 1024
