@@ -122,6 +122,7 @@ func (s *Server) registerEvents(api huma.API) {
 
 	huma.Register(api, huma.Operation{
 		OperationID: "negotiation-stream",
+		Responses:   sseResponses(),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/negotiations/{demand_id}/stream",
 		Summary:     "Server-sent events of one negotiation tree (sub-negotiations included)",
@@ -144,6 +145,7 @@ func (s *Server) registerEvents(api huma.API) {
 
 	huma.Register(api, huma.Operation{
 		OperationID: "event-stream",
+		Responses:   sseResponses(),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/stream",
 		Summary:     "Server-sent events of every negotiation, optionally filtered by type",
@@ -159,6 +161,14 @@ func (s *Server) registerEvents(api huma.API) {
 		}
 		return s.stream(after, f), nil
 	})
+}
+
+// sseResponses declares a stream's 200 answer: server-sent events, each
+// `id: <cursor>`, `event: <type>` and `data: <Event as JSON>`.
+func sseResponses() map[string]*huma.Response {
+	return map[string]*huma.Response{"200": {Description: "server-sent events",
+		Content: map[string]*huma.MediaType{"text/event-stream": {Schema: &huma.Schema{Type: "string",
+			Description: "messages of `id: <cursor>`, `event: <event type>` and `data: <Event as JSON>`, separated by blank lines; comment lines keep the connection alive"}}}}}
 }
 
 // stream writes the events matching f after the cursor as SSE, first the

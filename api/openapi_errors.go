@@ -23,15 +23,17 @@ var conflicting = map[string]bool{
 // database unreachable) for all; 422 where there are parameters or a
 // body; 413 where there is a body; 404 where the path names something;
 // 409 for the conflicting operations; 401 and 403 come with the
-// operations' security. Open operations inherit the document's
-// `security: [{}]` (no credentials); the document names its server.
+// operations' security. Open operations say `security: []` (no
+// credentials); the document names its server.
 func documentErrors(oapi *huma.OpenAPI) {
 	oapi.Servers = []*huma.Server{{URL: "/", Description: "this server"}}
-	oapi.Security = []map[string][]string{{}}
 	for path, item := range oapi.Paths {
 		for _, op := range []*huma.Operation{item.Get, item.Put, item.Post, item.Delete, item.Patch} {
 			if op == nil {
 				continue
+			}
+			if op.Security == nil { // an empty list is written out; nil is not
+				op.Security = []map[string][]string{}
 			}
 			statuses := []int{http.StatusBadRequest, http.StatusInternalServerError, http.StatusServiceUnavailable}
 			if len(op.Parameters) > 0 || op.RequestBody != nil {

@@ -44,7 +44,7 @@ func (s *Server) registerReady(api huma.API) {
 			return nil, huma.Error503ServiceUnavailable("database unreachable")
 		}
 		out := &ReadyOutput{}
-		out.Body.Status, out.Body.Migrations = "ready", "applied"
+		out.Body.Status, out.Body.Migrations, out.Body.Lag = "ready", "applied", map[string]int64{}
 		r := s.Ready
 		if r.Pending != nil {
 			pending, err := r.Pending(ctx)

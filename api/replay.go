@@ -23,6 +23,7 @@ const maxReplayGap = 30 * time.Second
 func (s *Server) registerReplay(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "replay-negotiation",
+		Responses:   sseResponses(),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/negotiations/{demand_id}/replay",
 		Summary:     "Re-emit a stored negotiation as server-sent events with its original relative timing",

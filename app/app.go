@@ -72,6 +72,10 @@ type Config struct {
 	Hub bool
 	// Metrics collects Prometheus metrics (served at /metrics).
 	Metrics bool
+	// Idle keeps the engine from working in this process: commands
+	// enqueue their steps, nothing runs them (`towow fuzz`: only an
+	// accepted command writes to the log).
+	Idle bool
 	// Logger logs (nil: discard).
 	Logger *slog.Logger
 }
@@ -148,23 +152,25 @@ func (a *App) start(ctx context.Context) (err error) {
 		lc.OnCall, ec.Observe = a.Metrics.LLMCall, a.Metrics.Observe
 	}
 	a.LLM = llm.NewClient(lc)
-	if a.Engine, err = agents.New(a.Pool, a.Store, a.Directory, a.LLM, true, ec); err != nil {
+	if a.Engine, err = agents.New(a.Pool, a.Store, a.Directory, a.LLM, !cfg.Idle, ec); err != nil {
 		return err
 	}
 	a.Commands = commands.New(a.Engine, a.Store, a.Directory, ec.Now)
 	if err := a.loadProfiles(ctx); err != nil {
 		return err
 	}
-	if err := a.Engine.Start(ctx); err != nil {
-		return err
-	}
-	a.closers = append(a.closers, func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
-		defer cancel()
-		if err := a.Engine.Stop(sctx); err != nil {
-			a.log.Error("stop negotiation workers", "err", err)
+	if !cfg.Idle {
+		if err := a.Engine.Start(ctx); err != nil {
+			return err
 		}
-	})
+		a.closers = append(a.closers, func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+			defer cancel()
+			if err := a.Engine.Stop(sctx); err != nil {
+				a.log.Error("stop negotiation workers", "err", err)
+			}
+		})
+	}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.closers = append(a.closers, stop)
 	a.Notifier = eventstore.NewNotifier(a.Pool.Config().ConnConfig, a.loops)

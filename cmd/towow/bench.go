@@ -68,6 +68,20 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	})
 }
 
+// serveLocal serves a's API on a free port of 127.0.0.1 until stop.
+func serveLocal(ctx context.Context, a *app.App) (base string, stop func(), err error) {
+	sctx, cancel := context.WithCancel(ctx)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		cancel()
+		return "", nil, fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{Handler: a.API().Handler(),
+		BaseContext: func(net.Listener) context.Context { return sctx }, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close(); cancel() }, nil
+}
+
 // withScratchDB runs fn on a fresh, migrated database next to the
 // configured one, dropped afterwards, so benchmarks leave the real log clean.
 func withScratchDB(ctx context.Context, cfg config, stderr io.Writer, fn func(pool *pgxpool.Pool, name string) error) error {
@@ -152,16 +166,11 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 		return fmt.Errorf("%w: -reader must be poll or http", errUsage)
 	}
 	return withBenchApp(ctx, cfg, stderr, "bench sse measures delivery", !*perClient, func(a *app.App, pool *pgxpool.Pool, name string) error {
-		sctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		base, stop, err := serveLocal(ctx, a)
 		if err != nil {
-			return fmt.Errorf("listen: %w", err)
+			return err
 		}
-		srv := &http.Server{Handler: a.API().Handler(),
-			BaseContext: func(net.Listener) context.Context { return sctx }, ReadHeaderTimeout: 10 * time.Second}
-		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
+		defer stop()
 		mode := "shared hub"
 		if *perClient {
 			mode = "per-client reads"
@@ -183,11 +192,11 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind,
 			Timeout: 2*time.Minute + 60**latency}
 		run := func() (bench.SSEResult, error) {
-			return bench.SSE(ctx, a, pool, "http://"+ln.Addr().String(), opts, stdout)
+			return bench.SSE(ctx, a, pool, base, opts, stdout)
 		}
 		if *follow == "demand" {
 			run = func() (bench.SSEResult, error) {
-				return bench.SSENegotiations(ctx, a, "http://"+ln.Addr().String(), opts, stdout)
+				return bench.SSENegotiations(ctx, a, base, opts, stdout)
 			}
 		}
 		res, err := run()

@@ -58,6 +58,9 @@ Usage:
   towow bench rebuild [-n 200]      benchmark rebuilding the read models from a log of n negotiations
   towow bench soak [-n 1000]        run n negotiations in one process (engine, read models, hub) and
                                     print its memory every 100 (-every N, -c 8, -memprofile FILE)
+  towow fuzz [-n 100000] [-seed 1]  send the API n valid, boundary and hostile requests drawn from its
+                                    OpenAPI document (scratch database, engine idle) and check every
+                                    answer against the document; exits 1 at the first violation
   towow help                        show this text
 
 `
@@ -98,6 +101,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdBench(ctx, cfg, args[1:], stdout, stderr)
 		case "projections":
 			err = cmdProjections(ctx, cfg, args[1:], stdout, stderr)
+		case "fuzz":
+			err = cmdFuzz(ctx, cfg, args[1:], stdout, stderr)
 		default:
 			err = fmt.Errorf("%w: unknown command %q (see towow --help)", errUsage, args[0])
 		}

@@ -489,3 +489,21 @@ func TestBenchSoak(t *testing.T) {
 		t.Fatalf("want 3 samples (0, 6, 12) and the ratio:\n%s", out)
 	}
 }
+
+// TestFuzzCommand runs a short `towow fuzz` (its own server, a scratch
+// database, the engine idle) and a usage error.
+func TestFuzzCommand(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	cmd := exec.Command(towowBin, "fuzz", "-n", "300", "-seed", "5")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^300 requests over [0-9]+ operations`).Match(out) ||
+		!strings.Contains(string(out), "no violation") {
+		t.Fatalf("fuzz: %v\n%s", err, out)
+	}
+	cmd = exec.Command(towowBin, "fuzz", "-n", "0")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	if out, err := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "-n must be at least 1") {
+		t.Fatalf("fuzz -n 0: %v\n%s", err, out)
+	}
+}
