@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -134,7 +135,11 @@ func TestThresholdBranches(t *testing.T) {
 
 func TestNoCandidates(t *testing.T) {
 	s := newScripted()
-	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in) }
+	s.understand = func(*llm.UnderstandInput) string {
+		return `{"surface_demand":"找潜水教练","capability_tags":["潜水教练"],"needs":[{"role":"潜水教练","capability_tags":["潜水教练"],"count":1}],"confidence":"high"}`
+	}
+	var filterCalls atomic.Int32
+	s.filter = func(in *llm.FilterInput) string { filterCalls.Add(1); return candidatesReply(in) }
 	h := newHarness(t, opts{provider: s, profiles: testProfiles(3)})
 	sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要一位会说斯瓦希里语的潜水教练")
 	if err != nil {
@@ -144,6 +149,14 @@ func TestNoCandidates(t *testing.T) {
 	f := out.demand.Failure
 	if out.channel != nil || f == nil || f.ErrorCode != "TOWOW_FILTER_001" || f.Reason != domain.FailureNoCandidates || f.Suggestion == "" {
 		t.Fatalf("outcome %+v / %+v", out.demand.Failure, out.channel)
+	}
+	// Nobody carries the need's tag: the SQL stage shortlists nobody, so
+	// prompt 2 is not called and the demand is rejected, naming the need.
+	if r := out.demand.Rejection; r == nil || r.Reason != domain.RejectNoMatch || !slices.Equal(r.UnservedNeeds, []string{"潜水教练"}) {
+		t.Fatalf("rejection %+v", r)
+	}
+	if n := filterCalls.Load(); n != 0 {
+		t.Fatalf("prompt 2 called %d times on an empty shortlist", n)
 	}
 	for _, e := range h.events(sub.DemandID) {
 		if strings.HasPrefix(e.StreamID, "channel-") {

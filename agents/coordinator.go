@@ -19,20 +19,20 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 	if !d.Exists() || d.Understanding != nil {
 		return nil
 	}
-	u, call, err := e.llm.Understand(ctx, llm.UnderstandInput{RawInput: d.RawInput, UserID: d.UserID,
-		GapType: d.GapType, CapabilityTags: d.CapabilityHints})
+	active, known, err := e.dir.summary(ctx, knownTagsInPrompt)
 	if err != nil {
 		return err
 	}
-	profiles, err := e.dir.Active(ctx)
+	u, call, err := e.llm.Understand(ctx, llm.UnderstandInput{RawInput: d.RawInput, UserID: d.UserID,
+		GapType: d.GapType, CapabilityTags: d.CapabilityHints, KnownTags: known})
 	if err != nil {
 		return err
 	}
 	_, err = e.demandStep(ctx, "understand demand", d.ID, domain.ActorCoordinator, causation(job.Kind, job.ID), &call,
 		domain.EventDemandUnderstood, func(d *domain.DemandState) ([]domain.Payload, error) {
 			evs, err := d.Understand(u)
-			if len(evs) > 0 {
-				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: len(profiles)})
+			if len(evs) == 1 { // not rejected: filtering starts
+				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: active})
 			}
 			return evs, err
 		})
@@ -49,7 +49,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 	if !d.Exists() || d.Understanding == nil || d.ChannelID != "" || d.Failure != nil {
 		return nil
 	}
-	profiles, err := e.dir.Active(ctx)
+	active, _, err := e.dir.summary(ctx, 0)
 	if err != nil {
 		return err
 	}
@@ -64,10 +64,23 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 		}
 	}
 	started := e.cfg.Now()
-	res, call, err := e.llm.Filter(ctx, llm.FilterInput{Demand: understanding(d), RawInput: d.RawInput, Profiles: profiles,
-		MaxCandidates: e.cfg.MaxCandidates, Exclude: exclude})
+	u := understanding(d)
+	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the
+	// shortlist. Nobody on it: the demand is rejected without a call.
+	shortlist, err := e.shortlist(ctx, shortlistQuery{Needs: domain.NeedsOf(u), Location: u.Context.Location, Salt: d.RawInput,
+		Exclude: exclude, Max: e.cfg.Shortlist})
 	if err != nil {
 		return err
+	}
+	var res llm.FilterResult
+	var call *domain.LLMCall
+	if len(shortlist) > 0 {
+		r, c, err := e.llm.Filter(ctx, llm.FilterInput{Demand: u, RawInput: d.RawInput, Profiles: shortlist,
+			MaxCandidates: e.cfg.MaxCandidates, Exclude: exclude})
+		if err != nil {
+			return err
+		}
+		res, call = r, &c
 	}
 	took := int(e.cfg.Now().Sub(started).Milliseconds())
 	cands := make([]domain.Candidate, 0, len(res.Candidates))
@@ -82,7 +95,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			if err != nil {
 				return nil, err
 			}
-			evs, err := d.Filtered(cands, channelID, len(profiles), took)
+			evs, err := d.Filtered(cands, channelID, active, took)
 			if err != nil || len(evs) == 0 {
 				return nil, err
 			}
@@ -95,7 +108,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 				return nil, err
 			}
 			p := &plan{jobs: jobs, appends: []appendOp{{stream: domain.DemandStream(d.ID), expected: v, events: evs, meta: meta,
-				call: &call, callFor: domain.EventFilterCompleted}}}
+				call: call, callFor: domain.EventFilterCompleted}}}
 			if d.ChannelID == "" {
 				return p, nil
 			}

@@ -24,7 +24,13 @@ type Directory struct {
 	pos       int64
 	refreshed time.Time
 	agents    map[string]*domain.AgentState
+	changedAt map[string]int64  // agent id → position of its last event
 	tokens    map[string]string // token SHA-256 → agent id (current tokens only)
+
+	// summary's cache, valid at position summaryAt
+	summaryAt   int64
+	activeCount int
+	topTags     []string
 }
 
 // directoryMaxAge is how stale the directory may be when a step reads it: a
@@ -37,7 +43,7 @@ var agentEventTypes = []domain.EventType{domain.EventAgentRegistered, domain.Eve
 
 // NewDirectory returns an empty directory over store.
 func NewDirectory(store *eventstore.Store) *Directory {
-	return &Directory{store: store, agents: map[string]*domain.AgentState{}, tokens: map[string]string{}}
+	return &Directory{store: store, agents: map[string]*domain.AgentState{}, changedAt: map[string]int64{}, tokens: map[string]string{}}
 }
 
 // refreshIfStale catches up when the last catch-up is older than
@@ -86,6 +92,7 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 				d.tokens[a.TokenSHA256] = id
 			}
 			d.pos = ev.Position
+			d.changedAt[id] = ev.Position
 		}
 		if len(evs) < eventstore.MaxReadLimit {
 			d.refreshed = start

@@ -28,6 +28,9 @@ import (
 const (
 	// DefaultMaxCandidates bounds smart filtering (the design says 10-20).
 	DefaultMaxCandidates = 12
+	// DefaultShortlist is how many profiles prompt 2 reads at most
+	// (TOWOW_SHORTLIST), however large the network.
+	DefaultShortlist = 40
 	// DefaultWorkers is how many steps one process runs at once; it should
 	// exceed the widest fan-out, the candidates of one channel.
 	DefaultWorkers = 50
@@ -51,6 +54,9 @@ type Config struct {
 	Rules domain.Rules
 	// MaxCandidates bounds smart filtering ([DefaultMaxCandidates]).
 	MaxCandidates int
+	// Shortlist bounds the profiles the filter's SQL stage hands to
+	// prompt 2, across the demand's needs ([DefaultShortlist]).
+	Shortlist int
 	// Workers is how many jobs run at once in this process
 	// ([DefaultWorkers]).
 	Workers int
@@ -80,6 +86,9 @@ func (c *Config) defaults() {
 	c.Rules.OfferTimeoutSeconds = cmp.Or(c.Rules.OfferTimeoutSeconds, def.OfferTimeoutSeconds)
 	c.Rules.FeedbackTimeoutSeconds = cmp.Or(c.Rules.FeedbackTimeoutSeconds, def.FeedbackTimeoutSeconds)
 	c.Rules.StuckTimeoutSeconds = cmp.Or(c.Rules.StuckTimeoutSeconds, def.StuckTimeoutSeconds)
+	if c.Shortlist <= 0 {
+		c.Shortlist = DefaultShortlist
+	}
 	if c.MaxCandidates <= 0 {
 		c.MaxCandidates = DefaultMaxCandidates
 	}

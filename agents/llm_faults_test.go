@@ -139,7 +139,11 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 // do without faults (same status, same assigned agents), because the
 // client retries what is retryable within its budget.
 func TestNegotiationsThroughLLMFaults(t *testing.T) {
-	demands := bench.SampleDemands
+	// Ten demands, so that "at least 90 %" allows one to end otherwise (a
+	// call whose retries outlast the budget falls back, as it should).
+	demands := append(slices.Clone(bench.SampleDemands), "年会需要两位主讲嘉宾、一位主持人和5名志愿者",
+		"I need a photographer and a caterer for a 30-person wedding in Shanghai next month",
+		"想给我们的开源项目做一个新网站，需要设计师和前端开发", "找一位律师帮忙看合同")
 	plan := func(o outcome) string {
 		if o.channel == nil {
 			return "failed before a channel"

@@ -303,7 +303,9 @@ func TestExternalAgentNegotiation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+			// Five planners: every willing agent takes a place (none stands by
+			// as an alternate), so all five answer every round.
+			demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要5位活动策划")
 			ch := a.driveExternal(t, bulk.Tokens, demandID, channelID, tc.accepts)
 			if ch.Status != tc.status || ch.RoundsTaken != tc.rounds && tc.status != "failed" {
 				t.Fatalf("channel %s: status %s after %d rounds, want %s after %d", channelID, ch.Status, ch.RoundsTaken, tc.status, tc.rounds)

@@ -34,9 +34,9 @@ var codeMap = map[string][]string{
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "web"},
 	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/logthrottle", "internal/metrics",
 		"internal/pgcluster", "internal/schema", "llm", "projections"},
-	"bench":   {"app", "domain", "eventstore"},
+	"bench":   {"app", "domain", "eventstore", "llm"},
 	"apifuzz": {},
-	"cmd/towow": {"agents", "apifuzz", "app", "bench", "domain", "eventstore", "internal/database", "internal/logctx",
+	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eventstore", "internal/database", "internal/logctx",
 		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "projections"},
 }
 

@@ -316,7 +316,15 @@ func (l *lagMeter) percentiles() (p50, p99, maxLag time.Duration, n int) {
 	if len(s) == 0 {
 		return 0, 0, 0, 0
 	}
+	return percentile(s, 0.50), percentile(s, 0.99), slices.Max(s), len(s)
+}
+
+// percentile returns the q-quantile of s (0 for none), leaving s as is.
+func percentile(s []time.Duration, q float64) time.Duration {
+	if len(s) == 0 {
+		return 0
+	}
+	s = slices.Clone(s)
 	slices.Sort(s)
-	at := func(q float64) time.Duration { return s[min(len(s)-1, int(q*float64(len(s))))] }
-	return at(0.50), at(0.99), s[len(s)-1], len(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }

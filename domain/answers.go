@@ -49,6 +49,7 @@ type Understanding struct {
 	SurfaceDemand     string            `json:"surface_demand"`
 	DeepUnderstanding DeepUnderstanding `json:"deep_understanding"`
 	CapabilityTags    []string          `json:"capability_tags"`
+	Needs             []Need            `json:"needs,omitempty"`
 	Context           DemandContext     `json:"context"`
 	Uncertainties     []string          `json:"uncertainties,omitempty"`
 	Confidence        Confidence        `json:"confidence"`
@@ -58,14 +59,14 @@ type Understanding struct {
 // demand demandID. The deep understanding and the context are always
 // recorded, as objects that may be empty.
 func (u Understanding) Understood(demandID string) *DemandUnderstood {
-	return &DemandUnderstood{DemandID: demandID, SurfaceDemand: u.SurfaceDemand, CapabilityTags: u.CapabilityTags,
+	return &DemandUnderstood{DemandID: demandID, SurfaceDemand: u.SurfaceDemand, CapabilityTags: u.CapabilityTags, Needs: u.Needs,
 		Confidence: u.Confidence, DeepUnderstanding: &u.DeepUnderstanding, Context: &u.Context, Uncertainties: u.Uncertainties}
 }
 
 // Understanding returns the understanding e records; a deep understanding
 // or a context that e lacks is zero.
 func (e *DemandUnderstood) Understanding() Understanding {
-	u := Understanding{SurfaceDemand: e.SurfaceDemand, CapabilityTags: e.CapabilityTags, Uncertainties: e.Uncertainties,
+	u := Understanding{SurfaceDemand: e.SurfaceDemand, CapabilityTags: e.CapabilityTags, Needs: e.Needs, Uncertainties: e.Uncertainties,
 		Confidence: e.Confidence}
 	if e.DeepUnderstanding != nil {
 		u.DeepUnderstanding = *e.DeepUnderstanding

@@ -13,6 +13,7 @@ func TestUnderstoodRecordsTheUnderstanding(t *testing.T) {
 		SurfaceDemand:     "想在北京办一场AI主题聚会",
 		DeepUnderstanding: *sampleDeep,
 		CapabilityTags:    []string{"场地提供", "演讲嘉宾"},
+		Needs:             []Need{{Role: "场地提供者", CapabilityTags: []string{"场地提供"}, Count: 1}, {Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 2}},
 		Context:           *sampleContext,
 		Uncertainties:     []string{"具体日期未定"},
 		Confidence:        ConfidenceHigh,

@@ -88,6 +88,11 @@ func (c *Channel) Apply(p Payload) {
 		c.Proposal = &prop
 		c.awaitingProposal = false
 		c.roundMembers = c.ActiveParticipants()
+		if len(prop.Alternates) > 0 { // alternates stand by: only who is assigned answers
+			c.roundMembers = slices.DeleteFunc(c.roundMembers, func(id string) bool {
+				return !slices.ContainsFunc(prop.Assignments, func(a Assignment) bool { return a.AgentID == id })
+			})
+		}
 	case *ProposalFeedback:
 		c.Feedback[e.AgentID] = *e
 	case *AgentWithdrawn:

@@ -227,16 +227,76 @@ func (c *Channel) stamp(p Proposal, version int, now time.Time, members []string
 	if p.Type == "" {
 		p.Type = ProposalTypeNormal
 	}
-	var kept []Assignment
-	for _, a := range p.Assignments {
-		if slices.Contains(members, a.AgentID) {
-			if a.DisplayName == "" {
-				a.DisplayName = c.DisplayName(a.AgentID)
+	keep := func(list []Assignment, skip []Assignment) []Assignment {
+		var kept []Assignment
+		for _, a := range list {
+			if slices.Contains(members, a.AgentID) && !slices.ContainsFunc(skip, func(b Assignment) bool { return b.AgentID == a.AgentID }) {
+				if a.DisplayName == "" {
+					a.DisplayName = c.DisplayName(a.AgentID)
+				}
+				kept = append(kept, a)
 			}
-			kept = append(kept, a)
+		}
+		return kept
+	}
+	p.Assignments = keep(p.Assignments, nil)
+	p.Alternates = keep(p.Alternates, p.Assignments)
+	return p
+}
+
+// replaceWithdrawn fills, in the adjusted proposal p, each place a
+// withdrawn participant of the current proposal leaves in its need with the
+// first alternate of that need who is still in (001 §8.2: the remaining
+// willing candidates of that need), taking over the role and duties; the
+// adjustment summary says who replaced whom. Only when no alternate is
+// left does the place stay empty (gap identification then finds it). An
+// adjusted proposal that names no alternates keeps the current ones.
+func (c *Channel) replaceWithdrawn(p Proposal) Proposal {
+	if len(p.Alternates) == 0 { // an adjustment that does not name them keeps them standing by
+		p.Alternates = c.Proposal.Alternates
+	}
+	active := c.ActiveParticipants()
+	has := func(list []Assignment, id string) bool {
+		return slices.ContainsFunc(list, func(a Assignment) bool { return a.AgentID == id })
+	}
+	for _, w := range c.Proposal.Assignments {
+		if !c.Withdrawn[w.AgentID] || w.Need == "" {
+			continue
+		}
+		slots, filled := 0, 0 // the need's places in the current proposal; those p fills with someone still in
+		for _, a := range c.Proposal.Assignments {
+			if a.Need == w.Need {
+				slots++
+			}
+		}
+		for _, a := range p.Assignments {
+			if a.Need == w.Need && slices.Contains(active, a.AgentID) {
+				filled++
+			}
+		}
+		if filled >= slots {
+			continue
+		}
+		for _, alt := range slices.Concat(p.Alternates, c.Proposal.Alternates) {
+			if alt.Need != w.Need || !slices.Contains(active, alt.AgentID) || has(p.Assignments, alt.AgentID) {
+				continue
+			}
+			p.Assignments = append(slices.Clone(p.Assignments), Assignment{AgentID: alt.AgentID, DisplayName: alt.DisplayName,
+				Role: w.Role, Need: w.Need, Responsibility: w.Responsibility, Dependencies: w.Dependencies, ConditionsAccepted: true,
+				Notes: strings.TrimSpace("接替退出的" + c.DisplayName(w.AgentID) + "。" + alt.Notes)})
+			p.Alternates = slices.DeleteFunc(slices.Clone(p.Alternates), func(a Assignment) bool { return a.AgentID == alt.AgentID })
+			if filled+1 >= slots {
+				p.Gaps = slices.DeleteFunc(slices.Clone(p.Gaps), func(g string) bool { return g == w.Need })
+			}
+			if p.AdjustmentSummary == nil {
+				p.AdjustmentSummary = &AdjustmentSummary{Round: c.Round}
+			}
+			p.AdjustmentSummary.ChangesMade = append(p.AdjustmentSummary.ChangesMade, ProposalChange{Aspect: "替补",
+				Before: c.DisplayName(w.AgentID) + "（" + w.Role + "）", After: c.DisplayName(alt.AgentID) + "（" + w.Role + "）",
+				Reason: c.DisplayName(w.AgentID) + "退出，由同一需求的候补人选接替"})
+			break
 		}
 	}
-	p.Assignments = kept
 	return p
 }
 
@@ -400,7 +460,7 @@ func (c *Channel) Adjust(p Proposal, now time.Time) ([]Payload, error) {
 		return nil, errorf(ErrInvalidTransition, "channel %s is %s: no round awaits an adjusted proposal", c.ID, c.Status)
 	}
 	members := c.ActiveParticipants()
-	p = c.stamp(p, c.Proposal.Version+1, now, members)
+	p = c.stamp(c.replaceWithdrawn(p), c.Proposal.Version+1, now, members)
 	return c.build().
 		to(ChannelStatusProposalSent, "proposal_adjusted").
 		add(&ProposalDistributed{ChannelID: c.ID, DemandID: c.DemandID, Proposal: p, Round: c.Round}).

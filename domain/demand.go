@@ -21,6 +21,7 @@ type DemandState struct {
 	Candidates           []Candidate
 	ChannelID            string             // set once smart filtering opened a channel
 	Failure              *NegotiationFailed // set when the demand failed before a channel existed
+	Rejection            *DemandRejected    // set when the demand was rejected
 }
 
 // Exists reports whether the demand was submitted.
@@ -48,6 +49,8 @@ func (d *DemandState) Apply(p Payload) {
 		d.ChannelID = e.ChannelID
 	case *NegotiationFailed:
 		d.Failure = e
+	case *DemandRejected:
+		d.Rejection = e
 	}
 }
 
@@ -94,8 +97,10 @@ func (d *DemandState) Submit(cmd SubmitDemand) ([]Payload, error) {
 	return []Payload{e}, nil
 }
 
-// Understand records prompt 1's understanding. Nothing to do (nil, nil)
-// once the demand is understood.
+// Understand records prompt 1's understanding; a demand without needs
+// (nothing in it maps to a capability) is rejected at once, with what to
+// clarify, and fails with TOWOW_DEMAND_001. Nothing to do (nil, nil) once
+// the demand is understood.
 func (d *DemandState) Understand(u Understanding) ([]Payload, error) {
 	if !d.Exists() {
 		return nil, errorf(ErrNotFound, "demand not submitted")
@@ -103,8 +108,25 @@ func (d *DemandState) Understand(u Understanding) ([]Payload, error) {
 	if d.Understanding != nil {
 		return nil, nil
 	}
-	return []Payload{u.Understood(d.ID)}, nil
+	if len(NeedsOf(u)) > 0 {
+		return []Payload{u.Understood(d.ID)}, nil
+	}
+	questions := u.Uncertainties
+	if len(questions) == 0 {
+		questions = []string{UnclearQuestion}
+	}
+	return []Payload{u.Understood(d.ID),
+		&DemandRejected{DemandID: d.ID, Reason: RejectUnclear, Message: "看不出这项需求需要什么样的协作者",
+			Suggestion: UnclearSuggestion, Questions: questions},
+		&NegotiationFailed{DemandID: d.ID, Reason: FailureDemandRejected, ErrorCode: ErrDemandInvalid.Code,
+			Suggestion: UnclearSuggestion}}, nil
 }
+
+// What a user is told when the demand names nobody to ask for.
+const (
+	UnclearSuggestion = "请具体说明要做什么、需要哪些角色（例如场地、摄影师、餐饮、主持人）和人数，以及地点和时间，然后重新提交。"
+	UnclearQuestion   = "你需要什么样的协作者来完成这件事？"
+)
 
 // Stuck fails a demand that still has neither a channel nor a failure at
 // its stuck deadline (its understanding or filtering never finished), so a
@@ -121,7 +143,8 @@ func (d *DemandState) Stuck() ([]Payload, error) {
 const NoCandidatesSuggestion = "没有找到匹配的协作者：可以换一种说法描述需求、补充地点和时间，或放宽要求后重新提交。"
 
 // Filtered records smart filtering's result: with candidates, the demand is
-// accepted and gets channelID; without any, it fails with TOWOW_FILTER_001.
+// accepted and gets channelID; without any, it is rejected (no match) and
+// fails with TOWOW_FILTER_001.
 // Nothing to do once either happened.
 func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAgents, durationMS int) ([]Payload, error) {
 	switch {
@@ -135,8 +158,15 @@ func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAg
 	done := &FilterCompleted{DemandID: d.ID, CandidatesCount: len(candidates), Candidates: candidates,
 		TotalAgents: totalAgents, FilterDurationMS: durationMS}
 	if len(candidates) == 0 {
-		return []Payload{done, &NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates,
-			ErrorCode: ErrNoCandidates.Code, Suggestion: NoCandidatesSuggestion}}, nil
+		var roles []string
+		for _, n := range NeedsOf(d.Understanding.Understanding()) {
+			roles = append(roles, n.Role)
+		}
+		return []Payload{done,
+			&DemandRejected{DemandID: d.ID, Reason: RejectNoMatch, Message: "协作网络中没有人能满足这项需求",
+				Suggestion: NoCandidatesSuggestion, UnservedNeeds: roles},
+			&NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates,
+				ErrorCode: ErrNoCandidates.Code, Suggestion: NoCandidatesSuggestion}}, nil
 	}
 	done.ChannelID = channelID
 	return []Payload{done, &DemandAccepted{DemandID: d.ID, ChannelID: channelID, CandidateCount: len(candidates)}}, nil

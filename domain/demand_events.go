@@ -36,6 +36,7 @@ type DemandUnderstood struct {
 	DemandID          string             `json:"demand_id"`
 	SurfaceDemand     string             `json:"surface_demand"`
 	CapabilityTags    []string           `json:"capability_tags"`
+	Needs             []Need             `json:"needs,omitempty"` // issue 12; absent in older events (see NeedsOf)
 	Confidence        Confidence         `json:"confidence"`
 	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
 	Context           *DemandContext     `json:"context,omitempty"`
@@ -72,12 +73,28 @@ type DemandAccepted struct {
 // EventType implements [Payload].
 func (*DemandAccepted) EventType() EventType { return EventDemandAccepted }
 
-// DemandRejected is the payload of [EventDemandRejected]. 002 defines the
-// type without a payload; the fields are those of 000's demand.failed.
+// DemandRejected is the payload of [EventDemandRejected]: the demand will
+// not be negotiated, because nothing in it maps to a capability
+// ([RejectUnclear]) or nobody in the network serves any of its needs
+// ([RejectNoMatch]). 002 defines the type without a payload; reason is
+// 000's demand.failed field, the others are ToWow's (issue 12): what the
+// user is told, what they can do, what to clarify and which needs nobody
+// serves. A towow.negotiation.failed follows it in the same commit, so
+// everything that waits for a negotiation's end hears of it.
 type DemandRejected struct {
-	DemandID string `json:"demand_id"`
-	Reason   string `json:"reason"` // e.g. "no_suitable_agents"
+	DemandID      string   `json:"demand_id"`
+	Reason        string   `json:"reason"`
+	Message       string   `json:"message,omitempty"`
+	Suggestion    string   `json:"suggestion,omitempty"`
+	Questions     []string `json:"questions,omitempty"`
+	UnservedNeeds []string `json:"unserved_needs,omitempty"` // roles
 }
+
+// Rejection reasons of [DemandRejected].
+const (
+	RejectUnclear = "unclear"  // nothing in the text maps to a capability
+	RejectNoMatch = "no_match" // nobody in the network serves any need
+)
 
 // EventType implements [Payload].
 func (*DemandRejected) EventType() EventType { return EventDemandRejected }

@@ -28,6 +28,7 @@ const (
 	FailureStuckTimeout       FailureReason = "stuck_timeout"        // non-terminal for over 600 s
 	FailureNoCandidates       FailureReason = "no_candidates"        // smart filtering found nobody (TOWOW_FILTER_001)
 	FailureNoParticipants     FailureReason = "no_participants"      // every invited agent declined
+	FailureDemandRejected     FailureReason = "demand_rejected"      // unclear demand (towow.demand.rejected, TOWOW_DEMAND_001)
 )
 
 // FeedbackEvaluated is the payload of [EventFeedbackEvaluated]

@@ -24,6 +24,7 @@ type Proposal struct {
 	Summary           string             `json:"summary"`
 	Objective         string             `json:"objective,omitempty"`
 	Assignments       []Assignment       `json:"assignments"`
+	Alternates        []Assignment       `json:"alternates,omitempty"` // willing, beyond a need's count: named, not assigned
 	Timeline          *Timeline          `json:"timeline,omitempty"`
 	Rationale         string             `json:"rationale,omitempty"`
 	Gaps              []string           `json:"gaps,omitempty"`
@@ -41,6 +42,7 @@ type Assignment struct {
 	AgentID        string   `json:"agent_id"`
 	DisplayName    string   `json:"display_name,omitempty"`
 	Role           string   `json:"role"`           // e.g. "场地提供者" (venue provider)
+	Need           string   `json:"need,omitempty"` // the role of the demand's need it serves (issue 12)
 	Responsibility string   `json:"responsibility"` // 具体职责
 	Dependencies   []string `json:"dependencies,omitempty"`
 	Notes          string   `json:"notes,omitempty"`

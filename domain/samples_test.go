@@ -30,11 +30,14 @@ var (
 			AgentID:            "user_agent_bob",
 			DisplayName:        "Bob",
 			Role:               "场地提供者",
+			Need:               "场地提供者",
 			Responsibility:     "提供30人会议室，配有投影",
 			Dependencies:       []string{"user_agent_alice"},
 			Notes:              "费用500元由参与者分摊",
 			ConditionsAccepted: true,
 		}},
+		Alternates: []Assignment{{AgentID: "user_agent_carol", DisplayName: "Carol", Role: "场地提供者", Need: "场地提供者",
+			Responsibility: "提供40人活动空间", Dependencies: []string{"user_agent_alice"}, Notes: "周末可用", ConditionsAccepted: true}},
 		Timeline: &Timeline{
 			StartDate:  "2026-02-16",
 			Milestones: []Milestone{{Name: "场地确认", Date: "2026-02-13", Deliverable: "场地预订单"}},
@@ -71,6 +74,7 @@ var samplePayloads = []Payload{
 	&DemandUnderstood{
 		DemandID: "d-abc12345", SurfaceDemand: "想在北京办一场AI主题聚会",
 		CapabilityTags: []string{"场地提供", "演讲嘉宾"}, Confidence: ConfidenceHigh,
+		Needs:             []Need{{Role: "场地提供者", CapabilityTags: []string{"场地提供"}, Count: 1}, {Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 2}},
 		DeepUnderstanding: sampleDeep, Context: sampleContext,
 		Uncertainties: []string{"具体日期未定"},
 	},
@@ -80,7 +84,8 @@ var samplePayloads = []Payload{
 		LocationHint: "北京", Urgency: UrgencyHigh,
 	},
 	&DemandAccepted{DemandID: "d-abc12345", ChannelID: "collab-abc12345", CandidateCount: 12},
-	&DemandRejected{DemandID: "d-abc12345", Reason: "no_suitable_agents"},
+	&DemandRejected{DemandID: "d-abc12345", Reason: RejectNoMatch, Message: "协作网络中没有人能满足这项需求",
+		Suggestion: NoCandidatesSuggestion, Questions: []string{UnclearQuestion}, UnservedNeeds: []string{"赞助商"}},
 	&FilterStarted{DemandID: "d-abc12345", TotalAgents: 120},
 	&FilterCompleted{
 		DemandID: "d-abc12345", ChannelID: "collab-abc12345", CandidatesCount: 1,

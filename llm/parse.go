@@ -103,7 +103,25 @@ func parseUnderstand(text string, in *UnderstandInput) (domain.Understanding, er
 		EmotionalContext:  clip(string(deep.EmotionalContext), maxTextRunes),
 	}
 	out.CapabilityTags = cleanList(raw.CapabilityTags, maxShortRunes, maxTagItems)
-	if len(out.CapabilityTags) == 0 {
+	needs := make([]domain.Need, 0, len(raw.Needs))
+	for _, n := range raw.Needs {
+		count := 1
+		if n.Count.IsNum {
+			count = int(math.Round(math.Max(1, math.Min(domain.MaxNeedCount, n.Count.Num))))
+		}
+		needs = append(needs, domain.Need{Role: string(n.Role), CapabilityTags: cleanList(n.CapabilityTags, maxShortRunes, maxTagItems),
+			Count: count})
+	}
+	out.Needs = domain.NormalizeNeeds(needs)
+	switch {
+	case len(out.CapabilityTags) == 0 && len(out.Needs) > 0:
+		out.CapabilityTags = domain.NeedTags(out.Needs)
+	case len(out.CapabilityTags) == 0 && in.GapType == "" && len(in.CapabilityTags) == 0:
+		// Neither tags nor needs: the model found nothing to ask anyone
+		// for (an unclear or impossible demand) unless the words say
+		// otherwise; the engine rejects a demand without needs.
+		out.CapabilityTags = matchKeywordTags(in.RawInput)
+	case len(out.CapabilityTags) == 0:
 		out.CapabilityTags = fallbackTags(in)
 	}
 	cx := raw.Context.V

@@ -57,37 +57,47 @@ func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.U
 		p.Summary = defaultSummary(demand, typ)
 	}
 	seen := map[string]bool{}
-	for _, ra := range raw.Assignments {
-		id, ok := allowed.idx.resolve(string(ra.AgentID))
-		if !ok || seen[id] {
-			continue
+	read := func(list List[ReplyAssignment]) []domain.Assignment {
+		var out []domain.Assignment
+		for _, ra := range list {
+			id, ok := allowed.idx.resolve(string(ra.AgentID))
+			if !ok || seen[id] {
+				continue
+			}
+			seen[id] = true
+			a := domain.Assignment{
+				AgentID:            id,
+				DisplayName:        allowed.idx.names[id],
+				Role:               clip(string(ra.Role), maxShortRunes),
+				Need:               clip(string(ra.Need), maxShortRunes),
+				Responsibility:     clip(string(ra.Responsibility), maxTextRunes),
+				Dependencies:       cleanList(ra.Dependencies, maxShortRunes, maxListItems),
+				Notes:              clip(string(ra.Notes), maxTextRunes),
+				ConditionsAccepted: true,
+			}
+			if a.DisplayName == "" {
+				a.DisplayName = clip(string(ra.DisplayName), maxShortRunes)
+			}
+			if a.Responsibility == "" {
+				a.Responsibility = clip(allowed.contribution[id], maxTextRunes)
+			}
+			if a.Role == "" {
+				a.Role = roleFrom(allowed.contribution[id])
+			}
+			out = append(out, a)
+			if len(out) == maxListItems {
+				break
+			}
 		}
-		seen[id] = true
-		a := domain.Assignment{
-			AgentID:            id,
-			DisplayName:        allowed.idx.names[id],
-			Role:               clip(string(ra.Role), maxShortRunes),
-			Responsibility:     clip(string(ra.Responsibility), maxTextRunes),
-			Dependencies:       cleanList(ra.Dependencies, maxShortRunes, maxListItems),
-			Notes:              clip(string(ra.Notes), maxTextRunes),
-			ConditionsAccepted: true,
-		}
-		if a.DisplayName == "" {
-			a.DisplayName = clip(string(ra.DisplayName), maxShortRunes)
-		}
-		if a.Responsibility == "" {
-			a.Responsibility = clip(allowed.contribution[id], maxTextRunes)
-		}
-		if a.Role == "" {
-			a.Role = roleFrom(allowed.contribution[id])
-		}
-		p.Assignments = append(p.Assignments, a)
-		if len(p.Assignments) == maxListItems {
-			break
-		}
+		return out
 	}
+	p.Assignments = append(p.Assignments, read(raw.Assignments)...)
 	if !allowed.idx.empty() && len(p.Assignments) == 0 {
 		return domain.Proposal{}, invalid("no assignment names a known agent (%d given)", len(raw.Assignments))
+	}
+	p.Alternates = read(raw.Alternates)
+	if needs := demand.Needs; len(needs) > 0 {
+		p.Assignments, p.Alternates, p.Gaps = domain.FitToNeeds(needs, p.Assignments, p.Alternates, p.Gaps)
 	}
 	if raw.Timeline.OK {
 		tl := &domain.Timeline{StartDate: clip(string(raw.Timeline.V.StartDate), maxShortRunes)}

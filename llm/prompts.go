@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/towow/towow/domain"
 )
@@ -152,4 +153,23 @@ func feedbackList(fbs []FeedbackView, kind string) []feedbackItem {
 // countFeedback counts the feedbacks of one kind (see feedbackList).
 func countFeedback(fbs []FeedbackView, kind string) int {
 	return len(feedbackList(fbs, kind))
+}
+
+// PromptTokens renders the prose prompt of key for in (a pointer to the
+// key's input type) with its system prompt and estimates its size in
+// tokens the way the builtin brain reports it (about two characters a
+// token), the same for every provider: what `towow bench filter`
+// compares across network sizes.
+func PromptTokens(key PromptKey, in any) (int, error) {
+	text, err := render(key, in)
+	if err != nil {
+		return 0, err
+	}
+	return EstimateTokens(specs[key].system) + EstimateTokens(text), nil
+}
+
+// EstimateTokens estimates the tokens of s: one per two characters,
+// rounded up.
+func EstimateTokens(s string) int {
+	return (utf8.RuneCountInString(s) + 1) / 2
 }

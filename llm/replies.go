@@ -13,9 +13,25 @@ type UnderstandReply struct {
 	SurfaceDemand     Text                           `json:"surface_demand"`
 	DeepUnderstanding Object[ReplyDeepUnderstanding] `json:"deep_understanding"`
 	CapabilityTags    TextList                       `json:"capability_tags"`
+	Needs             List[ReplyNeed]                `json:"needs"`
 	Context           Object[ReplyDemandContext]     `json:"context"`
 	Uncertainties     TextList                       `json:"uncertainties"`
 	Confidence        Scalar                         `json:"confidence"` // high | medium | low
+}
+
+// ReplyNeed is one need of prompt 1's reply: a role, the capability tags
+// that serve it and how many people (a number; absent means one). A bare
+// string is taken for the role.
+type ReplyNeed struct {
+	Role           Text     `json:"role"`
+	CapabilityTags TextList `json:"capability_tags"`
+	Count          Scalar   `json:"count"`
+}
+
+// UnmarshalJSON accepts a need object or a bare role.
+func (n *ReplyNeed) UnmarshalJSON(b []byte) error {
+	type plain ReplyNeed
+	return decodeObjectOrString(b, (*plain)(n), func(s string) { n.Role = Text(s) })
 }
 
 // ReplyDeepUnderstanding is the deep understanding of prompt 1's reply.
@@ -72,10 +88,13 @@ type AggregateReply struct {
 	Summary     Text                  `json:"summary"`
 	Objective   Text                  `json:"objective"`
 	Assignments List[ReplyAssignment] `json:"assignments"`
-	Timeline    Object[ReplyTimeline] `json:"timeline"`
-	Rationale   Text                  `json:"rationale"`
-	Gaps        TextList              `json:"gaps"`
-	Confidence  Scalar                `json:"confidence"` // high | medium | low
+	// Alternates are willing agents beyond a need's count: named, not
+	// assigned (issue 12).
+	Alternates List[ReplyAssignment] `json:"alternates,omitempty"`
+	Timeline   Object[ReplyTimeline] `json:"timeline"`
+	Rationale  Text                  `json:"rationale"`
+	Gaps       TextList              `json:"gaps"`
+	Confidence Scalar                `json:"confidence"` // high | medium | low
 }
 
 // ReplyAssignment is one assignment of a proposal reply (prompts 4, 6
@@ -84,6 +103,7 @@ type ReplyAssignment struct {
 	AgentID        Text     `json:"agent_id"`
 	DisplayName    Text     `json:"display_name"`
 	Role           Text     `json:"role"`
+	Need           Text     `json:"need,omitempty"` // the role of the demand's need it serves
 	Responsibility Text     `json:"responsibility"`
 	Dependencies   TextList `json:"dependencies"`
 	Notes          Text     `json:"notes"`

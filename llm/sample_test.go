@@ -40,7 +40,7 @@ func sampleProfiles() []domain.AgentProfile {
 }
 
 func sampleUnderstandInput() UnderstandInput {
-	return UnderstandInput{RawInput: sampleRaw, UserID: "user_eve"}
+	return UnderstandInput{RawInput: sampleRaw, UserID: "user_eve", KnownTags: []string{"场地提供", "演讲嘉宾", "摄影", "活动策划"}}
 }
 
 func sampleFilterInput() FilterInput {

@@ -89,6 +89,9 @@ type UnderstandInput struct {
 	// capability tags prompt 8 suggested; empty for a root demand.
 	GapType        string   `json:"gap_type,omitempty"`
 	CapabilityTags []string `json:"capability_tags,omitempty"`
+	// KnownTags are capability tags the network's agents carry (the most
+	// common first, at most 60), so that needs use the network's words.
+	KnownTags []string `json:"known_tags,omitempty"`
 }
 
 // FilterInput is prompt 2's input.

@@ -34,7 +34,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		AdminToken:  c.AdminToken,
 		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
-		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates,
+		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter},
 		Profiles: c.Profiles,
 		Logger:   logger,

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/bench"
+	"github.com/towow/towow/data"
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/projections"
 )
 
@@ -34,8 +37,11 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "soak" {
 		return cmdBenchSoak(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "filter" {
+		return cmdBenchFilter(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -320,4 +326,56 @@ func cmdBenchSoak(ctx context.Context, cfg config, args []string, stdout, stderr
 			}
 			return nil
 		})
+}
+
+// cmdBenchFilter measures the smart filter at growing network sizes, each
+// on a scratch database of its own.
+func cmdBenchFilter(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench filter", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sizes := fs.String("sizes", "100,1000,10000,100000", "comma-separated network sizes (synthetic profiles)")
+	reps := fs.Int("reps", 20, "times each demand is shortlisted per size")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	var ns []int
+	for _, v := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > 1_000_000 {
+			return fmt.Errorf("%w: -sizes %q: want numbers between 1 and 1000000", errUsage, *sizes)
+		}
+		ns = append(ns, n)
+	}
+	if *reps < 1 {
+		return fmt.Errorf("%w: -reps must be at least 1", errUsage)
+	}
+	profiles, perrs := domain.ParseProfiles(data.MockProfiles)
+	if len(perrs) > 0 {
+		return fmt.Errorf("the embedded profiles: %v", perrs[0])
+	}
+	var tags []string
+	for _, p := range profiles {
+		for _, t := range p.Tags {
+			if !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	cfg.Profiles = "none"
+	fmt.Fprintf(stdout, "towow bench filter: %d demands, %d shortlists each per size, %d tags, builtin brain, shortlist of %d\n",
+		len(bench.FilterDemands), *reps, len(tags), cfg.Shortlist)
+	var rows []bench.FilterResult
+	for _, n := range ns {
+		err := withBenchApp(ctx, cfg, stderr, "bench filter measures the builtin filter", false, func(a *app.App, _ *pgxpool.Pool, name string) error {
+			fmt.Fprintf(stdout, "%d agents, scratch database %s\n", n, name)
+			r, err := bench.Filter(ctx, a, n, *reps, tags, stdout)
+			rows = append(rows, r)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(stdout)
+	return bench.WriteFilter(stdout, rows)
 }

@@ -73,6 +73,7 @@ var envVars = []envVar{
 	{"TOWOW_STUCK_TIMEOUT", secs(defaultRules.StuckTimeoutSeconds), "A channel still not finished after this long fails as stuck."},
 	{"TOWOW_MAX_DEPTH", num(defaultRules.MaxDepth), "Sub-negotiation depth: gaps spawn sub-negotiations while a channel's depth is below it."},
 	{"TOWOW_MAX_CANDIDATES", num(agents.DefaultMaxCandidates), "Most agents smart filtering invites to one channel."},
+	{"TOWOW_SHORTLIST", num(agents.DefaultShortlist), "Most profiles the filter's SQL stage hands to prompt 2, spread over the demand's needs."},
 	{"TOWOW_WORKERS", num(agents.DefaultWorkers), "Negotiation steps (River jobs) run at once by this process."},
 	{"TOWOW_JOB_TIMEOUT", dur(agents.DefaultJobTimeout), "Longest a negotiation step may run before River cancels and retries it."},
 	{"TOWOW_JOB_RESCUE_AFTER", dur(agents.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
@@ -106,6 +107,7 @@ type config struct {
 
 	Rules         domain.Rules
 	MaxCandidates int
+	Shortlist     int
 	Workers       int
 	JobTimeout    time.Duration
 	RescueAfter   time.Duration
@@ -165,6 +167,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.Rules.StuckTimeoutSeconds = p.seconds("TOWOW_STUCK_TIMEOUT", c.Rules.StuckTimeoutSeconds)
 	c.Rules.MaxDepth = p.count("TOWOW_MAX_DEPTH", c.Rules.MaxDepth, 0)
 	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", agents.DefaultMaxCandidates, 1)
+	c.Shortlist = p.count("TOWOW_SHORTLIST", agents.DefaultShortlist, 1)
 	c.Workers = p.count("TOWOW_WORKERS", agents.DefaultWorkers, 1)
 	c.JobTimeout = p.duration("TOWOW_JOB_TIMEOUT", agents.DefaultJobTimeout)
 	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", agents.DefaultRescueAfter)

@@ -53,7 +53,7 @@ func screenshotDir(t *testing.T) string {
 }
 
 // TestConsoleInBrowser drives the console in headless Chromium against a
-// real `towow serve` on the embedded database: submit the sample demand and
+// real `towow serve` on the embedded database: submit a demand and
 // see the outcome; reload in the middle of a negotiation (held open by an
 // external agent that has not answered yet), restart the server under the
 // open page (EventSource reconnects with Last-Event-ID), and find the
@@ -95,12 +95,15 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	}
 
-	// 1. Submit the sample demand from the home page; the outcome appears.
+	// 1. Submit a demand from the home page; the outcome appears.
 	var outcome, hash string
-	run("submit the sample demand",
+	run("submit a demand",
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(`button.example`, chromedp.ByQuery),
 		chromedp.Click(`button.example`, chromedp.ByQuery),
+		// A demand the builtin brain settles in round 2, so that the replay
+		// below has a later proposal to move back from.
+		chromedp.SetValue(`#demand-input`, "上海周末办一个50人的产品经理交流会，需要场地、主持和茶歇", chromedp.ByQuery),
 		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#outcome`, "data-outcome", &outcome, nil, chromedp.ByQuery),
@@ -110,7 +113,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	first := strings.TrimPrefix(hash, "#/n/")
 	shot("negotiation")
-	t.Logf("sample demand %s: %s", first, outcome)
+	t.Logf("demand %s: %s", first, outcome)
 
 	// 2. An external agent holds the next negotiation open until it offers
 	// (it matches every tag of the demand, so smart filtering invites it).
@@ -204,7 +207,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("replay: version %q at the first proposal, %q at the end", earlier, last)
 	}
 	if n, _ := strconv.Atoi(last); n <= 1 {
-		t.Fatalf("the sample negotiation's last proposal is v%s; the test needs a later round to move back from", last)
+		t.Fatalf("the negotiation's last proposal is v%s; the test needs a later round to move back from", last)
 	}
 	run("scroll to the replay", chromedp.ScrollIntoView(`#replay`, chromedp.ByQuery))
 	shot("replay")

@@ -20,6 +20,7 @@ type printer struct {
 	start    time.Time
 	done     *domain.NegotiationCompleted
 	failure  *domain.NegotiationFailed // the root demand failed before a channel
+	rejected *domain.DemandRejected    // the root demand was rejected
 }
 
 func (p *printer) print(e eventstore.RecordedEvent) {
@@ -40,6 +41,10 @@ func (p *printer) print(e eventstore.RecordedEvent) {
 		if ev.ChannelID == "" && ev.DemandID == p.demandID {
 			p.failure = ev
 		}
+	case *domain.DemandRejected:
+		if ev.DemandID == p.demandID {
+			p.rejected = ev
+		}
 	}
 }
 
@@ -47,7 +52,7 @@ func (p *printer) finished() bool { return p.done != nil || p.failure != nil }
 
 // finish prints the result and, as the last line, the terminal state.
 func (p *printer) finish() {
-	timelineResult(p.w, p.done, p.failure)
+	timelineResult(p.w, p.done, p.failure, p.rejected)
 	switch {
 	case p.done != nil:
 		fmt.Fprintf(p.w, "status: %s\n", p.done.Status)

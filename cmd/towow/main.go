@@ -58,6 +58,9 @@ Usage:
   towow bench rebuild [-n 200]      benchmark rebuilding the read models from a log of n negotiations
   towow bench soak [-n 1000]        run n negotiations in one process (engine, read models, hub) and
                                     print its memory every 100 (-every N, -c 8, -memprofile FILE)
+  towow bench filter [flags]        measure the smart filter at growing network sizes (-sizes
+                                    100,1000,10000,100000, -reps 20): load, SQL stage p50/p99,
+                                    prompt 2 tokens, end to end with the builtin brain
   towow fuzz [-n 100000] [-seed 1]  send the API n valid, boundary and hostile requests drawn from its
                                     OpenAPI document (scratch database, engine idle) and check every
                                     answer against the document; exits 1 at the first violation

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -505,5 +506,26 @@ func TestFuzzCommand(t *testing.T) {
 	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
 	if out, err := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "-n must be at least 1") {
 		t.Fatalf("fuzz -n 0: %v\n%s", err, out)
+	}
+}
+
+// TestBenchFilter runs a small `towow bench filter`: one row per size, the
+// shortlist bounded, and the prompt growth line.
+func TestBenchFilter(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	cmd := exec.Command(towowBin, "bench", "filter", "-sizes", "60,400", "-reps", "2")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url, "TOWOW_SHORTLIST=20")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench filter: %v\n%s", err, out)
+	}
+	rows := regexp.MustCompile(`(?m)^ +(60|400) +\S+ +\S+ +\S+ +\S+ +([0-9.]+) +[0-9]+ +\S+$`).FindAllStringSubmatch(string(out), -1)
+	if len(rows) != 2 || !strings.Contains(string(out), "prompt 2 at 400 agents is") {
+		t.Fatalf("want two rows and the growth line:\n%s", out)
+	}
+	for _, r := range rows {
+		if n, _ := strconv.ParseFloat(r[2], 64); n <= 0 || n > 20 {
+			t.Fatalf("shortlist of %s outside 1..20:\n%s", r[2], out)
+		}
 	}
 }

@@ -227,7 +227,7 @@ func TestReadmeCommands(t *testing.T) {
 	// prompts' fallbacks (a real model is not available here).
 	if ln, err := net.Listen("tcp", "localhost:11434"); err != nil {
 		t.Logf("localhost:11434 is taken; the README's Ollama line is not run: %v", err)
-		ran[`TOWOW_LLM=openai OPENAI_BASE_URL=http://localhost:11434/v1 LLM_MODEL=qwen2.5:7b bin/towow demo "..."`] = true
+		ran[`TOWOW_LLM=openai OPENAI_BASE_URL=http://localhost:11434/v1 LLM_MODEL=qwen2.5:7b bin/towow demo "下周六在杭州办读书会，需要场地和一位主持人"`] = true
 	} else {
 		var calls atomic.Int64
 		fake := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -107,6 +107,12 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 			s += ": " + clip(ev.Suggestion, 50)
 		}
 		return 0, firstNonEmpty(ev.ChannelID, ev.DemandID), s
+	case *domain.DemandRejected:
+		s := ev.Reason + ": " + ev.Message
+		if len(ev.UnservedNeeds) > 0 {
+			s += " (nobody for " + strings.Join(ev.UnservedNeeds, ", ") + ")"
+		}
+		return 0, ev.DemandID, clip(s, 80)
 	case *domain.GapIdentified:
 		var g []string
 		for _, gap := range ev.Gaps {
@@ -129,12 +135,23 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 }
 
 // Result writes the final report of a negotiation tree from its root
-// channel's completion (nil when the demand failed before a channel) and
-// the demand's failure (nil unless it failed).
-func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailure *domain.NegotiationFailed) {
+// channel's completion (nil when the demand failed before a channel), the
+// demand's failure (nil unless it failed) and its rejection (nil unless it
+// was rejected).
+func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailure *domain.NegotiationFailed, rejection *domain.DemandRejected) {
 	if done == nil {
 		if demandFailure != nil {
-			fmt.Fprintf(w, "\nNo negotiation: %s (%s)\n%s\n", demandFailure.Reason, demandFailure.ErrorCode, demandFailure.Suggestion)
+			fmt.Fprintf(w, "\nNo negotiation: %s (%s)\n", demandFailure.Reason, demandFailure.ErrorCode)
+			if rejection != nil {
+				fmt.Fprintf(w, "rejected (%s): %s\n", rejection.Reason, rejection.Message)
+				if len(rejection.UnservedNeeds) > 0 {
+					fmt.Fprintf(w, "nobody in the network for: %s\n", strings.Join(rejection.UnservedNeeds, ", "))
+				}
+				for _, q := range rejection.Questions {
+					fmt.Fprintf(w, "to clarify: %s\n", q)
+				}
+			}
+			fmt.Fprintln(w, demandFailure.Suggestion)
 		}
 		return
 	}
@@ -154,6 +171,12 @@ func printProposal(w io.Writer, p *domain.Proposal, indent string) {
 	fmt.Fprintf(w, "%sproposal v%d (%s): %s\n", indent, p.Version, p.Type, p.Summary)
 	for _, a := range p.Assignments {
 		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, firstNonEmpty(a.DisplayName, a.AgentID), clip(a.Responsibility, 60))
+	}
+	for _, a := range p.Alternates {
+		fmt.Fprintf(w, "%s  alternate for %s: %s\n", indent, firstNonEmpty(a.Need, a.Role), firstNonEmpty(a.DisplayName, a.AgentID))
+	}
+	if len(p.Gaps) > 0 {
+		fmt.Fprintf(w, "%s  gaps: %s\n", indent, strings.Join(p.Gaps, ", "))
 	}
 	if p.Timeline != nil && len(p.Timeline.Milestones) > 0 {
 		fmt.Fprintf(w, "%s  timeline from %s: %d milestones\n", indent, p.Timeline.StartDate, len(p.Timeline.Milestones))

@@ -86,6 +86,21 @@ type Agent struct {
 	LastPosition        int64           `json:"last_position"`
 }
 
+type AgentIndex struct {
+	AgentID      string   `json:"agent_id"`
+	Active       bool     `json:"active"`
+	Mode         string   `json:"mode"`
+	Tags         []string `json:"tags"`
+	Location     string   `json:"location"`
+	Availability string   `json:"availability"`
+	LastPosition int64    `json:"last_position"`
+}
+
+type AgentIndexPosition struct {
+	ID       int32 `json:"id"`
+	Position int64 `json:"position"`
+}
+
 type AgentInvitation struct {
 	AgentID      string    `json:"agent_id"`
 	Position     int64     `json:"position"`

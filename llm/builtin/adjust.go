@@ -53,6 +53,9 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		kept = append(kept, a)
 	}
 	for _, p := range in.Participants {
+		if len(d.needs) > 0 {
+			break // with needs, the others are alternates: the channel replaces who withdrew from them
+		}
 		if withdrawn[p.AgentID] || p.Decision == domain.OfferDecisionDecline || hasAssignment(kept, p.AgentID) {
 			continue
 		}
@@ -123,6 +126,25 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		"；第" + strconv.Itoa(round) + "轮根据" + strconv.Itoa(len(in.Feedbacks)) + "条反馈调整：采纳" +
 		strconv.Itoa(len(sum.RequestsAddressed)) + "项请求，暂缓" + strconv.Itoa(len(sum.RequestsDeclined)) + "项")
 	out.Gaps = nonNil(uncoveredTags(d, plan))
+	if len(d.needs) > 0 { // the needs short of people
+		out.Gaps = []string{}
+		for _, n := range d.needs {
+			got := 0
+			for _, a := range kept {
+				if string(a.Need) == n.Role || string(a.Role) == n.Role {
+					got++
+				}
+			}
+			if got < n.Count {
+				out.Gaps = append(out.Gaps, n.Role)
+			}
+		}
+		for _, a := range fromDomain(cur.Alternates) {
+			if !withdrawn[string(a.AgentID)] {
+				out.Alternates = append(out.Alternates, a)
+			}
+		}
+	}
 	out.Confidence = proposalConfidence(len(kept), len(out.Gaps))
 	return out
 }

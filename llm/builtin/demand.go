@@ -23,6 +23,9 @@ type demand struct {
 	date      string
 	budget    string
 	sub       bool // a sub-demand spawned by prompt 8
+	// needs are prompt 1's needs (issue 12); with them, tags are exactly
+	// their tags and only people carrying one are candidates.
+	needs []domain.Need
 }
 
 // seed identifies the demand in hashes.
@@ -132,6 +135,10 @@ func fromUnderstanding(u domain.Understanding, raw string) demand {
 	}
 	if d.event == "" {
 		d.event = eventName(u.SurfaceDemand)
+	}
+	if len(u.Needs) > 0 {
+		d.needs = u.Needs
+		d.tags = normalizeTags(domain.NeedTags(u.Needs))
 	}
 	if len(d.tags) == 0 {
 		d.tags = tagsInText(text)

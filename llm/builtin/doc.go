@@ -39,15 +39,21 @@
 //     demand date ("仅工作日" vs a weekend) and a seeded draw: over the
 //     candidates of ordinary demands roughly 60% participate, 20% attach
 //     conditions and 20% decline, with a reason.
-//   - Aggregation (prompt 4) assigns one role per offer and writes only part
-//     of the conditions into the notes, so conditional agents tend to
-//     negotiate in round 1. Feedback (prompt 5) accepts a proposal that
+//   - Understanding also names the demand's needs (issue 12): the roles it
+//     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
+//     and English; a demand that names nobody to ask for has none (the
+//     engine rejects it).
+//   - Aggregation (prompt 4) assigns per need, up to its count, in a seeded
+//     order that does not depend on when offers arrived; the other willing
+//     agents become alternates and a need nobody took is a gap. It writes
+//     only part of the conditions into the notes, so conditional agents
+//     tend to negotiate in round 1. Alternates accept standing by. Feedback (prompt 5) accepts a proposal that
 //     reflects the agent's conditions; a few agents raise scheduling points,
 //     about 6% withdraw in round 1 (weak matches more often), and a small
 //     seeded share is stubborn for several rounds, so some negotiations run
 //     to the fifth round. Adjustment (prompt 6) writes each request into the
 //     requester's notes (declining a seeded few), so the next review
-//     accepts. On ordinary demands the first round's accept rate is mostly
+//     accepts. On ordinary demands the first round's accept rate is often
 //     between 0.5 and 0.8 and reaches 0.8 in round 2 or 3; demands few
 //     profiles match sometimes fail.
 //   - Gap identification (prompt 7) reports demand tags nobody covers and,

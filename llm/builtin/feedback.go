@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,6 +167,12 @@ func feedback(in *llm.FeedbackInput) llm.FeedbackReply {
 		return out
 	}
 
+	if my == nil && slices.ContainsFunc(in.Proposal.Alternates, func(a domain.Assignment) bool { return a.AgentID == agent }) {
+		out.FeedbackType = "accept"
+		out.Reasoning = "名额已满，我同意作为候补人选，有人退出时可以顶上"
+		out.Confidence = llm.IntScalar(between(70, 90, seed(r, "conf")...))
+		return out
+	}
 	if my == nil {
 		tag := m.primary()
 		if tag == "" {

@@ -43,7 +43,7 @@ func filter(in *llm.FilterInput) llm.FilterReply {
 		switch {
 		case m.strong():
 			strong = append(strong, sc)
-		case m.partial():
+		case m.partial() && (len(d.needs) == 0 || len(m.tags) > 0): // with needs, only people who carry one
 			partial = append(partial, sc)
 		}
 	}

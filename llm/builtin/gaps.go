@@ -49,8 +49,30 @@ func gaps(in *llm.GapInput) llm.GapsReply {
 	}
 
 	out := llm.GapsReply{Gaps: []llm.ReplyGap{}}
+	for i, n := range d.needs { // every need against the assignments
+		got := 0
+		for _, a := range active {
+			if string(a.Need) == n.Role || string(a.Role) == n.Role {
+				got++
+			}
+		}
+		if got >= n.Count {
+			covered = append(covered, n.CapabilityTags...)
+			continue
+		}
+		reason := "需求需要" + strconv.Itoa(n.Count) + "位" + n.Role + "，方案中只有" + strconv.Itoa(got) + "位"
+		if got == 0 {
+			reason = "需求明确需要" + quote(n.Role) + "，但方案中没有人负责"
+		}
+		imp := between(70, 90, d.seed(), n.Role, "gap")
+		if i == 0 {
+			imp = max(imp, 80)
+		}
+		out.Gaps = append(out.Gaps, llm.ReplyGap{GapType: llm.Text(n.Role), Importance: llm.IntScalar(imp), Reason: llm.Text(reason),
+			SuggestedCapabilityTags: n.CapabilityTags})
+	}
 	for i, t := range d.tags {
-		if contains(covered, t) {
+		if contains(covered, t) || len(d.needs) > 0 {
 			continue
 		}
 		reason := "需求明确需要" + quote(t) + "，但方案中没有人负责"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,7 +173,16 @@ func (e *testEngine) run(raw string) negotiation {
 		fb := map[string]domain.FeedbackType{}
 		var fviews []llm.FeedbackView
 		accepts := 0
-		for _, v := range participants {
+		members := participants
+		if len(prop.Alternates) > 0 { // as the channel does: alternates stand by
+			members = nil
+			for _, v := range participants {
+				if slices.ContainsFunc(prop.Assignments, func(a domain.Assignment) bool { return a.AgentID == v.AgentID }) {
+					members = append(members, v)
+				}
+			}
+		}
+		for _, v := range members {
 			var my *domain.Assignment
 			for i := range prop.Assignments {
 				if prop.Assignments[i].AgentID == v.AgentID {
@@ -190,7 +200,7 @@ func (e *testEngine) run(raw string) negotiation {
 				Reasoning: r.Reasoning, AdjustmentRequest: r.AdjustmentRequest, Concerns: r.Concerns})
 		}
 		n.rounds = append(n.rounds, fb)
-		rate := float64(accepts) / float64(len(participants))
+		rate := float64(accepts) / float64(max(1, len(members)))
 		n.acceptRates = append(n.acceptRates, rate)
 		switch {
 		case rate >= 0.8:

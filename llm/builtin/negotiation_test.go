@@ -24,7 +24,7 @@ func TestFilterChoosesAndExplains(t *testing.T) {
 	profiles := testProfiles(60)
 	f := plain[tFilter](t, filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: profiles}))
 	all := append(slices.Clone(f.DefinitelyRelated), f.PossiblyRelated...)
-	if len(all) != defaultMaxCandidates || f.TotalCandidates != len(all) {
+	if len(all) < 5 || len(all) > defaultMaxCandidates || f.TotalCandidates != len(all) {
 		t.Fatalf("default limit: %d candidates (total %d)", len(all), f.TotalCandidates)
 	}
 	if len(f.DefinitelyRelated) == 0 || len(f.PossiblyRelated) == 0 {
@@ -85,27 +85,49 @@ func TestOfferReadsProfile(t *testing.T) {
 	}
 }
 
-func TestAggregateAssignsEveryOffer(t *testing.T) {
+// TestAggregateAssignsPerNeed: each need (here 场地提供者 and 演讲嘉宾,
+// one each) takes the offers that serve it up to its count; the others
+// are named alternates; a need nobody took is a gap.
+func TestAggregateAssignsPerNeed(t *testing.T) {
 	u := sampleUnderstanding(t)
 	offers := []llm.OfferView{
 		{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionParticipate, Contribution: "作为场地提供者，提供北京的场地"},
 		{AgentID: "b", DisplayName: "B", Decision: domain.OfferDecisionConditional, Contribution: "作为演讲嘉宾，分享AI实践",
 			Conditions: []string{"需要报销交通费", "只能参与下午场"}},
 		{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate, Contribution: "I can take photos of the event"},
+		{AgentID: "d", DisplayName: "D", Decision: domain.OfferDecisionParticipate, Contribution: "作为演讲嘉宾，讲讲大模型应用"},
 	}
 	p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
-	if len(p.Assignments) != 3 {
-		t.Fatalf("%d assignments", len(p.Assignments))
+	var got, alt []string
+	for _, a := range p.Assignments {
+		got = append(got, a.AgentID+":"+a.Role+"/"+a.Need)
 	}
-	roles := []string{p.Assignments[0].Role, p.Assignments[1].Role, p.Assignments[2].Role}
-	if !slices.Equal(roles, []string{"场地提供者", "演讲嘉宾", "摄影师"}) {
-		t.Errorf("roles %v", roles)
+	for _, a := range p.Alternates {
+		alt = append(alt, a.AgentID+"/"+a.Need)
 	}
-	if b := p.Assignments[1]; !strings.Contains(b.Notes, "需要报销交通费") || !slices.Contains(b.Dependencies, "a") {
-		t.Errorf("speaker assignment %+v", b)
+	// One of the two speakers (a seeded draw, not the arrival order) takes
+	// the place; the other stands by; the photographer serves no need.
+	speaker, other := "d", "b"
+	if slices.Contains(got, "b:演讲嘉宾/演讲嘉宾") {
+		speaker, other = "b", "d"
 	}
-	if !slices.Equal(p.Gaps, []string{"活动策划"}) {
-		t.Errorf("gaps %v, want [活动策划]", p.Gaps)
+	if !slices.Equal(got, []string{"a:场地提供者/场地提供者", speaker + ":演讲嘉宾/演讲嘉宾"}) ||
+		!slices.Equal(alt, []string{other + "/演讲嘉宾", "c/"}) || len(p.Gaps) != 0 {
+		t.Errorf("assignments %v, alternates %v, gaps %v", got, alt, p.Gaps)
+	}
+	if s := p.Assignments[1]; !slices.Contains(s.Dependencies, "a") || (speaker == "b" && !strings.Contains(s.Notes, "需要报销交通费")) {
+		t.Errorf("speaker assignment %+v", s)
+	}
+	slices.Reverse(offers) // the arrival order does not matter
+	q := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
+	if q.Assignments[0].AgentID != "a" || q.Assignments[1].AgentID != speaker {
+		t.Errorf("reversed offers: %+v", q.Assignments)
+	}
+	offers = []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate, Contribution: "I can take photos of the event"}}
+	// only the photographer: both needs are gaps
+	p = plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
+	if len(p.Assignments) != 0 || !slices.Equal(p.Gaps, []string{"场地提供者", "演讲嘉宾"}) {
+		t.Errorf("assignments %+v, gaps %v", p.Assignments, p.Gaps)
 	}
 }
 
@@ -396,13 +418,17 @@ func TestNegotiationDistribution(t *testing.T) {
 	if w := float64(r1Withdraw) / float64(r1Total); w < 0.03 || w > 0.10 {
 		t.Errorf("round-1 withdraw share %.3f", w)
 	}
-	if float64(mid)/nd < 0.5 {
+	// Per-need assignment asks only the two or three people who took a
+	// place, so a round's accept rate is coarse (0, 1/3, 1/2, 2/3, 1).
+	if float64(mid)/nd < 0.4 {
 		t.Errorf("round-1 accept rate between 0.5 and 0.8 for only %d of %d demands", mid, len(demands))
 	}
 	if low == 0 || float64(low)/nd > 0.2 {
 		t.Errorf("%d of %d demands failed in round 1; want a few", low, len(demands))
 	}
-	if float64(settledBy3) < 0.8*float64(multi) {
+	// Small per-need groups make one stubborn or withdrawn participant
+	// weigh more (the channel, not this harness, replaces who withdrew).
+	if float64(settledBy3) < 0.65*float64(multi) {
 		t.Errorf("only %d of %d multi-round negotiations reached 0.8 by round 3", settledBy3, multi)
 	}
 	if longest < 4 {

@@ -1,7 +1,9 @@
 package builtin
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -96,9 +98,14 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 			}
 		}
 	}
+	var alternates []llm.ReplyAssignment
+	var needGaps []string
+	if len(d.needs) > 0 {
+		plan, alternates, needGaps = fitNeeds(plan, d.needs, d.seed())
+	}
 	linkDependencies(plan)
 
-	out := llm.AggregateReply{Assignments: make([]llm.ReplyAssignment, 0, len(plan)), Gaps: []string{}}
+	out := llm.AggregateReply{Assignments: make([]llm.ReplyAssignment, 0, len(plan)), Gaps: []string{}, Alternates: alternates}
 	var roles []string
 	for _, p := range plan {
 		out.Assignments = append(out.Assignments, p.a)
@@ -107,6 +114,9 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 		}
 	}
 	out.Gaps = nonNil(uncoveredTags(d, plan))
+	if len(d.needs) > 0 {
+		out.Gaps = nonNil(needGaps)
+	}
 	out.Timeline = llm.ObjectOf(timeline(d))
 	summary, objective := summarize(d, len(plan), roles)
 	out.Summary, out.Objective = llm.Text(summary), llm.Text(objective)
@@ -126,6 +136,46 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	out.Rationale = llm.Text(rationale)
 	out.Confidence = proposalConfidence(len(plan), len(out.Gaps))
 	return out
+}
+
+// fitNeeds assigns per need, in the needs' order: the offers whose tag
+// serves a need take it, up to its count, under the need's role; willing
+// offers beyond a count, or serving no need, become alternates; a need
+// short of its count is a gap, named by its role.
+func fitNeeds(plan []planned, needs []domain.Need, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
+	// Who takes a place does not depend on when the offers arrived: a
+	// seeded draw decides (a model's taste).
+	plan = slices.Clone(plan)
+	slices.SortStableFunc(plan, func(a, b planned) int {
+		return cmp.Compare(unit(seed, string(a.a.AgentID), "pick"), unit(seed, string(b.a.AgentID), "pick"))
+	})
+	taken := make([]bool, len(plan))
+	for _, n := range needs {
+		got := 0
+		for i, p := range plan {
+			if taken[i] || !n.Serves([]string{p.tag}) {
+				continue
+			}
+			taken[i] = true
+			p.a.Need = llm.Text(n.Role)
+			if got < n.Count {
+				got++
+				p.a.Role = llm.Text(n.Role)
+				kept = append(kept, p)
+			} else {
+				alternates = append(alternates, p.a)
+			}
+		}
+		if got < n.Count {
+			gaps = append(gaps, n.Role)
+		}
+	}
+	for i, p := range plan {
+		if !taken[i] {
+			alternates = append(alternates, p.a)
+		}
+	}
+	return kept, alternates, gaps
 }
 
 // responsibility is an assignment's duties: the offered contribution
@@ -299,7 +349,7 @@ func fromDomain(as []domain.Assignment) []llm.ReplyAssignment {
 	out := make([]llm.ReplyAssignment, 0, len(as))
 	for _, a := range as {
 		out = append(out, llm.ReplyAssignment{
-			AgentID: llm.Text(a.AgentID), DisplayName: llm.Text(orDefault(a.DisplayName, a.AgentID)), Role: llm.Text(a.Role),
+			AgentID: llm.Text(a.AgentID), DisplayName: llm.Text(orDefault(a.DisplayName, a.AgentID)), Role: llm.Text(a.Role), Need: llm.Text(a.Need),
 			Responsibility: llm.Text(a.Responsibility), Dependencies: nonNil(append([]string(nil), a.Dependencies...)), Notes: llm.Text(a.Notes),
 		})
 	}

@@ -3,8 +3,8 @@ package builtin
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/towow/towow/llm"
 	"hash/fnv"
-	"unicode/utf8"
 )
 
 // hash64 is the FNV-64a hash of the parts, each followed by a separator
@@ -49,13 +49,7 @@ func pick(list []string, parts ...string) string {
 
 // estimateTokens is a rough token count for text: about two characters
 // (runes) per token, which is what Chinese text costs on common models.
-func estimateTokens(s string) int {
-	n := utf8.RuneCountInString(s)
-	if n == 0 {
-		return 0
-	}
-	return (n + 1) / 2
-}
+func estimateTokens(s string) int { return llm.EstimateTokens(s) }
 
 // preambles are the one-sentence introductions a chatty model puts in
 // front of its JSON.

@@ -23,7 +23,12 @@ type (
 			EmotionalContext  string   `json:"emotional_context"`
 		} `json:"deep_understanding"`
 		CapabilityTags []string `json:"capability_tags"`
-		Context        struct {
+		Needs          []struct {
+			Role           string   `json:"role"`
+			CapabilityTags []string `json:"capability_tags"`
+			Count          int      `json:"count"`
+		} `json:"needs"`
+		Context struct {
 			Location          string `json:"location"`
 			ExpectedAttendees int    `json:"expected_attendees"`
 			Date              string `json:"date"`
@@ -57,6 +62,7 @@ type (
 		AgentID        string   `json:"agent_id"`
 		DisplayName    string   `json:"display_name"`
 		Role           string   `json:"role"`
+		Need           string   `json:"need"`
 		Responsibility string   `json:"responsibility"`
 		Dependencies   []string `json:"dependencies"`
 		Notes          string   `json:"notes"`
@@ -73,6 +79,7 @@ type (
 		Summary     string        `json:"summary"`
 		Objective   string        `json:"objective"`
 		Assignments []tAssignment `json:"assignments"`
+		Alternates  []tAssignment `json:"alternates"`
 		Timeline    tTimeline     `json:"timeline"`
 		Rationale   string        `json:"rationale"`
 		Gaps        []string      `json:"gaps"`
@@ -144,7 +151,7 @@ type (
 
 // topKeys are the exact top-level fields of each reply.
 var topKeys = map[llm.PromptKey][]string{
-	llm.PromptUnderstand: {"surface_demand", "deep_understanding", "capability_tags", "context", "uncertainties", "confidence"},
+	llm.PromptUnderstand: {"surface_demand", "deep_understanding", "capability_tags", "needs", "context", "uncertainties", "confidence"},
 	llm.PromptFilter:     {"analysis", "definitely_related", "possibly_related", "total_candidates"},
 	llm.PromptOffer:      {"decision", "contribution", "conditions", "reasoning", "decline_reason", "confidence"},
 	llm.PromptAggregate:  {"summary", "objective", "assignments", "timeline", "rationale", "gaps", "confidence"},
@@ -208,7 +215,9 @@ func TestRepliesHaveTheRawShape(t *testing.T) {
 			}
 			var got []string
 			for k := range top {
-				got = append(got, k)
+				if k != "alternates" || (key != llm.PromptAggregate && key != llm.PromptAdjust) { // named only when there are some
+					got = append(got, k)
+				}
 			}
 			want := slices.Clone(topKeys[key])
 			sort.Strings(got)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
 )
 
@@ -31,16 +32,30 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	} else {
 		d = analyzeRaw(raw)
 	}
-	fallback := false
-	if len(d.tags) == 0 {
-		d.tags = []string{"志愿者"}
-		fallback = true
+	var needs []domain.Need
+	if sub {
+		if len(d.tags) > 0 {
+			needs = []domain.Need{{Role: orDefault(in.GapType, roleOf(d.tags[0])), CapabilityTags: d.tags, Count: 1}}
+		}
+	} else {
+		needs = needsIn(raw, d.event)
+	}
+	if len(needs) == 0 { // nothing to ask anyone for: the engine rejects it
+		return unclear(d)
 	}
 	seed := d.seed()
 
 	var out llm.UnderstandReply
 	var deep llm.ReplyDeepUnderstanding
 	out.CapabilityTags = d.tags
+	for _, n := range needs {
+		out.Needs = append(out.Needs, llm.ReplyNeed{Role: llm.Text(n.Role), CapabilityTags: n.CapabilityTags, Count: llm.IntScalar(n.Count)})
+		for _, t := range n.CapabilityTags {
+			if !contains(out.CapabilityTags, t) {
+				out.CapabilityTags = append(out.CapabilityTags, t)
+			}
+		}
+	}
 	out.Context = llm.ObjectOf(llm.ReplyDemandContext{Location: llm.Text(d.city), ExpectedAttendees: llm.IntScalar(d.attendees),
 		Date: llm.Text(d.date), Budget: llm.Text(d.budget)})
 
@@ -87,9 +102,6 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	out.DeepUnderstanding = llm.ObjectOf(deep)
 
 	var unc []string
-	if fallback {
-		unc = append(unc, "需求描述较模糊，无法确定需要哪类能力")
-	}
 	if d.city == "" {
 		unc = append(unc, "地点未说明")
 	}
@@ -104,13 +116,27 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	}
 	out.Uncertainties = nonNil(unc)
 	switch {
-	case fallback:
-		out.Confidence = llm.StringScalar("low")
 	case len(d.tags) >= 2 && d.city != "" && (d.date != "" || d.attendees > 0 || sub):
 		out.Confidence = llm.StringScalar("high")
 	default:
 		out.Confidence = llm.StringScalar("medium")
 	}
+	return out
+}
+
+// unclear answers a demand that names nobody to ask for: no needs, no
+// tags, low confidence, and what the user should add.
+func unclear(d demand) llm.UnderstandReply {
+	var out llm.UnderstandReply
+	out.SurfaceDemand = llm.Text("需求不明确：" + truncate(d.raw, 40))
+	out.DeepUnderstanding = llm.ObjectOf(llm.ReplyDeepUnderstanding{Motivation: "无法从描述中判断需要哪类协作者",
+		LikelyPreferences: []string{}, EmotionalContext: "未知"})
+	out.Context = llm.ObjectOf(llm.ReplyDemandContext{Location: llm.Text(d.city), ExpectedAttendees: llm.IntScalar(d.attendees),
+		Date: llm.Text(d.date), Budget: llm.Text(d.budget)})
+	out.CapabilityTags = []string{}
+	out.Needs = llm.List[llm.ReplyNeed]{}
+	out.Uncertainties = []string{"需求描述中看不出需要什么样的协作者：请说明要做什么、需要哪些角色（例如场地、摄影师、餐饮、主持人）、人数、地点和时间"}
+	out.Confidence = llm.StringScalar("low")
 	return out
 }
 

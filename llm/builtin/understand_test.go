@@ -127,10 +127,15 @@ func TestUnderstandSubDemand(t *testing.T) {
 	}
 }
 
+// TestUnderstandVagueDemand: a demand that names nobody to ask for has no
+// needs and no tags (the engine rejects it), low confidence, and says what
+// to add.
 func TestUnderstandVagueDemand(t *testing.T) {
-	u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: "随便帮帮我吧"}))
-	if u.Confidence != "low" || len(u.CapabilityTags) == 0 || len(u.Uncertainties) == 0 {
-		t.Errorf("vague demand: %+v", u)
+	for _, raw := range []string{"随便帮帮我吧", "x", "我需要一艘宇宙飞船去火星"} {
+		u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: raw}))
+		if u.Confidence != "low" || len(u.CapabilityTags) != 0 || len(u.Needs) != 0 || len(u.Uncertainties) == 0 {
+			t.Errorf("%s: %+v", raw, u)
+		}
 	}
 }
 

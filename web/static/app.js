@@ -242,7 +242,8 @@ function summarize(s, ev) {
   const who = (id) => s.names[id] || id;
   switch (ev.event_type) {
     case "towow.demand.submitted": return ["需求提交", p.raw_input];
-    case "towow.demand.understood": return ["理解需求", p.surface_demand];
+    case "towow.demand.understood": return ["理解需求", p.surface_demand + ((p.needs || []).length ? "（需要：" + p.needs.map((n) => n.role + (n.count > 1 ? " ×" + n.count : "")).join("、") + "）" : "")];
+    case "towow.demand.rejected": return ["需求未受理", (p.message || p.reason) + (p.unserved_needs && p.unserved_needs.length ? "：" + p.unserved_needs.join("、") : "") + (p.suggestion ? "（" + p.suggestion + "）" : "") + (p.questions && p.questions.length ? " 请补充：" + p.questions.join("；") : "")];
     case "towow.filter.started": return ["开始筛选", "在 " + p.total_agents + " 个 Agent 中"];
     case "towow.filter.completed": return ["筛选完成", (p.candidates || []).length + " 位候选人"];
     case "towow.demand.accepted": return ["创建频道", p.channel_id];
@@ -416,6 +417,9 @@ function proposalCard(s, entry, ch) {
       h("tbody", {}, (p.assignments || []).map((a) => h("tr", {}, h("td", {}, a.role),
         h("td", {}, a.responsibility, a.notes ? h("div", { class: "small muted" }, a.notes) : null),
         h("td", {}, h("a", { href: "#/agents/" + a.agent_id }, who(a)))))))),
+    (p.alternates || []).length ? [h("h3", {}, "候补"), h("ul", { class: "alternates" }, p.alternates.map((a) =>
+      h("li", {}, (a.need || a.role || "候补") + " — ", h("a", { href: "#/agents/" + a.agent_id }, who(a)))))] : null,
+    (p.gaps || []).length ? h("p", { class: "small" }, "缺口：" + p.gaps.join("、")) : null,
     p.timeline && (p.timeline.milestones || []).length ? [h("h3", {}, "时间线"),
       h("ul", {}, p.timeline.milestones.map((m) => h("li", {}, h("b", {}, m.date), " ", m.name, m.deliverable ? h("span", { class: "muted" }, "：" + m.deliverable) : null)))] : null);
 }

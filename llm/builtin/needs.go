@@ -1,0 +1,186 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/towow/towow/domain"
+)
+
+// Needs (issue 12): the people a demand asks for, each a role of the
+// vocabulary with its tag and a count read from the words before it
+// ("两位主讲嘉宾" → 2, "two keynote speakers" → 2, "a caterer" → 1).
+
+// compositeRoles are roles no single tag of the vocabulary names: served
+// by any of several tags (a hackathon's judges are experts of any kind),
+// or by a tag of their own.
+var compositeRoles = []struct {
+	role     string
+	tags     []string
+	keywords []string
+}{
+	{"评委", []string{"演讲嘉宾", "AI研究", "产品经理"}, []string{"评委", "评审", "裁判", "judge", "judges", "jury", "juror", "jurors"}},
+	{"导师", []string{"演讲嘉宾", "产品经理", "AI研究"}, []string{"导师", "mentor", "mentors", "coach", "coaches"}},
+	// No profile sponsors anything today: the need is named, and reported
+	// as a gap, rather than dropped.
+	{"赞助商", []string{"赞助"}, []string{"赞助商", "赞助", "冠名", "sponsor", "sponsors", "sponsorship"}},
+}
+
+// need is a need found in a text, where its keyword is.
+type need struct {
+	domain.Need
+	pos, end int
+}
+
+// needsIn returns the needs a root demand's text names, in the order it
+// names them. A tag matched only by a keyword other tags share too
+// ("网站" names front-end and back-end work) is left out when one of those
+// tags is named by a keyword of its own ("前端"). An event that names no
+// role needs a venue and a planner; a text that names neither needs
+// nothing (the demand is unclear).
+func needsIn(raw string, event string) []domain.Need {
+	lower := strings.ToLower(raw)
+	var found []need
+	taken := map[string]bool{}
+	for _, c := range compositeRoles {
+		if p := firstKeyword(lower, c.keywords); p >= 0 {
+			found = append(found, need{domain.Need{Role: c.role, CapabilityTags: c.tags, Count: countBefore(lower, p)}, p, p})
+			taken[c.role] = true
+		}
+	}
+	type hit struct {
+		pos, end int
+		strong   bool // by a keyword of this tag alone
+	}
+	hits := map[string]hit{}
+	for _, t := range vocabulary {
+		h := hit{pos: -1}
+		for _, kw := range append([]string{strings.ToLower(t.tag)}, t.keywords...) {
+			p := findKeyword(lower, kw)
+			if p < 0 || composite(lower, p) {
+				continue
+			}
+			strong := !shared[kw]
+			if h.pos < 0 || (strong && !h.strong) || (strong == h.strong && p < h.pos) {
+				h = hit{p, p + len(kw), strong}
+			}
+		}
+		if h.pos >= 0 {
+			hits[t.tag] = h
+		}
+	}
+	for _, t := range vocabulary {
+		h, ok := hits[t.tag]
+		if !ok {
+			continue
+		}
+		if !h.strong && slices.ContainsFunc(sharers[t.tag], func(o string) bool { return hits[o].strong }) {
+			continue
+		}
+		found = append(found, need{domain.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: countBefore(lower, h.pos)}, h.pos, h.end})
+	}
+	if len(found) == 0 && event != "" {
+		return []domain.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
+			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
+	}
+	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
+	var out []domain.Need
+	prevEnd := -1
+	for _, n := range found {
+		if len(out) > 0 && n.pos == prevEnd { // "海报设计师", "摄影摄像": one person, either skill
+			last := &out[len(out)-1]
+			last.CapabilityTags = append(slices.Clone(last.CapabilityTags), n.CapabilityTags...)
+		} else {
+			out = append(out, n.Need)
+		}
+		prevEnd = max(prevEnd, n.end)
+	}
+	return domain.NormalizeNeeds(out)
+}
+
+// composite reports whether the keyword at p is part of a composite
+// role's keyword ("评审" is not a request for a 审计).
+func composite(lower string, p int) bool {
+	for _, c := range compositeRoles {
+		for _, kw := range c.keywords {
+			if i := findKeyword(lower, kw); i >= 0 && p >= i && p < i+len(kw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func firstKeyword(lower string, kws []string) int {
+	best := -1
+	for _, kw := range kws {
+		if p := findKeyword(lower, kw); p >= 0 && (best < 0 || p < best) {
+			best = p
+		}
+	}
+	return best
+}
+
+// shared are the keywords of more than one tag; sharers lists, per tag, the
+// tags it shares a keyword with. Two tags named by adjacent keywords
+// are one need served by either.
+var shared, sharers = func() (map[string]bool, map[string][]string) {
+	owners := map[string][]string{}
+	for _, t := range vocabulary {
+		for _, kw := range t.keywords {
+			owners[kw] = append(owners[kw], t.tag)
+		}
+	}
+	s, by := map[string]bool{}, map[string][]string{}
+	for kw, tags := range owners {
+		if len(tags) < 2 {
+			continue
+		}
+		s[kw] = true
+		for _, a := range tags {
+			for _, b := range tags {
+				if a != b && !slices.Contains(by[a], b) {
+					by[a] = append(by[a], b)
+				}
+			}
+		}
+	}
+	return s, by
+}()
+
+var (
+	// cnCount is a Chinese count right before a role: "两位", "3名", "五个".
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?\s*$`)
+	// enCount is an English count right before a role, with at most two
+	// words between: "two keynote speakers", "3 professional photographers".
+	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)
+)
+
+var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
+
+// countBefore reads how many people the words before position p ask for
+// (1 when they say nothing).
+func countBefore(lower string, p int) int {
+	before := lower[:p]
+	if i := strings.LastIndexAny(before, "，,、;；。.和及与"); i >= 0 && p-i < 24 {
+		before = before[i:]
+	} else if len(before) > 24 {
+		before = before[len(before)-24:]
+	}
+	if m := cnCount.FindStringSubmatch(before); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return max(1, n)
+		}
+		return max(1, parseCNNumber(m[1]))
+	}
+	if m := enCount.FindStringSubmatch(before); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return max(1, n)
+		}
+		return enNumbers[strings.ToLower(m[1])]
+	}
+	return 1
+}

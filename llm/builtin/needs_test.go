@@ -1,0 +1,59 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// TestNeedsIn: the needs the builtin brain reads from demands people write,
+// in Chinese and English, with counts; unclear and impossible ones have
+// none.
+func TestNeedsIn(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"I need a photographer and a caterer for a 30-person wedding in Shanghai next month", "摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
+		{"下个月在深圳组织一次黑客马拉松，需要场地、评委和赞助商", "场地提供者×1[场地提供] 评委×1[演讲嘉宾 AI研究 产品经理] 赞助商×1[赞助]"},
+		{"想给我们的开源项目做一个新网站，需要设计师和前端开发", "UI设计师×1[UI设计] 前端工程师×1[前端开发]"},
+		{"我想在北京办一场AI主题聚会，需要场地和嘉宾", "场地提供者×1[场地提供] 演讲嘉宾×1[演讲嘉宾]"},
+		{"年会需要两位主讲嘉宾、一位主持人和5名志愿者", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持] 现场志愿者×5[志愿者]"},
+		{"We need two keynote speakers and 3 professional photographers for our summit", "演讲嘉宾×2[演讲嘉宾] 摄影师×3[摄影]"},
+		{"找一位律师帮忙看合同", "法律顾问×1[法律咨询]"},
+		{"需要司机接送嘉宾去机场", "交通接送×1[交通接送] 演讲嘉宾×1[演讲嘉宾]"},
+		{"帮我找一个海报设计师", "平面设计师×1[平面设计 UI设计]"},
+		{"下周六在杭州搞个读书会", "场地提供者×1[场地提供] 活动策划×1[活动策划]"},
+		{"x", ""},
+		{"我需要一艘宇宙飞船去火星", ""},
+		{"asdfgh qwerty", ""},
+	} {
+		var got []string
+		for _, n := range needsIn(tc.text, eventName(tc.text)) {
+			got = append(got, fmt.Sprintf("%s×%d%v", n.Role, n.Count, n.CapabilityTags))
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.text, g, tc.want)
+		}
+	}
+}
+
+// TestGapsCheckEveryNeed: prompt 7 checks each need against the
+// assignments, counts included; a composite need is covered by its role.
+func TestGapsCheckEveryNeed(t *testing.T) {
+	raw := "年会需要两位主讲嘉宾和一位评委"
+	var u domain.Understanding
+	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw}, &u)
+	prop := domain.Proposal{Assignments: []domain.Assignment{
+		{AgentID: "a", Role: "演讲嘉宾", Need: "演讲嘉宾"}, {AgentID: "b", Role: "评委", Need: "评委"}}}
+	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: raw, Proposal: prop}))
+	var got []string
+	for _, gap := range g.Gaps {
+		if gap.GapType == "演讲嘉宾" || gap.GapType == "评委" { // the needs' gaps (not the event's implicit ones)
+			got = append(got, gap.GapType+": "+gap.Reason)
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "演讲嘉宾: 需求需要2位演讲嘉宾，方案中只有1位") {
+		t.Errorf("gaps %v", got)
+	}
+}
