@@ -64,6 +64,7 @@ var envVars = []envVar{
 	{"OPENAI_API_KEY", "(unset)", "API key for TOWOW_LLM=openai (local servers usually need none)."},
 	{"OPENAI_BASE_URL", "(SDK default)", "API root for TOWOW_LLM=openai, e.g. http://localhost:11434/v1 for Ollama."},
 	{"LLM_TIMEOUT", dur(llm.DefaultTimeout), "Timeout of one LLM call; a call that times out uses the prompt's fallback."},
+	{"TOWOW_BUILTIN_LATENCY", "0s", "The builtin brain answers after about this long (each wait 0.5x-1.5x), as a model would: live demos and crash tests. Under 2/3 of LLM_TIMEOUT."},
 	{"LLM_RETRY_BUDGET", dur(llm.DefaultRetryBudget) + " (2 × LLM_TIMEOUT)", "Longest one LLM call may take with its retries: a retryable failure (429, 5xx, 529, a dropped connection, a timed-out attempt) is repeated with backoff while it lasts; 0 or less: no retries."},
 	{"LLM_FAILURE_THRESHOLD", num(llm.DefaultFailureThreshold), "Consecutive LLM failures that open the circuit breaker."},
 	{"LLM_RECOVERY_TIMEOUT", dur(llm.DefaultRecoveryTimeout), "How long the breaker stays open before one probe call."},
@@ -102,7 +103,8 @@ type config struct {
 	FailureThreshold int
 	RecoveryTimeout  time.Duration
 	// builtinLatency makes the builtin brain wait this long before each
-	// answer, as a real model would (set by the benchmarks' -llm-latency).
+	// answer, as a real model would (TOWOW_BUILTIN_LATENCY, or the
+	// benchmarks' -llm-latency).
 	builtinLatency time.Duration
 
 	Rules         domain.Rules
@@ -159,6 +161,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	} else {
 		c.RetryBudget = p.duration("LLM_RETRY_BUDGET", c.RetryBudget)
 	}
+	if strings.TrimSpace(getenv("TOWOW_BUILTIN_LATENCY")) != "" {
+		c.builtinLatency = p.duration("TOWOW_BUILTIN_LATENCY", 0)
+	}
 	c.FailureThreshold = p.count("LLM_FAILURE_THRESHOLD", llm.DefaultFailureThreshold, 1)
 	c.RecoveryTimeout = p.duration("LLM_RECOVERY_TIMEOUT", llm.DefaultRecoveryTimeout)
 	c.Rules.MaxRounds = p.count("TOWOW_MAX_ROUNDS", c.Rules.MaxRounds, 1)
@@ -173,6 +178,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", agents.DefaultRescueAfter)
 	if p.err == nil && c.RescueAfter <= c.JobTimeout {
 		p.fail(fmt.Errorf("TOWOW_JOB_RESCUE_AFTER (%s) must exceed TOWOW_JOB_TIMEOUT (%s)", c.RescueAfter, c.JobTimeout))
+	}
+	if p.err == nil && c.builtinLatency*3/2 >= c.LLMTimeout {
+		p.fail(fmt.Errorf("TOWOW_BUILTIN_LATENCY (%s) must stay under 2/3 of LLM_TIMEOUT (%s)", c.builtinLatency, c.LLMTimeout))
 	}
 	c.Profiles = getenv("TOWOW_PROFILES")
 	if p.err != nil {
