@@ -10,8 +10,8 @@ import (
 // TestOpenAPIFuzz walks the published OpenAPI document with 5,000 valid,
 // boundary and hostile requests (paths, queries, bodies; no credentials,
 // the admin token, a valid and a bogus agent token): no 5xx, every status
-// declared, every error problem+json with a TOWOW_* code, every 2xx JSON
-// body valid against its schema, every stream server-sent events, and
+// declared, every error problem+json with a TOWOW_* code, every JSON body
+// (answer or problem) valid against the schema its status declares, every stream server-sent events, and
 // nothing written by a refused request (the log's head does not move: the
 // engine runs no steps here, so only an accepted command writes).
 // `towow fuzz -n N` runs the same for longer.

@@ -2,8 +2,8 @@
 // document and sends every operation valid, boundary and hostile values in
 // its path, query, body and credentials, then checks each answer against
 // the document: never a 5xx, only declared statuses, every error a
-// problem+json with a TOWOW_* code, every 2xx JSON body valid against its
-// declared schema, every live stream text/event-stream with JSON data, and
+// problem+json with a TOWOW_* code, every JSON body (answer or problem)
+// valid against the schema its status declares, every live stream text/event-stream with JSON data, and
 // — when it can see the log's head — nothing written by a refused
 // request. `make test` runs it through the API's tests; `towow fuzz` runs
 // it for as long as you like.
@@ -58,7 +58,8 @@ type Report struct {
 	Requests, Operations int
 	// Statuses counts the answers by status.
 	Statuses map[int]int
-	// Validated counts the 2xx JSON bodies checked against their schema.
+	// Validated counts the JSON bodies (answers and problems) checked
+	// against the schema their status declares.
 	Validated int
 	// Streams counts the server-sent-event answers read.
 	Streams int
@@ -336,6 +337,10 @@ func (f *fuzzer) send(ctx context.Context, r *rand.Rand, op operation) error {
 		v.Reason = fmt.Sprintf("a status %s does not declare", op.id)
 		return v
 	case resp.StatusCode >= 400:
+		if err := f.checkBody(declared, ct, raw); err != nil {
+			v.Reason = err.Error()
+			return v
+		}
 		return f.checkRefused(ctx, v, ct, raw)
 	case strings.HasPrefix(ct, "text/event-stream"):
 		if err := checkFrames(raw); err != nil {
@@ -392,7 +397,7 @@ func (f *fuzzer) checkRefused(ctx context.Context, v *Violation, ct string, raw 
 	return nil
 }
 
-// checkBody validates a 2xx body against the schema its status declares.
+// checkBody validates a body against the schema its status declares.
 func (f *fuzzer) checkBody(declared map[string]any, ct string, raw []byte) error {
 	content, _ := declared["content"].(map[string]any)
 	media, ok := content[strings.TrimSpace(strings.Split(ct, ";")[0])].(map[string]any)
