@@ -95,3 +95,42 @@ func TestFitToNeeds(t *testing.T) {
 		t.Fatalf("%+v", kept)
 	}
 }
+
+// TestMergedPlan: given an agreed negotiation with two sub-negotiations,
+// when one agrees and one fails, then the completion carries one merged
+// plan: the parent's assignments, then the agreed sub-negotiation's, each
+// marked with its sub-channel, without the gap it filled.
+func TestMergedPlan(t *testing.T) {
+	g := withSubnets(DefaultRules(), 2)
+	c := fold(g.events...)
+	c.FinalProposal.Gaps = []string{"g0", "g1"} // as the proposal named them
+	subs := c.Subnets
+	evs, err := c.SubnetDone(SubnetCompleted{SubChannelID: subs[0].SubChannelID, Status: ChannelStatusFinalized, Success: true,
+		Result: &Proposal{Assignments: []Assignment{{AgentID: "p1", Role: "摄影师"}}, Alternates: []Assignment{{AgentID: "p2"}}}})
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("%v %+v", err, evs)
+	}
+	g.events = append(g.events, evs...)
+	c = fold(g.events...)
+	c.FinalProposal.Gaps = []string{"g0", "g1"}
+	evs, err = c.SubnetDone(SubnetCompleted{SubChannelID: subs[1].SubChannelID, Status: ChannelStatusFailed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := find[*NegotiationCompleted](evs)
+	if done == nil || done.MergedPlan == nil {
+		t.Fatalf("%+v", evs)
+	}
+	var got []string
+	for _, a := range done.MergedPlan.Assignments {
+		got = append(got, a.AgentID+"@"+a.SubChannelID)
+	}
+	want := []string{"a1@", "a2@", "p1@" + subs[0].SubChannelID}
+	if !slices.Equal(got, want) || !slices.Equal(done.MergedPlan.Gaps, []string{"g1"}) ||
+		len(done.MergedPlan.Alternates) != 1 || done.MergedPlan.Alternates[0].SubChannelID != subs[0].SubChannelID {
+		t.Fatalf("merged %v (want %v), gaps %v, alternates %+v", got, want, done.MergedPlan.Gaps, done.MergedPlan.Alternates)
+	}
+	if len(done.FinalProposal.Assignments) != 2 {
+		t.Fatalf("the final proposal changed: %+v", done.FinalProposal.Assignments)
+	}
+}

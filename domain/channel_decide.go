@@ -528,6 +528,7 @@ func (c *Channel) Stuck() ([]Payload, error) {
 			b.add(&r)
 			done.SubResults = append(done.SubResults, r)
 		}
+		done.MergedPlan = c.mergedPlan(done.SubResults)
 		return b.add(done).done()
 	}
 	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: FailureStuckTimeout, LastProposal: c.Proposal,
@@ -630,9 +631,50 @@ func (c *Channel) SubnetDone(r SubnetCompleted) ([]Payload, error) {
 				done.SubResults = append(done.SubResults, r)
 			}
 		}
+		done.MergedPlan = c.mergedPlan(done.SubResults)
 		b.add(done)
 	}
 	return b.done()
+}
+
+// mergedPlan is the one plan of a negotiation tree (000 §3.6): the final
+// proposal's assignments, then those of every sub-negotiation that agreed,
+// each marked with the sub-channel it came from; the gaps a
+// sub-negotiation filled are dropped, and its alternates kept (marked
+// too). Nil without a final proposal or without any agreed
+// sub-negotiation (the final proposal is then the plan).
+func (c *Channel) mergedPlan(subs []SubnetCompleted) *Proposal {
+	if c.FinalProposal == nil {
+		return nil
+	}
+	plan := *c.FinalProposal
+	plan.Assignments = slices.Clone(plan.Assignments)
+	plan.Alternates = slices.Clone(plan.Alternates)
+	plan.Gaps = slices.Clone(plan.Gaps)
+	merged := false
+	for _, r := range subs {
+		if !r.Success || r.Result == nil || len(r.Result.Assignments) == 0 {
+			continue
+		}
+		merged = true
+		for _, a := range r.Result.Assignments {
+			a.SubChannelID = r.SubChannelID
+			plan.Assignments = append(plan.Assignments, a)
+		}
+		for _, a := range r.Result.Alternates {
+			a.SubChannelID = r.SubChannelID
+			plan.Alternates = append(plan.Alternates, a)
+		}
+		for _, s := range c.Subnets {
+			if s.SubChannelID == r.SubChannelID {
+				plan.Gaps = slices.DeleteFunc(plan.Gaps, func(g string) bool { return g == s.GapType })
+			}
+		}
+	}
+	if !merged {
+		return nil
+	}
+	return &plan
 }
 
 func (c *Channel) completed() *NegotiationCompleted {

@@ -103,6 +103,10 @@ type NegotiationCompleted struct {
 	FinalProposal *Proposal         `json:"final_proposal,omitempty"`
 	RoundsTaken   int               `json:"rounds_taken,omitempty"`
 	SubResults    []SubnetCompleted `json:"sub_results,omitempty"`
+	// MergedPlan is the final proposal with the agreed sub-negotiations'
+	// assignments merged in, each marked with its sub-channel (000 §3.6;
+	// issue 12); absent when no sub-negotiation agreed.
+	MergedPlan *Proposal `json:"merged_plan,omitempty"`
 }
 
 // EventType implements [Payload].

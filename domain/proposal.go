@@ -39,10 +39,13 @@ type Proposal struct {
 
 // Assignment is one participant's role in a [Proposal] (001 §4.3, 角色分配).
 type Assignment struct {
-	AgentID        string   `json:"agent_id"`
-	DisplayName    string   `json:"display_name,omitempty"`
-	Role           string   `json:"role"`           // e.g. "场地提供者" (venue provider)
-	Need           string   `json:"need,omitempty"` // the role of the demand's need it serves (issue 12)
+	AgentID     string `json:"agent_id"`
+	DisplayName string `json:"display_name,omitempty"`
+	Role        string `json:"role"`           // e.g. "场地提供者" (venue provider)
+	Need        string `json:"need,omitempty"` // the role of the demand's need it serves (issue 12)
+	// SubChannelID is set in a merged plan on the assignments a
+	// sub-negotiation made.
+	SubChannelID   string   `json:"sub_channel_id,omitempty"`
 	Responsibility string   `json:"responsibility"` // 具体职责
 	Dependencies   []string `json:"dependencies,omitempty"`
 	Notes          string   `json:"notes,omitempty"`

@@ -31,12 +31,13 @@ var (
 			DisplayName:        "Bob",
 			Role:               "场地提供者",
 			Need:               "场地提供者",
+			SubChannelID:       "collab-abc12345-1",
 			Responsibility:     "提供30人会议室，配有投影",
 			Dependencies:       []string{"user_agent_alice"},
 			Notes:              "费用500元由参与者分摊",
 			ConditionsAccepted: true,
 		}},
-		Alternates: []Assignment{{AgentID: "user_agent_carol", DisplayName: "Carol", Role: "场地提供者", Need: "场地提供者",
+		Alternates: []Assignment{{AgentID: "user_agent_carol", DisplayName: "Carol", Role: "场地提供者", Need: "场地提供者", SubChannelID: "collab-abc12345-1",
 			Responsibility: "提供40人活动空间", Dependencies: []string{"user_agent_alice"}, Notes: "周末可用", ConditionsAccepted: true}},
 		Timeline: &Timeline{
 			StartDate:  "2026-02-16",
@@ -159,7 +160,7 @@ var samplePayloads = []Payload{
 	},
 	&NegotiationCompleted{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", Status: ChannelStatusFinalized,
-		FinalProposal: &sampleProposal, RoundsTaken: 2,
+		FinalProposal: &sampleProposal, RoundsTaken: 2, MergedPlan: &sampleProposal,
 		SubResults: []SubnetCompleted{{
 			ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", SubDemandID: "d-sub-1",
 			Status: ChannelStatusFinalized, Success: true, Result: &sampleProposal, FailureReason: "none",

@@ -165,6 +165,19 @@ func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailur
 			printProposal(w, s.Result, "    ")
 		}
 	}
+	if m := done.MergedPlan; m != nil {
+		fmt.Fprintf(w, "  merged plan: %d assignments\n", len(m.Assignments))
+		for _, a := range m.Assignments {
+			from := "this negotiation"
+			if a.SubChannelID != "" {
+				from = a.SubChannelID
+			}
+			fmt.Fprintf(w, "    - %s (%s) from %s\n", a.Role, firstNonEmpty(a.DisplayName, a.AgentID), from)
+		}
+		if len(m.Gaps) > 0 {
+			fmt.Fprintf(w, "    still missing: %s\n", strings.Join(m.Gaps, ", "))
+		}
+	}
 }
 
 func printProposal(w io.Writer, p *domain.Proposal, indent string) {

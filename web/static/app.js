@@ -231,7 +231,7 @@ function reduce(s, ev) {
       break;
     }
     case "towow.negotiation.completed":
-      ch.completed = true; ch.status = p.status;
+      ch.completed = true; ch.status = p.status; ch.merged = p.merged_plan || null;
       if (!ch.outcome) ch.outcome = { kind: p.status, proposal: p.final_proposal, rounds: p.rounds_taken };
       break;
   }
@@ -360,6 +360,7 @@ function channelView(s, ch, isRoot) {
   const who = (id) => s.names[id] || id;
   const out = [];
   if (ch.outcome) out.push(outcomeCard(ch.outcome, s));
+  if (ch.merged) out.push(mergedCard(s, ch.merged));
   const latest = ch.proposals[ch.proposals.length - 1];
   if (latest) out.push(proposalCard(s, latest, ch));
   const fbVersion = latest ? latest.proposal.version : 0;
@@ -434,6 +435,20 @@ function outcomeCard(o, s) {
     o.optional ? h("p", {}, "可选参与（仍在协商）：", o.optional.map(who).join("、") || "无") : null,
     o.participants ? h("p", {}, "参与者：", o.participants.map(who).join("、")) : null,
     o.proposal && o.proposal.type === "compromise" ? h("p", { class: "small muted" }, "妥协方案：" + o.proposal.summary) : null);
+}
+
+// mergedCard shows the one plan of a negotiation tree: the agreement and
+// what its sub-negotiations added, each marked with where it came from.
+function mergedCard(s, p) {
+  const who = (a) => a.display_name || s.names[a.agent_id] || a.agent_id;
+  return h("section", { class: "card", id: "merged-plan" },
+    h("h2", {}, "合并方案 ", h("span", { class: "muted small" }, p.assignments.length + " 项分工")),
+    h("div", { class: "tablewrap" }, h("table", { class: "assignments" },
+      h("thead", {}, h("tr", {}, h("th", {}, "角色"), h("th", {}, "Agent"), h("th", {}, "来自"))),
+      h("tbody", {}, (p.assignments || []).map((a) => h("tr", { "data-sub-channel": a.sub_channel_id || "" },
+        h("td", {}, a.role), h("td", {}, h("a", { href: "#/agents/" + a.agent_id }, who(a))),
+        h("td", { class: "small muted" }, a.sub_channel_id ? "子协商 " + a.sub_channel_id : "主协商")))))),
+    (p.gaps || []).length ? h("p", { class: "small" }, "仍缺：" + p.gaps.join("、")) : null);
 }
 
 // setupReplay puts a slider over the stored events: moving it shows the
