@@ -130,6 +130,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerAgentViews(api)
 		s.registerAdmin(api)
 		s.registerLLMCalls(api)
+		s.registerQuality(api)
 	}
 	documentErrors(api.OpenAPI())
 	if s.Metrics != nil {

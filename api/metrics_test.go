@@ -64,6 +64,12 @@ func TestMetrics(t *testing.T) {
 	if done < 1 { // the root at least (sub-negotiations count too)
 		t.Errorf("negotiation_outcomes_total sums to %v, want >= 1", done)
 	}
+	if v := a.metric(t, `negotiation_plan_size_sum{part="assignments"}`); v < 1 {
+		t.Errorf("negotiation_plan_size_sum for assignments = %v, want the plan's assignments", v)
+	}
+	if v := a.metric(t, `negotiation_rounds_count`); v < 1 {
+		t.Errorf("negotiation_rounds_count = %v", v)
+	}
 	// River marks jobs completed in batches, a moment after they ran, so
 	// count every state.
 	var jobs float64

@@ -107,6 +107,8 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#outcome`, "data-outcome", &outcome, nil, chromedp.ByQuery),
+		// Its quality scores, fetched when it ends (issue 12).
+		chromedp.WaitVisible(`#quality[data-final="true"]`, chromedp.ByQuery),
 		chromedp.Evaluate(`location.hash`, &hash))
 	if outcome != "finalized" && outcome != "force_finalized" && outcome != "failed" {
 		t.Fatalf("outcome %q", outcome)

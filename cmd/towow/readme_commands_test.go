@@ -204,6 +204,12 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	run(`curl -s http://127.0.0.1:8080/api/v1/agents/user_agent_bob/history`)
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/llm-calls?`)
+	if out := run(`curl -s http://127.0.0.1:8080/api/v1/demands/<demand_id>/quality`); !strings.Contains(out, `"need_coverage"`) {
+		t.Fatalf("no quality scores:\n%s", out)
+	}
+	if out := run(`curl -s 'http://127.0.0.1:8080/api/v1/quality?`); !strings.Contains(out, `"fairness_gini"`) {
+		t.Fatalf("no quality aggregate:\n%s", out)
+	}
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/bulk`)
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/user_agent_bob/deactivate`)
 

@@ -25,6 +25,9 @@ type Metrics struct {
 	llmCalls     *prometheus.CounterVec
 	llmLatency   *prometheus.HistogramVec
 	negotiations *prometheus.CounterVec
+	rejected     *prometheus.CounterVec
+	planSize     *prometheus.HistogramVec
+	rounds       prometheus.Histogram
 	sse          prometheus.Gauge
 }
 
@@ -48,8 +51,15 @@ func New() *Metrics {
 		Help: "LLM call latency by prompt key.", Buckets: []float64{.005, .025, .1, .25, .5, 1, 2.5, 5, 10, 20}}, []string{"prompt"})
 	m.negotiations = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "negotiation_outcomes_total",
 		Help: "Negotiations (root and sub) completed by this process's workers, by terminal status."}, []string{"status"})
+	m.rejected = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "demand_rejections_total",
+		Help: "Demands rejected before negotiating, by reason (unclear, no_match)."}, []string{"reason"})
+	m.planSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "negotiation_plan_size",
+		Help: "Per agreed negotiation tree: assignments, alternates and gaps left in its plan (merged with its sub-negotiations).",
+		Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 20}}, []string{"part"})
+	m.rounds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "negotiation_rounds",
+		Help: "Rounds an agreed negotiation (root or sub) took.", Buckets: []float64{1, 2, 3, 4, 5}})
 	m.sse = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sse_active_connections", Help: "Open server-sent-event streams."})
-	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.sse,
+	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.rejected, m.planSize, m.rounds, m.sse,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -77,11 +87,26 @@ func (m *Metrics) LLMCall(c domain.LLMCall) {
 	m.llmLatency.WithLabelValues(c.PromptKey).Observe(float64(c.LatencyMS) / 1000)
 }
 
-// Observe counts completed negotiations among committed events
-// (agents.Config.Observe).
+// Observe counts completed negotiations and rejected demands among
+// committed events, with the size of each agreed plan and its rounds
+// (agents.Config.Observe); the full quality scores are served by
+// GET /api/v1/demands/{demand_id}/quality and /api/v1/quality.
 func (m *Metrics) Observe(p domain.Payload) {
-	if done, ok := p.(*domain.NegotiationCompleted); ok {
-		m.negotiations.WithLabelValues(string(done.Status)).Inc()
+	switch e := p.(type) {
+	case *domain.NegotiationCompleted:
+		m.negotiations.WithLabelValues(string(e.Status)).Inc()
+		plan := e.MergedPlan
+		if plan == nil {
+			plan = e.FinalProposal
+		}
+		if plan != nil && e.Status != domain.ChannelStatusFailed {
+			m.planSize.WithLabelValues("assignments").Observe(float64(len(plan.Assignments)))
+			m.planSize.WithLabelValues("alternates").Observe(float64(len(plan.Alternates)))
+			m.planSize.WithLabelValues("gaps").Observe(float64(len(plan.Gaps)))
+			m.rounds.Observe(float64(e.RoundsTaken))
+		}
+	case *domain.DemandRejected:
+		m.rejected.WithLabelValues(e.Reason).Inc()
 	}
 }
 

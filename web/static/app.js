@@ -155,10 +155,30 @@ function recentCard() {
   return h("section", { class: "card" }, h("h2", {}, "最近的协商"), list);
 }
 
+// pct writes a share as a percentage ("" when absent).
+const pct = (x) => (typeof x === "number" ? Math.round(x * 100) + "%" : "");
+
+// qualityCells are the demand rows' quality cells, filled from the aggregate (one
+// request for the whole table).
+function qualityCells(demands) {
+  const cells = {};
+  demands.forEach((d) => { cells[d.demand_id] = h("td", { class: "small quality" }, ""); });
+  api("/api/v1/quality?limit=" + Math.min(200, Math.max(1, demands.length))).then((out) => {
+    (out.reports || []).forEach((r) => {
+      const c = cells[r.demand_id];
+      if (c && r.status !== "rejected" && r.tree.assignees) {
+        fill(c, "覆盖 " + pct(r.tree.need_coverage) + " · 多余 " + r.tree.padding + " · 相关 " + pct(r.tree.relevance));
+      }
+    });
+  }).catch(() => {});
+  return cells;
+}
+
 function demandTable(demands) {
   if (!demands.length) return h("p", { class: "muted" }, "还没有协商。");
+  const quality = qualityCells(demands);
   return h("div", { class: "tablewrap" }, h("table", { id: "demand-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"))),
+    h("thead", {}, h("tr", {}, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"), h("th", {}, "质量"))),
     h("tbody", {}, demands.map((d) => {
       const fp = d.final_proposal || null;
       return h("tr", { "data-demand": d.demand_id },
@@ -167,8 +187,29 @@ function demandTable(demands) {
         h("td", {}, badge(d.outcome && d.status !== "processing" ? d.outcome.split(":")[0] : d.status,
           d.status === "processing" ? "进行中" : label(d.outcome) || label(d.status))),
         h("td", {}, d.rounds_taken || ""),
-        h("td", {}, fp && fp.assignments ? fp.assignments.length : ""));
+        h("td", {}, fp && fp.assignments ? fp.assignments.length : ""),
+        quality[d.demand_id]);
     }))));
+}
+
+// qualityCard shows a negotiation's quality scores (the root channel and
+// the whole tree), fetched when it ends.
+function qualityCard(q) {
+  const row = (name, f) => h("tr", {}, h("td", {}, name), h("td", {}, f(q.root)), h("td", {}, f(q.tree)));
+  return h("section", { class: "card", id: "quality", "data-final": String(q.final) },
+    h("h2", {}, "质量评分 ", h("span", { class: "muted small" }, q.final ? "" : "（进行中，目前为止）")),
+    h("div", { class: "tablewrap" }, h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "主协商"), h("th", {}, "整棵协商树"))),
+      h("tbody", {},
+        row("需求覆盖", (s) => pct(s.need_coverage) + "（" + s.places + " 个名额）"),
+        row("多余分配", (s) => String(s.padding)),
+        row("相关性", (s) => pct(s.relevance)),
+        row("轮次", (s) => String(s.rounds)),
+        row("最终接受率", (s) => pct(s.final_accept_rate)),
+        row("稳定性", (s) => pct(s.stability)),
+        row("福利（平均 / 纳什）", (s) => s.welfare_utilitarian + " / " + s.welfare_nash),
+        row("LLM 调用", (s) => s.llm.calls + " 次，" + s.llm.input_tokens + "+" + s.llm.output_tokens + " tokens，回退 " + s.llm.fallbacks),
+        row("达成用时", (s) => (s.time_to_agreement_ms ? (s.time_to_agreement_ms / 1000).toFixed(1) + " 秒" : "—"))))));
 }
 
 // ---------- negotiation: live view ----------
@@ -280,9 +321,10 @@ function negotiationPage(demandId) {
   const head = h("div", {});
   const side = h("div", { id: "negotiation" });
   const replay = h("section", { class: "card replay", id: "replay", hidden: true });
+  const quality = h("div", {});
   app.append(h("section", { class: "card" }, head),
     h("div", { class: "grid" },
-      h("div", {}, h("section", { class: "card" }, h("h2", {}, "事件时间线 ", h("span", { class: "muted small", id: "event-count" })), timeline), replay),
+      h("div", {}, quality, h("section", { class: "card" }, h("h2", {}, "事件时间线 ", h("span", { class: "muted small", id: "event-count" })), timeline), replay),
       side));
 
   let scheduled = false;
@@ -296,6 +338,10 @@ function negotiationPage(demandId) {
       document.getElementById("event-count").textContent = "（" + events.length + " 个）";
       const root = rootChannel(state);
       if (root && root.completed && replay.hidden) setupReplay(replay, state, events);
+      if (((root && root.completed) || state.failure) && !quality.dataset.loaded) {
+        quality.dataset.loaded = "1";
+        api("/api/v1/demands/" + demandId + "/quality").then((q) => fill(quality, qualityCard(q))).catch(() => {});
+      }
     });
   };
 

@@ -1,0 +1,66 @@
+package api_test
+
+import (
+	"testing"
+
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/domain"
+)
+
+// TestQuality scores real negotiations through the API: the wedding demand
+// of issue 12 covers both its needs with relevant people and no padding;
+// "x" is rejected; the aggregate counts them; an unknown demand is 404.
+func TestQuality(t *testing.T) {
+	a := newAPI(t)
+	wedding, _ := a.submit(t, "I need a photographer and a caterer for a 30-person wedding in Shanghai next month")
+	a.follow(t, wedding, 0, false, func(ms []message) bool { return len(ms) > 0 && rootDone(ms[len(ms)-1], wedding) })
+	var q struct {
+		Final  bool   `json:"final"`
+		Status string `json:"status"`
+		Root   struct {
+			Needs, Places, Assignees, Padding, Rounds int
+			NeedCoverage                              float64 `json:"need_coverage"`
+			Relevance, Stability                      float64
+			FinalAcceptRate                           float64 `json:"final_accept_rate"`
+			WelfareUtilitarian                        float64 `json:"welfare_utilitarian"`
+			WelfareNash                               float64 `json:"welfare_nash"`
+			TimeToAgreementMS                         int64   `json:"time_to_agreement_ms"`
+			LLM                                       struct {
+				Calls       int `json:"calls"`
+				InputTokens int `json:"input_tokens"`
+			} `json:"llm"`
+		} `json:"root"`
+		Tree struct {
+			Assignees int
+			LLM       struct{ Calls int } `json:"llm"`
+		} `json:"tree"`
+	}
+	if st := a.getJSON(t, "/api/v1/demands/"+wedding+"/quality", &q); st != 200 {
+		t.Fatalf("GET quality: %d", st)
+	}
+	r := q.Root
+	if !q.Final || (q.Status != "finalized" && q.Status != "force_finalized") || r.Needs != 2 || r.Places != 2 ||
+		r.NeedCoverage != 1 || r.Padding != 0 || r.Relevance != 1 || r.Assignees != 2 || r.Rounds < 1 || r.FinalAcceptRate < 0.8 ||
+		r.WelfareUtilitarian <= 0 || r.WelfareNash <= 0 || r.WelfareNash > r.WelfareUtilitarian || r.TimeToAgreementMS <= 0 ||
+		r.LLM.Calls < 4 || r.LLM.InputTokens == 0 || q.Tree.Assignees < r.Assignees || q.Tree.LLM.Calls < r.LLM.Calls {
+		t.Fatalf("wedding quality: %+v", q)
+	}
+
+	x, _ := a.submit(t, "x")
+	a.follow(t, x, 0, false, func(ms []message) bool {
+		return len(ms) > 0 && ms[len(ms)-1].ev.EventType == string(domain.EventNegotiationFailed)
+	})
+	if a.getJSON(t, "/api/v1/demands/"+x+"/quality", &q); !q.Final || q.Status != "rejected" || q.Root.Assignees != 0 {
+		t.Fatalf("x: %+v", q)
+	}
+
+	var agg api.QualityAggregate
+	if st := a.getJSON(t, "/api/v1/quality?limit=10", &agg); st != 200 || agg.Demands != 2 || agg.Final != 2 || agg.Rejected != 1 ||
+		agg.Agreed != 1 || agg.Root.NeedCoverage != 1 || len(agg.Reports) != 2 || agg.FairnessGini <= 0 || agg.FairnessGini >= 1 {
+		t.Fatalf("aggregate: %d %+v", st, agg)
+	}
+	var problem map[string]any
+	if st := a.getJSON(t, "/api/v1/demands/d-nope/quality", &problem); st != 404 || problem["code"] != "TOWOW_NOT_FOUND" {
+		t.Fatalf("unknown demand: %d %v", st, problem)
+	}
+}

@@ -1,0 +1,395 @@
+// Package quality scores negotiations (issue 12): how well the plan
+// covers the demand's needs, whether it pads them, whether the people fit,
+// how settled the agreement is, what it cost and how long it took. Scores
+// are computed from a negotiation tree's events alone, so a rebuild or a
+// replay gives them again; the package reads no clock and does no I/O.
+package quality
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/towow/towow/domain"
+)
+
+// Event is one event of a negotiation tree as the scorer reads it.
+type Event struct {
+	StreamID   string
+	Payload    domain.Payload
+	LLMCall    *domain.LLMCall
+	RecordedAt time.Time
+}
+
+// Report is the quality of one negotiation: its root channel alone and
+// the whole tree (sub-negotiations merged in).
+type Report struct {
+	DemandID string `json:"demand_id"`
+	// Final is false while the negotiation runs: the scores are those so
+	// far.
+	Final bool `json:"final"`
+	// Status is processing, finalized, force_finalized, failed or
+	// rejected.
+	Status string `json:"status"`
+	Root   Scores `json:"root"`
+	Tree   Scores `json:"tree"`
+	// Placed counts, for every agent invited anywhere in the tree, the
+	// places it holds in the tree's plan (for fairness across
+	// negotiations).
+	Placed map[string]int `json:"-"`
+}
+
+// Scores are the measures of a plan against its needs.
+type Scores struct {
+	// Needs is the number of needs; Places the people they ask for.
+	Needs  int `json:"needs"`
+	Places int `json:"places"`
+	// Assignees is the number of assignments of the plan.
+	Assignees int `json:"assignees"`
+	// NeedCoverage is the share of places filled: Σ min(assignees, count)
+	// over Σ count (1 when there is nothing to fill and nothing asked).
+	NeedCoverage float64 `json:"need_coverage"`
+	// Padding counts assignees beyond a need's count or serving no need.
+	Padding int `json:"padding"`
+	// Relevance is the share of assignees whose profile carries a tag of
+	// the need they serve.
+	Relevance float64 `json:"relevance"`
+	// Rounds is how many rounds the agreement took (the most of any
+	// channel for the tree).
+	Rounds int `json:"rounds"`
+	// FinalAcceptRate is the accept rate of the last evaluated round (the
+	// mean over channels for the tree).
+	FinalAcceptRate float64 `json:"final_accept_rate"`
+	// Stability is the share of assignees who accepted in the last round
+	// and have no open conditions (a conditional offer whose conditions
+	// the plan did not accept).
+	Stability float64 `json:"stability"`
+	// WelfareUtilitarian and WelfareNash are the arithmetic and geometric
+	// means of the assignees' fit (the filter's relevance score, 0-1).
+	WelfareUtilitarian float64 `json:"welfare_utilitarian"`
+	WelfareNash        float64 `json:"welfare_nash"`
+	// LLM is what the model calls cost.
+	LLM LLMCost `json:"llm"`
+	// TimeToAgreementMS is from the submission to the agreement (the
+	// tree's completion for the tree); 0 without one.
+	TimeToAgreementMS int64 `json:"time_to_agreement_ms"`
+}
+
+// LLMCost counts the model calls recorded with the events.
+type LLMCost struct {
+	Calls        int `json:"calls"`
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	Fallbacks    int `json:"fallbacks"`
+}
+
+func (c *LLMCost) add(call *domain.LLMCall) {
+	if call == nil {
+		return
+	}
+	c.Calls++
+	c.InputTokens += call.InputTokens
+	c.OutputTokens += call.OutputTokens
+	if call.FallbackUsed {
+		c.Fallbacks++
+	}
+}
+
+// tree is what the scorer folds from the events.
+type tree struct {
+	root          string
+	needs         map[string][]domain.Need // demand id → its needs
+	fit           map[string]map[string]float64
+	channelDemand map[string]string // channel id → demand id
+	subChannel    map[string]string // sub-channel id → sub-demand id
+	submitted     time.Time
+	agreed        time.Time // the root channel's agreement
+	completedAt   time.Time
+	rootDone      *domain.NegotiationCompleted
+	rootFailed    *domain.NegotiationFailed
+	rejected      bool
+	final         map[string]*domain.Proposal // channel → final proposal
+	rounds        map[string]int
+	lastRate      map[string]float64
+	lastFeedback  map[string]map[string]domain.FeedbackType // channel → agent → last answer
+	conditional   map[string]map[string]bool                // channel → agents who offered with conditions
+	rootCost      LLMCost
+	treeCost      LLMCost
+	invited       []string
+}
+
+// Score folds a negotiation tree's events (in log order) into its report.
+// tags returns an agent's capability tags (nil when unknown).
+func Score(rootDemandID string, events []Event, tags func(agentID string) []string) Report {
+	t := &tree{root: rootDemandID, needs: map[string][]domain.Need{}, fit: map[string]map[string]float64{},
+		channelDemand: map[string]string{}, subChannel: map[string]string{}, final: map[string]*domain.Proposal{},
+		rounds: map[string]int{}, lastRate: map[string]float64{}, lastFeedback: map[string]map[string]domain.FeedbackType{},
+		conditional: map[string]map[string]bool{}}
+	rootChannel := domain.ChannelIDFor(rootDemandID)
+	for _, e := range events {
+		t.treeCost.add(e.LLMCall)
+		if e.StreamID == domain.DemandStream(rootDemandID) || e.StreamID == domain.ChannelStream(rootChannel) {
+			t.rootCost.add(e.LLMCall)
+		}
+		t.apply(e, rootChannel)
+	}
+	r := Report{DemandID: rootDemandID, Status: "processing"}
+	switch {
+	case t.rejected:
+		r.Final, r.Status = true, "rejected"
+	case t.rootFailed != nil && t.rootDone == nil:
+		r.Final, r.Status = true, string(domain.ChannelStatusFailed)
+	case t.rootDone != nil:
+		r.Final, r.Status = true, string(t.rootDone.Status)
+	}
+	rootNeeds := t.needs[rootDemandID]
+	var rootPlan, treePlan []domain.Assignment
+	if p := t.final[rootChannel]; p != nil {
+		rootPlan = p.Assignments
+		treePlan = p.Assignments
+	}
+	if t.rootDone != nil && t.rootDone.MergedPlan != nil {
+		treePlan = t.rootDone.MergedPlan.Assignments
+	}
+	r.Root = t.scores(rootNeeds, rootPlan, []string{rootChannel}, tags)
+	r.Root.LLM = t.rootCost
+	if !t.agreed.IsZero() {
+		r.Root.TimeToAgreementMS = t.agreed.Sub(t.submitted).Milliseconds()
+	}
+	r.Tree = t.scores(t.treeNeeds(rootNeeds), treePlan, slices.Collect(mapKeys(t.channelDemand)), tags)
+	r.Tree.LLM = t.treeCost
+	if !t.completedAt.IsZero() && !t.agreed.IsZero() {
+		r.Tree.TimeToAgreementMS = t.completedAt.Sub(t.submitted).Milliseconds()
+	}
+	r.Placed = map[string]int{}
+	for _, id := range t.invited {
+		r.Placed[id] += 0
+	}
+	for _, a := range treePlan {
+		r.Placed[a.AgentID]++
+	}
+	return r
+}
+
+// Mean sums up many negotiations' scores: the counts (needs, places,
+// assignees, padding, LLM cost) are summed, the rest averaged (rounds and
+// time to agreement rounded).
+func Mean(all []Scores) Scores {
+	var m Scores
+	if len(all) == 0 {
+		return m
+	}
+	n := float64(len(all))
+	var rounds, ms float64
+	for _, s := range all {
+		m.Needs += s.Needs
+		m.Places += s.Places
+		m.Assignees += s.Assignees
+		m.Padding += s.Padding
+		m.LLM.Calls += s.LLM.Calls
+		m.LLM.InputTokens += s.LLM.InputTokens
+		m.LLM.OutputTokens += s.LLM.OutputTokens
+		m.LLM.Fallbacks += s.LLM.Fallbacks
+		m.NeedCoverage += s.NeedCoverage / n
+		m.Relevance += s.Relevance / n
+		m.FinalAcceptRate += s.FinalAcceptRate / n
+		m.Stability += s.Stability / n
+		m.WelfareUtilitarian += s.WelfareUtilitarian / n
+		m.WelfareNash += s.WelfareNash / n
+		rounds += float64(s.Rounds) / n
+		ms += float64(s.TimeToAgreementMS) / n
+	}
+	m.NeedCoverage, m.Relevance, m.FinalAcceptRate = round(m.NeedCoverage), round(m.Relevance), round(m.FinalAcceptRate)
+	m.Stability, m.WelfareUtilitarian, m.WelfareNash = round(m.Stability), round(m.WelfareUtilitarian), round(m.WelfareNash)
+	m.Rounds, m.TimeToAgreementMS = int(math.Round(rounds)), int64(math.Round(ms))
+	return m
+}
+
+func (t *tree) apply(e Event, rootChannel string) {
+	switch p := e.Payload.(type) {
+	case *domain.DemandSubmitted:
+		if p.DemandID == t.root {
+			t.submitted = e.RecordedAt
+		}
+	case *domain.DemandUnderstood:
+		t.needs[p.DemandID] = domain.NeedsOf(p.Understanding())
+	case *domain.DemandRejected:
+		if p.DemandID == t.root {
+			t.rejected = true
+		}
+	case *domain.FilterCompleted:
+		m := map[string]float64{}
+		for _, c := range p.Candidates {
+			m[c.AgentID] = float64(c.RelevanceScore) / 100
+		}
+		t.fit[p.DemandID] = m
+	case *domain.ChannelCreated:
+		t.channelDemand[p.ChannelID] = p.DemandID
+		t.invited = append(t.invited, p.InvitedAgents...)
+	case *domain.SubnetTriggered:
+		t.subChannel[p.SubChannelID] = p.SubDemandID
+	case *domain.OfferSubmitted:
+		if p.Decision == domain.OfferDecisionConditional {
+			setIn(t.conditional, p.ChannelID, p.AgentID, true)
+		}
+	case *domain.ProposalFeedback:
+		setIn(t.lastFeedback, p.ChannelID, p.AgentID, p.FeedbackType)
+	case *domain.FeedbackEvaluated:
+		t.lastRate[p.ChannelID] = p.AcceptRate
+		t.rounds[p.ChannelID] = max(t.rounds[p.ChannelID], p.Round)
+	case *domain.ProposalFinalized:
+		fp := p.FinalProposal
+		t.final[p.ChannelID] = &fp
+		if p.ChannelID == rootChannel {
+			t.agreed = e.RecordedAt
+		}
+	case *domain.NegotiationForceFinalized:
+		fp := p.FinalProposal
+		t.final[p.ChannelID] = &fp
+		if p.ChannelID == rootChannel {
+			t.agreed = e.RecordedAt
+		}
+	case *domain.NegotiationFailed:
+		if p.DemandID == t.root {
+			t.rootFailed = p
+		}
+	case *domain.NegotiationCompleted:
+		if p.ChannelID == rootChannel {
+			t.rootDone, t.completedAt = p, e.RecordedAt
+		}
+	}
+}
+
+// treeNeeds are the root's needs and those the sub-demands added (a
+// sub-demand's need of the same role as a root need is that need).
+func (t *tree) treeNeeds(root []domain.Need) []domain.Need {
+	out := slices.Clone(root)
+	for id, needs := range t.needs {
+		if id == t.root {
+			continue
+		}
+		for _, n := range needs {
+			if !slices.ContainsFunc(out, func(m domain.Need) bool { return m.Role == n.Role }) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// scores measures plan against needs; channels are those whose rounds
+// count.
+func (t *tree) scores(needs []domain.Need, plan []domain.Assignment, channels []string, tags func(string) []string) Scores {
+	s := Scores{Needs: len(needs), Assignees: len(plan)}
+	filled := make([]int, len(needs))
+	relevant, stable := 0, 0
+	var fits []float64
+	for _, a := range plan {
+		i := slices.IndexFunc(needs, func(n domain.Need) bool { return n.Role == a.Need })
+		if i < 0 {
+			i = slices.IndexFunc(needs, func(n domain.Need) bool { return n.Role == a.Role })
+		}
+		if i < 0 || filled[i] >= needs[i].Count {
+			s.Padding++
+		} else {
+			filled[i]++
+		}
+		if i >= 0 && needs[i].Serves(tags(a.AgentID)) {
+			relevant++
+		}
+		channel := domain.ChannelIDFor(t.root)
+		if a.SubChannelID != "" {
+			channel = a.SubChannelID
+		}
+		if t.lastFeedback[channel][a.AgentID] == domain.FeedbackAccept && (!t.conditional[channel][a.AgentID] || a.ConditionsAccepted) {
+			stable++
+		}
+		demand := t.channelDemand[channel]
+		if demand == "" {
+			demand = t.subChannel[channel]
+		}
+		fits = append(fits, min(1, max(0.01, t.fit[demand][a.AgentID])))
+	}
+	for i, n := range needs {
+		s.Places += n.Count
+		s.NeedCoverage += float64(min(filled[i], n.Count))
+	}
+	s.NeedCoverage = ratio(s.NeedCoverage, float64(s.Places))
+	s.Relevance = ratio(float64(relevant), float64(len(plan)))
+	s.Stability = ratio(float64(stable), float64(len(plan)))
+	var rates []float64
+	for _, c := range channels {
+		s.Rounds = max(s.Rounds, t.rounds[c])
+		if r, ok := t.lastRate[c]; ok {
+			rates = append(rates, r)
+		}
+	}
+	s.FinalAcceptRate = mean(rates)
+	s.WelfareUtilitarian = mean(fits)
+	if len(fits) > 0 {
+		logs := 0.0
+		for _, f := range fits {
+			logs += math.Log(f)
+		}
+		s.WelfareNash = round(math.Exp(logs / float64(len(fits))))
+	}
+	return s
+}
+
+// Gini is the Gini coefficient of counts (0: equal, toward 1: all to
+// one); 0 for none.
+func Gini(counts []int) float64 {
+	n := len(counts)
+	if n == 0 {
+		return 0
+	}
+	sorted := slices.Clone(counts)
+	slices.Sort(sorted)
+	sum, weighted := 0.0, 0.0
+	for i, c := range sorted {
+		sum += float64(c)
+		weighted += float64(i+1) * float64(c)
+	}
+	if sum == 0 {
+		return 0
+	}
+	return round((2*weighted)/(float64(n)*sum) - float64(n+1)/float64(n))
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 1
+	}
+	return round(a / b)
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return round(s / float64(len(xs)))
+}
+
+// round keeps three decimals.
+func round(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+func setIn[V any](m map[string]map[string]V, a, b string, v V) {
+	if m[a] == nil {
+		m[a] = map[string]V{}
+	}
+	m[a][b] = v
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package quality
+
+import (
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+)
+
+var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+
+// tree builds the events of a negotiation up to a point: a demand needing
+// two speakers and a venue, three invited, an agreement assigning two of
+// them (one speaker, one venue) and a third assigned to no need.
+func events(upTo int) []Event {
+	d, c := "d1", domain.ChannelIDFor("d1")
+	needs := []domain.Need{{Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 2}, {Role: "场地", CapabilityTags: []string{"场地提供"}, Count: 1}}
+	plan := domain.Proposal{Assignments: []domain.Assignment{{AgentID: "s1", Role: "演讲嘉宾", Need: "演讲嘉宾"},
+		{AgentID: "v1", Role: "场地", Need: "场地", ConditionsAccepted: false}, {AgentID: "z", Role: "摄影师"}}}
+	call := &domain.LLMCall{InputTokens: 100, OutputTokens: 20}
+	all := []Event{
+		{StreamID: domain.DemandStream(d), Payload: &domain.DemandSubmitted{DemandID: d}, RecordedAt: t0},
+		{StreamID: domain.DemandStream(d), Payload: &domain.DemandUnderstood{DemandID: d, Needs: needs}, LLMCall: call, RecordedAt: t0},
+		{StreamID: domain.DemandStream(d), Payload: &domain.FilterCompleted{DemandID: d, Candidates: []domain.Candidate{
+			{AgentID: "s1", RelevanceScore: 90}, {AgentID: "v1", RelevanceScore: 40}, {AgentID: "z", RelevanceScore: 10}}}, LLMCall: call, RecordedAt: t0},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.ChannelCreated{ChannelID: c, DemandID: d, InvitedAgents: []string{"s1", "v1", "z", "w"}}, RecordedAt: t0},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.OfferSubmitted{ChannelID: c, Offer: domain.Offer{AgentID: "v1",
+			OfferAnswer: domain.OfferAnswer{Decision: domain.OfferDecisionConditional}}}, RecordedAt: t0},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.ProposalFeedback{ChannelID: c, AgentID: "s1", FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept}}, RecordedAt: t0},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.ProposalFeedback{ChannelID: c, AgentID: "v1", FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept}}, RecordedAt: t0},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.FeedbackEvaluated{ChannelID: c, Round: 2, AcceptRate: 0.667}, RecordedAt: t0},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.ProposalFinalized{ChannelID: c, FinalProposal: plan}, RecordedAt: t0.Add(3 * time.Second)},
+		{StreamID: domain.ChannelStream(c), Payload: &domain.NegotiationCompleted{ChannelID: c, DemandID: d, Status: domain.ChannelStatusFinalized,
+			FinalProposal: &plan}, RecordedAt: t0.Add(5 * time.Second)},
+	}
+	return all[:upTo]
+}
+
+func TestScore(t *testing.T) {
+	tags := func(id string) []string {
+		return map[string][]string{"s1": {"演讲嘉宾"}, "v1": {"摄影"}, "z": {"摄影"}}[id]
+	}
+	r := Score("d1", events(10), tags)
+	s := r.Root
+	want := Scores{Needs: 2, Places: 3, Assignees: 3, NeedCoverage: 0.667, Padding: 1, Relevance: 0.333, Rounds: 2,
+		FinalAcceptRate: 0.667, Stability: 0.333, WelfareUtilitarian: 0.467, WelfareNash: 0.33,
+		LLM: LLMCost{Calls: 2, InputTokens: 200, OutputTokens: 40}, TimeToAgreementMS: 3000}
+	if !r.Final || r.Status != "finalized" || s != want {
+		t.Fatalf("got  %+v\nwant %+v", s, want)
+	}
+	if r.Tree.TimeToAgreementMS != 5000 || r.Placed["w"] != 0 || r.Placed["s1"] != 1 || len(r.Placed) != 4 {
+		t.Fatalf("tree %+v placed %v", r.Tree, r.Placed)
+	}
+	// While it runs: the scores so far, not final.
+	if r := Score("d1", events(5), tags); r.Final || r.Status != "processing" || r.Root.Assignees != 0 || r.Root.NeedCoverage != 0 {
+		t.Fatalf("running: %+v", r)
+	}
+}
+
+func TestGini(t *testing.T) {
+	for _, tc := range []struct {
+		counts []int
+		want   float64
+	}{{nil, 0}, {[]int{0, 0}, 0}, {[]int{2, 2, 2}, 0}, {[]int{0, 0, 0, 4}, 0.75}, {[]int{1, 3}, 0.25}} {
+		if got := Gini(tc.counts); got != tc.want {
+			t.Errorf("Gini(%v) = %v, want %v", tc.counts, got, tc.want)
+		}
+	}
+}
