@@ -54,7 +54,7 @@ func New() *Metrics {
 	m.rejected = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "demand_rejections_total",
 		Help: "Demands rejected before negotiating, by reason (unclear, no_match)."}, []string{"reason"})
 	m.planSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "negotiation_plan_size",
-		Help: "Per agreed negotiation tree: assignments, alternates and gaps left in its plan (merged with its sub-negotiations).",
+		Help:    "Per agreed negotiation tree: assignments, alternates and gaps left in its plan (merged with its sub-negotiations).",
 		Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 20}}, []string{"part"})
 	m.rounds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "negotiation_rounds",
 		Help: "Rounds an agreed negotiation (root or sub) took.", Buckets: []float64{1, 2, 3, 4, 5}})
