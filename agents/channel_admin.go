@@ -222,7 +222,8 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 			}
 			subEvs, err := sub.Submit(domain.SubmitDemand{DemandID: t.SubDemandID, UserID: d.UserID, RawInput: raw,
 				Parent: &domain.SubDemandOrigin{RootDemandID: c.RootDemandID, ParentDemandID: c.DemandID, ParentChannelID: c.ID,
-					Depth: t.RecursionDepth, GapType: t.GapType, CapabilityTags: t.SubDemand.CapabilityTags}})
+					Depth: t.RecursionDepth, GapType: t.GapType, CapabilityTags: t.SubDemand.CapabilityTags,
+					NeedCount: shortfall(d, c, t.GapType)}})
 			if err != nil {
 				return nil, err
 			}
@@ -237,6 +238,15 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		return p, nil
 	})
 	return e.jobError(ctx, "decide recursion", err)
+}
+
+// shortfall is how many people the gap of the parent demand d (channel c)
+// still needs, 0 when the gap names none of its needs.
+func shortfall(d *domain.DemandState, c *domain.Channel, gap string) int {
+	if d == nil || d.Understanding == nil {
+		return 0
+	}
+	return domain.Shortfall(domain.NeedsOf(d.Understanding.Understanding()), c.FinalProposal, gap)
 }
 
 // notifyParent reports a finished sub-negotiation to the channel that

@@ -292,7 +292,7 @@ func TestExternalAgentNegotiation(t *testing.T) {
 		confirmed bool
 	}{
 		{"finalized", func(n, _ int) int { return n }, "finalized", 1, false},
-		{"failed", func(int, int) int { return 0 }, "failed", 1, false},
+		{"failed", func(int, int) int { return 0 }, "failed", 1, false}, // nobody accepts, all withdraw
 		{"next round then finalized", func(n, r int) int {
 			if r == 1 {
 				return (n + 1) / 2
@@ -335,7 +335,7 @@ func TestExternalAgentNegotiation(t *testing.T) {
 	var ag projections.AgentView
 	a.getJSON(t, fmt.Sprintf("/api/v1/agents/user_agent_ext1?min_cursor=%d", a.headPosition(t)), &ag)
 	if ag.Stats.Invitations != len(tests) || ag.Stats.OffersParticipate != len(tests) ||
-		ag.Stats.FeedbackAccept+ag.Stats.FeedbackNegotiate != 1+1+2+2 {
+		ag.Stats.FeedbackAccept+ag.Stats.FeedbackNegotiate != 1+2+2 || ag.Stats.FeedbackWithdraw != 1 {
 		t.Fatalf("stats of user_agent_ext1: %+v", ag.Stats)
 	}
 }
@@ -429,6 +429,8 @@ func (a *testAPI) driveExternal(t *testing.T, tokens map[string]string, demandID
 					kind := "negotiate"
 					if slices.Index(members, id) < accepts(len(members), task.Round) {
 						kind = "accept"
+					} else if accepts(len(members), task.Round) == 0 {
+						kind = "withdraw" // a round nobody is against does not fail (it asks for changes)
 					}
 					if !checkedFeedback {
 						a.expectRefused(t, "wrong round", "POST", path+"/feedback", tok, map[string]any{"round": task.Round + 1, "feedback_type": "accept"}, 409, "TOWOW_PROPOSAL_005")

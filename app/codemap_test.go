@@ -37,7 +37,8 @@ var codeMap = map[string][]string{
 		"internal/pgcluster", "internal/schema", "llm", "projections"},
 	"bench":   {"app", "domain", "eventstore", "llm"},
 	"apifuzz": {},
-	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eventstore", "internal/database", "internal/logctx",
+	"eval":    {"app", "domain", "eventstore", "quality"},
+	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eval", "eventstore", "internal/database", "internal/logctx",
 		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "projections"},
 }
 

@@ -1,5 +1,5 @@
 // Package data holds the data files embedded in the binary: the mock agent
-// profiles of 001 §4.5.
+// profiles of 001 §4.5 and the scenarios of `towow eval`.
 package data
 
 import _ "embed"
@@ -11,3 +11,10 @@ import _ "embed"
 //
 //go:embed mock_profiles.json
 var MockProfiles []byte
+
+// EvalScenarios is data/eval_scenarios.json: the demands `towow eval`
+// runs (issue 12), in Chinese and English over more than ten domains, each
+// with whether an agreement or a rejection is expected.
+//
+//go:embed eval_scenarios.json
+var EvalScenarios []byte

@@ -27,6 +27,11 @@ func TestAlternatesStandByAndReplaceWithdrawn(t *testing.T) {
 		t.Fatalf("round members %v, want the assigned a1, a2", m)
 	}
 	g.feedback(FeedbackAccept, FeedbackWithdraw)
+	// a2's withdrawal is one a3 will fill: not counted against the round,
+	// and the agreement waits for the replacement's answer.
+	if ev := find[*FeedbackEvaluated](g.events); ev.Replaced != 1 || ev.Rejects != 0 || ev.AcceptRate != 1 || ev.Decision != DecisionNextRound {
+		t.Fatalf("evaluation %+v", ev)
+	}
 	c := fold(g.events...)
 	if c.Status != ChannelStatusNegotiating || c.Round != 2 || !c.AwaitingAdjustment() {
 		t.Fatalf("after 1 of 2 accepts: %s round %d", c.Status, c.Round)

@@ -411,9 +411,18 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
 			negotiating = append(negotiating, f.AgentID)
 		}
 	}
+	// A withdrawal an alternate of the same need will fill before the next
+	// round does not count against the round (001 §8.2): the replacement
+	// answers next round. With such replacements pending, an agreement
+	// waits for them (unless this is the last round).
+	replaced := c.replaceable(fbs)
+	t.Rejects -= replaced
 	decision := t.Decide(c.Round, c.Rules.MaxRounds)
+	if replaced > 0 && decision == DecisionFinalize && c.Round < c.Rules.MaxRounds {
+		decision = DecisionNextRound
+	}
 	b.add(&FeedbackEvaluated{ChannelID: c.ID, Accepts: t.Accepts, Rejects: t.Rejects, Negotiates: t.Negotiates,
-		AcceptRate: t.AcceptRate(), Round: c.Round, Decision: decision})
+		Replaced: replaced, AcceptRate: t.AcceptRate(), Round: c.Round, Decision: decision})
 	switch decision {
 	case DecisionFinalize:
 		// The final proposal keeps only the agents still in: who accepted
@@ -445,6 +454,37 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
 	case DecisionForceFinalize:
 		// The compromise (prompt 9) comes in ForceFinalize.
 	}
+}
+
+// replaceable counts the round's withdrawals that replaceWithdrawn will
+// fill: an assignee of a need with an alternate of that need still in
+// (each alternate fills one place).
+func (c *Channel) replaceable(fbs []ProposalFeedback) int {
+	if c.Proposal == nil || len(c.Proposal.Alternates) == 0 {
+		return 0
+	}
+	leaving := map[string]bool{}
+	for _, f := range fbs {
+		if f.FeedbackType == FeedbackWithdraw {
+			leaving[f.AgentID] = true
+		}
+	}
+	active := c.ActiveParticipants()
+	used := map[string]bool{}
+	n := 0
+	for _, a := range c.Proposal.Assignments {
+		if !leaving[a.AgentID] || a.Need == "" {
+			continue
+		}
+		for _, alt := range c.Proposal.Alternates {
+			if alt.Need == a.Need && !used[alt.AgentID] && !leaving[alt.AgentID] && slices.Contains(active, alt.AgentID) {
+				used[alt.AgentID] = true
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // Adjust distributes the adjusted proposal (prompt 6) of the round that

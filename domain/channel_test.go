@@ -690,7 +690,11 @@ func TestTallyDecide(t *testing.T) {
 		{Tally{Accepts: 1, Negotiates: 1}, 5, 5, DecisionForceFinalize},
 		{Tally{Accepts: 2, Rejects: 3}, 1, 5, DecisionFail}, // 0.4
 		{Tally{Accepts: 4, Rejects: 5}, 5, 5, DecisionFail}, // 0.44 in the last round
-		{Tally{Negotiates: 3}, 2, 5, DecisionFail},          // 0: nobody accepts
+		{Tally{Negotiates: 3}, 2, 5, DecisionNextRound},     // 0, but nobody is against: they ask for changes
+		{Tally{Negotiates: 1}, 1, 5, DecisionNextRound},     // the one assignee asks for a change
+		{Tally{Accepts: 1, Negotiates: 3}, 5, 5, DecisionForceFinalize},
+		{Tally{Negotiates: 3}, 5, 5, DecisionFail},             // nobody accepted by the last round
+		{Tally{Negotiates: 2, Rejects: 1}, 2, 5, DecisionFail}, // 0 with one against
 		{Tally{}, 2, 5, DecisionNextRound},
 		{Tally{}, 5, 5, DecisionFail},
 		{Tally{Accepts: 7, Negotiates: 3}, 3, 3, DecisionForceFinalize}, // 0.7 with 3 rounds configured

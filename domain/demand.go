@@ -17,6 +17,7 @@ type DemandState struct {
 	GapType              string
 	Depth                int
 	CapabilityHints      []string
+	NeedCount            int // a sub-demand's: how many people its gap still needs
 	Understanding        *DemandUnderstood
 	Candidates           []Candidate
 	ChannelID            string             // set once smart filtering opened a channel
@@ -40,7 +41,7 @@ func (d *DemandState) Apply(p Payload) {
 			d.RootDemandID = e.DemandID
 		}
 		d.ParentDemandID, d.ParentChannelID = e.ParentDemandID, e.ParentChannelID
-		d.GapType, d.Depth, d.CapabilityHints = e.GapType, e.RecursionDepth, e.CapabilityTags
+		d.GapType, d.Depth, d.CapabilityHints, d.NeedCount = e.GapType, e.RecursionDepth, e.CapabilityTags, e.NeedCount
 	case *DemandUnderstood:
 		d.Understanding = e
 	case *FilterCompleted:
@@ -71,6 +72,7 @@ type SubDemandOrigin struct {
 	Depth           int // the sub-demand's depth (parent's + 1)
 	GapType         string
 	CapabilityTags  []string
+	NeedCount       int // how many people the gap still needs (0: unknown)
 }
 
 // Submit decides a SubmitDemand on a demand stream (which must be new).
@@ -92,7 +94,7 @@ func (d *DemandState) Submit(cmd SubmitDemand) ([]Payload, error) {
 	e := &DemandSubmitted{DemandID: cmd.DemandID, UserID: cmd.UserID, RawInput: raw}
 	if o := cmd.Parent; o != nil {
 		e.RootDemandID, e.ParentDemandID, e.ParentChannelID = o.RootDemandID, o.ParentDemandID, o.ParentChannelID
-		e.RecursionDepth, e.GapType, e.CapabilityTags = o.Depth, o.GapType, o.CapabilityTags
+		e.RecursionDepth, e.GapType, e.CapabilityTags, e.NeedCount = o.Depth, o.GapType, o.CapabilityTags, o.NeedCount
 	}
 	return []Payload{e}, nil
 }
@@ -107,6 +109,10 @@ func (d *DemandState) Understand(u Understanding) ([]Payload, error) {
 	}
 	if d.Understanding != nil {
 		return nil, nil
+	}
+	if needs := NeedsOf(u); d.NeedCount > 1 && len(needs) == 1 { // a sub-demand for several people of one gap
+		needs[0].Count = min(d.NeedCount, MaxNeedCount)
+		u.Needs = needs
 	}
 	if len(NeedsOf(u)) > 0 {
 		return []Payload{u.Understood(d.ID)}, nil

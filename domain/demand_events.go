@@ -25,6 +25,9 @@ type DemandSubmitted struct {
 	RecursionDepth  int      `json:"recursion_depth,omitempty"` // 0 for a root demand
 	GapType         string   `json:"gap_type,omitempty"`
 	CapabilityTags  []string `json:"capability_tags,omitempty"` // hint from prompt 8
+	// NeedCount is how many people the gap still needs (issue 12): the
+	// parent need's count less its assignees; 0 when unknown.
+	NeedCount int `json:"need_count,omitempty"`
 }
 
 // EventType implements [Payload].

@@ -35,10 +35,13 @@ const (
 // (001 §4.6, 004; decision from 004 AC-10). Rejects count both reject and
 // withdraw feedback.
 type FeedbackEvaluated struct {
-	ChannelID  string             `json:"channel_id"`
-	Accepts    int                `json:"accepts"`
-	Rejects    int                `json:"rejects"`
-	Negotiates int                `json:"negotiates"`
+	ChannelID  string `json:"channel_id"`
+	Accepts    int    `json:"accepts"`
+	Rejects    int    `json:"rejects"`
+	Negotiates int    `json:"negotiates"`
+	// Replaced counts withdrawals an alternate will fill (not in Rejects,
+	// not in the rate; issue 12).
+	Replaced   int                `json:"replaced,omitempty"`
 	AcceptRate float64            `json:"accept_rate"` // accepts / total, 0..1
 	Round      int                `json:"round"`
 	Decision   EvaluationDecision `json:"decision"`

@@ -51,8 +51,13 @@ func (t *Tally) Add(f FeedbackType) {
 // Decide applies the three thresholds of 004 to a round's tally:
 // accept rate >= 0.8 → finalize; < 0.5 → fail; otherwise the next round, or
 // force-finalize when round is the last one. No feedback at all → the next
-// round, or fail after the last round. The comparisons are done in integers
-// (4 of 5 is exactly 0.8).
+// round, or fail after the last round. One departure from 004 (issue 12):
+// a round below 0.5 in which nobody rejected or withdrew — everyone who did
+// not accept asks for changes — goes on to the next round instead of
+// failing (with per-need assignment a round often has one or two members,
+// and one request for a later start must not end the negotiation); in the
+// last round it force-finalizes if anyone accepted, and fails otherwise.
+// The comparisons are done in integers (4 of 5 is exactly 0.8).
 func (t Tally) Decide(round, maxRounds int) EvaluationDecision {
 	total := t.Total()
 	switch {
@@ -62,7 +67,9 @@ func (t Tally) Decide(round, maxRounds int) EvaluationDecision {
 		return DecisionFail
 	case t.Accepts*10 >= total*8:
 		return DecisionFinalize
-	case t.Accepts*2 < total:
+	case t.Accepts*2 < total && t.Rejects == 0 && round < maxRounds:
+		return DecisionNextRound
+	case t.Accepts*2 < total && (t.Rejects > 0 || t.Accepts == 0):
 		return DecisionFail
 	case round >= maxRounds:
 		return DecisionForceFinalize

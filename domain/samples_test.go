@@ -70,7 +70,7 @@ var samplePayloads = []Payload{
 		SurfaceDemand:     "想在北京办一场AI主题聚会",
 		DeepUnderstanding: sampleDeep,
 		RootDemandID:      "d-root", ParentDemandID: "d-parent", ParentChannelID: "collab-parent", RecursionDepth: 1,
-		GapType: "摄影师", CapabilityTags: []string{"摄影"},
+		GapType: "摄影师", CapabilityTags: []string{"摄影"}, NeedCount: 2,
 	},
 	&DemandUnderstood{
 		DemandID: "d-abc12345", SurfaceDemand: "想在北京办一场AI主题聚会",
@@ -144,7 +144,7 @@ var samplePayloads = []Payload{
 		Participants: []string{"user_agent_bob", "user_agent_alice"}, TotalDurationSeconds: 3600,
 	},
 	&FeedbackEvaluated{
-		ChannelID: "collab-abc12345", Accepts: 3, Rejects: 1, Negotiates: 1,
+		ChannelID: "collab-abc12345", Accepts: 3, Rejects: 1, Negotiates: 1, Replaced: 1,
 		AcceptRate: 0.6, Round: 2, Decision: DecisionNextRound,
 	},
 	&NegotiationRoundStarted{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2, MaxRounds: 5},

@@ -48,6 +48,8 @@ type Scores struct {
 	Assignees int `json:"assignees"`
 	// NeedCoverage is the share of places filled: Σ min(assignees, count)
 	// over Σ count (1 when there is nothing to fill and nothing asked).
+	// For the tree, Needs, Places and NeedCoverage are the user's (the
+	// root demand's) needs filled by the whole tree's plan.
 	NeedCoverage float64 `json:"need_coverage"`
 	// Padding counts assignees beyond a need's count or serving no need.
 	Padding int `json:"padding"`
@@ -157,6 +159,11 @@ func Score(rootDemandID string, events []Event, tags func(agentID string) []stri
 		r.Root.TimeToAgreementMS = t.agreed.Sub(t.submitted).Milliseconds()
 	}
 	r.Tree = t.scores(t.treeNeeds(rootNeeds), treePlan, slices.Collect(mapKeys(t.channelDemand)), tags)
+	// The tree covers the user's needs: the needs sub-negotiations added
+	// (an event's implicit photographer, say) count for padding and
+	// relevance, not for coverage.
+	root := t.scores(rootNeeds, treePlan, nil, tags)
+	r.Tree.Needs, r.Tree.Places, r.Tree.NeedCoverage = root.Needs, root.Places, root.NeedCoverage
 	r.Tree.LLM = t.treeCost
 	if !t.completedAt.IsZero() && !t.agreed.IsZero() {
 		r.Tree.TimeToAgreementMS = t.completedAt.Sub(t.submitted).Milliseconds()

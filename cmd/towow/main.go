@@ -61,6 +61,9 @@ Usage:
   towow bench filter [flags]        measure the smart filter at growing network sizes (-sizes
                                     100,1000,10000,100000, -reps 20): load, SQL stage p50/p99,
                                     prompt 2 tokens, end to end with the builtin brain
+  towow eval [-only id,id] [-c 4]   run the committed scenario suite (36 demands, zh/en, 19 domains, 6
+                                    unclear or impossible) on a scratch database and print each
+                                    negotiation's quality next to a no-negotiation baseline
   towow fuzz [-n 100000] [-seed 1]  send the API n valid, boundary and hostile requests drawn from its
                                     OpenAPI document (scratch database, engine idle) and check every
                                     answer against the document; exits 1 at the first violation
@@ -106,6 +109,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdProjections(ctx, cfg, args[1:], stdout, stderr)
 		case "fuzz":
 			err = cmdFuzz(ctx, cfg, args[1:], stdout, stderr)
+		case "eval":
+			err = cmdEval(ctx, cfg, args[1:], stdout, stderr)
 		default:
 			err = fmt.Errorf("%w: unknown command %q (see towow --help)", errUsage, args[0])
 		}

@@ -529,3 +529,33 @@ func TestBenchFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalSlice runs a slice of the scenario suite (`towow eval -only`):
+// every scenario ends as expected (plans agreed, the unclear and impossible
+// rejected), the needs covered, nobody padded or irrelevant, and the table
+// prints the baseline next to it.
+func TestEvalSlice(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	cmd := exec.Command(towowBin, "eval", "-only", "wedding-en,website-zh,annual-party,contract,legal-en,unclear-x,mars,forever-en")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, out)
+	}
+	s := string(out)
+	m := regexp.MustCompile(`negotiated: coverage ([0-9.]+)%, padding ([0-9]+), irrelevant assignees [0-9]+ of [0-9]+ \(([0-9.]+)%\), stability ([0-9.]+)%`).FindStringSubmatch(s)
+	if !strings.Contains(s, "8 scenarios, 8 ended as expected; 5 agreed; unclear or impossible rejected: 3 of 3") || m == nil ||
+		!strings.Contains(s, "baseline:   coverage") {
+		t.Fatalf("eval table:\n%s", s)
+	}
+	coverage, _ := strconv.ParseFloat(m[1], 64)
+	irrelevant, _ := strconv.ParseFloat(m[3], 64)
+	if coverage < 95 || m[2] != "0" || irrelevant > 10 {
+		t.Fatalf("coverage %s%%, padding %s, irrelevant %s%%:\n%s", m[1], m[2], m[3], s)
+	}
+	cmd = exec.Command(towowBin, "eval", "-only", "nope")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "names scenarios the suite does not have") {
+		t.Fatalf("eval -only nope:\n%s", out)
+	}
+}

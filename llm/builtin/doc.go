@@ -43,8 +43,9 @@
 //     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
 //     and English; a demand that names nobody to ask for has none (the
 //     engine rejects it).
-//   - Aggregation (prompt 4) assigns per need, up to its count, in a seeded
-//     order that does not depend on when offers arrived; the other willing
+//   - Aggregation (prompt 4) assigns per need, up to its count, who
+//     participates without conditions first, then in a seeded order that
+//     does not depend on when offers arrived; the other willing
 //     agents become alternates and a need nobody took is a gap. It writes
 //     only part of the conditions into the notes, so conditional agents
 //     tend to negotiate in round 1. Alternates accept standing by. Feedback (prompt 5) accepts a proposal that
@@ -53,9 +54,9 @@
 //     seeded share is stubborn for several rounds, so some negotiations run
 //     to the fifth round. Adjustment (prompt 6) writes each request into the
 //     requester's notes (declining a seeded few), so the next review
-//     accepts. On ordinary demands the first round's accept rate is often
-//     between 0.5 and 0.8 and reaches 0.8 in round 2 or 3; demands few
-//     profiles match sometimes fail.
+//     accepts. Most ordinary demands settle in round 1; about a third have a
+//     first round between 0.5 and 0.8 and most of those reach 0.8 in round 2
+//     or 3; demands few profiles match sometimes fail.
 //   - Gap identification (prompt 7) reports demand tags nobody covers and,
 //     for events, an implicit need such as 摄影 or 餐饮服务; recursion
 //     (prompt 8) turns the gaps of importance 60 or more into at most three

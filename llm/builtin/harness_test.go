@@ -202,12 +202,16 @@ func (e *testEngine) run(raw string) negotiation {
 		n.rounds = append(n.rounds, fb)
 		rate := float64(accepts) / float64(max(1, len(members)))
 		n.acceptRates = append(n.acceptRates, rate)
-		switch {
-		case rate >= 0.8:
+		var tally domain.Tally // the channel's rules decide, as in the engine
+		for _, ft := range fb {
+			tally.Add(ft)
+		}
+		switch tally.Decide(round, 5) {
+		case domain.DecisionFinalize:
 			n.outcome = "finalized"
-		case rate < 0.5:
+		case domain.DecisionFail:
 			n.outcome = "failed"
-		case round >= 5:
+		case domain.DecisionForceFinalize:
 			n.outcome = "force_finalized"
 		}
 		if n.outcome != "" {

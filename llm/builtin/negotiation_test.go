@@ -419,8 +419,10 @@ func TestNegotiationDistribution(t *testing.T) {
 		t.Errorf("round-1 withdraw share %.3f", w)
 	}
 	// Per-need assignment asks only the two or three people who took a
-	// place, so a round's accept rate is coarse (0, 1/3, 1/2, 2/3, 1).
-	if float64(mid)/nd < 0.4 {
+	// place, so a round's accept rate is coarse (0, 1/3, 1/2, 2/3, 1), and
+	// it places who participates without conditions first, so more demands
+	// settle in round 1 than when everyone willing was assigned.
+	if float64(mid)/nd < 0.25 {
 		t.Errorf("round-1 accept rate between 0.5 and 0.8 for only %d of %d demands", mid, len(demands))
 	}
 	if low == 0 || float64(low)/nd > 0.2 {

@@ -101,7 +101,7 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	var alternates []llm.ReplyAssignment
 	var needGaps []string
 	if len(d.needs) > 0 {
-		plan, alternates, needGaps = fitNeeds(plan, d.needs, d.seed())
+		plan, alternates, needGaps = fitNeeds(plan, d.needs, in.Offers, d.seed())
 	}
 	linkDependencies(plan)
 
@@ -139,15 +139,28 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 }
 
 // fitNeeds assigns per need, in the needs' order: the offers whose tag
-// serves a need take it, up to its count, under the need's role; willing
+// serves a need take it (unconditional ones first), up to its count, under
+// the need's role; willing
 // offers beyond a count, or serving no need, become alternates; a need
 // short of its count is a gap, named by its role.
-func fitNeeds(plan []planned, needs []domain.Need, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
-	// Who takes a place does not depend on when the offers arrived: a
-	// seeded draw decides (a model's taste).
+func fitNeeds(plan []planned, needs []domain.Need, offers []llm.OfferView, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
+	// Who takes a place does not depend on when the offers arrived: who
+	// participates without conditions first, then a seeded draw (a model's
+	// taste).
+	conditional := map[string]bool{}
+	for _, o := range offers {
+		conditional[o.AgentID] = o.Decision == domain.OfferDecisionConditional
+	}
 	plan = slices.Clone(plan)
 	slices.SortStableFunc(plan, func(a, b planned) int {
-		return cmp.Compare(unit(seed, string(a.a.AgentID), "pick"), unit(seed, string(b.a.AgentID), "pick"))
+		ia, ib := string(a.a.AgentID), string(b.a.AgentID)
+		if conditional[ia] != conditional[ib] {
+			if conditional[ia] {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(unit(seed, ia, "pick"), unit(seed, ib, "pick"))
 	})
 	taken := make([]bool, len(plan))
 	for _, n := range needs {

@@ -1,0 +1,291 @@
+// Package eval runs the committed scenario suite (issue 12) through a
+// running App and scores every negotiation with package quality, next to
+// a no-negotiation baseline on the same demands: each need gets the
+// top-ranked candidates of the filter's SQL stage, without offers or
+// rounds. `towow eval` prints its table; the tests run a slice.
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/towow/towow/app"
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/quality"
+)
+
+// Scenario is one demand of the suite.
+type Scenario struct {
+	ID     string `json:"id"`
+	Domain string `json:"domain"`
+	Text   string `json:"text"`
+	// Expect is agree (a plan) or reject (unclear or impossible).
+	Expect string `json:"expect"`
+}
+
+// ParseScenarios reads a suite (data.EvalScenarios).
+func ParseScenarios(b []byte) ([]Scenario, error) {
+	var s []Scenario
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("eval scenarios: %w", err)
+	}
+	return s, nil
+}
+
+// Row is one scenario's result.
+type Row struct {
+	Scenario
+	DemandID string
+	Status   string         // finalized, force_finalized, failed, rejected
+	Tree     quality.Scores // the negotiated plan, sub-negotiations merged in
+	Baseline quality.Scores // the no-negotiation plan on the same needs
+	Err      error
+}
+
+// Totals sum up the rows.
+type Totals struct {
+	Scenarios, Agreed, Expected int // Expected: rows that ended as the suite expects
+	Unclear, UnclearRejected    int
+	// Coverage and stability are means over the scenarios that expect a
+	// plan; Padding and Irrelevant are sums of assignees, with the share
+	// of irrelevant assignees.
+	Coverage, Stability, BaselineCoverage, BaselineStability float64
+	Padding, BaselinePadding, Assignees, Irrelevant          int
+	IrrelevantShare                                          float64
+}
+
+// Run submits every scenario (c at a time) to a, waits for each to end
+// (at most timeout each) and scores it and its baseline.
+func Run(ctx context.Context, a *app.App, scenarios []Scenario, c int, timeout time.Duration) ([]Row, error) {
+	rows := make([]Row, len(scenarios))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, c) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rows[i] = run(ctx, a, scenarios[i], timeout)
+			}
+		}()
+	}
+	for i := range scenarios {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	return rows, ctx.Err()
+}
+
+func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row {
+	r := Row{Scenario: s}
+	sub, err := a.Commands.SubmitDemand(ctx, "eval", s.Text)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	r.DemandID = sub.DemandID
+	var events []quality.Event
+	deadline := time.Now().Add(timeout)
+	for {
+		events, err = read(ctx, a.Store, sub.DemandID)
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		if ended(events, sub.DemandID) {
+			break
+		}
+		if time.Now().After(deadline) {
+			r.Err = fmt.Errorf("%s did not end within %s", s.ID, timeout)
+			return r
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tags := func(id string) []string {
+		p, _, _, err := a.Directory.Get(ctx, id)
+		if err != nil {
+			return nil
+		}
+		return p.Tags
+	}
+	q := quality.Score(sub.DemandID, events, tags)
+	r.Status, r.Tree = q.Status, q.Tree
+	r.Baseline, r.Err = baseline(ctx, a, events, s.Text, tags)
+	return r
+}
+
+// baseline plans without negotiating: for each need of the demand's
+// understanding, the top-ranked shortlisted agents carrying one of its
+// tags, up to its count, each placed once; everyone placed counts as
+// unconfirmed (no offer, no answer), so stability is 0.
+func baseline(ctx context.Context, a *app.App, events []quality.Event, raw string, tags func(string) []string) (quality.Scores, error) {
+	var u *domain.Understanding
+	for _, e := range events {
+		if d, ok := e.Payload.(*domain.DemandUnderstood); ok && u == nil {
+			x := d.Understanding()
+			u = &x
+		}
+	}
+	if u == nil {
+		return quality.Scores{}, nil
+	}
+	needs := domain.NeedsOf(*u)
+	s := quality.Scores{Needs: len(needs)}
+	if len(needs) == 0 {
+		s.NeedCoverage, s.Relevance, s.Stability = 1, 1, 0
+		return s, nil
+	}
+	list, err := a.Engine.Shortlist(ctx, needs, u.Context.Location, raw)
+	if err != nil {
+		return s, err
+	}
+	placed := map[string]bool{}
+	filled, relevant := 0, 0
+	for _, n := range needs {
+		s.Places += n.Count
+		got := 0
+		for _, p := range list {
+			if got == n.Count {
+				break
+			}
+			if !placed[p.AgentID] && n.Serves(p.Tags) {
+				placed[p.AgentID] = true
+				got++
+				if n.Serves(tags(p.AgentID)) {
+					relevant++
+				}
+			}
+		}
+		filled += got
+	}
+	s.Assignees = len(placed)
+	s.NeedCoverage = ratio(filled, s.Places)
+	s.Relevance = ratio(relevant, s.Assignees)
+	return s, nil
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(int(float64(a)/float64(b)*1000+0.5)) / 1000
+}
+
+// read returns a negotiation tree's events.
+func read(ctx context.Context, store *eventstore.Store, root string) ([]quality.Event, error) {
+	var out []quality.Event
+	for after := int64(0); ; {
+		evs, err := store.ReadAll(ctx, after, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range evs {
+			p, err := e.Decode()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, quality.Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt})
+		}
+		if len(evs) < eventstore.MaxReadLimit {
+			return out, nil
+		}
+		after = evs[len(evs)-1].Position
+	}
+}
+
+// ended reports whether the tree finished: its root channel completed, or
+// the demand failed before a channel.
+func ended(events []quality.Event, root string) bool {
+	return slices.ContainsFunc(events, func(e quality.Event) bool {
+		switch p := e.Payload.(type) {
+		case *domain.NegotiationCompleted:
+			return p.ChannelID == domain.ChannelIDFor(root)
+		case *domain.NegotiationFailed:
+			return p.ChannelID == "" && p.DemandID == root
+		}
+		return false
+	})
+}
+
+// Sum totals the rows.
+func Sum(rows []Row) Totals {
+	var t Totals
+	plans := 0
+	for _, r := range rows {
+		t.Scenarios++
+		if r.Status == "finalized" || r.Status == "force_finalized" {
+			t.Agreed++
+		}
+		rejected := r.Status == "rejected"
+		agreed := r.Status == "finalized" || r.Status == "force_finalized"
+		if (r.Expect == "reject" && rejected) || (r.Expect == "agree" && agreed) {
+			t.Expected++
+		}
+		if r.Expect == "reject" {
+			t.Unclear++
+			if rejected {
+				t.UnclearRejected++
+			}
+			continue
+		}
+		plans++
+		t.Coverage += r.Tree.NeedCoverage
+		t.Stability += r.Tree.Stability
+		t.BaselineCoverage += r.Baseline.NeedCoverage
+		t.BaselineStability += r.Baseline.Stability
+		t.Padding += r.Tree.Padding
+		t.BaselinePadding += r.Baseline.Padding
+		t.Assignees += r.Tree.Assignees
+		t.Irrelevant += r.Tree.Assignees - int(r.Tree.Relevance*float64(r.Tree.Assignees)+0.5)
+	}
+	if plans > 0 {
+		n := float64(plans)
+		t.Coverage, t.Stability = t.Coverage/n, t.Stability/n
+		t.BaselineCoverage, t.BaselineStability = t.BaselineCoverage/n, t.BaselineStability/n
+	}
+	if t.Assignees > 0 {
+		t.IrrelevantShare = float64(t.Irrelevant) / float64(t.Assignees)
+	}
+	return t
+}
+
+// Write prints a row per scenario and the totals.
+func Write(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "scenario\tdomain\texpect\toutcome\tneeds\tplaces\tassignees\tcoverage\tpadding\trelevance\tstability\trounds\tLLM calls\t| baseline coverage\tbaseline stability\t")
+	for _, r := range rows {
+		if r.Err != nil {
+			fmt.Fprintf(tw, "%s\t%s\t%s\terror: %v\t\t\t\t\t\t\t\t\t\t|\t\t\n", r.ID, r.Domain, r.Expect, r.Err)
+			continue
+		}
+		s, b := r.Tree, r.Baseline
+		if r.Status == "rejected" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t%d\t| -\t-\t\n", r.ID, r.Domain, r.Expect, r.Status, s.LLM.Calls)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f%%\t%d\t%.0f%%\t%.0f%%\t%d\t%d\t| %.0f%%\t%.0f%%\t\n", r.ID, r.Domain, r.Expect,
+			r.Status, s.Needs, s.Places, s.Assignees, s.NeedCoverage*100, s.Padding, s.Relevance*100, s.Stability*100, s.Rounds,
+			s.LLM.Calls, b.NeedCoverage*100, b.Stability*100)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	t := Sum(rows)
+	_, err := fmt.Fprintf(w, "\n%d scenarios, %d ended as expected; %d agreed; unclear or impossible rejected: %d of %d\n"+
+		"negotiated: coverage %.1f%%, padding %d, irrelevant assignees %d of %d (%.1f%%), stability %.1f%%\n"+
+		"baseline:   coverage %.1f%%, padding %d, stability %.1f%% (no offers, nobody confirmed)\n",
+		t.Scenarios, t.Expected, t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
+		t.IrrelevantShare*100, t.Stability*100, t.BaselineCoverage*100, t.BaselinePadding, t.BaselineStability*100)
+	return err
+}
