@@ -10,7 +10,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/projections"
 	"github.com/towow/towow/quality"
 )
@@ -139,23 +138,9 @@ func (s *Server) score(ctx context.Context, demandID string, tags map[string][]s
 	}); err != nil {
 		return quality.Report{}, problem(err)
 	}
-	var events []quality.Event
-	for after := int64(0); ; {
-		evs, err := s.Events.ReadAll(ctx, after, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
-		if err != nil {
-			return quality.Report{}, problem(err)
-		}
-		for _, e := range evs {
-			p, err := e.Decode()
-			if err != nil {
-				return quality.Report{}, problem(err)
-			}
-			events = append(events, quality.Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt})
-		}
-		if len(evs) < eventstore.MaxReadLimit {
-			break
-		}
-		after = evs[len(evs)-1].Position
+	events, err := quality.Read(ctx, s.Events, root)
+	if err != nil {
+		return quality.Report{}, problem(err)
 	}
 	var lookupErr error
 	r := quality.Score(demandID, events, func(agentID string) []string {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/quality"
 )
 
@@ -98,7 +97,7 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 	var events []quality.Event
 	deadline := time.Now().Add(timeout)
 	for {
-		events, err = read(ctx, a.Store, sub.DemandID)
+		events, err = quality.Read(ctx, a.Store, sub.DemandID)
 		if err != nil {
 			r.Err = err
 			return r
@@ -180,28 +179,6 @@ func ratio(a, b int) float64 {
 		return 1
 	}
 	return float64(int(float64(a)/float64(b)*1000+0.5)) / 1000
-}
-
-// read returns a negotiation tree's events.
-func read(ctx context.Context, store *eventstore.Store, root string) ([]quality.Event, error) {
-	var out []quality.Event
-	for after := int64(0); ; {
-		evs, err := store.ReadAll(ctx, after, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range evs {
-			p, err := e.Decode()
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, quality.Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt})
-		}
-		if len(evs) < eventstore.MaxReadLimit {
-			return out, nil
-		}
-		after = evs[len(evs)-1].Position
-	}
 }
 
 // ended reports whether the tree finished: its root channel completed, or

@@ -2,15 +2,19 @@
 // covers the demand's needs, whether it pads them, whether the people fit,
 // how settled the agreement is, what it cost and how long it took. Scores
 // are computed from a negotiation tree's events alone, so a rebuild or a
-// replay gives them again; the package reads no clock and does no I/O.
+// replay gives them again; apart from Read, which fetches a tree's events,
+// the package reads no clock and does no I/O.
 package quality
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
 )
 
 // Event is one event of a negotiation tree as the scorer reads it.
@@ -398,5 +402,33 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 				return
 			}
 		}
+	}
+}
+
+// Reader reads the log (*eventstore.Store).
+type Reader interface {
+	ReadAll(ctx context.Context, after int64, f eventstore.Filter, limit int) ([]eventstore.RecordedEvent, error)
+}
+
+// Read returns the events of the negotiation tree rooted at root, in log
+// order, as Score reads them.
+func Read(ctx context.Context, r Reader, root string) ([]Event, error) {
+	var out []Event
+	for after := int64(0); ; {
+		evs, err := r.ReadAll(ctx, after, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
+		if err != nil {
+			return nil, fmt.Errorf("quality: %w", err)
+		}
+		for _, e := range evs {
+			p, err := e.Decode()
+			if err != nil {
+				return nil, fmt.Errorf("quality: %w", err)
+			}
+			out = append(out, Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt})
+		}
+		if len(evs) < eventstore.MaxReadLimit {
+			return out, nil
+		}
+		after = evs[len(evs)-1].Position
 	}
 }
