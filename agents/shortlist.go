@@ -12,7 +12,7 @@ import (
 )
 
 // The smart filter's first stage (issue 12, 001 ADR-004): SQL shortlists
-// at most MaxShortlist agents over the agent index, spread over the
+// at most Config.Shortlist agents over the agent index, spread over the
 // demand's needs; prompt 2 then reads only those profiles, so its prompt
 // stays the same size however large the network grows.
 
