@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
 )
 
 // SubmitDemandInput is the body of POST /api/v1/demand/submit (001 §3.1.1).
@@ -26,6 +28,14 @@ type SubmitDemandOutput struct {
 	}
 }
 
+// ClarifyDemandInput answers a rejected demand's questions.
+type ClarifyDemandInput struct {
+	DemandID string `path:"demand_id" maxLength:"64"`
+	Body     struct {
+		Text string `json:"text" minLength:"1" maxLength:"2000" doc:"the user's answer to the rejection's questions" example:"在北京办AI聚会，需要一个能坐50人的场地和两位演讲嘉宾"`
+	}
+}
+
 func (s *Server) registerDemands(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID:   "submit-demand",
@@ -41,8 +51,30 @@ func (s *Server) registerDemands(api huma.API) {
 		if err != nil {
 			return nil, problem(err)
 		}
-		out := &SubmitDemandOutput{}
-		out.Body.DemandID, out.Body.ChannelID, out.Body.Status, out.Body.Cursor = sub.DemandID, sub.ChannelID, "processing", sub.Position
-		return out, nil
+		return submitted(sub), nil
 	})
+
+	huma.Register(api, huma.Operation{
+		OperationID:   "clarify-demand",
+		Method:        http.MethodPost,
+		Path:          "/api/v1/demands/{demand_id}/clarify",
+		Summary:       "Answer a rejected demand's questions: a new demand, linked to it, starts negotiating",
+		Description:   "Only a demand that ended with towow.demand.rejected can be clarified (else 409 TOWOW_DEMAND_004). The new demand's text is the rejected one's followed by the answer; its towow.demand.submitted names the rejected demand in clarifies. Nothing is written on error.",
+		Tags:          []string{"demands"},
+		DefaultStatus: http.StatusAccepted,
+		MaxBodyBytes:  16 << 10,
+	}, func(ctx context.Context, in *ClarifyDemandInput) (*SubmitDemandOutput, error) {
+		sub, err := s.Commands.ClarifyDemand(ctx, in.DemandID, in.Body.Text)
+		if err != nil {
+			return nil, problem(err)
+		}
+		return submitted(sub), nil
+	})
+}
+
+// submitted is the answer to an accepted demand.
+func submitted(sub domain.DemandSubmission) *SubmitDemandOutput {
+	out := &SubmitDemandOutput{}
+	out.Body.DemandID, out.Body.ChannelID, out.Body.Status, out.Body.Cursor = sub.DemandID, sub.ChannelID, "processing", sub.Position
+	return out
 }

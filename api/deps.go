@@ -16,6 +16,7 @@ import (
 // Commands is the command side (commands.Service).
 type Commands interface {
 	SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error)
+	ClarifyDemand(ctx context.Context, demandID, answer string) (domain.DemandSubmission, error)
 	SubmitOffer(ctx context.Context, channelID, agentID string, answer domain.OfferAnswer) (int64, error)
 	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer domain.FeedbackAnswer) (int64, error)
 	CreateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error)

@@ -79,7 +79,8 @@ func statusOf(code string) int {
 	case domain.ErrNotFound.Code:
 		return http.StatusNotFound
 	case domain.ErrDuplicate.Code, domain.ErrOffersClosed.Code, domain.ErrFeedbackClosed.Code,
-		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code, domain.ErrAgentExists.Code, domain.ErrAgentState.Code:
+		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code, domain.ErrAgentExists.Code, domain.ErrAgentState.Code,
+		domain.ErrNothingToClarify.Code:
 		return http.StatusConflict
 	case domain.ErrNotInvited.Code, domain.ErrNotParticipant.Code, domain.ErrInvalidAnswer.Code,
 		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code, domain.ErrAgentInvalid.Code, domain.ErrAgentNotExternal.Code:

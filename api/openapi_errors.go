@@ -14,7 +14,7 @@ import (
 // round).
 var conflicting = map[string]bool{
 	"create-agent": true, "update-agent": true, "deactivate-agent": true, "reactivate-agent": true,
-	"issue-agent-token": true, "submit-offer": true, "submit-feedback": true,
+	"issue-agent-token": true, "submit-offer": true, "submit-feedback": true, "clarify-demand": true,
 }
 
 // documentErrors completes the OpenAPI document, in one place: every

@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
 )
 
 // TestQuality scores real negotiations through the API: the wedding demand
@@ -62,5 +65,49 @@ func TestQuality(t *testing.T) {
 	var problem map[string]any
 	if st := a.getJSON(t, "/api/v1/demands/d-nope/quality", &problem); st != 404 || problem["code"] != "TOWOW_NOT_FOUND" {
 		t.Fatalf("unknown demand: %d %v", st, problem)
+	}
+}
+
+// TestClarify: a rejected demand is answered through the API; the answer
+// starts a new demand, linked to it, that negotiates to a plan. Only a
+// rejected demand can be clarified; nothing is written when refused.
+func TestClarify(t *testing.T) {
+	a := newAPI(t)
+	x, _ := a.submit(t, "x")
+	a.follow(t, x, 0, false, func(ms []message) bool {
+		return len(ms) > 0 && ms[len(ms)-1].ev.EventType == string(domain.EventNegotiationFailed)
+	})
+	var sub struct {
+		DemandID string `json:"demand_id"`
+	}
+	st, p := a.do(t, "POST", "/api/v1/demands/"+x+"/clarify", "", map[string]string{"text": "在北京办AI聚会，需要一个场地和两位演讲嘉宾"}, &sub)
+	if st != 202 || sub.DemandID == "" || sub.DemandID == x {
+		t.Fatalf("clarify: %d %+v", st, p)
+	}
+	msgs := a.follow(t, sub.DemandID, 0, false, func(ms []message) bool { return len(ms) > 0 && rootDone(ms[len(ms)-1], sub.DemandID) })
+	var first struct {
+		RawInput  string `json:"raw_input"`
+		Clarifies string `json:"clarifies"`
+	}
+	if err := json.Unmarshal(msgs[0].ev.Payload, &first); err != nil || first.Clarifies != x ||
+		first.RawInput != "x\n补充说明：在北京办AI聚会，需要一个场地和两位演讲嘉宾" {
+		t.Fatalf("the clarified demand: %+v %v", first, err)
+	}
+	var q struct {
+		Status string `json:"status"`
+		Root   struct {
+			Places int `json:"places"`
+		} `json:"root"`
+	}
+	if a.getJSON(t, "/api/v1/demands/"+sub.DemandID+"/quality", &q); (q.Status != "finalized" && q.Status != "force_finalized") || q.Root.Places != 3 {
+		t.Fatalf("the clarified negotiation: %+v", q)
+	}
+	head := a.headPosition(t)
+	a.expectRefused(t, "not rejected", "POST", "/api/v1/demands/"+sub.DemandID+"/clarify", "", map[string]string{"text": "更多"}, 409, "TOWOW_DEMAND_004")
+	a.expectRefused(t, "unknown", "POST", "/api/v1/demands/d-nope/clarify", "", map[string]string{"text": "更多"}, 404, "TOWOW_NOT_FOUND")
+	a.expectRefused(t, "empty", "POST", "/api/v1/demands/"+x+"/clarify", "", map[string]string{"text": ""}, 422, "TOWOW_REQUEST_001")
+	evs, err := a.store.ReadAll(context.Background(), head, eventstore.Filter{Types: []domain.EventType{domain.EventDemandSubmitted}}, 10)
+	if err != nil || len(evs) != 0 {
+		t.Fatalf("refused clarifications wrote %d demands (%v)", len(evs), err)
 	}
 }

@@ -14,6 +14,29 @@ import (
 // domain.ErrDemandEmpty (TOWOW_DEMAND_002), one over domain.MaxDemandRunes
 // characters domain.ErrDemandInvalid; nothing is written then.
 func (s *Service) SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error) {
+	return s.submit(ctx, domain.SubmitDemand{UserID: userID, RawInput: rawInput})
+}
+
+// ClarifyDemand answers a rejected demand's questions: it submits a new
+// demand, of the same user, whose text is the rejected one's with the
+// answer, linked to it (clarifies). Errors are *domain.Error: ErrNotFound,
+// ErrNothingToClarify (the demand was not rejected), ErrDemandEmpty.
+// Nothing is written on error.
+func (s *Service) ClarifyDemand(ctx context.Context, demandID, answer string) (domain.DemandSubmission, error) {
+	d := &domain.DemandState{}
+	if _, err := s.store.Fold(ctx, domain.DemandStream(demandID), d.Apply); err != nil {
+		return domain.DemandSubmission{}, err
+	}
+	raw, err := d.Clarified(answer)
+	if err != nil {
+		return domain.DemandSubmission{}, err
+	}
+	return s.submit(ctx, domain.SubmitDemand{UserID: d.UserID, RawInput: raw, Clarifies: demandID})
+}
+
+// submit decides cmd under a new demand id.
+func (s *Service) submit(ctx context.Context, cmd domain.SubmitDemand) (domain.DemandSubmission, error) {
+	userID := cmd.UserID
 	for range 5 {
 		id, err := newDemandID()
 		if err != nil {
@@ -21,7 +44,8 @@ func (s *Service) SubmitDemand(ctx context.Context, userID, rawInput string) (do
 		}
 		pos, err := s.engine.DecideDemand(ctx, "submit demand", id, domain.UserActor(userID), "user:"+userID,
 			func(d *domain.DemandState) ([]domain.Payload, error) {
-				return d.Submit(domain.SubmitDemand{DemandID: id, UserID: userID, RawInput: rawInput})
+				cmd.DemandID = id
+				return d.Submit(cmd)
 			})
 		if errors.Is(err, domain.ErrDuplicate) {
 			continue // an id collision: draw another

@@ -62,6 +62,8 @@ type SubmitDemand struct {
 	RawInput string
 	// Parent is set when a channel spawns a sub-demand for a gap.
 	Parent *SubDemandOrigin
+	// Clarifies is the rejected demand this one answers.
+	Clarifies string
 }
 
 // SubDemandOrigin links a sub-demand to the negotiation that spawned it.
@@ -91,7 +93,7 @@ func (d *DemandState) Submit(cmd SubmitDemand) ([]Payload, error) {
 	case cmd.DemandID == "":
 		return nil, errorf(ErrDemandInvalid, "no demand id")
 	}
-	e := &DemandSubmitted{DemandID: cmd.DemandID, UserID: cmd.UserID, RawInput: raw}
+	e := &DemandSubmitted{DemandID: cmd.DemandID, UserID: cmd.UserID, RawInput: raw, Clarifies: cmd.Clarifies}
 	if o := cmd.Parent; o != nil {
 		e.RootDemandID, e.ParentDemandID, e.ParentChannelID = o.RootDemandID, o.ParentDemandID, o.ParentChannelID
 		e.RecursionDepth, e.GapType, e.CapabilityTags, e.NeedCount = o.Depth, o.GapType, o.CapabilityTags, o.NeedCount
@@ -128,9 +130,26 @@ func (d *DemandState) Understand(u Understanding) ([]Payload, error) {
 			Suggestion: UnclearSuggestion}}, nil
 }
 
+// Clarified returns the text of the demand that answers d's rejection with
+// the user's clarification: d's text, then the answer. Only a rejected
+// demand can be clarified (ErrNothingToClarify), with a non-empty answer
+// (ErrDemandEmpty).
+func (d *DemandState) Clarified(answer string) (string, error) {
+	answer = strings.TrimSpace(answer)
+	switch {
+	case !d.Exists():
+		return "", errorf(ErrNotFound, "no demand")
+	case d.Rejection == nil:
+		return "", errorf(ErrNothingToClarify, "demand %s was not rejected: nothing to clarify", d.ID)
+	case answer == "":
+		return "", errorf(ErrDemandEmpty, "the clarification is empty")
+	}
+	return d.RawInput + "\n补充说明：" + answer, nil
+}
+
 // What a user is told when the demand names nobody to ask for.
 const (
-	UnclearSuggestion = "请具体说明要做什么、需要哪些角色（例如场地、摄影师、餐饮、主持人）和人数，以及地点和时间，然后重新提交。"
+	UnclearSuggestion = "请具体说明要做什么、需要哪些角色（例如场地、摄影师、餐饮、主持人）和人数，以及地点和时间：在原需求上补充说明（POST /api/v1/demands/{demand_id}/clarify），或重新提交。"
 	UnclearQuestion   = "你需要什么样的协作者来完成这件事？"
 )
 

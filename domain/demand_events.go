@@ -28,6 +28,9 @@ type DemandSubmitted struct {
 	// NeedCount is how many people the gap still needs (issue 12): the
 	// parent need's count less its assignees; 0 when unknown.
 	NeedCount int `json:"need_count,omitempty"`
+	// Clarifies is the rejected demand this one answers (the user's
+	// clarification; issue 12).
+	Clarifies string `json:"clarifies,omitempty"`
 }
 
 // EventType implements [Payload].

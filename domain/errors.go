@@ -31,6 +31,9 @@ var (
 	ErrDemandInvalid = &Error{Code: "TOWOW_DEMAND_001", Message: "demand cannot be parsed"}
 	// ErrDemandEmpty: the demand text is empty (TOWOW_DEMAND_002, 需求内容为空).
 	ErrDemandEmpty = &Error{Code: "TOWOW_DEMAND_002", Message: "demand is empty"}
+	// ErrNothingToClarify: a clarification answers only a rejected demand
+	// (TOWOW_DEMAND_004; 003 is 002's SecondMe outage).
+	ErrNothingToClarify = &Error{Code: "TOWOW_DEMAND_004", Message: "the demand was not rejected: nothing to clarify"}
 	// ErrNoCandidates: smart filtering found no agent (TOWOW_FILTER_001).
 	ErrNoCandidates = &Error{Code: "TOWOW_FILTER_001", Message: "no suitable agent"}
 	// ErrInvalidTransition: the channel cannot move to the requested state

@@ -70,7 +70,7 @@ var samplePayloads = []Payload{
 		SurfaceDemand:     "想在北京办一场AI主题聚会",
 		DeepUnderstanding: sampleDeep,
 		RootDemandID:      "d-root", ParentDemandID: "d-parent", ParentChannelID: "collab-parent", RecursionDepth: 1,
-		GapType: "摄影师", CapabilityTags: []string{"摄影"}, NeedCount: 2,
+		GapType: "摄影师", CapabilityTags: []string{"摄影"}, NeedCount: 2, Clarifies: "d-rejected1",
 	},
 	&DemandUnderstood{
 		DemandID: "d-abc12345", SurfaceDemand: "想在北京办一场AI主题聚会",

@@ -214,6 +214,25 @@ func TestConsoleInBrowser(t *testing.T) {
 	run("scroll to the replay", chromedp.ScrollIntoView(`#replay`, chromedp.ByQuery))
 	shot("replay")
 
+	// 3b. An unclear demand is rejected with its questions; answering them
+	// on the page starts a new, linked demand that negotiates to an outcome.
+	var reason, clarified string
+	run("clarify a rejected demand",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`#demand-input`, chromedp.ByQuery),
+		chromedp.SetValue(`#demand-input`, "x", chromedp.ByQuery),
+		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#rejection`, chromedp.ByQuery),
+		chromedp.AttributeValue(`#rejection`, "data-reason", &reason, nil, chromedp.ByQuery),
+		chromedp.SetValue(`#clarify-input`, "在北京办AI聚会，需要一个场地和两位演讲嘉宾", chromedp.ByQuery),
+		chromedp.Click(`#clarify-submit`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
+		chromedp.AttributeValue(`#outcome`, "data-outcome", &clarified, nil, chromedp.ByQuery))
+	if reason != "unclear" || (clarified != "finalized" && clarified != "force_finalized" && clarified != "failed") {
+		t.Fatalf("rejection %q, clarified negotiation %q", reason, clarified)
+	}
+	shot("clarified")
+
 	// 4. The agent directory lists the 100 profiles (and the external one).
 	var ids string
 	run("agent directory",

@@ -260,6 +260,9 @@ function reduce(s, ev) {
       ch.outcome = { kind: "force_finalized", proposal: p.final_proposal, confirmed: p.confirmed_participants || [],
         optional: p.optional_participants || [], rounds: p.rounds_taken, acceptRate: p.accept_rate };
       break;
+    case "towow.demand.rejected":
+      if (p.demand_id === s.root) s.rejection = p;
+      break;
     case "towow.negotiation.failed":
       if (ch) ch.outcome = { kind: "failed", reason: p.reason, code: p.error_code, suggestion: p.suggestion, proposal: p.last_proposal };
       else if (p.demand_id === s.root) s.failure = p;
@@ -396,6 +399,7 @@ function renderHead(el, s) {
 
 function renderTree(s) {
   const root = rootChannel(s);
+  if (!root && s.rejection) return [rejectionCard(s)];
   if (!root) return [h("section", { class: "card muted" }, s.failure ? "没有创建协商频道。" : "等待协调者理解需求、挑选候选人……")];
   return channelView(s, root, true);
 }
@@ -481,6 +485,28 @@ function outcomeCard(o, s) {
     o.optional ? h("p", {}, "可选参与（仍在协商）：", o.optional.map(who).join("、") || "无") : null,
     o.participants ? h("p", {}, "参与者：", o.participants.map(who).join("、")) : null,
     o.proposal && o.proposal.type === "compromise" ? h("p", { class: "small muted" }, "妥协方案：" + o.proposal.summary) : null);
+}
+
+// rejectionCard explains why a demand was not negotiated and lets the user
+// answer its questions: the answer starts a new demand linked to it.
+function rejectionCard(s) {
+  const r = s.rejection;
+  const text = h("textarea", { id: "clarify-input", maxlength: 2000, placeholder: "补充说明：要做什么、需要哪些角色和人数、地点和时间" });
+  const status = h("p", { class: "small" });
+  const send = h("button", { type: "button", id: "clarify-submit", onclick: async () => {
+    send.disabled = true;
+    try {
+      const out = await api("/api/v1/demands/" + s.root + "/clarify", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ text: text.value }) });
+      location.hash = "#/n/" + out.demand_id;
+    } catch (e) { fill(status, h("span", { class: "error" }, describe(e))); send.disabled = false; }
+  } }, "补充后重新协商");
+  return h("section", { class: "card outcome failed", id: "rejection", "data-reason": r.reason },
+    h("h2", {}, "需求未受理"), h("p", {}, r.message || r.reason),
+    (r.unserved_needs || []).length ? h("p", {}, "网络中没有人能提供：" + r.unserved_needs.join("、")) : null,
+    (r.questions || []).length ? h("ul", {}, r.questions.map((q) => h("li", {}, q))) : null,
+    r.suggestion ? h("p", { class: "small muted" }, r.suggestion) : null,
+    text, h("div", { class: "row" }, send), status);
 }
 
 // mergedCard shows the one plan of a negotiation tree: the agreement and
