@@ -224,7 +224,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#rejection`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#rejection`, "data-reason", &reason, nil, chromedp.ByQuery),
-		chromedp.SetValue(`#clarify-input`, "在北京办AI聚会，需要一个场地和两位演讲嘉宾", chromedp.ByQuery),
+		chromedp.SetValue(`#clarify-input`, "下周在上海拍产品照片，需要一位摄影师", chromedp.ByQuery), // nothing the held-open external agent offers
 		chromedp.Click(`#clarify-submit`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#outcome`, "data-outcome", &clarified, nil, chromedp.ByQuery))
