@@ -67,6 +67,9 @@ func TestMetrics(t *testing.T) {
 	if v := a.metric(t, `negotiation_plan_size_sum{part="assignments"}`); v < 1 {
 		t.Errorf("negotiation_plan_size_sum for assignments = %v, want the plan's assignments", v)
 	}
+	if v := a.metric(t, `negotiation_need_coverage_count`); v < 1 {
+		t.Errorf("negotiation_need_coverage_count = %v", v)
+	}
 	if v := a.metric(t, `negotiation_rounds_count`); v < 1 {
 		t.Errorf("negotiation_rounds_count = %v", v)
 	}

@@ -186,3 +186,24 @@ func Shortfall(needs []Need, plan *Proposal, role string) int {
 	}
 	return 0
 }
+
+// Coverage is the share of the needs' places that assignments fill: Σ
+// min(assignees serving a need, its count) over Σ count, an assignee
+// serving the need its Need or its Role names (1 when nothing was asked).
+func Coverage(needs []Need, assignments []Assignment) float64 {
+	places, filled := 0, 0
+	for _, n := range needs {
+		got := 0
+		for _, a := range assignments {
+			if a.Need == n.Role || (a.Need == "" && a.Role == n.Role) {
+				got++
+			}
+		}
+		places += n.Count
+		filled += min(got, n.Count)
+	}
+	if places == 0 {
+		return 1
+	}
+	return float64(filled) / float64(places)
+}

@@ -81,3 +81,23 @@ func TestUnclearAndUnmatchedDemands(t *testing.T) {
 		t.Fatalf("%+v", evs[2])
 	}
 }
+
+func TestCoverage(t *testing.T) {
+	needs := []Need{{Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 2}, {Role: "场地", CapabilityTags: []string{"场地提供"}, Count: 1}}
+	for _, tc := range []struct {
+		as   []Assignment
+		want float64
+	}{
+		{nil, 0},
+		{[]Assignment{{Need: "演讲嘉宾"}, {Need: "演讲嘉宾"}, {Need: "演讲嘉宾"}, {Role: "场地"}}, 1}, // a third speaker fills nothing more
+		{[]Assignment{{Need: "演讲嘉宾"}, {Role: "摄影师"}}, 1.0 / 3},
+		{[]Assignment{{Need: "摄影师", Role: "场地"}}, 0}, // the need it names wins over its role
+	} {
+		if got := Coverage(needs, tc.as); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.as, got, tc.want)
+		}
+	}
+	if Coverage(nil, nil) != 1 {
+		t.Error("nothing asked: coverage 1")
+	}
+}

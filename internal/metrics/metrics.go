@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -28,8 +29,17 @@ type Metrics struct {
 	rejected     *prometheus.CounterVec
 	planSize     *prometheus.HistogramVec
 	rounds       prometheus.Histogram
+	coverage     prometheus.Histogram
 	sse          prometheus.Gauge
+
+	// needs holds each understood demand's needs until its negotiation
+	// completes (at most maxPending; beyond that it starts again).
+	mu    sync.Mutex
+	needs map[string][]domain.Need
 }
+
+// maxPending bounds the needs remembered for negotiations under way.
+const maxPending = 10000
 
 // Sources are the live values read at each scrape.
 type Sources struct {
@@ -44,7 +54,7 @@ type Sources struct {
 // New registers the collectors fed by calls (LLMCall, Observe, Stream*);
 // Watch adds the ones read at scrape time.
 func New() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
+	m := &Metrics{reg: prometheus.NewRegistry(), needs: map[string][]domain.Need{}}
 	m.llmCalls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "llm_call_total",
 		Help: "LLM calls by prompt key and outcome (ok, error, timeout, breaker_open, parse_error)."}, []string{"prompt", "outcome"})
 	m.llmLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "llm_call_duration_seconds",
@@ -58,8 +68,11 @@ func New() *Metrics {
 		Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 20}}, []string{"part"})
 	m.rounds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "negotiation_rounds",
 		Help: "Rounds an agreed negotiation (root or sub) took.", Buckets: []float64{1, 2, 3, 4, 5}})
+	m.coverage = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "negotiation_need_coverage",
+		Help:    "Per agreed negotiation (root or sub): the share of its needs' places the plan fills (merged with its sub-negotiations).",
+		Buckets: []float64{0, .25, .5, .75, .9, .999, 1}})
 	m.sse = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sse_active_connections", Help: "Open server-sent-event streams."})
-	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.rejected, m.planSize, m.rounds, m.sse,
+	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.rejected, m.planSize, m.rounds, m.coverage, m.sse,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -88,18 +101,32 @@ func (m *Metrics) LLMCall(c domain.LLMCall) {
 }
 
 // Observe counts completed negotiations and rejected demands among
-// committed events, with the size of each agreed plan and its rounds
-// (agents.Config.Observe); the full quality scores are served by
+// committed events, with the size of each agreed plan, its rounds and its
+// need coverage (agents.Config.Observe); the full quality scores are served by
 // GET /api/v1/demands/{demand_id}/quality and /api/v1/quality.
 func (m *Metrics) Observe(p domain.Payload) {
 	switch e := p.(type) {
+	case *domain.DemandUnderstood:
+		m.mu.Lock()
+		if len(m.needs) >= maxPending {
+			clear(m.needs)
+		}
+		m.needs[e.DemandID] = domain.NeedsOf(e.Understanding())
+		m.mu.Unlock()
 	case *domain.NegotiationCompleted:
 		m.negotiations.WithLabelValues(string(e.Status)).Inc()
+		m.mu.Lock()
+		needs := m.needs[e.DemandID]
+		delete(m.needs, e.DemandID)
+		m.mu.Unlock()
 		plan := e.MergedPlan
 		if plan == nil {
 			plan = e.FinalProposal
 		}
 		if plan != nil && e.Status != domain.ChannelStatusFailed {
+			if len(needs) > 0 {
+				m.coverage.Observe(domain.Coverage(needs, plan.Assignments))
+			}
 			m.planSize.WithLabelValues("assignments").Observe(float64(len(plan.Assignments)))
 			m.planSize.WithLabelValues("alternates").Observe(float64(len(plan.Alternates)))
 			m.planSize.WithLabelValues("gaps").Observe(float64(len(plan.Gaps)))
