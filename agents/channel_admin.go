@@ -191,7 +191,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 	var plans []domain.SubnetPlan
 	if res.ShouldRecurse {
 		for _, s := range res.SubDemands {
-			plans = append(plans, domain.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand})
+			plans = append(plans, domain.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: shortfall(d, c, s.GapType)})
 		}
 	}
 	cause := causation(job.Kind, job.ID)
@@ -223,7 +223,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 			subEvs, err := sub.Submit(domain.SubmitDemand{DemandID: t.SubDemandID, UserID: d.UserID, RawInput: raw,
 				Parent: &domain.SubDemandOrigin{RootDemandID: c.RootDemandID, ParentDemandID: c.DemandID, ParentChannelID: c.ID,
 					Depth: t.RecursionDepth, GapType: t.GapType, CapabilityTags: t.SubDemand.CapabilityTags,
-					NeedCount: shortfall(d, c, t.GapType)}})
+					NeedCount: t.NeedCount}})
 			if err != nil {
 				return nil, err
 			}

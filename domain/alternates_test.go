@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -137,5 +138,52 @@ func TestMergedPlan(t *testing.T) {
 	}
 	if len(done.FinalProposal.Assignments) != 2 {
 		t.Fatalf("the final proposal changed: %+v", done.FinalProposal.Assignments)
+	}
+}
+
+// TestMergedPlanPartialGap: given a sub-negotiation triggered for a gap
+// that still needs some people, when it agrees with fewer assignees than
+// that, then the gap stays in the merged plan; with as many or more (or
+// an unknown count and at least one), the gap is dropped.
+func TestMergedPlanPartialGap(t *testing.T) {
+	tests := []struct {
+		name      string
+		needCount int
+		assignees int
+		wantGaps  []string
+	}{
+		{"filled in part", 3, 1, []string{"g0"}},
+		{"filled", 3, 3, nil},
+		{"more than asked", 2, 3, nil},
+		{"count unknown (older events), one assignee", 0, 1, nil},
+		{"one asked, one assigned", 1, 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := withGaps(DefaultRules()).then(func(c *Channel) ([]Payload, error) {
+				return c.Recurse([]SubnetPlan{{GapType: "g0", NeedCount: tc.needCount}})
+			})
+			c := fold(g.events...)
+			if c.Subnets[0].NeedCount != tc.needCount {
+				t.Fatalf("triggered with need count %d, want %d", c.Subnets[0].NeedCount, tc.needCount)
+			}
+			c.FinalProposal.Gaps = []string{"g0"}
+			var as []Assignment
+			for i := range tc.assignees {
+				as = append(as, Assignment{AgentID: fmt.Sprint("p", i), Role: "g0"})
+			}
+			evs, err := c.SubnetDone(SubnetCompleted{SubChannelID: c.Subnets[0].SubChannelID, Status: ChannelStatusFinalized,
+				Success: true, Result: &Proposal{Assignments: as}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := find[*NegotiationCompleted](evs)
+			if done == nil || done.MergedPlan == nil {
+				t.Fatalf("%+v", evs)
+			}
+			if !slices.Equal(done.MergedPlan.Gaps, tc.wantGaps) || len(done.MergedPlan.Assignments) != 2+tc.assignees {
+				t.Fatalf("gaps %v (want %v), %d assignments", done.MergedPlan.Gaps, tc.wantGaps, len(done.MergedPlan.Assignments))
+			}
+		})
 	}
 }

@@ -612,6 +612,9 @@ func completion(gaps []Gap) int {
 type SubnetPlan struct {
 	GapType   string
 	SubDemand SubDemand
+	// NeedCount is how many people the gap still needs (0: unknown, one
+	// or more).
+	NeedCount int
 }
 
 // Recurse records prompt 8's decision: it triggers up to MaxSubnets
@@ -636,7 +639,7 @@ func (c *Channel) Recurse(plans []SubnetPlan) ([]Payload, error) {
 		sub := SubDemandID(c.DemandID, i)
 		sd := p.SubDemand
 		b.add(&SubnetTriggered{ParentChannelID: c.ID, ParentDemandID: c.DemandID, SubDemandID: sub,
-			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd})
+			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd, NeedCount: p.NeedCount})
 	}
 	return b.done()
 }
@@ -680,8 +683,9 @@ func (c *Channel) SubnetDone(r SubnetCompleted) ([]Payload, error) {
 // mergedPlan is the one plan of a negotiation tree (000 §3.6): the final
 // proposal's assignments, then those of every sub-negotiation that agreed,
 // each marked with the sub-channel it came from; the gaps a
-// sub-negotiation filled are dropped, and its alternates kept (marked
-// too). Nil without a final proposal or without any agreed
+// sub-negotiation filled are dropped (one it filled only in part, fewer
+// assignees than its need count, stays a gap), and its alternates kept
+// (marked too). Nil without a final proposal or without any agreed
 // sub-negotiation (the final proposal is then the plan).
 func (c *Channel) mergedPlan(subs []SubnetCompleted) *Proposal {
 	if c.FinalProposal == nil {
@@ -706,7 +710,7 @@ func (c *Channel) mergedPlan(subs []SubnetCompleted) *Proposal {
 			plan.Alternates = append(plan.Alternates, a)
 		}
 		for _, s := range c.Subnets {
-			if s.SubChannelID == r.SubChannelID {
+			if s.SubChannelID == r.SubChannelID && len(r.Result.Assignments) >= max(1, s.NeedCount) {
 				plan.Gaps = slices.DeleteFunc(plan.Gaps, func(g string) bool { return g == s.GapType })
 			}
 		}

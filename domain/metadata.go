@@ -32,6 +32,11 @@ type LLMCall struct {
 	Outcome      string `json:"outcome"`
 	FallbackUsed bool   `json:"fallback_used"`
 	Error        string `json:"error,omitempty"`
+	// Reused says the answer was taken from an earlier recorded call
+	// with the same input instead of asking the provider (a fork replays
+	// the answers its change does not affect): no provider call, no
+	// tokens spent.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // LLM call outcomes.

@@ -177,7 +177,7 @@ var samplePayloads = []Payload{
 	&SubnetTriggered{
 		ParentChannelID: "collab-abc12345", ParentDemandID: "d-abc12345",
 		SubDemandID: "d-sub-1", SubChannelID: "collab-sub-1", GapType: "摄影师", RecursionDepth: 1,
-		SubDemand: &SubDemand{Description: "寻找摄影师", CapabilityTags: []string{"摄影"}, Priority: "high"},
+		SubDemand: &SubDemand{Description: "寻找摄影师", CapabilityTags: []string{"摄影"}, Priority: "high"}, NeedCount: 2,
 	},
 	&SubnetCompleted{
 		ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", SubDemandID: "d-sub-1",

@@ -23,6 +23,9 @@ type SubnetTriggered struct {
 	GapType         string     `json:"gap_type"`
 	RecursionDepth  int        `json:"recursion_depth"` // depth of the sub-channel, ≥ 1
 	SubDemand       *SubDemand `json:"sub_demand,omitempty"`
+	// NeedCount is how many people the gap still needs (issue 12; 0 in
+	// events written before it: one or more).
+	NeedCount int `json:"need_count,omitempty"`
 }
 
 // EventType implements [Payload].

@@ -45,7 +45,12 @@ type Row struct {
 	Status   string         // finalized, force_finalized, failed, rejected
 	Tree     quality.Scores // the negotiated plan, sub-negotiations merged in
 	Baseline quality.Scores // the no-negotiation plan on the same needs
-	Err      error
+	// BaselineKept is the baseline's need coverage without the assignees
+	// who, asked in the negotiation, declined or withdrew: what the
+	// baseline's plan would deliver once people answer (agents the
+	// negotiation did not ask are counted as coming).
+	BaselineKept float64
+	Err          error
 }
 
 // Totals sum up the rows.
@@ -55,9 +60,9 @@ type Totals struct {
 	// Coverage and stability are means over the scenarios that expect a
 	// plan; Padding and Irrelevant are sums of assignees, with the share
 	// of irrelevant assignees.
-	Coverage, Stability, BaselineCoverage, BaselineStability float64
-	Padding, BaselinePadding, Assignees, Irrelevant          int
-	IrrelevantShare                                          float64
+	Coverage, Stability, BaselineCoverage, BaselineStability, BaselineKept float64
+	Padding, BaselinePadding, Assignees, Irrelevant                        int
+	IrrelevantShare                                                        float64
 }
 
 // Run submits every scenario (c at a time) to a, waits for each to end
@@ -120,37 +125,49 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 	}
 	q := quality.Score(sub.DemandID, events, tags)
 	r.Status, r.Tree = q.Status, q.Tree
-	r.Baseline, r.Err = baseline(ctx, a, events, s.Text, tags)
+	r.Baseline, r.BaselineKept, r.Err = baseline(ctx, a, events, s.Text, tags)
 	return r
 }
 
 // baseline plans without negotiating: for each need of the demand's
 // understanding, the top-ranked shortlisted agents carrying one of its
 // tags, up to its count, each placed once; everyone placed counts as
-// unconfirmed (no offer, no answer), so stability is 0.
-func baseline(ctx context.Context, a *app.App, events []quality.Event, raw string, tags func(string) []string) (quality.Scores, error) {
+// unconfirmed (no offer, no answer), so stability is 0. kept is its
+// coverage without the assignees who, asked anywhere in the negotiation
+// tree, declined the demand or withdrew from it.
+func baseline(ctx context.Context, a *app.App, events []quality.Event, raw string, tags func(string) []string) (s quality.Scores, kept float64, err error) {
 	var u *domain.Understanding
+	refused := map[string]bool{}
 	for _, e := range events {
-		if d, ok := e.Payload.(*domain.DemandUnderstood); ok && u == nil {
-			x := d.Understanding()
-			u = &x
+		switch d := e.Payload.(type) {
+		case *domain.DemandUnderstood:
+			if u == nil {
+				x := d.Understanding()
+				u = &x
+			}
+		case *domain.OfferSubmitted:
+			if d.Decision == domain.OfferDecisionDecline {
+				refused[d.AgentID] = true
+			}
+		case *domain.AgentWithdrawn:
+			refused[d.AgentID] = true
 		}
 	}
 	if u == nil {
-		return quality.Scores{}, nil
+		return quality.Scores{}, 0, nil
 	}
 	needs := domain.NeedsOf(*u)
-	s := quality.Scores{Needs: len(needs)}
+	s = quality.Scores{Needs: len(needs)}
 	if len(needs) == 0 {
 		s.NeedCoverage, s.Relevance, s.Stability = 1, 1, 0
-		return s, nil
+		return s, 1, nil
 	}
 	list, err := a.Engine.Shortlist(ctx, needs, u.Context.Location, raw)
 	if err != nil {
-		return s, err
+		return s, 0, err
 	}
 	placed := map[string]bool{}
-	filled, relevant := 0, 0
+	filled, relevant, coming := 0, 0, 0
 	for _, n := range needs {
 		s.Places += n.Count
 		got := 0
@@ -164,6 +181,9 @@ func baseline(ctx context.Context, a *app.App, events []quality.Event, raw strin
 				if n.Serves(tags(p.AgentID)) {
 					relevant++
 				}
+				if !refused[p.AgentID] {
+					coming++
+				}
 			}
 		}
 		filled += got
@@ -171,7 +191,7 @@ func baseline(ctx context.Context, a *app.App, events []quality.Event, raw strin
 	s.Assignees = len(placed)
 	s.NeedCoverage = ratio(filled, s.Places)
 	s.Relevance = ratio(relevant, s.Assignees)
-	return s, nil
+	return s, ratio(coming, s.Places), nil
 }
 
 func ratio(a, b int) float64 {
@@ -221,6 +241,7 @@ func Sum(rows []Row) Totals {
 		t.Stability += r.Tree.Stability
 		t.BaselineCoverage += r.Baseline.NeedCoverage
 		t.BaselineStability += r.Baseline.Stability
+		t.BaselineKept += r.BaselineKept
 		t.Padding += r.Tree.Padding
 		t.BaselinePadding += r.Baseline.Padding
 		t.Assignees += r.Tree.Assignees
@@ -229,7 +250,7 @@ func Sum(rows []Row) Totals {
 	if plans > 0 {
 		n := float64(plans)
 		t.Coverage, t.Stability = t.Coverage/n, t.Stability/n
-		t.BaselineCoverage, t.BaselineStability = t.BaselineCoverage/n, t.BaselineStability/n
+		t.BaselineCoverage, t.BaselineStability, t.BaselineKept = t.BaselineCoverage/n, t.BaselineStability/n, t.BaselineKept/n
 	}
 	if t.Assignees > 0 {
 		t.IrrelevantShare = float64(t.Irrelevant) / float64(t.Assignees)
@@ -240,20 +261,20 @@ func Sum(rows []Row) Totals {
 // Write prints a row per scenario and the totals.
 func Write(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\tdomain\texpect\toutcome\tneeds\tplaces\tassignees\tcoverage\tpadding\trelevance\tstability\trounds\tLLM calls\t| baseline coverage\tbaseline stability\t")
+	fmt.Fprintln(tw, "scenario\tdomain\texpect\toutcome\tneeds\tplaces\tassignees\tcoverage\tpadding\trelevance\tstability\trounds\tLLM calls\t| baseline coverage\twithout refusers\tbaseline stability\t")
 	for _, r := range rows {
 		if r.Err != nil {
-			fmt.Fprintf(tw, "%s\t%s\t%s\terror: %v\t\t\t\t\t\t\t\t\t\t|\t\t\n", r.ID, r.Domain, r.Expect, r.Err)
+			fmt.Fprintf(tw, "%s\t%s\t%s\terror: %v\t\t\t\t\t\t\t\t\t\t|\t\t\t\n", r.ID, r.Domain, r.Expect, r.Err)
 			continue
 		}
 		s, b := r.Tree, r.Baseline
 		if r.Status == "rejected" {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t%d\t| -\t-\t\n", r.ID, r.Domain, r.Expect, r.Status, s.LLM.Calls)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t%d\t| -\t-\t-\t\n", r.ID, r.Domain, r.Expect, r.Status, s.LLM.Calls)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f%%\t%d\t%.0f%%\t%.0f%%\t%d\t%d\t| %.0f%%\t%.0f%%\t\n", r.ID, r.Domain, r.Expect,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f%%\t%d\t%.0f%%\t%.0f%%\t%d\t%d\t| %.0f%%\t%.0f%%\t%.0f%%\t\n", r.ID, r.Domain, r.Expect,
 			r.Status, s.Needs, s.Places, s.Assignees, s.NeedCoverage*100, s.Padding, s.Relevance*100, s.Stability*100, s.Rounds,
-			s.LLM.Calls, b.NeedCoverage*100, b.Stability*100)
+			s.LLM.Calls, b.NeedCoverage*100, r.BaselineKept*100, b.Stability*100)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -261,8 +282,8 @@ func Write(w io.Writer, rows []Row) error {
 	t := Sum(rows)
 	_, err := fmt.Fprintf(w, "\n%d scenarios, %d ended as expected; %d agreed; unclear or impossible rejected: %d of %d\n"+
 		"negotiated: coverage %.1f%%, padding %d, irrelevant assignees %d of %d (%.1f%%), stability %.1f%%\n"+
-		"baseline:   coverage %.1f%%, padding %d, stability %.1f%% (no offers, nobody confirmed)\n",
+		"baseline:   coverage %.1f%% (%.1f%% without the assignees who declined or withdrew when asked), padding %d, stability %.1f%% (no offers, nobody confirmed)\n",
 		t.Scenarios, t.Expected, t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
-		t.IrrelevantShare*100, t.Stability*100, t.BaselineCoverage*100, t.BaselinePadding, t.BaselineStability*100)
+		t.IrrelevantShare*100, t.Stability*100, t.BaselineCoverage*100, t.BaselineKept*100, t.BaselinePadding, t.BaselineStability*100)
 	return err
 }

@@ -35,14 +35,15 @@ func TestSum(t *testing.T) {
 	rows := []Row{
 		{Scenario: Scenario{Expect: "agree"}, Status: "finalized",
 			Tree:     quality.Scores{NeedCoverage: 1, Stability: 1, Assignees: 4, Relevance: 0.75},
-			Baseline: quality.Scores{NeedCoverage: 1}},
-		{Scenario: Scenario{Expect: "agree"}, Status: "failed", Tree: quality.Scores{NeedCoverage: 0}, Baseline: quality.Scores{NeedCoverage: 0.5}},
+			Baseline: quality.Scores{NeedCoverage: 1}, BaselineKept: 0.75},
+		{Scenario: Scenario{Expect: "agree"}, Status: "failed", Tree: quality.Scores{NeedCoverage: 0}, Baseline: quality.Scores{NeedCoverage: 0.5},
+			BaselineKept: 0.25},
 		{Scenario: Scenario{Expect: "reject"}, Status: "rejected"},
 		{Scenario: Scenario{Expect: "reject"}, Status: "finalized", Tree: quality.Scores{Assignees: 2, Relevance: 1}},
 	}
 	got := Sum(rows)
 	want := Totals{Scenarios: 4, Agreed: 2, Expected: 2, Unclear: 2, UnclearRejected: 1, Coverage: 0.5, Stability: 0.5,
-		BaselineCoverage: 0.75, Assignees: 4, Irrelevant: 1, IrrelevantShare: 0.25}
+		BaselineCoverage: 0.75, BaselineKept: 0.5, Assignees: 4, Irrelevant: 1, IrrelevantShare: 0.25}
 	if got != want {
 		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}

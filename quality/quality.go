@@ -83,14 +83,25 @@ type Scores struct {
 
 // LLMCost counts the model calls recorded with the events.
 type LLMCost struct {
+	// Calls counts the calls made to the provider; InputTokens and
+	// OutputTokens what they spent.
 	Calls        int `json:"calls"`
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
-	Fallbacks    int `json:"fallbacks"`
+	// Fallbacks counts the calls whose answer was the prompt's fallback.
+	Fallbacks int `json:"fallbacks"`
+	// Reused counts the answers taken from an earlier recorded call with
+	// the same input (domain.LLMCall.Reused) instead of calling the
+	// provider.
+	Reused int `json:"reused"`
 }
 
 func (c *LLMCost) add(call *domain.LLMCall) {
 	if call == nil {
+		return
+	}
+	if call.Reused {
+		c.Reused++
 		return
 	}
 	c.Calls++
@@ -201,6 +212,7 @@ func Mean(all []Scores) Scores {
 		m.LLM.InputTokens += s.LLM.InputTokens
 		m.LLM.OutputTokens += s.LLM.OutputTokens
 		m.LLM.Fallbacks += s.LLM.Fallbacks
+		m.LLM.Reused += s.LLM.Reused
 		m.NeedCoverage += s.NeedCoverage / n
 		m.Relevance += s.Relevance / n
 		m.FinalAcceptRate += s.FinalAcceptRate / n

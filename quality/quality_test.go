@@ -67,3 +67,18 @@ func TestGini(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMCostReused: an answer reused from an earlier recorded call
+// counts as reused, not as a provider call, and spends no tokens.
+func TestLLMCostReused(t *testing.T) {
+	evs := events(10)
+	evs[2].LLMCall = &domain.LLMCall{InputTokens: 100, OutputTokens: 20, Reused: true}
+	r := Score("d1", evs, func(string) []string { return nil })
+	want := LLMCost{Calls: 1, InputTokens: 100, OutputTokens: 20, Reused: 1}
+	if r.Root.LLM != want || r.Tree.LLM != want {
+		t.Fatalf("root %+v tree %+v, want %+v", r.Root.LLM, r.Tree.LLM, want)
+	}
+	if m := Mean([]Scores{r.Root, r.Root}); m.LLM.Reused != 2 || m.LLM.Calls != 2 {
+		t.Fatalf("mean %+v", m.LLM)
+	}
+}

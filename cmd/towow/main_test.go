@@ -553,6 +553,15 @@ func TestEvalSlice(t *testing.T) {
 	if coverage < 95 || m[2] != "0" || irrelevant > 10 {
 		t.Fatalf("coverage %s%%, padding %s, irrelevant %s%%:\n%s", m[1], m[2], m[3], s)
 	}
+	// The negotiated plans cover at least what the baseline's would once
+	// its assignees answer.
+	b := regexp.MustCompile(`baseline: +coverage [0-9.]+% \(([0-9.]+)% without`).FindStringSubmatch(s)
+	if b == nil {
+		t.Fatalf("no baseline line:\n%s", s)
+	}
+	if kept, _ := strconv.ParseFloat(b[1], 64); coverage < kept {
+		t.Fatalf("negotiated coverage %.1f%% below the baseline's %.1f%% without refusers:\n%s", coverage, kept, s)
+	}
 	cmd = exec.Command(towowBin, "eval", "-only", "nope")
 	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
 	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "names scenarios the suite does not have") {

@@ -208,7 +208,7 @@ function qualityCard(q) {
         row("最终接受率", (s) => pct(s.final_accept_rate)),
         row("稳定性", (s) => pct(s.stability)),
         row("福利（平均 / 纳什）", (s) => s.welfare_utilitarian + " / " + s.welfare_nash),
-        row("LLM 调用", (s) => s.llm.calls + " 次，" + s.llm.input_tokens + "+" + s.llm.output_tokens + " tokens，回退 " + s.llm.fallbacks),
+        row("LLM 调用", (s) => s.llm.calls + " 次，" + s.llm.input_tokens + "+" + s.llm.output_tokens + " tokens，回退 " + s.llm.fallbacks + "，复用 " + (s.llm.reused || 0)),
         row("达成用时", (s) => (s.time_to_agreement_ms ? (s.time_to_agreement_ms / 1000).toFixed(1) + " 秒" : "—"))))));
 }
 
