@@ -150,6 +150,25 @@ var specs = []EventSpec{
 	newSpec[AgentReactivated]("A deactivated agent was reactivated and may be invited again."),
 	newSpec[AgentTokenIssued]("An external agent was issued a new API token; earlier tokens stop working."),
 	newSpec[ErrorOccurred]("An error occurred."),
+
+	// Workflows (design 003): the agreed plan carried out.
+	newSpec[WorkflowCreated]("An agreed plan became a draft workflow: a task per assignment, a milestone per timeline milestone."),
+	newSpec[WorkflowNodeAdded]("A validated decision added a node to a workflow."),
+	newSpec[WorkflowNodeUpdated]("A validated decision changed a workflow node's fields."),
+	newSpec[WorkflowNodeDeleted]("A validated decision deleted a workflow node and its edges."),
+	newSpec[WorkflowNodeMoved]("A workflow node was moved on the canvas (layout only)."),
+	newSpec[WorkflowEdgeAdded]("A validated decision made one workflow node run after another."),
+	newSpec[WorkflowEdgeDeleted]("A validated decision removed an edge of a workflow."),
+	newSpec[WorkflowStarted]("A workflow's execution started."),
+	newSpec[WorkflowCompleted]("Every node of a workflow completed."),
+	newSpec[WorkflowFailed]("A workflow failed: one of its nodes failed for good."),
+	newSpec[WorkflowCancelled]("A workflow was cancelled; nodes not started were skipped."),
+	newSpec[NodeStarted]("An attempt of a workflow node started."),
+	newSpec[NodeCompleted]("A workflow node completed with its result."),
+	newSpec[NodeFailed]("An attempt of a workflow node failed; another follows or the node failed for good."),
+	newSpec[NodeSkipped]("A workflow node will not run: a dependency failed, or the workflow failed or was cancelled."),
+	newSpec[DecisionValidated]("The Coordinator let a decision on a workflow through (with any corrections); its effects follow in the same commit."),
+	newSpec[DecisionRejected]("The Coordinator refused a decision on a workflow, naming the rule and the field errors."),
 }
 
 // registry indexes specs by type; it is checked once at start-up.

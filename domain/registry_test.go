@@ -49,6 +49,24 @@ var requiredEventTypes = []string{
 	"towow.agent.reactivated",
 	"towow.agent.token_issued",
 	"towow.error.occurred",
+	// Workflows (issue 13, design 003).
+	"towow.workflow.created",
+	"towow.workflow.node_added",
+	"towow.workflow.node_updated",
+	"towow.workflow.node_deleted",
+	"towow.workflow.node_moved",
+	"towow.workflow.edge_added",
+	"towow.workflow.edge_deleted",
+	"towow.workflow.started",
+	"towow.workflow.completed",
+	"towow.workflow.failed",
+	"towow.workflow.cancelled",
+	"towow.node.started",
+	"towow.node.completed",
+	"towow.node.failed",
+	"towow.node.skipped",
+	"towow.decision.validated",
+	"towow.decision.rejected",
 }
 
 func TestCatalogHoldsExactlyTheRequiredTypes(t *testing.T) {
@@ -142,6 +160,10 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		EventGapIdentified, EventSubnetTriggered, EventSubnetCompleted, EventAgentOnline,
 		EventAgentOffline, EventAgentWithdrawn, EventErrorOccurred, EventNegotiationCompleted,
 		EventAgentRegistered, EventAgentUpdated, EventAgentDeactivated, EventAgentReactivated, EventAgentTokenIssued,
+		EventWorkflowCreated, EventWorkflowNodeAdded, EventWorkflowNodeUpdated, EventWorkflowNodeDeleted, EventWorkflowNodeMoved,
+		EventWorkflowEdgeAdded, EventWorkflowEdgeDeleted, EventWorkflowStarted, EventWorkflowCompleted, EventWorkflowFailed,
+		EventWorkflowCancelled, EventNodeStarted, EventNodeCompleted, EventNodeFailed, EventNodeSkipped,
+		EventDecisionValidated, EventDecisionRejected,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

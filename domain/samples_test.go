@@ -214,4 +214,42 @@ var samplePayloads = []Payload{
 		ErrorCode: "TOWOW_FILTER_002", ErrorMessage: "LLM筛选超时",
 		Context: map[string]string{"demand_id": "d-abc12345"}, Recoverable: true,
 	},
+	// Workflows.
+	&WorkflowCreated{WorkflowID: "wf-abc12345", DemandID: "d-abc12345", ChannelID: "collab-abc12345", UserID: "user_alice",
+		Title: "AI聚会执行", Participants: []string{"user_agent_bob"}, Nodes: []WorkflowNode{sampleNode},
+		Edges: []WorkflowEdge{{From: "task-1", To: "milestone-1"}}, CreatedAt: sampleTime},
+	&WorkflowNodeAdded{WorkflowChange: sampleChange, Node: sampleNode},
+	&WorkflowNodeUpdated{WorkflowChange: sampleChange, Node: sampleNode},
+	&WorkflowNodeDeleted{WorkflowChange: sampleChange, NodeID: "task-1", Edges: []WorkflowEdge{{From: "task-1", To: "milestone-1"}}},
+	&WorkflowNodeMoved{WorkflowChange: sampleChange, NodeID: "task-1", Position: Position{X: 10, Y: 20}},
+	&WorkflowEdgeAdded{WorkflowChange: sampleChange, Edge: WorkflowEdge{From: "task-1", To: "milestone-1"}},
+	&WorkflowEdgeDeleted{WorkflowChange: sampleChange, Edge: WorkflowEdge{From: "task-1", To: "milestone-1"}},
+	&WorkflowStarted{WorkflowID: "wf-abc12345", DecisionID: "dec-2", NodeCount: 2, Order: []string{"task-1", "milestone-1"}},
+	&WorkflowCompleted{WorkflowID: "wf-abc12345", Status: "completed", Results: []NodeOutcome{{NodeID: "task-1", Result: sampleResult}}},
+	&WorkflowFailed{WorkflowID: "wf-abc12345", Status: "failed", FailedNode: "task-1", Error: "场地不可用",
+		Results: []NodeOutcome{{NodeID: "milestone-0", Result: sampleResult}}},
+	&WorkflowCancelled{WorkflowID: "wf-abc12345", DecisionID: "dec-3", Reason: "活动取消"},
+	&NodeStarted{WorkflowID: "wf-abc12345", NodeID: "task-1", NodeType: NodeTask, Attempt: 1, Deadline: sampleTime},
+	&NodeCompleted{WorkflowID: "wf-abc12345", NodeID: "task-1", NodeType: NodeTask, Attempt: 1, Result: sampleResult},
+	&NodeFailed{WorkflowID: "wf-abc12345", NodeID: "task-1", NodeType: NodeHTTP, Attempt: 1, Error: "503", Retry: true, RetryAt: sampleTime},
+	&NodeSkipped{WorkflowID: "wf-abc12345", NodeID: "milestone-1", NodeType: NodeMilestone, Reason: "depends on task-1, which failed"},
+	&DecisionValidated{WorkflowID: "wf-abc12345", Decision: sampleDecision, Corrections: []Correction{{Rule: "node_fields",
+		Field: "payload.node.timeout_seconds", From: "0", To: "1", Message: "clamped"}}, Version: 2, DecidedAt: sampleTime},
+	&DecisionRejected{WorkflowID: "wf-abc12345", Decision: sampleDecision, Rule: "acyclic", Reason: "cycle",
+		Errors: []FieldError{{Field: "payload", Message: "cycle"}}, Version: 1, DecidedAt: sampleTime},
 }
+
+var (
+	sampleResult = NodeResult{Summary: "场地已确认", By: "user_agent_bob", Output: map[string]string{"status": "200"}}
+	sampleChange = WorkflowChange{WorkflowID: "wf-abc12345", DecisionID: "dec-1", ClientID: "tab-1", Version: 2}
+	sampleNode   = WorkflowNode{ID: "task-1", Type: NodeHTTP, Title: "通知场地", Description: "POST 确认", AssigneeID: "user_agent_bob",
+		Role: "场地提供者", Due: "第一周", WaitUntil: sampleTime, URL: "http://127.0.0.1:9/hook", Body: map[string]string{"a": "b"},
+		TimeoutSeconds: 30, MaxAttempts: 3, SubChannelID: "collab-abc12345-1", Position: Position{X: 1, Y: 2}}
+	sampleDecision = Decision{DecisionID: "dec-1", Type: DecisionCreateNode, Actor: "agent:conversation", ClientID: "tab-1",
+		Confidence: 0.9, BaseVersion: 1, Payload: DecisionPayload{NodeID: "task-1", Node: &sampleNode, After: []string{"a"},
+			Before: []string{"b"}, Changes: &NodeChanges{Title: ptr("t"), Description: ptr("d"), AssigneeID: ptr("x"), Role: ptr("r"),
+				Due: ptr("d"), WaitUntil: &sampleTime, URL: ptr("u"), Body: &map[string]string{"k": "v"}, TimeoutSeconds: ptr(5),
+				MaxAttempts: ptr(2)}, From: "a", To: "b", Position: &Position{X: 3, Y: 4}, Reason: "r"}}
+)
+
+func ptr[T any](v T) *T { return &v }
