@@ -137,7 +137,9 @@ func fingerprint[R ~checksumRow](query func(*sqlcdb.Queries, context.Context) (R
 }
 
 // All is every read model, in the order `towow serve` runs them.
-func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}} }
+func All() []ReadModel {
+	return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}, Quality{}}
+}
 
 // Names lists the read models' names, in All's order.
 func Names() []string {
