@@ -59,6 +59,7 @@ type ReadModels interface {
 	AgentHistory(ctx context.Context, agentID string, before int64, limit int) ([]projections.Participation, error)
 	ListLLMCalls(ctx context.Context, f projections.LLMCallFilter) ([]projections.LLMCallView, error)
 	SummarizeLLMCalls(ctx context.Context, f projections.LLMCallFilter) ([]projections.LLMCallSummary, error)
+	SummarizeQuality(ctx context.Context, f projections.QualityFilter) (projections.QualitySummary, error)
 }
 
 // StatusSource tells the operations view what runs in this process.

@@ -26,32 +26,40 @@ type QualityOutput struct {
 
 // QualityListInput selects the negotiations an aggregate covers.
 type QualityListInput struct {
+	MinCursor
 	UserID string    `query:"user_id" maxLength:"128" doc:"only this user's demands"`
 	Since  time.Time `query:"since" doc:"submitted at or after (RFC 3339)"`
 	Until  time.Time `query:"until" doc:"submitted before (RFC 3339)"`
-	Limit  int       `query:"limit" minimum:"1" maximum:"200" default:"100" doc:"the newest this many root demands"`
+	Limit  int       `query:"limit" minimum:"1" maximum:"200" default:"100" doc:"how many reports to list (the newest negotiations that ended); the counts, means and Gini cover every root demand in the range whatever the limit"`
 }
 
-// QualityAggregate sums up the quality of many negotiations.
+// QualityAggregate sums up the quality of many negotiations. The counts,
+// means and Gini cover every root demand in the range (the quality read
+// model's rows, one per root negotiation that ended); only Reports is
+// bounded by the limit.
 type QualityAggregate struct {
-	// Demands counts the root demands in the range; Final those that
-	// ended; Rejected those rejected; Agreed those finalized or
-	// force-finalized (the means are over these).
-	Demands  int `json:"demands"`
-	Final    int `json:"final"`
-	Rejected int `json:"rejected"`
-	Agreed   int `json:"agreed"`
+	// Demands counts the root demands in the range, running ones
+	// included; Final those that ended; Rejected those rejected; Agreed
+	// those finalized or force-finalized (the means are over these).
+	Demands  int `json:"demands" doc:"root demands submitted in the range, all of them (not only the listed reports): those that ended (final) and those still running, counted from the demands read model"`
+	Final    int `json:"final" doc:"root negotiations in the range that ended (finalized, force_finalized, failed or rejected)"`
+	Rejected int `json:"rejected" doc:"root demands in the range that were rejected"`
+	Agreed   int `json:"agreed" doc:"root negotiations in the range that were finalized or force-finalized: the means are over these"`
 	// Root and Tree sum up the agreed negotiations' scores (quality.Mean:
 	// counts summed, the rest averaged).
-	Root quality.Scores `json:"root"`
-	Tree quality.Scores `json:"tree"`
+	Root quality.Scores `json:"root" doc:"the root channels' scores over every agreed negotiation in the range: counts (needs, places, assignees, padding, LLM cost) summed, rates averaged (three decimals), rounds and time to agreement averaged to whole numbers"`
+	Tree quality.Scores `json:"tree" doc:"the same over the whole trees (sub-negotiations merged in)"`
 	// FairnessGini is the Gini coefficient of assignments (whole trees)
 	// over the agents invited in the range: 0 when everyone invited got
 	// the same share of places.
-	FairnessGini float64 `json:"fairness_gini"`
+	FairnessGini float64 `json:"fairness_gini" doc:"Gini coefficient of the places held (whole trees' plans) across every agent invited in a negotiation of the range that ended: 0 when all got the same share"`
 	// Reports are the negotiations', newest first.
-	Reports []quality.Report `json:"reports"`
+	Reports []quality.Report `json:"reports" doc:"the newest limit negotiations of the range that ended, newest submission first, each scored as of the event that ended it; running ones are not listed (GET /api/v1/demands/{demand_id}/quality scores one so far)"`
 }
+
+// readModelsOfQuality are the read models GET /api/v1/quality reads: the
+// quality rows, and the demands for the ones still running.
+var readModelsOfQuality = []string{projections.Quality{}.Name(), projections.Demands{}.Name()}
 
 // QualityListOutput is the aggregate.
 type QualityListOutput struct {
@@ -79,43 +87,22 @@ func (s *Server) registerQuality(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/api/v1/quality",
 		Summary:     "Quality over many negotiations: means of the agreed ones, counts, and the fairness of assignments across agents",
+		Description: "Sums up the quality read model (one row per root negotiation that ended, scored from its events when it ended) over every root demand submitted in the range, however many: limit bounds only the reports listed. Demands still running count in demands and nowhere else.",
 		Tags:        []string{"quality"},
 	}, func(ctx context.Context, in *QualityListInput) (*QualityListOutput, error) {
-		demands, err := s.ReadModels.ListDemands(ctx, projections.DemandFilter{UserID: in.UserID, Since: in.Since, Until: in.Until,
+		if err := s.waitFor(ctx, in.MinCursor, readModelsOfQuality...); err != nil {
+			return nil, err
+		}
+		sum, err := s.ReadModels.SummarizeQuality(ctx, projections.QualityFilter{UserID: in.UserID, Since: in.Since, Until: in.Until,
 			Limit: in.Limit})
 		if err != nil {
 			return nil, problem(err)
 		}
-		tags := map[string][]string{}
-		agg := QualityAggregate{Demands: len(demands), Reports: []quality.Report{}}
-		var roots, trees []quality.Scores
-		placed := map[string]int{}
-		for _, d := range demands {
-			r, err := s.score(ctx, d.DemandID, tags)
-			if err != nil {
-				return nil, err
-			}
-			agg.Reports = append(agg.Reports, r)
-			if r.Final {
-				agg.Final++
-			}
-			switch r.Status {
-			case "rejected":
-				agg.Rejected++
-			case string(domain.ChannelStatusFinalized), string(domain.ChannelStatusForceFinalized):
-				agg.Agreed++
-				roots, trees = append(roots, r.Root), append(trees, r.Tree)
-			}
-			for id, n := range r.Placed {
-				placed[id] += n
-			}
+		agg := QualityAggregate{Demands: sum.Demands, Final: sum.Final, Rejected: sum.Rejected, Agreed: sum.Agreed,
+			Root: sum.Root, Tree: sum.Tree, FairnessGini: sum.FairnessGini, Reports: sum.Reports}
+		if agg.Reports == nil {
+			agg.Reports = []quality.Report{}
 		}
-		agg.Root, agg.Tree = quality.Mean(roots), quality.Mean(trees)
-		counts := make([]int, 0, len(placed))
-		for _, n := range placed {
-			counts = append(counts, n)
-		}
-		agg.FairnessGini = quality.Gini(counts)
 		return &QualityListOutput{Body: agg}, nil
 	})
 }

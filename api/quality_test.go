@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/towow/towow/api"
@@ -12,7 +13,9 @@ import (
 
 // TestQuality scores real negotiations through the API: the wedding demand
 // of issue 12 covers both its needs with relevant people and no padding;
-// "x" is rejected; the aggregate counts them; an unknown demand is 404.
+// "x" is rejected; the aggregate (the quality read model) counts and sums
+// them all, with a second user's wedding, whatever the limit of reports
+// listed; an unknown demand is 404.
 func TestQuality(t *testing.T) {
 	a := newAPI(t)
 	wedding, _ := a.submit(t, "I need a photographer and a caterer for a 30-person wedding in Shanghai next month")
@@ -48,6 +51,7 @@ func TestQuality(t *testing.T) {
 		r.LLM.Calls < 4 || r.LLM.InputTokens == 0 || q.Tree.Assignees < r.Assignees || q.Tree.LLM.Calls < r.LLM.Calls {
 		t.Fatalf("wedding quality: %+v", q)
 	}
+	weddingAssignees := r.Assignees
 
 	x, _ := a.submit(t, "x")
 	a.follow(t, x, 0, false, func(ms []message) bool {
@@ -57,10 +61,48 @@ func TestQuality(t *testing.T) {
 		t.Fatalf("x: %+v", q)
 	}
 
-	var agg api.QualityAggregate
-	if st := a.getJSON(t, "/api/v1/quality?limit=10", &agg); st != 200 || agg.Demands != 2 || agg.Final != 2 || agg.Rejected != 1 ||
-		agg.Agreed != 1 || agg.Root.NeedCoverage != 1 || len(agg.Reports) != 2 || agg.FairnessGini <= 0 || agg.FairnessGini >= 1 {
-		t.Fatalf("aggregate: %d %+v", st, agg)
+	// A third negotiation, another user's wedding, agreed too. The
+	// aggregate covers every demand of the range, whatever the limit:
+	// limit only bounds the reports.
+	second, _ := a.submitAs(t, "u2", "I need a photographer and a caterer for a 30-person wedding in Shanghai next month")
+	a.follow(t, second, 0, false, func(ms []message) bool { return len(ms) > 0 && rootDone(ms[len(ms)-1], second) })
+	var q2 struct {
+		Status string `json:"status"`
+		Root   struct {
+			Assignees int `json:"assignees"`
+		} `json:"root"`
+	}
+	if a.getJSON(t, "/api/v1/demands/"+second+"/quality", &q2); q2.Status != "finalized" && q2.Status != "force_finalized" {
+		t.Fatalf("second wedding: %+v", q2)
+	}
+	head := a.headPosition(t)
+	tests := []struct {
+		query                                    string
+		demands, final, rejected, agreed, listed int
+	}{
+		{"limit=10", 3, 3, 1, 2, 3},
+		{"limit=1", 3, 3, 1, 2, 1},
+		{"user_id=u1&limit=1", 2, 2, 1, 1, 1},
+		{"user_id=u2", 1, 1, 0, 1, 1},
+		{"user_id=nobody", 0, 0, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		var agg api.QualityAggregate
+		st := a.getJSON(t, fmt.Sprintf("/api/v1/quality?%s&min_cursor=%d", tt.query, head), &agg)
+		if st != 200 || agg.Demands != tt.demands || agg.Final != tt.final || agg.Rejected != tt.rejected || agg.Agreed != tt.agreed ||
+			len(agg.Reports) != tt.listed {
+			t.Fatalf("%s: %d %+v", tt.query, st, agg)
+		}
+		if tt.agreed > 0 && (agg.Root.NeedCoverage != 1 || agg.FairnessGini <= 0 || agg.FairnessGini >= 1) {
+			t.Fatalf("%s: %+v", tt.query, agg)
+		}
+		if tt.query == "limit=1" {
+			// The sums are over both agreed weddings, not the one listed.
+			if agg.Reports[0].DemandID != second || agg.Root.Assignees != weddingAssignees+q2.Root.Assignees ||
+				agg.Root.Needs != 4 || agg.Root.Places != 4 {
+				t.Fatalf("limit=1: %+v", agg)
+			}
+		}
 	}
 	var problem map[string]any
 	if st := a.getJSON(t, "/api/v1/demands/d-nope/quality", &problem); st != 404 || problem["code"] != "TOWOW_NOT_FOUND" {

@@ -28,7 +28,7 @@ var codeMap = map[string][]string{
 	"eventstore":           {"domain", "internal/sqlcdb"},
 	"llm":                  {"domain"},
 	"llm/builtin":          {"domain", "llm"},
-	"projections":          {"domain", "eventstore", "internal/sqlcdb"},
+	"projections":          {"domain", "eventstore", "internal/sqlcdb", "quality"},
 	"agents":               {"domain", "eventstore", "internal/logctx", "internal/logthrottle", "internal/sqlcdb", "llm"},
 	"commands":             {"agents", "domain", "eventstore"},
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "quality", "web"},

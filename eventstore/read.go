@@ -119,6 +119,11 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
+// Recorded converts rows of the events table, as a sqlc query over it reads
+// them (every column), into RecordedEvents: for a read model that reads the
+// log through its own queries.
+func Recorded(rows []sqlcdb.Event) ([]RecordedEvent, error) { return toRecorded(rows) }
+
 func toRecorded(rows []sqlcdb.Event) ([]RecordedEvent, error) {
 	out := make([]RecordedEvent, len(rows))
 	for i, r := range rows {

@@ -11,14 +11,16 @@
 //
 // Read functions return view structs, never pgtype values.
 //
-// The read models are [All]: [Streams], [Demands], [Channels], [LLMCalls]
-// and [Agents]. Each is declared once, by one [Model] value in its own file:
+// The read models are [All]: [Streams], [Demands], [Channels], [LLMCalls],
+// [Agents] and [Quality]. Each is declared once, by one [Model] value in its own file:
 // its name, the event types it folds, its Apply (the live fold, and the
 // specification of its rows), and the statements that empty its tables,
 // fold them again in SQL and fingerprint them (queries/). [Runner.Rebuild]
 // folds one again from the first event in one transaction; every one of
 // them is an [SQLRebuilder], whose rebuild is a few INSERT ... SELECT
-// statements over the events table instead of one statement per event. Apply
+// statements over the events table instead of one statement per event
+// (but Quality's: its scores are a Go fold, which its rebuild runs once per
+// ended negotiation, reading the log through its queries). Apply
 // stays the specification: the tests require the SQL rebuild to give the
 // live fold's rows exactly (md5 of every row).
 package projections

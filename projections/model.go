@@ -47,7 +47,9 @@ type Model struct {
 	Reset func(q *sqlcdb.Queries, ctx context.Context) error
 	// Rebuild folds the emptied tables again from the events up to head,
 	// in SQL over the events table: the rows Apply would have written,
-	// event by event. It runs with custom plans and only while every type
+	// event by event. (A model whose rows are a Go fold, as Quality's
+	// scores, may instead fold in Go through q, reading the log through
+	// its queries.) It runs with custom plans and only while every type
 	// in Types is at sqlPayloadVersion (see checkSQLPayloads).
 	Rebuild func(q *sqlcdb.Queries, ctx context.Context, head int64) error
 	// Checksum fingerprints the tables row for row (see fingerprint).
@@ -137,7 +139,9 @@ func fingerprint[R ~checksumRow](query func(*sqlcdb.Queries, context.Context) (R
 }
 
 // All is every read model, in the order `towow serve` runs them.
-func All() []ReadModel { return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}} }
+func All() []ReadModel {
+	return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}, Quality{}}
+}
 
 // Names lists the read models' names, in All's order.
 func Names() []string {

@@ -114,3 +114,9 @@ func (q *Queries) ListLLMCalls(ctx context.Context, f LLMCallFilter) ([]LLMCallV
 func (q *Queries) SummarizeLLMCalls(ctx context.Context, f LLMCallFilter) ([]LLMCallSummary, error) {
 	return SummarizeLLMCalls(ctx, q.db, f)
 }
+
+// SummarizeQuality sums up the quality of every root negotiation the
+// filter selects (see the package function).
+func (q *Queries) SummarizeQuality(ctx context.Context, f QualityFilter) (QualitySummary, error) {
+	return SummarizeQuality(ctx, q.db, f)
+}

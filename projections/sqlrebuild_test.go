@@ -19,13 +19,15 @@ import (
 )
 
 // TestSQLRebuildEqualsFold appends hand-built events of every shape the
-// demands, channels and agents models fold — payloads as Go writes them and
-// as it would never write them (fields absent or null, omitempty zero
-// values, null list elements, odd times, duplicates, events before the row
-// they update exists, force-finalized channels, agent updates and
-// (de)activations), some carrying an LLM call in their metadata — in random
-// order over a few streams, then checks that every read model's SQL rebuild
-// (RebuildUpTo) gives exactly the rows of the live event-by-event fold.
+// demands, channels, agents and quality models fold — payloads as Go
+// writes them and as it would never write them (fields absent or null,
+// omitempty zero values, null list elements, odd times, duplicates, events
+// before the row they update exists, force-finalized channels, agent
+// updates and (de)activations), some carrying an LLM call in their
+// metadata — in random order over a few streams, with finished, running
+// and sub-negotiations (qualityTrees) woven in, then checks that every read
+// model's SQL rebuild (RebuildUpTo) gives exactly the rows of the live
+// event-by-event fold.
 func TestSQLRebuildEqualsFold(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
@@ -33,7 +35,16 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 			s := eventstore.New(pool, eventstore.Options{})
 			ctx := context.Background()
 			g := gen{rng: rand.New(rand.NewPCG(seed, 77)), llm: rand.New(rand.NewPCG(seed, 78))}
+			// Finished negotiations for the quality model (the random
+			// events end few root negotiations), woven into the random
+			// ones by a source of their own.
+			trees := append(qualityTrees(fmt.Sprint(seed), "u1"), qualityTrees(fmt.Sprint(seed)+"b", "u2")...)
+			weave := rand.New(rand.NewPCG(seed, 79))
 			for i := range 400 {
+				for len(trees) > 0 && weave.IntN(400-i) < len(trees) {
+					appendScripted(t, s, trees[:1])
+					trees = trees[1:]
+				}
 				typ, payload, md := g.event()
 				body, err := json.Marshal(payload)
 				if err != nil {
@@ -44,6 +55,7 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			appendScripted(t, s, trees)
 			r := projections.NewRunner(pool, s, nil, nil)
 			for _, m := range projections.All() {
 				d, ok := m.(interface{ Model() projections.Model })
@@ -92,7 +104,8 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 func tableRows(t *testing.T, pool *pgxpool.Pool, model string) []string {
 	t.Helper()
 	tables := map[string][]string{"streams": {"streams"}, "demands": {"demands"}, "agents": {"agents", "agent_invitations"},
-		"channels": {"channels", "channel_proposals", "channel_offers", "channel_feedback"}, "llm_calls": {"llm_calls"}}[model]
+		"channels": {"channels", "channel_proposals", "channel_offers", "channel_feedback"}, "llm_calls": {"llm_calls"},
+		"quality": {"negotiation_quality", "negotiation_quality_places"}}[model]
 	var out []string
 	for _, table := range tables {
 		rows, err := pool.Query(context.Background(), "SELECT '"+table+" ' || t::text FROM "+table+" t")

@@ -432,15 +432,30 @@ func Read(ctx context.Context, r Reader, root string) ([]Event, error) {
 			return nil, fmt.Errorf("quality: %w", err)
 		}
 		for _, e := range evs {
-			p, err := e.Decode()
+			ev, err := EventOf(e)
 			if err != nil {
 				return nil, fmt.Errorf("quality: %w", err)
 			}
-			out = append(out, Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt})
+			out = append(out, ev)
 		}
 		if len(evs) < eventstore.MaxReadLimit {
 			return out, nil
 		}
 		after = evs[len(evs)-1].Position
 	}
+}
+
+// EventOf is a recorded event as Score reads it: its stream, its payload
+// decoded, the LLM call its metadata records and its time. An event of a
+// type the catalog does not know (none that the engine writes) has no
+// payload: Score counts only its LLM call.
+func EventOf(e eventstore.RecordedEvent) (Event, error) {
+	if _, known := domain.Spec(e.Type); !known {
+		return Event{StreamID: e.StreamID, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt}, nil
+	}
+	p, err := e.Decode()
+	if err != nil {
+		return Event{}, err
+	}
+	return Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt}, nil
 }

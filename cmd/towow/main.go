@@ -47,7 +47,7 @@ Usage:
                                     its timeline live, then the result; exits 0 at a terminal state
   towow replay <demand_id>          print a stored negotiation's timeline from its events (no LLM)
   towow migrate up|down|status      apply, roll back one step, or list migrations
-  towow projections rebuild [--name streams|demands|channels|llm_calls|agents]
+  towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]
                                     fold the read models again from the first event while servers
                                     keep serving (readers see the old rows until it commits)
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster

@@ -277,7 +277,7 @@ func TestCommandErrors(t *testing.T) {
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
-		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents]"},
+		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]"},
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},
 		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
 		{"bench sse bad reader", []string{"bench", "sse", "-reader", "curl"}, nil, 2, "towow: usage: -reader must be poll or http"},

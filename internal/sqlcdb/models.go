@@ -218,6 +218,25 @@ type LlmCall struct {
 	RecordedAt   time.Time   `json:"recorded_at"`
 }
 
+type NegotiationQuality struct {
+	DemandID          string          `json:"demand_id"`
+	UserID            string          `json:"user_id"`
+	SubmittedAt       time.Time       `json:"submitted_at"`
+	SubmittedPosition int64           `json:"submitted_position"`
+	EndedAt           time.Time       `json:"ended_at"`
+	Status            string          `json:"status"`
+	Final             bool            `json:"final"`
+	Root              json.RawMessage `json:"root"`
+	Tree              json.RawMessage `json:"tree"`
+	Position          int64           `json:"position"`
+}
+
+type NegotiationQualityPlace struct {
+	DemandID string `json:"demand_id"`
+	AgentID  string `json:"agent_id"`
+	Places   int32  `json:"places"`
+}
+
 type PgLock struct {
 	Locktype pgtype.Text   `json:"locktype"`
 	Classid  pgtype.Uint32 `json:"classid"`

@@ -1,0 +1,151 @@
+-- The quality read model (projections/quality.go): its Apply and Rebuild
+-- fold in Go (quality.Score), reading the log through the first three
+-- queries; the rest write and read its rows.
+
+-- name: QualityTreeEvents :many
+-- A negotiation tree's events (metadata.correlation_id = the root demand)
+-- up to and including a position, in log order: what quality.Score folds.
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE metadata ->> 'correlation_id' = @root_demand_id::text
+  AND global_position <= @until_position::bigint
+ORDER BY global_position;
+
+-- name: QualityAgentTags :many
+-- Each agent's latest towow.agent.registered or towow.agent.updated at or
+-- before a position (events_agent_profile_idx), for its profile's tags as
+-- of then. An agent with none is missing.
+SELECT DISTINCT ON (payload ->> 'agent_id')
+       global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE event_type IN ('towow.agent.registered', 'towow.agent.updated')
+  AND payload ->> 'agent_id' = ANY(@agent_ids::text[])
+  AND global_position <= @until_position::bigint
+ORDER BY payload ->> 'agent_id', global_position DESC;
+
+-- name: QualityEndings :many
+-- Rebuild: the events of the types that may end a root negotiation
+-- (towow.demand.rejected, towow.negotiation.failed and .completed) within a
+-- tree, up to the head, in log order; the model picks in Go the ones that
+-- end their tree's root.
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow.negotiation.completed')
+  AND global_position <= @head_position::bigint
+  AND coalesce(metadata ->> 'correlation_id', '') <> ''
+ORDER BY global_position;
+
+-- name: UpsertQuality :exec
+-- The scores of a root negotiation as of the event that ended it (the last
+-- such event wins).
+INSERT INTO negotiation_quality AS q (demand_id, user_id, submitted_at, submitted_position, ended_at, status, final,
+                                      root, tree, position)
+VALUES (@demand_id, @user_id, @submitted_at, @submitted_position, @ended_at, @status, @final, @root, @tree, @position)
+ON CONFLICT (demand_id) DO UPDATE SET
+    user_id            = excluded.user_id,
+    submitted_at       = excluded.submitted_at,
+    submitted_position = excluded.submitted_position,
+    ended_at           = excluded.ended_at,
+    status             = excluded.status,
+    final              = excluded.final,
+    root               = excluded.root,
+    tree               = excluded.tree,
+    position           = excluded.position;
+
+-- name: DeleteQualityPlaces :exec
+DELETE FROM negotiation_quality_places WHERE demand_id = @demand_id;
+
+-- name: InsertQualityPlaces :exec
+INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
+SELECT @demand_id::text, a.agent_id, a.places
+FROM (SELECT unnest(@agent_ids::text[]) AS agent_id, unnest(@places::int[]) AS places) AS a;
+
+-- name: DeleteQuality :exec
+-- Rebuild: inside the rebuild's transaction, so readers keep the old rows
+-- until it commits (the places go with their rows: ON DELETE CASCADE).
+DELETE FROM negotiation_quality;
+
+-- name: ChecksumQuality :one
+-- Row-for-row fingerprint of both tables (rebuild checks).
+SELECT ((SELECT count(*) FROM negotiation_quality) + (SELECT count(*) FROM negotiation_quality_places))::bigint AS row_count,
+       md5(coalesce((SELECT string_agg(q::text, E'\n' ORDER BY q.demand_id) FROM negotiation_quality q), '') || E'\n--\n' ||
+           coalesce((SELECT string_agg(p::text, E'\n' ORDER BY p.demand_id, p.agent_id) FROM negotiation_quality_places p), ''))::text AS checksum;
+
+-- name: CountUnendedRootDemands :one
+-- GET /api/v1/quality's demands beyond the quality rows: the root demands
+-- of the demands read model in the filter (created_at, the submission's
+-- time, as negotiation_quality.submitted_at) that have no quality row,
+-- that is still running (or ended but not yet folded by the quality model).
+SELECT count(*)::bigint AS demands
+FROM demands d
+WHERE d.parent_demand_id IS NULL
+  AND (sqlc.narg('user_id')::text IS NULL OR d.user_id = sqlc.narg('user_id')::text)
+  AND (sqlc.narg('since')::timestamptz IS NULL OR d.created_at >= sqlc.narg('since')::timestamptz)
+  AND (sqlc.narg('until')::timestamptz IS NULL OR d.created_at < sqlc.narg('until')::timestamptz)
+  AND NOT EXISTS (SELECT 1 FROM negotiation_quality q WHERE q.demand_id = d.demand_id);
+
+-- name: QualityCounts :one
+-- The ended root negotiations in the filter (submitted_at in [since,
+-- until)): all, rejected, agreed (finalized or force-finalized).
+SELECT count(*)::bigint                                                              AS final,
+       (count(*) FILTER (WHERE status = 'rejected'))::bigint                         AS rejected,
+       (count(*) FILTER (WHERE status IN ('finalized', 'force_finalized')))::bigint AS agreed
+FROM negotiation_quality
+WHERE (sqlc.narg('user_id')::text IS NULL OR user_id = sqlc.narg('user_id')::text)
+  AND (sqlc.narg('since')::timestamptz IS NULL OR submitted_at >= sqlc.narg('since')::timestamptz)
+  AND (sqlc.narg('until')::timestamptz IS NULL OR submitted_at < sqlc.narg('until')::timestamptz);
+
+-- name: QualityMeans :many
+-- quality.Mean over the agreed negotiations in the filter, once for the
+-- root scores (kind 'root') and once for the tree's ('tree'): the counts
+-- summed, the rates averaged to three decimals, rounds and time to
+-- agreement averaged to a whole number. No row for a kind without agreed
+-- negotiations.
+SELECT s.kind::text                                                                    AS kind,
+       count(*)::bigint                                                                AS n,
+       sum((s.j ->> 'needs')::bigint)::bigint                                          AS needs,
+       sum((s.j ->> 'places')::bigint)::bigint                                         AS places,
+       sum((s.j ->> 'assignees')::bigint)::bigint                                      AS assignees,
+       sum((s.j ->> 'padding')::bigint)::bigint                                        AS padding,
+       sum((s.j -> 'llm' ->> 'calls')::bigint)::bigint                                 AS llm_calls,
+       sum((s.j -> 'llm' ->> 'input_tokens')::bigint)::bigint                          AS llm_input_tokens,
+       sum((s.j -> 'llm' ->> 'output_tokens')::bigint)::bigint                         AS llm_output_tokens,
+       sum((s.j -> 'llm' ->> 'fallbacks')::bigint)::bigint                             AS llm_fallbacks,
+       round(avg((s.j ->> 'need_coverage')::numeric), 3)::float8                       AS need_coverage,
+       round(avg((s.j ->> 'relevance')::numeric), 3)::float8                           AS relevance,
+       round(avg((s.j ->> 'final_accept_rate')::numeric), 3)::float8                   AS final_accept_rate,
+       round(avg((s.j ->> 'stability')::numeric), 3)::float8                           AS stability,
+       round(avg((s.j ->> 'welfare_utilitarian')::numeric), 3)::float8                 AS welfare_utilitarian,
+       round(avg((s.j ->> 'welfare_nash')::numeric), 3)::float8                        AS welfare_nash,
+       round(avg((s.j ->> 'rounds')::numeric))::bigint                                 AS rounds,
+       round(avg((s.j ->> 'time_to_agreement_ms')::numeric))::bigint                   AS time_to_agreement_ms
+FROM negotiation_quality q
+CROSS JOIN LATERAL (VALUES ('root', q.root), ('tree', q.tree)) AS s(kind, j)
+WHERE q.status IN ('finalized', 'force_finalized')
+  AND (sqlc.narg('user_id')::text IS NULL OR q.user_id = sqlc.narg('user_id')::text)
+  AND (sqlc.narg('since')::timestamptz IS NULL OR q.submitted_at >= sqlc.narg('since')::timestamptz)
+  AND (sqlc.narg('until')::timestamptz IS NULL OR q.submitted_at < sqlc.narg('until')::timestamptz)
+GROUP BY s.kind
+ORDER BY s.kind;
+
+-- name: QualityPlaces :many
+-- The places each agent holds summed over the ended negotiations in the
+-- filter (every agent invited in them, 0 included): the fairness Gini's
+-- counts.
+SELECT p.agent_id, sum(p.places)::bigint AS places
+FROM negotiation_quality_places p
+JOIN negotiation_quality q ON q.demand_id = p.demand_id
+WHERE (sqlc.narg('user_id')::text IS NULL OR q.user_id = sqlc.narg('user_id')::text)
+  AND (sqlc.narg('since')::timestamptz IS NULL OR q.submitted_at >= sqlc.narg('since')::timestamptz)
+  AND (sqlc.narg('until')::timestamptz IS NULL OR q.submitted_at < sqlc.narg('until')::timestamptz)
+GROUP BY p.agent_id
+ORDER BY p.agent_id;
+
+-- name: ListQuality :many
+-- The newest ended root negotiations in the filter (by submission).
+SELECT * FROM negotiation_quality
+WHERE (sqlc.narg('user_id')::text IS NULL OR user_id = sqlc.narg('user_id')::text)
+  AND (sqlc.narg('since')::timestamptz IS NULL OR submitted_at >= sqlc.narg('since')::timestamptz)
+  AND (sqlc.narg('until')::timestamptz IS NULL OR submitted_at < sqlc.narg('until')::timestamptz)
+ORDER BY submitted_at DESC, submitted_position DESC
+LIMIT @max_count;
