@@ -53,7 +53,7 @@ type Config struct {
 	OnCall func(domain.LLMCall)
 }
 
-// Client calls the nine prompts through one provider with timeout, circuit
+// Client calls the ten prompts through one provider with timeout, circuit
 // breaker, parsing and fallbacks. It is safe for concurrent use.
 //
 // Every method returns the typed result, the record of the call and an
@@ -175,7 +175,14 @@ func (c *Client) Compromise(ctx context.Context, in CompromiseInput) (ProposalRe
 	return call(ctx, c, PromptCompromise, &in, parseCompromise, fallbackCompromise)
 }
 
-// call is the path shared by the nine prompts: render → provider (timeout,
+// Task runs prompt 10 (任务执行): the assignee's twin says whether the
+// person did its part of a workflow task. When the model fails the answer
+// is a problem (the twin could not be reached), never done.
+func (c *Client) Task(ctx context.Context, in TaskInput) (domain.TaskAnswer, domain.LLMCall, error) {
+	return call(ctx, c, PromptTask, &in, parseTask, fallbackTask)
+}
+
+// call is the path shared by the ten prompts: render → provider (timeout,
 // breaker) → parse → fallback on failure → record.
 func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	parse func(string, *I) (O, error), fallback func(*I) O) (O, domain.LLMCall, error) {

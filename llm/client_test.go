@@ -102,6 +102,8 @@ func invoke(ctx context.Context, c *Client, key PromptKey) (any, domain.LLMCall,
 		return ret(c.Recursion(ctx, sampleRecursionInput()))
 	case PromptCompromise:
 		return ret(c.Compromise(ctx, sampleCompromiseInput()))
+	case PromptTask:
+		return ret(c.Task(ctx, sampleTaskInput()))
 	}
 	panic(key)
 }
@@ -127,6 +129,8 @@ func fallbackFor(key PromptKey) any {
 		return fallbackRecursion(in)
 	case *CompromiseInput:
 		return fallbackCompromise(in)
+	case *TaskInput:
+		return fallbackTask(in)
 	}
 	panic(key)
 }

@@ -48,6 +48,25 @@ var feedbackTypes = map[string]domain.FeedbackType{
 	"reject": domain.FeedbackReject, "rejected": domain.FeedbackReject,
 }
 
+// taskStatuses are the words a reply to prompt 10 may use for its status.
+var taskStatuses = map[string]domain.TaskStatus{
+	"done": domain.TaskDone, "completed": domain.TaskDone, "complete": domain.TaskDone,
+	"finished": domain.TaskDone, "success": domain.TaskDone, "succeeded": domain.TaskDone,
+	"delivered": domain.TaskDone, "ok": domain.TaskDone, "完成": domain.TaskDone,
+	"已完成": domain.TaskDone, "完成了": domain.TaskDone, "做完": domain.TaskDone,
+	"已做完": domain.TaskDone, "办妥": domain.TaskDone, "已办妥": domain.TaskDone,
+	"交付": domain.TaskDone, "已交付": domain.TaskDone, "成功": domain.TaskDone,
+
+	"problem": domain.TaskProblem, "problems": domain.TaskProblem, "issue": domain.TaskProblem,
+	"blocked": domain.TaskProblem, "failed": domain.TaskProblem, "failure": domain.TaskProblem,
+	"fail": domain.TaskProblem, "error": domain.TaskProblem, "cannot": domain.TaskProblem,
+	"cant": domain.TaskProblem, "notdone": domain.TaskProblem, "incomplete": domain.TaskProblem,
+	"问题": domain.TaskProblem, "有问题": domain.TaskProblem, "无法": domain.TaskProblem,
+	"无法完成": domain.TaskProblem, "未完成": domain.TaskProblem, "没完成": domain.TaskProblem,
+	"失败": domain.TaskProblem, "受阻": domain.TaskProblem, "阻塞": domain.TaskProblem,
+	"遇到问题": domain.TaskProblem,
+}
+
 var confidenceLevels = map[string]domain.Confidence{
 	"high": domain.ConfidenceHigh, "h": domain.ConfidenceHigh, "高": domain.ConfidenceHigh,
 	"medium": domain.ConfidenceMedium, "med": domain.ConfidenceMedium, "mid": domain.ConfidenceMedium,

@@ -44,3 +44,18 @@ func ExampleClient_fallback() {
 	// 周末想找一位摄影师拍读书会 [摄影] low
 	// error true llm: no provider configured
 }
+
+func ExampleClient_Task() {
+	// The assignee's twin reports on a workflow task; 已完成 is done. Had
+	// the model failed, the answer would be a problem, never done.
+	c := llm.NewClient(llm.Config{Provider: canned(`{"status": "已完成", "summary": "下午做了 30 分钟分享"}`)})
+	a, call, err := c.Task(context.Background(), llm.TaskInput{})
+	if err != nil {
+		return
+	}
+	fmt.Println(a.Status, a.Summary)
+	fmt.Println(call.PromptKey, call.Outcome, call.FallbackUsed)
+	// Output:
+	// done 下午做了 30 分钟分享
+	// task_execution ok false
+}

@@ -302,3 +302,19 @@ func fallbackCompromise(in *CompromiseInput) ProposalResult {
 	}
 	return ProposalResult{Proposal: p}
 }
+
+// fallbackTask: a problem, the assignee's twin could not be reached. It
+// never says the task was done: only the person (or a working twin) can.
+func fallbackTask(in *TaskInput) domain.TaskAnswer {
+	who := profileName(in.Profile)
+	if who == "" {
+		who = strings.TrimSpace(in.Task.AssigneeID)
+	}
+	if who == "" {
+		who = "负责人"
+	}
+	return domain.TaskAnswer{
+		Status:  domain.TaskProblem,
+		Problem: "无法联系" + who + "的数字分身，未能确认任务是否完成（fallback: " + fallbackReason + "）",
+	}
+}

@@ -85,3 +85,11 @@ func FuzzParseCompromise(f *testing.F) {
 	fuzzParser(f, PromptCompromise,
 		`{"summary": "", "type": "normal", "assignments": [{"agent_id": "user_agent_alice"}, {"agent_id": "user_agent_carol"}], "confidence": "high"}`)
 }
+
+func FuzzParseTask(f *testing.F) {
+	fuzzParser(f, PromptTask,
+		`{"status": "已完成", "summary": 42, "problem": "忽略"}`,
+		`{"status": "无法", "summary": "场地临时取消"}`,
+		`{"status": "done | problem", "summary": "s"}`,
+		`{"status": "problem", "summary": "", "problem": ""}`)
+}

@@ -182,3 +182,11 @@ func checkRecursion(in *RecursionInput, out RecursionResult) problems {
 	}
 	return p
 }
+
+func checkTask(_ *TaskInput, out domain.TaskAnswer) problems {
+	var p problems
+	p.add(out.Valid() == nil, "answer not valid")
+	p.add(out.Problem == "" || out.Status == domain.TaskProblem, "problem on a done task")
+	p.add(cleanString(out.Summary, maxTextRunes) && cleanString(out.Problem, maxTextRunes), "strings unclean")
+	return p
+}

@@ -185,6 +185,11 @@ func parseAndCheck(key PromptKey, text string, in any) []string {
 		if out, err = parseCompromise(text, in.(*CompromiseInput)); err == nil {
 			ps = checkCompromise(in.(*CompromiseInput), out)
 		}
+	case PromptTask:
+		var out domain.TaskAnswer
+		if out, err = parseTask(text, in.(*TaskInput)); err == nil {
+			ps = checkTask(in.(*TaskInput), out)
+		}
 	}
 	if err != nil {
 		return []string{"parse: " + err.Error()}
@@ -412,11 +417,12 @@ func TestFallbacksSatisfyInvariants(t *testing.T) {
 				t.Errorf("fallback %s (zero input %v): %v", name, zero, ps)
 			}
 		}
-		u, f, o, a, fb, ad, g, r, c := sampleUnderstandInput(), sampleFilterInput(), sampleOfferInput(), sampleAggregateInput(),
-			sampleFeedbackInput(), sampleAdjustInput(), sampleGapInput(), sampleRecursionInput(), sampleCompromiseInput()
+		u, f, o, a, fb, ad, g, r, c, tk := sampleUnderstandInput(), sampleFilterInput(), sampleOfferInput(), sampleAggregateInput(),
+			sampleFeedbackInput(), sampleAdjustInput(), sampleGapInput(), sampleRecursionInput(), sampleCompromiseInput(),
+			sampleTaskInput()
 		if zero {
-			u, f, o, a, fb, ad, g, r, c = UnderstandInput{RawInput: "x"}, FilterInput{}, OfferInput{}, AggregateInput{},
-				FeedbackInput{}, AdjustInput{}, GapInput{}, RecursionInput{}, CompromiseInput{}
+			u, f, o, a, fb, ad, g, r, c, tk = UnderstandInput{RawInput: "x"}, FilterInput{}, OfferInput{}, AggregateInput{},
+				FeedbackInput{}, AdjustInput{}, GapInput{}, RecursionInput{}, CompromiseInput{}, TaskInput{}
 		}
 		check("understand", checkUnderstanding(&u, fallbackUnderstand(&u)))
 		check("filter", checkFilter(&f, fallbackFilter(&f)))
@@ -427,6 +433,7 @@ func TestFallbacksSatisfyInvariants(t *testing.T) {
 		check("gaps", checkGaps(&g, fallbackGaps(&g)))
 		check("recursion", checkRecursion(&r, fallbackRecursion(&r)))
 		check("compromise", checkCompromise(&c, fallbackCompromise(&c)))
+		check("task", checkTask(&tk, fallbackTask(&tk)))
 	}
 }
 

@@ -25,7 +25,7 @@ type promptSpec struct {
 	temperature float64
 }
 
-// specs are the system prompts and budgets of the nine prompts (004 gives
+// specs are the system prompts and budgets of the ten prompts (004 gives
 // those of 5 and 6).
 var specs = map[PromptKey]promptSpec{
 	PromptUnderstand: {"你是 ToWow 的需求理解系统。分析用户的原始需求，提炼表面需求、深层动机、所需能力和上下文，以有效 JSON 格式输出。", 1500, 0.3},
@@ -37,6 +37,7 @@ var specs = map[PromptKey]promptSpec{
 	PromptGaps:       {"你是 ToWow 的缺口识别系统。对照需求检查最终方案，找出仍然缺失的能力，以有效 JSON 格式输出。", 1500, 0.3},
 	PromptRecursion:  {"你是 ToWow 的递归决策系统。判断是否需要为方案缺口发起子协商，以有效 JSON 格式输出。", 1500, 0.3},
 	PromptCompromise: {"你是 ToWow 的妥协方案系统。在无法达成完整共识时，基于现有资源给出妥协方案和替代建议，以有效 JSON 格式输出。", 3000, 0.4},
+	PromptTask:       {"你是数字分身系统，代表用户如实汇报协作任务的执行情况。以有效 JSON 格式输出。", 800, 0.4},
 }
 
 // templates are the parsed prompt templates, named "<key>.tmpl".

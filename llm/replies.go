@@ -274,3 +274,11 @@ func (c *ReplyCompromise) UnmarshalJSON(b []byte) error {
 	type plain ReplyCompromise
 	return decodeObjectOrString(b, (*plain)(c), func(s string) { c.Issue = Text(s) })
 }
+
+// TaskReply is prompt 10's reply (任务执行): whether the assignee did its
+// part of a workflow task, what it did, or what stands in the way.
+type TaskReply struct {
+	Status  Text `json:"status"` // done | problem
+	Summary Text `json:"summary"`
+	Problem Text `json:"problem"`
+}

@@ -106,11 +106,18 @@ const replyCompromise = `{
   "confidence": "medium"
 }`
 
+const replyTask = `{
+  "status": "done",
+  "summary": "已完成：演讲嘉宾——3 月 14 日下午做了 30 分钟大模型落地分享，并回答了现场提问",
+  "problem": ""
+}`
+
 // goodReply returns the well-formed reply of key.
 func goodReply(key PromptKey) string {
 	return map[PromptKey]string{
 		PromptUnderstand: replyUnderstand, PromptFilter: replyFilter, PromptOffer: replyOffer,
 		PromptAggregate: replyAggregate, PromptFeedback: replyFeedback, PromptAdjust: replyAdjust,
 		PromptGaps: replyGaps, PromptRecursion: replyRecursion, PromptCompromise: replyCompromise,
+		PromptTask: replyTask,
 	}[key]
 }

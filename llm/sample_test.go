@@ -122,6 +122,16 @@ func sampleCompromiseInput() CompromiseInput {
 		Offers: offers, Gaps: sampleGaps(), Feedbacks: sampleFeedbacks(), Reason: "partial_agreement"}
 }
 
+func sampleTaskInput() TaskInput {
+	p := sampleProposal()
+	a := p.Assignments[1]
+	return TaskInput{Profile: sampleProfiles()[1], Demand: sampleDemand(), RawInput: sampleRaw, Plan: p.Summary,
+		Task: domain.WorkflowNode{ID: "task-2", Type: domain.NodeTask, Title: a.Role + "（" + a.DisplayName + "）",
+			Description: a.Responsibility, AssigneeID: a.AgentID, Role: a.Role, Due: "2026-03-14"},
+		Before: []domain.NodeOutcome{{NodeID: "task-1", Result: domain.NodeResult{Summary: "已完成：场地提供者——提供会议厅和投影",
+			By: "user_agent_bob"}}}}
+}
+
 // sampleInput returns a pointer to the sample input of key.
 func sampleInput(key PromptKey) any {
 	switch key {
@@ -151,6 +161,9 @@ func sampleInput(key PromptKey) any {
 		return &in
 	case PromptCompromise:
 		in := sampleCompromiseInput()
+		return &in
+	case PromptTask:
+		in := sampleTaskInput()
 		return &in
 	}
 	panic("unknown prompt key " + string(key))

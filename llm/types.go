@@ -6,12 +6,13 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// PromptKey names one of the nine prompts of the design (001 §3.3, 004).
+// PromptKey names one of the ten prompts: the nine of the design (001 §3.3,
+// 004) and the task prompt of the workflow (issue 13).
 // It is also the fallback key of 001 §6.2.1 and the "prompt_key" of the
 // recorded call (domain.LLMCall).
 type PromptKey string
 
-// The nine prompts.
+// The ten prompts.
 const (
 	PromptUnderstand PromptKey = "demand_understanding" // 1 需求理解
 	PromptFilter     PromptKey = "smart_filter"         // 2 智能筛选
@@ -22,11 +23,12 @@ const (
 	PromptGaps       PromptKey = "gap_identify"         // 7 缺口识别
 	PromptRecursion  PromptKey = "recursion_decision"   // 8 递归判断
 	PromptCompromise PromptKey = "compromise"           // 9 妥协方案
+	PromptTask       PromptKey = "task_execution"       // 10 任务执行
 )
 
-// PromptKeys lists the nine prompts in design order.
+// PromptKeys lists the ten prompts in design order.
 var PromptKeys = []PromptKey{PromptUnderstand, PromptFilter, PromptOffer, PromptAggregate,
-	PromptFeedback, PromptAdjust, PromptGaps, PromptRecursion, PromptCompromise}
+	PromptFeedback, PromptAdjust, PromptGaps, PromptRecursion, PromptCompromise, PromptTask}
 
 // Request is one completion request to a Provider.
 type Request struct {
@@ -36,8 +38,8 @@ type Request struct {
 	// Input is the typed input the prompt was rendered from: one of
 	// *UnderstandInput, *FilterInput, *OfferInput, *AggregateInput,
 	// *FeedbackInput, *AdjustInput, *GapInput, *RecursionInput,
-	// *CompromiseInput (matching Key). Network providers ignore it; the
-	// offline builtin brain reads it instead of the prose.
+	// *CompromiseInput, *TaskInput (matching Key). Network providers
+	// ignore it; the offline builtin brain reads it instead of the prose.
 	Input       any
 	MaxTokens   int
 	Temperature float64
@@ -79,7 +81,7 @@ type InputReader interface {
 // own shapes: a domain.Understanding, a domain.OfferAnswer (the decision is
 // required; conditions are non-empty iff conditional, decline_reason only
 // for decline) and a domain.FeedbackAnswer (adjustment_request non-empty
-// iff negotiate).
+// iff negotiate); prompt 10 gives a domain.TaskAnswer (valid by its Valid).
 
 // UnderstandInput is prompt 1's input.
 type UnderstandInput struct {
@@ -245,4 +247,20 @@ type CompromiseInput struct {
 	Gaps      []domain.Gap         `json:"gaps"`
 	Feedbacks []FeedbackView       `json:"feedbacks"`
 	Reason    string               `json:"reason"` // "no_participants", "no_offers", "partial_agreement"
+}
+
+// TaskInput is prompt 10's input: the assignee's twin reporting on one
+// task of the workflow an agreed plan became (issue 13), whether the person
+// did its part.
+type TaskInput struct {
+	Profile  domain.AgentProfile  `json:"agent_profile"` // the assignee
+	Demand   domain.Understanding `json:"demand"`
+	RawInput string               `json:"raw_input"`
+	Plan     string               `json:"plan"` // the agreed plan's summary
+	// Task is the task node: its title, role, responsibility (Description)
+	// and due date as the plan wrote it.
+	Task domain.WorkflowNode `json:"task"`
+	// Before are the results of the steps the task waits for (empty when
+	// it waits for none).
+	Before []domain.NodeOutcome `json:"before,omitempty"`
 }

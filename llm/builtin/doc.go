@@ -5,11 +5,12 @@
 // and Chinese sentence templates.
 //
 // The provider returned by [New] (or [NewWithLatency], which waits like a
-// real model for demos) answers the nine ToWow prompts
+// real model for demos) answers the ten ToWow prompts
 // (llm.PromptKeys) with a JSON object in exactly the shape a real model is
-// asked for in the design documents (001 §3.3 and 004): it fills the reply
+// asked for in the design documents (001 §3.3 and 004; for the task
+// prompt, its template): it fills the reply
 // types the llm package declares once per prompt (llm.UnderstandReply …
-// llm.CompromiseReply) and encodes them, so the same parser handles its
+// llm.TaskReply) and encodes them, so the same parser handles its
 // replies and a real model's. Like a real model it
 // sometimes wraps the JSON in a ```json fence or puts a one-sentence
 // preamble in front of it (about 70% plain, 20% fenced, 10% with a
@@ -62,6 +63,12 @@
 //     (prompt 8) turns the gaps of importance 60 or more into at most three
 //     sub-demands ("在北京为AI聚会寻找摄影师") while Depth < MaxDepth; the
 //     compromise prompt (9) keeps what is available and lists the rest.
+//   - Task execution (prompt 10) reports a workflow task done, with a
+//     summary from the role, the responsibility and the profile's own
+//     capability text, unless the task's day is one the availability
+//     excludes ("仅工作日" and a Saturday) or the task asks for
+//     capabilities the profile does not cover: then it reports the problem
+//     (see task.go). It draws nothing at random.
 //
 // Sub-demands are recognised in later prompts by the motivation prompt 1
 // gives them (it starts with "为上级协商补齐缺口"), because the typed inputs

@@ -18,7 +18,8 @@ import (
 var updateReplies = flag.Bool("update", false, "rewrite testdata/replies.golden")
 
 // repliesGolden holds, for every negotiation of the test demands (and the
-// three compromise requests), the number of replies and the SHA-256 of
+// three compromise requests, and the task requests of each agreed
+// negotiation's workflow), the number of replies and the SHA-256 of
 // their texts. The builtin brain is deterministic and its replies are
 // recorded in the events (and drive every later step), so a refactoring
 // must leave them byte for byte as they were; only a deliberate change of
@@ -33,6 +34,7 @@ func TestRepliesAreStable(t *testing.T) {
 	}
 	e := newTestEngine(t, testProfiles(60))
 	var last negotiation
+	tasks := map[int][]llm.Request{} // by demand, for the agreed ones
 	for i, raw := range append(slices.Clone(testDemands), generatedDemands()...) {
 		from := len(e.texts)
 		n := e.run(raw)
@@ -52,6 +54,7 @@ func TestRepliesAreStable(t *testing.T) {
 		line(fmt.Sprintf("demand %02d %s, %d sub-demands", i, n.outcome, subs), e.texts[from:])
 		if n.outcome != "no_participants" && n.outcome != "failed" {
 			last = n
+			tasks[i] = taskRequests(e.profiles, n)
 		}
 	}
 	var offers []llm.OfferView
@@ -72,8 +75,25 @@ func TestRepliesAreStable(t *testing.T) {
 		}
 		line("compromise "+in.Reason, []string{resp.Text})
 	}
+	if len(tasks) == 0 {
+		t.Fatal("no task requests")
+	}
+	for i := range len(testDemands) + len(generatedDemands()) {
+		if len(tasks[i]) == 0 {
+			continue
+		}
+		var texts []string
+		for _, req := range tasks[i] {
+			resp, err := New().Complete(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts = append(texts, resp.Text)
+		}
+		line(fmt.Sprintf("tasks of demand %02d", i), texts)
+	}
 	for _, k := range llm.PromptKeys {
-		if k != llm.PromptCompromise && len(e.requests[k]) == 0 {
+		if k != llm.PromptCompromise && k != llm.PromptTask && len(e.requests[k]) == 0 {
 			t.Fatalf("no request for %s", k)
 		}
 	}

@@ -278,3 +278,40 @@ func testCapability(tag, city string) string {
 	}
 	return ""
 }
+
+// taskRequests are the task prompt's requests for the workflow that n's
+// final proposal becomes (domain.PlanWorkflow): one per task, with the
+// results of the tasks it waits for, then the same task due on a Saturday
+// and on a Monday, so that the availability rule is exercised.
+func taskRequests(profiles []domain.AgentProfile, n negotiation) []llm.Request {
+	byID := map[string]domain.AgentProfile{}
+	for _, p := range profiles {
+		byID[p.AgentID] = p
+	}
+	wf := domain.PlanWorkflow(domain.PlanInput{DemandID: "d-test", ChannelID: "c-test", UserID: "requester", Plan: n.final})
+	done := map[string]domain.NodeResult{}
+	for _, node := range wf.Nodes {
+		if node.Type == domain.NodeTask {
+			done[node.ID] = domain.NodeResult{Summary: "已完成：" + node.Title, By: node.AssigneeID}
+		}
+	}
+	var reqs []llm.Request
+	for _, node := range wf.Nodes {
+		if node.Type != domain.NodeTask {
+			continue
+		}
+		var before []domain.NodeOutcome
+		for _, e := range wf.Edges {
+			if r, ok := done[e.From]; ok && e.To == node.ID {
+				before = append(before, domain.NodeOutcome{NodeID: e.From, Result: r})
+			}
+		}
+		for _, due := range []string{"", "2026-03-14", "2026-03-16"} {
+			task := node
+			task.Due = due
+			reqs = append(reqs, llm.Request{Key: llm.PromptTask, Input: &llm.TaskInput{Profile: byID[node.AssigneeID], Demand: n.u,
+				RawInput: n.raw, Plan: n.final.Summary, Task: task, Before: before}})
+		}
+	}
+	return reqs
+}

@@ -120,6 +120,8 @@ func answer(req llm.Request) (any, error) {
 		return with(req, recursion)
 	case llm.PromptCompromise:
 		return with(req, compromise)
+	case llm.PromptTask:
+		return with(req, taskExecution)
 	}
 	return nil, fmt.Errorf("builtin: unknown prompt key %q", req.Key)
 }

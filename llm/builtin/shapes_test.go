@@ -147,6 +147,11 @@ type (
 		Suggestions []string `json:"suggestions"`
 		Confidence  string   `json:"confidence"`
 	}
+	tTask struct {
+		Status  string `json:"status"`
+		Summary string `json:"summary"`
+		Problem string `json:"problem"`
+	}
 )
 
 // topKeys are the exact top-level fields of each reply.
@@ -162,17 +167,20 @@ var topKeys = map[llm.PromptKey][]string{
 	llm.PromptRecursion: {"should_recurse", "condition_1_met", "condition_1_analysis", "condition_2_met",
 		"condition_2_analysis", "condition_3_met", "condition_3_analysis", "sub_demands"},
 	llm.PromptCompromise: {"summary", "type", "assignments", "compromises", "unresolved", "suggestions", "confidence"},
+	llm.PromptTask:       {"status", "summary", "problem"},
 }
 
 // allRequests runs the test demands and returns requests for every key,
-// compromise requests included.
+// compromise and task requests included.
 func allRequests(t *testing.T) map[llm.PromptKey][]llm.Request {
 	e := newTestEngine(t, testProfiles(60))
 	var last negotiation
+	var tasks []llm.Request
 	for _, raw := range testDemands {
 		n := e.run(raw)
 		if n.outcome != "no_participants" && n.outcome != "failed" {
 			last = n
+			tasks = append(tasks, taskRequests(e.profiles, n)...)
 		}
 	}
 	var offers []llm.OfferView
@@ -189,6 +197,7 @@ func allRequests(t *testing.T) map[llm.PromptKey][]llm.Request {
 			Offers: offers, Reason: "no_offers"}},
 		{Key: llm.PromptCompromise, Input: &llm.CompromiseInput{Demand: last.u, RawInput: last.raw, Reason: "no_participants"}},
 	}
+	e.requests[llm.PromptTask] = tasks
 	for _, k := range llm.PromptKeys {
 		if len(e.requests[k]) == 0 {
 			t.Fatalf("no request for %s", k)
@@ -327,6 +336,14 @@ func checkReply(t *testing.T, key llm.PromptKey, body []byte) {
 		oneOf("confidence", v.Confidence, "low", "medium")
 		if len(v.Suggestions) == 0 || v.Summary == "" {
 			t.Errorf("%s: %s", key, body)
+		}
+	case llm.PromptTask:
+		var v tTask
+		strict(&v)
+		oneOf("status", v.Status, "done", "problem")
+		if v.Summary == "" || (v.Status == "done") != (v.Problem == "") ||
+			(v.Status == "done") != strings.HasPrefix(v.Summary, "已完成：") {
+			t.Errorf("%s: inconsistent report %s", key, body)
 		}
 	}
 }
