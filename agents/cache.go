@@ -117,6 +117,12 @@ func ended(p domain.Payload) []string {
 		if e.ChannelID == "" {
 			return []string{domain.DemandStream(e.DemandID)}
 		}
+	case *domain.WorkflowCompleted:
+		return []string{domain.WorkflowStream(e.WorkflowID)}
+	case *domain.WorkflowFailed:
+		return []string{domain.WorkflowStream(e.WorkflowID)}
+	case *domain.WorkflowCancelled:
+		return []string{domain.WorkflowStream(e.WorkflowID)}
 	}
 	return nil
 }

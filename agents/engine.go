@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -73,6 +74,16 @@ type Config struct {
 	// Observe, when set, sees every event this process's steps committed,
 	// after the commit (metrics; it must not block).
 	Observe func(domain.Payload)
+	// HTTPAllow are the hosts a workflow's http nodes may POST to (host,
+	// host:port or *.domain; none: no http node validates).
+	HTTPAllow []string
+	// DecisionRateLimit is how many decisions one actor may make on a
+	// workflow per minute ([domain.DefaultDecisionRateLimit]; negative: no
+	// limit).
+	DecisionRateLimit int
+	// HTTPClient sends the http nodes' requests (default: a client that
+	// follows no redirect).
+	HTTPClient *http.Client
 }
 
 func (c *Config) defaults() {
@@ -110,6 +121,12 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.DecisionRateLimit == 0 {
+		c.DecisionRateLimit = domain.DefaultDecisionRateLimit
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{CheckRedirect: noRedirects}
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -136,6 +153,8 @@ type Engine struct {
 	// dead processes (nil for an insert-only engine); stopLive ends it.
 	live     *liveness
 	stopLive context.CancelFunc
+	// httpClient sends the workflows' http nodes.
+	httpClient *http.Client
 }
 
 // New builds an engine over store (on pool) that filters candidates from
@@ -144,7 +163,7 @@ type Engine struct {
 func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
 	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(eventCacheStreams),
-		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), logthrottle.Interval))}
+		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), logthrottle.Interval)), httpClient: cfg.HTTPClient}
 	rc := &river.Config{
 		// River reports a database outage from several loops, many times a
 		// second: one line per message every few seconds, with a count.

@@ -40,7 +40,17 @@ type opts struct {
 	rules    domain.Rules
 	profiles []domain.AgentProfile
 	llmCfg   func(*llm.Config)
+	engine   func(*agents.Config)
 	noStart  bool
+}
+
+// engineConfig is the engine's configuration for o.
+func (o opts) engineConfig(t testing.TB) agents.Config {
+	cfg := agents.Config{Rules: o.rules, Logger: testLogger(t)}
+	if o.engine != nil {
+		o.engine(&cfg)
+	}
+	return cfg
 }
 
 func testLogger(t testing.TB) *slog.Logger {
@@ -66,7 +76,7 @@ func newHarness(t testing.TB, o opts) *harness {
 		o.rules = domain.DefaultRules()
 	}
 	dir := agents.NewDirectory(store)
-	e, err := agents.New(pool, store, dir, client, true, agents.Config{Rules: o.rules, Logger: testLogger(t)})
+	e, err := agents.New(pool, store, dir, client, true, o.engineConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +108,7 @@ func (h *harness) restart() *harness {
 		h.o.llmCfg(&cfg)
 	}
 	dir, client := agents.NewDirectory(h.store), llm.NewClient(cfg)
-	e, err := agents.New(h.pool, h.store, dir, client, true, agents.Config{Rules: h.o.rules, Logger: testLogger(h.t)})
+	e, err := agents.New(h.pool, h.store, dir, client, true, h.o.engineConfig(h.t))
 	if err != nil {
 		h.t.Fatal(err)
 	}

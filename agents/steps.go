@@ -69,8 +69,16 @@ func (e *Engine) planChannel(ctx context.Context, st *eventstore.Store, channelI
 	if err != nil {
 		return nil, c, err
 	}
-	return &plan{jobs: jobs, appends: []appendOp{{stream: domain.ChannelStream(channelID), expected: v, events: evs,
-		meta: stepMeta(c.RootDemandID, actor, cause), call: call, callFor: callFor}}}, c, nil
+	p := &plan{jobs: jobs}
+	if wf, err := e.agreedWorkflow(ctx, st, c, evs); err != nil {
+		return nil, c, err
+	} else if wf != nil { // first, so it comes before the completion in the log
+		p.appends = append(p.appends, appendOp{stream: domain.WorkflowStream(wf.WorkflowID), expected: eventstore.NoStream,
+			events: []domain.Payload{wf}, meta: stepMeta(c.RootDemandID, domain.ActorCoordinator, cause)})
+	}
+	p.appends = append(p.appends, appendOp{stream: domain.ChannelStream(channelID), expected: v, events: evs,
+		meta: stepMeta(c.RootDemandID, actor, cause), call: call, callFor: callFor})
+	return p, c, nil
 }
 
 // demandStep is channelStep for a demand stream.

@@ -38,9 +38,11 @@ func (w *stepWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 func jobAttrs(job *rivertype.JobRow) []slog.Attr {
 	attrs := []slog.Attr{slog.String("job_kind", job.Kind), slog.Int64("job_id", job.ID)}
 	var ids struct {
-		DemandID  string `json:"demand_id"`
-		ChannelID string `json:"channel_id"`
-		Round     int    `json:"round"`
+		DemandID   string `json:"demand_id"`
+		ChannelID  string `json:"channel_id"`
+		WorkflowID string `json:"workflow_id"`
+		NodeID     string `json:"node_id"`
+		Round      int    `json:"round"`
 	}
 	if json.Unmarshal(job.EncodedArgs, &ids) != nil {
 		return attrs
@@ -50,6 +52,12 @@ func jobAttrs(job *rivertype.JobRow) []slog.Attr {
 	}
 	if ids.ChannelID != "" {
 		attrs = append(attrs, slog.String("channel_id", ids.ChannelID))
+	}
+	if ids.WorkflowID != "" {
+		attrs = append(attrs, slog.String("workflow_id", ids.WorkflowID))
+	}
+	if ids.NodeID != "" {
+		attrs = append(attrs, slog.String("node_id", ids.NodeID))
 	}
 	if ids.Round > 0 {
 		attrs = append(attrs, slog.Int("round", ids.Round))
@@ -81,5 +89,8 @@ func (e *Engine) workers() *river.Workers {
 	add(ws, l, t, e.notifyParent)
 	add(ws, l, t, e.stuck)
 	add(ws, l, t, e.demandStuck)
+	add(ws, l, t, e.startNode)
+	add(ws, l, t, e.nodeEffect)
+	add(ws, l, t, e.nodeTimeout)
 	return ws
 }

@@ -123,6 +123,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerAgentAdmin(api)
 		s.registerExternalAgents(api)
 		s.registerStatus(api)
+		s.registerWorkflows(api)
 	}
 	if s.ReadModels != nil {
 		s.registerDemandViews(api)

@@ -26,6 +26,9 @@ type Commands interface {
 	IssueAgentToken(ctx context.Context, actor, agentID string) (domain.AgentChange, error)
 	AuthenticateAgent(ctx context.Context, token string) (domain.AgentState, error)
 	RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string, issueTokens bool) (domain.ProfilesRegistered, error)
+	Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error)
+	ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a domain.TaskAnswer) (int64, error)
+	Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error)
 }
 
 // EventReader reads the log (*eventstore.Store).

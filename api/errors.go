@@ -18,6 +18,9 @@ import (
 type Problem struct {
 	huma.ErrorModel
 	Code string `json:"code,omitempty" doc:"TOWOW_* error code" example:"TOWOW_DEMAND_002"`
+	// Rule names the Coordinator's rule that refused a decision
+	// (TOWOW_DECISION_REJECTED only).
+	Rule string `json:"rule,omitempty" doc:"for TOWOW_DECISION_REJECTED: the validator that refused the decision"`
 	// cause is what went wrong behind a 5xx, logged (never sent).
 	cause error
 }
@@ -80,8 +83,12 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case domain.ErrDuplicate.Code, domain.ErrOffersClosed.Code, domain.ErrFeedbackClosed.Code,
 		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code, domain.ErrAgentExists.Code, domain.ErrAgentState.Code,
-		domain.ErrNothingToClarify.Code:
+		domain.ErrNothingToClarify.Code, domain.ErrNodeNotOpen.Code:
 		return http.StatusConflict
+	case domain.ErrWorkflowNotFound.Code:
+		return http.StatusNotFound
+	case domain.ErrDecisionRejected.Code, domain.ErrNotAssignee.Code, domain.ErrNotWorkflowUser.Code:
+		return http.StatusUnprocessableEntity
 	case domain.ErrNotInvited.Code, domain.ErrNotParticipant.Code, domain.ErrInvalidAnswer.Code,
 		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code, domain.ErrAgentInvalid.Code, domain.ErrAgentNotExternal.Code:
 		return http.StatusUnprocessableEntity

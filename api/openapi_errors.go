@@ -15,6 +15,7 @@ import (
 var conflicting = map[string]bool{
 	"create-agent": true, "update-agent": true, "deactivate-agent": true, "reactivate-agent": true,
 	"issue-agent-token": true, "submit-offer": true, "submit-feedback": true, "clarify-demand": true,
+	"report-task": true, "approve-node": true,
 }
 
 // documentErrors completes the OpenAPI document, in one place: every

@@ -41,6 +41,9 @@ type Channel struct {
 	Subnets   []SubnetTriggered           // in trigger order
 	subResult map[string]*SubnetCompleted // sub channel id → result
 	Completed bool
+	// MergedPlan is the completion's merged plan (nil without
+	// sub-negotiations that added to it).
+	MergedPlan *Proposal
 }
 
 // Exists reports whether the channel was created.
@@ -120,7 +123,21 @@ func (c *Channel) Apply(p Payload) {
 		c.subResult[e.SubChannelID] = &r
 	case *NegotiationCompleted:
 		c.Completed = true
+		c.MergedPlan = e.MergedPlan
 	}
+}
+
+// AgreedPlan is the plan a completed, agreed negotiation tree carries
+// out: the merged plan when sub-negotiations added to it, else the final
+// proposal; nil before the completion or without an agreement.
+func (c *Channel) AgreedPlan() *Proposal {
+	if !c.Completed || !c.Agreed() {
+		return nil
+	}
+	if c.MergedPlan != nil {
+		return c.MergedPlan
+	}
+	return c.FinalProposal
 }
 
 // DisplayName is the agent's display name as known to the channel.

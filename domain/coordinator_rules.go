@@ -81,6 +81,9 @@ func (w *Workflow) Decide(d Decision, c DecisionContext) ([]Payload, error) {
 	switch d.Type {
 	case DecisionCreateNode:
 		n := *p.Node
+		if n.Position == (Position{}) {
+			n.Position = w.placeAfter(p.After)
+		}
 		out = append(out, &WorkflowNodeAdded{WorkflowChange: ch, Node: n})
 		for _, a := range p.After {
 			out = append(out, &WorkflowEdgeAdded{WorkflowChange: ch, Edge: WorkflowEdge{From: a, To: n.ID}})
@@ -111,6 +114,28 @@ func (w *Workflow) Decide(d Decision, c DecisionContext) ([]Payload, error) {
 		out = append(out, w.cancel(d.DecisionID, p.Reason)...)
 	}
 	return out, nil
+}
+
+// placeAfter is where a new node goes: one column right of the nodes it
+// follows, level with the first; without any, below every node.
+func (w *Workflow) placeAfter(after []string) Position {
+	var pos Position
+	if len(after) == 0 {
+		for _, n := range w.Nodes {
+			pos.Y = max(pos.Y, n.Position.Y+120)
+		}
+		pos.X = 40
+		return pos
+	}
+	for i, id := range after {
+		if n := w.Node(id); n != nil {
+			pos.X = max(pos.X, n.Position.X+260)
+			if i == 0 {
+				pos.Y = n.Position.Y + 60
+			}
+		}
+	}
+	return pos
 }
 
 // RejectionOf returns the rejection among a decision's events, or nil

@@ -169,6 +169,9 @@ var specs = []EventSpec{
 	newSpec[NodeSkipped]("A workflow node will not run: a dependency failed, or the workflow failed or was cancelled."),
 	newSpec[DecisionValidated]("The Coordinator let a decision on a workflow through (with any corrections); its effects follow in the same commit."),
 	newSpec[DecisionRejected]("The Coordinator refused a decision on a workflow, naming the rule and the field errors."),
+	newSpec[ConversationMessage]("A person said something to the conversation agent about a workflow."),
+	newSpec[ConversationStep]("The conversation agent took a step: its thought, its action (a tool or a decision) and what it observed."),
+	newSpec[ConversationReplied]("The conversation agent ended its turn with a reply (or a question for the person)."),
 }
 
 // registry indexes specs by type; it is checked once at start-up.

@@ -67,6 +67,9 @@ var requiredEventTypes = []string{
 	"towow.node.skipped",
 	"towow.decision.validated",
 	"towow.decision.rejected",
+	"towow.conversation.message",
+	"towow.conversation.step",
+	"towow.conversation.replied",
 }
 
 func TestCatalogHoldsExactlyTheRequiredTypes(t *testing.T) {
@@ -163,7 +166,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		EventWorkflowCreated, EventWorkflowNodeAdded, EventWorkflowNodeUpdated, EventWorkflowNodeDeleted, EventWorkflowNodeMoved,
 		EventWorkflowEdgeAdded, EventWorkflowEdgeDeleted, EventWorkflowStarted, EventWorkflowCompleted, EventWorkflowFailed,
 		EventWorkflowCancelled, EventNodeStarted, EventNodeCompleted, EventNodeFailed, EventNodeSkipped,
-		EventDecisionValidated, EventDecisionRejected,
+		EventDecisionValidated, EventDecisionRejected, EventConversationMessage, EventConversationStep, EventConversationReplied,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

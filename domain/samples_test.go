@@ -237,6 +237,12 @@ var samplePayloads = []Payload{
 		Field: "payload.node.timeout_seconds", From: "0", To: "1", Message: "clamped"}}, Version: 2, DecidedAt: sampleTime},
 	&DecisionRejected{WorkflowID: "wf-abc12345", Decision: sampleDecision, Rule: "acyclic", Reason: "cycle",
 		Errors: []FieldError{{Field: "payload", Message: "cycle"}}, Version: 1, DecidedAt: sampleTime},
+	&ConversationMessage{WorkflowID: "wf-abc12345", MessageID: "msg-1", Text: "把场地确认提前到第一周", ClientID: "tab-1",
+		UserID: "user_alice", SentAt: sampleTime},
+	&ConversationStep{WorkflowID: "wf-abc12345", MessageID: "msg-1", Step: 1, Action: AgentStep{Thought: "找到场地节点",
+		Tool: "update_node", Args: sampleDecision.Payload, Confidence: 0.8, Reply: "r"}, Observation: "ok",
+		DecisionID: "msg-1-1", Rejected: true},
+	&ConversationReplied{WorkflowID: "wf-abc12345", MessageID: "msg-1", Reply: "已提前", Steps: 2, Question: true},
 }
 
 var (

@@ -94,8 +94,10 @@ type WorkflowNode struct {
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
 	MaxAttempts    int `json:"max_attempts,omitempty"`
 	// SubChannelID is set on a task that came from a sub-negotiation.
-	SubChannelID string   `json:"sub_channel_id,omitempty"`
-	Position     Position `json:"position"`
+	SubChannelID string `json:"sub_channel_id,omitempty"`
+	// Position is the node's place on the canvas; a new node without one
+	// is placed right of the nodes it follows (or below the others).
+	Position Position `json:"position" required:"false"`
 }
 
 // WorkflowEdge says To starts only after From completed.

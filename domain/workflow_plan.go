@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // PlanInput is an agreement a workflow is planned from.
@@ -22,8 +23,8 @@ type PlanInput struct {
 // before), edges from the assignments' dependencies (an agent id, a role
 // or a name of another assignment; dependencies naming nobody are left
 // out, as is any that would close a cycle), and each task before the
-// first milestone that names its role or need, else before the last
-// milestone. Node ids are stable (task-1…, milestone-1…), so a retried
+// first milestone whose name or deliverable shares a word with its role or
+// need ("场地提供者" and "确认场地"), else before the last milestone. Node ids are stable (task-1…, milestone-1…), so a retried
 // step plans the same workflow.
 func PlanWorkflow(in PlanInput) *WorkflowCreated {
 	wf := &WorkflowCreated{WorkflowID: WorkflowIDFor(in.DemandID), DemandID: in.DemandID, ChannelID: in.ChannelID,
@@ -106,16 +107,43 @@ func assignmentNamed(as []Assignment, dep string) int {
 	return -1
 }
 
-// mentions reports whether a milestone's name or deliverable names the
-// assignment's role or need (at least two characters of it).
+// mentions reports whether a milestone's name or deliverable shares a
+// word of two characters or more with the assignment's need, role or
+// responsibility (Chinese has no spaces: any two adjacent characters
+// count, so "场地提供者" meets "确认场地"; an English word counts whole).
 func mentions(m Milestone, a Assignment) bool {
-	text := m.Name + " " + m.Deliverable
-	for _, word := range []string{a.Need, a.Role, strings.TrimSuffix(strings.TrimSuffix(a.Role, "者"), "方")} {
-		if len([]rune(word)) >= 2 && strings.Contains(text, word) {
-			return true
+	text := strings.ToLower(m.Name + " " + m.Deliverable)
+	for _, src := range []string{a.Need, a.Role} {
+		for _, w := range words(strings.ToLower(src)) {
+			if strings.Contains(text, w) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// words are the ASCII words of three letters or more and the pairs of
+// adjacent non-ASCII letters of s.
+func words(s string) []string {
+	var out []string
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		switch {
+		case rs[i] > 127 && i+1 < len(rs) && rs[i+1] > 127 && unicode.IsLetter(rs[i]) && unicode.IsLetter(rs[i+1]):
+			out = append(out, string(rs[i:i+2]))
+		case rs[i] < 128 && unicode.IsLetter(rs[i]):
+			j := i
+			for j < len(rs) && rs[j] < 128 && unicode.IsLetter(rs[j]) {
+				j++
+			}
+			if j-i >= 3 {
+				out = append(out, string(rs[i:j]))
+			}
+			i = j - 1
+		}
+	}
+	return out
 }
 
 // layout places nodes in columns by their depth in the graph (left to

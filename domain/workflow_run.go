@@ -57,18 +57,11 @@ func RetryDelay(attempt int) time.Duration {
 	return min(d, time.Minute)
 }
 
-// Cancelling reports whether a cancel was decided while nodes still run.
-func (w *Workflow) Cancelling() bool {
-	return slices.ContainsFunc(w.Decisions, func(r DecisionRecord) bool {
-		return r.Validated && r.Type == DecisionCancelWorkflow
-	})
-}
-
 // Ready returns the nodes of a running workflow that may start at now: pending,
 // every node before them completed, their retry time passed; in
 // topological order.
 func (w *Workflow) Ready(now time.Time) []string {
-	if w.Status != WorkflowStatusRunning || w.Cancelling() || w.FailedNode != "" || w.failedForGood() != "" {
+	if w.Status != WorkflowStatusRunning || w.failedForGood() != "" {
 		return nil
 	}
 	order, _ := TopoOrder(w.Nodes, w.Edges)
@@ -129,10 +122,10 @@ func (w *Workflow) CompleteNode(id string, attempt int, res NodeResult) ([]Paylo
 }
 
 // FailNode records a node's attempt as failed at now. A retryable failure
-// with attempts left schedules the next attempt (RetryDelay); otherwise
-// the node failed for good: every node not started is skipped, and the
-// workflow fails once nothing runs. Nothing when that attempt is not
-// running.
+// with attempts left in a running workflow schedules the next attempt
+// (RetryDelay); otherwise the node failed for good: every node not
+// started is skipped and the workflow fails (nodes still running finish,
+// their outcomes recorded). Nothing when that attempt is not running.
 func (w *Workflow) FailNode(id string, attempt int, reason string, retryable bool, now time.Time) ([]Payload, error) {
 	if !w.Exists() {
 		return nil, errorf(ErrWorkflowNotFound, "no workflow")
@@ -143,7 +136,7 @@ func (w *Workflow) FailNode(id string, attempt int, reason string, retryable boo
 	}
 	n := w.Node(id)
 	f := &NodeFailed{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt, Error: reason}
-	if retryable && attempt < n.Attempts() && !w.Cancelling() {
+	if retryable && attempt < n.Attempts() && w.Status == WorkflowStatusRunning {
 		f.Retry, f.RetryAt = true, now.Add(RetryDelay(attempt))
 	}
 	return w.settle([]Payload{f}), nil
@@ -160,8 +153,8 @@ func (w *Workflow) TimeOut(id string, attempt int, now time.Time) ([]Payload, er
 	return w.FailNode(id, attempt, "timed out", true, now)
 }
 
-// cancel skips every node not started; the workflow is cancelled now, or
-// once its running nodes end.
+// cancel skips every node not started and ends the workflow; nodes
+// still running finish, their outcomes recorded.
 func (w *Workflow) cancel(decisionID, reason string) []Payload {
 	var out []Payload
 	for _, n := range w.Nodes {
@@ -169,16 +162,7 @@ func (w *Workflow) cancel(decisionID, reason string) []Payload {
 			out = append(out, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: "cancelled"})
 		}
 	}
-	if !w.anyRunning(out) {
-		out = append(out, &WorkflowCancelled{WorkflowID: w.ID, DecisionID: decisionID, Reason: reason})
-	}
-	return out
-}
-
-// anyRunning reports whether a node still runs once events are applied.
-func (w *Workflow) anyRunning(events []Payload) bool {
-	next := w.with(events)
-	return slices.ContainsFunc(next.Nodes, func(n WorkflowNode) bool { return next.Run(n.ID).Status == NodeStatusRunning })
+	return append(out, &WorkflowCancelled{WorkflowID: w.ID, DecisionID: decisionID, Reason: reason})
 }
 
 // with returns a copy of w with events applied (w is unchanged).
@@ -192,18 +176,13 @@ func (w *Workflow) with(events []Payload) *Workflow {
 	return &c
 }
 
-// settle appends to events what follows from them: a node failed for good
-// skips every node not started and fails the workflow once nothing runs;
-// a cancelled workflow ends once nothing runs; every node completed
-// completes it.
+// settle appends to events what follows from them in a running
+// workflow: a node failed for good skips every node not started and fails
+// the workflow; every node completed completes it.
 func (w *Workflow) settle(events []Payload) []Payload {
 	next := w.with(events)
 	if next.Status != WorkflowStatusRunning {
 		return events
-	}
-	running := false
-	for _, n := range next.Nodes {
-		running = running || next.Run(n.ID).Status == NodeStatusRunning
 	}
 	if failed := next.failedForGood(); failed != "" {
 		for _, n := range next.Nodes {
@@ -215,17 +194,8 @@ func (w *Workflow) settle(events []Payload) []Payload {
 				events = append(events, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: reason})
 			}
 		}
-		if !running {
-			events = append(events, &WorkflowFailed{WorkflowID: w.ID, Status: string(WorkflowStatusFailed), FailedNode: failed,
-				Error: next.Run(failed).Error, Results: next.results()})
-		}
-		return events
-	}
-	if next.Cancelling() {
-		if !running {
-			events = append(events, &WorkflowCancelled{WorkflowID: w.ID, Reason: "cancelled; the running nodes ended"})
-		}
-		return events
+		return append(events, &WorkflowFailed{WorkflowID: w.ID, Status: string(WorkflowStatusFailed), FailedNode: failed,
+			Error: next.Run(failed).Error, Results: next.results()})
 	}
 	if !slices.ContainsFunc(next.Nodes, func(n WorkflowNode) bool { return next.Run(n.ID).Status != NodeStatusCompleted }) {
 		events = append(events, &WorkflowCompleted{WorkflowID: w.ID, Status: string(WorkflowStatusCompleted), Results: next.results()})
@@ -260,4 +230,82 @@ func dependsOn(w *Workflow, id, dep string) bool {
 		}
 	}
 	return false
+}
+
+// Workflow execution errors.
+var (
+	// ErrNodeNotOpen: the node is not waiting for this answer: not
+	// running, or not of the kind answered (TOWOW_WORKFLOW_002).
+	ErrNodeNotOpen = &Error{Code: "TOWOW_WORKFLOW_002", Message: "the node is not waiting for this answer"}
+	// ErrNotAssignee: only the task's assignee reports on it
+	// (TOWOW_WORKFLOW_003).
+	ErrNotAssignee = &Error{Code: "TOWOW_WORKFLOW_003", Message: "not the task's assignee"}
+	// ErrNotWorkflowUser: only the demand's user approves
+	// (TOWOW_WORKFLOW_004).
+	ErrNotWorkflowUser = &Error{Code: "TOWOW_WORKFLOW_004", Message: "not the demand's user"}
+)
+
+// openNode returns the running node id of type t, or the error saying
+// why it is not waiting.
+func (w *Workflow) openNode(id string, t NodeType) (*WorkflowNode, NodeRun, error) {
+	if !w.Exists() {
+		return nil, NodeRun{}, errorf(ErrWorkflowNotFound, "no workflow")
+	}
+	n := w.Node(id)
+	if n == nil {
+		return nil, NodeRun{}, errorf(ErrNotFound, "workflow %s has no node %s", w.ID, id)
+	}
+	r := w.Run(id)
+	switch {
+	case n.Type != t:
+		return nil, r, errorf(ErrNodeNotOpen, "node %s is a %s node, not a %s", id, n.Type, t)
+	case r.Status != NodeStatusRunning:
+		return nil, r, errorf(ErrNodeNotOpen, "node %s is %s, not running", id, r.Status)
+	}
+	return n, r, nil
+}
+
+// ReportTask records an assignee's report on its running task: done
+// completes it, a problem fails it for good. Errors: ErrNotFound,
+// ErrNodeNotOpen, ErrNotAssignee, ErrInvalidAnswer.
+func (w *Workflow) ReportTask(nodeID, agentID string, a TaskAnswer, now time.Time) ([]Payload, error) {
+	n, r, err := w.openNode(nodeID, NodeTask)
+	if err != nil {
+		return nil, err
+	}
+	if n.AssigneeID != agentID {
+		return nil, errorf(ErrNotAssignee, "node %s is %s's task", nodeID, n.AssigneeID)
+	}
+	if err := a.Valid(); err != nil {
+		return nil, err
+	}
+	if a.Status == TaskDone {
+		return w.CompleteNode(nodeID, r.Attempt, NodeResult{Summary: a.Summary, By: agentID})
+	}
+	return w.FailNode(nodeID, r.Attempt, a.Problem, false, now)
+}
+
+// Approve records the demand's user's answer to a running approval:
+// approved completes it, rejected fails it for good (the comment says
+// why). Errors: ErrNotFound, ErrNodeNotOpen, ErrNotWorkflowUser.
+func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string, now time.Time) ([]Payload, error) {
+	_, r, err := w.openNode(nodeID, NodeApproval)
+	if err != nil {
+		return nil, err
+	}
+	if userID != w.UserID {
+		return nil, errorf(ErrNotWorkflowUser, "only %s approves this workflow", w.UserID)
+	}
+	if approved {
+		summary := "已批准"
+		if comment != "" {
+			summary += "：" + comment
+		}
+		return w.CompleteNode(nodeID, r.Attempt, NodeResult{Summary: summary, By: "user:" + userID})
+	}
+	reason := "用户拒绝"
+	if comment != "" {
+		reason += "：" + comment
+	}
+	return w.FailNode(nodeID, r.Attempt, reason, false, now)
 }

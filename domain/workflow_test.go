@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -154,7 +155,7 @@ func TestDecide(t *testing.T) {
 		{"cancel a draft", planned(), decision("d1", DecisionCancelWorkflow, 1, DecisionPayload{Reason: "取消"}), "",
 			[]string{"decision.validated", "node.skipped", "node.skipped", "node.skipped", "node.skipped", "node.skipped", "workflow.cancelled"}},
 		{"cancel while a node runs", started, decision("d1", DecisionCancelWorkflow, 0, DecisionPayload{}), "",
-			[]string{"decision.validated", "node.skipped", "node.skipped", "node.skipped", "node.skipped"}},
+			[]string{"decision.validated", "node.skipped", "node.skipped", "node.skipped", "node.skipped", "workflow.cancelled"}},
 		{"over the rate limit", busy, decision("d1", DecisionExecuteWorkflow, 1, DecisionPayload{}), "rate_limit", nil},
 		{"decisions outside the window do not count", old, decision("d1", DecisionExecuteWorkflow, 1, DecisionPayload{}), "",
 			[]string{"decision.validated", "workflow.started"}},
@@ -293,22 +294,24 @@ func TestScheduleFailure(t *testing.T) {
 	r.do(r.w().CompleteNode("a", 1, NodeResult{}))
 	r.do(r.w().StartNode("b", wfNow))
 	r.do(r.w().StartNode("c", wfNow))
-	// b fails for good while c still runs: d is skipped, the workflow
-	// fails once c ends.
+	// b fails for good while c still runs: d is skipped and the workflow
+	// fails at once; c's outcome is still recorded when it ends.
 	got := r.do(r.w().FailNode("b", 1, "用户拒绝", false, wfNow))
-	if !slices.Equal(got, []string{"node.failed", "node.skipped"}) || r.w().Run("d").Reason != "depends on b, which failed" {
+	if !slices.Equal(got, []string{"node.failed", "node.skipped", "workflow.failed"}) || r.w().Run("d").Reason != "depends on b, which failed" {
 		t.Fatalf("%v %+v", got, r.w().Run("d"))
+	}
+	f := r.events[len(r.events)-1].(*WorkflowFailed)
+	if f.FailedNode != "b" || f.Error != "用户拒绝" || len(f.Results) != 1 || r.w().Status != WorkflowStatusFailed {
+		t.Fatalf("%+v", f)
 	}
 	if r.w().Ready(wfNow) != nil {
 		t.Fatal("nodes ready after a failure")
 	}
-	got = r.do(r.w().CompleteNode("c", 1, NodeResult{}))
-	if !slices.Equal(got, []string{"node.completed", "workflow.failed"}) {
+	if got = r.do(r.w().CompleteNode("c", 1, NodeResult{})); !slices.Equal(got, []string{"node.completed"}) {
 		t.Fatalf("%v", got)
 	}
-	f := r.events[len(r.events)-1].(*WorkflowFailed)
-	if f.FailedNode != "b" || f.Error != "用户拒绝" || len(f.Results) != 2 || r.w().Status != WorkflowStatusFailed {
-		t.Fatalf("%+v", f)
+	if got = r.do(r.w().FailNode("c", 1, "x", true, wfNow)); got != nil {
+		t.Fatalf("%v", got)
 	}
 }
 
@@ -358,13 +361,14 @@ func TestScheduleTimeoutAndCancel(t *testing.T) {
 		t.Fatalf("%v %+v", got, r.w().Run("c"))
 	}
 	r.do(r.w().StartNode("b", wfNow))
-	// Cancel while b runs: c and d are skipped, the workflow ends when b does.
+	// Cancel while b runs: c and d are skipped, the workflow ends; b's
+	// outcome is still recorded.
 	got := r.do(r.w().Decide(decision("stop", DecisionCancelWorkflow, 0, DecisionPayload{Reason: "活动取消"}), allowed))
-	if !slices.Equal(got, []string{"decision.validated", "node.skipped", "node.skipped"}) || r.w().Ready(wfNow.Add(time.Hour)) != nil {
+	if !slices.Equal(got, []string{"decision.validated", "node.skipped", "node.skipped", "workflow.cancelled"}) ||
+		r.w().Ready(wfNow.Add(time.Hour)) != nil || r.w().Status != WorkflowStatusCancelled {
 		t.Fatalf("%v", got)
 	}
-	got = r.do(r.w().CompleteNode("b", 1, NodeResult{}))
-	if !slices.Equal(got, []string{"node.completed", "workflow.cancelled"}) || r.w().Status != WorkflowStatusCancelled {
+	if got = r.do(r.w().CompleteNode("b", 1, NodeResult{})); !slices.Equal(got, []string{"node.completed"}) {
 		t.Fatalf("%v %s", got, r.w().Status)
 	}
 	if got := r.do(r.w().Decide(decision("again", DecisionExecuteWorkflow, 3, DecisionPayload{}), allowed)); got[0] != "decision.rejected" {
@@ -383,5 +387,54 @@ func TestHostAllowed(t *testing.T) {
 		if got := HostAllowed(tc.url, []string{"127.0.0.1", "*.example.com"}); got != tc.want {
 			t.Errorf("HostAllowed(%q) = %v", tc.url, got)
 		}
+	}
+}
+
+func TestReportAndApprove(t *testing.T) {
+	r := &run{t: t, events: []Payload{&WorkflowCreated{WorkflowID: "wf", UserID: "u", Participants: []string{"a1"},
+		Nodes: []WorkflowNode{{ID: "t", Type: NodeTask, Title: "t", AssigneeID: "a1"}, {ID: "ok", Type: NodeApproval, Title: "ok"}},
+		Edges: []WorkflowEdge{{From: "t", To: "ok"}}}}}
+	r.do(r.w().Decide(decision("go", DecisionExecuteWorkflow, 1, DecisionPayload{}), allowed))
+	done := TaskAnswer{Status: TaskDone, Summary: "场地已订"}
+	for _, tc := range []struct {
+		name string
+		do   func() ([]Payload, error)
+		want *Error
+	}{
+		{"before it runs", func() ([]Payload, error) { return r.w().ReportTask("t", "a1", done, wfNow) }, ErrNodeNotOpen},
+		{"no such node", func() ([]Payload, error) { return r.w().ReportTask("x", "a1", done, wfNow) }, ErrNotFound},
+	} {
+		if _, err := tc.do(); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	r.do(r.w().StartNode("t", wfNow))
+	for _, tc := range []struct {
+		name  string
+		agent string
+		a     TaskAnswer
+		want  *Error
+	}{
+		{"someone else", "a2", done, ErrNotAssignee},
+		{"done without a summary", "a1", TaskAnswer{Status: TaskDone}, ErrInvalidAnswer},
+		{"an unknown status", "a1", TaskAnswer{Status: "maybe", Summary: "x"}, ErrInvalidAnswer},
+	} {
+		if _, err := r.w().ReportTask("t", tc.agent, tc.a, wfNow); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if got := r.do(r.w().ReportTask("t", "a1", done, wfNow)); !slices.Equal(got, []string{"node.completed"}) {
+		t.Fatalf("%v", got)
+	}
+	if _, err := r.w().Approve("ok", "u", true, "", wfNow); !errors.Is(err, ErrNodeNotOpen) {
+		t.Fatalf("approved before it ran: %v", err)
+	}
+	r.do(r.w().StartNode("ok", wfNow))
+	if _, err := r.w().Approve("ok", "mallory", true, "", wfNow); !errors.Is(err, ErrNotWorkflowUser) {
+		t.Fatalf("%v", err)
+	}
+	got := r.do(r.w().Approve("ok", "u", false, "预算超了", wfNow))
+	if !slices.Equal(got, []string{"node.failed", "workflow.failed"}) || r.w().Run("ok").Error != "用户拒绝：预算超了" {
+		t.Fatalf("%v %+v", got, r.w().Run("ok"))
 	}
 }

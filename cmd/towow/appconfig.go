@@ -35,7 +35,8 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
 		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
-			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter},
+			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter, HTTPAllow: c.HTTPAllow,
+			DecisionRateLimit: c.DecisionRateLimit},
 		Profiles: c.Profiles,
 		Logger:   logger,
 	}

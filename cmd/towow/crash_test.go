@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -185,4 +188,124 @@ func TestKilledServerHealsFast(t *testing.T) {
 		}
 	}
 	t.Logf("30 negotiations, %d ended before the kill; the other %d ended %s after the restart", ended, 30-ended, healed.Round(100*time.Millisecond))
+}
+
+// TestKilledWorkflowResumes: a server executing a workflow is SIGKILLed
+// while an http node's request is on its way (the local hook holds the
+// first request); the restarted server records that attempt as
+// interrupted instead of sending it again, sends the node's next attempt
+// once, and the workflow completes: each recorded attempt reached the
+// hook at most once.
+func TestKilledWorkflowResumes(t *testing.T) {
+	var mu sync.Mutex
+	var keys []string
+	arrived := make(chan struct{}, 8)
+	release := make(chan struct{})
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get("Idempotency-Key"))
+		first := len(keys) == 1
+		mu.Unlock()
+		arrived <- struct{}{}
+		if first { // held until the server that sent it is dead
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	t.Cleanup(func() { close(release); hook.Close() })
+	host := strings.TrimPrefix(hook.URL, "http://")
+
+	db := dbtest.NewURL(t)
+	env := []string{"DATABASE_URL=" + db, "TOWOW_LLM=builtin", "TOWOW_HTTP_ALLOW=" + host}
+	s := startServer(t, env...)
+	base := "http://" + s.addr
+	post := func(path, body string, into any) int {
+		t.Helper()
+		resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode >= 300 {
+			t.Logf("POST %s: %d %s", path, resp.StatusCode, b)
+		}
+		if into != nil {
+			_ = json.Unmarshal(b, into)
+		}
+		return resp.StatusCode
+	}
+	var sub struct {
+		DemandID string `json:"demand_id"`
+	}
+	post("/api/v1/demand/submit", `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾","user_id":"u1"}`, &sub)
+	type wfView struct {
+		WorkflowID string `json:"workflow_id"`
+		Status     string `json:"status"`
+		Version    int    `json:"version"`
+		Nodes      []struct {
+			ID      string `json:"id"`
+			Status  string `json:"status"`
+			Attempt int    `json:"attempt"`
+		} `json:"nodes"`
+	}
+	get := func(id string) (w wfView) {
+		resp, err := http.Get(base + "/api/v1/workflows/" + id)
+		if err != nil {
+			return w
+		}
+		defer resp.Body.Close()
+		_ = json.NewDecoder(resp.Body).Decode(&w)
+		return w
+	}
+	id := "wf-" + strings.TrimPrefix(sub.DemandID, "d-")
+	deadline := time.Now().Add(60 * time.Second)
+	for get(id).WorkflowID == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("no workflow for %s:\n%s", sub.DemandID, s.log())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	w := get(id)
+	if code := post("/api/v1/workflows/"+id+"/decisions", fmt.Sprintf(`{"decision_type":"create_node","base_version":%d,
+		"payload":{"node":{"id":"notify","type":"http","title":"通知","url":%q},"after":[%q]}}`, w.Version, hook.URL+"/x", w.Nodes[0].ID), nil); code != 200 {
+		t.Fatalf("create http node: %d", code)
+	}
+	if code := post("/api/v1/workflows/"+id+"/decisions", fmt.Sprintf(`{"decision_type":"execute_workflow","base_version":%d}`, w.Version+1), nil); code != 200 {
+		t.Fatalf("execute: %d", code)
+	}
+	select {
+	case <-arrived:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the http node never posted:\n%s", s.log())
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-s.done
+
+	restarted := time.Now()
+	s2 := startServerAt(t, s.addr, env...)
+	defer s2.stop(t)
+	for w = get(id); w.Status != "completed"; w = get(id) {
+		if w.Status == "failed" || w.Status == "cancelled" || time.Since(restarted) > 60*time.Second {
+			out, _, _ := runTowow(t, []string{"DATABASE_URL=" + db}, "replay", sub.DemandID)
+			t.Fatalf("workflow %s after the restart:\n%s\nserver log:\n%s", w.Status, out, s2.log())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{id + "/notify/1", id + "/notify/2"}; !slices.Equal(keys, want) {
+		t.Fatalf("the hook got %v, want %v (one request per recorded attempt)", keys, want)
+	}
+	t.Logf("workflow completed %s after the restart; the interrupted attempt was not sent again", time.Since(restarted).Round(100*time.Millisecond))
+	if testing.Verbose() {
+		out, _, _ := runTowow(t, []string{"DATABASE_URL=" + db}, "replay", sub.DemandID)
+		t.Log(out)
+	}
 }

@@ -131,6 +131,55 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 	case *domain.ErrorOccurred:
 		return 0, ev.Context["channel_id"], ev.ErrorCode + ": " + clip(ev.ErrorMessage, 60)
 	}
+	return describeWorkflowEvent(p)
+}
+
+// describeWorkflowEvent renders a workflow's events (issue 13).
+func describeWorkflowEvent(p domain.Payload) (round int, agent, summary string) {
+	switch ev := p.(type) {
+	case *domain.WorkflowCreated:
+		return 0, ev.WorkflowID, fmt.Sprintf("draft: %d nodes, %d edges, from %s", len(ev.Nodes), len(ev.Edges), ev.ChannelID)
+	case *domain.DecisionValidated:
+		s := fmt.Sprintf("%s by %s → v%d", ev.Decision.Type, ev.Decision.Actor, ev.Version)
+		for _, c := range ev.Corrections {
+			s += fmt.Sprintf(" (corrected %s: %s)", c.Field, c.Message)
+		}
+		return 0, ev.WorkflowID, s
+	case *domain.DecisionRejected:
+		return 0, ev.WorkflowID, fmt.Sprintf("%s by %s refused (%s): %s", ev.Decision.Type, ev.Decision.Actor, ev.Rule, clip(ev.Reason, 60))
+	case *domain.WorkflowNodeAdded:
+		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, clip(ev.Node.Title, 40))
+	case *domain.WorkflowNodeUpdated:
+		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, clip(ev.Node.Title, 40))
+	case *domain.WorkflowNodeDeleted:
+		return 0, ev.NodeID, fmt.Sprintf("deleted with %d edges", len(ev.Edges))
+	case *domain.WorkflowNodeMoved:
+		return 0, ev.NodeID, fmt.Sprintf("to (%.0f, %.0f)", ev.Position.X, ev.Position.Y)
+	case *domain.WorkflowEdgeAdded:
+		return 0, ev.WorkflowID, ev.Edge.From + " → " + ev.Edge.To
+	case *domain.WorkflowEdgeDeleted:
+		return 0, ev.WorkflowID, ev.Edge.From + " ↛ " + ev.Edge.To
+	case *domain.WorkflowStarted:
+		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes: %s", ev.NodeCount, clip(strings.Join(ev.Order, ", "), 80))
+	case *domain.NodeStarted:
+		return 0, ev.NodeID, fmt.Sprintf("%s attempt %d", ev.NodeType, ev.Attempt)
+	case *domain.NodeCompleted:
+		return 0, ev.NodeID, clip(ev.Result.Summary, 70)
+	case *domain.NodeFailed:
+		s := fmt.Sprintf("attempt %d: %s", ev.Attempt, clip(ev.Error, 60))
+		if ev.Retry {
+			s += ", tried again at " + ev.RetryAt.Local().Format("15:04:05")
+		}
+		return 0, ev.NodeID, s
+	case *domain.NodeSkipped:
+		return 0, ev.NodeID, ev.Reason
+	case *domain.WorkflowCompleted:
+		return 0, ev.WorkflowID, fmt.Sprintf("completed: %d results", len(ev.Results))
+	case *domain.WorkflowFailed:
+		return 0, ev.WorkflowID, fmt.Sprintf("failed at %s: %s", ev.FailedNode, clip(ev.Error, 60))
+	case *domain.WorkflowCancelled:
+		return 0, ev.WorkflowID, "cancelled: " + ev.Reason
+	}
 	return 0, "", ""
 }
 

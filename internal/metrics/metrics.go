@@ -31,6 +31,10 @@ type Metrics struct {
 	rounds       prometheus.Histogram
 	coverage     prometheus.Histogram
 	sse          prometheus.Gauge
+	validated    *prometheus.CounterVec
+	refused      *prometheus.CounterVec
+	corrected    *prometheus.CounterVec
+	workflows    *prometheus.CounterVec
 
 	// needs holds each understood demand's needs until its negotiation
 	// completes (at most maxPending; beyond that it starts again).
@@ -72,7 +76,16 @@ func New() *Metrics {
 		Help:    "Per agreed negotiation (root or sub): the share of its needs' places the plan fills (merged with its sub-negotiations).",
 		Buckets: []float64{0, .25, .5, .75, .9, .999, 1}})
 	m.sse = prometheus.NewGauge(prometheus.GaugeOpts{Name: "sse_active_connections", Help: "Open server-sent-event streams."})
+	m.validated = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "decision_validations_total",
+		Help: "Decisions on workflows the Coordinator let through, by decision type."}, []string{"decision_type"})
+	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "decision_rejections_total",
+		Help: "Decisions on workflows the Coordinator refused, by the rule that refused them."}, []string{"rule"})
+	m.corrected = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "decision_corrections_total",
+		Help: "Corrections the Coordinator made to decisions it let through, by rule."}, []string{"rule"})
+	m.workflows = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "workflow_outcomes_total",
+		Help: "Workflows ended by this process's steps, by status (completed, failed, cancelled)."}, []string{"status"})
 	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.rejected, m.planSize, m.rounds, m.coverage, m.sse,
+		m.validated, m.refused, m.corrected, m.workflows,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -134,6 +147,19 @@ func (m *Metrics) Observe(p domain.Payload) {
 		}
 	case *domain.DemandRejected:
 		m.rejected.WithLabelValues(e.Reason).Inc()
+	case *domain.DecisionValidated:
+		m.validated.WithLabelValues(string(e.Decision.Type)).Inc()
+		for _, c := range e.Corrections {
+			m.corrected.WithLabelValues(c.Rule).Inc()
+		}
+	case *domain.DecisionRejected:
+		m.refused.WithLabelValues(e.Rule).Inc()
+	case *domain.WorkflowCompleted:
+		m.workflows.WithLabelValues(string(domain.WorkflowStatusCompleted)).Inc()
+	case *domain.WorkflowFailed:
+		m.workflows.WithLabelValues(string(domain.WorkflowStatusFailed)).Inc()
+	case *domain.WorkflowCancelled:
+		m.workflows.WithLabelValues(string(domain.WorkflowStatusCancelled)).Inc()
 	}
 }
 

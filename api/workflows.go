@@ -1,0 +1,295 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// Workflows (issue 13, design 003): the agreed plan of a root negotiation
+// as a DAG of nodes, read by folding its stream, changed only by decisions
+// the Coordinator validates, executed node by node.
+
+// WorkflowNodeView is a node with its execution state.
+type WorkflowNodeView struct {
+	domain.WorkflowNode
+	Status  domain.NodeStatus  `json:"status" enum:"pending,running,completed,failed,skipped"`
+	Attempt int                `json:"attempt,omitempty"`
+	Result  *domain.NodeResult `json:"result,omitempty"`
+	Error   string             `json:"error,omitempty" doc:"why the last attempt failed"`
+	Reason  string             `json:"reason,omitempty" doc:"why it was skipped"`
+	RetryAt time.Time          `json:"retry_at,omitzero" doc:"when the next attempt may start"`
+}
+
+// WorkflowView is a workflow as it is now.
+type WorkflowView struct {
+	WorkflowID   string                `json:"workflow_id"`
+	DemandID     string                `json:"demand_id"`
+	ChannelID    string                `json:"channel_id"`
+	UserID       string                `json:"user_id,omitempty"`
+	Title        string                `json:"title"`
+	Status       domain.WorkflowStatus `json:"status" enum:"draft,running,completed,failed,cancelled"`
+	Version      int                   `json:"version" doc:"the version decisions must be based on (base_version)"`
+	Participants []string              `json:"participants" doc:"the agents a task may be assigned to"`
+	Nodes        []WorkflowNodeView    `json:"nodes"`
+	Edges        []domain.WorkflowEdge `json:"edges"`
+	FailedNode   string                `json:"failed_node,omitempty"`
+	CreatedAt    time.Time             `json:"created_at"`
+}
+
+func workflowView(w *domain.Workflow) WorkflowView {
+	v := WorkflowView{WorkflowID: w.ID, DemandID: w.DemandID, ChannelID: w.ChannelID, UserID: w.UserID, Title: w.Title,
+		Status: w.Status, Version: w.Version, Participants: w.Participants, Nodes: []WorkflowNodeView{}, Edges: w.Edges,
+		FailedNode: w.FailedNode, CreatedAt: w.CreatedAt}
+	if v.Edges == nil {
+		v.Edges = []domain.WorkflowEdge{}
+	}
+	for _, n := range w.Nodes {
+		r := w.Run(n.ID)
+		v.Nodes = append(v.Nodes, WorkflowNodeView{WorkflowNode: n, Status: r.Status, Attempt: r.Attempt, Result: r.Result,
+			Error: r.Error, Reason: r.Reason, RetryAt: r.RetryAt})
+	}
+	return v
+}
+
+// loadWorkflow folds a workflow from the log; 404 when there is none.
+func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
+	w := &domain.Workflow{}
+	if _, err := s.Events.Fold(ctx, domain.WorkflowStream(id), w.Apply); err != nil {
+		return nil, problem(err)
+	}
+	if !w.Exists() {
+		return nil, notFound(fmt.Sprintf("no workflow %s", id))
+	}
+	return w, nil
+}
+
+// WorkflowListInput selects workflows.
+type WorkflowListInput struct {
+	DemandID string `query:"demand_id" required:"true" maxLength:"64" doc:"the root demand whose agreement the workflow carries out"`
+}
+
+// WorkflowListOutput lists workflows.
+type WorkflowListOutput struct {
+	Body struct {
+		Workflows []WorkflowView `json:"workflows"`
+	}
+}
+
+// WorkflowInput names a workflow.
+type WorkflowInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80" example:"wf-3f9a1c2b4d5e"`
+}
+
+// WorkflowOutput is one workflow.
+type WorkflowOutput struct {
+	Body WorkflowView
+}
+
+// DecisionInput is a decision sent directly (not through the conversation).
+type DecisionInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	Body       struct {
+		DecisionID  string                 `json:"decision_id,omitempty" maxLength:"80" doc:"idempotency key: the same id is ruled on once (one is drawn when absent)"`
+		Type        domain.DecisionType    `json:"decision_type" enum:"create_node,update_node,delete_node,connect,disconnect,move_node,execute_workflow,cancel_workflow"`
+		Payload     domain.DecisionPayload `json:"payload" required:"false"`
+		BaseVersion int                    `json:"base_version" minimum:"0" doc:"the workflow version the decision was made on (move_node and cancel_workflow may be stale)"`
+		ClientID    string                 `json:"client_id,omitempty" maxLength:"80" doc:"the client (canvas tab) that sent it"`
+		UserID      string                 `json:"user_id,omitempty" maxLength:"128" doc:"who decides (the actor is user:<user_id>)"`
+		Confidence  *float64               `json:"confidence,omitempty" minimum:"0" maximum:"1" doc:"default 1 (a person)"`
+	}
+}
+
+// DecisionOutput is a validated decision.
+type DecisionOutput struct {
+	Body struct {
+		DecisionID  string              `json:"decision_id"`
+		Version     int                 `json:"version" doc:"the workflow's version after the decision"`
+		Corrections []domain.Correction `json:"corrections" doc:"what the Coordinator corrected before letting it through"`
+		Repeated    bool                `json:"repeated" doc:"the decision id was ruled on before; nothing was written now"`
+		Cursor      int64               `json:"cursor" doc:"global position of the last event written"`
+	}
+}
+
+// TaskReportInput is an external agent's report on its running task.
+type TaskReportInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	NodeID     string `path:"node_id" maxLength:"80"`
+	Body       struct {
+		domain.TaskAnswer
+	}
+}
+
+// ApprovalInput is the demand's user's answer to an approval node.
+type ApprovalInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	NodeID     string `path:"node_id" maxLength:"80"`
+	Body       struct {
+		UserID   string `json:"user_id" minLength:"1" maxLength:"128" doc:"the demand's user"`
+		Approved bool   `json:"approved"`
+		Comment  string `json:"comment,omitempty" maxLength:"2000"`
+	}
+}
+
+// WorkflowActOutput is the answer to a recorded report or approval.
+type WorkflowActOutput struct {
+	Body struct {
+		WorkflowID string `json:"workflow_id"`
+		NodeID     string `json:"node_id"`
+		Cursor     int64  `json:"cursor" doc:"global position of the recorded answer"`
+	}
+}
+
+// WorkflowStreamInput follows one workflow's events.
+type WorkflowStreamInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	StreamInput
+}
+
+func (s *Server) registerWorkflows(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-workflows",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows",
+		Summary:     "The workflow a root demand's agreement became (an empty list before the agreement, or without one)",
+		Tags:        []string{"workflows"},
+	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
+		out := &WorkflowListOutput{}
+		out.Body.Workflows = []WorkflowView{}
+		w := &domain.Workflow{}
+		if _, err := s.Events.Fold(ctx, domain.WorkflowStream(domain.WorkflowIDFor(in.DemandID)), w.Apply); err != nil {
+			return nil, problem(err)
+		}
+		if w.Exists() {
+			out.Body.Workflows = append(out.Body.Workflows, workflowView(w))
+		}
+		return out, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "get-workflow",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows/{workflow_id}",
+		Summary:     "A workflow: nodes with their execution state, edges, status and version",
+		Tags:        []string{"workflows"},
+	}, func(ctx context.Context, in *WorkflowInput) (*WorkflowOutput, error) {
+		w, err := s.loadWorkflow(ctx, in.WorkflowID)
+		if err != nil {
+			return nil, err
+		}
+		return &WorkflowOutput{Body: workflowView(w)}, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID:  "decide-workflow",
+		Method:       http.MethodPost,
+		Path:         "/api/v1/workflows/{workflow_id}/decisions",
+		Summary:      "Send a decision on a workflow through the Coordinator",
+		Description:  "The Coordinator's validators check it in order (well_formed, workflow_state, version, rate_limit, references, node_fields, assignee, http_allow_list, frozen_nodes, acyclic, size, executable). Let through: 200 with the new version and any corrections, and its effects recorded with towow.decision.validated. Refused: 422 TOWOW_DECISION_REJECTED naming the rule, with one error per field; the rejection is recorded (towow.decision.rejected) and the workflow is unchanged.",
+		Tags:         []string{"workflows"},
+		MaxBodyBytes: 64 << 10,
+	}, func(ctx context.Context, in *DecisionInput) (*DecisionOutput, error) {
+		b := in.Body
+		actor := "user"
+		if b.UserID != "" {
+			actor = "user:" + b.UserID
+		}
+		confidence := 1.0
+		if b.Confidence != nil {
+			confidence = *b.Confidence
+		}
+		res, err := s.Commands.Decide(ctx, in.WorkflowID, domain.Decision{DecisionID: b.DecisionID, Type: b.Type, Actor: actor,
+			ClientID: b.ClientID, Confidence: confidence, BaseVersion: b.BaseVersion, Payload: b.Payload})
+		if err != nil {
+			return nil, decisionProblem(err)
+		}
+		out := &DecisionOutput{}
+		out.Body.DecisionID, out.Body.Version = res.Validated.Decision.DecisionID, res.Validated.Version
+		out.Body.Corrections, out.Body.Repeated, out.Body.Cursor = res.Validated.Corrections, res.Repeated, res.Position
+		if out.Body.Corrections == nil {
+			out.Body.Corrections = []domain.Correction{}
+		}
+		return out, nil
+	})
+
+	huma.Register(api, s.externalAgent(api, huma.Operation{
+		OperationID:  "report-task",
+		Method:       http.MethodPost,
+		Path:         "/api/v1/workflows/{workflow_id}/nodes/{node_id}/report",
+		Summary:      "An external agent reports on its running task: done (with a summary) or a problem",
+		Description:  "Done completes the node, a problem fails it (and so the workflow, once nothing else runs). Not its task: 422 TOWOW_WORKFLOW_003; not running: 409 TOWOW_WORKFLOW_002. Nothing is written then.",
+		Tags:         []string{"workflows", "external agents"},
+		MaxBodyBytes: 64 << 10,
+	}), func(ctx context.Context, in *TaskReportInput) (*WorkflowActOutput, error) {
+		pos, err := s.Commands.ReportTask(ctx, in.WorkflowID, in.NodeID, agentOf(ctx), in.Body.TaskAnswer)
+		if err != nil {
+			return nil, problem(err)
+		}
+		return actOutput(in.WorkflowID, in.NodeID, pos), nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID:  "approve-node",
+		Method:       http.MethodPost,
+		Path:         "/api/v1/workflows/{workflow_id}/nodes/{node_id}/approval",
+		Summary:      "The demand's user approves or rejects a running approval node",
+		Description:  "Approved completes the node; rejected fails it. Not the demand's user: 422 TOWOW_WORKFLOW_004; not running: 409 TOWOW_WORKFLOW_002. Nothing is written then.",
+		Tags:         []string{"workflows"},
+		MaxBodyBytes: 16 << 10,
+	}, func(ctx context.Context, in *ApprovalInput) (*WorkflowActOutput, error) {
+		pos, err := s.Commands.Approve(ctx, in.WorkflowID, in.NodeID, in.Body.UserID, in.Body.Approved, in.Body.Comment)
+		if err != nil {
+			return nil, problem(err)
+		}
+		return actOutput(in.WorkflowID, in.NodeID, pos), nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "workflow-stream",
+		Responses:   sseResponses(),
+		Method:      http.MethodGet,
+		Path:        "/api/v1/events/workflows/{workflow_id}/stream",
+		Summary:     "Server-sent events of one workflow: decisions, changes, node execution",
+		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID.",
+		Tags:        []string{"events", "workflows"},
+	}, func(ctx context.Context, in *WorkflowStreamInput) (*huma.StreamResponse, error) {
+		after, err := in.after()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.loadWorkflow(ctx, in.WorkflowID); err != nil {
+			return nil, err
+		}
+		return s.stream(after, eventstore.Filter{StreamID: domain.WorkflowStream(in.WorkflowID)}), nil
+	})
+}
+
+func actOutput(workflowID, nodeID string, pos int64) *WorkflowActOutput {
+	out := &WorkflowActOutput{}
+	out.Body.WorkflowID, out.Body.NodeID, out.Body.Cursor = workflowID, nodeID, pos
+	return out
+}
+
+// decisionProblem is a rejected decision's 422, naming the rule with one
+// error per field; any other error as usual.
+func decisionProblem(err error) error {
+	var re *domain.RejectionError
+	if !errors.As(err, &re) {
+		return problem(err)
+	}
+	r := re.Rejected
+	p := newProblem(http.StatusUnprocessableEntity, domain.ErrDecisionRejected.Code,
+		fmt.Sprintf("the Coordinator refused the decision (rule %s): %s", r.Rule, r.Reason))
+	p.Rule = r.Rule
+	for _, fe := range r.Errors {
+		p.Errors = append(p.Errors, &huma.ErrorDetail{Message: fe.Message, Location: fe.Field})
+	}
+	return p
+}

@@ -1,0 +1,97 @@
+package commands
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/towow/towow/domain"
+)
+
+// Decide sends a decision on a workflow through the Coordinator (issue
+// 13): a decision without an id gets one. Let through, it returns the
+// validation (the decision as it took effect, its corrections and the new
+// version) and the position written; refused, the rejection is recorded
+// and returned as a *domain.RejectionError (errors.Is
+// domain.ErrDecisionRejected). A decision id already ruled on returns the
+// earlier ruling's version with Repeated set. ErrWorkflowNotFound for an
+// unknown workflow.
+func (s *Service) Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error) {
+	if d.DecisionID == "" {
+		id, err := newID("dec-")
+		if err != nil {
+			return domain.DecisionOutcome{}, err
+		}
+		d.DecisionID = id
+	}
+	if err := s.requireWorkflow(ctx, workflowID); err != nil {
+		return domain.DecisionOutcome{}, err
+	}
+	evs, pos, err := s.engine.DecideWorkflow(ctx, workflowID, d, "decision:"+d.DecisionID)
+	if err != nil {
+		return domain.DecisionOutcome{}, err
+	}
+	if rej := domain.RejectionOf(evs); rej != nil {
+		return domain.DecisionOutcome{Position: pos}, &domain.RejectionError{Rejected: *rej}
+	}
+	for _, ev := range evs {
+		if v, ok := ev.(*domain.DecisionValidated); ok {
+			return domain.DecisionOutcome{Validated: *v, Position: pos}, nil
+		}
+	}
+	// Ruled on before: report the workflow as it is.
+	w, err := s.engine.LoadWorkflow(ctx, workflowID)
+	if err != nil {
+		return domain.DecisionOutcome{}, err
+	}
+	return domain.DecisionOutcome{Validated: domain.DecisionValidated{WorkflowID: workflowID, Decision: d, Version: w.Version},
+		Repeated: true}, nil
+}
+
+// ReportTask records an external agent's report on its running task.
+// Errors are *domain.Error: ErrWorkflowNotFound, ErrNotFound (no such
+// node), ErrNodeNotOpen, ErrNotAssignee, ErrInvalidAnswer; nothing is
+// written on error.
+func (s *Service) ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a domain.TaskAnswer) (int64, error) {
+	if err := s.requireExternal(ctx, agentID); err != nil {
+		return 0, err
+	}
+	if err := s.requireWorkflow(ctx, workflowID); err != nil {
+		return 0, err
+	}
+	_, pos, err := s.engine.ActOnWorkflow(ctx, "report task", workflowID, domain.AgentActor(agentID), "agent:"+agentID,
+		func(w *domain.Workflow) ([]domain.Payload, error) { return w.ReportTask(nodeID, agentID, a, s.now()) })
+	return pos, err
+}
+
+// Approve records the demand's user's answer to a running approval node.
+// Errors are *domain.Error: ErrWorkflowNotFound, ErrNotFound,
+// ErrNodeNotOpen, ErrNotWorkflowUser; nothing is written on error.
+func (s *Service) Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error) {
+	if err := s.requireWorkflow(ctx, workflowID); err != nil {
+		return 0, err
+	}
+	_, pos, err := s.engine.ActOnWorkflow(ctx, "approve", workflowID, "user:"+userID, "user:"+userID,
+		func(w *domain.Workflow) ([]domain.Payload, error) { return w.Approve(nodeID, userID, approved, comment, s.now()) })
+	return pos, err
+}
+
+func (s *Service) requireWorkflow(ctx context.Context, workflowID string) error {
+	v, err := s.store.StreamVersion(ctx, domain.WorkflowStream(workflowID))
+	if err != nil {
+		return err
+	}
+	if v == 0 {
+		return &domain.Error{Code: domain.ErrWorkflowNotFound.Code, Message: fmt.Sprintf("no workflow %s", workflowID)}
+	}
+	return nil
+}
+
+func newID(prefix string) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("id: %w", err)
+	}
+	return prefix + hex.EncodeToString(b[:]), nil
+}
