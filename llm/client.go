@@ -53,7 +53,7 @@ type Config struct {
 	OnCall func(domain.LLMCall)
 }
 
-// Client calls the ten prompts through one provider with timeout, circuit
+// Client calls the eleven prompts through one provider with timeout, circuit
 // breaker, parsing and fallbacks. It is safe for concurrent use.
 //
 // Every method returns the typed result, the record of the call and an
@@ -182,7 +182,16 @@ func (c *Client) Task(ctx context.Context, in TaskInput) (domain.TaskAnswer, dom
 	return call(ctx, c, PromptTask, &in, parseTask, fallbackTask)
 }
 
-// call is the path shared by the ten prompts: render → provider (timeout,
+// Converse runs prompt 11 (对话): the conversation agent's next step on a
+// workflow, a tool call or the reply that ends the turn (the engine runs
+// the tool, records the step and calls again with its observation). When
+// the model fails the step is a reply saying the agent cannot work on the
+// request now, never an action.
+func (c *Client) Converse(ctx context.Context, in ConverseInput) (domain.AgentStep, domain.LLMCall, error) {
+	return call(ctx, c, PromptConverse, &in, parseConverse, fallbackConverse)
+}
+
+// call is the path shared by the eleven prompts: render → provider (timeout,
 // breaker) → parse → fallback on failure → record.
 func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	parse func(string, *I) (O, error), fallback func(*I) O) (O, domain.LLMCall, error) {

@@ -104,6 +104,8 @@ func invoke(ctx context.Context, c *Client, key PromptKey) (any, domain.LLMCall,
 		return ret(c.Compromise(ctx, sampleCompromiseInput()))
 	case PromptTask:
 		return ret(c.Task(ctx, sampleTaskInput()))
+	case PromptConverse:
+		return ret(c.Converse(ctx, sampleConverseInput()))
 	}
 	panic(key)
 }
@@ -131,6 +133,8 @@ func fallbackFor(key PromptKey) any {
 		return fallbackCompromise(in)
 	case *TaskInput:
 		return fallbackTask(in)
+	case *ConverseInput:
+		return fallbackConverse(in)
 	}
 	panic(key)
 }

@@ -1,5 +1,6 @@
-// Package llm is the LLM layer of ToWow: ten prompts (the nine of the
-// design, 001 §3.3 and 004, and the task prompt of the workflow, issue 13),
+// Package llm is the LLM layer of ToWow: eleven prompts (the nine of the
+// design, 001 §3.3 and 004, and the task and conversation prompts of the
+// workflow, issue 13),
 // the providers that answer them, and the [Client] that wraps every call
 // with a timeout, a circuit breaker, reply parsing and a deterministic
 // fallback per prompt (001 §6.2.1).
@@ -15,8 +16,8 @@
 // # Client
 //
 // [Client] exposes one method per prompt (Understand, Filter, Offer,
-// Aggregate, Feedback, Adjust, Gaps, Recursion, Compromise, Task). Each
-// method
+// Aggregate, Feedback, Adjust, Gaps, Recursion, Compromise, Task,
+// Converse). Each method
 //
 //  1. renders the prompt's embedded text/template (prompts/*.tmpl, in
 //     Chinese) from the typed input;
@@ -24,12 +25,12 @@
 //     one gobreaker circuit breaker shared by all prompts;
 //  3. extracts the first JSON object of the reply (plain, fenced or inside
 //     prose), decodes it leniently into the prompt's reply shape
-//     ([UnderstandReply], [FilterReply], … [TaskReply], declared once
+//     ([UnderstandReply], [FilterReply], … [ConverseReply], declared once
 //     for the parsers and the builtin brain) and validates it into the typed
 //     result (unknown agent ids dropped, enums normalised, numbers clamped);
-//     prompts 1, 3, 5 and 10 give the domain's own [domain.Understanding],
-//     [domain.OfferAnswer], [domain.FeedbackAnswer] and
-//     [domain.TaskAnswer];
+//     prompts 1, 3, 5, 10 and 11 give the domain's own
+//     [domain.Understanding], [domain.OfferAnswer], [domain.FeedbackAnswer],
+//     [domain.TaskAnswer] and [domain.AgentStep];
 //  4. on any failure — provider error, timeout, open breaker, a reply that
 //     does not parse or validate — returns the prompt's fallback result,
 //     built deterministically from the input alone.

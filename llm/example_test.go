@@ -59,3 +59,20 @@ func ExampleClient_Task() {
 	// done 下午做了 30 分钟分享
 	// task_execution ok false
 }
+
+func ExampleClient_Converse() {
+	// One step of the conversation agent: a tool with its arguments (the
+	// engine runs it and calls again with the observation), or a reply.
+	// Had the model failed, the step would be a reply saying it cannot
+	// work on the request now, never an action.
+	c := llm.NewClient(llm.Config{Provider: canned(`{"thought": "用户要开始执行", "tool": "Execute-Workflow", "args": {}, "confidence": 0.9}`)})
+	step, call, err := c.Converse(context.Background(), llm.ConverseInput{Message: "开始执行"})
+	if err != nil {
+		return
+	}
+	fmt.Println(step.Tool, step.Confidence, step.Reply == "")
+	fmt.Println(call.PromptKey, call.Outcome, call.FallbackUsed)
+	// Output:
+	// execute_workflow 0.9 true
+	// conversation ok false
+}

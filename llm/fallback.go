@@ -318,3 +318,17 @@ func fallbackTask(in *TaskInput) domain.TaskAnswer {
 		Problem: "无法联系" + who + "的数字分身，未能确认任务是否完成（fallback: " + fallbackReason + "）",
 	}
 }
+
+// fallbackConverse: a reply saying the agent cannot work on the request
+// now (the model is unavailable) and nothing was changed, in the person's
+// language (Chinese unless the message has no Chinese character). It is
+// never an action: no decision is taken without a working model.
+func fallbackConverse(in *ConverseInput) domain.AgentStep {
+	thought := "对话模型不可用，不采取任何行动（fallback: " + fallbackReason + "）"
+	reply := "抱歉，我现在无法处理这个请求（对话模型暂时不可用），工作流没有任何改动，请稍后再试。"
+	if m := strings.TrimSpace(in.Message); m != "" && !hasHan(m) {
+		reply = "Sorry, I can't work on this request right now (the conversation model is unavailable); " +
+			"nothing in the workflow was changed. Please try again later."
+	}
+	return domain.AgentStep{Thought: thought, Reply: reply}
+}

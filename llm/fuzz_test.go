@@ -93,3 +93,14 @@ func FuzzParseTask(f *testing.F) {
 		`{"status": "done | problem", "summary": "s"}`,
 		`{"status": "problem", "summary": "", "problem": ""}`)
 }
+
+func FuzzParseConverse(f *testing.F) {
+	fuzzParser(f, PromptConverse,
+		`{"thought": "t", "reply": "好的，已经改好了"}`,
+		`{"thought": "t", "tool": "Get-Node", "args": {"node_id": " TASK-1 "}, "confidence": "85%"}`,
+		`{"thought": "t", "tool": "ask_user", "args": {}, "reply": "指哪个节点？"}`,
+		`{"thought": "t", "tool": "create_node", "args": {"node": {"title": "彩排"}, "after": "场地确认", "before": ["", "x", "x"]}}`,
+		`{"thought": "t", "tool": "delete_node", "args": "task-1"}`,
+		`{"thought": "t", "tool": "send_email", "args": {}}`,
+		`{"thought": "t"}`)
+}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -188,5 +189,18 @@ func checkTask(_ *TaskInput, out domain.TaskAnswer) problems {
 	p.add(out.Valid() == nil, "answer not valid")
 	p.add(out.Problem == "" || out.Status == domain.TaskProblem, "problem on a done task")
 	p.add(cleanString(out.Summary, maxTextRunes) && cleanString(out.Problem, maxTextRunes), "strings unclean")
+	return p
+}
+
+func checkConverse(_ *ConverseInput, out domain.AgentStep) problems {
+	var p problems
+	p.add(out.Tool == "" || slices.Contains(domain.ConversationTools(), out.Tool), "unknown tool")
+	p.add((out.Tool == "") != (out.Reply == ""), "a step needs a tool or a reply, not both or neither")
+	p.add(out.Confidence >= 0 && out.Confidence <= 1, "confidence out of 0-1")
+	p.add(out.Tool != domain.ToolAskUser || out.Args.Reason != "", "ask_user without a question")
+	p.add(out.Tool != "" || reflect.DeepEqual(out.Args, domain.DecisionPayload{}), "arguments on a reply")
+	p.add(cleanString(out.Thought, maxTextRunes) && cleanString(out.Reply, maxTextRunes) &&
+		cleanString(out.Args.Reason, maxTextRunes), "strings unclean")
+	p.add(cleanStrings(out.Args.After, maxReplyBytes) && cleanStrings(out.Args.Before, maxReplyBytes), "after/before unclean")
 	return p
 }

@@ -190,6 +190,11 @@ func parseAndCheck(key PromptKey, text string, in any) []string {
 		if out, err = parseTask(text, in.(*TaskInput)); err == nil {
 			ps = checkTask(in.(*TaskInput), out)
 		}
+	case PromptConverse:
+		var out domain.AgentStep
+		if out, err = parseConverse(text, in.(*ConverseInput)); err == nil {
+			ps = checkConverse(in.(*ConverseInput), out)
+		}
 	}
 	if err != nil {
 		return []string{"parse: " + err.Error()}
@@ -417,12 +422,12 @@ func TestFallbacksSatisfyInvariants(t *testing.T) {
 				t.Errorf("fallback %s (zero input %v): %v", name, zero, ps)
 			}
 		}
-		u, f, o, a, fb, ad, g, r, c, tk := sampleUnderstandInput(), sampleFilterInput(), sampleOfferInput(), sampleAggregateInput(),
+		u, f, o, a, fb, ad, g, r, c, tk, cv := sampleUnderstandInput(), sampleFilterInput(), sampleOfferInput(), sampleAggregateInput(),
 			sampleFeedbackInput(), sampleAdjustInput(), sampleGapInput(), sampleRecursionInput(), sampleCompromiseInput(),
-			sampleTaskInput()
+			sampleTaskInput(), sampleConverseInput()
 		if zero {
-			u, f, o, a, fb, ad, g, r, c, tk = UnderstandInput{RawInput: "x"}, FilterInput{}, OfferInput{}, AggregateInput{},
-				FeedbackInput{}, AdjustInput{}, GapInput{}, RecursionInput{}, CompromiseInput{}, TaskInput{}
+			u, f, o, a, fb, ad, g, r, c, tk, cv = UnderstandInput{RawInput: "x"}, FilterInput{}, OfferInput{}, AggregateInput{},
+				FeedbackInput{}, AdjustInput{}, GapInput{}, RecursionInput{}, CompromiseInput{}, TaskInput{}, ConverseInput{}
 		}
 		check("understand", checkUnderstanding(&u, fallbackUnderstand(&u)))
 		check("filter", checkFilter(&f, fallbackFilter(&f)))
@@ -434,6 +439,7 @@ func TestFallbacksSatisfyInvariants(t *testing.T) {
 		check("recursion", checkRecursion(&r, fallbackRecursion(&r)))
 		check("compromise", checkCompromise(&c, fallbackCompromise(&c)))
 		check("task", checkTask(&tk, fallbackTask(&tk)))
+		check("converse", checkConverse(&cv, fallbackConverse(&cv)))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+	"time"
 	"unicode/utf8"
 
 	"github.com/towow/towow/domain"
@@ -25,7 +26,7 @@ type promptSpec struct {
 	temperature float64
 }
 
-// specs are the system prompts and budgets of the ten prompts (004 gives
+// specs are the system prompts and budgets of the eleven prompts (004 gives
 // those of 5 and 6).
 var specs = map[PromptKey]promptSpec{
 	PromptUnderstand: {"你是 ToWow 的需求理解系统。分析用户的原始需求，提炼表面需求、深层动机、所需能力和上下文，以有效 JSON 格式输出。", 1500, 0.3},
@@ -38,6 +39,7 @@ var specs = map[PromptKey]promptSpec{
 	PromptRecursion:  {"你是 ToWow 的递归决策系统。判断是否需要为方案缺口发起子协商，以有效 JSON 格式输出。", 1500, 0.3},
 	PromptCompromise: {"你是 ToWow 的妥协方案系统。在无法达成完整共识时，基于现有资源给出妥协方案和替代建议，以有效 JSON 格式输出。", 3000, 0.4},
 	PromptTask:       {"你是数字分身系统，代表用户如实汇报协作任务的执行情况。以有效 JSON 格式输出。", 800, 0.4},
+	PromptConverse:   {"你是 ToWow 的工作流对话助手。按 ReAct 方式一步一步地调用工具修改或查询工作流，每次只走一步，以有效 JSON 格式输出。", 1500, 0.2},
 }
 
 // templates are the parsed prompt templates, named "<key>.tmpl".
@@ -51,6 +53,9 @@ var templates = template.Must(template.New("prompts").Option("missingkey=error")
 	"countType":    countFeedback,
 	"maxCand":      func(in *FilterInput) int { return maxCandidates(in) },
 	"selectable":   selectableProfiles,
+	"compact":      toCompactJSON,
+	"when":         formatNow,
+	"maxSteps":     func() int { return domain.MaxAgentSteps },
 }).ParseFS(promptFS, "prompts/*.tmpl"))
 
 // render renders the prompt of key from its input (a pointer to the
@@ -74,6 +79,26 @@ func toJSON(v any) (string, error) {
 		return "", err
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// toCompactJSON renders v as one line of JSON, keeping Chinese and <>&.
+func toCompactJSON(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// formatNow is the time a prompt states ("未提供" when zero).
+func formatNow(t time.Time) string {
+	if t.IsZero() {
+		return "未提供"
+	}
+	days := [...]string{"日", "一", "二", "三", "四", "五", "六"}
+	return t.Format("2006-01-02 15:04 MST") + "（星期" + days[t.Weekday()] + "）"
 }
 
 // profileName is the name a twin speaks for: the user name, else the id.

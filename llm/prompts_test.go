@@ -67,7 +67,7 @@ func TestPromptsComplete(t *testing.T) {
 
 func TestRenderZeroInputs(t *testing.T) {
 	for _, in := range []any{&UnderstandInput{}, &FilterInput{}, &OfferInput{}, &AggregateInput{}, &FeedbackInput{},
-		&AdjustInput{}, &GapInput{}, &RecursionInput{}, &CompromiseInput{}, &TaskInput{}} {
+		&AdjustInput{}, &GapInput{}, &RecursionInput{}, &CompromiseInput{}, &TaskInput{}, &ConverseInput{}} {
 		key := keyOf(in)
 		if _, err := render(key, in); err != nil {
 			t.Errorf("render %s with a zero input: %v", key, err)
@@ -98,6 +98,8 @@ func keyOf(in any) PromptKey {
 		return PromptCompromise
 	case *TaskInput:
 		return PromptTask
+	case *ConverseInput:
+		return PromptConverse
 	}
 	return ""
 }

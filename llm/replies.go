@@ -1,5 +1,12 @@
 package llm
 
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/towow/towow/domain"
+)
+
 // The reply of each prompt, declared once: the JSON object the prompt's
 // template asks the model for (001 §3.3, 004; the output section of each
 // prompts/*.tmpl). The parsers decode a reply into these types leniently
@@ -281,4 +288,75 @@ type TaskReply struct {
 	Status  Text `json:"status"` // done | problem
 	Summary Text `json:"summary"`
 	Problem Text `json:"problem"`
+}
+
+// ConverseReply is prompt 11's reply (对话): one ReAct step of the
+// conversation agent, a thought and either a tool with its arguments or
+// the reply that ends the turn. The builtin brain writes one of the two
+// shapes ({"thought", "tool", "args", "confidence"} or {"thought",
+// "reply"}); the parser accepts both and decides (parseConverse).
+type ConverseReply struct {
+	Thought    Text      `json:"thought"`
+	Tool       Text      `json:"tool,omitempty"`
+	Args       ReplyArgs `json:"args,omitzero"`
+	Confidence Scalar    `json:"confidence,omitzero"` // 0-1
+	Reply      Text      `json:"reply,omitempty"`
+}
+
+// ReplyArgs are a tool's arguments in prompt 11's reply: a JSON object
+// decoded into a domain.DecisionPayload (for get_node its node_id, for
+// ask_user the question in reason). Decoding never fails: Present says the
+// field was there and not null, OK that it was an object that decoded (a
+// single id where after or before expect a list is taken as that list),
+// Err why it did not. Make one to encode with ArgsOf.
+type ReplyArgs struct {
+	V       domain.DecisionPayload
+	Present bool
+	OK      bool
+	Err     string
+}
+
+// ArgsOf returns the arguments p (encoded as an object, {} when empty).
+func ArgsOf(p domain.DecisionPayload) ReplyArgs { return ReplyArgs{V: p, Present: true, OK: true} }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (a *ReplyArgs) UnmarshalJSON(b []byte) error {
+	*a = ReplyArgs{}
+	switch firstByte(b) {
+	case 'n', 0:
+		return nil
+	case '{':
+	default:
+		a.Present, a.Err = true, "args is not an object"
+		return nil
+	}
+	a.Present = true
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		a.Err = err.Error()
+		return nil
+	}
+	for k, v := range fields { // "after": "task-1" → ["task-1"]
+		if (strings.EqualFold(k, "after") || strings.EqualFold(k, "before")) && firstByte(v) == '"' {
+			fields[k] = append(append([]byte{'['}, v...), ']')
+		}
+	}
+	fixed, err := json.Marshal(fields)
+	if err == nil {
+		err = json.Unmarshal(fixed, &a.V)
+	}
+	if err != nil {
+		a.V, a.Err = domain.DecisionPayload{}, err.Error()
+		return nil
+	}
+	a.OK = true
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler: the payload, or null when not OK.
+func (a ReplyArgs) MarshalJSON() ([]byte, error) {
+	if !a.OK {
+		return []byte("null"), nil
+	}
+	return marshalRaw(a.V)
 }

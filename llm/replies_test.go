@@ -112,12 +112,19 @@ const replyTask = `{
   "problem": ""
 }`
 
+const replyConverse = `{
+  "thought": "Zoe 不是参与者，彩排改由 Alice 负责",
+  "tool": "create_node",
+  "args": {"node": {"type": "task", "title": "彩排", "assignee_id": "user_agent_alice"}, "after": ["milestone-1"]},
+  "confidence": 0.8
+}`
+
 // goodReply returns the well-formed reply of key.
 func goodReply(key PromptKey) string {
 	return map[PromptKey]string{
 		PromptUnderstand: replyUnderstand, PromptFilter: replyFilter, PromptOffer: replyOffer,
 		PromptAggregate: replyAggregate, PromptFeedback: replyFeedback, PromptAdjust: replyAdjust,
 		PromptGaps: replyGaps, PromptRecursion: replyRecursion, PromptCompromise: replyCompromise,
-		PromptTask: replyTask,
+		PromptTask: replyTask, PromptConverse: replyConverse,
 	}[key]
 }

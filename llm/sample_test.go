@@ -132,6 +132,51 @@ func sampleTaskInput() TaskInput {
 			By: "user_agent_bob"}}}}
 }
 
+// sampleWorkflow is the workflow the sample proposal became
+// (domain.PlanWorkflow: task-1 Bob's venue, task-2 Alice's talk, both
+// before milestone-1 场地确认), running, with Bob's task failed.
+func sampleWorkflow() WorkflowState {
+	wf := domain.PlanWorkflow(domain.PlanInput{DemandID: "d-1", ChannelID: "c-1", UserID: "user_eve", Plan: sampleProposal(),
+		Now: time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC)})
+	st := WorkflowState{WorkflowID: wf.WorkflowID, Title: wf.Title, Status: domain.WorkflowStatusRunning, Version: 3,
+		Participants: wf.Participants, Edges: wf.Edges}
+	for _, n := range wf.Nodes {
+		ns := NodeState{WorkflowNode: n, Status: domain.NodeStatusPending}
+		if n.ID == "task-1" {
+			ns.Status, ns.Error = domain.NodeStatusFailed, "会议厅 3 月 3 日已被预订"
+		}
+		if n.ID == "milestone-1" {
+			ns.Due = "2026-03-03" // the earlier turn moved it
+		}
+		st.Nodes = append(st.Nodes, ns)
+	}
+	return st
+}
+
+// sampleConverseInput: after an earlier turn that moved 场地确认, the
+// person asks for a rehearsal assigned to someone outside the agreement;
+// the first step was refused.
+func sampleConverseInput() ConverseInput {
+	at := time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC)
+	due := "2026-03-03"
+	create := domain.AgentStep{Thought: "用户要在场地确认之后加彩排，由 Zoe 负责", Tool: string(domain.DecisionCreateNode),
+		Args: domain.DecisionPayload{Node: &domain.WorkflowNode{Type: domain.NodeTask, Title: "彩排", AssigneeID: "Zoe"},
+			After: []string{"milestone-1"}}, Confidence: 0.7}
+	return ConverseInput{
+		Workflow: sampleWorkflow(),
+		History: []domain.Turn{{MessageID: "m-1", Text: "把场地确认提前到 3 月 3 日", SentAt: at, Done: true,
+			Steps: []domain.ConversationStep{{WorkflowID: "wf-1", MessageID: "m-1", Step: 1,
+				Action: domain.AgentStep{Thought: "改场地确认的截止时间", Tool: string(domain.DecisionUpdateNode),
+					Args: domain.DecisionPayload{NodeID: "milestone-1", Changes: &domain.NodeChanges{Due: &due}}, Confidence: 0.9},
+				Observation: "validated: version 3", DecisionID: "dec-1"}},
+			Reply: "已把「场地确认」的截止时间改为 2026-03-03。"}},
+		Message: "在场地确认之后加一个彩排，由 Zoe 负责",
+		Steps: []domain.ConversationStep{{WorkflowID: "wf-1", MessageID: "m-2", Step: 1, Action: create, DecisionID: "dec-2", Rejected: true,
+			Observation: "refused by rule assignee: Zoe is not a participant of the agreement (user_agent_bob, user_agent_alice)"}},
+		Now: at.Add(time.Hour),
+	}
+}
+
 // sampleInput returns a pointer to the sample input of key.
 func sampleInput(key PromptKey) any {
 	switch key {
@@ -164,6 +209,9 @@ func sampleInput(key PromptKey) any {
 		return &in
 	case PromptTask:
 		in := sampleTaskInput()
+		return &in
+	case PromptConverse:
+		in := sampleConverseInput()
 		return &in
 	}
 	panic("unknown prompt key " + string(key))

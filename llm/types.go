@@ -2,17 +2,19 @@ package llm
 
 import (
 	"context"
+	"time"
 
 	"github.com/towow/towow/domain"
 )
 
-// PromptKey names one of the ten prompts: the nine of the design (001 §3.3,
-// 004) and the task prompt of the workflow (issue 13).
+// PromptKey names one of the eleven prompts: the nine of the design (001
+// §3.3, 004), the task prompt of the workflow and the conversation prompt
+// of the agent a person talks to about the workflow (issue 13).
 // It is also the fallback key of 001 §6.2.1 and the "prompt_key" of the
 // recorded call (domain.LLMCall).
 type PromptKey string
 
-// The ten prompts.
+// The eleven prompts.
 const (
 	PromptUnderstand PromptKey = "demand_understanding" // 1 需求理解
 	PromptFilter     PromptKey = "smart_filter"         // 2 智能筛选
@@ -24,11 +26,12 @@ const (
 	PromptRecursion  PromptKey = "recursion_decision"   // 8 递归判断
 	PromptCompromise PromptKey = "compromise"           // 9 妥协方案
 	PromptTask       PromptKey = "task_execution"       // 10 任务执行
+	PromptConverse   PromptKey = "conversation"         // 11 对话
 )
 
-// PromptKeys lists the ten prompts in design order.
+// PromptKeys lists the eleven prompts in design order.
 var PromptKeys = []PromptKey{PromptUnderstand, PromptFilter, PromptOffer, PromptAggregate,
-	PromptFeedback, PromptAdjust, PromptGaps, PromptRecursion, PromptCompromise, PromptTask}
+	PromptFeedback, PromptAdjust, PromptGaps, PromptRecursion, PromptCompromise, PromptTask, PromptConverse}
 
 // Request is one completion request to a Provider.
 type Request struct {
@@ -38,8 +41,9 @@ type Request struct {
 	// Input is the typed input the prompt was rendered from: one of
 	// *UnderstandInput, *FilterInput, *OfferInput, *AggregateInput,
 	// *FeedbackInput, *AdjustInput, *GapInput, *RecursionInput,
-	// *CompromiseInput, *TaskInput (matching Key). Network providers
-	// ignore it; the offline builtin brain reads it instead of the prose.
+	// *CompromiseInput, *TaskInput, *ConverseInput (matching Key). Network
+	// providers ignore it; the offline builtin brain reads it instead of
+	// the prose.
 	Input       any
 	MaxTokens   int
 	Temperature float64
@@ -81,7 +85,10 @@ type InputReader interface {
 // own shapes: a domain.Understanding, a domain.OfferAnswer (the decision is
 // required; conditions are non-empty iff conditional, decline_reason only
 // for decline) and a domain.FeedbackAnswer (adjustment_request non-empty
-// iff negotiate); prompt 10 gives a domain.TaskAnswer (valid by its Valid).
+// iff negotiate); prompt 10 gives a domain.TaskAnswer (valid by its Valid)
+// and prompt 11 a domain.AgentStep (a tool of domain.ConversationTools with
+// its arguments, or a reply). Node ids in an AgentStep's arguments are not
+// dropped: the Coordinator refuses those that name no node.
 
 // UnderstandInput is prompt 1's input.
 type UnderstandInput struct {
@@ -263,4 +270,33 @@ type TaskInput struct {
 	// Before are the results of the steps the task waits for (empty when
 	// it waits for none).
 	Before []domain.NodeOutcome `json:"before,omitempty"`
+}
+
+// NodeState is a workflow node as the conversation prompt sees it.
+type NodeState struct {
+	domain.WorkflowNode
+	Status domain.NodeStatus `json:"status"`
+	Error  string            `json:"error,omitempty"`
+	Result string            `json:"result,omitempty"`
+}
+
+// WorkflowState is a workflow as the conversation prompt sees it.
+type WorkflowState struct {
+	WorkflowID   string                `json:"workflow_id"`
+	Title        string                `json:"title"`
+	Status       domain.WorkflowStatus `json:"status"`
+	Version      int                   `json:"version"`
+	Participants []string              `json:"participants"`
+	Nodes        []NodeState           `json:"nodes"`
+	Edges        []domain.WorkflowEdge `json:"edges"`
+}
+
+// ConverseInput is prompt 11's input: the conversation agent deciding its
+// next step (a tool call or the reply) on the workflow as it is now.
+type ConverseInput struct {
+	Workflow WorkflowState
+	History  []domain.Turn             // earlier turns (done)
+	Message  string                    // what the person said now
+	Steps    []domain.ConversationStep // this turn's steps so far
+	Now      time.Time
 }

@@ -5,12 +5,12 @@
 // and Chinese sentence templates.
 //
 // The provider returned by [New] (or [NewWithLatency], which waits like a
-// real model for demos) answers the ten ToWow prompts
+// real model for demos) answers the eleven ToWow prompts
 // (llm.PromptKeys) with a JSON object in exactly the shape a real model is
-// asked for in the design documents (001 §3.3 and 004; for the task
-// prompt, its template): it fills the reply
+// asked for in the design documents (001 §3.3 and 004; for the task and
+// conversation prompts, their templates): it fills the reply
 // types the llm package declares once per prompt (llm.UnderstandReply …
-// llm.TaskReply) and encodes them, so the same parser handles its
+// llm.ConverseReply) and encodes them, so the same parser handles its
 // replies and a real model's. Like a real model it
 // sometimes wraps the JSON in a ```json fence or puts a one-sentence
 // preamble in front of it (about 70% plain, 20% fenced, 10% with a
@@ -69,6 +69,17 @@
 //     excludes ("仅工作日" and a Saturday) or the task asks for
 //     capabilities the profile does not cover: then it reports the problem
 //     (see task.go). It draws nothing at random.
+//   - Conversation (prompt 11) is a rule-based ReAct agent (see
+//     converse.go): after a refused action it explains the refusal (naming
+//     the participants when a task went to someone outside the agreement),
+//     after any other action it reports what changed or what it found, and
+//     otherwise it reads the message, Chinese or English: why … failed →
+//     get_node, add X before/after Y → create_node (a task when someone is
+//     named to do it), remove → delete_node, earlier/later to a due →
+//     update_node, 先A再B / A before B → connect, cancel → cancel_workflow,
+//     run → execute_workflow, else ask_user. Nodes are found by id or by
+//     the title words they share with the text; several or none: ask_user.
+//     It takes at most one action per turn, so the engine's loop ends.
 //
 // Sub-demands are recognised in later prompts by the motivation prompt 1
 // gives them (it starts with "为上级协商补齐缺口"), because the typed inputs

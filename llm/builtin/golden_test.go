@@ -18,8 +18,9 @@ import (
 var updateReplies = flag.Bool("update", false, "rewrite testdata/replies.golden")
 
 // repliesGolden holds, for every negotiation of the test demands (and the
-// three compromise requests, and the task requests of each agreed
-// negotiation's workflow), the number of replies and the SHA-256 of
+// three compromise requests, the task requests of each agreed
+// negotiation's workflow and the conversation requests on a small
+// workflow), the number of replies and the SHA-256 of
 // their texts. The builtin brain is deterministic and its replies are
 // recorded in the events (and drive every later step), so a refactoring
 // must leave them byte for byte as they were; only a deliberate change of
@@ -92,8 +93,17 @@ func TestRepliesAreStable(t *testing.T) {
 		}
 		line(fmt.Sprintf("tasks of demand %02d", i), texts)
 	}
+	var conv []string
+	for _, req := range converseRequests() {
+		resp, err := New().Complete(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv = append(conv, resp.Text)
+	}
+	line("conversation", conv)
 	for _, k := range llm.PromptKeys {
-		if k != llm.PromptCompromise && k != llm.PromptTask && len(e.requests[k]) == 0 {
+		if k != llm.PromptCompromise && k != llm.PromptTask && k != llm.PromptConverse && len(e.requests[k]) == 0 {
 			t.Fatalf("no request for %s", k)
 		}
 	}

@@ -122,6 +122,8 @@ func answer(req llm.Request) (any, error) {
 		return with(req, compromise)
 	case llm.PromptTask:
 		return with(req, taskExecution)
+	case llm.PromptConverse:
+		return with(req, converse)
 	}
 	return nil, fmt.Errorf("builtin: unknown prompt key %q", req.Key)
 }

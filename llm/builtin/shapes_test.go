@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
 )
 
@@ -147,6 +148,13 @@ type (
 		Suggestions []string `json:"suggestions"`
 		Confidence  string   `json:"confidence"`
 	}
+	tConverse struct {
+		Thought    string                  `json:"thought"`
+		Tool       string                  `json:"tool"`
+		Args       *domain.DecisionPayload `json:"args"`
+		Confidence float64                 `json:"confidence"`
+		Reply      string                  `json:"reply"`
+	}
 	tTask struct {
 		Status  string `json:"status"`
 		Summary string `json:"summary"`
@@ -168,7 +176,11 @@ var topKeys = map[llm.PromptKey][]string{
 		"condition_2_analysis", "condition_3_met", "condition_3_analysis", "sub_demands"},
 	llm.PromptCompromise: {"summary", "type", "assignments", "compromises", "unresolved", "suggestions", "confidence"},
 	llm.PromptTask:       {"status", "summary", "problem"},
+	llm.PromptConverse:   {"thought", "tool", "args", "confidence"}, // or converseReplyKeys
 }
+
+// converseReplyKeys are the fields of a conversation step that replies.
+var converseReplyKeys = []string{"thought", "reply"}
 
 // allRequests runs the test demands and returns requests for every key,
 // compromise and task requests included.
@@ -198,6 +210,7 @@ func allRequests(t *testing.T) map[llm.PromptKey][]llm.Request {
 		{Key: llm.PromptCompromise, Input: &llm.CompromiseInput{Demand: last.u, RawInput: last.raw, Reason: "no_participants"}},
 	}
 	e.requests[llm.PromptTask] = tasks
+	e.requests[llm.PromptConverse] = converseRequests()
 	for _, k := range llm.PromptKeys {
 		if len(e.requests[k]) == 0 {
 			t.Fatalf("no request for %s", k)
@@ -229,6 +242,9 @@ func TestRepliesHaveTheRawShape(t *testing.T) {
 				}
 			}
 			want := slices.Clone(topKeys[key])
+			if _, ok := top["reply"]; ok && key == llm.PromptConverse {
+				want = slices.Clone(converseReplyKeys)
+			}
 			sort.Strings(got)
 			sort.Strings(want)
 			if !slices.Equal(got, want) {
@@ -336,6 +352,15 @@ func checkReply(t *testing.T, key llm.PromptKey, body []byte) {
 		oneOf("confidence", v.Confidence, "low", "medium")
 		if len(v.Suggestions) == 0 || v.Summary == "" {
 			t.Errorf("%s: %s", key, body)
+		}
+	case llm.PromptConverse:
+		var v tConverse
+		strict(&v)
+		if v.Thought == "" || (v.Tool == "") == (v.Reply == "") || (v.Tool != "" && (v.Args == nil || v.Confidence <= 0 || v.Confidence > 1)) {
+			t.Errorf("%s: inconsistent step %s", key, body)
+		}
+		if v.Tool != "" {
+			oneOf("tool", v.Tool, domain.ConversationTools()...)
 		}
 	case llm.PromptTask:
 		var v tTask

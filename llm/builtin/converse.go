@@ -1,0 +1,693 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// Conversation (prompt 11): the agent a person talks to about a workflow,
+// one ReAct step per call. The brain takes at most one action per turn, so
+// the engine's loop always ends: it reads the turn's steps so far first.
+//
+//  1. The last action was refused (Rejected, or an observation starting
+//     with "refused"): reply explaining it with the observation quoted;
+//     never the same action again. A task given to someone outside the
+//     agreement: name the participants.
+//  2. Any other last step (a decision that went through, get_node,
+//     get_workflow): reply with what changed or what it found ("场地确认
+//     失败：<error>").
+//  3. No step yet: read the message (readMessage), in this order: why …
+//     failed → get_node; add X before/after Y → create_node; remove X →
+//     delete_node; earlier/later (to a due) → update_node; A before B / 先A
+//     再B → connect; cancel/stop → cancel_workflow; run/start →
+//     execute_workflow; anything else → ask_user.
+//
+// Nodes are found by id, else by the title words a text shares with them
+// (matchNodes); when that names no node or several, the step is ask_user.
+// Replies and questions are in the person's language: English when the
+// message has no Chinese character, else Chinese.
+
+// converse answers prompt 11.
+func converse(in *llm.ConverseInput) llm.ConverseReply {
+	a := agent{wf: &in.Workflow, zh: !isEnglishMessage(in.Message)}
+	if n := len(in.Steps); n > 0 {
+		last := in.Steps[n-1]
+		if last.Rejected || strings.HasPrefix(strings.ToLower(strings.TrimSpace(last.Observation)), "refused") {
+			return a.explainRejection(last)
+		}
+		return a.summarise(last)
+	}
+	return a.readMessage(strings.TrimSpace(in.Message))
+}
+
+// agent is the brain's view of one call: the workflow and the language.
+type agent struct {
+	wf *llm.WorkflowState
+	zh bool
+}
+
+// say picks the Chinese or the English text.
+func (a agent) say(zh, en string) string {
+	if a.zh {
+		return zh
+	}
+	return en
+}
+
+// reply ends the turn.
+func reply(thought, text string) llm.ConverseReply {
+	return llm.ConverseReply{Thought: llm.Text(thought), Reply: llm.Text(text)}
+}
+
+// act calls a tool.
+func act(thought, tool string, args domain.DecisionPayload, confidence float64) llm.ConverseReply {
+	return llm.ConverseReply{Thought: llm.Text(thought), Tool: llm.Text(tool), Args: llm.ArgsOf(args),
+		Confidence: llm.NumberScalar(confidence)}
+}
+
+// ask asks the person (ask_user).
+func (a agent) ask(thought, question string) llm.ConverseReply {
+	return act(thought, domain.ToolAskUser, domain.DecisionPayload{Reason: question}, 0.6)
+}
+
+// isEnglishMessage reports whether the person writes English: a message
+// with letters and no Chinese character.
+func isEnglishMessage(s string) bool {
+	han, latin := false, false
+	for _, r := range s {
+		han = han || unicode.Is(unicode.Han, r)
+		latin = latin || (r < 128 && unicode.IsLetter(r))
+	}
+	return latin && !han
+}
+
+// ---- Rules 1 and 2: after an action.
+
+// explainRejection replies to a refused action with the reason.
+func (a agent) explainRejection(last domain.ConversationStep) llm.ConverseReply {
+	obs := strings.TrimSpace(last.Observation)
+	text := a.say("这个操作没有执行：协调器拒绝了它（"+obs+"）。", "That was not done: the coordinator refused it ("+obs+").")
+	if strings.Contains(obs, "not a participant") || strings.Contains(obs, "不是参与者") {
+		text += a.say("任务只能分配给协议的参与者："+a.participants()+"。要交给其中哪一位？",
+			" Tasks can only be assigned to participants of the agreement: "+a.participants()+". Which of them should take it?")
+	} else {
+		text += a.say("工作流没有改动。要换一种改法吗？", " Nothing in the workflow changed. Shall I try it another way?")
+	}
+	return reply(a.say("上一步被拒绝，不再重复，向用户说明原因", "the last step was refused: explain it, do not retry"), text)
+}
+
+// participants lists the agreement's participants with the roles and
+// names of their tasks: "user_agent_bob（场地提供者，Bob）".
+func (a agent) participants() string {
+	var out []string
+	for _, id := range a.wf.Participants {
+		var about []string
+		for _, n := range a.wf.Nodes {
+			if n.AssigneeID != id {
+				continue
+			}
+			for _, s := range []string{n.Role, nameInTitle(n.Title)} {
+				if s != "" && !slices.Contains(about, s) {
+					about = append(about, s)
+				}
+			}
+		}
+		if len(about) > 0 {
+			id += a.say("（"+strings.Join(about, "，")+"）", " ("+strings.Join(about, ", ")+")")
+		}
+		out = append(out, id)
+	}
+	if len(out) == 0 {
+		return a.say("（没有参与者）", "(none)")
+	}
+	return strings.Join(out, a.say("、", ", "))
+}
+
+// nameInTitle is the name a planned task's title gives in parentheses
+// ("场地提供者（Bob）" → "Bob"), or "".
+func nameInTitle(title string) string {
+	i := strings.LastIndex(title, "（")
+	if i < 0 || !strings.HasSuffix(title, "）") {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimSuffix(title[i+len("（"):], "）"))
+}
+
+// title is how a reply names a node: its title in 「」 or quotes, else its
+// id.
+func (a agent) title(id string) string {
+	name := id
+	if n := a.node(id); n != nil && n.Title != "" {
+		name = n.Title
+	}
+	return a.say("「"+name+"」", "“"+name+"”")
+}
+
+// node returns the node with id, or nil.
+func (a agent) node(id string) *llm.NodeState {
+	for i := range a.wf.Nodes {
+		if a.wf.Nodes[i].ID == id {
+			return &a.wf.Nodes[i]
+		}
+	}
+	return nil
+}
+
+// summarise replies after an action that went through: what changed, or
+// what it found.
+func (a agent) summarise(last domain.ConversationStep) llm.ConverseReply {
+	p, obs := last.Action.Args, strings.TrimSpace(last.Observation)
+	var text string
+	switch last.Action.Tool {
+	case domain.ToolGetNode:
+		text = a.nodeReport(p.NodeID, obs)
+	case domain.ToolGetWorkflow:
+		text = a.workflowReport()
+	case string(domain.DecisionCreateNode):
+		title := ""
+		if p.Node != nil {
+			title = p.Node.Title
+		}
+		text = a.say("已新增「"+title+"」", "Added “"+title+"”")
+		for _, id := range p.After {
+			text += a.say("，排在"+a.title(id)+"之后", ", after "+a.title(id))
+		}
+		for _, id := range p.Before {
+			text += a.say("，排在"+a.title(id)+"之前", ", before "+a.title(id))
+		}
+		if p.Node != nil && p.Node.AssigneeID != "" {
+			text += a.say("，由 "+p.Node.AssigneeID+" 负责", ", assigned to "+p.Node.AssigneeID)
+		}
+		text += a.say("。", ".")
+	case string(domain.DecisionUpdateNode):
+		if p.Changes != nil && p.Changes.Due != nil {
+			text = a.say("已把"+a.title(p.NodeID)+"的截止时间改为"+*p.Changes.Due+"。",
+				"Moved the due date of "+a.title(p.NodeID)+" to "+*p.Changes.Due+".")
+		} else {
+			text = a.say("已修改"+a.title(p.NodeID)+"。", "Updated "+a.title(p.NodeID)+".")
+		}
+	case string(domain.DecisionDeleteNode):
+		text = a.say("已删除节点 "+p.NodeID+"。", "Removed node "+p.NodeID+".")
+	case string(domain.DecisionConnect):
+		text = a.say("已设置："+a.title(p.From)+"完成后再开始"+a.title(p.To)+"。",
+			"Done: "+a.title(p.To)+" now starts after "+a.title(p.From)+" is completed.")
+	case string(domain.DecisionDisconnect):
+		text = a.say("已去掉"+a.title(p.From)+"到"+a.title(p.To)+"的依赖。",
+			"Removed the dependency of "+a.title(p.To)+" on "+a.title(p.From)+".")
+	case string(domain.DecisionMoveNode):
+		text = a.say("已移动"+a.title(p.NodeID)+"。", "Moved "+a.title(p.NodeID)+".")
+	case string(domain.DecisionExecuteWorkflow):
+		text = a.say("工作流已开始执行。", "The workflow has started.")
+	case string(domain.DecisionCancelWorkflow):
+		text = a.say("工作流已取消。", "The workflow was cancelled.")
+	default: // ask_user, or a tool the brain does not know: pass on what came back
+		text = orDefault(obs, a.say("好的。", "OK."))
+	}
+	if obs != "" && slices.Contains(domain.DecisionTypes, domain.DecisionType(last.Action.Tool)) { // the Coordinator's word
+		text += a.say("（"+obs+"）", " ("+obs+")")
+	}
+	return reply(a.say("上一步已完成，向用户汇报", "the last step went through: report it"), text)
+}
+
+// nodeReport says what get_node found: a failed node's error, else its
+// status and result.
+func (a agent) nodeReport(id, obs string) string {
+	n := a.node(id)
+	if n == nil {
+		return orDefault(obs, a.say("没有找到节点 "+id+"。", "There is no node "+id+"."))
+	}
+	name := a.title(id)
+	switch {
+	case n.Status == domain.NodeStatusFailed && n.Error != "":
+		return a.say(name+"失败："+n.Error+"。可以改负责人或时间后重新执行。",
+			name+" failed: "+n.Error+". You can change its assignee or due date and run it again.")
+	case n.Status == domain.NodeStatusFailed:
+		return a.say(name+"失败了，没有记录错误原因。", name+" failed; no error was recorded.")
+	case n.Result != "":
+		return a.say(name+"的状态："+string(n.Status)+"，结果："+n.Result+"。", name+" is "+string(n.Status)+": "+n.Result+".")
+	}
+	return a.say(name+"的状态："+orDefault(string(n.Status), "pending")+"，没有失败。",
+		name+" is "+orDefault(string(n.Status), "pending")+"; it has not failed.")
+}
+
+// workflowReport sums up the workflow: its status and how many nodes are
+// in each status.
+func (a agent) workflowReport() string {
+	count := map[domain.NodeStatus]int{}
+	for _, n := range a.wf.Nodes {
+		count[n.Status]++
+	}
+	var parts []string
+	for _, s := range []domain.NodeStatus{domain.NodeStatusCompleted, domain.NodeStatusRunning, domain.NodeStatusPending,
+		domain.NodeStatusFailed, domain.NodeStatusSkipped} {
+		if count[s] > 0 {
+			parts = append(parts, string(s)+" "+strconv.Itoa(count[s]))
+		}
+	}
+	return a.say("工作流「"+a.wf.Title+"」状态 "+string(a.wf.Status)+"，共 "+strconv.Itoa(len(a.wf.Nodes))+" 个节点（"+strings.Join(parts, "，")+"）。",
+		"Workflow “"+a.wf.Title+"” is "+string(a.wf.Status)+", with "+strconv.Itoa(len(a.wf.Nodes))+" nodes ("+strings.Join(parts, ", ")+").")
+}
+
+// ---- Rule 3: the message.
+
+// Words of each intent (lower case; ASCII words match whole).
+var (
+	whyWords     = []string{"为什么", "为啥", "怎么", "原因", "why", "what went wrong", "how come"}
+	failWords    = []string{"失败", "出错", "报错", "没成功", "不成功", "挂了", "fail", "failed", "fails", "error", "wrong"}
+	addWords     = []string{"增加", "新增", "添加", "插入", "加上", "加入", "加一个", "加个", "再加", "add", "insert", "create"}
+	removeWords  = []string{"删除", "删掉", "删了", "去掉", "移除", "拿掉", "remove", "delete", "drop"}
+	earlierWords = []string{"提前", "提早", "早一点", "早点", "earlier", "sooner", "move up", "bring forward"}
+	laterWords   = []string{"推迟", "延后", "延期", "推后", "往后", "晚一点", "晚点", "later", "postpone", "delay", "push back"}
+	cancelWords  = []string{"取消", "停止", "终止", "停掉", "别执行", "cancel", "stop", "abort", "halt"}
+	runWords     = []string{"执行", "开始", "启动", "运行", "跑起来", "开跑", "run", "execute", "start", "go ahead", "kick off", "launch"}
+)
+
+// readMessage decides the first step of a turn from the message.
+func (a agent) readMessage(msg string) llm.ConverseReply {
+	lower := strings.ToLower(msg)
+	switch {
+	case hasAny(lower, whyWords...) && hasAny(lower, failWords...):
+		return a.whyFailed(msg)
+	case hasAny(lower, addWords...) || addsInChinese(msg):
+		return a.add(msg)
+	case hasAny(lower, removeWords...):
+		return a.remove(msg)
+	case hasAny(lower, earlierWords...):
+		return a.reschedule(msg, false)
+	case hasAny(lower, laterWords...):
+		return a.reschedule(msg, true)
+	}
+	if r, ok := a.connect(msg); ok {
+		return r
+	}
+	switch {
+	case hasAny(lower, cancelWords...):
+		return act(a.say("用户要取消工作流", "the person wants the workflow cancelled"), string(domain.DecisionCancelWorkflow),
+			domain.DecisionPayload{Reason: msg}, 0.8)
+	case hasAny(lower, runWords...):
+		return act(a.say("用户要开始执行工作流", "the person wants the workflow run"), string(domain.DecisionExecuteWorkflow),
+			domain.DecisionPayload{}, 0.9)
+	}
+	return a.ask(a.say("没看懂用户要做什么，先问清楚", "unclear what the person wants: ask"),
+		a.say("我没太明白你想怎么处理这个工作流。可以说得具体一些吗？比如「把场地确认提前到第一周」「在场地确认之后加一个彩排」「开始执行」或「为什么某个任务失败了？」",
+			"I'm not sure what you want to do with the workflow. Could you say it more specifically? For example "+
+				"“move the venue check to week 1”, “add a rehearsal after the venue check”, “run it” or “why did the venue task fail?”"))
+}
+
+// addsInChinese reports whether a Chinese message says 加 on its own (加彩排),
+// not inside 参加, 更加 and the like.
+func addsInChinese(msg string) bool {
+	for _, w := range []string{"参加", "更加", "加快", "加急", "加班", "加油", "增加", "附加"} {
+		msg = strings.ReplaceAll(msg, w, "")
+	}
+	return strings.Contains(msg, "加")
+}
+
+// pick resolves the one node a text names, or asks which: the reply is
+// set when it did not find exactly one.
+func (a agent) pick(text, what string) (string, *llm.ConverseReply) {
+	found := matchNodes(a.wf.Nodes, text)
+	if len(found) == 1 {
+		return found[0], nil
+	}
+	var q string
+	if len(found) == 0 {
+		q = a.say("你说的"+what+"是哪个节点？现有节点："+a.nodeList(nil)+"。",
+			"Which node do you mean by "+what+"? The nodes are: "+a.nodeList(nil)+".")
+	} else {
+		q = a.say("你说的"+what+"是哪一个："+a.nodeList(found)+"？", "Which one do you mean by "+what+": "+a.nodeList(found)+"?")
+	}
+	r := a.ask(a.say("找不到唯一对应的节点，不能猜", "no single node matches: do not guess"), q)
+	return "", &r
+}
+
+// nodeList names nodes by id and title (all of them when ids is nil).
+func (a agent) nodeList(ids []string) string {
+	var out []string
+	for _, n := range a.wf.Nodes {
+		if ids == nil || slices.Contains(ids, n.ID) {
+			out = append(out, n.ID+a.say("「"+n.Title+"」", " “"+n.Title+"”"))
+		}
+	}
+	if len(out) == 0 {
+		return a.say("（没有节点）", "(none)")
+	}
+	return strings.Join(out, a.say("、", ", "))
+}
+
+// whyFailed looks at the failed node the message asks about: the node
+// it names by id, else the only failed node, else the only failed node
+// sharing a title word with it; several candidates: ask which.
+func (a agent) whyFailed(msg string) llm.ConverseReply {
+	var failed, mentioned []string
+	lower := strings.ToLower(msg)
+	for _, n := range a.wf.Nodes {
+		if n.Status != domain.NodeStatusFailed {
+			continue
+		}
+		failed = append(failed, n.ID)
+		if slices.ContainsFunc(titleWords(n.Title), func(w string) bool { return findKeyword(lower, w) >= 0 }) {
+			mentioned = append(mentioned, n.ID)
+		}
+	}
+	var id string
+	switch byID := idsIn(a.wf.Nodes, msg); {
+	case len(byID) == 1:
+		id = byID[0]
+	case len(failed) == 1:
+		id = failed[0]
+	case len(mentioned) == 1:
+		id = mentioned[0]
+	case len(failed) == 0:
+		return reply(a.say("没有失败的节点", "no node failed"), a.say("目前没有失败的节点（工作流状态："+string(a.wf.Status)+"）。",
+			"No node has failed (the workflow is "+string(a.wf.Status)+")."))
+	default:
+		return a.ask(a.say("有多个失败的节点，问是哪一个", "several nodes failed: ask which"),
+			a.say("有几个节点失败了："+a.nodeList(failed)+"。你问的是哪一个？", "Several nodes failed: "+a.nodeList(failed)+". Which one do you mean?"))
+	}
+	return act(a.say("查看"+a.title(id)+"的详情和错误", "look at "+a.title(id)+" and its error"), domain.ToolGetNode,
+		domain.DecisionPayload{NodeID: id}, 0.9)
+}
+
+// Patterns of "add X before/after Y".
+var (
+	addCN = `(?:加上|加入|增加|新增|添加|插入|再加|加)(?:一个|一项|一步|一场|一次|个)?`
+	// 在Y之后加X
+	addAnchorFirstCN = regexp.MustCompile(`^(?:在|于)?(.+?)(之前|以前|前面|之后|以后|后面|前|后)(?:再)?` + addCN + `(.+)$`)
+	// 加X，在Y之后
+	addAnchorLastCN = regexp.MustCompile(addCN + `(.+?)[，,、\s]*(?:放|安排|排)?在(.+?)(之前|以前|前面|之后|以后|后面|前|后)`)
+	addOnlyCN       = regexp.MustCompile(addCN + `(.+)$`)
+	// add X before Y
+	addAnchorLastEN  = regexp.MustCompile(`(?i)\b(?:add|insert|create)\s+(?:a\s+|an\s+|the\s+|one\s+)?(.+?)\s+(before|after)\s+(?:the\s+)?(.+)$`)
+	addAnchorFirstEN = regexp.MustCompile(`(?i)\b(before|after)\s+(?:the\s+)?(.+?),?\s+(?:add|insert|create)\s+(?:a\s+|an\s+|the\s+|one\s+)?(.+)$`)
+	addOnlyEN        = regexp.MustCompile(`(?i)\b(?:add|insert|create)\s+(?:a\s+|an\s+|the\s+|one\s+)?(.+)$`)
+	// who does it: 由Zoe负责, 交给Zoe, 让Zoe来做, ，Zoe负责, assigned to Zoe
+	assignPatterns = []*regexp.Regexp{
+		regexp.MustCompile(`[，,]?\s*(?:由|交给|安排给)\s*([^，,。！!；;\s]+?)\s*(?:来)?(?:负责|做|处理|完成|主持|[，,。！!；;\s]|$)`),
+		regexp.MustCompile(`[，,]?\s*让\s*([^，,。！!；;\s]+)\s*(?:来)?(?:负责|做|处理|完成|主持)`),
+		regexp.MustCompile(`[，,]\s*([^，,。！!；;\s]+)\s*(?:来)?负责`),
+		regexp.MustCompile(`(?i),?\s*\b(?:assigned to|assign it to|owned by|handled by|done by|run by|led by)\s+([^,.;!?]+?)\s*(?:[.;!?]|$)`),
+	}
+)
+
+// add creates a node: a milestone titled X, or a task when the message
+// names who does it (assign).
+func (a agent) add(msg string) llm.ConverseReply {
+	who, rest := assigneeIn(msg)
+	rest = strings.TrimSpace(rest)
+	var title, anchor, where string
+	if a.zh {
+		if m := addAnchorFirstCN.FindStringSubmatch(rest); m != nil {
+			anchor, where, title = m[1], m[2], m[3]
+		} else if m := addAnchorLastCN.FindStringSubmatch(rest); m != nil {
+			title, anchor, where = m[1], m[2], m[3]
+		} else if m := addOnlyCN.FindStringSubmatch(rest); m != nil {
+			title = m[1]
+		}
+	} else {
+		if m := addAnchorLastEN.FindStringSubmatch(rest); m != nil {
+			title, where, anchor = m[1], m[2], m[3]
+		} else if m := addAnchorFirstEN.FindStringSubmatch(rest); m != nil {
+			where, anchor, title = m[1], m[2], m[3]
+		} else if m := addOnlyEN.FindStringSubmatch(rest); m != nil {
+			title = m[1]
+		}
+	}
+	title = cleanTitle(title)
+	if title == "" {
+		return a.ask(a.say("不知道要加什么", "unclear what to add"), a.say("要新增什么节点？请告诉我它的名称，以及放在哪个节点之前或之后。",
+			"What should I add? Tell me its name and which node it goes before or after."))
+	}
+	node := domain.WorkflowNode{Type: domain.NodeMilestone, Title: title}
+	if who == "" { // a participant named without 由…负责
+		who = a.participantNamedIn(strings.Replace(rest, anchor, "", 1))
+	}
+	if who != "" {
+		node.Type, node.AssigneeID = domain.NodeTask, a.participantID(who)
+		node.Role = a.roleOf(node.AssigneeID)
+	}
+	args := domain.DecisionPayload{Node: &node}
+	if anchor = strings.TrimSpace(anchor); anchor != "" {
+		id, ask := a.pick(anchor, a.say("「"+anchor+"」", "“"+anchor+"”"))
+		if ask != nil {
+			return *ask
+		}
+		if strings.Contains(where, "前") || strings.EqualFold(where, "before") {
+			args.Before = []string{id}
+		} else {
+			args.After = []string{id}
+		}
+	}
+	thought := a.say("用户要新增「"+title+"」", "the person wants “"+title+"” added")
+	if node.AssigneeID != "" {
+		thought += a.say("，由 "+node.AssigneeID+" 负责", ", assigned to "+node.AssigneeID)
+	}
+	return act(thought, string(domain.DecisionCreateNode), args, 0.8)
+}
+
+// notAssign masks words where 由 does not give work to anyone (自由讨论,
+// 由于), keeping byte offsets (＿ is three bytes, as 由 is).
+var notAssign = strings.NewReplacer("自由", "自＿", "理由", "理＿", "缘由", "缘＿", "由于", "＿于")
+
+// assigneeIn finds who the message gives the work to ("由 Zoe 负责",
+// "assigned to Zoe") and returns it with the message without that phrase.
+func assigneeIn(msg string) (string, string) {
+	masked := notAssign.Replace(msg)
+	for _, re := range assignPatterns {
+		if m := re.FindStringSubmatchIndex(masked); m != nil {
+			who := strings.TrimSpace(msg[m[2]:m[3]])
+			if who != "" {
+				return who, msg[:m[0]] + msg[m[1]:]
+			}
+		}
+	}
+	return "", msg
+}
+
+// cleanTitle trims a new node's title of quotes, punctuation and filler.
+func cleanTitle(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.Trim(s, "「」『』“”\"'《》 ，,。.!！?？；;：:")
+	for _, w := range []string{"节点", "环节", "步骤", "吧", "一下"} {
+		s = strings.TrimSuffix(s, w)
+	}
+	for _, w := range []string{" step", " node", " task"} {
+		if strings.HasSuffix(strings.ToLower(s), w) {
+			s = s[:len(s)-len(w)]
+		}
+	}
+	return strings.TrimSpace(strings.Trim(s, "「」“”\"' ，,。."))
+}
+
+// participantID resolves who to a participant: its id, the role of its
+// task, or the name its task's title gives; anyone else is kept as
+// written, so that the Coordinator refuses the task and says why.
+func (a agent) participantID(who string) string {
+	who = strings.TrimSpace(who)
+	for _, id := range a.wf.Participants {
+		if strings.EqualFold(id, who) {
+			return id
+		}
+	}
+	for _, n := range a.wf.Nodes {
+		if n.AssigneeID == "" || !slices.Contains(a.wf.Participants, n.AssigneeID) {
+			continue
+		}
+		if strings.EqualFold(n.Role, who) || strings.EqualFold(nameInTitle(n.Title), who) {
+			return n.AssigneeID
+		}
+	}
+	return who
+}
+
+// participantNamedIn is the participant whose id, role or name the text
+// mentions (the first one), or "".
+func (a agent) participantNamedIn(text string) string {
+	lower := strings.ToLower(text)
+	for _, n := range a.wf.Nodes {
+		if n.AssigneeID == "" || !slices.Contains(a.wf.Participants, n.AssigneeID) {
+			continue
+		}
+		for _, s := range []string{n.AssigneeID, n.Role, nameInTitle(n.Title)} {
+			if s != "" && findKeyword(lower, strings.ToLower(s)) >= 0 {
+				return n.AssigneeID
+			}
+		}
+	}
+	return ""
+}
+
+// roleOf is the role of a participant's first task ("" for anyone else).
+func (a agent) roleOf(id string) string {
+	for _, n := range a.wf.Nodes {
+		if n.AssigneeID == id && n.Role != "" {
+			return n.Role
+		}
+	}
+	return ""
+}
+
+// remove deletes the node the message names.
+func (a agent) remove(msg string) llm.ConverseReply {
+	id, ask := a.pick(msg, a.say("要删除的", "the one to remove"))
+	if ask != nil {
+		return *ask
+	}
+	return act(a.say("用户要删除"+a.title(id), "the person wants "+a.title(id)+" removed"), string(domain.DecisionDeleteNode),
+		domain.DecisionPayload{NodeID: id}, 0.8)
+}
+
+// Due dates a message may name besides dateIn's: 第一周, 第2周, week 1.
+var (
+	weekCN = regexp.MustCompile(`第\s*[0-9一二三四五六七八九十两]+\s*周`)
+	weekEN = regexp.MustCompile(`(?i)\b(?:week\s*\d+|(?:the\s+)?(?:first|second|third|fourth|fifth|last|next)\s+week)\b`)
+)
+
+// dueIn is the due date a message names, as written, or "".
+func dueIn(msg string) string {
+	for _, re := range []*regexp.Regexp{weekCN, weekEN} {
+		if s := re.FindString(msg); s != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	return dateIn(msg)
+}
+
+// reschedule moves the due date of the node the message names (earlier or
+// later: the new due comes from the message).
+func (a agent) reschedule(msg string, later bool) llm.ConverseReply {
+	due := dueIn(msg)
+	id, ask := a.pick(strings.Replace(msg, due, "", 1), a.say("要改时间的", "the one to reschedule"))
+	if ask != nil {
+		return *ask
+	}
+	if due == "" {
+		q := a.say("要把"+a.title(id)+"提前到什么时候？", "When should "+a.title(id)+" be moved up to?")
+		if later {
+			q = a.say("要把"+a.title(id)+"推迟到什么时候？", "When should "+a.title(id)+" be postponed to?")
+		}
+		return a.ask(a.say("没有说新的时间", "no new date given"), q)
+	}
+	return act(a.say("把"+a.title(id)+"的截止时间改为"+due, "move the due date of "+a.title(id)+" to "+due),
+		string(domain.DecisionUpdateNode), domain.DecisionPayload{NodeID: id, Changes: &domain.NodeChanges{Due: &due}}, 0.85)
+}
+
+// Patterns of an order between two nodes: the first group goes first
+// unless the pattern is marked reversed.
+var orderPatterns = []struct {
+	re       *regexp.Regexp
+	reversed bool
+}{
+	{regexp.MustCompile(`先(.+?)[，,、\s]*(?:再|然后|后)(.+)`), false},
+	{regexp.MustCompile(`^(?:把|让)?(.+?)(?:之后|以后|完成后|做完后|结束后)(?:再|才)?(?:开始|做|进行)?(.+)$`), false},
+	{regexp.MustCompile(`^(?:把|让)?(.+?)(?:之前|以前)(?:要|得|先)?(?:完成|做完)?(.+)$`), true},
+	{regexp.MustCompile(`(?i)^(?:connect\s+)?(.+?)\s+(?:to|->|→)\s+(.+)$`), false},
+	{regexp.MustCompile(`(?i)^(.+?)\s+(?:before|then)\s+(.+)$`), false},
+	{regexp.MustCompile(`(?i)^(.+?)\s+after\s+(.+)$`), true},
+}
+
+// connect adds an edge when the message puts two nodes in an order (先A再B,
+// A之后B, A before B); ok is false when it names no two distinct nodes.
+func (a agent) connect(msg string) (llm.ConverseReply, bool) {
+	for _, p := range orderPatterns {
+		m := p.re.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		from, to := matchNodes(a.wf.Nodes, m[1]), matchNodes(a.wf.Nodes, m[2])
+		if len(from) != 1 || len(to) != 1 || from[0] == to[0] {
+			continue
+		}
+		f, t := from[0], to[0]
+		if p.reversed {
+			f, t = t, f
+		}
+		return act(a.say(a.title(f)+"完成后再开始"+a.title(t), a.title(t)+" should start after "+a.title(f)),
+			string(domain.DecisionConnect), domain.DecisionPayload{From: f, To: t}, 0.8), true
+	}
+	return llm.ConverseReply{}, false
+}
+
+// ---- Node matching.
+
+// stopWords are English words that name no node.
+var stopWords = []string{"the", "and", "for", "with", "before", "after", "add", "node", "task", "step", "from", "into", "that",
+	"this", "why", "did", "does", "fail", "failed", "run", "week", "remove", "delete", "move", "earlier", "later", "then",
+	"connect", "insert", "create", "what", "went", "wrong", "please", "can", "you"}
+
+// matchNodes returns the nodes text names: those whose id it contains
+// (as a word); else those sharing the most title words with it (Chinese:
+// two adjacent characters, "场地确认" ~ "把场地确认提前"; English: words of
+// three letters or more, case-insensitively, stop words aside). Nil when
+// it shares no word with any title.
+func matchNodes(nodes []llm.NodeState, text string) []string {
+	if byID := idsIn(nodes, text); len(byID) > 0 {
+		return byID
+	}
+	lower := strings.ToLower(text)
+	best, out := 0, []string(nil)
+	for _, n := range nodes {
+		score := 0
+		for _, w := range titleWords(n.Title) {
+			if findKeyword(lower, w) >= 0 {
+				score++
+			}
+		}
+		switch {
+		case score > best:
+			best, out = score, []string{n.ID}
+		case score == best && score > 0:
+			out = append(out, n.ID)
+		}
+	}
+	return out
+}
+
+// idsIn returns the nodes whose id text contains as a word.
+func idsIn(nodes []llm.NodeState, text string) []string {
+	lower := strings.ToLower(text)
+	var out []string
+	for _, n := range nodes {
+		if n.ID != "" && findKeyword(lower, strings.ToLower(n.ID)) >= 0 {
+			out = append(out, n.ID)
+		}
+	}
+	return out
+}
+
+// titleWords are the distinct words of a title as matchNodes compares
+// them: pairs of adjacent Chinese characters and lower-case English words
+// of three letters or more that are not stop words.
+func titleWords(title string) []string {
+	var out []string
+	add := func(w string) {
+		if !slices.Contains(out, w) && !slices.Contains(stopWords, w) {
+			out = append(out, w)
+		}
+	}
+	rs := []rune(strings.ToLower(title))
+	for i := 0; i < len(rs); i++ {
+		switch {
+		case unicode.Is(unicode.Han, rs[i]):
+			if i+1 < len(rs) && unicode.Is(unicode.Han, rs[i+1]) {
+				add(string(rs[i : i+2]))
+			}
+		case rs[i] < 128 && unicode.IsLetter(rs[i]):
+			j := i
+			for j < len(rs) && rs[j] < 128 && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
+				j++
+			}
+			if j-i >= 3 {
+				add(string(rs[i:j]))
+			}
+			i = j - 1
+		}
+	}
+	return out
+}

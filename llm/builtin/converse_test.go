@@ -1,0 +1,413 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+)
+
+// salonPlan is an agreed plan in Chinese: Bob's venue and Alice's talk
+// before 场地确认, then 活动当天.
+func salonPlan() domain.Proposal {
+	return domain.Proposal{DemandID: "d-salon", Summary: "AI 沙龙协作方案",
+		Assignments: []domain.Assignment{
+			{AgentID: "user_agent_bob", DisplayName: "Bob", Role: "场地提供者", Responsibility: "提供会议厅和投影"},
+			{AgentID: "user_agent_alice", DisplayName: "Alice", Role: "演讲嘉宾", Responsibility: "下午做 30 分钟分享"},
+		},
+		Timeline: &domain.Timeline{Milestones: []domain.Milestone{
+			{Name: "场地确认", Date: "2026-03-05", Deliverable: "场地预订单"},
+			{Name: "活动当天", Date: "2026-03-14", Deliverable: "沙龙举办"},
+		}}}
+}
+
+// meetupPlan is the same plan in English.
+func meetupPlan() domain.Proposal {
+	return domain.Proposal{DemandID: "d-meetup", Summary: "AI meetup plan",
+		Assignments: []domain.Assignment{
+			{AgentID: "user_agent_bob", DisplayName: "Bob", Role: "Venue host", Responsibility: "Provide the hall and a projector"},
+			{AgentID: "user_agent_alice", DisplayName: "Alice", Role: "Speaker", Responsibility: "Give a 30 minute talk"},
+		},
+		Timeline: &domain.Timeline{Milestones: []domain.Milestone{
+			{Name: "Venue confirmed", Date: "2026-03-05"},
+			{Name: "Event day", Date: "2026-03-14"},
+		}}}
+}
+
+// convLoop stands in for the engine: it asks the builtin brain through
+// the llm client for one step at a time, runs each decision through the
+// domain's Coordinator (domain.Workflow.Decide), feeds the rejection or
+// the new version back as the observation and stops at the reply.
+type convLoop struct {
+	t       *testing.T
+	w       *domain.Workflow
+	c       *llm.Client
+	history []domain.Turn
+	now     time.Time
+	n       int
+}
+
+func newConvLoop(t *testing.T, plan domain.Proposal) *convLoop {
+	now := time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC)
+	w := &domain.Workflow{}
+	w.Apply(domain.PlanWorkflow(domain.PlanInput{DemandID: plan.DemandID, ChannelID: "c-1", UserID: "requester", Plan: plan, Now: now}))
+	return &convLoop{t: t, w: w, c: llm.NewClient(llm.Config{Provider: New()}), now: now}
+}
+
+// workflowState is a domain workflow as the conversation prompt sees it.
+func workflowState(w *domain.Workflow) llm.WorkflowState {
+	st := llm.WorkflowState{WorkflowID: w.ID, Title: w.Title, Status: w.Status, Version: w.Version,
+		Participants: w.Participants, Edges: w.Edges, Nodes: []llm.NodeState{}}
+	for _, n := range w.Nodes {
+		r := w.Run(n.ID)
+		ns := llm.NodeState{WorkflowNode: n, Status: r.Status, Error: r.Error}
+		if r.Result != nil {
+			ns.Result = r.Result.Summary
+		}
+		st.Nodes = append(st.Nodes, ns)
+	}
+	return st
+}
+
+// fail marks a node failed for good.
+func (l *convLoop) fail(id, msg string) {
+	l.w.Apply(&domain.NodeFailed{WorkflowID: l.w.ID, NodeID: id, Attempt: 1, Error: msg})
+}
+
+// say runs one turn and returns it; it fails the test when the brain does
+// not reply within domain.MaxAgentSteps steps or a call falls back.
+func (l *convLoop) say(msg string) domain.Turn {
+	l.t.Helper()
+	l.n++
+	turn := domain.Turn{MessageID: fmt.Sprintf("m-%d", l.n), Text: msg, Steps: []domain.ConversationStep{}}
+	for step := 1; step <= domain.MaxAgentSteps && !turn.Done; step++ {
+		in := llm.ConverseInput{Workflow: workflowState(l.w), History: l.history, Message: msg, Steps: turn.Steps, Now: l.now}
+		a, rec, err := l.c.Converse(context.Background(), in)
+		if err != nil || rec.FallbackUsed {
+			l.t.Fatalf("%q step %d: %+v, %v", msg, step, rec, err)
+		}
+		if want := converse(&in); string(want.Tool) != a.Tool || string(want.Reply) != a.Reply {
+			l.t.Fatalf("%q step %d: parsed %+v, the brain said %+v", msg, step, a, want)
+		}
+		switch a.Tool {
+		case "":
+			turn.Reply, turn.Done = a.Reply, true
+			continue
+		case domain.ToolAskUser:
+			turn.Reply, turn.Question, turn.Done = a.Args.Reason, true, true
+		}
+		s := domain.ConversationStep{WorkflowID: l.w.ID, MessageID: turn.MessageID, Step: step, Action: a}
+		if !turn.Done {
+			s.Observation, s.DecisionID, s.Rejected = l.run(a, step)
+		}
+		turn.Steps = append(turn.Steps, s)
+	}
+	if !turn.Done {
+		l.t.Fatalf("%q: no reply within %d steps: %+v", msg, domain.MaxAgentSteps, turn.Steps)
+	}
+	l.history = append(l.history, turn)
+	return turn
+}
+
+// run runs one tool and returns its observation.
+func (l *convLoop) run(a domain.AgentStep, step int) (obs, decisionID string, rejected bool) {
+	switch a.Tool {
+	case domain.ToolGetNode:
+		n := l.w.Node(a.Args.NodeID)
+		if n == nil {
+			return fmt.Sprintf("no node %q", a.Args.NodeID), "", false
+		}
+		r := l.w.Run(n.ID)
+		return fmt.Sprintf("%s %s: %s %s", n.ID, n.Title, r.Status, r.Error), "", false
+	case domain.ToolGetWorkflow:
+		return fmt.Sprintf("%s, %d nodes", l.w.Status, len(l.w.Nodes)), "", false
+	}
+	id := fmt.Sprintf("dec-%d-%d", l.n, step)
+	d := domain.Decision{DecisionID: id, Type: domain.DecisionType(a.Tool), Actor: "agent:conversation", Confidence: a.Confidence,
+		BaseVersion: l.w.Version, Payload: a.Args}
+	events, err := l.w.Decide(d, domain.DecisionContext{Now: l.now})
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	if r := domain.RejectionOf(events); r != nil {
+		return "refused by rule " + r.Rule + ": " + r.Reason, id, true
+	}
+	for _, e := range events {
+		l.w.Apply(e)
+	}
+	return fmt.Sprintf("validated: version %d", l.w.Version), id, false
+}
+
+// steps names a turn's actions with their outcome: "update_node ok",
+// "create_node refused".
+func steps(turn domain.Turn) []string {
+	var out []string
+	for _, s := range turn.Steps {
+		switch {
+		case s.Rejected:
+			out = append(out, s.Action.Tool+" refused")
+		case s.Action.Tool == domain.ToolAskUser:
+			out = append(out, s.Action.Tool)
+		default:
+			out = append(out, s.Action.Tool+" ok")
+		}
+	}
+	return out
+}
+
+// checkTurn fails unless the turn took exactly the actions want and its
+// reply contains every part of replyHas.
+func checkTurn(t *testing.T, turn domain.Turn, want []string, replyHas ...string) {
+	t.Helper()
+	if got := steps(turn); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("%q: steps %v, want %v (reply %q)", turn.Text, got, want, turn.Reply)
+	}
+	for _, s := range replyHas {
+		if !strings.Contains(turn.Reply, s) {
+			t.Errorf("%q: reply %q lacks %q", turn.Text, turn.Reply, s)
+		}
+	}
+}
+
+// TestConverseLoopChinese runs a conversation in Chinese through the real
+// Coordinator: every rule of the brain, each turn ending in a reply.
+func TestConverseLoopChinese(t *testing.T) {
+	l := newConvLoop(t, salonPlan())
+
+	// earlier + a due → update_node; then a reply with what changed.
+	turn := l.say("把场地确认提前到第一周")
+	checkTurn(t, turn, []string{"update_node ok"}, "已把「场地确认」的截止时间改为第一周")
+	if n := l.w.Node("milestone-1"); n.Due != "第一周" {
+		t.Errorf("due = %q", n.Due)
+	}
+	checkTurn(t, l.say("把活动当天推迟到第3周"), []string{"update_node ok"}, "「活动当天」的截止时间改为第3周")
+
+	// A task for someone outside the agreement: refused, explained with
+	// the participants, not retried.
+	turn = l.say("在场地确认之后加一个彩排，由 Zoe 负责")
+	checkTurn(t, turn, []string{"create_node refused"}, "协调器拒绝了它", "Zoe is not a participant",
+		"user_agent_bob（场地提供者，Bob）", "user_agent_alice（演讲嘉宾，Alice）")
+	if len(l.w.Nodes) != 4 {
+		t.Errorf("a refused node was added: %d nodes", len(l.w.Nodes))
+	}
+
+	// The same for a participant (by name): a task after 场地确认.
+	checkTurn(t, l.say("在场地确认之后加一个彩排，由 Alice 负责"), []string{"create_node ok"}, "已新增「彩排」", "排在「场地确认」之后",
+		"user_agent_alice")
+	var rehearsal *domain.WorkflowNode
+	for i := range l.w.Nodes {
+		if l.w.Nodes[i].Title == "彩排" {
+			rehearsal = &l.w.Nodes[i]
+		}
+	}
+	if rehearsal == nil || rehearsal.Type != domain.NodeTask || rehearsal.AssigneeID != "user_agent_alice" ||
+		!l.w.HasEdge("milestone-1", rehearsal.ID) {
+		t.Fatalf("rehearsal = %+v, edges %v", rehearsal, l.w.Edges)
+	}
+
+	// No one named: a milestone, before the anchor.
+	checkTurn(t, l.say("加一个预算审批，放在场地确认之前"), []string{"create_node ok"}, "已新增「预算审批」", "排在「场地确认」之前")
+
+	// 先A再B → connect.
+	checkTurn(t, l.say("场地提供者完成后再开始演讲嘉宾"), []string{"connect ok"}, "「场地提供者（Bob）」完成后再开始「演讲嘉宾（Alice）」")
+	if !l.w.HasEdge("task-1", "task-2") {
+		t.Errorf("edges %v", l.w.Edges)
+	}
+	// A cycle is refused and explained.
+	checkTurn(t, l.say("先活动当天再场地提供者"), []string{"connect refused"}, "refused by rule acyclic", "工作流没有改动")
+
+	// Ambiguous: ask which node; nothing changed.
+	turn = l.say("删除场地")
+	checkTurn(t, turn, []string{"ask_user"}, "task-1", "milestone-1")
+	if !turn.Question {
+		t.Error("not a question")
+	}
+	checkTurn(t, l.say("删除预算审批"), []string{"delete_node ok"}, "已删除节点")
+
+	// Run it; running it again is refused and explained.
+	checkTurn(t, l.say("开始执行吧"), []string{"execute_workflow ok"}, "工作流已开始执行")
+	if l.w.Status != domain.WorkflowStatusRunning {
+		t.Fatalf("status %s", l.w.Status)
+	}
+	checkTurn(t, l.say("执行"), []string{"execute_workflow refused"}, "only a draft can be executed")
+
+	// Why did it fail → get_node on the failed node → its error.
+	l.fail("task-1", "会议厅 3 月 5 日已被预订")
+	checkTurn(t, l.say("为什么场地确认失败了？"), []string{"get_node ok"}, "「场地提供者（Bob）」失败：会议厅 3 月 5 日已被预订")
+
+	// Anything else: ask.
+	checkTurn(t, l.say("今天天气怎么样"), []string{"ask_user"}, "可以说得具体一些吗")
+
+	// Cancel, with the reason.
+	turn = l.say("取消吧，场地没了")
+	checkTurn(t, turn, []string{"cancel_workflow ok"}, "工作流已取消")
+	if turn.Steps[0].Action.Args.Reason != "取消吧，场地没了" || l.w.Status != domain.WorkflowStatusCancelled {
+		t.Errorf("cancel: %+v, %s", turn.Steps[0].Action.Args, l.w.Status)
+	}
+}
+
+// TestConverseLoopEnglish: the same in English, replies in English.
+func TestConverseLoopEnglish(t *testing.T) {
+	l := newConvLoop(t, meetupPlan())
+	checkTurn(t, l.say("Move Venue confirmed earlier to week 1"), []string{"update_node ok"},
+		"Moved the due date of “Venue confirmed” to week 1")
+	checkTurn(t, l.say("Add a rehearsal before the event day"), []string{"create_node ok"}, "Added “rehearsal”, before “Event day”")
+	checkTurn(t, l.say("Add a sound check after venue confirmed, assigned to Zoe"), []string{"create_node refused"},
+		"the coordinator refused it", "Zoe is not a participant", "user_agent_bob (Venue host, Bob)")
+	checkTurn(t, l.say("Add a sound check after venue confirmed, assigned to Bob"), []string{"create_node ok"}, "assigned to user_agent_bob")
+	checkTurn(t, l.say("remove the rehearsal"), []string{"delete_node ok"}, "Removed node")
+	checkTurn(t, l.say("Speaker before Venue confirmed"), []string{"connect ok"}, "“Venue confirmed” now starts after “Speaker（Alice）”")
+	checkTurn(t, l.say("Speaker before Event day"), []string{"connect refused"}, "milestone-2 already runs after task-2",
+		"Nothing in the workflow changed")
+	checkTurn(t, l.say("run it"), []string{"execute_workflow ok"}, "The workflow has started.")
+	l.fail("task-1", "the hall is booked")
+	checkTurn(t, l.say("why did the venue task fail?"), []string{"get_node ok"}, "“Venue host（Bob）” failed: the hall is booked")
+	checkTurn(t, l.say("hello there"), []string{"ask_user"}, "Could you say it more specifically?")
+	checkTurn(t, l.say("stop everything"), []string{"cancel_workflow ok"}, "The workflow was cancelled.")
+}
+
+// salonInput is a conversation input on the salon workflow.
+func salonInput(msg string, steps ...domain.ConversationStep) *llm.ConverseInput {
+	l := newConvLoop(nil, salonPlan())
+	return &llm.ConverseInput{Workflow: workflowState(l.w), Message: msg, Steps: steps}
+}
+
+// TestConverseRepliesAfterAnAction: rules 1 and 2, whatever the message
+// says, the step after an action is a reply, so a turn cannot loop.
+func TestConverseRepliesAfterAnAction(t *testing.T) {
+	refused := domain.ConversationStep{Step: 1, Rejected: true,
+		Action:      domain.AgentStep{Tool: "create_node", Args: domain.DecisionPayload{Node: &domain.WorkflowNode{Type: "task", Title: "彩排", AssigneeID: "zz"}}},
+		Observation: "refused by rule assignee: zz is not a participant of the agreement (user_agent_bob, user_agent_alice)"}
+	r := converse(salonInput("在场地确认之后加一个彩排，由 zz 负责", refused))
+	if r.Tool != "" || !strings.Contains(string(r.Reply), "zz is not a participant") ||
+		!strings.Contains(string(r.Reply), "任务只能分配给协议的参与者：user_agent_bob（场地提供者，Bob）") {
+		t.Errorf("after a rejection: %+v", r)
+	}
+	// Rejected without the flag, told by the observation; in English.
+	quiet := domain.ConversationStep{Step: 1, Action: domain.AgentStep{Tool: "execute_workflow"},
+		Observation: "refused by rule workflow_state: only a draft can be executed; the workflow is running"}
+	if r := converse(salonInput("run it", quiet)); r.Tool != "" || !strings.HasPrefix(string(r.Reply), "That was not done") {
+		t.Errorf("after an English rejection: %+v", r)
+	}
+	due := "第一周"
+	ok := domain.ConversationStep{Step: 1, Action: domain.AgentStep{Tool: "update_node",
+		Args: domain.DecisionPayload{NodeID: "milestone-1", Changes: &domain.NodeChanges{Due: &due}}}, Observation: "validated: version 2"}
+	if r := converse(salonInput("把场地确认提前到第一周", ok)); r.Tool != "" || r.Reply != "已把「场地确认」的截止时间改为第一周。（validated: version 2）" {
+		t.Errorf("after a decision: %+v", r)
+	}
+	in := salonInput("为什么失败了", domain.ConversationStep{Step: 1, Action: domain.AgentStep{Tool: "get_node",
+		Args: domain.DecisionPayload{NodeID: "task-1"}}, Observation: "task-1 failed"})
+	in.Workflow.Nodes[0].Status, in.Workflow.Nodes[0].Error = domain.NodeStatusFailed, "会议厅已被预订"
+	if r := converse(in); r.Tool != "" || r.Reply != "「场地提供者（Bob）」失败：会议厅已被预订。可以改负责人或时间后重新执行。" {
+		t.Errorf("after get_node: %+v", r)
+	}
+	for _, msg := range []string{"开始执行", "把场地确认提前到第一周", "删除场地确认", "hello", "取消"} {
+		for _, last := range []domain.ConversationStep{refused, quiet, ok} {
+			if r := converse(salonInput(msg, last)); r.Tool != "" || r.Reply == "" {
+				t.Errorf("%q after %s: %+v", msg, last.Action.Tool, r)
+			}
+		}
+	}
+}
+
+// TestConverseFirstSteps: rule 3, the first step from the message.
+func TestConverseFirstSteps(t *testing.T) {
+	tests := []struct {
+		msg, tool string
+		check     func(domain.DecisionPayload) bool
+	}{
+		{"把场地确认提前到第一周", "update_node", func(p domain.DecisionPayload) bool {
+			return p.NodeID == "milestone-1" && *p.Changes.Due == "第一周"
+		}},
+		{"活动当天延后到 2026-03-21", "update_node", func(p domain.DecisionPayload) bool {
+			return p.NodeID == "milestone-2" && *p.Changes.Due == "2026-03-21"
+		}},
+		{"把场地确认提前", "ask_user", func(p domain.DecisionPayload) bool { return strings.Contains(p.Reason, "提前到什么时候") }},
+		{"milestone-2 postpone to week 3", "update_node", func(p domain.DecisionPayload) bool {
+			return p.NodeID == "milestone-2" && *p.Changes.Due == "week 3"
+		}},
+		{"在活动当天之前加一个彩排", "create_node", func(p domain.DecisionPayload) bool {
+			return p.Node.Type == domain.NodeMilestone && p.Node.Title == "彩排" && p.Before[0] == "milestone-2" && p.After == nil
+		}},
+		{"加一个彩排，由场地提供者负责", "create_node", func(p domain.DecisionPayload) bool {
+			return p.Node.Type == domain.NodeTask && p.Node.AssigneeID == "user_agent_bob" && p.Node.Role == "场地提供者"
+		}},
+		{"在场地确认之后加一个 Alice 的彩排", "create_node", func(p domain.DecisionPayload) bool {
+			return p.Node.AssigneeID == "user_agent_alice" && p.After[0] == "milestone-1"
+		}},
+		{"加一个自由讨论", "create_node", func(p domain.DecisionPayload) bool {
+			return p.Node.Type == domain.NodeMilestone && p.Node.Title == "自由讨论"
+		}},
+		{"在不存在的节点之后加一个彩排", "ask_user", func(p domain.DecisionPayload) bool { return strings.Contains(p.Reason, "哪个节点") }},
+		{"去掉活动当天", "delete_node", func(p domain.DecisionPayload) bool { return p.NodeID == "milestone-2" }},
+		{"delete task-2", "delete_node", func(p domain.DecisionPayload) bool { return p.NodeID == "task-2" }},
+		{"先演讲嘉宾再场地提供者", "connect", func(p domain.DecisionPayload) bool { return p.From == "task-2" && p.To == "task-1" }},
+		{"活动当天之前要完成演讲嘉宾", "connect", func(p domain.DecisionPayload) bool { return p.From == "task-2" && p.To == "milestone-2" }},
+		{"停止执行，预算没批下来", "cancel_workflow", func(p domain.DecisionPayload) bool { return p.Reason == "停止执行，预算没批下来" }},
+		{"启动", "execute_workflow", func(p domain.DecisionPayload) bool { return p.NodeID == "" }},
+		{"为什么失败", "", nil}, // nothing failed: a reply
+		{"随便聊聊", "ask_user", func(p domain.DecisionPayload) bool { return p.Reason != "" }},
+	}
+	for _, tt := range tests {
+		r := converse(salonInput(tt.msg))
+		if string(r.Tool) != tt.tool || (tt.check != nil && !tt.check(r.Args.V)) || (tt.tool == "" && r.Reply == "") {
+			t.Errorf("%q: %s %+v (reply %q), want %s", tt.msg, r.Tool, r.Args.V, r.Reply, tt.tool)
+		}
+		if tt.tool != "" && (r.Reply != "" || !r.Args.OK || r.Thought == "") {
+			t.Errorf("%q: an action with a reply or without args: %+v", tt.msg, r)
+		}
+	}
+}
+
+// TestMatchNodes: by id, else the most shared title words; ties are
+// ambiguous.
+func TestMatchNodes(t *testing.T) {
+	nodes := salonInput("").Workflow.Nodes
+	for text, want := range map[string]string{
+		"把场地确认提前":     "milestone-1",
+		"场地":          "task-1,milestone-1",
+		"task-2 的状态":  "task-2",
+		"task-22":     "",
+		"演讲":          "task-2",
+		"the speaker": "",
+	} {
+		if got := strings.Join(matchNodes(nodes, text), ","); got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+	en := workflowState(newConvLoop(nil, meetupPlan()).w).Nodes
+	if got := matchNodes(en, "the VENUE confirmed date"); len(got) != 1 || got[0] != "milestone-1" {
+		t.Errorf("English: %v", got)
+	}
+}
+
+// converseRequests are the conversation requests of the golden and shape
+// tests: first steps on the salon workflow, and the replies after a
+// refused and a validated action.
+func converseRequests() []llm.Request {
+	var reqs []llm.Request
+	for _, msg := range []string{"把场地确认提前到第一周", "在场地确认之后加一个彩排，由 Zoe 负责", "加一个彩排，由 Alice 负责",
+		"删除活动当天", "先演讲嘉宾再场地提供者", "开始执行", "取消", "为什么失败", "删除场地", "随便聊聊",
+		"Move Venue confirmed earlier to week 1", "run it", "hello"} {
+		in := salonInput(msg)
+		reqs = append(reqs, llm.Request{Key: llm.PromptConverse, Input: in})
+		first := converse(in)
+		if first.Tool == "" || first.Tool == domain.ToolAskUser {
+			continue
+		}
+		for _, rejected := range []bool{true, false} {
+			obs := "validated: version 2"
+			if rejected {
+				obs = "refused by rule assignee: Zoe is not a participant of the agreement (user_agent_bob, user_agent_alice)"
+			}
+			step := domain.ConversationStep{Step: 1, Action: domain.AgentStep{Thought: string(first.Thought), Tool: string(first.Tool),
+				Args: first.Args.V}, Observation: obs, Rejected: rejected}
+			reqs = append(reqs, llm.Request{Key: llm.PromptConverse, Input: salonInput(msg, step)})
+		}
+	}
+	return reqs
+}
