@@ -81,56 +81,68 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 		return c.Status == domain.ChannelStatusCollecting
 	})
 
-	refused := func(name string, err, want error) {
-		t.Helper()
-		before := h.head()
-		if !errors.Is(err, want) {
-			t.Fatalf("%s: %v, want %v", name, err, want)
-		}
-		if h.head() != before {
-			t.Fatalf("%s: wrote events", name)
-		}
-	}
-	_, err = h.c.SubmitOffer(ctx, "collab-nope", "ext_1", agentsOffer(domain.OfferDecisionParticipate))
-	refused("unknown channel", err, domain.ErrNotFound)
-	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
-	refused("not invited", err, domain.ErrNotInvited)
-	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer("maybe"))
-	refused("bad decision", err, domain.ErrInvalidAnswer)
-	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackAccept))
-	refused("feedback before a proposal", err, domain.ErrFeedbackClosed)
-	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 0, agentsFeedback(domain.FeedbackAccept))
-	refused("feedback without its round", err, domain.ErrWrongRound)
-	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "nobody", agentsOffer(domain.OfferDecisionParticipate))
-	refused("unknown agent", err, domain.ErrNotFound)
+	refused := func(name string, want error, cmd func() error) { t.Helper(); h.refused(t, name, want, cmd) }
+	refused("unknown channel", domain.ErrNotFound, func() error {
+		_, err := h.c.SubmitOffer(ctx, "collab-nope", "ext_1", agentsOffer(domain.OfferDecisionParticipate))
+		return err
+	})
+	refused("not invited", domain.ErrNotInvited, func() error {
+		_, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
+		return err
+	})
+	refused("bad decision", domain.ErrInvalidAnswer, func() error { _, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer("maybe")); return err })
+	refused("feedback before a proposal", domain.ErrFeedbackClosed, func() error {
+		_, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackAccept))
+		return err
+	})
+	refused("feedback without its round", domain.ErrWrongRound, func() error {
+		_, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 0, agentsFeedback(domain.FeedbackAccept))
+		return err
+	})
+	refused("unknown agent", domain.ErrNotFound, func() error {
+		_, err := h.c.SubmitOffer(ctx, sub.ChannelID, "nobody", agentsOffer(domain.OfferDecisionParticipate))
+		return err
+	})
 
 	if _, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionDecline))
-	refused("second offer", err, domain.ErrDuplicate)
+	refused("second offer", domain.ErrDuplicate, func() error {
+		_, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_1", agentsOffer(domain.OfferDecisionDecline))
+		return err
+	})
 	if _, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_2", agentsOffer(domain.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.c.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
-	refused("an agent not invited, after collection closed", err, domain.ErrNotInvited)
+	refused("an agent not invited, after collection closed", domain.ErrNotInvited, func() error {
+		_, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_3", agentsOffer(domain.OfferDecisionParticipate))
+		return err
+	})
 
 	waitFor(t, 10*time.Second, func() bool {
 		c, _ := h.channel(ctx, sub.ChannelID)
 		return c.AwaitingFeedback()
 	})
-	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 2, agentsFeedback(domain.FeedbackAccept))
-	refused("wrong round", err, domain.ErrWrongRound)
-	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_3", 1, agentsFeedback(domain.FeedbackAccept))
-	refused("not a participant", err, domain.ErrNotParticipant)
-	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackNegotiate))
-	refused("negotiate without a request", err, domain.ErrInvalidAnswer)
+	refused("wrong round", domain.ErrWrongRound, func() error {
+		_, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 2, agentsFeedback(domain.FeedbackAccept))
+		return err
+	})
+	refused("not a participant", domain.ErrNotParticipant, func() error {
+		_, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_3", 1, agentsFeedback(domain.FeedbackAccept))
+		return err
+	})
+	refused("negotiate without a request", domain.ErrInvalidAnswer, func() error {
+		_, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackNegotiate))
+		return err
+	})
 
 	if _, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackAccept)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackWithdraw))
-	refused("second feedback", err, domain.ErrDuplicate)
+	refused("second feedback", domain.ErrDuplicate, func() error {
+		_, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, agentsFeedback(domain.FeedbackWithdraw))
+		return err
+	})
 	if _, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_2", 1, agentsFeedback(domain.FeedbackAccept)); err != nil {
 		t.Fatal(err)
 	}
@@ -204,4 +216,17 @@ func TestCrashAndResume(t *testing.T) {
 		t.Fatalf("after restart: status %s round %d:\n%s", c2.Status, c2.Round, h2.timeline(sub.DemandID))
 	}
 	h2.check(sub.DemandID)
+}
+
+// refused runs a command and checks that it failed with want and wrote
+// nothing (the log's head did not move).
+func (h *harness) refused(t *testing.T, name string, want error, cmd func() error) {
+	t.Helper()
+	before := h.head()
+	if err := cmd(); !errors.Is(err, want) {
+		t.Fatalf("%s: %v, want %v", name, err, want)
+	}
+	if h.head() != before {
+		t.Fatalf("%s: wrote events", name)
+	}
 }

@@ -384,8 +384,8 @@ func encode(a appendOp) ([]eventstore.EventData, error) {
 			if call := a.agentCalls[agent]; call != nil && p.EventType() != domain.EventAgentWithdrawn {
 				md.LLMCall = call
 			}
-		case strings.HasPrefix(md.Actor, "agent:"):
-			md.Actor = domain.ActorChannelAdmin
+		case strings.HasPrefix(md.Actor, "agent:") && strings.HasPrefix(a.stream, domain.ChannelStream("")):
+			md.Actor = domain.ActorChannelAdmin // a twins' stage: the channel's own events are the ChannelAdmin's
 		}
 		if a.call != nil && p.EventType() == a.callFor {
 			md.LLMCall = a.call

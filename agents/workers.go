@@ -42,6 +42,7 @@ func jobAttrs(job *rivertype.JobRow) []slog.Attr {
 		ChannelID  string `json:"channel_id"`
 		WorkflowID string `json:"workflow_id"`
 		NodeID     string `json:"node_id"`
+		MessageID  string `json:"message_id"`
 		Round      int    `json:"round"`
 	}
 	if json.Unmarshal(job.EncodedArgs, &ids) != nil {
@@ -55,6 +56,9 @@ func jobAttrs(job *rivertype.JobRow) []slog.Attr {
 	}
 	if ids.WorkflowID != "" {
 		attrs = append(attrs, slog.String("workflow_id", ids.WorkflowID))
+	}
+	if ids.MessageID != "" {
+		attrs = append(attrs, slog.String("message_id", ids.MessageID))
 	}
 	if ids.NodeID != "" {
 		attrs = append(attrs, slog.String("node_id", ids.NodeID))
@@ -92,5 +96,6 @@ func (e *Engine) workers() *river.Workers {
 	add(ws, l, t, e.startNode)
 	add(ws, l, t, e.nodeEffect)
 	add(ws, l, t, e.nodeTimeout)
+	add(ws, l, t, e.converse)
 	return ws
 }

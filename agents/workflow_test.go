@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -228,32 +229,21 @@ func TestWorkflowExternalTasks(t *testing.T) {
 	if task.AssigneeID == "ext_1" {
 		other = "ext_2"
 	}
-	refused := func(name string, err, want error) {
-		t.Helper()
-		before := h.head()
-		if !errors.Is(err, want) {
-			t.Fatalf("%s: %v, want %v", name, err, want)
-		}
-		if h.head() != before {
-			t.Fatalf("%s: wrote events", name)
-		}
-	}
+	refused := func(name string, want error, cmd func() error) { t.Helper(); h.refused(t, name, want, cmd) }
 	done := domain.TaskAnswer{Status: domain.TaskDone, Summary: "拍完了"}
-	_, err = h.c.ReportTask(ctx, id, task.ID, task.AssigneeID, done)
-	refused("before the workflow runs", err, domain.ErrNodeNotOpen)
+	refused("before the workflow runs", domain.ErrNodeNotOpen, func() error { _, err := h.c.ReportTask(ctx, id, task.ID, task.AssigneeID, done); return err })
 	if _, err := h.c.Decide(ctx, id, domain.Decision{Type: domain.DecisionExecuteWorkflow, Actor: "user:u1", Confidence: 1,
 		BaseVersion: w.Version}); err != nil {
 		t.Fatal(err)
 	}
 	h.waitWorkflow(id, 10*time.Second, func(w *domain.Workflow) bool { return w.Run(task.ID).Status == domain.NodeStatusRunning })
-	_, err = h.c.ReportTask(ctx, id, task.ID, other, done)
-	refused("someone else's task", err, domain.ErrNotAssignee)
-	_, err = h.c.ReportTask(ctx, id, "nope", task.AssigneeID, done)
-	refused("no such node", err, domain.ErrNotFound)
-	_, err = h.c.ReportTask(ctx, "wf-nope", task.ID, task.AssigneeID, done)
-	refused("no such workflow", err, domain.ErrWorkflowNotFound)
-	_, err = h.c.ReportTask(ctx, id, task.ID, task.AssigneeID, domain.TaskAnswer{Status: domain.TaskProblem})
-	refused("a problem without the problem", err, domain.ErrInvalidAnswer)
+	refused("someone else's task", domain.ErrNotAssignee, func() error { _, err := h.c.ReportTask(ctx, id, task.ID, other, done); return err })
+	refused("no such node", domain.ErrNotFound, func() error { _, err := h.c.ReportTask(ctx, id, "nope", task.AssigneeID, done); return err })
+	refused("no such workflow", domain.ErrWorkflowNotFound, func() error { _, err := h.c.ReportTask(ctx, "wf-nope", task.ID, task.AssigneeID, done); return err })
+	refused("a problem without the problem", domain.ErrInvalidAnswer, func() error {
+		_, err := h.c.ReportTask(ctx, id, task.ID, task.AssigneeID, domain.TaskAnswer{Status: domain.TaskProblem})
+		return err
+	})
 	if _, err := h.c.ReportTask(ctx, id, task.ID, task.AssigneeID, domain.TaskAnswer{Status: domain.TaskProblem,
 		Problem: "设备坏了"}); err != nil {
 		t.Fatal(err)
@@ -261,5 +251,105 @@ func TestWorkflowExternalTasks(t *testing.T) {
 	w = h.waitWorkflow(id, 10*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
 	if w.Status != domain.WorkflowStatusFailed || w.FailedNode != task.ID || w.Run(task.ID).Error != "设备坏了" {
 		t.Fatalf("%s %s %+v", w.Status, w.FailedNode, w.Run(task.ID))
+	}
+}
+
+// say sends a message about a workflow and waits for the agent's reply.
+func (h *harness) say(id, text string) domain.Turn {
+	h.t.Helper()
+	msg, _, err := h.c.SendMessage(context.Background(), id, text, "tab-1", "user_alice")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		turns, err := h.c.Conversation(context.Background(), id)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		for _, t := range turns {
+			if t.MessageID == msg && t.Done {
+				return t
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no reply to %q", text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestConversationEndToEnd: the person edits the sample demand's workflow
+// by talking to the conversation agent (builtin brain): a task for someone
+// outside the agreement is refused by the Coordinator and explained; a
+// rehearsal is added before the event day; a milestone is moved earlier;
+// "run it" runs the workflow to completion; asking why a step failed
+// reads the node. Each step's decision is recorded with its ruling.
+func TestConversationEndToEnd(t *testing.T) {
+	h := newHarness(t, opts{})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait(sub.DemandID, 30*time.Second)
+	id := domain.WorkflowIDFor(sub.DemandID)
+	w := h.waitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
+	titles := func(w *domain.Workflow) []string {
+		var out []string
+		for _, n := range w.Nodes {
+			out = append(out, n.ID+"="+n.Title)
+		}
+		return out
+	}
+	t.Logf("workflow: %v", titles(w))
+
+	turn := h.say(id, "在活动当天之前加一个彩排，由 Zoe 负责")
+	if len(turn.Steps) != 1 || !turn.Steps[0].Rejected || turn.Reply == "" {
+		t.Fatalf("a task for an outsider: %+v", turn)
+	}
+	turn = h.say(id, "在活动当天之前加一个彩排")
+	if len(turn.Steps) != 1 || turn.Steps[0].Rejected || turn.Steps[0].Action.Tool != string(domain.DecisionCreateNode) {
+		t.Fatalf("add a rehearsal: %+v", turn)
+	}
+	turn = h.say(id, "把宣传与报名提前到第一周")
+	if len(turn.Steps) != 1 || turn.Steps[0].Rejected || turn.Steps[0].Action.Tool != string(domain.DecisionUpdateNode) {
+		t.Fatalf("earlier: %+v", turn)
+	}
+	w = h.waitWorkflow(id, time.Second, func(*domain.Workflow) bool { return true })
+	if w.Version != 3 {
+		t.Fatalf("version %d after two accepted decisions: %v", w.Version, titles(w))
+	}
+	turn = h.say(id, "run it")
+	if len(turn.Steps) != 1 || turn.Steps[0].Action.Tool != string(domain.DecisionExecuteWorkflow) || turn.Steps[0].Rejected {
+		t.Fatalf("run it: %+v", turn)
+	}
+	w = h.waitWorkflow(id, 30*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
+	t.Logf("workflow %s", w.Status)
+	if w.Status == domain.WorkflowStatusFailed {
+		turn = h.say(id, "为什么失败了？")
+		if len(turn.Steps) != 1 || turn.Steps[0].Action.Tool != domain.ToolGetNode || !strings.Contains(turn.Reply, w.Run(w.FailedNode).Error) {
+			t.Fatalf("why did it fail: %+v", turn)
+		}
+	} else if w.Status != domain.WorkflowStatusCompleted {
+		t.Fatalf("workflow %s", w.Status)
+	}
+	// Every decision the agent took is recorded with its ruling and its step.
+	var validated, rejected, steps int
+	for _, e := range h.events(sub.DemandID) {
+		switch e.Type {
+		case domain.EventDecisionValidated:
+			validated++
+		case domain.EventDecisionRejected:
+			rejected++
+		case domain.EventConversationStep:
+			steps++
+			if e.Metadata.LLMCall == nil || e.Metadata.Actor != domain.ActorConversation {
+				t.Fatalf("a step without its LLM call or actor: %+v", e.Metadata)
+			}
+		}
+	}
+	if validated != 3 || rejected != 1 {
+		t.Fatalf("%d validated, %d rejected decisions", validated, rejected)
 	}
 }

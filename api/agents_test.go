@@ -310,6 +310,9 @@ func TestExternalAgentNegotiation(t *testing.T) {
 			if ch.Status != tc.status || ch.RoundsTaken != tc.rounds && tc.status != "failed" {
 				t.Fatalf("channel %s: status %s after %d rounds, want %s after %d", channelID, ch.Status, ch.RoundsTaken, tc.status, tc.rounds)
 			}
+			if tc.name == "finalized" {
+				a.runExternalWorkflow(t, bulk.Tokens, demandID)
+			}
 			if tc.confirmed {
 				c, err := a.engineChannel(t, channelID)
 				if err != nil {
@@ -576,5 +579,57 @@ func TestExternalAgentDeadlines(t *testing.T) {
 	st, p := a.do(t, "POST", path+"/feedback", bulk.Tokens[member], map[string]any{"round": 1, "feedback_type": "negotiate"}, nil)
 	if st != 409 || (p.Code != "TOWOW_PROPOSAL_003" && p.Code != "TOWOW_PROPOSAL_005" && p.Code != "TOWOW_CHANNEL_006") {
 		t.Fatalf("feedback after the round closed: %d %+v", st, p)
+	}
+}
+
+// runExternalWorkflow executes the workflow of an agreement between
+// external agents: each finds its running task in its inbox and reports
+// it done with its token (a report by another agent is refused first);
+// the workflow completes.
+func (a *testAPI) runExternalWorkflow(t *testing.T, tokens map[string]string, demandID string) {
+	t.Helper()
+	id := domain.WorkflowIDFor(demandID)
+	var w api.WorkflowView
+	if st, p := a.do(t, "GET", "/api/v1/workflows/"+id, "", nil, &w); st != 200 || w.Status != domain.WorkflowStatusDraft {
+		t.Fatalf("workflow: %d %+v %+v", st, p, w)
+	}
+	if st, p := a.do(t, "POST", "/api/v1/workflows/"+id+"/decisions", "", map[string]any{"decision_type": "execute_workflow",
+		"base_version": w.Version}, nil); st != 200 {
+		t.Fatalf("execute: %d %+v", st, p)
+	}
+	checked := false
+	for range 600 {
+		a.do(t, "GET", "/api/v1/workflows/"+id, "", nil, &w)
+		if w.Status != domain.WorkflowStatusRunning {
+			break
+		}
+		for agent, tok := range tokens {
+			var inbox api.InboxOutput
+			if st, p := a.do(t, "GET", "/api/v1/agent/inbox", tok, nil, &inbox.Body); st != 200 {
+				t.Fatalf("inbox of %s: %d %+v", agent, st, p)
+			}
+			for _, task := range inbox.Body.Tasks {
+				if task.Kind != "task" || task.WorkflowID != id {
+					continue
+				}
+				path := "/api/v1/workflows/" + id + "/nodes/" + task.Node.ID + "/report"
+				if !checked {
+					checked = true
+					for other, otherTok := range tokens {
+						if other != agent {
+							a.expectRefused(t, "someone else's task", "POST", path, otherTok, map[string]string{"status": "done", "summary": "x"}, 422, "TOWOW_WORKFLOW_003")
+							break
+						}
+					}
+				}
+				if st, p := a.do(t, "POST", path, tok, map[string]string{"status": "done", "summary": "已完成 " + task.Node.Title}, nil); st != 200 {
+					t.Fatalf("report of %s: %d %+v", agent, st, p)
+				}
+			}
+		}
+		waitShort()
+	}
+	if w.Status != domain.WorkflowStatusCompleted || !checked {
+		t.Fatalf("workflow %s (a task seen in an inbox: %v)", w.Status, checked)
 	}
 }

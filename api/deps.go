@@ -29,6 +29,8 @@ type Commands interface {
 	Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error)
 	ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a domain.TaskAnswer) (int64, error)
 	Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error)
+	SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error)
+	Conversation(ctx context.Context, workflowID string) ([]domain.Turn, error)
 }
 
 // EventReader reads the log (*eventstore.Store).

@@ -48,13 +48,16 @@ type InboxInput struct {
 
 // Task is one thing an external agent is asked for now.
 type Task struct {
-	Kind      string           `json:"kind" enum:"offer,feedback" doc:"offer: submit an offer; feedback: answer the proposal of this round"`
+	Kind      string           `json:"kind" enum:"offer,feedback,task" doc:"offer: submit an offer; feedback: answer the proposal of this round; task: report on a running workflow task (POST /api/v1/workflows/{workflow_id}/nodes/{node_id}/report)"`
 	ChannelID string           `json:"channel_id"`
 	DemandID  string           `json:"demand_id"`
 	Demand    string           `json:"demand,omitempty" doc:"the demand's text"`
 	Round     int              `json:"round,omitempty" doc:"for feedback: the round to name in the answer"`
 	Proposal  *domain.Proposal `json:"proposal,omitempty" doc:"for feedback: the proposal under review"`
 	Reason    string           `json:"reason,omitempty" doc:"for offer: why the agent was chosen"`
+	// WorkflowID and Node are a task's workflow and node.
+	WorkflowID string               `json:"workflow_id,omitempty" doc:"for task: the workflow"`
+	Node       *domain.WorkflowNode `json:"node,omitempty" doc:"for task: the node to report on"`
 }
 
 // InboxOutput lists an external agent's open tasks.
@@ -110,8 +113,8 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		OperationID: "agent-inbox",
 		Method:      http.MethodGet,
 		Path:        "/api/v1/agent/inbox",
-		Summary:     "An external agent's open tasks: offers to submit, proposals to answer",
-		Description: "Looks at the agent's latest invitations (agents read model) and folds each open channel from its events, so a task is listed exactly while the engine would accept the answer.",
+		Summary:     "An external agent's open tasks: offers to submit, proposals to answer, workflow tasks to report on",
+		Description: "Looks at the agent's latest invitations (agents read model) and folds each open channel, and the workflow of each agreement the agent is in, from its events, so a task is listed exactly while the engine would accept the answer.",
 		Tags:        []string{"external agents"},
 	}), func(ctx context.Context, in *InboxInput) (*InboxOutput, error) {
 		agentID := agentOf(ctx)
@@ -124,8 +127,18 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		}
 		out := &InboxOutput{}
 		out.Body.AgentID, out.Body.Tasks = agentID, []Task{}
+		seen := map[string]bool{}
 		for _, p := range recent {
 			if domain.ChannelStatus(p.Status).IsTerminal() {
+				if !p.InFinal || seen[p.RootDemandID] {
+					continue
+				}
+				seen[p.RootDemandID] = true
+				tasks, err := s.workflowTasks(ctx, p.RootDemandID, agentID, p.Demand)
+				if err != nil {
+					return nil, err
+				}
+				out.Body.Tasks = append(out.Body.Tasks, tasks...)
 				continue
 			}
 			c := &domain.Channel{}
@@ -141,6 +154,23 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		}
 		return out, nil
 	})
+}
+
+// workflowTasks are the running tasks of agentID in the workflow of a root
+// demand's agreement.
+func (s *Server) workflowTasks(ctx context.Context, rootDemandID, agentID, demand string) ([]Task, error) {
+	w := &domain.Workflow{}
+	if _, err := s.Events.Fold(ctx, domain.WorkflowStream(domain.WorkflowIDFor(rootDemandID)), w.Apply); err != nil {
+		return nil, problem(err)
+	}
+	var out []Task
+	for _, n := range w.Nodes {
+		if n.Type == domain.NodeTask && n.AssigneeID == agentID && w.Run(n.ID).Status == domain.NodeStatusRunning {
+			node := n
+			out = append(out, Task{Kind: "task", ChannelID: w.ChannelID, DemandID: w.DemandID, Demand: demand, WorkflowID: w.ID, Node: &node})
+		}
+	}
+	return out, nil
 }
 
 func answered(channelID, agentID string, pos int64) *AnswerOutput {

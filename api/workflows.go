@@ -71,6 +71,36 @@ func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow,
 	return w, nil
 }
 
+// workflowAt folds a workflow's events up to cursor at; 404 when it did
+// not exist yet.
+func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.Workflow, error) {
+	w := &domain.Workflow{}
+	for from := int64(1); ; {
+		evs, err := s.Events.ReadStream(ctx, domain.WorkflowStream(id), from, eventstore.MaxReadLimit)
+		if err != nil {
+			return nil, problem(err)
+		}
+		for _, e := range evs {
+			if e.Position > at {
+				break
+			}
+			p, err := e.Decode()
+			if err != nil {
+				return nil, problem(err)
+			}
+			w.Apply(p)
+		}
+		if len(evs) < eventstore.MaxReadLimit || evs[len(evs)-1].Position > at {
+			break
+		}
+		from = evs[len(evs)-1].StreamVersion + 1
+	}
+	if !w.Exists() {
+		return nil, notFound(fmt.Sprintf("no workflow %s at cursor %d", id, at))
+	}
+	return w, nil
+}
+
 // WorkflowListInput selects workflows.
 type WorkflowListInput struct {
 	DemandID string `query:"demand_id" required:"true" maxLength:"64" doc:"the root demand whose agreement the workflow carries out"`
@@ -86,6 +116,12 @@ type WorkflowListOutput struct {
 // WorkflowInput names a workflow.
 type WorkflowInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80" example:"wf-3f9a1c2b4d5e"`
+}
+
+// WorkflowAtInput names a workflow and, for time travel, a cursor.
+type WorkflowAtInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80" example:"wf-3f9a1c2b4d5e"`
+	At         int64  `query:"at" minimum:"0" doc:"time travel: the workflow as it was at this cursor (an SSE id); 0: now"`
 }
 
 // WorkflowOutput is one workflow.
@@ -147,6 +183,34 @@ type WorkflowActOutput struct {
 	}
 }
 
+// MessageInput is what a person says to the conversation agent.
+type MessageInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	Body       struct {
+		Text     string `json:"text" minLength:"1" maxLength:"2000" doc:"what the person says about the plan, e.g. 把场地确认提前到第一周"`
+		ClientID string `json:"client_id,omitempty" maxLength:"80" doc:"the client (canvas tab) that sent it"`
+		UserID   string `json:"user_id,omitempty" maxLength:"128"`
+	}
+}
+
+// MessageOutput is an accepted message: the agent's turn runs in the
+// background; its steps and reply arrive on the workflow's stream and in
+// GET …/messages.
+type MessageOutput struct {
+	Body struct {
+		MessageID string `json:"message_id"`
+		Cursor    int64  `json:"cursor" doc:"global position of the recorded message"`
+	}
+}
+
+// ConversationOutput is a workflow's conversation so far.
+type ConversationOutput struct {
+	Body struct {
+		WorkflowID string        `json:"workflow_id"`
+		Turns      []domain.Turn `json:"turns" doc:"each message with the agent's steps (thought, action, observation) and its reply"`
+	}
+}
+
 // WorkflowStreamInput follows one workflow's events.
 type WorkflowStreamInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
@@ -177,9 +241,16 @@ func (s *Server) registerWorkflows(api huma.API) {
 		OperationID: "get-workflow",
 		Method:      http.MethodGet,
 		Path:        "/api/v1/workflows/{workflow_id}",
-		Summary:     "A workflow: nodes with their execution state, edges, status and version",
+		Summary:     "A workflow: nodes with their execution state, edges, status and version (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows"},
-	}, func(ctx context.Context, in *WorkflowInput) (*WorkflowOutput, error) {
+	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
+		if in.At > 0 {
+			w, err := s.workflowAt(ctx, in.WorkflowID, in.At)
+			if err != nil {
+				return nil, err
+			}
+			return &WorkflowOutput{Body: workflowView(w)}, nil
+		}
 		w, err := s.loadWorkflow(ctx, in.WorkflowID)
 		if err != nil {
 			return nil, err
@@ -249,6 +320,41 @@ func (s *Server) registerWorkflows(api huma.API) {
 			return nil, problem(err)
 		}
 		return actOutput(in.WorkflowID, in.NodeID, pos), nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID:   "send-message",
+		Method:        http.MethodPost,
+		Path:          "/api/v1/workflows/{workflow_id}/messages",
+		Summary:       "Talk to the conversation agent about a workflow",
+		Description:   "The agent (ReAct) loops Thought → Action → Observation over get_workflow, get_node, ask_user and the decisions (each through the Coordinator: a rejection is what it observes) for at most 6 steps, then replies. 202 at once; every step is an event on the workflow's stream (towow.conversation.step, .replied). An empty or over-long text: 422 TOWOW_WORKFLOW_005.",
+		Tags:          []string{"workflows"},
+		DefaultStatus: http.StatusAccepted,
+		MaxBodyBytes:  16 << 10,
+	}, func(ctx context.Context, in *MessageInput) (*MessageOutput, error) {
+		id, pos, err := s.Commands.SendMessage(ctx, in.WorkflowID, in.Body.Text, in.Body.ClientID, in.Body.UserID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &MessageOutput{}
+		out.Body.MessageID, out.Body.Cursor = id, pos
+		return out, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "list-messages",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows/{workflow_id}/messages",
+		Summary:     "The conversation about a workflow so far",
+		Tags:        []string{"workflows"},
+	}, func(ctx context.Context, in *WorkflowInput) (*ConversationOutput, error) {
+		turns, err := s.Commands.Conversation(ctx, in.WorkflowID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &ConversationOutput{}
+		out.Body.WorkflowID, out.Body.Turns = in.WorkflowID, turns
+		return out, nil
 	})
 
 	huma.Register(api, huma.Operation{

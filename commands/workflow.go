@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/towow/towow/domain"
 )
@@ -94,4 +96,41 @@ func newID(prefix string) (string, error) {
 		return "", fmt.Errorf("id: %w", err)
 	}
 	return prefix + hex.EncodeToString(b[:]), nil
+}
+
+// SendMessage records what a person said to the conversation agent about
+// a workflow and starts its turn; it returns the message id and the
+// position written. ErrMessageInvalid for an empty or over-long text,
+// ErrWorkflowNotFound for an unknown workflow; nothing is written then.
+func (s *Service) SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error) {
+	text = strings.TrimSpace(text)
+	if text == "" || utf8.RuneCountInString(text) > domain.MaxMessageRunes {
+		return "", 0, &domain.Error{Code: domain.ErrMessageInvalid.Code,
+			Message: fmt.Sprintf("a message holds 1 to %d characters", domain.MaxMessageRunes)}
+	}
+	if err := s.requireWorkflow(ctx, workflowID); err != nil {
+		return "", 0, err
+	}
+	id, err := newID("msg-")
+	if err != nil {
+		return "", 0, err
+	}
+	pos, err := s.engine.SendMessage(ctx, domain.ConversationMessage{WorkflowID: workflowID, MessageID: id, Text: text,
+		ClientID: clientID, UserID: userID})
+	return id, pos, err
+}
+
+// Conversation returns a workflow's conversation so far.
+func (s *Service) Conversation(ctx context.Context, workflowID string) ([]domain.Turn, error) {
+	if err := s.requireWorkflow(ctx, workflowID); err != nil {
+		return nil, err
+	}
+	c, err := s.engine.Conversation(ctx, workflowID)
+	if err != nil {
+		return nil, err
+	}
+	if c.Turns == nil {
+		return []domain.Turn{}, nil
+	}
+	return c.Turns, nil
 }

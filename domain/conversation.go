@@ -28,6 +28,13 @@ func ConversationTools() []string {
 	return out
 }
 
+// MaxMessageRunes bounds a message to the conversation agent.
+const MaxMessageRunes = 2000
+
+// ErrMessageInvalid: a message to the conversation agent is empty or too
+// long (TOWOW_WORKFLOW_005).
+var ErrMessageInvalid = &Error{Code: "TOWOW_WORKFLOW_005", Message: "the message is empty or too long"}
+
 // MaxAgentSteps bounds one turn's Thought → Action → Observation steps.
 const MaxAgentSteps = 6
 

@@ -44,7 +44,7 @@ func (t DecisionType) structural() bool {
 type Decision struct {
 	DecisionID string       `json:"decision_id"`
 	Type       DecisionType `json:"decision_type"`
-	// Actor is who decided: "user:<id>", "agent:conversation", "system".
+	// Actor is who decided: "user:<id>", "conversation_agent", "system".
 	Actor string `json:"actor"`
 	// ClientID names the client (a canvas tab) that sent it, for echo
 	// exclusion.

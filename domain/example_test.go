@@ -3,6 +3,7 @@ package domain_test
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/towow/towow/domain"
 )
@@ -75,4 +76,34 @@ func ExampleCatalog() {
 	// towow.agent.deactivated v1: An agent was deactivated and is no longer invited.
 	// towow.agent.offline v1: An agent went offline.
 	// towow.agent.online v1: An agent came online.
+}
+
+// A workflow planned from an agreement takes decisions only through the
+// Coordinator's validators: a cycle is refused and recorded, a new step
+// is let through with its effects.
+func ExampleWorkflow_Decide() {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	plan := domain.Proposal{Summary: "AI聚会", Assignments: []domain.Assignment{
+		{AgentID: "bob", Role: "场地提供者"}, {AgentID: "ann", Role: "演讲嘉宾", Dependencies: []string{"bob"}}}}
+	w := &domain.Workflow{}
+	w.Apply(domain.PlanWorkflow(domain.PlanInput{DemandID: "d-1", Plan: plan, Now: now}))
+	ctx := domain.DecisionContext{Now: now}
+
+	evs, _ := w.Decide(domain.Decision{DecisionID: "d1", Type: domain.DecisionConnect, Actor: "user:alice", Confidence: 1,
+		BaseVersion: 1, Payload: domain.DecisionPayload{From: "task-2", To: "task-1"}}, ctx)
+	r := domain.RejectionOf(evs)
+	fmt.Println(r.Rule, "-", r.Reason)
+
+	evs, _ = w.Decide(domain.Decision{DecisionID: "d2", Type: domain.DecisionCreateNode, Actor: "user:alice", Confidence: 1,
+		BaseVersion: 1, Payload: domain.DecisionPayload{Node: &domain.WorkflowNode{ID: "rehearsal", Type: domain.NodeTask,
+			Title: "彩排", AssigneeID: "ann"}, After: []string{"task-1"}, Before: []string{"task-2"}}}, ctx)
+	for _, e := range evs {
+		fmt.Println(e.EventType())
+	}
+	// Output:
+	// acyclic - the change would make a cycle: a step would wait for itself
+	// towow.decision.validated
+	// towow.workflow.node_added
+	// towow.workflow.edge_added
+	// towow.workflow.edge_added
 }

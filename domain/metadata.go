@@ -53,6 +53,9 @@ const (
 	ActorCoordinator  = "coordinator"
 	ActorChannelAdmin = "channel_admin"
 	ActorSystem       = "system"
+	// ActorConversation is the conversation agent (issue 13), who decides
+	// on workflows for the person it talks to.
+	ActorConversation = "conversation_agent"
 )
 
 // AgentActor returns the actor name of a user agent: "agent:<id>".

@@ -251,7 +251,7 @@ var (
 	sampleNode   = WorkflowNode{ID: "task-1", Type: NodeHTTP, Title: "通知场地", Description: "POST 确认", AssigneeID: "user_agent_bob",
 		Role: "场地提供者", Due: "第一周", WaitUntil: sampleTime, URL: "http://127.0.0.1:9/hook", Body: map[string]string{"a": "b"},
 		TimeoutSeconds: 30, MaxAttempts: 3, SubChannelID: "collab-abc12345-1", Position: Position{X: 1, Y: 2}}
-	sampleDecision = Decision{DecisionID: "dec-1", Type: DecisionCreateNode, Actor: "agent:conversation", ClientID: "tab-1",
+	sampleDecision = Decision{DecisionID: "dec-1", Type: DecisionCreateNode, Actor: ActorConversation, ClientID: "tab-1",
 		Confidence: 0.9, BaseVersion: 1, Payload: DecisionPayload{NodeID: "task-1", Node: &sampleNode, After: []string{"a"},
 			Before: []string{"b"}, Changes: &NodeChanges{Title: ptr("t"), Description: ptr("d"), AssigneeID: ptr("x"), Role: ptr("r"),
 				Due: ptr("d"), WaitUntil: &sampleTime, URL: ptr("u"), Body: &map[string]string{"k": "v"}, TimeoutSeconds: ptr(5),

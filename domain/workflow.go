@@ -72,7 +72,9 @@ type Position struct {
 // WorkflowNode is one step of a workflow: what it is and how it runs (its
 // execution state is in [Workflow.Runs]).
 type WorkflowNode struct {
-	ID    string   `json:"id"`
+	// ID names the node in its workflow; a node created without one gets
+	// one derived from its decision.
+	ID    string   `json:"id" required:"false" maxLength:"80"`
 	Type  NodeType `json:"type"`
 	Title string   `json:"title"`
 	// Description says what is to be done (a task's responsibility, a

@@ -438,3 +438,23 @@ func TestReportAndApprove(t *testing.T) {
 		t.Fatalf("%v %+v", got, r.w().Run("ok"))
 	}
 }
+
+// TestDecideSizeAndExecutable: the size rule bounds the nodes; the
+// executable rule refuses to run an empty workflow.
+func TestDecideSizeAndExecutable(t *testing.T) {
+	w := foldWorkflow(planned()...)
+	small := allowed
+	small.MaxNodes = len(w.Nodes)
+	evs, err := w.Decide(decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeMilestone, Title: "x"}}), small)
+	if r := RejectionOf(evs); err != nil || r == nil || r.Rule != "size" {
+		t.Fatalf("over the size: %v %+v", err, r)
+	}
+	empty := foldWorkflow(&WorkflowCreated{WorkflowID: "wf-e"})
+	evs, err = empty.Decide(decision("d1", DecisionExecuteWorkflow, 1, DecisionPayload{}), allowed)
+	if r := RejectionOf(evs); err != nil || r == nil || r.Rule != "executable" {
+		t.Fatalf("an empty workflow ran: %v %+v", err, r)
+	}
+	if got := ValidatorRules(); len(got) != len(Validators) || got[0] != "well_formed" || got[len(got)-1] != "executable" {
+		t.Fatalf("%v", got)
+	}
+}

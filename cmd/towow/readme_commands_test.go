@@ -210,6 +210,25 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`curl -s 'http://127.0.0.1:8080/api/v1/quality?`); !strings.Contains(out, `"fairness_gini"`) {
 		t.Fatalf("no quality aggregate:\n%s", out)
 	}
+	// The workflow the agreement became, a decision, a conversation and its stream.
+	var wfs struct {
+		Workflows []struct {
+			WorkflowID string `json:"workflow_id"`
+		} `json:"workflows"`
+	}
+	if err := json.Unmarshal([]byte(run(`curl -s 'http://127.0.0.1:8080/api/v1/workflows?demand_id=`)), &wfs); err != nil || len(wfs.Workflows) != 1 {
+		t.Fatalf("no workflow for the agreement: %v %+v", err, wfs)
+	}
+	vars["<workflow_id>"] = wfs.Workflows[0].WorkflowID
+	run(`curl -s http://127.0.0.1:8080/api/v1/workflows/<workflow_id>`)
+	if out := run(`curl -s -X POST http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/decisions`); field(out, "version") != "2" {
+		t.Fatalf("the decision was not let through:\n%s", out)
+	}
+	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/messages`)
+	run(`curl -s http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/messages`)
+	if out := run(`curl -N http://127.0.0.1:8080/api/v1/events/workflows/<workflow_id>/stream`); !strings.Contains(out, "towow.decision.validated") {
+		t.Fatalf("the workflow stream:\n%s", out)
+	}
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/bulk`)
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/user_agent_bob/deactivate`)
 

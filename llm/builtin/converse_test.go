@@ -127,7 +127,7 @@ func (l *convLoop) run(a domain.AgentStep, step int) (obs, decisionID string, re
 		return fmt.Sprintf("%s, %d nodes", l.w.Status, len(l.w.Nodes)), "", false
 	}
 	id := fmt.Sprintf("dec-%d-%d", l.n, step)
-	d := domain.Decision{DecisionID: id, Type: domain.DecisionType(a.Tool), Actor: "agent:conversation", Confidence: a.Confidence,
+	d := domain.Decision{DecisionID: id, Type: domain.DecisionType(a.Tool), Actor: domain.ActorConversation, Confidence: a.Confidence,
 		BaseVersion: l.w.Version, Payload: a.Args}
 	events, err := l.w.Decide(d, domain.DecisionContext{Now: l.now})
 	if err != nil {

@@ -1,0 +1,223 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+)
+
+// The conversation agent (design 003's ConversationAgent, ReAct): one job
+// per step of a turn. A step asks the conversation prompt (outside any
+// transaction) what to do next, given the workflow as it is, the earlier
+// turns and this turn's steps; then, in one commit, it runs the action (a
+// decision goes through the Coordinator: its ruling and effects are in
+// the same commit), records the step with what it observed, and enqueues
+// the next step, or records the reply that ends the turn. A step retried
+// after a crash asks again only when its commit did not happen: the step
+// number is checked against the log in the commit.
+
+type converseArgs struct {
+	WorkflowID string `json:"workflow_id"`
+	MessageID  string `json:"message_id"`
+	Step       int    `json:"step"`
+}
+
+func (converseArgs) Kind() string { return "towow.converse" }
+
+// loadConversation folds a workflow and its conversation from st.
+func (e *Engine) loadConversation(ctx context.Context, st *eventstore.Store, id string) (*domain.Workflow, *domain.Conversation, eventstore.ExpectedVersion, error) {
+	w, conv := &domain.Workflow{}, &domain.Conversation{}
+	v, err := e.fold(ctx, st, domain.WorkflowStream(id), func(p domain.Payload) {
+		w.Apply(p)
+		conv.Apply(p)
+	})
+	return w, conv, v, err
+}
+
+// Conversation folds a workflow's conversation from the log.
+func (e *Engine) Conversation(ctx context.Context, id string) (*domain.Conversation, error) {
+	_, conv, _, err := e.loadConversation(ctx, e.store, id)
+	return conv, err
+}
+
+// SendMessage records what a person said about a workflow and starts the
+// agent's turn. ErrWorkflowNotFound for an unknown workflow; a message id
+// already recorded writes nothing.
+func (e *Engine) SendMessage(ctx context.Context, m domain.ConversationMessage) (int64, error) {
+	m.SentAt = e.cfg.Now()
+	return e.commit(ctx, "message", []string{domain.WorkflowStream(m.WorkflowID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
+		w, conv, v, err := e.loadConversation(ctx, st, m.WorkflowID)
+		if err != nil {
+			return nil, err
+		}
+		if !w.Exists() {
+			return nil, &domain.Error{Code: domain.ErrWorkflowNotFound.Code, Message: "no workflow " + m.WorkflowID}
+		}
+		if conv.Turn(m.MessageID) != nil {
+			return nil, nil
+		}
+		return &plan{jobs: []job{{args: converseArgs{WorkflowID: m.WorkflowID, MessageID: m.MessageID, Step: 1}}},
+			appends: []appendOp{{stream: domain.WorkflowStream(m.WorkflowID), expected: v, events: []domain.Payload{&m},
+				meta: stepMeta(w.DemandID, userActor(m.UserID), "message:"+m.MessageID)}}}, nil
+	})
+}
+
+func userActor(userID string) string {
+	if userID == "" {
+		return "user"
+	}
+	return "user:" + userID
+}
+
+// converse runs one step of a turn.
+func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error {
+	a := j.Args
+	w, conv, _, err := e.loadConversation(ctx, e.store, a.WorkflowID)
+	if err != nil {
+		return err
+	}
+	turn := conv.Turn(a.MessageID)
+	if turn == nil || turn.Done || len(turn.Steps)+1 != a.Step {
+		return nil
+	}
+	var step domain.AgentStep
+	var call *domain.LLMCall
+	if a.Step > domain.MaxAgentSteps {
+		step = domain.AgentStep{Thought: "步数已用完", Reply: fmt.Sprintf("我已经尝试了 %d 步仍未完成，请换一种说法或直接在画布上修改。", domain.MaxAgentSteps)}
+	} else {
+		var history []domain.Turn
+		for _, t := range conv.Turns {
+			if t.Done && t.MessageID != a.MessageID {
+				history = append(history, t)
+			}
+		}
+		s, c, err := e.llm.Converse(ctx, llm.ConverseInput{Workflow: workflowState(w), History: history, Message: turn.Text,
+			Steps: turn.Steps, Now: e.cfg.Now()})
+		if err != nil {
+			return err
+		}
+		step, call = s, &c
+	}
+	cause := causation(j.Kind, j.ID)
+	_, err = e.commit(ctx, "converse", []string{domain.WorkflowStream(a.WorkflowID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
+		w, conv, v, err := e.loadConversation(ctx, st, a.WorkflowID)
+		if err != nil {
+			return nil, err
+		}
+		turn := conv.Turn(a.MessageID)
+		if turn == nil || turn.Done || len(turn.Steps)+1 != a.Step { // done before this retry
+			return nil, nil
+		}
+		before := w.Ready(farFuture)
+		evs, endsTurn, callFor := e.act(w, turn, a.Step, step)
+		for _, ev := range evs {
+			w.Apply(ev)
+		}
+		jobs := e.workflowReactions(before, w, evs)
+		if !endsTurn {
+			jobs = append(jobs, job{args: converseArgs{WorkflowID: a.WorkflowID, MessageID: a.MessageID, Step: a.Step + 1}})
+		}
+		return &plan{jobs: jobs, appends: []appendOp{{stream: domain.WorkflowStream(a.WorkflowID), expected: v, events: evs,
+			meta: stepMeta(w.DemandID, domain.ActorConversation, cause), call: call, callFor: callFor}}}, nil
+	})
+	return e.jobError(ctx, "converse", err)
+}
+
+// act runs the agent's step on w: the events it appends (a decision's
+// ruling and effects, the step with its observation, the reply), whether
+// the turn ends, and the event the LLM call is recorded on.
+func (e *Engine) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.AgentStep) ([]domain.Payload, bool, domain.EventType) {
+	rec := &domain.ConversationStep{WorkflowID: w.ID, MessageID: turn.MessageID, Step: n, Action: s}
+	reply := func(text string, question bool) []domain.Payload {
+		return []domain.Payload{&domain.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: text, Steps: n - 1,
+			Question: question}}
+	}
+	switch {
+	case s.Tool == "":
+		return reply(s.Reply, false), true, domain.EventConversationReplied
+	case s.Tool == domain.ToolGetWorkflow:
+		rec.Observation = describeWorkflow(w)
+	case s.Tool == domain.ToolGetNode:
+		rec.Observation = describeNode(w, s.Args.NodeID)
+	case s.Tool == domain.ToolAskUser:
+		rec.Observation = "asked the person"
+		evs := append([]domain.Payload{rec}, reply(s.Args.Reason, true)...)
+		evs[1].(*domain.ConversationReplied).Steps = n
+		return evs, true, domain.EventConversationStep
+	default:
+		d := domain.Decision{DecisionID: fmt.Sprintf("%s-%d", turn.MessageID, n), Type: domain.DecisionType(s.Tool),
+			Actor: domain.ActorConversation, ClientID: turn.ClientID, Confidence: s.Confidence, BaseVersion: w.Version, Payload: s.Args}
+		evs, err := w.Decide(d, e.decisionContext())
+		if err != nil {
+			rec.Observation = err.Error()
+			return []domain.Payload{rec}, false, domain.EventConversationStep
+		}
+		rec.DecisionID = d.DecisionID
+		if r := domain.RejectionOf(evs); r != nil {
+			rec.Rejected = true
+			rec.Observation = fmt.Sprintf("refused by rule %s: %s", r.Rule, r.Reason)
+		} else if len(evs) > 0 {
+			v := evs[0].(*domain.DecisionValidated)
+			rec.Observation = fmt.Sprintf("ok: %s applied, workflow version %d", d.Type, v.Version)
+			for _, c := range v.Corrections {
+				rec.Observation += fmt.Sprintf("; corrected %s from %s to %s (%s)", c.Field, c.From, c.To, c.Message)
+			}
+		}
+		return append(evs, rec), false, domain.EventConversationStep
+	}
+	return []domain.Payload{rec}, false, domain.EventConversationStep
+}
+
+// workflowState is the workflow as the conversation prompt sees it.
+func workflowState(w *domain.Workflow) llm.WorkflowState {
+	s := llm.WorkflowState{WorkflowID: w.ID, Title: w.Title, Status: w.Status, Version: w.Version, Participants: w.Participants,
+		Edges: w.Edges}
+	for _, n := range w.Nodes {
+		r := w.Run(n.ID)
+		ns := llm.NodeState{WorkflowNode: n, Status: r.Status, Error: r.Error}
+		if r.Result != nil {
+			ns.Result = r.Result.Summary
+		}
+		s.Nodes = append(s.Nodes, ns)
+	}
+	return s
+}
+
+// describeWorkflow is get_workflow's observation.
+func describeWorkflow(w *domain.Workflow) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workflow %s (%s, version %d):", w.ID, w.Status, w.Version)
+	for _, n := range w.Nodes {
+		fmt.Fprintf(&b, " %s[%s %q %s]", n.ID, n.Type, n.Title, w.Run(n.ID).Status)
+	}
+	for _, e := range w.Edges {
+		fmt.Fprintf(&b, " %s→%s", e.From, e.To)
+	}
+	return b.String()
+}
+
+// describeNode is get_node's observation.
+func describeNode(w *domain.Workflow, id string) string {
+	n := w.Node(id)
+	if n == nil {
+		return "no node " + id
+	}
+	r := w.Run(id)
+	s := fmt.Sprintf("node %s: %s %q, assignee %q, due %q, status %s", id, n.Type, n.Title, n.AssigneeID, n.Due, r.Status)
+	if r.Error != "" {
+		s += ", error: " + r.Error
+	}
+	if r.Result != nil {
+		s += ", result: " + r.Result.Summary
+	}
+	if r.Reason != "" {
+		s += ", skipped: " + r.Reason
+	}
+	return s
+}
