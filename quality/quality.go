@@ -228,6 +228,20 @@ func Mean(all []Scores) Scores {
 	return m
 }
 
+// ScoredTypes are the event types whose payloads Score reads (the cases
+// of tree.apply): of any other event it reads only the stream, the LLM
+// call and the time, so a reader may leave their payloads undecoded (nil)
+// and get the same report.
+var ScoredTypes = []domain.EventType{
+	(*domain.DemandSubmitted)(nil).EventType(), (*domain.DemandUnderstood)(nil).EventType(),
+	(*domain.DemandRejected)(nil).EventType(), (*domain.FilterCompleted)(nil).EventType(),
+	(*domain.ChannelCreated)(nil).EventType(), (*domain.SubnetTriggered)(nil).EventType(),
+	(*domain.OfferSubmitted)(nil).EventType(), (*domain.ProposalFeedback)(nil).EventType(),
+	(*domain.FeedbackEvaluated)(nil).EventType(), (*domain.ProposalFinalized)(nil).EventType(),
+	(*domain.NegotiationForceFinalized)(nil).EventType(), (*domain.NegotiationFailed)(nil).EventType(),
+	(*domain.NegotiationCompleted)(nil).EventType(),
+}
+
 func (t *tree) apply(e Event, rootChannel string) {
 	switch p := e.Payload.(type) {
 	case *domain.DemandSubmitted:

@@ -1,6 +1,7 @@
 -- The quality read model (projections/quality.go): its Apply and Rebuild
--- fold in Go (quality.Score), reading the log through the first three
--- queries; the rest write and read its rows.
+-- fold in Go (quality.Score), reading the log through the first five
+-- queries (Apply one tree at a time, Rebuild many trees per statement);
+-- the rest write and read its rows.
 
 -- name: QualityTreeEvents :many
 -- A negotiation tree's events (metadata.correlation_id = the root demand)
@@ -35,6 +36,36 @@ WHERE event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow
   AND coalesce(metadata ->> 'correlation_id', '') <> ''
 ORDER BY global_position;
 
+-- name: QualityTreesEvents :many
+-- Rebuild: the events of many negotiation trees at once, each tree (its
+-- root demand, metadata.correlation_id) up to and including its own
+-- position (the event that ended it): what quality.Score folds, tree by
+-- tree. In no order (a sort of the whole result would spill to disk):
+-- the model groups the rows by tree and puts each tree in log order.
+-- Only what Score reads: the payload
+-- of the types it reads (quality.ScoredTypes; null for the others), the
+-- LLM call and schema version from the metadata.
+SELECT t.root_demand_id::text                                AS root_demand_id,
+       e.global_position, e.stream_id, e.event_type, e.recorded_at,
+       coalesce((e.metadata ->> 'schema_version')::int, 0)::int AS schema_version,
+       (e.metadata -> 'llm_call')::jsonb                     AS llm_call,
+       (CASE WHEN e.event_type = ANY(@payload_types::text[]) THEN e.payload END)::jsonb AS payload
+FROM (SELECT unnest(@root_demand_ids::text[]) AS root_demand_id, unnest(@until_positions::bigint[]) AS until_position) AS t
+JOIN events e ON e.metadata ->> 'correlation_id' = t.root_demand_id
+             AND e.global_position <= t.until_position;
+
+-- name: QualityAgentProfiles :many
+-- Rebuild: every towow.agent.registered and towow.agent.updated of the
+-- given agents up to a position, by agent then in log order
+-- (events_agent_profile_idx): the model looks up in Go each agent's
+-- profile as of the event that ended each tree.
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE event_type IN ('towow.agent.registered', 'towow.agent.updated')
+  AND payload ->> 'agent_id' = ANY(@agent_ids::text[])
+  AND global_position <= @until_position::bigint
+ORDER BY payload ->> 'agent_id', global_position;
+
 -- name: UpsertQuality :exec
 -- The scores of a root negotiation as of the event that ended it (the last
 -- such event wins).
@@ -59,6 +90,45 @@ DELETE FROM negotiation_quality_places WHERE demand_id = @demand_id;
 INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
 SELECT @demand_id::text, a.agent_id, a.places
 FROM (SELECT unnest(@agent_ids::text[]) AS agent_id, unnest(@places::int[]) AS places) AS a;
+
+-- name: UpsertQualities :exec
+-- Rebuild: UpsertQuality for many root negotiations in one statement (one
+-- element per negotiation in every array; a negotiation at most once).
+INSERT INTO negotiation_quality AS q (demand_id, user_id, submitted_at, submitted_position, ended_at, status, final,
+                                      root, tree, position)
+SELECT r.demand_id, r.user_id, r.submitted_at, r.submitted_position, r.ended_at, r.status, r.final,
+       r.root::jsonb, r.tree::jsonb, r.position
+FROM (SELECT unnest(@demand_ids::text[])                  AS demand_id,
+             unnest(@user_ids::text[])                    AS user_id,
+             unnest(@submitted_ats::timestamptz[])        AS submitted_at,
+             unnest(@submitted_positions::bigint[])       AS submitted_position,
+             unnest(@ended_ats::timestamptz[])            AS ended_at,
+             unnest(@statuses::text[])                    AS status,
+             unnest(@finals::boolean[])                   AS final,
+             unnest(@roots::text[])                       AS root,
+             unnest(@trees::text[])                       AS tree,
+             unnest(@positions::bigint[])                 AS position) AS r
+ON CONFLICT (demand_id) DO UPDATE SET
+    user_id            = excluded.user_id,
+    submitted_at       = excluded.submitted_at,
+    submitted_position = excluded.submitted_position,
+    ended_at           = excluded.ended_at,
+    status             = excluded.status,
+    final              = excluded.final,
+    root               = excluded.root,
+    tree               = excluded.tree,
+    position           = excluded.position;
+
+-- name: DeleteQualitiesPlaces :exec
+-- Rebuild: DeleteQualityPlaces for many root negotiations.
+DELETE FROM negotiation_quality_places WHERE demand_id = ANY(@demand_ids::text[]);
+
+-- name: InsertQualitiesPlaces :exec
+-- Rebuild: the places of many root negotiations (one element per place).
+INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
+SELECT a.demand_id, a.agent_id, a.places
+FROM (SELECT unnest(@demand_ids::text[]) AS demand_id, unnest(@agent_ids::text[]) AS agent_id,
+             unnest(@places::int[]) AS places) AS a;
 
 -- name: DeleteQuality :exec
 -- Rebuild: inside the rebuild's transaction, so readers keep the old rows

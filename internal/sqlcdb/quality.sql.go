@@ -59,6 +59,16 @@ func (q *Queries) CountUnendedRootDemands(ctx context.Context, arg CountUnendedR
 	return demands, err
 }
 
+const deleteQualitiesPlaces = `-- name: DeleteQualitiesPlaces :exec
+DELETE FROM negotiation_quality_places WHERE demand_id = ANY($1::text[])
+`
+
+// Rebuild: DeleteQualityPlaces for many root negotiations.
+func (q *Queries) DeleteQualitiesPlaces(ctx context.Context, demandIds []string) error {
+	_, err := q.db.Exec(ctx, deleteQualitiesPlaces, demandIds)
+	return err
+}
+
 const deleteQuality = `-- name: DeleteQuality :exec
 DELETE FROM negotiation_quality
 `
@@ -76,6 +86,25 @@ DELETE FROM negotiation_quality_places WHERE demand_id = $1
 
 func (q *Queries) DeleteQualityPlaces(ctx context.Context, demandID string) error {
 	_, err := q.db.Exec(ctx, deleteQualityPlaces, demandID)
+	return err
+}
+
+const insertQualitiesPlaces = `-- name: InsertQualitiesPlaces :exec
+INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
+SELECT a.demand_id, a.agent_id, a.places
+FROM (SELECT unnest($1::text[]) AS demand_id, unnest($2::text[]) AS agent_id,
+             unnest($3::int[]) AS places) AS a
+`
+
+type InsertQualitiesPlacesParams struct {
+	DemandIds []string `json:"demand_ids"`
+	AgentIds  []string `json:"agent_ids"`
+	Places    []int32  `json:"places"`
+}
+
+// Rebuild: the places of many root negotiations (one element per place).
+func (q *Queries) InsertQualitiesPlaces(ctx context.Context, arg InsertQualitiesPlacesParams) error {
+	_, err := q.db.Exec(ctx, insertQualitiesPlaces, arg.DemandIds, arg.AgentIds, arg.Places)
 	return err
 }
 
@@ -138,6 +167,53 @@ func (q *Queries) ListQuality(ctx context.Context, arg ListQualityParams) ([]Neg
 			&i.Root,
 			&i.Tree,
 			&i.Position,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const qualityAgentProfiles = `-- name: QualityAgentProfiles :many
+SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+FROM events
+WHERE event_type IN ('towow.agent.registered', 'towow.agent.updated')
+  AND payload ->> 'agent_id' = ANY($1::text[])
+  AND global_position <= $2::bigint
+ORDER BY payload ->> 'agent_id', global_position
+`
+
+type QualityAgentProfilesParams struct {
+	AgentIds      []string `json:"agent_ids"`
+	UntilPosition int64    `json:"until_position"`
+}
+
+// Rebuild: every towow.agent.registered and towow.agent.updated of the
+// given agents up to a position, by agent then in log order
+// (events_agent_profile_idx): the model looks up in Go each agent's
+// profile as of the event that ended each tree.
+func (q *Queries) QualityAgentProfiles(ctx context.Context, arg QualityAgentProfilesParams) ([]Event, error) {
+	rows, err := q.db.Query(ctx, qualityAgentProfiles, arg.AgentIds, arg.UntilPosition)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Event{}
+	for rows.Next() {
+		var i Event
+		if err := rows.Scan(
+			&i.GlobalPosition,
+			&i.EventID,
+			&i.StreamID,
+			&i.StreamVersion,
+			&i.EventType,
+			&i.Payload,
+			&i.Metadata,
+			&i.RecordedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -429,8 +505,9 @@ type QualityTreeEventsParams struct {
 }
 
 // The quality read model (projections/quality.go): its Apply and Rebuild
-// fold in Go (quality.Score), reading the log through the first three
-// queries; the rest write and read its rows.
+// fold in Go (quality.Score), reading the log through the first five
+// queries (Apply one tree at a time, Rebuild many trees per statement);
+// the rest write and read its rows.
 // A negotiation tree's events (metadata.correlation_id = the root demand)
 // up to and including a position, in log order: what quality.Score folds.
 func (q *Queries) QualityTreeEvents(ctx context.Context, arg QualityTreeEventsParams) ([]Event, error) {
@@ -460,6 +537,129 @@ func (q *Queries) QualityTreeEvents(ctx context.Context, arg QualityTreeEventsPa
 		return nil, err
 	}
 	return items, nil
+}
+
+const qualityTreesEvents = `-- name: QualityTreesEvents :many
+SELECT t.root_demand_id::text                                AS root_demand_id,
+       e.global_position, e.stream_id, e.event_type, e.recorded_at,
+       coalesce((e.metadata ->> 'schema_version')::int, 0)::int AS schema_version,
+       (e.metadata -> 'llm_call')::jsonb                     AS llm_call,
+       (CASE WHEN e.event_type = ANY($1::text[]) THEN e.payload END)::jsonb AS payload
+FROM (SELECT unnest($2::text[]) AS root_demand_id, unnest($3::bigint[]) AS until_position) AS t
+JOIN events e ON e.metadata ->> 'correlation_id' = t.root_demand_id
+             AND e.global_position <= t.until_position
+`
+
+type QualityTreesEventsParams struct {
+	PayloadTypes   []string `json:"payload_types"`
+	RootDemandIds  []string `json:"root_demand_ids"`
+	UntilPositions []int64  `json:"until_positions"`
+}
+
+type QualityTreesEventsRow struct {
+	RootDemandID   string          `json:"root_demand_id"`
+	GlobalPosition int64           `json:"global_position"`
+	StreamID       string          `json:"stream_id"`
+	EventType      string          `json:"event_type"`
+	RecordedAt     time.Time       `json:"recorded_at"`
+	SchemaVersion  int32           `json:"schema_version"`
+	LlmCall        json.RawMessage `json:"llm_call"`
+	Payload        json.RawMessage `json:"payload"`
+}
+
+// Rebuild: the events of many negotiation trees at once, each tree (its
+// root demand, metadata.correlation_id) up to and including its own
+// position (the event that ended it): what quality.Score folds, tree by
+// tree. In no order (a sort of the whole result would spill to disk):
+// the model groups the rows by tree and puts each tree in log order.
+// Only what Score reads: the payload
+// of the types it reads (quality.ScoredTypes; null for the others), the
+// LLM call and schema version from the metadata.
+func (q *Queries) QualityTreesEvents(ctx context.Context, arg QualityTreesEventsParams) ([]QualityTreesEventsRow, error) {
+	rows, err := q.db.Query(ctx, qualityTreesEvents, arg.PayloadTypes, arg.RootDemandIds, arg.UntilPositions)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []QualityTreesEventsRow{}
+	for rows.Next() {
+		var i QualityTreesEventsRow
+		if err := rows.Scan(
+			&i.RootDemandID,
+			&i.GlobalPosition,
+			&i.StreamID,
+			&i.EventType,
+			&i.RecordedAt,
+			&i.SchemaVersion,
+			&i.LlmCall,
+			&i.Payload,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const upsertQualities = `-- name: UpsertQualities :exec
+INSERT INTO negotiation_quality AS q (demand_id, user_id, submitted_at, submitted_position, ended_at, status, final,
+                                      root, tree, position)
+SELECT r.demand_id, r.user_id, r.submitted_at, r.submitted_position, r.ended_at, r.status, r.final,
+       r.root::jsonb, r.tree::jsonb, r.position
+FROM (SELECT unnest($1::text[])                  AS demand_id,
+             unnest($2::text[])                    AS user_id,
+             unnest($3::timestamptz[])        AS submitted_at,
+             unnest($4::bigint[])       AS submitted_position,
+             unnest($5::timestamptz[])            AS ended_at,
+             unnest($6::text[])                    AS status,
+             unnest($7::boolean[])                   AS final,
+             unnest($8::text[])                       AS root,
+             unnest($9::text[])                       AS tree,
+             unnest($10::bigint[])                 AS position) AS r
+ON CONFLICT (demand_id) DO UPDATE SET
+    user_id            = excluded.user_id,
+    submitted_at       = excluded.submitted_at,
+    submitted_position = excluded.submitted_position,
+    ended_at           = excluded.ended_at,
+    status             = excluded.status,
+    final              = excluded.final,
+    root               = excluded.root,
+    tree               = excluded.tree,
+    position           = excluded.position
+`
+
+type UpsertQualitiesParams struct {
+	DemandIds          []string    `json:"demand_ids"`
+	UserIds            []string    `json:"user_ids"`
+	SubmittedAts       []time.Time `json:"submitted_ats"`
+	SubmittedPositions []int64     `json:"submitted_positions"`
+	EndedAts           []time.Time `json:"ended_ats"`
+	Statuses           []string    `json:"statuses"`
+	Finals             []bool      `json:"finals"`
+	Roots              []string    `json:"roots"`
+	Trees              []string    `json:"trees"`
+	Positions          []int64     `json:"positions"`
+}
+
+// Rebuild: UpsertQuality for many root negotiations in one statement (one
+// element per negotiation in every array; a negotiation at most once).
+func (q *Queries) UpsertQualities(ctx context.Context, arg UpsertQualitiesParams) error {
+	_, err := q.db.Exec(ctx, upsertQualities,
+		arg.DemandIds,
+		arg.UserIds,
+		arg.SubmittedAts,
+		arg.SubmittedPositions,
+		arg.EndedAts,
+		arg.Statuses,
+		arg.Finals,
+		arg.Roots,
+		arg.Trees,
+		arg.Positions,
+	)
+	return err
 }
 
 const upsertQuality = `-- name: UpsertQuality :exec
