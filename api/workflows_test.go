@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -141,6 +142,29 @@ func TestWorkflowAPI(t *testing.T) {
 	if code, _ := a.call(t, http.MethodPost, "/api/v1/workflows/wf-nope/decisions", map[string]any{"decision_type": "execute_workflow",
 		"base_version": 1}, &p); code != 404 || p.Code != "TOWOW_WORKFLOW_001" {
 		t.Fatalf("decide on nothing: %d %+v", code, p)
+	}
+
+	// The negotiation's replay holds the workflow's events, in the log's
+	// order: the live run as recorded.
+	resp0, err := http.Get(fmt.Sprintf("%s/api/v1/negotiations/%s/replay?speed=0", a.url, demandID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp0.Body)
+	resp0.Body.Close()
+	replayed := regexpIDs(string(body))
+	wfEvents, err := a.store.ReadStream(context.Background(), domain.WorkflowStream(w.WorkflowID), 1, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := 0
+	for _, id := range replayed {
+		if j < len(wfEvents) && id == wfEvents[j].Position {
+			j++
+		}
+	}
+	if j != len(wfEvents) || len(wfEvents) < 5 {
+		t.Fatalf("the replay holds %d of the workflow's %d events in order", j, len(wfEvents))
 	}
 
 	// The workflow's stream carries its events, the refused decision included.

@@ -75,7 +75,9 @@ func (s *Service) Approve(ctx context.Context, workflowID, nodeID, userID string
 		return 0, err
 	}
 	_, pos, err := s.engine.ActOnWorkflow(ctx, "approve", workflowID, "user:"+userID, "user:"+userID,
-		func(w *domain.Workflow) ([]domain.Payload, error) { return w.Approve(nodeID, userID, approved, comment, s.now()) })
+		func(w *domain.Workflow) ([]domain.Payload, error) {
+			return w.Approve(nodeID, userID, approved, comment, s.now())
+		})
 	return pos, err
 }
 
