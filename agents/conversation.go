@@ -86,6 +86,7 @@ func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error
 	if turn == nil || turn.Done || len(turn.Steps)+1 != a.Step {
 		return nil
 	}
+	seen := w.Version // the version the agent plans on
 	var step domain.AgentStep
 	var call *domain.LLMCall
 	if a.Step > domain.MaxAgentSteps {
@@ -115,13 +116,13 @@ func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error
 			return nil, nil
 		}
 		before := w.Ready(farFuture)
-		evs, endsTurn, callFor := e.act(w, turn, a.Step, step)
+		evs, next, callFor := e.act(w, turn, a.Step, step, seen)
 		for _, ev := range evs {
 			w.Apply(ev)
 		}
 		jobs := e.workflowReactions(before, w, evs)
-		if !endsTurn {
-			jobs = append(jobs, job{args: converseArgs{WorkflowID: a.WorkflowID, MessageID: a.MessageID, Step: a.Step + 1}})
+		if next > 0 {
+			jobs = append(jobs, job{args: converseArgs{WorkflowID: a.WorkflowID, MessageID: a.MessageID, Step: next}})
 		}
 		return &plan{jobs: jobs, appends: []appendOp{{stream: domain.WorkflowStream(a.WorkflowID), expected: v, events: evs,
 			meta: stepMeta(w.DemandID, domain.ActorConversation, cause), call: call, callFor: callFor}}}, nil
@@ -129,37 +130,55 @@ func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error
 	return e.jobError(ctx, "converse", err)
 }
 
-// act runs the agent's step on w: the events it appends (a decision's
-// ruling and effects, the step with its observation, the reply), whether
-// the turn ends, and the event the LLM call is recorded on.
-func (e *Engine) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.AgentStep) ([]domain.Payload, bool, domain.EventType) {
+// maxReplans bounds how often one step is planned again because the
+// workflow changed while the agent planned it.
+const maxReplans = 3
+
+// act runs the agent's step on w, planned on version seen: the events it
+// appends (a decision's ruling and effects, the step with its
+// observation, the reply), the step to run next (0: the turn ended; n:
+// plan step n again, the workflow changed under it) and the event the LLM
+// call is recorded on.
+func (e *Engine) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.AgentStep, seen int) ([]domain.Payload, int, domain.EventType) {
 	rec := &domain.ConversationStep{WorkflowID: w.ID, MessageID: turn.MessageID, Step: n, Action: s}
-	reply := func(text string, question bool) []domain.Payload {
-		return []domain.Payload{&domain.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: text, Steps: n - 1,
-			Question: question}}
-	}
-	switch {
-	case s.Tool == "":
-		return reply(s.Reply, false), true, domain.EventConversationReplied
-	case s.Tool == domain.ToolGetWorkflow:
+	switch s.Tool {
+	case "":
+		return []domain.Payload{&domain.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Reply,
+			Steps: n - 1}}, 0, domain.EventConversationReplied
+	case domain.ToolGetWorkflow:
 		rec.Observation = describeWorkflow(w)
-	case s.Tool == domain.ToolGetNode:
+	case domain.ToolGetNode:
 		rec.Observation = describeNode(w, s.Args.NodeID)
-	case s.Tool == domain.ToolAskUser:
+	case domain.ToolAskUser:
 		rec.Observation = "asked the person"
-		evs := append([]domain.Payload{rec}, reply(s.Args.Reason, true)...)
-		evs[1].(*domain.ConversationReplied).Steps = n
-		return evs, true, domain.EventConversationStep
+		return []domain.Payload{rec, &domain.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Args.Reason,
+			Steps: n, Question: true}}, 0, domain.EventConversationStep
 	default:
-		d := domain.Decision{DecisionID: fmt.Sprintf("%s-%d", turn.MessageID, n), Type: domain.DecisionType(s.Tool),
-			Actor: domain.ActorConversation, ClientID: turn.ClientID, Confidence: s.Confidence, BaseVersion: w.Version, Payload: s.Args}
+		// One decision id per planning of the step: a retried job repeats
+		// it (the Coordinator rules once), a new plan gets the next one.
+		prefix := fmt.Sprintf("%s-%d", turn.MessageID, n)
+		plans := 0
+		for _, r := range w.Decisions {
+			if r.DecisionID == prefix || strings.HasPrefix(r.DecisionID, prefix+"-") {
+				plans++
+			}
+		}
+		id := prefix
+		if plans > 0 {
+			id = fmt.Sprintf("%s-%d", prefix, plans+1)
+		}
+		d := domain.Decision{DecisionID: id, Type: domain.DecisionType(s.Tool), Actor: domain.ActorConversation,
+			ClientID: turn.ClientID, Confidence: s.Confidence, BaseVersion: seen, Payload: s.Args}
 		evs, err := w.Decide(d, e.decisionContext())
 		if err != nil {
 			rec.Observation = err.Error()
-			return []domain.Payload{rec}, false, domain.EventConversationStep
+			return []domain.Payload{rec}, n + 1, domain.EventConversationStep
 		}
 		rec.DecisionID = d.DecisionID
 		if r := domain.RejectionOf(evs); r != nil {
+			if r.Rule == "version" && plans+1 < maxReplans { // the workflow moved on: plan this step again on it
+				return evs, n, domain.EventDecisionRejected
+			}
 			rec.Rejected = true
 			rec.Observation = fmt.Sprintf("refused by rule %s: %s", r.Rule, r.Reason)
 		} else if len(evs) > 0 {
@@ -169,9 +188,9 @@ func (e *Engine) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.Agen
 				rec.Observation += fmt.Sprintf("; corrected %s from %s to %s (%s)", c.Field, c.From, c.To, c.Message)
 			}
 		}
-		return append(evs, rec), false, domain.EventConversationStep
+		return append(evs, rec), n + 1, domain.EventConversationStep
 	}
-	return []domain.Payload{rec}, false, domain.EventConversationStep
+	return []domain.Payload{rec}, n + 1, domain.EventConversationStep
 }
 
 // workflowState is the workflow as the conversation prompt sees it.

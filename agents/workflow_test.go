@@ -15,6 +15,7 @@ import (
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
+	"github.com/towow/towow/llm/builtin"
 )
 
 // hook is a local server an http node posts to: it answers the first
@@ -353,3 +354,59 @@ func TestConversationEndToEnd(t *testing.T) {
 		t.Fatalf("%d validated, %d rejected decisions", validated, rejected)
 	}
 }
+
+// racing is the builtin brain, except that while it plans a conversation
+// step the first time, someone else changes the workflow (before runs).
+type racing struct {
+	llm.Provider
+	once   sync.Once
+	before func()
+}
+
+func (r *racing) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if req.Key == llm.PromptConverse {
+		r.once.Do(r.before)
+	}
+	return r.Provider.Complete(ctx, req)
+}
+
+// TestConversationReplans: a step planned on a version the workflow left
+// while the agent thought is refused by the version rule (recorded) and
+// planned again on the new version, not reported as the agent's failure.
+func TestConversationReplans(t *testing.T) {
+	r := &racing{Provider: builtin.New()}
+	h := newHarness(t, opts{provider: r})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait(sub.DemandID, 30*time.Second)
+	id := domain.WorkflowIDFor(sub.DemandID)
+	h.waitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
+	r.before = func() { // a canvas edit lands while the agent plans
+		if _, err := h.c.Decide(ctx, id, domain.Decision{Type: domain.DecisionUpdateNode, Actor: "user:bob", Confidence: 1,
+			BaseVersion: 1, Payload: domain.DecisionPayload{NodeID: "milestone-4", Changes: &domain.NodeChanges{Due: ptr("下周")}}}); err != nil {
+			t.Error(err)
+		}
+	}
+	turn := h.say(id, "把宣传与报名提前到第一周")
+	if len(turn.Steps) != 1 || turn.Steps[0].Rejected || turn.Steps[0].DecisionID != turn.MessageID+"-1-2" {
+		t.Fatalf("%+v", turn)
+	}
+	w := h.waitWorkflow(id, time.Second, func(*domain.Workflow) bool { return true })
+	if w.Version != 3 || w.Node("milestone-2").Due != "第一周" || w.Node("milestone-4").Due != "下周" {
+		t.Fatalf("v%d %q %q", w.Version, w.Node("milestone-2").Due, w.Node("milestone-4").Due)
+	}
+	var versionRefusals int
+	for _, e := range h.events(sub.DemandID) {
+		if e.Type == domain.EventDecisionRejected {
+			versionRefusals++
+		}
+	}
+	if versionRefusals != 1 {
+		t.Fatalf("%d refusals, want the one of the stale plan", versionRefusals)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

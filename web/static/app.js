@@ -14,6 +14,11 @@ const EVENT_TYPES = [
   "towow.agent.online", "towow.agent.offline", "towow.agent.withdrawn", "towow.agent.registered",
   "towow.agent.updated", "towow.agent.deactivated", "towow.agent.reactivated", "towow.agent.token_issued",
   "towow.error.occurred",
+  "towow.workflow.created", "towow.workflow.node_added", "towow.workflow.node_updated", "towow.workflow.node_deleted",
+  "towow.workflow.node_moved", "towow.workflow.edge_added", "towow.workflow.edge_deleted", "towow.workflow.started",
+  "towow.workflow.completed", "towow.workflow.failed", "towow.workflow.cancelled", "towow.node.started",
+  "towow.node.completed", "towow.node.failed", "towow.node.skipped", "towow.decision.validated", "towow.decision.rejected",
+  "towow.conversation.message", "towow.conversation.step", "towow.conversation.replied",
 ];
 
 const EXAMPLES = [
@@ -312,6 +317,26 @@ function summarize(s, ev) {
     case "towow.subnet.completed": return ["子协商结束", p.sub_channel_id + "：" + label(p.status)];
     case "towow.negotiation.completed": return ["协商结束", label(p.status)];
     case "towow.error.occurred": return ["错误", (p.error_code || "") + " " + (p.error_message || "")];
+    case "towow.workflow.created": return ["执行计划", (p.nodes || []).length + " 个步骤（草稿）"];
+    case "towow.decision.validated": return ["决策通过", p.decision.decision_type + " → v" + p.version + ((p.corrections || []).length ? "（已修正）" : "")];
+    case "towow.decision.rejected": return ["决策被拒", p.decision.decision_type + "：" + p.reason];
+    case "towow.workflow.node_added": return ["新增步骤", p.node.title];
+    case "towow.workflow.node_updated": return ["修改步骤", p.node.title];
+    case "towow.workflow.node_deleted": return ["删除步骤", p.node_id];
+    case "towow.workflow.node_moved": return ["移动步骤", p.node_id];
+    case "towow.workflow.edge_added": return ["新增依赖", p.edge.from + " → " + p.edge.to];
+    case "towow.workflow.edge_deleted": return ["删除依赖", p.edge.from + " → " + p.edge.to];
+    case "towow.workflow.started": return ["开始执行", p.node_count + " 个步骤"];
+    case "towow.node.started": return ["步骤开始", p.node_id + "（第 " + p.attempt + " 次）"];
+    case "towow.node.completed": return ["步骤完成", p.node_id + "：" + ((p.result || {}).summary || "")];
+    case "towow.node.failed": return ["步骤失败", p.node_id + "：" + p.error + (p.retry ? "（将重试）" : "")];
+    case "towow.node.skipped": return ["步骤跳过", p.node_id + "：" + p.reason];
+    case "towow.workflow.completed": return ["执行完成", (p.results || []).length + " 个结果"];
+    case "towow.workflow.failed": return ["执行失败", p.failed_node + "：" + p.error];
+    case "towow.workflow.cancelled": return ["执行取消", p.reason || ""];
+    case "towow.conversation.message": return ["对话", p.text];
+    case "towow.conversation.step": return ["助手", (p.action.thought || "") + (p.action.tool ? " → " + p.action.tool : "") + (p.observation ? "：" + p.observation : "")];
+    case "towow.conversation.replied": return ["助手回复", p.reply];
   }
   return [ev.event_type.replace("towow.", ""), ""];
 }
