@@ -7,12 +7,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/towow/towow/agents"
+	"github.com/towow/towow/data"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -280,81 +280,6 @@ func (h *harness) say(id, text string) domain.Turn {
 	}
 }
 
-// TestConversationEndToEnd: the person edits the sample demand's workflow
-// by talking to the conversation agent (builtin brain): a task for someone
-// outside the agreement is refused by the Coordinator and explained; a
-// rehearsal is added before the event day; a milestone is moved earlier;
-// "run it" runs the workflow to completion; asking why a step failed
-// reads the node. Each step's decision is recorded with its ruling.
-func TestConversationEndToEnd(t *testing.T) {
-	h := newHarness(t, opts{})
-	ctx := context.Background()
-	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.wait(sub.DemandID, 30*time.Second)
-	id := domain.WorkflowIDFor(sub.DemandID)
-	w := h.waitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
-	titles := func(w *domain.Workflow) []string {
-		var out []string
-		for _, n := range w.Nodes {
-			out = append(out, n.ID+"="+n.Title)
-		}
-		return out
-	}
-	t.Logf("workflow: %v", titles(w))
-
-	turn := h.say(id, "在活动当天之前加一个彩排，由 Zoe 负责")
-	if len(turn.Steps) != 1 || !turn.Steps[0].Rejected || turn.Reply == "" {
-		t.Fatalf("a task for an outsider: %+v", turn)
-	}
-	turn = h.say(id, "在活动当天之前加一个彩排")
-	if len(turn.Steps) != 1 || turn.Steps[0].Rejected || turn.Steps[0].Action.Tool != string(domain.DecisionCreateNode) {
-		t.Fatalf("add a rehearsal: %+v", turn)
-	}
-	turn = h.say(id, "把宣传与报名提前到第一周")
-	if len(turn.Steps) != 1 || turn.Steps[0].Rejected || turn.Steps[0].Action.Tool != string(domain.DecisionUpdateNode) {
-		t.Fatalf("earlier: %+v", turn)
-	}
-	w = h.waitWorkflow(id, time.Second, func(*domain.Workflow) bool { return true })
-	if w.Version != 3 {
-		t.Fatalf("version %d after two accepted decisions: %v", w.Version, titles(w))
-	}
-	turn = h.say(id, "run it")
-	if len(turn.Steps) != 1 || turn.Steps[0].Action.Tool != string(domain.DecisionExecuteWorkflow) || turn.Steps[0].Rejected {
-		t.Fatalf("run it: %+v", turn)
-	}
-	w = h.waitWorkflow(id, 30*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
-	t.Logf("workflow %s", w.Status)
-	if w.Status == domain.WorkflowStatusFailed {
-		turn = h.say(id, "为什么失败了？")
-		if len(turn.Steps) != 1 || turn.Steps[0].Action.Tool != domain.ToolGetNode || !strings.Contains(turn.Reply, w.Run(w.FailedNode).Error) {
-			t.Fatalf("why did it fail: %+v", turn)
-		}
-	} else if w.Status != domain.WorkflowStatusCompleted {
-		t.Fatalf("workflow %s", w.Status)
-	}
-	// Every decision the agent took is recorded with its ruling and its step.
-	var validated, rejected, steps int
-	for _, e := range h.events(sub.DemandID) {
-		switch e.Type {
-		case domain.EventDecisionValidated:
-			validated++
-		case domain.EventDecisionRejected:
-			rejected++
-		case domain.EventConversationStep:
-			steps++
-			if e.Metadata.LLMCall == nil || e.Metadata.Actor != domain.ActorConversation {
-				t.Fatalf("a step without its LLM call or actor: %+v", e.Metadata)
-			}
-		}
-	}
-	if validated != 3 || rejected != 1 {
-		t.Fatalf("%d validated, %d rejected decisions", validated, rejected)
-	}
-}
-
 // racing is the builtin brain, except that while it plans a conversation
 // step the first time, someone else changes the workflow (before runs).
 type racing struct {
@@ -410,3 +335,127 @@ func TestConversationReplans(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestWorkflowStory is issue 13's story in one run: the sample demand
+// agrees with an external agent as its only venue; its plan becomes a
+// draft; the person talks to the conversation agent (a task for someone
+// outside the agreement refused and explained, a rehearsal added, a
+// milestone moved earlier); an http notice to a local server and a wait
+// the Coordinator corrects are added directly; "run it" executes it: the
+// twins' tasks through prompt 10, the external agent's task reported with
+// its own hands, the http node failing once and tried again; it
+// completes, and every decision is in the log with its ruling.
+func TestWorkflowStory(t *testing.T) {
+	hk := newHook(t, 1)
+	u, _ := url.Parse(hk.srv.URL)
+	ps, errs := domain.ParseProfiles(data.MockProfiles)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	profiles := slices.DeleteFunc(ps, func(p domain.AgentProfile) bool { return slices.Contains(p.Tags, "场地提供") })
+	venue := domain.AgentProfile{AgentID: "ext_venue", UserName: "外部场地方", Location: "北京", Mode: domain.AgentModeExternal,
+		ProfileSummary: "在北京望京有40人会议室，常办AI沙龙。", Tags: []string{"场地提供"}, Availability: "周末全天"}
+	rules := domain.DefaultRules()
+	rules.MaxDepth = 0 // no sub-negotiation: the external agent answers only here
+	h := newHarness(t, opts{profiles: append(profiles, venue), rules: rules,
+		engine: func(c *agents.Config) { c.HTTPAllow = []string{u.Host} }})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The external agent answers for itself: it offers, and accepts every round it is asked.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		c, _ := h.channel(ctx, sub.ChannelID)
+		if c.Completed {
+			break
+		}
+		if c.Status == domain.ChannelStatusCollecting {
+			if _, ok := c.Offers["ext_venue"]; !ok && slices.ContainsFunc(c.Candidates, func(x domain.Candidate) bool { return x.AgentID == "ext_venue" }) {
+				if _, err := h.c.SubmitOffer(ctx, sub.ChannelID, "ext_venue", domain.OfferAnswer{Decision: domain.OfferDecisionParticipate,
+					Contribution: "望京40人会议室"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if c.AwaitingFeedback() && slices.Contains(c.MissingFeedback(), "ext_venue") {
+			if _, err := h.c.SubmitFeedback(ctx, sub.ChannelID, "ext_venue", c.Round, agentsFeedback(domain.FeedbackAccept)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no agreement:\n%s", h.timeline(sub.DemandID))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	id := domain.WorkflowIDFor(sub.DemandID)
+	w := h.waitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
+	var venueTask string
+	for _, n := range w.Nodes {
+		if n.AssigneeID == "ext_venue" {
+			venueTask = n.ID
+		}
+	}
+	if venueTask == "" {
+		t.Fatalf("the external venue is not in the plan: %+v\n%s", w.Nodes, h.timeline(sub.DemandID))
+	}
+
+	// The conversation: one refused, two let through.
+	if turn := h.say(id, "在活动当天之前加一个彩排，由 Zoe 负责"); len(turn.Steps) != 1 || !turn.Steps[0].Rejected || turn.Reply == "" {
+		t.Fatalf("a task for an outsider: %+v", turn)
+	}
+	if turn := h.say(id, "在活动当天之前加一个彩排"); len(turn.Steps) != 1 || turn.Steps[0].Rejected {
+		t.Fatalf("add a rehearsal: %+v", turn)
+	}
+	if turn := h.say(id, "把宣传与报名提前到第一周"); len(turn.Steps) != 1 || turn.Steps[0].Rejected {
+		t.Fatalf("earlier: %+v", turn)
+	}
+	// Directly: an http notice after the venue's task, and a wait the Coordinator corrects.
+	decide := func(d domain.Decision) domain.DecisionOutcome {
+		t.Helper()
+		w := h.waitWorkflow(id, time.Second, func(*domain.Workflow) bool { return true })
+		d.Actor, d.Confidence, d.BaseVersion = "user:user_alice", 1, w.Version
+		res, err := h.c.Decide(ctx, id, d)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Type, err)
+		}
+		return res
+	}
+	decide(domain.Decision{Type: domain.DecisionCreateNode, Payload: domain.DecisionPayload{Node: &domain.WorkflowNode{ID: "notify",
+		Type: domain.NodeHTTP, Title: "通知场地方", URL: hk.srv.URL + "/hook"}, After: []string{venueTask}}})
+	res := decide(domain.Decision{Type: domain.DecisionCreateNode, Payload: domain.DecisionPayload{Node: &domain.WorkflowNode{ID: "pause",
+		Type: domain.NodeWait, Title: "等场地回复", WaitUntil: time.Now().Add(-time.Hour)}, After: []string{"notify"}}})
+	if len(res.Validated.Corrections) != 1 {
+		t.Fatalf("corrections %+v", res.Validated.Corrections)
+	}
+	if turn := h.say(id, "run it"); len(turn.Steps) != 1 || turn.Steps[0].Rejected {
+		t.Fatalf("run it: %+v", turn)
+	}
+	// The external agent reports its task once it runs.
+	h.waitWorkflow(id, 20*time.Second, func(w *domain.Workflow) bool { return w.Run(venueTask).Status == domain.NodeStatusRunning })
+	if _, err := h.c.ReportTask(ctx, id, venueTask, "ext_venue", domain.TaskAnswer{Status: domain.TaskDone, Summary: "会议室已锁定"}); err != nil {
+		t.Fatal(err)
+	}
+	w = h.waitWorkflow(id, 30*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
+	if w.Status != domain.WorkflowStatusCompleted {
+		t.Fatalf("workflow %s at %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.timeline(sub.DemandID))
+	}
+	if got := hk.requests(); !slices.Equal(got, []string{id + "/notify/1", id + "/notify/2"}) {
+		t.Fatalf("the hook got %v", got)
+	}
+	if r := w.Run(venueTask); r.Result == nil || r.Result.By != "ext_venue" {
+		t.Fatalf("venue task %+v", r)
+	}
+	var validated, rejected int
+	for _, e := range h.events(sub.DemandID) {
+		switch e.Type {
+		case domain.EventDecisionValidated:
+			validated++
+		case domain.EventDecisionRejected:
+			rejected++
+		}
+	}
+	if validated != 5 || rejected != 1 {
+		t.Fatalf("%d decisions validated, %d rejected; want 5 and 1", validated, rejected)
+	}
+}
