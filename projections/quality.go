@@ -71,17 +71,30 @@ func applyQuality(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 // demand rejected, the root demand failed, or the root channel completed.
 // These are exactly the cases where Score sets Final.
 func endsRoot(e eventstore.RecordedEvent, p domain.Payload) (string, bool) {
+	var demandID, channelID string
+	switch x := p.(type) {
+	case *domain.DemandRejected:
+		demandID = x.DemandID
+	case *domain.NegotiationFailed:
+		demandID = x.DemandID
+	case *domain.NegotiationCompleted:
+		channelID = x.ChannelID
+	}
+	return endsRootBy(e, demandID, channelID)
+}
+
+// endsRootBy is endsRoot on the two fields it reads (the rebuild reads
+// them without decoding the whole payload: a completion carries plans).
+func endsRootBy(e eventstore.RecordedEvent, demandID, channelID string) (string, bool) {
 	root := e.Metadata.CorrelationID
 	if root == "" {
 		return "", false
 	}
-	switch x := p.(type) {
-	case *domain.DemandRejected:
-		return root, x.DemandID == root
-	case *domain.NegotiationFailed:
-		return root, x.DemandID == root
-	case *domain.NegotiationCompleted:
-		return root, x.ChannelID == domain.ChannelIDFor(root)
+	switch e.Type {
+	case domain.EventDemandRejected, domain.EventNegotiationFailed:
+		return root, demandID == root
+	case domain.EventNegotiationCompleted:
+		return root, channelID == domain.ChannelIDFor(root)
 	}
 	return "", false
 }
@@ -101,18 +114,12 @@ func rebuildQuality(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	if err != nil {
 		return fmt.Errorf("rebuild quality: %w", err)
 	}
-	evs, err := eventstore.Recorded(rows)
-	if err != nil {
-		return fmt.Errorf("rebuild quality: %w", err)
-	}
 	last := map[string]eventstore.RecordedEvent{}
 	var roots []string
-	for _, e := range evs {
-		p, err := e.Decode()
-		if err != nil {
-			return fmt.Errorf("rebuild quality: %w", err)
-		}
-		root, ok := endsRoot(e, p)
+	for _, r := range rows {
+		e := eventstore.RecordedEvent{Position: r.GlobalPosition, Type: domain.EventType(r.EventType), RecordedAt: r.RecordedAt,
+			Metadata: domain.Metadata{CorrelationID: r.RootDemandID}}
+		root, ok := endsRootBy(e, r.DemandID, r.ChannelID)
 		if !ok {
 			continue
 		}

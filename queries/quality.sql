@@ -29,7 +29,12 @@ ORDER BY payload ->> 'agent_id', global_position DESC;
 -- (towow.demand.rejected, towow.negotiation.failed and .completed) within a
 -- tree, up to the head, in log order; the model picks in Go the ones that
 -- end their tree's root.
-SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+-- Only what deciding needs is read: a completion's payload carries whole
+-- plans.
+SELECT global_position, event_type, recorded_at,
+       (metadata ->> 'correlation_id')::text             AS root_demand_id,
+       coalesce(payload ->> 'demand_id', '')::text       AS demand_id,
+       coalesce(payload ->> 'channel_id', '')::text      AS channel_id
 FROM events
 WHERE event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow.negotiation.completed')
   AND global_position <= @head_position::bigint

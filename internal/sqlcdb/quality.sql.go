@@ -304,7 +304,10 @@ func (q *Queries) QualityCounts(ctx context.Context, arg QualityCountsParams) (Q
 }
 
 const qualityEndings = `-- name: QualityEndings :many
-SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
+SELECT global_position, event_type, recorded_at,
+       (metadata ->> 'correlation_id')::text             AS root_demand_id,
+       coalesce(payload ->> 'demand_id', '')::text       AS demand_id,
+       coalesce(payload ->> 'channel_id', '')::text      AS channel_id
 FROM events
 WHERE event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow.negotiation.completed')
   AND global_position <= $1::bigint
@@ -312,28 +315,37 @@ WHERE event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow
 ORDER BY global_position
 `
 
+type QualityEndingsRow struct {
+	GlobalPosition int64     `json:"global_position"`
+	EventType      string    `json:"event_type"`
+	RecordedAt     time.Time `json:"recorded_at"`
+	RootDemandID   string    `json:"root_demand_id"`
+	DemandID       string    `json:"demand_id"`
+	ChannelID      string    `json:"channel_id"`
+}
+
 // Rebuild: the events of the types that may end a root negotiation
 // (towow.demand.rejected, towow.negotiation.failed and .completed) within a
 // tree, up to the head, in log order; the model picks in Go the ones that
 // end their tree's root.
-func (q *Queries) QualityEndings(ctx context.Context, headPosition int64) ([]Event, error) {
+// Only what deciding needs is read: a completion's payload carries whole
+// plans.
+func (q *Queries) QualityEndings(ctx context.Context, headPosition int64) ([]QualityEndingsRow, error) {
 	rows, err := q.db.Query(ctx, qualityEndings, headPosition)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []Event{}
+	items := []QualityEndingsRow{}
 	for rows.Next() {
-		var i Event
+		var i QualityEndingsRow
 		if err := rows.Scan(
 			&i.GlobalPosition,
-			&i.EventID,
-			&i.StreamID,
-			&i.StreamVersion,
 			&i.EventType,
-			&i.Payload,
-			&i.Metadata,
 			&i.RecordedAt,
+			&i.RootDemandID,
+			&i.DemandID,
+			&i.ChannelID,
 		); err != nil {
 			return nil, err
 		}
