@@ -51,21 +51,18 @@ func (e *Engine) Conversation(ctx context.Context, id string) (*domain.Conversat
 // already recorded writes nothing.
 func (e *Engine) SendMessage(ctx context.Context, m domain.ConversationMessage) (int64, error) {
 	m.SentAt = e.cfg.Now()
-	return e.commit(ctx, "message", []string{domain.WorkflowStream(m.WorkflowID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
-		w, conv, v, err := e.loadConversation(ctx, st, m.WorkflowID)
-		if err != nil {
-			return nil, err
-		}
-		if !w.Exists() {
-			return nil, &domain.Error{Code: domain.ErrWorkflowNotFound.Code, Message: "no workflow " + m.WorkflowID}
-		}
-		if conv.Turn(m.MessageID) != nil {
-			return nil, nil
-		}
-		return &plan{jobs: []job{{args: converseArgs{WorkflowID: m.WorkflowID, MessageID: m.MessageID, Step: 1}}},
-			appends: []appendOp{{stream: domain.WorkflowStream(m.WorkflowID), expected: v, events: []domain.Payload{&m},
-				meta: stepMeta(w.DemandID, userActor(m.UserID), "message:"+m.MessageID)}}}, nil
-	})
+	_, pos, err := e.changeWorkflow(ctx, "message", m.WorkflowID, userActor(m.UserID), "message:"+m.MessageID, nil,
+		func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error) {
+			switch {
+			case !w.Exists():
+				return workflowChange{}, &domain.Error{Code: domain.ErrWorkflowNotFound.Code, Message: "no workflow " + m.WorkflowID}
+			case conv.Turn(m.MessageID) != nil:
+				return workflowChange{}, nil
+			}
+			return workflowChange{events: []domain.Payload{&m},
+				jobs: []job{{args: converseArgs{WorkflowID: m.WorkflowID, MessageID: m.MessageID, Step: 1}}}}, nil
+		})
+	return pos, err
 }
 
 func userActor(userID string) string {
@@ -98,7 +95,7 @@ func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error
 				history = append(history, t)
 			}
 		}
-		s, c, err := e.llm.Converse(ctx, llm.ConverseInput{Workflow: workflowState(w), History: history, Message: turn.Text,
+		s, c, err := e.llm.Converse(ctx, llm.ConverseInput{Workflow: llm.StateOf(w), History: history, Message: turn.Text,
 			Steps: turn.Steps, Now: e.cfg.Now()})
 		if err != nil {
 			return err
@@ -106,27 +103,19 @@ func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error
 		step, call = s, &c
 	}
 	cause := causation(j.Kind, j.ID)
-	_, err = e.commit(ctx, "converse", []string{domain.WorkflowStream(a.WorkflowID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
-		w, conv, v, err := e.loadConversation(ctx, st, a.WorkflowID)
-		if err != nil {
-			return nil, err
-		}
-		turn := conv.Turn(a.MessageID)
-		if turn == nil || turn.Done || len(turn.Steps)+1 != a.Step { // done before this retry
-			return nil, nil
-		}
-		before := w.Ready(farFuture)
-		evs, next, callFor := e.act(w, turn, a.Step, step, seen)
-		for _, ev := range evs {
-			w.Apply(ev)
-		}
-		jobs := e.workflowReactions(before, w, evs)
-		if next > 0 {
-			jobs = append(jobs, job{args: converseArgs{WorkflowID: a.WorkflowID, MessageID: a.MessageID, Step: next}})
-		}
-		return &plan{jobs: jobs, appends: []appendOp{{stream: domain.WorkflowStream(a.WorkflowID), expected: v, events: evs,
-			meta: stepMeta(w.DemandID, domain.ActorConversation, cause), call: call, callFor: callFor}}}, nil
-	})
+	_, _, err = e.changeWorkflow(ctx, "converse", a.WorkflowID, domain.ActorConversation, cause, call,
+		func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error) {
+			turn := conv.Turn(a.MessageID)
+			if turn == nil || turn.Done || len(turn.Steps)+1 != a.Step { // done before this retry
+				return workflowChange{}, nil
+			}
+			evs, next, callFor := e.act(w, turn, a.Step, step, seen)
+			ch := workflowChange{events: evs, callFor: callFor}
+			if next > 0 {
+				ch.jobs = []job{{args: converseArgs{WorkflowID: a.WorkflowID, MessageID: a.MessageID, Step: next}}}
+			}
+			return ch, nil
+		})
 	return e.jobError(ctx, "converse", err)
 }
 
@@ -191,21 +180,6 @@ func (e *Engine) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.Agen
 		return append(evs, rec), n + 1, domain.EventConversationStep
 	}
 	return []domain.Payload{rec}, n + 1, domain.EventConversationStep
-}
-
-// workflowState is the workflow as the conversation prompt sees it.
-func workflowState(w *domain.Workflow) llm.WorkflowState {
-	s := llm.WorkflowState{WorkflowID: w.ID, Title: w.Title, Status: w.Status, Version: w.Version, Participants: w.Participants,
-		Edges: w.Edges}
-	for _, n := range w.Nodes {
-		r := w.Run(n.ID)
-		ns := llm.NodeState{WorkflowNode: n, Status: r.Status, Error: r.Error}
-		if r.Result != nil {
-			ns.Result = r.Result.Summary
-		}
-		s.Nodes = append(s.Nodes, ns)
-	}
-	return s
 }
 
 // describeWorkflow is get_workflow's observation.

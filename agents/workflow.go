@@ -77,36 +77,56 @@ func (e *Engine) LoadWorkflow(ctx context.Context, id string) (*domain.Workflow,
 	return w, err
 }
 
-// workflowStep decides on a workflow through the unit of work: it locks
-// the stream, folds the workflow afresh, lets decide choose the events,
-// enqueues the jobs they set off (workflowReactions) and appends, deciding
-// again on a version conflict. It returns the events appended (nil when
-// decide chose none) and the last position written.
-func (e *Engine) workflowStep(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
-	callFor domain.EventType, decide func(w *domain.Workflow) ([]domain.Payload, error)) ([]domain.Payload, int64, error) {
+// workflowChange is what a step decides on a workflow: its events, the
+// jobs it enqueues beyond those the events set off, and the event its LLM
+// call (if any) is recorded on.
+type workflowChange struct {
+	events  []domain.Payload
+	jobs    []job
+	callFor domain.EventType
+}
+
+// changeWorkflow decides on a workflow through the unit of work: it locks
+// the stream, folds the workflow and its conversation afresh, lets decide
+// choose the change, enqueues the jobs its events set off
+// (workflowReactions) and its own, and appends, deciding again on a
+// version conflict. It returns the events appended (nil when decide chose
+// none) and the last position written.
+func (e *Engine) changeWorkflow(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
+	decide func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error)) ([]domain.Payload, int64, error) {
 	var appended []domain.Payload
 	pos, err := e.commit(ctx, step, []string{domain.WorkflowStream(workflowID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
 		appended = nil
-		w, v, err := e.loadWorkflowFrom(ctx, st, workflowID)
+		w, conv, v, err := e.loadConversation(ctx, st, workflowID)
 		if err != nil {
 			return nil, err
 		}
-		evs, err := decide(w)
-		if err != nil || len(evs) == 0 {
+		before := w.Ready(farFuture)
+		ch, err := decide(w, conv)
+		if err != nil || len(ch.events) == 0 {
 			return nil, err
 		}
-		before := w.Ready(farFuture)
-		for _, ev := range evs {
+		for _, ev := range ch.events {
 			w.Apply(ev)
 		}
-		appended = evs
-		return &plan{jobs: e.workflowReactions(before, w, evs), appends: []appendOp{{stream: domain.WorkflowStream(workflowID),
-			expected: v, events: evs, meta: stepMeta(w.DemandID, actor, cause), call: call, callFor: callFor}}}, nil
+		appended = ch.events
+		return &plan{jobs: append(e.workflowReactions(before, w, ch.events), ch.jobs...), appends: []appendOp{{
+			stream: domain.WorkflowStream(workflowID), expected: v, events: ch.events, meta: stepMeta(w.DemandID, actor, cause),
+			call: call, callFor: ch.callFor}}}, nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
 	return appended, pos, nil
+}
+
+// workflowStep is changeWorkflow for a decision that only chooses events.
+func (e *Engine) workflowStep(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
+	callFor domain.EventType, decide func(w *domain.Workflow) ([]domain.Payload, error)) ([]domain.Payload, int64, error) {
+	return e.changeWorkflow(ctx, step, workflowID, actor, cause, call, func(w *domain.Workflow, _ *domain.Conversation) (workflowChange, error) {
+		evs, err := decide(w)
+		return workflowChange{events: evs, callFor: callFor}, err
+	})
 }
 
 // workflowReactions are the jobs a workflow's new events set off: w is the

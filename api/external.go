@@ -159,9 +159,9 @@ func (s *Server) registerExternalAgents(api huma.API) {
 // workflowTasks are the running tasks of agentID in the workflow of a root
 // demand's agreement.
 func (s *Server) workflowTasks(ctx context.Context, rootDemandID, agentID, demand string) ([]Task, error) {
-	w := &domain.Workflow{}
-	if _, err := s.Events.Fold(ctx, domain.WorkflowStream(domain.WorkflowIDFor(rootDemandID)), w.Apply); err != nil {
-		return nil, problem(err)
+	w, err := s.foldWorkflow(ctx, domain.WorkflowIDFor(rootDemandID))
+	if err != nil {
+		return nil, err
 	}
 	var out []Task
 	for _, n := range w.Nodes {

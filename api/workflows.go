@@ -59,11 +59,21 @@ func workflowView(w *domain.Workflow) WorkflowView {
 	return v
 }
 
-// loadWorkflow folds a workflow from the log; 404 when there is none.
-func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
+// foldWorkflow folds a workflow from the log (one that does not exist
+// folds to nothing).
+func (s *Server) foldWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
 	w := &domain.Workflow{}
 	if _, err := s.Events.Fold(ctx, domain.WorkflowStream(id), w.Apply); err != nil {
 		return nil, problem(err)
+	}
+	return w, nil
+}
+
+// loadWorkflow folds a workflow from the log; 404 when there is none.
+func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
+	w, err := s.foldWorkflow(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	if !w.Exists() {
 		return nil, notFound(fmt.Sprintf("no workflow %s", id))
@@ -227,9 +237,9 @@ func (s *Server) registerWorkflows(api huma.API) {
 	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
 		out := &WorkflowListOutput{}
 		out.Body.Workflows = []WorkflowView{}
-		w := &domain.Workflow{}
-		if _, err := s.Events.Fold(ctx, domain.WorkflowStream(domain.WorkflowIDFor(in.DemandID)), w.Apply); err != nil {
-			return nil, problem(err)
+		w, err := s.foldWorkflow(ctx, domain.WorkflowIDFor(in.DemandID))
+		if err != nil {
+			return nil, err
 		}
 		if w.Exists() {
 			out.Body.Workflows = append(out.Body.Workflows, workflowView(w))

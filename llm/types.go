@@ -291,6 +291,22 @@ type WorkflowState struct {
 	Edges        []domain.WorkflowEdge `json:"edges"`
 }
 
+// StateOf is w as the conversation prompt sees it: each node with its
+// status, last error and result summary.
+func StateOf(w *domain.Workflow) WorkflowState {
+	st := WorkflowState{WorkflowID: w.ID, Title: w.Title, Status: w.Status, Version: w.Version,
+		Participants: w.Participants, Edges: w.Edges, Nodes: []NodeState{}}
+	for _, n := range w.Nodes {
+		r := w.Run(n.ID)
+		ns := NodeState{WorkflowNode: n, Status: r.Status, Error: r.Error}
+		if r.Result != nil {
+			ns.Result = r.Result.Summary
+		}
+		st.Nodes = append(st.Nodes, ns)
+	}
+	return st
+}
+
 // ConverseInput is prompt 11's input: the conversation agent deciding its
 // next step (a tool call or the reply) on the workflow as it is now.
 type ConverseInput struct {

@@ -58,21 +58,6 @@ func newConvLoop(t *testing.T, plan domain.Proposal) *convLoop {
 	return &convLoop{t: t, w: w, c: llm.NewClient(llm.Config{Provider: New()}), now: now}
 }
 
-// workflowState is a domain workflow as the conversation prompt sees it.
-func workflowState(w *domain.Workflow) llm.WorkflowState {
-	st := llm.WorkflowState{WorkflowID: w.ID, Title: w.Title, Status: w.Status, Version: w.Version,
-		Participants: w.Participants, Edges: w.Edges, Nodes: []llm.NodeState{}}
-	for _, n := range w.Nodes {
-		r := w.Run(n.ID)
-		ns := llm.NodeState{WorkflowNode: n, Status: r.Status, Error: r.Error}
-		if r.Result != nil {
-			ns.Result = r.Result.Summary
-		}
-		st.Nodes = append(st.Nodes, ns)
-	}
-	return st
-}
-
 // fail marks a node failed for good.
 func (l *convLoop) fail(id, msg string) {
 	l.w.Apply(&domain.NodeFailed{WorkflowID: l.w.ID, NodeID: id, Attempt: 1, Error: msg})
@@ -85,7 +70,7 @@ func (l *convLoop) say(msg string) domain.Turn {
 	l.n++
 	turn := domain.Turn{MessageID: fmt.Sprintf("m-%d", l.n), Text: msg, Steps: []domain.ConversationStep{}}
 	for step := 1; step <= domain.MaxAgentSteps && !turn.Done; step++ {
-		in := llm.ConverseInput{Workflow: workflowState(l.w), History: l.history, Message: msg, Steps: turn.Steps, Now: l.now}
+		in := llm.ConverseInput{Workflow: llm.StateOf(l.w), History: l.history, Message: msg, Steps: turn.Steps, Now: l.now}
 		a, rec, err := l.c.Converse(context.Background(), in)
 		if err != nil || rec.FallbackUsed {
 			l.t.Fatalf("%q step %d: %+v, %v", msg, step, rec, err)
@@ -273,7 +258,7 @@ func TestConverseLoopEnglish(t *testing.T) {
 // salonInput is a conversation input on the salon workflow.
 func salonInput(msg string, steps ...domain.ConversationStep) *llm.ConverseInput {
 	l := newConvLoop(nil, salonPlan())
-	return &llm.ConverseInput{Workflow: workflowState(l.w), Message: msg, Steps: steps}
+	return &llm.ConverseInput{Workflow: llm.StateOf(l.w), Message: msg, Steps: steps}
 }
 
 // TestConverseRepliesAfterAnAction: rules 1 and 2, whatever the message
@@ -379,7 +364,7 @@ func TestMatchNodes(t *testing.T) {
 			t.Errorf("%q: %q, want %q", text, got, want)
 		}
 	}
-	en := workflowState(newConvLoop(nil, meetupPlan()).w).Nodes
+	en := llm.StateOf(newConvLoop(nil, meetupPlan()).w).Nodes
 	if got := matchNodes(en, "the VENUE confirmed date"); len(got) != 1 || got[0] != "milestone-1" {
 		t.Errorf("English: %v", got)
 	}
