@@ -2,8 +2,6 @@ package commands
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -58,13 +56,8 @@ func (s *Service) submit(ctx context.Context, cmd domain.SubmitDemand) (domain.D
 	return domain.DemandSubmission{}, errors.New("submit demand: could not draw an unused demand id")
 }
 
-func newDemandID() (string, error) {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("demand id: %w", err)
-	}
-	return "d-" + hex.EncodeToString(b[:]), nil
-}
+// newDemandID draws a demand id: "d-" and 12 hex digits.
+func newDemandID() (string, error) { return newID("d-", 6) }
 
 // SubmitOffer records an external agent's offer. Errors are *domain.Error:
 // ErrNotFound (no such channel), ErrNotInvited, ErrDuplicate,

@@ -21,7 +21,7 @@ import (
 // unknown workflow.
 func (s *Service) Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error) {
 	if d.DecisionID == "" {
-		id, err := newID("dec-")
+		id, err := newID("dec-", 8)
 		if err != nil {
 			return domain.DecisionOutcome{}, err
 		}
@@ -92,12 +92,13 @@ func (s *Service) requireWorkflow(ctx context.Context, workflowID string) error 
 	return nil
 }
 
-func newID(prefix string) (string, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("id: %w", err)
+// newID draws an id: prefix and n random bytes in hex.
+func newID(prefix string, n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("%sid: %w", prefix, err)
 	}
-	return prefix + hex.EncodeToString(b[:]), nil
+	return prefix + hex.EncodeToString(b), nil
 }
 
 // SendMessage records what a person said to the conversation agent about
@@ -113,7 +114,7 @@ func (s *Service) SendMessage(ctx context.Context, workflowID, text, clientID, u
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
 		return "", 0, err
 	}
-	id, err := newID("msg-")
+	id, err := newID("msg-", 8)
 	if err != nil {
 		return "", 0, err
 	}
