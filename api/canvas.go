@@ -104,12 +104,18 @@ func (s *Server) registerCanvas(api huma.API) {
 		var conflict *domain.CanvasConflictError
 		switch {
 		case errors.As(err, &conflict):
+			s.countCanvas("conflict")
 			return nil, s.canvasConflict(ctx, in.WorkflowID, conflict)
 		case errors.Is(err, domain.ErrDecisionRejected):
+			s.countCanvas("rejected")
 			return nil, decisionProblem(err, func(field string) string { return canvasField(res.Index, field) })
+		case errors.Is(err, domain.ErrCanvasLocked):
+			s.countCanvas("locked")
+			return nil, problem(err)
 		case err != nil:
 			return nil, problem(err)
 		}
+		s.countCanvas(map[bool]string{true: "repeated", false: "applied"}[res.Repeated])
 		out := &CanvasChangesOutput{}
 		out.Body.BatchID, out.Body.Version, out.Body.Repeated, out.Body.Cursor = res.BatchID, res.Version, res.Repeated, pos
 		out.Body.DecisionIDs, out.Body.Corrections = res.DecisionIDs, res.Corrections
@@ -121,6 +127,13 @@ func (s *Server) registerCanvas(api huma.API) {
 		}
 		return out, nil
 	})
+}
+
+// countCanvas counts a batch's outcome in /metrics.
+func (s *Server) countCanvas(outcome string) {
+	if s.Metrics != nil {
+		s.Metrics.CanvasBatch(outcome)
+	}
 }
 
 // canvasField locates a refused decision's field in change i of a

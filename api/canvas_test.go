@@ -296,4 +296,9 @@ func TestCanvasAPI(t *testing.T) {
 	if code, _ := a.call(t, http.MethodGet, "/api/v1/workflows/wf-nope/canvas", nil, &p); code != 404 {
 		t.Fatalf("unknown canvas: %d", code)
 	}
+	for outcome, want := range map[string]float64{"applied": 3, "repeated": 1, "conflict": 1, "locked": 1, "rejected": 2} {
+		if got := a.metric(t, `canvas_batches_total{outcome="`+outcome+`"}`); got != want {
+			t.Fatalf("canvas_batches_total{outcome=%q} = %v, want %v", outcome, got, want)
+		}
+	}
 }
