@@ -99,7 +99,7 @@ func (e *Engine) adjust(ctx context.Context, job *river.Job[adjustArgs]) error {
 	if err != nil {
 		return err
 	}
-	res, call, err := e.llm.Adjust(ctx, llm.AdjustInput{Demand: understanding(d), RawInput: d.RawInput, Current: *c.Proposal,
+	res, call, err := e.llm.Adjust(ctx, llm.AdjustInput{Demand: understanding(d), RawInput: d.RawInput, Current: promptProposal(*c.Proposal),
 		Feedbacks: feedbackViews(c, c.LastRoundFeedback), Round: c.Round, MaxRounds: c.Rules.MaxRounds, Participants: participantViews(c)})
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
 	if len(fbs) == 0 {
 		fbs = c.LastRoundFeedback
 	}
-	res, call, err := e.llm.Gaps(ctx, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: *c.FinalProposal,
+	res, call, err := e.llm.Gaps(ctx, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
 		Feedbacks: feedbackViews(c, fbs)})
 	if err != nil {
 		return err
@@ -184,7 +184,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		return err
 	}
 	res, call, err := e.llm.Recursion(ctx, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
-		Proposal: *c.FinalProposal, Depth: c.Depth, MaxDepth: c.Rules.MaxDepth})
+		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth})
 	if err != nil {
 		return err
 	}

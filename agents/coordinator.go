@@ -63,6 +63,11 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			exclude = append(exclude, c.AgentID)
 		}
 	}
+	removed, err := e.forkRemoved(ctx, d.RootDemandID) // a fork's change keeps them out
+	if err != nil {
+		return err
+	}
+	exclude = append(exclude, removed...)
 	started := e.cfg.Now()
 	u := understanding(d)
 	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -155,6 +156,9 @@ type Engine struct {
 	stopLive context.CancelFunc
 	// httpClient sends the workflows' http nodes.
 	httpClient *http.Client
+	// forks caches, by tree id, the root demand each tree was forked from
+	// ("" for a tree that is no fork).
+	forks sync.Map
 }
 
 // New builds an engine over store (on pool) that filters candidates from
@@ -252,6 +256,9 @@ type appendOp struct {
 	// agentCalls are the twins' LLM calls, recorded on each agent's own
 	// offer or feedback event.
 	agentCalls map[string]*domain.LLMCall
+	// raw are events appended as they are (a fork's copy of another
+	// tree's history) instead of events.
+	raw []eventstore.EventData
 }
 
 // plan is what one step writes, in one transaction.
@@ -316,6 +323,7 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 				if err != nil {
 					return err
 				}
+				evs = append(evs, a.raw...)
 				res, err := e.store.AppendTx(ctx, tx, a.stream, a.expected, evs...)
 				if err != nil {
 					return err

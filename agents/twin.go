@@ -99,7 +99,7 @@ func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackAr
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
-		res, call, err := e.llm.Feedback(ctx, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: proposal,
+		res, call, err := e.llm.Feedback(ctx, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: promptProposal(proposal),
 			MyAssignment: assignmentOf(&proposal, prof.AgentID), MyOffer: offerView(c, prof.AgentID), Round: round, MaxRounds: maxRounds})
 		f := domain.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: res}
 		return answer{agentID: prof.AgentID, fb: &f, call: call}, err

@@ -3,6 +3,7 @@ package agents
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
@@ -104,4 +105,13 @@ func assignmentsOf(p *domain.Proposal, agentIDs []string) []domain.Assignment {
 		}
 	}
 	return out
+}
+
+// promptProposal is a proposal as the prompts see it: without its
+// creation time, a system timestamp the model has no use for, which would
+// make the same question differ from one run to the next (a fork could
+// not reuse its answer).
+func promptProposal(p domain.Proposal) domain.Proposal {
+	p.CreatedAt = time.Time{}
+	return p
 }

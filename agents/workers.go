@@ -18,11 +18,17 @@ type stepWorker[T river.JobArgs] struct {
 	work    func(context.Context, *river.Job[T]) error
 	timeout time.Duration
 	log     *slog.Logger
+	// prepare adds what the step's context needs beyond the log
+	// attributes (a fork's reuse of recorded LLM answers); nil: nothing.
+	prepare func(ctx context.Context, encodedArgs []byte) context.Context
 }
 
 func (w *stepWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 	start := time.Now()
 	ctx = logctx.With(ctx, jobAttrs(job.JobRow)...)
+	if w.prepare != nil {
+		ctx = w.prepare(ctx, job.EncodedArgs)
+	}
 	err := w.work(ctx, job)
 	if w.log.Enabled(ctx, slog.LevelDebug) {
 		w.log.DebugContext(ctx, "step", "attempt", job.Attempt,
@@ -71,31 +77,32 @@ func jobAttrs(job *rivertype.JobRow) []slog.Attr {
 
 func (w *stepWorker[T]) Timeout(*river.Job[T]) time.Duration { return w.timeout }
 
-func add[T river.JobArgs](ws *river.Workers, log *slog.Logger, timeout time.Duration, f func(context.Context, *river.Job[T]) error) {
-	river.AddWorker(ws, &stepWorker[T]{work: f, timeout: timeout, log: log})
+func add[T river.JobArgs](ws *river.Workers, log *slog.Logger, timeout time.Duration,
+	prepare func(context.Context, []byte) context.Context, f func(context.Context, *river.Job[T]) error) {
+	river.AddWorker(ws, &stepWorker[T]{work: f, timeout: timeout, log: log, prepare: prepare})
 }
 
 func (e *Engine) workers() *river.Workers {
 	ws := river.NewWorkers()
 	t, l := e.cfg.JobTimeout, e.log
-	add(ws, l, t, e.understand)
-	add(ws, l, t, e.filter)
-	add(ws, l, t, e.broadcast)
-	add(ws, l, t, e.twinOffers)
-	add(ws, l, t, e.offerTimeout)
-	add(ws, l, t, e.aggregate)
-	add(ws, l, t, e.twinFeedback)
-	add(ws, l, t, e.feedbackTimeout)
-	add(ws, l, t, e.adjust)
-	add(ws, l, t, e.forceFinalize)
-	add(ws, l, t, e.gaps)
-	add(ws, l, t, e.recursion)
-	add(ws, l, t, e.notifyParent)
-	add(ws, l, t, e.stuck)
-	add(ws, l, t, e.demandStuck)
-	add(ws, l, t, e.startNode)
-	add(ws, l, t, e.nodeEffect)
-	add(ws, l, t, e.nodeTimeout)
-	add(ws, l, t, e.converse)
+	add(ws, l, t, e.forkContext, e.understand)
+	add(ws, l, t, e.forkContext, e.filter)
+	add(ws, l, t, e.forkContext, e.broadcast)
+	add(ws, l, t, e.forkContext, e.twinOffers)
+	add(ws, l, t, e.forkContext, e.offerTimeout)
+	add(ws, l, t, e.forkContext, e.aggregate)
+	add(ws, l, t, e.forkContext, e.twinFeedback)
+	add(ws, l, t, e.forkContext, e.feedbackTimeout)
+	add(ws, l, t, e.forkContext, e.adjust)
+	add(ws, l, t, e.forkContext, e.forceFinalize)
+	add(ws, l, t, e.forkContext, e.gaps)
+	add(ws, l, t, e.forkContext, e.recursion)
+	add(ws, l, t, e.forkContext, e.notifyParent)
+	add(ws, l, t, e.forkContext, e.stuck)
+	add(ws, l, t, e.forkContext, e.demandStuck)
+	add(ws, l, t, e.forkContext, e.startNode)
+	add(ws, l, t, e.forkContext, e.nodeEffect)
+	add(ws, l, t, e.forkContext, e.nodeTimeout)
+	add(ws, l, t, e.forkContext, e.converse)
 	return ws
 }

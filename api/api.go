@@ -134,6 +134,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerLLMCalls(api)
 		s.registerQuality(api)
 		s.registerCompare(api)
+		s.registerForks(api)
 	}
 	documentErrors(api.OpenAPI())
 	if s.Metrics != nil {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -56,22 +57,27 @@ func (s *Server) registerCompare(api huma.API) {
 		Description: "Each side is scored from its tree's events as GET /api/v1/demands/{demand_id}/quality does (a running negotiation: as it is so far, quality.final false). The diff goes from left to right.",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *CompareInput) (*CompareOutput, error) {
-		tags := map[string][]string{}
-		out := &CompareOutput{}
-		for _, side := range []struct {
-			id  string
-			dst *NegotiationBranch
-		}{{in.Left, &out.Body.Left}, {in.Right, &out.Body.Right}} {
-			b, err := s.branch(ctx, side.id, tags)
-			if err != nil {
-				return nil, err
-			}
-			*side.dst = b
-		}
-		out.Body.Diff = domain.DiffPlans(out.Body.Left.Plan, out.Body.Right.Plan)
-		out.Body.SamePlan = out.Body.Diff.Same()
-		return out, nil
+		return s.compare(ctx, in.Left, in.Right)
 	})
+}
+
+// compare puts two negotiations side by side.
+func (s *Server) compare(ctx context.Context, left, right string) (*CompareOutput, error) {
+	tags := map[string][]string{}
+	out := &CompareOutput{}
+	for _, side := range []struct {
+		id  string
+		dst *NegotiationBranch
+	}{{left, &out.Body.Left}, {right, &out.Body.Right}} {
+		b, err := s.branch(ctx, side.id, tags)
+		if err != nil {
+			return nil, err
+		}
+		*side.dst = b
+	}
+	out.Body.Diff = domain.DiffPlans(out.Body.Left.Plan, out.Body.Right.Plan)
+	out.Body.SamePlan = out.Body.Diff.Same()
+	return out, nil
 }
 
 // branch is one negotiation as a side of a comparison.
@@ -96,4 +102,69 @@ func (s *Server) branch(ctx context.Context, demandID string, tags map[string][]
 		}
 	}
 	return b, nil
+}
+
+// ForkInput is a fork to start.
+type ForkInput struct {
+	DemandID string `path:"demand_id" maxLength:"64" doc:"the root demand of the negotiation to fork"`
+	Body     struct {
+		At     int64             `json:"at" minimum:"1" doc:"a cursor of the negotiation's history (an SSE id): the fork copies it up to there (and the rest of the step that wrote it)"`
+		Change domain.ForkChange `json:"change"`
+	}
+}
+
+// ForkOutput is a started fork.
+type ForkOutput struct {
+	Body struct {
+		DemandID   string `json:"demand_id" doc:"the fork's root demand: follow it like any negotiation"`
+		ForkedFrom string `json:"forked_from"`
+		Cursor     int64  `json:"cursor" doc:"global position of the last event the fork wrote"`
+	}
+}
+
+// ForkCompareInput names a fork.
+type ForkCompareInput struct {
+	ForkID string `path:"fork_id" maxLength:"64" doc:"a fork's root demand"`
+}
+
+func (s *Server) registerForks(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID:   "fork-negotiation",
+		Method:        http.MethodPost,
+		Path:          "/api/v1/negotiations/{demand_id}/forks",
+		Summary:       "What if: fork a negotiation after a cursor of its history with one change",
+		Description:   "A new negotiation tree (new ids) whose history up to at is the original's, recorded with towow.negotiation.forked, goes on live from there with the change applied: none, or remove_agent (the agent declines an offer it owes, withdraws from the round it must answer and is invited nowhere later). Every LLM call whose input is the original's (ids aside) takes the recorded answer, recorded as reused, with no provider call. 202 at once. A cursor that is not an event of the negotiation, or after it ended: 422 TOWOW_FORK_001; an unknown agent or change: 422 TOWOW_FORK_002. Nothing is written then.",
+		Tags:          []string{"demands"},
+		DefaultStatus: http.StatusAccepted,
+		MaxBodyBytes:  16 << 10,
+	}, func(ctx context.Context, in *ForkInput) (*ForkOutput, error) {
+		id, pos, err := s.Commands.Fork(ctx, in.DemandID, in.Body.At, in.Body.Change)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &ForkOutput{}
+		out.Body.DemandID, out.Body.ForkedFrom, out.Body.Cursor = id, in.DemandID, pos
+		return out, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "compare-fork",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/forks/{fork_id}/compare",
+		Summary:     "A fork beside the negotiation it was forked from (left: the original, right: the fork)",
+		Tags:        []string{"demands", "quality"},
+	}, func(ctx context.Context, in *ForkCompareInput) (*CompareOutput, error) {
+		var origin string
+		if _, err := s.Events.Fold(ctx, domain.DemandStream(in.ForkID), func(p domain.Payload) {
+			if e, ok := p.(*domain.NegotiationForked); ok {
+				origin = e.ForkedFrom
+			}
+		}); err != nil {
+			return nil, problem(err)
+		}
+		if origin == "" {
+			return nil, notFound(fmt.Sprintf("no fork %s", in.ForkID))
+		}
+		return s.compare(ctx, origin, in.ForkID)
+	})
 }

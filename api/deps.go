@@ -17,6 +17,7 @@ import (
 type Commands interface {
 	SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error)
 	ClarifyDemand(ctx context.Context, demandID, answer string) (domain.DemandSubmission, error)
+	Fork(ctx context.Context, demandID string, at int64, change domain.ForkChange) (string, int64, error)
 	SubmitOffer(ctx context.Context, channelID, agentID string, answer domain.OfferAnswer) (int64, error)
 	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer domain.FeedbackAnswer) (int64, error)
 	CreateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error)

@@ -91,7 +91,8 @@ func statusOf(code string) int {
 		return http.StatusConflict
 	case domain.ErrWorkflowNotFound.Code:
 		return http.StatusNotFound
-	case domain.ErrDecisionRejected.Code, domain.ErrNotAssignee.Code, domain.ErrNotWorkflowUser.Code, domain.ErrMessageInvalid.Code:
+	case domain.ErrDecisionRejected.Code, domain.ErrNotAssignee.Code, domain.ErrNotWorkflowUser.Code, domain.ErrMessageInvalid.Code,
+		domain.ErrForkPoint.Code, domain.ErrForkChange.Code:
 		return http.StatusUnprocessableEntity
 	case domain.ErrNotInvited.Code, domain.ErrNotParticipant.Code, domain.ErrInvalidAnswer.Code,
 		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code, domain.ErrAgentInvalid.Code, domain.ErrAgentNotExternal.Code:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/towow/towow/domain"
 )
@@ -124,4 +125,31 @@ func (s *Service) requireChannel(ctx context.Context, channelID string) error {
 		return &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("channel %s does not exist", channelID)}
 	}
 	return nil
+}
+
+// Fork starts a fork of root demand demandID's negotiation after cursor at
+// with one change (issue 15): a new negotiation tree whose history up to
+// at is the original's, going on from there with the change applied and
+// the original's LLM answers reused wherever its change did not reach. It
+// returns the fork's root demand id and the last position written.
+// Errors are *domain.Error: ErrNotFound, ErrForkPoint, ErrForkChange;
+// nothing is written then.
+func (s *Service) Fork(ctx context.Context, demandID string, at int64, change domain.ForkChange) (string, int64, error) {
+	switch change.Type {
+	case domain.ForkNoChange, domain.ForkRemoveAgent:
+	default:
+		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("unknown change %q", change.Type)}
+	}
+	if change.Type == domain.ForkRemoveAgent && strings.TrimSpace(change.AgentID) == "" {
+		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: "remove_agent needs an agent_id"}
+	}
+	id, err := newDemandID()
+	if err != nil {
+		return "", 0, err
+	}
+	pos, err := s.engine.Fork(ctx, demandID, id, at, change)
+	if err != nil {
+		return "", 0, err
+	}
+	return id, pos, nil
 }

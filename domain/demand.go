@@ -23,6 +23,9 @@ type DemandState struct {
 	ChannelID            string             // set once smart filtering opened a channel
 	Failure              *NegotiationFailed // set when the demand failed before a channel existed
 	Rejection            *DemandRejected    // set when the demand was rejected
+	// Fork is set on a fork's root demand: where it was forked from and
+	// its change.
+	Fork *NegotiationForked
 }
 
 // Exists reports whether the demand was submitted.
@@ -34,6 +37,8 @@ func (d *DemandState) IsSub() bool { return d.ParentChannelID != "" }
 // Apply evolves the state by one event of the demand's stream.
 func (d *DemandState) Apply(p Payload) {
 	switch e := p.(type) {
+	case *NegotiationForked:
+		d.Fork = e
 	case *DemandSubmitted:
 		d.ID, d.UserID, d.RawInput = e.DemandID, e.UserID, e.RawInput
 		d.RootDemandID = e.RootDemandID

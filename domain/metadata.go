@@ -41,8 +41,8 @@ type LLMCall struct {
 	// the configured model and the input as JSON (llm.InputHash), so a
 	// later call with the same input can reuse Answer.
 	InputHash string `json:"input_hash,omitempty"`
-	// Answer is the model's raw answer that the parser read (empty when
-	// the call failed and the fallback was used).
+	// Answer is the model's raw answer that the parser read, also one
+	// that did not parse (empty when no answer came).
 	Answer string `json:"answer,omitempty"`
 }
 

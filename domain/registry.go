@@ -134,6 +134,7 @@ var specs = []EventSpec{
 	newSpec[NegotiationForceFinalized]("The last round ended without consensus; the proposal was force-finalized."),
 	newSpec[NegotiationFailed]("The negotiation failed."),
 	newSpec[NegotiationCompleted]("A channel and all its sub-negotiations ended; carries the result of the tree."),
+	newSpec[NegotiationForked]("A negotiation tree was forked from another at a cursor of its history, with one change (issue 15)."),
 
 	// Recursion.
 	newSpec[GapIdentified]("Gaps (missing capabilities) were identified in a proposal."),

@@ -70,6 +70,7 @@ var requiredEventTypes = []string{
 	"towow.conversation.message",
 	"towow.conversation.step",
 	"towow.conversation.replied",
+	"towow.negotiation.forked",
 }
 
 func TestCatalogHoldsExactlyTheRequiredTypes(t *testing.T) {
@@ -167,6 +168,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		EventWorkflowEdgeAdded, EventWorkflowEdgeDeleted, EventWorkflowStarted, EventWorkflowCompleted, EventWorkflowFailed,
 		EventWorkflowCancelled, EventNodeStarted, EventNodeCompleted, EventNodeFailed, EventNodeSkipped,
 		EventDecisionValidated, EventDecisionRejected, EventConversationMessage, EventConversationStep, EventConversationReplied,
+		EventNegotiationForked,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

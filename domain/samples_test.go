@@ -158,6 +158,8 @@ var samplePayloads = []Payload{
 		Reason: FailureLowAcceptance, LastProposal: &sampleProposal,
 		ErrorCode: "TOWOW_PROPOSAL_004", Suggestion: "放宽时间要求后重试",
 	},
+	&NegotiationForked{DemandID: "d-fork1234", ForkedFrom: "d-abc12345", At: 1234, Copied: 57,
+		Change: ForkChange{Type: ForkRemoveAgent, AgentID: "user_agent_bob"}, ForkedAt: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)},
 	&NegotiationCompleted{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", Status: ChannelStatusFinalized,
 		FinalProposal: &sampleProposal, RoundsTaken: 2, MergedPlan: &sampleProposal,

@@ -205,27 +205,35 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 		resp Response
 		err  error
 	)
-	input := inputJSON(in)
-	if input != nil {
+	// The rendered prompt is what the model reads: its hash identifies
+	// the call's input (an input field the template leaves out, such as a
+	// proposal's creation time, does not count).
+	prompt, renderErr := render(key, in)
+	var input []byte
+	if renderErr == nil {
+		input = promptInput(key, prompt)
 		rec.InputHash = InputHash(key, c.provider.Model(), input)
 	}
 	if answer, ok := c.recordedAnswer(ctx, key, input); ok && ctx.Err() == nil {
-		if out, err := parse(answer, in); err == nil {
-			rec.Outcome, rec.Reused, rec.Answer = domain.LLMOutcomeOK, true, answer
-			rec.LatencyMS = c.now().Sub(start).Milliseconds()
-			c.log.DebugContext(ctx, "llm call reused a recorded answer", "prompt_key", rec.PromptKey)
-			if c.onCall != nil {
-				c.onCall(rec)
-			}
-			return out, rec, nil
+		// The recorded answer to the same question, parsed as it was then:
+		// one that did not parse falls back again, as the original did.
+		out, perr := parse(answer, in)
+		rec.Outcome, rec.Reused, rec.Answer = domain.LLMOutcomeOK, true, answer
+		if perr != nil {
+			out, rec.Outcome, rec.FallbackUsed, rec.Error = fallback(in), domain.LLMOutcomeParseError, true, shortError(perr)
 		}
+		rec.LatencyMS = c.now().Sub(start).Milliseconds()
+		c.log.DebugContext(ctx, "llm call reused a recorded answer", "prompt_key", rec.PromptKey, "outcome", rec.Outcome)
+		if c.onCall != nil {
+			c.onCall(rec)
+		}
+		return out, rec, nil
 	}
 	if err = ctx.Err(); err != nil {
 		err = fmt.Errorf("%w: %w", errCallerDone, err)
 	} else {
-		var prompt string
 		if ir, ok := c.provider.(InputReader); !ok || !ir.ReadsInputOnly() {
-			prompt, err = render(key, in)
+			err = renderErr // a provider that reads only the typed input answers without the prompt
 		}
 		if err == nil {
 			spec := specs[key]
@@ -248,9 +256,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	}
 	rec.InputTokens, rec.OutputTokens = resp.InputTokens, resp.OutputTokens
 	rec.Outcome = outcomeOf(err)
-	if err == nil {
-		rec.Answer = resp.Text
-	}
+	rec.Answer = resp.Text // also an answer that did not parse: the same question gets it again
 	var callerErr error
 	if err != nil {
 		out = fallback(in)

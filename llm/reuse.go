@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 )
 
 // Reuse of recorded answers (issue 15): every call's record carries a
@@ -13,7 +12,8 @@ import (
 // whose input did not change instead of asking the provider again.
 
 // InputHash is the hash a call's record carries: SHA-256 over the prompt
-// key, the provider's configured model and the input as JSON, in hex.
+// key, the provider's configured model and the input the model reads (the
+// system prompt and the rendered prompt: promptInput), in hex.
 func InputHash(key PromptKey, model string, input []byte) string {
 	h := sha256.New()
 	h.Write([]byte(key))
@@ -40,7 +40,7 @@ type reuse struct {
 type reuseKey struct{}
 
 // WithReuse makes calls under ctx look for a recorded answer first: the
-// call's input as JSON, passed through rewrite (a fork maps its own ids to
+// call's input (its system and rendered prompt), passed through rewrite (a fork maps its own ids to
 // the original's; nil: unchanged), is hashed with InputHash and looked up
 // in from. A recorded answer that parses is the call's result, recorded
 // with Reused set and no provider call; anything else asks the provider
@@ -55,8 +55,8 @@ func reuseOf(ctx context.Context) (reuse, bool) {
 	return r, ok && r.from != nil
 }
 
-// recordedAnswer looks up the answer recorded for input (as JSON) under
-// ctx's reuse, if any.
+// recordedAnswer looks up the answer recorded for input (promptInput)
+// under ctx's reuse, if any.
 func (c *Client) recordedAnswer(ctx context.Context, key PromptKey, input []byte) (string, bool) {
 	r, ok := reuseOf(ctx)
 	if !ok || input == nil {
@@ -74,12 +74,8 @@ func (c *Client) recordedAnswer(ctx context.Context, key PromptKey, input []byte
 	return answer, ok && answer != ""
 }
 
-// inputJSON is a call's input as JSON (nil when it does not encode, which
-// leaves the call without a hash).
-func inputJSON(in any) []byte {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return nil
-	}
-	return b
+// promptInput is what the model reads for a call of key: the system
+// prompt and the rendered prompt.
+func promptInput(key PromptKey, prompt string) []byte {
+	return []byte(specs[key].system + "\x00" + prompt)
 }

@@ -26,8 +26,9 @@ func (r *recordedCalls) Answer(_ context.Context, _ PromptKey, hash string) (str
 
 // TestClientReuse: under WithReuse, a call whose input (rewritten) hashes
 // to a recorded call takes that answer with no provider call, recorded as
-// reused with the same result a provider call gives; an unknown input, an
-// answer that does not parse or a lookup that fails asks the provider.
+// reused with the same result a provider call gives (one that does not
+// parse falls back again); an unknown input or a lookup that fails asks
+// the provider.
 func TestClientReuse(t *testing.T) {
 	for _, key := range PromptKeys {
 		t.Run(string(key), func(t *testing.T) {
@@ -51,12 +52,17 @@ func TestClientReuse(t *testing.T) {
 				t.Fatalf("%d provider calls, %d lookups", p.count(), len(rec.asked))
 			}
 
-			// Nothing recorded, an answer that does not parse, a failed
-			// lookup: the provider answers.
+			// A recorded answer that did not parse falls back again, as
+			// the original did, without a provider call.
+			_, garbled, err := invoke(WithReuse(context.Background(), &recordedCalls{answers: map[string]string{first.InputHash: "我不知道"}}, nil), c, key)
+			if err != nil || !garbled.Reused || !garbled.FallbackUsed || garbled.Outcome != domain.LLMOutcomeParseError || p.count() != 1 {
+				t.Fatalf("garbled: %+v %v, %d provider calls", garbled, err, p.count())
+			}
+
+			// Nothing recorded, a failed lookup: the provider answers.
 			p.set(answer)
 			for name, r := range map[string]*recordedCalls{
 				"unknown":  {answers: map[string]string{}},
-				"garbled":  {answers: map[string]string{first.InputHash: "我不知道"}},
 				"db fails": {answers: map[string]string{first.InputHash: first.Answer}, err: errors.New("db down")},
 			} {
 				before := p.count()
@@ -76,20 +82,30 @@ func TestClientReuseRewrites(t *testing.T) {
 	p := &scripted{fn: answer}
 	c := newTestClient(p, Config{})
 	in := sampleOfferInput()
-	in.FilterReason += " d-orig"
+	in.RawInput += " d-orig"
 	forked := in
-	forked.FilterReason = strings.ReplaceAll(in.FilterReason, "d-orig", "d-fork")
+	forked.RawInput = strings.ReplaceAll(in.RawInput, "d-orig", "d-fork")
 	_, orig, _ := c.Offer(context.Background(), in)
 	rec := &recordedCalls{answers: map[string]string{orig.InputHash: orig.Answer}}
 	calls := p.count()
 	ctx := WithReuse(context.Background(), rec, func(s string) string { return strings.ReplaceAll(s, "d-fork", "d-orig") })
 	_, got, err := c.Offer(ctx, forked)
 	if err != nil || !got.Reused || p.count() != calls || got.InputHash == orig.InputHash ||
-		got.InputHash != InputHash(PromptOffer, "script-1", inputJSON(&forked)) {
+		got.InputHash != InputHash(PromptOffer, "script-1", renderedInput(t, PromptOffer, &forked)) {
 		t.Fatalf("fork: %+v %v, %d provider calls", got, err, p.count()-calls)
 	}
 	// Without the rewrite the fork's input is new: the provider answers.
 	if _, got, _ = c.Offer(WithReuse(context.Background(), rec, nil), forked); got.Reused || p.count() != calls+1 {
 		t.Fatalf("without the rewrite: %+v", got)
 	}
+}
+
+// renderedInput is what the model reads for a call of key with in.
+func renderedInput(t *testing.T, key PromptKey, in any) []byte {
+	t.Helper()
+	prompt, err := render(key, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return promptInput(key, prompt)
 }

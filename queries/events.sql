@@ -44,3 +44,16 @@ WHERE global_position > @after_position
   AND (sqlc.narg('until')::timestamptz IS NULL OR recorded_at < sqlc.narg('until')::timestamptz)
 ORDER BY global_position
 LIMIT @max_count;
+
+-- name: RecordedLLMAnswer :many
+-- The answer of a negotiation tree's recorded LLM call with this prompt
+-- and input hash (issue 15: a fork reuses it; an answer that did not
+-- parse then falls back again); the first one, if any.
+SELECT (metadata -> 'llm_call' ->> 'answer')::text AS answer
+FROM events
+WHERE metadata ->> 'correlation_id' = @demand_id::text
+  AND metadata -> 'llm_call' ->> 'prompt_key' = @prompt_key::text
+  AND metadata -> 'llm_call' ->> 'input_hash' = @input_hash::text
+  AND coalesce(metadata -> 'llm_call' ->> 'answer', '') <> ''
+ORDER BY global_position
+LIMIT 1;

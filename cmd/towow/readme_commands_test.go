@@ -214,6 +214,21 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`curl -s 'http://127.0.0.1:8080/api/v1/negotiations/compare?`); !strings.Contains(out, `"same_plan":true`) {
 		t.Fatalf("a negotiation compared with itself:\n%s", out)
 	}
+	// A fork of it after its first aggregation, and the fork beside it.
+	var aggs struct {
+		Events []struct {
+			Cursor int64 `json:"cursor"`
+		} `json:"events"`
+	}
+	getJSONAuth(t, base+"/api/v1/events?type=towow.aggregation.started&limit=1&demand_id="+vars["<demand_id>"], "", &aggs)
+	if len(aggs.Events) != 1 {
+		t.Fatalf("no aggregation in %s", vars["<demand_id>"])
+	}
+	vars["<fork_cursor>"] = strconv.FormatInt(aggs.Events[0].Cursor, 10)
+	vars["<fork_id>"] = field(run(`curl -s -X POST http://127.0.0.1:8080/api/v1/negotiations/<demand_id>/forks`), "demand_id")
+	if out := run(`curl -s http://127.0.0.1:8080/api/v1/forks/<fork_id>/compare`); !strings.Contains(out, `"plan_diff"`) {
+		t.Fatalf("no comparison of the fork:\n%s", out)
+	}
 	// The workflow the agreement became, a decision, a conversation and its stream.
 	var wfs struct {
 		Workflows []struct {

@@ -183,6 +183,46 @@ func (q *Queries) ReadStreamForward(ctx context.Context, arg ReadStreamForwardPa
 	return items, nil
 }
 
+const recordedLLMAnswer = `-- name: RecordedLLMAnswer :many
+SELECT (metadata -> 'llm_call' ->> 'answer')::text AS answer
+FROM events
+WHERE metadata ->> 'correlation_id' = $1::text
+  AND metadata -> 'llm_call' ->> 'prompt_key' = $2::text
+  AND metadata -> 'llm_call' ->> 'input_hash' = $3::text
+  AND coalesce(metadata -> 'llm_call' ->> 'answer', '') <> ''
+ORDER BY global_position
+LIMIT 1
+`
+
+type RecordedLLMAnswerParams struct {
+	DemandID  string `json:"demand_id"`
+	PromptKey string `json:"prompt_key"`
+	InputHash string `json:"input_hash"`
+}
+
+// The answer of a negotiation tree's recorded LLM call with this prompt
+// and input hash (issue 15: a fork reuses it; an answer that did not
+// parse then falls back again); the first one, if any.
+func (q *Queries) RecordedLLMAnswer(ctx context.Context, arg RecordedLLMAnswerParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, recordedLLMAnswer, arg.DemandID, arg.PromptKey, arg.InputHash)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var answer string
+		if err := rows.Scan(&answer); err != nil {
+			return nil, err
+		}
+		items = append(items, answer)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const streamVersion = `-- name: StreamVersion :one
 
 SELECT coalesce(max(stream_version), 0)::bigint AS version

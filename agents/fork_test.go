@@ -1,0 +1,166 @@
+package agents_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/llm/builtin"
+)
+
+// counting counts the provider calls made while on.
+type counting struct {
+	llm.Provider
+	on    atomic.Bool
+	calls atomic.Int64
+	keys  chan llm.PromptKey
+}
+
+func (c *counting) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if c.on.Load() {
+		c.calls.Add(1)
+		select {
+		case c.keys <- req.Key:
+		default:
+		}
+	}
+	return c.Provider.Complete(ctx, req)
+}
+
+// rootPlan is the plan a tree's root channel completed with.
+func rootPlan(t *testing.T, evs []eventstore.RecordedEvent, demandID string) (*domain.Proposal, domain.ChannelStatus) {
+	t.Helper()
+	for _, e := range evs {
+		if e.Type != domain.EventNegotiationCompleted || e.StreamID != domain.ChannelStream(domain.ChannelIDFor(demandID)) {
+			continue
+		}
+		p, err := e.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := p.(*domain.NegotiationCompleted)
+		if c.MergedPlan != nil {
+			return c.MergedPlan, c.Status
+		}
+		return c.FinalProposal, c.Status
+	}
+	t.Fatalf("%s did not complete", demandID)
+	return nil, ""
+}
+
+// firstOf is the position of the first event of type typ on stream.
+func firstOf(t *testing.T, evs []eventstore.RecordedEvent, typ domain.EventType, stream string) int64 {
+	t.Helper()
+	for _, e := range evs {
+		if e.Type == typ && e.StreamID == stream {
+			return e.Position
+		}
+	}
+	t.Fatalf("no %s on %s", typ, stream)
+	return 0
+}
+
+// TestForkReusesAndChanges: the sample negotiation forked at its first
+// aggregation with no change ends exactly as the original did without a
+// single provider call (every answer reused); forked with one of its
+// assignees removed, it ends without that agent and asks the provider for
+// what the change touched. Bad forks are refused with nothing written.
+func TestForkReusesAndChanges(t *testing.T) {
+	p := &counting{Provider: builtin.New(), keys: make(chan llm.PromptKey, 100)}
+	h := newHarness(t, opts{provider: p})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait(sub.DemandID, 30*time.Second)
+	orig := h.events(sub.DemandID)
+	plan, status := rootPlan(t, orig, sub.DemandID)
+	at := firstOf(t, orig, domain.EventAggregationStarted, domain.ChannelStream(domain.ChannelIDFor(sub.DemandID)))
+
+	// No change: the same end, no provider call.
+	p.on.Store(true)
+	same, _, err := h.c.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkNoChange})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait(same, 30*time.Second)
+	h.check(same) // a negotiation like any other: its invariants hold
+	forked := h.events(same)
+	fplan, fstatus := rootPlan(t, forked, same)
+	if calls := p.calls.Load(); calls != 0 {
+		close(p.keys)
+		var keys []string
+		for k := range p.keys {
+			keys = append(keys, string(k))
+		}
+		t.Fatalf("the fork without a change called the provider %d times (%v):\n%s", calls, keys, h.timeline(same))
+	}
+	if d := domain.DiffPlans(plan, fplan); !d.Same() || fstatus != status {
+		t.Fatalf("the fork ended %s with %+v; the original %s", fstatus, d, status)
+	}
+	reused := 0
+	for _, e := range forked {
+		named := strings.Contains(string(e.Payload), domain.ForkTreeID(sub.DemandID)) && e.Type != domain.EventNegotiationForked
+		if named || e.Metadata.CorrelationID != same {
+			t.Fatalf("event %d of the fork names the original: %s", e.Position, e.Payload)
+		}
+		if c := e.Metadata.LLMCall; c != nil {
+			if !c.Reused {
+				t.Fatalf("event %d of the fork spent a provider call: %+v", e.Position, c)
+			}
+			reused++
+		}
+	}
+	if reused < 10 || forked[0].Type != domain.EventDemandSubmitted {
+		t.Fatalf("%d reused calls; first event %s", reused, forked[0].Type)
+	}
+
+	// One assignee removed from then on: a plan without it.
+	gone := plan.Assignments[0].AgentID
+	before := p.calls.Load()
+	other, _, err := h.c.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkRemoveAgent, AgentID: gone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait(other, 30*time.Second)
+	h.check(other)
+	oplan, _ := rootPlan(t, h.events(other), other)
+	if oplan != nil && slices.ContainsFunc(oplan.Assignments, func(a domain.Assignment) bool { return a.AgentID == gone }) {
+		t.Fatalf("the fork without %s still assigns it: %+v", gone, oplan.Assignments)
+	}
+	if p.calls.Load() == before {
+		t.Fatal("the change asked the provider nothing")
+	}
+
+	// Bad forks: nothing written.
+	head := h.head()
+	for _, c := range []struct {
+		name   string
+		demand string
+		at     int64
+		change domain.ForkChange
+		want   error
+	}{
+		{"a cursor outside", sub.DemandID, 1, domain.ForkChange{Type: domain.ForkNoChange}, domain.ErrForkPoint},
+		{"after the end", sub.DemandID, orig[len(orig)-1].Position, domain.ForkChange{Type: domain.ForkNoChange}, domain.ErrForkPoint},
+		{"an unknown agent", sub.DemandID, at, domain.ForkChange{Type: domain.ForkRemoveAgent, AgentID: "nobody"}, domain.ErrForkChange},
+		{"no agent", sub.DemandID, at, domain.ForkChange{Type: domain.ForkRemoveAgent}, domain.ErrForkChange},
+		{"an unknown change", sub.DemandID, at, domain.ForkChange{Type: "change_everything"}, domain.ErrForkChange},
+		{"an unknown negotiation", "d-000000000000", at, domain.ForkChange{Type: domain.ForkNoChange}, domain.ErrNotFound},
+	} {
+		if _, _, err := h.c.Fork(ctx, c.demand, c.at, c.change); !errors.Is(err, c.want) {
+			t.Fatalf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if got := h.head(); got != head {
+		t.Fatalf("refused forks wrote %d events", got-head)
+	}
+}

@@ -1,0 +1,140 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Forks (issue 15): a negotiation tree copied up to a point of its
+// history, with one change, continuing from there as a negotiation of its
+// own. The copy and the continuation are the engine's; what the change
+// means at that point is decided here.
+
+// EventNegotiationForked: a negotiation tree was forked from another at a
+// cursor of its history, with one change.
+const EventNegotiationForked EventType = "towow.negotiation.forked"
+
+// ForkChangeType is what a fork changes.
+type ForkChangeType string
+
+// Fork change types.
+const (
+	// ForkNoChange: the fork goes on as the original did (with its
+	// recorded LLM answers, so it ends as the original did).
+	ForkNoChange ForkChangeType = "none"
+	// ForkRemoveAgent: the agent is unavailable from the fork point on:
+	// it declines an offer it has not made, withdraws from the round it
+	// is asked in, and no later negotiation of the tree invites it.
+	ForkRemoveAgent ForkChangeType = "remove_agent"
+)
+
+// ForkChangeTypes lists the change types a fork takes.
+var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent}
+
+// ForkChange is the one change a fork makes.
+type ForkChange struct {
+	Type    ForkChangeType `json:"type" enum:"none,remove_agent"`
+	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"remove_agent: the agent"`
+}
+
+// NegotiationForked is the payload of [EventNegotiationForked], the first
+// event the fork writes after its copy of the original's history.
+type NegotiationForked struct {
+	DemandID   string     `json:"demand_id"`
+	ForkedFrom string     `json:"forked_from" doc:"the original negotiation's root demand"`
+	At         int64      `json:"at" doc:"the cursor in the original's history the fork starts after"`
+	Copied     int        `json:"copied" doc:"how many of the original's events the fork copied"`
+	Change     ForkChange `json:"change"`
+	ForkedAt   time.Time  `json:"forked_at"`
+}
+
+// EventType implements [Payload].
+func (*NegotiationForked) EventType() EventType { return EventNegotiationForked }
+
+// Fork errors.
+var (
+	// ErrForkPoint: the cursor is not a point of the negotiation's history
+	// the fork can start after (TOWOW_FORK_001).
+	ErrForkPoint = &Error{Code: "TOWOW_FORK_001", Message: "not a point of the negotiation to fork at"}
+	// ErrForkChange: the change makes no sense at that point: an agent
+	// unknown to the negotiation, or with no part left in it
+	// (TOWOW_FORK_002).
+	ErrForkChange = &Error{Code: "TOWOW_FORK_002", Message: "the change does not apply at that point"}
+)
+
+// ForkTreeID is the part every id of a negotiation tree shares: the root
+// demand id without its "d-" ("d-3f9a" → "3f9a"; sub-demands, channels,
+// proposals and the workflow all carry it).
+func ForkTreeID(rootDemandID string) string { return strings.TrimPrefix(rootDemandID, "d-") }
+
+// ForkedChange is one stream's events of a fork's change.
+type ForkedChange struct {
+	Stream string
+	Events []Payload
+}
+
+// ApplyForkChange decides what change means for the channels of a tree as
+// they are at the fork point (by channel id; each is evolved by the events
+// returned): for remove_agent, a decline for an offer it owes, a withdrawal
+// from the round it must answer, else a withdrawal from a channel where it
+// still takes part; a channel that ended is left alone, and an agent not
+// invited yet is only kept out of later channels (the engine's filter).
+// ErrForkChange for an unknown change or one that names no agent.
+func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.Time) ([]ForkedChange, error) {
+	switch change.Type {
+	case ForkNoChange:
+		return nil, nil
+	case ForkRemoveAgent:
+	default:
+		return nil, errorf(ErrForkChange, "unknown change %q (one of %s)", change.Type, joinTypes(ForkChangeTypes))
+	}
+	id := strings.TrimSpace(change.AgentID)
+	if id == "" {
+		return nil, errorf(ErrForkChange, "remove_agent needs an agent_id")
+	}
+	ids := make([]string, 0, len(channels))
+	for cid := range channels {
+		ids = append(ids, cid)
+	}
+	sort.Strings(ids)
+	var out []ForkedChange
+	for _, cid := range ids {
+		c := channels[cid]
+		if !c.Invited(id) {
+			continue
+		}
+		if c.Completed || c.Status.IsTerminal() {
+			continue
+		}
+		var evs []Payload
+		var err error
+		_, offered := c.Offers[id]
+		switch {
+		case c.Status == ChannelStatusCollecting && !offered:
+			evs, err = c.SubmitOffer(Offer{AgentID: id, OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline,
+				DeclineReason: ForkUnavailableReason, Reasoning: ForkUnavailableReason}}, "", now)
+		case c.AwaitingFeedback() && slices.Contains(c.MissingFeedback(), id):
+			evs, err = c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw,
+				Reasoning: ForkUnavailableReason}}, 0)
+		case offered && !c.Withdrawn[id] && c.Offers[id].Decision != OfferDecisionDecline:
+			evs = []Payload{&AgentWithdrawn{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, DisplayName: c.DisplayName(id),
+				Reason: ForkUnavailableReason}}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("remove %s from %s: %w", id, cid, err)
+		}
+		for _, ev := range evs {
+			c.Apply(ev)
+		}
+		if len(evs) > 0 {
+			out = append(out, ForkedChange{Stream: ChannelStream(cid), Events: evs})
+		}
+	}
+	return out, nil
+}
+
+// ForkUnavailableReason is what an agent removed by a fork says.
+const ForkUnavailableReason = "假设分支：此后不可用"
