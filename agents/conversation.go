@@ -156,8 +156,11 @@ func (e *Engine) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.Agen
 		if plans > 0 {
 			id = fmt.Sprintf("%s-%d", prefix, plans+1)
 		}
+		// No client id: the agent's change is news to every canvas, the
+		// one that sent the message included (echo exclusion leaves out
+		// only what a client did itself).
 		d := domain.Decision{DecisionID: id, Type: domain.DecisionType(s.Tool), Actor: domain.ActorConversation,
-			ClientID: turn.ClientID, Confidence: s.Confidence, BaseVersion: seen, Payload: s.Args}
+			Confidence: s.Confidence, BaseVersion: seen, Payload: s.Args}
 		evs, err := w.Decide(d, e.decisionContext())
 		if err != nil {
 			rec.Observation = err.Error()

@@ -357,3 +357,22 @@ func (e *Engine) post(ctx context.Context, w *domain.Workflow, n *domain.Workflo
 
 // noRedirects keeps an http node on the host the allow list let through.
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// ChangeCanvas rules on a batch of canvas changes (domain.DecideCanvas)
+// and records the outcome: every change's validation and effects, or the
+// one refused change's rejection; nothing for a conflict, a locked
+// workflow or a batch ruled on before. It returns the outcome and the last
+// position written.
+func (e *Engine) ChangeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error) {
+	var out domain.CanvasOutcome
+	_, pos, err := e.workflowStep(ctx, "canvas", workflowID, b.Actor, "canvas:"+b.BatchID, nil, "",
+		func(w *domain.Workflow) ([]domain.Payload, error) {
+			o, err := w.DecideCanvas(b, e.decisionContext())
+			out = o
+			return o.Events, err
+		})
+	if err != nil {
+		return domain.CanvasOutcome{}, 0, err
+	}
+	return out, pos, nil
+}

@@ -309,9 +309,10 @@ func TestConversationReplans(t *testing.T) {
 	h.wait(sub.DemandID, 30*time.Second)
 	id := domain.WorkflowIDFor(sub.DemandID)
 	h.waitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
-	r.before = func() { // a canvas edit lands while the agent plans
-		if _, err := h.c.Decide(ctx, id, domain.Decision{Type: domain.DecisionUpdateNode, Actor: "user:bob", Confidence: 1,
-			BaseVersion: 1, Payload: domain.DecisionPayload{NodeID: "milestone-4", Changes: &domain.NodeChanges{Due: ptr("下周")}}}); err != nil {
+	r.before = func() { // a canvas edit lands while the agent plans: one version sequence for both
+		if _, _, err := h.c.ChangeCanvas(ctx, id, domain.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
+			Changes: []domain.CanvasChange{{Type: domain.CanvasNodeUpdated, NodeID: "milestone-4",
+				Data: &domain.CanvasNodeData{NodeChanges: domain.NodeChanges{Due: ptr("下周")}}}}}); err != nil {
 			t.Error(err)
 		}
 	}

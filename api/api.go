@@ -124,6 +124,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerExternalAgents(api)
 		s.registerStatus(api)
 		s.registerWorkflows(api)
+		s.registerCanvas(api)
 	}
 	if s.ReadModels != nil {
 		s.registerDemandViews(api)

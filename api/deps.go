@@ -27,6 +27,7 @@ type Commands interface {
 	AuthenticateAgent(ctx context.Context, token string) (domain.AgentState, error)
 	RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string, issueTokens bool) (domain.ProfilesRegistered, error)
 	Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error)
+	ChangeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error)
 	ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a domain.TaskAnswer) (int64, error)
 	Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error)
 	SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error)

@@ -21,6 +21,10 @@ type Problem struct {
 	// Rule names the Coordinator's rule that refused a decision
 	// (TOWOW_DECISION_REJECTED only).
 	Rule string `json:"rule,omitempty" doc:"for TOWOW_DECISION_REJECTED: the validator that refused the decision"`
+	// Canvas and Version are the workflow as it is now
+	// (TOWOW_CANVAS_CONFLICT only): reload it and reapply the changes.
+	Canvas  *CanvasView `json:"canvas,omitempty" doc:"for TOWOW_CANVAS_CONFLICT: the canvas as it is now, to reload and reapply the changes on"`
+	Version int         `json:"version,omitempty" doc:"for TOWOW_CANVAS_CONFLICT: the workflow's current version"`
 	// cause is what went wrong behind a 5xx, logged (never sent).
 	cause error
 }
@@ -83,7 +87,7 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case domain.ErrDuplicate.Code, domain.ErrOffersClosed.Code, domain.ErrFeedbackClosed.Code,
 		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code, domain.ErrAgentExists.Code, domain.ErrAgentState.Code,
-		domain.ErrNothingToClarify.Code, domain.ErrNodeNotOpen.Code:
+		domain.ErrNothingToClarify.Code, domain.ErrNodeNotOpen.Code, domain.ErrCanvasConflict.Code, domain.ErrCanvasLocked.Code:
 		return http.StatusConflict
 	case domain.ErrWorkflowNotFound.Code:
 		return http.StatusNotFound

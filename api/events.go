@@ -176,6 +176,12 @@ func sseResponses() map[string]*huma.Response {
 // goroutine per client, woken by the hub's shared tail (without a hub, it
 // reads the database on every commit, woken by the process's Notifier).
 func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
+	return s.streamFor(after, f, "")
+}
+
+// streamFor is stream as seen by one client: the events it caused itself
+// go out as acknowledgements (echo exclusion; none when client is empty).
+func (s *Server) streamFor(after int64, f eventstore.Filter, client string) *huma.StreamResponse {
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		hctx.SetHeader("Content-Type", "text/event-stream")
 		hctx.SetHeader("Cache-Control", "no-cache")
@@ -183,6 +189,7 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 		ctx, cancel := context.WithCancel(hctx.Context())
 		defer cancel()
 		sw := newSSEWriter(hctx.BodyWriter(), s.frames, cmp.Or(s.SSEWriteTimeout, 30*time.Second), cancel)
+		sw.client = client
 		defer sw.close()
 		if err := sw.comment("towow event stream"); err != nil {
 			return

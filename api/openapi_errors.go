@@ -9,13 +9,13 @@ import (
 )
 
 // conflicting are the operations that can answer 409: the request
-// conflicts with the state of the agent or the negotiation (an agent that
-// exists or is deactivated, a second answer, a closed phase, a wrong
-// round).
+// conflicts with the state of the agent, the negotiation or the workflow
+// (an agent that exists or is deactivated, a second answer, a closed
+// phase, a wrong round, a node not running, a stale or locked canvas).
 var conflicting = map[string]bool{
 	"create-agent": true, "update-agent": true, "deactivate-agent": true, "reactivate-agent": true,
 	"issue-agent-token": true, "submit-offer": true, "submit-feedback": true, "clarify-demand": true,
-	"report-task": true, "approve-node": true,
+	"report-task": true, "approve-node": true, "change-canvas": true,
 }
 
 // documentErrors completes the OpenAPI document, in one place: every

@@ -24,6 +24,7 @@ type sseWriter struct {
 	frames  *frameCache
 	timeout time.Duration      // bounds each write
 	fail    context.CancelFunc // ends the stream after a failed write
+	client  string             // echo exclusion: what this client caused goes out as an ack
 
 	mu     sync.Mutex
 	closed bool
@@ -52,7 +53,7 @@ func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent)
 	defer sw.mu.Unlock()
 	sw.out = sw.out[:0]
 	for _, e := range batch {
-		frame, err := sw.frames.frame(e)
+		frame, err := sw.frame(e)
 		if err != nil {
 			sw.fail()
 			return err
@@ -70,6 +71,17 @@ func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent)
 		sw.out = nil // one very large event: do not keep its buffer for the stream's life
 	}
 	return err
+}
+
+// frame is e's SSE message for this client: the shared frame, or an
+// acknowledgement when the client caused e itself.
+func (sw *sseWriter) frame(e eventstore.RecordedEvent) ([]byte, error) {
+	if sw.client != "" {
+		if ack, ok := echoOf(e, sw.client); ok {
+			return encodeAck(ack)
+		}
+	}
+	return sw.frames.frame(e)
 }
 
 // comment writes an SSE comment line.

@@ -81,34 +81,40 @@ func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow,
 	return w, nil
 }
 
-// workflowAt folds a workflow's events up to cursor at; 404 when it did
-// not exist yet.
-func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.Workflow, error) {
+// workflowAt folds a workflow's events up to cursor at (0: all of
+// them); it returns the workflow and the position of the last event
+// folded, and 404 when the workflow did not exist yet.
+func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.Workflow, int64, error) {
 	w := &domain.Workflow{}
+	var last int64
 	for from := int64(1); ; {
 		evs, err := s.Events.ReadStream(ctx, domain.WorkflowStream(id), from, eventstore.MaxReadLimit)
 		if err != nil {
-			return nil, problem(err)
+			return nil, 0, problem(err)
 		}
 		for _, e := range evs {
-			if e.Position > at {
+			if at > 0 && e.Position > at {
 				break
 			}
 			p, err := e.Decode()
 			if err != nil {
-				return nil, problem(err)
+				return nil, 0, problem(err)
 			}
 			w.Apply(p)
+			last = e.Position
 		}
-		if len(evs) < eventstore.MaxReadLimit || evs[len(evs)-1].Position > at {
+		if len(evs) < eventstore.MaxReadLimit || (at > 0 && evs[len(evs)-1].Position > at) {
 			break
 		}
 		from = evs[len(evs)-1].StreamVersion + 1
 	}
 	if !w.Exists() {
-		return nil, notFound(fmt.Sprintf("no workflow %s at cursor %d", id, at))
+		if at > 0 {
+			return nil, 0, notFound(fmt.Sprintf("no workflow %s at cursor %d", id, at))
+		}
+		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
 	}
-	return w, nil
+	return w, last, nil
 }
 
 // WorkflowListInput selects workflows.
@@ -221,9 +227,11 @@ type ConversationOutput struct {
 	}
 }
 
-// WorkflowStreamInput follows one workflow's events.
+// WorkflowStreamInput follows one workflow's events, as seen by one
+// client.
 type WorkflowStreamInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	ClientID   string `query:"client_id" maxLength:"80" doc:"this client (canvas tab): what it changed itself comes back as towow.canvas.ack, not as the change (echo exclusion)"`
 	StreamInput
 }
 
@@ -255,7 +263,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		Tags:        []string{"workflows"},
 	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
 		if in.At > 0 {
-			w, err := s.workflowAt(ctx, in.WorkflowID, in.At)
+			w, _, err := s.workflowAt(ctx, in.WorkflowID, in.At)
 			if err != nil {
 				return nil, err
 			}
@@ -289,7 +297,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		res, err := s.Commands.Decide(ctx, in.WorkflowID, domain.Decision{DecisionID: b.DecisionID, Type: b.Type, Actor: actor,
 			ClientID: b.ClientID, Confidence: confidence, BaseVersion: b.BaseVersion, Payload: b.Payload})
 		if err != nil {
-			return nil, decisionProblem(err)
+			return nil, decisionProblem(err, nil)
 		}
 		out := &DecisionOutput{}
 		out.Body.DecisionID, out.Body.Version = res.Validated.Decision.DecisionID, res.Validated.Version
@@ -372,8 +380,8 @@ func (s *Server) registerWorkflows(api huma.API) {
 		Responses:   sseResponses(),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/workflows/{workflow_id}/stream",
-		Summary:     "Server-sent events of one workflow: decisions, changes, node execution",
-		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID.",
+		Summary:     "Server-sent events of one workflow: decisions, changes, node execution, the conversation",
+		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID. With `client_id`, an event that client caused itself (a change or decision it sent, a message it wrote) comes as `event: towow.canvas.ack` whose data is a CanvasAck (the event's cursor, id, type, decision and the workflow's version after it), under the same `id:`, so resuming keeps its guarantees; every other event comes as it is. The conversation agent's changes carry no client id: every client gets them.",
 		Tags:        []string{"events", "workflows"},
 	}, func(ctx context.Context, in *WorkflowStreamInput) (*huma.StreamResponse, error) {
 		after, err := in.after()
@@ -383,7 +391,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		if _, err := s.loadWorkflow(ctx, in.WorkflowID); err != nil {
 			return nil, err
 		}
-		return s.stream(after, eventstore.Filter{StreamID: domain.WorkflowStream(in.WorkflowID)}), nil
+		return s.streamFor(after, eventstore.Filter{StreamID: domain.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
 	})
 }
 
@@ -394,8 +402,9 @@ func actOutput(workflowID, nodeID string, pos int64) *WorkflowActOutput {
 }
 
 // decisionProblem is a rejected decision's 422, naming the rule with one
-// error per field; any other error as usual.
-func decisionProblem(err error) error {
+// error per field (located by locate, when given); any other error as
+// usual.
+func decisionProblem(err error, locate func(field string) string) error {
 	var re *domain.RejectionError
 	if !errors.As(err, &re) {
 		return problem(err)
@@ -405,7 +414,11 @@ func decisionProblem(err error) error {
 		fmt.Sprintf("the Coordinator refused the decision (rule %s): %s", r.Rule, r.Reason))
 	p.Rule = r.Rule
 	for _, fe := range r.Errors {
-		p.Errors = append(p.Errors, &huma.ErrorDetail{Message: fe.Message, Location: fe.Field})
+		loc := fe.Field
+		if locate != nil {
+			loc = locate(loc)
+		}
+		p.Errors = append(p.Errors, &huma.ErrorDetail{Message: fe.Message, Location: loc})
 	}
 	return p
 }

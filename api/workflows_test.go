@@ -37,6 +37,26 @@ func (a *testAPI) call(t *testing.T, method, path string, body any, v any) (int,
 	return resp.StatusCode, b
 }
 
+// agreedWorkflow submits a demand and waits for the workflow its
+// agreement becomes.
+func (a *testAPI) agreedWorkflow(t *testing.T, user, text string) (string, api.WorkflowView) {
+	t.Helper()
+	demandID, _ := a.submitAs(t, user, text)
+	var list api.WorkflowListOutput
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if code, b := a.call(t, http.MethodGet, "/api/v1/workflows?demand_id="+demandID, nil, &list.Body); code != 200 {
+			t.Fatalf("list: %d %s", code, b)
+		}
+		if len(list.Body.Workflows) == 1 {
+			return demandID, list.Body.Workflows[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no workflow after the agreement")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestWorkflowAPI: the sample demand's agreement is a draft workflow on
 // the API; a refused decision is 422 naming the rule and changes nothing;
 // a decision let through answers the new version; time travel shows the
@@ -44,22 +64,7 @@ func (a *testAPI) call(t *testing.T, method, path string, body any, v any) (int,
 // unknown workflows are 404.
 func TestWorkflowAPI(t *testing.T) {
 	a := newAPI(t)
-	demandID, _ := a.submitAs(t, "user_alice", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
-	var list api.WorkflowListOutput
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if code, b := a.call(t, http.MethodGet, "/api/v1/workflows?demand_id="+demandID, nil, &list.Body); code != 200 {
-			t.Fatalf("list: %d %s", code, b)
-		}
-		if len(list.Body.Workflows) == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no workflow after the agreement")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	w := list.Body.Workflows[0]
+	demandID, w := a.agreedWorkflow(t, "user_alice", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
 	if w.Status != domain.WorkflowStatusDraft || w.Version != 1 || w.UserID != "user_alice" || len(w.Nodes) == 0 {
 		t.Fatalf("%+v", w)
 	}

@@ -51,6 +51,38 @@ func (s *Service) Decide(ctx context.Context, workflowID string, d domain.Decisi
 		Repeated: true}, nil
 }
 
+// ChangeCanvas applies a batch of canvas changes through the Coordinator
+// (issue 14), all or nothing: a batch without an id gets one. Let
+// through, it returns the outcome (new version, decision ids,
+// corrections) and the position written. A change refused: its rejection
+// is recorded, the outcome names it (Rejected, Index) and the error is a
+// *domain.RejectionError. A structural batch on a stale version: a
+// *domain.CanvasConflictError; while the workflow runs or after it ended:
+// domain.ErrCanvasLocked; an unknown workflow: ErrWorkflowNotFound.
+// Nothing is written then. A batch id ruled on before returns the earlier
+// ruling with Repeated set (a refusal again as the error).
+func (s *Service) ChangeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error) {
+	if b.BatchID == "" {
+		id, err := newID("cv-", 8)
+		if err != nil {
+			return domain.CanvasOutcome{}, 0, err
+		}
+		b.BatchID = id
+	}
+	if err := s.requireWorkflow(ctx, workflowID); err != nil {
+		return domain.CanvasOutcome{}, 0, err
+	}
+	out, pos, err := s.engine.ChangeCanvas(ctx, workflowID, b)
+	if err != nil {
+		return domain.CanvasOutcome{}, 0, err
+	}
+	out.BatchID = b.BatchID
+	if out.Rejected != nil {
+		return out, pos, &domain.RejectionError{Rejected: *out.Rejected}
+	}
+	return out, pos, nil
+}
+
 // ReportTask records an external agent's report on its running task.
 // Errors are *domain.Error: ErrWorkflowNotFound, ErrNotFound (no such
 // node), ErrNodeNotOpen, ErrNotAssignee, ErrInvalidAnswer; nothing is

@@ -46,8 +46,10 @@ type Decision struct {
 	Type       DecisionType `json:"decision_type"`
 	// Actor is who decided: "user:<id>", "conversation_agent", "system".
 	Actor string `json:"actor"`
-	// ClientID names the client (a canvas tab) that sent it, for echo
-	// exclusion.
+	// ClientID names the client (a canvas tab) that made the change and
+	// shows it already: its live stream gets an acknowledgement instead of
+	// the change (echo exclusion). The conversation agent's decisions
+	// carry none: they are news to every client.
 	ClientID string `json:"client_id,omitempty"`
 	// Confidence is the decider's confidence, 0-1 (1 for a person).
 	Confidence float64 `json:"confidence"`

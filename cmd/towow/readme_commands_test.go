@@ -224,6 +224,15 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`curl -s -X POST http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/decisions`); field(out, "version") != "2" {
 		t.Fatalf("the decision was not let through:\n%s", out)
 	}
+	// The canvas: a batch on the version it shows, then this tab's stream
+	// acknowledges it.
+	vars["<version>"] = field(run(`curl -s http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/canvas`), "version")
+	if out := run(`curl -s -X POST http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/canvas/changes`); field(out, "version") != "4" {
+		t.Fatalf("the canvas batch was not let through:\n%s", out)
+	}
+	if out := run(`curl -N 'http://127.0.0.1:8080/api/v1/events/workflows/<workflow_id>/stream?client_id=tab-1'`); !strings.Contains(out, "event: towow.canvas.ack") {
+		t.Fatalf("the tab's stream has no acknowledgement:\n%s", out)
+	}
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/messages`)
 	run(`curl -s http://127.0.0.1:8080/api/v1/workflows/<workflow_id>/messages`)
 	if out := run(`curl -N http://127.0.0.1:8080/api/v1/events/workflows/<workflow_id>/stream`); !strings.Contains(out, "towow.decision.validated") {

@@ -35,6 +35,7 @@ type Metrics struct {
 	refused      *prometheus.CounterVec
 	corrected    *prometheus.CounterVec
 	workflows    *prometheus.CounterVec
+	canvas       *prometheus.CounterVec
 
 	// needs holds each understood demand's needs until its negotiation
 	// completes (at most maxPending; beyond that it starts again).
@@ -84,8 +85,10 @@ func New() *Metrics {
 		Help: "Corrections the Coordinator made to decisions it let through, by rule."}, []string{"rule"})
 	m.workflows = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "workflow_outcomes_total",
 		Help: "Workflows ended by this process's steps, by status (completed, failed, cancelled)."}, []string{"status"})
+	m.canvas = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "canvas_batches_total",
+		Help: "Canvas change batches answered by this process, by outcome (applied, repeated, conflict, locked, rejected)."}, []string{"outcome"})
 	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.rejected, m.planSize, m.rounds, m.coverage, m.sse,
-		m.validated, m.refused, m.corrected, m.workflows,
+		m.validated, m.refused, m.corrected, m.workflows, m.canvas,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -162,6 +165,11 @@ func (m *Metrics) Observe(p domain.Payload) {
 		m.workflows.WithLabelValues(string(domain.WorkflowStatusCancelled)).Inc()
 	}
 }
+
+// CanvasBatch counts one canvas change batch by its outcome: applied,
+// repeated, conflict (a stale version), locked (the workflow runs) or
+// rejected (the Coordinator refused a change).
+func (m *Metrics) CanvasBatch(outcome string) { m.canvas.WithLabelValues(outcome).Inc() }
 
 // StreamOpened and StreamClosed track live SSE connections.
 func (m *Metrics) StreamOpened() { m.sse.Inc() }

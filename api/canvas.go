@@ -1,0 +1,229 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// The canvas (issue 14, design 003 phase 3): the workflow as a person
+// edits it, in sync with the conversation agent's edits: one version
+// sequence for both, a stale structural batch refused with the current
+// canvas (409), and echo exclusion on the live stream.
+
+// CanvasView is the canvas: the workflow with its nodes' positions and
+// execution state, its version, and the cursor it was folded up to.
+type CanvasView struct {
+	WorkflowView
+	Cursor int64 `json:"cursor" doc:"global position of the last event folded: follow the workflow's stream with last_event_id=cursor for exactly what came after"`
+}
+
+// CanvasInput names a workflow and, for time travel, a cursor.
+type CanvasInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80" example:"wf-3f9a1c2b4d5e"`
+	At         int64  `query:"at" minimum:"0" doc:"time travel: the canvas as it was at this cursor (an SSE id); 0: now"`
+}
+
+// CanvasOutput is the canvas.
+type CanvasOutput struct {
+	Body CanvasView
+}
+
+// CanvasChangesInput is a batch of canvas changes.
+type CanvasChangesInput struct {
+	WorkflowID string `path:"workflow_id" maxLength:"80"`
+	Body       struct {
+		ClientID    string                `json:"client_id" minLength:"1" maxLength:"80" doc:"the client (canvas tab) that made the changes: its stream acknowledges them instead of echoing them"`
+		BaseVersion int                   `json:"base_version" minimum:"0" doc:"the version the changes were made on"`
+		BatchID     string                `json:"batch_id,omitempty" maxLength:"64" doc:"idempotency key: the same batch is ruled on once (one is drawn when absent); change i is decision <batch_id>-<i>"`
+		UserID      string                `json:"user_id,omitempty" maxLength:"128" doc:"who edits (the actor is user:<user_id>)"`
+		Changes     []domain.CanvasChange `json:"changes" minItems:"1" maxItems:"100"`
+	}
+}
+
+// CanvasChangesOutput is a batch let through.
+type CanvasChangesOutput struct {
+	Body struct {
+		BatchID     string              `json:"batch_id"`
+		Version     int                 `json:"version" doc:"the workflow's version after the batch"`
+		DecisionIDs []string            `json:"decision_ids" doc:"one decision per change, in order"`
+		Corrections []domain.Correction `json:"corrections" doc:"what the Coordinator corrected before letting the changes through"`
+		Repeated    bool                `json:"repeated" doc:"the batch was ruled on before; nothing was written now"`
+		Cursor      int64               `json:"cursor" doc:"global position of the last event written (0 when nothing was)"`
+	}
+}
+
+func canvasView(w *domain.Workflow, cursor int64) CanvasView {
+	return CanvasView{WorkflowView: workflowView(w), Cursor: cursor}
+}
+
+func (s *Server) registerCanvas(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "get-canvas",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows/{workflow_id}/canvas",
+		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
+		Tags:        []string{"workflows", "canvas"},
+	}, func(ctx context.Context, in *CanvasInput) (*CanvasOutput, error) {
+		w, cursor, err := s.workflowAt(ctx, in.WorkflowID, in.At)
+		if err != nil {
+			return nil, err
+		}
+		return &CanvasOutput{Body: canvasView(w, cursor)}, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "change-canvas",
+		Method:      http.MethodPost,
+		Path:        "/api/v1/workflows/{workflow_id}/canvas/changes",
+		Summary:     "Apply a batch of canvas changes, all or nothing, each a decision through the Coordinator",
+		Description: "Each change (node_added, node_updated, node_deleted, node_moved, edge_added, edge_deleted) is a decision through the Coordinator's validators, on the workflow as the batch's earlier changes left it; the conversation agent's decisions share the same version sequence. " +
+			"Let through: 200 with the new version. A change refused: 422 TOWOW_DECISION_REJECTED naming the rule, errors located at changes[i]; its rejection is recorded, nothing else. " +
+			"A batch with a structural change made on a stale base_version: 409 TOWOW_CANVAS_CONFLICT with the current canvas and version in the problem body, nothing written: reload and reapply. Moves alone never conflict (last write wins for positions). " +
+			"A structural change while the workflow runs, or after it ended: 409 TOWOW_CANVAS_LOCKED (the server wins; moves are still taken while it runs). " +
+			"The client's own stream (client_id) acknowledges the changes; every other client receives them.",
+		Tags:         []string{"workflows", "canvas"},
+		MaxBodyBytes: 256 << 10,
+	}, func(ctx context.Context, in *CanvasChangesInput) (*CanvasChangesOutput, error) {
+		b := in.Body
+		actor := "user"
+		if b.UserID != "" {
+			actor = "user:" + b.UserID
+		}
+		res, pos, err := s.Commands.ChangeCanvas(ctx, in.WorkflowID, domain.CanvasBatch{BatchID: b.BatchID, ClientID: b.ClientID,
+			Actor: actor, BaseVersion: b.BaseVersion, Changes: b.Changes})
+		var conflict *domain.CanvasConflictError
+		switch {
+		case errors.As(err, &conflict):
+			s.countCanvas("conflict")
+			return nil, s.canvasConflict(ctx, in.WorkflowID, conflict)
+		case errors.Is(err, domain.ErrDecisionRejected):
+			s.countCanvas("rejected")
+			return nil, decisionProblem(err, func(field string) string { return canvasField(res.Index, field) })
+		case errors.Is(err, domain.ErrCanvasLocked):
+			s.countCanvas("locked")
+			return nil, problem(err)
+		case err != nil:
+			return nil, problem(err)
+		}
+		s.countCanvas(map[bool]string{true: "repeated", false: "applied"}[res.Repeated])
+		out := &CanvasChangesOutput{}
+		out.Body.BatchID, out.Body.Version, out.Body.Repeated, out.Body.Cursor = res.BatchID, res.Version, res.Repeated, pos
+		out.Body.DecisionIDs, out.Body.Corrections = res.DecisionIDs, res.Corrections
+		if out.Body.DecisionIDs == nil {
+			out.Body.DecisionIDs = []string{}
+		}
+		if out.Body.Corrections == nil {
+			out.Body.Corrections = []domain.Correction{}
+		}
+		return out, nil
+	})
+}
+
+// countCanvas counts a batch's outcome in /metrics.
+func (s *Server) countCanvas(outcome string) {
+	if s.Metrics != nil {
+		s.Metrics.CanvasBatch(outcome)
+	}
+}
+
+// canvasField locates a refused decision's field in change i of a
+// canvas batch: the decision's payload.node.title is the change's
+// data.title, its payload.from the change's edge.from.
+func canvasField(i int, field string) string {
+	for _, r := range [][2]string{{"payload.node.", "data."}, {"payload.changes.", "data."}, {"payload.position", "data.position"},
+		{"payload.node", "data"}, {"payload.changes", "data"}, {"payload.from", "edge.from"}, {"payload.to", "edge.to"},
+		{"payload.", ""}, {"decision_type", "type"}} {
+		if rest, ok := strings.CutPrefix(field, r[0]); ok {
+			field = r[1] + rest
+			break
+		}
+	}
+	return fmt.Sprintf("body.changes[%d].%s", i, field)
+}
+
+// canvasConflict is the 409 of a stale batch, with the canvas as it is
+// now (folded after the refusal: the freshest state to reapply on).
+func (s *Server) canvasConflict(ctx context.Context, workflowID string, c *domain.CanvasConflictError) error {
+	w, cursor, err := s.workflowAt(ctx, workflowID, 0)
+	if err != nil {
+		return err
+	}
+	p := newProblem(http.StatusConflict, domain.ErrCanvasConflict.Code, fmt.Sprintf(
+		"the canvas changed since version %d (it is at version %d now): nothing was written; reload it and reapply your changes",
+		c.BaseVersion, w.Version))
+	v := canvasView(w, cursor)
+	p.Canvas, p.Version = &v, w.Version
+	return p
+}
+
+// CanvasAck is what a client's stream carries instead of an event the
+// client caused itself (echo exclusion): SSE `event: towow.canvas.ack`,
+// under the event's own id.
+type CanvasAck struct {
+	AckOf      string    `json:"ack_of" doc:"the type of the event acknowledged" example:"towow.workflow.node_moved"`
+	EventID    string    `json:"event_id"`
+	Cursor     int64     `json:"cursor"`
+	StreamID   string    `json:"stream_id"`
+	ClientID   string    `json:"client_id"`
+	DecisionID string    `json:"decision_id,omitempty"`
+	MessageID  string    `json:"message_id,omitempty"`
+	Version    int       `json:"version,omitempty" doc:"the workflow's version after the event (changes and decisions)"`
+	Timestamp  time.Time `json:"timestamp"`
+}
+
+// AckEventType is the SSE event name of a CanvasAck.
+const AckEventType = "towow.canvas.ack"
+
+// echoFields are the fields of a workflow event that say which client
+// caused it: a change's client_id, a decision's, a message's.
+type echoFields struct {
+	ClientID   string `json:"client_id"`
+	DecisionID string `json:"decision_id"`
+	MessageID  string `json:"message_id"`
+	Version    int    `json:"version"`
+	Decision   *struct {
+		ClientID   string `json:"client_id"`
+		DecisionID string `json:"decision_id"`
+	} `json:"decision"`
+}
+
+// echoOf returns the acknowledgement of e when client caused it: a
+// change, a decision or a conversation message it sent.
+func echoOf(e eventstore.RecordedEvent, client string) (CanvasAck, bool) {
+	t := string(e.Type)
+	if !strings.HasPrefix(t, "towow.workflow.") && !strings.HasPrefix(t, "towow.decision.") && e.Type != domain.EventConversationMessage {
+		return CanvasAck{}, false
+	}
+	var f echoFields
+	if err := json.Unmarshal(e.Payload, &f); err != nil {
+		return CanvasAck{}, false // sent as it is: the frame's own encoding reports a broken payload
+	}
+	if f.Decision != nil {
+		f.ClientID, f.DecisionID = f.Decision.ClientID, f.Decision.DecisionID
+	}
+	if f.ClientID != client {
+		return CanvasAck{}, false
+	}
+	return CanvasAck{AckOf: t, EventID: e.EventID.String(), Cursor: e.Position, StreamID: e.StreamID, ClientID: client,
+		DecisionID: f.DecisionID, MessageID: f.MessageID, Version: f.Version, Timestamp: e.RecordedAt}, true
+}
+
+// encodeAck is an acknowledgement as one SSE message, under the
+// acknowledged event's id.
+func encodeAck(a CanvasAck) ([]byte, error) {
+	data, err := json.Marshal(a)
+	if err != nil {
+		return nil, fmt.Errorf("encode ack of event %d: %w", a.Cursor, err)
+	}
+	return fmt.Appendf(nil, "id: %d\nevent: %s\ndata: %s\n\n", a.Cursor, AckEventType, data), nil
+}
