@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/towow/towow/internal/pgcluster"
@@ -37,11 +39,16 @@ func (b *browserTab) run(what string, actions ...chromedp.Action) {
 	}
 }
 
-// shot saves a screenshot of the page's viewport as <file>.png.
+// shot saves a screenshot of the page's viewport as <file>.png; the page
+// is brought to the front first (headless Chromium paints only the active
+// page, so a screenshot of another would wait forever).
 func (b *browserTab) shot(file string) {
 	b.t.Helper()
 	var png []byte
-	b.run("screenshot "+file, chromedp.CaptureScreenshot(&png))
+	b.run("screenshot "+file, chromedp.ActionFunc(func(ctx context.Context) error {
+		c := chromedp.FromContext(ctx)
+		return target.ActivateTarget(c.Target.TargetID).Do(cdp.WithExecutor(ctx, c.Browser))
+	}), chromedp.CaptureScreenshot(&png))
 	if err := os.WriteFile(filepath.Join(b.shots, file+".png"), png, 0o644); err != nil {
 		b.t.Fatal(err)
 	}
@@ -158,7 +165,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	defer cancelAlloc()
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	defer cancelBrowser()
-	bctx, cancel := context.WithTimeout(bctx, 5*time.Minute)
+	bctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
 	defer cancel()
 	if err := chromedp.Run(bctx); err != nil { // starts the browser
 		t.Fatal(err)
@@ -184,6 +191,8 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	// echoed back as changes).
 	orig := start.node(moved).Position
 	a.drag(moved, 60, 130)
+	a.until("A's node follows the drag", fmt.Sprintf(`(() => { const g = document.querySelector('g.wf-node[data-node=%q]'); return +g.dataset.x !== %v || +g.dataset.y !== %v; })()`,
+		moved, orig.X, orig.Y))
 	var ax, ay float64
 	a.eval("A's moved node", fmt.Sprintf(`(() => { const g = document.querySelector('g.wf-node[data-node=%q]'); return +g.dataset.x; })()`, moved), &ax)
 	a.eval("A's moved node", fmt.Sprintf(`(() => { const g = document.querySelector('g.wf-node[data-node=%q]'); return +g.dataset.y; })()`, moved), &ay)

@@ -408,9 +408,8 @@ async function workflowPage(id) {
     }
     if (a.ack_of === "towow.workflow.started") c.status = "running";
     if (a.ack_of === "towow.workflow.cancelled") c.status = "cancelled";
-    if (WF_CHANGE_TEXT[a.ack_of]) {
-      log("ack", "你的修改已确认（" + WF_CHANGE_TEXT[a.ack_of] + "）→ v" + (a.version || c.version));
-    }
+    if (a.ack_of === "towow.conversation.message") log("ack", "你的消息已送达助手");
+    else if (WF_CHANGE_TEXT[a.ack_of]) log("ack", "你的修改已确认（" + WF_CHANGE_TEXT[a.ack_of] + "）→ v" + (a.version || c.version));
     scheduleRender();
   };
 
