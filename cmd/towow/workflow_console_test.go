@@ -160,7 +160,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	t.Logf("workflow %s: %d nodes, version %d", wfID, len(start.Nodes), start.Version)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1400, 900))
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1600, 1000))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	bctx, cancelBrowser := chromedp.NewContext(actx)
@@ -220,7 +220,6 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	if c := canvas(); c.node(moved).Position.X != ax || c.node(moved).Position.Y != ay || c.node(renamed).Title != titleA || c.Version != start.Version+1 {
 		t.Fatalf("server canvas after A's changes: %+v, %+v, version %d (was %d)", c.node(moved), c.node(renamed), c.Version, start.Version)
 	}
-	a.shot("workflow-canvas")
 
 	// 2. A and B edit the same node from the same version: A saves first,
 	// B's save conflicts, B reloads and reapplies on the new version.
@@ -231,6 +230,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	}
 	open(a)
 	open(b)
+	a.shot("workflow-canvas")
 	const titleB = "演讲嘉宾确认（B 的版本）"
 	a.run("A saves", chromedp.SetValue(`#wf-edit-title`, "演讲嘉宾确认（A 的版本）", chromedp.ByQuery), chromedp.Click(`#wf-edit-save`, chromedp.ByQuery),
 		chromedp.WaitNotPresent(`#wf-edit-form`, chromedp.ByQuery))

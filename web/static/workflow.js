@@ -160,7 +160,8 @@ async function workflowPage(id) {
     note: h("span", { id: "wf-lock-note", class: "small muted" }),
     conflict: h("div", { id: "wf-conflict", class: "wf-conflict", role: "alert", hidden: true }),
     error: h("div", { id: "wf-error", class: "error", role: "alert" }),
-    svgWrap: h("div", { class: "wf-canvas-wrap" }),
+    svgWrap: h("div", { class: "wf-canvas-wrap fit" }),
+    zoom: h("button", { type: "button", id: "wf-zoom", class: "ghost small", "aria-pressed": "true" }, "适应宽度"),
     panel: h("section", { class: "card wf-panel", id: "wf-panel", hidden: true }),
     chatLog: h("ol", { id: "wf-chat-log", class: "wf-chat-log" }),
     chatInput: h("input", { id: "wf-chat-input", maxlength: 2000, placeholder: "例如：在活动当天之前加一个彩排" }),
@@ -180,7 +181,7 @@ async function workflowPage(id) {
     h("div", { class: "wf-grid" },
       h("div", { class: "wf-main" },
         h("section", { class: "card wf-canvas-card" }, ui.svgWrap,
-          h("p", { class: "small muted wf-legend" }, "拖动步骤可移动位置；点击步骤可编辑；“连线”模式下先点前置步骤，再点后续步骤；点击连线可删除。")),
+          h("div", { class: "row wf-legend" }, h("span", { class: "small muted wf-grow" }, "拖动步骤可移动位置；点击步骤可编辑；“连线”模式下先点前置步骤，再点后续步骤；点击连线可删除。"), ui.zoom)),
         h("section", { class: "card wf-history", id: "wf-history" }, h("h2", {}, "历史"),
           h("p", { class: "small muted" }, "拖动滑块，查看执行计划在任一事件时的样子（只读）。"), ui.slider, h("div", { class: "row" }, ui.histPos, ui.histNow))),
       h("div", { class: "wf-side" },
@@ -616,6 +617,12 @@ async function workflowPage(id) {
     scheduleRender();
   };
   ui.connect.addEventListener("click", () => setConnect(!connectMode));
+  ui.zoom.addEventListener("click", () => {
+    const fit = !ui.svgWrap.classList.contains("fit");
+    ui.svgWrap.classList.toggle("fit", fit);
+    ui.zoom.setAttribute("aria-pressed", String(fit));
+    ui.zoom.textContent = fit ? "适应宽度" : "原始大小";
+  });
 
   // ---------- pointer: drag, click, connect ----------
   const toSvg = (ev) => {
