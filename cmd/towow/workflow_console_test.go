@@ -86,11 +86,12 @@ func (b *browserTab) drag(nodeID string, dx, dy float64) {
 
 // canvasNode is the part of a canvas node the test reads.
 type canvasNode struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Title    string `json:"title"`
-	Status   string `json:"status"`
-	Position struct{ X, Y float64 }
+	ID         string `json:"id"`
+	Type       string `json:"type"`
+	AssigneeID string `json:"assignee_id"`
+	Title      string `json:"title"`
+	Status     string `json:"status"`
+	Position   struct{ X, Y float64 }
 }
 
 // canvasView is the part of GET /api/v1/workflows/{id}/canvas the test reads.
@@ -249,6 +250,40 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	})
 	a.run("A sees B's title", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q][data-title=%q]`, contested, titleB), chromedp.ByQuery))
 	b.until("B's reapply is acknowledged", `document.querySelector('#wf-activity li[data-kind="ack"]') !== null`)
+
+	// 2b. A adds a step with the form, connects it (连线: source, then
+	// target), deletes the edge, then the step; B follows each change.
+	a.run("A adds a step",
+		chromedp.Click(`#wf-add`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#wf-new-title`, chromedp.ByQuery),
+		chromedp.SetValue(`#wf-new-title`, "物料准备", chromedp.ByQuery),
+		chromedp.SetValue(`#wf-new-description`, "海报、胸牌和签到表", chromedp.ByQuery),
+		chromedp.SetValue(`#wf-new-assignee`, start.node(renamed).AssigneeID, chromedp.ByQuery),
+		chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
+		chromedp.WaitVisible(`g.wf-node[data-title="物料准备"]`, chromedp.ByQuery))
+	var added string
+	a.run("the new step's id", chromedp.AttributeValue(`g.wf-node[data-title="物料准备"]`, "data-node", &added, nil, chromedp.ByQuery))
+	b.run("B sees the new step", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q][data-title="物料准备"]`, added), chromedp.ByQuery))
+	edge := fmt.Sprintf(`path.wf-edge[data-from=%q][data-to=%q]`, renamed, added)
+	a.run("A connects two steps",
+		chromedp.Click(`#wf-connect`, chromedp.ByQuery),
+		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, renamed), chromedp.ByQuery),
+		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery),
+		chromedp.WaitReady(edge, chromedp.ByQuery))
+	b.run("B sees the edge", chromedp.WaitReady(edge, chromedp.ByQuery))
+	a.run("A deletes the edge",
+		chromedp.Evaluate(fmt.Sprintf(`document.querySelector('path.wf-edge-hit[data-from=%q][data-to=%q]').dispatchEvent(new MouseEvent("click", {bubbles: true}))`, renamed, added), nil),
+		chromedp.Click(`#wf-edge-delete`, chromedp.ByQuery),
+		chromedp.WaitNotPresent(edge, chromedp.ByQuery))
+	b.run("B loses the edge", chromedp.WaitNotPresent(edge, chromedp.ByQuery))
+	a.run("A deletes the step",
+		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery),
+		chromedp.Click(`#wf-node-delete`, chromedp.ByQuery),
+		chromedp.WaitNotPresent(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery))
+	b.run("B loses the step", chromedp.WaitNotPresent(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery))
+	if c := canvas(); len(c.Nodes) != len(start.Nodes) || c.Version != before+6 {
+		t.Fatalf("after adding, connecting, disconnecting and deleting a step: %d nodes (want %d), version %d (want %d)", len(c.Nodes), len(start.Nodes), c.Version, before+6)
+	}
 
 	// 3. B asks the conversation agent for a rehearsal; both canvases show it.
 	// (The builtin brain cannot tell which node "the event" is in English:

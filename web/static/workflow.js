@@ -171,7 +171,14 @@ async function workflowPage(id) {
     histPos: h("div", { id: "wf-history-position", class: "small muted" }),
     histNow: h("button", { type: "button", id: "wf-history-now", class: "ghost", hidden: true }, "回到现在"),
   };
-  const svg = svgEl("svg", { id: "wf-canvas", class: "wf-canvas", "data-client": clientId });
+  const edgeLayer = svgEl("g", { class: "wf-edges" });
+  const nodeLayer = svgEl("g", { class: "wf-nodes" });
+  const svg = svgEl("svg", { id: "wf-canvas", class: "wf-canvas", "data-client": clientId },
+    svgEl("defs", {}, svgEl("marker", { id: "wf-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto-start-reverse" },
+      svgEl("path", { d: "M0,0 L10,5 L0,10 z", class: "wf-arrowhead" }))),
+    edgeLayer, nodeLayer);
+  const nodeEls = new Map(); // node id → its <g>
+  const edgeEls = new Map(); // "from\0to" → its <g>
   ui.svgWrap.append(svg);
   app.append(
     h("section", { class: "card wf-head" },
@@ -259,30 +266,57 @@ async function workflowPage(id) {
     svg.setAttribute("data-readonly", String(readOnly()));
     svg.setAttribute("data-status", cv.status);
     svg.setAttribute("data-version", cv.version);
-    const defs = svgEl("defs", {}, svgEl("marker", { id: "wf-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto-start-reverse" },
-      svgEl("path", { d: "M0,0 L10,5 L0,10 z", class: "wf-arrowhead" })));
-    const edges = cv.edges.filter((e) => pos[e.from] && pos[e.to]).map((e) => {
+    // Keyed by node id and edge: an element lives as long as its node or
+    // edge does, so a render never pulls one from under the pointer.
+    const seenEdges = new Set();
+    cv.edges.filter((e) => pos[e.from] && pos[e.to]).forEach((e, i) => {
+      const key = e.from + "\u0000" + e.to;
+      seenEdges.add(key);
+      let g = edgeEls.get(key);
+      if (!g) {
+        const attrs = { "data-from": e.from, "data-to": e.to };
+        g = svgEl("g", { class: "wf-edge-group" },
+          svgEl("path", Object.assign({ class: "wf-edge", "marker-end": "url(#wf-arrow)" }, attrs)),
+          svgEl("path", Object.assign({ class: "wf-edge-hit" }, attrs), svgEl("title", {})));
+        edgeEls.set(key, g);
+      }
       const d = wfEdgePath(pos[e.from], pos[e.to]);
-      const sel = selected && selected.edge && selected.edge.from === e.from && selected.edge.to === e.to;
-      const attrs = { d, "data-from": e.from, "data-to": e.to };
-      return svgEl("g", { class: "wf-edge-group" + (sel ? " selected" : "") },
-        svgEl("path", Object.assign({ class: "wf-edge", "marker-end": "url(#wf-arrow)" }, attrs)),
-        svgEl("path", Object.assign({ class: "wf-edge-hit" }, attrs), svgEl("title", {}, titleOf(e.from) + " → " + titleOf(e.to))));
+      for (const path of g.querySelectorAll("path")) if (path.getAttribute("d") !== d) path.setAttribute("d", d);
+      g.querySelector("title").textContent = titleOf(e.from) + " → " + titleOf(e.to);
+      g.classList.toggle("selected", !!(selected && selected.edge && selected.edge.from === e.from && selected.edge.to === e.to));
+      if (edgeLayer.children[i] !== g) edgeLayer.insertBefore(g, edgeLayer.children[i] || null);
     });
-    const nodes = cv.nodes.map((n) => {
+    for (const [key, g] of edgeEls) if (!seenEdges.has(key)) { g.remove(); edgeEls.delete(key); }
+    const seenNodes = new Set();
+    cv.nodes.forEach((n, i) => {
+      seenNodes.add(n.id);
+      let g = nodeEls.get(n.id);
+      if (!g) {
+        g = svgEl("g", { "data-node": n.id, tabindex: 0 }, svgEl("title", {}), svgEl("rect", { class: "wf-box", width: WF_NODE_W, height: WF_NODE_H }),
+          svgEl("text", { class: "wf-node-title", x: 12, y: 24 }), svgEl("text", { class: "wf-node-sub", x: 12, y: 44 }),
+          svgEl("text", { class: "wf-node-status", x: WF_NODE_W - 10, y: 58, "text-anchor": "end" }));
+        nodeEls.set(n.id, g);
+      }
       const p = pos[n.id];
       const st = n.status || "pending";
       const sub = [WF_NODE_TYPES[n.type] || n.type, n.assignee_id, n.due].filter(Boolean).join(" · ");
       const sel = (selected && selected.node === n.id) || connectFrom === n.id;
-      return svgEl("g", { class: "wf-node s-" + st + (sel ? " selected" : "") + " t-" + n.type, "data-node": n.id, "data-status": st,
-        "data-title": n.title, "data-x": p.x, "data-y": p.y, transform: "translate(" + p.x + "," + p.y + ")", tabindex: 0 },
-      svgEl("title", {}, n.title + (n.description ? "\n" + n.description : "") + "\n" + (WF_NODE_STATUS[st] || st)),
-      svgEl("rect", { class: "wf-box", width: WF_NODE_W, height: WF_NODE_H, rx: n.type === "milestone" ? 24 : 8 }),
-      svgEl("text", { class: "wf-node-title", x: 12, y: 24 }, wfShort(n.title, 13)),
-      svgEl("text", { class: "wf-node-sub", x: 12, y: 44 }, wfShort(sub, 26)),
-      svgEl("text", { class: "wf-node-status", x: WF_NODE_W - 10, y: 58, "text-anchor": "end" }, (WF_NODE_STATUS[st] || st) + (n.attempt > 1 ? " ×" + n.attempt : "")));
+      const set = (el, k, v) => { if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v)); };
+      set(g, "class", "wf-node s-" + st + (sel ? " selected" : "") + " t-" + n.type);
+      set(g, "data-status", st);
+      set(g, "data-title", n.title || "");
+      set(g, "data-x", p.x);
+      set(g, "data-y", p.y);
+      set(g, "transform", "translate(" + p.x + "," + p.y + ")");
+      set(g.querySelector("rect"), "rx", n.type === "milestone" ? 24 : 8);
+      const [title, , t1, t2, t3] = g.children;
+      title.textContent = (n.title || "") + (n.description ? "\n" + n.description : "") + "\n" + (WF_NODE_STATUS[st] || st);
+      t1.textContent = wfShort(n.title, 13);
+      t2.textContent = wfShort(sub, 26);
+      t3.textContent = (WF_NODE_STATUS[st] || st) + (n.attempt > 1 ? " ×" + n.attempt : "");
+      if (nodeLayer.children[i] !== g) nodeLayer.insertBefore(g, nodeLayer.children[i] || null);
     });
-    svg.replaceChildren(defs, svgEl("g", { class: "wf-edges" }, edges), svgEl("g", { class: "wf-nodes" }, nodes));
+    for (const [key, g] of nodeEls) if (!seenNodes.has(key)) { g.remove(); nodeEls.delete(key); }
   };
 
   const scheduleRender = (() => {
