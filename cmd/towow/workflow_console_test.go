@@ -27,28 +27,35 @@ type browserTab struct {
 	srv   *server
 }
 
-// run runs actions on the page; on failure it saves <name>-failure.png
-// and stops the test.
+// run runs actions on the page, within a minute; on failure it saves
+// <name>-failure.png and stops the test.
 func (b *browserTab) run(what string, actions ...chromedp.Action) {
 	b.t.Helper()
-	if err := chromedp.Run(b.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
 		var png []byte
-		_ = chromedp.Run(b.ctx, chromedp.FullScreenshot(&png, 100))
+		_ = chromedp.Run(b.ctx, toFront(), chromedp.FullScreenshot(&png, 100))
 		_ = os.WriteFile(filepath.Join(b.shots, b.name+"-failure.png"), png, 0o644)
 		b.t.Fatalf("tab %s: %s: %v (screenshot: %s/%s-failure.png; server log:\n%s)", b.name, what, err, b.shots, b.name, b.srv.log())
 	}
 }
 
-// shot saves a screenshot of the page's viewport as <file>.png; the page
-// is brought to the front first (headless Chromium paints only the active
-// page, so a screenshot of another would wait forever).
+// toFront makes the page the browser's active one: headless Chromium
+// paints only that page, so a screenshot of another would wait forever.
+func toFront() chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		c := chromedp.FromContext(ctx)
+		return target.ActivateTarget(c.Target.TargetID).Do(cdp.WithExecutor(ctx, c.Browser))
+	})
+}
+
+// shot saves a screenshot of the page's viewport as <file>.png (the page
+// brought to the front first).
 func (b *browserTab) shot(file string) {
 	b.t.Helper()
 	var png []byte
-	b.run("screenshot "+file, chromedp.ActionFunc(func(ctx context.Context) error {
-		c := chromedp.FromContext(ctx)
-		return target.ActivateTarget(c.Target.TargetID).Do(cdp.WithExecutor(ctx, c.Browser))
-	}), chromedp.CaptureScreenshot(&png))
+	b.run("screenshot "+file, toFront(), chromedp.CaptureScreenshot(&png))
 	if err := os.WriteFile(filepath.Join(b.shots, file+".png"), png, 0o644); err != nil {
 		b.t.Fatal(err)
 	}
@@ -174,6 +181,9 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	tab := func(name string) *browserTab {
 		ctx, cancelTab := chromedp.NewContext(bctx) // a new page of the same browser
 		t.Cleanup(cancelTab)
+		if err := chromedp.Run(ctx); err != nil { // opens the page on ctx itself: run's timeouts must not close it
+			t.Fatal(err)
+		}
 		b := &browserTab{t: t, name: name, ctx: ctx, shots: shots, srv: s}
 		b.run("open the workflow page", chromedp.Navigate(base+"/#/w/"+wfID),
 			chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q]`, moved), chromedp.ByQuery))
