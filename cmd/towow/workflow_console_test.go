@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,18 +179,28 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	if err := chromedp.Run(bctx); err != nil { // starts the browser
 		t.Fatal(err)
 	}
-	tab := func(name string) *browserTab {
+	tab := func(name, via string) *browserTab {
 		ctx, cancelTab := chromedp.NewContext(bctx) // a new page of the same browser
 		t.Cleanup(cancelTab)
 		if err := chromedp.Run(ctx); err != nil { // opens the page on ctx itself: run's timeouts must not close it
 			t.Fatal(err)
 		}
 		b := &browserTab{t: t, name: name, ctx: ctx, shots: shots, srv: s}
-		b.run("open the workflow page", chromedp.Navigate(base+"/#/w/"+wfID),
-			chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q]`, moved), chromedp.ByQuery))
+		if via != "" { // from the negotiation's page, through its link
+			// In front: the negotiation page renders in animation frames.
+			b.run("open the negotiation", toFront(), chromedp.Navigate(base+"/#/n/"+via), chromedp.Click(`#open-workflow`, chromedp.ByQuery))
+		} else {
+			b.run("open the workflow page", chromedp.Navigate(base+"/#/w/"+wfID))
+		}
+		b.run("the canvas", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q]`, moved), chromedp.ByQuery))
 		return b
 	}
-	a, b := tab("A"), tab("B")
+	a, b := tab("A", sub.DemandID), tab("B", "")
+	var hash string
+	a.run("A's address", chromedp.Evaluate(`location.hash`, &hash))
+	if hash != "#/w/"+wfID {
+		t.Fatalf("查看执行计划 led to %q", hash)
+	}
 	var clientA, clientB string
 	a.run("A's client id", chromedp.AttributeValue(`#wf-canvas`, "data-client", &clientA, nil, chromedp.ByQuery))
 	b.run("B's client id", chromedp.AttributeValue(`#wf-canvas`, "data-client", &clientB, nil, chromedp.ByQuery))
@@ -281,6 +292,17 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery),
 		chromedp.WaitReady(edge, chromedp.ByQuery))
 	b.run("B sees the edge", chromedp.WaitReady(edge, chromedp.ByQuery))
+	var refused string
+	a.run("A's edge back would close a cycle: the Coordinator refuses it",
+		chromedp.Click(`#wf-connect`, chromedp.ByQuery),
+		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery),
+		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, renamed), chromedp.ByQuery),
+		chromedp.WaitVisible(`#wf-activity li[data-kind="rejected"]`, chromedp.ByQuery),
+		chromedp.Text(`#wf-error`, &refused, chromedp.ByQuery))
+	if !strings.Contains(refused, "acyclic") {
+		t.Fatalf("the refused edge's message: %q", refused)
+	}
+	a.run("the refused edge is not drawn", chromedp.WaitNotPresent(fmt.Sprintf(`path.wf-edge[data-from=%q][data-to=%q]`, added, renamed), chromedp.ByQuery))
 	a.run("A deletes the edge",
 		chromedp.Evaluate(fmt.Sprintf(`document.querySelector('path.wf-edge-hit[data-from=%q][data-to=%q]').dispatchEvent(new MouseEvent("click", {bubbles: true}))`, renamed, added), nil),
 		chromedp.Click(`#wf-edge-delete`, chromedp.ByQuery),
