@@ -1,6 +1,9 @@
 package agents
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/llm"
 )
@@ -29,21 +32,43 @@ func offerView(c *domain.Channel, agentID string) llm.OfferView {
 		Contribution: o.Contribution, Conditions: o.Conditions, Reasoning: o.Reasoning}
 }
 
-// participantViews are the offers of the channel's active participants.
+// participantViews are the offers of the channel's active participants,
+// in invitation order.
 func participantViews(c *domain.Channel) []llm.OfferView {
 	var out []llm.OfferView
-	for _, id := range c.ActiveParticipants() {
+	for _, id := range invitationOrder(c, c.ActiveParticipants()) {
 		out = append(out, offerView(c, id))
 	}
 	return out
 }
 
-// allOfferViews are every offer received, declines included.
+// allOfferViews are every offer received, declines included, in
+// invitation order.
 func allOfferViews(c *domain.Channel) []llm.OfferView {
 	var out []llm.OfferView
-	for _, id := range c.OfferOrder {
+	for _, id := range invitationOrder(c, c.OfferOrder) {
 		out = append(out, offerView(c, id))
 	}
+	return out
+}
+
+// invitationOrder sorts agent ids as the channel invited them (any it did
+// not invite last, as given). A prompt's input then does not depend on the
+// order in which concurrent offers happened to commit, so the same
+// negotiation asks the same questions (a fork can reuse their answers).
+func invitationOrder(c *domain.Channel, ids []string) []string {
+	rank := make(map[string]int, len(c.Candidates))
+	for i, cand := range c.Candidates {
+		rank[cand.AgentID] = i
+	}
+	at := func(id string) int {
+		if r, ok := rank[id]; ok {
+			return r
+		}
+		return len(c.Candidates)
+	}
+	out := slices.Clone(ids)
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(at(a), at(b)) })
 	return out
 }
 

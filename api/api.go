@@ -133,6 +133,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerAdmin(api)
 		s.registerLLMCalls(api)
 		s.registerQuality(api)
+		s.registerCompare(api)
 	}
 	documentErrors(api.OpenAPI())
 	if s.Metrics != nil {

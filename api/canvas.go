@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
@@ -67,6 +68,9 @@ func canvasView(w *domain.Workflow, cursor int64) CanvasView {
 }
 
 func (s *Server) registerCanvas(api huma.API) {
+	// The acknowledgement is no operation's body: register its schema so
+	// that clients generated from the document know it.
+	api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[CanvasAck](), true, "")
 	huma.Register(api, huma.Operation{
 		OperationID: "get-canvas",
 		Method:      http.MethodGet,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/towow/towow/api"
@@ -107,6 +108,27 @@ func TestQuality(t *testing.T) {
 	var problem map[string]any
 	if st := a.getJSON(t, "/api/v1/demands/d-nope/quality", &problem); st != 404 || problem["code"] != "TOWOW_NOT_FOUND" {
 		t.Fatalf("unknown demand: %d %v", st, problem)
+	}
+
+	// Two negotiations side by side: the same wedding twice (the builtin
+	// brain is deterministic) has the same plan; the wedding against the
+	// rejected "x" lost every assignee.
+	var same, lost api.CompareOutput
+	if st := a.getJSON(t, "/api/v1/negotiations/compare?left="+wedding+"&right="+second, &same.Body); st != 200 ||
+		!same.Body.SamePlan || !same.Body.Diff.Same() || same.Body.Left.RawInput == "" || len(same.Body.Left.Participants) != same.Body.Left.Quality.Tree.Assignees ||
+		!slices.Equal(same.Body.Left.Participants, same.Body.Right.Participants) || same.Body.Left.LLM.Calls < 4 ||
+		same.Body.Left.Quality.Root.Assignees != weddingAssignees {
+		t.Fatalf("the same wedding twice: %d %+v", st, same.Body)
+	}
+	if st := a.getJSON(t, "/api/v1/negotiations/compare?left="+wedding+"&right="+x, &lost.Body); st != 200 || lost.Body.SamePlan ||
+		lost.Body.Right.Status != "rejected" || len(lost.Body.Right.Participants) != 0 || lost.Body.Right.Plan != nil ||
+		len(lost.Body.Diff.Removed) != lost.Body.Left.Quality.Tree.Assignees || len(lost.Body.Diff.Added) != 0 {
+		t.Fatalf("the wedding against x: %d %+v", st, lost.Body)
+	}
+	for _, q := range []string{"left=" + wedding + "&right=d-nope", "left=" + wedding} {
+		if st := a.getJSON(t, "/api/v1/negotiations/compare?"+q, &problem); st/100 != 4 || problem["code"] == nil {
+			t.Fatalf("compare %s: %d %v", q, st, problem)
+		}
 	}
 }
 

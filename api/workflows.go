@@ -381,7 +381,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/workflows/{workflow_id}/stream",
 		Summary:     "Server-sent events of one workflow: decisions, changes, node execution, the conversation",
-		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID. With `client_id`, an event that client caused itself (a change or decision it sent, a message it wrote) comes as `event: towow.canvas.ack` whose data is a CanvasAck (the event's cursor, id, type, decision and the workflow's version after it), under the same `id:`, so resuming keeps its guarantees; every other event comes as it is. The conversation agent's changes carry no client id: every client gets them.",
+		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID. With `client_id`, an event that client caused itself (a change or decision it sent, a message it wrote) comes as `event: towow.canvas.ack` whose data is a CanvasAck (components/schemas/CanvasAck: the event's cursor, id, type, decision and the workflow's version after it), under the same `id:`, so resuming keeps its guarantees; every other event comes as it is. The conversation agent's changes carry no client id: every client gets them.",
 		Tags:        []string{"events", "workflows"},
 	}, func(ctx context.Context, in *WorkflowStreamInput) (*huma.StreamResponse, error) {
 		after, err := in.after()

@@ -125,3 +125,27 @@ func TestDecideCanvasOnce(t *testing.T) {
 		t.Fatalf("repeat of a refusal: %+v %v", again, err)
 	}
 }
+
+// TestPlaceNew: a node created without a position goes right of what it
+// follows, else left of what it precedes, else below everything.
+func TestPlaceNew(t *testing.T) {
+	w := foldWorkflow(planned()...)
+	t1, m2 := w.Node("task-1").Position, w.Node("milestone-2").Position
+	lowest := 0.0
+	for _, n := range w.Nodes {
+		lowest = max(lowest, n.Position.Y)
+	}
+	for _, tt := range []struct {
+		name          string
+		after, before []string
+		want          Position
+	}{
+		{"after", []string{"task-1"}, []string{"milestone-2"}, Position{X: t1.X + 260, Y: t1.Y + 60}},
+		{"before", nil, []string{"milestone-2"}, Position{X: m2.X - 260, Y: m2.Y + 60}},
+		{"neither", nil, nil, Position{X: 40, Y: lowest + 120}},
+	} {
+		if got := w.placeNew(tt.after, tt.before); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

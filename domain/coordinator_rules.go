@@ -82,7 +82,7 @@ func (w *Workflow) Decide(d Decision, c DecisionContext) ([]Payload, error) {
 	case DecisionCreateNode:
 		n := *p.Node
 		if n.Position == (Position{}) {
-			n.Position = w.placeAfter(p.After)
+			n.Position = w.placeNew(p.After, p.Before)
 		}
 		out = append(out, &WorkflowNodeAdded{WorkflowChange: ch, Node: n})
 		for _, a := range p.After {
@@ -116,17 +116,12 @@ func (w *Workflow) Decide(d Decision, c DecisionContext) ([]Payload, error) {
 	return out, nil
 }
 
-// placeAfter is where a new node goes: one column right of the nodes it
-// follows, level with the first; without any, below every node.
-func (w *Workflow) placeAfter(after []string) Position {
+// placeNew is where a new node goes: one column right of the nodes it
+// follows, level with the first (a little lower); without any, one column
+// left of the first node it goes before (a little lower); without either,
+// below every node.
+func (w *Workflow) placeNew(after, before []string) Position {
 	var pos Position
-	if len(after) == 0 {
-		for _, n := range w.Nodes {
-			pos.Y = max(pos.Y, n.Position.Y+120)
-		}
-		pos.X = 40
-		return pos
-	}
 	for i, id := range after {
 		if n := w.Node(id); n != nil {
 			pos.X = max(pos.X, n.Position.X+260)
@@ -135,6 +130,18 @@ func (w *Workflow) placeAfter(after []string) Position {
 			}
 		}
 	}
+	if pos != (Position{}) {
+		return pos
+	}
+	for _, id := range before {
+		if n := w.Node(id); n != nil {
+			return Position{X: max(n.Position.X-260, 0), Y: n.Position.Y + 60}
+		}
+	}
+	for _, n := range w.Nodes {
+		pos.Y = max(pos.Y, n.Position.Y+120)
+	}
+	pos.X = 40
 	return pos
 }
 

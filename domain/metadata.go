@@ -37,6 +37,13 @@ type LLMCall struct {
 	// the answers its change does not affect): no provider call, no
 	// tokens spent.
 	Reused bool `json:"reused,omitempty"`
+	// InputHash identifies the call's input: SHA-256 over the prompt key,
+	// the configured model and the input as JSON (llm.InputHash), so a
+	// later call with the same input can reuse Answer.
+	InputHash string `json:"input_hash,omitempty"`
+	// Answer is the model's raw answer that the parser read (empty when
+	// the call failed and the fallback was used).
+	Answer string `json:"answer,omitempty"`
 }
 
 // LLM call outcomes.

@@ -191,8 +191,10 @@ func (c *Client) Converse(ctx context.Context, in ConverseInput) (domain.AgentSt
 	return call(ctx, c, PromptConverse, &in, parseConverse, fallbackConverse)
 }
 
-// call is the path shared by the eleven prompts: render → provider (timeout,
-// breaker) → parse → fallback on failure → record.
+// call is the path shared by the eleven prompts: a recorded answer to the
+// same input when ctx asks for reuse (WithReuse), else render → provider
+// (timeout, breaker) → parse → fallback on failure → record (with the
+// input's hash and the answer parsed).
 func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	parse func(string, *I) (O, error), fallback func(*I) O) (O, domain.LLMCall, error) {
 	start := c.now()
@@ -203,6 +205,21 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 		resp Response
 		err  error
 	)
+	input := inputJSON(in)
+	if input != nil {
+		rec.InputHash = InputHash(key, c.provider.Model(), input)
+	}
+	if answer, ok := c.recordedAnswer(ctx, key, input); ok && ctx.Err() == nil {
+		if out, err := parse(answer, in); err == nil {
+			rec.Outcome, rec.Reused, rec.Answer = domain.LLMOutcomeOK, true, answer
+			rec.LatencyMS = c.now().Sub(start).Milliseconds()
+			c.log.DebugContext(ctx, "llm call reused a recorded answer", "prompt_key", rec.PromptKey)
+			if c.onCall != nil {
+				c.onCall(rec)
+			}
+			return out, rec, nil
+		}
+	}
 	if err = ctx.Err(); err != nil {
 		err = fmt.Errorf("%w: %w", errCallerDone, err)
 	} else {
@@ -231,6 +248,9 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	}
 	rec.InputTokens, rec.OutputTokens = resp.InputTokens, resp.OutputTokens
 	rec.Outcome = outcomeOf(err)
+	if err == nil {
+		rec.Answer = resp.Text
+	}
 	var callerErr error
 	if err != nil {
 		out = fallback(in)

@@ -150,7 +150,8 @@ func TestClientOK(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := domain.LLMCall{PromptKey: string(key), Provider: "scripted", Model: "script-1b", LatencyMS: 7,
-				InputTokens: 100, OutputTokens: 50, Outcome: domain.LLMOutcomeOK}
+				InputTokens: 100, OutputTokens: 50, Outcome: domain.LLMOutcomeOK,
+				InputHash: InputHash(key, "script-1", inputJSON(sampleInput(key))), Answer: goodReply(key)}
 			if rec != want {
 				t.Errorf("record = %+v, want %+v", rec, want)
 			}

@@ -37,6 +37,9 @@ type Report struct {
 	Status string `json:"status"`
 	Root   Scores `json:"root"`
 	Tree   Scores `json:"tree"`
+	// Plan is the tree's plan: the root's completion's merged plan, else
+	// its final proposal (nil without one).
+	Plan *domain.Proposal `json:"-"`
 	// Placed counts, for every agent invited anywhere in the tree, the
 	// places it holds in the tree's plan (for fairness across
 	// negotiations).
@@ -165,8 +168,10 @@ func Score(rootDemandID string, events []Event, tags func(agentID string) []stri
 		rootPlan = p.Assignments
 		treePlan = p.Assignments
 	}
+	r.Plan = t.final[rootChannel]
 	if t.rootDone != nil && t.rootDone.MergedPlan != nil {
 		treePlan = t.rootDone.MergedPlan.Assignments
+		r.Plan = t.rootDone.MergedPlan
 	}
 	r.Root = t.scores(rootNeeds, rootPlan, []string{rootChannel}, tags)
 	r.Root.LLM = t.rootCost

@@ -62,27 +62,33 @@ FROM llm_calls l;
 -- the rows InsertLLMCall writes event by event, with the same defaults Go's
 -- decoding of the metadata gives (absent or null: '', 0, false), which the
 -- rebuild test checks row for row. A metadata llm_call that is absent or
--- JSON null is no call (a nil *domain.LLMCall).
+-- JSON null is no call (a nil *domain.LLMCall). The metadata is taken
+-- apart once per event (jsonb_to_record): since a call's record carries
+-- its answer, the metadata is often stored compressed out of line, and
+-- every -> would decompress it again.
 INSERT INTO llm_calls (position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider,
                        model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at)
 SELECT e.global_position,
        e.event_id,
        e.event_type::text,
        e.stream_id,
-       coalesce(e.metadata ->> 'correlation_id', ''),
-       coalesce(e.metadata ->> 'actor', ''),
-       CASE WHEN starts_with(e.metadata ->> 'actor', 'agent:')
-            THEN nullif(substr(e.metadata ->> 'actor', 7), '') END,
-       coalesce(e.metadata -> 'llm_call' ->> 'prompt_key', ''),
-       coalesce(e.metadata -> 'llm_call' ->> 'provider', ''),
-       coalesce(e.metadata -> 'llm_call' ->> 'model', ''),
-       coalesce((e.metadata -> 'llm_call' ->> 'latency_ms')::bigint, 0),
-       coalesce((e.metadata -> 'llm_call' ->> 'input_tokens')::int, 0),
-       coalesce((e.metadata -> 'llm_call' ->> 'output_tokens')::int, 0),
-       coalesce(e.metadata -> 'llm_call' ->> 'outcome', ''),
-       coalesce((e.metadata -> 'llm_call' ->> 'fallback_used')::boolean, false),
-       coalesce(e.metadata -> 'llm_call' ->> 'error', ''),
+       coalesce(m.correlation_id, ''),
+       coalesce(m.actor, ''),
+       CASE WHEN starts_with(m.actor, 'agent:') THEN nullif(substr(m.actor, 7), '') END,
+       coalesce(c.prompt_key, ''),
+       coalesce(c.provider, ''),
+       coalesce(c.model, ''),
+       coalesce(c.latency_ms, 0),
+       coalesce(c.input_tokens, 0),
+       coalesce(c.output_tokens, 0),
+       coalesce(c.outcome, ''),
+       coalesce(c.fallback_used, false),
+       coalesce(c.error, ''),
        e.recorded_at
 FROM events e
+CROSS JOIN LATERAL jsonb_to_record(e.metadata) AS m(correlation_id text, actor text, llm_call jsonb)
+CROSS JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(m.llm_call) = 'object' THEN m.llm_call END)
+    AS c(prompt_key text, provider text, model text, latency_ms bigint, input_tokens int, output_tokens int,
+         outcome text, fallback_used boolean, error text)
 WHERE e.global_position <= @head_position
-  AND jsonb_typeof(e.metadata -> 'llm_call') = 'object';
+  AND jsonb_typeof(m.llm_call) = 'object';

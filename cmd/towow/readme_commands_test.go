@@ -210,6 +210,10 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`curl -s 'http://127.0.0.1:8080/api/v1/quality?`); !strings.Contains(out, `"fairness_gini"`) {
 		t.Fatalf("no quality aggregate:\n%s", out)
 	}
+	vars["<other_demand_id>"] = vars["<demand_id>"] // compared with itself: the same plan
+	if out := run(`curl -s 'http://127.0.0.1:8080/api/v1/negotiations/compare?`); !strings.Contains(out, `"same_plan":true`) {
+		t.Fatalf("a negotiation compared with itself:\n%s", out)
+	}
 	// The workflow the agreement became, a decision, a conversation and its stream.
 	var wfs struct {
 		Workflows []struct {

@@ -1,0 +1,99 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/quality"
+)
+
+// Comparing two negotiations (issue 15): both branches side by side, what
+// the plan gained and lost, their quality and what they cost.
+
+// CompareInput names the two negotiations.
+type CompareInput struct {
+	Left  string `query:"left" required:"true" maxLength:"64" doc:"a root demand: the branch compared from"`
+	Right string `query:"right" required:"true" maxLength:"64" doc:"another root demand: the branch compared to"`
+}
+
+// NegotiationBranch is one side of a comparison.
+type NegotiationBranch struct {
+	DemandID string `json:"demand_id"`
+	RawInput string `json:"raw_input"`
+	// Status is processing, finalized, force_finalized, failed or rejected.
+	Status string `json:"status" doc:"processing, finalized, force_finalized, failed or rejected"`
+	Rounds int    `json:"rounds" doc:"rounds the root channel took"`
+	// Participants are the agents the tree's plan assigns.
+	Participants []string         `json:"participants" doc:"the agents the tree's plan assigns (sub-negotiations merged in)"`
+	Plan         *domain.Proposal `json:"plan,omitempty" doc:"the tree's plan: the merged plan, else the root's final proposal"`
+	// LLM is what the tree's LLM calls cost: provider calls and tokens
+	// spent, and answers reused.
+	LLM     quality.LLMCost `json:"llm" doc:"the whole tree's LLM calls: provider calls and tokens spent, answers reused from recorded calls"`
+	Quality quality.Report  `json:"quality"`
+}
+
+// CompareOutput is the comparison.
+type CompareOutput struct {
+	Body struct {
+		Left  NegotiationBranch `json:"left"`
+		Right NegotiationBranch `json:"right"`
+		// Diff is the plan's change from left to right.
+		Diff domain.PlanDiff `json:"plan_diff" doc:"from left to right: assignments added, removed and changed (by agent), gaps closed and opened"`
+		// SamePlan: the same agents on the same terms, the same gaps.
+		SamePlan bool `json:"same_plan" doc:"both plans assign the same agents on the same terms and leave the same gaps"`
+	}
+}
+
+func (s *Server) registerCompare(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "compare-negotiations",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/negotiations/compare",
+		Summary:     "Two negotiations side by side: outcome, rounds, participants, the plan's diff, quality and LLM cost",
+		Description: "Each side is scored from its tree's events as GET /api/v1/demands/{demand_id}/quality does (a running negotiation: as it is so far, quality.final false). The diff goes from left to right.",
+		Tags:        []string{"demands", "quality"},
+	}, func(ctx context.Context, in *CompareInput) (*CompareOutput, error) {
+		tags := map[string][]string{}
+		out := &CompareOutput{}
+		for _, side := range []struct {
+			id  string
+			dst *NegotiationBranch
+		}{{in.Left, &out.Body.Left}, {in.Right, &out.Body.Right}} {
+			b, err := s.branch(ctx, side.id, tags)
+			if err != nil {
+				return nil, err
+			}
+			*side.dst = b
+		}
+		out.Body.Diff = domain.DiffPlans(out.Body.Left.Plan, out.Body.Right.Plan)
+		out.Body.SamePlan = out.Body.Diff.Same()
+		return out, nil
+	})
+}
+
+// branch is one negotiation as a side of a comparison.
+func (s *Server) branch(ctx context.Context, demandID string, tags map[string][]string) (NegotiationBranch, error) {
+	r, err := s.score(ctx, demandID, tags)
+	if err != nil {
+		return NegotiationBranch{}, err
+	}
+	var raw string
+	if _, err := s.Events.Fold(ctx, domain.DemandStream(demandID), func(p domain.Payload) {
+		if e, ok := p.(*domain.DemandSubmitted); ok {
+			raw = e.RawInput
+		}
+	}); err != nil {
+		return NegotiationBranch{}, problem(err)
+	}
+	b := NegotiationBranch{DemandID: demandID, RawInput: raw, Status: r.Status, Rounds: r.Root.Rounds,
+		Participants: []string{}, Plan: r.Plan, LLM: r.Tree.LLM, Quality: r}
+	if r.Plan != nil {
+		for _, a := range r.Plan.Assignments {
+			b.Participants = append(b.Participants, a.AgentID)
+		}
+	}
+	return b, nil
+}
