@@ -327,6 +327,14 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	for _, p := range []*browserTab{a, b} {
 		p.run("the rehearsal on the canvas", chromedp.WaitVisible(`g.wf-node[data-title="彩排"]`, chromedp.ByQuery))
 	}
+	// A reload reads the conversation and the history back from the API.
+	var steps int
+	b.run("B reloads", chromedp.Reload(), chromedp.WaitVisible(`#wf-chat-log li[data-done="true"] .wf-reply`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#wf-history-position:not(:empty)`, chromedp.ByQuery),
+		chromedp.Evaluate(`+document.getElementById("wf-history-slider").max`, &steps))
+	if steps < 10 {
+		t.Fatalf("the history slider after a reload spans %d events", steps+1)
+	}
 	withRehearsal := canvas()
 	if len(withRehearsal.Nodes) != len(start.Nodes)+1 {
 		t.Fatalf("%d nodes after the rehearsal, want %d", len(withRehearsal.Nodes), len(start.Nodes)+1)
