@@ -34,6 +34,7 @@ const LABELS = {
   finalized: "已达成", force_finalized: "强制定稿", failed: "失败", completed: "已完成", processing: "进行中",
   created: "已创建", broadcasting: "广播中", collecting: "收集回应", aggregating: "汇总方案",
   proposal_sent: "方案已发出", negotiating: "协商中", next_round: "进入下一轮", finalize: "定稿", fail: "失败", force_finalize: "强制定稿",
+  draft: "草稿", running: "执行中", cancelled: "已取消",
   twin: "数字分身", external: "外部 Agent", closed: "正常", "half-open": "半开", open: "熔断",
 };
 const label = (k) => LABELS[k] || k || "";
@@ -70,6 +71,7 @@ class ApiError extends Error {
     super((problem && (problem.detail || problem.title)) || ("HTTP " + status));
     this.status = status;
     this.code = problem && problem.code;
+    this.problem = problem || {}; // the whole body: a canvas conflict carries the current canvas
   }
 }
 function describe(err) {
@@ -105,10 +107,11 @@ function route() {
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
   const [page, id] = parts;
   document.querySelectorAll("[data-nav]").forEach((a) => a.classList.toggle("active",
-    a.dataset.nav === (page || "home") || (page === "n" && a.dataset.nav === "history")));
+    a.dataset.nav === (page || "home") || ((page === "n" || page === "w") && a.dataset.nav === "history")));
   fill(app);
   window.scrollTo(0, 0);
   if (page === "n" && id) return negotiationPage(id);
+  if (page === "w" && id) return workflowPage(id);
   if (page === "history") return historyPage();
   if (page === "agents" && id) return agentPage(id);
   if (page === "agents") return agentsPage();
@@ -350,7 +353,8 @@ function negotiationPage(demandId) {
   const side = h("div", { id: "negotiation" });
   const replay = h("section", { class: "card replay", id: "replay", hidden: true });
   const quality = h("div", {});
-  app.append(h("section", { class: "card" }, head),
+  const wfLink = h("div", { id: "workflow-link", class: "row", hidden: true });
+  app.append(h("section", { class: "card" }, head, wfLink),
     h("div", { class: "grid" },
       h("div", {}, quality, h("section", { class: "card" }, h("h2", {}, "事件时间线 ", h("span", { class: "muted small", id: "event-count" })), timeline), replay),
       side));
@@ -366,6 +370,17 @@ function negotiationPage(demandId) {
       document.getElementById("event-count").textContent = "（" + events.length + " 个）";
       const root = rootChannel(state);
       if (root && root.completed && replay.hidden) setupReplay(replay, state, events);
+      if (root && root.completed && !wfLink.dataset.loaded) {
+        wfLink.dataset.loaded = "1";
+        // The workflow an agreement became (none after a failure).
+        api("/api/v1/workflows?demand_id=" + encodeURIComponent(demandId)).then((out) => {
+          const wf = (out.workflows || [])[0];
+          if (!wf) return;
+          fill(wfLink, h("a", { class: "button", id: "open-workflow", href: "#/w/" + encodeURIComponent(wf.workflow_id) }, "查看执行计划"),
+            h("span", { class: "muted small" }, (wf.nodes || []).length + " 个步骤 · " + label(wf.status)));
+          wfLink.hidden = false;
+        }).catch(() => {});
+      }
       if (((root && root.completed) || state.failure) && !quality.dataset.loaded) {
         quality.dataset.loaded = "1";
         api("/api/v1/demands/" + demandId + "/quality").then((q) => fill(quality, qualityCard(q))).catch(() => {});
