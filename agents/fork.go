@@ -45,7 +45,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 	if err != nil {
 		return 0, err
 	}
-	if change.Type == domain.ForkRemoveAgent {
+	if change.Type != domain.ForkNoChange {
 		if _, _, ok, err := e.dir.Get(ctx, change.AgentID); err != nil {
 			return 0, err
 		} else if !ok {

@@ -133,7 +133,7 @@ func (s *Server) registerForks(api huma.API) {
 		Method:        http.MethodPost,
 		Path:          "/api/v1/negotiations/{demand_id}/forks",
 		Summary:       "What if: fork a negotiation after a cursor of its history with one change",
-		Description:   "A new negotiation tree (new ids) whose history up to at is the original's, recorded with towow.negotiation.forked, goes on live from there with the change applied: none, or remove_agent (the agent declines an offer it owes, withdraws from the round it must answer and is invited nowhere later). Every LLM call whose input is the original's (ids aside) takes the recorded answer, recorded as reused, with no provider call. 202 at once. A cursor that is not an event of the negotiation, or after it ended: 422 TOWOW_FORK_001; an unknown agent or change: 422 TOWOW_FORK_002. Nothing is written then.",
+		Description:   "A new negotiation tree (new ids) whose history up to at is the original's, recorded with towow.negotiation.forked, goes on live from there with the change applied: none, or remove_agent (the agent declines an offer it owes, withdraws from the round it must answer and is invited nowhere later), replace_offer or replace_feedback (its answer, owed at that point, is the one given). Every LLM call whose input is the original's (ids aside) takes the recorded answer, recorded as reused, with no provider call. 202 at once. A cursor that is not an event of the negotiation, or after it ended: 422 TOWOW_FORK_001; an unknown agent or change, or a replacement nothing awaits then: 422 TOWOW_FORK_002. Nothing is written then.",
 		Tags:          []string{"demands"},
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,

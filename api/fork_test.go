@@ -49,6 +49,11 @@ func TestForkAPI(t *testing.T) {
 		{"/api/v1/negotiations/" + demandID + "/forks", map[string]any{"at": 1, "change": map[string]string{"type": "none"}}, 422, "TOWOW_FORK_001"},
 		{"/api/v1/negotiations/" + demandID + "/forks", map[string]any{"at": at, "change": map[string]string{"type": "remove_agent", "agent_id": "nobody"}}, 422, "TOWOW_FORK_002"},
 		{"/api/v1/negotiations/" + demandID + "/forks", map[string]any{"at": at, "change": map[string]string{"type": "everything"}}, 422, "TOWOW_REQUEST_001"},
+		// At the first aggregation every offer is in: there is none to replace.
+		{"/api/v1/negotiations/" + demandID + "/forks", map[string]any{"at": at, "change": map[string]any{"type": "replace_offer",
+			"agent_id": cmp.Body.Left.Participants[0], "offer": map[string]string{"decision": "decline", "decline_reason": "没空"}}}, 422, "TOWOW_FORK_002"},
+		{"/api/v1/negotiations/" + demandID + "/forks", map[string]any{"at": at, "change": map[string]any{"type": "replace_feedback",
+			"agent_id": cmp.Body.Left.Participants[0], "feedback": map[string]string{"feedback_type": "accept"}}}, 422, "TOWOW_FORK_002"},
 		{"/api/v1/negotiations/d-000000000000/forks", map[string]any{"at": at, "change": map[string]string{"type": "none"}}, 404, "TOWOW_NOT_FOUND"},
 	} {
 		if code, b := a.call(t, http.MethodPost, c.path, c.body, &p); code != c.status || p.Code != c.code {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/towow/towow/domain"
@@ -135,13 +136,11 @@ func (s *Service) requireChannel(ctx context.Context, channelID string) error {
 // Errors are *domain.Error: ErrNotFound, ErrForkPoint, ErrForkChange;
 // nothing is written then.
 func (s *Service) Fork(ctx context.Context, demandID string, at int64, change domain.ForkChange) (string, int64, error) {
-	switch change.Type {
-	case domain.ForkNoChange, domain.ForkRemoveAgent:
-	default:
+	if !slices.Contains(domain.ForkChangeTypes, change.Type) {
 		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("unknown change %q", change.Type)}
 	}
-	if change.Type == domain.ForkRemoveAgent && strings.TrimSpace(change.AgentID) == "" {
-		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: "remove_agent needs an agent_id"}
+	if change.Type != domain.ForkNoChange && strings.TrimSpace(change.AgentID) == "" {
+		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("%s needs an agent_id", change.Type)}
 	}
 	id, err := newDemandID()
 	if err != nil {

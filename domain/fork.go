@@ -29,15 +29,24 @@ const (
 	// it declines an offer it has not made, withdraws from the round it
 	// is asked in, and no later negotiation of the tree invites it.
 	ForkRemoveAgent ForkChangeType = "remove_agent"
+	// ForkReplaceOffer: the agent's offer, still owed at the fork point,
+	// is the one given instead of what the agent would have said.
+	ForkReplaceOffer ForkChangeType = "replace_offer"
+	// ForkReplaceFeedback: the agent's feedback on the proposal out at the
+	// fork point, still owed, is the one given.
+	ForkReplaceFeedback ForkChangeType = "replace_feedback"
 )
 
 // ForkChangeTypes lists the change types a fork takes.
-var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent}
+var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback}
 
 // ForkChange is the one change a fork makes.
 type ForkChange struct {
-	Type    ForkChangeType `json:"type" enum:"none,remove_agent"`
-	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"remove_agent: the agent"`
+	Type    ForkChangeType `json:"type" enum:"none,remove_agent,replace_offer,replace_feedback"`
+	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"the agent removed, or whose offer or feedback is replaced"`
+	// Offer is replace_offer's answer; Feedback replace_feedback's.
+	Offer    *OfferAnswer    `json:"offer,omitempty" doc:"replace_offer: the agent's offer"`
+	Feedback *FeedbackAnswer `json:"feedback,omitempty" doc:"replace_feedback: the agent's feedback"`
 }
 
 // NegotiationForked is the payload of [EventNegotiationForked], the first
@@ -78,22 +87,25 @@ type ForkedChange struct {
 
 // ApplyForkChange decides what change means for the channels of a tree as
 // they are at the fork point (by channel id; each is evolved by the events
-// returned): for remove_agent, a decline for an offer it owes, a withdrawal
+// returned). remove_agent: a decline for an offer it owes, a withdrawal
 // from the round it must answer, else a withdrawal from a channel where it
 // still takes part; a channel that ended is left alone, and an agent not
 // invited yet is only kept out of later channels (the engine's filter).
-// ErrForkChange for an unknown change or one that names no agent.
+// replace_offer and replace_feedback: the answer given, where the agent
+// owes one. ErrForkChange for an unknown change, one that names no agent
+// or lacks its answer, a replacement nothing awaits at that point, and an
+// answer the channel refuses (an invalid offer or feedback).
 func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.Time) ([]ForkedChange, error) {
 	switch change.Type {
 	case ForkNoChange:
 		return nil, nil
-	case ForkRemoveAgent:
+	case ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback:
 	default:
 		return nil, errorf(ErrForkChange, "unknown change %q (one of %s)", change.Type, joinTypes(ForkChangeTypes))
 	}
 	id := strings.TrimSpace(change.AgentID)
 	if id == "" {
-		return nil, errorf(ErrForkChange, "remove_agent needs an agent_id")
+		return nil, errorf(ErrForkChange, "%s needs an agent_id", change.Type)
 	}
 	ids := make([]string, 0, len(channels))
 	for cid := range channels {
@@ -103,28 +115,12 @@ func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.T
 	var out []ForkedChange
 	for _, cid := range ids {
 		c := channels[cid]
-		if !c.Invited(id) {
+		if !c.Invited(id) || c.Completed || c.Status.IsTerminal() {
 			continue
 		}
-		if c.Completed || c.Status.IsTerminal() {
-			continue
-		}
-		var evs []Payload
-		var err error
-		_, offered := c.Offers[id]
-		switch {
-		case c.Status == ChannelStatusCollecting && !offered:
-			evs, err = c.SubmitOffer(Offer{AgentID: id, OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline,
-				DeclineReason: ForkUnavailableReason, Reasoning: ForkUnavailableReason}}, "", now)
-		case c.AwaitingFeedback() && slices.Contains(c.MissingFeedback(), id):
-			evs, err = c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw,
-				Reasoning: ForkUnavailableReason}}, 0)
-		case offered && !c.Withdrawn[id] && c.Offers[id].Decision != OfferDecisionDecline:
-			evs = []Payload{&AgentWithdrawn{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, DisplayName: c.DisplayName(id),
-				Reason: ForkUnavailableReason}}
-		}
+		evs, err := forkChangeIn(c, id, change, now)
 		if err != nil {
-			return nil, fmt.Errorf("remove %s from %s: %w", id, cid, err)
+			return nil, fmt.Errorf("%s of %s in %s: %w", change.Type, id, cid, err)
 		}
 		for _, ev := range evs {
 			c.Apply(ev)
@@ -133,7 +129,51 @@ func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.T
 			out = append(out, ForkedChange{Stream: ChannelStream(cid), Events: evs})
 		}
 	}
+	switch {
+	case change.Type == ForkReplaceOffer && len(out) == 0:
+		return nil, errorf(ErrForkChange, "no channel awaits %s's offer at that point: fork at a cursor before it offered", id)
+	case change.Type == ForkReplaceFeedback && len(out) == 0:
+		return nil, errorf(ErrForkChange, "no proposal awaits %s's feedback at that point: fork at a cursor after a proposal went out and before it answered", id)
+	}
 	return out, nil
+}
+
+// forkChangeIn is what change does in channel c for agent id (invited,
+// the channel still running).
+func forkChangeIn(c *Channel, id string, change ForkChange, now time.Time) ([]Payload, error) {
+	_, offered := c.Offers[id]
+	owesOffer := c.Status == ChannelStatusCollecting && !offered
+	owesFeedback := c.AwaitingFeedback() && slices.Contains(c.MissingFeedback(), id)
+	switch change.Type {
+	case ForkReplaceOffer:
+		if !owesOffer {
+			return nil, nil
+		}
+		if change.Offer == nil {
+			return nil, errorf(ErrForkChange, "replace_offer needs an offer")
+		}
+		return c.SubmitOffer(Offer{AgentID: id, OfferAnswer: *change.Offer}, "", now)
+	case ForkReplaceFeedback:
+		if !owesFeedback {
+			return nil, nil
+		}
+		if change.Feedback == nil {
+			return nil, errorf(ErrForkChange, "replace_feedback needs a feedback")
+		}
+		return c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: *change.Feedback}, 0)
+	}
+	switch { // remove_agent
+	case owesOffer:
+		return c.SubmitOffer(Offer{AgentID: id, OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline,
+			DeclineReason: ForkUnavailableReason, Reasoning: ForkUnavailableReason}}, "", now)
+	case owesFeedback:
+		return c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw,
+			Reasoning: ForkUnavailableReason}}, 0)
+	case offered && !c.Withdrawn[id] && c.Offers[id].Decision != OfferDecisionDecline:
+		return []Payload{&AgentWithdrawn{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, DisplayName: c.DisplayName(id),
+			Reason: ForkUnavailableReason}}, nil
+	}
+	return nil, nil
 }
 
 // ForkUnavailableReason is what an agent removed by a fork says.
