@@ -40,8 +40,11 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "filter" {
 		return cmdBenchFilter(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "fork" {
+		return cmdBenchFork(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -140,6 +143,28 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 		}
 		fmt.Fprintln(stdout)
 		return bench.WriteNegotiate(stdout, res)
+	})
+}
+
+func cmdBenchFork(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench fork", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 50, "negotiations of three rounds or more to fork")
+	c := fs.Int("c", 4, "negotiations in flight at once")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *n < 1 || *c < 1 || *c > 64 {
+		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 64", errUsage)
+	}
+	return withBenchApp(ctx, cfg, stderr, "bench fork measures what a fork reuses", false, func(a *app.App, _ *pgxpool.Pool, name string) error {
+		fmt.Fprintf(stdout, "towow bench fork: %d negotiations of three rounds or more, each forked at round 2 without one of its first proposal's assignees, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
+		res, err := bench.Fork(ctx, a, bench.ForkOptions{N: *n, Concurrency: *c}, stdout)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		return bench.WriteFork(stdout, res)
 	})
 }
 

@@ -61,6 +61,8 @@ Usage:
   towow bench filter [flags]        measure the smart filter at growing network sizes (-sizes
                                     100,1000,10000,100000, -reps 20): load, SQL stage p50/p99,
                                     prompt 2 tokens, end to end with the builtin brain
+  towow bench fork [-n 50] [-c 4]   fork n negotiations of three rounds or more at round 2 without one
+                                    agent: LLM calls reused, time to end against the original's
   towow eval [-only id,id] [-c 4]   run the committed scenario suite (36 demands, zh/en, 19 domains, 6
                                     unclear or impossible) on a scratch database and print each
                                     negotiation's quality next to a no-negotiation baseline

@@ -266,6 +266,9 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`bin/towow demo "`); !strings.Contains(out, "status: ") {
 		t.Fatalf("demo printed no terminal state:\n%s", out)
 	}
+	if out := run(`bin/towow bench fork`); !strings.Contains(out, "LLM calls after the fork point") {
+		t.Fatalf("bench fork printed no figures:\n%s", out)
+	}
 	if out := run(`bin/towow bench append`); !strings.Contains(out, "events/s") {
 		t.Fatalf("bench append printed no figures:\n%s", out)
 	}
