@@ -63,11 +63,18 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			exclude = append(exclude, c.AgentID)
 		}
 	}
-	removed, err := e.forkRemoved(ctx, d.RootDemandID) // a fork's change keeps them out
+	rules := e.cfg.Rules
+	fork, err := e.forkChange(ctx, d.RootDemandID) // a fork's later channels follow its change
 	if err != nil {
 		return err
 	}
-	exclude = append(exclude, removed...)
+	switch {
+	case fork == nil:
+	case fork.Type == domain.ForkRemoveAgent:
+		exclude = append(exclude, fork.AgentID)
+	case fork.Type == domain.ForkChangeRule && fork.Rules != nil:
+		rules = fork.Rules.Apply(rules)
+	}
 	started := e.cfg.Now()
 	u := understanding(d)
 	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the
@@ -119,7 +126,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			}
 			c := &domain.Channel{}
 			created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
-				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: e.cfg.Rules})
+				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules})
 			if err != nil {
 				return nil, err
 			}

@@ -45,7 +45,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 	if err != nil {
 		return 0, err
 	}
-	if change.Type != domain.ForkNoChange {
+	if change.AgentID != "" {
 		if _, _, ok, err := e.dir.Get(ctx, change.AgentID); err != nil {
 			return 0, err
 		} else if !ok {
@@ -274,14 +274,15 @@ func (e *Engine) forkOrigin(ctx context.Context, tree string) (string, error) {
 	return origin, nil
 }
 
-// forkRemoved are the agents a forked tree keeps out of its later
-// channels (its change removed them).
-func (e *Engine) forkRemoved(ctx context.Context, rootDemandID string) ([]string, error) {
+// forkChange is the change of the fork whose root demand is rootDemandID
+// (nil for a tree that is no fork): its later channels keep a removed
+// agent out and take changed rules.
+func (e *Engine) forkChange(ctx context.Context, rootDemandID string) (*domain.ForkChange, error) {
 	d, _, err := e.loadDemand(ctx, rootDemandID)
-	if err != nil || d.Fork == nil || d.Fork.Change.Type != domain.ForkRemoveAgent {
+	if err != nil || d.Fork == nil {
 		return nil, err
 	}
-	return []string{d.Fork.Change.AgentID}, nil
+	return &d.Fork.Change, nil
 }
 
 // recordedAnswers finds the answers of a tree's recorded LLM calls, with

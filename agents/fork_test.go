@@ -164,3 +164,39 @@ func TestForkReusesAndChanges(t *testing.T) {
 		t.Fatalf("refused forks wrote %d events", got-head)
 	}
 }
+
+// TestForkChangesRules: a negotiation that took five rounds, forked at the
+// start of its second with at most two rounds, ends by round 2: the rule
+// holds in the channel from the fork point on.
+func TestForkChangesRules(t *testing.T) {
+	h := newHarness(t, opts{})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", "Product launch in Beijing: we need a host, a photographer and printed badges")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := h.wait(sub.DemandID, 30*time.Second)
+	if orig.channel == nil || orig.channel.RoundsTaken < 3 {
+		t.Fatalf("the original took %v rounds; the test needs three or more", orig.channel)
+	}
+	var at int64
+	for _, e := range h.events(sub.DemandID) {
+		if e.Type == domain.EventNegotiationRoundStarted && e.StreamID == domain.ChannelStream(domain.ChannelIDFor(sub.DemandID)) {
+			p, _ := e.Decode()
+			if p.(*domain.NegotiationRoundStarted).Round == 2 {
+				at = e.Position
+				break
+			}
+		}
+	}
+	two := 2
+	fork, _, err := h.c.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkChangeRule, Rules: &domain.RulesChange{MaxRounds: &two}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := h.wait(fork, 30*time.Second)
+	h.check(fork)
+	if got.channel == nil || got.channel.Rules.MaxRounds != 2 || got.channel.RoundsTaken > 2 || got.channel.Round > 2 {
+		t.Fatalf("the fork: %+v (original %d rounds)", got.channel, orig.channel.RoundsTaken)
+	}
+}

@@ -100,6 +100,8 @@ func (c *Channel) Apply(p Payload) {
 		c.Feedback[e.AgentID] = *e
 	case *AgentWithdrawn:
 		c.Withdrawn[e.AgentID] = true
+	case *ChannelRulesChanged:
+		c.Rules = e.Rules
 	case *FeedbackEvaluated:
 		c.LastEvaluation = e
 		c.pendingForce = e.Decision == DecisionForceFinalize

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -13,9 +14,15 @@ import (
 // own. The copy and the continuation are the engine's; what the change
 // means at that point is decided here.
 
-// EventNegotiationForked: a negotiation tree was forked from another at a
-// cursor of its history, with one change.
-const EventNegotiationForked EventType = "towow.negotiation.forked"
+// Fork events.
+const (
+	// EventNegotiationForked: a negotiation tree was forked from another
+	// at a cursor of its history, with one change.
+	EventNegotiationForked EventType = "towow.negotiation.forked"
+	// EventChannelRulesChanged: a fork's change_rule set a running
+	// channel's rules.
+	EventChannelRulesChanged EventType = "towow.channel.rules_changed"
+)
 
 // ForkChangeType is what a fork changes.
 type ForkChangeType string
@@ -35,19 +42,74 @@ const (
 	// ForkReplaceFeedback: the agent's feedback on the proposal out at the
 	// fork point, still owed, is the one given.
 	ForkReplaceFeedback ForkChangeType = "replace_feedback"
+	// ForkChangeRule: the rules given (max rounds, timeouts, depth) hold
+	// from the fork point on, in the channels running then and in those
+	// the tree opens later.
+	ForkChangeRule ForkChangeType = "change_rule"
 )
 
 // ForkChangeTypes lists the change types a fork takes.
-var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback}
+var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback, ForkChangeRule}
 
 // ForkChange is the one change a fork makes.
 type ForkChange struct {
-	Type    ForkChangeType `json:"type" enum:"none,remove_agent,replace_offer,replace_feedback"`
+	Type    ForkChangeType `json:"type" enum:"none,remove_agent,replace_offer,replace_feedback,change_rule"`
 	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"the agent removed, or whose offer or feedback is replaced"`
 	// Offer is replace_offer's answer; Feedback replace_feedback's.
 	Offer    *OfferAnswer    `json:"offer,omitempty" doc:"replace_offer: the agent's offer"`
 	Feedback *FeedbackAnswer `json:"feedback,omitempty" doc:"replace_feedback: the agent's feedback"`
+	// Rules is change_rule's: the rules that change (nil: unchanged).
+	Rules *RulesChange `json:"rules,omitempty" doc:"change_rule: the rules that change"`
 }
+
+// RulesChange is the rules a fork's change_rule sets (nil: unchanged).
+// The accept thresholds (80 % finalizes, under 50 % fails) are the
+// design's constants, not rules.
+type RulesChange struct {
+	MaxRounds              *int `json:"max_rounds,omitempty" minimum:"1" maximum:"20"`
+	OfferTimeoutSeconds    *int `json:"offer_timeout_seconds,omitempty" minimum:"1" maximum:"86400"`
+	FeedbackTimeoutSeconds *int `json:"feedback_timeout_seconds,omitempty" minimum:"1" maximum:"86400"`
+	StuckTimeoutSeconds    *int `json:"stuck_timeout_seconds,omitempty" minimum:"1" maximum:"604800"`
+	MaxDepth               *int `json:"max_depth,omitempty" minimum:"0" maximum:"3"`
+}
+
+// Apply returns r with the changes set.
+func (rc RulesChange) Apply(r Rules) Rules {
+	for _, f := range []struct {
+		dst *int
+		src *int
+	}{{&r.MaxRounds, rc.MaxRounds}, {&r.OfferTimeoutSeconds, rc.OfferTimeoutSeconds},
+		{&r.FeedbackTimeoutSeconds, rc.FeedbackTimeoutSeconds}, {&r.StuckTimeoutSeconds, rc.StuckTimeoutSeconds},
+		{&r.MaxDepth, rc.MaxDepth}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	return r
+}
+
+// valid refuses rules no channel can run by.
+func (rc RulesChange) valid() error {
+	r := rc.Apply(Rules{MaxRounds: 1, OfferTimeoutSeconds: 1, FeedbackTimeoutSeconds: 1, StuckTimeoutSeconds: 1})
+	if r.MaxRounds < 1 || r.OfferTimeoutSeconds < 1 || r.FeedbackTimeoutSeconds < 1 || r.StuckTimeoutSeconds < 1 || r.MaxDepth < 0 {
+		return errorf(ErrForkChange, "change_rule: rounds and timeouts are at least 1, the depth at least 0")
+	}
+	if rc == (RulesChange{}) {
+		return errorf(ErrForkChange, "change_rule needs a rule to change")
+	}
+	return nil
+}
+
+// ChannelRulesChanged is the payload of [EventChannelRulesChanged].
+type ChannelRulesChanged struct {
+	ChannelID string `json:"channel_id"`
+	DemandID  string `json:"demand_id"`
+	Rules     Rules  `json:"rules" doc:"the channel's rules from now on"`
+	Reason    string `json:"reason"`
+}
+
+// EventType implements [Payload].
+func (*ChannelRulesChanged) EventType() EventType { return EventChannelRulesChanged }
 
 // NegotiationForked is the payload of [EventNegotiationForked], the first
 // event the fork writes after its copy of the original's history.
@@ -99,6 +161,8 @@ func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.T
 	switch change.Type {
 	case ForkNoChange:
 		return nil, nil
+	case ForkChangeRule:
+		return changeRules(channels, change.Rules)
 	case ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback:
 	default:
 		return nil, errorf(ErrForkChange, "unknown change %q (one of %s)", change.Type, joinTypes(ForkChangeTypes))
@@ -134,6 +198,28 @@ func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.T
 		return nil, errorf(ErrForkChange, "no channel awaits %s's offer at that point: fork at a cursor before it offered", id)
 	case change.Type == ForkReplaceFeedback && len(out) == 0:
 		return nil, errorf(ErrForkChange, "no proposal awaits %s's feedback at that point: fork at a cursor after a proposal went out and before it answered", id)
+	}
+	return out, nil
+}
+
+// changeRules sets the rules of every channel still running (the
+// tree's later channels take them from the fork's change: the engine).
+func changeRules(channels map[string]*Channel, rc *RulesChange) ([]ForkedChange, error) {
+	if rc == nil {
+		return nil, errorf(ErrForkChange, "change_rule needs rules")
+	}
+	if err := rc.valid(); err != nil {
+		return nil, err
+	}
+	var out []ForkedChange
+	for _, cid := range slices.Sorted(maps.Keys(channels)) {
+		c := channels[cid]
+		if c.Completed || c.Status.IsTerminal() {
+			continue
+		}
+		ev := &ChannelRulesChanged{ChannelID: c.ID, DemandID: c.DemandID, Rules: rc.Apply(c.Rules), Reason: "假设分支：改变规则"}
+		c.Apply(ev)
+		out = append(out, ForkedChange{Stream: ChannelStream(cid), Events: []Payload{ev}})
 	}
 	return out, nil
 }

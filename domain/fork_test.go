@@ -43,6 +43,11 @@ func TestApplyForkChange(t *testing.T) {
 		{"an invalid feedback", inRound(), ForkChange{Type: ForkReplaceFeedback, AgentID: "a2", Feedback: &FeedbackAnswer{FeedbackType: "maybe"}},
 			nil, ErrInvalidAnswer},
 		{"no agent", collecting(), ForkChange{Type: ForkRemoveAgent}, nil, ErrForkChange},
+		{"fewer rounds", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{MaxRounds: new(1)}},
+			[]EventType{EventChannelRulesChanged}, nil},
+		{"no rules", inRound(), ForkChange{Type: ForkChangeRule}, nil, ErrForkChange},
+		{"no round at all", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{MaxRounds: new(0)}}, nil, ErrForkChange},
+		{"nothing to change", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{}}, nil, ErrForkChange},
 		{"an unknown change", collecting(), ForkChange{Type: "add_everyone", AgentID: "a1"}, nil, ErrForkChange},
 	}
 	for _, tt := range tests {
@@ -72,6 +77,9 @@ func TestApplyForkChange(t *testing.T) {
 				for _, ev := range fc.Events {
 					if o, ok := ev.(*OfferSubmitted); ok && c.Offers[o.AgentID].Decision != o.Decision {
 						t.Fatalf("the channel did not take %s's offer", o.AgentID)
+					}
+					if r, ok := ev.(*ChannelRulesChanged); ok && (c.Rules != r.Rules || r.Rules.MaxRounds != 1 || r.Rules.OfferTimeoutSeconds != DefaultRules().OfferTimeoutSeconds) {
+						t.Fatalf("rules %+v, channel %+v", r.Rules, c.Rules)
 					}
 				}
 			}

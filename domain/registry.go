@@ -115,6 +115,7 @@ var specs = []EventSpec{
 	newSpec[ChannelInviteSent]("An agent was invited to a negotiation channel."),
 	newSpec[ChannelStatusChanged]("The channel state machine moved from one status to another."),
 	newSpec[ChannelClosed]("A negotiation channel was closed in a terminal status."),
+	newSpec[ChannelRulesChanged]("A fork's change_rule set a running channel's rules (issue 15)."),
 
 	// Offers.
 	newSpec[OfferRequested]("An agent was asked to answer a demand with an offer."),

@@ -71,6 +71,7 @@ var requiredEventTypes = []string{
 	"towow.conversation.step",
 	"towow.conversation.replied",
 	"towow.negotiation.forked",
+	"towow.channel.rules_changed",
 }
 
 func TestCatalogHoldsExactlyTheRequiredTypes(t *testing.T) {
@@ -168,7 +169,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		EventWorkflowEdgeAdded, EventWorkflowEdgeDeleted, EventWorkflowStarted, EventWorkflowCompleted, EventWorkflowFailed,
 		EventWorkflowCancelled, EventNodeStarted, EventNodeCompleted, EventNodeFailed, EventNodeSkipped,
 		EventDecisionValidated, EventDecisionRejected, EventConversationMessage, EventConversationStep, EventConversationReplied,
-		EventNegotiationForked,
+		EventNegotiationForked, EventChannelRulesChanged,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

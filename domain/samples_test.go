@@ -108,6 +108,8 @@ var samplePayloads = []Payload{
 		NewStatus: ChannelStatusCollecting, Reason: "broadcast_complete",
 	},
 	&ChannelClosed{ChannelID: "collab-abc12345", Status: ChannelStatusForceFinalized, Reason: "max_rounds"},
+	&ChannelRulesChanged{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Rules: Rules{MaxRounds: 2, OfferTimeoutSeconds: 300,
+		FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1}, Reason: "假设分支：改变规则"},
 	&OfferRequested{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
 		Round: 1, FilterReason: "场地资源", MatchScore: 90,
@@ -159,7 +161,16 @@ var samplePayloads = []Payload{
 		ErrorCode: "TOWOW_PROPOSAL_004", Suggestion: "放宽时间要求后重试",
 	},
 	&NegotiationForked{DemandID: "d-fork1234", ForkedFrom: "d-abc12345", At: 1234, Copied: 57,
-		Change: ForkChange{Type: ForkRemoveAgent, AgentID: "user_agent_bob"}, ForkedAt: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)},
+		// One change uses one of offer, feedback and rules; the sample sets
+		// them all so that the round trip covers every field.
+		Change: ForkChange{Type: ForkReplaceOffer, AgentID: "user_agent_bob",
+			Offer: &OfferAnswer{Decision: OfferDecisionConditional, Contribution: "只能提供半天场地", Conditions: []string{"下午场"},
+				Reasoning: "上午有别的活动", DeclineReason: "全天没空", Confidence: 60},
+			Feedback: &FeedbackAnswer{FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突", AdjustmentRequest: "改到周日",
+				Concerns: []string{"日期"}, Confidence: 70},
+			Rules: &RulesChange{MaxRounds: new(2), OfferTimeoutSeconds: new(60), FeedbackTimeoutSeconds: new(30),
+				StuckTimeoutSeconds: new(600), MaxDepth: new(2)}},
+		ForkedAt: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)},
 	&NegotiationCompleted{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", Status: ChannelStatusFinalized,
 		FinalProposal: &sampleProposal, RoundsTaken: 2, MergedPlan: &sampleProposal,
