@@ -34,7 +34,7 @@ import (
 // a sub-negotiation's, or it had ended by then), ErrForkChange (an unknown
 // agent), ErrDuplicate (newDemandID exists); nothing is written then.
 func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, change domain.ForkChange) (int64, error) {
-	evs, err := e.readTree(ctx, from)
+	evs, err := eventstore.ReadEvery(ctx, e.store, 0, eventstore.Filter{CorrelationID: from})
 	if err != nil {
 		return 0, err
 	}
@@ -138,22 +138,6 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 	})
 }
 
-// readTree reads every event of a negotiation tree, in log order.
-func (e *Engine) readTree(ctx context.Context, root string) ([]eventstore.RecordedEvent, error) {
-	var out []eventstore.RecordedEvent
-	for after := int64(0); ; {
-		evs, err := e.store.ReadAll(ctx, after, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, evs...)
-		if len(evs) < eventstore.MaxReadLimit {
-			return out, nil
-		}
-		after = evs[len(evs)-1].Position
-	}
-}
-
 // forkPoint is how many of a tree's events a fork at cursor at copies:
 // those up to at, and the rest of the step that wrote it (the events
 // after it with the same causation). ErrForkPoint when at is not an event
@@ -177,7 +161,7 @@ func forkPoint(evs []eventstore.RecordedEvent, root string, at int64) (int, erro
 			strings.HasPrefix(e.StreamID, domain.WorkflowStream(""))
 		if ended {
 			return 0, &domain.Error{Code: domain.ErrForkPoint.Code, Message: fmt.Sprintf(
-				"negotiation %s had ended by cursor %d (%s at %d): fork it at an earlier cursor", root, e.Position, e.Type, at)}
+				"negotiation %s had ended by cursor %d (%s at cursor %d): fork it at an earlier cursor", root, at, e.Type, e.Position)}
 		}
 	}
 	return i + 1, nil

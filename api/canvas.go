@@ -28,12 +28,6 @@ type CanvasView struct {
 	Cursor int64 `json:"cursor" doc:"global position of the last event folded: follow the workflow's stream with last_event_id=cursor for exactly what came after"`
 }
 
-// CanvasInput names a workflow and, for time travel, a cursor.
-type CanvasInput struct {
-	WorkflowID string `path:"workflow_id" maxLength:"80" example:"wf-3f9a1c2b4d5e"`
-	At         int64  `query:"at" minimum:"0" doc:"time travel: the canvas as it was at this cursor (an SSE id); 0: now"`
-}
-
 // CanvasOutput is the canvas.
 type CanvasOutput struct {
 	Body CanvasView
@@ -77,7 +71,7 @@ func (s *Server) registerCanvas(api huma.API) {
 		Path:        "/api/v1/workflows/{workflow_id}/canvas",
 		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows", "canvas"},
-	}, func(ctx context.Context, in *CanvasInput) (*CanvasOutput, error) {
+	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
 		w, cursor, err := s.workflowAt(ctx, in.WorkflowID, in.At)
 		if err != nil {
 			return nil, err

@@ -226,18 +226,7 @@ func waitEnd(ctx context.Context, store *eventstore.Store, demandID string, time
 			return nil, err
 		}
 		if (len(last) == 1 && last[0].Type == domain.EventNegotiationCompleted) || len(failed) > 0 {
-			var out []eventstore.RecordedEvent
-			for after := int64(0); ; {
-				evs, err := store.ReadAll(ctx, after, eventstore.Filter{CorrelationID: demandID}, eventstore.MaxReadLimit)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, evs...)
-				if len(evs) < eventstore.MaxReadLimit {
-					return out, nil
-				}
-				after = evs[len(evs)-1].Position
-			}
+			return eventstore.ReadEvery(ctx, store, 0, eventstore.Filter{CorrelationID: demandID})
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("negotiation %s not finished within %s", demandID, timeout)

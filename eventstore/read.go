@@ -166,3 +166,26 @@ func (s *Store) Fold(ctx context.Context, streamID string, apply func(domain.Pay
 		}
 	}
 }
+
+// PageReader reads the log a page at a time ([Store.ReadAll]).
+type PageReader interface {
+	ReadAll(ctx context.Context, after int64, f Filter, limit int) ([]RecordedEvent, error)
+}
+
+// ReadEvery returns every event matching f after cursor after, in log
+// order, reading r a page of MaxReadLimit at a time (for sets known to be
+// small, such as one negotiation tree).
+func ReadEvery(ctx context.Context, r PageReader, after int64, f Filter) ([]RecordedEvent, error) {
+	var out []RecordedEvent
+	for {
+		evs, err := r.ReadAll(ctx, after, f, MaxReadLimit)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+		if len(evs) < MaxReadLimit {
+			return out, nil
+		}
+		after = evs[len(evs)-1].Position
+	}
+}

@@ -437,31 +437,24 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // Reader reads the log (*eventstore.Store).
-type Reader interface {
-	ReadAll(ctx context.Context, after int64, f eventstore.Filter, limit int) ([]eventstore.RecordedEvent, error)
-}
+type Reader = eventstore.PageReader
 
 // Read returns the events of the negotiation tree rooted at root, in log
 // order, as Score reads them.
 func Read(ctx context.Context, r Reader, root string) ([]Event, error) {
-	var out []Event
-	for after := int64(0); ; {
-		evs, err := r.ReadAll(ctx, after, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
+	evs, err := eventstore.ReadEvery(ctx, r, 0, eventstore.Filter{CorrelationID: root})
+	if err != nil {
+		return nil, fmt.Errorf("quality: %w", err)
+	}
+	out := make([]Event, 0, len(evs))
+	for _, e := range evs {
+		ev, err := EventOf(e)
 		if err != nil {
 			return nil, fmt.Errorf("quality: %w", err)
 		}
-		for _, e := range evs {
-			ev, err := EventOf(e)
-			if err != nil {
-				return nil, fmt.Errorf("quality: %w", err)
-			}
-			out = append(out, ev)
-		}
-		if len(evs) < eventstore.MaxReadLimit {
-			return out, nil
-		}
-		after = evs[len(evs)-1].Position
+		out = append(out, ev)
 	}
+	return out, nil
 }
 
 // EventOf is a recorded event as Score reads it: its stream, its payload
