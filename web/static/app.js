@@ -10,7 +10,7 @@ const EVENT_TYPES = [
   "towow.offer.submitted", "towow.offer.timeout", "towow.aggregation.started", "towow.proposal.distributed",
   "towow.proposal.feedback", "towow.proposal.adjusting", "towow.proposal.finalized", "towow.feedback.evaluated",
   "towow.negotiation.round_started", "towow.negotiation.force_finalized", "towow.negotiation.failed",
-  "towow.negotiation.completed", "towow.gap.identified", "towow.subnet.triggered", "towow.subnet.completed",
+  "towow.negotiation.completed", "towow.negotiation.forked", "towow.gap.identified", "towow.subnet.triggered", "towow.subnet.completed",
   "towow.agent.online", "towow.agent.offline", "towow.agent.withdrawn", "towow.agent.registered",
   "towow.agent.updated", "towow.agent.deactivated", "towow.agent.reactivated", "towow.agent.token_issued",
   "towow.error.occurred",
@@ -31,7 +31,7 @@ const EXAMPLES = [
 const LABELS = {
   participate: "参与", decline: "拒绝", conditional: "有条件参与",
   accept: "接受", negotiate: "协商", withdraw: "退出", reject: "反对",
-  finalized: "已达成", force_finalized: "强制定稿", failed: "失败", completed: "已完成", processing: "进行中",
+  finalized: "已达成", force_finalized: "强制定稿", failed: "失败", completed: "已完成", processing: "进行中", rejected: "未受理",
   created: "已创建", broadcasting: "广播中", collecting: "收集回应", aggregating: "汇总方案",
   proposal_sent: "方案已发出", negotiating: "协商中", next_round: "进入下一轮", finalize: "定稿", fail: "失败", force_finalize: "强制定稿",
   draft: "草稿", running: "执行中", cancelled: "已取消",
@@ -107,12 +107,16 @@ function route() {
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
   const [page, id] = parts;
   document.querySelectorAll("[data-nav]").forEach((a) => a.classList.toggle("active",
-    a.dataset.nav === (page || "home") || ((page === "n" || page === "w") && a.dataset.nav === "history")));
+    a.dataset.nav === (page || "home") || (["n", "w", "compare", "fork"].includes(page) && a.dataset.nav === "history")));
   fill(app);
   window.scrollTo(0, 0);
   if (page === "n" && id) return negotiationPage(id);
   if (page === "w" && id) return workflowPage(id);
   if (page === "history") return historyPage();
+  if (page === "fork" && id) return comparePage("/api/v1/forks/" + encodeURIComponent(id) + "/compare", ["原协商", "分叉"]);
+  if (page === "compare" && id && parts[2]) {
+    return comparePage("/api/v1/negotiations/compare?" + new URLSearchParams({ left: id, right: parts[2] }), ["协商 A", "协商 B"]);
+  }
   if (page === "agents" && id) return agentPage(id);
   if (page === "agents") return agentsPage();
   if (page === "ops") return opsPage();
@@ -182,14 +186,19 @@ function qualityCells(demands) {
   return cells;
 }
 
-function demandTable(demands) {
+// demandTable lists demands; with select (the history page's), each row
+// starts with a checkbox: select.checked(id) says whether it is ticked,
+// select.toggle(id, on) is called when it is (un)ticked.
+function demandTable(demands, select) {
   if (!demands.length) return h("p", { class: "muted" }, "还没有协商。");
   const quality = qualityCells(demands);
   return h("div", { class: "tablewrap" }, h("table", { id: "demand-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"), h("th", {}, "质量"))),
+    h("thead", {}, h("tr", {}, select ? h("th", {}, "对比") : null, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"), h("th", {}, "质量"))),
     h("tbody", {}, demands.map((d) => {
       const fp = d.final_proposal || null;
       return h("tr", { "data-demand": d.demand_id },
+        select ? h("td", {}, h("input", { type: "checkbox", class: "compare-pick", "data-demand": d.demand_id, "aria-label": "选择以对比",
+          checked: select.checked(d.demand_id), onchange: (e) => select.toggle(d.demand_id, e.target.checked) })) : null,
         h("td", { class: "small" }, fmtTime(d.created_at)),
         h("td", {}, h("a", { href: "#/n/" + d.demand_id }, d.raw_input)),
         h("td", {}, badge(d.outcome && d.status !== "processing" ? d.outcome.split(":")[0] : d.status,
@@ -200,24 +209,34 @@ function demandTable(demands) {
     }))));
 }
 
+// QUALITY_ROWS are the rows of a quality table: a score's name and how one
+// Scores object (a root channel's or a whole tree's) reads.
+const QUALITY_ROWS = [
+  ["需求覆盖", (s) => pct(s.need_coverage) + "（" + s.places + " 个名额）"],
+  ["多余分配", (s) => String(s.padding)],
+  ["相关性", (s) => pct(s.relevance)],
+  ["轮次", (s) => String(s.rounds)],
+  ["最终接受率", (s) => pct(s.final_accept_rate)],
+  ["稳定性", (s) => pct(s.stability)],
+  ["福利（平均 / 纳什）", (s) => s.welfare_utilitarian + " / " + s.welfare_nash],
+  ["LLM 调用", (s) => s.llm.calls + " 次，" + s.llm.input_tokens + "+" + s.llm.output_tokens + " tokens，回退 " + s.llm.fallbacks + "，复用 " + (s.llm.reused || 0)],
+  ["达成用时", (s) => (s.time_to_agreement_ms ? (s.time_to_agreement_ms / 1000).toFixed(1) + " 秒" : "—")],
+];
+
+// qualityTable shows Scores objects side by side, one column each under
+// its header.
+function qualityTable(headers, scores) {
+  return h("div", { class: "tablewrap" }, h("table", { class: "quality-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), headers.map((t) => h("th", {}, t)))),
+    h("tbody", {}, QUALITY_ROWS.map(([name, f]) => h("tr", {}, h("td", {}, name), scores.map((sc) => h("td", {}, f(sc))))))));
+}
+
 // qualityCard shows a negotiation's quality scores (the root channel and
 // the whole tree), fetched when it ends.
 function qualityCard(q) {
-  const row = (name, f) => h("tr", {}, h("td", {}, name), h("td", {}, f(q.root)), h("td", {}, f(q.tree)));
   return h("section", { class: "card", id: "quality", "data-final": String(q.final) },
     h("h2", {}, "质量评分 ", h("span", { class: "muted small" }, q.final ? "" : "（进行中，目前为止）")),
-    h("div", { class: "tablewrap" }, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "主协商"), h("th", {}, "整棵协商树"))),
-      h("tbody", {},
-        row("需求覆盖", (s) => pct(s.need_coverage) + "（" + s.places + " 个名额）"),
-        row("多余分配", (s) => String(s.padding)),
-        row("相关性", (s) => pct(s.relevance)),
-        row("轮次", (s) => String(s.rounds)),
-        row("最终接受率", (s) => pct(s.final_accept_rate)),
-        row("稳定性", (s) => pct(s.stability)),
-        row("福利（平均 / 纳什）", (s) => s.welfare_utilitarian + " / " + s.welfare_nash),
-        row("LLM 调用", (s) => s.llm.calls + " 次，" + s.llm.input_tokens + "+" + s.llm.output_tokens + " tokens，回退 " + s.llm.fallbacks + "，复用 " + (s.llm.reused || 0)),
-        row("达成用时", (s) => (s.time_to_agreement_ms ? (s.time_to_agreement_ms / 1000).toFixed(1) + " 秒" : "—"))))));
+    qualityTable(["主协商", "整棵协商树"], [q.root, q.tree]));
 }
 
 // ---------- negotiation: live view ----------
@@ -271,6 +290,9 @@ function reduce(s, ev) {
     case "towow.demand.rejected":
       if (p.demand_id === s.root) s.rejection = p;
       break;
+    case "towow.negotiation.forked":
+      if (p.demand_id === s.root) s.fork = p;
+      break;
     case "towow.negotiation.failed":
       if (ch) ch.outcome = { kind: "failed", reason: p.reason, code: p.error_code, suggestion: p.suggestion, proposal: p.last_proposal };
       else if (p.demand_id === s.root) s.failure = p;
@@ -287,6 +309,13 @@ function reduce(s, ev) {
       if (!ch.outcome) ch.outcome = { kind: p.status, proposal: p.final_proposal, rounds: p.rounds_taken };
       break;
   }
+}
+
+// changeText says what a fork changes (who names an agent).
+function changeText(change, who) {
+  if (!change || change.type === "none") return "不做改变（重放）";
+  if (change.type === "remove_agent") return "去掉 " + who(change.agent_id);
+  return change.type;
 }
 
 function summarize(s, ev) {
@@ -319,6 +348,7 @@ function summarize(s, ev) {
     case "towow.subnet.triggered": return ["子协商", "为「" + p.gap_type + "」开启 " + p.sub_channel_id];
     case "towow.subnet.completed": return ["子协商结束", p.sub_channel_id + "：" + label(p.status)];
     case "towow.negotiation.completed": return ["协商结束", label(p.status)];
+    case "towow.negotiation.forked": return ["分叉", "分叉自 " + p.forked_from + " @" + p.at + "，改变：" + changeText(p.change, who)];
     case "towow.error.occurred": return ["错误", (p.error_code || "") + " " + (p.error_message || "")];
     case "towow.workflow.created": return ["执行计划", (p.nodes || []).length + " 个步骤（草稿）"];
     case "towow.decision.validated": return ["决策通过", p.decision.decision_type + " → v" + p.version + ((p.corrections || []).length ? "（已修正）" : "")];
@@ -430,6 +460,9 @@ function renderHead(el, s) {
   fill(el,
     h("div", { class: "row" }, h("h1", { style: "margin:0" }, s.demand ? s.demand.raw_input : "加载中……"),
       h("span", { id: "status" }, badge(root && root.completed ? root.status : status, root && root.completed ? label(root.status) : (s.failure ? "失败" : label(status))))),
+    s.fork ? h("p", { class: "row fork-note" }, h("span", { class: "small" }, "假设分支：分叉自 ", h("a", { href: "#/n/" + s.fork.forked_from }, s.fork.forked_from),
+      " @" + s.fork.at + "，改变：" + changeText(s.fork.change, (id) => s.names[id] || id)),
+    h("a", { class: "button", id: "fork-link", href: "#/fork/" + encodeURIComponent(s.root) }, "与原协商对比")) : null,
     s.understanding ? h("p", { class: "muted" }, "理解：", s.understanding.surface_demand,
       s.understanding.capability_tags ? h("span", { class: "tags", style: "display:inline-flex;margin-left:.5rem" }, s.understanding.capability_tags.map((t) => badge("tag", t))) : null) : null,
     root ? h("p", { class: "round", id: "round" }, root.round ? "第 " + root.round + " / " + (root.maxRounds || "?") + " 轮"
@@ -592,9 +625,184 @@ function setupReplay(el, s, events) {
     }
   };
   slider.addEventListener("input", show);
-  fill(el, h("h2", {}, "回放"), h("p", { class: "small muted" }, "拖动滑块，查看协商在任一事件时的状态（由 API 从事件重放得出）。"), slider, pos, out);
+  const whatIf = whatIfForm(s, () => idx[Number(slider.value)].e);
+  slider.addEventListener("input", whatIf.update);
+  fill(el, h("h2", {}, "回放"), h("p", { class: "small muted" }, "拖动滑块，查看协商在任一事件时的状态（由 API 从事件重放得出）。"), slider, pos, out, whatIf.el);
   el.hidden = false;
   show();
+}
+
+// invitedAgents lists the agents the negotiation tree invited (every
+// channel's candidates, once each), those of the final plan first.
+function invitedAgents(s) {
+  const root = rootChannel(s);
+  const plan = root && (root.merged || (root.outcome && root.outcome.proposal));
+  const inPlan = new Set(((plan && plan.assignments) || []).map((a) => a.agent_id));
+  const seen = new Map();
+  for (const ch of Object.values(s.channels)) {
+    for (const c of ch.candidates) {
+      if (!seen.has(c.agent_id)) seen.set(c.agent_id, { id: c.agent_id, name: c.display_name || s.names[c.agent_id] || c.agent_id, inPlan: inPlan.has(c.agent_id) });
+    }
+  }
+  return [...seen.values()].sort((a, b) => Number(b.inPlan) - Number(a.inPlan));
+}
+
+// FORK_HINTS explain the fork endpoint's refusals.
+const FORK_HINTS = {
+  TOWOW_FORK_001: "这个事件已在协商结束之后（或不属于这个协商），请把滑块移到更早的事件。",
+  TOWOW_FORK_002: "这个改变在此处不适用：Agent 不存在，或到这个事件时已不在协商中。",
+};
+
+// whatIfForm is the replay's "what if…": a fork of the negotiation after
+// the event the slider is on (current() returns it) with one change; the
+// fork's comparison opens once it is started. update follows the slider.
+function whatIfForm(s, current) {
+  const type = h("select", { id: "whatif-type" }, h("option", { value: "none" }, "不做改变（重放）"),
+    h("option", { value: "remove_agent" }, "去掉一位 Agent"));
+  const agent = h("select", { id: "whatif-agent" }, invitedAgents(s).map((a) =>
+    h("option", { value: a.id }, a.name + (a.inPlan ? "（在最终方案中）" : ""))));
+  const agentField = h("label", { class: "wf-field", hidden: true }, h("span", {}, "去掉哪位 Agent"), agent);
+  type.addEventListener("change", () => { agentField.hidden = type.value !== "remove_agent"; });
+  const at = h("p", { class: "small", id: "whatif-at" });
+  const err = h("div", { class: "error", id: "whatif-error", role: "alert" });
+  const submit = h("button", { type: "submit", id: "whatif-submit" }, "从这里分叉");
+  const form = h("form", { id: "whatif-form", class: "whatif", hidden: true, onsubmit: async (e) => {
+    e.preventDefault();
+    const change = { type: type.value };
+    if (type.value === "remove_agent") change.agent_id = agent.value;
+    err.textContent = "";
+    submit.disabled = true;
+    try {
+      const out = await api("/api/v1/negotiations/" + encodeURIComponent(s.root) + "/forks", { method: "POST",
+        headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: Number(form.dataset.at), change }) });
+      location.hash = "#/fork/" + encodeURIComponent(out.demand_id);
+    } catch (ex) {
+      fill(err, describe(ex), ex.code && FORK_HINTS[ex.code] ? h("div", { class: "small" }, FORK_HINTS[ex.code]) : null);
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+  h("h3", {}, "假设……"), at,
+  h("p", { class: "small muted" }, "分叉复制到这个事件为止的历史，施加一个改变后继续协商，成为一个新的协商；没受改变影响的 LLM 调用复用原协商的回答。只能在协商结束前的事件分叉。"),
+  h("label", { class: "wf-field" }, h("span", {}, "改变"), type), agentField,
+  h("div", { class: "row" }, submit), err);
+  const update = () => {
+    const ev = current();
+    form.dataset.at = ev.cursor;
+    at.textContent = "从这个事件之后分叉：" + summarize(s, ev).join("：") + "（游标 " + ev.cursor + "）";
+    err.textContent = "";
+  };
+  const open = h("button", { type: "button", class: "ghost", id: "whatif-open", onclick: () => { update(); form.hidden = !form.hidden; } }, "假设……");
+  update();
+  return { el: h("div", { class: "whatif-wrap" }, open, form), update };
+}
+
+// ---------- compare: two negotiations side by side ----------
+
+// comparePage shows two negotiations side by side (issue 15), from path (a
+// compare endpoint): the plan's diff above, each branch below; it refreshes
+// every 2 s until both have ended.
+function comparePage(path, titles) {
+  const box = h("div", { id: "compare", "data-final": "false" }, h("p", { class: "card muted" }, "加载中……"));
+  app.append(box);
+  let timer = 0, stopped = false;
+  cleanup = () => { stopped = true; clearTimeout(timer); };
+  const load = async () => {
+    try {
+      const c = await api(path);
+      if (stopped) return;
+      const final = [c.left, c.right].every(branchFinal);
+      renderCompare(box, c, titles, final);
+      showBanner("");
+      if (!final) timer = setTimeout(load, 2000);
+    } catch (e) {
+      if (stopped) return;
+      if (e instanceof ApiError) fill(box, h("p", { class: "error card" }, describe(e)));
+      else { showBanner(describe(e) + "（2 秒后重试）", "info"); timer = setTimeout(load, 2000); } // the server is restarting
+    }
+  };
+  load();
+}
+
+// branchFinal: a side of a comparison has ended and its scores are final.
+const branchFinal = (b) => b.quality.final && b.status !== "processing";
+
+// renderCompare fills the compare page with a comparison.
+function renderCompare(box, c, titles, final) {
+  const names = {};
+  for (const b of [c.left, c.right]) for (const a of (b.plan && b.plan.assignments) || []) names[a.agent_id] = a.display_name || a.agent_id;
+  for (const a of [...c.plan_diff.added, ...c.plan_diff.removed]) names[a.agent_id] = a.display_name || names[a.agent_id] || a.agent_id;
+  const who = (id) => names[id] || id;
+  const runningText = titles[1] === "分叉" ? "分叉进行中" : "协商进行中";
+  box.dataset.final = String(final);
+  fill(box,
+    h("section", { class: "card" },
+      h("div", { class: "row" }, h("h1", { style: "margin:0" }, titles[0] + " 与 " + titles[1]),
+        final ? null : h("span", { id: "compare-running" }, badge("processing", runningText))),
+      h("p", { class: "small muted" }, final ? "两边都已结束。" : runningText + "，每 2 秒刷新一次，直到两边都结束。")),
+    diffCard(c, titles, who),
+    h("div", { class: "compare-grid" },
+      branchCard(c.left, titles[0], "left", c.plan_diff, who),
+      branchCard(c.right, titles[1], "right", c.plan_diff, who)));
+}
+
+// DIFF_FIELDS name the terms of an assignment a plan diff reports.
+const DIFF_FIELDS = { role: "角色", need: "需求", responsibility: "职责", dependencies: "依赖", conditions_accepted: "接受条件" };
+
+// diffCard sums up what the plan changed from left to right, with the
+// outcome, rounds and LLM cost of both.
+function diffCard(c, titles, who) {
+  const d = c.plan_diff;
+  const term = (a, f) => (Array.isArray(a[f]) ? a[f].join("、") : typeof a[f] === "boolean" ? (a[f] ? "是" : "否") : a[f]) || "—";
+  const section = (kind, title, items, item) => items.length ? h("div", { class: "diff diff-" + kind, "data-kind": kind },
+    h("h3", {}, title + "（" + items.length + "）"), h("ul", {}, items.map(item))) : null;
+  const assignment = (a) => h("li", { "data-agent": a.agent_id }, h("b", {}, who(a.agent_id)), " — " + a.role + (a.responsibility ? "：" + a.responsibility : ""));
+  const arrow = (f) => f(c.left) + " → " + f(c.right);
+  return h("section", { class: "card", id: "plan-diff", "data-same": String(c.same_plan) },
+    h("h2", {}, "方案差异 ", h("span", { class: "muted small" }, "从" + titles[0] + "到" + titles[1])),
+    h("p", { class: "small" }, "结果 " + arrow((b) => label(b.status)) + " · 轮次 " + arrow((b) => b.rounds || "—") +
+      " · 参与者 " + arrow((b) => b.participants.length) + " · LLM 调用 " + arrow((b) => b.llm.calls) + " · 复用 " + arrow((b) => b.llm.reused)),
+    c.same_plan ? h("p", { class: "same" }, "两边方案相同：同样的 Agent、同样的分工，缺口也相同。") : [
+      section("added", "新增", d.added, assignment),
+      section("removed", "移除", d.removed, assignment),
+      section("changed", "变更", d.changed, (x) => h("li", { "data-agent": x.agent_id }, h("b", {}, who(x.agent_id)), "：" + x.fields.map((f) => DIFF_FIELDS[f] || f).join("、"),
+        h("ul", { class: "small muted" }, x.fields.map((f) => h("li", {}, (DIFF_FIELDS[f] || f) + "：" + term(x.left, f) + " → " + term(x.right, f)))))),
+      section("gaps-closed", "补上的缺口", d.gaps_closed, (g) => h("li", {}, g)),
+      section("gaps-opened", "新出现的缺口", d.gaps_opened, (g) => h("li", {}, g)),
+    ]);
+}
+
+// branchCard is one side of a comparison: the demand, outcome, rounds,
+// participants, plan (what the diff touches marked), LLM cost and quality.
+function branchCard(b, title, side, d, who) {
+  const only = new Set((side === "left" ? d.removed : d.added).map((a) => a.agent_id));
+  const changed = new Set(d.changed.map((x) => x.agent_id));
+  const mark = (id) => only.has(id) ? (side === "left" ? "diff-removed" : "diff-added") : changed.has(id) ? "diff-changed" : null;
+  const final = branchFinal(b);
+  const plan = b.plan || { assignments: [] };
+  const stat = (name, value, attrs) => h("span", Object.assign({ class: "stat" }, attrs), h("b", {}, value), name);
+  return h("section", { class: "card branch", "data-side": side, "data-demand": b.demand_id, "data-status": b.status, "data-final": String(final) },
+    h("div", { class: "row" }, h("h2", { style: "margin:0" }, title), badge(b.status), final ? null : badge("processing", "进行中"),
+      h("span", { class: "wf-grow" }), h("a", { class: "small open-negotiation", href: "#/n/" + encodeURIComponent(b.demand_id) }, "打开协商 " + b.demand_id)),
+    h("p", {}, b.raw_input),
+    h("p", { class: "small" }, "轮次 ", h("b", { class: "rounds" }, b.rounds || "—"), " · 参与者 ", b.participants.length),
+    h("p", { class: "participants" }, "参与者：", b.participants.length ? b.participants.map((id, i) =>
+      [i ? "、" : "", h("span", { "data-agent": id, class: mark(id) }, who(id))]) : h("span", { class: "muted" }, "无")),
+    h("h3", {}, "方案分工"),
+    plan.assignments.length ? h("div", { class: "tablewrap" }, h("table", { class: "assignments" },
+      h("thead", {}, h("tr", {}, h("th", {}, "角色"), h("th", {}, "Agent"), h("th", {}, "职责"))),
+      h("tbody", {}, plan.assignments.map((a) => h("tr", { "data-agent": a.agent_id, class: mark(a.agent_id) },
+        h("td", {}, a.role), h("td", {}, h("a", { href: "#/agents/" + a.agent_id }, who(a.agent_id))),
+        h("td", { class: "small" }, a.responsibility)))))) : h("p", { class: "muted" }, "还没有方案"),
+    (plan.gaps || []).length ? h("p", { class: "small" }, "缺口：" + plan.gaps.join("、")) : null,
+    h("h3", {}, "LLM 成本（整棵协商树）"),
+    h("div", { class: "llm" },
+      stat("次调用", b.llm.calls, { class: "stat llm-calls", "data-calls": b.llm.calls }),
+      stat("次复用", b.llm.reused, { class: "stat llm-reused", "data-reused": b.llm.reused }),
+      stat("tokens（输入+输出）", b.llm.input_tokens + "+" + b.llm.output_tokens),
+      stat("次回退", b.llm.fallbacks)),
+    h("h3", {}, "质量评分"),
+    qualityTable([final ? "整棵协商树" : "整棵协商树（目前为止）"], [b.quality.tree]));
 }
 
 // ---------- history ----------
@@ -605,6 +813,24 @@ function historyPage() {
   const user = h("input", { id: "filter-user", placeholder: "用户 ID", size: 14 });
   const body = h("div", {});
   const more = h("button", { class: "ghost", hidden: true }, "更多");
+  // Two ticked demands are compared: the first ticked on the left. A third
+  // tick drops the oldest.
+  let picked = [];
+  const compare = h("button", { type: "button", id: "compare-selected", disabled: true,
+    onclick: () => { if (picked.length === 2) location.hash = "#/compare/" + picked.map(encodeURIComponent).join("/"); } }, "对比所选");
+  const pickNote = h("span", { class: "muted small", id: "compare-note" });
+  const select = {
+    checked: (id) => picked.includes(id),
+    toggle: (id, on) => {
+      picked = picked.filter((x) => x !== id);
+      if (on) picked.push(id);
+      if (picked.length > 2) picked = picked.slice(-2);
+      body.querySelectorAll("input.compare-pick").forEach((c) => { c.checked = picked.includes(c.dataset.demand); });
+      compare.disabled = picked.length !== 2;
+      pickNote.textContent = picked.length === 2 ? "" : "勾选两个协商进行对比（已选 " + picked.length + " 个）";
+    },
+  };
+  select.toggle("", false);
   let cursor = 0;
   let rows = [];
   const load = async (reset) => {
@@ -618,7 +844,7 @@ function historyPage() {
       rows = rows.concat(out.demands);
       cursor = out.next_cursor || 0;
       more.hidden = !cursor;
-      fill(body, demandTable(rows));
+      fill(body, demandTable(rows, select));
     } catch (e) {
       fill(body, h("p", { class: "error" }, describe(e)));
     }
@@ -627,7 +853,7 @@ function historyPage() {
   user.addEventListener("change", () => load(true));
   more.addEventListener("click", () => load(false));
   app.append(h("section", { class: "card" }, h("h1", {}, "历史协商"),
-    h("div", { class: "row", style: "margin-bottom:.6rem" }, status, user), body, more));
+    h("div", { class: "row", style: "margin-bottom:.6rem" }, status, user, h("span", { class: "wf-grow" }), pickNote, compare), body, more));
   load(true);
 }
 
