@@ -52,6 +52,19 @@ func screenshotDir(t *testing.T) string {
 	return dir
 }
 
+// browserServer starts `towow serve` on an embedded database of its own
+// for a browser test (env adds to its environment): the browser to drive,
+// the database's folder (a restarted server reuses it), the server, its
+// base URL and where screenshots go.
+func browserServer(t *testing.T, env ...string) (chrome, dataDir string, s *server, base, shots string) {
+	t.Helper()
+	chrome = chromiumPath(t)
+	dataDir = traversableTempDir(t)
+	t.Cleanup(func() { _ = pgcluster.Stop(context.Background(), filepath.Join(dataDir, "pg")) })
+	s = startServer(t, append([]string{"TOWOW_DATA_DIR=" + dataDir}, env...)...)
+	return chrome, dataDir, s, "http://" + s.addr, screenshotDir(t)
+}
+
 // TestConsoleInBrowser drives the console in headless Chromium against a
 // real `towow serve` on the embedded database: submit a demand and
 // see the outcome; reload in the middle of a negotiation (held open by an
@@ -61,13 +74,8 @@ func screenshotDir(t *testing.T) string {
 // back to an earlier round's proposal; list the agent directory; read the
 // operations view. Screenshots go to .towow/screenshots.
 func TestConsoleInBrowser(t *testing.T) {
-	chrome := chromiumPath(t)
-	dataDir := traversableTempDir(t)
-	t.Cleanup(func() { _ = pgcluster.Stop(context.Background(), filepath.Join(dataDir, "pg")) })
 	const admin = "console-test-admin-token"
-	s := startServer(t, "TOWOW_DATA_DIR="+dataDir, "TOWOW_ADMIN_TOKEN="+admin)
-	base := "http://" + s.addr
-	shots := screenshotDir(t)
+	chrome, dataDir, s, base, shots := browserServer(t, "TOWOW_ADMIN_TOKEN="+admin)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1200, 860))

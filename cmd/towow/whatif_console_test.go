@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/towow/towow/internal/pgcluster"
 )
 
 // whatIfDemand is the part of GET /api/v1/demands/{id} the what-if test
@@ -39,12 +36,7 @@ type whatIfDemand struct {
 // compares two ticked demands. Screenshots go to .towow/screenshots
 // (whatif-form.png, compare.png).
 func TestWhatIfInBrowser(t *testing.T) {
-	chrome := chromiumPath(t)
-	dataDir := traversableTempDir(t)
-	t.Cleanup(func() { _ = pgcluster.Stop(context.Background(), filepath.Join(dataDir, "pg")) })
-	s := startServer(t, "TOWOW_DATA_DIR="+dataDir)
-	base := "http://" + s.addr
-	shots := screenshotDir(t)
+	chrome, _, s, base, shots := browserServer(t)
 
 	// A negotiation the builtin brain settles in round 2, ended.
 	var sub struct {

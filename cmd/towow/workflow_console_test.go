@@ -14,8 +14,6 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-
-	"github.com/towow/towow/internal/pgcluster"
 )
 
 // browserTab is one Chromium page of the workflow console test: every
@@ -130,12 +128,7 @@ func (c canvasView) node(id string) canvasNode {
 // the workflow and the nodes turn completed on both pages. Screenshots go
 // to .towow/screenshots (workflow-*.png).
 func TestWorkflowCanvasInBrowser(t *testing.T) {
-	chrome := chromiumPath(t)
-	dataDir := traversableTempDir(t)
-	t.Cleanup(func() { _ = pgcluster.Stop(context.Background(), filepath.Join(dataDir, "pg")) })
-	s := startServer(t, "TOWOW_DATA_DIR="+dataDir)
-	base := "http://" + s.addr
-	shots := screenshotDir(t)
+	chrome, _, s, base, shots := browserServer(t)
 
 	// The sample demand's agreement becomes a draft workflow.
 	var sub struct {
