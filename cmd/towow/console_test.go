@@ -65,6 +65,20 @@ func browserServer(t *testing.T, env ...string) (chrome, dataDir string, s *serv
 	return chrome, dataDir, s, "http://" + s.addr, screenshotDir(t)
 }
 
+// newBrowser starts headless Chromium (chrome) with a w×h window and
+// returns its first tab's context, which ends after within or with the
+// test (a new tab: chromedp.NewContext of it).
+func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(w, h))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	ctx, cancel := context.WithTimeout(bctx, within)
+	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	return ctx
+}
+
 // TestConsoleInBrowser drives the console in headless Chromium against a
 // real `towow serve` on the embedded database: submit a demand and
 // see the outcome; reload in the middle of a negotiation (held open by an
@@ -77,14 +91,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	const admin = "console-test-admin-token"
 	chrome, dataDir, s, base, shots := browserServer(t, "TOWOW_ADMIN_TOKEN="+admin)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1200, 860))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(bctx, 4*time.Minute)
-	defer cancel()
+	ctx := newBrowser(t, chrome, 1200, 860, 4*time.Minute)
 	run := func(what string, actions ...chromedp.Action) {
 		t.Helper()
 		if err := chromedp.Run(ctx, actions...); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -89,14 +88,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 	}
 	t.Logf("negotiation %s: %d rounds; forking at cursor %d without %s", orig, d.RoundsTaken, forkAt, removed)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1300, 1100))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	bctx, cancel := context.WithTimeout(bctx, 4*time.Minute)
-	defer cancel()
+	bctx := newBrowser(t, chrome, 1300, 1100, 4*time.Minute)
 	if err := chromedp.Run(bctx); err != nil { // starts the browser and opens its page
 		t.Fatal(err)
 	}

@@ -161,14 +161,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	moved, renamed, contested := start.Nodes[len(start.Nodes)-1].ID, start.Nodes[0].ID, start.Nodes[1].ID
 	t.Logf("workflow %s: %d nodes, version %d", wfID, len(start.Nodes), start.Version)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1600, 1000))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	bctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
-	defer cancel()
+	bctx := newBrowser(t, chrome, 1600, 1000, 3*time.Minute)
 	if err := chromedp.Run(bctx); err != nil { // starts the browser
 		t.Fatal(err)
 	}
