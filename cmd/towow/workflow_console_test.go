@@ -303,15 +303,14 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		t.Fatalf("after adding, connecting, disconnecting and deleting a step: %d nodes (want %d), version %d (want %d)", len(c.Nodes), len(start.Nodes), c.Version, before+6)
 	}
 
-	// 3. B asks the conversation agent for a rehearsal; both canvases show it.
-	// (The builtin brain cannot tell which node "the event" is in English:
-	// it asks back; the Chinese phrasing names 活动当天.)
+	// 3. B asks the conversation agent, in English, for a rehearsal before
+	// the event (活动当天 on the sample plan); both canvases show it.
 	b.run("B talks to the agent",
-		chromedp.SetValue(`#wf-chat-input`, "在活动当天之前加一个彩排", chromedp.ByQuery),
+		chromedp.SetValue(`#wf-chat-input`, "add a rehearsal before the event", chromedp.ByQuery),
 		chromedp.Click(`#wf-chat-send`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#wf-chat-log li.me[data-done="true"] .wf-reply`, chromedp.ByQuery))
 	for _, p := range []*browserTab{a, b} {
-		p.run("the rehearsal on the canvas", chromedp.WaitVisible(`g.wf-node[data-title="彩排"]`, chromedp.ByQuery))
+		p.run("the rehearsal on the canvas", chromedp.WaitVisible(`g.wf-node[data-title="rehearsal"]`, chromedp.ByQuery))
 	}
 	// A reload reads the conversation and the history back from the API.
 	var steps int

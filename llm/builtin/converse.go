@@ -630,7 +630,7 @@ func matchNodes(nodes []llm.NodeState, text string) []string {
 	if byID := idsIn(nodes, text); len(byID) > 0 {
 		return byID
 	}
-	lower := strings.ToLower(text)
+	lower := strings.ToLower(text) + glossesOf(text)
 	best, out := 0, []string(nil)
 	for _, n := range nodes {
 		score := 0
@@ -647,6 +647,27 @@ func matchNodes(nodes []llm.NodeState, text string) []string {
 		}
 	}
 	return out
+}
+
+// glosses are the Chinese words a plan's titles use for common English
+// ones, so that an English message finds a Chinese plan's nodes ("before
+// the event" → 活动当天).
+var glosses = map[string]string{
+	"event": "活动", "venue": "场地", "speaker": "演讲 嘉宾", "speakers": "演讲 嘉宾", "talk": "演讲 分享",
+	"host": "主持", "photographer": "摄影", "photos": "摄影", "catering": "餐饮", "promotion": "宣传",
+	"registration": "报名", "review": "复盘", "rehearsal": "彩排", "division": "分工",
+}
+
+// glossesOf is the Chinese glosses of the English words in text, each
+// after a space ("" when there are none).
+func glossesOf(text string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if g, ok := glosses[w]; ok {
+			b.WriteString(" " + g)
+		}
+	}
+	return b.String()
 }
 
 // idsIn returns the nodes whose id text contains as a word.

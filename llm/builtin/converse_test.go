@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -358,7 +359,9 @@ func TestMatchNodes(t *testing.T) {
 		"task-2 的状态":  "task-2",
 		"task-22":     "",
 		"演讲":          "task-2",
-		"the speaker": "",
+		"the speaker": "task-2",      // an English word finds its Chinese gloss
+		"the event":   "milestone-2", // 活动当天
+		"the moon":    "",
 	} {
 		if got := strings.Join(matchNodes(nodes, text), ","); got != want {
 			t.Errorf("%q: %q, want %q", text, got, want)
@@ -367,6 +370,12 @@ func TestMatchNodes(t *testing.T) {
 	en := llm.StateOf(newConvLoop(nil, meetupPlan()).w).Nodes
 	if got := matchNodes(en, "the VENUE confirmed date"); len(got) != 1 || got[0] != "milestone-1" {
 		t.Errorf("English: %v", got)
+	}
+	// The English request on a Chinese plan (issue 14's browser test asks
+	// it on the sample plan): a rehearsal before 活动当天.
+	r := converse(salonInput("add a rehearsal before the event"))
+	if args := r.Args.V; r.Tool != "create_node" || args.Node == nil || !slices.Equal(args.Before, []string{"milestone-2"}) {
+		t.Errorf("add a rehearsal before the event: %s %+v (reply %q)", r.Tool, r.Args.V, r.Reply)
 	}
 }
 
