@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"slices"
 
 	"github.com/riverqueue/river"
 
@@ -99,6 +100,16 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 	for _, c := range res.Candidates {
 		cands = append(cands, domain.Candidate{AgentID: c.AgentID, DisplayName: c.DisplayName, Reason: c.Reason,
 			RelevanceScore: int(c.Confidence*100 + 0.5)})
+	}
+	if fork != nil && fork.Type == domain.ForkAddAgent && d.ID == d.RootDemandID &&
+		!slices.ContainsFunc(cands, func(c domain.Candidate) bool { return c.AgentID == fork.AgentID }) {
+		// A fork from before the root channel opened: the agent it adds is
+		// a candidate whatever the filter chose.
+		prof, _, _, err := e.dir.Get(ctx, fork.AgentID)
+		if err != nil {
+			return err
+		}
+		cands = append(cands, domain.Candidate{AgentID: fork.AgentID, DisplayName: prof.UserName, Reason: domain.ForkAddedReason})
 	}
 	channelID := domain.ChannelIDFor(d.ID)
 	_, err = e.commit(ctx, "filter candidates", []string{domain.DemandStream(d.ID), domain.ChannelStream(channelID)},

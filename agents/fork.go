@@ -45,12 +45,18 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 	if err != nil {
 		return 0, err
 	}
+	agentName := ""
 	if change.AgentID != "" {
-		if _, _, ok, err := e.dir.Get(ctx, change.AgentID); err != nil {
+		prof, active, ok, err := e.dir.Get(ctx, change.AgentID)
+		switch {
+		case err != nil:
 			return 0, err
-		} else if !ok {
+		case !ok:
 			return 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("no agent %q in the directory", change.AgentID)}
+		case change.Type == domain.ForkAddAgent && !active:
+			return 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("agent %s is deactivated", change.AgentID)}
 		}
+		agentName = prof.UserName
 	}
 	oldTree, newTree := domain.ForkTreeID(from), domain.ForkTreeID(newDemandID)
 	copied := evs[:n]
@@ -111,7 +117,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 		p.appends = append(p.appends, appendOp{stream: root, expected: eventstore.ExpectedVersion(versions[root]),
 			events: []domain.Payload{marker}, meta: meta})
 		versions[root]++
-		changed, err := domain.ApplyForkChange(channels, change, now)
+		changed, err := domain.ApplyForkChange(channels, change, agentName, now)
 		if err != nil {
 			return nil, err
 		}

@@ -200,3 +200,42 @@ func TestForkChangesRules(t *testing.T) {
 		t.Fatalf("the fork: %+v (original %d rounds)", got.channel, orig.channel.RoundsTaken)
 	}
 }
+
+// TestForkAddsAnAgent: the sample negotiation forked at its broadcast
+// (the step that opens the offers) with an agent it never invited: the fork asks that agent too (its twin
+// offers), and the fork goes on to an end.
+func TestForkAddsAnAgent(t *testing.T) {
+	h := newHarness(t, opts{})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := h.wait(sub.DemandID, 30*time.Second)
+	root := domain.ChannelStream(domain.ChannelIDFor(sub.DemandID))
+	at := firstOf(t, h.events(sub.DemandID), domain.EventDemandBroadcast, root)
+	added := ""
+	for _, id := range []string{"user_agent_alice", "user_agent_bob", "user_agent_carol", "user_agent_kevin", "user_agent_zhuqian", "user_agent_wanglin"} {
+		if !orig.channel.Invited(id) {
+			added = id
+			break
+		}
+	}
+	if added == "" {
+		t.Fatal("every agent of the list was invited")
+	}
+	fork, _, err := h.c.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkAddAgent, AgentID: added})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := h.wait(fork, 30*time.Second)
+	h.check(fork)
+	if got.channel == nil || !got.channel.Invited(added) || got.channel.Offers[added].Decision == "" {
+		t.Fatalf("the fork did not ask %s: invited %v, offers %v", added, got.channel != nil && got.channel.Invited(added), got.channel.Offers)
+	}
+	// After the offers closed there is no one to add to.
+	closed := firstOf(t, h.events(sub.DemandID), domain.EventAggregationStarted, root)
+	if _, _, err := h.c.Fork(ctx, sub.DemandID, closed, domain.ForkChange{Type: domain.ForkAddAgent, AgentID: added}); !errors.Is(err, domain.ErrForkChange) {
+		t.Fatalf("add after the offers closed: %v", err)
+	}
+}

@@ -102,6 +102,14 @@ func (c *Channel) Apply(p Payload) {
 		c.Withdrawn[e.AgentID] = true
 	case *ChannelRulesChanged:
 		c.Rules = e.Rules
+	case *ChannelInviteSent:
+		if c.invited != nil && !c.invited[e.AgentID] { // a candidate added after the channel opened
+			c.Candidates = append(slices.Clip(c.Candidates), Candidate{AgentID: e.AgentID, DisplayName: e.DisplayName, Reason: e.Reason})
+			c.invited[e.AgentID] = true
+			if e.DisplayName != "" {
+				c.names[e.AgentID] = e.DisplayName
+			}
+		}
 	case *FeedbackEvaluated:
 		c.LastEvaluation = e
 		c.pendingForce = e.Decision == DecisionForceFinalize

@@ -46,15 +46,19 @@ const (
 	// from the fork point on, in the channels running then and in those
 	// the tree opens later.
 	ForkChangeRule ForkChangeType = "change_rule"
+	// ForkAddAgent: the agent joins the candidates of the channels that
+	// collect offers at the fork point (or of the root channel, when the
+	// fork point is before it opened) and is asked for its offer.
+	ForkAddAgent ForkChangeType = "add_agent"
 )
 
 // ForkChangeTypes lists the change types a fork takes.
-var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback, ForkChangeRule}
+var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkAddAgent, ForkReplaceOffer, ForkReplaceFeedback, ForkChangeRule}
 
 // ForkChange is the one change a fork makes.
 type ForkChange struct {
-	Type    ForkChangeType `json:"type" enum:"none,remove_agent,replace_offer,replace_feedback,change_rule"`
-	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"the agent removed, or whose offer or feedback is replaced"`
+	Type    ForkChangeType `json:"type" enum:"none,remove_agent,add_agent,replace_offer,replace_feedback,change_rule"`
+	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"the agent removed or added, or whose offer or feedback is replaced"`
 	// Offer is replace_offer's answer; Feedback replace_feedback's.
 	Offer    *OfferAnswer    `json:"offer,omitempty" doc:"replace_offer: the agent's offer"`
 	Feedback *FeedbackAnswer `json:"feedback,omitempty" doc:"replace_feedback: the agent's feedback"`
@@ -157,12 +161,14 @@ type ForkedChange struct {
 // owes one. ErrForkChange for an unknown change, one that names no agent
 // or lacks its answer, a replacement nothing awaits at that point, and an
 // answer the channel refuses (an invalid offer or feedback).
-func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.Time) ([]ForkedChange, error) {
+func ApplyForkChange(channels map[string]*Channel, change ForkChange, agentName string, now time.Time) ([]ForkedChange, error) {
 	switch change.Type {
 	case ForkNoChange:
 		return nil, nil
 	case ForkChangeRule:
 		return changeRules(channels, change.Rules)
+	case ForkAddAgent:
+		return addAgent(channels, strings.TrimSpace(change.AgentID), agentName)
 	case ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback:
 	default:
 		return nil, errorf(ErrForkChange, "unknown change %q (one of %s)", change.Type, joinTypes(ForkChangeTypes))
@@ -201,6 +207,47 @@ func ApplyForkChange(channels map[string]*Channel, change ForkChange, now time.T
 	}
 	return out, nil
 }
+
+// addAgent invites agent id (named name) to every channel that has not
+// closed its offers: it is asked for an offer there (at the broadcast, for
+// a channel not broadcast yet). No channel yet: nothing here (the engine's
+// filter adds it to the root channel's candidates). ErrForkChange when
+// every channel has closed its offers.
+func addAgent(channels map[string]*Channel, id, name string) ([]ForkedChange, error) {
+	if id == "" {
+		return nil, errorf(ErrForkChange, "add_agent needs an agent_id")
+	}
+	var out []ForkedChange
+	open := 0
+	for _, cid := range slices.Sorted(maps.Keys(channels)) {
+		c := channels[cid]
+		if c.Status != ChannelStatusCreated && c.Status != ChannelStatusBroadcasting && c.Status != ChannelStatusCollecting {
+			continue
+		}
+		open++
+		if c.Invited(id) {
+			continue
+		}
+		evs := []Payload{&ChannelInviteSent{ChannelID: c.ID, AgentID: id, DisplayName: name, Reason: ForkAddedReason}}
+		if c.Status == ChannelStatusCollecting {
+			evs = append(evs, &OfferRequested{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, Round: 1, FilterReason: ForkAddedReason})
+		}
+		for _, ev := range evs {
+			c.Apply(ev)
+		}
+		out = append(out, ForkedChange{Stream: ChannelStream(cid), Events: evs})
+	}
+	if len(channels) > 0 && open == 0 {
+		return nil, errorf(ErrForkChange, "no channel collects offers at that point: fork before the offers closed")
+	}
+	if open > 0 && len(out) == 0 {
+		return nil, errorf(ErrForkChange, "agent %s is invited already wherever offers are collected", id)
+	}
+	return out, nil
+}
+
+// ForkAddedReason is why a fork's add_agent invited an agent.
+const ForkAddedReason = "假设分支：加入候选人"
 
 // changeRules sets the rules of every channel still running (the
 // tree's later channels take them from the fork's change: the engine).

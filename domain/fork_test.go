@@ -43,6 +43,12 @@ func TestApplyForkChange(t *testing.T) {
 		{"an invalid feedback", inRound(), ForkChange{Type: ForkReplaceFeedback, AgentID: "a2", Feedback: &FeedbackAnswer{FeedbackType: "maybe"}},
 			nil, ErrInvalidAnswer},
 		{"no agent", collecting(), ForkChange{Type: ForkRemoveAgent}, nil, ErrForkChange},
+		{"add an agent while offers are collected", collecting(), ForkChange{Type: ForkAddAgent, AgentID: "zed"},
+			[]EventType{EventChannelInviteSent, EventOfferRequested}, nil},
+		{"add an agent before the broadcast", newGiven(2, r), ForkChange{Type: ForkAddAgent, AgentID: "zed"},
+			[]EventType{EventChannelInviteSent}, nil},
+		{"add an agent after the offers closed", inRound(), ForkChange{Type: ForkAddAgent, AgentID: "zed"}, nil, ErrForkChange},
+		{"add an agent invited already", collecting(), ForkChange{Type: ForkAddAgent, AgentID: "a2"}, nil, ErrForkChange},
 		{"fewer rounds", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{MaxRounds: new(1)}},
 			[]EventType{EventChannelRulesChanged}, nil},
 		{"no rules", inRound(), ForkChange{Type: ForkChangeRule}, nil, ErrForkChange},
@@ -53,7 +59,7 @@ func TestApplyForkChange(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := fold(tt.given.events...)
-			out, err := ApplyForkChange(map[string]*Channel{c.ID: c}, tt.change, t0)
+			out, err := ApplyForkChange(map[string]*Channel{c.ID: c}, tt.change, "Zed", t0)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err %v, want %v", err, tt.err)
@@ -77,6 +83,10 @@ func TestApplyForkChange(t *testing.T) {
 				for _, ev := range fc.Events {
 					if o, ok := ev.(*OfferSubmitted); ok && c.Offers[o.AgentID].Decision != o.Decision {
 						t.Fatalf("the channel did not take %s's offer", o.AgentID)
+					}
+					if i, ok := ev.(*ChannelInviteSent); ok && (!c.Invited(i.AgentID) || c.DisplayName(i.AgentID) != "Zed" ||
+						len(c.Candidates) == 0 || c.Candidates[len(c.Candidates)-1].AgentID != i.AgentID) {
+						t.Fatalf("the channel did not add %s: %+v", i.AgentID, c.Candidates)
 					}
 					if r, ok := ev.(*ChannelRulesChanged); ok && (c.Rules != r.Rules || r.Rules.MaxRounds != 1 || r.Rules.OfferTimeoutSeconds != DefaultRules().OfferTimeoutSeconds) {
 						t.Fatalf("rules %+v, channel %+v", r.Rules, c.Rules)
