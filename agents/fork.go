@@ -60,6 +60,21 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 	}
 	oldTree, newTree := domain.ForkTreeID(from), domain.ForkTreeID(newDemandID)
 	copied := evs[:n]
+	if change.Type == domain.ForkChangeDemand {
+		d := &domain.DemandState{}
+		for _, ev := range copied {
+			if ev.StreamID == domain.DemandStream(from) {
+				p, err := ev.Decode()
+				if err != nil {
+					return 0, err
+				}
+				d.Apply(p)
+			}
+		}
+		if _, err := domain.ForkDemandText(d, change.Text); err != nil {
+			return 0, err
+		}
+	}
 	now := e.cfg.Now()
 	return e.commit(ctx, "fork", []string{domain.DemandStream(newDemandID)}, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
 		if v, err := st.StreamVersion(ctx, domain.DemandStream(newDemandID)); err != nil {
@@ -79,6 +94,14 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 			pl, err := domain.DecodePayload(data.Type, data.Metadata.SchemaVersion, data.Payload)
 			if err != nil {
 				return nil, fmt.Errorf("fork: decode event %d: %w", ev.Position, err)
+			}
+			if sub, ok := pl.(*domain.DemandSubmitted); ok && change.Type == domain.ForkChangeDemand && sub.DemandID == newDemandID {
+				// change_demand: the copied submission carries the new
+				// text (checked below: nothing read the old one yet).
+				sub.RawInput = strings.TrimSpace(change.Text)
+				if data, err = eventstore.NewEvent(data.ID, sub, data.Metadata); err != nil {
+					return nil, err
+				}
 			}
 			if _, seen := perStream[stream]; !seen {
 				order = append(order, stream)
@@ -121,6 +144,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 		if err != nil {
 			return nil, err
 		}
+
 		for _, ch := range changed {
 			p.appends = append(p.appends, appendOp{stream: ch.Stream, expected: eventstore.ExpectedVersion(versions[ch.Stream]),
 				events: ch.Events, meta: meta})

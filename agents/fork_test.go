@@ -239,3 +239,37 @@ func TestForkAddsAnAgent(t *testing.T) {
 		t.Fatalf("add after the offers closed: %v", err)
 	}
 }
+
+// TestForkChangesTheDemand: forked at its submission, the sample demand
+// reads another text (Shanghai, not Beijing) and negotiates from there;
+// after it was understood the text cannot change.
+func TestForkChangesTheDemand(t *testing.T) {
+	h := newHarness(t, opts{})
+	ctx := context.Background()
+	sub, err := h.c.SubmitDemand(ctx, "user_alice", sampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait(sub.DemandID, 30*time.Second)
+	evs := h.events(sub.DemandID)
+	text := "我想在上海办一场AI主题聚会，需要场地和嘉宾"
+	fork, _, err := h.c.Fork(ctx, sub.DemandID, evs[0].Position, domain.ForkChange{Type: domain.ForkChangeDemand, Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := h.wait(fork, 30*time.Second)
+	h.check(fork)
+	if got.demand.RawInput != text || got.demand.Understanding == nil || got.demand.Understanding.Context.Location != "上海" {
+		t.Fatalf("the fork's demand: %q, understood %+v", got.demand.RawInput, got.demand.Understanding)
+	}
+	understood := firstOf(t, evs, domain.EventDemandUnderstood, domain.DemandStream(sub.DemandID))
+	for _, c := range []struct {
+		at   int64
+		text string
+		want error
+	}{{understood, text, domain.ErrForkChange}, {evs[0].Position, sampleDemand, domain.ErrForkChange}, {evs[0].Position, "  ", domain.ErrDemandEmpty}} {
+		if _, _, err := h.c.Fork(ctx, sub.DemandID, c.at, domain.ForkChange{Type: domain.ForkChangeDemand, Text: c.text}); !errors.Is(err, c.want) {
+			t.Fatalf("change_demand at %d to %q: %v, want %v", c.at, c.text, err, c.want)
+		}
+	}
+}

@@ -139,7 +139,7 @@ func (s *Service) Fork(ctx context.Context, demandID string, at int64, change do
 	if !slices.Contains(domain.ForkChangeTypes, change.Type) {
 		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("unknown change %q", change.Type)}
 	}
-	if change.Type != domain.ForkNoChange && change.Type != domain.ForkChangeRule && strings.TrimSpace(change.AgentID) == "" {
+	if change.NeedsAgent() && strings.TrimSpace(change.AgentID) == "" {
 		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("%s needs an agent_id", change.Type)}
 	}
 	id, err := newDemandID()

@@ -39,6 +39,7 @@ func (d *DemandState) Apply(p Payload) {
 	switch e := p.(type) {
 	case *NegotiationForked:
 		d.Fork = e
+
 	case *DemandSubmitted:
 		d.ID, d.UserID, d.RawInput = e.DemandID, e.UserID, e.RawInput
 		d.RootDemandID = e.RootDemandID
@@ -82,19 +83,29 @@ type SubDemandOrigin struct {
 	NeedCount       int // how many people the gap still needs (0: unknown)
 }
 
+// demandText is a demand's text trimmed, or why it cannot be one.
+func demandText(text string) (string, error) {
+	raw := strings.TrimSpace(text)
+	switch {
+	case raw == "":
+		return "", errorf(ErrDemandEmpty, "the demand text is empty")
+	case !utf8.ValidString(raw):
+		return "", errorf(ErrDemandInvalid, "the demand text is not valid UTF-8")
+	case utf8.RuneCountInString(raw) > MaxDemandRunes:
+		return "", errorf(ErrDemandInvalid, "the demand text has %d characters; at most %d are accepted",
+			utf8.RuneCountInString(raw), MaxDemandRunes)
+	}
+	return raw, nil
+}
+
 // Submit decides a SubmitDemand on a demand stream (which must be new).
 func (d *DemandState) Submit(cmd SubmitDemand) ([]Payload, error) {
-	raw := strings.TrimSpace(cmd.RawInput)
+	raw, err := demandText(cmd.RawInput)
 	switch {
 	case d.Exists():
 		return nil, errorf(ErrDuplicate, "demand %s already exists", cmd.DemandID)
-	case raw == "":
-		return nil, errorf(ErrDemandEmpty, "the demand text is empty")
-	case !utf8.ValidString(raw):
-		return nil, errorf(ErrDemandInvalid, "the demand text is not valid UTF-8")
-	case utf8.RuneCountInString(raw) > MaxDemandRunes:
-		return nil, errorf(ErrDemandInvalid, "the demand text has %d characters; at most %d are accepted",
-			utf8.RuneCountInString(raw), MaxDemandRunes)
+	case err != nil:
+		return nil, err
 	case cmd.DemandID == "":
 		return nil, errorf(ErrDemandInvalid, "no demand id")
 	}
@@ -200,4 +211,22 @@ func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAg
 	}
 	done.ChannelID = channelID
 	return []Payload{done, &DemandAccepted{DemandID: d.ID, ChannelID: channelID, CandidateCount: len(candidates)}}, nil
+}
+
+// ForkDemandText is a fork's change_demand on its root demand d, as the
+// copied history left it: the text its submission carries instead. Only
+// before prompt 1 read the old one (the fork point is the submission):
+// ErrForkChange after, or for the same text; ErrDemandEmpty or
+// ErrDemandInvalid for a text no demand could have.
+func ForkDemandText(d *DemandState, text string) (string, error) {
+	raw, err := demandText(text)
+	switch {
+	case err != nil:
+		return "", err
+	case d.Understanding != nil || d.Rejection != nil || d.Failure != nil || d.ChannelID != "":
+		return "", errorf(ErrForkChange, "demand %s was understood by then: fork at its submission to change its text", d.ID)
+	case raw == d.RawInput:
+		return "", errorf(ErrForkChange, "the text is the demand's own")
+	}
+	return raw, nil
 }

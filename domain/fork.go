@@ -50,21 +50,38 @@ const (
 	// collect offers at the fork point (or of the root channel, when the
 	// fork point is before it opened) and is asked for its offer.
 	ForkAddAgent ForkChangeType = "add_agent"
+	// ForkChangeDemand: the demand reads Text instead: a fork at the
+	// submission, before prompt 1 read the old text, whose copied
+	// submission carries the new one.
+	ForkChangeDemand ForkChangeType = "change_demand"
 )
 
 // ForkChangeTypes lists the change types a fork takes.
-var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkAddAgent, ForkReplaceOffer, ForkReplaceFeedback, ForkChangeRule}
+var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkAddAgent, ForkReplaceOffer, ForkReplaceFeedback,
+	ForkChangeRule, ForkChangeDemand}
 
 // ForkChange is the one change a fork makes.
 type ForkChange struct {
-	Type    ForkChangeType `json:"type" enum:"none,remove_agent,add_agent,replace_offer,replace_feedback,change_rule"`
+	Type    ForkChangeType `json:"type" enum:"none,remove_agent,add_agent,replace_offer,replace_feedback,change_rule,change_demand"`
 	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"the agent removed or added, or whose offer or feedback is replaced"`
 	// Offer is replace_offer's answer; Feedback replace_feedback's.
 	Offer    *OfferAnswer    `json:"offer,omitempty" doc:"replace_offer: the agent's offer"`
 	Feedback *FeedbackAnswer `json:"feedback,omitempty" doc:"replace_feedback: the agent's feedback"`
 	// Rules is change_rule's: the rules that change (nil: unchanged).
 	Rules *RulesChange `json:"rules,omitempty" doc:"change_rule: the rules that change"`
+	// Text is change_demand's: the demand's text in the fork.
+	Text string `json:"text,omitempty" maxLength:"10000" doc:"change_demand: the demand's text in the fork"`
 }
+
+// NeedsAgent reports whether the change names an agent.
+func (c ForkChange) NeedsAgent() bool {
+	switch c.Type {
+	case ForkRemoveAgent, ForkAddAgent, ForkReplaceOffer, ForkReplaceFeedback:
+		return true
+	}
+	return false
+}
+
 
 // RulesChange is the rules a fork's change_rule sets (nil: unchanged).
 // The accept thresholds (80 % finalizes, under 50 % fails) are the
@@ -163,7 +180,7 @@ type ForkedChange struct {
 // answer the channel refuses (an invalid offer or feedback).
 func ApplyForkChange(channels map[string]*Channel, change ForkChange, agentName string, now time.Time) ([]ForkedChange, error) {
 	switch change.Type {
-	case ForkNoChange:
+	case ForkNoChange, ForkChangeDemand: // the copied submission's (ForkDemandText)
 		return nil, nil
 	case ForkChangeRule:
 		return changeRules(channels, change.Rules)

@@ -170,7 +170,8 @@ var samplePayloads = []Payload{
 			Feedback: &FeedbackAnswer{FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突", AdjustmentRequest: "改到周日",
 				Concerns: []string{"日期"}, Confidence: 70},
 			Rules: &RulesChange{MaxRounds: new(2), OfferTimeoutSeconds: new(60), FeedbackTimeoutSeconds: new(30),
-				StuckTimeoutSeconds: new(600), MaxDepth: new(2)}},
+				StuckTimeoutSeconds: new(600), MaxDepth: new(2)},
+			Text: "我想在上海办一场AI主题聚会"},
 		ForkedAt: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)},
 	&NegotiationCompleted{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", Status: ChannelStatusFinalized,
