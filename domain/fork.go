@@ -82,7 +82,6 @@ func (c ForkChange) NeedsAgent() bool {
 	return false
 }
 
-
 // RulesChange is the rules a fork's change_rule sets (nil: unchanged).
 // The accept thresholds (80 % finalizes, under 50 % fails) are the
 // design's constants, not rules.
