@@ -59,7 +59,8 @@ func (c *Channel) Apply(p Payload) {
 		}
 		c.ParentChannelID, c.ParentDemandID, c.Depth = e.ParentChannel, e.ParentDemandID, e.RecursionDepth
 		c.Rules = Rules{MaxRounds: e.MaxRounds, OfferTimeoutSeconds: e.OfferTimeoutSeconds,
-			FeedbackTimeoutSeconds: e.FeedbackTimeoutSeconds, StuckTimeoutSeconds: e.StuckTimeoutSeconds, MaxDepth: e.MaxDepth}
+			FeedbackTimeoutSeconds: e.FeedbackTimeoutSeconds, StuckTimeoutSeconds: e.StuckTimeoutSeconds, MaxDepth: e.MaxDepth,
+			AcceptPercent: e.AcceptPercent, FailPercent: e.FailPercent}
 		c.Status = ChannelStatusCreated
 		c.Candidates = e.Candidates
 		c.invited, c.names = map[string]bool{}, map[string]string{}

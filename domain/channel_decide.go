@@ -81,7 +81,7 @@ func (c *Channel) Create(cmd CreateChannel) ([]Payload, error) {
 		ParentChannel: cmd.ParentChannelID, ParentDemandID: cmd.ParentDemandID, RootDemandID: cmd.RootDemandID,
 		RecursionDepth: cmd.Depth, Candidates: cmd.Candidates,
 		MaxRounds: r.MaxRounds, OfferTimeoutSeconds: r.OfferTimeoutSeconds, FeedbackTimeoutSeconds: r.FeedbackTimeoutSeconds,
-		StuckTimeoutSeconds: r.StuckTimeoutSeconds, MaxDepth: r.MaxDepth,
+		StuckTimeoutSeconds: r.StuckTimeoutSeconds, MaxDepth: r.MaxDepth, AcceptPercent: r.AcceptPercent, FailPercent: r.FailPercent,
 	}}, nil
 }
 
@@ -417,7 +417,7 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
 	// waits for them (unless this is the last round).
 	replaced := c.replaceable(fbs)
 	t.Rejects -= replaced
-	decision := t.Decide(c.Round, c.Rules.MaxRounds)
+	decision := t.Decide(c.Round, c.Rules)
 	if replaced > 0 && decision == DecisionFinalize && c.Round < c.Rules.MaxRounds {
 		decision = DecisionNextRound
 	}

@@ -48,6 +48,10 @@ type ChannelCreated struct {
 	FeedbackTimeoutSeconds int `json:"feedback_timeout_seconds,omitempty"`
 	StuckTimeoutSeconds    int `json:"stuck_timeout_seconds,omitempty"`
 	MaxDepth               int `json:"max_depth,omitempty"` // sub-negotiation depth limit
+	// AcceptPercent and FailPercent are the round thresholds (absent in
+	// older events: the design's 80 and 50).
+	AcceptPercent int `json:"accept_percent,omitempty"`
+	FailPercent   int `json:"fail_percent,omitempty"`
 }
 
 // EventType implements [Payload].

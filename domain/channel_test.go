@@ -700,8 +700,24 @@ func TestTallyDecide(t *testing.T) {
 		{Tally{Accepts: 7, Negotiates: 3}, 3, 3, DecisionForceFinalize}, // 0.7 with 3 rounds configured
 	}
 	for _, tc := range tests {
-		if got := tc.tally.Decide(tc.round, tc.maxRounds); got != tc.want {
+		if got := tc.tally.Decide(tc.round, Rules{MaxRounds: tc.maxRounds}); got != tc.want {
 			t.Errorf("%+v round %d/%d: %s, want %s", tc.tally, tc.round, tc.maxRounds, got, tc.want)
+		}
+	}
+	// Other thresholds (a fork's change_rule): 3 of 5 finalizes at 60 %;
+	// 2 of 5 with one against fails below 50 % but not below 30 %.
+	for _, tc := range []struct {
+		tally Tally
+		rules Rules
+		want  EvaluationDecision
+	}{
+		{Tally{Accepts: 3, Negotiates: 2}, Rules{MaxRounds: 5}, DecisionNextRound},
+		{Tally{Accepts: 3, Negotiates: 2}, Rules{MaxRounds: 5, AcceptPercent: 60}, DecisionFinalize},
+		{Tally{Accepts: 2, Negotiates: 2, Rejects: 1}, Rules{MaxRounds: 5}, DecisionFail},
+		{Tally{Accepts: 2, Negotiates: 2, Rejects: 1}, Rules{MaxRounds: 5, FailPercent: 30}, DecisionNextRound},
+	} {
+		if got := tc.tally.Decide(2, tc.rules); got != tc.want {
+			t.Errorf("%+v with %+v: %s, want %s", tc.tally, tc.rules, got, tc.want)
 		}
 	}
 }

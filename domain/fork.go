@@ -83,14 +83,14 @@ func (c ForkChange) NeedsAgent() bool {
 }
 
 // RulesChange is the rules a fork's change_rule sets (nil: unchanged).
-// The accept thresholds (80 % finalizes, under 50 % fails) are the
-// design's constants, not rules.
 type RulesChange struct {
 	MaxRounds              *int `json:"max_rounds,omitempty" minimum:"1" maximum:"20"`
 	OfferTimeoutSeconds    *int `json:"offer_timeout_seconds,omitempty" minimum:"1" maximum:"86400"`
 	FeedbackTimeoutSeconds *int `json:"feedback_timeout_seconds,omitempty" minimum:"1" maximum:"86400"`
 	StuckTimeoutSeconds    *int `json:"stuck_timeout_seconds,omitempty" minimum:"1" maximum:"604800"`
 	MaxDepth               *int `json:"max_depth,omitempty" minimum:"0" maximum:"3"`
+	AcceptPercent          *int `json:"accept_percent,omitempty" minimum:"1" maximum:"100" doc:"a round whose accept rate reaches it finalizes (design: 80)"`
+	FailPercent            *int `json:"fail_percent,omitempty" minimum:"1" maximum:"100" doc:"a round below it fails (design: 50); under accept_percent"`
 }
 
 // Apply returns r with the changes set.
@@ -100,7 +100,7 @@ func (rc RulesChange) Apply(r Rules) Rules {
 		src *int
 	}{{&r.MaxRounds, rc.MaxRounds}, {&r.OfferTimeoutSeconds, rc.OfferTimeoutSeconds},
 		{&r.FeedbackTimeoutSeconds, rc.FeedbackTimeoutSeconds}, {&r.StuckTimeoutSeconds, rc.StuckTimeoutSeconds},
-		{&r.MaxDepth, rc.MaxDepth}} {
+		{&r.MaxDepth, rc.MaxDepth}, {&r.AcceptPercent, rc.AcceptPercent}, {&r.FailPercent, rc.FailPercent}} {
 		if f.src != nil {
 			*f.dst = *f.src
 		}
@@ -113,6 +113,11 @@ func (rc RulesChange) valid() error {
 	r := rc.Apply(Rules{MaxRounds: 1, OfferTimeoutSeconds: 1, FeedbackTimeoutSeconds: 1, StuckTimeoutSeconds: 1})
 	if r.MaxRounds < 1 || r.OfferTimeoutSeconds < 1 || r.FeedbackTimeoutSeconds < 1 || r.StuckTimeoutSeconds < 1 || r.MaxDepth < 0 {
 		return errorf(ErrForkChange, "change_rule: rounds and timeouts are at least 1, the depth at least 0")
+	}
+	for _, p := range []*int{rc.AcceptPercent, rc.FailPercent} {
+		if p != nil && (*p < 1 || *p > 100) {
+			return errorf(ErrForkChange, "change_rule: a threshold is a percentage from 1 to 100")
+		}
 	}
 	if rc == (RulesChange{}) {
 		return errorf(ErrForkChange, "change_rule needs a rule to change")
@@ -280,7 +285,11 @@ func changeRules(channels map[string]*Channel, rc *RulesChange) ([]ForkedChange,
 		if c.Completed || c.Status.IsTerminal() {
 			continue
 		}
-		ev := &ChannelRulesChanged{ChannelID: c.ID, DemandID: c.DemandID, Rules: rc.Apply(c.Rules), Reason: "假设分支：改变规则"}
+		rules := rc.Apply(c.Rules)
+		if accept, fail := rules.thresholds(); fail >= accept {
+			return nil, errorf(ErrForkChange, "change_rule: the fail threshold (%d %%) must be under the accept threshold (%d %%)", fail, accept)
+		}
+		ev := &ChannelRulesChanged{ChannelID: c.ID, DemandID: c.DemandID, Rules: rules, Reason: "假设分支：改变规则"}
 		c.Apply(ev)
 		out = append(out, ForkedChange{Stream: ChannelStream(cid), Events: []Payload{ev}})
 	}

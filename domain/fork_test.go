@@ -54,6 +54,7 @@ func TestApplyForkChange(t *testing.T) {
 		{"no rules", inRound(), ForkChange{Type: ForkChangeRule}, nil, ErrForkChange},
 		{"no round at all", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{MaxRounds: new(0)}}, nil, ErrForkChange},
 		{"nothing to change", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{}}, nil, ErrForkChange},
+		{"failing above accepting", inRound(), ForkChange{Type: ForkChangeRule, Rules: &RulesChange{FailPercent: new(90)}}, nil, ErrForkChange},
 		{"an unknown change", collecting(), ForkChange{Type: "add_everyone", AgentID: "a1"}, nil, ErrForkChange},
 	}
 	for _, tt := range tests {

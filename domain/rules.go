@@ -9,11 +9,30 @@ type Rules struct {
 	FeedbackTimeoutSeconds int `json:"feedback_timeout_seconds"` // feedback window per round (001 §6.2.2: 120)
 	StuckTimeoutSeconds    int `json:"stuck_timeout_seconds"`    // a non-terminal channel older than this fails (000 §5.2.2: 600)
 	MaxDepth               int `json:"max_depth"`                // sub-negotiations allowed while depth < MaxDepth (001 v3: 1)
+	// AcceptPercent and FailPercent are 004's thresholds: a round whose
+	// accept rate reaches AcceptPercent finalizes, one below FailPercent
+	// fails (0: the design's 80 and 50; a fork's change_rule sets them).
+	AcceptPercent int `json:"accept_percent,omitempty"`
+	FailPercent   int `json:"fail_percent,omitempty"`
+}
+
+// thresholds are the accept and fail percentages in force (the design's
+// 80 and 50 when unset).
+func (r Rules) thresholds() (accept, fail int) {
+	accept, fail = r.AcceptPercent, r.FailPercent
+	if accept == 0 {
+		accept = 80
+	}
+	if fail == 0 {
+		fail = 50
+	}
+	return accept, fail
 }
 
 // DefaultRules are the design's values.
 func DefaultRules() Rules {
-	return Rules{MaxRounds: 5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1}
+	return Rules{MaxRounds: 5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1,
+		AcceptPercent: 80, FailPercent: 50}
 }
 
 // MaxSubnets is the most sub-negotiations one channel may spawn (000).
@@ -48,8 +67,9 @@ func (t *Tally) Add(f FeedbackType) {
 	}
 }
 
-// Decide applies the three thresholds of 004 to a round's tally:
-// accept rate >= 0.8 → finalize; < 0.5 → fail; otherwise the next round, or
+// Decide applies the three thresholds of 004 to a round's tally, by the
+// rules r (r.MaxRounds, r.AcceptPercent, r.FailPercent; shown here with
+// the design's values): accept rate >= 0.8 → finalize; < 0.5 → fail; otherwise the next round, or
 // force-finalize when round is the last one. No feedback at all → the next
 // round, or fail after the last round. One departure from 004 (issue 12):
 // a round below 0.5 in which nobody rejected or withdrew — everyone who did
@@ -58,18 +78,19 @@ func (t *Tally) Add(f FeedbackType) {
 // and one request for a later start must not end the negotiation); in the
 // last round it force-finalizes if anyone accepted, and fails otherwise.
 // The comparisons are done in integers (4 of 5 is exactly 0.8).
-func (t Tally) Decide(round, maxRounds int) EvaluationDecision {
-	total := t.Total()
+func (t Tally) Decide(round int, r Rules) EvaluationDecision {
+	total, maxRounds := t.Total(), r.MaxRounds
+	accept, fail := r.thresholds()
 	switch {
 	case total == 0 && round < maxRounds:
 		return DecisionNextRound
 	case total == 0:
 		return DecisionFail
-	case t.Accepts*10 >= total*8:
+	case t.Accepts*100 >= total*accept:
 		return DecisionFinalize
-	case t.Accepts*2 < total && t.Rejects == 0 && round < maxRounds:
+	case t.Accepts*100 < total*fail && t.Rejects == 0 && round < maxRounds:
 		return DecisionNextRound
-	case t.Accepts*2 < total && (t.Rejects > 0 || t.Accepts == 0):
+	case t.Accepts*100 < total*fail && (t.Rejects > 0 || t.Accepts == 0):
 		return DecisionFail
 	case round >= maxRounds:
 		return DecisionForceFinalize

@@ -100,7 +100,7 @@ var samplePayloads = []Payload{
 		InvitedAgents: []string{"user_agent_bob"}, ParentChannel: "collab-abc12345", RecursionDepth: 1,
 		ParentDemandID: "d-abc12345", RootDemandID: "d-abc12345",
 		Candidates: []Candidate{{AgentID: "user_agent_bob", DisplayName: "Bob", Reason: "场地资源", RelevanceScore: 90}},
-		MaxRounds:  5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1,
+		MaxRounds:  5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1, AcceptPercent: 80, FailPercent: 50,
 	},
 	&ChannelInviteSent{ChannelID: "collab-abc12345", AgentID: "user_agent_bob", DemandSummary: "AI 聚会", DisplayName: "Bob",
 		Reason: "假设分支：加入候选人"},
@@ -110,7 +110,7 @@ var samplePayloads = []Payload{
 	},
 	&ChannelClosed{ChannelID: "collab-abc12345", Status: ChannelStatusForceFinalized, Reason: "max_rounds"},
 	&ChannelRulesChanged{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Rules: Rules{MaxRounds: 2, OfferTimeoutSeconds: 300,
-		FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1}, Reason: "假设分支：改变规则"},
+		FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1, AcceptPercent: 70, FailPercent: 40}, Reason: "假设分支：改变规则"},
 	&OfferRequested{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
 		Round: 1, FilterReason: "场地资源", MatchScore: 90,
@@ -170,7 +170,7 @@ var samplePayloads = []Payload{
 			Feedback: &FeedbackAnswer{FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突", AdjustmentRequest: "改到周日",
 				Concerns: []string{"日期"}, Confidence: 70},
 			Rules: &RulesChange{MaxRounds: new(2), OfferTimeoutSeconds: new(60), FeedbackTimeoutSeconds: new(30),
-				StuckTimeoutSeconds: new(600), MaxDepth: new(2)},
+				StuckTimeoutSeconds: new(600), MaxDepth: new(2), AcceptPercent: new(70), FailPercent: new(40)},
 			Text: "我想在上海办一场AI主题聚会"},
 		ForkedAt: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)},
 	&NegotiationCompleted{

@@ -206,7 +206,7 @@ func (e *testEngine) run(raw string) negotiation {
 		for _, ft := range fb {
 			tally.Add(ft)
 		}
-		switch tally.Decide(round, 5) {
+		switch tally.Decide(round, domain.DefaultRules()) {
 		case domain.DecisionFinalize:
 			n.outcome = "finalized"
 		case domain.DecisionFail:
