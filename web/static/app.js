@@ -6,7 +6,7 @@
 const EVENT_TYPES = [
   "towow.demand.submitted", "towow.demand.understood", "towow.demand.broadcast", "towow.demand.accepted",
   "towow.demand.rejected", "towow.filter.started", "towow.filter.completed", "towow.channel.created",
-  "towow.channel.invite_sent", "towow.channel.status_changed", "towow.channel.closed", "towow.offer.requested",
+  "towow.channel.invite_sent", "towow.channel.status_changed", "towow.channel.closed", "towow.channel.rules_changed", "towow.offer.requested",
   "towow.offer.submitted", "towow.offer.timeout", "towow.aggregation.started", "towow.proposal.distributed",
   "towow.proposal.feedback", "towow.proposal.adjusting", "towow.proposal.finalized", "towow.feedback.evaluated",
   "towow.negotiation.round_started", "towow.negotiation.force_finalized", "towow.negotiation.failed",
@@ -270,6 +270,13 @@ function reduce(s, ev) {
       }
       break;
     case "towow.demand.accepted": s.demandChannel[p.demand_id] = p.channel_id; break;
+    case "towow.channel.invite_sent": // a candidate added after the channel opened (a fork's add_agent)
+      if (ch && !ch.candidates.some((c) => c.agent_id === p.agent_id)) {
+        ch.candidates = ch.candidates.concat([{ agent_id: p.agent_id, display_name: p.display_name, reason: p.reason }]);
+      }
+      if (p.display_name) s.names[p.agent_id] = p.display_name;
+      break;
+    case "towow.channel.rules_changed": if (ch) ch.maxRounds = p.rules.max_rounds; break;
     case "towow.channel.status_changed": ch.status = p.new_status; break;
     case "towow.offer.submitted":
       if (!ch.offers[p.agent_id]) ch.offerOrder.push(p.agent_id);
@@ -314,7 +321,14 @@ function reduce(s, ev) {
 // changeText says what a fork changes (who names an agent).
 function changeText(change, who) {
   if (!change || change.type === "none") return "不做改变（重放）";
-  if (change.type === "remove_agent") return "去掉 " + who(change.agent_id);
+  switch (change.type) {
+    case "remove_agent": return "去掉 " + who(change.agent_id);
+    case "add_agent": return "加入 " + who(change.agent_id);
+    case "replace_offer": return who(change.agent_id) + " 的回应改为「" + label((change.offer || {}).decision) + "」";
+    case "replace_feedback": return who(change.agent_id) + " 的反馈改为「" + label((change.feedback || {}).feedback_type) + "」";
+    case "change_rule": return "规则改为 " + JSON.stringify(change.rules || {});
+    case "change_demand": return "需求改为「" + change.text + "」";
+  }
   return change.type;
 }
 
@@ -329,6 +343,8 @@ function summarize(s, ev) {
     case "towow.filter.completed": return ["筛选完成", (p.candidates || []).length + " 位候选人"];
     case "towow.demand.accepted": return ["创建频道", p.channel_id];
     case "towow.channel.created": return ["频道已创建", (p.candidates || []).length + " 位受邀"];
+    case "towow.channel.invite_sent": return ["加入候选人", who(p.agent_id) + (p.reason ? "（" + p.reason + "）" : "")];
+    case "towow.channel.rules_changed": return ["规则改变", "最多 " + p.rules.max_rounds + " 轮" + (p.rules.accept_percent ? "，接受率达 " + p.rules.accept_percent + "% 定稿" : "") + (p.rules.fail_percent ? "，低于 " + p.rules.fail_percent + "% 失败" : "")];
     case "towow.channel.status_changed": return ["状态", label(p.old_status) + " → " + label(p.new_status)];
     case "towow.demand.broadcast": return ["广播需求", "发给 " + p.recipients_count + " 位"];
     case "towow.offer.requested": return ["请求回应", who(p.agent_id)];
