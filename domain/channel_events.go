@@ -63,8 +63,9 @@ type ChannelInviteSent struct {
 	ChannelID     string `json:"channel_id"`
 	AgentID       string `json:"agent_id"`
 	DemandSummary string `json:"demand_summary"`
-	// DisplayName and Reason are set when the invitation adds a candidate
+	// DemandID, DisplayName and Reason are set when the invitation adds a candidate
 	// to a channel that exists (a fork's add_agent).
+	DemandID    string `json:"demand_id,omitempty"`
 	DisplayName string `json:"display_name,omitempty"`
 	Reason      string `json:"reason,omitempty"`
 }

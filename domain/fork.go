@@ -249,7 +249,7 @@ func addAgent(channels map[string]*Channel, id, name string) ([]ForkedChange, er
 		if c.Invited(id) {
 			continue
 		}
-		evs := []Payload{&ChannelInviteSent{ChannelID: c.ID, AgentID: id, DisplayName: name, Reason: ForkAddedReason}}
+		evs := []Payload{&ChannelInviteSent{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, DisplayName: name, Reason: ForkAddedReason}}
 		if c.Status == ChannelStatusCollecting {
 			evs = append(evs, &OfferRequested{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, Round: 1, FilterReason: ForkAddedReason})
 		}

@@ -102,7 +102,7 @@ var samplePayloads = []Payload{
 		Candidates: []Candidate{{AgentID: "user_agent_bob", DisplayName: "Bob", Reason: "场地资源", RelevanceScore: 90}},
 		MaxRounds:  5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1, AcceptPercent: 80, FailPercent: 50,
 	},
-	&ChannelInviteSent{ChannelID: "collab-abc12345", AgentID: "user_agent_bob", DemandSummary: "AI 聚会", DisplayName: "Bob",
+	&ChannelInviteSent{ChannelID: "collab-abc12345", AgentID: "user_agent_bob", DemandSummary: "AI 聚会", DemandID: "d-abc12345", DisplayName: "Bob",
 		Reason: "假设分支：加入候选人"},
 	&ChannelStatusChanged{
 		ChannelID: "collab-abc12345", OldStatus: ChannelStatusBroadcasting,

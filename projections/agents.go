@@ -29,7 +29,7 @@ var agentsModel = Model{
 	Name: "agents",
 	Types: []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
 		domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
-		domain.EventChannelCreated, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
+		domain.EventChannelCreated, domain.EventChannelInviteSent, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
 		domain.EventNegotiationForceFinalized},
 	Apply:    applyAgent,
 	Reset:    (*sqlcdb.Queries).DeleteAgents,
@@ -68,6 +68,10 @@ func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEve
 	case *domain.ChannelCreated:
 		return q.InsertInvitations(ctx, sqlcdb.InsertInvitationsParams{AgentIds: x.InvitedAgents, Position: e.Position,
 			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(x.RootDemandID, e.Metadata.CorrelationID, x.DemandID),
+			RecordedAt: e.RecordedAt})
+	case *domain.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
+		return q.InsertInvitations(ctx, sqlcdb.InsertInvitationsParams{AgentIds: []string{x.AgentID}, Position: e.Position,
+			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(e.Metadata.CorrelationID, x.DemandID),
 			RecordedAt: e.RecordedAt})
 	case *domain.OfferSubmitted:
 		return q.CountOffer(ctx, sqlcdb.CountOfferParams{AgentID: x.AgentID, Decision: string(x.Decision), Position: e.Position})

@@ -27,7 +27,7 @@ func (Channels) Model() Model { return channelsModel }
 
 var channelsModel = Model{
 	Name: "channels",
-	Types: []domain.EventType{domain.EventChannelCreated, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
+	Types: []domain.EventType{domain.EventChannelCreated, domain.EventChannelInviteSent, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
 		domain.EventProposalDistributed, domain.EventProposalFeedback, domain.EventProposalFinalized,
 		domain.EventNegotiationForceFinalized, domain.EventNegotiationCompleted},
 	Apply:    applyChannel,
@@ -50,6 +50,9 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		return q.InsertChannel(ctx, sqlcdb.InsertChannelParams{ChannelID: x.ChannelID, DemandID: x.DemandID,
 			RootDemandID: root, ParentChannelID: text(x.ParentChannel), Depth: int32(x.RecursionDepth),
 			Invited: invited, Position: e.Position, RecordedAt: e.RecordedAt})
+	case *domain.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
+		return q.AddChannelInvitee(ctx, sqlcdb.AddChannelInviteeParams{AgentID: x.AgentID, Position: e.Position,
+			RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
 	case *domain.ChannelStatusChanged:
 		return q.SetChannelStatus(ctx, sqlcdb.SetChannelStatusParams{Status: string(x.NewStatus),
 			Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})

@@ -330,7 +330,7 @@ func (g gen) profile() any {
 func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 	o := obj{}
 	var t domain.EventType
-	switch g.rng.IntN(18) {
+	switch g.rng.IntN(19) {
 	case 0:
 		t = domain.EventDemandSubmitted
 		o["demand_id"] = g.demandID()
@@ -432,6 +432,13 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		t = domain.EventAgentUpdated
 		o["agent_id"] = g.agentID()
 		g.put(o, "profile", g.profile())
+	case 17:
+		t = domain.EventChannelInviteSent // a fork's add_agent
+		o["channel_id"] = g.channelID()
+		g.put(o, "agent_id", g.agentID())
+		g.put(o, "demand_id", g.demandID())
+		g.put(o, "display_name", g.text("Bob"))
+		o["demand_summary"] = "venue"
 	default:
 		t = domain.EventType(g.pick(string(domain.EventAgentDeactivated), string(domain.EventAgentReactivated),
 			string(domain.EventAgentTokenIssued)))

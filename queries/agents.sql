@@ -98,7 +98,8 @@ SELECT ((SELECT count(*) FROM agents) + (SELECT count(*) FROM agent_invitations)
 
 -- name: RebuildAgentInvitations :exec
 -- agent_invitations folded in one statement (Rebuild's fast path): one row
--- per agent invited by each towow.channel.created, registered or not
+-- per agent invited by each towow.channel.created, and per candidate a
+-- towow.channel.invite_sent added later, registered or not
 -- (InsertInvitations; an agent listed twice gets one row), as the rebuild
 -- test checks row for row. Fields read as Go decodes them (absent or null:
 -- ''; a null list element ''), with keys spelled as their json tags. Each
@@ -114,8 +115,11 @@ SELECT DISTINCT ON (1, 2)
        e.recorded_at
 FROM events e
 CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
-CROSS JOIN LATERAL jsonb_array_elements_text(nullif(d.j -> 'invited_agents', 'null')) AS a(agent_id)
-WHERE e.global_position <= @head_position AND e.event_type = 'towow.channel.created'
+CROSS JOIN LATERAL (SELECT x.a FROM jsonb_array_elements_text(nullif(d.j -> 'invited_agents', 'null')) AS x(a)
+                    WHERE e.event_type = 'towow.channel.created'
+                    UNION ALL
+                    SELECT coalesce(d.j ->> 'agent_id', '') WHERE e.event_type = 'towow.channel.invite_sent') AS a(agent_id)
+WHERE e.global_position <= @head_position AND e.event_type IN ('towow.channel.created', 'towow.channel.invite_sent')
 ORDER BY 1, 2;
 
 -- name: RebuildAgents :many
@@ -163,7 +167,7 @@ WITH own AS (
            coalesce(e.metadata ->> 'actor', '') = 'system' AS timed_out
     FROM events e
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
-    WHERE e.global_position <= @head_position AND e.event_type IN ('towow.offer.submitted', 'towow.proposal.feedback')
+    WHERE e.global_position <= @head_position AND e.event_type IN ('towow.offer.submitted', 'towow.proposal.feedback', 'towow.channel.invite_sent')
     UNION ALL
     SELECT DISTINCT e.global_position, e.event_type::text, coalesce(l.agent_id, ''), NULL, NULL, false
     FROM events e
@@ -178,8 +182,8 @@ WITH own AS (
 ), refs_folded AS (
     SELECT f.agent_id,
            max(f.pos) AS last_pos,
-           count(*) FILTER (WHERE f.typ = 'towow.channel.created') AS invitations,
-           max(f.pos) FILTER (WHERE f.typ = 'towow.channel.created') AS last_invited_pos,
+           count(*) FILTER (WHERE f.typ IN ('towow.channel.created', 'towow.channel.invite_sent')) AS invitations,
+           max(f.pos) FILTER (WHERE f.typ IN ('towow.channel.created', 'towow.channel.invite_sent')) AS last_invited_pos,
            count(*) FILTER (WHERE f.typ = 'towow.offer.submitted' AND f.decision = 'participate') AS offers_participate,
            count(*) FILTER (WHERE f.typ = 'towow.offer.submitted' AND f.decision = 'conditional') AS offers_conditional,
            count(*) FILTER (WHERE f.typ = 'towow.offer.submitted' AND f.decision = 'decline') AS offers_decline,

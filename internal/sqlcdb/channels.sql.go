@@ -13,6 +13,29 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const addChannelInvitee = `-- name: AddChannelInvitee :exec
+UPDATE channels SET invited = invited || jsonb_build_array($1::text), last_position = $2, updated_at = $3
+WHERE channel_id = $4
+`
+
+type AddChannelInviteeParams struct {
+	AgentID    string    `json:"agent_id"`
+	Position   int64     `json:"position"`
+	RecordedAt time.Time `json:"recorded_at"`
+	ChannelID  string    `json:"channel_id"`
+}
+
+// A candidate added after the channel opened (towow.channel.invite_sent).
+func (q *Queries) AddChannelInvitee(ctx context.Context, arg AddChannelInviteeParams) error {
+	_, err := q.db.Exec(ctx, addChannelInvitee,
+		arg.AgentID,
+		arg.Position,
+		arg.RecordedAt,
+		arg.ChannelID,
+	)
+	return err
+}
+
 const checksumChannels = `-- name: ChecksumChannels :one
 SELECT ((SELECT count(*) FROM channels) + (SELECT count(*) FROM channel_proposals) +
         (SELECT count(*) FROM channel_offers) + (SELECT count(*) FROM channel_feedback))::bigint AS row_count,
@@ -478,11 +501,12 @@ WITH ev AS (
            CASE e.event_type WHEN 'towow.channel.status_changed' THEN coalesce(d.j ->> 'new_status', '')
                              WHEN 'towow.negotiation.completed' THEN coalesce(d.j ->> 'status', '') END AS status,
            (d.j ->> 'round')::int AS round,
-           (d.j -> 'proposal' ->> 'version')::int AS version
+           (d.j -> 'proposal' ->> 'version')::int AS version,
+           CASE e.event_type WHEN 'towow.channel.invite_sent' THEN coalesce(d.j ->> 'agent_id', '') END AS agent_id
     FROM events e
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
     WHERE e.global_position <= $1
-      AND e.event_type IN ('towow.channel.created', 'towow.channel.status_changed', 'towow.negotiation.completed',
+      AND e.event_type IN ('towow.channel.created', 'towow.channel.invite_sent', 'towow.channel.status_changed', 'towow.negotiation.completed',
                            'towow.proposal.distributed', 'towow.proposal.finalized', 'towow.negotiation.force_finalized')
 ), created AS (
     SELECT ev.channel_id, min(ev.pos) AS pos FROM ev WHERE ev.typ = 'towow.channel.created' GROUP BY ev.channel_id
@@ -493,7 +517,8 @@ WITH ev AS (
            (array_agg(u.status ORDER BY u.pos DESC) FILTER (WHERE u.status IS NOT NULL))[1] AS status,
            (array_agg(u.round ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.proposal.distributed'))[1] AS round,
            (array_agg(u.version ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.proposal.distributed'))[1] AS version,
-           max(u.pos) FILTER (WHERE u.typ IN ('towow.proposal.finalized', 'towow.negotiation.force_finalized')) AS final_pos
+           max(u.pos) FILTER (WHERE u.typ IN ('towow.proposal.finalized', 'towow.negotiation.force_finalized')) AS final_pos,
+           jsonb_agg(u.agent_id ORDER BY u.pos) FILTER (WHERE u.typ = 'towow.channel.invite_sent') AS added
     FROM ev u JOIN created c ON c.channel_id = u.channel_id AND u.pos > c.pos
     WHERE u.typ <> 'towow.channel.created'
     GROUP BY u.channel_id
@@ -509,7 +534,7 @@ SELECT c.channel_id,
        coalesce(f.status, 'created'),
        CASE WHEN d.j -> 'invited_agents' @> '[null]'
             THEN (SELECT jsonb_agg(coalesce(a, '') ORDER BY n) FROM jsonb_array_elements_text(d.j -> 'invited_agents') WITH ORDINALITY AS t(a, n))
-            ELSE coalesce(nullif(d.j -> 'invited_agents', 'null'), '[]') END,
+            ELSE coalesce(nullif(d.j -> 'invited_agents', 'null'), '[]') END || coalesce(f.added, '[]'),
        coalesce(f.round, 0),
        coalesce(f.version, 0),
        CASE fin.event_type WHEN 'towow.proposal.finalized' THEN fin.participants
