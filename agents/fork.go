@@ -87,7 +87,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 		perStream := map[string][]domain.Payload{}
 		var order []string
 		for _, ev := range copied {
-			data, stream, err := rewriteEvent(ev, oldTree, newTree, copied[len(copied)-1].Position)
+			data, stream, err := rewriteEvent(ev, oldTree, newTree)
 			if err != nil {
 				return nil, err
 			}
@@ -97,7 +97,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 			}
 			if sub, ok := pl.(*domain.DemandSubmitted); ok && change.Type == domain.ForkChangeDemand && sub.DemandID == newDemandID {
 				// change_demand: the copied submission carries the new
-				// text (checked below: nothing read the old one yet).
+				// text (checked above: nothing read the old one yet).
 				sub.RawInput = strings.TrimSpace(change.Text)
 				if data, err = eventstore.NewEvent(data.ID, sub, data.Metadata); err != nil {
 					return nil, err
@@ -144,7 +144,6 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 		if err != nil {
 			return nil, err
 		}
-
 		for _, ch := range changed {
 			p.appends = append(p.appends, appendOp{stream: ch.Stream, expected: eventstore.ExpectedVersion(versions[ch.Stream]),
 				events: ch.Events, meta: meta})
@@ -201,7 +200,7 @@ func forkPoint(evs []eventstore.RecordedEvent, root string, at int64) (int, erro
 // replaced in the stream, the payload and the metadata; its LLM call
 // marked reused (the fork did not ask the provider for it) and its
 // causation naming the original's event.
-func rewriteEvent(ev eventstore.RecordedEvent, oldTree, newTree string, _ int64) (eventstore.EventData, string, error) {
+func rewriteEvent(ev eventstore.RecordedEvent, oldTree, newTree string) (eventstore.EventData, string, error) {
 	md := ev.Metadata
 	md.CorrelationID = strings.ReplaceAll(md.CorrelationID, oldTree, newTree)
 	md.CausationID = fmt.Sprintf("fork:%d", ev.Position)
