@@ -84,7 +84,8 @@ func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration) con
 // see the outcome; reload in the middle of a negotiation (held open by an
 // external agent that has not answered yet), restart the server under the
 // open page (EventSource reconnects with Last-Event-ID), and find the
-// timeline without duplicates or holes; move the replay slider of a finished negotiation
+// timeline without duplicates or holes; stop the server for longer than
+// the reconnect policy lasts and resume with the page's retry control; move the replay slider of a finished negotiation
 // back to an earlier round's proposal; list the agent directory; read the
 // operations view. Screenshots go to .towow/screenshots.
 func TestConsoleInBrowser(t *testing.T) {
@@ -182,6 +183,21 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.WaitVisible(`#banner.info`, chromedp.ByQuery), chromedp.Text(`#banner`, &reconnecting, chromedp.ByQuery))
 	s = startServerAt(t, s.addr, env...)
 	run("the stream reconnects", chromedp.WaitNotVisible(`#banner`, chromedp.ByQuery))
+	// Down for longer than the reconnect policy lasts (5 attempts; the
+	// first wait shortened to 200 ms for the test): the page stops trying,
+	// says so with a retry control, and the control resumes the stream.
+	run("a short reconnect policy", chromedp.Evaluate(`localStorage.setItem("towow.sse.delay", "200")`, nil), chromedp.Reload(),
+		chromedp.WaitVisible(`li[data-type="towow.offer.submitted"]`, chromedp.ByQuery))
+	s.stop(t)
+	var lost string
+	run("the page gives up and offers to retry", chromedp.WaitVisible(`#banner.lost #reconnect`, chromedp.ByQuery),
+		chromedp.Text(`#banner`, &lost, chromedp.ByQuery))
+	if !strings.Contains(lost, "5") {
+		t.Fatalf("the lost connection's message: %q", lost)
+	}
+	s = startServerAt(t, s.addr, env...)
+	run("retry resumes the stream", chromedp.Click(`#reconnect`, chromedp.ByQuery), chromedp.WaitNotVisible(`#banner`, chromedp.ByQuery),
+		chromedp.Evaluate(`localStorage.removeItem("towow.sse.delay")`, nil))
 	postJSON(t, base+"/api/v1/channels/"+channel+"/offers", created.Token,
 		map[string]string{"decision": "decline", "decline_reason": "那周场地已被预订"}, http.StatusCreated, nil)
 	waitFor(t, "the negotiation ends", func() bool {

@@ -95,6 +95,51 @@ function showBanner(msg, kind) {
   banner.hidden = !msg;
 }
 
+// ---------- live streams ----------
+
+// SSE_RECONNECT is 001 ADR-005's reconnect policy: after a dropped
+// connection, try again after 3 s, each next wait ×1.5, at most 5 times,
+// each time right after the last event received (last_event_id); then say
+// so with a "重试" control. (localStorage "towow.sse.delay" shortens the
+// first wait, in ms: the browser test uses it.)
+const SSE_RECONNECT = { attempts: 5, delay: 3000, backoff: 1.5 };
+
+// followStream follows an SSE url with listeners by event type, from
+// cursor from (0: the start), under that policy. gone, when given, is asked
+// after the server refused the stream (an HTTP error, not a dropped
+// connection) and returns true to stop (it shows why). It returns the
+// function that stops following.
+function followStream(url, listeners, from, gone) {
+  let es = null, last = from || 0, attempt = 0, timer = null, stopped = false;
+  const first = Number(localStorage.getItem("towow.sse.delay")) || SSE_RECONNECT.delay;
+  const open = () => {
+    es = new EventSource(url + (last ? (url.includes("?") ? "&" : "?") + "last_event_id=" + last : ""));
+    for (const [type, fn] of Object.entries(listeners)) {
+      es.addEventListener(type, (msg) => { last = Math.max(last, Number(msg.lastEventId) || 0); fn(msg); });
+    }
+    es.onopen = () => { attempt = 0; showBanner(""); };
+    es.onerror = async () => {
+      const refused = es.readyState === EventSource.CLOSED;
+      es.close(); // the policy below retries, not the browser
+      if (stopped || (refused && gone && await gone())) return;
+      if (attempt >= SSE_RECONNECT.attempts) {
+        banner.className = "banner lost";
+        fill(banner, "连接已断开：重连 " + SSE_RECONNECT.attempts + " 次都没有成功。 ",
+          h("button", { type: "button", id: "reconnect", onclick: () => { attempt = 0; showBanner("连接中……", "info"); open(); } }, "重试"));
+        banner.hidden = false;
+        return;
+      }
+      const wait = first * Math.pow(SSE_RECONNECT.backoff, attempt);
+      attempt++;
+      showBanner("连接中断，" + (wait / 1000).toFixed(1) + " 秒后第 " + attempt + " / " + SSE_RECONNECT.attempts +
+        " 次重连（从最后收到的事件继续）……", "info");
+      timer = setTimeout(open, wait);
+    };
+  };
+  open();
+  return () => { stopped = true; clearTimeout(timer); if (es) es.close(); };
+}
+
 // ---------- router ----------
 
 const app = document.getElementById("app");
@@ -434,7 +479,6 @@ function negotiationPage(demandId) {
     });
   };
 
-  const es = new EventSource("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream");
   const onEvent = (msg) => {
     const cursor = Number(msg.lastEventId);
     if (seen.has(cursor)) return; // a resumed stream never repeats; this guards anyway
@@ -454,17 +498,12 @@ function negotiationPage(demandId) {
     if (timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 120) timeline.scrollTop = timeline.scrollHeight;
     render();
   };
-  for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
-  es.onopen = () => showBanner("");
-  es.onerror = async () => {
-    if (es.readyState === EventSource.CLOSED) {
-      try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); showBanner("事件流已关闭。请刷新页面。"); }
-      catch (e) { showBanner(e.status === 404 ? "没有这个协商：" + demandId : describe(e)); }
-    } else {
-      showBanner("连接中断，正在重新连接（从最后收到的事件继续）……", "info");
-    }
-  };
-  cleanup = () => es.close();
+  const listeners = {};
+  for (const t of EVENT_TYPES) listeners[t] = onEvent;
+  cleanup = followStream("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream", listeners, 0, async () => {
+    try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); return false; } // there: a passing error, retry
+    catch (e) { showBanner(e.status === 404 ? "没有这个协商：" + demandId : describe(e)); return e.status === 404; }
+  });
   render();
 }
 

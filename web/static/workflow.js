@@ -771,8 +771,8 @@ async function workflowPage(id) {
   ui.histNow.addEventListener("click", backToNow);
 
   // ---------- start ----------
-  let es = null;
-  cleanup = () => { closed = true; if (es) es.close(); };
+  let stopStream = null;
+  cleanup = () => { closed = true; if (stopStream) stopStream(); };
   try {
     const cv = await fetchCanvas(id);
     if (closed) return;
@@ -792,14 +792,9 @@ async function workflowPage(id) {
     return;
   }
   loadChat();
-  es = new EventSource("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?client_id=" + encodeURIComponent(clientId) +
-    "&last_event_id=" + floor);
-  for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
-  es.addEventListener("towow.canvas.ack", onAck);
-  es.onopen = () => showBanner("");
-  es.onerror = () => {
-    if (es.readyState === EventSource.CLOSED) showBanner("事件流已关闭。请刷新页面。");
-    else showBanner("连接中断，正在重新连接（从最后收到的事件继续）……", "info");
-  };
+  const listeners = { "towow.canvas.ack": onAck };
+  for (const t of EVENT_TYPES) listeners[t] = onEvent;
+  stopStream = followStream("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?client_id=" + encodeURIComponent(clientId),
+    listeners, floor);
   render();
 }
