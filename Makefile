@@ -5,7 +5,7 @@ SQLC          := bin/sqlc-$(SQLC_VERSION)
 TEST_PG_DIR   := .towow/testpg
 GOFILES        = $(shell git ls-files --cached --others --exclude-standard '*.go')
 
-.PHONY: all build run test check fmt vet generate generate-check postgres postgres-test browser redocly bench clean
+.PHONY: all build run test check fmt vet generate generate-check postgres postgres-test browser promtool redocly bench clean
 
 all: build
 
@@ -18,7 +18,7 @@ run: postgres build
 	./bin/towow serve
 
 ## test: gofmt, go vet, generated-code freshness, then every test on a real PostgreSQL
-test: check generate-check postgres-test browser redocly build
+test: check generate-check postgres-test browser promtool redocly build
 	@status=0; $(GO) test -count=1 ./... || status=$$?; \
 	if [ -z "$$TOWOW_TEST_DATABASE_URL" ]; then ./bin/towow db stop --data-dir $(TEST_PG_DIR) || status=1; fi; \
 	exit $$status
@@ -55,6 +55,10 @@ postgres-test:
 ## browser: headless Chromium for the console's browser test
 browser:
 	@./scripts/ensure-chromium.sh
+
+## promtool: Prometheus's promtool for the alert rules' test
+promtool:
+	@./scripts/ensure-promtool.sh
 
 ## redocly: Redocly's CLI for the OpenAPI lint test (npm, pinned in the script, cached in bin/)
 redocly:

@@ -149,7 +149,7 @@ func (a *App) start(ctx context.Context) (err error) {
 	lc, ec := cfg.LLM, cfg.Engine
 	lc.Logger, ec.Logger = a.log, a.log
 	if a.Metrics != nil {
-		lc.OnCall, ec.Observe = a.Metrics.LLMCall, a.Metrics.Observe
+		lc.OnCall, lc.OnBreakerOpen, ec.Observe = a.Metrics.LLMCall, a.Metrics.BreakerOpened, a.Metrics.Observe
 	}
 	a.LLM = llm.NewClient(lc)
 	if a.Engine, err = agents.New(a.Pool, a.Store, a.Directory, a.LLM, !cfg.Idle, ec); err != nil {

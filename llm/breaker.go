@@ -22,8 +22,9 @@ var (
 // newBreaker returns the circuit breaker shared by all prompts: it opens
 // after threshold consecutive failures, stays open for recovery, then lets
 // one probe through (MaxRequests 1). Calls abandoned by the caller
-// (errCallerDone) count neither way.
-func newBreaker(threshold uint32, recovery time.Duration, log *slog.Logger) *gobreaker.CircuitBreaker[struct{}] {
+// (errCallerDone) count neither way. onOpen (nil: none) is called each
+// time it opens.
+func newBreaker(threshold uint32, recovery time.Duration, log *slog.Logger, onOpen func()) *gobreaker.CircuitBreaker[struct{}] {
 	return gobreaker.NewCircuitBreaker[struct{}](gobreaker.Settings{
 		Name:        "llm",
 		MaxRequests: 1,
@@ -32,6 +33,9 @@ func newBreaker(threshold uint32, recovery time.Duration, log *slog.Logger) *gob
 		IsExcluded:  func(err error) bool { return errors.Is(err, errCallerDone) },
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			log.Warn("llm circuit breaker state changed", "breaker", name, "from", from.String(), "to", to.String())
+			if to == gobreaker.StateOpen && onOpen != nil {
+				onOpen()
+			}
 		},
 	})
 }

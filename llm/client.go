@@ -51,6 +51,9 @@ type Config struct {
 	// OnCall, when set, is called after every call with its record (for
 	// metrics). It must not block.
 	OnCall func(domain.LLMCall)
+	// OnBreakerOpen, when set, is called each time the circuit breaker
+	// opens (for metrics: the openings counter). It must not block.
+	OnBreakerOpen func()
 }
 
 // Client calls the eleven prompts through one provider with timeout, circuit
@@ -100,7 +103,7 @@ func NewClient(cfg Config) *Client {
 	if recovery <= 0 {
 		recovery = DefaultRecoveryTimeout
 	}
-	c.breaker = newBreaker(threshold, recovery, c.log)
+	c.breaker = newBreaker(threshold, recovery, c.log, cfg.OnBreakerOpen)
 	c.suspect = make(chan struct{}, 1)
 	return c
 }

@@ -235,7 +235,8 @@ func TestClientTimeoutIgnoringProvider(t *testing.T) {
 
 func TestClientBreaker(t *testing.T) {
 	p := &scripted{fn: fail}
-	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: 50 * time.Millisecond})
+	var openings atomic.Int32
+	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: 50 * time.Millisecond, OnBreakerOpen: func() { openings.Add(1) }})
 	ctx := context.Background()
 	for i := range 3 {
 		if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
@@ -264,6 +265,9 @@ func TestClientBreaker(t *testing.T) {
 	}
 	if got := c.BreakerState(); got != "open" {
 		t.Fatalf("state after a failed probe = %q", got)
+	}
+	if n := openings.Load(); n != 2 {
+		t.Fatalf("OnBreakerOpen called %d times, want 2 (the first opening and the failed probe's)", n)
 	}
 
 	// Next recovery: while the probe is in flight, other calls are refused;

@@ -36,6 +36,7 @@ type Metrics struct {
 	corrected    *prometheus.CounterVec
 	workflows    *prometheus.CounterVec
 	canvas       *prometheus.CounterVec
+	openings     prometheus.Counter
 
 	// needs holds each understood demand's needs until its negotiation
 	// completes (at most maxPending; beyond that it starts again).
@@ -87,8 +88,10 @@ func New() *Metrics {
 		Help: "Workflows ended by this process's steps, by status (completed, failed, cancelled)."}, []string{"status"})
 	m.canvas = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "canvas_batches_total",
 		Help: "Canvas change batches answered by this process, by outcome (applied, repeated, conflict, locked, rejected)."}, []string{"outcome"})
+	m.openings = prometheus.NewCounter(prometheus.CounterOpts{Name: "circuit_breaker_openings_total",
+		Help: "Times the LLM circuit breaker opened in this process (circuit_breaker_open is whether it is open now)."})
 	m.reg.MustRegister(m.llmCalls, m.llmLatency, m.negotiations, m.rejected, m.planSize, m.rounds, m.coverage, m.sse,
-		m.validated, m.refused, m.corrected, m.workflows, m.canvas,
+		m.validated, m.refused, m.corrected, m.workflows, m.canvas, m.openings,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -165,6 +168,10 @@ func (m *Metrics) Observe(p domain.Payload) {
 		m.workflows.WithLabelValues(string(domain.WorkflowStatusCancelled)).Inc()
 	}
 }
+
+// BreakerOpened counts one opening of the LLM circuit breaker
+// (llm.Config.OnBreakerOpen).
+func (m *Metrics) BreakerOpened() { m.openings.Inc() }
 
 // CanvasBatch counts one canvas change batch by its outcome: applied,
 // repeated, conflict (a stale version), locked (the workflow runs) or
