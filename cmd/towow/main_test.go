@@ -69,16 +69,37 @@ func (s *server) log() string {
 }
 
 // startServer runs `towow serve` with env (plus TOWOW_ADDR) and waits
-// until /healthz answers 200.
+// until /healthz answers 200. The address is a free port; when another
+// process takes it between the pick and the bind (an outgoing connection's
+// port, say), the server is started again on another one.
 func startServer(t *testing.T, env ...string) *server {
 	t.Helper()
-	return startServerAt(t, freeAddr(t), env...)
+	for attempt := 1; ; attempt++ {
+		s, taken := tryServer(t, freeAddr(t), env...)
+		if !taken {
+			return s
+		}
+		if attempt == 5 {
+			t.Fatalf("no free port after %d tries; log:\n%s", attempt, s.log())
+		}
+	}
 }
 
 // startServerAt is startServer on a given address (a restarted server).
 func startServerAt(t *testing.T, addr string, env ...string) *server {
 	t.Helper()
-	s := &server{addr: addr, done: make(chan error, 1)}
+	s, taken := tryServer(t, addr, env...)
+	if taken {
+		t.Fatalf("address %s is taken; log:\n%s", addr, s.log())
+	}
+	return s
+}
+
+// tryServer starts `towow serve` on addr and waits until it is healthy;
+// taken reports that it exited because the address was in use.
+func tryServer(t *testing.T, addr string, env ...string) (s *server, taken bool) {
+	t.Helper()
+	s = &server{addr: addr, done: make(chan error, 1)}
 	s.cmd = exec.Command(towowBin, "serve")
 	s.cmd.Env = append(cleanEnv(), append(env, "TOWOW_ADDR="+s.addr)...)
 	pipe, err := s.cmd.StderrPipe()
@@ -109,8 +130,16 @@ func startServerAt(t *testing.T, addr string, env ...string) *server {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return s
+				return s, false
 			}
+		}
+		select {
+		case err := <-s.done: // it exited before it was healthy
+			if strings.Contains(s.log(), "address already in use") {
+				return s, true
+			}
+			t.Fatalf("server exited before it was healthy: %v; log:\n%s", err, s.log())
+		default:
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("server not healthy within 30s; log:\n%s", s.log())
