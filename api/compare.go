@@ -82,17 +82,9 @@ func (s *Server) compare(ctx context.Context, left, right string) (*CompareOutpu
 
 // branch is one negotiation as a side of a comparison.
 func (s *Server) branch(ctx context.Context, demandID string, tags map[string][]string) (NegotiationBranch, error) {
-	r, err := s.score(ctx, demandID, tags)
+	r, raw, err := s.score(ctx, demandID, tags)
 	if err != nil {
 		return NegotiationBranch{}, err
-	}
-	var raw string
-	if _, err := s.Events.Fold(ctx, domain.DemandStream(demandID), func(p domain.Payload) {
-		if e, ok := p.(*domain.DemandSubmitted); ok {
-			raw = e.RawInput
-		}
-	}); err != nil {
-		return NegotiationBranch{}, problem(err)
 	}
 	b := NegotiationBranch{DemandID: demandID, RawInput: raw, Status: r.Status, Rounds: r.Root.Rounds,
 		Participants: []string{}, Plan: r.Plan, LLM: r.Tree.LLM, Quality: r}

@@ -75,7 +75,7 @@ func (s *Server) registerQuality(api huma.API) {
 		Description: "Computed from the negotiation tree's events (a rebuild or replay gives it again), for the root channel and for the whole tree with its sub-negotiations merged in. While the negotiation runs: the scores so far, with final false.",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *QualityInput) (*QualityOutput, error) {
-		r, err := s.score(ctx, in.DemandID, map[string][]string{})
+		r, _, err := s.score(ctx, in.DemandID, map[string][]string{})
 		if err != nil {
 			return nil, err
 		}
@@ -108,26 +108,30 @@ func (s *Server) registerQuality(api huma.API) {
 }
 
 // score reads a negotiation tree's events and scores it; tags caches the
-// assignees' capability tags across calls.
-func (s *Server) score(ctx context.Context, demandID string, tags map[string][]string) (quality.Report, error) {
+// assignees' capability tags across calls. It also returns the demand's
+// text.
+func (s *Server) score(ctx context.Context, demandID string, tags map[string][]string) (quality.Report, string, error) {
 	v, err := s.Events.StreamVersion(ctx, domain.DemandStream(demandID))
 	if err != nil {
-		return quality.Report{}, problem(err)
+		return quality.Report{}, "", problem(err)
 	}
 	if v == 0 {
-		return quality.Report{}, notFound(fmt.Sprintf("no demand %s", demandID))
+		return quality.Report{}, "", notFound(fmt.Sprintf("no demand %s", demandID))
 	}
-	root := demandID
+	root, raw := demandID, ""
 	if _, err := s.Events.Fold(ctx, domain.DemandStream(demandID), func(p domain.Payload) {
-		if e, ok := p.(*domain.DemandSubmitted); ok && e.RootDemandID != "" {
-			root = e.RootDemandID
+		if e, ok := p.(*domain.DemandSubmitted); ok {
+			raw = e.RawInput
+			if e.RootDemandID != "" {
+				root = e.RootDemandID
+			}
 		}
 	}); err != nil {
-		return quality.Report{}, problem(err)
+		return quality.Report{}, "", problem(err)
 	}
 	events, err := quality.Read(ctx, s.Events, root)
 	if err != nil {
-		return quality.Report{}, problem(err)
+		return quality.Report{}, "", problem(err)
 	}
 	var lookupErr error
 	r := quality.Score(demandID, events, func(agentID string) []string {
@@ -142,7 +146,7 @@ func (s *Server) score(ctx context.Context, demandID string, tags map[string][]s
 		return a.Profile.Tags
 	})
 	if lookupErr != nil {
-		return quality.Report{}, problem(lookupErr)
+		return quality.Report{}, "", problem(lookupErr)
 	}
-	return r, nil
+	return r, raw, nil
 }

@@ -339,17 +339,10 @@ func scoreQuality(ctx context.Context, q *sqlcdb.Queries, root string, end event
 	if err != nil {
 		return err
 	}
-	if err := q.UpsertQuality(ctx, row.UpsertQualityParams); err != nil {
+	var w qualityWrites // the rebuild's statements, for one row
+	w.add(row)
+	if err := w.write(ctx, q); err != nil {
 		return fmt.Errorf("quality of %q: %w", root, err)
-	}
-	if err := q.DeleteQualityPlaces(ctx, root); err != nil {
-		return fmt.Errorf("quality of %q: places: %w", root, err)
-	}
-	if len(row.agentIDs) == 0 {
-		return nil
-	}
-	if err := q.InsertQualityPlaces(ctx, sqlcdb.InsertQualityPlacesParams{DemandID: root, AgentIds: row.agentIDs, Places: row.places}); err != nil {
-		return fmt.Errorf("quality of %q: places: %w", root, err)
 	}
 	return nil
 }
@@ -400,9 +393,13 @@ func (t qualityTree) asked() []string {
 
 // qualityRow is a root negotiation's row and places.
 type qualityRow struct {
-	sqlcdb.UpsertQualityParams
-	agentIDs []string // sorted
-	places   []int32
+	DemandID, UserID, Status    string
+	SubmittedAt, EndedAt        time.Time
+	SubmittedPosition, Position int64
+	Final                       bool
+	Root, Tree                  json.RawMessage
+	agentIDs                    []string // sorted
+	places                      []int32
 }
 
 // row scores the tree as of the event end, with the assignees' tags.
@@ -416,9 +413,9 @@ func (t qualityTree) row(end eventstore.RecordedEvent, tags func(agentID string)
 	if err != nil {
 		return qualityRow{}, fmt.Errorf("quality of %q: %w", t.root, err)
 	}
-	row := qualityRow{UpsertQualityParams: sqlcdb.UpsertQualityParams{DemandID: t.root, UserID: t.sub.UserID,
+	row := qualityRow{DemandID: t.root, UserID: t.sub.UserID,
 		SubmittedAt: t.submitted.RecordedAt, SubmittedPosition: t.submitted.Position, EndedAt: end.RecordedAt,
-		Status: r.Status, Final: r.Final, Root: rootJSON, Tree: treeJSON, Position: end.Position}}
+		Status: r.Status, Final: r.Final, Root: rootJSON, Tree: treeJSON, Position: end.Position}
 	row.agentIDs = slices.Sorted(maps.Keys(r.Placed))
 	row.places = make([]int32, len(row.agentIDs))
 	for i, id := range row.agentIDs {
@@ -427,8 +424,8 @@ func (t qualityTree) row(end eventstore.RecordedEvent, tags func(agentID string)
 	return row, nil
 }
 
-// qualityWrites gathers many rows (each root negotiation once) for the
-// set-based statements of the rebuild.
+// qualityWrites gathers rows (each root negotiation once) for the
+// set-based statements that write them: many in a rebuild, one live.
 type qualityWrites struct {
 	rows   sqlcdb.UpsertQualitiesParams
 	places sqlcdb.InsertQualitiesPlacesParams

@@ -71,34 +71,11 @@ WHERE event_type IN ('towow.agent.registered', 'towow.agent.updated')
   AND global_position <= @until_position::bigint
 ORDER BY payload ->> 'agent_id', global_position;
 
--- name: UpsertQuality :exec
--- The scores of a root negotiation as of the event that ended it (the last
--- such event wins).
-INSERT INTO negotiation_quality AS q (demand_id, user_id, submitted_at, submitted_position, ended_at, status, final,
-                                      root, tree, position)
-VALUES (@demand_id, @user_id, @submitted_at, @submitted_position, @ended_at, @status, @final, @root, @tree, @position)
-ON CONFLICT (demand_id) DO UPDATE SET
-    user_id            = excluded.user_id,
-    submitted_at       = excluded.submitted_at,
-    submitted_position = excluded.submitted_position,
-    ended_at           = excluded.ended_at,
-    status             = excluded.status,
-    final              = excluded.final,
-    root               = excluded.root,
-    tree               = excluded.tree,
-    position           = excluded.position;
-
--- name: DeleteQualityPlaces :exec
-DELETE FROM negotiation_quality_places WHERE demand_id = @demand_id;
-
--- name: InsertQualityPlaces :exec
-INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
-SELECT @demand_id::text, a.agent_id, a.places
-FROM (SELECT unnest(@agent_ids::text[]) AS agent_id, unnest(@places::int[]) AS places) AS a;
-
 -- name: UpsertQualities :exec
--- Rebuild: UpsertQuality for many root negotiations in one statement (one
--- element per negotiation in every array; a negotiation at most once).
+-- The scores of root negotiations as of the events that ended them, live
+-- (one) and in a rebuild (many), in one statement (one element per
+-- negotiation in every array; a negotiation at most once); the last
+-- ending wins.
 INSERT INTO negotiation_quality AS q (demand_id, user_id, submitted_at, submitted_position, ended_at, status, final,
                                       root, tree, position)
 SELECT r.demand_id, r.user_id, r.submitted_at, r.submitted_position, r.ended_at, r.status, r.final,
@@ -125,11 +102,11 @@ ON CONFLICT (demand_id) DO UPDATE SET
     position           = excluded.position;
 
 -- name: DeleteQualitiesPlaces :exec
--- Rebuild: DeleteQualityPlaces for many root negotiations.
+-- The places of root negotiations about to be written again.
 DELETE FROM negotiation_quality_places WHERE demand_id = ANY(@demand_ids::text[]);
 
 -- name: InsertQualitiesPlaces :exec
--- Rebuild: the places of many root negotiations (one element per place).
+-- The places of root negotiations (one element per place).
 INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
 SELECT a.demand_id, a.agent_id, a.places
 FROM (SELECT unnest(@demand_ids::text[]) AS demand_id, unnest(@agent_ids::text[]) AS agent_id,

@@ -63,7 +63,7 @@ const deleteQualitiesPlaces = `-- name: DeleteQualitiesPlaces :exec
 DELETE FROM negotiation_quality_places WHERE demand_id = ANY($1::text[])
 `
 
-// Rebuild: DeleteQualityPlaces for many root negotiations.
+// The places of root negotiations about to be written again.
 func (q *Queries) DeleteQualitiesPlaces(ctx context.Context, demandIds []string) error {
 	_, err := q.db.Exec(ctx, deleteQualitiesPlaces, demandIds)
 	return err
@@ -80,15 +80,6 @@ func (q *Queries) DeleteQuality(ctx context.Context) error {
 	return err
 }
 
-const deleteQualityPlaces = `-- name: DeleteQualityPlaces :exec
-DELETE FROM negotiation_quality_places WHERE demand_id = $1
-`
-
-func (q *Queries) DeleteQualityPlaces(ctx context.Context, demandID string) error {
-	_, err := q.db.Exec(ctx, deleteQualityPlaces, demandID)
-	return err
-}
-
 const insertQualitiesPlaces = `-- name: InsertQualitiesPlaces :exec
 INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
 SELECT a.demand_id, a.agent_id, a.places
@@ -102,26 +93,9 @@ type InsertQualitiesPlacesParams struct {
 	Places    []int32  `json:"places"`
 }
 
-// Rebuild: the places of many root negotiations (one element per place).
+// The places of root negotiations (one element per place).
 func (q *Queries) InsertQualitiesPlaces(ctx context.Context, arg InsertQualitiesPlacesParams) error {
 	_, err := q.db.Exec(ctx, insertQualitiesPlaces, arg.DemandIds, arg.AgentIds, arg.Places)
-	return err
-}
-
-const insertQualityPlaces = `-- name: InsertQualityPlaces :exec
-INSERT INTO negotiation_quality_places (demand_id, agent_id, places)
-SELECT $1::text, a.agent_id, a.places
-FROM (SELECT unnest($2::text[]) AS agent_id, unnest($3::int[]) AS places) AS a
-`
-
-type InsertQualityPlacesParams struct {
-	DemandID string   `json:"demand_id"`
-	AgentIds []string `json:"agent_ids"`
-	Places   []int32  `json:"places"`
-}
-
-func (q *Queries) InsertQualityPlaces(ctx context.Context, arg InsertQualityPlacesParams) error {
-	_, err := q.db.Exec(ctx, insertQualityPlaces, arg.DemandID, arg.AgentIds, arg.Places)
 	return err
 }
 
@@ -656,8 +630,10 @@ type UpsertQualitiesParams struct {
 	Positions          []int64     `json:"positions"`
 }
 
-// Rebuild: UpsertQuality for many root negotiations in one statement (one
-// element per negotiation in every array; a negotiation at most once).
+// The scores of root negotiations as of the events that ended them, live
+// (one) and in a rebuild (many), in one statement (one element per
+// negotiation in every array; a negotiation at most once); the last
+// ending wins.
 func (q *Queries) UpsertQualities(ctx context.Context, arg UpsertQualitiesParams) error {
 	_, err := q.db.Exec(ctx, upsertQualities,
 		arg.DemandIds,
@@ -670,53 +646,6 @@ func (q *Queries) UpsertQualities(ctx context.Context, arg UpsertQualitiesParams
 		arg.Roots,
 		arg.Trees,
 		arg.Positions,
-	)
-	return err
-}
-
-const upsertQuality = `-- name: UpsertQuality :exec
-INSERT INTO negotiation_quality AS q (demand_id, user_id, submitted_at, submitted_position, ended_at, status, final,
-                                      root, tree, position)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-ON CONFLICT (demand_id) DO UPDATE SET
-    user_id            = excluded.user_id,
-    submitted_at       = excluded.submitted_at,
-    submitted_position = excluded.submitted_position,
-    ended_at           = excluded.ended_at,
-    status             = excluded.status,
-    final              = excluded.final,
-    root               = excluded.root,
-    tree               = excluded.tree,
-    position           = excluded.position
-`
-
-type UpsertQualityParams struct {
-	DemandID          string          `json:"demand_id"`
-	UserID            string          `json:"user_id"`
-	SubmittedAt       time.Time       `json:"submitted_at"`
-	SubmittedPosition int64           `json:"submitted_position"`
-	EndedAt           time.Time       `json:"ended_at"`
-	Status            string          `json:"status"`
-	Final             bool            `json:"final"`
-	Root              json.RawMessage `json:"root"`
-	Tree              json.RawMessage `json:"tree"`
-	Position          int64           `json:"position"`
-}
-
-// The scores of a root negotiation as of the event that ended it (the last
-// such event wins).
-func (q *Queries) UpsertQuality(ctx context.Context, arg UpsertQualityParams) error {
-	_, err := q.db.Exec(ctx, upsertQuality,
-		arg.DemandID,
-		arg.UserID,
-		arg.SubmittedAt,
-		arg.SubmittedPosition,
-		arg.EndedAt,
-		arg.Status,
-		arg.Final,
-		arg.Root,
-		arg.Tree,
-		arg.Position,
 	)
 	return err
 }
