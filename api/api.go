@@ -66,6 +66,9 @@ type Server struct {
 	// Logger logs refused input (WARN) and every 5xx with its cause
 	// (ERROR), with the request id; nil: discard.
 	Logger *slog.Logger
+	// Mounts are further handlers served beside the operations (see
+	// Mount), behind the same edge checks and CORS.
+	Mounts []Mount
 
 	frames *frameCache
 }
@@ -142,6 +145,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Commands != nil {
 		web.Register(mux)
+	}
+	for _, m := range s.Mounts {
+		s.mount(mux, m)
 	}
 	// Any other request under /api/ is a problem+json 405 (with Allow) when
 	// the path answers other methods, else a 404, not the mux's plain text.
