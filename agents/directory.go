@@ -39,7 +39,14 @@ const directoryMaxAge = 200 * time.Millisecond
 
 // agentEventTypes are the events of the agent streams.
 var agentEventTypes = []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
-	domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued}
+	domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
+	domain.EventAgentOnline, domain.EventAgentOffline}
+
+// presenceEvent reports whether an agent event changes only the agent's
+// presence (nothing the agent index holds).
+func presenceEvent(t domain.EventType) bool {
+	return t == domain.EventAgentOnline || t == domain.EventAgentOffline
+}
 
 // NewDirectory returns an empty directory over store.
 func NewDirectory(store *eventstore.Store) *Directory {
@@ -92,7 +99,9 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 				d.tokens[a.TokenSHA256] = id
 			}
 			d.pos = ev.Position
-			d.changedAt[id] = ev.Position
+			if !presenceEvent(ev.Type) {
+				d.changedAt[id] = ev.Position
+			}
 		}
 		if len(evs) < eventstore.MaxReadLimit {
 			d.refreshed = start
@@ -177,4 +186,22 @@ func (d *Directory) byToken(tokenSHA256 string) (domain.AgentState, bool) {
 func (d *Directory) isTwin(agentID string) bool {
 	p, _, ok := d.lookup(agentID)
 	return !ok || !p.IsExternal()
+}
+
+// online returns the ids of the agents online, sorted, from the directory
+// after it caught up with the log.
+func (d *Directory) online(ctx context.Context) ([]string, error) {
+	if err := d.refreshIfStale(ctx); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	for id, a := range d.agents {
+		if a.Online {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

@@ -85,6 +85,9 @@ type Config struct {
 	// HTTPClient sends the http nodes' requests (default: a client that
 	// follows no redirect).
 	HTTPClient *http.Client
+	// OfflineAfter is how long an online external agent may stay silent
+	// before it is taken offline ([DefaultOfflineAfter]).
+	OfflineAfter time.Duration
 }
 
 func (c *Config) defaults() {
@@ -130,6 +133,9 @@ func (c *Config) defaults() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.OfflineAfter <= 0 {
+		c.OfflineAfter = DefaultOfflineAfter
 	}
 }
 
@@ -185,6 +191,7 @@ func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *ll
 			queueTimeouts:      {MaxWorkers: timeoutWorkers},
 		}
 		rc.Workers = e.workers()
+		rc.PeriodicJobs = []*river.PeriodicJob{e.presenceJob()}
 	}
 	rcl, err := river.NewClient(riverpgxv5.New(pool), rc)
 	if err != nil {

@@ -104,5 +104,6 @@ func (e *Engine) workers() *river.Workers {
 	add(ws, l, t, e.forkContext, e.nodeEffect)
 	add(ws, l, t, e.forkContext, e.nodeTimeout)
 	add(ws, l, t, e.forkContext, e.converse)
+	add(ws, l, t, nil, e.presence)
 	return ws
 }

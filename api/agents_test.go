@@ -112,6 +112,11 @@ func TestAgentsAdmin(t *testing.T) {
 		t.Fatalf("create external: %d %+v %+v", st, p, extW)
 	}
 
+	// The external agent's first contact brings it online (an event of its
+	// own, TestAgentPresence); the refused requests below write nothing.
+	if st, p := a.do(t, "GET", "/api/v1/agent/inbox", extW.Token, nil, nil); st != 200 {
+		t.Fatalf("first contact: %d %+v", st, p)
+	}
 	head := a.headPosition(t)
 	refused := []struct {
 		name         string

@@ -37,6 +37,7 @@ type testAPI struct {
 	store  *eventstore.Store
 	pool   *pgxpool.Pool
 	runner *projections.Runner
+	engine *agents.Engine
 }
 
 // newAPI runs the real engine (builtin brain, real River, real database)
@@ -59,6 +60,7 @@ type apiOptions struct {
 	sseWriteTimeout time.Duration         // default: the server's
 	logger          *slog.Logger          // default: none
 	noWorkers       bool                  // insert-only engine: nothing runs after a command
+	offlineAfter    time.Duration         // default: agents.DefaultOfflineAfter
 }
 
 // testAdminToken is the test servers' admin token.
@@ -79,7 +81,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
 	dir := agents.NewDirectory(store)
-	e, err := agents.New(pool, store, dir, client, !o.noWorkers, agents.Config{Observe: m.Observe, Rules: o.rules})
+	e, err := agents.New(pool, store, dir, client, !o.noWorkers, agents.Config{Observe: m.Observe, Rules: o.rules, OfflineAfter: o.offlineAfter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 		_ = e.Stop(sctx)
 		cancel()
 	})
-	return &testAPI{url: srv.URL, store: store, pool: pool, runner: runner}
+	return &testAPI{url: srv.URL, store: store, pool: pool, runner: runner, engine: e}
 }
 
 // readProblem reads and closes resp's body as a problem (zero when it is

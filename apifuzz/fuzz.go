@@ -197,8 +197,9 @@ func (f *fuzzer) load(ctx context.Context) error {
 }
 
 // setup submits a demand and, with the admin token, registers an external
-// agent, so that valid ids and a valid agent token reach the operations
-// (their 2xx answers get checked too), then reads the log's head.
+// agent and makes its first contact, so that valid ids and a valid agent
+// token reach the operations (their 2xx answers get checked too), then
+// reads the log's head.
 func (f *fuzzer) setup(ctx context.Context) error {
 	raw, status, err := f.call(ctx, http.MethodPost, "/api/v1/demand/submit", "",
 		`{"raw_input":"apifuzz: 需要一位摄影师","user_id":"apifuzz"}`)
@@ -229,6 +230,12 @@ func (f *fuzzer) setup(ctx context.Context) error {
 		}
 		f.agent = w.Token
 		f.known["agent_id"] = []string{id, "user_agent_lihua"}
+		// The agent's first contact writes its towow.agent.online: make it
+		// now, before the head is read, so that only the requests under
+		// test can move the log.
+		if _, status, err := f.call(ctx, http.MethodGet, "/api/v1/agent/inbox", w.Token, ""); err != nil || status >= 500 {
+			return fmt.Errorf("%w: the external agent's first contact: %d %v", ErrSetup, status, err)
+		}
 	}
 	if f.opts.Head != nil {
 		h, err := f.opts.Head(ctx)

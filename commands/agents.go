@@ -119,8 +119,10 @@ func (s *Service) IssueAgentToken(ctx context.Context, actor, agentID string) (d
 // this is. A token issued by another process a moment ago works; a token
 // replaced or an agent deactivated by another process stops working within
 // the directory's refresh interval (200 ms), in this process at once.
-// Errors: domain.ErrBadAgentToken, or ErrAgentState for a deactivated
-// agent.
+// Each authentication is the agent's contact: its time is recorded, and an
+// agent not online comes online (towow.agent.online, see
+// agents.Engine.AgentContact). Errors: domain.ErrBadAgentToken, or
+// ErrAgentState for a deactivated agent.
 func (s *Service) AuthenticateAgent(ctx context.Context, token string) (domain.AgentState, error) {
 	if !strings.HasPrefix(token, domain.AgentTokenPrefix) {
 		return domain.AgentState{}, domain.ErrBadAgentToken
@@ -133,6 +135,9 @@ func (s *Service) AuthenticateAgent(ctx context.Context, token string) (domain.A
 		return domain.AgentState{}, domain.ErrBadAgentToken
 	case !a.Active:
 		return a, &domain.Error{Code: domain.ErrAgentState.Code, Message: fmt.Sprintf("agent %s is deactivated", a.ID)}
+	}
+	if _, err := s.engine.AgentContact(ctx, a); err != nil {
+		return domain.AgentState{}, err
 	}
 	return a, nil
 }

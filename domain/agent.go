@@ -2,16 +2,22 @@ package domain
 
 import (
 	"reflect"
+	"time"
 )
 
 // AgentState is an agent folded from its stream (agent-<id>): its profile,
-// whether it may be invited, and the SHA-256 of its current API token
-// (external agents only).
+// whether it may be invited, the SHA-256 of its current API token and its
+// presence (external agents only).
 type AgentState struct {
 	ID          string
 	Profile     AgentProfile
 	Active      bool
 	TokenSHA256 string
+	// Online is true between an agent's towow.agent.online and its next
+	// towow.agent.offline; LastOnlineAt and LastOfflineAt are the times
+	// those events name (zero when never, or when an event did not say).
+	Online                      bool
+	LastOnlineAt, LastOfflineAt time.Time
 }
 
 // Exists reports whether the agent was registered.
@@ -30,6 +36,10 @@ func (a *AgentState) Apply(p Payload) {
 		a.Active = true
 	case *AgentTokenIssued:
 		a.TokenSHA256 = e.TokenSHA256
+	case *AgentOnline:
+		a.Online, a.LastOnlineAt = true, e.OnlineAt
+	case *AgentOffline:
+		a.Online, a.LastOfflineAt = false, e.OfflineAt
 	}
 }
 

@@ -1,5 +1,7 @@
 package domain
 
+import "time"
+
 // AgentType is the kind of an agent (002 §2.2 AgentOnlinePayload).
 type AgentType string
 
@@ -12,22 +14,33 @@ const (
 
 // AgentOnline is the payload of [EventAgentOnline]
 // (002 §2.2 AgentOnlinePayload; profile is this catalog's addition, to
-// register or update a user agent's [AgentProfile], 001 §4.5.1).
+// register or update a user agent's [AgentProfile], 001 §4.5.1). The
+// engine writes it on an external agent's first contact, and on its first
+// contact after it went offline ([AgentState.Contact]); it leaves Profile
+// empty (the profile is the registered one), and the fold ignores it.
+// OnlineAt, the contact's time, came after the first version (omitted when
+// zero, so earlier payloads read the same).
 type AgentOnline struct {
 	AgentID      string        `json:"agent_id"`
 	AgentType    AgentType     `json:"agent_type"`
 	Capabilities []string      `json:"capabilities,omitempty"`
 	Profile      *AgentProfile `json:"profile,omitempty"`
+	OnlineAt     time.Time     `json:"online_at,omitzero"`
 }
 
 // EventType implements [Payload].
 func (*AgentOnline) EventType() EventType { return EventAgentOnline }
 
 // AgentOffline is the payload of [EventAgentOffline]. 002 defines the type
-// without a payload; the fields are this catalog's choice.
+// without a payload; the fields are this catalog's choice. The engine
+// writes it when an online external agent stayed silent past the offline
+// window ([AgentState.Silence]): LastContactAt is its last contact seen and
+// OfflineAt the time of the check (both omitted when zero).
 type AgentOffline struct {
-	AgentID string `json:"agent_id"`
-	Reason  string `json:"reason,omitempty"`
+	AgentID       string    `json:"agent_id"`
+	Reason        string    `json:"reason,omitempty"`
+	LastContactAt time.Time `json:"last_contact_at,omitzero"`
+	OfflineAt     time.Time `json:"offline_at,omitzero"`
 }
 
 // EventType implements [Payload].

@@ -206,6 +206,7 @@ var samplePayloads = []Payload{
 			Location: "北京", Tags: []string{"场地"}, Capabilities: map[string]string{"场地": "30人会议室"},
 			Interests: []string{"AI"}, Availability: "周末", Mode: AgentModeExternal,
 		},
+		OnlineAt: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
 	},
 	&AgentRegistered{AgentID: "user_agent_bob", Profile: AgentProfile{
 		AgentID: "user_agent_bob", UserName: "Bob", ProfileSummary: "朝阳区创业者，有会议室",
@@ -220,7 +221,8 @@ var samplePayloads = []Payload{
 	&AgentDeactivated{AgentID: "user_agent_bob", Reason: "left the platform"},
 	&AgentReactivated{AgentID: "user_agent_bob"},
 	&AgentTokenIssued{AgentID: "user_agent_ext", TokenSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
-	&AgentOffline{AgentID: "user_agent_bob", Reason: "shutdown"},
+	&AgentOffline{AgentID: "user_agent_bob", Reason: "silent for 5m0s",
+		LastContactAt: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), OfflineAt: time.Date(2026, 11, 25, 10, 5, 0, 0, time.UTC)},
 	&AgentWithdrawn{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345", AgentID: "user_agent_bob",
 		DisplayName: "Bob", Reason: "时间冲突",

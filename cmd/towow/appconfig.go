@@ -36,7 +36,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
 		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter, HTTPAllow: c.HTTPAllow,
-			DecisionRateLimit: c.DecisionRateLimit},
+			DecisionRateLimit: c.DecisionRateLimit, OfflineAfter: c.OfflineAfter},
 		Profiles: c.Profiles,
 		Logger:   logger,
 	}

@@ -78,6 +78,7 @@ var envVars = []envVar{
 	{"TOWOW_WORKERS", num(agents.DefaultWorkers), "Negotiation steps (River jobs) run at once by this process."},
 	{"TOWOW_JOB_TIMEOUT", dur(agents.DefaultJobTimeout), "Longest a negotiation step may run before River cancels and retries it."},
 	{"TOWOW_JOB_RESCUE_AFTER", dur(agents.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
+	{"TOWOW_AGENT_OFFLINE_AFTER", dur(agents.DefaultOfflineAfter), "An external agent comes online (towow.agent.online) with its first request and goes offline (towow.agent.offline) when it has made none for this long."},
 	{"TOWOW_HTTP_ALLOW", "(unset: none)", "Hosts a workflow's http nodes may POST to, comma-separated: host, host:port or *.domain (e.g. hooks.example.com,127.0.0.1:9000). An http node to any other host is refused by the Coordinator."},
 	{"TOWOW_DECISION_RATE_LIMIT", num(domain.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
@@ -115,7 +116,10 @@ type config struct {
 	Workers       int
 	JobTimeout    time.Duration
 	RescueAfter   time.Duration
-	Profiles      string
+	// OfflineAfter is how long an external agent may stay silent before
+	// it is taken offline.
+	OfflineAfter time.Duration
+	Profiles     string
 	// HTTPAllow and DecisionRateLimit configure the workflows' Coordinator.
 	HTTPAllow         []string
 	DecisionRateLimit int
@@ -187,6 +191,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if p.err == nil && c.builtinLatency*3/2 >= c.LLMTimeout {
 		p.fail(fmt.Errorf("TOWOW_BUILTIN_LATENCY (%s) must stay under 2/3 of LLM_TIMEOUT (%s)", c.builtinLatency, c.LLMTimeout))
 	}
+	c.OfflineAfter = p.duration("TOWOW_AGENT_OFFLINE_AFTER", agents.DefaultOfflineAfter)
 	c.Profiles = getenv("TOWOW_PROFILES")
 	for _, h := range strings.Split(getenv("TOWOW_HTTP_ALLOW"), ",") {
 		h = strings.ToLower(strings.TrimSpace(h))

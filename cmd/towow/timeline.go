@@ -88,6 +88,10 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 		return ev.Round, ev.AgentID, s
 	case *domain.AgentWithdrawn:
 		return 0, ev.AgentID, clip(ev.Reason, 60)
+	case *domain.AgentOnline:
+		return 0, ev.AgentID, "online: " + clip(strings.Join(ev.Capabilities, ", "), 60)
+	case *domain.AgentOffline:
+		return 0, ev.AgentID, "offline: " + clip(ev.Reason, 60)
 	case *domain.FeedbackEvaluated:
 		return ev.Round, ev.ChannelID, fmt.Sprintf("accept %d / negotiate %d / against %d = %.0f%% → %s",
 			ev.Accepts, ev.Negotiates, ev.Rejects, ev.AcceptRate*100, ev.Decision)

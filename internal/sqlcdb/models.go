@@ -86,6 +86,11 @@ type Agent struct {
 	LastPosition        int64           `json:"last_position"`
 }
 
+type AgentContact struct {
+	AgentID       string    `json:"agent_id"`
+	LastContactAt time.Time `json:"last_contact_at"`
+}
+
 type AgentIndex struct {
 	AgentID      string   `json:"agent_id"`
 	Active       bool     `json:"active"`

@@ -400,6 +400,8 @@ function summarize(s, ev) {
     case "towow.proposal.distributed": return ["方案分发", "v" + p.proposal.version + "：" + (p.proposal.summary || "")];
     case "towow.proposal.feedback": return ["反馈", who(p.agent_id) + "：" + label(p.feedback_type)];
     case "towow.agent.withdrawn": return ["退出", who(p.agent_id) + "：" + (p.reason || "")];
+    case "towow.agent.online": return ["上线", who(p.agent_id) + ((p.capabilities || []).length ? "（" + p.capabilities.join("、") + "）" : "")];
+    case "towow.agent.offline": return ["下线", who(p.agent_id) + (p.reason ? "：" + p.reason : "")];
     case "towow.feedback.evaluated": return ["评估", "第 " + p.round + " 轮接受率 " + Math.round(p.accept_rate * 100) + "% → " + label(p.decision)];
     case "towow.proposal.adjusting": return ["调整方案", "准备第 " + p.round + " 轮"];
     case "towow.proposal.finalized": return ["方案定稿", (p.participants || []).length + " 位参与者，" + p.rounds_taken + " 轮"];
