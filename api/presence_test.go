@@ -12,6 +12,7 @@ import (
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/projections"
 )
 
 // presenceEvents are the towow.agent.online/offline events in the log, in
@@ -43,6 +44,26 @@ func (a *testAPI) lastContact(t *testing.T, agentID string) time.Time {
 		t.Fatal(err)
 	}
 	return at
+}
+
+// readModelPresence polls the agents read model until the agent's online
+// flag is want, and returns its row.
+func (a *testAPI) readModelPresence(t *testing.T, agentID string, want bool) projections.AgentView {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var v projections.AgentView
+		if st, p := a.do(t, "GET", "/api/v1/agents/"+agentID, "", nil, &v); st != 200 {
+			t.Fatalf("agent %s: %d %+v", agentID, st, p)
+		}
+		if v.Online == want {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("agents read model: %s online %v, want %v", agentID, v.Online, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // TestAgentPresence: an external agent's first request (its inbox poll)
@@ -102,6 +123,9 @@ func TestAgentPresence(t *testing.T) {
 	if got := a.lastContact(t, ext.AgentID); !got.Equal(first) {
 		t.Fatalf("a contact within the throttle rewrote the last contact: %v, then %v", first, got)
 	}
+	if v := a.readModelPresence(t, ext.AgentID, true); v.LastOnlineAt == nil || v.LastOfflineAt != nil {
+		t.Fatalf("agents read model after online: %+v", v)
+	}
 
 	// Silent now: River's periodic check takes the agent offline.
 	deadline := time.Now().Add(20 * time.Second)
@@ -120,6 +144,12 @@ func TestAgentPresence(t *testing.T) {
 	if off.AgentID != ext.AgentID || off.Reason != "silent for 2s" || off.OfflineAt.Sub(off.LastContactAt) < window ||
 		evs[1].Metadata.Actor != domain.ActorSystem {
 		t.Fatalf("offline: %+v (actor %s)", off, evs[1].Metadata.Actor)
+	}
+	if v := a.readModelPresence(t, ext.AgentID, false); v.LastOfflineAt == nil || v.LastOnlineAt == nil {
+		t.Fatalf("agents read model after offline: %+v", v)
+	}
+	if v := a.readModelPresence(t, twin.AgentID, false); v.LastOnlineAt != nil {
+		t.Fatalf("a twin came online: %+v", v)
 	}
 	if n, err := a.engine.MarkSilentAgentsOffline(context.Background()); err != nil || n != 0 {
 		t.Fatalf("a second check: %d, %v; want nothing", n, err)

@@ -17,8 +17,8 @@ import (
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
-// Agents keeps one row per agent (profile, active, token issue time and
-// participation statistics) and one row per invitation, the agent's
+// Agents keeps one row per agent (profile, active, token issue time,
+// presence and participation statistics) and one row per invitation, the agent's
 // history.
 type Agents struct{ modelMethods[Agents] }
 
@@ -29,7 +29,7 @@ var agentsModel = Model{
 	Name: "agents",
 	Types: []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
 		domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
-		domain.EventChannelCreated, domain.EventChannelInviteSent, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
+		domain.EventAgentOnline, domain.EventAgentOffline, domain.EventChannelCreated, domain.EventChannelInviteSent, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
 		domain.EventNegotiationForceFinalized},
 	Apply:    applyAgent,
 	Reset:    (*sqlcdb.Queries).DeleteAgents,
@@ -65,6 +65,10 @@ func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEve
 			RecordedAt: e.RecordedAt, Position: e.Position})
 	case *domain.AgentTokenIssued:
 		return q.SetAgentToken(ctx, sqlcdb.SetAgentTokenParams{AgentID: x.AgentID, RecordedAt: e.RecordedAt, Position: e.Position})
+	case *domain.AgentOnline:
+		return q.SetAgentOnline(ctx, sqlcdb.SetAgentOnlineParams{AgentID: x.AgentID, Online: true, RecordedAt: e.RecordedAt, Position: e.Position})
+	case *domain.AgentOffline:
+		return q.SetAgentOnline(ctx, sqlcdb.SetAgentOnlineParams{AgentID: x.AgentID, Online: false, RecordedAt: e.RecordedAt, Position: e.Position})
 	case *domain.ChannelCreated:
 		return q.InsertInvitations(ctx, sqlcdb.InsertInvitationsParams{AgentIds: x.InvitedAgents, Position: e.Position,
 			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(x.RootDemandID, e.Metadata.CorrelationID, x.DemandID),
@@ -146,6 +150,9 @@ type AgentView struct {
 	Active        bool                `json:"active"`
 	Profile       domain.AgentProfile `json:"profile"`
 	TokenIssuedAt *time.Time          `json:"token_issued_at,omitempty" doc:"external agents: when the current API token was issued"`
+	Online        bool                `json:"online" doc:"external agents: online since a request made with its token, until silent for TOWOW_AGENT_OFFLINE_AFTER (twins: always false)"`
+	LastOnlineAt  *time.Time          `json:"last_online_at,omitempty" doc:"external agents: when it last came online (towow.agent.online)"`
+	LastOfflineAt *time.Time          `json:"last_offline_at,omitempty" doc:"external agents: when it last went offline (towow.agent.offline)"`
 	Stats         AgentStats          `json:"stats"`
 	RegisteredAt  time.Time           `json:"registered_at"`
 	UpdatedAt     time.Time           `json:"updated_at"`
@@ -154,6 +161,7 @@ type AgentView struct {
 
 func agentView(a sqlcdb.Agent) (AgentView, error) {
 	v := AgentView{AgentID: a.AgentID, Mode: a.Mode, Active: a.Active, TokenIssuedAt: a.TokenIssuedAt,
+		Online: a.Online, LastOnlineAt: a.LastOnlineAt, LastOfflineAt: a.LastOfflineAt,
 		RegisteredAt: a.RegisteredAt, UpdatedAt: a.UpdatedAt, LastPosition: a.LastPosition,
 		Stats: AgentStats{Invitations: int(a.Invitations), OffersParticipate: int(a.OffersParticipate),
 			OffersConditional: int(a.OffersConditional), OffersDecline: int(a.OffersDecline),

@@ -441,10 +441,16 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		o["demand_summary"] = "venue"
 	default:
 		t = domain.EventType(g.pick(string(domain.EventAgentDeactivated), string(domain.EventAgentReactivated),
-			string(domain.EventAgentTokenIssued)))
+			string(domain.EventAgentTokenIssued), string(domain.EventAgentOnline), string(domain.EventAgentOffline)))
 		o["agent_id"] = g.agentID()
-		if t == domain.EventAgentTokenIssued {
+		switch t {
+		case domain.EventAgentTokenIssued:
 			o["token_sha256"] = "abc"
+		case domain.EventAgentOnline:
+			o["agent_type"] = "user_agent"
+			g.put(o, "capabilities", g.list())
+		case domain.EventAgentOffline:
+			g.put(o, "reason", g.text("silent for 5m0s"))
 		}
 	}
 	return t, o, g.metadata()

@@ -16,6 +16,15 @@ WHERE agent_id = @agent_id AND last_position < @position;
 UPDATE agents SET token_issued_at = @recorded_at::timestamptz, updated_at = @recorded_at::timestamptz, last_position = @position
 WHERE agent_id = @agent_id AND last_position < @position;
 
+-- name: SetAgentOnline :exec
+-- An agent came online (@online) or went offline at @recorded_at: presence
+-- only, so updated_at (the profile's and status's time) stays.
+UPDATE agents SET online = @online::boolean,
+                  last_online_at = CASE WHEN @online::boolean THEN @recorded_at::timestamptz ELSE last_online_at END,
+                  last_offline_at = CASE WHEN @online::boolean THEN last_offline_at ELSE @recorded_at::timestamptz END,
+                  last_position = @position
+WHERE agent_id = @agent_id AND last_position < @position;
+
 -- name: InsertInvitations :exec
 -- One row per invited agent of a new channel; counts the invitation on
 -- each agent row (an agent not registered gets the invitation row only).
@@ -131,8 +140,10 @@ ORDER BY 1, 2;
 -- fold: the events naming the agent before its registration are no-ops (no
 -- row yet) and every later one applies. So the profile columns are the last
 -- update's (or the registration's), active the last (de|re)activation's,
--- token_issued_at the last token's time, updated_at the last of these
--- events' time; the counters count the later events naming the agent once
+-- token_issued_at the last token's time, online the last presence
+-- event's (towow.agent.online or offline) with last_online_at and
+-- last_offline_at the last of each one's time, updated_at the last time of
+-- these events but the presence ones; the counters count the later events naming the agent once
 -- each (an invitation, an offer by decision, a feedback by type — one with
 -- actor system is not counted as accepted — and a finalization listing it),
 -- last_invited_at is the last invitation's time and last_position the last
@@ -147,13 +158,18 @@ WITH own AS (
     FROM events e
     WHERE e.global_position <= @head_position
       AND e.event_type IN ('towow.agent.registered', 'towow.agent.updated', 'towow.agent.deactivated',
-                           'towow.agent.reactivated', 'towow.agent.token_issued')
+                           'towow.agent.reactivated', 'towow.agent.token_issued', 'towow.agent.online', 'towow.agent.offline')
 ), registered AS (
     SELECT own.agent_id, min(own.pos) AS pos FROM own WHERE own.typ = 'towow.agent.registered' GROUP BY own.agent_id
 ), own_folded AS (
     SELECT o.agent_id,
            max(o.pos) AS last_pos,
-           (array_agg(o.recorded_at ORDER BY o.pos DESC))[1] AS updated_at,
+           (array_agg(o.recorded_at ORDER BY o.pos DESC)
+                FILTER (WHERE o.typ NOT IN ('towow.agent.online', 'towow.agent.offline')))[1] AS updated_at,
+           (array_agg(o.typ = 'towow.agent.online' ORDER BY o.pos DESC)
+                FILTER (WHERE o.typ IN ('towow.agent.online', 'towow.agent.offline')))[1] AS online,
+           (array_agg(o.recorded_at ORDER BY o.pos DESC) FILTER (WHERE o.typ = 'towow.agent.online'))[1] AS last_online_at,
+           (array_agg(o.recorded_at ORDER BY o.pos DESC) FILTER (WHERE o.typ = 'towow.agent.offline'))[1] AS last_offline_at,
            max(o.pos) FILTER (WHERE o.typ = 'towow.agent.updated') AS profile_pos,
            (array_agg(o.typ = 'towow.agent.reactivated' ORDER BY o.pos DESC)
                 FILTER (WHERE o.typ IN ('towow.agent.deactivated', 'towow.agent.reactivated')))[1] AS active,
@@ -196,6 +212,7 @@ WITH own AS (
     GROUP BY f.agent_id
 ), folded AS (
     SELECT r.agent_id, r.pos, o.last_pos AS own_pos, o.updated_at, o.active, o.token_issued_at, f.last_pos AS refs_pos,
+           o.online, o.last_online_at, o.last_offline_at,
            f.invitations, f.last_invited_pos, f.offers_participate, f.offers_conditional, f.offers_decline, f.feedback_accept,
            f.feedback_negotiate, f.feedback_withdraw, f.feedback_timed_out, f.final_participations,
            coalesce(nullif(p.j -> 'profile', 'null'), '{}') AS profile
@@ -208,7 +225,7 @@ WITH own AS (
     INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, token_issued_at,
                         invitations, offers_participate, offers_conditional, offers_decline,
                         feedback_accept, feedback_negotiate, feedback_withdraw, feedback_timed_out, final_participations,
-                        last_invited_at, registered_at, updated_at, last_position)
+                        last_invited_at, registered_at, updated_at, last_position, online, last_online_at, last_offline_at)
     SELECT a.agent_id,
            coalesce(a.profile ->> 'user_name', ''),
            CASE WHEN a.profile ->> 'mode' = 'external' THEN 'external' ELSE 'twin' END,
@@ -231,7 +248,10 @@ WITH own AS (
            i.recorded_at,
            e.recorded_at,
            coalesce(a.updated_at, e.recorded_at),
-           greatest(a.pos, a.own_pos, a.refs_pos)
+           greatest(a.pos, a.own_pos, a.refs_pos),
+           coalesce(a.online, false),
+           a.last_online_at,
+           a.last_offline_at
     FROM folded a
     JOIN events e ON e.global_position = a.pos
     LEFT JOIN events i ON i.global_position = a.last_invited_pos

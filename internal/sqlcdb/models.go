@@ -84,6 +84,9 @@ type Agent struct {
 	RegisteredAt        time.Time       `json:"registered_at"`
 	UpdatedAt           time.Time       `json:"updated_at"`
 	LastPosition        int64           `json:"last_position"`
+	Online              bool            `json:"online"`
+	LastOnlineAt        *time.Time      `json:"last_online_at"`
+	LastOfflineAt       *time.Time      `json:"last_offline_at"`
 }
 
 type AgentContact struct {
