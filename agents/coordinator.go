@@ -24,8 +24,12 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 	if err != nil {
 		return err
 	}
+	history, err := e.userContext(ctx, d)
+	if err != nil {
+		return err
+	}
 	u, call, err := e.llm.Understand(ctx, llm.UnderstandInput{RawInput: d.RawInput, UserID: d.UserID,
-		GapType: d.GapType, CapabilityTags: d.CapabilityHints, KnownTags: known})
+		GapType: d.GapType, CapabilityTags: d.CapabilityHints, KnownTags: known, UserContext: history})
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,10 @@ func Run(ctx context.Context, a *app.App, scenarios []Scenario, c int, timeout t
 
 func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row {
 	r := Row{Scenario: s}
-	sub, err := a.Commands.SubmitDemand(ctx, "eval", s.Text)
+	// A user of its own per scenario: each is that user's first demand, so
+	// prompt 1 sees no user_context built from whichever scenarios the
+	// concurrent runs happened to submit before it.
+	sub, err := a.Commands.SubmitDemand(ctx, "eval-"+s.ID, s.Text)
 	if err != nil {
 		r.Err = err
 		return r

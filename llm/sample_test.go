@@ -40,7 +40,11 @@ func sampleProfiles() []domain.AgentProfile {
 }
 
 func sampleUnderstandInput() UnderstandInput {
-	return UnderstandInput{RawInput: sampleRaw, UserID: "user_eve", KnownTags: []string{"场地提供", "演讲嘉宾", "摄影", "活动策划"}}
+	return UnderstandInput{RawInput: sampleRaw, UserID: "user_eve", KnownTags: []string{"场地提供", "演讲嘉宾", "摄影", "活动策划"},
+		UserContext: &UserContext{EarlierDemands: []EarlierDemand{
+			{Text: "上个月在北京办一场30人的AI读书会，需要场地", Outcome: "finalized", Roles: []string{"场地提供者"}},
+			{Text: "找一位会拍活动照片的摄影师", Outcome: "failed", Detail: "没有合适的协作者"},
+		}}}
 }
 
 func sampleFilterInput() FilterInput {

@@ -101,6 +101,47 @@ type UnderstandInput struct {
 	// KnownTags are capability tags the network's agents carry (the most
 	// common first, at most 60), so that needs use the network's words.
 	KnownTags []string `json:"known_tags,omitempty"`
+	// UserContext is the user's history (001 §3.3.1 user_context, "用户历史、
+	// 偏好"): nil for a sub-demand and for a user's first demand.
+	UserContext *UserContext `json:"user_context,omitempty"`
+}
+
+// UserContext is prompt 1's user_context: the user's earlier root
+// demands, newest first, as they stood when this demand was submitted
+// (by log position, so a replay or a fork of the same log sees the same).
+type UserContext struct {
+	EarlierDemands []EarlierDemand `json:"earlier_demands"`
+}
+
+// EarlierDemand is one of the user's earlier demands and how it ended.
+type EarlierDemand struct {
+	// Text is the demand's raw text, clipped.
+	Text string `json:"text"`
+	// Outcome is finalized, force_finalized or failed (the negotiation
+	// ended so), rejected (not taken up), or processing (still running
+	// when this demand was submitted).
+	Outcome string `json:"outcome"`
+	// Detail says why it failed or was rejected.
+	Detail string `json:"detail,omitempty"`
+	// Roles are the roles of the plan agreed, if any.
+	Roles []string `json:"roles,omitempty"`
+}
+
+// OutcomeLabel is the outcome in the prompt's words.
+func (d EarlierDemand) OutcomeLabel() string {
+	switch d.Outcome {
+	case "finalized":
+		return "已达成协作方案"
+	case "force_finalized":
+		return "未完全达成共识，按部分方案定稿"
+	case "failed":
+		return "协商失败"
+	case "rejected":
+		return "未受理"
+	case "processing":
+		return "仍在进行中"
+	}
+	return d.Outcome
 }
 
 // FilterInput is prompt 2's input.

@@ -99,6 +99,9 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 		deep.EmotionalContext = llm.Text(pick(emotions, seed, "emotion"))
 	}
 	deep.LikelyPreferences = preferences(d)
+	if note := historyNote(in.UserContext); note != "" {
+		deep.LikelyPreferences = append(deep.LikelyPreferences, note)
+	}
 	out.DeepUnderstanding = llm.ObjectOf(deep)
 
 	var unc []string
@@ -185,4 +188,25 @@ func preferences(d demand) []string {
 		p = append(p, "优先考虑"+d.city+"本地的合作者")
 	}
 	return p
+}
+
+// historyNote is what the builtin brain makes of the user's history
+// (prompt 1's user_context): the latest earlier demand that reached an
+// agreement, whose choices the user likely keeps, or else the latest one
+// with how it ended; "" without history.
+func historyNote(uc *llm.UserContext) string {
+	if uc == nil || len(uc.EarlierDemands) == 0 {
+		return ""
+	}
+	for _, d := range uc.EarlierDemands {
+		if d.Outcome == "finalized" || d.Outcome == "force_finalized" {
+			s := "延续用户之前的做法：「" + truncate(d.Text, 30) + "」" + d.OutcomeLabel()
+			if len(d.Roles) > 0 {
+				s += "（" + strings.Join(d.Roles, "、") + "）"
+			}
+			return s
+		}
+	}
+	d := uc.EarlierDemands[0]
+	return "用户之前提过：「" + truncate(d.Text, 30) + "」（" + d.OutcomeLabel() + "），这次换个思路"
 }

@@ -158,3 +158,43 @@ func TestEventDetection(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderstandUsesUserHistory: prompt 1's user_context shows in the
+// likely preferences — the latest agreed demand first, else the latest
+// one with how it ended — and nothing else changes.
+func TestUnderstandUsesUserHistory(t *testing.T) {
+	const raw = "我想在北京办一场AI主题聚会，需要场地和嘉宾"
+	agreed := llm.EarlierDemand{Text: "上个月在北京办了30人的AI读书会，需要场地", Outcome: "finalized", Roles: []string{"场地提供者"}}
+	failed := llm.EarlierDemand{Text: "找一位会拍活动照片的摄影师", Outcome: "failed", Detail: "no_candidates"}
+	tests := []struct {
+		name string
+		uc   *llm.UserContext
+		want string // "" : no note
+	}{
+		{"no history", nil, ""},
+		{"empty history", &llm.UserContext{}, ""},
+		{"agreed before", &llm.UserContext{EarlierDemands: []llm.EarlierDemand{failed, agreed}},
+			"延续用户之前的做法：「上个月在北京办了30人的AI读书会，需要场地」已达成协作方案（场地提供者）"},
+		{"only a failure", &llm.UserContext{EarlierDemands: []llm.EarlierDemand{failed}},
+			"用户之前提过：「找一位会拍活动照片的摄影师」（协商失败），这次换个思路"},
+	}
+	base := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: raw, UserID: "u1"}))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := plain[tUnderstand](t, understand(&llm.UnderstandInput{RawInput: raw, UserID: "u1", UserContext: tt.uc}))
+			prefs := u.DeepUnderstanding.LikelyPreferences
+			if tt.want == "" {
+				if !slices.Equal(prefs, base.DeepUnderstanding.LikelyPreferences) {
+					t.Fatalf("preferences %v, want %v", prefs, base.DeepUnderstanding.LikelyPreferences)
+				}
+				return
+			}
+			if len(prefs) != len(base.DeepUnderstanding.LikelyPreferences)+1 || prefs[len(prefs)-1] != tt.want {
+				t.Fatalf("preferences %v, want %v and %q", prefs, base.DeepUnderstanding.LikelyPreferences, tt.want)
+			}
+			if u.SurfaceDemand != base.SurfaceDemand || !slices.Equal(u.CapabilityTags, base.CapabilityTags) {
+				t.Fatalf("history changed more than the preferences: %+v", u)
+			}
+		})
+	}
+}
