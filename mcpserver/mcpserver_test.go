@@ -334,6 +334,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		{"submit_offer", map[string]any{"agent_token": bulk.Tokens["user_agent_ext1"], "channel_id": sub.ChannelID, "decision": "maybe"}, "TOWOW_REQUEST_001"},
 		{"submit_demand", map[string]any{"text": ""}, "TOWOW_"},
 		{"get_negotiation", map[string]any{"demand_id": "d-000000000000"}, "TOWOW_NOT_FOUND"},
+		{"wait_for_outcome", map[string]any{"demand_id": "d-000000000000", "timeout_seconds": 5}, "TOWOW_NOT_FOUND"},
 		{"complete_workflow_task", map[string]any{"agent_token": "not-a-real-token", "workflow_id": "wf-x", "node_id": "task-1"}, "TOWOW_AUTH_001"},
 		{"wait_for_outcome", map[string]any{"demand_id": sub.DemandID, "timeout_seconds": 601}, "timeout_seconds"},
 		{"compare_negotiations", map[string]any{"left": sub.DemandID}, "fork_id"},
@@ -421,6 +422,25 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 			cmp.Left.Status != "finalized" || cmp.Right.Status != "finalized" || len(cmp.Left.Participants) != 3 {
 			t.Fatalf("compare %v: %+v", args, cmp)
 		}
+	}
+	// The session ends with the transport's DELETE, through the API's edge:
+	// its id is unknown afterwards.
+	sid := cs.ID()
+	if err := cs.Close(); err != nil || sid == "" {
+		t.Fatalf("close the session %q: %v", sid, err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, tw.url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Mcp-Session-Id", sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("a request in the deleted session %s: %d", sid, resp.StatusCode)
 	}
 }
 

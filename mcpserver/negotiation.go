@@ -126,7 +126,8 @@ func (c *client) negotiation(ctx context.Context, demandID string) (Negotiation,
 
 // wait polls the demand's view until it is no longer processing or the
 // timeout passes. A demand the read model has not folded yet (404 right
-// after the submit) is waited for like a running one.
+// after the submit, while the log has its events) is waited for like a
+// running one; a demand the log does not know is the API's 404.
 func (c *client) wait(ctx context.Context, in WaitInput) (WaitOutput, error) {
 	timeout := defaultWait
 	switch {
@@ -142,14 +143,18 @@ func (c *client) wait(ctx context.Context, in WaitInput) (WaitOutput, error) {
 	deadline := start.Add(timeout)
 	pause := 100 * time.Millisecond
 	var n Negotiation
-	seen := false
+	seen, logged := false, false
 	for {
 		got, err := c.negotiation(ctx, in.DemandID)
 		switch {
 		case err == nil:
 			n, seen = got, true
-		case !notFound(err) || time.Since(start) > 5*time.Second:
+		case !notFound(err):
 			return WaitOutput{}, err
+		case !logged:
+			if logged, err = c.logged(ctx, in.DemandID, err); err != nil {
+				return WaitOutput{}, err
+			}
 		}
 		if seen && n.Status != "processing" {
 			return WaitOutput{Done: true, Status: n.Status, Outcome: n.Outcome, Waited: secondsSince(start), Negotiation: n}, nil
@@ -167,6 +172,22 @@ func (c *client) wait(ctx context.Context, in WaitInput) (WaitOutput, error) {
 		}
 		pause = min(pause*3/2, time.Second)
 	}
+}
+
+// logged says whether the log holds events of the demand's tree;
+// notFound is the error to return when it holds none.
+func (c *client) logged(ctx context.Context, demandID string, notFound error) (bool, error) {
+	var page struct {
+		Events []struct{} `json:"events"`
+	}
+	q := url.Values{"demand_id": {demandID}, "limit": {"1"}}
+	if err := c.call(ctx, http.MethodGet, "/api/v1/events", q, "", nil, &page); err != nil {
+		return false, err
+	}
+	if len(page.Events) == 0 {
+		return false, notFound
+	}
+	return true, nil
 }
 
 // secondsSince is the time since start in seconds, to the millisecond.

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,11 +58,15 @@ func New(cfg Config) *mcp.Server {
 	return s
 }
 
+// sessionTimeout closes an HTTP session that has sent no request for this
+// long (a client that went away without ending it).
+const sessionTimeout = 30 * time.Minute
+
 // NewHTTPHandler serves the server over MCP's Streamable HTTP transport
 // (the /mcp endpoint of `towow serve`; the API guards it with the admin
 // token).
 func NewHTTPHandler(cfg Config) http.Handler {
 	s := New(cfg)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Logger: cfg.Logger})
+		&mcp.StreamableHTTPOptions{Logger: cfg.Logger, SessionTimeout: sessionTimeout})
 }
