@@ -30,6 +30,7 @@ import (
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/internal/schema"
 	"github.com/towow/towow/llm"
+	"github.com/towow/towow/mcpserver"
 	"github.com/towow/towow/projections"
 )
 
@@ -206,8 +207,29 @@ func (a *App) Close() {
 
 // API is the HTTP API of this process: commands, the log, the live
 // streams, the status and, with Config.ReadModels, the read models'
-// endpoints. Callers may adjust it before building its Handler.
+// endpoints and the MCP endpoint at /mcp (behind the admin token). Callers
+// may adjust it before building its Handler.
 func (a *App) API() *api.Server {
+	s := a.rest()
+	if a.Queries != nil {
+		s.Mounts = append(s.Mounts, api.Mount{Pattern: "/mcp", Handler: mcpserver.NewHTTPHandler(a.MCP()), Admin: true})
+	}
+	return s
+}
+
+// MCP configures an MCP server (package mcpserver) whose tools call this
+// App's REST API in process, without a socket: the /mcp endpoint and
+// `towow mcp`. The API handler they call is built at the first call.
+func (a *App) MCP() mcpserver.Config {
+	return mcpserver.Config{
+		BaseURL:    "http://towow.internal",
+		HTTPClient: mcpserver.InProcess(func() http.Handler { return a.rest().Handler() }),
+		Logger:     a.log,
+	}
+}
+
+// rest is API without its mounts.
+func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
 	s.CORSOrigins, s.AdminToken = a.cfg.CORSOrigins, a.cfg.AdminToken

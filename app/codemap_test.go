@@ -33,13 +33,14 @@ var codeMap = map[string][]string{
 	"commands":             {"agents", "domain", "eventstore"},
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "quality", "web"},
 	"quality":              {"domain", "eventstore"},
+	"mcpserver":            {"domain"},
 	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/logthrottle", "internal/metrics",
-		"internal/pgcluster", "internal/schema", "llm", "projections"},
+		"internal/pgcluster", "internal/schema", "llm", "mcpserver", "projections"},
 	"bench":   {"app", "domain", "eventstore", "llm"},
 	"apifuzz": {},
 	"eval":    {"app", "domain", "quality"},
 	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eval", "eventstore", "internal/database", "internal/logctx",
-		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "projections"},
+		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "mcpserver", "projections"},
 }
 
 const module = "github.com/towow/towow"

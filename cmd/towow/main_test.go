@@ -305,6 +305,8 @@ func TestCommandErrors(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, nil, 2, `towow: usage: unknown command "frobnicate"`},
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
+		{"mcp with arguments", []string{"mcp", "extra"}, nil, 2, "towow: usage: towow mcp takes no arguments but --server URL"},
+		{"mcp bad server", []string{"mcp", "--server", "localhost:8080"}, nil, 2, `towow: usage: --server "localhost:8080" is not an http(s) URL`},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
 		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]"},
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},

@@ -1,0 +1,174 @@
+package mcpserver
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The external agent's tools: each takes the agent's own API token and
+// sends it as the bearer token, so the API checks who acts.
+
+// AgentTokenInput is agent_inbox's input.
+type AgentTokenInput struct {
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token (issued when it was registered)"`
+}
+
+// InboxOutput is what an external agent is asked for now.
+type InboxOutput struct {
+	AgentID string `json:"agent_id"`
+	Tasks   []Task `json:"tasks"`
+}
+
+// Task is one thing an external agent should answer.
+type Task struct {
+	Kind       string `json:"kind" jsonschema:"offer: submit_offer; feedback: submit_feedback on this round's proposal; task: complete_workflow_task"`
+	ChannelID  string `json:"channel_id"`
+	DemandID   string `json:"demand_id"`
+	Demand     string `json:"demand,omitempty" jsonschema:"the demand's text"`
+	Reason     string `json:"reason,omitempty" jsonschema:"offer: why the agent was chosen"`
+	Round      int    `json:"round,omitempty" jsonschema:"feedback: the round to name in submit_feedback"`
+	Proposal   any    `json:"proposal,omitempty" jsonschema:"feedback: the proposal under review"`
+	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"task: the workflow"`
+	NodeID     string `json:"node_id,omitempty" jsonschema:"task: the node to report on"`
+	Node       any    `json:"node,omitempty" jsonschema:"task: the workflow node (title, role, description, due)"`
+}
+
+// OfferInput is submit_offer's input.
+type OfferInput struct {
+	AgentToken    string   `json:"agent_token" jsonschema:"the external agent's API token"`
+	ChannelID     string   `json:"channel_id" jsonschema:"the channel of the offer task in the inbox"`
+	Decision      string   `json:"decision" jsonschema:"participate, decline or conditional"`
+	Contribution  string   `json:"contribution,omitempty" jsonschema:"what the agent brings (required unless it declines)"`
+	Conditions    []string `json:"conditions,omitempty" jsonschema:"required for conditional"`
+	DeclineReason string   `json:"decline_reason,omitempty"`
+	Reasoning     string   `json:"reasoning,omitempty"`
+	Confidence    int      `json:"confidence,omitempty" jsonschema:"0 to 100"`
+}
+
+// FeedbackInput is submit_feedback's input.
+type FeedbackInput struct {
+	AgentToken        string   `json:"agent_token" jsonschema:"the external agent's API token"`
+	ChannelID         string   `json:"channel_id" jsonschema:"the channel of the feedback task in the inbox"`
+	Round             int      `json:"round" jsonschema:"the round whose proposal this answers (the inbox task's round)"`
+	FeedbackType      string   `json:"feedback_type" jsonschema:"accept, negotiate or withdraw"`
+	Reasoning         string   `json:"reasoning,omitempty"`
+	AdjustmentRequest string   `json:"adjustment_request,omitempty" jsonschema:"what should change (for negotiate)"`
+	Concerns          []string `json:"concerns,omitempty"`
+	Confidence        int      `json:"confidence,omitempty" jsonschema:"0 to 100"`
+}
+
+// AnswerOutput is a recorded offer or feedback.
+type AnswerOutput struct {
+	AgentID   string `json:"agent_id"`
+	ChannelID string `json:"channel_id"`
+	Cursor    int64  `json:"cursor" jsonschema:"position of the recorded answer in the event log"`
+}
+
+// TaskReportInput is complete_workflow_task's input.
+type TaskReportInput struct {
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
+	WorkflowID string `json:"workflow_id" jsonschema:"the inbox task's workflow_id"`
+	NodeID     string `json:"node_id" jsonschema:"the inbox task's node_id"`
+	Status     string `json:"status,omitempty" jsonschema:"done (default) or problem"`
+	Summary    string `json:"summary,omitempty" jsonschema:"what was done (required for done)"`
+	Problem    string `json:"problem,omitempty" jsonschema:"why it could not be done (required for problem)"`
+}
+
+// TaskReportOutput is a recorded task report.
+type TaskReportOutput struct {
+	WorkflowID string `json:"workflow_id"`
+	NodeID     string `json:"node_id"`
+	Cursor     int64  `json:"cursor"`
+}
+
+func addExternalTools(s *mcp.Server, c *client) {
+	mcp.AddTool(s, &mcp.Tool{Name: "agent_inbox", Title: "An external agent's inbox",
+		Description: "What an external agent is asked for now: offers to submit (submit_offer), proposals to " +
+			"answer (submit_feedback) and running workflow tasks to report on (complete_workflow_task).",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in AgentTokenInput) (*mcp.CallToolResult, InboxOutput, error) {
+			var out InboxOutput
+			err := c.call(ctx, http.MethodGet, "/api/v1/agent/inbox", nil, in.AgentToken, nil, &out)
+			if out.Tasks == nil {
+				out.Tasks = []Task{}
+			}
+			for i, t := range out.Tasks {
+				if n, ok := t.Node.(map[string]any); ok {
+					out.Tasks[i].NodeID, _ = n["id"].(string)
+				}
+			}
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "submit_offer", Title: "Submit an external agent's offer",
+		Description: "An external agent answers its invitation to a channel: participate (with its contribution), " +
+			"decline (with a reason) or conditional (with conditions)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in OfferInput) (*mcp.CallToolResult, AnswerOutput, error) {
+			var out AnswerOutput
+			if err := checkID("channel_id", in.ChannelID); err != nil {
+				return nil, out, err
+			}
+			body := map[string]any{"decision": in.Decision}
+			put(body, "contribution", in.Contribution)
+			put(body, "decline_reason", in.DeclineReason)
+			put(body, "reasoning", in.Reasoning)
+			if len(in.Conditions) > 0 {
+				body["conditions"] = in.Conditions
+			}
+			if in.Confidence != 0 {
+				body["confidence"] = in.Confidence
+			}
+			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/offers", nil, in.AgentToken, body, &out)
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "submit_feedback", Title: "Submit an external agent's feedback",
+		Description: "An external agent answers the proposal of a round: accept, negotiate (with what should " +
+			"change) or withdraw."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in FeedbackInput) (*mcp.CallToolResult, AnswerOutput, error) {
+			var out AnswerOutput
+			if err := checkID("channel_id", in.ChannelID); err != nil {
+				return nil, out, err
+			}
+			body := map[string]any{"round": in.Round, "feedback_type": in.FeedbackType}
+			put(body, "reasoning", in.Reasoning)
+			put(body, "adjustment_request", in.AdjustmentRequest)
+			if len(in.Concerns) > 0 {
+				body["concerns"] = in.Concerns
+			}
+			if in.Confidence != 0 {
+				body["confidence"] = in.Confidence
+			}
+			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/feedback", nil, in.AgentToken, body, &out)
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "complete_workflow_task", Title: "Report on a workflow task",
+		Description: "An external agent reports on its running workflow task (from its inbox): done with a " +
+			"summary of what was done, or a problem with why it could not be done."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in TaskReportInput) (*mcp.CallToolResult, TaskReportOutput, error) {
+			var out TaskReportOutput
+			if err := checkID("workflow_id", in.WorkflowID); err != nil {
+				return nil, out, err
+			}
+			if err := checkID("node_id", in.NodeID); err != nil {
+				return nil, out, err
+			}
+			body := map[string]any{"status": firstOf(in.Status, "done")}
+			put(body, "summary", in.Summary)
+			put(body, "problem", in.Problem)
+			path := "/api/v1/workflows/" + url.PathEscape(in.WorkflowID) + "/nodes/" + url.PathEscape(in.NodeID) + "/report"
+			err := c.call(ctx, http.MethodPost, path, nil, in.AgentToken, body, &out)
+			return nil, out, err
+		})
+}
+
+// put sets body[k] unless v is empty.
+func put(body map[string]any, k, v string) {
+	if v != "" {
+		body[k] = v
+	}
+}
