@@ -3,6 +3,7 @@ package agents_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -488,6 +489,88 @@ func TestNoFeedbackInTheLastRound(t *testing.T) {
 	}
 	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_PROPOSAL_003"}) {
 		t.Fatalf("errors recorded %v", codes)
+	}
+	h.check(sub.DemandID)
+}
+
+// TestTC1FiftyPercentRound is 004's TC1 (test_multi_round_negotiation):
+// round 1 with bob accepting and alice negotiating is 50 %, between the
+// thresholds, so the channel goes to round 2, and TC1 asserts
+// `state.current_round == 2` and `state.status == ChannelStatus.PROPOSAL_SENT`
+// once the round's adjusted proposal is out. Here the channel is
+// PROPOSAL_SENT for round 2 in the very commit that distributes the
+// adjusted proposal (proposal_adjusted, before proposal.distributed), then
+// NEGOTIATING while it awaits the feedback (proposal_distributed), as 000
+// §3.3's _distribute_proposal does after every distribution; 004's
+// _evaluate_feedback evaluates only a NEGOTIATING channel, so the round-2
+// feedback could not be evaluated if the channel stayed PROPOSAL_SENT.
+// Between the round-1 evaluation and the adjusted proposal (prompt 6 runs
+// outside any transaction) the channel is still NEGOTIATING, already in
+// round 2. The test asserts the root channel's whole sequence of status
+// changes (with reasons), evaluations, round starts and distributions, and
+// TC1's state literally: the channel folded up to round 2's
+// proposal.distributed is PROPOSAL_SENT in round 2.
+func TestTC1FiftyPercentRound(t *testing.T) {
+	s := script5()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "agent_1", "agent_2") }
+	s.feedback = perRound([]domain.FeedbackType{A, N}, []domain.FeedbackType{A, A}) // bob, alice
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(2)})
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要2位摄影师")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.wait(sub.DemandID, 30*time.Second)
+	if out.channel == nil || out.channel.Status != domain.ChannelStatusFinalized || out.channel.Round != 2 {
+		t.Fatalf("outcome %+v:\n%s", out.channel, h.timeline(sub.DemandID))
+	}
+	var seq []string
+	var tc1 *domain.Channel // the channel as of round 2's proposal.distributed
+	c := &domain.Channel{}
+	for _, e := range h.events(sub.DemandID) {
+		if e.StreamID != domain.ChannelStream(sub.ChannelID) {
+			continue
+		}
+		p, err := e.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Apply(p)
+		switch p := p.(type) {
+		case *domain.ChannelStatusChanged:
+			seq = append(seq, fmt.Sprintf("%s→%s (%s)", p.OldStatus, p.NewStatus, p.Reason))
+		case *domain.FeedbackEvaluated:
+			seq = append(seq, fmt.Sprintf("evaluated round %d: %s at %.2f", p.Round, p.Decision, p.AcceptRate))
+		case *domain.NegotiationRoundStarted:
+			seq = append(seq, fmt.Sprintf("round %d started", p.Round))
+		case *domain.ProposalDistributed:
+			seq = append(seq, fmt.Sprintf("proposal v%d distributed for round %d", p.Proposal.Version, p.Round))
+			if p.Round == 2 {
+				snapshot := *c
+				tc1 = &snapshot
+			}
+		}
+	}
+	want := []string{
+		"created→broadcasting (broadcast_started)",
+		"broadcasting→collecting (broadcast_complete)",
+		"collecting→aggregating (all_offers_received)",
+		"round 1 started",
+		"aggregating→proposal_sent (proposal_ready)",
+		"proposal v1 distributed for round 1",
+		"proposal_sent→negotiating (proposal_distributed)",
+		"evaluated round 1: next_round at 0.50", // TC1: 1 accept, 1 negotiate
+		"round 2 started",
+		"negotiating→proposal_sent (proposal_adjusted)", // TC1: PROPOSAL_SENT for round 2 …
+		"proposal v2 distributed for round 2",           // … as the adjusted proposal goes out
+		"proposal_sent→negotiating (proposal_distributed)",
+		"evaluated round 2: finalize at 1.00",
+		"negotiating→finalized (consensus)",
+	}
+	if !slices.Equal(seq, want) {
+		t.Fatalf("root channel sequence\n got %q\nwant %q", seq, want)
+	}
+	if tc1 == nil || tc1.Round != 2 || tc1.Status != domain.ChannelStatusProposalSent {
+		t.Fatalf("004 TC1: as of round 2's proposal, want round 2 and proposal_sent, got %+v", tc1)
 	}
 	h.check(sub.DemandID)
 }

@@ -230,6 +230,10 @@ func (e *Engine) Stop(ctx context.Context) error {
 	return nil
 }
 
+// River is the engine's River client, for what only reads or manages
+// its jobs (River UI); the engine's steps never go around it.
+func (e *Engine) River() *river.Client[pgx.Tx] { return e.river }
+
 // Rules returns the rules stamped on new channels.
 func (e *Engine) Rules() domain.Rules { return e.cfg.Rules }
 

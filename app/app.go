@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -110,6 +111,11 @@ type App struct {
 	loops    *slog.Logger
 	migrator *schema.Migrator
 	closers  []func()
+	// riverUIOnce builds River UI's handler the first time API is called
+	// (riverui.go).
+	riverUIOnce  sync.Once
+	riverUIMount api.Mount
+	riverUIErr   error
 }
 
 // New opens and migrates the database, registers the agent profiles and
@@ -206,11 +212,17 @@ func (a *App) Close() {
 }
 
 // API is the HTTP API of this process: commands, the log, the live
-// streams, the status and, with Config.ReadModels, the read models'
-// endpoints and the MCP endpoint at /mcp (behind the admin token). Callers
-// may adjust it before building its Handler.
+// streams, the status, River UI at /riverui/ (behind the admin token) and,
+// with Config.ReadModels, the read models' endpoints and the MCP endpoint
+// at /mcp (behind the admin token). Callers may adjust it before building
+// its Handler. Do not call it concurrently with Close.
 func (a *App) API() *api.Server {
 	s := a.rest()
+	if m, err := a.riverUI(); err != nil {
+		a.log.Error("river ui not served", "err", err)
+	} else {
+		s.Mounts = append(s.Mounts, m)
+	}
 	if a.Queries != nil {
 		s.Mounts = append(s.Mounts, api.Mount{Pattern: "/mcp", Handler: mcpserver.NewHTTPHandler(a.MCP()), Admin: true})
 	}
@@ -228,7 +240,7 @@ func (a *App) MCP() mcpserver.Config {
 	}
 }
 
-// rest is API without its mounts.
+// rest is API without its mounts (River UI, MCP): what the MCP tools call.
 func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub

@@ -55,7 +55,7 @@ var envVars = []envVar{
 	{"TOWOW_ADDR", defaultAddr, "HTTP listen address of `towow serve`."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
 	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics, /healthz and /readyz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
-	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
+	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds, River UI at /riverui/); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
 	{"TOWOW_LOG_LEVEL", defaultLogLevel, "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", defaultLLM, "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
