@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -85,7 +86,9 @@ func (e *Engine) feedbackTimeout(ctx context.Context, job *river.Job[feedbackTim
 		return err
 	}
 	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.FeedbackTimeout(job.Args.Round) })
+		func(c *domain.Channel) ([]domain.Payload, error) {
+			return c.FeedbackTimeout(job.Args.Round, e.cfg.Now())
+		})
 	return e.jobError(ctx, "feedback timeout", err)
 }
 
@@ -168,7 +171,7 @@ func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
 		return err
 	}
 	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
-		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) { return c.IdentifyGaps(res.Gaps) })
+		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) { return c.IdentifyGaps(res.Gaps, res.IsComplete, res.Analysis) })
 	return e.jobError(ctx, "identify gaps", err)
 }
 
@@ -183,8 +186,12 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 	if err != nil {
 		return err
 	}
+	cost, err := e.subnetCost(ctx, c)
+	if err != nil {
+		return err
+	}
 	res, call, err := e.llm.Recursion(ctx, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
-		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth})
+		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
 	if err != nil {
 		return err
 	}
@@ -205,7 +212,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 	}
 	_, err = e.commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
 		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, domain.ActorChannelAdmin, cause, &call, callFor,
-			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans) })
+			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans, res.Decision(cost)) })
 		if err != nil || p == nil {
 			return nil, err
 		}
@@ -315,4 +322,33 @@ func (e *Engine) demandStuck(ctx context.Context, job *river.Job[demandStuckArgs
 	_, err := e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(d *domain.DemandState) ([]domain.Payload, error) { return d.Stuck() })
 	return e.jobError(ctx, "demand stuck check", err)
+}
+
+// subnetCost estimates what a sub-negotiation of c would cost (prompt 8's
+// estimated_cost, 001 §3.3.8) from what c itself cost: the tokens of the
+// LLM calls its events record, and its time from opening to its last
+// event. Before any measurement (an old log without the channel's
+// opening time, a provider that reports no tokens) the design's figures
+// stand in: 5000 tokens, 30 s.
+func (e *Engine) subnetCost(ctx context.Context, c *domain.Channel) (domain.SubnetCost, error) {
+	cost := domain.SubnetCost{Tokens: 5000, TimeSeconds: 30}
+	evs, err := e.store.ReadStream(ctx, domain.ChannelStream(c.ID), 0, 10000)
+	if err != nil {
+		return cost, err
+	}
+	tokens := 0
+	for _, ev := range evs {
+		if call := ev.Metadata.LLMCall; call != nil && !call.Reused {
+			tokens += call.InputTokens + call.OutputTokens
+		}
+	}
+	if tokens > 0 {
+		cost.Tokens = tokens
+	}
+	if n := len(evs); n > 0 && !c.CreatedAt.IsZero() {
+		if secs := int(evs[n-1].RecordedAt.Sub(c.CreatedAt) / time.Second); secs > 0 {
+			cost.TimeSeconds = secs
+		}
+	}
+	return cost, nil
 }

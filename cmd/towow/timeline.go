@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -58,7 +59,14 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 	case *domain.ChannelStatusChanged:
 		return 0, ev.ChannelID, fmt.Sprintf("%s → %s (%s)", ev.OldStatus, ev.NewStatus, ev.Reason)
 	case *domain.DemandBroadcast:
-		return 0, ev.ChannelID, fmt.Sprintf("to %d agents", ev.RecipientsCount)
+		return 0, ev.ChannelID, fmt.Sprintf("to %d agents, urgency %s", ev.RecipientsCount, cmp.Or(ev.Urgency, domain.UrgencyNormal))
+	case *domain.ChannelInviteSent:
+		if ev.Broadcast {
+			return 0, ev.AgentID, "invited: " + clip(ev.Reason, 60)
+		}
+		return 0, ev.AgentID, "added to the candidates: " + clip(ev.Reason, 50)
+	case *domain.ChannelClosed:
+		return 0, ev.ChannelID, fmt.Sprintf("closed %s (%s)", ev.Status, ev.Reason)
 	case *domain.OfferRequested:
 		return ev.Round, ev.AgentID, ev.FilterReason
 	case *domain.OfferSubmitted:
