@@ -73,7 +73,13 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 		return err
 	}
 	_, err = e.channelStep(ctx, "aggregate", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventProposalDistributed,
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.Propose(res.Proposal, e.cfg.Now()) })
+		func(c *domain.Channel) ([]domain.Payload, error) {
+			evs, err := c.Propose(res.Proposal, e.cfg.Now())
+			if fb := domain.FellBack(domain.FallbackAggregate, &call, c.ID, c.DemandID); fb != nil && len(evs) > 0 {
+				evs = append(evs, fb)
+			}
+			return evs, err
+		})
 	return e.jobError(ctx, "aggregate", err)
 }
 

@@ -35,6 +35,9 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 			if len(evs) == 1 { // not rejected: filtering starts
 				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: active})
 			}
+			if fb := domain.FellBack(domain.FallbackUnderstand, &call, "", d.ID); fb != nil && len(evs) > 0 {
+				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the understanding it explains
+			}
 			return evs, err
 		})
 	return e.jobError(ctx, "understand demand", err)
@@ -121,6 +124,9 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			evs, err := d.Filtered(cands, channelID, active, took)
 			if err != nil || len(evs) == 0 {
 				return nil, err
+			}
+			if fb := domain.FellBack(domain.FallbackFilter, call, "", d.ID); fb != nil {
+				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the filter's result it explains
 			}
 			for _, ev := range evs {
 				d.Apply(ev)

@@ -80,6 +80,7 @@ func (h *harness) check(demandID string) {
 				t.Fatalf("%s: event %d has version %d", stream, i, e.StreamVersion)
 			}
 		}
+		checkCodedFailures(t, stream, evs)
 		switch {
 		case strings.HasPrefix(stream, "channel-"):
 			id := strings.TrimPrefix(stream, "channel-")
@@ -151,5 +152,32 @@ func checkChannel(t testing.TB, id string, evs []eventstore.RecordedEvent) {
 	}
 	if completed != 1 {
 		t.Fatalf("channel %s completed %d times", id, completed)
+	}
+}
+
+// checkCodedFailures: every failure carries its TOWOW_* code and is
+// followed, in the same commit, by a towow.error.occurred with that code
+// naming the failure's demand; every towow.error.occurred has a code.
+func checkCodedFailures(t testing.TB, stream string, evs []eventstore.RecordedEvent) {
+	t.Helper()
+	for i, e := range evs {
+		p, _ := e.Decode()
+		switch ev := p.(type) {
+		case *domain.NegotiationFailed:
+			if !strings.HasPrefix(ev.ErrorCode, "TOWOW_") {
+				t.Fatalf("%s: failure %s without a code", stream, ev.Reason)
+			}
+			if i+1 == len(evs) || evs[i+1].Type != domain.EventErrorOccurred || evs[i+1].Metadata.CausationID != e.Metadata.CausationID {
+				t.Fatalf("%s: failure %s (%s) not followed by its towow.error.occurred", stream, ev.Reason, ev.ErrorCode)
+			}
+			next, _ := evs[i+1].Decode()
+			if o := next.(*domain.ErrorOccurred); o.ErrorCode != ev.ErrorCode || o.Context["demand_id"] != ev.DemandID {
+				t.Fatalf("%s: failure %s coded %s followed by error %+v", stream, ev.Reason, ev.ErrorCode, o)
+			}
+		case *domain.ErrorOccurred:
+			if !strings.HasPrefix(ev.ErrorCode, "TOWOW_") || ev.ErrorMessage == "" {
+				t.Fatalf("%s: error without a code or message: %+v", stream, ev)
+			}
+		}
 	}
 }

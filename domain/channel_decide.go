@@ -356,9 +356,10 @@ func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]Payl
 	if c.Status != ChannelStatusAggregating || len(c.ActiveParticipants()) > 0 {
 		return nil, errorf(ErrInvalidTransition, "channel %s is %s with %d participants", c.ID, c.Status, len(c.ActiveParticipants()))
 	}
-	reason := FailureNoParticipants
+	reason, code, msg := FailureNoParticipants, ErrNoParticipants, fmt.Sprintf("all %d invited agents that answered declined", len(c.Offers))
 	if len(c.Offers) == 0 {
-		reason = FailureNoResponsesTimeout
+		reason, code, msg = FailureNoResponsesTimeout, ErrNoOffers, fmt.Sprintf("none of the %d invited agents offered within %d s",
+			len(c.Candidates), c.Rules.OfferTimeoutSeconds)
 	}
 	compromise.Type = ProposalTypeCompromise
 	compromise = c.stamp(compromise, 1, now, nil)
@@ -366,14 +367,21 @@ func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]Payl
 	if len(compromise.Suggestions) > 0 {
 		f.Suggestion = compromise.Suggestions[0]
 	}
-	return c.fail(c.build(), f)
+	return c.fail(c.build(), code, f, msg)
 }
 
-func (c *Channel) fail(b *builder, f *NegotiationFailed) ([]Payload, error) {
-	b.add(f).to(ChannelStatusFailed, string(f.Reason))
-	b.add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
-		FinalProposal: f.LastProposal, RoundsTaken: c.Round})
-	return b.done()
+// fail ends the channel with f, coded code (its towow.error.occurred says
+// message), and completes it.
+func (c *Channel) fail(b *builder, code *Error, f *NegotiationFailed, message string) ([]Payload, error) {
+	return c.failInto(b, code, f, message).done()
+}
+
+// failInto adds to b the failure f coded code, its towow.error.occurred,
+// the move to failed and the completion.
+func (c *Channel) failInto(b *builder, code *Error, f *NegotiationFailed, message string) *builder {
+	return b.add(failed(code, f, message)...).to(ChannelStatusFailed, string(f.Reason)).
+		add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
+			FinalProposal: f.LastProposal, RoundsTaken: c.Round})
 }
 
 // SubmitFeedback records a round member's feedback on the current proposal.
@@ -484,20 +492,22 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback, now time.Time) {
 			TotalDurationSeconds: c.secondsSinceCreated(now)})
 		b.to(ChannelStatusFinalized, "consensus")
 	case DecisionFail:
-		reason := FailureLowAcceptance
+		reason, code := FailureLowAcceptance, ErrLowAcceptance
+		msg := fmt.Sprintf("round %d: accept rate %.2f under the fail threshold (%d accepts, %d against, %d negotiating)",
+			c.Round, t.AcceptRate(), t.Accepts, t.Rejects, t.Negotiates)
 		if t.Total() == 0 {
-			reason = FailureNoFeedback
+			reason, code = FailureNoFeedback, ErrNoFeedback
+			msg = fmt.Sprintf("round %d of %d ended without any feedback that counts", c.Round, c.Rules.MaxRounds)
 		}
 		last := *c.Proposal
-		b.add(&NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &last})
-		b.to(ChannelStatusFailed, string(reason))
-		b.add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
-			FinalProposal: &last, RoundsTaken: c.Round})
+		c.failInto(b, code, &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &last}, msg)
 	case DecisionNextRound:
 		b.add(&NegotiationRoundStarted{ChannelID: c.ID, DemandID: c.DemandID, Round: c.Round + 1, MaxRounds: c.Rules.MaxRounds})
 		b.add(&ProposalAdjusting{ChannelID: c.ID, DemandID: c.DemandID, Round: c.Round + 1})
 	case DecisionForceFinalize:
 		// The compromise (prompt 9) comes in ForceFinalize.
+		b.add(occurred(ErrMaxRounds, fmt.Sprintf("round %d of %d ended with accept rate %.2f, between the thresholds: force-finalizing",
+			c.Round, c.Rules.MaxRounds, t.AcceptRate()), c.ID, c.DemandID))
 	}
 }
 
@@ -611,6 +621,8 @@ func (c *Channel) Stuck() ([]Payload, error) {
 			r := SubnetCompleted{ParentChannelID: c.ID, SubChannelID: s.SubChannelID, SubDemandID: s.SubDemandID,
 				Status: ChannelStatusFailed, FailureReason: string(FailureStuckTimeout)}
 			b.add(&r)
+			b.add(occurred(ErrChannelStuck, fmt.Sprintf("sub-negotiation %s had not ended at the stuck deadline (%d s): recorded as failed",
+				s.SubChannelID, c.Rules.StuckTimeoutSeconds), c.ID, c.DemandID))
 			done.SubResults = append(done.SubResults, r)
 		}
 		done.MergedPlan = c.mergedPlan(done.SubResults)
@@ -618,7 +630,8 @@ func (c *Channel) Stuck() ([]Payload, error) {
 	}
 	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: FailureStuckTimeout, LastProposal: c.Proposal,
 		Suggestion: "协商长时间没有进展，已自动结束；可以稍后重新提交需求。"}
-	return c.fail(c.build(), f)
+	return c.fail(c.build(), ErrChannelStuck, f, fmt.Sprintf("still %s in round %d at the stuck deadline (%d s)",
+		c.Status, c.Round, c.Rules.StuckTimeoutSeconds))
 }
 
 // IdentifyGaps records prompt 7's gaps after an agreement. Without gaps the
@@ -639,9 +652,8 @@ func (c *Channel) IdentifyGaps(gaps []Gap, complete bool, analysis string) ([]Pa
 	case len(gaps) == 0:
 		b.add(c.completed())
 	case c.Depth >= c.Rules.MaxDepth:
-		b.add(&ErrorOccurred{ErrorCode: ErrMaxDepth.Code,
-			ErrorMessage: fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
-			Context:      map[string]string{"channel_id": c.ID, "demand_id": c.DemandID}, Recoverable: false})
+		b.add(occurred(ErrMaxDepth, fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
+			c.ID, c.DemandID))
 		b.add(c.completed())
 	}
 	return b.done()

@@ -238,7 +238,7 @@ func TestChannelDecisions(t *testing.T) {
 			when: func(c *Channel) ([]Payload, error) {
 				return c.FailNoParticipants(Proposal{Summary: "c", Suggestions: []string{"放宽地点"}}, t0)
 			},
-			then: []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then: []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				f := find[*NegotiationFailed](evs)
 				if f.Reason != FailureNoParticipants || f.LastProposal.Type != ProposalTypeCompromise || f.Suggestion != "放宽地点" {
@@ -253,7 +253,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "no offers at all before the timeout",
 			given: newGiven(2, rules).collecting().then(func(c *Channel) ([]Payload, error) { return c.OfferTimeout() }),
 			when:  func(c *Channel) ([]Payload, error) { return c.FailNoParticipants(Proposal{Summary: "c"}, t0) },
-			then:  []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if r := find[*NegotiationFailed](evs).Reason; r != FailureNoResponsesTimeout {
 					t.Errorf("reason %s", r)
@@ -336,7 +336,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "under 50% fails; reject and withdraw count against",
 			given: fiveInRound1().feedback(FeedbackAccept, FeedbackAccept, FeedbackReject, FeedbackWithdraw),
 			when:  lastFeedback(FeedbackNegotiate),
-			then:  []EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				e := find[*FeedbackEvaluated](evs)
 				if e.Decision != DecisionFail || e.Rejects != 2 || e.AcceptRate != 0.4 {
@@ -382,7 +382,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "the last round between thresholds awaits the compromise",
 			given: inLastRound(2).feedback(FeedbackAccept, FeedbackAccept, FeedbackAccept, FeedbackNegotiate),
 			when:  lastFeedback(FeedbackNegotiate),
-			then:  []EventType{EventProposalFeedback, tEvaluated},
+			then:  []EventType{EventProposalFeedback, tEvaluated, EventErrorOccurred},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if e := find[*FeedbackEvaluated](evs); e.Decision != DecisionForceFinalize || e.Round != 2 {
 					t.Errorf("evaluation %+v", e)
@@ -434,7 +434,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "a stuck channel fails",
 			given: newGiven(2, rules).collecting(),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then:  []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
 		},
 		{
 			name:  "an agreed channel still waiting completes at its stuck deadline",
@@ -448,7 +448,7 @@ func TestChannelDecisions(t *testing.T) {
 				return c.SubnetDone(SubnetCompleted{SubChannelID: "collab-x-1", Success: true, Status: ChannelStatusFinalized})
 			}),
 			when: func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted},
+			then: []EventType{EventSubnetCompleted, EventErrorOccurred, EventNegotiationCompleted},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				done := find[*NegotiationCompleted](evs)
 				if len(done.SubResults) != 2 || done.SubResults[1].FailureReason != string(FailureStuckTimeout) || done.SubResults[1].Success {
@@ -759,7 +759,7 @@ func TestDemandStuck(t *testing.T) {
 	evs, _ := d.Submit(SubmitDemand{DemandID: "d-1", UserID: "u", RawInput: "x"})
 	d.Apply(evs[0])
 	evs, err := d.Stuck()
-	if err != nil || len(evs) != 1 || evs[0].(*NegotiationFailed).Reason != FailureStuckTimeout {
+	if err != nil || len(evs) != 2 || evs[0].(*NegotiationFailed).Reason != FailureStuckTimeout || evs[1].EventType() != EventErrorOccurred {
 		t.Fatalf("stuck demand: %v %v", types(evs), err)
 	}
 	d.Apply(evs[0])

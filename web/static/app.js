@@ -411,7 +411,7 @@ function summarize(s, ev) {
     case "towow.subnet.completed": return ["子协商结束", p.sub_channel_id + "：" + label(p.status)];
     case "towow.negotiation.completed": return ["协商结束", label(p.status)];
     case "towow.negotiation.forked": return ["分叉", "分叉自 " + p.forked_from + " @" + p.at + "，改变：" + changeText(p.change, who)];
-    case "towow.error.occurred": return ["错误", (p.error_code || "") + " " + (p.error_message || "")];
+    case "towow.error.occurred": return [p.recoverable ? "错误（可恢复）" : "错误", (p.error_code || "") + " " + (p.error_message || "")];
     case "towow.workflow.created": return ["执行计划", (p.nodes || []).length + " 个步骤（草稿）"];
     case "towow.decision.validated": return ["决策通过", p.decision.decision_type + " → v" + p.version + ((p.corrections || []).length ? "（已修正）" : "")];
     case "towow.decision.rejected": return ["决策被拒", p.decision.decision_type + "：" + p.reason];
