@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"time"
 
 	"github.com/riverqueue/river"
 
@@ -177,7 +176,9 @@ func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
 		return err
 	}
 	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
-		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) { return c.IdentifyGaps(res.Gaps, res.IsComplete, res.Analysis) })
+		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) {
+			return c.IdentifyGaps(res.Gaps, res.IsComplete, res.Analysis)
+		})
 	return e.jobError(ctx, "identify gaps", err)
 }
 
@@ -192,10 +193,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 	if err != nil {
 		return err
 	}
-	cost, err := e.subnetCost(ctx, c)
-	if err != nil {
-		return err
-	}
+	cost := subnetCost(c)
 	res, call, err := e.llm.Recursion(ctx, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
 		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
 	if err != nil {
@@ -330,31 +328,26 @@ func (e *Engine) demandStuck(ctx context.Context, job *river.Job[demandStuckArgs
 	return e.jobError(ctx, "demand stuck check", err)
 }
 
-// subnetCost estimates what a sub-negotiation of c would cost (prompt 8's
-// estimated_cost, 001 §3.3.8) from what c itself cost: the tokens of the
-// LLM calls its events record, and its time from opening to its last
-// event. Before any measurement (an old log without the channel's
-// opening time, a provider that reports no tokens) the design's figures
-// stand in: 5000 tokens, 30 s.
-func (e *Engine) subnetCost(ctx context.Context, c *domain.Channel) (domain.SubnetCost, error) {
-	cost := domain.SubnetCost{Tokens: 5000, TimeSeconds: 30}
-	evs, err := e.store.ReadStream(ctx, domain.ChannelStream(c.ID), 0, 10000)
-	if err != nil {
-		return cost, err
-	}
-	tokens := 0
-	for _, ev := range evs {
-		if call := ev.Metadata.LLMCall; call != nil && !call.Reused {
-			tokens += call.InputTokens + call.OutputTokens
-		}
-	}
-	if tokens > 0 {
-		cost.Tokens = tokens
-	}
-	if n := len(evs); n > 0 && !c.CreatedAt.IsZero() {
-		if secs := int(evs[n-1].RecordedAt.Sub(c.CreatedAt) / time.Second); secs > 0 {
-			cost.TimeSeconds = secs
-		}
-	}
-	return cost, nil
+// Prompt 8's cost estimate (001 §3.3.8 estimated_cost, where the design
+// wrote 5000 tokens and 30 s): what a sub-negotiation shaped like this
+// channel costs. It counts the LLM calls such a negotiation makes —
+// understanding and filtering, one offer per candidate, the aggregation,
+// per round one feedback per participant and an adjustment, gap
+// identification and this decision — at tokensPerCall each, and its
+// sequential steps at secondsPerStep each. It is derived from the
+// channel's events alone, not from measured tokens or clocks, so a replay
+// or a fork of the same log asks prompt 8 the same question (and reuses
+// its answer).
+const (
+	tokensPerCall  = 700 // a typical prompt of 2-9 with its answer
+	secondsPerStep = 3   // a typical model call
+)
+
+// subnetCost is the estimate for a sub-negotiation of c.
+func subnetCost(c *domain.Channel) domain.SubnetCost {
+	rounds := max(c.Round, 1)
+	participants := max(len(c.ActiveParticipants()), 1)
+	calls := 2 + len(c.Candidates) + 1 + rounds*(participants+1) + 2
+	steps := 5 + 2*rounds // understand, filter, offers, aggregate, each round's feedback and adjustment, gaps
+	return domain.SubnetCost{Tokens: calls * tokensPerCall, TimeSeconds: steps * secondsPerStep}
 }

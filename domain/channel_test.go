@@ -36,7 +36,7 @@ func newGiven(n int, rules Rules) *given {
 		cands[i] = Candidate{AgentID: id, DisplayName: "Agent " + id, Reason: "match"}
 	}
 	c := &Channel{}
-	evs, err := c.Create(CreateChannel{ChannelID: "collab-x", DemandID: "d-x", Candidates: cands, Rules: rules})
+	evs, err := c.Create(CreateChannel{ChannelID: "collab-x", DemandID: "d-x", Candidates: cands, Rules: rules, Now: t0})
 	if err != nil {
 		panic(err)
 	}
@@ -135,7 +135,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "broadcast opens offer collection",
 			given: newGiven(2, rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.Broadcast(Demand{SurfaceDemand: "x"}) },
-			then:  []EventType{tStatus, EventDemandBroadcast, EventOfferRequested, EventOfferRequested, tStatus},
+			then:  []EventType{tStatus, EventDemandBroadcast, EventChannelInviteSent, EventChannelInviteSent, EventOfferRequested, EventOfferRequested, tStatus},
 		},
 		{
 			name:  "broadcast twice is a no-op",
@@ -238,7 +238,7 @@ func TestChannelDecisions(t *testing.T) {
 			when: func(c *Channel) ([]Payload, error) {
 				return c.FailNoParticipants(Proposal{Summary: "c", Suggestions: []string{"放宽地点"}}, t0)
 			},
-			then: []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
+			then: []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				f := find[*NegotiationFailed](evs)
 				if f.Reason != FailureNoParticipants || f.LastProposal.Type != ProposalTypeCompromise || f.Suggestion != "放宽地点" {
@@ -253,7 +253,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "no offers at all before the timeout",
 			given: newGiven(2, rules).collecting().then(func(c *Channel) ([]Payload, error) { return c.OfferTimeout() }),
 			when:  func(c *Channel) ([]Payload, error) { return c.FailNoParticipants(Proposal{Summary: "c"}, t0) },
-			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if r := find[*NegotiationFailed](evs).Reason; r != FailureNoResponsesTimeout {
 					t.Errorf("reason %s", r)
@@ -336,7 +336,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "under 50% fails; reject and withdraw count against",
 			given: fiveInRound1().feedback(FeedbackAccept, FeedbackAccept, FeedbackReject, FeedbackWithdraw),
 			when:  lastFeedback(FeedbackNegotiate),
-			then:  []EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				e := find[*FeedbackEvaluated](evs)
 				if e.Decision != DecisionFail || e.Rejects != 2 || e.AcceptRate != 0.4 {
@@ -434,13 +434,13 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "a stuck channel fails",
 			given: newGiven(2, rules).collecting(),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name:  "an agreed channel still waiting completes at its stuck deadline",
 			given: finalized(rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then:  []EventType{EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name: "a sub-negotiation still running at the stuck deadline is recorded as failed",
@@ -448,7 +448,7 @@ func TestChannelDecisions(t *testing.T) {
 				return c.SubnetDone(SubnetCompleted{SubChannelID: "collab-x-1", Success: true, Status: ChannelStatusFinalized})
 			}),
 			when: func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then: []EventType{EventSubnetCompleted, EventErrorOccurred, EventNegotiationCompleted},
+			then: []EventType{EventSubnetCompleted, EventErrorOccurred, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				done := find[*NegotiationCompleted](evs)
 				if len(done.SubResults) != 2 || done.SubResults[1].FailureReason != string(FailureStuckTimeout) || done.SubResults[1].Success {
@@ -490,7 +490,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "no gaps completes the channel",
 			given: finalized(rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil, true, "") },
-			then:  []EventType{EventGapIdentified, EventNegotiationCompleted},
+			then:  []EventType{EventGapIdentified, EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name:  "gaps at the maximum depth are recorded as TOWOW_SUBNET_001",
@@ -498,7 +498,7 @@ func TestChannelDecisions(t *testing.T) {
 			when: func(c *Channel) ([]Payload, error) {
 				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}}, false, "")
 			},
-			then: []EventType{EventGapIdentified, EventErrorOccurred, EventNegotiationCompleted},
+			then: []EventType{EventGapIdentified, EventErrorOccurred, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if e := find[*ErrorOccurred](evs); e.ErrorCode != "TOWOW_SUBNET_001" {
 					t.Errorf("error %+v", e)
@@ -536,7 +536,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "no recursion completes the channel",
 			given: withGaps(rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.Recurse(nil, nil) },
-			then:  []EventType{EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name:  "the first of two sub-results",
@@ -554,7 +554,7 @@ func TestChannelDecisions(t *testing.T) {
 			when: func(c *Channel) ([]Payload, error) {
 				return c.SubnetDone(SubnetCompleted{SubChannelID: "collab-x-1", Success: true, Status: ChannelStatusFinalized})
 			},
-			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted},
+			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				done := find[*NegotiationCompleted](evs)
 				if len(done.SubResults) != 2 || done.SubResults[0].SubChannelID != "collab-x-1" || done.Status != ChannelStatusFinalized {

@@ -236,8 +236,8 @@ type RecursionInput struct {
 // RecursionResult is prompt 8's validated output: at most 3 sub-demands,
 // each naming the gap it fills; none when ShouldRecurse is false.
 type RecursionResult struct {
-	ShouldRecurse bool              `json:"should_recurse"`
-	Analysis      string            `json:"analysis"` // the three conditions' analyses, joined
+	ShouldRecurse bool   `json:"should_recurse"`
+	Analysis      string `json:"analysis"` // the three conditions' analyses, joined
 	// Conditions are the three conditions one by one (001 §3.3.8).
 	Conditions []domain.RecursionCondition `json:"conditions,omitempty"`
 	SubDemands []SubDemandResult           `json:"sub_demands"`

@@ -214,7 +214,7 @@ func recursion(in *llm.RecursionInput) llm.RecursionReply {
 	met3 := in.Depth < in.MaxDepth
 	if met3 {
 		out.Condition3Analysis = llm.Text("当前深度" + strconv.Itoa(in.Depth) + "，最大深度" + strconv.Itoa(in.MaxDepth) +
-			"；按本次协商的消耗估计，一次子协商约需" + strconv.Itoa(cmp.Or(in.EstimatedCost.Tokens, 5000)) + " tokens、" +
+			"；按本次协商的规模估计，一次子协商约需" + strconv.Itoa(cmp.Or(in.EstimatedCost.Tokens, 5000)) + " tokens、" +
 			strconv.Itoa(cmp.Or(in.EstimatedCost.TimeSeconds, 30)) + "秒，相对补齐缺口的收益可以接受")
 	} else {
 		out.Condition3Analysis = llm.Text("已达到最大递归深度（" + strconv.Itoa(in.Depth) + "/" + strconv.Itoa(in.MaxDepth) +
