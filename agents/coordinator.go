@@ -143,7 +143,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			}
 			c := &domain.Channel{}
 			created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
-				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules})
+				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
 			if err != nil {
 				return nil, err
 			}

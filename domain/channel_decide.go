@@ -43,9 +43,27 @@ func (b *builder) to(s ChannelStatus, reason string) *builder {
 	return b
 }
 
+// done returns the events collected, or the first error. A negotiation
+// completed by them closes its channel: towow.channel.closed follows every
+// towow.negotiation.completed, with the terminal status and, for a
+// failure, its reason.
 func (b *builder) done() ([]Payload, error) {
 	if b.err != nil {
 		return nil, b.err
+	}
+	for i := 0; i < len(b.events); i++ {
+		nc, ok := b.events[i].(*NegotiationCompleted)
+		if !ok {
+			continue
+		}
+		reason := string(nc.Status)
+		for _, e := range b.events {
+			if f, ok := e.(*NegotiationFailed); ok {
+				reason = string(f.Reason)
+			}
+		}
+		b.events = slices.Insert(b.events, i+1, Payload(&ChannelClosed{ChannelID: nc.ChannelID, Status: nc.Status, Reason: reason}))
+		i++
 	}
 	return b.events, nil
 }
@@ -57,6 +75,8 @@ type CreateChannel struct {
 	Depth                             int
 	Candidates                        []Candidate
 	Rules                             Rules
+	// Now is when the channel opens.
+	Now time.Time
 }
 
 // Create decides CreateChannel on a channel stream that must be new.
@@ -82,10 +102,12 @@ func (c *Channel) Create(cmd CreateChannel) ([]Payload, error) {
 		RecursionDepth: cmd.Depth, Candidates: cmd.Candidates,
 		MaxRounds: r.MaxRounds, OfferTimeoutSeconds: r.OfferTimeoutSeconds, FeedbackTimeoutSeconds: r.FeedbackTimeoutSeconds,
 		StuckTimeoutSeconds: r.StuckTimeoutSeconds, MaxDepth: r.MaxDepth, AcceptPercent: r.AcceptPercent, FailPercent: r.FailPercent,
+		CreatedAt: cmd.Now.UTC(),
 	}}, nil
 }
 
-// Broadcast sends the demand to every candidate and opens offer collection.
+// Broadcast sends the demand to every candidate (an invitation each) and
+// opens offer collection.
 func (c *Channel) Broadcast(d Demand) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
@@ -96,12 +118,34 @@ func (c *Channel) Broadcast(d Demand) ([]Payload, error) {
 	b := c.build().to(ChannelStatusBroadcasting, "broadcast_started")
 	b.add(&DemandBroadcast{ChannelID: c.ID, DemandID: c.DemandID, RecipientsCount: len(c.Candidates),
 		RequesterID: d.RequesterID, SurfaceDemand: d.SurfaceDemand, CapabilityTags: d.CapabilityTags,
-		LocationHint: locationOf(d)})
+		LocationHint: locationOf(d), Urgency: urgencyOf(d)})
+	for _, cand := range c.Candidates {
+		b.add(&ChannelInviteSent{ChannelID: c.ID, DemandID: c.DemandID, AgentID: cand.AgentID, DisplayName: cand.DisplayName,
+			DemandSummary: d.SurfaceDemand, Reason: cand.Reason, Broadcast: true})
+	}
 	for _, cand := range c.Candidates {
 		b.add(&OfferRequested{ChannelID: c.ID, DemandID: c.DemandID, AgentID: cand.AgentID, Round: 1,
 			FilterReason: cand.Reason, MatchScore: cand.RelevanceScore})
 	}
 	return b.to(ChannelStatusCollecting, "broadcast_complete").done()
+}
+
+// secondsSinceCreated is how long the channel has been open at now, in
+// whole seconds (0 for a channel whose creation time is not recorded).
+func (c *Channel) secondsSinceCreated(now time.Time) int {
+	if c.CreatedAt.IsZero() || now.Before(c.CreatedAt) {
+		return 0
+	}
+	return int(now.Sub(c.CreatedAt) / time.Second)
+}
+
+// urgencyOf is the demand's urgency as its understanding gave it; normal
+// when it gave none.
+func urgencyOf(d Demand) Urgency {
+	if d.Context != nil && d.Context.Urgency.Valid() {
+		return d.Context.Urgency
+	}
+	return UrgencyNormal
 }
 
 func locationOf(d Demand) string {
@@ -342,8 +386,8 @@ func (c *Channel) failInto(b *builder, code *Error, f *NegotiationFailed, messag
 
 // SubmitFeedback records a round member's feedback on the current proposal.
 // round 0 means "the current round". When it is the last missing feedback,
-// the round is evaluated.
-func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, error) {
+// the round is evaluated (now is when that happens).
+func (c *Channel) SubmitFeedback(f ProposalFeedback, round int, now time.Time) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
@@ -376,7 +420,7 @@ func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, erro
 	}
 	all := append(c.FeedbackList(), f)
 	if len(all) == len(c.roundMembers) {
-		c.evaluate(b, all)
+		c.evaluate(b, all, now)
 	}
 	return b.done()
 }
@@ -386,8 +430,8 @@ func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, erro
 const FeedbackTimeoutReason = "反馈超时，默认接受"
 
 // FeedbackTimeout counts the missing feedback of round as accept and
-// evaluates the round.
-func (c *Channel) FeedbackTimeout(round int) ([]Payload, error) {
+// evaluates the round (now is when).
+func (c *Channel) FeedbackTimeout(round int, now time.Time) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
@@ -402,12 +446,12 @@ func (c *Channel) FeedbackTimeout(round int) ([]Payload, error) {
 		b.add(&f)
 		all = append(all, f)
 	}
-	c.evaluate(b, all)
+	c.evaluate(b, all, now)
 	return b.done()
 }
 
-// evaluate applies the thresholds to a complete round (004).
-func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
+// evaluate applies the thresholds to a complete round (004); now is when.
+func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback, now time.Time) {
 	var t Tally
 	var accepted, negotiating []string
 	for _, f := range fbs {
@@ -444,7 +488,8 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
 			}
 		}
 		b.add(&ProposalFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: final,
-			ParticipantsCount: len(members), RoundsTaken: c.Round, Participants: members})
+			ParticipantsCount: len(members), RoundsTaken: c.Round, Participants: members,
+			TotalDurationSeconds: c.secondsSinceCreated(now)})
 		b.to(ChannelStatusFinalized, "consensus")
 	case DecisionFail:
 		reason, code := FailureLowAcceptance, ErrLowAcceptance
@@ -592,14 +637,17 @@ func (c *Channel) Stuck() ([]Payload, error) {
 // IdentifyGaps records prompt 7's gaps after an agreement. Without gaps the
 // channel completes; at the maximum depth a sub-negotiation is not allowed,
 // which is recorded as TOWOW_SUBNET_001, and the channel completes.
-func (c *Channel) IdentifyGaps(gaps []Gap) ([]Payload, error) {
+// complete and analysis are prompt 7's verdict and reasoning, recorded as
+// they are.
+func (c *Channel) IdentifyGaps(gaps []Gap, complete bool, analysis string) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
 	if !c.AwaitingGaps() {
 		return nil, nil
 	}
-	b := c.build().add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps)})
+	b := c.build().add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps),
+		IsComplete: complete, Analysis: analysis})
 	switch {
 	case len(gaps) == 0:
 		b.add(c.completed())
@@ -633,7 +681,9 @@ type SubnetPlan struct {
 // sub-negotiations (ids derived from the channel, so a retry cannot spawn
 // twice), or completes the channel when there are none. The caller also
 // submits each sub-demand (DemandState.Submit with SubDemandOrigin).
-func (c *Channel) Recurse(plans []SubnetPlan) ([]Payload, error) {
+// decision, when given, is recorded on each towow.subnet.triggered, or on
+// the completion when there are none.
+func (c *Channel) Recurse(plans []SubnetPlan, decision *RecursionDecision) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
@@ -645,13 +695,16 @@ func (c *Channel) Recurse(plans []SubnetPlan) ([]Payload, error) {
 	}
 	b := c.build()
 	if len(plans) == 0 {
-		return b.add(c.completed()).done()
+		done := c.completed()
+		done.RecursionDecision = decision
+		return b.add(done).done()
 	}
 	for i, p := range plans[:min(len(plans), MaxSubnets)] {
 		sub := SubDemandID(c.DemandID, i)
 		sd := p.SubDemand
 		b.add(&SubnetTriggered{ParentChannelID: c.ID, ParentDemandID: c.DemandID, SubDemandID: sub,
-			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd, NeedCount: p.NeedCount})
+			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd, NeedCount: p.NeedCount,
+			Decision: decision})
 	}
 	return b.done()
 }

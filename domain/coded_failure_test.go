@@ -61,7 +61,7 @@ func TestEveryFailureCarriesItsCode(t *testing.T) {
 				lastFeedback(FeedbackNegotiate))},
 		{name: "no feedback that counts in the last round", code: "TOWOW_PROPOSAL_003", reason: FailureNoFeedback, channel: true,
 			recoverable: true, message: "without any feedback", when: onChannel(speakerOnly(oneRound), func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a2", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw, Reasoning: "r"}}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a2", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw, Reasoning: "r"}}, 0, t0)
 			})},
 		{name: "a channel stuck while negotiating", code: "TOWOW_CHANNEL_003", reason: FailureStuckTimeout, channel: true,
 			message: "stuck deadline", when: onChannel(newGiven(2, rules).collecting(), (*Channel).Stuck)},
@@ -74,7 +74,7 @@ func TestEveryFailureCarriesItsCode(t *testing.T) {
 				lastFeedback(FeedbackNegotiate))},
 		{name: "gaps at the maximum depth", code: "TOWOW_SUBNET_001", channel: true, message: "depth 0",
 			when: onChannel(finalized(Rules{MaxRounds: 5, MaxDepth: 0}), func(c *Channel) ([]Payload, error) {
-				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}})
+				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}}, false, "")
 			})},
 	}
 	for _, tc := range tests {

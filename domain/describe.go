@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -35,7 +36,14 @@ func Describe(p Payload) (round int, subject, summary string) {
 	case *ChannelStatusChanged:
 		return 0, ev.ChannelID, fmt.Sprintf("%s → %s (%s)", ev.OldStatus, ev.NewStatus, ev.Reason)
 	case *DemandBroadcast:
-		return 0, ev.ChannelID, fmt.Sprintf("to %d agents", ev.RecipientsCount)
+		return 0, ev.ChannelID, fmt.Sprintf("to %d agents, urgency %s", ev.RecipientsCount, cmp.Or(ev.Urgency, UrgencyNormal))
+	case *ChannelInviteSent:
+		if ev.Broadcast {
+			return 0, ev.AgentID, "invited: " + clipText(ev.Reason, 60)
+		}
+		return 0, ev.AgentID, "added to the candidates: " + clipText(ev.Reason, 50)
+	case *ChannelClosed:
+		return 0, ev.ChannelID, fmt.Sprintf("closed %s (%s)", ev.Status, ev.Reason)
 	case *OfferRequested:
 		return ev.Round, ev.AgentID, ev.FilterReason
 	case *OfferSubmitted:

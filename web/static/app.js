@@ -388,10 +388,11 @@ function summarize(s, ev) {
     case "towow.filter.completed": return ["筛选完成", (p.candidates || []).length + " 位候选人"];
     case "towow.demand.accepted": return ["创建频道", p.channel_id];
     case "towow.channel.created": return ["频道已创建", (p.candidates || []).length + " 位受邀"];
-    case "towow.channel.invite_sent": return ["加入候选人", who(p.agent_id) + (p.reason ? "（" + p.reason + "）" : "")];
+    case "towow.channel.invite_sent": return p.broadcast ? ["已邀请", who(p.agent_id)] : ["加入候选人", who(p.agent_id) + (p.reason ? "（" + p.reason + "）" : "")];
+    case "towow.channel.closed": return ["频道关闭", label(p.status)];
     case "towow.channel.rules_changed": return ["规则改变", "最多 " + p.rules.max_rounds + " 轮" + (p.rules.accept_percent ? "，接受率达 " + p.rules.accept_percent + "% 定稿" : "") + (p.rules.fail_percent ? "，低于 " + p.rules.fail_percent + "% 失败" : "")];
     case "towow.channel.status_changed": return ["状态", label(p.old_status) + " → " + label(p.new_status)];
-    case "towow.demand.broadcast": return ["广播需求", "发给 " + p.recipients_count + " 位"];
+    case "towow.demand.broadcast": return ["广播需求", "发给 " + p.recipients_count + " 位" + (p.urgency === "high" ? "（紧急）" : p.urgency === "low" ? "（不急）" : "")];
     case "towow.offer.requested": return ["请求回应", who(p.agent_id)];
     case "towow.offer.submitted": return ["回应", who(p.agent_id) + "：" + label(p.decision)];
     case "towow.offer.timeout": return ["回应超时", "收到 " + p.offers_count + " 份"];
