@@ -24,6 +24,7 @@ var codeMap = map[string][]string{
 	"internal/pgcluster":   {},
 	"internal/schema":      {"internal/sqlcdb", "migrations"},
 	"internal/metrics":     {"domain"},
+	"internal/tracing":     {},
 	"internal/dbtest":      {"internal/database", "internal/pgcluster", "internal/schema", "internal/sqlcdb", "migrations"},
 	"eventstore":           {"domain", "internal/sqlcdb"},
 	"llm":                  {"domain"},
@@ -34,12 +35,12 @@ var codeMap = map[string][]string{
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "quality", "web"},
 	"quality":              {"domain", "eventstore"},
 	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/logthrottle", "internal/metrics",
-		"internal/pgcluster", "internal/schema", "llm", "projections"},
+		"internal/pgcluster", "internal/schema", "internal/tracing", "llm", "projections"},
 	"bench":   {"app", "domain", "eventstore", "llm"},
 	"apifuzz": {},
 	"eval":    {"app", "domain", "quality"},
 	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eval", "eventstore", "internal/database", "internal/logctx",
-		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "projections"},
+		"internal/pgcluster", "internal/schema", "internal/tracing", "llm", "llm/builtin", "projections"},
 }
 
 const module = "github.com/towow/towow"
