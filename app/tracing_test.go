@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace/noop"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -136,6 +137,16 @@ func tracedApp(t *testing.T, url, service string, idle bool, profiles string) *a
 	return a
 }
 
+// cleanOTEL clears the OTEL_* variables a developer's environment may set,
+// for the test.
+func cleanOTEL(t *testing.T) {
+	for _, k := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SDK_DISABLED",
+		"OTEL_TRACES_EXPORTER", "OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG", "OTEL_RESOURCE_ATTRIBUTES",
+		"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"} {
+		t.Setenv(k, "")
+	}
+}
+
 // submit posts a demand to the API at base and returns its id.
 func submit(t *testing.T, base string) string {
 	t.Helper()
@@ -231,6 +242,7 @@ func TestTracingOneTreeOneTrace(t *testing.T) {
 	rc := &receiver{}
 	collector := httptest.NewServer(rc)
 	defer collector.Close()
+	cleanOTEL(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
 	url := dbtest.NewURL(t)
 
@@ -411,6 +423,7 @@ func TestTracingOff(t *testing.T) {
 			if len(tt.env) == 0 {
 				endpoint = ""
 			}
+			cleanOTEL(t)
 			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
 			for k, v := range tt.env {
 				t.Setenv(k, v)
@@ -440,6 +453,43 @@ func TestTracingOff(t *testing.T) {
 			a.Close()
 			if spans, requests := rc.all(); requests != 0 || len(spans) != 0 {
 				t.Errorf("tracing off exported %d requests, %d spans", requests, len(spans))
+			}
+		})
+	}
+}
+
+// BenchmarkSubmitTracing measures one POST /api/v1/demand/submit (the
+// request, the command's transaction and its jobs) on an idle App, with
+// tracing off and on (spans batched to an in-memory exporter).
+func BenchmarkSubmitTracing(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		cfg  tracing.Config
+	}{
+		{"off", tracing.Config{}},
+		{"on", tracing.Config{Enabled: true, Exporter: tracetest.NewInMemoryExporter()}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			a, err := app.New(b.Context(), app.Config{DatabaseURL: dbtest.NewURL(b), Idle: true, Tracing: bc.cfg,
+				LLM: llm.Config{Provider: builtin.New()}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer a.Close()
+			srv := httptest.NewServer(a.Handler())
+			defer srv.Close()
+			body := `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾","user_id":"user_alice"}`
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := http.Post(srv.URL+"/api/v1/demand/submit", "application/json", strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusAccepted {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
 			}
 		})
 	}
