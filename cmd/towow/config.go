@@ -12,6 +12,7 @@ import (
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/internal/logctx"
+	"github.com/towow/towow/internal/tracing"
 	"github.com/towow/towow/llm"
 )
 
@@ -81,6 +82,9 @@ var envVars = []envVar{
 	{"TOWOW_HTTP_ALLOW", "(unset: none)", "Hosts a workflow's http nodes may POST to, comma-separated: host, host:port or *.domain (e.g. hooks.example.com,127.0.0.1:9000). An http node to any other host is refused by the Coordinator."},
 	{"TOWOW_DECISION_RATE_LIMIT", num(domain.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "(unset: tracing off)", "OTLP/HTTP collector that turns OpenTelemetry tracing on, e.g. http://localhost:4318 (Jaeger): spans of HTTP requests, River jobs, database and LLM calls, one trace per negotiation tree. The other OTEL_* variables work too (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, _HEADERS, OTEL_RESOURCE_ATTRIBUTES, OTEL_SDK_DISABLED)."},
+	{"OTEL_SERVICE_NAME", tracing.DefaultServiceName, "service.name of the spans."},
+	{"OTEL_TRACES_SAMPLER", "parentbased_always_on", "Sampler of the traces: " + strings.Join(tracing.Samplers, ", ") + "; OTEL_TRACES_SAMPLER_ARG is the ratio (e.g. 0.1)."},
 	{"TOWOW_TEST_DATABASE_URL", "(unset: embedded test cluster)", "Tests only: a server on which tests may create databases. When unset, tests use an embedded cluster in .towow/testpg."},
 }
 
@@ -119,6 +123,8 @@ type config struct {
 	// HTTPAllow and DecisionRateLimit configure the workflows' Coordinator.
 	HTTPAllow         []string
 	DecisionRateLimit int
+	// Tracing is read from the OTEL_* variables.
+	Tracing tracing.Config
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -188,6 +194,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		p.fail(fmt.Errorf("TOWOW_BUILTIN_LATENCY (%s) must stay under 2/3 of LLM_TIMEOUT (%s)", c.builtinLatency, c.LLMTimeout))
 	}
 	c.Profiles = getenv("TOWOW_PROFILES")
+	var err error
+	if c.Tracing, err = tracing.FromEnv(getenv); err != nil {
+		return c, err
+	}
 	for _, h := range strings.Split(getenv("TOWOW_HTTP_ALLOW"), ",") {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if h == "" {
