@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -16,15 +15,12 @@ import (
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain"
-	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 )
 
 const riverUIAdminToken = "riverui-admin-token-0123456789"
-
-var errEnded = errors.New("negotiation ended")
 
 // TestRiverUI serves a real App's API over real HTTP and checks River UI at
 // /riverui/: its page, its assets and its API answer with the admin token
@@ -49,21 +45,7 @@ func TestRiverUI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	err = a.Store.Subscribe(wctx, eventstore.SubscribeOptions{Notifier: a.Notifier,
-		Filter: eventstore.Filter{CorrelationID: sub.DemandID}},
-		func(_ context.Context, batch []eventstore.RecordedEvent) error {
-			for _, e := range batch {
-				if e.Type == domain.EventNegotiationCompleted && e.StreamID == domain.ChannelStream(sub.ChannelID) {
-					return errEnded
-				}
-			}
-			return nil
-		})
-	if !errors.Is(err, errEnded) {
-		t.Fatalf("negotiation did not end: %v", err)
-	}
+	waitNegotiation(t, a, sub.DemandID) // tracing_test.go
 
 	// An external agent's token: valid for its own operations, not here.
 	ext := domain.AgentProfile{AgentID: "user_agent_riverui", UserName: "外部", Location: "北京",
