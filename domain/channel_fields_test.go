@@ -120,3 +120,55 @@ func TestEveryCompletionClosesTheChannel(t *testing.T) {
 		})
 	}
 }
+
+// TestOldChannelLogStillFolds: a channel written before issue 17 — no
+// opening time, no invitations at the broadcast, an agreement without
+// total_duration_seconds, gaps without analysis, no channel.closed —
+// decodes and folds to the same state, and decides on as before (its
+// new agreement measures nothing it cannot know).
+func TestOldChannelLogStillFolds(t *testing.T) {
+	old := []struct {
+		t    EventType
+		json string
+	}{
+		{EventChannelCreated, `{"channel_id":"collab-x","demand_id":"d-x","participants_count":2,"invited_agents":["a1","a2"],"recursion_depth":0,` +
+			`"candidates":[{"agent_id":"a1","display_name":"A1","reason":"r"},{"agent_id":"a2","display_name":"A2","reason":"r"}],"max_rounds":5}`},
+		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"created","new_status":"broadcasting"}`},
+		{EventDemandBroadcast, `{"channel_id":"collab-x","demand_id":"d-x","recipients_count":2}`},
+		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"broadcasting","new_status":"collecting"}`},
+		{EventOfferSubmitted, `{"channel_id":"collab-x","demand_id":"d-x","agent_id":"a1","decision":"participate","contribution":"场地"}`},
+		{EventOfferSubmitted, `{"channel_id":"collab-x","demand_id":"d-x","agent_id":"a2","decision":"conditional","contribution":"嘉宾","conditions":["下午"]}`},
+		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"collecting","new_status":"aggregating"}`},
+		{EventNegotiationRoundStarted, `{"channel_id":"collab-x","demand_id":"d-x","round":1,"max_rounds":5}`},
+		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"aggregating","new_status":"proposal_sent"}`},
+		{EventProposalDistributed, `{"channel_id":"collab-x","demand_id":"d-x","round":1,"proposal":{"demand_id":"d-x","version":1,"summary":"s",` +
+			`"assignments":[{"agent_id":"a1","role":"场地","responsibility":"r","conditions_accepted":true},{"agent_id":"a2","role":"嘉宾","responsibility":"r","conditions_accepted":true}]}}`},
+		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"proposal_sent","new_status":"negotiating"}`},
+		{EventProposalFeedback, `{"channel_id":"collab-x","demand_id":"d-x","agent_id":"a1","round":1,"proposal_version":1,"feedback_type":"accept"}`},
+	}
+	var evs []Payload
+	for _, o := range old {
+		p, err := DecodePayload(o.t, 1, []byte(o.json))
+		if err != nil {
+			t.Fatalf("%s: %v", o.t, err)
+		}
+		evs = append(evs, p)
+	}
+	c := fold(evs...)
+	if !c.CreatedAt.IsZero() || len(c.Candidates) != 2 || c.Status != ChannelStatusNegotiating || c.Round != 1 {
+		t.Fatalf("folded %+v", c)
+	}
+	got, err := c.SubmitFeedback(ProposalFeedback{AgentID: "a2", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got {
+		if f, ok := e.(*ProposalFinalized); ok {
+			if f.TotalDurationSeconds != 0 || len(f.Participants) != 2 {
+				t.Errorf("agreement of an old channel: %+v", f)
+			}
+			return
+		}
+	}
+	t.Fatalf("not finalized: %v", types(got))
+}
