@@ -2,10 +2,15 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/towow/towow/domain"
 )
 
 // The external agent's tools: each takes the agent's own API token and
@@ -36,28 +41,22 @@ type Task struct {
 	Node       any    `json:"node,omitempty" jsonschema:"task: the workflow node (title, role, description, due)"`
 }
 
-// OfferInput is submit_offer's input.
+// OfferInput is submit_offer's input: the agent's token, the channel and
+// the offer itself, the API's own body (domain.OfferAnswer).
 type OfferInput struct {
-	AgentToken    string   `json:"agent_token" jsonschema:"the external agent's API token"`
-	ChannelID     string   `json:"channel_id" jsonschema:"the channel of the offer task in the inbox"`
-	Decision      string   `json:"decision" jsonschema:"participate, decline or conditional"`
-	Contribution  string   `json:"contribution,omitempty" jsonschema:"what the agent brings (required unless it declines)"`
-	Conditions    []string `json:"conditions,omitempty" jsonschema:"required for conditional"`
-	DeclineReason string   `json:"decline_reason,omitempty"`
-	Reasoning     string   `json:"reasoning,omitempty"`
-	Confidence    int      `json:"confidence,omitempty" jsonschema:"0 to 100"`
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
+	ChannelID  string `json:"channel_id" jsonschema:"the channel of the offer task in the inbox"`
+	domain.OfferAnswer
 }
 
-// FeedbackInput is submit_feedback's input.
+// FeedbackInput is submit_feedback's input: the agent's token, the
+// channel, the round and the feedback itself, the API's own body
+// (domain.FeedbackAnswer, proposed changes included).
 type FeedbackInput struct {
-	AgentToken        string   `json:"agent_token" jsonschema:"the external agent's API token"`
-	ChannelID         string   `json:"channel_id" jsonschema:"the channel of the feedback task in the inbox"`
-	Round             int      `json:"round" jsonschema:"the round whose proposal this answers (the inbox task's round)"`
-	FeedbackType      string   `json:"feedback_type" jsonschema:"accept, negotiate or withdraw"`
-	Reasoning         string   `json:"reasoning,omitempty"`
-	AdjustmentRequest string   `json:"adjustment_request,omitempty" jsonschema:"what should change (for negotiate)"`
-	Concerns          []string `json:"concerns,omitempty"`
-	Confidence        int      `json:"confidence,omitempty" jsonschema:"0 to 100"`
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
+	ChannelID  string `json:"channel_id" jsonschema:"the channel of the feedback task in the inbox"`
+	Round      int    `json:"round" jsonschema:"the round whose proposal this answers (the inbox task's round)"`
+	domain.FeedbackAnswer
 }
 
 // AnswerOutput is a recorded offer or feedback.
@@ -67,14 +66,14 @@ type AnswerOutput struct {
 	Cursor    int64  `json:"cursor" jsonschema:"position of the recorded answer in the event log"`
 }
 
-// TaskReportInput is complete_workflow_task's input.
+// TaskReportInput is complete_workflow_task's input: the agent's token,
+// the node and the report itself, the API's own body (domain.TaskAnswer;
+// status done when absent).
 type TaskReportInput struct {
 	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
 	WorkflowID string `json:"workflow_id" jsonschema:"the inbox task's workflow_id"`
 	NodeID     string `json:"node_id" jsonschema:"the inbox task's node_id"`
-	Status     string `json:"status,omitempty" jsonschema:"done (default) or problem"`
-	Summary    string `json:"summary,omitempty" jsonschema:"what was done (required for done)"`
-	Problem    string `json:"problem,omitempty" jsonschema:"why it could not be done (required for problem)"`
+	domain.TaskAnswer
 }
 
 // TaskReportOutput is a recorded task report.
@@ -105,50 +104,38 @@ func addExternalTools(s *mcp.Server, c *client) {
 
 	mcp.AddTool(s, &mcp.Tool{Name: "submit_offer", Title: "Submit an external agent's offer",
 		Description: "An external agent answers its invitation to a channel: participate (with its contribution), " +
-			"decline (with a reason) or conditional (with conditions)."},
+			"decline (with a reason) or conditional (with conditions).",
+		InputSchema: inputSchema[OfferInput]("contribution")},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in OfferInput) (*mcp.CallToolResult, AnswerOutput, error) {
 			var out AnswerOutput
 			if err := checkID("channel_id", in.ChannelID); err != nil {
 				return nil, out, err
 			}
-			body := map[string]any{"decision": in.Decision}
-			put(body, "contribution", in.Contribution)
-			put(body, "decline_reason", in.DeclineReason)
-			put(body, "reasoning", in.Reasoning)
-			if len(in.Conditions) > 0 {
-				body["conditions"] = in.Conditions
-			}
-			if in.Confidence != 0 {
-				body["confidence"] = in.Confidence
-			}
-			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/offers", nil, in.AgentToken, body, &out)
+			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/offers", nil, in.AgentToken, in.OfferAnswer, &out)
 			return nil, out, err
 		})
 
 	mcp.AddTool(s, &mcp.Tool{Name: "submit_feedback", Title: "Submit an external agent's feedback",
 		Description: "An external agent answers the proposal of a round: accept, negotiate (with what should " +
-			"change) or withdraw."},
+			"change, and optionally proposed_changes: field, value, reason) or withdraw.",
+		InputSchema: inputSchema[FeedbackInput]("reasoning")},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in FeedbackInput) (*mcp.CallToolResult, AnswerOutput, error) {
 			var out AnswerOutput
 			if err := checkID("channel_id", in.ChannelID); err != nil {
 				return nil, out, err
 			}
-			body := map[string]any{"round": in.Round, "feedback_type": in.FeedbackType}
-			put(body, "reasoning", in.Reasoning)
-			put(body, "adjustment_request", in.AdjustmentRequest)
-			if len(in.Concerns) > 0 {
-				body["concerns"] = in.Concerns
-			}
-			if in.Confidence != 0 {
-				body["confidence"] = in.Confidence
-			}
+			body := struct {
+				Round int `json:"round"`
+				domain.FeedbackAnswer
+			}{in.Round, in.FeedbackAnswer}
 			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/feedback", nil, in.AgentToken, body, &out)
 			return nil, out, err
 		})
 
 	mcp.AddTool(s, &mcp.Tool{Name: "complete_workflow_task", Title: "Report on a workflow task",
 		Description: "An external agent reports on its running workflow task (from its inbox): done with a " +
-			"summary of what was done, or a problem with why it could not be done."},
+			"summary of what was done, or a problem with why it could not be done.",
+		InputSchema: inputSchema[TaskReportInput]("status", "summary")},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in TaskReportInput) (*mcp.CallToolResult, TaskReportOutput, error) {
 			var out TaskReportOutput
 			if err := checkID("workflow_id", in.WorkflowID); err != nil {
@@ -157,18 +144,24 @@ func addExternalTools(s *mcp.Server, c *client) {
 			if err := checkID("node_id", in.NodeID); err != nil {
 				return nil, out, err
 			}
-			body := map[string]any{"status": firstOf(in.Status, "done")}
-			put(body, "summary", in.Summary)
-			put(body, "problem", in.Problem)
+			body := in.TaskAnswer
+			if body.Status == "" {
+				body.Status = domain.TaskDone
+			}
 			path := "/api/v1/workflows/" + url.PathEscape(in.WorkflowID) + "/nodes/" + url.PathEscape(in.NodeID) + "/report"
 			err := c.call(ctx, http.MethodPost, path, nil, in.AgentToken, body, &out)
 			return nil, out, err
 		})
 }
 
-// put sets body[k] unless v is empty.
-func put(body map[string]any, k, v string) {
-	if v != "" {
-		body[k] = v
+// inputSchema is T's JSON schema with the named properties optional: the
+// domain's answers mark them optional for the API with huma's
+// required:"false", which the schema inference does not read.
+func inputSchema[T any](optional ...string) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: input schema: %v", err)) // the types are fixed: a programming error
 	}
+	s.Required = slices.DeleteFunc(s.Required, func(name string) bool { return slices.Contains(optional, name) })
+	return s
 }

@@ -188,7 +188,8 @@ func drive(t *testing.T, cs *mcp.ClientSession, tokens map[string]string, demand
 					offers++
 				case "feedback":
 					call(t, cs, "submit_feedback", map[string]any{"agent_token": tok, "channel_id": task.ChannelID,
-						"round": task.Round, "feedback_type": "accept", "reasoning": "分工合理"}, &ans)
+						"round": task.Round, "feedback_type": "accept", "reasoning": "分工合理",
+						"proposed_changes": []map[string]string{{"field": "timeline.start_date", "value": "周六下午", "reason": "上午有课"}}}, &ans)
 					feedbacks++
 				default:
 					continue
@@ -369,11 +370,17 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 	// The timeline: one line per event of the tree, in the log's order.
 	var events struct {
 		Events []struct {
-			Cursor int64  `json:"cursor"`
-			Type   string `json:"event_type"`
+			Cursor  int64           `json:"cursor"`
+			Type    string          `json:"event_type"`
+			Payload json.RawMessage `json:"payload"`
 		} `json:"events"`
 	}
 	tw.rest(t, "GET", "/api/v1/events?limit=1000&demand_id="+sub.DemandID, "", nil, &events)
+	for _, e := range events.Events { // submit_feedback passed the proposed changes on (the API's own body)
+		if e.Type == "towow.proposal.feedback" && !strings.Contains(string(e.Payload), `"proposed_changes":[{"field":"timeline.start_date","value":"周六下午","reason":"上午有课"}]`) {
+			t.Fatalf("feedback without its proposed changes: %s", e.Payload)
+		}
+	}
 	lines := readTimeline(t, cs, sub.DemandID)
 	if len(lines) != len(events.Events) || len(lines) < 20 {
 		t.Fatalf("timeline has %d lines, the log %d events", len(lines), len(events.Events))
