@@ -3,6 +3,7 @@ package agents_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -50,6 +51,7 @@ func TestThresholdBranches(t *testing.T) {
 		answers   [][]domain.FeedbackType
 		status    domain.ChannelStatus
 		rounds    int
+		errors    []string // the codes of the towow.error.occurred recorded
 		check     func(t *testing.T, c *domain.Channel)
 	}{
 		{name: "80% accept finalizes in round 1", answers: [][]domain.FeedbackType{{A, A, A, A, N}},
@@ -62,15 +64,15 @@ func TestThresholdBranches(t *testing.T) {
 				}
 			}},
 		{name: "under 50% fails; reject and withdraw count against", answers: [][]domain.FeedbackType{{A, A, R, W, N}},
-			status: domain.ChannelStatusFailed, rounds: 1,
+			status: domain.ChannelStatusFailed, rounds: 1, errors: []string{"TOWOW_PROPOSAL_007"},
 			check: func(t *testing.T, c *domain.Channel) {
-				if c.Failure.Reason != domain.FailureLowAcceptance || !c.Withdrawn["agent_4"] {
+				if c.Failure.Reason != domain.FailureLowAcceptance || c.Failure.ErrorCode != "TOWOW_PROPOSAL_007" || !c.Withdrawn["agent_4"] {
 					t.Errorf("failure %+v withdrawn %v", c.Failure, c.Withdrawn)
 				}
 			}},
 		{name: "the last round between thresholds force-finalizes", maxRounds: 3,
 			answers: [][]domain.FeedbackType{{A, A, A, N, N}},
-			status:  domain.ChannelStatusForceFinalized, rounds: 3,
+			status:  domain.ChannelStatusForceFinalized, rounds: 3, errors: []string{"TOWOW_PROPOSAL_004"},
 			check: func(t *testing.T, c *domain.Channel) {
 				if !slices.Equal(slices.Sorted(slices.Values(c.Confirmed)), []string{"agent_1", "agent_2", "agent_3"}) ||
 					!slices.Equal(slices.Sorted(slices.Values(c.Optional)), []string{"agent_4", "agent_5"}) {
@@ -81,7 +83,7 @@ func TestThresholdBranches(t *testing.T) {
 				}
 			}},
 		{name: "five rounds by default before force-finalize", answers: [][]domain.FeedbackType{{A, A, A, N, N}},
-			status: domain.ChannelStatusForceFinalized, rounds: 5},
+			status: domain.ChannelStatusForceFinalized, rounds: 5, errors: []string{"TOWOW_PROPOSAL_004"}},
 		{name: "a withdrawn agent leaves the later rounds", answers: [][]domain.FeedbackType{{A, A, A, N, W}, {A, A, A, A, A}},
 			status: domain.ChannelStatusFinalized, rounds: 2,
 			check: func(t *testing.T, c *domain.Channel) {
@@ -125,6 +127,13 @@ func TestThresholdBranches(t *testing.T) {
 			if evals != tc.rounds {
 				t.Errorf("%d evaluations for %d rounds", evals, tc.rounds)
 			}
+			// The builtin brain's aggregation of these scripted offers
+			// falls back (recorded as TOWOW_PROPOSAL_001); the rounds'
+			// codes are what this test is about.
+			codes := slices.DeleteFunc(h.errorsOf(sub.DemandID), func(c string) bool { return c == "TOWOW_PROPOSAL_001" })
+			if !slices.Equal(codes, tc.errors) {
+				t.Errorf("errors recorded %v, want %v", codes, tc.errors)
+			}
 			if tc.check != nil {
 				tc.check(t, c)
 			}
@@ -150,6 +159,10 @@ func TestNoCandidates(t *testing.T) {
 	if out.channel != nil || f == nil || f.ErrorCode != "TOWOW_FILTER_001" || f.Reason != domain.FailureNoCandidates || f.Suggestion == "" {
 		t.Fatalf("outcome %+v / %+v", out.demand.Failure, out.channel)
 	}
+	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_FILTER_001"}) {
+		t.Fatalf("errors recorded %v", codes)
+	}
+	h.check(sub.DemandID)
 	// Nobody carries the need's tag: the SQL stage shortlists nobody, so
 	// prompt 2 is not called and the demand is rejected, naming the need.
 	if r := out.demand.Rejection; r == nil || r.Reason != domain.RejectNoMatch || !slices.Equal(r.UnservedNeeds, []string{"潜水教练"}) {
@@ -184,8 +197,14 @@ func TestLLMDown(t *testing.T) {
 	// Every fallback answers: the understanding and the candidates by
 	// keyword match, every offer a decline, so the channel ends with the
 	// fallback compromise.
-	if out.channel == nil || out.channel.Status != domain.ChannelStatusFailed || out.channel.Failure.Reason != domain.FailureNoParticipants {
+	if out.channel == nil || out.channel.Status != domain.ChannelStatusFailed || out.channel.Failure.Reason != domain.FailureNoParticipants ||
+		out.channel.Failure.ErrorCode != "TOWOW_CHANNEL_010" {
 		t.Fatalf("outcome %+v:\n%s", out.channel, h.timeline(sub.DemandID))
+	}
+	// The understanding's and the filter's fallbacks are recorded with
+	// their codes (recoverable: the negotiation went on), then the failure.
+	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_DEMAND_003", "TOWOW_FILTER_002", "TOWOW_CHANNEL_010"}) {
+		t.Fatalf("errors recorded %v:\n%s", codes, h.timeline(sub.DemandID))
 	}
 	calls, fallbacks, open := 0, 0, 0
 	for _, e := range h.events(sub.DemandID) {
@@ -322,6 +341,19 @@ func TestMaxDepthRecordsSubnet001(t *testing.T) {
 	h.check(sub.DemandID)
 }
 
+// errorsOf returns the codes of the towow.error.occurred events of a
+// negotiation tree, in order.
+func (h *harness) errorsOf(demandID string) []string {
+	var codes []string
+	for _, e := range h.events(demandID) {
+		if e.Type == domain.EventErrorOccurred {
+			p, _ := e.Decode()
+			codes = append(codes, p.(*domain.ErrorOccurred).ErrorCode)
+		}
+	}
+	return codes
+}
+
 // tinyTimeouts are rules for timeout tests.
 func tinyTimeouts() domain.Rules {
 	r := domain.DefaultRules()
@@ -354,9 +386,12 @@ func TestNoOffersBeforeTheTimeout(t *testing.T) {
 	h := newHarness(t, opts{provider: s, rules: tinyTimeouts(), profiles: testProfiles(0, "ext_1", "ext_2")})
 	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	c := h.wait(sub.DemandID, 30*time.Second).channel
-	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoResponsesTimeout ||
+	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoResponsesTimeout || c.Failure.ErrorCode != "TOWOW_CHANNEL_009" ||
 		c.Failure.LastProposal == nil || c.Failure.LastProposal.Type != domain.ProposalTypeCompromise {
 		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
+	}
+	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_CHANNEL_009"}) {
+		t.Fatalf("errors recorded %v", codes)
 	}
 	h.check(sub.DemandID)
 }
@@ -398,8 +433,144 @@ func TestStuckChannelFails(t *testing.T) {
 	h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(0, "ext_1")})
 	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	c := h.wait(sub.DemandID, 30*time.Second).channel
-	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureStuckTimeout {
+	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureStuckTimeout || c.Failure.ErrorCode != "TOWOW_CHANNEL_003" {
 		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
+	}
+	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_CHANNEL_003"}) {
+		t.Fatalf("errors recorded %v", codes)
+	}
+	h.check(sub.DemandID)
+}
+
+// TestStuckChannelFailsBuiltin: the same with the builtin brain choosing
+// the candidates (the one external agent, who never answers).
+func TestStuckChannelFailsBuiltin(t *testing.T) {
+	rules := domain.DefaultRules()
+	rules.StuckTimeoutSeconds = 1
+	h := newHarness(t, opts{rules: rules, profiles: testProfiles(0, "ext_1")})
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要一位摄影师拍活动照片")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.wait(sub.DemandID, 30*time.Second)
+	if out.channel == nil {
+		t.Fatalf("no channel: %+v\n%s", out.demand.Failure, h.timeline(sub.DemandID))
+	}
+	if c := out.channel; c.Status != domain.ChannelStatusFailed || c.Failure.ErrorCode != "TOWOW_CHANNEL_003" {
+		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
+	}
+	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_CHANNEL_003"}) {
+		t.Fatalf("errors recorded %v", codes)
+	}
+	h.check(sub.DemandID)
+}
+
+// TestNoFeedbackInTheLastRound: the one assignee withdraws and an
+// alternate of the same need stands by, so nothing counts in the only
+// round: the negotiation fails with no_feedback, TOWOW_PROPOSAL_003.
+func TestNoFeedbackInTheLastRound(t *testing.T) {
+	s := script5()
+	s.understand = func(*llm.UnderstandInput) string {
+		return `{"surface_demand":"找一位摄影师","capability_tags":["摄影"],"needs":[{"role":"摄影师","capability_tags":["摄影"],"count":1}],"confidence":"high"}`
+	}
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "agent_1", "agent_2") }
+	s.aggregate = func(in *llm.AggregateInput) string { return needReply(in, "摄影师") }
+	s.feedback = func(*llm.FeedbackInput) string { return feedbackReply(W) }
+	rules := domain.DefaultRules()
+	rules.MaxRounds = 1
+	h := newHarness(t, opts{provider: s, rules: rules, profiles: testProfiles(2)})
+	sub, _ := h.c.SubmitDemand(context.Background(), "u1", "需要一位摄影师")
+	c := h.wait(sub.DemandID, 30*time.Second).channel
+	if c == nil || c.Proposal == nil || len(c.Proposal.Alternates) == 0 {
+		t.Fatalf("no proposal with an alternate:\n%s", h.timeline(sub.DemandID))
+	}
+	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoFeedback || c.Failure.ErrorCode != "TOWOW_PROPOSAL_003" {
+		t.Fatalf("status %s failure %+v:\n%s", c.Status, c.Failure, h.timeline(sub.DemandID))
+	}
+	if codes := h.errorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_PROPOSAL_003"}) {
+		t.Fatalf("errors recorded %v", codes)
+	}
+	h.check(sub.DemandID)
+}
+
+// TestTC1FiftyPercentRound is 004's TC1 (test_multi_round_negotiation):
+// round 1 with bob accepting and alice negotiating is 50 %, between the
+// thresholds, so the channel goes to round 2, and TC1 asserts
+// `state.current_round == 2` and `state.status == ChannelStatus.PROPOSAL_SENT`
+// once the round's adjusted proposal is out. Here the channel is
+// PROPOSAL_SENT for round 2 in the very commit that distributes the
+// adjusted proposal (proposal_adjusted, before proposal.distributed), then
+// NEGOTIATING while it awaits the feedback (proposal_distributed), as 000
+// §3.3's _distribute_proposal does after every distribution; 004's
+// _evaluate_feedback evaluates only a NEGOTIATING channel, so the round-2
+// feedback could not be evaluated if the channel stayed PROPOSAL_SENT.
+// Between the round-1 evaluation and the adjusted proposal (prompt 6 runs
+// outside any transaction) the channel is still NEGOTIATING, already in
+// round 2. The test asserts the root channel's whole sequence of status
+// changes (with reasons), evaluations, round starts and distributions, and
+// TC1's state literally: the channel folded up to round 2's
+// proposal.distributed is PROPOSAL_SENT in round 2.
+func TestTC1FiftyPercentRound(t *testing.T) {
+	s := script5()
+	s.filter = func(in *llm.FilterInput) string { return candidatesReply(in, "agent_1", "agent_2") }
+	s.feedback = perRound([]domain.FeedbackType{A, N}, []domain.FeedbackType{A, A}) // bob, alice
+	h := newHarness(t, opts{provider: s, profiles: testProfiles(2)})
+	sub, err := h.c.SubmitDemand(context.Background(), "u1", "需要2位摄影师")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := h.wait(sub.DemandID, 30*time.Second)
+	if out.channel == nil || out.channel.Status != domain.ChannelStatusFinalized || out.channel.Round != 2 {
+		t.Fatalf("outcome %+v:\n%s", out.channel, h.timeline(sub.DemandID))
+	}
+	var seq []string
+	var tc1 *domain.Channel // the channel as of round 2's proposal.distributed
+	c := &domain.Channel{}
+	for _, e := range h.events(sub.DemandID) {
+		if e.StreamID != domain.ChannelStream(sub.ChannelID) {
+			continue
+		}
+		p, err := e.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Apply(p)
+		switch p := p.(type) {
+		case *domain.ChannelStatusChanged:
+			seq = append(seq, fmt.Sprintf("%s→%s (%s)", p.OldStatus, p.NewStatus, p.Reason))
+		case *domain.FeedbackEvaluated:
+			seq = append(seq, fmt.Sprintf("evaluated round %d: %s at %.2f", p.Round, p.Decision, p.AcceptRate))
+		case *domain.NegotiationRoundStarted:
+			seq = append(seq, fmt.Sprintf("round %d started", p.Round))
+		case *domain.ProposalDistributed:
+			seq = append(seq, fmt.Sprintf("proposal v%d distributed for round %d", p.Proposal.Version, p.Round))
+			if p.Round == 2 {
+				snapshot := *c
+				tc1 = &snapshot
+			}
+		}
+	}
+	want := []string{
+		"created→broadcasting (broadcast_started)",
+		"broadcasting→collecting (broadcast_complete)",
+		"collecting→aggregating (all_offers_received)",
+		"round 1 started",
+		"aggregating→proposal_sent (proposal_ready)",
+		"proposal v1 distributed for round 1",
+		"proposal_sent→negotiating (proposal_distributed)",
+		"evaluated round 1: next_round at 0.50", // TC1: 1 accept, 1 negotiate
+		"round 2 started",
+		"negotiating→proposal_sent (proposal_adjusted)", // TC1: PROPOSAL_SENT for round 2 …
+		"proposal v2 distributed for round 2",           // … as the adjusted proposal goes out
+		"proposal_sent→negotiating (proposal_distributed)",
+		"evaluated round 2: finalize at 1.00",
+		"negotiating→finalized (consensus)",
+	}
+	if !slices.Equal(seq, want) {
+		t.Fatalf("root channel sequence\n got %q\nwant %q", seq, want)
+	}
+	if tc1 == nil || tc1.Round != 2 || tc1.Status != domain.ChannelStatusProposalSent {
+		t.Fatalf("004 TC1: as of round 2's proposal, want round 2 and proposal_sent, got %+v", tc1)
 	}
 	h.check(sub.DemandID)
 }

@@ -72,7 +72,13 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 		return err
 	}
 	_, err = e.channelStep(ctx, "aggregate", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventProposalDistributed,
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.Propose(res.Proposal, e.cfg.Now()) })
+		func(c *domain.Channel) ([]domain.Payload, error) {
+			evs, err := c.Propose(res.Proposal, e.cfg.Now())
+			if fb := domain.FellBack(domain.FallbackAggregate, &call, c.ID, c.DemandID); fb != nil && len(evs) > 0 {
+				evs = append(evs, fb)
+			}
+			return evs, err
+		})
 	return e.jobError(ctx, "aggregate", err)
 }
 
@@ -85,7 +91,9 @@ func (e *Engine) feedbackTimeout(ctx context.Context, job *river.Job[feedbackTim
 		return err
 	}
 	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.FeedbackTimeout(job.Args.Round) })
+		func(c *domain.Channel) ([]domain.Payload, error) {
+			return c.FeedbackTimeout(job.Args.Round, e.cfg.Now())
+		})
 	return e.jobError(ctx, "feedback timeout", err)
 }
 
@@ -168,7 +176,9 @@ func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
 		return err
 	}
 	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, causation(job.Kind, job.ID), &call,
-		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) { return c.IdentifyGaps(res.Gaps) })
+		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) {
+			return c.IdentifyGaps(res.Gaps, res.IsComplete, res.Analysis)
+		})
 	return e.jobError(ctx, "identify gaps", err)
 }
 
@@ -183,8 +193,9 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 	if err != nil {
 		return err
 	}
+	cost := subnetCost(c)
 	res, call, err := e.llm.Recursion(ctx, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
-		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth})
+		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
 	if err != nil {
 		return err
 	}
@@ -205,7 +216,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 	}
 	_, err = e.commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*plan, error) {
 		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, domain.ActorChannelAdmin, cause, &call, callFor,
-			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans) })
+			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans, res.Decision(cost)) })
 		if err != nil || p == nil {
 			return nil, err
 		}
@@ -315,4 +326,28 @@ func (e *Engine) demandStuck(ctx context.Context, job *river.Job[demandStuckArgs
 	_, err := e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, causation(job.Kind, job.ID), nil, "",
 		func(d *domain.DemandState) ([]domain.Payload, error) { return d.Stuck() })
 	return e.jobError(ctx, "demand stuck check", err)
+}
+
+// Prompt 8's cost estimate (001 §3.3.8 estimated_cost, where the design
+// wrote 5000 tokens and 30 s): what a sub-negotiation shaped like this
+// channel costs. It counts the LLM calls such a negotiation makes —
+// understanding and filtering, one offer per candidate, the aggregation,
+// per round one feedback per participant and an adjustment, gap
+// identification and this decision — at tokensPerCall each, and its
+// sequential steps at secondsPerStep each. It is derived from the
+// channel's events alone, not from measured tokens or clocks, so a replay
+// or a fork of the same log asks prompt 8 the same question (and reuses
+// its answer).
+const (
+	tokensPerCall  = 700 // a typical prompt of 2-9 with its answer
+	secondsPerStep = 3   // a typical model call
+)
+
+// subnetCost is the estimate for a sub-negotiation of c.
+func subnetCost(c *domain.Channel) domain.SubnetCost {
+	rounds := max(c.Round, 1)
+	participants := max(len(c.ActiveParticipants()), 1)
+	calls := 2 + len(c.Candidates) + 1 + rounds*(participants+1) + 2
+	steps := 5 + 2*rounds // understand, filter, offers, aggregate, each round's feedback and adjustment, gaps
+	return domain.SubnetCost{Tokens: calls * tokensPerCall, TimeSeconds: steps * secondsPerStep}
 }

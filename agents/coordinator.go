@@ -39,6 +39,9 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 			if len(evs) == 1 { // not rejected: filtering starts
 				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: active})
 			}
+			if fb := domain.FellBack(domain.FallbackUnderstand, &call, "", d.ID); fb != nil && len(evs) > 0 {
+				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the understanding it explains
+			}
 			return evs, err
 		})
 	return e.jobError(ctx, "understand demand", err)
@@ -126,6 +129,9 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			if err != nil || len(evs) == 0 {
 				return nil, err
 			}
+			if fb := domain.FellBack(domain.FallbackFilter, call, "", d.ID); fb != nil {
+				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the filter's result it explains
+			}
 			for _, ev := range evs {
 				d.Apply(ev)
 			}
@@ -141,7 +147,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 			}
 			c := &domain.Channel{}
 			created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
-				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules})
+				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
 			if err != nil {
 				return nil, err
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
@@ -88,6 +89,10 @@ type Config struct {
 	// OfflineAfter is how long an online external agent may stay silent
 	// before it is taken offline ([DefaultOfflineAfter]).
 	OfflineAfter time.Duration
+	// TracerProvider, when set, traces the River jobs (otelriver) and
+	// keeps each negotiation tree in one trace (see trace.go); nil:
+	// tracing off, nothing is added.
+	TracerProvider trace.TracerProvider
 }
 
 func (c *Config) defaults() {
@@ -165,6 +170,9 @@ type Engine struct {
 	// forks caches, by tree id, the root demand each tree was forked from
 	// ("" for a tree that is no fork).
 	forks sync.Map
+	// tracing says Config.TracerProvider is set: events and jobs carry
+	// their tree's traceparent.
+	tracing bool
 }
 
 // New builds an engine over store (on pool) that filters candidates from
@@ -173,7 +181,8 @@ type Engine struct {
 func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *llm.Client, workers bool, cfg Config) (*Engine, error) {
 	cfg.defaults()
 	e := &Engine{cfg: cfg, pool: pool, store: store, dir: dir, llm: client, log: cfg.Logger, cache: newEventCache(eventCacheStreams),
-		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), logthrottle.Interval)), httpClient: cfg.HTTPClient}
+		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), logthrottle.Interval)), httpClient: cfg.HTTPClient,
+		tracing: cfg.TracerProvider != nil}
 	rc := &river.Config{
 		// River reports a database outage from several loops, many times a
 		// second: one line per message every few seconds, with a count.
@@ -182,6 +191,9 @@ func New(pool *pgxpool.Pool, store *eventstore.Store, dir *Directory, client *ll
 		RescueStuckJobsAfter: cfg.RescueAfter,
 		FetchCooldown:        cfg.FetchCooldown,
 		FetchPollInterval:    cfg.FetchPollInterval,
+	}
+	if e.tracing {
+		rc.Middleware = riverMiddleware(cfg.TracerProvider)
 	}
 	if workers {
 		e.live = &liveness{e: e, id: newClientID()}
@@ -236,6 +248,10 @@ func (e *Engine) Stop(ctx context.Context) error {
 	}
 	return nil
 }
+
+// River is the engine's River client, for what only reads or manages
+// its jobs (River UI); the engine's steps never go around it.
+func (e *Engine) River() *river.Client[pgx.Tx] { return e.river }
 
 // Rules returns the rules stamped on new channels.
 func (e *Engine) Rules() domain.Rules { return e.cfg.Rules }
@@ -319,18 +335,38 @@ func (e *Engine) commit(ctx context.Context, step string, lock []string, build f
 				return err
 			}
 			defer func() { tAppend = time.Now() }()
+			traces, jobTrace := map[string]string{}, ""
+			for i, a := range p.appends {
+				root := rootOf(a)
+				if _, ok := traces[root]; !ok {
+					if traces[root], err = e.treeTrace(ctx, e.store.In(tx), root); err != nil {
+						return err
+					}
+				}
+				if i == 0 {
+					jobTrace = traces[root]
+				}
+			}
+			if len(p.appends) == 0 {
+				jobTrace, _ = ctx.Value(treeTraceKey{}).(string)
+			}
 			// Jobs first: the append takes the store-wide append lock, held
 			// until commit, so it should be the last statement.
-			if err := e.insertJobs(ctx, tx, p.jobs); err != nil {
+			if err := e.insertJobs(ctx, tx, p.jobs, jobTrace); err != nil {
 				return err
 			}
 			tJobs = time.Now()
 			for _, a := range p.appends {
+				a.meta.TraceParent = traces[rootOf(a)]
 				evs, err := encode(a)
 				if err != nil {
 					return err
 				}
-				evs = append(evs, a.raw...)
+				for _, r := range a.raw {
+					// A fork's copy of another tree's history: its own trace.
+					r.Metadata.TraceParent = a.meta.TraceParent
+					evs = append(evs, r)
+				}
 				res, err := e.store.AppendTx(ctx, tx, a.stream, a.expected, evs...)
 				if err != nil {
 					return err
@@ -419,13 +455,15 @@ func encode(a appendOp) ([]eventstore.EventData, error) {
 	return out, nil
 }
 
-func (e *Engine) insertJobs(ctx context.Context, tx pgx.Tx, jobs []job) error {
+// insertJobs enqueues jobs in tx; traceparent is their tree's ("": none).
+func (e *Engine) insertJobs(ctx context.Context, tx pgx.Tx, jobs []job, traceparent string) error {
 	if len(jobs) == 0 {
 		return nil
 	}
+	md := jobMetadata(traceparent)
 	params := make([]river.InsertManyParams, len(jobs))
 	for i, j := range jobs {
-		opts := &river.InsertOpts{Queue: j.queue}
+		opts := &river.InsertOpts{Queue: j.queue, Metadata: slices.Clone(md)} // each job its own: middleware edits it
 		if !j.at.IsZero() && j.at.After(e.cfg.Now()) {
 			opts.ScheduledAt = j.at
 		}

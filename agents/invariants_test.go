@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -80,6 +81,7 @@ func (h *harness) check(demandID string) {
 				t.Fatalf("%s: event %d has version %d", stream, i, e.StreamVersion)
 			}
 		}
+		checkCodedFailures(t, stream, evs)
 		switch {
 		case strings.HasPrefix(stream, "channel-"):
 			id := strings.TrimPrefix(stream, "channel-")
@@ -114,21 +116,53 @@ func (h *harness) check(demandID string) {
 	}
 }
 
-// checkChannel: no duplicated answers, one completion and nothing after it,
-// and every status change allowed by the state machine.
+// checkChannel: no duplicated answers, one completion followed by
+// towow.channel.closed and nothing after them, every status change allowed
+// by the state machine, an invitation sent to every candidate at the
+// broadcast (with the demand's urgency), and the agreement's duration
+// measured from the channel's opening (issue 17).
 func checkChannel(t testing.TB, id string, evs []eventstore.RecordedEvent) {
 	t.Helper()
 	offers, feedback := map[string]bool{}, map[string]bool{}
 	status := domain.ChannelStatus("")
-	completed := 0
-	for _, e := range evs {
-		if completed > 0 {
+	completed, closed := 0, 0
+	var created *domain.ChannelCreated
+	invited := map[string]bool{}
+	for i, e := range evs {
+		if closed > 0 {
+			t.Fatalf("channel %s: %s after it closed", id, e.Type)
+		}
+		if completed > 0 && e.Type != domain.EventChannelClosed {
 			t.Fatalf("channel %s: %s after completion", id, e.Type)
 		}
 		p, _ := e.Decode()
 		switch ev := p.(type) {
 		case *domain.ChannelCreated:
-			status = domain.ChannelStatusCreated
+			status, created = domain.ChannelStatusCreated, ev
+			if ev.CreatedAt.IsZero() {
+				t.Fatalf("channel %s: created without its opening time", id)
+			}
+		case *domain.DemandBroadcast:
+			if !ev.Urgency.Valid() {
+				t.Fatalf("channel %s: broadcast with urgency %q", id, ev.Urgency)
+			}
+		case *domain.ChannelInviteSent:
+			invited[ev.AgentID] = true // at the broadcast, or a fork's add_agent
+		case *domain.OfferRequested:
+			if !invited[ev.AgentID] && ev.Round == 1 {
+				t.Fatalf("channel %s: offer requested of %s before its invitation", id, ev.AgentID)
+			}
+		case *domain.ProposalFinalized:
+			want := e.RecordedAt.Sub(created.CreatedAt).Seconds()
+			if got := float64(ev.TotalDurationSeconds); got > want+1 || got < want-2 {
+				t.Fatalf("channel %s: total_duration_seconds %d, but it opened %.1f s before", id, ev.TotalDurationSeconds, want)
+			}
+		case *domain.ChannelClosed:
+			nc, _ := evs[i-1].Decode()
+			if c, ok := nc.(*domain.NegotiationCompleted); !ok || c.Status != ev.Status || ev.Reason == "" {
+				t.Fatalf("channel %s: closed %+v after %s", id, ev, evs[i-1].Type)
+			}
+			closed++
 		case *domain.ChannelStatusChanged:
 			if ev.OldStatus != status || !domain.CanTransition(ev.OldStatus, ev.NewStatus) {
 				t.Fatalf("channel %s: transition %s → %s while %s", id, ev.OldStatus, ev.NewStatus, status)
@@ -149,7 +183,41 @@ func checkChannel(t testing.TB, id string, evs []eventstore.RecordedEvent) {
 			completed++
 		}
 	}
-	if completed != 1 {
-		t.Fatalf("channel %s completed %d times", id, completed)
+	if completed != 1 || closed != 1 {
+		t.Fatalf("channel %s completed %d times and closed %d times", id, completed, closed)
+	}
+	if broadcast := slices.ContainsFunc(evs, func(e eventstore.RecordedEvent) bool { return e.Type == domain.EventDemandBroadcast }); broadcast {
+		for _, cand := range created.Candidates {
+			if !invited[cand.AgentID] {
+				t.Fatalf("channel %s: candidate %s never invited", id, cand.AgentID)
+			}
+		}
+	}
+}
+
+// checkCodedFailures: every failure carries its TOWOW_* code and is
+// followed, in the same commit, by a towow.error.occurred with that code
+// naming the failure's demand; every towow.error.occurred has a code.
+func checkCodedFailures(t testing.TB, stream string, evs []eventstore.RecordedEvent) {
+	t.Helper()
+	for i, e := range evs {
+		p, _ := e.Decode()
+		switch ev := p.(type) {
+		case *domain.NegotiationFailed:
+			if !strings.HasPrefix(ev.ErrorCode, "TOWOW_") {
+				t.Fatalf("%s: failure %s without a code", stream, ev.Reason)
+			}
+			if i+1 == len(evs) || evs[i+1].Type != domain.EventErrorOccurred || evs[i+1].Metadata.CausationID != e.Metadata.CausationID {
+				t.Fatalf("%s: failure %s (%s) not followed by its towow.error.occurred", stream, ev.Reason, ev.ErrorCode)
+			}
+			next, _ := evs[i+1].Decode()
+			if o := next.(*domain.ErrorOccurred); o.ErrorCode != ev.ErrorCode || o.Context["demand_id"] != ev.DemandID {
+				t.Fatalf("%s: failure %s coded %s followed by error %+v", stream, ev.Reason, ev.ErrorCode, o)
+			}
+		case *domain.ErrorOccurred:
+			if !strings.HasPrefix(ev.ErrorCode, "TOWOW_") || ev.ErrorMessage == "" {
+				t.Fatalf("%s: error without a code or message: %+v", stream, ev)
+			}
+		}
 	}
 }

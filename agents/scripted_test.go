@@ -22,6 +22,7 @@ type scripted struct {
 	understand func(*llm.UnderstandInput) string
 	filter     func(*llm.FilterInput) string
 	offer      func(*llm.OfferInput) string
+	aggregate  func(*llm.AggregateInput) string
 	feedback   func(*llm.FeedbackInput) string
 	gaps       func(*llm.GapInput) string
 	recursion  func(*llm.RecursionInput) string
@@ -71,6 +72,10 @@ func (s *scripted) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		if s.offer != nil {
 			text = s.offer(in)
 		}
+	case *llm.AggregateInput:
+		if s.aggregate != nil {
+			text = s.aggregate(in)
+		}
 	case *llm.FeedbackInput:
 		if s.feedback != nil {
 			text = s.feedback(in)
@@ -118,6 +123,17 @@ func feedbackReply(t domain.FeedbackType) string {
 	}
 	return mustJSON(map[string]any{"feedback_type": t, "reasoning": "scripted " + string(t), "adjustment_request": req,
 		"concerns": []string{}, "confidence": 80})
+}
+
+// needReply is a prompt 4 proposal assigning every offer to need: beyond
+// the need's count the willing are alternates.
+func needReply(in *llm.AggregateInput, need string) string {
+	var as []map[string]any
+	for _, o := range in.Offers {
+		as = append(as, map[string]any{"agent_id": o.AgentID, "role": need, "need": need, "responsibility": o.Contribution})
+	}
+	return mustJSON(map[string]any{"summary": "scripted plan", "objective": need, "assignments": as, "rationale": "scripted",
+		"gaps": []string{}, "confidence": "high"})
 }
 
 func gapsReply(gapTypes ...string) string {

@@ -106,7 +106,7 @@ func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackAr
 	}
 	err = e.fanOut(ctx, "twin feedback", c.ID, causation(job.Kind, job.ID), len(twins), ask,
 		func(c *domain.Channel, a answer) ([]domain.Payload, error) {
-			evs, err := c.SubmitFeedback(*a.fb, round)
+			evs, err := c.SubmitFeedback(*a.fb, round, e.cfg.Now())
 			if moot(err) || (err != nil && !c.AwaitingFeedback()) {
 				return nil, nil // the round moved on (evaluated, or timed out)
 			}

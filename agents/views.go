@@ -77,7 +77,7 @@ func feedbackViews(c *domain.Channel, fbs []domain.ProposalFeedback) []llm.Feedb
 	out := make([]llm.FeedbackView, len(fbs))
 	for i, f := range fbs {
 		out[i] = llm.FeedbackView{AgentID: f.AgentID, DisplayName: c.DisplayName(f.AgentID), FeedbackType: f.FeedbackType,
-			Reasoning: f.Reasoning, AdjustmentRequest: f.AdjustmentRequest, Concerns: f.Concerns}
+			Reasoning: f.Reasoning, AdjustmentRequest: f.AdjustmentRequest, Concerns: f.Concerns, ProposedChanges: f.ProposedChanges}
 	}
 	return out
 }

@@ -582,7 +582,7 @@ func TestExternalAgentDeadlines(t *testing.T) {
 		t.Fatalf("stats of %s after a timed-out round: %+v, want 1 timed out, 0 accepted", member, stats.Stats)
 	}
 	st, p := a.do(t, "POST", path+"/feedback", bulk.Tokens[member], map[string]any{"round": 1, "feedback_type": "negotiate"}, nil)
-	if st != 409 || (p.Code != "TOWOW_PROPOSAL_003" && p.Code != "TOWOW_PROPOSAL_005" && p.Code != "TOWOW_CHANNEL_006") {
+	if st != 409 || (p.Code != "TOWOW_PROPOSAL_006" && p.Code != "TOWOW_PROPOSAL_005" && p.Code != "TOWOW_CHANNEL_006") {
 		t.Fatalf("feedback after the round closed: %d %+v", st, p)
 	}
 }

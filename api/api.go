@@ -160,7 +160,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		writeProblem(w, newProblem(http.StatusNotFound, CodeNotFound, "no such API path: "+r.Method+" "+r.URL.Path+" (see /docs)"))
 	})
-	return withCORS(s.CORSOrigins, s.edge(mux))
+	return withCORS(s.CORSOrigins, s.edge(routeNamed(mux)))
 }
 
 // allowedMethods lists the methods whose operations answer r's path (none:

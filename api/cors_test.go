@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/towow/towow/api"
@@ -48,8 +49,12 @@ func TestCORS(t *testing.T) {
 			if resp.StatusCode != tc.wantStatus || resp.Header.Get("Access-Control-Allow-Origin") != tc.wantAllow {
 				t.Fatalf("status %d, allow-origin %q; want %d, %q", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), tc.wantStatus, tc.wantAllow)
 			}
-			if tc.preflight && tc.wantStatus == 204 && resp.Header.Get("Access-Control-Allow-Headers") == "" {
-				t.Fatal("preflight without Access-Control-Allow-Headers")
+			// The MCP endpoint's session header may be sent and read.
+			if allow := resp.Header.Get("Access-Control-Allow-Headers"); tc.preflight && tc.wantStatus == 204 && !strings.Contains(allow, "Mcp-Session-Id") {
+				t.Fatalf("preflight allows headers %q", allow)
+			}
+			if expose := resp.Header.Get("Access-Control-Expose-Headers"); !tc.preflight && tc.wantAllow != "" && !strings.Contains(expose, "Mcp-Session-Id") {
+				t.Fatalf("exposed headers %q", expose)
 			}
 		})
 	}

@@ -87,6 +87,7 @@ func (in StreamInput) after() (int64, error) {
 // NegotiationStreamInput follows one negotiation tree.
 type NegotiationStreamInput struct {
 	DemandID string `path:"demand_id" doc:"the root demand" example:"d-3f9a1c2b4d5e"`
+	Format   string `query:"format" enum:"events,bridge" default:"events" doc:"events: every event as an Event; bridge: document 000's SSE bridge frames ({event, data, timestamp}) for a frontend written against it"`
 	StreamInput
 }
 
@@ -126,7 +127,7 @@ func (s *Server) registerEvents(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/negotiations/{demand_id}/stream",
 		Summary:     "Server-sent events of one negotiation tree (sub-negotiations included)",
-		Description: "Each message is `id: <cursor>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.",
+		Description: "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\nWith `format=bridge`, the stream speaks document 000's SSE bridge (§3.5, §4.3) instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. The message that ends an event's frames carries `id: <cursor>`, so Last-Event-ID resumes the same way.",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *NegotiationStreamInput) (*huma.StreamResponse, error) {
 		after, err := in.after()
@@ -140,7 +141,15 @@ func (s *Server) registerEvents(api huma.API) {
 		if v == 0 {
 			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
 		}
-		return s.stream(after, eventstore.Filter{CorrelationID: in.DemandID}), nil
+		f := eventstore.Filter{CorrelationID: in.DemandID}
+		if in.Format == FormatBridge {
+			b, err := s.bridgeAt(ctx, in.DemandID, after)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return s.streamWith(after, f, "", b), nil
+		}
+		return s.stream(after, f), nil
 	})
 
 	huma.Register(api, huma.Operation{
@@ -182,6 +191,12 @@ func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
 // streamFor is stream as seen by one client: the events it caused itself
 // go out as acknowledgements (echo exclusion; none when client is empty).
 func (s *Server) streamFor(after int64, f eventstore.Filter, client string) *huma.StreamResponse {
+	return s.streamWith(after, f, client, nil)
+}
+
+// streamWith is streamFor in the bridge format when bridge is set (see
+// bridge.go): bridge has folded the events up to after.
+func (s *Server) streamWith(after int64, f eventstore.Filter, client string, bridge *domain.Bridge) *huma.StreamResponse {
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		hctx.SetHeader("Content-Type", "text/event-stream")
 		hctx.SetHeader("Cache-Control", "no-cache")
@@ -189,7 +204,7 @@ func (s *Server) streamFor(after int64, f eventstore.Filter, client string) *hum
 		ctx, cancel := context.WithCancel(hctx.Context())
 		defer cancel()
 		sw := newSSEWriter(hctx.BodyWriter(), s.frames, cmp.Or(s.SSEWriteTimeout, 30*time.Second), cancel)
-		sw.client = client
+		sw.client, sw.bridge = client, bridge
 		defer sw.close()
 		if err := sw.comment("towow event stream"); err != nil {
 			return

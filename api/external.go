@@ -94,7 +94,7 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		Method:        http.MethodPost,
 		Path:          "/api/v1/channels/{channel_id}/feedback",
 		Summary:       "An external agent answers the proposal of a round",
-		Description:   "Not a participant of the round: 422 TOWOW_CHANNEL_005. A round that is not open: 409 TOWOW_PROPOSAL_005. A second answer: 409 TOWOW_CHANNEL_006. After the round closed: 409 TOWOW_PROPOSAL_003. Nothing is written then.",
+		Description:   "Not a participant of the round: 422 TOWOW_CHANNEL_005. A round that is not open: 409 TOWOW_PROPOSAL_005. A second answer: 409 TOWOW_CHANNEL_006. After the round closed: 409 TOWOW_PROPOSAL_006. Nothing is written then.",
 		Tags:          []string{"external agents"},
 		DefaultStatus: http.StatusCreated,
 		MaxBodyBytes:  64 << 10,

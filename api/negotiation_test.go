@@ -229,7 +229,7 @@ func (a *testAPI) follow(t *testing.T, demandID string, lastID int64, header boo
 }
 
 func rootDone(m message, demandID string) bool {
-	return m.ev.EventType == string(domain.EventNegotiationCompleted) &&
+	return m.ev.EventType == string(domain.EventChannelClosed) && // the last event of the completion's commit
 		m.ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(demandID))
 }
 

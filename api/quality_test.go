@@ -56,7 +56,7 @@ func TestQuality(t *testing.T) {
 
 	x, _ := a.submit(t, "x")
 	a.follow(t, x, 0, false, func(ms []message) bool {
-		return len(ms) > 0 && ms[len(ms)-1].ev.EventType == string(domain.EventNegotiationFailed)
+		return failedWithCode(ms)
 	})
 	if a.getJSON(t, "/api/v1/demands/"+x+"/quality", &q); !q.Final || q.Status != "rejected" || q.Root.Assignees != 0 {
 		t.Fatalf("x: %+v", q)
@@ -139,7 +139,7 @@ func TestClarify(t *testing.T) {
 	a := newAPI(t)
 	x, _ := a.submit(t, "x")
 	a.follow(t, x, 0, false, func(ms []message) bool {
-		return len(ms) > 0 && ms[len(ms)-1].ev.EventType == string(domain.EventNegotiationFailed)
+		return failedWithCode(ms)
 	})
 	var sub struct {
 		DemandID string `json:"demand_id"`
@@ -174,4 +174,11 @@ func TestClarify(t *testing.T) {
 	if err != nil || len(evs) != 0 {
 		t.Fatalf("refused clarifications wrote %d demands (%v)", len(evs), err)
 	}
+}
+
+// failedWithCode: the stream ended with a failure and its
+// towow.error.occurred (the last events a failed demand records).
+func failedWithCode(ms []message) bool {
+	n := len(ms)
+	return n > 1 && ms[n-2].ev.EventType == string(domain.EventNegotiationFailed) && ms[n-1].ev.EventType == string(domain.EventErrorOccurred)
 }

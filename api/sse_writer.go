@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -25,6 +26,7 @@ type sseWriter struct {
 	timeout time.Duration      // bounds each write
 	fail    context.CancelFunc // ends the stream after a failed write
 	client  string             // echo exclusion: what this client caused goes out as an ack
+	bridge  *domain.Bridge     // the bridge format (bridge.go): frames folded for this client
 
 	mu     sync.Mutex
 	closed bool
@@ -76,6 +78,9 @@ func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent)
 // frame is e's SSE message for this client: the shared frame, or an
 // acknowledgement when the client caused e itself.
 func (sw *sseWriter) frame(e eventstore.RecordedEvent) ([]byte, error) {
+	if sw.bridge != nil {
+		return encodeBridge(sw.bridge, e)
+	}
 	if sw.client != "" {
 		if ack, ok := echoOf(e, sw.client); ok {
 			return encodeAck(ack)

@@ -14,9 +14,16 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"github.com/exaring/otelpgx"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/attribute"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/api"
@@ -29,7 +36,9 @@ import (
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/internal/schema"
+	"github.com/towow/towow/internal/tracing"
 	"github.com/towow/towow/llm"
+	"github.com/towow/towow/mcpserver"
 	"github.com/towow/towow/projections"
 )
 
@@ -76,6 +85,12 @@ type Config struct {
 	// enqueue their steps, nothing runs them (`towow fuzz`: only an
 	// accepted command writes to the log).
 	Idle bool
+	// Tracing turns OpenTelemetry tracing on (tracing.FromEnv reads it
+	// from OTEL_*): HTTP requests, River jobs, database calls and LLM
+	// calls, one trace per negotiation tree. Off: nothing is traced and
+	// nothing is added. Database spans need a pool New opens (a Config.Pool
+	// is used as it is).
+	Tracing tracing.Config
 	// Logger logs (nil: discard).
 	Logger *slog.Logger
 }
@@ -100,6 +115,9 @@ type App struct {
 	Queries *projections.Queries
 	// Metrics is nil without Config.Metrics.
 	Metrics *metrics.Metrics
+	// Tracing is this App's own tracer provider (the no-op one when
+	// tracing is off); Close flushes and shuts it down last.
+	Tracing *tracing.Provider
 
 	cfg Config
 	log *slog.Logger
@@ -109,6 +127,11 @@ type App struct {
 	loops    *slog.Logger
 	migrator *schema.Migrator
 	closers  []func()
+	// riverUIOnce builds River UI's handler the first time API is called
+	// (riverui.go).
+	riverUIOnce  sync.Once
+	riverUIMount api.Mount
+	riverUIErr   error
 }
 
 // New opens and migrates the database, registers the agent profiles and
@@ -131,6 +154,17 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 // start builds and starts the parts in order; each adds its closer.
 func (a *App) start(ctx context.Context) (err error) {
 	cfg := a.cfg
+	if a.Tracing, err = tracing.New(ctx, cfg.Tracing); err != nil {
+		return err
+	}
+	// First in, so last out: the spans of everything else are flushed.
+	a.closers = append(a.closers, func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if err := a.Tracing.Shutdown(sctx); err != nil {
+			a.log.Error("flush traces", "err", err)
+		}
+	})
 	if err := a.openDB(ctx); err != nil {
 		return err
 	}
@@ -150,6 +184,9 @@ func (a *App) start(ctx context.Context) (err error) {
 	lc.Logger, ec.Logger = a.log, a.log
 	if a.Metrics != nil {
 		lc.OnCall, lc.OnBreakerOpen, ec.Observe = a.Metrics.LLMCall, a.Metrics.BreakerOpened, a.Metrics.Observe
+	}
+	if tp := a.tracerProvider(); tp != nil {
+		lc.TracerProvider, ec.TracerProvider = tp, tp
 	}
 	a.LLM = llm.NewClient(lc)
 	if a.Engine, err = agents.New(a.Pool, a.Store, a.Directory, a.LLM, !cfg.Idle, ec); err != nil {
@@ -205,9 +242,36 @@ func (a *App) Close() {
 }
 
 // API is the HTTP API of this process: commands, the log, the live
-// streams, the status and, with Config.ReadModels, the read models'
-// endpoints. Callers may adjust it before building its Handler.
+// streams, the status, River UI at /riverui/ (behind the admin token) and,
+// with Config.ReadModels, the read models' endpoints and the MCP endpoint
+// at /mcp (behind the admin token). Callers may adjust it before building
+// its Handler. Do not call it concurrently with Close.
 func (a *App) API() *api.Server {
+	s := a.rest()
+	if m, err := a.riverUI(); err != nil {
+		a.log.Error("river ui not served", "err", err)
+	} else {
+		s.Mounts = append(s.Mounts, m)
+	}
+	if a.Queries != nil {
+		s.Mounts = append(s.Mounts, api.Mount{Pattern: "/mcp", Handler: mcpserver.NewHTTPHandler(a.MCP()), Admin: true})
+	}
+	return s
+}
+
+// MCP configures an MCP server (package mcpserver) whose tools call this
+// App's REST API in process, without a socket: the /mcp endpoint and
+// `towow mcp`. The API handler they call is built at the first call.
+func (a *App) MCP() mcpserver.Config {
+	return mcpserver.Config{
+		BaseURL:    "http://towow.internal",
+		HTTPClient: mcpserver.InProcess(func() http.Handler { return a.rest().Handler() }),
+		Logger:     a.log,
+	}
+}
+
+// rest is API without its mounts (River UI, MCP): what the MCP tools call.
+func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
 	s.CORSOrigins, s.AdminToken = a.cfg.CORSOrigins, a.cfg.AdminToken
@@ -215,6 +279,54 @@ func (a *App) API() *api.Server {
 		s.ReadModels, s.Ready.Lag = a.Queries, a.lag
 	}
 	return s
+}
+
+// Handler is the API's HTTP handler as Run serves it: with tracing on,
+// every request but /metrics, /healthz and /readyz is a server span named
+// by its route ("POST /api/v1/demands"), continuing a W3C traceparent the
+// client sent.
+func (a *App) Handler() http.Handler {
+	h := a.API().Handler()
+	tp := a.tracerProvider()
+	if tp == nil {
+		return h
+	}
+	return otelhttp.NewHandler(h, "towow",
+		otelhttp.WithTracerProvider(tp),
+		otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()),
+		otelhttp.WithPropagators(tracing.Propagator()),
+		otelhttp.WithFilter(func(r *http.Request) bool {
+			switch r.URL.Path {
+			case "/metrics", "/healthz", "/readyz":
+				return false
+			}
+			return true
+		}),
+		// The method until the API's mux names the route (api.Server).
+		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method }))
+}
+
+// tracerProvider is the provider the traced parts get: nil when tracing is
+// off, so that they add nothing at all.
+func (a *App) tracerProvider() trace.TracerProvider {
+	if a.Tracing == nil || !a.Tracing.Enabled() {
+		return nil
+	}
+	return a.Tracing.TracerProvider()
+}
+
+// dbTracer is the pool's query tracer: database spans, each a child of the
+// span whose context runs the query (none outside a traced request or
+// step, so River's and the projectors' polling make no spans).
+func (a *App) dbTracer() pgx.QueryTracer {
+	tp := a.tracerProvider()
+	if tp == nil {
+		return nil
+	}
+	return otelpgx.NewTracer(otelpgx.WithTracerProvider(tp), otelpgx.WithMeterProvider(metricnoop.NewMeterProvider()),
+		otelpgx.WithTrimSQLInSpanName(),
+		// otelpgx writes db.system (semantic conventions 1.27); newer readers look for db.system.name.
+		otelpgx.WithTracerAttributes(attribute.String("db.system.name", "postgresql")))
 }
 
 // health is the API of a process without one: /healthz, /readyz and
@@ -235,7 +347,7 @@ func (a *App) Run(ctx context.Context) error {
 	addr, name, h := a.cfg.Addr, "TOWOW_ADDR", http.Handler(nil)
 	switch {
 	case addr != "":
-		h = a.API().Handler()
+		h = a.Handler()
 	case a.cfg.MetricsAddr != "":
 		addr, name, h = a.cfg.MetricsAddr, "TOWOW_METRICS_ADDR", a.health().Handler()
 	default:
@@ -289,7 +401,7 @@ func (a *App) openDB(ctx context.Context) error {
 		a.Pool = a.cfg.Pool
 		return nil
 	}
-	pool, closeDB, err := OpenDB(ctx, a.cfg.DatabaseURL, a.cfg.DataDir, a.log)
+	pool, closeDB, err := openDB(ctx, a.cfg.DatabaseURL, a.cfg.DataDir, a.log, database.Options{Tracer: a.dbTracer()})
 	if err != nil {
 		return err
 	}
@@ -302,14 +414,19 @@ func (a *App) openDB(ctx context.Context) error {
 // cluster of dataDir (started if needed; see OpenEmbedded). closeDB closes
 // the pool and ends this process's use of the cluster.
 func OpenDB(ctx context.Context, databaseURL, dataDir string, logger *slog.Logger) (pool *pgxpool.Pool, closeDB func(), err error) {
+	return openDB(ctx, databaseURL, dataDir, logger, database.Options{})
+}
+
+// openDB is OpenDB with the pool's options.
+func openDB(ctx context.Context, databaseURL, dataDir string, logger *slog.Logger, opts database.Options) (pool *pgxpool.Pool, closeDB func(), err error) {
 	if databaseURL != "" {
-		pool, err := database.Open(ctx, databaseURL, database.Options{})
+		pool, err := database.Open(ctx, databaseURL, opts)
 		if err != nil {
 			return nil, nil, err
 		}
 		return pool, pool.Close, nil
 	}
-	return OpenEmbedded(ctx, dataDir, logger)
+	return openEmbedded(ctx, dataDir, logger, opts)
 }
 
 // OpenEmbedded starts (or joins) the embedded cluster in dataDir/pg and
@@ -317,6 +434,11 @@ func OpenDB(ctx context.Context, databaseURL, dataDir string, logger *slog.Logge
 // process's use of the cluster, which stops it if no other process uses it
 // and it was not started detached (towow db start).
 func OpenEmbedded(ctx context.Context, dataDir string, logger *slog.Logger) (pool *pgxpool.Pool, stop func(), err error) {
+	return openEmbedded(ctx, dataDir, logger, database.Options{})
+}
+
+// openEmbedded is OpenEmbedded with the pool's options.
+func openEmbedded(ctx context.Context, dataDir string, logger *slog.Logger, opts database.Options) (pool *pgxpool.Pool, stop func(), err error) {
 	dir := EmbeddedDir(dataDir)
 	cluster, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: dir, Logger: logger})
 	if err != nil {
@@ -329,7 +451,7 @@ func OpenEmbedded(ctx context.Context, dataDir string, logger *slog.Logger) (poo
 		}
 	}
 	logger.Info("embedded database ready", "dir", dir, "port", cluster.Port(), "owned", cluster.Owned())
-	pool, err = database.Open(ctx, cluster.URL("towow"), database.Options{})
+	pool, err = database.Open(ctx, cluster.URL("towow"), opts)
 	if err != nil {
 		stopCluster()
 		return nil, nil, err

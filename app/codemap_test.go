@@ -24,6 +24,7 @@ var codeMap = map[string][]string{
 	"internal/pgcluster":   {},
 	"internal/schema":      {"internal/sqlcdb", "migrations"},
 	"internal/metrics":     {"domain"},
+	"internal/tracing":     {},
 	"internal/dbtest":      {"internal/database", "internal/pgcluster", "internal/schema", "internal/sqlcdb", "migrations"},
 	"eventstore":           {"domain", "internal/sqlcdb"},
 	"llm":                  {"domain"},
@@ -33,13 +34,14 @@ var codeMap = map[string][]string{
 	"commands":             {"agents", "domain", "eventstore"},
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "quality", "web"},
 	"quality":              {"domain", "eventstore"},
+	"mcpserver":            {"domain"},
 	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/logthrottle", "internal/metrics",
-		"internal/pgcluster", "internal/schema", "llm", "projections"},
+		"internal/pgcluster", "internal/schema", "internal/tracing", "llm", "mcpserver", "projections"},
 	"bench":   {"app", "domain", "eventstore", "llm"},
 	"apifuzz": {},
 	"eval":    {"app", "domain", "quality"},
 	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eval", "eventstore", "internal/database", "internal/logctx",
-		"internal/pgcluster", "internal/schema", "llm", "llm/builtin", "projections"},
+		"internal/pgcluster", "internal/schema", "internal/tracing", "llm", "llm/builtin", "mcpserver", "projections"},
 }
 
 const module = "github.com/towow/towow"

@@ -225,7 +225,7 @@ func waitEnd(ctx context.Context, store *eventstore.Store, demandID string, time
 		if err != nil {
 			return nil, err
 		}
-		if (len(last) == 1 && last[0].Type == domain.EventNegotiationCompleted) || len(failed) > 0 {
+		if (len(last) == 1 && (last[0].Type == domain.EventChannelClosed || last[0].Type == domain.EventNegotiationCompleted)) || len(failed) > 0 {
 			return eventstore.ReadEvery(ctx, store, 0, eventstore.Filter{CorrelationID: demandID})
 		}
 		if time.Now().After(deadline) {

@@ -90,7 +90,7 @@ func (s *Service) SubmitFeedback(ctx context.Context, channelID, agentID string,
 	}
 	f := domain.ProposalFeedback{AgentID: agentID, FeedbackAnswer: answer}
 	return s.engine.DecideChannel(ctx, "submit feedback", channelID, domain.AgentActor(agentID), "agent:"+agentID,
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitFeedback(f, round) })
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubmitFeedback(f, round, s.now()) })
 }
 
 // requireAnswerer refuses an answer unless agentID is an external agent

@@ -39,6 +39,52 @@ var aliases = map[string]EventType{
 	"towow.feedback.submitted":   EventProposalFeedback,
 	"towow.invite.declined":      EventOfferSubmitted,
 	"towow.proposal.aggregating": EventAggregationStarted, // 002 §2.1, superseded by 001 §4.6
+
+	// 000 §3.2 and §3.5: the OpenAgents message that creates a channel, and
+	// the ChannelAdmin's notice of each offer received, with its progress
+	// (§3.3; the UserAgent's same-named notice of a final proposal is the
+	// bridge's proposal.distributed).
+	"channel.init":      EventChannelCreated,
+	"proposal.received": EventOfferSubmitted,
+}
+
+// bridgeRoutes is 000 §3.5's DEFAULT_MAPPINGS: each prototype event name
+// (resolved through the alias table by [Canonical]) and the SSE event its
+// frontend receives for it (000 §4.3). An event type listed twice gives
+// two frames, in this order. The last route is not in 000: 004 (v4) ends a
+// channel's last undecided round with a compromise, force-finalized, which
+// completes the channel as a consensus does.
+var bridgeRoutes = []BridgeRoute{
+	{From: "channel.init", Event: "channel_created"},
+	{From: "channel.status_changed", Event: "channel_status"},
+	{From: "channel.finalized", Event: "channel_completed"},
+	{From: "channel.failed", Event: "channel_failed"},
+	{From: "towow.proposal.submitted", Event: "agent_response"},
+	{From: "towow.feedback.submitted", Event: "agent_feedback"},
+	{From: "proposal.received", Event: "negotiation_progress"},
+	{From: "proposal.distributed", Event: "proposal_sent"},
+	{From: "subnet.triggered", Event: "subnet_created"},
+	{From: string(EventNegotiationForceFinalized), Event: "channel_completed"},
+}
+
+// BridgeRoute is one line of the SSE bridge's mapping (000 §3.5): the
+// prototype's event name, the towow.* event type it names, and the bridge
+// event sent for it.
+type BridgeRoute struct {
+	From  string    // the name in 000, e.g. "channel.status_changed"
+	Type  EventType // the catalog type From resolves to
+	Event string    // the bridge event, e.g. "channel_status"
+}
+
+// BridgeRoutes returns the SSE bridge's mapping, in 000 §3.5's order, each
+// route with the towow.* type its prototype name resolves to.
+func BridgeRoutes() []BridgeRoute {
+	out := make([]BridgeRoute, len(bridgeRoutes))
+	for i, r := range bridgeRoutes {
+		r.Type, _ = Canonical(r.From)
+		out[i] = r
+	}
+	return out
 }
 
 // Canonical returns the catalog event type for name: name itself when it is

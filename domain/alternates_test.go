@@ -161,7 +161,7 @@ func TestMergedPlanPartialGap(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := withGaps(DefaultRules()).then(func(c *Channel) ([]Payload, error) {
-				return c.Recurse([]SubnetPlan{{GapType: "g0", NeedCount: tc.needCount}})
+				return c.Recurse([]SubnetPlan{{GapType: "g0", NeedCount: tc.needCount}}, nil)
 			})
 			c := fold(g.events...)
 			if c.Subnets[0].NeedCount != tc.needCount {

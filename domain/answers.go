@@ -40,6 +40,17 @@ type FeedbackAnswer struct {
 	AdjustmentRequest string       `json:"adjustment_request,omitempty" maxLength:"2000" doc:"what should change (for negotiate)"`
 	Concerns          []string     `json:"concerns,omitempty" maxItems:"20"`
 	Confidence        int          `json:"confidence,omitempty" minimum:"0" maximum:"100"`
+	// ProposedChanges are the concrete changes a negotiate feedback asks
+	// for (001 §3.3.5 proposed_changes).
+	ProposedChanges []ProposedChange `json:"proposed_changes,omitempty" maxItems:"20"`
+}
+
+// ProposedChange is one change a participant asks of a proposal (001
+// §3.3.5: which field, its new value, and why).
+type ProposedChange struct {
+	Field  string `json:"field" minLength:"1" maxLength:"200" doc:"what to change, e.g. timeline.start_date or my responsibility"`
+	Value  string `json:"value" maxLength:"2000" doc:"the value asked for"`
+	Reason string `json:"reason,omitempty" maxLength:"2000"`
 }
 
 // Understanding is a demand as understood by prompt 1 (001 §3.3.1): what

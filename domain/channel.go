@@ -1,6 +1,9 @@
 package domain
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Channel is a negotiation channel folded from its stream.
 type Channel struct {
@@ -10,6 +13,8 @@ type Channel struct {
 	Depth                      int
 	Rules                      Rules
 	Status                     ChannelStatus
+	// CreatedAt is when the channel opened (zero in older logs).
+	CreatedAt time.Time
 
 	Candidates     []Candidate      // invited agents, in invitation order
 	invited        map[string]bool  // agent id → invited
@@ -61,7 +66,7 @@ func (c *Channel) Apply(p Payload) {
 		c.Rules = Rules{MaxRounds: e.MaxRounds, OfferTimeoutSeconds: e.OfferTimeoutSeconds,
 			FeedbackTimeoutSeconds: e.FeedbackTimeoutSeconds, StuckTimeoutSeconds: e.StuckTimeoutSeconds, MaxDepth: e.MaxDepth,
 			AcceptPercent: e.AcceptPercent, FailPercent: e.FailPercent}
-		c.Status = ChannelStatusCreated
+		c.Status, c.CreatedAt = ChannelStatusCreated, e.CreatedAt
 		c.Candidates = e.Candidates
 		c.invited, c.names = map[string]bool{}, map[string]string{}
 		for _, cand := range e.Candidates {

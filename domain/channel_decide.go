@@ -43,9 +43,27 @@ func (b *builder) to(s ChannelStatus, reason string) *builder {
 	return b
 }
 
+// done returns the events collected, or the first error. A negotiation
+// completed by them closes its channel: towow.channel.closed follows every
+// towow.negotiation.completed, with the terminal status and, for a
+// failure, its reason.
 func (b *builder) done() ([]Payload, error) {
 	if b.err != nil {
 		return nil, b.err
+	}
+	for i := 0; i < len(b.events); i++ {
+		nc, ok := b.events[i].(*NegotiationCompleted)
+		if !ok {
+			continue
+		}
+		reason := string(nc.Status)
+		for _, e := range b.events {
+			if f, ok := e.(*NegotiationFailed); ok {
+				reason = string(f.Reason)
+			}
+		}
+		b.events = slices.Insert(b.events, i+1, Payload(&ChannelClosed{ChannelID: nc.ChannelID, Status: nc.Status, Reason: reason}))
+		i++
 	}
 	return b.events, nil
 }
@@ -57,6 +75,8 @@ type CreateChannel struct {
 	Depth                             int
 	Candidates                        []Candidate
 	Rules                             Rules
+	// Now is when the channel opens.
+	Now time.Time
 }
 
 // Create decides CreateChannel on a channel stream that must be new.
@@ -82,10 +102,12 @@ func (c *Channel) Create(cmd CreateChannel) ([]Payload, error) {
 		RecursionDepth: cmd.Depth, Candidates: cmd.Candidates,
 		MaxRounds: r.MaxRounds, OfferTimeoutSeconds: r.OfferTimeoutSeconds, FeedbackTimeoutSeconds: r.FeedbackTimeoutSeconds,
 		StuckTimeoutSeconds: r.StuckTimeoutSeconds, MaxDepth: r.MaxDepth, AcceptPercent: r.AcceptPercent, FailPercent: r.FailPercent,
+		CreatedAt: cmd.Now.UTC(),
 	}}, nil
 }
 
-// Broadcast sends the demand to every candidate and opens offer collection.
+// Broadcast sends the demand to every candidate (an invitation each) and
+// opens offer collection.
 func (c *Channel) Broadcast(d Demand) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
@@ -96,12 +118,34 @@ func (c *Channel) Broadcast(d Demand) ([]Payload, error) {
 	b := c.build().to(ChannelStatusBroadcasting, "broadcast_started")
 	b.add(&DemandBroadcast{ChannelID: c.ID, DemandID: c.DemandID, RecipientsCount: len(c.Candidates),
 		RequesterID: d.RequesterID, SurfaceDemand: d.SurfaceDemand, CapabilityTags: d.CapabilityTags,
-		LocationHint: locationOf(d)})
+		LocationHint: locationOf(d), Urgency: urgencyOf(d)})
+	for _, cand := range c.Candidates {
+		b.add(&ChannelInviteSent{ChannelID: c.ID, DemandID: c.DemandID, AgentID: cand.AgentID, DisplayName: cand.DisplayName,
+			DemandSummary: d.SurfaceDemand, Reason: cand.Reason, Broadcast: true})
+	}
 	for _, cand := range c.Candidates {
 		b.add(&OfferRequested{ChannelID: c.ID, DemandID: c.DemandID, AgentID: cand.AgentID, Round: 1,
 			FilterReason: cand.Reason, MatchScore: cand.RelevanceScore})
 	}
 	return b.to(ChannelStatusCollecting, "broadcast_complete").done()
+}
+
+// secondsSinceCreated is how long the channel has been open at now, in
+// whole seconds (0 for a channel whose creation time is not recorded).
+func (c *Channel) secondsSinceCreated(now time.Time) int {
+	if c.CreatedAt.IsZero() || now.Before(c.CreatedAt) {
+		return 0
+	}
+	return int(now.Sub(c.CreatedAt) / time.Second)
+}
+
+// urgencyOf is the demand's urgency as its understanding gave it; normal
+// when it gave none.
+func urgencyOf(d Demand) Urgency {
+	if d.Context != nil && d.Context.Urgency.Valid() {
+		return d.Context.Urgency
+	}
+	return UrgencyNormal
 }
 
 func locationOf(d Demand) string {
@@ -312,9 +356,10 @@ func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]Payl
 	if c.Status != ChannelStatusAggregating || len(c.ActiveParticipants()) > 0 {
 		return nil, errorf(ErrInvalidTransition, "channel %s is %s with %d participants", c.ID, c.Status, len(c.ActiveParticipants()))
 	}
-	reason := FailureNoParticipants
+	reason, code, msg := FailureNoParticipants, ErrNoParticipants, fmt.Sprintf("all %d invited agents that answered declined", len(c.Offers))
 	if len(c.Offers) == 0 {
-		reason = FailureNoResponsesTimeout
+		reason, code, msg = FailureNoResponsesTimeout, ErrNoOffers, fmt.Sprintf("none of the %d invited agents offered within %d s",
+			len(c.Candidates), c.Rules.OfferTimeoutSeconds)
 	}
 	compromise.Type = ProposalTypeCompromise
 	compromise = c.stamp(compromise, 1, now, nil)
@@ -322,20 +367,27 @@ func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]Payl
 	if len(compromise.Suggestions) > 0 {
 		f.Suggestion = compromise.Suggestions[0]
 	}
-	return c.fail(c.build(), f)
+	return c.fail(c.build(), code, f, msg)
 }
 
-func (c *Channel) fail(b *builder, f *NegotiationFailed) ([]Payload, error) {
-	b.add(f).to(ChannelStatusFailed, string(f.Reason))
-	b.add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
-		FinalProposal: f.LastProposal, RoundsTaken: c.Round})
-	return b.done()
+// fail ends the channel with f, coded code (its towow.error.occurred says
+// message), and completes it.
+func (c *Channel) fail(b *builder, code *Error, f *NegotiationFailed, message string) ([]Payload, error) {
+	return c.failInto(b, code, f, message).done()
+}
+
+// failInto adds to b the failure f coded code, its towow.error.occurred,
+// the move to failed and the completion.
+func (c *Channel) failInto(b *builder, code *Error, f *NegotiationFailed, message string) *builder {
+	return b.add(failed(code, f, message)...).to(ChannelStatusFailed, string(f.Reason)).
+		add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
+			FinalProposal: f.LastProposal, RoundsTaken: c.Round})
 }
 
 // SubmitFeedback records a round member's feedback on the current proposal.
 // round 0 means "the current round". When it is the last missing feedback,
-// the round is evaluated.
-func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, error) {
+// the round is evaluated (now is when that happens).
+func (c *Channel) SubmitFeedback(f ProposalFeedback, round int, now time.Time) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
@@ -368,7 +420,7 @@ func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, erro
 	}
 	all := append(c.FeedbackList(), f)
 	if len(all) == len(c.roundMembers) {
-		c.evaluate(b, all)
+		c.evaluate(b, all, now)
 	}
 	return b.done()
 }
@@ -378,8 +430,8 @@ func (c *Channel) SubmitFeedback(f ProposalFeedback, round int) ([]Payload, erro
 const FeedbackTimeoutReason = "反馈超时，默认接受"
 
 // FeedbackTimeout counts the missing feedback of round as accept and
-// evaluates the round.
-func (c *Channel) FeedbackTimeout(round int) ([]Payload, error) {
+// evaluates the round (now is when).
+func (c *Channel) FeedbackTimeout(round int, now time.Time) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
@@ -394,12 +446,12 @@ func (c *Channel) FeedbackTimeout(round int) ([]Payload, error) {
 		b.add(&f)
 		all = append(all, f)
 	}
-	c.evaluate(b, all)
+	c.evaluate(b, all, now)
 	return b.done()
 }
 
-// evaluate applies the thresholds to a complete round (004).
-func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
+// evaluate applies the thresholds to a complete round (004); now is when.
+func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback, now time.Time) {
 	var t Tally
 	var accepted, negotiating []string
 	for _, f := range fbs {
@@ -436,23 +488,26 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback) {
 			}
 		}
 		b.add(&ProposalFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: final,
-			ParticipantsCount: len(members), RoundsTaken: c.Round, Participants: members})
+			ParticipantsCount: len(members), RoundsTaken: c.Round, Participants: members,
+			TotalDurationSeconds: c.secondsSinceCreated(now)})
 		b.to(ChannelStatusFinalized, "consensus")
 	case DecisionFail:
-		reason := FailureLowAcceptance
+		reason, code := FailureLowAcceptance, ErrLowAcceptance
+		msg := fmt.Sprintf("round %d: accept rate %.2f under the fail threshold (%d accepts, %d against, %d negotiating)",
+			c.Round, t.AcceptRate(), t.Accepts, t.Rejects, t.Negotiates)
 		if t.Total() == 0 {
-			reason = FailureNoFeedback
+			reason, code = FailureNoFeedback, ErrNoFeedback
+			msg = fmt.Sprintf("round %d of %d ended without any feedback that counts", c.Round, c.Rules.MaxRounds)
 		}
 		last := *c.Proposal
-		b.add(&NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &last})
-		b.to(ChannelStatusFailed, string(reason))
-		b.add(&NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: ChannelStatusFailed,
-			FinalProposal: &last, RoundsTaken: c.Round})
+		c.failInto(b, code, &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &last}, msg)
 	case DecisionNextRound:
 		b.add(&NegotiationRoundStarted{ChannelID: c.ID, DemandID: c.DemandID, Round: c.Round + 1, MaxRounds: c.Rules.MaxRounds})
 		b.add(&ProposalAdjusting{ChannelID: c.ID, DemandID: c.DemandID, Round: c.Round + 1})
 	case DecisionForceFinalize:
 		// The compromise (prompt 9) comes in ForceFinalize.
+		b.add(occurred(ErrMaxRounds, fmt.Sprintf("round %d of %d ended with accept rate %.2f, between the thresholds: force-finalizing",
+			c.Round, c.Rules.MaxRounds, t.AcceptRate()), c.ID, c.DemandID))
 	}
 }
 
@@ -566,6 +621,8 @@ func (c *Channel) Stuck() ([]Payload, error) {
 			r := SubnetCompleted{ParentChannelID: c.ID, SubChannelID: s.SubChannelID, SubDemandID: s.SubDemandID,
 				Status: ChannelStatusFailed, FailureReason: string(FailureStuckTimeout)}
 			b.add(&r)
+			b.add(occurred(ErrChannelStuck, fmt.Sprintf("sub-negotiation %s had not ended at the stuck deadline (%d s): recorded as failed",
+				s.SubChannelID, c.Rules.StuckTimeoutSeconds), c.ID, c.DemandID))
 			done.SubResults = append(done.SubResults, r)
 		}
 		done.MergedPlan = c.mergedPlan(done.SubResults)
@@ -573,27 +630,30 @@ func (c *Channel) Stuck() ([]Payload, error) {
 	}
 	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: FailureStuckTimeout, LastProposal: c.Proposal,
 		Suggestion: "协商长时间没有进展，已自动结束；可以稍后重新提交需求。"}
-	return c.fail(c.build(), f)
+	return c.fail(c.build(), ErrChannelStuck, f, fmt.Sprintf("still %s in round %d at the stuck deadline (%d s)",
+		c.Status, c.Round, c.Rules.StuckTimeoutSeconds))
 }
 
 // IdentifyGaps records prompt 7's gaps after an agreement. Without gaps the
 // channel completes; at the maximum depth a sub-negotiation is not allowed,
 // which is recorded as TOWOW_SUBNET_001, and the channel completes.
-func (c *Channel) IdentifyGaps(gaps []Gap) ([]Payload, error) {
+// complete and analysis are prompt 7's verdict and reasoning, recorded as
+// they are.
+func (c *Channel) IdentifyGaps(gaps []Gap, complete bool, analysis string) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
 	if !c.AwaitingGaps() {
 		return nil, nil
 	}
-	b := c.build().add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps)})
+	b := c.build().add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps),
+		IsComplete: complete, Analysis: analysis})
 	switch {
 	case len(gaps) == 0:
 		b.add(c.completed())
 	case c.Depth >= c.Rules.MaxDepth:
-		b.add(&ErrorOccurred{ErrorCode: ErrMaxDepth.Code,
-			ErrorMessage: fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
-			Context:      map[string]string{"channel_id": c.ID, "demand_id": c.DemandID}, Recoverable: false})
+		b.add(occurred(ErrMaxDepth, fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
+			c.ID, c.DemandID))
 		b.add(c.completed())
 	}
 	return b.done()
@@ -621,7 +681,9 @@ type SubnetPlan struct {
 // sub-negotiations (ids derived from the channel, so a retry cannot spawn
 // twice), or completes the channel when there are none. The caller also
 // submits each sub-demand (DemandState.Submit with SubDemandOrigin).
-func (c *Channel) Recurse(plans []SubnetPlan) ([]Payload, error) {
+// decision, when given, is recorded on each towow.subnet.triggered, or on
+// the completion when there are none.
+func (c *Channel) Recurse(plans []SubnetPlan, decision *RecursionDecision) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
 	}
@@ -633,13 +695,16 @@ func (c *Channel) Recurse(plans []SubnetPlan) ([]Payload, error) {
 	}
 	b := c.build()
 	if len(plans) == 0 {
-		return b.add(c.completed()).done()
+		done := c.completed()
+		done.RecursionDecision = decision
+		return b.add(done).done()
 	}
 	for i, p := range plans[:min(len(plans), MaxSubnets)] {
 		sub := SubDemandID(c.DemandID, i)
 		sd := p.SubDemand
 		b.add(&SubnetTriggered{ParentChannelID: c.ID, ParentDemandID: c.DemandID, SubDemandID: sub,
-			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd, NeedCount: p.NeedCount})
+			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd, NeedCount: p.NeedCount,
+			Decision: decision})
 	}
 	return b.done()
 }

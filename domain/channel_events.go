@@ -1,5 +1,7 @@
 package domain
 
+import "time"
+
 // ChannelStatus is a state of the channel state machine
 // (001 §5.2, 000 §3.3; force_finalized from 004).
 type ChannelStatus string
@@ -52,6 +54,9 @@ type ChannelCreated struct {
 	// older events: the design's 80 and 50).
 	AcceptPercent int `json:"accept_percent,omitempty"`
 	FailPercent   int `json:"fail_percent,omitempty"`
+	// CreatedAt is when the channel opened (absent in older events): the
+	// start of towow.proposal.finalized's total_duration_seconds.
+	CreatedAt time.Time `json:"created_at,omitzero"`
 }
 
 // EventType implements [Payload].
@@ -63,11 +68,16 @@ type ChannelInviteSent struct {
 	ChannelID     string `json:"channel_id"`
 	AgentID       string `json:"agent_id"`
 	DemandSummary string `json:"demand_summary"`
-	// DemandID, DisplayName and Reason are set when the invitation adds a candidate
-	// to a channel that exists (a fork's add_agent).
-	DemandID    string `json:"demand_id,omitempty"`
-	DisplayName string `json:"display_name,omitempty"`
-	Reason      string `json:"reason,omitempty"`
+	DemandID      string `json:"demand_id,omitempty"`
+	DisplayName   string `json:"display_name,omitempty"`
+	// Reason is why the agent was invited: the filter's reason for a
+	// candidate the channel was created with, or a fork's add_agent.
+	Reason string `json:"reason,omitempty"`
+	// Broadcast marks the invitation of a candidate the channel was
+	// created with, sent when the demand is broadcast (absent: a candidate
+	// added after the channel opened, a fork's add_agent). Read models
+	// count the invitation once, from towow.channel.created.
+	Broadcast bool `json:"broadcast,omitempty"`
 }
 
 // EventType implements [Payload].

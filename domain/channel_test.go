@@ -36,7 +36,7 @@ func newGiven(n int, rules Rules) *given {
 		cands[i] = Candidate{AgentID: id, DisplayName: "Agent " + id, Reason: "match"}
 	}
 	c := &Channel{}
-	evs, err := c.Create(CreateChannel{ChannelID: "collab-x", DemandID: "d-x", Candidates: cands, Rules: rules})
+	evs, err := c.Create(CreateChannel{ChannelID: "collab-x", DemandID: "d-x", Candidates: cands, Rules: rules, Now: t0})
 	if err != nil {
 		panic(err)
 	}
@@ -88,7 +88,7 @@ func (g *given) feedback(types ...FeedbackType) *given {
 			if ft == FeedbackNegotiate {
 				f.AdjustmentRequest = "改时间"
 			}
-			return c.SubmitFeedback(f, 0)
+			return c.SubmitFeedback(f, 0, t0)
 		})
 	}
 	return g
@@ -135,7 +135,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "broadcast opens offer collection",
 			given: newGiven(2, rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.Broadcast(Demand{SurfaceDemand: "x"}) },
-			then:  []EventType{tStatus, EventDemandBroadcast, EventOfferRequested, EventOfferRequested, tStatus},
+			then:  []EventType{tStatus, EventDemandBroadcast, EventChannelInviteSent, EventChannelInviteSent, EventOfferRequested, EventOfferRequested, tStatus},
 		},
 		{
 			name:  "broadcast twice is a no-op",
@@ -238,7 +238,7 @@ func TestChannelDecisions(t *testing.T) {
 			when: func(c *Channel) ([]Payload, error) {
 				return c.FailNoParticipants(Proposal{Summary: "c", Suggestions: []string{"放宽地点"}}, t0)
 			},
-			then: []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then: []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				f := find[*NegotiationFailed](evs)
 				if f.Reason != FailureNoParticipants || f.LastProposal.Type != ProposalTypeCompromise || f.Suggestion != "放宽地点" {
@@ -253,7 +253,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "no offers at all before the timeout",
 			given: newGiven(2, rules).collecting().then(func(c *Channel) ([]Payload, error) { return c.OfferTimeout() }),
 			when:  func(c *Channel) ([]Payload, error) { return c.FailNoParticipants(Proposal{Summary: "c"}, t0) },
-			then:  []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if r := find[*NegotiationFailed](evs).Reason; r != FailureNoResponsesTimeout {
 					t.Errorf("reason %s", r)
@@ -264,7 +264,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "feedback from a non-participant",
 			given: newGiven(3, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate, OfferDecisionDecline).proposed(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a3", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a3", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0, t0)
 			},
 			err: ErrNotParticipant,
 		},
@@ -272,7 +272,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "feedback for another round",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate).proposed(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 2)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 2, t0)
 			},
 			err: ErrWrongRound,
 		},
@@ -280,7 +280,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "second feedback in a round",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate).proposed().feedback(FeedbackAccept),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw}}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw}}, 0, t0)
 			},
 			err: ErrDuplicate,
 		},
@@ -288,7 +288,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "negotiate without a request",
 			given: newGiven(2, rules).collecting().offers(OfferDecisionParticipate, OfferDecisionParticipate).proposed(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackNegotiate}}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackNegotiate}}, 0, t0)
 			},
 			err: ErrInvalidAnswer,
 		},
@@ -296,7 +296,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "feedback before any proposal",
 			given: newGiven(2, rules).collecting(),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0)
+				return c.SubmitFeedback(ProposalFeedback{AgentID: "a1", FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackAccept}}, 0, t0)
 			},
 			err: ErrFeedbackClosed,
 		},
@@ -336,7 +336,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "under 50% fails; reject and withdraw count against",
 			given: fiveInRound1().feedback(FeedbackAccept, FeedbackAccept, FeedbackReject, FeedbackWithdraw),
 			when:  lastFeedback(FeedbackNegotiate),
-			then:  []EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				e := find[*FeedbackEvaluated](evs)
 				if e.Decision != DecisionFail || e.Rejects != 2 || e.AcceptRate != 0.4 {
@@ -382,7 +382,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "the last round between thresholds awaits the compromise",
 			given: inLastRound(2).feedback(FeedbackAccept, FeedbackAccept, FeedbackAccept, FeedbackNegotiate),
 			when:  lastFeedback(FeedbackNegotiate),
-			then:  []EventType{EventProposalFeedback, tEvaluated},
+			then:  []EventType{EventProposalFeedback, tEvaluated, EventErrorOccurred},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if e := find[*FeedbackEvaluated](evs); e.Decision != DecisionForceFinalize || e.Round != 2 {
 					t.Errorf("evaluation %+v", e)
@@ -417,7 +417,7 @@ func TestChannelDecisions(t *testing.T) {
 		{
 			name:  "feedback timeout counts the missing as accept",
 			given: fiveInRound1().feedback(FeedbackNegotiate, FeedbackAccept),
-			when:  func(c *Channel) ([]Payload, error) { return c.FeedbackTimeout(1) },
+			when:  func(c *Channel) ([]Payload, error) { return c.FeedbackTimeout(1, t0) },
 			then:  []EventType{EventProposalFeedback, EventProposalFeedback, EventProposalFeedback, tEvaluated, EventProposalFinalized, tStatus},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if f := find[*ProposalFeedback](evs); f.Reasoning != FeedbackTimeoutReason || f.AgentID != "a3" {
@@ -428,19 +428,19 @@ func TestChannelDecisions(t *testing.T) {
 		{
 			name:  "a stale feedback timeout is a no-op",
 			given: fiveInRound1(),
-			when:  func(c *Channel) ([]Payload, error) { return c.FeedbackTimeout(2) },
+			when:  func(c *Channel) ([]Payload, error) { return c.FeedbackTimeout(2, t0) },
 		},
 		{
 			name:  "a stuck channel fails",
 			given: newGiven(2, rules).collecting(),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then:  []EventType{EventNegotiationFailed, tStatus, EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name:  "an agreed channel still waiting completes at its stuck deadline",
 			given: finalized(rules),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then:  []EventType{EventNegotiationCompleted},
+			then:  []EventType{EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name: "a sub-negotiation still running at the stuck deadline is recorded as failed",
@@ -448,7 +448,7 @@ func TestChannelDecisions(t *testing.T) {
 				return c.SubnetDone(SubnetCompleted{SubChannelID: "collab-x-1", Success: true, Status: ChannelStatusFinalized})
 			}),
 			when: func(c *Channel) ([]Payload, error) { return c.Stuck() },
-			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted},
+			then: []EventType{EventSubnetCompleted, EventErrorOccurred, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				done := find[*NegotiationCompleted](evs)
 				if len(done.SubResults) != 2 || done.SubResults[1].FailureReason != string(FailureStuckTimeout) || done.SubResults[1].Success {
@@ -458,7 +458,7 @@ func TestChannelDecisions(t *testing.T) {
 		},
 		{
 			name:  "a completed channel is never stuck",
-			given: finalized(rules).then(func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil) }),
+			given: finalized(rules).then(func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil, true, "") }),
 			when:  func(c *Channel) ([]Payload, error) { return c.Stuck() },
 		},
 		{
@@ -489,16 +489,16 @@ func TestChannelDecisions(t *testing.T) {
 		{
 			name:  "no gaps completes the channel",
 			given: finalized(rules),
-			when:  func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil) },
-			then:  []EventType{EventGapIdentified, EventNegotiationCompleted},
+			when:  func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil, true, "") },
+			then:  []EventType{EventGapIdentified, EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name:  "gaps at the maximum depth are recorded as TOWOW_SUBNET_001",
 			given: finalized(Rules{MaxRounds: 5, MaxDepth: 0}),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}})
+				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}}, false, "")
 			},
-			then: []EventType{EventGapIdentified, EventErrorOccurred, EventNegotiationCompleted},
+			then: []EventType{EventGapIdentified, EventErrorOccurred, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				if e := find[*ErrorOccurred](evs); e.ErrorCode != "TOWOW_SUBNET_001" {
 					t.Errorf("error %+v", e)
@@ -509,7 +509,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "gaps below the maximum depth await the recursion decision",
 			given: finalized(rules),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}})
+				return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}}, false, "")
 			},
 			then: []EventType{EventGapIdentified},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
@@ -522,7 +522,7 @@ func TestChannelDecisions(t *testing.T) {
 			name:  "recursion spawns at most three sub-negotiations with derived ids",
 			given: withGaps(rules),
 			when: func(c *Channel) ([]Payload, error) {
-				return c.Recurse([]SubnetPlan{{GapType: "g1"}, {GapType: "g2"}, {GapType: "g3"}, {GapType: "g4"}})
+				return c.Recurse([]SubnetPlan{{GapType: "g1"}, {GapType: "g2"}, {GapType: "g3"}, {GapType: "g4"}}, nil)
 			},
 			then: []EventType{EventSubnetTriggered, EventSubnetTriggered, EventSubnetTriggered},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
@@ -535,8 +535,8 @@ func TestChannelDecisions(t *testing.T) {
 		{
 			name:  "no recursion completes the channel",
 			given: withGaps(rules),
-			when:  func(c *Channel) ([]Payload, error) { return c.Recurse(nil) },
-			then:  []EventType{EventNegotiationCompleted},
+			when:  func(c *Channel) ([]Payload, error) { return c.Recurse(nil, nil) },
+			then:  []EventType{EventNegotiationCompleted, EventChannelClosed},
 		},
 		{
 			name:  "the first of two sub-results",
@@ -554,7 +554,7 @@ func TestChannelDecisions(t *testing.T) {
 			when: func(c *Channel) ([]Payload, error) {
 				return c.SubnetDone(SubnetCompleted{SubChannelID: "collab-x-1", Success: true, Status: ChannelStatusFinalized})
 			},
-			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted},
+			then: []EventType{EventSubnetCompleted, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []Payload) {
 				done := find[*NegotiationCompleted](evs)
 				if len(done.SubResults) != 2 || done.SubResults[0].SubChannelID != "collab-x-1" || done.Status != ChannelStatusFinalized {
@@ -600,7 +600,7 @@ func TestChannelDecisions(t *testing.T) {
 func TestRecursionBeyondMaxDepth(t *testing.T) {
 	c := fold(withGaps(DefaultRules()).events...)
 	c.Depth = 1 // a sub-channel at the maximum depth (default 1)
-	evs, err := c.Recurse([]SubnetPlan{{GapType: "g"}})
+	evs, err := c.Recurse([]SubnetPlan{{GapType: "g"}}, nil)
 	if !errors.Is(err, ErrMaxDepth) || evs != nil {
 		t.Fatalf("got %v, %v", types(evs), err)
 	}
@@ -611,7 +611,7 @@ func TestRecursionBeyondMaxDepth(t *testing.T) {
 func TestStatusChangesFollowTheStateMachine(t *testing.T) {
 	g := inLastRound(5).feedback(FeedbackAccept, FeedbackAccept, FeedbackAccept, FeedbackNegotiate, FeedbackNegotiate).
 		then(func(c *Channel) ([]Payload, error) { return c.ForceFinalize(proposalFor(agents(5)...), t0) }).
-		then(func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil) })
+		then(func(c *Channel) ([]Payload, error) { return c.IdentifyGaps(nil, true, "") })
 	status := ChannelStatus("")
 	for _, e := range g.events {
 		if s, ok := e.(*ChannelStatusChanged); ok {
@@ -651,7 +651,7 @@ func inLastRound(maxRounds int) *given {
 func lastFeedback(ft FeedbackType) func(c *Channel) ([]Payload, error) {
 	return func(c *Channel) ([]Payload, error) {
 		f := ProposalFeedback{AgentID: c.MissingFeedback()[0], FeedbackAnswer: FeedbackAnswer{FeedbackType: ft, Reasoning: "r", AdjustmentRequest: "x"}}
-		return c.SubmitFeedback(f, 0)
+		return c.SubmitFeedback(f, 0, t0)
 	}
 }
 
@@ -662,7 +662,7 @@ func finalized(r Rules) *given {
 
 func withGaps(r Rules) *given {
 	return finalized(r).then(func(c *Channel) ([]Payload, error) {
-		return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}})
+		return c.IdentifyGaps([]Gap{{GapType: "摄影师", Importance: 80}}, false, "")
 	})
 }
 
@@ -672,7 +672,7 @@ func withSubnets(r Rules, n int) *given {
 		for i := range plans {
 			plans[i] = SubnetPlan{GapType: fmt.Sprint("g", i)}
 		}
-		return c.Recurse(plans)
+		return c.Recurse(plans, nil)
 	})
 }
 
@@ -759,7 +759,7 @@ func TestDemandStuck(t *testing.T) {
 	evs, _ := d.Submit(SubmitDemand{DemandID: "d-1", UserID: "u", RawInput: "x"})
 	d.Apply(evs[0])
 	evs, err := d.Stuck()
-	if err != nil || len(evs) != 1 || evs[0].(*NegotiationFailed).Reason != FailureStuckTimeout {
+	if err != nil || len(evs) != 2 || evs[0].(*NegotiationFailed).Reason != FailureStuckTimeout || evs[1].EventType() != EventErrorOccurred {
 		t.Fatalf("stuck demand: %v %v", types(evs), err)
 	}
 	d.Apply(evs[0])

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -139,11 +140,11 @@ func (d *DemandState) Understand(u Understanding) ([]Payload, error) {
 	if len(questions) == 0 {
 		questions = []string{UnclearQuestion}
 	}
-	return []Payload{u.Understood(d.ID),
+	return append([]Payload{u.Understood(d.ID),
 		&DemandRejected{DemandID: d.ID, Reason: RejectUnclear, Message: "看不出这项需求需要什么样的协作者",
-			Suggestion: UnclearSuggestion, Questions: questions},
-		&NegotiationFailed{DemandID: d.ID, Reason: FailureDemandRejected, ErrorCode: ErrDemandInvalid.Code,
-			Suggestion: UnclearSuggestion}}, nil
+			Suggestion: UnclearSuggestion, Questions: questions}},
+		failed(ErrDemandInvalid, &NegotiationFailed{DemandID: d.ID, Reason: FailureDemandRejected, Suggestion: UnclearSuggestion},
+			"the demand names no need a collaborator could meet: rejected as unclear")...), nil
 }
 
 // Clarified returns the text of the demand that answers d's rejection with
@@ -171,13 +172,18 @@ const (
 
 // Stuck fails a demand that still has neither a channel nor a failure at
 // its stuck deadline (its understanding or filtering never finished), so a
-// parent negotiation waiting for it hears back.
+// parent negotiation waiting for it hears back (TOWOW_DEMAND_005).
 func (d *DemandState) Stuck() ([]Payload, error) {
 	if !d.Exists() || d.ChannelID != "" || d.Failure != nil {
 		return nil, nil
 	}
-	return []Payload{&NegotiationFailed{DemandID: d.ID, Reason: FailureStuckTimeout,
-		Suggestion: "需求处理长时间没有进展，已自动结束；可以稍后重新提交。"}}, nil
+	stage := "understanding"
+	if d.Understanding != nil {
+		stage = "filtering"
+	}
+	return failed(ErrDemandStuck, &NegotiationFailed{DemandID: d.ID, Reason: FailureStuckTimeout,
+		Suggestion: "需求处理长时间没有进展，已自动结束；可以稍后重新提交。"},
+		"the demand's "+stage+" had not finished at its stuck deadline"), nil
 }
 
 // NoCandidatesSuggestion is what a user is told when nobody matched.
@@ -203,11 +209,11 @@ func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAg
 		for _, n := range NeedsOf(d.Understanding.Understanding()) {
 			roles = append(roles, n.Role)
 		}
-		return []Payload{done,
+		return append([]Payload{done,
 			&DemandRejected{DemandID: d.ID, Reason: RejectNoMatch, Message: "协作网络中没有人能满足这项需求",
-				Suggestion: NoCandidatesSuggestion, UnservedNeeds: roles},
-			&NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates,
-				ErrorCode: ErrNoCandidates.Code, Suggestion: NoCandidatesSuggestion}}, nil
+				Suggestion: NoCandidatesSuggestion, UnservedNeeds: roles}},
+			failed(ErrNoCandidates, &NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates, Suggestion: NoCandidatesSuggestion},
+				fmt.Sprintf("smart filtering found no candidate among %d active agents for: %s", totalAgents, strings.Join(roles, ", ")))...), nil
 	}
 	done.ChannelID = channelID
 	return []Payload{done, &DemandAccepted{DemandID: d.ID, ChannelID: channelID, CandidateCount: len(candidates)}}, nil

@@ -10,6 +10,11 @@ const (
 	UrgencyHigh   Urgency = "high"
 )
 
+// Valid reports whether u is one of the urgency levels.
+func (u Urgency) Valid() bool {
+	return u == UrgencyLow || u == UrgencyNormal || u == UrgencyHigh
+}
+
 // DemandSubmitted is the payload of [EventDemandSubmitted]
 // (002 §2.2 DemandSubmittedPayload).
 type DemandSubmitted struct {

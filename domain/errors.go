@@ -9,6 +9,11 @@ import "fmt"
 type Error struct {
 	Code    string
 	Message string
+	// Recoverable is 002 §4's 可恢复 for a failure a negotiation records:
+	// whether the user can get what they asked for by trying again
+	// (resubmit, clarify, wait for the provider). It is copied into the
+	// failure's towow.error.occurred.
+	Recoverable bool
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -28,14 +33,14 @@ func errorf(sentinel *Error, format string, args ...any) *Error {
 var (
 	// ErrDemandInvalid: the demand cannot be used as given (TOWOW_DEMAND_001,
 	// 需求解析失败), e.g. it is longer than MaxDemandRunes.
-	ErrDemandInvalid = &Error{Code: "TOWOW_DEMAND_001", Message: "demand cannot be parsed"}
+	ErrDemandInvalid = &Error{Code: "TOWOW_DEMAND_001", Message: "demand cannot be parsed", Recoverable: true}
 	// ErrDemandEmpty: the demand text is empty (TOWOW_DEMAND_002, 需求内容为空).
 	ErrDemandEmpty = &Error{Code: "TOWOW_DEMAND_002", Message: "demand is empty"}
 	// ErrNothingToClarify: a clarification answers only a rejected demand
 	// (TOWOW_DEMAND_004; 003 is 002's SecondMe outage).
 	ErrNothingToClarify = &Error{Code: "TOWOW_DEMAND_004", Message: "the demand was not rejected: nothing to clarify"}
 	// ErrNoCandidates: smart filtering found no agent (TOWOW_FILTER_001).
-	ErrNoCandidates = &Error{Code: "TOWOW_FILTER_001", Message: "no suitable agent"}
+	ErrNoCandidates = &Error{Code: "TOWOW_FILTER_001", Message: "no suitable agent", Recoverable: true}
 	// ErrInvalidTransition: the channel cannot move to the requested state
 	// (TOWOW_CHANNEL_003, Channel状态异常).
 	ErrInvalidTransition = &Error{Code: "TOWOW_CHANNEL_003", Message: "invalid channel state transition"}
@@ -50,15 +55,57 @@ var (
 	ErrOffersClosed = &Error{Code: "TOWOW_CHANNEL_007", Message: "offer collection is closed"}
 	// ErrWrongRound: feedback names another round than the current one.
 	ErrWrongRound = &Error{Code: "TOWOW_PROPOSAL_005", Message: "feedback for a round that is not open"}
-	// ErrFeedbackClosed: no proposal is awaiting feedback (TOWOW_PROPOSAL_003
-	// is the design's "feedback collection timed out").
-	ErrFeedbackClosed = &Error{Code: "TOWOW_PROPOSAL_003", Message: "feedback collection is closed"}
+	// ErrFeedbackClosed: no proposal is awaiting feedback (TOWOW_PROPOSAL_006;
+	// until issue 17 it was TOWOW_PROPOSAL_003, which 002 §4 gives to
+	// "feedback collection timed out": [ErrNoFeedback]).
+	ErrFeedbackClosed = &Error{Code: "TOWOW_PROPOSAL_006", Message: "feedback collection is closed"}
 	// ErrInvalidAnswer: an offer or feedback is malformed (unknown decision,
 	// missing conditions, ...).
 	ErrInvalidAnswer = &Error{Code: "TOWOW_CHANNEL_008", Message: "invalid offer or feedback"}
 	// ErrMaxDepth: a sub-negotiation would exceed the maximum depth
 	// (TOWOW_SUBNET_001, 超过最大递归深度).
 	ErrMaxDepth = &Error{Code: "TOWOW_SUBNET_001", Message: "maximum sub-negotiation depth exceeded"}
+
+	// ErrUnderstandingUnavailable: prompt 1 (demand understanding, "SecondMe
+	// / LLM" in 001 §2.3) gave no usable answer and its fallback understood
+	// the demand by keywords (TOWOW_DEMAND_003, SecondMe服务不可用).
+	ErrUnderstandingUnavailable = &Error{Code: "TOWOW_DEMAND_003", Message: "demand understanding unavailable; understood by keywords", Recoverable: true}
+	// ErrDemandStuck: a demand still had neither a channel nor a failure at
+	// its stuck deadline: its understanding or filtering never finished
+	// (TOWOW_DEMAND_005; 001 §6.1 E006 协商超时).
+	ErrDemandStuck = &Error{Code: "TOWOW_DEMAND_005", Message: "the demand was not processed in time", Recoverable: true}
+	// ErrFilterTimeout: prompt 2 (smart filtering) did not answer — it
+	// timed out, the provider failed or the breaker was open — and the
+	// keyword fallback chose the candidates (TOWOW_FILTER_002, LLM筛选超时).
+	ErrFilterTimeout = &Error{Code: "TOWOW_FILTER_002", Message: "smart filtering did not answer; candidates chosen by keywords", Recoverable: true}
+	// ErrFilterUnparsable: prompt 2's answer did not parse and the keyword
+	// fallback chose the candidates (TOWOW_FILTER_003, 筛选结果解析失败).
+	ErrFilterUnparsable = &Error{Code: "TOWOW_FILTER_003", Message: "smart filtering's answer did not parse; candidates chosen by keywords", Recoverable: true}
+	// ErrChannelStuck: a channel still negotiating at its stuck deadline
+	// (000 §5.2.2) is failed (TOWOW_CHANNEL_003, Channel状态异常: the stuck
+	// check is the design's detector of a channel in an abnormal state, and
+	// 002 marks the code not recoverable, as the failed channel is).
+	ErrChannelStuck = &Error{Code: "TOWOW_CHANNEL_003", Message: "the channel made no progress before its stuck deadline"}
+	// ErrNoOffers: no invited agent answered before the offer timeout
+	// (TOWOW_CHANNEL_009; 001 §6.1 E006 协商超时).
+	ErrNoOffers = &Error{Code: "TOWOW_CHANNEL_009", Message: "no offer arrived before the offer timeout", Recoverable: true}
+	// ErrNoParticipants: every invited agent that answered declined
+	// (TOWOW_CHANNEL_010).
+	ErrNoParticipants = &Error{Code: "TOWOW_CHANNEL_010", Message: "every invited agent declined", Recoverable: true}
+	// ErrAggregationFallback: prompt 4 (aggregation) gave no usable answer
+	// and its fallback built a simplified proposal (TOWOW_PROPOSAL_001,
+	// 方案聚合失败).
+	ErrAggregationFallback = &Error{Code: "TOWOW_PROPOSAL_001", Message: "proposal aggregation failed; a simplified proposal was distributed", Recoverable: true}
+	// ErrNoFeedback: the last round ended without any feedback that counts
+	// (TOWOW_PROPOSAL_003, 反馈收集超时: feedback collection came back empty).
+	ErrNoFeedback = &Error{Code: "TOWOW_PROPOSAL_003", Message: "no feedback was collected in the last round", Recoverable: true}
+	// ErrMaxRounds: the last round ended between the thresholds and the
+	// proposal is force-finalized (TOWOW_PROPOSAL_004, 达到最大协商轮次);
+	// recorded as recoverable, the negotiation goes on to its compromise.
+	ErrMaxRounds = &Error{Code: "TOWOW_PROPOSAL_004", Message: "maximum negotiation rounds reached; force-finalizing", Recoverable: true}
+	// ErrLowAcceptance: a round's accept rate fell under the fail threshold
+	// (TOWOW_PROPOSAL_007; 004's low_acceptance, which 002 §4 has no code for).
+	ErrLowAcceptance = &Error{Code: "TOWOW_PROPOSAL_007", Message: "the proposal was rejected: accept rate under the fail threshold", Recoverable: true}
 	// ErrNotFound: the demand, channel or agent does not exist.
 	ErrNotFound = &Error{Code: "TOWOW_NOT_FOUND", Message: "not found"}
 	// ErrAgentInvalid: an agent profile does not validate (TOWOW_AGENT_001).

@@ -318,7 +318,7 @@ func forkChangeIn(c *Channel, id string, change ForkChange, now time.Time) ([]Pa
 		if change.Feedback == nil {
 			return nil, errorf(ErrForkChange, "replace_feedback needs a feedback")
 		}
-		return c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: *change.Feedback}, 0)
+		return c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: *change.Feedback}, 0, now)
 	}
 	switch { // remove_agent
 	case owesOffer:
@@ -326,7 +326,7 @@ func forkChangeIn(c *Channel, id string, change ForkChange, now time.Time) ([]Pa
 			DeclineReason: ForkUnavailableReason, Reasoning: ForkUnavailableReason}}, "", now)
 	case owesFeedback:
 		return c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw,
-			Reasoning: ForkUnavailableReason}}, 0)
+			Reasoning: ForkUnavailableReason}}, 0, now)
 	case offered && !c.Withdrawn[id] && c.Offers[id].Decision != OfferDecisionDecline:
 		return []Payload{&AgentWithdrawn{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, DisplayName: c.DisplayName(id),
 			Reason: ForkUnavailableReason}}, nil

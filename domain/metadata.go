@@ -16,6 +16,12 @@ type Metadata struct {
 	// LLMCall records the LLM call whose result this event carries, so a
 	// replay never calls the LLM again. Nil for events no LLM produced.
 	LLMCall *LLMCall `json:"llm_call,omitempty"`
+	// TraceParent is the W3C traceparent of the negotiation tree's root
+	// (the span that submitted the root demand, e.g. its HTTP request),
+	// carried by every event of the tree when tracing is on, so that a step
+	// run later, by any process, joins the tree's one trace. Empty when the
+	// tree was started without tracing; a fork is a tree of its own.
+	TraceParent string `json:"traceparent,omitempty"`
 }
 
 // LLMCall is the record of one LLM call (ARCHITECTURE §6): which prompt,

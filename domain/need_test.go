@@ -54,7 +54,7 @@ func TestUnclearAndUnmatchedDemands(t *testing.T) {
 		return d
 	}
 	evs, err := given().Understand(Understanding{SurfaceDemand: "x", Uncertainties: []string{"要做什么？"}, Confidence: ConfidenceLow})
-	if err != nil || len(evs) != 3 {
+	if err != nil || len(evs) != 4 {
 		t.Fatalf("%v %+v", err, evs)
 	}
 	rej, ok := evs[1].(*DemandRejected)
@@ -71,7 +71,7 @@ func TestUnclearAndUnmatchedDemands(t *testing.T) {
 	}
 	d.Apply(evs[0])
 	evs, _ = d.Filtered(nil, "collab-d1", 100, 3)
-	if len(evs) != 3 {
+	if len(evs) != 4 {
 		t.Fatalf("%+v", evs)
 	}
 	if rej, ok := evs[1].(*DemandRejected); !ok || rej.Reason != RejectNoMatch || !reflect.DeepEqual(rej.UnservedNeeds, []string{"赞助商"}) {

@@ -110,6 +110,9 @@ type NegotiationCompleted struct {
 	// assignments merged in, each marked with its sub-channel (000 §3.6;
 	// issue 12); absent when no sub-negotiation agreed.
 	MergedPlan *Proposal `json:"merged_plan,omitempty"`
+	// RecursionDecision is prompt 8's answer when it decided against
+	// sub-negotiations and so completed the channel.
+	RecursionDecision *RecursionDecision `json:"recursion_decision,omitempty"`
 }
 
 // EventType implements [Payload].

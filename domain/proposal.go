@@ -30,6 +30,8 @@ type Proposal struct {
 	Gaps              []string           `json:"gaps,omitempty"`
 	Confidence        Confidence         `json:"confidence,omitempty"`
 	OpenQuestions     []string           `json:"open_questions,omitempty"`
+	SuccessCriteria   []string           `json:"success_criteria,omitempty"` // how to tell the plan worked (004, prompt 6)
+	Risks             []string           `json:"risks,omitempty"`            // what may go wrong (004, prompt 6)
 	Compromises       []Compromise       `json:"compromises,omitempty"`
 	Unresolved        []string           `json:"unresolved,omitempty"`
 	Suggestions       []string           `json:"suggestions,omitempty"`
@@ -49,8 +51,10 @@ type Assignment struct {
 	Responsibility string   `json:"responsibility"` // 具体职责
 	Dependencies   []string `json:"dependencies,omitempty"`
 	Notes          string   `json:"notes,omitempty"`
-	// ConditionsAccepted reports whether the proposal accepts the conditions
-	// of the agent's offer (002 §2.2, where it defaults to true).
+	// ConditionsAccepted reports whether the proposal takes in every
+	// condition of the agent's offer (002 §2.2). True for an offer without
+	// conditions; for a conditional offer the proposal's author must say
+	// so (a model that does not is taken as not accepting them).
 	ConditionsAccepted bool `json:"conditions_accepted"`
 }
 

@@ -71,7 +71,7 @@ type ProposalFinalized struct {
 	ParticipantsCount    int      `json:"participants_count"`
 	RoundsTaken          int      `json:"rounds_taken"`
 	Participants         []string `json:"participants,omitempty"` // agent ids
-	TotalDurationSeconds int      `json:"total_duration_seconds,omitempty"`
+	TotalDurationSeconds int      `json:"total_duration_seconds"` // from the channel's opening (0 in older events)
 }
 
 // EventType implements [Payload].

@@ -17,7 +17,12 @@ var (
 		ExpectedAttendees: 50,
 		Date:              "2026-02-15",
 		Budget:            "2000 元",
+		Urgency:           UrgencyHigh,
 	}
+
+	sampleRecursion = RecursionDecision{ShouldRecurse: true,
+		Conditions:    []RecursionCondition{{Name: "需求满足度", Met: new(true), Analysis: "缺口影响需求"}},
+		EstimatedCost: &SubnetCost{Tokens: 5000, TimeSeconds: 30}}
 
 	sampleProposal = Proposal{
 		ProposalID: "prop_001",
@@ -43,13 +48,15 @@ var (
 			StartDate:  "2026-02-16",
 			Milestones: []Milestone{{Name: "场地确认", Date: "2026-02-13", Deliverable: "场地预订单"}},
 		},
-		Rationale:     "Bob 有场地，Alice 能分享",
-		Gaps:          []string{"摄影师"},
-		Confidence:    ConfidenceMedium,
-		OpenQuestions: []string{"是否需要下午茶？"},
-		Compromises:   []Compromise{{Issue: "日期", Resolution: "改到16日", Rationale: "多数人15日有事"}},
-		Unresolved:    []string{"赞助"},
-		Suggestions:   []string{"下次提前两周约"},
+		Rationale:       "Bob 有场地，Alice 能分享",
+		Gaps:            []string{"摄影师"},
+		Confidence:      ConfidenceMedium,
+		OpenQuestions:   []string{"是否需要下午茶？"},
+		SuccessCriteria: []string{"聚会如期举行，到场约50人"},
+		Risks:           []string{"日期未定，档期可能冲突"},
+		Compromises:     []Compromise{{Issue: "日期", Resolution: "改到16日", Rationale: "多数人15日有事"}},
+		Unresolved:      []string{"赞助"},
+		Suggestions:     []string{"下次提前两周约"},
 		AdjustmentSummary: &AdjustmentSummary{
 			Round:             2,
 			ChangesMade:       []ProposalChange{{Aspect: "日期", Before: "2月15日", After: "2月16日", Reason: "Bob 15日有事"}},
@@ -101,9 +108,10 @@ var samplePayloads = []Payload{
 		ParentDemandID: "d-abc12345", RootDemandID: "d-abc12345",
 		Candidates: []Candidate{{AgentID: "user_agent_bob", DisplayName: "Bob", Reason: "场地资源", RelevanceScore: 90}},
 		MaxRounds:  5, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 120, StuckTimeoutSeconds: 600, MaxDepth: 1, AcceptPercent: 80, FailPercent: 50,
+		CreatedAt: time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC),
 	},
 	&ChannelInviteSent{ChannelID: "collab-abc12345", AgentID: "user_agent_bob", DemandSummary: "AI 聚会", DemandID: "d-abc12345", DisplayName: "Bob",
-		Reason: "假设分支：加入候选人"},
+		Reason: "假设分支：加入候选人", Broadcast: true},
 	&ChannelStatusChanged{
 		ChannelID: "collab-abc12345", OldStatus: ChannelStatusBroadcasting,
 		NewStatus: ChannelStatusCollecting, Reason: "broadcast_complete",
@@ -138,6 +146,7 @@ var samplePayloads = []Payload{
 		ProposalVersion: 1, Round: 1, FeedbackAnswer: FeedbackAnswer{
 			FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突",
 			AdjustmentRequest: "能否改到2月16日？", Concerns: []string{"日期"}, Confidence: 70,
+			ProposedChanges: []ProposedChange{{Field: "timeline.start_date", Value: "2026-02-16", Reason: "时间冲突"}},
 		},
 	},
 	&ProposalAdjusting{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2},
@@ -168,7 +177,7 @@ var samplePayloads = []Payload{
 			Offer: &OfferAnswer{Decision: OfferDecisionConditional, Contribution: "只能提供半天场地", Conditions: []string{"下午场"},
 				Reasoning: "上午有别的活动", DeclineReason: "全天没空", Confidence: 60},
 			Feedback: &FeedbackAnswer{FeedbackType: FeedbackNegotiate, Reasoning: "时间冲突", AdjustmentRequest: "改到周日",
-				Concerns: []string{"日期"}, Confidence: 70},
+				Concerns: []string{"日期"}, Confidence: 70, ProposedChanges: []ProposedChange{{Field: "timeline.start_date", Value: "周日", Reason: "时间冲突"}}},
 			Rules: &RulesChange{MaxRounds: new(2), OfferTimeoutSeconds: new(60), FeedbackTimeoutSeconds: new(30),
 				StuckTimeoutSeconds: new(600), MaxDepth: new(2), AcceptPercent: new(70), FailPercent: new(40)},
 			Text: "我想在上海办一场AI主题聚会"},
@@ -180,6 +189,7 @@ var samplePayloads = []Payload{
 			ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", SubDemandID: "d-sub-1",
 			Status: ChannelStatusFinalized, Success: true, Result: &sampleProposal, FailureReason: "none",
 		}},
+		RecursionDecision: &sampleRecursion,
 	},
 	&GapIdentified{
 		ChannelID: "collab-abc12345", DemandID: "d-abc12345",
@@ -187,12 +197,13 @@ var samplePayloads = []Payload{
 			GapType: "摄影师", Importance: 70, Reason: "需要记录活动内容",
 			SuggestedCapabilityTags: []string{"摄影"}, Description: "缺少活动摄影",
 		}},
-		OverallCompletion: 80,
+		OverallCompletion: 80, IsComplete: true, Analysis: "方案基本完整，摄影是次要缺口",
 	},
 	&SubnetTriggered{
 		ParentChannelID: "collab-abc12345", ParentDemandID: "d-abc12345",
 		SubDemandID: "d-sub-1", SubChannelID: "collab-sub-1", GapType: "摄影师", RecursionDepth: 1,
 		SubDemand: &SubDemand{Description: "寻找摄影师", CapabilityTags: []string{"摄影"}, Priority: "high"}, NeedCount: 2,
+		Decision: &sampleRecursion,
 	},
 	&SubnetCompleted{
 		ParentChannelID: "collab-abc12345", SubChannelID: "collab-sub-1", SubDemandID: "d-sub-1",

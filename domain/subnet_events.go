@@ -7,6 +7,11 @@ type GapIdentified struct {
 	DemandID          string `json:"demand_id"`
 	Gaps              []Gap  `json:"gaps"`
 	OverallCompletion int    `json:"overall_completion,omitempty"` // percent
+	// IsComplete and Analysis are prompt 7's verdict and reasoning (001
+	// §3.3.7; absent in older events). A complete proposal may still list
+	// minor gaps.
+	IsComplete bool   `json:"is_complete,omitempty"`
+	Analysis   string `json:"analysis,omitempty"`
 }
 
 // EventType implements [Payload].
@@ -26,6 +31,35 @@ type SubnetTriggered struct {
 	// NeedCount is how many people the gap still needs (issue 12; 0 in
 	// events written before it: one or more).
 	NeedCount int `json:"need_count,omitempty"`
+	// Decision is prompt 8's answer that triggered it (absent in older
+	// events).
+	Decision *RecursionDecision `json:"recursion_decision,omitempty"`
+}
+
+// RecursionDecision is prompt 8's answer as recorded (001 §3.3.8): whether
+// to recurse, the three conditions with their analyses, and the cost
+// estimate the prompt was given.
+type RecursionDecision struct {
+	ShouldRecurse bool                 `json:"should_recurse"`
+	Conditions    []RecursionCondition `json:"conditions,omitempty"`
+	EstimatedCost *SubnetCost          `json:"estimated_cost,omitempty"`
+}
+
+// RecursionCondition is one of prompt 8's three conditions: 需求满足度
+// (the gap matters), 利益相关方 (someone can fill it), 成本效益 (worth
+// the cost).
+type RecursionCondition struct {
+	Name string `json:"name"`
+	// Met is what the answer stated (absent: it did not say).
+	Met      *bool  `json:"met,omitempty"`
+	Analysis string `json:"analysis,omitempty"`
+}
+
+// SubnetCost is what a sub-negotiation is expected to cost (001 §3.3.8
+// estimated_cost): LLM tokens and wall-clock seconds.
+type SubnetCost struct {
+	Tokens      int `json:"tokens"`
+	TimeSeconds int `json:"time_seconds"`
 }
 
 // EventType implements [Payload].

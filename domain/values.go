@@ -41,6 +41,9 @@ type DemandContext struct {
 	ExpectedAttendees int    `json:"expected_attendees,omitempty"`
 	Date              string `json:"date,omitempty"`
 	Budget            string `json:"budget,omitempty"`
+	// Urgency is how urgent the demand is (002 §2.2 low | normal | high),
+	// as prompt 1 judged it; absent means normal.
+	Urgency Urgency `json:"urgency,omitempty"`
 }
 
 // OfferDecision is an agent's answer to a demand (001 §3.3.3, §4.2).

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/sony/gobreaker/v2"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/towow/towow/domain"
 )
 
@@ -54,6 +56,9 @@ type Config struct {
 	// OnBreakerOpen, when set, is called each time the circuit breaker
 	// opens (for metrics: the openings counter). It must not block.
 	OnBreakerOpen func()
+	// TracerProvider, when set, traces every call as a GenAI client span
+	// (see trace.go), a child of the caller's span; nil: no spans, no cost.
+	TracerProvider trace.TracerProvider
 }
 
 // Client calls the eleven prompts through one provider with timeout, circuit
@@ -72,6 +77,7 @@ type Client struct {
 	log      *slog.Logger
 	onCall   func(domain.LLMCall)
 	breaker  *gobreaker.CircuitBreaker[struct{}]
+	tracer   trace.Tracer // nil: no spans
 	// suspect lets one call at a time through while the breaker has
 	// counted failures but not tripped yet (see execute).
 	suspect chan struct{}
@@ -105,6 +111,9 @@ func NewClient(cfg Config) *Client {
 	}
 	c.breaker = newBreaker(threshold, recovery, c.log, cfg.OnBreakerOpen)
 	c.suspect = make(chan struct{}, 1)
+	if cfg.TracerProvider != nil {
+		c.tracer = cfg.TracerProvider.Tracer(tracerName)
+	}
 	return c
 }
 
@@ -200,6 +209,7 @@ func (c *Client) Converse(ctx context.Context, in ConverseInput) (domain.AgentSt
 // input's hash and the answer parsed).
 func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	parse func(string, *I) (O, error), fallback func(*I) O) (O, domain.LLMCall, error) {
+	ctx, span := c.startSpan(ctx, key)
 	start := c.now()
 	rec := domain.LLMCall{PromptKey: string(key), Provider: c.provider.Name(), Model: c.provider.Model()}
 
@@ -230,6 +240,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 		if c.onCall != nil {
 			c.onCall(rec)
 		}
+		endSpan(span, rec, "")
 		return out, rec, nil
 	}
 	if err = ctx.Err(); err != nil {
@@ -282,6 +293,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	if c.onCall != nil {
 		c.onCall(rec)
 	}
+	endSpan(span, rec, resp.Model)
 	return out, rec, callerErr
 }
 

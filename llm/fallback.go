@@ -193,7 +193,7 @@ func fallbackAggregate(in *AggregateInput) ProposalResult {
 			DisplayName:        strings.TrimSpace(o.DisplayName),
 			Role:               roleFrom(o.Contribution),
 			Responsibility:     clip(o.Contribution, maxTextRunes),
-			ConditionsAccepted: true,
+			ConditionsAccepted: o.Decision != domain.OfferDecisionConditional && len(o.Conditions) == 0, // nobody read them
 		})
 	}
 	return ProposalResult{Proposal: p}
@@ -233,6 +233,8 @@ func fallbackAdjust(in *AdjustInput) ProposalResult {
 	}
 	p.Gaps = slices.Clone(p.Gaps)
 	p.OpenQuestions = slices.Clone(p.OpenQuestions)
+	p.SuccessCriteria = slices.Clone(p.SuccessCriteria)
+	p.Risks = slices.Clone(p.Risks)
 	p.Compromises = slices.Clone(p.Compromises)
 	p.Unresolved = slices.Clone(p.Unresolved)
 	p.Suggestions = slices.Clone(p.Suggestions)

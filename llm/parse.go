@@ -130,6 +130,9 @@ func parseUnderstand(text string, in *UnderstandInput) (domain.Understanding, er
 		Date:     clip(string(cx.Date), maxShortRunes),
 		Budget:   clip(string(cx.Budget), maxShortRunes),
 	}
+	if u := domain.Urgency(strings.ToLower(strings.TrimSpace(string(cx.Urgency)))); u.Valid() {
+		out.Context.Urgency = u // anything else: absent, which means normal
+	}
 	if cx.ExpectedAttendees.IsNum {
 		out.Context.ExpectedAttendees = int(math.Round(math.Max(0, math.Min(maxAttendeesCap, cx.ExpectedAttendees.Num))))
 	}

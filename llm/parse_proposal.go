@@ -17,19 +17,37 @@ var proposalKeys = []string{"summary", "assignments", "objective"}
 type allowedAgents struct {
 	idx          *agentIndex
 	contribution map[string]string
+	// conditional are the agents whose offers set conditions.
+	conditional map[string]bool
 }
 
 // newAllowed returns an empty set.
 func newAllowed() *allowedAgents {
-	return &allowedAgents{idx: newAgentIndex(), contribution: map[string]string{}}
+	return &allowedAgents{idx: newAgentIndex(), contribution: map[string]string{}, conditional: map[string]bool{}}
 }
 
 // addOffer allows the agent of an offer.
 func (a *allowedAgents) addOffer(o OfferView) {
 	a.idx.add(o.AgentID, o.DisplayName)
-	if id := strings.TrimSpace(o.AgentID); a.contribution[id] == "" {
+	id := strings.TrimSpace(o.AgentID)
+	if a.contribution[id] == "" {
 		a.contribution[id] = strings.TrimSpace(o.Contribution)
 	}
+	if o.Decision == domain.OfferDecisionConditional || len(o.Conditions) > 0 {
+		a.conditional[id] = true
+	}
+}
+
+// conditionsAccepted is an assignment's conditions_accepted: true for an
+// agent whose offer set no conditions (nothing to accept), else what the
+// reply says, and false when it says nothing readable: a proposal takes in
+// a condition only when its author says so.
+func (a *allowedAgents) conditionsAccepted(id string, said Scalar) bool {
+	if !a.conditional[id] {
+		return true
+	}
+	v, ok := boolOf(said)
+	return ok && v
 }
 
 // buildProposal validates the fields common to prompts 4, 6 and 9. The
@@ -52,6 +70,10 @@ func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.U
 		Rationale:   clip(string(raw.Rationale), maxTextRunes),
 		Gaps:        cleanList(raw.Gaps, maxTextRunes, maxListItems),
 		Confidence:  conf,
+
+		SuccessCriteria: cleanList(raw.SuccessCriteria, maxTextRunes, maxListItems),
+		Risks:           cleanList(raw.Risks, maxTextRunes, maxListItems),
+		OpenQuestions:   cleanList(raw.OpenQuestions, maxTextRunes, maxListItems),
 	}
 	if p.Summary == "" {
 		p.Summary = defaultSummary(demand, typ)
@@ -73,7 +95,7 @@ func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.U
 				Responsibility:     clip(string(ra.Responsibility), maxTextRunes),
 				Dependencies:       cleanList(ra.Dependencies, maxShortRunes, maxListItems),
 				Notes:              clip(string(ra.Notes), maxTextRunes),
-				ConditionsAccepted: true,
+				ConditionsAccepted: allowed.conditionsAccepted(id, ra.ConditionsAccepted),
 			}
 			if a.DisplayName == "" {
 				a.DisplayName = clip(string(ra.DisplayName), maxShortRunes)

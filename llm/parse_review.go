@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,13 @@ func parseFeedback(text string, _ *FeedbackInput) (domain.FeedbackAnswer, error)
 		Reasoning:    clip(string(raw.Reasoning), maxTextRunes),
 		Concerns:     cleanList(raw.Concerns, maxTextRunes, maxListItems),
 		Confidence:   confidencePercent(raw.Confidence),
+	}
+	for _, ch := range raw.ProposedChanges {
+		pc := domain.ProposedChange{Field: clip(string(ch.Field), maxShortRunes),
+			Value: clip(string(cmp.Or(ch.Value, ch.NewValue)), maxTextRunes), Reason: clip(string(ch.Reason), maxTextRunes)}
+		if pc.Field != "" && len(out.ProposedChanges) < maxListItems {
+			out.ProposedChanges = append(out.ProposedChanges, pc)
+		}
 	}
 	if ft == domain.FeedbackNegotiate {
 		out.AdjustmentRequest = clip(string(raw.AdjustmentRequest), maxTextRunes)
@@ -75,6 +83,7 @@ func parseGaps(text string, _ *GapInput) (GapResult, error) {
 			Importance:              imp,
 			Reason:                  clip(string(g.Reason), maxTextRunes),
 			SuggestedCapabilityTags: cleanList(g.SuggestedCapabilityTags, maxShortRunes, maxTagItems),
+			Description:             cmp.Or(clip(string(g.Description), maxTextRunes), clip(string(g.Reason), maxTextRunes)),
 		})
 		if len(out.Gaps) == maxGaps {
 			break
@@ -128,6 +137,11 @@ func parseRecursion(text string, in *RecursionInput) (RecursionResult, error) {
 		}
 		if a := clip(string(c.analysis), maxTextRunes); a != "" || stated {
 			parts = append(parts, fmt.Sprintf("条件%d %s%s：%s", i+1, conditionNames[i], label, a))
+			rc := domain.RecursionCondition{Name: conditionNames[i], Analysis: a}
+			if stated {
+				rc.Met = &met
+			}
+			out.Conditions = append(out.Conditions, rc)
 		}
 	}
 	out.Analysis = strings.Join(parts, "\n")

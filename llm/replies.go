@@ -2,6 +2,8 @@ package llm
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/towow/towow/domain"
@@ -54,6 +56,7 @@ type ReplyDemandContext struct {
 	ExpectedAttendees Scalar `json:"expected_attendees"` // a number
 	Date              Text   `json:"date"`
 	Budget            Text   `json:"budget"`
+	Urgency           Text   `json:"urgency"` // low | normal | high
 }
 
 // FilterReply is prompt 2's reply (智能筛选).
@@ -102,6 +105,11 @@ type AggregateReply struct {
 	Rationale  Text                  `json:"rationale"`
 	Gaps       TextList              `json:"gaps"`
 	Confidence Scalar                `json:"confidence"` // high | medium | low
+	// SuccessCriteria and Risks are 004's prompt-6 fields, asked of
+	// prompts 4 and 6; OpenQuestions is 002's open_questions (prompt 4).
+	SuccessCriteria TextList `json:"success_criteria,omitempty"`
+	Risks           TextList `json:"risks,omitempty"`
+	OpenQuestions   TextList `json:"open_questions,omitempty"`
 }
 
 // ReplyAssignment is one assignment of a proposal reply (prompts 4, 6
@@ -114,6 +122,9 @@ type ReplyAssignment struct {
 	Responsibility Text     `json:"responsibility"`
 	Dependencies   TextList `json:"dependencies"`
 	Notes          Text     `json:"notes"`
+	// ConditionsAccepted says whether the proposal takes in all the
+	// conditions of the agent's offer (002 §2.2); a boolean.
+	ConditionsAccepted Scalar `json:"conditions_accepted,omitzero"`
 }
 
 // UnmarshalJSON accepts an assignment object or a bare agent id.
@@ -149,6 +160,57 @@ type FeedbackReply struct {
 	AdjustmentRequest Text     `json:"adjustment_request"`
 	Concerns          TextList `json:"concerns"`
 	Confidence        Scalar   `json:"confidence"` // 0-100
+	// ProposedChanges: 001's object {"<field>": "<new value>", "reason":
+	// "…"} or a list of {"field", "value" (or "new_value"), "reason"}.
+	ProposedChanges ReplyChanges `json:"proposed_changes,omitzero"`
+}
+
+// ReplyChanges is prompt 5's proposed_changes in either of its shapes.
+type ReplyChanges []ReplyProposedChange
+
+// ReplyProposedChange is one proposed change of prompt 5's reply.
+type ReplyProposedChange struct {
+	Field    Text `json:"field"`
+	Value    Text `json:"value"`
+	NewValue Text `json:"new_value,omitempty"`
+	Reason   Text `json:"reason"`
+}
+
+// UnmarshalJSON accepts a list of changes, one change object, or 001's
+// object of field → new value with an optional "reason"; anything else
+// (null, a bare string) is no change.
+func (c *ReplyChanges) UnmarshalJSON(b []byte) error {
+	*c = nil
+	var list []ReplyProposedChange
+	if json.Unmarshal(b, &list) == nil {
+		*c = list
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(b, &obj) != nil {
+		return nil
+	}
+	if _, ok := obj["field"]; ok {
+		var one ReplyProposedChange
+		if json.Unmarshal(b, &one) == nil {
+			*c = ReplyChanges{one}
+		}
+		return nil
+	}
+	var reason Text
+	if r, ok := obj["reason"]; ok {
+		_ = json.Unmarshal(r, &reason)
+	}
+	keys := slices.Sorted(maps.Keys(obj))
+	for _, k := range keys {
+		if k == "reason" {
+			continue
+		}
+		var v Text
+		_ = json.Unmarshal(obj[k], &v)
+		*c = append(*c, ReplyProposedChange{Field: Text(k), Value: v, Reason: reason})
+	}
+	return nil
 }
 
 // AdjustReply is prompt 6's reply (方案调整): prompt 4's proposal plus
@@ -208,6 +270,7 @@ type ReplyGap struct {
 	Importance              Scalar   `json:"importance"` // 0-100
 	Reason                  Text     `json:"reason"`
 	SuggestedCapabilityTags TextList `json:"suggested_capability_tags"`
+	Description             Text     `json:"description,omitempty"` // 002 §2.2 GapInfo
 }
 
 // UnmarshalJSON accepts a gap object or a bare gap type.

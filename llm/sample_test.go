@@ -116,7 +116,8 @@ func sampleGapInput() GapInput {
 }
 
 func sampleRecursionInput() RecursionInput {
-	return RecursionInput{Demand: sampleDemand(), RawInput: sampleRaw, Gaps: sampleGaps(), Proposal: sampleProposal(), Depth: 0, MaxDepth: 1}
+	return RecursionInput{Demand: sampleDemand(), RawInput: sampleRaw, Gaps: sampleGaps(), Proposal: sampleProposal(), Depth: 0, MaxDepth: 1,
+		EstimatedCost: domain.SubnetCost{Tokens: 9800, TimeSeconds: 21}}
 }
 
 func sampleCompromiseInput() CompromiseInput {

@@ -224,12 +224,13 @@ type FeedbackInput struct {
 
 // FeedbackView is one participant's feedback as prompts 6, 7 and 9 see it.
 type FeedbackView struct {
-	AgentID           string              `json:"agent_id"`
-	DisplayName       string              `json:"display_name"`
-	FeedbackType      domain.FeedbackType `json:"feedback_type"`
-	Reasoning         string              `json:"reasoning,omitempty"`
-	AdjustmentRequest string              `json:"adjustment_request,omitempty"`
-	Concerns          []string            `json:"concerns,omitempty"`
+	AgentID           string                  `json:"agent_id"`
+	DisplayName       string                  `json:"display_name"`
+	FeedbackType      domain.FeedbackType     `json:"feedback_type"`
+	Reasoning         string                  `json:"reasoning,omitempty"`
+	AdjustmentRequest string                  `json:"adjustment_request,omitempty"`
+	Concerns          []string                `json:"concerns,omitempty"`
+	ProposedChanges   []domain.ProposedChange `json:"proposed_changes,omitempty"`
 }
 
 // AdjustInput is prompt 6's input. Participants are the agents still in
@@ -268,14 +269,25 @@ type RecursionInput struct {
 	Proposal domain.Proposal      `json:"current_proposal"`
 	Depth    int                  `json:"depth"`     // depth of the channel deciding (0 = root)
 	MaxDepth int                  `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
+	// EstimatedCost is what a sub-negotiation is expected to cost (001
+	// §3.3.8): the engine measures it on the deciding channel.
+	EstimatedCost domain.SubnetCost `json:"estimated_cost"`
 }
 
 // RecursionResult is prompt 8's validated output: at most 3 sub-demands,
 // each naming the gap it fills; none when ShouldRecurse is false.
 type RecursionResult struct {
-	ShouldRecurse bool              `json:"should_recurse"`
-	Analysis      string            `json:"analysis"` // the three conditions' analyses, joined
-	SubDemands    []SubDemandResult `json:"sub_demands"`
+	ShouldRecurse bool   `json:"should_recurse"`
+	Analysis      string `json:"analysis"` // the three conditions' analyses, joined
+	// Conditions are the three conditions one by one (001 §3.3.8).
+	Conditions []domain.RecursionCondition `json:"conditions,omitempty"`
+	SubDemands []SubDemandResult           `json:"sub_demands"`
+}
+
+// Decision is the record of r for the channel's events, with the cost
+// estimate the prompt was given.
+func (r RecursionResult) Decision(cost domain.SubnetCost) *domain.RecursionDecision {
+	return &domain.RecursionDecision{ShouldRecurse: r.ShouldRecurse, Conditions: r.Conditions, EstimatedCost: &cost}
 }
 
 // SubDemandResult is one sub-demand of prompt 8.

@@ -74,6 +74,9 @@ func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEve
 			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(x.RootDemandID, e.Metadata.CorrelationID, x.DemandID),
 			RecordedAt: e.RecordedAt})
 	case *domain.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
+		if x.Broadcast {
+			return nil // a created candidate's invitation: counted from towow.channel.created
+		}
 		return q.InsertInvitations(ctx, sqlcdb.InsertInvitationsParams{AgentIds: []string{x.AgentID}, Position: e.Position,
 			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(e.Metadata.CorrelationID, x.DemandID),
 			RecordedAt: e.RecordedAt})

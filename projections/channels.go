@@ -51,6 +51,9 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 			RootDemandID: root, ParentChannelID: text(x.ParentChannel), Depth: int32(x.RecursionDepth),
 			Invited: invited, Position: e.Position, RecordedAt: e.RecordedAt})
 	case *domain.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
+		if x.Broadcast {
+			return nil // a created candidate's invitation: counted from towow.channel.created
+		}
 		return q.AddChannelInvitee(ctx, sqlcdb.AddChannelInviteeParams{AgentID: x.AgentID, Position: e.Position,
 			RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
 	case *domain.ChannelStatusChanged:

@@ -108,7 +108,8 @@ SELECT ((SELECT count(*) FROM agents) + (SELECT count(*) FROM agent_invitations)
 -- name: RebuildAgentInvitations :exec
 -- agent_invitations folded in one statement (Rebuild's fast path): one row
 -- per agent invited by each towow.channel.created, and per candidate a
--- towow.channel.invite_sent added later, registered or not
+-- towow.channel.invite_sent added later, registered or not (not the
+-- broadcast's invitations of the created candidates: broadcast true)
 -- (InsertInvitations; an agent listed twice gets one row), as the rebuild
 -- test checks row for row. Fields read as Go decodes them (absent or null:
 -- ''; a null list element ''), with keys spelled as their json tags. Each
@@ -129,6 +130,7 @@ CROSS JOIN LATERAL (SELECT x.a FROM jsonb_array_elements_text(nullif(d.j -> 'inv
                     UNION ALL
                     SELECT coalesce(d.j ->> 'agent_id', '') WHERE e.event_type = 'towow.channel.invite_sent') AS a(agent_id)
 WHERE e.global_position <= @head_position AND e.event_type IN ('towow.channel.created', 'towow.channel.invite_sent')
+  AND NOT (e.event_type = 'towow.channel.invite_sent' AND coalesce((d.j ->> 'broadcast')::boolean, false))
 ORDER BY 1, 2;
 
 -- name: RebuildAgents :many
@@ -184,6 +186,7 @@ WITH own AS (
     FROM events e
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
     WHERE e.global_position <= @head_position AND e.event_type IN ('towow.offer.submitted', 'towow.proposal.feedback', 'towow.channel.invite_sent')
+      AND NOT (e.event_type = 'towow.channel.invite_sent' AND coalesce((d.j ->> 'broadcast')::boolean, false))
     UNION ALL
     SELECT DISTINCT e.global_position, e.event_type::text, coalesce(l.agent_id, ''), NULL, NULL, false
     FROM events e

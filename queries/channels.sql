@@ -101,6 +101,7 @@ WITH ev AS (
     WHERE e.global_position <= @head_position
       AND e.event_type IN ('towow.channel.created', 'towow.channel.invite_sent', 'towow.channel.status_changed', 'towow.negotiation.completed',
                            'towow.proposal.distributed', 'towow.proposal.finalized', 'towow.negotiation.force_finalized')
+      AND NOT (e.event_type = 'towow.channel.invite_sent' AND coalesce((d.j ->> 'broadcast')::boolean, false))
 ), created AS (
     SELECT ev.channel_id, min(ev.pos) AS pos FROM ev WHERE ev.typ = 'towow.channel.created' GROUP BY ev.channel_id
 ), folded AS (

@@ -38,6 +38,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter, HTTPAllow: c.HTTPAllow,
 			DecisionRateLimit: c.DecisionRateLimit, OfflineAfter: c.OfflineAfter},
 		Profiles: c.Profiles,
+		Tracing:  c.Tracing,
 		Logger:   logger,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/internal/logctx"
+	"github.com/towow/towow/internal/tracing"
 	"github.com/towow/towow/llm"
 )
 
@@ -55,7 +56,7 @@ var envVars = []envVar{
 	{"TOWOW_ADDR", defaultAddr, "HTTP listen address of `towow serve`."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
 	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics, /healthz and /readyz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
-	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
+	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds, River UI at /riverui/); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
 	{"TOWOW_LOG_LEVEL", defaultLogLevel, "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", defaultLLM, "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
@@ -82,6 +83,9 @@ var envVars = []envVar{
 	{"TOWOW_HTTP_ALLOW", "(unset: none)", "Hosts a workflow's http nodes may POST to, comma-separated: host, host:port or *.domain (e.g. hooks.example.com,127.0.0.1:9000). An http node to any other host is refused by the Coordinator."},
 	{"TOWOW_DECISION_RATE_LIMIT", num(domain.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "(unset: tracing off)", "OTLP/HTTP collector that turns OpenTelemetry tracing on, e.g. http://localhost:4318 (Jaeger): spans of HTTP requests, River jobs, database and LLM calls, one trace per negotiation tree. The other OTEL_* variables work too (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, _HEADERS, OTEL_RESOURCE_ATTRIBUTES, OTEL_SDK_DISABLED)."},
+	{"OTEL_SERVICE_NAME", tracing.DefaultServiceName, "service.name of the spans."},
+	{"OTEL_TRACES_SAMPLER", "parentbased_always_on", "Sampler of the traces: " + strings.Join(tracing.Samplers, ", ") + "; OTEL_TRACES_SAMPLER_ARG is the ratio (e.g. 0.1)."},
 	{"TOWOW_TEST_DATABASE_URL", "(unset: embedded test cluster)", "Tests only: a server on which tests may create databases. When unset, tests use an embedded cluster in .towow/testpg."},
 }
 
@@ -123,6 +127,8 @@ type config struct {
 	// HTTPAllow and DecisionRateLimit configure the workflows' Coordinator.
 	HTTPAllow         []string
 	DecisionRateLimit int
+	// Tracing is read from the OTEL_* variables.
+	Tracing tracing.Config
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -193,6 +199,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.OfflineAfter = p.duration("TOWOW_AGENT_OFFLINE_AFTER", agents.DefaultOfflineAfter)
 	c.Profiles = getenv("TOWOW_PROFILES")
+	var err error
+	if c.Tracing, err = tracing.FromEnv(getenv); err != nil {
+		return c, err
+	}
 	for _, h := range strings.Split(getenv("TOWOW_HTTP_ALLOW"), ",") {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if h == "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/chromedp/cdproto/runtime"
 	"net/http"
 	"os"
 	"os/exec"
@@ -291,6 +292,40 @@ func TestConsoleInBrowser(t *testing.T) {
 	if provider != "builtin" {
 		t.Fatalf("ops view provider %q", provider)
 	}
+	// River UI from the operations view: a wrong token is refused with a
+	// message; the admin token opens River UI's own page, whose API then
+	// answers this browser (the session cookie), and its jobs list shows
+	// this server's negotiation steps.
+	var loginErr, riverTitle, jobsStatus string
+	run("River UI refuses a wrong token",
+		chromedp.SendKeys(`#riverui-token`, "not-the-admin-token-0000", chromedp.ByQuery),
+		chromedp.Click(`#riverui-login`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#riverui .error:not(:empty)`, chromedp.ByQuery),
+		chromedp.Text(`#riverui .error`, &loginErr, chromedp.ByQuery))
+	if !strings.Contains(loginErr, "TOWOW_AUTH_001") {
+		t.Fatalf("River UI login with a wrong token: %q", loginErr)
+	}
+	run("River UI login with the admin token",
+		chromedp.SetValue(`#riverui-token`, admin, chromedp.ByQuery),
+		chromedp.Click(`#riverui-login`, chromedp.ByQuery))
+	for deadline := time.Now().Add(20 * time.Second); ; { // the page navigates: ask until River UI's page answers
+		var path string
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`location.pathname + "|" + document.readyState`, &path)); err == nil && path == "/riverui/|complete" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("River UI's page not reached after the login (at %q)", path)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	run("River UI's page and API answer the browser",
+		chromedp.Poll(`document.body.innerText.includes("Jobs") && document.title`, &riverTitle, chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.Evaluate(`fetch("/riverui/api/jobs?state=completed&limit=5").then(r => r.status + " " + r.headers.get("content-type"))`, &jobsStatus,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if !strings.HasPrefix(jobsStatus, "200 application/json") {
+		t.Fatalf("River UI's API from the browser after the login: %q (page %q)", jobsStatus, riverTitle)
+	}
+	shot("riverui")
 	run("an empty demand is refused with a readable message",
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(`#submit-demand`, chromedp.ByQuery),

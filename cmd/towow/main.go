@@ -5,6 +5,7 @@
 //	towow worker                   run the negotiation workers only
 //	towow demo "<demand>"          run one negotiation and print it live
 //	towow replay <demand_id>       print a stored negotiation (no LLM)
+//	towow mcp [--server URL]       serve the MCP tools over stdio
 //	towow migrate up|down|status   manage the schema
 //	towow projections rebuild      fold the read models again from the log
 //	towow db start|stop|status|url manage the embedded cluster
@@ -46,6 +47,8 @@ Usage:
   towow demo "<demand>"             run one negotiation on the embedded database, printing
                                     its timeline live, then the result; exits 0 at a terminal state
   towow replay <demand_id>          print a stored negotiation's timeline from its events (no LLM)
+  towow mcp [--server URL]          serve the MCP tools over stdio for an MCP client (runs ToWow in
+                                    this process, or calls a running server's API with --server)
   towow migrate up|down|status      apply, roll back one step, or list migrations
   towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]
                                     fold the read models again from the first event while servers
@@ -113,6 +116,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdFuzz(ctx, cfg, args[1:], stdout, stderr)
 		case "eval":
 			err = cmdEval(ctx, cfg, args[1:], stdout, stderr)
+		case "mcp":
+			err = cmdMCP(ctx, cfg, args[1:], stdout, stderr)
 		default:
 			err = fmt.Errorf("%w: unknown command %q (see towow --help)", errUsage, args[0])
 		}
@@ -123,7 +128,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "towow: %v\n", err)
 		return 2
-	case errors.Is(err, context.Canceled) && ctx.Err() != nil && (args[0] == "serve" || args[0] == "worker"):
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil && (args[0] == "serve" || args[0] == "worker" || args[0] == "mcp"):
 		return 0 // serve and worker run until interrupted: that is a clean stop
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "towow: %s interrupted\n", args[0])

@@ -168,7 +168,7 @@ func (s *server) stop(t *testing.T) {
 func cleanEnv() []string {
 	var out []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "DATABASE_URL=") || strings.HasPrefix(kv, "TOWOW_") {
+		if strings.HasPrefix(kv, "DATABASE_URL=") || strings.HasPrefix(kv, "TOWOW_") || strings.HasPrefix(kv, "OTEL_") {
 			continue
 		}
 		out = append(out, kv)
@@ -301,10 +301,13 @@ func TestCommandErrors(t *testing.T) {
 		{"malformed database url", []string{"migrate", "status"}, []string{"DATABASE_URL=postgres://[::1"}, 1, "towow: invalid database url"},
 		{"bad log level", []string{"serve"}, []string{"TOWOW_LOG_LEVEL=loud"}, 1, `towow: TOWOW_LOG_LEVEL="loud"`},
 		{"bad cors origin", []string{"serve"}, []string{"CORS_ORIGINS=http://ok.example, localhost:5173"}, 1, `towow: CORS_ORIGINS: "localhost:5173" is not an origin`},
+		{"bad trace sampler", []string{"serve"}, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1", "OTEL_TRACES_SAMPLER=sometimes"}, 1, `towow: OTEL_TRACES_SAMPLER="sometimes": want one of always_on`},
 		{"short admin token", []string{"serve"}, []string{"TOWOW_ADMIN_TOKEN=short"}, 1, "towow: TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space"},
 		{"unknown command", []string{"frobnicate"}, nil, 2, `towow: usage: unknown command "frobnicate"`},
 		{"migrate without direction", []string{"migrate"}, nil, 2, "towow: usage: towow migrate up|down|status"},
 		{"serve with arguments", []string{"serve", "extra"}, nil, 2, "towow: usage: towow serve takes no arguments"},
+		{"mcp with arguments", []string{"mcp", "extra"}, nil, 2, "towow: usage: towow mcp takes no arguments but --server URL"},
+		{"mcp bad server", []string{"mcp", "--server", "localhost:8080"}, nil, 2, `towow: usage: --server "localhost:8080" is not an http(s) URL`},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
 		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]"},
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},

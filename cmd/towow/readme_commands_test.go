@@ -191,10 +191,17 @@ func TestReadmeCommands(t *testing.T) {
 		t.Fatalf("the resumed stream repeats the event it resumes after, or sends nothing:\n%s", out)
 	}
 	run(`curl -N 'http://127.0.0.1:8080/api/v1/events/stream?type_prefix=`)
+	if out := run(`curl -N 'http://127.0.0.1:8080/api/v1/events/negotiations/<demand_id>/stream?format=bridge`); !strings.Contains(out, `data: {"event":"channel_created"`) {
+		t.Fatalf("the bridge format:\n%s", out)
+	}
 	waitFor(t, "the negotiation ends", func() bool {
 		return field(run(`curl -s 'http://127.0.0.1:8080/api/v1/demands/<demand_id>?min_cursor=1234'`), "status") != "processing"
 	})
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/events?demand_id=<demand_id>&type_prefix=towow.offer.`)
+	// River UI's API with the admin token: the negotiation's steps, completed (River marks them in batches).
+	waitFor(t, "River UI lists completed steps", func() bool {
+		return strings.Contains(run(`curl -s 'http://127.0.0.1:8080/riverui/api/jobs?state=completed`), `"kind":"towow.`)
+	})
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/demands?user_id=`)
 	vars["<cursor>"] = field(run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>`), "last_position")
 	run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>/proposals`)

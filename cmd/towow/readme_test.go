@@ -12,7 +12,7 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-var updateReadme = flag.Bool("update", false, "rewrite the README's generated event catalog")
+var updateReadme = flag.Bool("update", false, "rewrite the README's generated event catalog and bridge table")
 
 const (
 	catalogStart = "<!-- catalog:start -->"
@@ -80,4 +80,49 @@ func TestReadmeEventCatalog(t *testing.T) {
 		return
 	}
 	t.Fatalf("the README's event catalog differs from domain.Catalog(); run go test ./cmd/towow -run TestReadmeEventCatalog -update")
+}
+
+const (
+	bridgeStart = "<!-- bridge:start -->"
+	bridgeEnd   = "<!-- bridge:end -->"
+)
+
+// bridgeTable renders domain.BridgeRoutes() as the README's markdown table.
+func bridgeTable() string {
+	var b strings.Builder
+	b.WriteString("| towow event | name in 000 | bridge event |\n|---|---|---|\n")
+	for _, r := range domain.BridgeRoutes() {
+		from := "`" + r.From + "`"
+		if r.From == string(r.Type) {
+			from = "— (not in 000)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", r.Type, from, r.Event)
+	}
+	return b.String()
+}
+
+// TestReadmeBridgeTable keeps the README's table of the 000 bridge format
+// true to domain.BridgeRoutes().
+func TestReadmeBridgeTable(t *testing.T) {
+	const path = "../../README.md"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, bridgeStart), strings.Index(s, bridgeEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README has no %s … %s section", bridgeStart, bridgeEnd)
+	}
+	want := bridgeStart + "\n" + bridgeTable() + bridgeEnd
+	if s[i:j+len(bridgeEnd)] == want {
+		return
+	}
+	if *updateReadme {
+		if err := os.WriteFile(path, []byte(s[:i]+want+s[j+len(bridgeEnd):]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("the README's bridge table differs from domain.BridgeRoutes(); run go test ./cmd/towow -run TestReadmeBridgeTable -update")
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	ApplicationName string
 	// ConnectTimeout bounds the first ping (default 10s).
 	ConnectTimeout time.Duration
+	// Tracer, when set, sees every query of the pool (tracing's database
+	// spans); nil: none.
+	Tracer pgx.QueryTracer
 }
 
 // Open parses url, applies ToWow's pool settings and pings the server once.
@@ -49,6 +53,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	}
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = DefaultMaxConns
+	}
+	if opts.Tracer != nil {
+		cfg.ConnConfig.Tracer = opts.Tracer
 	}
 	rp := cfg.ConnConfig.RuntimeParams
 	if _, ok := rp["application_name"]; !ok {

@@ -64,8 +64,10 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 			AgentID: llm.Text(p.AgentID), DisplayName: llm.Text(orDefault(p.DisplayName, p.AgentID)), Role: llm.Text(role),
 			Responsibility: llm.Text(responsibility(p, tag)), Dependencies: []string{},
 		}
+		a.ConditionsAccepted = llm.BoolScalar(p.Decision != domain.OfferDecisionConditional)
 		if len(p.Conditions) > 0 {
 			a.Notes = llm.Text("已接受条件：" + strings.Join(p.Conditions, "；"))
+			a.ConditionsAccepted = llm.BoolScalar(true)
 		}
 		kept = append(kept, a)
 		sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
@@ -95,6 +97,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		}
 		before := orDefault(string(kept[i].Notes), "（无备注）")
 		kept[i].Notes = appendNote(kept[i].Notes, "第"+strconv.Itoa(round)+"轮已采纳："+req)
+		kept[i].ConditionsAccepted = llm.BoolScalar(true) // what the agent still asked for is in now
 		sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
 			Aspect: llm.Text(name + "的分工"), Before: llm.Text(before), After: kept[i].Notes, Reason: llm.Text("回应" + name + "的协商请求"),
 		})
@@ -146,6 +149,11 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		}
 	}
 	out.Confidence = proposalConfidence(len(kept), len(out.Gaps))
+	out.SuccessCriteria = nonNil(cur.SuccessCriteria)
+	if len(out.SuccessCriteria) == 0 {
+		out.SuccessCriteria = successCriteria(d)
+	}
+	out.Risks = planRisks(d, out.Gaps, unsettledConditions(out.Assignments))
 	return out
 }
 

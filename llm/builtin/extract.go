@@ -218,3 +218,26 @@ func (a availability) conflict(date string) string {
 	}
 	return ""
 }
+
+// Words that make a demand urgent or not (prompt 1's context.urgency).
+var (
+	urgentWords  = []string{"紧急", "很急", "着急", "急需", "尽快", "马上", "立刻", "今天", "今晚", "明天", "asap", "urgent", "today", "tomorrow"}
+	relaxedWords = []string{"不急", "不着急", "有空再", "慢慢", "不赶时间", "no rush"}
+)
+
+// urgencyIn judges a demand's urgency from its words: "low" when it says
+// there is no hurry, "high" when it says there is, else "normal".
+func urgencyIn(text string) string {
+	t := strings.ToLower(text)
+	for _, w := range relaxedWords {
+		if strings.Contains(t, w) {
+			return "low"
+		}
+	}
+	for _, w := range urgentWords {
+		if strings.Contains(t, w) {
+			return "high"
+		}
+	}
+	return "normal"
+}

@@ -130,6 +130,7 @@ func feedback(in *llm.FeedbackInput) llm.FeedbackReply {
 	negotiate := func(req, why string, concerns ...string) llm.FeedbackReply {
 		out.FeedbackType = "negotiate"
 		out.AdjustmentRequest = llm.Text(req)
+		out.ProposedChanges = llm.ReplyChanges{{Field: llm.Text(role + "的分工"), Value: llm.Text(req), Reason: llm.Text(why)}}
 		out.Reasoning = llm.Text(why)
 		out.Concerns = nonNil(concerns)
 		out.Confidence = llm.IntScalar(between(55, 75, seed(r, "conf")...))

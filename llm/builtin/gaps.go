@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,6 +116,9 @@ func gaps(in *llm.GapInput) llm.GapsReply {
 		}
 	}
 	sort.SliceStable(out.Gaps, func(i, j int) bool { return out.Gaps[i].Importance.Num > out.Gaps[j].Importance.Num })
+	for i, g := range out.Gaps {
+		out.Gaps[i].Description = llm.Text("方案还缺" + quote(string(g.GapType)) + "：可以邀请具备" + quoteAll(g.SuggestedCapabilityTags) + "能力的协作者补上")
+	}
 	complete := len(out.Gaps) == 0
 	out.IsComplete = llm.BoolScalar(complete)
 
@@ -210,7 +214,8 @@ func recursion(in *llm.RecursionInput) llm.RecursionReply {
 	met3 := in.Depth < in.MaxDepth
 	if met3 {
 		out.Condition3Analysis = llm.Text("当前深度" + strconv.Itoa(in.Depth) + "，最大深度" + strconv.Itoa(in.MaxDepth) +
-			"；一次子协商约需5000 tokens、30秒，相对补齐缺口的收益可以接受")
+			"；按本次协商的规模估计，一次子协商约需" + strconv.Itoa(cmp.Or(in.EstimatedCost.Tokens, 5000)) + " tokens、" +
+			strconv.Itoa(cmp.Or(in.EstimatedCost.TimeSeconds, 30)) + "秒，相对补齐缺口的收益可以接受")
 	} else {
 		out.Condition3Analysis = llm.Text("已达到最大递归深度（" + strconv.Itoa(in.Depth) + "/" + strconv.Itoa(in.MaxDepth) +
 			"），不再发起子协商，缺口留给妥协方案或需求方自行处理")

@@ -84,7 +84,8 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 			Responsibility: llm.Text(responsibility(o, tag)),
 			Dependencies:   []string{},
 		}
-		a.Notes = llm.Text(conditionNotes(o, d))
+		notes, accepted := conditionNotes(o, d)
+		a.Notes, a.ConditionsAccepted = llm.Text(notes), llm.BoolScalar(accepted)
 		plan = append(plan, planned{a: a, tag: tag})
 	}
 	// Someone who offered to help with a second role takes it when nobody
@@ -135,6 +136,9 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	}
 	out.Rationale = llm.Text(rationale)
 	out.Confidence = proposalConfidence(len(plan), len(out.Gaps))
+	out.SuccessCriteria = successCriteria(d)
+	out.Risks = planRisks(d, out.Gaps, unsettledConditions(out.Assignments))
+	out.OpenQuestions = nonNil(openQuestions(d))
 	return out
 }
 
@@ -210,25 +214,97 @@ func responsibility(o llm.OfferView, tag string) string {
 // conditionNotes reflects the conditions of a conditional offer only
 // partly, as a busy organiser would: usually only the first of several
 // conditions is accepted, a single condition a bit less than half of the
-// time.
-func conditionNotes(o llm.OfferView, d demand) string {
+// time. accepted says whether every condition went into the proposal.
+func conditionNotes(o llm.OfferView, d demand) (notes string, accepted bool) {
 	if len(o.Conditions) == 0 {
 		if o.Decision == domain.OfferDecisionConditional {
-			return "条件待确认"
+			return "条件待确认", false
 		}
-		return ""
+		return "", true
 	}
 	u := unit(d.seed(), o.AgentID, "accept-condition")
 	if len(o.Conditions) >= 2 {
 		if u < 0.3 {
-			return "已接受条件：" + strings.Join(o.Conditions, "；")
+			return "已接受条件：" + strings.Join(o.Conditions, "；"), true
 		}
-		return "已接受条件：" + o.Conditions[0] + "；其余条件待协商"
+		return "已接受条件：" + o.Conditions[0] + "；其余条件待协商", false
 	}
 	if u < 0.45 {
-		return "已接受条件：" + o.Conditions[0]
+		return "已接受条件：" + o.Conditions[0], true
 	}
-	return "条件待确认"
+	return "条件待确认", false
+}
+
+// successCriteria are the checks that tell whether the plan worked
+// (prompts 4 and 6, 004): the event held as described, every role
+// staffed, the budget kept.
+func successCriteria(d demand) []string {
+	what := orDefault(strings.TrimPrefix(d.short(), "这场"), "这件事")
+	first := what + "按计划完成"
+	if d.date != "" {
+		first = what + "在" + d.date + "如期举行"
+	}
+	if d.attendees > 0 {
+		first += "，到场约" + strconv.Itoa(d.attendees) + "人"
+	}
+	out := []string{first, "每项分工都有确认的负责人，并按时间线交付"}
+	if d.budget != "" {
+		out = append(out, "总花费控制在"+d.budget+"以内")
+	}
+	return out
+}
+
+// planRisks are the plan's main risks as its state shows them: roles
+// nobody took, conditions not settled, a date not fixed.
+func planRisks(d demand, gaps []string, unsettled int) []string {
+	var out []string
+	if len(gaps) > 0 {
+		out = append(out, quoteAll(gaps)+"暂无人承担，需要另找人或调整方案")
+	}
+	if unsettled > 0 {
+		out = append(out, strconv.Itoa(unsettled)+"位参与者的参与条件尚未全部确认，可能在反馈中提出调整")
+	}
+	if d.date == "" {
+		out = append(out, "日期未定，参与者的档期可能冲突")
+	}
+	if len(out) == 0 {
+		out = append(out, "临近执行时个别参与者可能临时变动，需预留备选")
+	}
+	return out
+}
+
+// openQuestions are what the plan still needs to ask the requester
+// (prompt 4's open_questions): the context the demand did not give.
+func openQuestions(d demand) []string {
+	var out []string
+	if d.date == "" {
+		out = append(out, "具体日期是哪天？")
+	}
+	if d.city == "" {
+		out = append(out, "在哪个城市或地点进行？")
+	}
+	if d.event != "" && d.attendees == 0 {
+		out = append(out, "预计有多少人参加？")
+	}
+	if d.budget == "" {
+		out = append(out, "预算大约是多少？")
+	}
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
+}
+
+// unsettledConditions counts the assignments whose conditions the
+// proposal has not all taken in.
+func unsettledConditions(as []llm.ReplyAssignment) int {
+	n := 0
+	for _, a := range as {
+		if a.ConditionsAccepted.Present && a.ConditionsAccepted.IsBool && !a.ConditionsAccepted.Bool {
+			n++
+		}
+	}
+	return n
 }
 
 // linkDependencies points each assignment at the agents whose roles it
@@ -364,6 +440,7 @@ func fromDomain(as []domain.Assignment) []llm.ReplyAssignment {
 		out = append(out, llm.ReplyAssignment{
 			AgentID: llm.Text(a.AgentID), DisplayName: llm.Text(orDefault(a.DisplayName, a.AgentID)), Role: llm.Text(a.Role), Need: llm.Text(a.Need),
 			Responsibility: llm.Text(a.Responsibility), Dependencies: nonNil(append([]string(nil), a.Dependencies...)), Notes: llm.Text(a.Notes),
+			ConditionsAccepted: llm.BoolScalar(a.ConditionsAccepted),
 		})
 	}
 	return out

@@ -34,6 +34,7 @@ type (
 			ExpectedAttendees int    `json:"expected_attendees"`
 			Date              string `json:"date"`
 			Budget            string `json:"budget"`
+			Urgency           string `json:"urgency"`
 		} `json:"context"`
 		Uncertainties []string `json:"uncertainties"`
 		Confidence    string   `json:"confidence"`
@@ -67,6 +68,8 @@ type (
 		Responsibility string   `json:"responsibility"`
 		Dependencies   []string `json:"dependencies"`
 		Notes          string   `json:"notes"`
+		// ConditionsAccepted is required (see checkReply).
+		ConditionsAccepted *bool `json:"conditions_accepted"`
 	}
 	tTimeline struct {
 		StartDate  string `json:"start_date"`
@@ -85,6 +88,10 @@ type (
 		Rationale   string        `json:"rationale"`
 		Gaps        []string      `json:"gaps"`
 		Confidence  string        `json:"confidence"`
+
+		SuccessCriteria []string `json:"success_criteria"`
+		Risks           []string `json:"risks"`
+		OpenQuestions   []string `json:"open_questions"`
 	}
 	tAdjusted struct {
 		tProposal
@@ -109,6 +116,11 @@ type (
 		AdjustmentRequest string   `json:"adjustment_request"`
 		Concerns          []string `json:"concerns"`
 		Confidence        int      `json:"confidence"`
+		ProposedChanges   []struct {
+			Field  string `json:"field"`
+			Value  string `json:"value"`
+			Reason string `json:"reason"`
+		} `json:"proposed_changes"`
 	}
 	tGaps struct {
 		IsComplete bool   `json:"is_complete"`
@@ -118,6 +130,7 @@ type (
 			Importance              int      `json:"importance"`
 			Reason                  string   `json:"reason"`
 			SuggestedCapabilityTags []string `json:"suggested_capability_tags"`
+			Description             string   `json:"description"`
 		} `json:"gaps"`
 	}
 	tRecursion struct {
@@ -167,10 +180,11 @@ var topKeys = map[llm.PromptKey][]string{
 	llm.PromptUnderstand: {"surface_demand", "deep_understanding", "capability_tags", "needs", "context", "uncertainties", "confidence"},
 	llm.PromptFilter:     {"analysis", "definitely_related", "possibly_related", "total_candidates"},
 	llm.PromptOffer:      {"decision", "contribution", "conditions", "reasoning", "decline_reason", "confidence"},
-	llm.PromptAggregate:  {"summary", "objective", "assignments", "timeline", "rationale", "gaps", "confidence"},
-	llm.PromptFeedback:   {"feedback_type", "reasoning", "adjustment_request", "concerns", "confidence"},
+	llm.PromptAggregate: {"summary", "objective", "assignments", "timeline", "rationale", "gaps", "confidence",
+		"success_criteria", "risks"}, // + open_questions when there are some
+	llm.PromptFeedback: {"feedback_type", "reasoning", "adjustment_request", "concerns", "confidence"}, // + proposed_changes when negotiating
 	llm.PromptAdjust: {"summary", "objective", "assignments", "timeline", "rationale", "gaps", "confidence",
-		"adjustment_summary"},
+		"success_criteria", "risks", "adjustment_summary"},
 	llm.PromptGaps: {"is_complete", "analysis", "gaps"},
 	llm.PromptRecursion: {"should_recurse", "condition_1_met", "condition_1_analysis", "condition_2_met",
 		"condition_2_analysis", "condition_3_met", "condition_3_analysis", "sub_demands"},
@@ -237,7 +251,11 @@ func TestRepliesHaveTheRawShape(t *testing.T) {
 			}
 			var got []string
 			for k := range top {
-				if k != "alternates" || (key != llm.PromptAggregate && key != llm.PromptAdjust) { // named only when there are some
+				switch {
+				case k == "alternates" && (key == llm.PromptAggregate || key == llm.PromptAdjust): // named only when there are some
+				case k == "proposed_changes" && key == llm.PromptFeedback: // only when negotiating
+				case k == "open_questions" && key == llm.PromptAggregate: // only when the demand leaves some
+				default:
 					got = append(got, k)
 				}
 			}
@@ -277,6 +295,7 @@ func checkReply(t *testing.T, key llm.PromptKey, body []byte) {
 		var v tUnderstand
 		strict(&v)
 		oneOf("confidence", v.Confidence, "high", "medium", "low")
+		oneOf("context.urgency", v.Context.Urgency, "high", "normal", "low")
 		if v.SurfaceDemand == "" || len(v.CapabilityTags) == 0 {
 			t.Errorf("%s: empty understanding %s", key, body)
 		}
@@ -312,12 +331,20 @@ func checkReply(t *testing.T, key llm.PromptKey, body []byte) {
 		if v.Timeline.StartDate == "" || len(v.Timeline.Milestones) == 0 {
 			t.Errorf("%s: empty timeline", key)
 		}
+		if len(v.SuccessCriteria) == 0 || len(v.Risks) == 0 {
+			t.Errorf("%s: success criteria %q, risks %q", key, v.SuccessCriteria, v.Risks)
+		}
+		for _, a := range v.Assignments {
+			if a.ConditionsAccepted == nil {
+				t.Errorf("%s: %s without conditions_accepted", key, a.AgentID)
+			}
+		}
 	case llm.PromptFeedback:
 		var v tFeedback
 		strict(&v)
 		oneOf("feedback_type", v.FeedbackType, "accept", "negotiate", "withdraw")
-		if (v.FeedbackType == "negotiate") != (v.AdjustmentRequest != "") {
-			t.Errorf("%s: adjustment_request %q with %s", key, v.AdjustmentRequest, v.FeedbackType)
+		if (v.FeedbackType == "negotiate") != (v.AdjustmentRequest != "") || (v.FeedbackType == "negotiate") != (len(v.ProposedChanges) > 0) {
+			t.Errorf("%s: adjustment_request %q, %d proposed changes with %s", key, v.AdjustmentRequest, len(v.ProposedChanges), v.FeedbackType)
 		}
 	case llm.PromptAdjust:
 		var v tAdjusted
@@ -332,7 +359,7 @@ func checkReply(t *testing.T, key llm.PromptKey, body []byte) {
 			t.Errorf("%s: is_complete %v with %d gaps", key, v.IsComplete, len(v.Gaps))
 		}
 		for _, g := range v.Gaps {
-			if g.Importance < 0 || g.Importance > 100 || g.GapType == "" || len(g.SuggestedCapabilityTags) == 0 {
+			if g.Importance < 0 || g.Importance > 100 || g.GapType == "" || len(g.SuggestedCapabilityTags) == 0 || g.Description == "" {
 				t.Errorf("%s: bad gap %+v", key, g)
 			}
 		}

@@ -57,7 +57,7 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 		}
 	}
 	out.Context = llm.ObjectOf(llm.ReplyDemandContext{Location: llm.Text(d.city), ExpectedAttendees: llm.IntScalar(d.attendees),
-		Date: llm.Text(d.date), Budget: llm.Text(d.budget)})
+		Date: llm.Text(d.date), Budget: llm.Text(d.budget), Urgency: llm.Text(urgencyIn(d.raw))})
 
 	roles := make([]string, len(d.tags))
 	for i, t := range d.tags {
@@ -135,7 +135,7 @@ func unclear(d demand) llm.UnderstandReply {
 	out.DeepUnderstanding = llm.ObjectOf(llm.ReplyDeepUnderstanding{Motivation: "无法从描述中判断需要哪类协作者",
 		LikelyPreferences: []string{}, EmotionalContext: "未知"})
 	out.Context = llm.ObjectOf(llm.ReplyDemandContext{Location: llm.Text(d.city), ExpectedAttendees: llm.IntScalar(d.attendees),
-		Date: llm.Text(d.date), Budget: llm.Text(d.budget)})
+		Date: llm.Text(d.date), Budget: llm.Text(d.budget), Urgency: llm.Text(urgencyIn(d.raw))})
 	out.CapabilityTags = []string{}
 	out.Needs = llm.List[llm.ReplyNeed]{}
 	out.Uncertainties = []string{"需求描述中看不出需要什么样的协作者：请说明要做什么、需要哪些角色（例如场地、摄影师、餐饮、主持人）、人数、地点和时间"}

@@ -388,10 +388,11 @@ function summarize(s, ev) {
     case "towow.filter.completed": return ["筛选完成", (p.candidates || []).length + " 位候选人"];
     case "towow.demand.accepted": return ["创建频道", p.channel_id];
     case "towow.channel.created": return ["频道已创建", (p.candidates || []).length + " 位受邀"];
-    case "towow.channel.invite_sent": return ["加入候选人", who(p.agent_id) + (p.reason ? "（" + p.reason + "）" : "")];
+    case "towow.channel.invite_sent": return p.broadcast ? ["已邀请", who(p.agent_id)] : ["加入候选人", who(p.agent_id) + (p.reason ? "（" + p.reason + "）" : "")];
+    case "towow.channel.closed": return ["频道关闭", label(p.status)];
     case "towow.channel.rules_changed": return ["规则改变", "最多 " + p.rules.max_rounds + " 轮" + (p.rules.accept_percent ? "，接受率达 " + p.rules.accept_percent + "% 定稿" : "") + (p.rules.fail_percent ? "，低于 " + p.rules.fail_percent + "% 失败" : "")];
     case "towow.channel.status_changed": return ["状态", label(p.old_status) + " → " + label(p.new_status)];
-    case "towow.demand.broadcast": return ["广播需求", "发给 " + p.recipients_count + " 位"];
+    case "towow.demand.broadcast": return ["广播需求", "发给 " + p.recipients_count + " 位" + (p.urgency === "high" ? "（紧急）" : p.urgency === "low" ? "（不急）" : "")];
     case "towow.offer.requested": return ["请求回应", who(p.agent_id)];
     case "towow.offer.submitted": return ["回应", who(p.agent_id) + "：" + label(p.decision)];
     case "towow.offer.timeout": return ["回应超时", "收到 " + p.offers_count + " 份"];
@@ -412,7 +413,7 @@ function summarize(s, ev) {
     case "towow.subnet.completed": return ["子协商结束", p.sub_channel_id + "：" + label(p.status)];
     case "towow.negotiation.completed": return ["协商结束", label(p.status)];
     case "towow.negotiation.forked": return ["分叉", "分叉自 " + p.forked_from + " @" + p.at + "，改变：" + changeText(p.change, who)];
-    case "towow.error.occurred": return ["错误", (p.error_code || "") + " " + (p.error_message || "")];
+    case "towow.error.occurred": return [p.recoverable ? "错误（可恢复）" : "错误", (p.error_code || "") + " " + (p.error_message || "")];
     case "towow.workflow.created": return ["执行计划", (p.nodes || []).length + " 个步骤（草稿）"];
     case "towow.decision.validated": return ["决策通过", p.decision.decision_type + " → v" + p.version + ((p.corrections || []).length ? "（已修正）" : "")];
     case "towow.decision.rejected": return ["决策被拒", p.decision.decision_type + "：" + p.reason];
@@ -984,7 +985,7 @@ async function agentPage(id) {
 
 function opsPage() {
   const box = h("div", { id: "ops" }, h("p", { class: "muted" }, "加载中……"));
-  app.append(h("section", { class: "card" }, h("h1", {}, "运行状态"), box));
+  app.append(h("section", { class: "card" }, h("h1", {}, "运行状态"), box), riverUICard());
   const load = async () => {
     try {
       const st = await api("/api/v1/status");
@@ -1004,6 +1005,42 @@ function opsPage() {
   load();
   const t = setInterval(load, 2000);
   cleanup = () => clearInterval(t);
+}
+
+// riverUICard links to River UI (/riverui/, River's job dashboard), which
+// needs the admin token. A page the browser opens cannot carry an
+// Authorization header, so the token is sent once, as a header, to POST
+// /riverui/session, which answers with an HttpOnly cookie scoped to
+// /riverui (derived from the token, not the token): this page never stores
+// the token, and the cookie opens nothing but River UI.
+function riverUICard() {
+  const token = h("input", { type: "password", id: "riverui-token", autocomplete: "off", size: 28, maxlength: 512,
+    placeholder: "管理员令牌 TOWOW_ADMIN_TOKEN", "aria-label": "管理员令牌" });
+  const err = h("div", { class: "error", role: "alert" });
+  const submit = h("button", { type: "submit", id: "riverui-login" }, "登录并打开 River UI");
+  const form = h("form", {
+    class: "row",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      submit.disabled = true;
+      try {
+        await api("/riverui/session", { method: "POST", headers: { Authorization: "Bearer " + token.value.trim() } });
+        token.value = "";
+        location.assign("/riverui/"); // a new tab opened after an await would be a blocked popup
+      } catch (ex) {
+        err.textContent = describe(ex);
+      } finally {
+        submit.disabled = false;
+      }
+    },
+  }, token, submit);
+  return h("section", { class: "card", id: "riverui" },
+    h("h2", {}, "River 任务面板"),
+    h("p", { class: "small muted" }, "River UI 列出每个协商步骤（River 任务）的状态、参数与错误，可重试或取消。它需要管理员令牌：令牌只发送一次，换成仅对 /riverui 有效的会话 Cookie（12 小时）。"),
+    form, err,
+    h("p", { class: "small" }, h("a", { id: "riverui-link", href: "/riverui/", target: "_blank", rel: "noopener" }, "打开 River UI"),
+      h("span", { class: "muted" }, "（已登录时）")));
 }
 
 route();

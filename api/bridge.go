@@ -1,0 +1,81 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// The negotiation stream's bridge format (?format=bridge): document 000's
+// SSE bridge (§3.5, §4.3), for a frontend written against the OpenAgents
+// prototype. Each message is `data: {"event", "data", "timestamp"}` with
+// no `event:` line (that frontend reads the name from the JSON, through
+// EventSource's onmessage, which a named event would bypass); domain.Bridge
+// says which towow.* events give which bridge events and folds their data.
+// The message carrying an event's last frame has `id: <cursor>`, so
+// Last-Event-ID resumes as in the default format; events with no bridge
+// counterpart send nothing.
+
+// Stream formats of the negotiation stream.
+const (
+	FormatEvents = "events" // every event in the envelope of 001 §3.1.2
+	FormatBridge = "bridge" // 000's SSE bridge frames
+)
+
+// BridgeMessage is one message of the bridge format (000 §4.3's SSEEvent).
+type BridgeMessage struct {
+	Event     string    `json:"event" example:"channel_status" doc:"the bridge event: channel_created, channel_status, agent_response, agent_feedback, negotiation_progress, proposal_sent, subnet_created, channel_completed or channel_failed"`
+	Data      any       `json:"data" doc:"the bridge event's data (000 §3.5 and §4.2), with channel_id"`
+	Timestamp time.Time `json:"timestamp" doc:"when the event was recorded (RFC 3339, UTC)"`
+}
+
+// encodeBridge is e's bridge messages after folding it into b (none when
+// e has no bridge counterpart); the last carries e's cursor as its id.
+func encodeBridge(b *domain.Bridge, e eventstore.RecordedEvent) ([]byte, error) {
+	p, err := e.Decode()
+	if err != nil {
+		return nil, fmt.Errorf("bridge event %d: %w", e.Position, err)
+	}
+	frames := b.Frames(p)
+	var out []byte
+	for i, f := range frames {
+		data, err := json.Marshal(BridgeMessage{Event: f.Event, Data: f.Data, Timestamp: e.RecordedAt.UTC()})
+		if err != nil {
+			return nil, fmt.Errorf("encode bridge event %d: %w", e.Position, err)
+		}
+		if i == len(frames)-1 {
+			out = fmt.Appendf(out, "id: %d\n", e.Position)
+		}
+		out = fmt.Appendf(out, "data: %s\n\n", data)
+	}
+	return out, nil
+}
+
+// bridgeAt is a Bridge that has folded the negotiation tree's events up to
+// the cursor after (inclusive), so a resumed bridge stream's progress and
+// analysis are those of an unbroken one.
+func (s *Server) bridgeAt(ctx context.Context, demandID string, after int64) (*domain.Bridge, error) {
+	b := domain.NewBridge()
+	for cursor := int64(0); cursor < after; {
+		evs, err := s.Events.ReadAll(ctx, cursor, eventstore.Filter{CorrelationID: demandID, UntilPosition: after}, eventstore.MaxReadLimit)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range evs {
+			p, err := e.Decode()
+			if err != nil {
+				return nil, fmt.Errorf("bridge event %d: %w", e.Position, err)
+			}
+			b.Frames(p)
+		}
+		if len(evs) < eventstore.MaxReadLimit {
+			break
+		}
+		cursor = evs[len(evs)-1].Position
+	}
+	return b, nil
+}

@@ -1,0 +1,226 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// bridgeMsg is one message of the bridge format as received.
+type bridgeMsg struct {
+	id        int64 // 0: the message has no id: line
+	raw       string
+	Event     string          `json:"event"`
+	Data      json.RawMessage `json:"data"`
+	Timestamp string          `json:"timestamp"`
+}
+
+// followBridge reads the negotiation stream in the bridge format from a
+// resume point (Last-Event-ID; 0: from the start) until n messages came.
+func (a *testAPI) followBridge(t *testing.T, demandID string, lastID int64, n int) []bridgeMsg {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, a.url+"/api/v1/events/negotiations/"+demandID+"/stream?format=bridge", nil)
+	if lastID > 0 {
+		req.Header.Set("Last-Event-ID", strconv.FormatInt(lastID, 10))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("bridge stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
+	var out []bridgeMsg
+	var cur bridgeMsg
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for len(out) < n && sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			cur.id, _ = strconv.ParseInt(line[4:], 10, 64)
+		case strings.HasPrefix(line, "data: "):
+			cur.raw = line[6:]
+			if err := json.Unmarshal([]byte(cur.raw), &cur); err != nil {
+				t.Fatalf("data %q: %v", line, err)
+			}
+		case strings.HasPrefix(line, "event:"):
+			t.Fatalf("the bridge format has no event: lines (000's frontend reads the name from the data): %q", line)
+		case line == "" && cur.raw != "":
+			out = append(out, cur)
+			cur = bridgeMsg{}
+		}
+	}
+	if len(out) < n {
+		t.Fatalf("bridge stream ended after %d of %d messages: %v", len(out), n, sc.Err())
+	}
+	return out
+}
+
+// TestNegotiationStreamBridge runs a builtin-LLM negotiation and reads its
+// stream with format=bridge: document 000's frames ({event, data,
+// timestamp}, §4.3) with the data fields of §3.5, one message per bridge
+// event of the log in order, ids on the last frame of each event; then
+// resumes with Last-Event-ID in the middle of the offers, where the
+// progress counts go on as in the unbroken stream.
+func TestNegotiationStreamBridge(t *testing.T) {
+	a := newAPI(t)
+	demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	a.follow(t, demandID, 0, true, func([]message) bool { return false }) // until the root completed
+	log, err := a.store.ReadAll(context.Background(), 0, eventstore.Filter{CorrelationID: demandID}, eventstore.MaxReadLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the log says the bridge must send: one message per bridge event,
+	// the last of each event's messages with its cursor.
+	type wantMsg struct {
+		id    int64
+		event string
+		at    time.Time
+	}
+	var want []wantMsg
+	bridgeTypes := map[domain.EventType][]string{}
+	for _, r := range domain.BridgeRoutes() {
+		bridgeTypes[r.Type] = append(bridgeTypes[r.Type], r.Event)
+	}
+	counts := map[domain.EventType]int{}
+	for _, e := range log {
+		counts[e.Type]++
+		names := bridgeTypes[e.Type]
+		for i, name := range names {
+			w := wantMsg{event: name, at: e.RecordedAt}
+			if i == len(names)-1 {
+				w.id = e.Position
+			}
+			want = append(want, w)
+		}
+	}
+	got := a.followBridge(t, demandID, 0, len(want))
+	for i, m := range got {
+		w := want[i]
+		if m.Event != w.event || m.id != w.id {
+			t.Fatalf("message %d: %s id %d, want %s id %d", i, m.Event, m.id, w.event, w.id)
+		}
+		var keys map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(m.raw), &keys)
+		ts, err := time.Parse(time.RFC3339Nano, m.Timestamp)
+		if len(keys) != 3 || err != nil || !strings.HasSuffix(m.Timestamp, "Z") || !ts.Equal(w.at) {
+			t.Fatalf("message %d is not {event, data, timestamp} with the event's UTC time %s: %s", i, w.at, m.raw)
+		}
+	}
+
+	// The shapes of 000 §3.5 / §4.2, checked on the root channel's frames.
+	fields := map[string][]string{
+		"channel_created":      {"demand_id", "channel_id", "candidates", "analysis"},
+		"channel_status":       {"channel_id", "old_status", "new_status", "reason"},
+		"agent_response":       {"agent_id", "channel_id", "response_type", "content"},
+		"agent_feedback":       {"agent_id", "channel_id", "accepted", "reason"},
+		"negotiation_progress": {"channel_id", "agent_id", "progress"},
+		"proposal_sent":        {"channel_id", "proposal"},
+		"subnet_created":       {"channel_id", "gaps", "depth"},
+		"channel_completed":    {"channel_id", "final_proposal", "participants"},
+		"channel_failed":       {"channel_id", "reason"},
+	}
+	seen := map[string]int{}
+	var statuses []string
+	var lastProgress string
+	for _, m := range got {
+		var data map[string]any
+		if err := json.Unmarshal(m.Data, &data); err != nil {
+			t.Fatalf("%s data: %v", m.Event, err)
+		}
+		for _, f := range fields[m.Event] {
+			if _, ok := data[f]; !ok {
+				t.Fatalf("%s without %s: %s", m.Event, f, m.Data)
+			}
+		}
+		if data["channel_id"] != channelID {
+			continue
+		}
+		seen[m.Event]++
+		switch m.Event {
+		case "channel_status":
+			statuses = append(statuses, data["new_status"].(string))
+		case "negotiation_progress":
+			lastProgress = data["progress"].(string)
+		case "channel_created":
+			if data["demand_id"] != demandID || data["analysis"] == nil || len(data["candidates"].([]any)) == 0 {
+				t.Fatalf("channel_created: %s", m.Data)
+			}
+		}
+	}
+	if got[0].Event != "channel_created" {
+		t.Fatalf("the first frame is %s, want channel_created", got[0].Event)
+	}
+	offers := 0
+	for _, e := range log {
+		if e.Type == domain.EventOfferSubmitted && e.StreamID == domain.ChannelStream(channelID) {
+			offers++
+		}
+	}
+	if seen["agent_response"] != offers || seen["negotiation_progress"] != offers || lastProgress != strconv.Itoa(offers)+"/"+strconv.Itoa(offers) {
+		t.Fatalf("%d offers: %d agent_response, %d negotiation_progress, the last %q", offers,
+			seen["agent_response"], seen["negotiation_progress"], lastProgress)
+	}
+	for _, name := range []string{"channel_created", "proposal_sent", "agent_feedback", "channel_completed"} {
+		if seen[name] == 0 {
+			t.Errorf("no %s frame for the root channel", name)
+		}
+	}
+	if counts[domain.EventSubnetTriggered] > 0 && seen["subnet_created"] != counts[domain.EventSubnetTriggered] {
+		t.Errorf("%d sub-negotiations, %d subnet_created", counts[domain.EventSubnetTriggered], seen["subnet_created"])
+	}
+	if !slices.Contains(statuses, "proposal_sent") || statuses[len(statuses)-1] != "finalized" {
+		t.Errorf("root channel statuses %v", statuses)
+	}
+
+	// Resume after the id of the second progress frame: the rest, exactly.
+	cut := -1
+	for i, m := range got {
+		if m.Event == "negotiation_progress" && m.id > 0 {
+			if cut >= 0 {
+				cut = i
+				break
+			}
+			cut = i
+		}
+	}
+	if cut < 0 || got[cut].Event != "negotiation_progress" {
+		t.Fatal("no progress frame to resume after")
+	}
+	rest := a.followBridge(t, demandID, got[cut].id, len(got)-cut-1)
+	for i, m := range rest {
+		if m.raw != got[cut+1+i].raw || m.id != got[cut+1+i].id {
+			t.Fatalf("resumed message %d:\n got %d %s\nwant %d %s", i, m.id, m.raw, got[cut+1+i].id, got[cut+1+i].raw)
+		}
+	}
+}
+
+// TestNegotiationStreamFormat: an unknown format is refused (422
+// problem+json) before anything streams.
+func TestNegotiationStreamFormat(t *testing.T) {
+	a := newAPIWith(t, "", apiOptions{noWorkers: true})
+	demandID, _ := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	resp, err := http.Get(a.url + "/api/v1/events/negotiations/" + demandID + "/stream?format=xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := readProblem(resp)
+	if resp.StatusCode != http.StatusUnprocessableEntity || p.Code == "" {
+		t.Fatalf("format=xml: %d %+v", resp.StatusCode, p)
+	}
+}

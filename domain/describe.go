@@ -1,0 +1,191 @@
+package domain
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Describe renders an event's payload for a timeline: the round it belongs
+// to (0: none), the id it is about (an agent, a channel, a demand, a
+// workflow node) and a one-line summary. `towow demo`, `towow replay` and
+// the MCP server's timeline resource print with it.
+func Describe(p Payload) (round int, subject, summary string) {
+	switch ev := p.(type) {
+	case *DemandSubmitted:
+		s := clipText(ev.RawInput, 60)
+		if ev.ParentChannelID != "" {
+			s = fmt.Sprintf("sub-demand for gap %q: %s", ev.GapType, s)
+		}
+		return 0, ev.DemandID, s
+	case *DemandUnderstood:
+		return 0, ev.DemandID, fmt.Sprintf("%s | tags %s", clipText(ev.SurfaceDemand, 40), strings.Join(ev.CapabilityTags, ","))
+	case *FilterStarted:
+		return 0, ev.DemandID, fmt.Sprintf("filtering %d agents", ev.TotalAgents)
+	case *FilterCompleted:
+		return 0, ev.DemandID, fmt.Sprintf("%d candidates", ev.CandidatesCount)
+	case *DemandAccepted:
+		return 0, ev.DemandID, "channel " + ev.ChannelID
+	case *ChannelCreated:
+		s := fmt.Sprintf("%d invited, max %d rounds", len(ev.InvitedAgents), ev.MaxRounds)
+		if ev.ParentChannel != "" {
+			s += fmt.Sprintf(", sub-negotiation of %s (depth %d)", ev.ParentChannel, ev.RecursionDepth)
+		}
+		return 0, ev.ChannelID, s
+	case *ChannelStatusChanged:
+		return 0, ev.ChannelID, fmt.Sprintf("%s → %s (%s)", ev.OldStatus, ev.NewStatus, ev.Reason)
+	case *DemandBroadcast:
+		return 0, ev.ChannelID, fmt.Sprintf("to %d agents, urgency %s", ev.RecipientsCount, cmp.Or(ev.Urgency, UrgencyNormal))
+	case *ChannelInviteSent:
+		if ev.Broadcast {
+			return 0, ev.AgentID, "invited: " + clipText(ev.Reason, 60)
+		}
+		return 0, ev.AgentID, "added to the candidates: " + clipText(ev.Reason, 50)
+	case *ChannelClosed:
+		return 0, ev.ChannelID, fmt.Sprintf("closed %s (%s)", ev.Status, ev.Reason)
+	case *OfferRequested:
+		return ev.Round, ev.AgentID, ev.FilterReason
+	case *OfferSubmitted:
+		s := string(ev.Decision) + ": " + clipText(ev.Contribution, 40)
+		if ev.Decision == OfferDecisionDecline {
+			s = "decline: " + clipText(ev.DeclineReason, 40)
+		}
+		if len(ev.Conditions) > 0 {
+			s += " | conditions: " + strings.Join(ev.Conditions, "; ")
+		}
+		return 0, ev.AgentID, s
+	case *OfferTimeout:
+		return 0, ev.ChannelID, fmt.Sprintf("%d offers in time, missing %s", ev.OffersCount, strings.Join(ev.MissingAgents, ","))
+	case *AggregationStarted:
+		return 0, ev.ChannelID, fmt.Sprintf("%d participants", ev.OffersCount)
+	case *NegotiationRoundStarted:
+		return ev.Round, ev.ChannelID, fmt.Sprintf("round %d of %d", ev.Round, ev.MaxRounds)
+	case *ProposalDistributed:
+		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d: %s (%d assignments)", ev.Proposal.Version, clipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
+	case *ProposalFeedback:
+		s := string(ev.FeedbackType)
+		if ev.AdjustmentRequest != "" {
+			s += ": " + clipText(ev.AdjustmentRequest, 50)
+		} else if ev.Reasoning != "" {
+			s += ": " + clipText(ev.Reasoning, 50)
+		}
+		return ev.Round, ev.AgentID, s
+	case *AgentWithdrawn:
+		return 0, ev.AgentID, clipText(ev.Reason, 60)
+	case *AgentOnline:
+		return 0, ev.AgentID, "online: " + clipText(strings.Join(ev.Capabilities, ", "), 60)
+	case *AgentOffline:
+		return 0, ev.AgentID, "offline: " + clipText(ev.Reason, 60)
+	case *FeedbackEvaluated:
+		return ev.Round, ev.ChannelID, fmt.Sprintf("accept %d / negotiate %d / against %d = %.0f%% → %s",
+			ev.Accepts, ev.Negotiates, ev.Rejects, ev.AcceptRate*100, ev.Decision)
+	case *ProposalAdjusting:
+		return ev.Round, ev.ChannelID, "adjusting the proposal to the feedback"
+	case *ProposalFinalized:
+		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("consensus after %d rounds, %d participants", ev.RoundsTaken, ev.ParticipantsCount)
+	case *NegotiationForceFinalized:
+		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("confirmed %s; optional %s",
+			strings.Join(ev.ConfirmedParticipants, ","), strings.Join(ev.OptionalParticipants, ","))
+	case *NegotiationFailed:
+		s := string(ev.Reason)
+		if ev.ErrorCode != "" {
+			s += " (" + ev.ErrorCode + ")"
+		}
+		if ev.Suggestion != "" {
+			s += ": " + clipText(ev.Suggestion, 50)
+		}
+		return 0, firstOf(ev.ChannelID, ev.DemandID), s
+	case *DemandRejected:
+		s := ev.Reason + ": " + ev.Message
+		if len(ev.UnservedNeeds) > 0 {
+			s += " (nobody for " + strings.Join(ev.UnservedNeeds, ", ") + ")"
+		}
+		return 0, ev.DemandID, clipText(s, 80)
+	case *GapIdentified:
+		var g []string
+		for _, gap := range ev.Gaps {
+			g = append(g, fmt.Sprintf("%s(%d)", gap.GapType, gap.Importance))
+		}
+		if len(g) == 0 {
+			return 0, ev.ChannelID, "no gaps"
+		}
+		return 0, ev.ChannelID, "gaps: " + strings.Join(g, ", ")
+	case *SubnetTriggered:
+		return 0, ev.ParentChannelID, fmt.Sprintf("sub-negotiation %s for %q", ev.SubChannelID, ev.GapType)
+	case *SubnetCompleted:
+		return 0, ev.ParentChannelID, fmt.Sprintf("sub-negotiation %s ended %s", ev.SubChannelID, ev.Status)
+	case *NegotiationCompleted:
+		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%s, %d sub-negotiations", ev.Status, len(ev.SubResults))
+	case *ErrorOccurred:
+		return 0, ev.Context["channel_id"], ev.ErrorCode + ": " + clipText(ev.ErrorMessage, 60)
+	}
+	return describeWorkflow(p)
+}
+
+// describeWorkflow renders a workflow's events (issue 13).
+func describeWorkflow(p Payload) (round int, subject, summary string) {
+	switch ev := p.(type) {
+	case *WorkflowCreated:
+		return 0, ev.WorkflowID, fmt.Sprintf("draft: %d nodes, %d edges, from %s", len(ev.Nodes), len(ev.Edges), ev.ChannelID)
+	case *DecisionValidated:
+		s := fmt.Sprintf("%s by %s → v%d", ev.Decision.Type, ev.Decision.Actor, ev.Version)
+		for _, c := range ev.Corrections {
+			s += fmt.Sprintf(" (corrected %s: %s)", c.Field, c.Message)
+		}
+		return 0, ev.WorkflowID, s
+	case *DecisionRejected:
+		return 0, ev.WorkflowID, fmt.Sprintf("%s by %s refused (%s): %s", ev.Decision.Type, ev.Decision.Actor, ev.Rule, clipText(ev.Reason, 60))
+	case *WorkflowNodeAdded:
+		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, clipText(ev.Node.Title, 40))
+	case *WorkflowNodeUpdated:
+		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, clipText(ev.Node.Title, 40))
+	case *WorkflowNodeDeleted:
+		return 0, ev.NodeID, fmt.Sprintf("deleted with %d edges", len(ev.Edges))
+	case *WorkflowNodeMoved:
+		return 0, ev.NodeID, fmt.Sprintf("to (%.0f, %.0f)", ev.Position.X, ev.Position.Y)
+	case *WorkflowEdgeAdded:
+		return 0, ev.WorkflowID, ev.Edge.From + " → " + ev.Edge.To
+	case *WorkflowEdgeDeleted:
+		return 0, ev.WorkflowID, ev.Edge.From + " ↛ " + ev.Edge.To
+	case *WorkflowStarted:
+		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes: %s", ev.NodeCount, clipText(strings.Join(ev.Order, ", "), 80))
+	case *NodeStarted:
+		return 0, ev.NodeID, fmt.Sprintf("%s attempt %d", ev.NodeType, ev.Attempt)
+	case *NodeCompleted:
+		return 0, ev.NodeID, clipText(ev.Result.Summary, 70)
+	case *NodeFailed:
+		s := fmt.Sprintf("attempt %d: %s", ev.Attempt, clipText(ev.Error, 60))
+		if ev.Retry {
+			s += ", tried again at " + ev.RetryAt.Local().Format("15:04:05")
+		}
+		return 0, ev.NodeID, s
+	case *NodeSkipped:
+		return 0, ev.NodeID, ev.Reason
+	case *WorkflowCompleted:
+		return 0, ev.WorkflowID, fmt.Sprintf("completed: %d results", len(ev.Results))
+	case *WorkflowFailed:
+		return 0, ev.WorkflowID, fmt.Sprintf("failed at %s: %s", ev.FailedNode, clipText(ev.Error, 60))
+	case *WorkflowCancelled:
+		return 0, ev.WorkflowID, "cancelled: " + ev.Reason
+	}
+	return 0, "", ""
+}
+
+// clipText flattens s's white space and cuts it to n runes, with an
+// ellipsis when cut.
+func clipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// firstOf is a unless it is empty, else b.
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

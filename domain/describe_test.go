@@ -1,0 +1,43 @@
+package domain
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDescribe: each event's timeline line names its round, what it is
+// about and a summary; long texts are cut, unknown payloads say nothing.
+func TestDescribe(t *testing.T) {
+	long := strings.Repeat("很长的贡献", 20)
+	tests := []struct {
+		name    string
+		p       Payload
+		round   int
+		subject string
+		summary string
+	}{
+		{"offer", &OfferSubmitted{Offer: Offer{AgentID: "user_agent_bob", OfferAnswer: OfferAnswer{Decision: OfferDecisionParticipate, Contribution: "望京40人会议室"}}},
+			0, "user_agent_bob", "participate: 望京40人会议室"},
+		{"offer cut at 40 runes", &OfferSubmitted{Offer: Offer{AgentID: "a", OfferAnswer: OfferAnswer{Decision: OfferDecisionParticipate, Contribution: long}}},
+			0, "a", "participate: " + string([]rune(long)[:39]) + "…"},
+		{"decline", &OfferSubmitted{Offer: Offer{AgentID: "a", OfferAnswer: OfferAnswer{Decision: OfferDecisionDecline, DeclineReason: "没空"}}}, 0, "a", "decline: 没空"},
+		{"feedback", &ProposalFeedback{AgentID: "a", Round: 2, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackNegotiate, AdjustmentRequest: "改到\n周日"}},
+			2, "a", "negotiate: 改到 周日"},
+		{"failure", &NegotiationFailed{DemandID: "d-1", Reason: FailureNoCandidates, ErrorCode: "TOWOW_FILTER_001"},
+			0, "d-1", "no_candidates (TOWOW_FILTER_001)"},
+		{"workflow node skipped", &NodeSkipped{NodeID: "task-2", Reason: "depends on task-1 which failed"},
+			0, "task-2", "depends on task-1 which failed"},
+		{"agent online", &AgentOnline{AgentID: "user_agent_ext", AgentType: AgentTypeUserAgent, Capabilities: []string{"场地", "嘉宾"}},
+			0, "user_agent_ext", "online: 场地, 嘉宾"},
+		{"agent offline", &AgentOffline{AgentID: "user_agent_ext", Reason: "silent for 5m0s"}, 0, "user_agent_ext", "offline: silent for 5m0s"},
+		{"nothing", nil, 0, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			round, subject, summary := Describe(tc.p)
+			if round != tc.round || subject != tc.subject || summary != tc.summary {
+				t.Fatalf("Describe = %d %q %q, want %d %q %q", round, subject, summary, tc.round, tc.subject, tc.summary)
+			}
+		})
+	}
+}

@@ -1,0 +1,167 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/towow/towow/domain"
+)
+
+// The external agent's tools: each takes the agent's own API token and
+// sends it as the bearer token, so the API checks who acts.
+
+// AgentTokenInput is agent_inbox's input.
+type AgentTokenInput struct {
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token (issued when it was registered)"`
+}
+
+// InboxOutput is what an external agent is asked for now.
+type InboxOutput struct {
+	AgentID string `json:"agent_id"`
+	Tasks   []Task `json:"tasks"`
+}
+
+// Task is one thing an external agent should answer.
+type Task struct {
+	Kind       string `json:"kind" jsonschema:"offer: submit_offer; feedback: submit_feedback on this round's proposal; task: complete_workflow_task"`
+	ChannelID  string `json:"channel_id"`
+	DemandID   string `json:"demand_id"`
+	Demand     string `json:"demand,omitempty" jsonschema:"the demand's text"`
+	Reason     string `json:"reason,omitempty" jsonschema:"offer: why the agent was chosen"`
+	Round      int    `json:"round,omitempty" jsonschema:"feedback: the round to name in submit_feedback"`
+	Proposal   any    `json:"proposal,omitempty" jsonschema:"feedback: the proposal under review"`
+	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"task: the workflow"`
+	NodeID     string `json:"node_id,omitempty" jsonschema:"task: the node to report on"`
+	Node       any    `json:"node,omitempty" jsonschema:"task: the workflow node (title, role, description, due)"`
+}
+
+// OfferInput is submit_offer's input: the agent's token, the channel and
+// the offer itself, the API's own body (domain.OfferAnswer).
+type OfferInput struct {
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
+	ChannelID  string `json:"channel_id" jsonschema:"the channel of the offer task in the inbox"`
+	domain.OfferAnswer
+}
+
+// FeedbackInput is submit_feedback's input: the agent's token, the
+// channel, the round and the feedback itself, the API's own body
+// (domain.FeedbackAnswer, proposed changes included).
+type FeedbackInput struct {
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
+	ChannelID  string `json:"channel_id" jsonschema:"the channel of the feedback task in the inbox"`
+	Round      int    `json:"round" jsonschema:"the round whose proposal this answers (the inbox task's round)"`
+	domain.FeedbackAnswer
+}
+
+// AnswerOutput is a recorded offer or feedback.
+type AnswerOutput struct {
+	AgentID   string `json:"agent_id"`
+	ChannelID string `json:"channel_id"`
+	Cursor    int64  `json:"cursor" jsonschema:"position of the recorded answer in the event log"`
+}
+
+// TaskReportInput is complete_workflow_task's input: the agent's token,
+// the node and the report itself, the API's own body (domain.TaskAnswer;
+// status done when absent).
+type TaskReportInput struct {
+	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
+	WorkflowID string `json:"workflow_id" jsonschema:"the inbox task's workflow_id"`
+	NodeID     string `json:"node_id" jsonschema:"the inbox task's node_id"`
+	domain.TaskAnswer
+}
+
+// TaskReportOutput is a recorded task report.
+type TaskReportOutput struct {
+	WorkflowID string `json:"workflow_id"`
+	NodeID     string `json:"node_id"`
+	Cursor     int64  `json:"cursor"`
+}
+
+func addExternalTools(s *mcp.Server, c *client) {
+	mcp.AddTool(s, &mcp.Tool{Name: "agent_inbox", Title: "An external agent's inbox",
+		Description: "What an external agent is asked for now: offers to submit (submit_offer), proposals to " +
+			"answer (submit_feedback) and running workflow tasks to report on (complete_workflow_task).",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in AgentTokenInput) (*mcp.CallToolResult, InboxOutput, error) {
+			var out InboxOutput
+			err := c.call(ctx, http.MethodGet, "/api/v1/agent/inbox", nil, in.AgentToken, nil, &out)
+			if out.Tasks == nil {
+				out.Tasks = []Task{}
+			}
+			for i, t := range out.Tasks {
+				if n, ok := t.Node.(map[string]any); ok {
+					out.Tasks[i].NodeID, _ = n["id"].(string)
+				}
+			}
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "submit_offer", Title: "Submit an external agent's offer",
+		Description: "An external agent answers its invitation to a channel: participate (with its contribution), " +
+			"decline (with a reason) or conditional (with conditions).",
+		InputSchema: inputSchema[OfferInput]("contribution")},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in OfferInput) (*mcp.CallToolResult, AnswerOutput, error) {
+			var out AnswerOutput
+			if err := checkID("channel_id", in.ChannelID); err != nil {
+				return nil, out, err
+			}
+			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/offers", nil, in.AgentToken, in.OfferAnswer, &out)
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "submit_feedback", Title: "Submit an external agent's feedback",
+		Description: "An external agent answers the proposal of a round: accept, negotiate (with what should " +
+			"change, and optionally proposed_changes: field, value, reason) or withdraw.",
+		InputSchema: inputSchema[FeedbackInput]("reasoning")},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in FeedbackInput) (*mcp.CallToolResult, AnswerOutput, error) {
+			var out AnswerOutput
+			if err := checkID("channel_id", in.ChannelID); err != nil {
+				return nil, out, err
+			}
+			body := struct {
+				Round int `json:"round"`
+				domain.FeedbackAnswer
+			}{in.Round, in.FeedbackAnswer}
+			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/feedback", nil, in.AgentToken, body, &out)
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "complete_workflow_task", Title: "Report on a workflow task",
+		Description: "An external agent reports on its running workflow task (from its inbox): done with a " +
+			"summary of what was done, or a problem with why it could not be done.",
+		InputSchema: inputSchema[TaskReportInput]("status", "summary")},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in TaskReportInput) (*mcp.CallToolResult, TaskReportOutput, error) {
+			var out TaskReportOutput
+			if err := checkID("workflow_id", in.WorkflowID); err != nil {
+				return nil, out, err
+			}
+			if err := checkID("node_id", in.NodeID); err != nil {
+				return nil, out, err
+			}
+			body := in.TaskAnswer
+			if body.Status == "" {
+				body.Status = domain.TaskDone
+			}
+			path := "/api/v1/workflows/" + url.PathEscape(in.WorkflowID) + "/nodes/" + url.PathEscape(in.NodeID) + "/report"
+			err := c.call(ctx, http.MethodPost, path, nil, in.AgentToken, body, &out)
+			return nil, out, err
+		})
+}
+
+// inputSchema is T's JSON schema with the named properties optional: the
+// domain's answers mark them optional for the API with huma's
+// required:"false", which the schema inference does not read.
+func inputSchema[T any](optional ...string) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: input schema: %v", err)) // the types are fixed: a programming error
+	}
+	s.Required = slices.DeleteFunc(s.Required, func(name string) bool { return slices.Contains(optional, name) })
+	return s
+}

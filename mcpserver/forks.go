@@ -1,0 +1,102 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What if: fork a negotiation, compare two.
+
+// ForkInput is fork_negotiation's input.
+type ForkInput struct {
+	DemandID string     `json:"demand_id" jsonschema:"the root demand of the negotiation to fork"`
+	At       int64      `json:"at" jsonschema:"a cursor of its history (the timeline resource lists them): the fork copies the history up to there and goes on with the change"`
+	Change   ForkChange `json:"change" jsonschema:"the one change the fork makes"`
+}
+
+// ForkChange is the change a fork makes (the API's ForkChange).
+type ForkChange struct {
+	Type     string         `json:"type" jsonschema:"none, remove_agent, add_agent, replace_offer, replace_feedback, change_rule or change_demand"`
+	AgentID  string         `json:"agent_id,omitempty" jsonschema:"the agent removed or added, or whose offer or feedback is replaced"`
+	Text     string         `json:"text,omitempty" jsonschema:"change_demand: the demand's text in the fork"`
+	Offer    map[string]any `json:"offer,omitempty" jsonschema:"replace_offer: the agent's offer (decision, contribution, conditions, ...)"`
+	Feedback map[string]any `json:"feedback,omitempty" jsonschema:"replace_feedback: the agent's feedback (feedback_type, reasoning, ...)"`
+	Rules    map[string]any `json:"rules,omitempty" jsonschema:"change_rule: the rules that change (e.g. max_rounds, accept_threshold)"`
+}
+
+// ForkOutput is fork_negotiation's result: a new negotiation, followed
+// like any other.
+type ForkOutput struct {
+	DemandID   string `json:"demand_id" jsonschema:"the fork's root demand: wait_for_outcome and get_negotiation take it"`
+	ForkedFrom string `json:"forked_from"`
+	Cursor     int64  `json:"cursor" jsonschema:"position of the last event the fork wrote"`
+}
+
+// CompareInput is compare_negotiations's input: a fork alone (beside its
+// original), or any two negotiations.
+type CompareInput struct {
+	ForkID string `json:"fork_id,omitempty" jsonschema:"a fork's demand id: compare it with the negotiation it was forked from"`
+	Left   string `json:"left,omitempty" jsonschema:"without fork_id: the left negotiation's demand id"`
+	Right  string `json:"right,omitempty" jsonschema:"without fork_id: the right negotiation's demand id"`
+}
+
+// CompareOutput is two negotiations side by side.
+type CompareOutput struct {
+	Left     Branch `json:"left"`
+	Right    Branch `json:"right"`
+	PlanDiff any    `json:"plan_diff" jsonschema:"from left to right: assignments added, removed and changed, gaps closed and opened"`
+	SamePlan bool   `json:"same_plan" jsonschema:"both plans assign the same agents on the same terms and leave the same gaps"`
+}
+
+// Branch is one side of a comparison.
+type Branch struct {
+	DemandID     string   `json:"demand_id"`
+	RawInput     string   `json:"raw_input"`
+	Status       string   `json:"status" jsonschema:"processing, finalized, force_finalized, failed or rejected"`
+	Rounds       int      `json:"rounds"`
+	Participants []string `json:"participants,omitempty"`
+	Plan         any      `json:"plan,omitempty"`
+	Quality      any      `json:"quality,omitempty" jsonschema:"need coverage, padding, relevance, stability, welfare, ..."`
+	LLM          any      `json:"llm,omitempty" jsonschema:"LLM calls spent and reused"`
+}
+
+func addForkTools(s *mcp.Server, c *client) {
+	mcp.AddTool(s, &mcp.Tool{Name: "fork_negotiation", Title: "Fork a negotiation (what if)",
+		Description: "What if: fork a root negotiation after a cursor of its history with one change (none, " +
+			"remove_agent, add_agent, replace_offer, replace_feedback, change_rule, change_demand). The fork is " +
+			"a new negotiation: wait_for_outcome on its demand_id, then compare_negotiations with fork_id."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in ForkInput) (*mcp.CallToolResult, ForkOutput, error) {
+			var out ForkOutput
+			if err := checkID("demand_id", in.DemandID); err != nil {
+				return nil, out, err
+			}
+			err := c.call(ctx, http.MethodPost, "/api/v1/negotiations/"+url.PathEscape(in.DemandID)+"/forks", nil, "",
+				map[string]any{"at": in.At, "change": in.Change}, &out)
+			return nil, out, err
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "compare_negotiations", Title: "Compare two negotiations",
+		Description: "Two negotiations side by side: outcome, rounds, participants, plans and the plan's diff, " +
+			"quality and LLM cost. Give fork_id for a fork beside its original, or left and right for any two.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in CompareInput) (*mcp.CallToolResult, CompareOutput, error) {
+			var out CompareOutput
+			switch {
+			case in.ForkID != "":
+				if err := checkID("fork_id", in.ForkID); err != nil {
+					return nil, out, err
+				}
+				err := c.call(ctx, http.MethodGet, "/api/v1/forks/"+url.PathEscape(in.ForkID)+"/compare", nil, "", nil, &out)
+				return nil, out, err
+			case in.Left != "" && in.Right != "":
+				err := c.call(ctx, http.MethodGet, "/api/v1/negotiations/compare",
+					url.Values{"left": {in.Left}, "right": {in.Right}}, "", nil, &out)
+				return nil, out, err
+			}
+			return nil, out, errors.New("give fork_id, or both left and right")
+		})
+}

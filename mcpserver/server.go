@@ -1,0 +1,72 @@
+// Package mcpserver is ToWow as a Model Context Protocol server: tools to
+// submit a demand, read and wait for a negotiation, list and search the
+// agent directory, act as an external agent (inbox, offer, feedback, a
+// workflow task) with that agent's token, fork and compare negotiations,
+// and a resource template for a negotiation's timeline. Every tool goes
+// through ToWow's public REST API (in process or over HTTP), so
+// validation, authentication and errors are the API's: a refusal becomes a
+// tool error naming its TOWOW_* code.
+package mcpserver
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the MCP server's version, as it introduces itself.
+const Version = "1.0.0"
+
+// Config says how the tools reach the REST API.
+type Config struct {
+	// BaseURL is the API's root, e.g. http://127.0.0.1:8080 (with
+	// InProcess any absolute URL does, e.g. http://towow.internal).
+	BaseURL string
+	// HTTPClient sends the requests (nil: http.DefaultClient); InProcess
+	// serves them with a handler of this process.
+	HTTPClient *http.Client
+	// Logger logs the MCP sessions (nil: discard).
+	Logger *slog.Logger
+}
+
+// instructions tell a connected client how the tools fit together.
+const instructions = `ToWow runs LLM-driven multi-agent negotiations. Submit a demand (submit_demand), then
+wait_for_outcome (repeat while it says still running) and get_negotiation for the plan. Read the
+resource towow://negotiations/{demand_id}/timeline for the event-by-event story with cursors;
+fork_negotiation forks a finished negotiation after one of those cursors with a change, and
+compare_negotiations shows two side by side. list_agents and search_agents browse the agent
+directory. An external agent acts with its own token (agent_token): agent_inbox, submit_offer,
+submit_feedback, complete_workflow_task. Errors name the API's TOWOW_* code.`
+
+// New builds the MCP server with every tool and the timeline resource.
+func New(cfg Config) *mcp.Server {
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	c := &client{base: strings.TrimSuffix(cfg.BaseURL, "/"), http: hc}
+	s := mcp.NewServer(&mcp.Implementation{Name: "towow", Title: "ToWow", Version: Version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: cfg.Logger, Capabilities: &mcp.ServerCapabilities{}})
+	addNegotiationTools(s, c)
+	addForkTools(s, c)
+	addAgentTools(s, c)
+	addExternalTools(s, c)
+	addTimeline(s, c)
+	return s
+}
+
+// sessionTimeout closes an HTTP session that has sent no request for this
+// long (a client that went away without ending it).
+const sessionTimeout = 30 * time.Minute
+
+// NewHTTPHandler serves the server over MCP's Streamable HTTP transport
+// (the /mcp endpoint of `towow serve`; the API guards it with the admin
+// token).
+func NewHTTPHandler(cfg Config) http.Handler {
+	s := New(cfg)
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Logger: cfg.Logger, SessionTimeout: sessionTimeout})
+}
