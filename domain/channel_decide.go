@@ -326,7 +326,7 @@ func (c *Channel) replaceWithdrawn(p Proposal) Proposal {
 				continue
 			}
 			p.Assignments = append(slices.Clone(p.Assignments), Assignment{AgentID: alt.AgentID, DisplayName: alt.DisplayName,
-				Role: w.Role, Need: w.Need, Responsibility: w.Responsibility, Dependencies: w.Dependencies, ConditionsAccepted: true,
+				Role: w.Role, Need: w.Need, Responsibility: w.Responsibility, Dependencies: w.Dependencies, ConditionsAccepted: alt.ConditionsAccepted,
 				Notes: strings.TrimSpace("接替退出的" + c.DisplayName(w.AgentID) + "。" + alt.Notes)})
 			p.Alternates = slices.DeleteFunc(slices.Clone(p.Alternates), func(a Assignment) bool { return a.AgentID == alt.AgentID })
 			if filled+1 >= slots {

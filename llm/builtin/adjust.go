@@ -40,7 +40,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 	cur := in.Current
 	sum := llm.ReplyAdjustment{Round: llm.IntScalar(round), ChangesMade: []llm.ReplyChange{}, RequestsAddressed: []string{}, RequestsDeclined: []llm.ReplyDeclined{}}
 
-	var kept []llm.ReplyAssignment
+	var kept, left []llm.ReplyAssignment
 	for _, a := range fromDomain(cur.Assignments) {
 		_, isParticipant := participants[string(a.AgentID)]
 		if withdrawn[string(a.AgentID)] || (len(participants) > 0 && !isParticipant) {
@@ -48,9 +48,34 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 				Aspect: "参与者", Before: a.DisplayName + "担任" + a.Role, After: "移除该分工",
 				Reason: a.DisplayName + "已退出协商",
 			})
+			left = append(left, a)
 			continue
 		}
 		kept = append(kept, a)
+	}
+	// Who left a need is replaced by the first alternate of that need still
+	// in, who takes over the role and duties (001 §8.2), as the channel
+	// would; the alternate stops standing by.
+	alternates := fromDomain(cur.Alternates)
+	for _, w := range left {
+		if w.Need == "" {
+			continue
+		}
+		for i, alt := range alternates {
+			_, in := participants[string(alt.AgentID)]
+			if alt.Need != w.Need || !in || withdrawn[string(alt.AgentID)] || hasAssignment(kept, string(alt.AgentID)) {
+				continue
+			}
+			kept = append(kept, llm.ReplyAssignment{AgentID: alt.AgentID, DisplayName: alt.DisplayName, Role: w.Role, Need: w.Need,
+				Responsibility: w.Responsibility, Dependencies: w.Dependencies, ConditionsAccepted: alt.ConditionsAccepted,
+				Notes: llm.Text(strings.TrimSpace("接替退出的" + string(w.DisplayName) + "。" + string(alt.Notes)))})
+			sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
+				Aspect: "替补", Before: w.DisplayName + "担任" + w.Role, After: alt.DisplayName + "担任" + w.Role,
+				Reason: w.DisplayName + "已退出，由同一需求的候补接替",
+			})
+			alternates = append(alternates[:i:i], alternates[i+1:]...)
+			break
+		}
 	}
 	for _, p := range in.Participants {
 		if len(d.needs) > 0 {
@@ -142,7 +167,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 				out.Gaps = append(out.Gaps, n.Role)
 			}
 		}
-		for _, a := range fromDomain(cur.Alternates) {
+		for _, a := range alternates {
 			if !withdrawn[string(a.AgentID)] {
 				out.Alternates = append(out.Alternates, a)
 			}

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -244,6 +245,33 @@ func TestAdjustDropsWithdrawnAgents(t *testing.T) {
 	}
 	if len(adj.AdjustmentSummary.ChangesMade) != 1 || !strings.Contains(adj.AdjustmentSummary.ChangesMade[0].Reason, "B") {
 		t.Errorf("changes: %+v", adj.AdjustmentSummary.ChangesMade)
+	}
+}
+
+// TestAdjustReplacesFromAlternates: who withdrew from a need is replaced
+// by the need's first alternate still in, who takes over the role and
+// duties, so the adjusted proposal is a valid answer (before, the only
+// assignee's withdrawal left none: a parse error and the fallback).
+func TestAdjustReplacesFromAlternates(t *testing.T) {
+	u := sampleUnderstanding(t)
+	prop := domain.Proposal{
+		Assignments: []domain.Assignment{{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "分享AI"}},
+		Alternates: []domain.Assignment{{AgentID: "w", DisplayName: "W", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选"},
+			{AgentID: "c", DisplayName: "C", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选", ConditionsAccepted: true}},
+	}
+	in := llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
+		Participants: []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate}},
+		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: domain.FeedbackWithdraw}}}
+	adj := plain[tAdjusted](t, adjust(&in))
+	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "c" || adj.Assignments[0].Responsibility != "分享AI" ||
+		adj.Assignments[0].ConditionsAccepted == nil || !*adj.Assignments[0].ConditionsAccepted ||
+		slices.ContainsFunc(adj.Alternates, func(a tAssignment) bool { return a.AgentID == "c" }) {
+		t.Fatalf("adjusted: %+v", adj)
+	}
+	// The whole round trip: the brain's reply is a valid prompt-6 answer.
+	res, call, err := llm.NewClient(llm.Config{Provider: New()}).Adjust(context.Background(), in)
+	if err != nil || call.FallbackUsed || len(res.Proposal.Assignments) != 1 || res.Proposal.Assignments[0].AgentID != "c" {
+		t.Fatalf("parsed: %+v, call %+v, %v", res.Proposal.Assignments, call, err)
 	}
 }
 
