@@ -310,7 +310,8 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Click(`#riverui-login`, chromedp.ByQuery))
 	for deadline := time.Now().Add(20 * time.Second); ; { // the page navigates: ask until River UI's page answers
 		var path string
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`location.pathname + "|" + document.readyState`, &path)); err == nil && path == "/riverui/|complete" {
+		err := chromedp.Run(ctx, chromedp.Evaluate(`location.pathname + "|" + document.readyState`, &path))
+		if err == nil && strings.HasPrefix(path, "/riverui/") && strings.HasSuffix(path, "|complete") { // River UI routes on to /riverui/jobs
 			break
 		}
 		if time.Now().After(deadline) {
