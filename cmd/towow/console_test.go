@@ -130,6 +130,14 @@ func TestConsoleInBrowser(t *testing.T) {
 	if outcome != "finalized" && outcome != "force_finalized" && outcome != "failed" {
 		t.Fatalf("outcome %q", outcome)
 	}
+	// Each proposal shows its success criteria and risks (004, issue 17).
+	var criteria, risks int
+	run("the proposal's success criteria and risks",
+		chromedp.Evaluate(`document.querySelectorAll("[data-proposal-version] .criteria li").length`, &criteria),
+		chromedp.Evaluate(`document.querySelectorAll("[data-proposal-version] .risks li").length`, &risks))
+	if criteria == 0 || risks == 0 {
+		t.Fatalf("proposals show %d success criteria and %d risks", criteria, risks)
+	}
 	first := strings.TrimPrefix(hash, "#/n/")
 	shot("negotiation")
 	t.Logf("demand %s: %s", first, outcome)

@@ -574,6 +574,7 @@ function channelView(s, ch, isRoot) {
         const sub = sn && s.channels[sn.sub_channel_id];
         return h("div", { class: "gap" },
           h("div", {}, h("b", {}, g.gap_type), " ", h("span", { class: "muted small" }, "重要度 " + g.importance + " · " + g.reason)),
+          g.description ? h("div", { class: "small" }, g.description) : null,
           sn ? h("div", { class: "sub-negotiation", "data-sub-channel": sn.sub_channel_id },
             h("div", { class: "small" }, "子协商 ", sn.sub_channel_id, " ", sub ? badge(sub.completed ? sub.status : "processing", sub.completed ? label(sub.status) : "进行中 · 第 " + sub.round + " 轮") : badge("processing", "启动中")),
             sub ? channelView(s, sub, false) : null) : h("div", { class: "small muted" }, "未开启子协商"));
@@ -597,11 +598,15 @@ function proposalCard(s, entry, ch) {
     h("div", { class: "tablewrap" }, h("table", { class: "assignments" },
       h("thead", {}, h("tr", {}, h("th", {}, "角色"), h("th", {}, "职责"), h("th", {}, "Agent"))),
       h("tbody", {}, (p.assignments || []).map((a) => h("tr", {}, h("td", {}, a.role),
-        h("td", {}, a.responsibility, a.notes ? h("div", { class: "small muted" }, a.notes) : null),
+        h("td", {}, a.responsibility, a.notes ? h("div", { class: "small muted" }, a.notes) : null,
+          a.conditions_accepted === false ? h("div", { class: "small warn-text", "data-conditions": "open" }, "参与条件尚未全部纳入方案") : null),
         h("td", {}, h("a", { href: "#/agents/" + a.agent_id }, who(a)))))))),
     (p.alternates || []).length ? [h("h3", {}, "候补"), h("ul", { class: "alternates" }, p.alternates.map((a) =>
       h("li", {}, (a.need || a.role || "候补") + " — ", h("a", { href: "#/agents/" + a.agent_id }, who(a)))))] : null,
     (p.gaps || []).length ? h("p", { class: "small" }, "缺口：" + p.gaps.join("、")) : null,
+    (p.success_criteria || []).length ? [h("h3", {}, "成功标准"), h("ul", { class: "criteria" }, p.success_criteria.map((c) => h("li", {}, c)))] : null,
+    (p.risks || []).length ? [h("h3", {}, "风险"), h("ul", { class: "risks" }, p.risks.map((r) => h("li", {}, r)))] : null,
+    (p.open_questions || []).length ? [h("h3", {}, "待确认"), h("ul", { class: "open-questions" }, p.open_questions.map((q) => h("li", {}, q)))] : null,
     p.timeline && (p.timeline.milestones || []).length ? [h("h3", {}, "时间线"),
       h("ul", {}, p.timeline.milestones.map((m) => h("li", {}, h("b", {}, m.date), " ", m.name, m.deliverable ? h("span", { class: "muted" }, "：" + m.deliverable) : null)))] : null);
 }
