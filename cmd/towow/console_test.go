@@ -274,11 +274,16 @@ func TestConsoleInBrowser(t *testing.T) {
 	shot("clarified")
 
 	// 4. The agent directory lists the 100 profiles (and the external one).
-	var ids string
+	var ids, online string
 	run("agent directory",
 		chromedp.Navigate(base+"/#/agents"),
 		chromedp.WaitVisible(`#agents .agent`, chromedp.ByQuery),
-		chromedp.Evaluate(`[...document.querySelectorAll("#agents .agent")].map(a => a.dataset.agent).join(" ")`, &ids))
+		chromedp.Evaluate(`[...document.querySelectorAll("#agents .agent")].map(a => a.dataset.agent).join(" ")`, &ids),
+		// The external agent answered over the API: it is online (issue 17).
+		chromedp.Evaluate(`(document.querySelector('[data-agent="user_agent_console_ext"] .presence') || {dataset: {}}).dataset.online`, &online))
+	if online != "true" {
+		t.Fatalf("the external agent's presence in the directory: %q, want online", online)
+	}
 	profiles, _ := domain.ParseProfiles(data.MockProfiles)
 	listed := strings.Fields(ids)
 	for _, p := range profiles {

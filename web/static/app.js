@@ -938,7 +938,7 @@ function agentsPage() {
       count.textContent = out.agents.length + " 位";
       fill(grid, ...out.agents.map((a) => h("div", { class: "card agent", "data-agent": a.agent_id },
         h("div", { class: "row" }, h("a", { href: "#/agents/" + a.agent_id }, h("b", {}, a.profile.user_name)),
-          badge(a.mode === "external" ? "warn" : "tag", label(a.mode)), a.active ? null : badge("bad", "已停用")),
+          badge(a.mode === "external" ? "warn" : "tag", label(a.mode)), presenceBadge(a), a.active ? null : badge("bad", "已停用")),
         h("div", { class: "small muted" }, a.profile.location + " · " + a.agent_id),
         h("div", { class: "tags" }, (a.profile.tags || []).map((t) => badge("tag", t))),
         h("div", { class: "small" }, "受邀 " + a.stats.invitations + " · 参与 " + (a.stats.offers_participate + a.stats.offers_conditional) + " · 入选最终方案 " + a.stats.final_participations))));
@@ -949,6 +949,18 @@ function agentsPage() {
   for (const el of [q, tag, city]) el.addEventListener("change", load);
   app.append(h("section", { class: "card" }, h("h1", {}, "Agent 目录 ", count), h("div", { class: "row" }, q, tag, city)), grid);
   load();
+}
+
+// presenceBadge says whether an external agent is online (towow.agent.online
+// since its last towow.agent.offline); twins have no presence.
+function presenceBadge(a) {
+  if (a.mode !== "external") return null;
+  const since = a.online ? a.last_online_at : a.last_offline_at;
+  const b = a.online ? badge("ok", "在线") : badge("muted", a.last_online_at ? "离线" : "未联系过");
+  b.classList.add("presence");
+  b.dataset.online = String(!!a.online);
+  if (since) b.title = (a.online ? "上线于 " : "离线于 ") + new Date(since).toLocaleString();
+  return b;
 }
 
 async function agentPage(id) {
@@ -962,7 +974,7 @@ async function agentPage(id) {
     fill(box,
       h("section", { class: "card" },
         h("div", { class: "row" }, h("h1", { style: "margin:0" }, p.user_name), badge(a.mode === "external" ? "warn" : "tag", label(a.mode)),
-          a.active ? badge("ok", "活跃") : badge("bad", "已停用")),
+          presenceBadge(a), a.active ? badge("ok", "活跃") : badge("bad", "已停用")),
         h("p", { class: "muted" }, p.location + " · " + a.agent_id + (p.availability ? " · " + p.availability : "")),
         h("div", { class: "tags" }, (p.tags || []).map((t) => badge("tag", t))),
         h("p", {}, p.profile_summary),
