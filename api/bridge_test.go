@@ -1,10 +1,8 @@
 package api_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -29,25 +27,9 @@ type bridgeMsg struct {
 // resume point (Last-Event-ID; 0: from the start) until n messages came.
 func (a *testAPI) followBridge(t *testing.T, demandID string, lastID int64, n int) []bridgeMsg {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, a.url+"/api/v1/events/negotiations/"+demandID+"/stream?format=bridge", nil)
-	if lastID > 0 {
-		req.Header.Set("Last-Event-ID", strconv.FormatInt(lastID, 10))
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("bridge stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
-	}
+	sc := a.openStream(t, demandID, "format=bridge", lastID, true, 30*time.Second)
 	var out []bridgeMsg
 	var cur bridgeMsg
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for len(out) < n && sc.Scan() {
 		line := sc.Text()
 		switch {

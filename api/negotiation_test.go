@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -179,34 +180,48 @@ type message struct {
 	ev api.Event
 }
 
-// follow reads a negotiation stream from a resume point until stop says so
-// (or the root completes), returning every message in order.
-func (a *testAPI) follow(t *testing.T, demandID string, lastID int64, header bool, stop func([]message) bool) []message {
+// openStream opens a negotiation's stream (query: extra parameters, e.g.
+// "format=bridge") from a resume point (lastID, as Last-Event-ID with
+// header, else as last_event_id; 0: from the start); the stream ends after
+// within. It fails the test unless the answer is an event stream.
+func (a *testAPI) openStream(t *testing.T, demandID, query string, lastID int64, header bool, within time.Duration) *bufio.Scanner {
 	t.Helper()
-	u := a.url + "/api/v1/events/negotiations/" + demandID + "/stream"
-	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	req, _ := http.NewRequest(http.MethodGet, a.url+"/api/v1/events/negotiations/"+demandID+"/stream", nil)
+	q := req.URL.Query()
+	if query != "" {
+		q, _ = url.ParseQuery(query)
+	}
 	if lastID > 0 {
 		if header {
 			req.Header.Set("Last-Event-ID", strconv.FormatInt(lastID, 10))
 		} else {
-			req.URL.RawQuery = "last_event_id=" + strconv.FormatInt(lastID, 10)
+			q.Set("last_event_id", strconv.FormatInt(lastID, 10))
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	req.URL.RawQuery = q.Encode()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	t.Cleanup(cancel)
 	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { _ = resp.Body.Close() })
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
-	var out []message
-	var cur message
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	return sc
+}
+
+// follow reads a negotiation stream from a resume point until stop says so
+// (or the root completes), returning every message in order.
+func (a *testAPI) follow(t *testing.T, demandID string, lastID int64, header bool, stop func([]message) bool) []message {
+	t.Helper()
+	sc := a.openStream(t, demandID, "", lastID, header, 60*time.Second)
+	var out []message
+	var cur message
 	for sc.Scan() {
 		line := sc.Text()
 		switch {

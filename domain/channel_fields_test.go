@@ -127,10 +127,7 @@ func TestEveryCompletionClosesTheChannel(t *testing.T) {
 // decodes and folds to the same state, and decides on as before (its
 // new agreement measures nothing it cannot know).
 func TestOldChannelLogStillFolds(t *testing.T) {
-	old := []struct {
-		t    EventType
-		json string
-	}{
+	evs := decodeOld(t, []oldEvent{
 		{EventChannelCreated, `{"channel_id":"collab-x","demand_id":"d-x","participants_count":2,"invited_agents":["a1","a2"],"recursion_depth":0,` +
 			`"candidates":[{"agent_id":"a1","display_name":"A1","reason":"r"},{"agent_id":"a2","display_name":"A2","reason":"r"}],"max_rounds":5}`},
 		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"created","new_status":"broadcasting"}`},
@@ -145,15 +142,7 @@ func TestOldChannelLogStillFolds(t *testing.T) {
 			`"assignments":[{"agent_id":"a1","role":"场地","responsibility":"r","conditions_accepted":true},{"agent_id":"a2","role":"嘉宾","responsibility":"r","conditions_accepted":true}]}}`},
 		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"proposal_sent","new_status":"negotiating"}`},
 		{EventProposalFeedback, `{"channel_id":"collab-x","demand_id":"d-x","agent_id":"a1","round":1,"proposal_version":1,"feedback_type":"accept"}`},
-	}
-	var evs []Payload
-	for _, o := range old {
-		p, err := DecodePayload(o.t, 1, []byte(o.json))
-		if err != nil {
-			t.Fatalf("%s: %v", o.t, err)
-		}
-		evs = append(evs, p)
-	}
+	})
 	c := fold(evs...)
 	if !c.CreatedAt.IsZero() || len(c.Candidates) != 2 || c.Status != ChannelStatusNegotiating || c.Round != 1 {
 		t.Fatalf("folded %+v", c)

@@ -174,22 +174,11 @@ func TestFellBack(t *testing.T) {
 // read models' SQL rebuild, which reads the stored JSON, agrees).
 func TestOldFailuresStillFold(t *testing.T) {
 	g := newGiven(2, DefaultRules()).collecting()
-	old := []struct {
-		t    EventType
-		json string
-	}{
+	evs := append(g.events, decodeOld(t, []oldEvent{
 		{EventNegotiationFailed, `{"channel_id":"collab-x","demand_id":"d-x","reason":"stuck_timeout","suggestion":"s"}`},
 		{EventChannelStatusChanged, `{"channel_id":"collab-x","old_status":"collecting","new_status":"failed","reason":"stuck_timeout"}`},
 		{EventNegotiationCompleted, `{"channel_id":"collab-x","demand_id":"d-x","status":"failed"}`},
-	}
-	evs := g.events
-	for _, o := range old {
-		p, err := DecodePayload(o.t, 1, []byte(o.json))
-		if err != nil {
-			t.Fatalf("%s: %v", o.t, err)
-		}
-		evs = append(evs, p)
-	}
+	})...)
 	c := fold(evs...)
 	if c.Status != ChannelStatusFailed || !c.Completed || c.Failure == nil || c.Failure.Reason != FailureStuckTimeout || c.Failure.ErrorCode != "" {
 		t.Fatalf("folded %s completed %v failure %+v", c.Status, c.Completed, c.Failure)
@@ -197,4 +186,25 @@ func TestOldFailuresStillFold(t *testing.T) {
 	if evs, err := c.Stuck(); err != nil || evs != nil {
 		t.Fatalf("a completed old channel decided again: %v %v", types(evs), err)
 	}
+}
+
+// oldEvent is an event as a log written before a change stored it.
+type oldEvent struct {
+	t    EventType
+	json string
+}
+
+// decodeOld decodes old events at schema version 1, as a replay of that
+// log does.
+func decodeOld(t *testing.T, old []oldEvent) []Payload {
+	t.Helper()
+	var evs []Payload
+	for _, o := range old {
+		p, err := DecodePayload(o.t, 1, []byte(o.json))
+		if err != nil {
+			t.Fatalf("%s: %v", o.t, err)
+		}
+		evs = append(evs, p)
+	}
+	return evs
 }

@@ -95,7 +95,7 @@ func Describe(p Payload) (round int, subject, summary string) {
 		if ev.Suggestion != "" {
 			s += ": " + clipText(ev.Suggestion, 50)
 		}
-		return 0, firstOf(ev.ChannelID, ev.DemandID), s
+		return 0, cmp.Or(ev.ChannelID, ev.DemandID), s
 	case *DemandRejected:
 		s := ev.Reason + ": " + ev.Message
 		if len(ev.UnservedNeeds) > 0 {
@@ -180,12 +180,4 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
-}
-
-// firstOf is a unless it is empty, else b.
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

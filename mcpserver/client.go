@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -106,9 +107,9 @@ func apiError(status int, raw []byte) error {
 		if len(text) > 200 {
 			text = text[:200] + "…"
 		}
-		return &APIError{Status: status, Code: "HTTP_" + fmt.Sprint(status), Detail: firstOf(text, http.StatusText(status))}
+		return &APIError{Status: status, Code: "HTTP_" + fmt.Sprint(status), Detail: cmp.Or(text, http.StatusText(status))}
 	}
-	detail := firstOf(p.Detail, p.Title)
+	detail := cmp.Or(p.Detail, p.Title)
 	if p.Rule != "" {
 		detail += " (rule " + p.Rule + ")"
 	}
@@ -122,12 +123,4 @@ func apiError(status int, raw []byte) error {
 func notFound(err error) bool {
 	var ae *APIError
 	return errors.As(err, &ae) && ae.Status == http.StatusNotFound
-}
-
-// firstOf is a unless it is empty, else b.
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

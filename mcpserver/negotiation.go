@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,7 +90,7 @@ func addNegotiationTools(s *mcp.Server, c *client) {
 			"demand id. Follow it with wait_for_outcome."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SubmitDemandInput) (*mcp.CallToolResult, SubmitDemandOutput, error) {
 			var out SubmitDemandOutput
-			body := map[string]string{"raw_input": in.Text, "user_id": firstOf(in.UserID, "mcp_user")}
+			body := map[string]string{"raw_input": in.Text, "user_id": cmp.Or(in.UserID, "mcp_user")}
 			err := c.call(ctx, http.MethodPost, "/api/v1/demand/submit", nil, "", body, &out)
 			return nil, out, err
 		})
@@ -161,7 +162,7 @@ func (c *client) wait(ctx context.Context, in WaitInput) (WaitOutput, error) {
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return WaitOutput{Status: firstOf(n.Status, "processing"), Waited: secondsSince(start), Negotiation: n}, nil
+			return WaitOutput{Status: cmp.Or(n.Status, "processing"), Waited: secondsSince(start), Negotiation: n}, nil
 		}
 		t := time.NewTimer(min(pause, left))
 		select {

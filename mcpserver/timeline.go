@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,6 +130,6 @@ func timelineLine(e event, start time.Time) string {
 		r = "r" + strconv.Itoa(round)
 	}
 	line := fmt.Sprintf("#%d %s %+.2fs %s %s %s %s", e.Cursor, e.Timestamp.UTC().Format("15:04:05.000Z"),
-		e.Timestamp.Sub(start).Seconds(), e.Type, r, firstOf(subject, "-"), summary)
+		e.Timestamp.Sub(start).Seconds(), e.Type, r, cmp.Or(subject, "-"), summary)
 	return strings.TrimRight(line, " ")
 }

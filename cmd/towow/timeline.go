@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -76,7 +77,7 @@ func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailur
 			if a.SubChannelID != "" {
 				from = a.SubChannelID
 			}
-			fmt.Fprintf(w, "    - %s (%s) from %s\n", a.Role, firstNonEmpty(a.DisplayName, a.AgentID), from)
+			fmt.Fprintf(w, "    - %s (%s) from %s\n", a.Role, cmp.Or(a.DisplayName, a.AgentID), from)
 		}
 		if len(m.Gaps) > 0 {
 			fmt.Fprintf(w, "    still missing: %s\n", strings.Join(m.Gaps, ", "))
@@ -87,10 +88,10 @@ func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailur
 func printProposal(w io.Writer, p *domain.Proposal, indent string) {
 	fmt.Fprintf(w, "%sproposal v%d (%s): %s\n", indent, p.Version, p.Type, p.Summary)
 	for _, a := range p.Assignments {
-		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, firstNonEmpty(a.DisplayName, a.AgentID), clip(a.Responsibility, 60))
+		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), clip(a.Responsibility, 60))
 	}
 	for _, a := range p.Alternates {
-		fmt.Fprintf(w, "%s  alternate for %s: %s\n", indent, firstNonEmpty(a.Need, a.Role), firstNonEmpty(a.DisplayName, a.AgentID))
+		fmt.Fprintf(w, "%s  alternate for %s: %s\n", indent, cmp.Or(a.Need, a.Role), cmp.Or(a.DisplayName, a.AgentID))
 	}
 	if len(p.Gaps) > 0 {
 		fmt.Fprintf(w, "%s  gaps: %s\n", indent, strings.Join(p.Gaps, ", "))
@@ -112,11 +113,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
