@@ -72,7 +72,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 		}
 	}
 	rules := e.cfg.Rules
-	fork, err := e.forkChange(ctx, d.RootDemandID) // a fork's later channels follow its change
+	fork, err := e.forkChange(ctx, d) // a fork's later channels follow its change
 	if err != nil {
 		return err
 	}

@@ -170,6 +170,9 @@ type Engine struct {
 	// forks caches, by tree id, the root demand each tree was forked from
 	// ("" for a tree that is no fork).
 	forks sync.Map
+	// contacts is, by external agent id, when this process last wrote
+	// its contact time (presence.go).
+	contacts sync.Map
 	// tracing says Config.TracerProvider is set: events and jobs carry
 	// their tree's traceparent.
 	tracing bool

@@ -36,7 +36,7 @@ import (
 func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, change domain.ForkChange) (int64, error) {
 	evs, err := eventstore.ReadEvery(ctx, e.store, 0, eventstore.Filter{CorrelationID: from})
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("fork %s: %w", from, err)
 	}
 	if len(evs) == 0 {
 		return 0, &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("no negotiation %s", from)}
@@ -50,7 +50,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 		prof, active, ok, err := e.dir.Get(ctx, change.AgentID)
 		switch {
 		case err != nil:
-			return 0, err
+			return 0, fmt.Errorf("fork %s: %w", from, err)
 		case !ok:
 			return 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("no agent %q in the directory", change.AgentID)}
 		case change.Type == domain.ForkAddAgent && !active:
@@ -60,18 +60,19 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 	}
 	oldTree, newTree := domain.ForkTreeID(from), domain.ForkTreeID(newDemandID)
 	copied := evs[:n]
+	newText := ""
 	if change.Type == domain.ForkChangeDemand {
 		d := &domain.DemandState{}
 		for _, ev := range copied {
 			if ev.StreamID == domain.DemandStream(from) {
 				p, err := ev.Decode()
 				if err != nil {
-					return 0, err
+					return 0, fmt.Errorf("fork %s: %w", from, err)
 				}
 				d.Apply(p)
 			}
 		}
-		if _, err := domain.ForkDemandText(d, change.Text); err != nil {
+		if newText, err = domain.ForkDemandText(d, change.Text); err != nil {
 			return 0, err
 		}
 	}
@@ -98,7 +99,7 @@ func (e *Engine) Fork(ctx context.Context, from, newDemandID string, at int64, c
 			if sub, ok := pl.(*domain.DemandSubmitted); ok && change.Type == domain.ForkChangeDemand && sub.DemandID == newDemandID {
 				// change_demand: the copied submission carries the new
 				// text (checked above: nothing read the old one yet).
-				sub.RawInput = strings.TrimSpace(change.Text)
+				sub.RawInput = newText
 				if data, err = eventstore.NewEvent(data.ID, sub, data.Metadata); err != nil {
 					return nil, err
 				}
@@ -287,15 +288,22 @@ func (e *Engine) forkOrigin(ctx context.Context, tree string) (string, error) {
 	return origin, nil
 }
 
-// forkChange is the change of the fork whose root demand is rootDemandID
-// (nil for a tree that is no fork): its later channels keep a removed
-// agent out and take changed rules.
-func (e *Engine) forkChange(ctx context.Context, rootDemandID string) (*domain.ForkChange, error) {
-	d, _, err := e.loadDemand(ctx, rootDemandID)
-	if err != nil || d.Fork == nil {
-		return nil, err
+// forkChange is the change of the fork whose tree d belongs to (nil for a
+// tree that is no fork): its later channels keep a removed agent out and
+// take changed rules. A root demand carries it; a sub-demand's root is
+// loaded.
+func (e *Engine) forkChange(ctx context.Context, d *domain.DemandState) (*domain.ForkChange, error) {
+	root := d
+	if d.RootDemandID != d.ID {
+		var err error
+		if root, _, err = e.loadDemand(ctx, d.RootDemandID); err != nil {
+			return nil, fmt.Errorf("fork change of %s: %w", d.RootDemandID, err)
+		}
 	}
-	return &d.Fork.Change, nil
+	if root.Fork == nil {
+		return nil, nil
+	}
+	return &root.Fork.Change, nil
 }
 
 // recordedAnswers finds the answers of a tree's recorded LLM calls, with

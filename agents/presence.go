@@ -57,12 +57,18 @@ func (e *Engine) presenceJob() *river.PeriodicJob {
 // none was written).
 func (e *Engine) AgentContact(ctx context.Context, a domain.AgentState) (int64, error) {
 	now := e.cfg.Now()
-	err := sqlcdb.New(e.pool).TouchAgentContact(ctx, sqlcdb.TouchAgentContactParams{AgentID: a.ID, At: now,
-		StaleBefore: now.Add(-e.cfg.contactThrottle())})
-	if err != nil {
-		return 0, fmt.Errorf("agent contact: %w", err)
+	online := len(a.Contact(now)) == 0
+	// The contact row is written at most once per contactThrottle; this
+	// process skips even the statement while its last write is fresher.
+	if last, ok := e.contacts.Load(a.ID); !online || !ok || now.Sub(last.(time.Time)) >= e.cfg.contactThrottle() {
+		err := sqlcdb.New(e.pool).TouchAgentContact(ctx, sqlcdb.TouchAgentContactParams{AgentID: a.ID, At: now,
+			StaleBefore: now.Add(-e.cfg.contactThrottle())})
+		if err != nil {
+			return 0, fmt.Errorf("agent contact: %w", err)
+		}
+		e.contacts.Store(a.ID, now)
 	}
-	if len(a.Contact(now)) == 0 {
+	if online {
 		return 0, nil
 	}
 	_, pos, err := e.DecideAgent(ctx, "agent online", a.ID, domain.AgentActor(a.ID),

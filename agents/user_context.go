@@ -36,7 +36,7 @@ func (e *Engine) userContext(ctx context.Context, d *domain.DemandState) (*llm.U
 	for origin.Fork != nil { // a fork's history is its original's
 		o, _, err := e.loadDemand(ctx, origin.Fork.ForkedFrom)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("user context: %w", err)
 		}
 		if !o.Exists() {
 			break
@@ -44,8 +44,11 @@ func (e *Engine) userContext(ctx context.Context, d *domain.DemandState) (*llm.U
 		origin = o
 	}
 	first, err := e.store.ReadStream(ctx, domain.DemandStream(origin.ID), 1, 1)
-	if err != nil || len(first) == 0 {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("user context: %w", err)
+	}
+	if len(first) == 0 {
+		return nil, nil
 	}
 	before := first[0].Position
 	q := sqlcdb.New(e.pool)
@@ -99,7 +102,7 @@ func (e *Engine) userContext(ctx context.Context, d *domain.DemandState) (*llm.U
 // earlierDemand is a submitted root demand as the user context lists it,
 // with the event that ended it (nil: still running).
 func earlierDemand(s *domain.DemandSubmitted, end domain.Payload) llm.EarlierDemand {
-	ed := llm.EarlierDemand{Text: clipRunes(s.RawInput, userContextClip), Outcome: "processing"}
+	ed := llm.EarlierDemand{Text: domain.ClipText(s.RawInput, userContextClip), Outcome: "processing"}
 	switch x := end.(type) {
 	case *domain.DemandRejected:
 		ed.Outcome, ed.Detail = "rejected", cmp.Or(x.Message, x.Reason)
@@ -122,13 +125,4 @@ func earlierDemand(s *domain.DemandSubmitted, end domain.Payload) llm.EarlierDem
 		}
 	}
 	return ed
-}
-
-// clipRunes keeps the first n characters of s, marking a cut with "…".
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -38,8 +38,11 @@ func securitySchemes() map[string]*huma.SecurityScheme {
 }
 
 // bearer returns the token of an `Authorization: Bearer <token>` header.
-func bearer(ctx huma.Context) (string, bool) {
-	h := ctx.Header("Authorization")
+func bearer(ctx huma.Context) (string, bool) { return bearerToken(ctx.Header("Authorization")) }
+
+// bearerToken returns the token of an Authorization header value
+// "Bearer <token>".
+func bearerToken(h string) (string, bool) {
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return "", false
@@ -52,6 +55,12 @@ func writeUnauthorized(api huma.API, ctx huma.Context, msg string) {
 	_ = huma.WriteErr(api, ctx, http.StatusUnauthorized, msg)
 }
 
+// adminToken says whether token is the admin token (never when none is
+// set).
+func (s *Server) adminToken(token string) bool {
+	return s.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.AdminToken)) == 1
+}
+
 // admin marks op as an operator operation: it needs the admin token.
 func (s *Server) admin(api huma.API, op huma.Operation) huma.Operation {
 	op.Security = []map[string][]string{{schemeAdmin: {}}}
@@ -61,7 +70,7 @@ func (s *Server) admin(api huma.API, op huma.Operation) huma.Operation {
 		switch {
 		case !ok:
 			writeUnauthorized(api, ctx, "this operation needs Authorization: Bearer <admin token>")
-		case s.AdminToken == "" || subtle.ConstantTimeCompare([]byte(token), []byte(s.AdminToken)) != 1:
+		case !s.adminToken(token):
 			writeUnauthorized(api, ctx, "the admin token is not valid")
 		default:
 			next(ctx)

@@ -20,11 +20,10 @@ import (
 // Last-Event-ID resumes as in the default format; events with no bridge
 // counterpart send nothing.
 
-// Stream formats of the negotiation stream.
-const (
-	FormatEvents = "events" // every event in the envelope of 001 §3.1.2
-	FormatBridge = "bridge" // 000's SSE bridge frames
-)
+// FormatBridge is the negotiation stream's format=bridge: 000's SSE
+// bridge frames (the default, "events", is every event in the envelope
+// of 001 §3.1.2).
+const FormatBridge = "bridge"
 
 // BridgeMessage is one message of the bridge format (000 §4.3's SSEEvent).
 type BridgeMessage struct {
@@ -60,22 +59,19 @@ func encodeBridge(b *domain.Bridge, e eventstore.RecordedEvent) ([]byte, error) 
 // analysis are those of an unbroken one.
 func (s *Server) bridgeAt(ctx context.Context, demandID string, after int64) (*domain.Bridge, error) {
 	b := domain.NewBridge()
-	for cursor := int64(0); cursor < after; {
-		evs, err := s.Events.ReadAll(ctx, cursor, eventstore.Filter{CorrelationID: demandID, UntilPosition: after}, eventstore.MaxReadLimit)
+	if after == 0 {
+		return b, nil
+	}
+	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{CorrelationID: demandID, UntilPosition: after})
+	if err != nil {
+		return nil, fmt.Errorf("bridge of %s: %w", demandID, err)
+	}
+	for _, e := range evs {
+		p, err := e.Decode()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("bridge event %d: %w", e.Position, err)
 		}
-		for _, e := range evs {
-			p, err := e.Decode()
-			if err != nil {
-				return nil, fmt.Errorf("bridge event %d: %w", e.Position, err)
-			}
-			b.Frames(p)
-		}
-		if len(evs) < eventstore.MaxReadLimit {
-			break
-		}
-		cursor = evs[len(evs)-1].Position
+		b.Frames(p)
 	}
 	return b, nil
 }

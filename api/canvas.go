@@ -113,7 +113,11 @@ func (s *Server) registerCanvas(api huma.API) {
 		case err != nil:
 			return nil, problem(err)
 		}
-		s.countCanvas(map[bool]string{true: "repeated", false: "applied"}[res.Repeated])
+		outcome := "applied"
+		if res.Repeated {
+			outcome = "repeated"
+		}
+		s.countCanvas(outcome)
 		out := &CanvasChangesOutput{}
 		out.Body.BatchID, out.Body.Version, out.Body.Repeated, out.Body.Cursor = res.BatchID, res.Version, res.Repeated, pos
 		out.Body.DecisionIDs, out.Body.Corrections = res.DecisionIDs, res.Corrections

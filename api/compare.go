@@ -146,17 +146,13 @@ func (s *Server) registerForks(api huma.API) {
 		Summary:     "A fork beside the negotiation it was forked from (left: the original, right: the fork)",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *ForkCompareInput) (*CompareOutput, error) {
-		var origin string
-		if _, err := s.Events.Fold(ctx, domain.DemandStream(in.ForkID), func(p domain.Payload) {
-			if e, ok := p.(*domain.NegotiationForked); ok {
-				origin = e.ForkedFrom
-			}
-		}); err != nil {
+		var d domain.DemandState
+		if _, err := s.Events.Fold(ctx, domain.DemandStream(in.ForkID), d.Apply); err != nil {
 			return nil, problem(err)
 		}
-		if origin == "" {
+		if d.Fork == nil {
 			return nil, notFound(fmt.Sprintf("no fork %s", in.ForkID))
 		}
-		return s.compare(ctx, origin, in.ForkID)
+		return s.compare(ctx, d.Fork.ForkedFrom, in.ForkID)
 	})
 }

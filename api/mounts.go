@@ -3,7 +3,6 @@ package api
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
 	"strconv"
@@ -87,10 +86,8 @@ func writeUnauthorizedPlain(w http.ResponseWriter, detail string) {
 
 // isAdmin says whether r carries the admin token as a bearer token.
 func (s *Server) isAdmin(r *http.Request) bool {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	token = strings.TrimSpace(token)
-	return ok && strings.EqualFold(scheme, "Bearer") && token != "" && s.AdminToken != "" &&
-		subtle.ConstantTimeCompare([]byte(token), []byte(s.AdminToken)) == 1
+	token, ok := bearerToken(r.Header.Get("Authorization"))
+	return ok && s.adminToken(token)
 }
 
 // openSession answers POST <scope>/session: with the bearer admin token,

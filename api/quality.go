@@ -111,24 +111,15 @@ func (s *Server) registerQuality(api huma.API) {
 // assignees' capability tags across calls. It also returns the demand's
 // text.
 func (s *Server) score(ctx context.Context, demandID string, tags map[string][]string) (quality.Report, string, error) {
-	v, err := s.Events.StreamVersion(ctx, domain.DemandStream(demandID))
+	var d domain.DemandState
+	v, err := s.Events.Fold(ctx, domain.DemandStream(demandID), d.Apply)
 	if err != nil {
 		return quality.Report{}, "", problem(err)
 	}
 	if v == 0 {
 		return quality.Report{}, "", notFound(fmt.Sprintf("no demand %s", demandID))
 	}
-	root, raw := demandID, ""
-	if _, err := s.Events.Fold(ctx, domain.DemandStream(demandID), func(p domain.Payload) {
-		if e, ok := p.(*domain.DemandSubmitted); ok {
-			raw = e.RawInput
-			if e.RootDemandID != "" {
-				root = e.RootDemandID
-			}
-		}
-	}); err != nil {
-		return quality.Report{}, "", problem(err)
-	}
+	root, raw := d.RootDemandID, d.RawInput
 	events, err := quality.Read(ctx, s.Events, root)
 	if err != nil {
 		return quality.Report{}, "", problem(err)

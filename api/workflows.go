@@ -85,28 +85,19 @@ func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow,
 // them); it returns the workflow and the position of the last event
 // folded, and 404 when the workflow did not exist yet.
 func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.Workflow, int64, error) {
+	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{StreamID: domain.WorkflowStream(id), UntilPosition: at})
+	if err != nil {
+		return nil, 0, problem(err)
+	}
 	w := &domain.Workflow{}
 	var last int64
-	for from := int64(1); ; {
-		evs, err := s.Events.ReadStream(ctx, domain.WorkflowStream(id), from, eventstore.MaxReadLimit)
+	for _, e := range evs {
+		p, err := e.Decode()
 		if err != nil {
 			return nil, 0, problem(err)
 		}
-		for _, e := range evs {
-			if at > 0 && e.Position > at {
-				break
-			}
-			p, err := e.Decode()
-			if err != nil {
-				return nil, 0, problem(err)
-			}
-			w.Apply(p)
-			last = e.Position
-		}
-		if len(evs) < eventstore.MaxReadLimit || (at > 0 && evs[len(evs)-1].Position > at) {
-			break
-		}
-		from = evs[len(evs)-1].StreamVersion + 1
+		w.Apply(p)
+		last = e.Position
 	}
 	if !w.Exists() {
 		if at > 0 {

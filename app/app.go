@@ -127,11 +127,9 @@ type App struct {
 	loops    *slog.Logger
 	migrator *schema.Migrator
 	closers  []func()
-	// riverUIOnce builds River UI's handler the first time API is called
+	// riverUI is River UI's mount, built the first time API is called
 	// (riverui.go).
-	riverUIOnce  sync.Once
-	riverUIMount api.Mount
-	riverUIErr   error
+	riverUI func() (api.Mount, error)
 }
 
 // New opens and migrates the database, registers the agent profiles and
@@ -144,6 +142,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	a.loops = slog.New(logthrottle.New(a.log.Handler(), logthrottle.Interval))
+	a.riverUI = sync.OnceValues(a.newRiverUI)
 	if err := a.start(ctx); err != nil {
 		a.Close()
 		return nil, err

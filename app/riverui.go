@@ -14,28 +14,23 @@ import (
 // browser gets from POST /riverui/session).
 const RiverUIPath = "/riverui/"
 
-// riverUI returns the River UI mount over the engine's River client,
-// building and starting the handler the first time (its background
-// queries stop on Close).
-func (a *App) riverUI() (api.Mount, error) {
-	a.riverUIOnce.Do(func() {
-		h, err := riverui.NewHandler(&riverui.HandlerOpts{
-			Endpoints: riverui.NewEndpoints(a.Engine.River(), nil),
-			Logger:    a.loops,
-			Prefix:    RiverUIPath,
-		})
-		if err != nil {
-			a.riverUIErr = fmt.Errorf("river ui: %w", err)
-			return
-		}
-		ctx, stop := context.WithCancel(context.Background())
-		if err := h.Start(ctx); err != nil {
-			stop()
-			a.riverUIErr = fmt.Errorf("start river ui: %w", err)
-			return
-		}
-		a.closers = append(a.closers, stop)
-		a.riverUIMount = api.Mount{Pattern: RiverUIPath, Handler: h, Admin: true, Session: true}
+// newRiverUI builds and starts River UI's handler over the engine's River
+// client (its background queries stop on Close) and returns its mount;
+// App.riverUI calls it once.
+func (a *App) newRiverUI() (api.Mount, error) {
+	h, err := riverui.NewHandler(&riverui.HandlerOpts{
+		Endpoints: riverui.NewEndpoints(a.Engine.River(), nil),
+		Logger:    a.loops,
+		Prefix:    RiverUIPath,
 	})
-	return a.riverUIMount, a.riverUIErr
+	if err != nil {
+		return api.Mount{}, fmt.Errorf("river ui: %w", err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	if err := h.Start(ctx); err != nil {
+		stop()
+		return api.Mount{}, fmt.Errorf("start river ui: %w", err)
+	}
+	a.closers = append(a.closers, stop)
+	return api.Mount{Pattern: RiverUIPath, Handler: h, Admin: true, Session: true}, nil
 }

@@ -263,11 +263,7 @@ func planOf(evs []eventstore.RecordedEvent, demandID string) (*domain.Proposal, 
 
 // WriteFork prints a run's figures.
 func WriteFork(w io.Writer, r ForkResult) error {
-	q := func(ds []time.Duration, p float64) string {
-		s := slices.Clone(ds)
-		slices.Sort(s)
-		return fmtDur(s[min(len(s)-1, int(p*float64(len(s))))])
-	}
+	q := func(ds []time.Duration, p float64) string { return fmtDur(percentile(ds, p)) }
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "negotiations forked\t%d (of %d run; the others took fewer than three rounds)\n", r.N, r.Tried)
 	share := 0.0

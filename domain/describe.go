@@ -14,13 +14,13 @@ import (
 func Describe(p Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *DemandSubmitted:
-		s := clipText(ev.RawInput, 60)
+		s := ClipText(ev.RawInput, 60)
 		if ev.ParentChannelID != "" {
 			s = fmt.Sprintf("sub-demand for gap %q: %s", ev.GapType, s)
 		}
 		return 0, ev.DemandID, s
 	case *DemandUnderstood:
-		return 0, ev.DemandID, fmt.Sprintf("%s | tags %s", clipText(ev.SurfaceDemand, 40), strings.Join(ev.CapabilityTags, ","))
+		return 0, ev.DemandID, fmt.Sprintf("%s | tags %s", ClipText(ev.SurfaceDemand, 40), strings.Join(ev.CapabilityTags, ","))
 	case *FilterStarted:
 		return 0, ev.DemandID, fmt.Sprintf("filtering %d agents", ev.TotalAgents)
 	case *FilterCompleted:
@@ -39,17 +39,17 @@ func Describe(p Payload) (round int, subject, summary string) {
 		return 0, ev.ChannelID, fmt.Sprintf("to %d agents, urgency %s", ev.RecipientsCount, cmp.Or(ev.Urgency, UrgencyNormal))
 	case *ChannelInviteSent:
 		if ev.Broadcast {
-			return 0, ev.AgentID, "invited: " + clipText(ev.Reason, 60)
+			return 0, ev.AgentID, "invited: " + ClipText(ev.Reason, 60)
 		}
-		return 0, ev.AgentID, "added to the candidates: " + clipText(ev.Reason, 50)
+		return 0, ev.AgentID, "added to the candidates: " + ClipText(ev.Reason, 50)
 	case *ChannelClosed:
 		return 0, ev.ChannelID, fmt.Sprintf("closed %s (%s)", ev.Status, ev.Reason)
 	case *OfferRequested:
 		return ev.Round, ev.AgentID, ev.FilterReason
 	case *OfferSubmitted:
-		s := string(ev.Decision) + ": " + clipText(ev.Contribution, 40)
+		s := string(ev.Decision) + ": " + ClipText(ev.Contribution, 40)
 		if ev.Decision == OfferDecisionDecline {
-			s = "decline: " + clipText(ev.DeclineReason, 40)
+			s = "decline: " + ClipText(ev.DeclineReason, 40)
 		}
 		if len(ev.Conditions) > 0 {
 			s += " | conditions: " + strings.Join(ev.Conditions, "; ")
@@ -62,21 +62,21 @@ func Describe(p Payload) (round int, subject, summary string) {
 	case *NegotiationRoundStarted:
 		return ev.Round, ev.ChannelID, fmt.Sprintf("round %d of %d", ev.Round, ev.MaxRounds)
 	case *ProposalDistributed:
-		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d: %s (%d assignments)", ev.Proposal.Version, clipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
+		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d: %s (%d assignments)", ev.Proposal.Version, ClipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
 	case *ProposalFeedback:
 		s := string(ev.FeedbackType)
 		if ev.AdjustmentRequest != "" {
-			s += ": " + clipText(ev.AdjustmentRequest, 50)
+			s += ": " + ClipText(ev.AdjustmentRequest, 50)
 		} else if ev.Reasoning != "" {
-			s += ": " + clipText(ev.Reasoning, 50)
+			s += ": " + ClipText(ev.Reasoning, 50)
 		}
 		return ev.Round, ev.AgentID, s
 	case *AgentWithdrawn:
-		return 0, ev.AgentID, clipText(ev.Reason, 60)
+		return 0, ev.AgentID, ClipText(ev.Reason, 60)
 	case *AgentOnline:
-		return 0, ev.AgentID, "online: " + clipText(strings.Join(ev.Capabilities, ", "), 60)
+		return 0, ev.AgentID, "online: " + ClipText(strings.Join(ev.Capabilities, ", "), 60)
 	case *AgentOffline:
-		return 0, ev.AgentID, "offline: " + clipText(ev.Reason, 60)
+		return 0, ev.AgentID, "offline: " + ClipText(ev.Reason, 60)
 	case *FeedbackEvaluated:
 		return ev.Round, ev.ChannelID, fmt.Sprintf("accept %d / negotiate %d / against %d = %.0f%% → %s",
 			ev.Accepts, ev.Negotiates, ev.Rejects, ev.AcceptRate*100, ev.Decision)
@@ -93,7 +93,7 @@ func Describe(p Payload) (round int, subject, summary string) {
 			s += " (" + ev.ErrorCode + ")"
 		}
 		if ev.Suggestion != "" {
-			s += ": " + clipText(ev.Suggestion, 50)
+			s += ": " + ClipText(ev.Suggestion, 50)
 		}
 		return 0, cmp.Or(ev.ChannelID, ev.DemandID), s
 	case *DemandRejected:
@@ -101,7 +101,7 @@ func Describe(p Payload) (round int, subject, summary string) {
 		if len(ev.UnservedNeeds) > 0 {
 			s += " (nobody for " + strings.Join(ev.UnservedNeeds, ", ") + ")"
 		}
-		return 0, ev.DemandID, clipText(s, 80)
+		return 0, ev.DemandID, ClipText(s, 80)
 	case *GapIdentified:
 		var g []string
 		for _, gap := range ev.Gaps {
@@ -118,7 +118,7 @@ func Describe(p Payload) (round int, subject, summary string) {
 	case *NegotiationCompleted:
 		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%s, %d sub-negotiations", ev.Status, len(ev.SubResults))
 	case *ErrorOccurred:
-		return 0, ev.Context["channel_id"], ev.ErrorCode + ": " + clipText(ev.ErrorMessage, 60)
+		return 0, ev.Context["channel_id"], ev.ErrorCode + ": " + ClipText(ev.ErrorMessage, 60)
 	}
 	return describeWorkflow(p)
 }
@@ -135,11 +135,11 @@ func describeWorkflow(p Payload) (round int, subject, summary string) {
 		}
 		return 0, ev.WorkflowID, s
 	case *DecisionRejected:
-		return 0, ev.WorkflowID, fmt.Sprintf("%s by %s refused (%s): %s", ev.Decision.Type, ev.Decision.Actor, ev.Rule, clipText(ev.Reason, 60))
+		return 0, ev.WorkflowID, fmt.Sprintf("%s by %s refused (%s): %s", ev.Decision.Type, ev.Decision.Actor, ev.Rule, ClipText(ev.Reason, 60))
 	case *WorkflowNodeAdded:
-		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, clipText(ev.Node.Title, 40))
+		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, ClipText(ev.Node.Title, 40))
 	case *WorkflowNodeUpdated:
-		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, clipText(ev.Node.Title, 40))
+		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, ClipText(ev.Node.Title, 40))
 	case *WorkflowNodeDeleted:
 		return 0, ev.NodeID, fmt.Sprintf("deleted with %d edges", len(ev.Edges))
 	case *WorkflowNodeMoved:
@@ -149,13 +149,13 @@ func describeWorkflow(p Payload) (round int, subject, summary string) {
 	case *WorkflowEdgeDeleted:
 		return 0, ev.WorkflowID, ev.Edge.From + " ↛ " + ev.Edge.To
 	case *WorkflowStarted:
-		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes: %s", ev.NodeCount, clipText(strings.Join(ev.Order, ", "), 80))
+		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes: %s", ev.NodeCount, ClipText(strings.Join(ev.Order, ", "), 80))
 	case *NodeStarted:
 		return 0, ev.NodeID, fmt.Sprintf("%s attempt %d", ev.NodeType, ev.Attempt)
 	case *NodeCompleted:
-		return 0, ev.NodeID, clipText(ev.Result.Summary, 70)
+		return 0, ev.NodeID, ClipText(ev.Result.Summary, 70)
 	case *NodeFailed:
-		s := fmt.Sprintf("attempt %d: %s", ev.Attempt, clipText(ev.Error, 60))
+		s := fmt.Sprintf("attempt %d: %s", ev.Attempt, ClipText(ev.Error, 60))
 		if ev.Retry {
 			s += ", tried again at " + ev.RetryAt.Local().Format("15:04:05")
 		}
@@ -165,16 +165,17 @@ func describeWorkflow(p Payload) (round int, subject, summary string) {
 	case *WorkflowCompleted:
 		return 0, ev.WorkflowID, fmt.Sprintf("completed: %d results", len(ev.Results))
 	case *WorkflowFailed:
-		return 0, ev.WorkflowID, fmt.Sprintf("failed at %s: %s", ev.FailedNode, clipText(ev.Error, 60))
+		return 0, ev.WorkflowID, fmt.Sprintf("failed at %s: %s", ev.FailedNode, ClipText(ev.Error, 60))
 	case *WorkflowCancelled:
 		return 0, ev.WorkflowID, "cancelled: " + ev.Reason
 	}
 	return 0, "", ""
 }
 
-// clipText flattens s's white space and cuts it to n runes, with an
-// ellipsis when cut.
-func clipText(s string, n int) string {
+// ClipText flattens s's white space and cuts it to n runes, with an
+// ellipsis when cut: a text as a one-line summary shows it (the timeline,
+// prompt 1's user history).
+func ClipText(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s

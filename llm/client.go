@@ -227,7 +227,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 		input = promptInput(key, prompt)
 		rec.InputHash = InputHash(key, c.provider.Model(), input)
 	}
-	if answer, ok := c.recordedAnswer(ctx, key, input); ok && ctx.Err() == nil {
+	if answer, ok := c.recordedAnswer(ctx, key, input, rec.InputHash); ok && ctx.Err() == nil {
 		// The recorded answer to the same question, parsed as it was then:
 		// one that did not parse falls back again, as the original did.
 		out, perr := parse(answer, in)

@@ -193,7 +193,7 @@ func fallbackAggregate(in *AggregateInput) ProposalResult {
 			DisplayName:        strings.TrimSpace(o.DisplayName),
 			Role:               roleFrom(o.Contribution),
 			Responsibility:     clip(o.Contribution, maxTextRunes),
-			ConditionsAccepted: o.Decision != domain.OfferDecisionConditional && len(o.Conditions) == 0, // nobody read them
+			ConditionsAccepted: !o.setsConditions(), // nobody read them
 		})
 	}
 	return ProposalResult{Proposal: p}

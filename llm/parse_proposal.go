@@ -33,7 +33,7 @@ func (a *allowedAgents) addOffer(o OfferView) {
 	if a.contribution[id] == "" {
 		a.contribution[id] = strings.TrimSpace(o.Contribution)
 	}
-	if o.Decision == domain.OfferDecisionConditional || len(o.Conditions) > 0 {
+	if o.setsConditions() {
 		a.conditional[id] = true
 	}
 }

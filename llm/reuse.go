@@ -55,18 +55,17 @@ func reuseOf(ctx context.Context) (reuse, bool) {
 	return r, ok && r.from != nil
 }
 
-// recordedAnswer looks up the answer recorded for input (promptInput)
-// under ctx's reuse, if any.
-func (c *Client) recordedAnswer(ctx context.Context, key PromptKey, input []byte) (string, bool) {
+// recordedAnswer looks up the answer recorded for input (promptInput,
+// whose InputHash is hash) under ctx's reuse, if any.
+func (c *Client) recordedAnswer(ctx context.Context, key PromptKey, input []byte, hash string) (string, bool) {
 	r, ok := reuseOf(ctx)
 	if !ok || input == nil {
 		return "", false
 	}
-	in := string(input)
-	if r.rewrite != nil {
-		in = r.rewrite(in)
+	if r.rewrite != nil { // the original tree's ids: its own input's hash
+		hash = InputHash(key, c.provider.Model(), []byte(r.rewrite(string(input))))
 	}
-	answer, ok, err := r.from.Answer(ctx, key, InputHash(key, c.provider.Model(), []byte(in)))
+	answer, ok, err := r.from.Answer(ctx, key, hash)
 	if err != nil {
 		c.log.WarnContext(ctx, "recorded llm answer unavailable, asking the provider", "prompt_key", key, "error", err)
 		return "", false

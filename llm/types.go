@@ -129,12 +129,12 @@ type EarlierDemand struct {
 
 // OutcomeLabel is the outcome in the prompt's words.
 func (d EarlierDemand) OutcomeLabel() string {
-	switch d.Outcome {
-	case "finalized":
+	switch domain.ChannelStatus(d.Outcome) {
+	case domain.ChannelStatusFinalized:
 		return "已达成协作方案"
-	case "force_finalized":
+	case domain.ChannelStatusForceFinalized:
 		return "未完全达成共识，按部分方案定稿"
-	case "failed":
+	case domain.ChannelStatusFailed:
 		return "协商失败"
 	case "rejected":
 		return "未受理"
@@ -192,6 +192,13 @@ type OfferView struct {
 	Contribution string               `json:"contribution"`
 	Conditions   []string             `json:"conditions,omitempty"`
 	Reasoning    string               `json:"reasoning,omitempty"`
+}
+
+// setsConditions says whether the offer came with conditions (a
+// conditional offer, or conditions listed), which a proposal must take in
+// for its conditions_accepted.
+func (o OfferView) setsConditions() bool {
+	return o.Decision == domain.OfferDecisionConditional || len(o.Conditions) > 0
 }
 
 // AggregateInput is prompt 4's input. Offers holds only participate and

@@ -154,14 +154,21 @@ func addExternalTools(s *mcp.Server, c *client) {
 		})
 }
 
-// inputSchema is T's JSON schema with the named properties optional: the
-// domain's answers mark them optional for the API with huma's
-// required:"false", which the schema inference does not read.
+// inputSchema is T's JSON schema with the named properties optional, at
+// any depth: the domain's answers mark them optional for the API with
+// huma's required:"false", which the schema inference does not read.
 func inputSchema[T any](optional ...string) *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: input schema: %v", err)) // the types are fixed: a programming error
 	}
-	s.Required = slices.DeleteFunc(s.Required, func(name string) bool { return slices.Contains(optional, name) })
+	var relax func(s *jsonschema.Schema)
+	relax = func(s *jsonschema.Schema) {
+		s.Required = slices.DeleteFunc(s.Required, func(name string) bool { return slices.Contains(optional, name) })
+		for _, p := range s.Properties {
+			relax(p)
+		}
+	}
+	relax(s)
 	return s
 }

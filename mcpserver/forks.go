@@ -7,25 +7,21 @@ import (
 	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/towow/towow/domain"
 )
 
 // What if: fork a negotiation, compare two.
 
 // ForkInput is fork_negotiation's input.
 type ForkInput struct {
-	DemandID string     `json:"demand_id" jsonschema:"the root demand of the negotiation to fork"`
-	At       int64      `json:"at" jsonschema:"a cursor of its history (the timeline resource lists them): the fork copies the history up to there and goes on with the change"`
-	Change   ForkChange `json:"change" jsonschema:"the one change the fork makes"`
-}
-
-// ForkChange is the change a fork makes (the API's ForkChange).
-type ForkChange struct {
-	Type     string         `json:"type" jsonschema:"none, remove_agent, add_agent, replace_offer, replace_feedback, change_rule or change_demand"`
-	AgentID  string         `json:"agent_id,omitempty" jsonschema:"the agent removed or added, or whose offer or feedback is replaced"`
-	Text     string         `json:"text,omitempty" jsonschema:"change_demand: the demand's text in the fork"`
-	Offer    map[string]any `json:"offer,omitempty" jsonschema:"replace_offer: the agent's offer (decision, contribution, conditions, ...)"`
-	Feedback map[string]any `json:"feedback,omitempty" jsonschema:"replace_feedback: the agent's feedback (feedback_type, reasoning, ...)"`
-	Rules    map[string]any `json:"rules,omitempty" jsonschema:"change_rule: the rules that change (e.g. max_rounds, accept_threshold)"`
+	DemandID string `json:"demand_id" jsonschema:"the root demand of the negotiation to fork"`
+	At       int64  `json:"at" jsonschema:"a cursor of its history (the timeline resource lists them): the fork copies the history up to there and goes on with the change"`
+	// Change is the API's own body (domain.ForkChange): type none,
+	// remove_agent, add_agent, replace_offer, replace_feedback,
+	// change_rule or change_demand, with the agent, offer, feedback, rules
+	// or text it needs.
+	Change domain.ForkChange `json:"change" jsonschema:"the one change the fork makes: type, and agent_id, offer, feedback, rules or text as the type needs"`
 }
 
 // ForkOutput is fork_negotiation's result: a new negotiation, followed
@@ -68,7 +64,8 @@ func addForkTools(s *mcp.Server, c *client) {
 	mcp.AddTool(s, &mcp.Tool{Name: "fork_negotiation", Title: "Fork a negotiation (what if)",
 		Description: "What if: fork a root negotiation after a cursor of its history with one change (none, " +
 			"remove_agent, add_agent, replace_offer, replace_feedback, change_rule, change_demand). The fork is " +
-			"a new negotiation: wait_for_outcome on its demand_id, then compare_negotiations with fork_id."},
+			"a new negotiation: wait_for_outcome on its demand_id, then compare_negotiations with fork_id.",
+		InputSchema: inputSchema[ForkInput]("contribution", "reasoning")},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in ForkInput) (*mcp.CallToolResult, ForkOutput, error) {
 			var out ForkOutput
 			if err := checkID("demand_id", in.DemandID); err != nil {

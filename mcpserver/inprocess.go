@@ -1,9 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
-	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 )
 
@@ -22,62 +21,26 @@ type inProcess struct {
 	handler func() http.Handler
 }
 
-// RoundTrip serves req with the handler and returns its recorded answer.
+// RoundTrip serves req with the handler and returns its recorded answer
+// (httptest's recorder: the whole answer, buffered). req itself is not
+// modified; its body is closed, as a RoundTripper must.
 func (t *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body == nil {
-		req.Body = http.NoBody
-	}
 	// A server-side request: RequestURI set, as net/http's server does.
 	in := req.Clone(req.Context())
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
 	in.RequestURI = req.URL.RequestURI()
 	in.RemoteAddr = "127.0.0.1:0"
 	if in.Host == "" {
 		in.Host = req.URL.Host
 	}
-	w := &recorder{header: http.Header{}}
+	w := httptest.NewRecorder()
 	t.handler().ServeHTTP(w, in)
 	if req.Body != nil {
 		_ = req.Body.Close()
 	}
-	status := w.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	return &http.Response{
-		Status:        http.StatusText(status),
-		StatusCode:    status,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        w.header,
-		Body:          io.NopCloser(bytes.NewReader(w.body.Bytes())),
-		ContentLength: int64(w.body.Len()),
-		Request:       req,
-	}, nil
+	resp := w.Result()
+	resp.Request = req
+	return resp, nil
 }
-
-// recorder is the http.ResponseWriter of an in-process request.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-// Header is the answer's header.
-func (r *recorder) Header() http.Header { return r.header }
-
-// WriteHeader records the first status written.
-func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-}
-
-// Write appends to the answer's body.
-func (r *recorder) Write(p []byte) (int, error) {
-	r.WriteHeader(http.StatusOK)
-	return r.body.Write(p)
-}
-
-// Flush is a no-op: the answer is returned once the handler is done.
-func (r *recorder) Flush() {}

@@ -175,9 +175,9 @@ func (c *client) wait(ctx context.Context, in WaitInput) (WaitOutput, error) {
 	}
 }
 
-// logged says whether the log holds events of the demand's tree;
-// notFound is the error to return when it holds none.
-func (c *client) logged(ctx context.Context, demandID string, notFound error) (bool, error) {
+// logged says whether the log holds events of the demand's tree; missing
+// is the error to return when it holds none.
+func (c *client) logged(ctx context.Context, demandID string, missing error) (bool, error) {
 	var page struct {
 		Events []struct{} `json:"events"`
 	}
@@ -186,7 +186,7 @@ func (c *client) logged(ctx context.Context, demandID string, notFound error) (b
 		return false, err
 	}
 	if len(page.Events) == 0 {
-		return false, notFound
+		return false, missing
 	}
 	return true, nil
 }

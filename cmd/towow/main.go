@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "towow: %v\n", err)
 		return 2
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil && (args[0] == "serve" || args[0] == "worker" || args[0] == "mcp"):
-		return 0 // serve and worker run until interrupted: that is a clean stop
+		return 0 // serve, worker and mcp run until interrupted: that is a clean stop
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "towow: %s interrupted\n", args[0])
 		return 1

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
@@ -24,7 +23,7 @@ func timelineLine(e eventstore.RecordedEvent, start time.Time) string {
 		r = fmt.Sprintf("r%d", round)
 	}
 	return fmt.Sprintf("%s %+8.2fs  %-34s %-3s %-24s %s", e.RecordedAt.Local().Format("15:04:05.000"),
-		e.RecordedAt.Sub(start).Seconds(), e.Type, r, clip(agent, 24), summary)
+		e.RecordedAt.Sub(start).Seconds(), e.Type, r, domain.ClipText(agent, 24), summary)
 }
 
 func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string) {
@@ -88,7 +87,7 @@ func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailur
 func printProposal(w io.Writer, p *domain.Proposal, indent string) {
 	fmt.Fprintf(w, "%sproposal v%d (%s): %s\n", indent, p.Version, p.Type, p.Summary)
 	for _, a := range p.Assignments {
-		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), clip(a.Responsibility, 60))
+		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), domain.ClipText(a.Responsibility, 60))
 	}
 	for _, a := range p.Alternates {
 		fmt.Fprintf(w, "%s  alternate for %s: %s\n", indent, cmp.Or(a.Need, a.Role), cmp.Or(a.DisplayName, a.AgentID))
@@ -105,12 +104,4 @@ func printProposal(w io.Writer, p *domain.Proposal, indent string) {
 	for _, s := range p.Suggestions {
 		fmt.Fprintf(w, "%s  suggestion: %s\n", indent, s)
 	}
-}
-
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
 }

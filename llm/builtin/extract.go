@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"github.com/towow/towow/domain"
 	"regexp"
 	"strconv"
 	"strings"
@@ -225,19 +226,19 @@ var (
 	relaxedWords = []string{"不急", "不着急", "有空再", "慢慢", "不赶时间", "no rush"}
 )
 
-// urgencyIn judges a demand's urgency from its words: "low" when it says
-// there is no hurry, "high" when it says there is, else "normal".
-func urgencyIn(text string) string {
+// urgencyIn judges a demand's urgency from its words: low when it says
+// there is no hurry, high when it says there is, else normal.
+func urgencyIn(text string) domain.Urgency {
 	t := strings.ToLower(text)
 	for _, w := range relaxedWords {
 		if strings.Contains(t, w) {
-			return "low"
+			return domain.UrgencyLow
 		}
 	}
 	for _, w := range urgentWords {
 		if strings.Contains(t, w) {
-			return "high"
+			return domain.UrgencyHigh
 		}
 	}
-	return "normal"
+	return domain.UrgencyNormal
 }

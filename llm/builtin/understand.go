@@ -199,7 +199,7 @@ func historyNote(uc *llm.UserContext) string {
 		return ""
 	}
 	for _, d := range uc.EarlierDemands {
-		if d.Outcome == "finalized" || d.Outcome == "force_finalized" {
+		if o := domain.ChannelStatus(d.Outcome); o == domain.ChannelStatusFinalized || o == domain.ChannelStatusForceFinalized {
 			s := "延续用户之前的做法：「" + truncate(d.Text, 30) + "」" + d.OutcomeLabel()
 			if len(d.Roles) > 0 {
 				s += "（" + strings.Join(d.Roles, "、") + "）"

@@ -13,7 +13,6 @@ const WF_SVG_NS = "http://www.w3.org/2000/svg";
 const WF_STRUCTURAL = ["node_added", "node_updated", "node_deleted", "edge_added", "edge_deleted"];
 const WF_CHANGE_EVENTS = ["towow.workflow.node_added", "towow.workflow.node_updated", "towow.workflow.node_deleted",
   "towow.workflow.node_moved", "towow.workflow.edge_added", "towow.workflow.edge_deleted"];
-const WF_STATUS = { draft: "草稿", running: "执行中", completed: "已完成", failed: "失败", cancelled: "已取消" };
 const WF_NODE_STATUS = { pending: "待执行", running: "执行中", completed: "已完成", failed: "失败", skipped: "已跳过" };
 const WF_NODE_TYPES = { task: "任务", approval: "审批", wait: "等待", http: "HTTP 调用", milestone: "里程碑" };
 const WF_CHANGE_TEXT = {
@@ -236,7 +235,7 @@ async function workflowPage(id) {
     if (drag) { pendingRender = true; return; }
     const shown = viewAt > 0 && viewCanvas ? viewCanvas : c;
     ui.title.textContent = c.title || id;
-    fill(ui.status, badge(shown.status === "draft" ? "processing" : shown.status, WF_STATUS[shown.status] || shown.status));
+    fill(ui.status, badge(shown.status === "draft" ? "processing" : shown.status, label(shown.status)));
     ui.status.dataset.status = shown.status;
     ui.version.textContent = "版本 v" + shown.version + (viewAt > 0 ? "（历史）" : "");
     ui.version.dataset.version = shown.version;
