@@ -27,7 +27,8 @@ type bridgeMsg struct {
 // resume point (Last-Event-ID; 0: from the start) until n messages came.
 func (a *testAPI) followBridge(t *testing.T, demandID string, lastID int64, n int) []bridgeMsg {
 	t.Helper()
-	sc := a.openStream(t, demandID, "format=bridge", lastID, true, 30*time.Second)
+	sc, closeStream := a.openStream(t, demandID, "format=bridge", lastID, true, 30*time.Second)
+	defer closeStream()
 	var out []bridgeMsg
 	var cur bridgeMsg
 	for len(out) < n && sc.Scan() {

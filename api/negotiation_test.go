@@ -183,8 +183,9 @@ type message struct {
 // openStream opens a negotiation's stream (query: extra parameters, e.g.
 // "format=bridge") from a resume point (lastID, as Last-Event-ID with
 // header, else as last_event_id; 0: from the start); the stream ends after
-// within. It fails the test unless the answer is an event stream.
-func (a *testAPI) openStream(t *testing.T, demandID, query string, lastID int64, header bool, within time.Duration) *bufio.Scanner {
+// within, or when the returned close is called (the caller defers it). It
+// fails the test unless the answer is an event stream.
+func (a *testAPI) openStream(t *testing.T, demandID, query string, lastID int64, header bool, within time.Duration) (*bufio.Scanner, func()) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, a.url+"/api/v1/events/negotiations/"+demandID+"/stream", nil)
 	q := req.URL.Query()
@@ -200,26 +201,28 @@ func (a *testAPI) openStream(t *testing.T, demandID, query string, lastID int64,
 	}
 	req.URL.RawQuery = q.Encode()
 	ctx, cancel := context.WithTimeout(context.Background(), within)
-	t.Cleanup(cancel)
 	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = resp.Body.Close() })
+	closeStream := func() { _ = resp.Body.Close(); cancel() }
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		b, _ := io.ReadAll(resp.Body)
+		closeStream()
 		t.Fatalf("stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	return sc
+	return sc, closeStream
 }
 
 // follow reads a negotiation stream from a resume point until stop says so
 // (or the root completes), returning every message in order.
 func (a *testAPI) follow(t *testing.T, demandID string, lastID int64, header bool, stop func([]message) bool) []message {
 	t.Helper()
-	sc := a.openStream(t, demandID, "", lastID, header, 60*time.Second)
+	sc, closeStream := a.openStream(t, demandID, "", lastID, header, 60*time.Second)
+	defer closeStream()
 	var out []message
 	var cur message
 	for sc.Scan() {
