@@ -240,6 +240,15 @@ func TestCanvasAPI(t *testing.T) {
 		}
 	}
 
+	// An approval by the demand's user holds the workflow open once it
+	// runs (the twins finish their tasks within a second), so the move
+	// below is sent while it runs.
+	a.call(t, http.MethodGet, base+"/canvas", nil, &cv)
+	if code, _, p := send("tab-b", cv.Version, "", map[string]any{"type": "node_added", "node_id": "signoff",
+		"data": map[string]any{"type": "approval", "title": "确认彩排", "position": map[string]float64{"x": 900, "y": 650}}}); code != 200 {
+		t.Fatalf("approval node: %d %+v", code, p)
+	}
+
 	// The conversation's decisions: news to every tab, the sender's too;
 	// its message is the sender's own.
 	var m api.MessageOutput
@@ -296,7 +305,7 @@ func TestCanvasAPI(t *testing.T) {
 	if code, _ := a.call(t, http.MethodGet, "/api/v1/workflows/wf-nope/canvas", nil, &p); code != 404 {
 		t.Fatalf("unknown canvas: %d", code)
 	}
-	for outcome, want := range map[string]float64{"applied": 3, "repeated": 1, "conflict": 1, "locked": 1, "rejected": 2} {
+	for outcome, want := range map[string]float64{"applied": 4, "repeated": 1, "conflict": 1, "locked": 1, "rejected": 2} {
 		if got := a.metric(t, `canvas_batches_total{outcome="`+outcome+`"}`); got != want {
 			t.Fatalf("canvas_batches_total{outcome=%q} = %v, want %v", outcome, got, want)
 		}
