@@ -66,7 +66,7 @@ func TestDocsLinks(t *testing.T) {
 		}
 		texts[filepath.Clean(f)] = string(b)
 	}
-	citation := regexp.MustCompile(`(?i)issue [0-9]+|§|ADR-[0-9]`)
+	citation := regexp.MustCompile(`(?i)issue\s[0-9]+|\x{00A7}|ADR-\d`)
 	for _, f := range files {
 		text := texts[filepath.Clean(f)]
 		if f == "../../README.md" {
