@@ -96,7 +96,8 @@ type Config struct {
 }
 
 // App is a running ToWow process: the database, the engine working its
-// River jobs, the command side and, with Config.ReadSide, the read side.
+// River jobs, the command side and, with Config.ReadModels (and
+// Config.Hub for the live streams), the read side.
 // Its fields are for the commands and tests that drive it; they must not
 // be replaced.
 type App struct {

@@ -3,15 +3,17 @@ package app_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// codeMap is the README's code map: each package and the ToWow packages
-// it may import. Nothing imports upward; a new package or import is added
-// here and in the README in the same change.
+// codeMap is the code map of docs/architecture.md: each package and the
+// ToWow packages it may import. Nothing imports upward; a new package or
+// import is added here and in that table in the same change
+// (TestCodeMapDocumented compares the two).
 var codeMap = map[string][]string{
 	"domain":               {},
 	"data":                 {},
@@ -94,7 +96,7 @@ func TestCodeMap(t *testing.T) {
 		name, _ := local(p.ImportPath)
 		allowed, ok := codeMap[name]
 		if !ok {
-			t.Errorf("package %s is not in the code map (app/codemap_test.go and the README)", name)
+			t.Errorf("package %s is not in the code map (app/codemap_test.go and docs/architecture.md)", name)
 			continue
 		}
 		for _, imp := range p.Imports {
@@ -115,6 +117,56 @@ func TestCodeMap(t *testing.T) {
 					t.Errorf("api depends on %s: it must reach the system only through the interfaces it declares", dep)
 				}
 			}
+		}
+	}
+}
+
+// TestCodeMapDocumented keeps the code map table of docs/architecture.md
+// equal to codeMap: the same packages, each with the same ToWow packages it
+// may import ("—" for none), so the document a newcomer reads is the rule
+// TestCodeMap enforces.
+func TestCodeMapDocumented(t *testing.T) {
+	b, err := os.ReadFile("../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string][]string{}
+	in := false
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "| Package | What it holds | May import |"):
+			in = true
+		case in && !strings.HasPrefix(line, "|"):
+			in = false
+		case in && !strings.HasPrefix(line, "|---"):
+			cells := strings.Split(strings.Trim(line, "|"), " | ")
+			name := strings.Trim(strings.TrimSpace(cells[0]), "`")
+			imports := []string{}
+			if last := strings.TrimSpace(cells[len(cells)-1]); last != "—" {
+				for _, imp := range strings.Split(last, ",") {
+					imports = append(imports, strings.Trim(strings.TrimSpace(imp), "`"))
+				}
+			}
+			documented[name] = imports
+		}
+	}
+	if len(documented) == 0 {
+		t.Fatal("docs/architecture.md has no table headed | Package | What it holds | May import |")
+	}
+	for name, allowed := range codeMap {
+		got, ok := documented[name]
+		if !ok {
+			t.Errorf("package %s is in codeMap but not in the code map of docs/architecture.md", name)
+			continue
+		}
+		want := slices.Sorted(slices.Values(allowed))
+		if got = slices.Sorted(slices.Values(got)); !slices.Equal(got, want) {
+			t.Errorf("docs/architecture.md: %s may import %v, codeMap says %v", name, got, want)
+		}
+	}
+	for name := range documented {
+		if _, ok := codeMap[name]; !ok {
+			t.Errorf("docs/architecture.md lists package %s, which codeMap does not", name)
 		}
 	}
 }

@@ -1,5 +1,5 @@
 // Package data holds the data files embedded in the binary: the mock agent
-// profiles of 001 §4.5 and the scenarios of `towow eval`.
+// profiles and the scenarios of `towow eval`.
 package data
 
 import _ "embed"
@@ -13,7 +13,7 @@ import _ "embed"
 var MockProfiles []byte
 
 // EvalScenarios is data/eval_scenarios.json: the demands `towow eval`
-// runs (issue 12), in Chinese and English over more than ten domains, each
+// runs, in Chinese and English over more than ten domains, each
 // with whether an agreement or a rejection is expected.
 //
 //go:embed eval_scenarios.json

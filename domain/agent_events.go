@@ -2,7 +2,7 @@ package domain
 
 import "time"
 
-// AgentType is the kind of an agent (002 §2.2 AgentOnlinePayload).
+// AgentType is the kind of an agent that comes online.
 type AgentType string
 
 // Agent types.
@@ -12,9 +12,8 @@ const (
 	AgentTypeUserAgent    AgentType = "user_agent"
 )
 
-// AgentOnline is the payload of [EventAgentOnline]
-// (002 §2.2 AgentOnlinePayload; profile is this catalog's addition, to
-// register or update a user agent's [AgentProfile], 001 §4.5.1). The
+// AgentOnline is the payload of [EventAgentOnline] (its type and
+// capabilities; Profile may carry a user agent's [AgentProfile]). The
 // engine writes it on an external agent's first contact, and on its first
 // contact after it went offline ([AgentState.Contact]); it leaves Profile
 // empty (the profile is the registered one), and the fold ignores it.
@@ -31,8 +30,7 @@ type AgentOnline struct {
 // EventType implements [Payload].
 func (*AgentOnline) EventType() EventType { return EventAgentOnline }
 
-// AgentOffline is the payload of [EventAgentOffline]. 002 defines the type
-// without a payload; the fields are this catalog's choice. The engine
+// AgentOffline is the payload of [EventAgentOffline]. The engine
 // writes it when an online external agent stayed silent past the offline
 // window ([AgentState.Silence]): LastContactAt is its last contact seen and
 // OfflineAt the time of the check (both omitted when zero).
@@ -46,7 +44,8 @@ type AgentOffline struct {
 // EventType implements [Payload].
 func (*AgentOffline) EventType() EventType { return EventAgentOffline }
 
-// AgentWithdrawn is the payload of [EventAgentWithdrawn] (001 §4.6).
+// AgentWithdrawn is the payload of [EventAgentWithdrawn]: who left which
+// channel, and why.
 type AgentWithdrawn struct {
 	ChannelID   string `json:"channel_id"`
 	DemandID    string `json:"demand_id"`
@@ -58,10 +57,9 @@ type AgentWithdrawn struct {
 // EventType implements [Payload].
 func (*AgentWithdrawn) EventType() EventType { return EventAgentWithdrawn }
 
-// ErrorOccurred is the payload of [EventErrorOccurred]
-// (002 §2.2 ErrorOccurredPayload). ErrorCode is one of the TOWOW_* codes
-// (002 §4) or E001-E009 (001 §6.1). Context is Dict[str, Any] in 002;
-// here its values are strings (ids, names), which keeps it deterministic.
+// ErrorOccurred is the payload of [EventErrorOccurred]. ErrorCode is one
+// of the TOWOW_* codes or the design's API codes E001-E009. Context's
+// values are strings (ids, names), which keeps it deterministic.
 type ErrorOccurred struct {
 	ErrorCode    string            `json:"error_code"`
 	ErrorMessage string            `json:"error_message"`

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Presence of external agents (002 §2.2 Agent上线/下线). An external agent
+// Presence of external agents (Agent上线/下线). An external agent
 // comes online with its first contact — the first request its own token
 // authenticates — and goes offline when it stays silent past a window; it
 // comes online again with its next contact. Twins never do either: the

@@ -3,11 +3,11 @@ package domain
 import "maps"
 
 // aliases maps the names used by the design documents for the prototype
-// (short names without the prefix, and the OpenAgents message types of
-// document 000) onto the canonical towow.* event types. Only names with an
+// (short names without the prefix, and the OpenAgents prototype's message
+// types) onto the canonical towow.* event types. Only names with an
 // unambiguous counterpart are listed.
 var aliases = map[string]EventType{
-	// 002 §〇: design-document name → technical name.
+	// The design's business names → technical names.
 	"demand.broadcast": EventDemandBroadcast,
 	"filter.completed": EventFilterCompleted,
 	"channel.created":  EventChannelCreated,
@@ -17,10 +17,10 @@ var aliases = map[string]EventType{
 	"subnet.triggered": EventSubnetTriggered,
 	"plan.finalized":   EventProposalFinalized,
 
-	// 002 §一: names of the event overview table.
+	// Names used in the design's event overview.
 	"proposal.distributed": EventProposalDistributed,
 
-	// 000 §3 and §4.2: SSE names emitted by the OpenAgents prototype.
+	// SSE names emitted by the OpenAgents prototype.
 	"demand.failed":          EventDemandRejected,
 	"channel.status_changed": EventChannelStatusChanged,
 	"channel.finalized":      EventProposalFinalized,
@@ -30,7 +30,7 @@ var aliases = map[string]EventType{
 	"invite.declined":        EventOfferSubmitted,
 	"feedback.submitted":     EventProposalFeedback,
 
-	// 000 §4.2: prototype message types that carried a towow. prefix but
+	// Prototype message types that carried a towow. prefix but
 	// are not event types of this catalog.
 	"towow.demand.new":           EventDemandSubmitted,
 	"towow.demand.subnet":        EventSubnetTriggered,
@@ -38,22 +38,22 @@ var aliases = map[string]EventType{
 	"towow.proposal.submitted":   EventOfferSubmitted,
 	"towow.feedback.submitted":   EventProposalFeedback,
 	"towow.invite.declined":      EventOfferSubmitted,
-	"towow.proposal.aggregating": EventAggregationStarted, // 002 §2.1, superseded by 001 §4.6
+	"towow.proposal.aggregating": EventAggregationStarted, // the older name of towow.aggregation.started
 
-	// 000 §3.2 and §3.5: the OpenAgents message that creates a channel, and
-	// the ChannelAdmin's notice of each offer received, with its progress
-	// (§3.3; the UserAgent's same-named notice of a final proposal is the
-	// bridge's proposal.distributed).
+	// The prototype's message that creates a channel, and the ChannelAdmin's
+	// notice of each offer received, with its progress (the UserAgent's
+	// same-named notice of a final proposal is the bridge's
+	// proposal.distributed).
 	"channel.init":      EventChannelCreated,
 	"proposal.received": EventOfferSubmitted,
 }
 
-// bridgeRoutes is 000 §3.5's DEFAULT_MAPPINGS: each prototype event name
-// (resolved through the alias table by [Canonical]) and the SSE event its
-// frontend receives for it (000 §4.3). An event type listed twice gives
-// two frames, in this order. The last route is not in 000: 004 (v4) ends a
-// channel's last undecided round with a compromise, force-finalized, which
-// completes the channel as a consensus does.
+// bridgeRoutes is the prototype bridge's default mapping: each prototype
+// event name (resolved through the alias table by [Canonical]) and the SSE
+// event its frontend receives for it. An event type listed twice gives two
+// frames, in this order. The last route is not the prototype's: a
+// channel's last undecided round ends with a force-finalized compromise,
+// which completes the channel as a consensus does.
 var bridgeRoutes = []BridgeRoute{
 	{From: "channel.init", Event: "channel_created"},
 	{From: "channel.status_changed", Event: "channel_status"},
@@ -67,16 +67,16 @@ var bridgeRoutes = []BridgeRoute{
 	{From: string(EventNegotiationForceFinalized), Event: "channel_completed"},
 }
 
-// BridgeRoute is one line of the SSE bridge's mapping (000 §3.5): the
+// BridgeRoute is one line of the SSE bridge's mapping: the
 // prototype's event name, the towow.* event type it names, and the bridge
 // event sent for it.
 type BridgeRoute struct {
-	From  string    // the name in 000, e.g. "channel.status_changed"
+	From  string    // the prototype's name, e.g. "channel.status_changed"
 	Type  EventType // the catalog type From resolves to
 	Event string    // the bridge event, e.g. "channel_status"
 }
 
-// BridgeRoutes returns the SSE bridge's mapping, in 000 §3.5's order, each
+// BridgeRoutes returns the SSE bridge's mapping, in the prototype's order, each
 // route with the towow.* type its prototype name resolves to.
 func BridgeRoutes() []BridgeRoute {
 	out := make([]BridgeRoute, len(bridgeRoutes))

@@ -11,7 +11,7 @@ package domain
 // required:"false" marks a field that the API does not require although
 // the stored event always writes it.
 
-// OfferAnswer is an agent's answer to a demand (001 §3.3.3, §4.2): the
+// OfferAnswer is an agent's answer to a demand: the
 // part of an [Offer] the agent decides, whether its twin (prompt 3) or the
 // agent itself (an external agent's offer) answers. [Channel.SubmitOffer]
 // requires a contribution (贡献描述) unless the agent declines, and at
@@ -27,12 +27,11 @@ type OfferAnswer struct {
 	Confidence    int           `json:"confidence,omitempty" minimum:"0" maximum:"100"`
 }
 
-// FeedbackAnswer is a participant's verdict on a proposal (001 §3.3.5,
-// 004): the part of a [ProposalFeedback] the participant decides, whether
+// FeedbackAnswer is a participant's verdict on a proposal: the part of a [ProposalFeedback] the participant decides, whether
 // its twin (prompt 5) or the agent itself (an external agent's feedback)
 // answers. A negotiate needs an adjustment request ([Channel.SubmitFeedback]
 // checks it); the confidence is 0-100. The enum tag lists what an external
-// agent may send; a twin's answer may also be [FeedbackReject] (004), and
+// agent may send; a twin's answer may also be [FeedbackReject], and
 // a feedback that timed out is an accept.
 type FeedbackAnswer struct {
 	FeedbackType      FeedbackType `json:"feedback_type" enum:"accept,negotiate,withdraw"`
@@ -41,19 +40,19 @@ type FeedbackAnswer struct {
 	Concerns          []string     `json:"concerns,omitempty" maxItems:"20"`
 	Confidence        int          `json:"confidence,omitempty" minimum:"0" maximum:"100"`
 	// ProposedChanges are the concrete changes a negotiate feedback asks
-	// for (001 §3.3.5 proposed_changes).
+	// for: each a field, its new value and why.
 	ProposedChanges []ProposedChange `json:"proposed_changes,omitempty" maxItems:"20"`
 }
 
-// ProposedChange is one change a participant asks of a proposal (001
-// §3.3.5: which field, its new value, and why).
+// ProposedChange is one change a participant asks of a proposal: which
+// field, its new value, and why.
 type ProposedChange struct {
 	Field  string `json:"field" minLength:"1" maxLength:"200" doc:"what to change, e.g. timeline.start_date or my responsibility"`
 	Value  string `json:"value" maxLength:"2000" doc:"the value asked for"`
 	Reason string `json:"reason,omitempty" maxLength:"2000"`
 }
 
-// Understanding is a demand as understood by prompt 1 (001 §3.3.1): what
+// Understanding is a demand as understood by prompt 1: what
 // the user asks for, why, which capabilities it needs and in which
 // context. [DemandUnderstood] records it; the later prompts read it.
 type Understanding struct {
@@ -99,7 +98,7 @@ const (
 	TaskProblem TaskStatus = "problem"
 )
 
-// TaskAnswer is an assignee's report on a workflow task (issue 13): its
+// TaskAnswer is an assignee's report on a workflow task: its
 // twin's answer to the task prompt, or an external agent's over the API.
 // A done task needs a summary of what was done, a problem a reason.
 type TaskAnswer struct {

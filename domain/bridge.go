@@ -2,7 +2,7 @@ package domain
 
 import "fmt"
 
-// The SSE bridge of document 000 (§3.5, §4.3): a frontend written against
+// The SSE bridge of the OpenAgents prototype: a frontend written against
 // the OpenAgents prototype receives `{event, data, timestamp}` messages
 // named channel_created, channel_status, agent_response, agent_feedback,
 // negotiation_progress ("n/m"), proposal_sent, subnet_created,
@@ -12,7 +12,7 @@ import "fmt"
 // frames' data.
 
 // BridgeFrame is one message of the SSE bridge: the bridge event's name
-// and its data (000 §4.3; the timestamp is the event's, added by whoever
+// and its data (the timestamp is the event's, added by whoever
 // sends the frame).
 type BridgeFrame struct {
 	Event string
@@ -99,16 +99,16 @@ func (b *Bridge) ask(channel, agent string) {
 	b.asked[channel][agent] = true
 }
 
-// The data of each bridge event: 000's fields first (§3.5's transformers,
-// §4.2's data structures, §3.3's emit_sse calls), then what a frontend of
-// this backend also needs (marked "beyond 000").
+// The data of each bridge event: the prototype's fields first (what its
+// transformers and notices sent), then what a frontend of this backend
+// also needs (marked "beyond the prototype").
 
 type bridgeChannelCreated struct {
 	DemandID   string            `json:"demand_id"`
 	ChannelID  string            `json:"channel_id"`
 	Candidates []Candidate       `json:"candidates"`
 	Analysis   *DemandUnderstood `json:"analysis"`
-	// beyond 000: the parent channel of a sub-negotiation and its depth
+	// beyond the prototype: the parent channel of a sub-negotiation and its depth
 	ParentChannelID string `json:"parent_channel_id,omitempty"`
 	Depth           int    `json:"depth"`
 }
@@ -124,7 +124,7 @@ type bridgeChannelCompleted struct {
 	ChannelID     string   `json:"channel_id"`
 	FinalProposal Proposal `json:"final_proposal"`
 	Participants  []string `json:"participants"`
-	// beyond 000: a force-finalized compromise (004) and who still negotiated
+	// beyond the prototype: a force-finalized compromise and who still negotiated
 	ForceFinalized       bool     `json:"force_finalized"`
 	OptionalParticipants []string `json:"optional_participants,omitempty"`
 }
@@ -132,16 +132,16 @@ type bridgeChannelCompleted struct {
 type bridgeChannelFailed struct {
 	ChannelID string        `json:"channel_id"`
 	Reason    FailureReason `json:"reason"`
-	// beyond 000
+	// beyond the prototype
 	ErrorCode string `json:"error_code,omitempty"`
 }
 
 type bridgeAgentResponse struct {
 	AgentID      string `json:"agent_id"`
 	ChannelID    string `json:"channel_id"`
-	ResponseType string `json:"response_type"` // "proposal" (000), or "decline"
+	ResponseType string `json:"response_type"` // "proposal" (the prototype's only value), or "decline"
 	Content      string `json:"content"`
-	// beyond 000
+	// beyond the prototype
 	Decision OfferDecision `json:"decision"`
 }
 
@@ -150,7 +150,7 @@ type bridgeAgentFeedback struct {
 	ChannelID string `json:"channel_id"`
 	Accepted  bool   `json:"accepted"`
 	Reason    string `json:"reason"`
-	// beyond 000
+	// beyond the prototype
 	FeedbackType FeedbackType `json:"feedback_type"`
 	Round        int          `json:"round"`
 }
@@ -164,7 +164,7 @@ type bridgeProgress struct {
 type bridgeProposalSent struct {
 	ChannelID string   `json:"channel_id"`
 	Proposal  Proposal `json:"proposal"`
-	// beyond 000
+	// beyond the prototype
 	Round int `json:"round"`
 }
 
@@ -172,8 +172,8 @@ type bridgeSubnetCreated struct {
 	ChannelID string   `json:"channel_id"` // the parent channel
 	Gaps      []string `json:"gaps"`
 	Depth     int      `json:"depth"`
-	// beyond 000: 000 starts one sub-negotiation for all gaps, this backend
-	// one per gap
+	// beyond the prototype: it started one sub-negotiation for all gaps,
+	// this backend one per gap
 	SubChannelID string `json:"sub_channel_id"`
 	SubDemandID  string `json:"sub_demand_id"`
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestBridgeRoutes: the bridge's mapping is 000 §3.5's, every prototype
+// TestBridgeRoutes: the bridge's mapping is the prototype's, every prototype
 // name resolves through the alias table to a registered type, and each
 // route's data is built for a sample of that type (no route is dead).
 func TestBridgeRoutes(t *testing.T) {

@@ -7,14 +7,15 @@ import (
 	"strconv"
 )
 
-// The canvas (design 003, phase 3): a person edits the workflow on a
+// The canvas: a person edits the workflow on a
 // canvas while the conversation agent edits it too. Every canvas change is
 // a decision through the Coordinator, on the same version sequence as the
 // agent's; a batch of changes is all or nothing; a batch made on a stale
 // version is refused whole (a conflict) unless it only moves nodes; while
 // the workflow runs its structure is the server's.
 
-// CanvasChangeType is one of 003's CanvasChangeEvent change types.
+// CanvasChangeType is the kind of one canvas change: a node added,
+// updated, deleted or moved, an edge added or deleted.
 type CanvasChangeType string
 
 // Canvas change types.
@@ -33,7 +34,7 @@ var canvasDecisions = map[CanvasChangeType]DecisionType{
 	CanvasNodeMoved: DecisionMoveNode, CanvasEdgeAdded: DecisionConnect, CanvasEdgeDeleted: DecisionDisconnect,
 }
 
-// CanvasChange is one edit made on the canvas (003 CanvasChangeEvent):
+// CanvasChange is one edit made on the canvas:
 // node_added (NodeID, optional, and Data: the node's fields and position),
 // node_updated (NodeID and Data: the fields to change), node_deleted
 // (NodeID), node_moved (NodeID and Data.Position), edge_added and

@@ -290,8 +290,8 @@ func (c *Channel) stamp(p Proposal, version int, now time.Time, members []string
 
 // replaceWithdrawn fills, in the adjusted proposal p, each place a
 // withdrawn participant of the current proposal leaves in its need with the
-// first alternate of that need who is still in (001 §8.2: the remaining
-// willing candidates of that need), taking over the role and duties; the
+// first alternate of that need who is still in (the remaining willing
+// candidates of that need), taking over the role and duties; the
 // adjustment summary says who replaced whom. Only when no alternate is
 // left does the place stay empty (gap identification then finds it). An
 // adjusted proposal that names no alternates keeps the current ones.
@@ -426,7 +426,7 @@ func (c *Channel) SubmitFeedback(f ProposalFeedback, round int, now time.Time) (
 }
 
 // FeedbackTimeoutReason is recorded for feedback that did not arrive in
-// time and counts as accept (001 §6.2.2).
+// time and counts as accept: a silent participant does not block a round.
 const FeedbackTimeoutReason = "反馈超时，默认接受"
 
 // FeedbackTimeout counts the missing feedback of round as accept and
@@ -450,7 +450,8 @@ func (c *Channel) FeedbackTimeout(round int, now time.Time) ([]Payload, error) {
 	return b.done()
 }
 
-// evaluate applies the thresholds to a complete round (004); now is when.
+// evaluate applies the round thresholds (finalize, fail, another round or
+// force-finalize) to a complete round; now is when.
 func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback, now time.Time) {
 	var t Tally
 	var accepted, negotiating []string
@@ -464,7 +465,7 @@ func (c *Channel) evaluate(b *builder, fbs []ProposalFeedback, now time.Time) {
 		}
 	}
 	// A withdrawal an alternate of the same need will fill before the next
-	// round does not count against the round (001 §8.2): the replacement
+	// round does not count against the round: the replacement
 	// answers next round. With such replacements pending, an agreement
 	// waits for them (unless this is the last round).
 	replaced := c.replaceable(fbs)
@@ -565,7 +566,7 @@ func (c *Channel) Adjust(p Proposal, now time.Time) ([]Payload, error) {
 
 // ForceFinalize ends a negotiation whose last round stayed between the
 // thresholds, with prompt 9's compromise as the final proposal: who
-// accepted is confirmed, who still negotiates is optional (004 AC-5/6).
+// accepted is confirmed, who still negotiates is optional.
 func (c *Channel) ForceFinalize(compromise Proposal, now time.Time) ([]Payload, error) {
 	if !c.Exists() {
 		return nil, errorf(ErrNotFound, "channel not created")
@@ -599,7 +600,7 @@ func (c *Channel) ForceFinalize(compromise Proposal, now time.Time) ([]Payload, 
 }
 
 // Stuck ends a channel that is still not complete at its stuck deadline
-// (000 §5.2.2): a channel still negotiating fails; an agreed channel still
+// (StuckTimeoutSeconds after it opened): a channel still negotiating fails; an agreed channel still
 // waiting for its gap analysis, recursion decision or sub-negotiations
 // completes with what it has, each unfinished sub-negotiation recorded as
 // failed.
@@ -745,7 +746,7 @@ func (c *Channel) SubnetDone(r SubnetCompleted) ([]Payload, error) {
 	return b.done()
 }
 
-// mergedPlan is the one plan of a negotiation tree (000 §3.6): the final
+// mergedPlan is the one plan of a negotiation tree: the final
 // proposal's assignments, then those of every sub-negotiation that agreed,
 // each marked with the sub-channel it came from; the gaps a
 // sub-negotiation filled are dropped (one it filled only in part, fewer

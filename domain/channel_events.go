@@ -2,8 +2,8 @@ package domain
 
 import "time"
 
-// ChannelStatus is a state of the channel state machine
-// (001 §5.2, 000 §3.3; force_finalized from 004).
+// ChannelStatus is a state of the channel state machine (see
+// CanTransition).
 type ChannelStatus string
 
 // Channel statuses.
@@ -29,9 +29,8 @@ func (s ChannelStatus) IsTerminal() bool {
 	return false
 }
 
-// ChannelCreated is the payload of [EventChannelCreated]
-// (001 §4.6; invited_agents, parent_channel and recursion_depth from
-// 002 §2.2 ChannelCreatedPayload).
+// ChannelCreated is the payload of [EventChannelCreated]: who is invited,
+// where the channel sits in the tree, and the rules it runs by.
 type ChannelCreated struct {
 	ChannelID         string   `json:"channel_id"`
 	DemandID          string   `json:"demand_id"`
@@ -62,8 +61,8 @@ type ChannelCreated struct {
 // EventType implements [Payload].
 func (*ChannelCreated) EventType() EventType { return EventChannelCreated }
 
-// ChannelInviteSent is the payload of [EventChannelInviteSent]
-// (002 §2.2 ChannelInviteSentPayload).
+// ChannelInviteSent is the payload of [EventChannelInviteSent]: one agent
+// invited, with the demand's summary and why it was chosen.
 type ChannelInviteSent struct {
 	ChannelID     string `json:"channel_id"`
 	AgentID       string `json:"agent_id"`
@@ -83,8 +82,8 @@ type ChannelInviteSent struct {
 // EventType implements [Payload].
 func (*ChannelInviteSent) EventType() EventType { return EventChannelInviteSent }
 
-// ChannelStatusChanged is the payload of [EventChannelStatusChanged]
-// (000 §4.2.2 channel.status_changed).
+// ChannelStatusChanged is the payload of [EventChannelStatusChanged]: one
+// move of the state machine.
 type ChannelStatusChanged struct {
 	ChannelID string        `json:"channel_id"`
 	OldStatus ChannelStatus `json:"old_status"`
@@ -95,8 +94,8 @@ type ChannelStatusChanged struct {
 // EventType implements [Payload].
 func (*ChannelStatusChanged) EventType() EventType { return EventChannelStatusChanged }
 
-// ChannelClosed is the payload of [EventChannelClosed]. 002 defines the
-// type without a payload; the fields are this catalog's choice.
+// ChannelClosed is the payload of [EventChannelClosed]: the terminal
+// status and why.
 type ChannelClosed struct {
 	ChannelID string        `json:"channel_id"`
 	Status    ChannelStatus `json:"status"` // the terminal status

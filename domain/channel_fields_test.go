@@ -121,7 +121,7 @@ func TestEveryCompletionClosesTheChannel(t *testing.T) {
 	}
 }
 
-// TestOldChannelLogStillFolds: a channel written before issue 17 — no
+// TestOldChannelLogStillFolds: a channel written by an older server — no
 // opening time, no invitations at the broadcast, an agreement without
 // total_duration_seconds, gaps without analysis, no channel.closed —
 // decodes and folds to the same state, and decides on as before (its

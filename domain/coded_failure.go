@@ -1,12 +1,12 @@
 package domain
 
-// Every failure a negotiation records carries its TOWOW_* code (002 §4):
+// Every failure a negotiation records carries its TOWOW_* code:
 // in the failure event's error_code, and in a towow.error.occurred
-// (002 §2.2 ErrorOccurredPayload) appended in the same decision, so a
+// appended in the same decision, so a
 // reader following only the error events sees every coded failure. An
-// LLM call that fell back at a stage 002 §4 names a failure for is
+// LLM call that fell back at a stage that has a failure code is
 // recorded the same way, as recoverable: the negotiation goes on with the
-// fallback's answer (001 §6.2.1). Refusals of bad requests are not
+// fallback's answer. Refusals of bad requests are not
 // recorded: the API answers them with a problem+json and writes nothing.
 
 // occurred is the towow.error.occurred of code, with a message and the
@@ -32,8 +32,8 @@ func failed(code *Error, f *NegotiationFailed, message string) []Payload {
 	return []Payload{f, occurred(code, message, f.ChannelID, f.DemandID)}
 }
 
-// FallbackStage is a stage whose LLM call falling back 002 §4 names a
-// failure for.
+// FallbackStage is a stage whose LLM call falling back is recorded with
+// a failure code (as recoverable).
 type FallbackStage string
 
 // Stages with a fallback code.

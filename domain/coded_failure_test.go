@@ -7,8 +7,8 @@ import (
 
 // TestEveryFailureCarriesItsCode: given a negotiation at each point where
 // it can fail, when the failing decision is made, then its failure event
-// carries the TOWOW_* code (002 §4) and a towow.error.occurred with the
-// same code, the failure's ids and 002's recoverability follows it in the
+// carries its TOWOW_* code and a towow.error.occurred with the same code,
+// the failure's ids and whether it is recoverable follows it in the
 // same decision; a force-finalize and a gap beyond the maximum depth are
 // recorded with their code too, without a failure.
 func TestEveryFailureCarriesItsCode(t *testing.T) {

@@ -2,7 +2,7 @@ package domain
 
 import "time"
 
-// The conversation agent (design 003's ConversationAgent, issue 13): a
+// The conversation agent (ReAct): a
 // person talks about a workflow; the agent loops Thought → Action →
 // Observation over tools for at most MaxAgentSteps steps and ends the
 // turn with a reply. Every decision it takes goes through the
@@ -124,7 +124,7 @@ type Turn struct {
 }
 
 // Conversation is the session context folded from a workflow's
-// conversation events (003 SessionContext: history, decisions).
+// conversation events: the history of turns and the decisions taken.
 type Conversation struct {
 	Turns []Turn
 }

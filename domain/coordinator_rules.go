@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// Validator is one rule of the Coordinator's rule engine (003: decisions
-// are validated as middleware before they take effect). Check looks at
+// Validator is one rule of the Coordinator's rule engine: every decision
+// is validated before it takes effect. Check looks at
 // the decision against the workflow as it is; it refuses with field
 // errors, or lets it through, possibly correcting it (it may change d and
 // must say so in a Correction).

@@ -7,8 +7,7 @@ import (
 	"time"
 )
 
-// DecisionType is the kind of change a decision makes to a workflow (003
-// DecisionMadeEvent.decision_type).
+// DecisionType is the kind of change a decision makes to a workflow.
 type DecisionType string
 
 // Decision types.
@@ -38,7 +37,7 @@ func (t DecisionType) structural() bool {
 }
 
 // Decision is a proposed change to a workflow, from the conversation
-// agent, the canvas or the system (003 DecisionMadeEvent). Nothing takes
+// agent, the canvas or the system. Nothing takes
 // effect before the Coordinator's validators let it through
 // ([Workflow.Decide]).
 type Decision struct {

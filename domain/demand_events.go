@@ -1,6 +1,6 @@
 package domain
 
-// Urgency is how urgent a broadcast demand is (002 §2.2: low | normal | high).
+// Urgency is how urgent a broadcast demand is: low, normal or high.
 type Urgency string
 
 // Urgency levels.
@@ -15,8 +15,8 @@ func (u Urgency) Valid() bool {
 	return u == UrgencyLow || u == UrgencyNormal || u == UrgencyHigh
 }
 
-// DemandSubmitted is the payload of [EventDemandSubmitted]
-// (002 §2.2 DemandSubmittedPayload).
+// DemandSubmitted is the payload of [EventDemandSubmitted]: the user's
+// words, and for a sub-demand its place in the tree.
 type DemandSubmitted struct {
 	DemandID          string             `json:"demand_id"`
 	UserID            string             `json:"user_id"`
@@ -30,11 +30,11 @@ type DemandSubmitted struct {
 	RecursionDepth  int      `json:"recursion_depth,omitempty"` // 0 for a root demand
 	GapType         string   `json:"gap_type,omitempty"`
 	CapabilityTags  []string `json:"capability_tags,omitempty"` // hint from prompt 8
-	// NeedCount is how many people the gap still needs (issue 12): the
+	// NeedCount is how many people the gap still needs: the
 	// parent need's count less its assignees; 0 when unknown.
 	NeedCount int `json:"need_count,omitempty"`
 	// Clarifies is the rejected demand this one answers (the user's
-	// clarification; issue 12).
+	// clarification).
 	Clarifies string `json:"clarifies,omitempty"`
 }
 
@@ -42,12 +42,12 @@ type DemandSubmitted struct {
 func (*DemandSubmitted) EventType() EventType { return EventDemandSubmitted }
 
 // DemandUnderstood is the payload of [EventDemandUnderstood]
-// (001 §4.6; the optional fields are the rest of prompt 1's output, §3.3.1).
+// (the optional fields are the rest of prompt 1's output).
 type DemandUnderstood struct {
 	DemandID          string             `json:"demand_id"`
 	SurfaceDemand     string             `json:"surface_demand"`
 	CapabilityTags    []string           `json:"capability_tags"`
-	Needs             []Need             `json:"needs,omitempty"` // issue 12; absent in older events (see NeedsOf)
+	Needs             []Need             `json:"needs,omitempty"` // absent in older events (see NeedsOf)
 	Confidence        Confidence         `json:"confidence"`
 	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
 	Context           *DemandContext     `json:"context,omitempty"`
@@ -58,7 +58,8 @@ type DemandUnderstood struct {
 func (*DemandUnderstood) EventType() EventType { return EventDemandUnderstood }
 
 // DemandBroadcast is the payload of [EventDemandBroadcast]
-// (001 §4.6; the optional fields come from 002 §2.2 DemandBroadcastPayload).
+// (the optional fields tell the agents who asks, what for, where and how
+// urgently).
 type DemandBroadcast struct {
 	ChannelID       string   `json:"channel_id"`
 	DemandID        string   `json:"demand_id"`
@@ -73,8 +74,8 @@ type DemandBroadcast struct {
 // EventType implements [Payload].
 func (*DemandBroadcast) EventType() EventType { return EventDemandBroadcast }
 
-// DemandAccepted is the payload of [EventDemandAccepted]
-// (002 §2.2 DemandAcceptedPayload).
+// DemandAccepted is the payload of [EventDemandAccepted]: the demand was
+// taken on and given a channel.
 type DemandAccepted struct {
 	DemandID       string `json:"demand_id"`
 	ChannelID      string `json:"channel_id"`
@@ -87,8 +88,7 @@ func (*DemandAccepted) EventType() EventType { return EventDemandAccepted }
 // DemandRejected is the payload of [EventDemandRejected]: the demand will
 // not be negotiated, because nothing in it maps to a capability
 // ([RejectUnclear]) or nobody in the network serves any of its needs
-// ([RejectNoMatch]). 002 defines the type without a payload; reason is
-// 000's demand.failed field, the others are ToWow's (issue 12): what the
+// ([RejectNoMatch]). Reason says which; the other fields are what the
 // user is told, what they can do, what to clarify and which needs nobody
 // serves. A towow.negotiation.failed follows it in the same commit, so
 // everything that waits for a negotiation's end hears of it.
@@ -110,8 +110,8 @@ const (
 // EventType implements [Payload].
 func (*DemandRejected) EventType() EventType { return EventDemandRejected }
 
-// FilterStarted is the payload of [EventFilterStarted]. 002 defines the type
-// without a payload; total_agents is borrowed from towow.filter.completed.
+// FilterStarted is the payload of [EventFilterStarted]: how many agents
+// the filter considers (as towow.filter.completed reports it).
 type FilterStarted struct {
 	DemandID    string `json:"demand_id"`
 	TotalAgents int    `json:"total_agents,omitempty"` // agents considered
@@ -121,7 +121,7 @@ type FilterStarted struct {
 func (*FilterStarted) EventType() EventType { return EventFilterStarted }
 
 // FilterCompleted is the payload of [EventFilterCompleted]
-// (001 §4.6; total_agents and filter_duration_ms from 002 §2.2).
+// (the candidates, out of how many agents, and how long it took).
 type FilterCompleted struct {
 	DemandID         string      `json:"demand_id"`
 	ChannelID        string      `json:"channel_id"`

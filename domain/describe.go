@@ -123,7 +123,8 @@ func Describe(p Payload) (round int, subject, summary string) {
 	return describeWorkflow(p)
 }
 
-// describeWorkflow renders a workflow's events (issue 13).
+// describeWorkflow renders a workflow's events: its plan, decisions,
+// execution and conversation.
 func describeWorkflow(p Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *WorkflowCreated:

@@ -31,18 +31,15 @@
 //
 // # Sources
 //
-// Event names and JSON field names are taken verbatim from the (Chinese)
-// design documents: the towow.* enum and payload models of document 002
-// (§〇, §2.1, §2.2), the data structures and SSE event list of document 001
-// (§4, §4.6; v3, the newer document, wins where the two disagree), and the
-// multi-round events of document 004 (towow.feedback.evaluated,
-// towow.negotiation.round_started, towow.negotiation.force_finalized).
-// The short names of document 000 (channel.created, plan.distributed, ...)
-// are not event types; [Canonical] maps them onto the towow.* names.
+// Event names and JSON field names are the original design's, verbatim:
+// every event type is towow.<area>.<what happened> (docs/design.md states
+// the rules they record). The prototype's short names (channel.created,
+// plan.distributed, ...) are not event types; [Canonical] maps them onto
+// the towow.* names.
 //
-// The BasePayload fields of document 002 (event_id, timestamp, source_agent)
-// are not part of any payload: they belong to the stored event's envelope
-// (event id, recorded time) and to its [Metadata] (Actor).
+// An event's id, time and author are not part of any payload: they belong
+// to the stored event's envelope (event id, recorded time) and to its
+// [Metadata] (Actor).
 //
 // # Encoding and versions
 //

@@ -2,14 +2,14 @@ package domain
 
 import "fmt"
 
-// Error is a domain error with a stable TOWOW_* code (002 §4). Decide
+// Error is a domain error with a stable TOWOW_* code. Decide
 // functions return these; the API maps the code to an HTTP status.
 // errors.Is matches two *Error values with the same Code, so callers test
 // against the sentinels below whatever the message says.
 type Error struct {
 	Code    string
 	Message string
-	// Recoverable is 002 §4's 可恢复 for a failure a negotiation records:
+	// Recoverable (可恢复) is set on a failure a negotiation records:
 	// whether the user can get what they asked for by trying again
 	// (resubmit, clarify, wait for the provider). It is copied into the
 	// failure's towow.error.occurred.
@@ -37,7 +37,7 @@ var (
 	// ErrDemandEmpty: the demand text is empty (TOWOW_DEMAND_002, 需求内容为空).
 	ErrDemandEmpty = &Error{Code: "TOWOW_DEMAND_002", Message: "demand is empty"}
 	// ErrNothingToClarify: a clarification answers only a rejected demand
-	// (TOWOW_DEMAND_004; 003 is 002's SecondMe outage).
+	// (TOWOW_DEMAND_004; TOWOW_DEMAND_003 means prompt 1 fell back).
 	ErrNothingToClarify = &Error{Code: "TOWOW_DEMAND_004", Message: "the demand was not rejected: nothing to clarify"}
 	// ErrNoCandidates: smart filtering found no agent (TOWOW_FILTER_001).
 	ErrNoCandidates = &Error{Code: "TOWOW_FILTER_001", Message: "no suitable agent", Recoverable: true}
@@ -56,8 +56,8 @@ var (
 	// ErrWrongRound: feedback names another round than the current one.
 	ErrWrongRound = &Error{Code: "TOWOW_PROPOSAL_005", Message: "feedback for a round that is not open"}
 	// ErrFeedbackClosed: no proposal is awaiting feedback (TOWOW_PROPOSAL_006;
-	// until issue 17 it was TOWOW_PROPOSAL_003, which 002 §4 gives to
-	// "feedback collection timed out": [ErrNoFeedback]).
+	// older servers answered TOWOW_PROPOSAL_003, which means only a round
+	// that ended without feedback: [ErrNoFeedback]).
 	ErrFeedbackClosed = &Error{Code: "TOWOW_PROPOSAL_006", Message: "feedback collection is closed"}
 	// ErrInvalidAnswer: an offer or feedback is malformed (unknown decision,
 	// missing conditions, ...).
@@ -66,13 +66,13 @@ var (
 	// (TOWOW_SUBNET_001, 超过最大递归深度).
 	ErrMaxDepth = &Error{Code: "TOWOW_SUBNET_001", Message: "maximum sub-negotiation depth exceeded"}
 
-	// ErrUnderstandingUnavailable: prompt 1 (demand understanding, "SecondMe
-	// / LLM" in 001 §2.3) gave no usable answer and its fallback understood
+	// ErrUnderstandingUnavailable: prompt 1 (demand understanding) gave no
+	// usable answer and its fallback understood
 	// the demand by keywords (TOWOW_DEMAND_003, SecondMe服务不可用).
 	ErrUnderstandingUnavailable = &Error{Code: "TOWOW_DEMAND_003", Message: "demand understanding unavailable; understood by keywords", Recoverable: true}
 	// ErrDemandStuck: a demand still had neither a channel nor a failure at
 	// its stuck deadline: its understanding or filtering never finished
-	// (TOWOW_DEMAND_005; 001 §6.1 E006 协商超时).
+	// (TOWOW_DEMAND_005; a negotiation timeout, 协商超时).
 	ErrDemandStuck = &Error{Code: "TOWOW_DEMAND_005", Message: "the demand was not processed in time", Recoverable: true}
 	// ErrFilterTimeout: prompt 2 (smart filtering) did not answer — it
 	// timed out, the provider failed or the breaker was open — and the
@@ -82,12 +82,12 @@ var (
 	// fallback chose the candidates (TOWOW_FILTER_003, 筛选结果解析失败).
 	ErrFilterUnparsable = &Error{Code: "TOWOW_FILTER_003", Message: "smart filtering's answer did not parse; candidates chosen by keywords", Recoverable: true}
 	// ErrChannelStuck: a channel still negotiating at its stuck deadline
-	// (000 §5.2.2) is failed (TOWOW_CHANNEL_003, Channel状态异常: the stuck
-	// check is the design's detector of a channel in an abnormal state, and
-	// 002 marks the code not recoverable, as the failed channel is).
+	// is failed (TOWOW_CHANNEL_003, Channel状态异常: the stuck check detects a
+	// channel in an abnormal state; not recoverable, as the failed channel
+	// is not).
 	ErrChannelStuck = &Error{Code: "TOWOW_CHANNEL_003", Message: "the channel made no progress before its stuck deadline"}
 	// ErrNoOffers: no invited agent answered before the offer timeout
-	// (TOWOW_CHANNEL_009; 001 §6.1 E006 协商超时).
+	// (TOWOW_CHANNEL_009; a negotiation timeout, 协商超时).
 	ErrNoOffers = &Error{Code: "TOWOW_CHANNEL_009", Message: "no offer arrived before the offer timeout", Recoverable: true}
 	// ErrNoParticipants: every invited agent that answered declined
 	// (TOWOW_CHANNEL_010).
@@ -104,7 +104,7 @@ var (
 	// recorded as recoverable, the negotiation goes on to its compromise.
 	ErrMaxRounds = &Error{Code: "TOWOW_PROPOSAL_004", Message: "maximum negotiation rounds reached; force-finalizing", Recoverable: true}
 	// ErrLowAcceptance: a round's accept rate fell under the fail threshold
-	// (TOWOW_PROPOSAL_007; 004's low_acceptance, which 002 §4 has no code for).
+	// (TOWOW_PROPOSAL_007; reason low_acceptance).
 	ErrLowAcceptance = &Error{Code: "TOWOW_PROPOSAL_007", Message: "the proposal was rejected: accept rate under the fail threshold", Recoverable: true}
 	// ErrNotFound: the demand, channel or agent does not exist.
 	ErrNotFound = &Error{Code: "TOWOW_NOT_FOUND", Message: "not found"}

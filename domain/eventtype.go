@@ -9,7 +9,7 @@ import "strings"
 type EventType string
 
 // EventTypePrefix starts every ToWow event type. It keeps ToWow events apart
-// from other systems' events (002 §〇, naming rules).
+// from other systems' events.
 const EventTypePrefix = "towow."
 
 // Demand phase (需求阶段).
@@ -43,7 +43,7 @@ const (
 	// EventChannelInviteSent: an agent was invited to a channel (邀请已发送).
 	EventChannelInviteSent EventType = "towow.channel.invite_sent"
 	// EventChannelStatusChanged: the channel state machine moved from one
-	// status to another (000 §4.2.2 channel.status_changed).
+	// status to another.
 	EventChannelStatusChanged EventType = "towow.channel.status_changed"
 	// EventChannelClosed: the channel was closed (Channel关闭).
 	EventChannelClosed EventType = "towow.channel.closed"
@@ -63,7 +63,7 @@ const (
 // Proposal phase (方案阶段).
 const (
 	// EventAggregationStarted: aggregation of the offers into a proposal
-	// started (方案聚合开始). Replaces 002's towow.proposal.aggregating.
+	// started (方案聚合开始). Replaces the older towow.proposal.aggregating.
 	EventAggregationStarted EventType = "towow.aggregation.started"
 	// EventProposalDistributed: a proposal was sent to the participants
 	// (方案已分发).

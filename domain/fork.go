@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Forks (issue 15): a negotiation tree copied up to a point of its
+// Forks ("what if"): a negotiation tree copied up to a point of its
 // history, with one change, continuing from there as a negotiation of its
 // own. The copy and the continuation are the engine's; what the change
 // means at that point is decided here.

@@ -24,7 +24,8 @@ type Metadata struct {
 	TraceParent string `json:"traceparent,omitempty"`
 }
 
-// LLMCall is the record of one LLM call (ARCHITECTURE §6): which prompt,
+// LLMCall is the record of one LLM call, kept in the metadata of the
+// event its answer produced so a replay never calls the model: which prompt,
 // which provider and model, how long, how many tokens, how it ended and
 // whether the prompt's fallback answer was used instead of the model's.
 type LLMCall struct {
@@ -66,7 +67,7 @@ const (
 	ActorCoordinator  = "coordinator"
 	ActorChannelAdmin = "channel_admin"
 	ActorSystem       = "system"
-	// ActorConversation is the conversation agent (issue 13), who decides
+	// ActorConversation is the conversation agent, who decides
 	// on workflows for the person it talks to.
 	ActorConversation = "conversation_agent"
 )

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Need is one thing a demand asks for (issue 12): the role somebody plays
+// Need is one thing a demand asks for: the role somebody plays
 // ("摄影师", "caterer"), the capability tags that serve it, and how many
 // people it takes ("two keynote speakers" → 2). Prompt 1 yields the needs;
 // the filter shortlists per need, aggregation assigns per need up to its

@@ -1,10 +1,8 @@
 package domain
 
 // EvaluationDecision is what the evaluation of a round's feedback decided
-// (004 §_evaluate_feedback: accept rate ≥ 0.8 finalize, < 0.5 fail,
-// otherwise next round, or force-finalize after the last round). 004 asks
-// for a "decision" field without naming its values; these are this
-// catalog's.
+// (accept rate ≥ 0.8 finalize, < 0.5 fail, otherwise the next round, or
+// force-finalize after the last round).
 type EvaluationDecision string
 
 // Evaluation decisions.
@@ -19,7 +17,7 @@ const (
 // constants are the reasons used by the design documents.
 type FailureReason string
 
-// Failure reasons (004 _fail_channel, 000 §3.3 and §5.2.2).
+// Failure reasons: why a negotiation failed.
 const (
 	FailureLowAcceptance      FailureReason = "low_acceptance"       // accept rate < 0.5
 	FailureNoFeedback         FailureReason = "no_feedback"          // no feedback after the last round
@@ -31,8 +29,8 @@ const (
 	FailureDemandRejected     FailureReason = "demand_rejected"      // unclear demand (towow.demand.rejected, TOWOW_DEMAND_001)
 )
 
-// FeedbackEvaluated is the payload of [EventFeedbackEvaluated]
-// (001 §4.6, 004; decision from 004 AC-10). Rejects count both reject and
+// FeedbackEvaluated is the payload of [EventFeedbackEvaluated]: the
+// round's tally and what it decided. Rejects count both reject and
 // withdraw feedback.
 type FeedbackEvaluated struct {
 	ChannelID  string `json:"channel_id"`
@@ -40,7 +38,7 @@ type FeedbackEvaluated struct {
 	Rejects    int    `json:"rejects"`
 	Negotiates int    `json:"negotiates"`
 	// Replaced counts withdrawals an alternate will fill (not in Rejects,
-	// not in the rate; issue 12).
+	// not in the rate).
 	Replaced   int                `json:"replaced,omitempty"`
 	AcceptRate float64            `json:"accept_rate"` // accepts / total, 0..1
 	Round      int                `json:"round"`
@@ -50,13 +48,13 @@ type FeedbackEvaluated struct {
 // EventType implements [Payload].
 func (*FeedbackEvaluated) EventType() EventType { return EventFeedbackEvaluated }
 
-// NegotiationRoundStarted is the payload of [EventNegotiationRoundStarted]
-// (001 §4.6, 004 AC-9).
+// NegotiationRoundStarted is the payload of [EventNegotiationRoundStarted]:
+// the round, out of the channel's maximum.
 type NegotiationRoundStarted struct {
 	ChannelID string `json:"channel_id"`
 	DemandID  string `json:"demand_id"`
 	Round     int    `json:"round"`      // 1-based
-	MaxRounds int    `json:"max_rounds"` // 5 (004)
+	MaxRounds int    `json:"max_rounds"` // the channel's MaxRounds (5 by default)
 }
 
 // EventType implements [Payload].
@@ -64,9 +62,9 @@ func (*NegotiationRoundStarted) EventType() EventType { return EventNegotiationR
 
 // NegotiationForceFinalized is the payload of
 // [EventNegotiationForceFinalized]: the last round ended with an accept rate
-// between 0.5 and 0.8 (004 AC-5, AC-6, AC-11). 004 names only
-// confirmed_participants and optional_participants; the other fields follow
-// towow.proposal.finalized and towow.feedback.evaluated.
+// between 0.5 and 0.8. Who accepted is confirmed, who still negotiated
+// is optional; the other fields follow towow.proposal.finalized and
+// towow.feedback.evaluated.
 type NegotiationForceFinalized struct {
 	ChannelID             string   `json:"channel_id"`
 	DemandID              string   `json:"demand_id"`
@@ -82,7 +80,8 @@ func (*NegotiationForceFinalized) EventType() EventType {
 	return EventNegotiationForceFinalized
 }
 
-// NegotiationFailed is the payload of [EventNegotiationFailed] (001 §4.6).
+// NegotiationFailed is the payload of [EventNegotiationFailed]: the reason,
+// its TOWOW_* code and the last proposal.
 type NegotiationFailed struct {
 	ChannelID    string        `json:"channel_id"`
 	DemandID     string        `json:"demand_id"`
@@ -107,8 +106,8 @@ type NegotiationCompleted struct {
 	RoundsTaken   int               `json:"rounds_taken,omitempty"`
 	SubResults    []SubnetCompleted `json:"sub_results,omitempty"`
 	// MergedPlan is the final proposal with the agreed sub-negotiations'
-	// assignments merged in, each marked with its sub-channel (000 §3.6;
-	// issue 12); absent when no sub-negotiation agreed.
+	// assignments merged in, each marked with its sub-channel, without the
+	// gaps they filled; absent when no sub-negotiation agreed.
 	MergedPlan *Proposal `json:"merged_plan,omitempty"`
 	// RecursionDecision is prompt 8's answer when it decided against
 	// sub-negotiations and so completed the channel.

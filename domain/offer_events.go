@@ -1,8 +1,8 @@
 package domain
 
-// OfferRequested is the payload of [EventOfferRequested]. 002 defines the
-// type without a payload; the fields are those of the demand_offer message
-// ChannelAdmin sends to each UserAgent (001 §3.2.2).
+// OfferRequested is the payload of [EventOfferRequested]: what the
+// ChannelAdmin asks each invited agent (the demand, why it was chosen and
+// how well it fits).
 type OfferRequested struct {
 	ChannelID    string `json:"channel_id"`
 	DemandID     string `json:"demand_id"`
@@ -16,8 +16,8 @@ type OfferRequested struct {
 func (*OfferRequested) EventType() EventType { return EventOfferRequested }
 
 // OfferSubmitted is the payload of [EventOfferSubmitted]: the [Offer]
-// (001 §4.2) plus the channel and the agent's display name (001 §4.6,
-// 002 §2.2 OfferSubmittedPayload). The Offer's fields are inlined in JSON.
+// plus the channel and the agent's display name. The Offer's fields are
+// inlined in JSON.
 type OfferSubmitted struct {
 	ChannelID   string `json:"channel_id"`
 	DisplayName string `json:"display_name,omitempty"`
@@ -28,9 +28,8 @@ type OfferSubmitted struct {
 func (*OfferSubmitted) EventType() EventType { return EventOfferSubmitted }
 
 // OfferTimeout is the payload of [EventOfferTimeout]: the offer window
-// (300 s, 001 §6.2.2) closed and the channel goes on with the offers that
-// arrived. 002 defines the type without a payload; offers_count follows
-// towow.aggregation.started, missing_agents is this catalog's choice.
+// (300 s by default) closed and the channel goes on with the offers that
+// arrived: how many, and who did not answer.
 type OfferTimeout struct {
 	ChannelID     string   `json:"channel_id"`
 	DemandID      string   `json:"demand_id"`

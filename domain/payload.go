@@ -11,7 +11,7 @@ type Payload interface {
 }
 
 // Confidence is a coarse confidence level produced by the LLM prompts
-// (001 §3.3.1, §4.3: high | medium | low).
+// (high | medium | low).
 type Confidence string
 
 // Confidence levels.

@@ -2,7 +2,8 @@ package domain
 
 import "slices"
 
-// PlanDiff is what changed from one plan to another (issue 15's compare):
+// PlanDiff is what changed from one plan to another (a fork's or any two
+// negotiations' comparison):
 // the assignments only one of them has, by agent, those both have with
 // other terms, and the gaps each one leaves that the other does not.
 type PlanDiff struct {

@@ -131,7 +131,7 @@ func trimProfileStrings(s []string) []string {
 //
 //   - agent_id matches ^[a-z][a-z0-9_]{2,63}$: lowercase ASCII letters,
 //     digits and underscores, starting with a letter, 3 to 64 characters.
-//     The "user_agent_<name>" form of 001 §4.5 (used by all mock profiles)
+//     The "user_agent_<name>" form (used by all mock profiles)
 //     is not required, so that external agents registered later through the
 //     API may choose other identifiers.
 //   - user_name: non-empty, at most 64 characters, one line.
@@ -277,7 +277,7 @@ func checkProfileCapabilities(caps map[string]string) error {
 }
 
 // ParseProfiles decodes data, a JSON array of agent profiles such as
-// data/mock_profiles.json (001 §4.5). Each entry is decoded, normalized
+// data/mock_profiles.json. Each entry is decoded, normalized
 // ([NormalizeProfile]) and validated ([ValidateProfile]) on its own. A broken
 // entry is reported with its index and reason and skipped; the others are
 // returned in their order. An entry is broken if it is not a JSON object,

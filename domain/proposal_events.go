@@ -1,10 +1,10 @@
 package domain
 
-// FeedbackType is a participant's verdict on a proposal
-// (001 §3.3.5, 002 §2.2; reject from 004).
+// FeedbackType is a participant's verdict on a proposal: accept,
+// negotiate, withdraw or reject.
 type FeedbackType string
 
-// Feedback types. Reject and withdraw both count against a proposal (004).
+// Feedback types. Reject and withdraw both count against a proposal.
 const (
 	FeedbackAccept    FeedbackType = "accept"
 	FeedbackNegotiate FeedbackType = "negotiate"
@@ -12,7 +12,8 @@ const (
 	FeedbackReject    FeedbackType = "reject"
 )
 
-// AggregationStarted is the payload of [EventAggregationStarted] (001 §4.6).
+// AggregationStarted is the payload of [EventAggregationStarted]: how many
+// offers go into the proposal.
 type AggregationStarted struct {
 	ChannelID   string `json:"channel_id"`
 	DemandID    string `json:"demand_id"`
@@ -22,9 +23,9 @@ type AggregationStarted struct {
 // EventType implements [Payload].
 func (*AggregationStarted) EventType() EventType { return EventAggregationStarted }
 
-// ProposalDistributed is the payload of [EventProposalDistributed]
-// (001 §4.6). 002's flat proposal_version, summary, assignments, timeline
-// and open_questions live in the nested [Proposal].
+// ProposalDistributed is the payload of [EventProposalDistributed]: the
+// round and the whole [Proposal] (its version, summary, assignments,
+// timeline and open questions).
 type ProposalDistributed struct {
 	ChannelID string   `json:"channel_id"`
 	DemandID  string   `json:"demand_id"`
@@ -35,9 +36,9 @@ type ProposalDistributed struct {
 // EventType implements [Payload].
 func (*ProposalDistributed) EventType() EventType { return EventProposalDistributed }
 
-// ProposalFeedback is the payload of [EventProposalFeedback]
-// (001 §4.6; proposal_version and adjustment_request from 002 §2.2,
-// concerns and confidence from 004's feedback contract).
+// ProposalFeedback is the payload of [EventProposalFeedback]: one
+// participant's verdict on one proposal version, with what it asks to
+// change, its concerns and its confidence.
 type ProposalFeedback struct {
 	ChannelID       string `json:"channel_id"`
 	DemandID        string `json:"demand_id"`
@@ -50,8 +51,8 @@ type ProposalFeedback struct {
 // EventType implements [Payload].
 func (*ProposalFeedback) EventType() EventType { return EventProposalFeedback }
 
-// ProposalAdjusting is the payload of [EventProposalAdjusting]. 002 defines
-// the type without a payload; the fields are this catalog's choice.
+// ProposalAdjusting is the payload of [EventProposalAdjusting]: the round
+// whose feedback the proposal is adjusted to.
 type ProposalAdjusting struct {
 	ChannelID string `json:"channel_id"`
 	DemandID  string `json:"demand_id"`
@@ -61,9 +62,9 @@ type ProposalAdjusting struct {
 // EventType implements [Payload].
 func (*ProposalAdjusting) EventType() EventType { return EventProposalAdjusting }
 
-// ProposalFinalized is the payload of [EventProposalFinalized]
-// (001 §4.6; participants and total_duration_seconds from 002 §2.2, whose
-// negotiation_rounds is rounds_taken here).
+// ProposalFinalized is the payload of [EventProposalFinalized]: the final
+// proposal, its participants, the rounds taken and the time from the
+// channel's opening to the last feedback.
 type ProposalFinalized struct {
 	ChannelID            string   `json:"channel_id"`
 	DemandID             string   `json:"demand_id"`

@@ -115,7 +115,7 @@ var specs = []EventSpec{
 	newSpec[ChannelInviteSent]("An agent was invited to a negotiation channel."),
 	newSpec[ChannelStatusChanged]("The channel state machine moved from one status to another."),
 	newSpec[ChannelClosed]("A negotiation channel was closed in a terminal status."),
-	newSpec[ChannelRulesChanged]("A fork's change_rule set a running channel's rules (issue 15)."),
+	newSpec[ChannelRulesChanged]("A fork's change_rule set a running channel's rules."),
 
 	// Offers.
 	newSpec[OfferRequested]("An agent was asked to answer a demand with an offer."),
@@ -135,7 +135,7 @@ var specs = []EventSpec{
 	newSpec[NegotiationForceFinalized]("The last round ended without consensus; the proposal was force-finalized."),
 	newSpec[NegotiationFailed]("The negotiation failed."),
 	newSpec[NegotiationCompleted]("A channel and all its sub-negotiations ended; carries the result of the tree."),
-	newSpec[NegotiationForked]("A negotiation tree was forked from another at a cursor of its history, with one change (issue 15)."),
+	newSpec[NegotiationForked]("A negotiation tree was forked from another at a cursor of its history, with one change."),
 
 	// Recursion.
 	newSpec[GapIdentified]("Gaps (missing capabilities) were identified in a proposal."),
@@ -153,7 +153,7 @@ var specs = []EventSpec{
 	newSpec[AgentTokenIssued]("An external agent was issued a new API token; earlier tokens stop working."),
 	newSpec[ErrorOccurred]("An error occurred."),
 
-	// Workflows (design 003): the agreed plan carried out.
+	// Workflows: the agreed plan carried out.
 	newSpec[WorkflowCreated]("An agreed plan became a draft workflow: a task per assignment, a milestone per timeline milestone."),
 	newSpec[WorkflowNodeAdded]("A validated decision added a node to a workflow."),
 	newSpec[WorkflowNodeUpdated]("A validated decision changed a workflow node's fields."),

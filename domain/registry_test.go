@@ -10,8 +10,9 @@ import (
 )
 
 // requiredEventTypes is the literal list of event types the catalog must
-// hold: 002 §2.1 (minus towow.proposal.aggregating, superseded by
-// towow.aggregation.started), 001 §4.6, 004 and 000's channel.status_changed.
+// hold: every event the design names (towow.aggregation.started in place
+// of the older towow.proposal.aggregating), the multi-round events, the
+// channel's status changes, the agent directory's and the workflows'.
 var requiredEventTypes = []string{
 	"towow.demand.submitted",
 	"towow.demand.understood",
@@ -49,7 +50,7 @@ var requiredEventTypes = []string{
 	"towow.agent.reactivated",
 	"towow.agent.token_issued",
 	"towow.error.occurred",
-	// Workflows (issue 13, design 003).
+	// Workflows.
 	"towow.workflow.created",
 	"towow.workflow.node_added",
 	"towow.workflow.node_updated",

@@ -4,12 +4,12 @@ package domain
 // (recorded in towow.channel.created) so later decisions and replays use the
 // same ones.
 type Rules struct {
-	MaxRounds              int `json:"max_rounds"`               // at most this many proposal rounds (004: 5)
-	OfferTimeoutSeconds    int `json:"offer_timeout_seconds"`    // offer collection window (001 §6.2.2: 300)
-	FeedbackTimeoutSeconds int `json:"feedback_timeout_seconds"` // feedback window per round (001 §6.2.2: 120)
-	StuckTimeoutSeconds    int `json:"stuck_timeout_seconds"`    // a non-terminal channel older than this fails (000 §5.2.2: 600)
-	MaxDepth               int `json:"max_depth"`                // sub-negotiations allowed while depth < MaxDepth (001 v3: 1)
-	// AcceptPercent and FailPercent are 004's thresholds: a round whose
+	MaxRounds              int `json:"max_rounds"`               // at most this many proposal rounds (default 5)
+	OfferTimeoutSeconds    int `json:"offer_timeout_seconds"`    // offer collection window; then go on with the offers that arrived (default 300)
+	FeedbackTimeoutSeconds int `json:"feedback_timeout_seconds"` // feedback window per round; a missing feedback counts as accept (default 120)
+	StuckTimeoutSeconds    int `json:"stuck_timeout_seconds"`    // a non-terminal channel older than this fails as stuck (default 600)
+	MaxDepth               int `json:"max_depth"`                // sub-negotiations allowed while depth < MaxDepth (default 1)
+	// AcceptPercent and FailPercent are the round thresholds: a round whose
 	// accept rate reaches AcceptPercent finalizes, one below FailPercent
 	// fails (0: the design's 80 and 50; a fork's change_rule sets them).
 	AcceptPercent int `json:"accept_percent,omitempty"`
@@ -35,11 +35,12 @@ func DefaultRules() Rules {
 		AcceptPercent: 80, FailPercent: 50}
 }
 
-// MaxSubnets is the most sub-negotiations one channel may spawn (000).
+// MaxSubnets is the most sub-negotiations one channel may spawn: one per
+// gap, at most three.
 const MaxSubnets = 3
 
 // Tally counts one round's feedback. reject and withdraw both count
-// against (004).
+// against the proposal.
 type Tally struct {
 	Accepts, Rejects, Negotiates int
 }
@@ -67,12 +68,11 @@ func (t *Tally) Add(f FeedbackType) {
 	}
 }
 
-// Decide applies the three thresholds of 004 to a round's tally, by the
+// Decide applies the round thresholds to a round's tally, by the
 // rules r (r.MaxRounds, r.AcceptPercent, r.FailPercent; shown here with
 // the design's values): accept rate >= 0.8 → finalize; < 0.5 → fail; otherwise the next round, or
 // force-finalize when round is the last one. No feedback at all → the next
-// round, or fail after the last round. One departure from 004 (issue 12):
-// a round below 0.5 in which nobody rejected or withdrew — everyone who did
+// round, or fail after the last round. A round below 0.5 in which nobody rejected or withdrew — everyone who did
 // not accept asks for changes — goes on to the next round instead of
 // failing (with per-need assignment a round often has one or two members,
 // and one request for a later start must not end the negotiation); in the
@@ -99,8 +99,10 @@ func (t Tally) Decide(round int, r Rules) EvaluationDecision {
 	}
 }
 
-// transitions is the channel state machine (001 §5, 000, 004): the states
-// each state may move to. Any non-terminal state may also fail (stuck
+// transitions is the channel state machine: the states each state may
+// move to (created → broadcasting → collecting → aggregating →
+// proposal_sent → negotiating, then finalized, force_finalized, failed or
+// another round). Any non-terminal state may also fail (stuck
 // channel, see CanTransition).
 var transitions = map[ChannelStatus][]ChannelStatus{
 	ChannelStatusCreated:      {ChannelStatusBroadcasting},

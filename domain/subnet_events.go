@@ -1,14 +1,14 @@
 package domain
 
 // GapIdentified is the payload of [EventGapIdentified]
-// (001 §4.6; overall_completion from 002 §2.2 GapIdentifiedPayload).
+// (the gaps left in an agreed proposal, and how complete it is).
 type GapIdentified struct {
 	ChannelID         string `json:"channel_id"`
 	DemandID          string `json:"demand_id"`
 	Gaps              []Gap  `json:"gaps"`
 	OverallCompletion int    `json:"overall_completion,omitempty"` // percent
-	// IsComplete and Analysis are prompt 7's verdict and reasoning (001
-	// §3.3.7; absent in older events). A complete proposal may still list
+	// IsComplete and Analysis are prompt 7's verdict and reasoning (absent
+	// in older events). A complete proposal may still list
 	// minor gaps.
 	IsComplete bool   `json:"is_complete,omitempty"`
 	Analysis   string `json:"analysis,omitempty"`
@@ -18,8 +18,7 @@ type GapIdentified struct {
 func (*GapIdentified) EventType() EventType { return EventGapIdentified }
 
 // SubnetTriggered is the payload of [EventSubnetTriggered]
-// (001 §4.6; recursion_depth and sub_demand from 002 §2.2
-// SubnetTriggeredPayload, whose gap_being_addressed is gap_type here).
+// (the gap it fills, gap_type, and the sub-demand at its depth).
 type SubnetTriggered struct {
 	ParentChannelID string     `json:"parent_channel_id"`
 	ParentDemandID  string     `json:"parent_demand_id"`
@@ -28,15 +27,15 @@ type SubnetTriggered struct {
 	GapType         string     `json:"gap_type"`
 	RecursionDepth  int        `json:"recursion_depth"` // depth of the sub-channel, ≥ 1
 	SubDemand       *SubDemand `json:"sub_demand,omitempty"`
-	// NeedCount is how many people the gap still needs (issue 12; 0 in
-	// events written before it: one or more).
+	// NeedCount is how many people the gap still needs (0 in older
+	// events: one or more).
 	NeedCount int `json:"need_count,omitempty"`
 	// Decision is prompt 8's answer that triggered it (absent in older
 	// events).
 	Decision *RecursionDecision `json:"recursion_decision,omitempty"`
 }
 
-// RecursionDecision is prompt 8's answer as recorded (001 §3.3.8): whether
+// RecursionDecision is prompt 8's answer as recorded: whether
 // to recurse, the three conditions with their analyses, and the cost
 // estimate the prompt was given.
 type RecursionDecision struct {
@@ -55,8 +54,8 @@ type RecursionCondition struct {
 	Analysis string `json:"analysis,omitempty"`
 }
 
-// SubnetCost is what a sub-negotiation is expected to cost (001 §3.3.8
-// estimated_cost): LLM tokens and wall-clock seconds.
+// SubnetCost is what a sub-negotiation is expected to cost
+// (estimated_cost): LLM tokens and wall-clock seconds.
 type SubnetCost struct {
 	Tokens      int `json:"tokens"`
 	TimeSeconds int `json:"time_seconds"`
@@ -66,8 +65,7 @@ type SubnetCost struct {
 func (*SubnetTriggered) EventType() EventType { return EventSubnetTriggered }
 
 // SubnetCompleted is the payload of [EventSubnetCompleted]
-// (002 §2.2 SubnetCompletedPayload; result is the sub-channel's final
-// proposal, as in 000's subnet_completed message).
+// (whether it succeeded; result is the sub-channel's final proposal).
 type SubnetCompleted struct {
 	ParentChannelID string        `json:"parent_channel_id"`
 	SubChannelID    string        `json:"sub_channel_id"`

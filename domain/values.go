@@ -2,7 +2,7 @@ package domain
 
 import "time"
 
-// DemandStatus is the processing status of a [Demand] (001 §4.1).
+// DemandStatus is the processing status of a [Demand].
 type DemandStatus string
 
 // Demand statuses.
@@ -12,7 +12,7 @@ const (
 	DemandStatusFailed     DemandStatus = "failed"
 )
 
-// Demand is a user's demand as understood by the system (001 §4.1, 需求).
+// Demand is a user's demand as understood by the system (需求).
 type Demand struct {
 	DemandID          string             `json:"demand_id"`    // e.g. "d-abc12345"
 	RequesterID       string             `json:"requester_id"` // e.g. "agent_alice"
@@ -26,7 +26,7 @@ type Demand struct {
 }
 
 // DeepUnderstanding is the "deep understanding" of a demand produced by
-// prompt 1 (001 §3.3.1, 002 §3.3 new_demand; 深层理解).
+// prompt 1 (深层理解): the motivation and preferences behind the words.
 type DeepUnderstanding struct {
 	Motivation        string   `json:"motivation,omitempty"`         // 动机
 	LikelyPreferences []string `json:"likely_preferences,omitempty"` // 偏好列表
@@ -34,30 +34,31 @@ type DeepUnderstanding struct {
 }
 
 // DemandContext is the context of a demand extracted by prompt 1
-// (001 §3.3.1: location, time, budget, ...; 上下文). Dates and budgets are
+// (上下文: location, time, budget, ...). Dates and budgets are
 // free text as written by the user or the LLM.
 type DemandContext struct {
 	Location          string `json:"location,omitempty"`
 	ExpectedAttendees int    `json:"expected_attendees,omitempty"`
 	Date              string `json:"date,omitempty"`
 	Budget            string `json:"budget,omitempty"`
-	// Urgency is how urgent the demand is (002 §2.2 low | normal | high),
+	// Urgency is how urgent the demand is (low | normal | high),
 	// as prompt 1 judged it; absent means normal.
 	Urgency Urgency `json:"urgency,omitempty"`
 }
 
-// OfferDecision is an agent's answer to a demand (001 §3.3.3, §4.2).
+// OfferDecision is an agent's answer to a demand: participate, decline
+// or conditional.
 type OfferDecision string
 
-// Offer decisions. (002 §2.2 also had need_more_info; 001 v3 replaced it
-// with conditional.)
+// Offer decisions. There is no "need more information": an agent that
+// wants something first answers conditional, naming its conditions.
 const (
 	OfferDecisionParticipate OfferDecision = "participate"
 	OfferDecisionDecline     OfferDecision = "decline"
 	OfferDecisionConditional OfferDecision = "conditional"
 )
 
-// Offer is an agent's response to a demand (001 §4.2, 响应).
+// Offer is an agent's response to a demand (响应).
 type Offer struct {
 	OfferID     string    `json:"offer_id,omitempty"` // e.g. "offer_001"
 	AgentID     string    `json:"agent_id"`
@@ -66,16 +67,16 @@ type Offer struct {
 	SubmittedAt time.Time `json:"submitted_at,omitzero"`
 }
 
-// Gap is a missing capability in a proposal (001 §4.4, 缺口).
+// Gap is a missing capability in a proposal (缺口).
 type Gap struct {
 	GapType                 string   `json:"gap_type"`   // e.g. "摄影师" (photographer)
 	Importance              int      `json:"importance"` // 0-100
 	Reason                  string   `json:"reason"`     // why it matters
 	SuggestedCapabilityTags []string `json:"suggested_capability_tags,omitempty"`
-	Description             string   `json:"description,omitempty"` // 002 §2.2 GapInfo
+	Description             string   `json:"description,omitempty"` // what is missing, in a sentence
 }
 
-// AgentProfile describes the user behind a user agent (001 §4.5, Agent 简介).
+// AgentProfile describes the user behind a user agent (Agent 简介).
 type AgentProfile struct {
 	AgentID        string            `json:"agent_id"`        // e.g. "user_agent_bob"
 	UserName       string            `json:"user_name"`       // display name
@@ -103,16 +104,16 @@ const (
 // IsExternal reports whether the agent answers for itself.
 func (p AgentProfile) IsExternal() bool { return p.Mode == AgentModeExternal }
 
-// Candidate is an agent chosen by smart filtering (001 §4.6
-// towow.filter.completed, §3.2.1).
+// Candidate is an agent chosen by smart filtering, as
+// towow.filter.completed lists it.
 type Candidate struct {
 	AgentID        string `json:"agent_id"`
 	DisplayName    string `json:"display_name,omitempty"`
 	Reason         string `json:"reason"`                    // why it was chosen
-	RelevanceScore int    `json:"relevance_score,omitempty"` // 0-100 (001 §3.2.1)
+	RelevanceScore int    `json:"relevance_score,omitempty"` // 0-100: how well the agent fits
 }
 
-// SubDemand is the demand a sub-negotiation works on (001 §3.3.8, prompt 8
+// SubDemand is the demand a sub-negotiation works on (one of prompt 8's
 // sub_demands).
 type SubDemand struct {
 	Description    string   `json:"description"`

@@ -2,7 +2,7 @@ package domain
 
 import "time"
 
-// Workflow events (design 003: the agreed plan carried out). A workflow
+// Workflow events: the agreed plan carried out. A workflow
 // has a stream of its own (WorkflowStream); its events carry the root
 // demand as correlation id, so the demand's audit and stream include them.
 const (
@@ -21,32 +21,30 @@ const (
 	EventWorkflowEdgeAdded EventType = "towow.workflow.edge_added"
 	// EventWorkflowEdgeDeleted: a validated decision removed an edge.
 	EventWorkflowEdgeDeleted EventType = "towow.workflow.edge_deleted"
-	// EventWorkflowStarted: execution started (003 WorkflowExecutionStartedEvent).
+	// EventWorkflowStarted: execution started.
 	EventWorkflowStarted EventType = "towow.workflow.started"
-	// EventWorkflowCompleted: every node completed (003
-	// WorkflowExecutionCompletedEvent, status completed).
+	// EventWorkflowCompleted: every node completed.
 	EventWorkflowCompleted EventType = "towow.workflow.completed"
-	// EventWorkflowFailed: a node failed for good (003
-	// WorkflowExecutionCompletedEvent, status failed).
+	// EventWorkflowFailed: a node failed for good; the workflow ends failed.
 	EventWorkflowFailed EventType = "towow.workflow.failed"
 	// EventWorkflowCancelled: execution was cancelled.
 	EventWorkflowCancelled EventType = "towow.workflow.cancelled"
 
-	// EventNodeStarted: a node's attempt started (003 NodeExecutionEvent running).
+	// EventNodeStarted: a node's attempt started (the node is running).
 	EventNodeStarted EventType = "towow.node.started"
-	// EventNodeCompleted: a node's attempt succeeded (003 NodeExecutionEvent completed).
+	// EventNodeCompleted: a node's attempt succeeded.
 	EventNodeCompleted EventType = "towow.node.completed"
-	// EventNodeFailed: a node's attempt failed (003 NodeExecutionEvent failed).
+	// EventNodeFailed: a node's attempt failed (another may follow).
 	EventNodeFailed EventType = "towow.node.failed"
 	// EventNodeSkipped: a node will not run (a dependency failed, the
 	// workflow failed or was cancelled).
 	EventNodeSkipped EventType = "towow.node.skipped"
 
-	// EventDecisionValidated: the Coordinator let a decision through (003
-	// DecisionValidatedEvent); appended with the events it causes.
+	// EventDecisionValidated: the Coordinator let a decision through;
+	// appended with the events it causes.
 	EventDecisionValidated EventType = "towow.decision.validated"
-	// EventDecisionRejected: the Coordinator refused a decision (003
-	// DecisionRejectedEvent); nothing else changes.
+	// EventDecisionRejected: the Coordinator refused a decision; nothing
+	// else changes.
 	EventDecisionRejected EventType = "towow.decision.rejected"
 )
 

@@ -17,7 +17,7 @@ type PlanInput struct {
 	Now  time.Time
 }
 
-// PlanWorkflow turns an agreement into a draft workflow (issue 13): a
+// PlanWorkflow turns an agreement into a draft workflow: a
 // task node per assignment (its agent, role and responsibility), a
 // milestone node per timeline milestone (in order, each after the one
 // before), edges from the assignments' dependencies (an agent id, a role

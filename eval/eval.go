@@ -1,4 +1,4 @@
-// Package eval runs the committed scenario suite (issue 12) through a
+// Package eval runs the committed scenario suite through a
 // running App and scores every negotiation with package quality, next to
 // a no-negotiation baseline on the same demands: each need gets the
 // top-ranked candidates of the filter's SQL stage, without offers or

@@ -47,7 +47,7 @@ LIMIT @max_count;
 
 -- name: RecordedLLMAnswer :many
 -- The answer of a negotiation tree's recorded LLM call with this prompt
--- and input hash (issue 15: a fork reuses it; an answer that did not
+-- and input hash (a fork reuses it; an answer that did not
 -- parse then falls back again); the first one, if any.
 SELECT (metadata -> 'llm_call' ->> 'answer')::text AS answer
 FROM events

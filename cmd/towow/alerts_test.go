@@ -26,8 +26,10 @@ func promtoolPath(t *testing.T) string {
 	return ""
 }
 
-// TestAlertRules checks monitoring/towow-alerts.yml (001 §9.2's named
-// metrics and alert thresholds) with promtool: the rules load, each alert
+// TestAlertRules checks monitoring/towow-alerts.yml (the named metrics
+// and alert thresholds: LLM success under 90 %, LLM p95 over 10 s, any
+// breaker opening, negotiation success under 70 %, over 1,000 SSE
+// connections) with promtool: the rules load, each alert
 // fires on the series that should set it off (towow-alerts.test.yml), and
 // a real server's /metrics scrape passes promtool's lint and carries every
 // series the rules read.

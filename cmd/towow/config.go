@@ -18,8 +18,8 @@ import (
 
 // The defaults of the settings this package owns; the others are the
 // engine's, the LLM client's and the domain's exported defaults. The
-// default column of the table below (and so of --help and the README) is
-// built from them.
+// default column of the table below (and so of --help and of the
+// configuration table in docs/operations.md) is built from them.
 const (
 	defaultAddr     = "127.0.0.1:8080"
 	defaultDataDir  = ".towow"
@@ -41,8 +41,8 @@ func secs(n int) string { return strconv.Itoa(n) + "s" }
 
 func num[T ~int | ~uint32](n T) string { return strconv.FormatInt(int64(n), 10) }
 
-// envVar documents one environment variable. The README's configuration
-// table is checked against this list by TestReadmeConfigTable.
+// envVar documents one environment variable. The configuration table of
+// docs/operations.md is checked against this list by TestReadmeConfigTable.
 type envVar struct {
 	Name    string
 	Default string

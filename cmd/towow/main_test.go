@@ -400,10 +400,10 @@ func TestHelpListsEveryVariable(t *testing.T) {
 	}
 }
 
-// TestReadmeConfigTable keeps the README's configuration table equal to
-// envVars: same names, same order, same defaults.
+// TestReadmeConfigTable keeps the configuration table of docs/operations.md
+// equal to envVars: same names, same order, same defaults.
 func TestReadmeConfigTable(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,11 +426,11 @@ func TestReadmeConfigTable(t *testing.T) {
 		}
 	}
 	if len(rows) != len(envVars) {
-		t.Fatalf("README table has %d rows, envVars has %d", len(rows), len(envVars))
+		t.Fatalf("the configuration table of docs/operations.md has %d rows, envVars has %d", len(rows), len(envVars))
 	}
 	for i, v := range envVars {
 		if rows[i][0] != v.Name || rows[i][1] != v.Default {
-			t.Errorf("README row %d is %q = %q, code says %q = %q", i, rows[i][0], rows[i][1], v.Name, v.Default)
+			t.Errorf("configuration row %d is %q = %q, code says %q = %q", i, rows[i][0], rows[i][1], v.Name, v.Default)
 		}
 	}
 }

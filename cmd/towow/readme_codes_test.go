@@ -55,13 +55,12 @@ func producedCodes(t *testing.T, root string) map[string][]string {
 }
 
 // readmeTable returns the rows (cells trimmed, backquotes dropped from the
-// first) of the README's markdown table whose header line starts with
-// header.
-func readmeTable(t *testing.T, readme, header string) [][]string {
+// first) of the markdown table in doc whose header line starts with header.
+func readmeTable(t *testing.T, doc, header string) [][]string {
 	t.Helper()
 	var rows [][]string
 	in := false
-	for _, line := range strings.Split(readme, "\n") {
+	for _, line := range strings.Split(doc, "\n") {
 		switch {
 		case strings.HasPrefix(line, header):
 			in = true
@@ -77,28 +76,29 @@ func readmeTable(t *testing.T, readme, header string) [][]string {
 		}
 	}
 	if !in {
-		t.Fatalf("README has no table headed %q", header)
+		t.Fatalf("no table headed %q", header)
 	}
 	return rows
 }
 
-// TestReadmeErrorCodes keeps the README's error code table true to the
-// code: every TOWOW_* code the sources produce is listed once, every code
-// listed is produced unless its row says "not applicable" (and then it is
-// not produced), every 002 §4 code is listed, and 001 §6.1's E001–E009
-// each map to listed codes.
+// TestReadmeErrorCodes keeps the error code table of docs/operations.md
+// true to the code: every TOWOW_* code the sources produce is listed once,
+// every code listed is produced unless its row says "not applicable" (and
+// then it is not produced), every TOWOW_* code the original design names is
+// listed (so none of its codes is silently dropped), and the design's API
+// error codes E001–E009 each map to listed codes.
 func TestReadmeErrorCodes(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
+	doc := string(b)
 	produced := producedCodes(t, "../..")
 	if len(produced) < 20 || produced["TOWOW_FILTER_001"] == nil {
 		t.Fatalf("the scan found %d codes; it does not read the sources", len(produced))
 	}
 	listed := map[string]bool{}
-	for _, row := range readmeTable(t, readme, "| code | HTTP | meaning |") {
+	for _, row := range readmeTable(t, doc, "| code | HTTP | meaning |") {
 		code := row[0]
 		if len(row) != 5 || !codeLiteral.MatchString(`"`+code+`"`) {
 			t.Errorf("malformed row %q", strings.Join(row, " | "))
@@ -118,20 +118,20 @@ func TestReadmeErrorCodes(t *testing.T) {
 	}
 	for code, files := range produced {
 		if !listed[code] {
-			t.Errorf("%s (in %v) is missing from the README's error code table", code, files)
+			t.Errorf("%s (in %v) is missing from the error code table of docs/operations.md", code, files)
 		}
 	}
-	// 002 §4's codes, each listed.
+	// The codes the original design names, each listed.
 	for _, m := range []string{"DEMAND_001", "DEMAND_002", "DEMAND_003", "FILTER_001", "FILTER_002", "FILTER_003",
 		"CHANNEL_001", "CHANNEL_002", "CHANNEL_003", "PROPOSAL_001", "PROPOSAL_002", "PROPOSAL_003", "PROPOSAL_004",
 		"SUBNET_001", "SUBNET_002", "SYSTEM_001", "SYSTEM_002", "SYSTEM_003"} {
 		if !listed["TOWOW_"+m] {
-			t.Errorf("002 §4's TOWOW_%s is not in the README's error code table", m)
+			t.Errorf("the design's TOWOW_%s is not in the error code table", m)
 		}
 	}
-	// 001 §6.1: E001–E009, each mapped onto listed codes.
+	// The design's API error codes E001–E009, each mapped onto listed codes.
 	var es []string
-	for _, row := range readmeTable(t, readme, "| 001 §6.1 |") {
+	for _, row := range readmeTable(t, doc, "| design code |") {
 		es = append(es, row[0])
 		mapped := codeLiteral.FindAllStringSubmatch(strings.ReplaceAll(row[len(row)-1], "`", `"`), -1)
 		if len(mapped) == 0 {
@@ -144,6 +144,6 @@ func TestReadmeErrorCodes(t *testing.T) {
 		}
 	}
 	if want := []string{"E001", "E002", "E003", "E004", "E005", "E006", "E007", "E008", "E009"}; !slices.Equal(es, want) {
-		t.Errorf("001 §6.1 rows %v, want %v", es, want)
+		t.Errorf("design code rows %v, want %v", es, want)
 	}
 }

@@ -20,40 +20,58 @@ import (
 	"github.com/towow/towow/internal/dbtest"
 )
 
-// readmeCommands returns every command of the README's ```sh blocks, with
-// continuation lines joined and comments dropped.
-func readmeCommands(t *testing.T) []string {
+// docFiles are the documents whose shell blocks TestReadmeCommands runs:
+// the README, then every docs/*.md in name order.
+func docFiles(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	docs, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(docs) == 0 {
+		t.Fatal("no docs/*.md found")
+	}
+	return append([]string{"../../README.md"}, docs...)
+}
+
+// readmeCommands returns every command of the ```sh blocks of the README
+// and of docs/*.md, with continuation lines joined and comments dropped.
+func readmeCommands(t *testing.T) []string {
+	t.Helper()
 	var out []string
-	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
-		for _, line := range strings.Split(strings.ReplaceAll(block[1], "\\\n", " "), "\n") {
-			if i := strings.Index(line, "  # "); i >= 0 {
-				line = line[:i]
-			}
-			if line = strings.Join(strings.Fields(line), " "); line != "" && !strings.HasPrefix(line, "#") {
-				out = append(out, line)
+	for _, path := range docFiles(t) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+			for _, line := range strings.Split(strings.ReplaceAll(block[1], "\\\n", " "), "\n") {
+				if i := strings.Index(line, "  # "); i >= 0 {
+					line = line[:i]
+				}
+				if line = strings.Join(strings.Fields(line), " "); line != "" && !strings.HasPrefix(line, "#") {
+					out = append(out, line)
+				}
 			}
 		}
 	}
 	return out
 }
 
-// notRunHere are the README commands this test does not run, with who does.
+// notRunHere are the documented commands this test does not run, with who
+// does.
 var notRunHere = map[string]string{
 	"make run":  "runs `towow serve` on the embedded database: every server test starts that (startServer), TestServeEmbeddedDatabase on the embedded cluster",
 	"make test": "what CI runs (.ci/run)",
 	`TOWOW_LLM=anthropic ANTHROPIC_API_KEY=sk-ant-... bin/towow demo "..."`: "needs an Anthropic key and network; provider selection is covered by TestCommandErrors and the llm tests",
 }
 
-// TestReadmeCommands runs the README's commands against a real `towow
-// serve`, in the order a newcomer would, with the placeholders filled in
-// (<demand_id>, <channel_id>, cursors, tokens) and the address changed to
-// the test server's. Every command in a ```sh block must be run here or be
-// listed in notRunHere with who runs it, so the README cannot rot.
+// TestReadmeCommands runs the commands of the README and of docs/*.md
+// against a real `towow serve`, in the order a newcomer would, with the
+// placeholders filled in (<demand_id>, <channel_id>, cursors, tokens) and
+// the address changed to the test server's. Every command in a ```sh block
+// must be run here or be listed in notRunHere with who runs it, so the
+// documents cannot rot.
 func TestReadmeCommands(t *testing.T) {
 	db := dbtest.NewURL(t)
 	const admin = "readme-test-admin-token"
@@ -79,7 +97,7 @@ func TestReadmeCommands(t *testing.T) {
 	commands := readmeCommands(t)
 	ran := map[string]bool{}
 	vars := map[string]string{}
-	// run finds the README command that starts with prefix, fills it in and
+	// run finds the documented command that starts with prefix, fills it in and
 	// runs it; a streaming command (curl -N) is cut after 3 s.
 	run := func(prefix string) string {
 		t.Helper()
@@ -91,7 +109,7 @@ func TestReadmeCommands(t *testing.T) {
 			}
 		}
 		if cmd == "" {
-			t.Fatalf("no README command starts with %q", prefix)
+			t.Fatalf("no command of the README or docs/ starts with %q", prefix)
 		}
 		ran[cmd] = true
 		line := strings.ReplaceAll(cmd, "http://127.0.0.1:8080", base)
@@ -114,19 +132,19 @@ func TestReadmeCommands(t *testing.T) {
 		out, err := c.CombinedOutput()
 		var exit *exec.ExitError
 		if err != nil && !(streaming && errors.As(err, &exit) && exit.ExitCode() == 28) { // 28: curl's --max-time
-			t.Fatalf("README command %q\nran as %q: %v\n%s", cmd, line, err, out)
+			t.Fatalf("documented command %q\nran as %q: %v\n%s", cmd, line, err, out)
 		}
 		text := strings.TrimSpace(string(out))
 		if strings.HasPrefix(line, "curl ") {
 			i := strings.LastIndex(text, "\n")
 			code, _ := strconv.Atoi(text[i+1:])
 			if code < 200 || code > 299 {
-				t.Fatalf("README command %q\nran as %q: HTTP %d\n%s", cmd, line, code, text)
+				t.Fatalf("documented command %q\nran as %q: HTTP %d\n%s", cmd, line, code, text)
 			}
 			text = text[:max(i, 0)]
 		}
 		if text == "" {
-			t.Fatalf("README command %q printed nothing", cmd)
+			t.Fatalf("documented command %q printed nothing", cmd)
 		}
 		return text
 	}
@@ -289,7 +307,7 @@ func TestReadmeCommands(t *testing.T) {
 	// every call: the demo must still reach a terminal state on the
 	// prompts' fallbacks (a real model is not available here).
 	if ln, err := net.Listen("tcp", "localhost:11434"); err != nil {
-		t.Logf("localhost:11434 is taken; the README's Ollama line is not run: %v", err)
+		t.Logf("localhost:11434 is taken; the documented Ollama line is not run: %v", err)
 		ran[`TOWOW_LLM=openai OPENAI_BASE_URL=http://localhost:11434/v1 LLM_MODEL=qwen2.5:7b bin/towow demo "下周六在杭州办读书会，需要场地和一位主持人"`] = true
 	} else {
 		var calls atomic.Int64
@@ -306,7 +324,7 @@ func TestReadmeCommands(t *testing.T) {
 
 	for _, c := range commands {
 		if !ran[c] && notRunHere[c] == "" {
-			t.Errorf("README command not run by any test: %q (run it in TestReadmeCommands or list it in notRunHere)", c)
+			t.Errorf("documented command not run by any test: %q (run it in TestReadmeCommands or list it in notRunHere)", c)
 		}
 	}
 	for c := range notRunHere {
@@ -315,7 +333,7 @@ func TestReadmeCommands(t *testing.T) {
 			found = found || rc == c
 		}
 		if !found {
-			t.Errorf("notRunHere lists %q, which is no longer in the README", c)
+			t.Errorf("notRunHere lists %q, which is no longer in the README or docs/", c)
 		}
 	}
 }

@@ -12,14 +12,15 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-var updateReadme = flag.Bool("update", false, "rewrite the README's generated event catalog and bridge table")
+var updateReadme = flag.Bool("update", false, "rewrite the generated event catalog (docs/events.md) and bridge table (docs/api.md)")
 
 const (
 	catalogStart = "<!-- catalog:start -->"
 	catalogEnd   = "<!-- catalog:end -->"
 )
 
-// eventCatalogTable renders domain.Catalog() as the README's markdown table.
+// eventCatalogTable renders domain.Catalog() as docs/events.md's markdown
+// table, sorted by type.
 func eventCatalogTable() string {
 	specs := domain.Catalog()
 	slices.SortFunc(specs, func(a, b domain.EventSpec) int { return strings.Compare(string(a.Type), string(b.Type)) })
@@ -56,9 +57,11 @@ func jsonFields(t reflect.Type) []string {
 	return out
 }
 
-// TestReadmeEventCatalog keeps the README's event catalog true to the code.
+// TestReadmeEventCatalog keeps the event catalog of docs/events.md true to
+// the domain's registry: the table between the catalog markers is generated
+// from domain.Catalog() and must equal what is committed.
 func TestReadmeEventCatalog(t *testing.T) {
-	const path = "../../README.md"
+	const path = "../../docs/events.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +69,7 @@ func TestReadmeEventCatalog(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, catalogStart), strings.Index(s, catalogEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README has no %s … %s section", catalogStart, catalogEnd)
+		t.Fatalf("%s has no %s … %s section", path, catalogStart, catalogEnd)
 	}
 	want := catalogStart + "\n" + eventCatalogTable() + catalogEnd
 	got := s[i : j+len(catalogEnd)]
@@ -79,7 +82,7 @@ func TestReadmeEventCatalog(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("the README's event catalog differs from domain.Catalog(); run go test ./cmd/towow -run TestReadmeEventCatalog -update")
+	t.Fatalf("the event catalog of docs/events.md differs from domain.Catalog(); run go test ./cmd/towow -run TestReadmeEventCatalog -update")
 }
 
 const (
@@ -87,24 +90,24 @@ const (
 	bridgeEnd   = "<!-- bridge:end -->"
 )
 
-// bridgeTable renders domain.BridgeRoutes() as the README's markdown table.
+// bridgeTable renders domain.BridgeRoutes() as docs/api.md's markdown table.
 func bridgeTable() string {
 	var b strings.Builder
-	b.WriteString("| towow event | name in 000 | bridge event |\n|---|---|---|\n")
+	b.WriteString("| towow event | prototype name | bridge event |\n|---|---|---|\n")
 	for _, r := range domain.BridgeRoutes() {
 		from := "`" + r.From + "`"
 		if r.From == string(r.Type) {
-			from = "— (not in 000)"
+			from = "— (not in the prototype)"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", r.Type, from, r.Event)
 	}
 	return b.String()
 }
 
-// TestReadmeBridgeTable keeps the README's table of the 000 bridge format
-// true to domain.BridgeRoutes().
+// TestReadmeBridgeTable keeps the table of the bridge format (the original
+// prototype's SSE frames) in docs/api.md true to domain.BridgeRoutes().
 func TestReadmeBridgeTable(t *testing.T) {
-	const path = "../../README.md"
+	const path = "../../docs/api.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +115,7 @@ func TestReadmeBridgeTable(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, bridgeStart), strings.Index(s, bridgeEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README has no %s … %s section", bridgeStart, bridgeEnd)
+		t.Fatalf("%s has no %s … %s section", path, bridgeStart, bridgeEnd)
 	}
 	want := bridgeStart + "\n" + bridgeTable() + bridgeEnd
 	if s[i:j+len(bridgeEnd)] == want {
@@ -124,5 +127,5 @@ func TestReadmeBridgeTable(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("the README's bridge table differs from domain.BridgeRoutes(); run go test ./cmd/towow -run TestReadmeBridgeTable -update")
+	t.Fatalf("the bridge table of docs/api.md differs from domain.BridgeRoutes(); run go test ./cmd/towow -run TestReadmeBridgeTable -update")
 }
