@@ -361,4 +361,6 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		t.Fatalf("ended workflow's canvas data-readonly=%q", ro)
 	}
 	a.shot("workflow-completed")
+	a.run("phone size", chromedp.EmulateViewport(390, 844), chromedp.WaitVisible(`#wf-canvas`, chromedp.ByQuery))
+	a.shot("workflow-phone")
 }

@@ -48,9 +48,3 @@ export function followStream(url, onEvent, extra, from, gone) {
   start();
   return () => { stopped = true; clearTimeout(timer); if (es) es.close(); };
 }
-
-// debounce returns fn delayed by ms after the last of a burst of calls.
-export function debounce(fn, ms) {
-  let t = 0;
-  return () => { clearTimeout(t); t = setTimeout(fn, ms); };
-}
