@@ -121,6 +121,7 @@ func (s *Server) Handler() http.Handler {
 	if s.Commands != nil {
 		s.registerDemands(api)
 		s.registerEvents(api)
+		s.registerCatalog(api)
 		s.registerChannels(api)
 		s.registerReplay(api)
 		s.registerAgentAdmin(api)

@@ -16,9 +16,10 @@ import (
 	"github.com/towow/towow/eventstore"
 )
 
-// Event is the envelope of 001 §3.1.2 (event_id, event_type, timestamp,
-// payload) plus the stream and the cursor: used by the audit query and as
-// the data of every SSE message, whose id is the cursor.
+// Event is an event as the API sends it: its id, type, time and payload,
+// the stream and the cursor, its metadata and its one-line summary; used
+// by the audit query and as the data of every SSE message, whose id is the
+// cursor.
 type Event struct {
 	EventID   string          `json:"event_id"`
 	EventType string          `json:"event_type" example:"towow.offer.submitted"`
@@ -27,11 +28,12 @@ type Event struct {
 	StreamID  string          `json:"stream_id" example:"channel-collab-3f9a1c2b4d5e"`
 	Cursor    int64           `json:"cursor" doc:"global position; resume after it with Last-Event-ID or after"`
 	Metadata  domain.Metadata `json:"metadata"`
+	Summary   string          `json:"summary,omitempty" doc:"the event in one line for people (the timeline's text); its type's label is in GET /api/v1/events/catalog"`
 }
 
 func envelope(e eventstore.RecordedEvent) Event {
 	return Event{EventID: e.EventID.String(), EventType: string(e.Type), Timestamp: e.RecordedAt, Payload: e.Payload,
-		StreamID: e.StreamID, Cursor: e.Position, Metadata: e.Metadata}
+		StreamID: e.StreamID, Cursor: e.Position, Metadata: e.Metadata, Summary: summarize(e)}
 }
 
 // ListEventsInput filters the audit query.
@@ -127,7 +129,7 @@ func (s *Server) registerEvents(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/negotiations/{demand_id}/stream",
 		Summary:     "Server-sent events of one negotiation tree (sub-negotiations included)",
-		Description: "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\nWith `format=bridge`, the stream speaks document 000's SSE bridge (§3.5, §4.3) instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. The message that ends an event's frames carries `id: <cursor>`, so Last-Event-ID resumes the same way.",
+		Description: "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\nWith `format=bridge`, the stream speaks document 000's SSE bridge instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. The message that ends an event's frames carries `id: <cursor>`, so Last-Event-ID resumes the same way.",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *NegotiationStreamInput) (*huma.StreamResponse, error) {
 		after, err := in.after()

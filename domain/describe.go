@@ -9,8 +9,11 @@ import (
 
 // Describe renders an event's payload for a timeline: the round it belongs
 // to (0: none), the id it is about (an agent, a channel, a demand, a
-// workflow node) and a one-line summary. `towow demo`, `towow replay` and
-// the MCP server's timeline resource print with it.
+// workflow node) and a one-line summary. `towow demo`, `towow replay`, the
+// MCP server's timeline resource and the console (the `summary` of every
+// event the API sends) print with it. The summary is read by people: it
+// names no ids (the subject carries the id), no tool names and no log
+// text; every registered event type has one.
 func Describe(p Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *DemandSubmitted:
@@ -26,11 +29,11 @@ func Describe(p Payload) (round int, subject, summary string) {
 	case *FilterCompleted:
 		return 0, ev.DemandID, fmt.Sprintf("%d candidates", ev.CandidatesCount)
 	case *DemandAccepted:
-		return 0, ev.DemandID, "channel " + ev.ChannelID
+		return 0, ev.DemandID, "accepted: a negotiation channel is open"
 	case *ChannelCreated:
 		s := fmt.Sprintf("%d invited, max %d rounds", len(ev.InvitedAgents), ev.MaxRounds)
 		if ev.ParentChannel != "" {
-			s += fmt.Sprintf(", sub-negotiation of %s (depth %d)", ev.ParentChannel, ev.RecursionDepth)
+			s += fmt.Sprintf(", a sub-negotiation (depth %d)", ev.RecursionDepth)
 		}
 		return 0, ev.ChannelID, s
 	case *ChannelStatusChanged:
@@ -38,10 +41,11 @@ func Describe(p Payload) (round int, subject, summary string) {
 	case *DemandBroadcast:
 		return 0, ev.ChannelID, fmt.Sprintf("to %d agents, urgency %s", ev.RecipientsCount, cmp.Or(ev.Urgency, UrgencyNormal))
 	case *ChannelInviteSent:
+		who := withName(ev.DisplayName)
 		if ev.Broadcast {
-			return 0, ev.AgentID, "invited: " + ClipText(ev.Reason, 60)
+			return 0, ev.AgentID, who + "invited: " + ClipText(ev.Reason, 60)
 		}
-		return 0, ev.AgentID, "added to the candidates: " + ClipText(ev.Reason, 50)
+		return 0, ev.AgentID, who + "added to the candidates: " + ClipText(ev.Reason, 50)
 	case *ChannelClosed:
 		return 0, ev.ChannelID, fmt.Sprintf("closed %s (%s)", ev.Status, ev.Reason)
 	case *OfferRequested:
@@ -54,9 +58,9 @@ func Describe(p Payload) (round int, subject, summary string) {
 		if len(ev.Conditions) > 0 {
 			s += " | conditions: " + strings.Join(ev.Conditions, "; ")
 		}
-		return 0, ev.AgentID, s
+		return 0, ev.AgentID, withName(ev.DisplayName) + s
 	case *OfferTimeout:
-		return 0, ev.ChannelID, fmt.Sprintf("%d offers in time, missing %s", ev.OffersCount, strings.Join(ev.MissingAgents, ","))
+		return 0, ev.ChannelID, fmt.Sprintf("%d offers in time, %d missing", ev.OffersCount, len(ev.MissingAgents))
 	case *AggregationStarted:
 		return 0, ev.ChannelID, fmt.Sprintf("%d participants", ev.OffersCount)
 	case *NegotiationRoundStarted:
@@ -85,8 +89,8 @@ func Describe(p Payload) (round int, subject, summary string) {
 	case *ProposalFinalized:
 		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("consensus after %d rounds, %d participants", ev.RoundsTaken, ev.ParticipantsCount)
 	case *NegotiationForceFinalized:
-		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("confirmed %s; optional %s",
-			strings.Join(ev.ConfirmedParticipants, ","), strings.Join(ev.OptionalParticipants, ","))
+		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%d confirmed, %d still negotiating (accept rate %.0f%%)",
+			len(ev.ConfirmedParticipants), len(ev.OptionalParticipants), ev.AcceptRate*100)
 	case *NegotiationFailed:
 		s := string(ev.Reason)
 		if ev.ErrorCode != "" {
@@ -112,13 +116,60 @@ func Describe(p Payload) (round int, subject, summary string) {
 		}
 		return 0, ev.ChannelID, "gaps: " + strings.Join(g, ", ")
 	case *SubnetTriggered:
-		return 0, ev.ParentChannelID, fmt.Sprintf("sub-negotiation %s for %q", ev.SubChannelID, ev.GapType)
+		return 0, ev.SubChannelID, fmt.Sprintf("sub-negotiation for %q", ev.GapType)
 	case *SubnetCompleted:
-		return 0, ev.ParentChannelID, fmt.Sprintf("sub-negotiation %s ended %s", ev.SubChannelID, ev.Status)
+		outcome := "without success"
+		if ev.Success {
+			outcome = "successfully"
+		}
+		return 0, ev.SubChannelID, "sub-negotiation ended " + cmp.Or(string(ev.Status), outcome)
 	case *NegotiationCompleted:
 		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%s, %d sub-negotiations", ev.Status, len(ev.SubResults))
 	case *ErrorOccurred:
 		return 0, ev.Context["channel_id"], ev.ErrorCode + ": " + ClipText(ev.ErrorMessage, 60)
+	case *ChannelRulesChanged:
+		s := fmt.Sprintf("at most %d rounds", ev.Rules.MaxRounds)
+		if ev.Rules.AcceptPercent > 0 {
+			s += fmt.Sprintf(", finalized at %d%% accepted", ev.Rules.AcceptPercent)
+		}
+		if ev.Rules.FailPercent > 0 {
+			s += fmt.Sprintf(", failed below %d%%", ev.Rules.FailPercent)
+		}
+		return 0, ev.ChannelID, s
+	case *NegotiationForked:
+		return 0, ev.ForkedFrom, fmt.Sprintf("forked after event %d of the original (%d events copied), change: %s",
+			ev.At, ev.Copied, spaced(string(cmp.Or(ev.Change.Type, ForkNoChange))))
+	}
+	return describeOther(p)
+}
+
+// describeOther renders the events of an agent's life, a workflow and its
+// conversation.
+func describeOther(p Payload) (round int, subject, summary string) {
+	switch ev := p.(type) {
+	case *AgentRegistered:
+		return 0, ev.AgentID, "registered: " + ClipText(ev.Profile.UserName, 40)
+	case *AgentUpdated:
+		return 0, ev.AgentID, "profile updated: " + ClipText(ev.Profile.UserName, 40)
+	case *AgentDeactivated:
+		return 0, ev.AgentID, strings.TrimSuffix("deactivated: "+ClipText(ev.Reason, 60), ": ")
+	case *AgentReactivated:
+		return 0, ev.AgentID, "reactivated"
+	case *AgentTokenIssued:
+		return 0, ev.AgentID, "issued a new API token; earlier ones stop working"
+	case *ConversationMessage:
+		return 0, ev.WorkflowID, ClipText(ev.Text, 70)
+	case *ConversationStep:
+		s := fmt.Sprintf("step %d: %s", ev.Step, ClipText(ev.Action.Thought, 60))
+		if ev.Rejected {
+			s += " (refused)"
+		}
+		return 0, ev.WorkflowID, s
+	case *ConversationReplied:
+		if ev.Question {
+			return 0, ev.WorkflowID, "asks: " + ClipText(ev.Reply, 70)
+		}
+		return 0, ev.WorkflowID, ClipText(ev.Reply, 70)
 	}
 	return describeWorkflow(p)
 }
@@ -128,15 +179,15 @@ func Describe(p Payload) (round int, subject, summary string) {
 func describeWorkflow(p Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *WorkflowCreated:
-		return 0, ev.WorkflowID, fmt.Sprintf("draft: %d nodes, %d edges, from %s", len(ev.Nodes), len(ev.Edges), ev.ChannelID)
+		return 0, ev.WorkflowID, fmt.Sprintf("draft: %d nodes, %d edges", len(ev.Nodes), len(ev.Edges))
 	case *DecisionValidated:
-		s := fmt.Sprintf("%s by %s → v%d", ev.Decision.Type, ev.Decision.Actor, ev.Version)
+		s := fmt.Sprintf("%s → v%d", spaced(string(ev.Decision.Type)), ev.Version)
 		for _, c := range ev.Corrections {
 			s += fmt.Sprintf(" (corrected %s: %s)", c.Field, c.Message)
 		}
-		return 0, ev.WorkflowID, s
+		return 0, ev.Decision.Actor, s
 	case *DecisionRejected:
-		return 0, ev.WorkflowID, fmt.Sprintf("%s by %s refused (%s): %s", ev.Decision.Type, ev.Decision.Actor, ev.Rule, ClipText(ev.Reason, 60))
+		return 0, ev.Decision.Actor, fmt.Sprintf("%s refused (%s): %s", spaced(string(ev.Decision.Type)), ev.Rule, ClipText(ev.Reason, 60))
 	case *WorkflowNodeAdded:
 		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, ClipText(ev.Node.Title, 40))
 	case *WorkflowNodeUpdated:
@@ -146,11 +197,11 @@ func describeWorkflow(p Payload) (round int, subject, summary string) {
 	case *WorkflowNodeMoved:
 		return 0, ev.NodeID, fmt.Sprintf("to (%.0f, %.0f)", ev.Position.X, ev.Position.Y)
 	case *WorkflowEdgeAdded:
-		return 0, ev.WorkflowID, ev.Edge.From + " → " + ev.Edge.To
+		return 0, ev.Edge.From + "→" + ev.Edge.To, "a dependency added"
 	case *WorkflowEdgeDeleted:
-		return 0, ev.WorkflowID, ev.Edge.From + " ↛ " + ev.Edge.To
+		return 0, ev.Edge.From + "→" + ev.Edge.To, "a dependency removed"
 	case *WorkflowStarted:
-		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes: %s", ev.NodeCount, ClipText(strings.Join(ev.Order, ", "), 80))
+		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes to run", ev.NodeCount)
 	case *NodeStarted:
 		return 0, ev.NodeID, fmt.Sprintf("%s attempt %d", ev.NodeType, ev.Attempt)
 	case *NodeCompleted:
@@ -166,12 +217,23 @@ func describeWorkflow(p Payload) (round int, subject, summary string) {
 	case *WorkflowCompleted:
 		return 0, ev.WorkflowID, fmt.Sprintf("completed: %d results", len(ev.Results))
 	case *WorkflowFailed:
-		return 0, ev.WorkflowID, fmt.Sprintf("failed at %s: %s", ev.FailedNode, ClipText(ev.Error, 60))
+		return 0, ev.FailedNode, "failed: " + ClipText(ev.Error, 60)
 	case *WorkflowCancelled:
 		return 0, ev.WorkflowID, "cancelled: " + ev.Reason
 	}
 	return 0, "", ""
 }
+
+// withName is "name: " when the name is known, else "".
+func withName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return name + ": "
+}
+
+// spaced writes a code word for people: "update_node" reads "update node".
+func spaced(code string) string { return strings.ReplaceAll(code, "_", " ") }
 
 // ClipText flattens s's white space and cuts it to n runes, with an
 // ellipsis when cut: a text as a one-line summary shows it (the timeline,

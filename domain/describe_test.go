@@ -41,3 +41,14 @@ func TestDescribe(t *testing.T) {
 		})
 	}
 }
+
+// TestDescribeEveryType: every registered event type has a one-line
+// summary for people, so the console, which shows the server's summaries,
+// never shows an event without one.
+func TestDescribeEveryType(t *testing.T) {
+	for _, p := range samplePayloads {
+		if _, _, summary := Describe(p); summary == "" {
+			t.Errorf("%s: no summary", p.EventType())
+		}
+	}
+}

@@ -1,9 +1,10 @@
 // Package web is ToWow's console: a single page (plain HTML, CSS and
-// JavaScript, no build step) embedded in the binary and served by
-// `towow serve` at /. It talks to the API like any client: it submits
-// demands, follows negotiations over EventSource (resuming with
-// Last-Event-ID), reads the read models and time-travels through the
-// channel state endpoint.
+// JavaScript as native ES modules, no build step) embedded in the binary
+// and served by `towow serve` at /. It talks to the API like any client: it
+// submits demands, follows negotiations and workflows over EventSource
+// (resuming with Last-Event-ID), names events by the server's catalog and
+// summaries, reads the read models and time-travels through the state
+// endpoints.
 package web
 
 import (
@@ -18,16 +19,17 @@ import (
 //go:embed static
 var files embed.FS
 
-// Static is the console's files (index.html, app.js, style.css).
+// Static is the console's files (index.html, style.css and the modules
+// under js/).
 var Static, _ = fs.Sub(files, "static")
 
-// Register serves the console on mux: the page at GET / and its assets
-// under GET /static/. Every other path stays the API's (an unknown API path
-// is still a problem+json 404).
+// Register serves the console on mux: the page at GET / and its assets,
+// subfolders included, under GET /static/. Every other path stays the
+// API's (an unknown API path is still a problem+json 404).
 func Register(mux *http.ServeMux) {
 	files := loadFiles()
 	mux.Handle("GET /{$}", fileHandler(files, "index.html"))
-	mux.Handle("GET /static/{file}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("GET /static/{file...}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fileHandler(files, path.Clean(r.PathValue("file"))).ServeHTTP(w, r)
 	}))
 }
@@ -38,21 +40,22 @@ type file struct {
 	etag string
 }
 
-// loadFiles reads the embedded files once, with their ETags.
+// loadFiles reads every embedded file once, with its ETag, by its path
+// under static/ ("js/workflow/page.js").
 func loadFiles() map[string]file {
 	out := map[string]file{}
-	entries, _ := fs.ReadDir(Static, ".")
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
+	_ = fs.WalkDir(Static, ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
 		}
-		b, err := fs.ReadFile(Static, e.Name())
+		b, err := fs.ReadFile(Static, name)
 		if err != nil {
-			continue
+			return nil
 		}
 		sum := sha256.Sum256(b)
-		out[e.Name()] = file{body: b, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
-	}
+		out[name] = file{body: b, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+		return nil
+	})
 	return out
 }
 
@@ -68,6 +71,7 @@ func fileHandler(files map[string]file, name string) http.Handler {
 		w.Header().Set("ETag", f.etag)
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("Content-Type", contentType(name))
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if r.Header.Get("If-None-Match") == f.etag {
 			w.WriteHeader(http.StatusNotModified)
 			return
@@ -76,16 +80,20 @@ func fileHandler(files map[string]file, name string) http.Handler {
 	})
 }
 
+// contentType is a file's media type by its extension: a module script
+// must be served as JavaScript, or the browser refuses to run it.
 func contentType(name string) string {
 	switch path.Ext(name) {
 	case ".html":
 		return "text/html; charset=utf-8"
-	case ".js":
+	case ".js", ".mjs":
 		return "text/javascript; charset=utf-8"
 	case ".css":
 		return "text/css; charset=utf-8"
 	case ".svg":
 		return "image/svg+xml"
+	case ".json":
+		return "application/json"
 	}
 	return "application/octet-stream"
 }

@@ -124,13 +124,13 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#outcome`, "data-outcome", &outcome, nil, chromedp.ByQuery),
-		// Its quality scores, fetched when it ends (issue 12).
+		// Its quality scores, fetched when it ends.
 		chromedp.WaitVisible(`#quality[data-final="true"]`, chromedp.ByQuery),
 		chromedp.Evaluate(`location.hash`, &hash))
 	if outcome != "finalized" && outcome != "force_finalized" && outcome != "failed" {
 		t.Fatalf("outcome %q", outcome)
 	}
-	// Each proposal shows its success criteria and risks (004, issue 17).
+	// Each proposal shows its success criteria and risks.
 	var criteria, risks int
 	run("the proposal's success criteria and risks",
 		chromedp.Evaluate(`document.querySelectorAll("[data-proposal-version] .criteria li").length`, &criteria),
@@ -225,6 +225,13 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("timeline after a reload and a server restart mid-negotiation (%d items before the reload): %d items, want the log's %d\n got %v\nwant %v",
 			before, len(got), len(want), got, want)
 	}
+	// Each line of the timeline is the server's: the type's label from the
+	// event catalog and the event's summary (domain.Describe's).
+	var lines []string
+	run("the timeline's lines", chromedp.Evaluate(`[...document.querySelectorAll("#timeline li")].map(li => li.children[1].textContent)`, &lines))
+	if wantLines := timelineLines(t, base, sub.DemandID); !slices.Equal(lines, wantLines) {
+		t.Fatalf("timeline lines:\n got %q\nwant %q", lines, wantLines)
+	}
 
 	// 3. Replay: the slider moved back shows an earlier proposal.
 	var types string
@@ -279,7 +286,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Navigate(base+"/#/agents"),
 		chromedp.WaitVisible(`#agents .agent`, chromedp.ByQuery),
 		chromedp.Evaluate(`[...document.querySelectorAll("#agents .agent")].map(a => a.dataset.agent).join(" ")`, &ids),
-		// The external agent answered over the API: it is online (issue 17).
+		// The external agent answered over the API: it is online.
 		chromedp.Evaluate(`(document.querySelector('[data-agent="user_agent_console_ext"] .presence') || {dataset: {}}).dataset.online`, &online))
 	if online != "true" {
 		t.Fatalf("the external agent's presence in the directory: %q, want online", online)
@@ -443,4 +450,34 @@ func negotiationCursors(t *testing.T, base, demandID string) []int64 {
 		}
 		after = page.NextCursor
 	}
+}
+
+// timelineLines are a negotiation's timeline lines as the API names its
+// events: each type's label from GET /api/v1/events/catalog followed by
+// the event's summary.
+func timelineLines(t *testing.T, base, demandID string) []string {
+	t.Helper()
+	var cat struct {
+		Events []struct{ Type, Label string } `json:"events"`
+	}
+	getJSONAuth(t, base+"/api/v1/events/catalog", "", &cat)
+	labels := map[string]string{}
+	for _, e := range cat.Events {
+		labels[e.Type] = e.Label
+	}
+	var page struct {
+		Events []struct {
+			Type    string `json:"event_type"`
+			Summary string `json:"summary"`
+		} `json:"events"`
+	}
+	getJSONAuth(t, fmt.Sprintf("%s/api/v1/events?demand_id=%s&limit=1000", base, demandID), "", &page)
+	out := make([]string, len(page.Events))
+	for i, e := range page.Events {
+		if labels[e.Type] == "" || e.Summary == "" {
+			t.Fatalf("%s: label %q, summary %q", e.Type, labels[e.Type], e.Summary)
+		}
+		out[i] = labels[e.Type] + e.Summary
+	}
+	return out
 }

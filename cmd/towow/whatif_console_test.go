@@ -24,7 +24,7 @@ type whatIfDemand struct {
 	} `json:"final_proposal"`
 }
 
-// TestWhatIfInBrowser drives the console's "what if" (issue 15) in
+// TestWhatIfInBrowser drives the console's "what if" in
 // headless Chromium against a real `towow serve`: a negotiation of two
 // rounds is forked from its replay slider at the first proposal without
 // one of the final plan's assignees; the compare view shows the plans

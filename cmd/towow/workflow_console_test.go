@@ -118,7 +118,7 @@ func (c canvasView) node(id string) canvasNode {
 	return canvasNode{}
 }
 
-// TestWorkflowCanvasInBrowser drives the workflow page (issue 14) in two
+// TestWorkflowCanvasInBrowser drives the workflow page in two
 // Chromium pages of one browser against a real `towow serve`: A drags a
 // node and renames another, B sees both live and A's activity has only
 // acknowledgements (echo exclusion); A and B edit the same node from the
@@ -220,6 +220,10 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	var remoteA int
 	a.eval("A's remote entries", `document.querySelectorAll('#wf-activity li[data-kind="remote"]').length`, &remoteA)
 	b.until("B lists A's changes as remote", `document.querySelectorAll('#wf-activity li[data-kind="remote"]').length >= 2`)
+	// The lines name the events by the server's catalog (移动步骤, 修改步骤)
+	// and say what changed by the event's summary (the new title).
+	b.until("B's lines name A's changes", fmt.Sprintf(`(() => { const t = [...document.querySelectorAll('#wf-activity li[data-kind="remote"]')].map(li => li.textContent).join("\n");
+		return t.includes("移动步骤") && t.includes("修改步骤") && t.includes(%q); })()`, titleA))
 	if remoteA != 0 {
 		var entries string
 		a.eval("A's activity", `[...document.querySelectorAll("#wf-activity li")].map(li => li.dataset.kind + ": " + li.textContent).join("\n")`, &entries)
@@ -357,4 +361,6 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		t.Fatalf("ended workflow's canvas data-readonly=%q", ro)
 	}
 	a.shot("workflow-completed")
+	a.run("phone size", chromedp.EmulateViewport(390, 844), chromedp.WaitVisible(`#wf-canvas`, chromedp.ByQuery))
+	a.shot("workflow-phone")
 }

@@ -1,0 +1,72 @@
+// The home page: submit a demand, see the recent negotiations.
+import { api, describe, postJSON } from "./api.js";
+import { badge, fill, fmtTime, h, label } from "./dom.js";
+import { qualityCells } from "./quality.js";
+
+const EXAMPLES = [
+  "我想在北京办一场AI主题聚会，需要场地和嘉宾",
+  "杭州的创业团队需要一位UI设计师和一位后端开发，做一个小程序",
+  "上海周末想组织一次亲子读书会，需要场地和会讲故事的志愿者",
+  "We need a venue and two speakers in Beijing for a small AI meetup next month",
+];
+
+export function homePage(app) {
+  const text = h("textarea", { id: "demand-input", maxlength: 10000, placeholder: "用中文或英文写下你的需求……" });
+  const user = h("input", { id: "user-input", value: localStorage.getItem("towow.user") || "user_demo", size: 16, maxlength: 128 });
+  const err = h("div", { class: "error", role: "alert" });
+  const submit = h("button", { id: "submit-demand", type: "submit" }, "提交需求");
+  const form = h("form", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      submit.disabled = true;
+      try {
+        localStorage.setItem("towow.user", user.value);
+        const out = await postJSON("/api/v1/demand/submit", { raw_input: text.value, user_id: user.value });
+        location.hash = "#/n/" + out.demand_id;
+      } catch (ex) {
+        err.textContent = describe(ex);
+      } finally {
+        submit.disabled = false;
+      }
+    },
+  },
+  h("h1", {}, "提出一个需求，看 Agent 们如何协商"),
+  h("p", { class: "muted" }, "协调者理解需求、挑选候选 Agent；频道管理员广播需求、收集回应、汇总方案，最多协商 5 轮，发现缺口时开启子协商。每一步都实时显示。"),
+  text,
+  h("div", { class: "row examples", style: "margin:.6rem 0" }, h("span", { class: "muted small" }, "示例："),
+    EXAMPLES.map((ex) => h("button", { type: "button", class: "example", onclick: () => { text.value = ex; text.focus(); } }, ex))),
+  h("div", { class: "row" }, h("label", { for: "user-input", class: "muted" }, "用户"), user, submit),
+  err);
+  app.append(h("section", { class: "card" }, form), recentCard());
+}
+
+function recentCard() {
+  const list = h("div", {}, h("p", { class: "muted" }, "加载中……"));
+  api("/api/v1/demands?limit=8").then((out) => fill(list, demandTable(out.demands)))
+    .catch((e) => fill(list, h("p", { class: "error" }, describe(e))));
+  return h("section", { class: "card" }, h("h2", {}, "最近的协商"), list);
+}
+
+// demandTable lists demands; with select (the history page's), each row
+// starts with a checkbox: select.checked(id) says whether it is ticked,
+// select.toggle(id, on) is called when it is (un)ticked.
+export function demandTable(demands, select) {
+  if (!demands.length) return h("p", { class: "muted" }, "还没有协商。");
+  const quality = qualityCells(demands);
+  return h("div", { class: "tablewrap" }, h("table", { id: "demand-table" },
+    h("thead", {}, h("tr", {}, select ? h("th", {}, "对比") : null, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"), h("th", {}, "质量"))),
+    h("tbody", {}, demands.map((d) => {
+      const fp = d.final_proposal || null;
+      return h("tr", { "data-demand": d.demand_id },
+        select ? h("td", {}, h("input", { type: "checkbox", class: "compare-pick", "data-demand": d.demand_id, "aria-label": "选择以对比",
+          checked: select.checked(d.demand_id), onchange: (e) => select.toggle(d.demand_id, e.target.checked) })) : null,
+        h("td", { class: "small" }, fmtTime(d.created_at)),
+        h("td", {}, h("a", { href: "#/n/" + d.demand_id }, d.raw_input)),
+        h("td", {}, badge(d.outcome && d.status !== "processing" ? d.outcome.split(":")[0] : d.status,
+          d.status === "processing" ? "进行中" : label(d.outcome) || label(d.status))),
+        h("td", {}, d.rounds_taken || ""),
+        h("td", {}, fp && fp.assignments ? fp.assignments.length : ""),
+        quality[d.demand_id]);
+    }))));
+}

@@ -1,0 +1,97 @@
+// The workflow page's writes: a batch of canvas changes (and what a
+// conflict, a lock or a refusal of the Coordinator do), run and cancel.
+// After a write the canvas is read again: the page shows what the server
+// holds, not what it sent.
+import { postJSON, describe } from "../api.js";
+import { fill, h, randomHex } from "../dom.js";
+
+export function installChanges(wf) {
+  const { ui, id } = wf;
+  const path = (what) => "/api/v1/workflows/" + encodeURIComponent(id) + "/" + what;
+  // accepted bumps the canvas's version to a write's answer, so a next
+  // write is based on it before the canvas is read again.
+  const accepted = (out) => {
+    if (typeof out.version === "number" && out.version > wf.c.version) wf.c.version = out.version;
+    wf.refresh(out.cursor);
+  };
+
+  // send writes changes (based on baseVersion, by default the canvas's)
+  // and reports whether they were accepted.
+  wf.send = async (changes, baseVersion) => {
+    if (!wf.c) return false;
+    ui.error.textContent = "";
+    try {
+      const out = await postJSON(path("canvas/changes"), { client_id: wf.clientId,
+        base_version: baseVersion == null ? wf.c.version : baseVersion, batch_id: "b-" + randomHex(), changes });
+      accepted(out);
+      if ((out.corrections || []).length) {
+        wf.log("correction", "协调者修正了你的修改：" + out.corrections.map((x) => x.field + "（" + (x.reason || x.rule || "") + "）").join("；"));
+      }
+      hideConflict();
+      wf.scheduleRender();
+      return true;
+    } catch (e) {
+      if (e.code === "TOWOW_CANVAS_CONFLICT") {
+        showConflict(changes, e, baseVersion);
+      } else if (e.code === "TOWOW_CANVAS_LOCKED") {
+        ui.error.textContent = "执行中：结构由服务器决定，只能移动位置。（" + describe(e) + "）";
+        wf.log("locked", "修改被拒：工作流正在执行");
+      } else if (e.code === "TOWOW_DECISION_REJECTED") {
+        const errs = ((e.problem && e.problem.errors) || []).map((x) => (x.location ? x.location + "：" : "") + x.message).join("；");
+        ui.error.textContent = "协调者拒绝了这个修改" + (e.problem && e.problem.rule ? "（规则 " + e.problem.rule + "）" : "") + "：" + (errs || e.message);
+        wf.log("rejected", "修改被拒：" + (errs || e.message));
+      } else {
+        ui.error.textContent = describe(e);
+      }
+      await wf.reload();
+      return false;
+    }
+  };
+
+  // A conflict keeps the changes, to apply them again on the canvas the
+  // refusal carries.
+  let lastBatch = null;
+  const showConflict = (changes, e, baseVersion) => {
+    const p = e.problem || {};
+    lastBatch = { changes, canvas: p.canvas || null };
+    fill(ui.conflict,
+      h("p", {}, h("b", {}, "修改冲突："), "你的修改基于 v" + (baseVersion == null ? wf.c.version : baseVersion) + "，但其他人已把执行计划改到了 v" +
+        (p.version || (p.canvas && p.canvas.version) || "?") + "。你的修改没有保存。"),
+      h("p", { class: "small muted" }, p.detail || e.message),
+      h("div", { class: "row" }, h("button", { type: "button", id: "wf-reapply", onclick: reapply }, "重新加载并重新应用"),
+        h("button", { type: "button", class: "ghost", onclick: () => { hideConflict(); wf.reload(); } }, "放弃我的修改")));
+    ui.conflict.hidden = false;
+    wf.log("conflict", "冲突：其他人已修改（当前 v" + (p.version || "?") + "），你的修改未保存");
+  };
+  const hideConflict = () => { ui.conflict.hidden = true; fill(ui.conflict); };
+
+  const reapply = async () => {
+    if (!lastBatch) return;
+    const { changes, canvas } = lastBatch;
+    lastBatch = null;
+    hideConflict();
+    if (canvas && canvas.nodes) {
+      canvas.edges = canvas.edges || [];
+      canvas.participants = canvas.participants || [];
+      wf.snapshot(canvas);
+    }
+    if (!canvas || wf.c.cursor < canvas.cursor) await wf.reload();
+    // A change to a node deleted meanwhile cannot be reapplied.
+    const still = changes.filter((ch) => ch.type === "node_added" || !ch.node_id || wf.nodeById(ch.node_id));
+    if (!still.length) { ui.error.textContent = "要修改的步骤已被删除，无法重新应用。"; return; }
+    if (await wf.send(still, wf.c.version)) wf.closePanel();
+  };
+
+  // decide runs or cancels the workflow.
+  const decide = async (type) => {
+    ui.error.textContent = "";
+    try {
+      accepted(await postJSON(path("decisions"), { decision_type: type, base_version: wf.c.version, client_id: wf.clientId }));
+    } catch (e) {
+      ui.error.textContent = describe(e);
+      if (e.code === "TOWOW_DECISION_REJECTED") wf.log("rejected", (type === "execute_workflow" ? "运行" : "取消") + "被拒：" + e.message);
+    }
+  };
+  ui.run.addEventListener("click", () => decide("execute_workflow"));
+  ui.cancel.addEventListener("click", () => decide("cancel_workflow"));
+}
