@@ -131,10 +131,13 @@ func (s *Server) registerCanvasView(api huma.API) {
 		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows", "canvas"},
 	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
-		w, cursor, err := s.workflowNow(ctx, in.WorkflowID)
+		read := s.workflowNow
 		if in.At > 0 {
-			w, cursor, err = s.workflowAt(ctx, in.WorkflowID, in.At)
+			read = func(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+				return s.workflowAt(ctx, id, in.At)
+			}
 		}
+		w, cursor, err := read(ctx, in.WorkflowID)
 		if err != nil {
 			return nil, err
 		}
