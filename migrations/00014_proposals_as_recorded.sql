@@ -3,9 +3,10 @@
 -- fold and in the SQL rebuilds alike (queries/demands.sql,
 -- queries/channels.sql), so no rebuild needs to know which stored
 -- proposals Go would encode differently: the function that told them is
--- gone. Rebuild the demands, channels and agents models after this
--- migration (`towow projections rebuild`) so that rows written before it
--- hold what the fold stores now.
+-- gone. Rows written before it differ from what the folds store now only
+-- where a recorded proposal or profile was not Go's own encoding of
+-- itself (never for events Go wrote); `towow projections rebuild` aligns
+-- them.
 DROP FUNCTION towow_proposal_unlike_go(jsonb);
 
 -- +goose Down
