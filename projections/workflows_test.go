@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 	"time"
 
@@ -178,6 +177,9 @@ func TestWorkflowsModel(t *testing.T) {
 			}
 		}
 	}
+	if len(tasks)+len(approvals) == 0 {
+		t.Fatal("the streams left no task or approval running: nothing to check the open nodes against")
+	}
 	open := func(f func(context.Context, projections.DB, string) ([]projections.OpenNode, error), who string) []string {
 		rows, err := f(ctx, pool, who)
 		if err != nil {
@@ -225,5 +227,5 @@ func sameSet(a, b []string) bool {
 			return false
 		}
 	}
-	return reflect.DeepEqual(len(a), len(b))
+	return len(a) == len(b)
 }
