@@ -16,10 +16,10 @@ import (
 	"github.com/towow/towow/eventstore"
 )
 
-// The canvas (issue 14, design 003 phase 3): the workflow as a person
-// edits it, in sync with the conversation agent's edits: one version
-// sequence for both, a stale structural batch refused with the current
-// canvas (409), and echo exclusion on the live stream.
+// The canvas: the workflow as a person edits it, in sync with the
+// conversation agent's edits: one version sequence for both, a stale
+// structural batch refused with the current canvas (409), and echo
+// exclusion on the live stream.
 
 // CanvasView is the canvas: the workflow with its nodes' positions and
 // execution state, its version, and the cursor it was folded up to.
@@ -65,19 +65,9 @@ func (s *Server) registerCanvas(api huma.API) {
 	// The acknowledgement is no operation's body: register its schema so
 	// that clients generated from the document know it.
 	api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[CanvasAck](), true, "")
-	huma.Register(api, huma.Operation{
-		OperationID: "get-canvas",
-		Method:      http.MethodGet,
-		Path:        "/api/v1/workflows/{workflow_id}/canvas",
-		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
-		Tags:        []string{"workflows", "canvas"},
-	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
-		w, cursor, err := s.workflowAt(ctx, in.WorkflowID, in.At)
-		if err != nil {
-			return nil, err
-		}
-		return &CanvasOutput{Body: canvasView(w, cursor)}, nil
-	})
+	if s.ReadModels != nil {
+		s.registerCanvasView(api)
+	}
 
 	huma.Register(api, huma.Operation{
 		OperationID: "change-canvas",
@@ -131,6 +121,30 @@ func (s *Server) registerCanvas(api huma.API) {
 	})
 }
 
+// registerCanvasView registers the canvas's read: from the workflows read
+// model now, or (?at=) folded as it was.
+func (s *Server) registerCanvasView(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "get-canvas",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows/{workflow_id}/canvas",
+		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
+		Tags:        []string{"workflows", "canvas"},
+	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
+		read := s.workflowNow
+		if in.At > 0 {
+			read = func(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+				return s.workflowAt(ctx, id, in.At)
+			}
+		}
+		w, cursor, err := read(ctx, in.WorkflowID)
+		if err != nil {
+			return nil, err
+		}
+		return &CanvasOutput{Body: canvasView(w, cursor)}, nil
+	})
+}
+
 // countCanvas counts a batch's outcome in /metrics.
 func (s *Server) countCanvas(outcome string) {
 	if s.Metrics != nil {
@@ -154,9 +168,14 @@ func canvasField(i int, field string) string {
 }
 
 // canvasConflict is the 409 of a stale batch, with the canvas as it is
-// now (folded after the refusal: the freshest state to reapply on).
+// now (read after the refusal, with every event of the stream committed
+// by then: the freshest state to reapply on).
 func (s *Server) canvasConflict(ctx context.Context, workflowID string, c *domain.CanvasConflictError) error {
-	w, cursor, err := s.workflowAt(ctx, workflowID, 0)
+	read := s.workflowNow
+	if s.ReadModels == nil {
+		read = func(ctx context.Context, id string) (*domain.Workflow, int64, error) { return s.workflowAt(ctx, id, 0) }
+	}
+	w, cursor, err := read(ctx, workflowID)
 	if err != nil {
 		return err
 	}

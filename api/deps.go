@@ -67,6 +67,8 @@ type ReadModels interface {
 	ListLLMCalls(ctx context.Context, f projections.LLMCallFilter) ([]projections.LLMCallView, error)
 	SummarizeLLMCalls(ctx context.Context, f projections.LLMCallFilter) ([]projections.LLMCallSummary, error)
 	SummarizeQuality(ctx context.Context, f projections.QualityFilter) (projections.QualitySummary, error)
+	Workflow(ctx context.Context, workflowID string) (projections.WorkflowState, error)
+	WorkflowTasks(ctx context.Context, agentID string) ([]projections.OpenNode, error)
 }
 
 // StatusSource tells the operations view what runs in this process.

@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/towow/towow/domain"
+	"github.com/towow/towow/projections"
 )
 
 // External agents: an agent with mode external answers for itself. It finds
@@ -128,17 +129,22 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		out := &InboxOutput{}
 		out.Body.AgentID, out.Body.Tasks = agentID, []Task{}
 		seen := map[string]bool{}
+		var open map[string][]projections.OpenNode // the agent's running workflow tasks, read at the first agreement
 		for _, p := range recent {
 			if domain.ChannelStatus(p.Status).IsTerminal() {
 				if !p.InFinal || seen[p.RootDemandID] {
 					continue
 				}
 				seen[p.RootDemandID] = true
-				tasks, err := s.workflowTasks(ctx, p.RootDemandID, agentID, p.Demand)
-				if err != nil {
-					return nil, err
+				if open == nil {
+					if open, err = s.openTasks(ctx, agentID); err != nil {
+						return nil, err
+					}
 				}
-				out.Body.Tasks = append(out.Body.Tasks, tasks...)
+				for _, n := range open[domain.WorkflowIDFor(p.RootDemandID)] {
+					out.Body.Tasks = append(out.Body.Tasks, Task{Kind: "task", ChannelID: n.ChannelID, DemandID: n.DemandID,
+						Demand: p.Demand, WorkflowID: n.WorkflowID, Node: &n.Node})
+				}
 				continue
 			}
 			c := &domain.Channel{}
@@ -154,23 +160,6 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		}
 		return out, nil
 	})
-}
-
-// workflowTasks are the running tasks of agentID in the workflow of a root
-// demand's agreement.
-func (s *Server) workflowTasks(ctx context.Context, rootDemandID, agentID, demand string) ([]Task, error) {
-	w, err := s.foldWorkflow(ctx, domain.WorkflowIDFor(rootDemandID))
-	if err != nil {
-		return nil, err
-	}
-	var out []Task
-	for _, n := range w.Nodes {
-		if n.Type == domain.NodeTask && n.AssigneeID == agentID && w.Run(n.ID).Status == domain.NodeStatusRunning {
-			node := n
-			out = append(out, Task{Kind: "task", ChannelID: w.ChannelID, DemandID: w.DemandID, Demand: demand, WorkflowID: w.ID, Node: &node})
-		}
-	}
-	return out, nil
 }
 
 func answered(channelID, agentID string, pos int64) *AnswerOutput {

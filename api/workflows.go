@@ -11,11 +11,14 @@ import (
 
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/projections"
 )
 
-// Workflows (issue 13, design 003): the agreed plan of a root negotiation
-// as a DAG of nodes, read by folding its stream, changed only by decisions
-// the Coordinator validates, executed node by node.
+// Workflows: the agreed plan of a root negotiation as a DAG of nodes,
+// changed only by decisions the Coordinator validates, executed node by
+// node. Reads come from the workflows read model (the domain's fold of the
+// stream, kept by the projection); only time travel (?at=) folds the
+// stream here, through the same domain fold.
 
 // WorkflowNodeView is a node with its execution state.
 type WorkflowNodeView struct {
@@ -59,31 +62,65 @@ func workflowView(w *domain.Workflow) WorkflowView {
 	return v
 }
 
-// foldWorkflow folds a workflow from the log (one that does not exist
-// folds to nothing).
-func (s *Server) foldWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
-	w := &domain.Workflow{}
-	if _, err := s.Events.Fold(ctx, domain.WorkflowStream(id), w.Apply); err != nil {
-		return nil, problem(err)
-	}
-	return w, nil
-}
-
-// loadWorkflow folds a workflow from the log; 404 when there is none.
-func (s *Server) loadWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
-	w, err := s.foldWorkflow(ctx, id)
+// workflowNow returns a workflow as the workflows read model holds it
+// (see freshWorkflow), and the cursor of its stream's last event; 404
+// when there is none.
+func (s *Server) workflowNow(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+	st, err := s.freshWorkflow(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if !w.Exists() {
-		return nil, notFound(fmt.Sprintf("no workflow %s", id))
+	if !st.Workflow.Exists() {
+		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
 	}
-	return w, nil
+	return st.Workflow, st.Cursor, nil
 }
 
-// workflowAt folds a workflow's events up to cursor at (0: all of
-// them); it returns the workflow and the position of the last event
-// folded, and 404 when the workflow did not exist yet.
+// freshWorkflow reads a workflow's row from the workflows read model,
+// reading your writes: when the row is behind its stream's last event in
+// the log, it waits (at most readWait) for the model to fold it, so a GET
+// after a decision's answer sees the decision.
+func (s *Server) freshWorkflow(ctx context.Context, id string) (projections.WorkflowState, error) {
+	st, err := s.ReadModels.Workflow(ctx, id)
+	if err != nil {
+		return st, problem(err)
+	}
+	if st.Fresh() {
+		return st, nil
+	}
+	if err := s.waitFor(ctx, MinCursor{MinCursor: st.StreamHead}, projections.Workflows{}.Name()); err != nil {
+		return st, err
+	}
+	if st, err = s.ReadModels.Workflow(ctx, id); err != nil {
+		return st, problem(err)
+	}
+	return st, nil
+}
+
+// workflowExists answers 404 unless the workflow was created: from the
+// read model when the server has one, else from the log (its
+// towow.workflow.created), without folding the stream either way.
+func (s *Server) workflowExists(ctx context.Context, id string) error {
+	if s.ReadModels != nil {
+		_, _, err := s.workflowNow(ctx, id)
+		return err
+	}
+	created, err := s.Events.ReadAll(ctx, 0, eventstore.Filter{StreamID: domain.WorkflowStream(id),
+		Types: []domain.EventType{domain.EventWorkflowCreated}}, 1)
+	if err != nil {
+		return problem(err)
+	}
+	if len(created) == 0 {
+		return notFound(fmt.Sprintf("no workflow %s", id))
+	}
+	return nil
+}
+
+// workflowAt folds a workflow's events up to cursor at through the
+// domain's fold: time travel, and the state a write's answer carries when
+// the server has no read models (0: all of them). It returns the workflow
+// and the position of the last event folded, and 404 when the workflow
+// did not exist yet.
 func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.Workflow, int64, error) {
 	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{StreamID: domain.WorkflowStream(id), UntilPosition: at})
 	if err != nil {
@@ -106,6 +143,29 @@ func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.W
 		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
 	}
 	return w, last, nil
+}
+
+// openTasks returns the running tasks assigned to agentID, by workflow,
+// from the workflows read model once it has folded the log as it was at
+// the call (the inbox lists a task exactly while the engine would take
+// its report).
+func (s *Server) openTasks(ctx context.Context, agentID string) (map[string][]projections.OpenNode, error) {
+	head, err := s.Events.HeadPosition(ctx)
+	if err != nil {
+		return nil, problem(err)
+	}
+	if err := s.waitFor(ctx, MinCursor{MinCursor: head}, projections.Workflows{}.Name()); err != nil {
+		return nil, err
+	}
+	nodes, err := s.ReadModels.WorkflowTasks(ctx, agentID)
+	if err != nil {
+		return nil, problem(err)
+	}
+	out := map[string][]projections.OpenNode{}
+	for _, n := range nodes {
+		out[n.WorkflowID] = append(out[n.WorkflowID], n)
+	}
+	return out, nil
 }
 
 // WorkflowListInput selects workflows.
@@ -227,45 +287,9 @@ type WorkflowStreamInput struct {
 }
 
 func (s *Server) registerWorkflows(api huma.API) {
-	huma.Register(api, huma.Operation{
-		OperationID: "list-workflows",
-		Method:      http.MethodGet,
-		Path:        "/api/v1/workflows",
-		Summary:     "The workflow a root demand's agreement became (an empty list before the agreement, or without one)",
-		Tags:        []string{"workflows"},
-	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
-		out := &WorkflowListOutput{}
-		out.Body.Workflows = []WorkflowView{}
-		w, err := s.foldWorkflow(ctx, domain.WorkflowIDFor(in.DemandID))
-		if err != nil {
-			return nil, err
-		}
-		if w.Exists() {
-			out.Body.Workflows = append(out.Body.Workflows, workflowView(w))
-		}
-		return out, nil
-	})
-
-	huma.Register(api, huma.Operation{
-		OperationID: "get-workflow",
-		Method:      http.MethodGet,
-		Path:        "/api/v1/workflows/{workflow_id}",
-		Summary:     "A workflow: nodes with their execution state, edges, status and version (?at=<cursor>: as it was then)",
-		Tags:        []string{"workflows"},
-	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
-		if in.At > 0 {
-			w, _, err := s.workflowAt(ctx, in.WorkflowID, in.At)
-			if err != nil {
-				return nil, err
-			}
-			return &WorkflowOutput{Body: workflowView(w)}, nil
-		}
-		w, err := s.loadWorkflow(ctx, in.WorkflowID)
-		if err != nil {
-			return nil, err
-		}
-		return &WorkflowOutput{Body: workflowView(w)}, nil
-	})
+	if s.ReadModels != nil {
+		s.registerWorkflowViews(api)
+	}
 
 	huma.Register(api, huma.Operation{
 		OperationID:  "decide-workflow",
@@ -379,10 +403,53 @@ func (s *Server) registerWorkflows(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.loadWorkflow(ctx, in.WorkflowID); err != nil {
+		if err := s.workflowExists(ctx, in.WorkflowID); err != nil {
 			return nil, err
 		}
 		return s.streamFor(after, eventstore.Filter{StreamID: domain.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
+	})
+}
+
+// registerWorkflowViews registers the reads of the workflows read model:
+// the list (by root demand) and one workflow, now or (?at=) as it was.
+func (s *Server) registerWorkflowViews(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "list-workflows",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows",
+		Summary:     "The workflow a root demand's agreement became (an empty list before the agreement, or without one)",
+		Tags:        []string{"workflows"},
+	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
+		out := &WorkflowListOutput{}
+		out.Body.Workflows = []WorkflowView{}
+		st, err := s.freshWorkflow(ctx, domain.WorkflowIDFor(in.DemandID))
+		if err != nil {
+			return nil, err
+		}
+		if st.Workflow.Exists() {
+			out.Body.Workflows = append(out.Body.Workflows, workflowView(st.Workflow))
+		}
+		return out, nil
+	})
+
+	huma.Register(api, huma.Operation{
+		OperationID: "get-workflow",
+		Method:      http.MethodGet,
+		Path:        "/api/v1/workflows/{workflow_id}",
+		Summary:     "A workflow: nodes with their execution state, edges, status and version (?at=<cursor>: as it was then)",
+		Tags:        []string{"workflows"},
+	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
+		get := s.workflowNow
+		if in.At > 0 {
+			get = func(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+				return s.workflowAt(ctx, id, in.At)
+			}
+		}
+		w, _, err := get(ctx, in.WorkflowID)
+		if err != nil {
+			return nil, err
+		}
+		return &WorkflowOutput{Body: workflowView(w)}, nil
 	})
 }
 

@@ -42,20 +42,20 @@ var agentsModel = Model{
 func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
 	switch x := p.(type) {
 	case *domain.AgentRegistered:
-		prof, tags, err := profileJSON(x.Profile)
+		tags, err := jsonArray(x.Profile.Tags)
 		if err != nil {
 			return err
 		}
 		return q.InsertAgent(ctx, sqlcdb.InsertAgentParams{AgentID: x.AgentID, UserName: x.Profile.UserName,
-			Mode: modeOf(x.Profile), Location: x.Profile.Location, Tags: tags, Profile: prof,
+			Mode: modeOf(x.Profile), Location: x.Profile.Location, Tags: tags, Payload: e.Payload,
 			RecordedAt: e.RecordedAt, Position: e.Position})
 	case *domain.AgentUpdated:
-		prof, tags, err := profileJSON(x.Profile)
+		tags, err := jsonArray(x.Profile.Tags)
 		if err != nil {
 			return err
 		}
 		return q.UpdateAgentProfile(ctx, sqlcdb.UpdateAgentProfileParams{AgentID: x.AgentID, UserName: x.Profile.UserName,
-			Mode: modeOf(x.Profile), Location: x.Profile.Location, Tags: tags, Profile: prof,
+			Mode: modeOf(x.Profile), Location: x.Profile.Location, Tags: tags, Payload: e.Payload,
 			RecordedAt: e.RecordedAt, Position: e.Position})
 	case *domain.AgentDeactivated:
 		return q.SetAgentActive(ctx, sqlcdb.SetAgentActiveParams{AgentID: x.AgentID, Active: false,
@@ -95,24 +95,13 @@ func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEve
 }
 
 // rebuildAgents folds the two tables, one statement each
-// (queries/agents.sql RebuildAgentInvitations, RebuildAgents), then
-// re-encodes the profiles it could not copy as applyAgent stores them.
+// (queries/agents.sql RebuildAgentInvitations, RebuildAgents).
 func rebuildAgents(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	if err := q.RebuildAgentInvitations(ctx, head); err != nil {
 		return fmt.Errorf("rebuild agent invitations: %w", err)
 	}
-	odd, err := q.RebuildAgents(ctx, head)
-	if err != nil {
+	if err := q.RebuildAgents(ctx, head); err != nil {
 		return fmt.Errorf("rebuild agents: %w", err)
-	}
-	for _, r := range odd {
-		prof, err := reencode[domain.AgentProfile](r.Profile)
-		if err != nil {
-			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
-		}
-		if err := q.SetAgentProfileJSON(ctx, sqlcdb.SetAgentProfileJSONParams{Profile: prof, AgentID: r.AgentID}); err != nil {
-			return fmt.Errorf("profile of agent %q: %w", r.AgentID, err)
-		}
 	}
 	return nil
 }
@@ -122,14 +111,6 @@ func modeOf(p domain.AgentProfile) string {
 		return string(domain.AgentModeExternal)
 	}
 	return string(domain.AgentModeTwin)
-}
-
-func profileJSON(p domain.AgentProfile) (prof, tags json.RawMessage, err error) {
-	if prof, err = json.Marshal(p); err != nil {
-		return nil, nil, err
-	}
-	tags, err = jsonArray(p.Tags)
-	return prof, tags, err
 }
 
 // AgentStats counts an agent's participation.

@@ -63,16 +63,12 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		return q.SetChannelStatus(ctx, sqlcdb.SetChannelStatusParams{Status: string(x.Status),
 			Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
 	case *domain.ProposalDistributed:
-		prop, err := json.Marshal(x.Proposal)
-		if err != nil {
-			return err
-		}
 		typ := x.Proposal.Type
 		if typ == "" {
 			typ = domain.ProposalTypeNormal
 		}
 		if err := q.InsertProposal(ctx, sqlcdb.InsertProposalParams{ChannelID: x.ChannelID, Version: int32(x.Proposal.Version),
-			Round: int32(x.Round), Type: string(typ), Proposal: prop, Position: e.Position, RecordedAt: e.RecordedAt}); err != nil {
+			Round: int32(x.Round), Type: string(typ), Payload: e.Payload, Position: e.Position, RecordedAt: e.RecordedAt}); err != nil {
 			return err
 		}
 		return q.SetChannelProposal(ctx, sqlcdb.SetChannelProposalParams{ProposalVersion: int32(x.Proposal.Version),
@@ -119,24 +115,13 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 }
 
 // rebuildChannels folds the four tables, one statement each
-// (queries/channels.sql RebuildChannels, ...), then re-encodes the
-// proposals it could not copy as applyChannel stores them.
+// (queries/channels.sql RebuildChannels, ...).
 func rebuildChannels(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	if err := q.RebuildChannels(ctx, head); err != nil {
 		return fmt.Errorf("rebuild channels: %w", err)
 	}
-	odd, err := q.RebuildChannelProposals(ctx, head)
-	if err != nil {
+	if err := q.RebuildChannelProposals(ctx, head); err != nil {
 		return fmt.Errorf("rebuild channel proposals: %w", err)
-	}
-	for _, r := range odd {
-		prop, err := reencode[domain.Proposal](r.Proposal)
-		if err != nil {
-			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
-		}
-		if err := q.SetChannelProposalJSON(ctx, sqlcdb.SetChannelProposalJSONParams{Proposal: prop, ChannelID: r.ChannelID, Version: r.Version}); err != nil {
-			return fmt.Errorf("proposal %d of channel %q: %w", r.Version, r.ChannelID, err)
-		}
 	}
 	if err := q.RebuildChannelOffers(ctx, head); err != nil {
 		return fmt.Errorf("rebuild channel offers: %w", err)

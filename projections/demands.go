@@ -55,15 +55,8 @@ func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEv
 		if x.Status == domain.ChannelStatusFailed {
 			status = domain.DemandStatusFailed
 		}
-		var final json.RawMessage
-		if x.FinalProposal != nil {
-			var err error
-			if final, err = json.Marshal(x.FinalProposal); err != nil {
-				return err
-			}
-		}
 		return q.CompleteDemand(ctx, sqlcdb.CompleteDemandParams{
-			Status: string(status), Outcome: text(string(x.Status)), FinalProposal: final,
+			Status: string(status), Outcome: text(string(x.Status)), Payload: e.Payload,
 			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: x.RoundsTaken > 0},
 			Position:    e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
 	case *domain.NegotiationFailed:
@@ -75,21 +68,10 @@ func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEv
 }
 
 // rebuildDemands folds the table in one statement (queries/demands.sql
-// RebuildDemands), then re-encodes the final proposals it could not copy as
-// applyDemand stores them.
+// RebuildDemands).
 func rebuildDemands(q *sqlcdb.Queries, ctx context.Context, head int64) error {
-	odd, err := q.RebuildDemands(ctx, head)
-	if err != nil {
+	if err := q.RebuildDemands(ctx, head); err != nil {
 		return fmt.Errorf("rebuild demands: %w", err)
-	}
-	for _, r := range odd {
-		final, err := reencode[domain.Proposal](r.FinalProposal)
-		if err != nil {
-			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
-		}
-		if err := q.SetDemandFinalProposal(ctx, sqlcdb.SetDemandFinalProposalParams{FinalProposal: final, DemandID: r.DemandID}); err != nil {
-			return fmt.Errorf("final proposal of demand %q: %w", r.DemandID, err)
-		}
 	}
 	return nil
 }

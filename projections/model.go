@@ -35,7 +35,7 @@ type Model struct {
 	// Types are the event types Apply folds: Apply sees no other event (a
 	// rebuild through Apply reads only these), and Rebuild's SQL reads
 	// their payloads as stored. Nil: every event, undecoded (the model
-	// reads only the envelope and metadata).
+	// reads the envelope and metadata, and decodes what it folds itself).
 	Types []domain.EventType
 	// Apply folds one event through q (the batch's transaction, or a
 	// pipelined rebuild: write only, never read back). p is the event's
@@ -140,7 +140,7 @@ func fingerprint[R ~checksumRow](query func(*sqlcdb.Queries, context.Context) (R
 
 // All is every read model, in the order `towow serve` runs them.
 func All() []ReadModel {
-	return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}, Quality{}}
+	return []ReadModel{Streams{}, Demands{}, Channels{}, LLMCalls{}, Agents{}, Quality{}, Workflows{}}
 }
 
 // Names lists the read models' names, in All's order.

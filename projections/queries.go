@@ -120,3 +120,18 @@ func (q *Queries) SummarizeLLMCalls(ctx context.Context, f LLMCallFilter) ([]LLM
 func (q *Queries) SummarizeQuality(ctx context.Context, f QualityFilter) (QualitySummary, error) {
 	return SummarizeQuality(ctx, q.db, f)
 }
+
+// Workflow returns a workflow's row (see [GetWorkflow]).
+func (q *Queries) Workflow(ctx context.Context, workflowID string) (WorkflowState, error) {
+	return GetWorkflow(ctx, q.db, workflowID)
+}
+
+// WorkflowTasks returns the running tasks assigned to an agent.
+func (q *Queries) WorkflowTasks(ctx context.Context, agentID string) ([]OpenNode, error) {
+	return WorkflowTasks(ctx, q.db, agentID)
+}
+
+// PendingApprovals returns the running approvals waiting for a user.
+func (q *Queries) PendingApprovals(ctx context.Context, userID string) ([]OpenNode, error) {
+	return PendingApprovals(ctx, q.db, userID)
+}

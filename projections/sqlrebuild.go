@@ -1,7 +1,6 @@
 package projections
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/towow/towow/domain"
@@ -11,7 +10,9 @@ import (
 // Model's Rebuild: RebuildDemands, RebuildChannels, ..., in queries/) read:
 // they take the stored JSON as it is, with no upcaster. A model whose event
 // types moved on refuses its SQL rebuild until the SQL learns the new
-// shape.
+// shape. The live folds store some payload members as recorded too (a
+// proposal, an agent's profile), as the SQL does: a new schema version of
+// those types must update both.
 const sqlPayloadVersion = 1
 
 // checkSQLPayloads returns an error unless every type in types is at
@@ -29,22 +30,4 @@ func checkSQLPayloads(types []domain.EventType) error {
 		}
 	}
 	return nil
-}
-
-// reencode returns the JSON raw decoded into a T and encoded again: what
-// Apply stores for a payload field of type T (json.Marshal of the decoded
-// struct). The SQL rebuilds copy such fields as stored and hand back the
-// few values that may differ from this (a field missing, a null, an
-// omitempty zero value, a time not in Go's form: for proposals, the SQL
-// function towow_proposal_unlike_go in migrations/), to be rewritten.
-func reencode[T any](raw json.RawMessage) (json.RawMessage, error) {
-	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("decode %T: %w", v, err)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode %T: %w", v, err)
-	}
-	return out, nil
 }

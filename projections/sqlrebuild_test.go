@@ -19,13 +19,14 @@ import (
 )
 
 // TestSQLRebuildEqualsFold appends hand-built events of every shape the
-// demands, channels, agents and quality models fold — payloads as Go
+// demands, channels, agents, quality and workflows models fold — payloads as Go
 // writes them and as it would never write them (fields absent or null,
 // omitempty zero values, null list elements, odd times, duplicates, events
 // before the row they update exists, force-finalized channels, agent
 // updates and (de)activations), some carrying an LLM call in their
 // metadata — in random order over a few streams, with finished, running
-// and sub-negotiations (qualityTrees) woven in, then checks that every read
+// and sub-negotiations (qualityTrees) and workflow streams
+// (workflowStreams) woven in, then checks that every read
 // model's SQL rebuild (RebuildUpTo) gives exactly the rows of the live
 // event-by-event fold.
 func TestSQLRebuildEqualsFold(t *testing.T) {
@@ -40,10 +41,18 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 			// ones by a source of their own.
 			trees := append(qualityTrees(fmt.Sprint(seed), "u1"), qualityTrees(fmt.Sprint(seed)+"b", "u2")...)
 			weave := rand.New(rand.NewPCG(seed, 79))
+			// Workflow streams for the workflows model, woven in by a
+			// source of their own too.
+			flows := workflowStreams(rand.New(rand.NewPCG(seed, 80)), fmt.Sprint(seed))
+			weaveFlows := rand.New(rand.NewPCG(seed, 81))
 			for i := range 400 {
 				for len(trees) > 0 && weave.IntN(400-i) < len(trees) {
 					appendScripted(t, s, trees[:1])
 					trees = trees[1:]
+				}
+				for len(flows) > 0 && weaveFlows.IntN(400-i) < len(flows) {
+					appendScripted(t, s, flows[:1])
+					flows = flows[1:]
 				}
 				typ, payload, md := g.event()
 				body, err := json.Marshal(payload)
@@ -56,6 +65,7 @@ func TestSQLRebuildEqualsFold(t *testing.T) {
 				}
 			}
 			appendScripted(t, s, trees)
+			appendScripted(t, s, flows)
 			r := projections.NewRunner(pool, s, nil, nil)
 			for _, m := range projections.All() {
 				d, ok := m.(interface{ Model() projections.Model })
@@ -105,7 +115,7 @@ func tableRows(t *testing.T, pool *pgxpool.Pool, model string) []string {
 	t.Helper()
 	tables := map[string][]string{"streams": {"streams"}, "demands": {"demands"}, "agents": {"agents", "agent_invitations"},
 		"channels": {"channels", "channel_proposals", "channel_offers", "channel_feedback"}, "llm_calls": {"llm_calls"},
-		"quality": {"negotiation_quality", "negotiation_quality_places"}}[model]
+		"quality": {"negotiation_quality", "negotiation_quality_places"}, "workflows": {"workflows", "workflow_open_nodes"}}[model]
 	var out []string
 	for _, table := range tables {
 		rows, err := pool.Query(context.Background(), "SELECT '"+table+" ' || t::text FROM "+table+" t")

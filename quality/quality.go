@@ -1,4 +1,4 @@
-// Package quality scores negotiations (issue 12): how well the plan
+// Package quality scores negotiations: how well the plan
 // covers the demand's needs, whether it pads them, whether the people fit,
 // how settled the agreement is, what it cost and how long it took. Scores
 // are computed from a negotiation tree's events alone, so a rebuild or a

@@ -1,10 +1,14 @@
 -- name: InsertAgent :exec
+-- profile is the payload's profile object as recorded (RebuildAgents takes
+-- it the same way).
 INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, registered_at, updated_at, last_position)
-VALUES (@agent_id, @user_name, @mode, @location, @tags, @profile, true, @recorded_at, @recorded_at, @position)
+VALUES (@agent_id, @user_name, @mode, @location, @tags, coalesce(nullif(@payload::jsonb -> 'profile', 'null'), '{}'),
+        true, @recorded_at, @recorded_at, @position)
 ON CONFLICT (agent_id) DO NOTHING;
 
 -- name: UpdateAgentProfile :exec
-UPDATE agents SET user_name = @user_name, mode = @mode, location = @location, tags = @tags, profile = @profile,
+UPDATE agents SET user_name = @user_name, mode = @mode, location = @location, tags = @tags,
+                  profile = coalesce(nullif(@payload::jsonb -> 'profile', 'null'), '{}'),
                   updated_at = @recorded_at, last_position = @position
 WHERE agent_id = @agent_id AND last_position < @position;
 
@@ -133,7 +137,7 @@ WHERE e.global_position <= @head_position AND e.event_type IN ('towow.channel.cr
   AND NOT (e.event_type = 'towow.channel.invite_sent' AND coalesce((d.j ->> 'broadcast')::boolean, false))
 ORDER BY 1, 2;
 
--- name: RebuildAgents :many
+-- name: RebuildAgents :exec
 -- The agents table folded in one statement (see RebuildAgentInvitations):
 -- the rows Agents.Apply writes event by event. An agent's row comes from its
 -- first towow.agent.registered (InsertAgent: ON CONFLICT DO NOTHING). Every
@@ -151,10 +155,8 @@ ORDER BY 1, 2;
 -- last_invited_at is the last invitation's time and last_position the last
 -- of all; feedback_timed_out counts the feedback with actor system (the
 -- round's timeout settled it). profile is the
--- payload's object as stored, which is what json.Marshal of the decoded
--- domain.AgentProfile gives for any payload Go encoded; the statement
--- returns the rows where they might differ (a field missing, a null, an
--- omitempty zero value), for Agents.RebuildUpTo to re-encode in Go.
+-- payload's profile object as recorded, as InsertAgent and
+-- UpdateAgentProfile store it.
 WITH own AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, e.recorded_at, coalesce(e.payload ->> 'agent_id', '') AS agent_id
     FROM events e
@@ -224,51 +226,37 @@ WITH own AS (
     LEFT JOIN refs_folded f ON f.agent_id = r.agent_id
     CROSS JOIN LATERAL (SELECT (ARRAY[pe.payload])[1] AS j FROM events pe
                         WHERE pe.global_position = coalesce(o.profile_pos, r.pos) OFFSET 0) AS p
-), inserted AS (
-    INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, token_issued_at,
-                        invitations, offers_participate, offers_conditional, offers_decline,
-                        feedback_accept, feedback_negotiate, feedback_withdraw, feedback_timed_out, final_participations,
-                        last_invited_at, registered_at, updated_at, last_position, online, last_online_at, last_offline_at)
-    SELECT a.agent_id,
-           coalesce(a.profile ->> 'user_name', ''),
-           CASE WHEN a.profile ->> 'mode' = 'external' THEN 'external' ELSE 'twin' END,
-           coalesce(a.profile ->> 'location', ''),
-           CASE WHEN a.profile -> 'tags' @> '[null]'
-                THEN (SELECT jsonb_agg(coalesce(t, '') ORDER BY n) FROM jsonb_array_elements_text(a.profile -> 'tags') WITH ORDINALITY AS g(t, n))
-                ELSE coalesce(nullif(a.profile -> 'tags', 'null'), '[]') END,
-           a.profile,
-           coalesce(a.active, true),
-           a.token_issued_at,
-           coalesce(a.invitations, 0),
-           coalesce(a.offers_participate, 0),
-           coalesce(a.offers_conditional, 0),
-           coalesce(a.offers_decline, 0),
-           coalesce(a.feedback_accept, 0),
-           coalesce(a.feedback_negotiate, 0),
-           coalesce(a.feedback_withdraw, 0),
-           coalesce(a.feedback_timed_out, 0),
-           coalesce(a.final_participations, 0),
-           i.recorded_at,
-           e.recorded_at,
-           coalesce(a.updated_at, e.recorded_at),
-           greatest(a.pos, a.own_pos, a.refs_pos),
-           coalesce(a.online, false),
-           a.last_online_at,
-           a.last_offline_at
-    FROM folded a
-    JOIN events e ON e.global_position = a.pos
-    LEFT JOIN events i ON i.global_position = a.last_invited_pos
-    RETURNING 1
 )
-SELECT a.agent_id::text AS agent_id, a.profile::jsonb AS profile
+INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, token_issued_at,
+                    invitations, offers_participate, offers_conditional, offers_decline,
+                    feedback_accept, feedback_negotiate, feedback_withdraw, feedback_timed_out, final_participations,
+                    last_invited_at, registered_at, updated_at, last_position, online, last_online_at, last_offline_at)
+SELECT a.agent_id,
+       coalesce(a.profile ->> 'user_name', ''),
+       CASE WHEN a.profile ->> 'mode' = 'external' THEN 'external' ELSE 'twin' END,
+       coalesce(a.profile ->> 'location', ''),
+       CASE WHEN a.profile -> 'tags' @> '[null]'
+            THEN (SELECT jsonb_agg(coalesce(t, '') ORDER BY n) FROM jsonb_array_elements_text(a.profile -> 'tags') WITH ORDINALITY AS g(t, n))
+            ELSE coalesce(nullif(a.profile -> 'tags', 'null'), '[]') END,
+       a.profile,
+       coalesce(a.active, true),
+       a.token_issued_at,
+       coalesce(a.invitations, 0),
+       coalesce(a.offers_participate, 0),
+       coalesce(a.offers_conditional, 0),
+       coalesce(a.offers_decline, 0),
+       coalesce(a.feedback_accept, 0),
+       coalesce(a.feedback_negotiate, 0),
+       coalesce(a.feedback_withdraw, 0),
+       coalesce(a.feedback_timed_out, 0),
+       coalesce(a.final_participations, 0),
+       i.recorded_at,
+       e.recorded_at,
+       coalesce(a.updated_at, e.recorded_at),
+       greatest(a.pos, a.own_pos, a.refs_pos),
+       coalesce(a.online, false),
+       a.last_online_at,
+       a.last_offline_at
 FROM folded a
-WHERE jsonb_typeof(a.profile) <> 'object'
-   OR NOT a.profile ?& array['agent_id', 'user_name', 'profile_summary', 'location', 'tags']
-   OR a.profile -> 'capabilities' = '{}' OR a.profile -> 'interests' = '[]' OR a.profile ->> 'availability' = ''
-   OR a.profile ->> 'mode' = ''
-   OR (jsonb_path_exists(a.profile, 'strict $.** ? (@ == null)')
-       AND (a.profile -> 'tags' <> 'null' OR jsonb_path_exists(a.profile - 'tags', 'strict $.** ? (@ == null)')));
-
--- name: SetAgentProfileJSON :exec
--- RebuildAgents' fix-up: the profile as Go encodes it.
-UPDATE agents SET profile = @profile WHERE agent_id = @agent_id;
+JOIN events e ON e.global_position = a.pos
+LEFT JOIN events i ON i.global_position = a.last_invited_pos;

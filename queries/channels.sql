@@ -26,8 +26,10 @@ UPDATE channels SET participants = @participants, optional_participants = sqlc.n
 WHERE channel_id = @channel_id;
 
 -- name: InsertProposal :exec
+-- proposal is the payload's proposal as recorded (RebuildChannelProposals
+-- takes it the same way).
 INSERT INTO channel_proposals (channel_id, version, round, type, proposal, position, recorded_at)
-VALUES (@channel_id, @version, @round, @type, @proposal, @position, @recorded_at)
+VALUES (@channel_id, @version, @round, @type, coalesce(nullif(@payload::jsonb -> 'proposal', 'null'), '{}'), @position, @recorded_at)
 ON CONFLICT (channel_id, version) DO NOTHING;
 
 -- name: InsertOffer :exec
@@ -156,15 +158,11 @@ LEFT JOIN LATERAL (
     FROM (SELECT fe.event_type, (ARRAY[fe.payload])[1] AS j FROM events fe WHERE fe.global_position = f.final_pos OFFSET 0) AS l
 ) AS fin ON true;
 
--- name: RebuildChannelProposals :many
+-- name: RebuildChannelProposals :exec
 -- channel_proposals folded in one statement (see RebuildChannels): the first
 -- towow.proposal.distributed of each (channel, version) (InsertProposal: ON
 -- CONFLICT DO NOTHING), whether or not the channel has a row. proposal is
--- the payload's object as stored, which is what json.Marshal of the decoded
--- domain.Proposal gives for any payload Go encoded; the statement returns
--- the rows where they might differ (towow_proposal_unlike_go,
--- migrations/00008_proposal_encoding.sql), for the channels model's rebuild
--- to re-encode in Go.
+-- the payload's proposal as recorded, as InsertProposal stores it.
 WITH src AS (
     SELECT DISTINCT ON (1, 2)
            coalesce(d.j ->> 'channel_id', '') AS channel_id,
@@ -178,18 +176,9 @@ WITH src AS (
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
     WHERE e.global_position <= @head_position AND e.event_type = 'towow.proposal.distributed'
     ORDER BY 1, 2, e.global_position
-), inserted AS (
-    INSERT INTO channel_proposals (channel_id, version, round, type, proposal, position, recorded_at)
-    SELECT src.channel_id, src.version, src.round, src.type, src.proposal, src.position, src.recorded_at FROM src
-    RETURNING 1
 )
-SELECT src.channel_id::text AS channel_id, src.version::int AS version, src.proposal::jsonb AS proposal
-FROM src
-WHERE towow_proposal_unlike_go(src.proposal);
-
--- name: SetChannelProposalJSON :exec
--- RebuildChannelProposals' fix-up: the proposal as Go encodes it.
-UPDATE channel_proposals SET proposal = @proposal WHERE channel_id = @channel_id AND version = @version;
+INSERT INTO channel_proposals (channel_id, version, round, type, proposal, position, recorded_at)
+SELECT src.channel_id, src.version, src.round, src.type, src.proposal, src.position, src.recorded_at FROM src;
 
 -- name: RebuildChannelOffers :exec
 -- channel_offers folded in one statement (see RebuildChannels): the first

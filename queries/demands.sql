@@ -15,8 +15,9 @@ WHERE demand_id = @demand_id;
 
 -- name: CompleteDemand :exec
 -- A channel's NegotiationCompleted: finalized and force_finalized complete
--- the demand, failed fails it.
-UPDATE demands SET status = @status, outcome = @outcome, final_proposal = sqlc.narg('final_proposal'),
+-- the demand, failed fails it. final_proposal is the payload's
+-- final_proposal as recorded (RebuildDemands takes it the same way).
+UPDATE demands SET status = @status, outcome = @outcome, final_proposal = nullif(@payload::jsonb -> 'final_proposal', 'null'),
                    rounds_taken = sqlc.narg('rounds_taken'), last_position = @position, updated_at = @recorded_at
 WHERE demand_id = @demand_id;
 
@@ -56,7 +57,7 @@ SELECT count(*)::bigint AS row_count,
        coalesce(md5(string_agg(d::text, E'\n' ORDER BY d.demand_id)), '')::text AS checksum
 FROM demands d;
 
--- name: RebuildDemands :many
+-- name: RebuildDemands :exec
 -- The demands read model folded in one statement (Rebuild's fast path): the
 -- rows Demands.Apply writes event by event, which the rebuild test checks
 -- row for row. A demand's row comes from its first towow.demand.submitted
@@ -71,11 +72,8 @@ FROM demands d;
 -- keys spelled as their json tags (Go would also take other cases). Each
 -- payload is detoasted once: (ARRAY[payload])[1] is an untoasted copy, and
 -- OFFSET 0 keeps the planner from copying the expression into every use.
--- final_proposal is the payload's object as stored, which is what
--- json.Marshal of the decoded *domain.Proposal gives for any payload Go
--- encoded; the statement returns the rows where they might differ
--- (towow_proposal_unlike_go, migrations/00008_proposal_encoding.sql), for
--- the demands model's rebuild to re-encode in Go.
+-- final_proposal is the payload's final_proposal as recorded, as
+-- CompleteDemand stores it.
 WITH ev AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'demand_id', '') AS demand_id,
            d.j ->> 'channel_id' AS channel_id, d.j ->> 'status' AS status, nullif(d.j -> 'final_proposal', 'null') AS final_proposal,
@@ -107,39 +105,30 @@ WITH ev AS (
            (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code
     FROM updates u
     GROUP BY u.demand_id
-), inserted AS (
-    INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
-                         understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
-                         submitted_position, last_position, created_at, updated_at)
-    SELECT s.demand_id,
-           coalesce(e.payload ->> 'user_id', ''),
-           coalesce(e.payload ->> 'raw_input', ''),
-           coalesce(nullif(e.payload ->> 'root_demand_id', ''), s.demand_id),
-           nullif(e.payload ->> 'parent_demand_id', ''),
-           nullif(e.payload ->> 'parent_channel_id', ''),
-           coalesce((e.payload ->> 'recursion_depth')::int, 0),
-           coalesce(f.status, 'processing'),
-           u.payload,
-           f.channel_id,
-           coalesce(f.completed_outcome, f.failed_reason),
-           f.final_proposal,
-           f.rounds_taken,
-           f.error_code,
-           s.pos,
-           coalesce(f.last_pos, s.pos),
-           e.recorded_at,
-           coalesce(l.recorded_at, e.recorded_at)
-    FROM submitted s
-    JOIN events e ON e.global_position = s.pos
-    LEFT JOIN folded f ON f.demand_id = s.demand_id
-    LEFT JOIN events l ON l.global_position = f.last_pos
-    LEFT JOIN events u ON u.global_position = f.understood_pos
-    RETURNING 1
 )
-SELECT f.demand_id::text AS demand_id, f.final_proposal::jsonb AS final_proposal
-FROM folded f
-WHERE f.final_proposal IS NOT NULL AND towow_proposal_unlike_go(f.final_proposal);
-
--- name: SetDemandFinalProposal :exec
--- RebuildDemands' fix-up: the final proposal as Go encodes it.
-UPDATE demands SET final_proposal = @final_proposal WHERE demand_id = @demand_id;
+INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
+                     understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
+                     submitted_position, last_position, created_at, updated_at)
+SELECT s.demand_id,
+       coalesce(e.payload ->> 'user_id', ''),
+       coalesce(e.payload ->> 'raw_input', ''),
+       coalesce(nullif(e.payload ->> 'root_demand_id', ''), s.demand_id),
+       nullif(e.payload ->> 'parent_demand_id', ''),
+       nullif(e.payload ->> 'parent_channel_id', ''),
+       coalesce((e.payload ->> 'recursion_depth')::int, 0),
+       coalesce(f.status, 'processing'),
+       u.payload,
+       f.channel_id,
+       coalesce(f.completed_outcome, f.failed_reason),
+       f.final_proposal,
+       f.rounds_taken,
+       f.error_code,
+       s.pos,
+       coalesce(f.last_pos, s.pos),
+       e.recorded_at,
+       coalesce(l.recorded_at, e.recorded_at)
+FROM submitted s
+JOIN events e ON e.global_position = s.pos
+LEFT JOIN folded f ON f.demand_id = s.demand_id
+LEFT JOIN events l ON l.global_position = f.last_pos
+LEFT JOIN events u ON u.global_position = f.understood_pos;

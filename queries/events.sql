@@ -47,8 +47,9 @@ LIMIT @max_count;
 
 -- name: RecordedLLMAnswer :many
 -- The answer of a negotiation tree's recorded LLM call with this prompt
--- and input hash (a fork reuses it; an answer that did not
--- parse then falls back again); the first one, if any.
+-- and input hash (a fork replays the recorded answer instead of asking
+-- again; an answer that did not parse then falls back again); the first
+-- one, if any.
 SELECT (metadata -> 'llm_call' ->> 'answer')::text AS answer
 FROM events
 WHERE metadata ->> 'correlation_id' = @demand_id::text

@@ -50,7 +50,7 @@ Usage:
   towow mcp [--server URL]          serve the MCP tools over stdio for an MCP client (runs ToWow in
                                     this process, or calls a running server's API with --server)
   towow migrate up|down|status      apply, roll back one step, or list migrations
-  towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]
+  towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality|workflows]
                                     fold the read models again from the first event while servers
                                     keep serving (readers see the old rows until it commits)
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster

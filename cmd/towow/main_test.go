@@ -309,7 +309,7 @@ func TestCommandErrors(t *testing.T) {
 		{"mcp with arguments", []string{"mcp", "extra"}, nil, 2, "towow: usage: towow mcp takes no arguments but --server URL"},
 		{"mcp bad server", []string{"mcp", "--server", "localhost:8080"}, nil, 2, `towow: usage: --server "localhost:8080" is not an http(s) URL`},
 		{"bench bad writers", []string{"bench", "append", "--writers", "0"}, nil, 2, "towow: usage: --writers"},
-		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality]"},
+		{"projections without verb", []string{"projections"}, nil, 2, "towow: usage: towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality|workflows]"},
 		{"projections bad name", []string{"projections", "rebuild", "--name", "offers"}, nil, 2, `towow: usage: --name "offers": want one of streams, demands, channels`},
 		{"bench sse bad follow", []string{"bench", "sse", "-follow", "everything"}, nil, 2, "towow: usage: -follow must be all or demand"},
 		{"bench sse bad reader", []string{"bench", "sse", "-reader", "curl"}, nil, 2, "towow: usage: -reader must be poll or http"},

@@ -265,7 +265,8 @@ func (q *Queries) GetAgent(ctx context.Context, agentID string) (Agent, error) {
 
 const insertAgent = `-- name: InsertAgent :exec
 INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, registered_at, updated_at, last_position)
-VALUES ($1, $2, $3, $4, $5, $6, true, $7, $7, $8)
+VALUES ($1, $2, $3, $4, $5, coalesce(nullif($6::jsonb -> 'profile', 'null'), '{}'),
+        true, $7, $7, $8)
 ON CONFLICT (agent_id) DO NOTHING
 `
 
@@ -275,11 +276,13 @@ type InsertAgentParams struct {
 	Mode       string          `json:"mode"`
 	Location   string          `json:"location"`
 	Tags       json.RawMessage `json:"tags"`
-	Profile    json.RawMessage `json:"profile"`
+	Payload    json.RawMessage `json:"payload"`
 	RecordedAt time.Time       `json:"recorded_at"`
 	Position   int64           `json:"position"`
 }
 
+// profile is the payload's profile object as recorded (RebuildAgents takes
+// it the same way).
 func (q *Queries) InsertAgent(ctx context.Context, arg InsertAgentParams) error {
 	_, err := q.db.Exec(ctx, insertAgent,
 		arg.AgentID,
@@ -287,7 +290,7 @@ func (q *Queries) InsertAgent(ctx context.Context, arg InsertAgentParams) error 
 		arg.Mode,
 		arg.Location,
 		arg.Tags,
-		arg.Profile,
+		arg.Payload,
 		arg.RecordedAt,
 		arg.Position,
 	)
@@ -440,7 +443,7 @@ func (q *Queries) RebuildAgentInvitations(ctx context.Context, headPosition int6
 	return err
 }
 
-const rebuildAgents = `-- name: RebuildAgents :many
+const rebuildAgents = `-- name: RebuildAgents :exec
 WITH own AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, e.recorded_at, coalesce(e.payload ->> 'agent_id', '') AS agent_id
     FROM events e
@@ -510,56 +513,41 @@ WITH own AS (
     LEFT JOIN refs_folded f ON f.agent_id = r.agent_id
     CROSS JOIN LATERAL (SELECT (ARRAY[pe.payload])[1] AS j FROM events pe
                         WHERE pe.global_position = coalesce(o.profile_pos, r.pos) OFFSET 0) AS p
-), inserted AS (
-    INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, token_issued_at,
-                        invitations, offers_participate, offers_conditional, offers_decline,
-                        feedback_accept, feedback_negotiate, feedback_withdraw, feedback_timed_out, final_participations,
-                        last_invited_at, registered_at, updated_at, last_position, online, last_online_at, last_offline_at)
-    SELECT a.agent_id,
-           coalesce(a.profile ->> 'user_name', ''),
-           CASE WHEN a.profile ->> 'mode' = 'external' THEN 'external' ELSE 'twin' END,
-           coalesce(a.profile ->> 'location', ''),
-           CASE WHEN a.profile -> 'tags' @> '[null]'
-                THEN (SELECT jsonb_agg(coalesce(t, '') ORDER BY n) FROM jsonb_array_elements_text(a.profile -> 'tags') WITH ORDINALITY AS g(t, n))
-                ELSE coalesce(nullif(a.profile -> 'tags', 'null'), '[]') END,
-           a.profile,
-           coalesce(a.active, true),
-           a.token_issued_at,
-           coalesce(a.invitations, 0),
-           coalesce(a.offers_participate, 0),
-           coalesce(a.offers_conditional, 0),
-           coalesce(a.offers_decline, 0),
-           coalesce(a.feedback_accept, 0),
-           coalesce(a.feedback_negotiate, 0),
-           coalesce(a.feedback_withdraw, 0),
-           coalesce(a.feedback_timed_out, 0),
-           coalesce(a.final_participations, 0),
-           i.recorded_at,
-           e.recorded_at,
-           coalesce(a.updated_at, e.recorded_at),
-           greatest(a.pos, a.own_pos, a.refs_pos),
-           coalesce(a.online, false),
-           a.last_online_at,
-           a.last_offline_at
-    FROM folded a
-    JOIN events e ON e.global_position = a.pos
-    LEFT JOIN events i ON i.global_position = a.last_invited_pos
-    RETURNING 1
 )
-SELECT a.agent_id::text AS agent_id, a.profile::jsonb AS profile
+INSERT INTO agents (agent_id, user_name, mode, location, tags, profile, active, token_issued_at,
+                    invitations, offers_participate, offers_conditional, offers_decline,
+                    feedback_accept, feedback_negotiate, feedback_withdraw, feedback_timed_out, final_participations,
+                    last_invited_at, registered_at, updated_at, last_position, online, last_online_at, last_offline_at)
+SELECT a.agent_id,
+       coalesce(a.profile ->> 'user_name', ''),
+       CASE WHEN a.profile ->> 'mode' = 'external' THEN 'external' ELSE 'twin' END,
+       coalesce(a.profile ->> 'location', ''),
+       CASE WHEN a.profile -> 'tags' @> '[null]'
+            THEN (SELECT jsonb_agg(coalesce(t, '') ORDER BY n) FROM jsonb_array_elements_text(a.profile -> 'tags') WITH ORDINALITY AS g(t, n))
+            ELSE coalesce(nullif(a.profile -> 'tags', 'null'), '[]') END,
+       a.profile,
+       coalesce(a.active, true),
+       a.token_issued_at,
+       coalesce(a.invitations, 0),
+       coalesce(a.offers_participate, 0),
+       coalesce(a.offers_conditional, 0),
+       coalesce(a.offers_decline, 0),
+       coalesce(a.feedback_accept, 0),
+       coalesce(a.feedback_negotiate, 0),
+       coalesce(a.feedback_withdraw, 0),
+       coalesce(a.feedback_timed_out, 0),
+       coalesce(a.final_participations, 0),
+       i.recorded_at,
+       e.recorded_at,
+       coalesce(a.updated_at, e.recorded_at),
+       greatest(a.pos, a.own_pos, a.refs_pos),
+       coalesce(a.online, false),
+       a.last_online_at,
+       a.last_offline_at
 FROM folded a
-WHERE jsonb_typeof(a.profile) <> 'object'
-   OR NOT a.profile ?& array['agent_id', 'user_name', 'profile_summary', 'location', 'tags']
-   OR a.profile -> 'capabilities' = '{}' OR a.profile -> 'interests' = '[]' OR a.profile ->> 'availability' = ''
-   OR a.profile ->> 'mode' = ''
-   OR (jsonb_path_exists(a.profile, 'strict $.** ? (@ == null)')
-       AND (a.profile -> 'tags' <> 'null' OR jsonb_path_exists(a.profile - 'tags', 'strict $.** ? (@ == null)')))
+JOIN events e ON e.global_position = a.pos
+LEFT JOIN events i ON i.global_position = a.last_invited_pos
 `
-
-type RebuildAgentsRow struct {
-	AgentID string          `json:"agent_id"`
-	Profile json.RawMessage `json:"profile"`
-}
 
 // The agents table folded in one statement (see RebuildAgentInvitations):
 // the rows Agents.Apply writes event by event. An agent's row comes from its
@@ -578,28 +566,11 @@ type RebuildAgentsRow struct {
 // last_invited_at is the last invitation's time and last_position the last
 // of all; feedback_timed_out counts the feedback with actor system (the
 // round's timeout settled it). profile is the
-// payload's object as stored, which is what json.Marshal of the decoded
-// domain.AgentProfile gives for any payload Go encoded; the statement
-// returns the rows where they might differ (a field missing, a null, an
-// omitempty zero value), for Agents.RebuildUpTo to re-encode in Go.
-func (q *Queries) RebuildAgents(ctx context.Context, headPosition int64) ([]RebuildAgentsRow, error) {
-	rows, err := q.db.Query(ctx, rebuildAgents, headPosition)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []RebuildAgentsRow{}
-	for rows.Next() {
-		var i RebuildAgentsRow
-		if err := rows.Scan(&i.AgentID, &i.Profile); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+// payload's profile object as recorded, as InsertAgent and
+// UpdateAgentProfile store it.
+func (q *Queries) RebuildAgents(ctx context.Context, headPosition int64) error {
+	_, err := q.db.Exec(ctx, rebuildAgents, headPosition)
+	return err
 }
 
 const setAgentActive = `-- name: SetAgentActive :exec
@@ -651,21 +622,6 @@ func (q *Queries) SetAgentOnline(ctx context.Context, arg SetAgentOnlineParams) 
 	return err
 }
 
-const setAgentProfileJSON = `-- name: SetAgentProfileJSON :exec
-UPDATE agents SET profile = $1 WHERE agent_id = $2
-`
-
-type SetAgentProfileJSONParams struct {
-	Profile json.RawMessage `json:"profile"`
-	AgentID string          `json:"agent_id"`
-}
-
-// RebuildAgents' fix-up: the profile as Go encodes it.
-func (q *Queries) SetAgentProfileJSON(ctx context.Context, arg SetAgentProfileJSONParams) error {
-	_, err := q.db.Exec(ctx, setAgentProfileJSON, arg.Profile, arg.AgentID)
-	return err
-}
-
 const setAgentToken = `-- name: SetAgentToken :exec
 UPDATE agents SET token_issued_at = $1::timestamptz, updated_at = $1::timestamptz, last_position = $2
 WHERE agent_id = $3 AND last_position < $2
@@ -683,7 +639,8 @@ func (q *Queries) SetAgentToken(ctx context.Context, arg SetAgentTokenParams) er
 }
 
 const updateAgentProfile = `-- name: UpdateAgentProfile :exec
-UPDATE agents SET user_name = $1, mode = $2, location = $3, tags = $4, profile = $5,
+UPDATE agents SET user_name = $1, mode = $2, location = $3, tags = $4,
+                  profile = coalesce(nullif($5::jsonb -> 'profile', 'null'), '{}'),
                   updated_at = $6, last_position = $7
 WHERE agent_id = $8 AND last_position < $7
 `
@@ -693,7 +650,7 @@ type UpdateAgentProfileParams struct {
 	Mode       string          `json:"mode"`
 	Location   string          `json:"location"`
 	Tags       json.RawMessage `json:"tags"`
-	Profile    json.RawMessage `json:"profile"`
+	Payload    json.RawMessage `json:"payload"`
 	RecordedAt time.Time       `json:"recorded_at"`
 	Position   int64           `json:"position"`
 	AgentID    string          `json:"agent_id"`
@@ -705,7 +662,7 @@ func (q *Queries) UpdateAgentProfile(ctx context.Context, arg UpdateAgentProfile
 		arg.Mode,
 		arg.Location,
 		arg.Tags,
-		arg.Profile,
+		arg.Payload,
 		arg.RecordedAt,
 		arg.Position,
 		arg.AgentID,

@@ -237,7 +237,7 @@ func (q *Queries) InsertOffer(ctx context.Context, arg InsertOfferParams) error 
 
 const insertProposal = `-- name: InsertProposal :exec
 INSERT INTO channel_proposals (channel_id, version, round, type, proposal, position, recorded_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+VALUES ($1, $2, $3, $4, coalesce(nullif($5::jsonb -> 'proposal', 'null'), '{}'), $6, $7)
 ON CONFLICT (channel_id, version) DO NOTHING
 `
 
@@ -246,18 +246,20 @@ type InsertProposalParams struct {
 	Version    int32           `json:"version"`
 	Round      int32           `json:"round"`
 	Type       string          `json:"type"`
-	Proposal   json.RawMessage `json:"proposal"`
+	Payload    json.RawMessage `json:"payload"`
 	Position   int64           `json:"position"`
 	RecordedAt time.Time       `json:"recorded_at"`
 }
 
+// proposal is the payload's proposal as recorded (RebuildChannelProposals
+// takes it the same way).
 func (q *Queries) InsertProposal(ctx context.Context, arg InsertProposalParams) error {
 	_, err := q.db.Exec(ctx, insertProposal,
 		arg.ChannelID,
 		arg.Version,
 		arg.Round,
 		arg.Type,
-		arg.Proposal,
+		arg.Payload,
 		arg.Position,
 		arg.RecordedAt,
 	)
@@ -437,7 +439,7 @@ func (q *Queries) RebuildChannelOffers(ctx context.Context, headPosition int64) 
 	return err
 }
 
-const rebuildChannelProposals = `-- name: RebuildChannelProposals :many
+const rebuildChannelProposals = `-- name: RebuildChannelProposals :exec
 WITH src AS (
     SELECT DISTINCT ON (1, 2)
            coalesce(d.j ->> 'channel_id', '') AS channel_id,
@@ -451,48 +453,18 @@ WITH src AS (
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
     WHERE e.global_position <= $1 AND e.event_type = 'towow.proposal.distributed'
     ORDER BY 1, 2, e.global_position
-), inserted AS (
-    INSERT INTO channel_proposals (channel_id, version, round, type, proposal, position, recorded_at)
-    SELECT src.channel_id, src.version, src.round, src.type, src.proposal, src.position, src.recorded_at FROM src
-    RETURNING 1
 )
-SELECT src.channel_id::text AS channel_id, src.version::int AS version, src.proposal::jsonb AS proposal
-FROM src
-WHERE towow_proposal_unlike_go(src.proposal)
+INSERT INTO channel_proposals (channel_id, version, round, type, proposal, position, recorded_at)
+SELECT src.channel_id, src.version, src.round, src.type, src.proposal, src.position, src.recorded_at FROM src
 `
-
-type RebuildChannelProposalsRow struct {
-	ChannelID string          `json:"channel_id"`
-	Version   int32           `json:"version"`
-	Proposal  json.RawMessage `json:"proposal"`
-}
 
 // channel_proposals folded in one statement (see RebuildChannels): the first
 // towow.proposal.distributed of each (channel, version) (InsertProposal: ON
 // CONFLICT DO NOTHING), whether or not the channel has a row. proposal is
-// the payload's object as stored, which is what json.Marshal of the decoded
-// domain.Proposal gives for any payload Go encoded; the statement returns
-// the rows where they might differ (towow_proposal_unlike_go,
-// migrations/00008_proposal_encoding.sql), for the channels model's rebuild
-// to re-encode in Go.
-func (q *Queries) RebuildChannelProposals(ctx context.Context, headPosition int64) ([]RebuildChannelProposalsRow, error) {
-	rows, err := q.db.Query(ctx, rebuildChannelProposals, headPosition)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []RebuildChannelProposalsRow{}
-	for rows.Next() {
-		var i RebuildChannelProposalsRow
-		if err := rows.Scan(&i.ChannelID, &i.Version, &i.Proposal); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+// the payload's proposal as recorded, as InsertProposal stores it.
+func (q *Queries) RebuildChannelProposals(ctx context.Context, headPosition int64) error {
+	_, err := q.db.Exec(ctx, rebuildChannelProposals, headPosition)
+	return err
 }
 
 const rebuildChannels = `-- name: RebuildChannels :exec
@@ -607,22 +579,6 @@ func (q *Queries) SetChannelProposal(ctx context.Context, arg SetChannelProposal
 		arg.RecordedAt,
 		arg.ChannelID,
 	)
-	return err
-}
-
-const setChannelProposalJSON = `-- name: SetChannelProposalJSON :exec
-UPDATE channel_proposals SET proposal = $1 WHERE channel_id = $2 AND version = $3
-`
-
-type SetChannelProposalJSONParams struct {
-	Proposal  json.RawMessage `json:"proposal"`
-	ChannelID string          `json:"channel_id"`
-	Version   int32           `json:"version"`
-}
-
-// RebuildChannelProposals' fix-up: the proposal as Go encodes it.
-func (q *Queries) SetChannelProposalJSON(ctx context.Context, arg SetChannelProposalJSONParams) error {
-	_, err := q.db.Exec(ctx, setChannelProposalJSON, arg.Proposal, arg.ChannelID, arg.Version)
 	return err
 }
 

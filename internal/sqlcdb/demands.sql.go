@@ -33,28 +33,29 @@ func (q *Queries) ChecksumDemands(ctx context.Context) (ChecksumDemandsRow, erro
 }
 
 const completeDemand = `-- name: CompleteDemand :exec
-UPDATE demands SET status = $1, outcome = $2, final_proposal = $3,
+UPDATE demands SET status = $1, outcome = $2, final_proposal = nullif($3::jsonb -> 'final_proposal', 'null'),
                    rounds_taken = $4, last_position = $5, updated_at = $6
 WHERE demand_id = $7
 `
 
 type CompleteDemandParams struct {
-	Status        string          `json:"status"`
-	Outcome       pgtype.Text     `json:"outcome"`
-	FinalProposal json.RawMessage `json:"final_proposal"`
-	RoundsTaken   pgtype.Int4     `json:"rounds_taken"`
-	Position      int64           `json:"position"`
-	RecordedAt    time.Time       `json:"recorded_at"`
-	DemandID      string          `json:"demand_id"`
+	Status      string          `json:"status"`
+	Outcome     pgtype.Text     `json:"outcome"`
+	Payload     json.RawMessage `json:"payload"`
+	RoundsTaken pgtype.Int4     `json:"rounds_taken"`
+	Position    int64           `json:"position"`
+	RecordedAt  time.Time       `json:"recorded_at"`
+	DemandID    string          `json:"demand_id"`
 }
 
 // A channel's NegotiationCompleted: finalized and force_finalized complete
-// the demand, failed fails it.
+// the demand, failed fails it. final_proposal is the payload's
+// final_proposal as recorded (RebuildDemands takes it the same way).
 func (q *Queries) CompleteDemand(ctx context.Context, arg CompleteDemandParams) error {
 	_, err := q.db.Exec(ctx, completeDemand,
 		arg.Status,
 		arg.Outcome,
-		arg.FinalProposal,
+		arg.Payload,
 		arg.RoundsTaken,
 		arg.Position,
 		arg.RecordedAt,
@@ -279,7 +280,7 @@ func (q *Queries) ListSubDemands(ctx context.Context, demandID pgtype.Text) ([]D
 	return items, nil
 }
 
-const rebuildDemands = `-- name: RebuildDemands :many
+const rebuildDemands = `-- name: RebuildDemands :exec
 WITH ev AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'demand_id', '') AS demand_id,
            d.j ->> 'channel_id' AS channel_id, d.j ->> 'status' AS status, nullif(d.j -> 'final_proposal', 'null') AS final_proposal,
@@ -311,44 +312,34 @@ WITH ev AS (
            (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code
     FROM updates u
     GROUP BY u.demand_id
-), inserted AS (
-    INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
-                         understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
-                         submitted_position, last_position, created_at, updated_at)
-    SELECT s.demand_id,
-           coalesce(e.payload ->> 'user_id', ''),
-           coalesce(e.payload ->> 'raw_input', ''),
-           coalesce(nullif(e.payload ->> 'root_demand_id', ''), s.demand_id),
-           nullif(e.payload ->> 'parent_demand_id', ''),
-           nullif(e.payload ->> 'parent_channel_id', ''),
-           coalesce((e.payload ->> 'recursion_depth')::int, 0),
-           coalesce(f.status, 'processing'),
-           u.payload,
-           f.channel_id,
-           coalesce(f.completed_outcome, f.failed_reason),
-           f.final_proposal,
-           f.rounds_taken,
-           f.error_code,
-           s.pos,
-           coalesce(f.last_pos, s.pos),
-           e.recorded_at,
-           coalesce(l.recorded_at, e.recorded_at)
-    FROM submitted s
-    JOIN events e ON e.global_position = s.pos
-    LEFT JOIN folded f ON f.demand_id = s.demand_id
-    LEFT JOIN events l ON l.global_position = f.last_pos
-    LEFT JOIN events u ON u.global_position = f.understood_pos
-    RETURNING 1
 )
-SELECT f.demand_id::text AS demand_id, f.final_proposal::jsonb AS final_proposal
-FROM folded f
-WHERE f.final_proposal IS NOT NULL AND towow_proposal_unlike_go(f.final_proposal)
+INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
+                     understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
+                     submitted_position, last_position, created_at, updated_at)
+SELECT s.demand_id,
+       coalesce(e.payload ->> 'user_id', ''),
+       coalesce(e.payload ->> 'raw_input', ''),
+       coalesce(nullif(e.payload ->> 'root_demand_id', ''), s.demand_id),
+       nullif(e.payload ->> 'parent_demand_id', ''),
+       nullif(e.payload ->> 'parent_channel_id', ''),
+       coalesce((e.payload ->> 'recursion_depth')::int, 0),
+       coalesce(f.status, 'processing'),
+       u.payload,
+       f.channel_id,
+       coalesce(f.completed_outcome, f.failed_reason),
+       f.final_proposal,
+       f.rounds_taken,
+       f.error_code,
+       s.pos,
+       coalesce(f.last_pos, s.pos),
+       e.recorded_at,
+       coalesce(l.recorded_at, e.recorded_at)
+FROM submitted s
+JOIN events e ON e.global_position = s.pos
+LEFT JOIN folded f ON f.demand_id = s.demand_id
+LEFT JOIN events l ON l.global_position = f.last_pos
+LEFT JOIN events u ON u.global_position = f.understood_pos
 `
-
-type RebuildDemandsRow struct {
-	DemandID      string          `json:"demand_id"`
-	FinalProposal json.RawMessage `json:"final_proposal"`
-}
 
 // The demands read model folded in one statement (Rebuild's fast path): the
 // rows Demands.Apply writes event by event, which the rebuild test checks
@@ -364,29 +355,11 @@ type RebuildDemandsRow struct {
 // keys spelled as their json tags (Go would also take other cases). Each
 // payload is detoasted once: (ARRAY[payload])[1] is an untoasted copy, and
 // OFFSET 0 keeps the planner from copying the expression into every use.
-// final_proposal is the payload's object as stored, which is what
-// json.Marshal of the decoded *domain.Proposal gives for any payload Go
-// encoded; the statement returns the rows where they might differ
-// (towow_proposal_unlike_go, migrations/00008_proposal_encoding.sql), for
-// the demands model's rebuild to re-encode in Go.
-func (q *Queries) RebuildDemands(ctx context.Context, headPosition int64) ([]RebuildDemandsRow, error) {
-	rows, err := q.db.Query(ctx, rebuildDemands, headPosition)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []RebuildDemandsRow{}
-	for rows.Next() {
-		var i RebuildDemandsRow
-		if err := rows.Scan(&i.DemandID, &i.FinalProposal); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+// final_proposal is the payload's final_proposal as recorded, as
+// CompleteDemand stores it.
+func (q *Queries) RebuildDemands(ctx context.Context, headPosition int64) error {
+	_, err := q.db.Exec(ctx, rebuildDemands, headPosition)
+	return err
 }
 
 const setDemandChannel = `-- name: SetDemandChannel :exec
@@ -408,21 +381,6 @@ func (q *Queries) SetDemandChannel(ctx context.Context, arg SetDemandChannelPara
 		arg.RecordedAt,
 		arg.DemandID,
 	)
-	return err
-}
-
-const setDemandFinalProposal = `-- name: SetDemandFinalProposal :exec
-UPDATE demands SET final_proposal = $1 WHERE demand_id = $2
-`
-
-type SetDemandFinalProposalParams struct {
-	FinalProposal json.RawMessage `json:"final_proposal"`
-	DemandID      string          `json:"demand_id"`
-}
-
-// RebuildDemands' fix-up: the final proposal as Go encodes it.
-func (q *Queries) SetDemandFinalProposal(ctx context.Context, arg SetDemandFinalProposalParams) error {
-	_, err := q.db.Exec(ctx, setDemandFinalProposal, arg.FinalProposal, arg.DemandID)
 	return err
 }
 

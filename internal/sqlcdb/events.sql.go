@@ -201,8 +201,9 @@ type RecordedLLMAnswerParams struct {
 }
 
 // The answer of a negotiation tree's recorded LLM call with this prompt
-// and input hash (a fork reuses it; an answer that did not
-// parse then falls back again); the first one, if any.
+// and input hash (a fork replays the recorded answer instead of asking
+// again; an answer that did not parse then falls back again); the first
+// one, if any.
 func (q *Queries) RecordedLLMAnswer(ctx context.Context, arg RecordedLLMAnswerParams) ([]string, error) {
 	rows, err := q.db.Query(ctx, recordedLLMAnswer, arg.DemandID, arg.PromptKey, arg.InputHash)
 	if err != nil {

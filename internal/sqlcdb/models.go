@@ -280,3 +280,26 @@ type Stream struct {
 	CreatedAt     time.Time   `json:"created_at"`
 	UpdatedAt     time.Time   `json:"updated_at"`
 }
+
+type Workflow struct {
+	WorkflowID    string          `json:"workflow_id"`
+	DemandID      string          `json:"demand_id"`
+	ChannelID     string          `json:"channel_id"`
+	UserID        string          `json:"user_id"`
+	Status        string          `json:"status"`
+	Version       int32           `json:"version"`
+	State         json.RawMessage `json:"state"`
+	FirstPosition int64           `json:"first_position"`
+	LastPosition  int64           `json:"last_position"`
+	CreatedAt     time.Time       `json:"created_at"`
+	UpdatedAt     time.Time       `json:"updated_at"`
+}
+
+type WorkflowOpenNode struct {
+	WorkflowID string          `json:"workflow_id"`
+	NodeID     string          `json:"node_id"`
+	NodeType   string          `json:"node_type"`
+	Assignee   string          `json:"assignee"`
+	Ordinal    int32           `json:"ordinal"`
+	Node       json.RawMessage `json:"node"`
+}
