@@ -24,15 +24,12 @@ import (
 
 // Size limits applied while normalising replies.
 const (
-	maxReplyBytes   = 256 << 10 // the part of a reply searched for JSON
-	maxJSONStarts   = 64        // candidate '{' positions tried
-	maxTextRunes    = 2000      // any free-text field
-	maxShortRunes   = 200       // names, roles, tags, dates
-	maxListItems    = 30        // any list
-	maxTagItems     = 12        // capability tags
-	maxSubDemands   = 3         // prompt 8
-	maxGaps         = 10        // prompt 7
-	maxAttendeesCap = 10_000_000
+	maxReplyBytes = 256 << 10 // the part of a reply searched for JSON
+	maxJSONStarts = 64        // candidate '{' positions tried
+	maxTextRunes  = 2000      // any free-text field
+	maxShortRunes = 200       // names, roles, tags, dates
+	maxListItems  = 30        // any list
+	maxTagItems   = 12        // capability tags
 )
 
 // decodeAny decodes one JSON value with numbers kept as json.Number.

@@ -9,6 +9,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Adjust, adjust) }
+
 // declineAdjustReasons explain why an adjustment request was not granted.
 var declineAdjustReasons = []string{
 	"与其他参与者已确认的时间安排冲突，本轮暂无法调整",

@@ -11,6 +11,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Converse, converse) }
+
 // Conversation (prompt 11): the agent a person talks to about a workflow,
 // one ReAct step per call. The brain takes at most one action per turn, so
 // the engine's loop always ends: it reads the turn's steps so far first.

@@ -72,7 +72,7 @@ func (l *convLoop) say(msg string) domain.Turn {
 	turn := domain.Turn{MessageID: fmt.Sprintf("m-%d", l.n), Text: msg, Steps: []domain.ConversationStep{}}
 	for step := 1; step <= domain.MaxAgentSteps && !turn.Done; step++ {
 		in := llm.ConverseInput{Workflow: llm.StateOf(l.w), History: l.history, Message: msg, Steps: turn.Steps, Now: l.now}
-		a, rec, err := l.c.Converse(context.Background(), in)
+		a, rec, err := llm.Call(context.Background(), l.c, llm.Converse, in)
 		if err != nil || rec.FallbackUsed {
 			l.t.Fatalf("%q step %d: %+v, %v", msg, step, rec, err)
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Aggregate, aggregate) }
+
 // roleRe finds the role an offer names ("作为摄影师，…").
 var roleRe = regexp.MustCompile(`作为([^，,。；;：:\s（(]+)`)
 
