@@ -14,7 +14,7 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// Defaults of [Config] (001 §6.2.1, §9.1).
+// Defaults of [Config].
 const (
 	DefaultTimeout          = 10 * time.Second
 	DefaultFailureThreshold = 3
@@ -61,14 +61,9 @@ type Config struct {
 	TracerProvider trace.TracerProvider
 }
 
-// Client calls the eleven prompts through one provider with timeout, circuit
-// breaker, parsing and fallbacks. It is safe for concurrent use.
-//
-// Every method returns the typed result, the record of the call and an
-// error. The error is non-nil only when ctx is done (cancelled or past its
-// deadline): the result is then the fallback and must not be used. Any
-// failure of the LLM itself gives the prompt's fallback result, with
-// FallbackUsed set in the record, and a nil error.
+// Client runs prompts (see [Call]) through one provider with timeout,
+// circuit breaker, retries, reuse of recorded answers, parsing and
+// fallbacks. It is safe for concurrent use.
 type Client struct {
 	provider Provider
 	timeout  time.Duration

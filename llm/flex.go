@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 )
 
-// Lenient JSON types, the field types of the reply shapes (replies.go).
-// A model's JSON is often almost right: a number given as a string, a list
+// Lenient JSON types, the field types of the reply shapes (each prompt's
+// reply type, such as GapsReply). A model's JSON is often almost right: a number given as a string, a list
 // given as one string, an object where a string was expected. These types
 // accept such values and never fail on a well-formed JSON value of the
 // "wrong" kind; validation happens afterwards, on the typed result. They

@@ -27,7 +27,7 @@ func encodings(t *testing.T, v any) [2]string {
 
 // The flex types encode exactly as the plain Go values they hold: the
 // builtin brain's replies did not change when it moved from plain copies of
-// the reply shapes to the shapes of replies.go.
+// the reply shapes to the reply types the prompts declare.
 func TestFlexTypesEncodeAsPlainValues(t *testing.T) {
 	type plainGap struct {
 		GapType                 string   `json:"gap_type"`

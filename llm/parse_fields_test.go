@@ -7,8 +7,7 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// The prompt outputs that issue 17 found parsed and then dropped are
-// kept: conditions_accepted as the reply says it, success criteria, risks
+// The prompt outputs a parser once read and then dropped are kept: conditions_accepted as the reply says it, success criteria, risks
 // and open questions, prompt 5's proposed changes, prompt 7's gap
 // descriptions, prompt 8's three conditions and prompt 1's urgency.
 
@@ -63,7 +62,7 @@ func TestParseProposedChanges(t *testing.T) {
 		name, changes string
 		want          []domain.ProposedChange
 	}{
-		{"001's object", `{"timeline.start_date":"3月15日","reason":"周六有课"}`,
+		{"field object", `{"timeline.start_date":"3月15日","reason":"周六有课"}`,
 			[]domain.ProposedChange{{Field: "timeline.start_date", Value: "3月15日", Reason: "周六有课"}}},
 		{"a list", `[{"field":"responsibility","new_value":"只讲 20 分钟","reason":"时间紧"},{"field":"","value":"x"},{"field":"notes","value":"下午"}]`,
 			[]domain.ProposedChange{{Field: "responsibility", Value: "只讲 20 分钟", Reason: "时间紧"}, {Field: "notes", Value: "下午"}}},

@@ -166,7 +166,7 @@ func (d *ReplyDeclined) UnmarshalJSON(b []byte) error {
 	return decodeObjectOrString(b, (*plain)(d), func(s string) { d.Request = Text(s) })
 }
 
-// feedbackItem is one feedback as prompt 6 lists it (004 fb_data).
+// feedbackItem is one feedback as prompt 6 lists it.
 type feedbackItem struct {
 	AgentID           string   `json:"agent_id"`
 	AdjustmentRequest string   `json:"adjustment_request"`
@@ -175,13 +175,13 @@ type feedbackItem struct {
 }
 
 // isAgainst reports whether a feedback counts against the proposal
-// (reject or withdraw, 004).
+// (reject or withdraw).
 func isAgainst(t domain.FeedbackType) bool {
 	return t != domain.FeedbackAccept && t != domain.FeedbackNegotiate
 }
 
 // feedbackList returns the feedbacks of one kind ("accept", "negotiate",
-// or "against" for reject and withdraw) as 004's fb_data.
+// or "against" for reject and withdraw) as prompt 6 lists them.
 func feedbackList(fbs []FeedbackView, kind string) []feedbackItem {
 	items := []feedbackItem{}
 	for _, f := range fbs {
@@ -201,8 +201,8 @@ func countFeedback(fbs []FeedbackView, kind string) int {
 	return len(feedbackList(fbs, kind))
 }
 
-// validateAdjust validates prompt 6's reply: a normal proposal assigning only
-// the remaining participants, with an adjustment summary whose round is
+// validateAdjust validates prompt 6's reply: a normal proposal assigning
+// only the remaining participants, with an adjustment summary whose round is
 // the input's.
 func validateAdjust(raw *AdjustReply, in *AdjustInput) (ProposalResult, error) {
 	allowed := newAllowed()

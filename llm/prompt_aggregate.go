@@ -90,27 +90,27 @@ type AggregateInput struct {
 	Offers   []OfferView          `json:"offers"`
 }
 
-// AggregateReply is prompt 4's reply (方案聚合): a proposal (001 §4.3).
+// AggregateReply is prompt 4's reply (方案聚合): a proposal.
 type AggregateReply struct {
 	Summary     Text                  `json:"summary"`
 	Objective   Text                  `json:"objective"`
 	Assignments List[ReplyAssignment] `json:"assignments"`
 	// Alternates are willing agents beyond a need's count: named, not
-	// assigned (issue 12).
+	// assigned.
 	Alternates List[ReplyAssignment] `json:"alternates,omitempty"`
 	Timeline   Object[ReplyTimeline] `json:"timeline"`
 	Rationale  Text                  `json:"rationale"`
 	Gaps       TextList              `json:"gaps"`
 	Confidence Scalar                `json:"confidence"` // high | medium | low
-	// SuccessCriteria and Risks are 004's prompt-6 fields, asked of
-	// prompts 4 and 6; OpenQuestions is 002's open_questions (prompt 4).
+	// SuccessCriteria and Risks are asked of prompts 4 and 6,
+	// OpenQuestions of prompt 4.
 	SuccessCriteria TextList `json:"success_criteria,omitempty"`
 	Risks           TextList `json:"risks,omitempty"`
 	OpenQuestions   TextList `json:"open_questions,omitempty"`
 }
 
-// validateAggregate validates prompt 4's reply: a normal proposal assigning only
-// agents that made an offer.
+// validateAggregate validates prompt 4's reply: a normal proposal assigning
+// only agents that made an offer.
 func validateAggregate(raw *AggregateReply, in *AggregateInput) (ProposalResult, error) {
 	allowed := newAllowed()
 	for _, o := range in.Offers {

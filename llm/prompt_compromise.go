@@ -148,9 +148,10 @@ func (c *ReplyCompromise) UnmarshalJSON(b []byte) error {
 	return decodeObjectOrString(b, (*plain)(c), func(s string) { c.Issue = Text(s) })
 }
 
-// validateCompromise validates prompt 9's reply: a compromise proposal assigning
-// only agents of the available resources or of non-declining offers. Its
-// confidence is at most medium (001 §3.3.9: "low|medium").
+// validateCompromise validates prompt 9's reply: a compromise proposal
+// assigning only agents of the available resources or of non-declining
+// offers. Its confidence is at most medium: a compromise is never a
+// confident plan.
 func validateCompromise(raw *CompromiseReply, in *CompromiseInput) (ProposalResult, error) {
 	allowed := newAllowed()
 	for _, a := range in.Available {

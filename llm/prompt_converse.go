@@ -260,18 +260,18 @@ var replyTools = map[string]bool{"reply": true, "finalanswer": true, "final": tr
 // defaultStepConfidence is an action's confidence when the reply gives none.
 const defaultStepConfidence = 0.5
 
-// validateConverse validates prompt 11's reply into a domain.AgentStep. The tool
-// must be one of domain.ConversationTools (case, spaces, dashes and
-// underscores do not matter); a step needs a tool or a non-empty reply.
-// When both are given the tool wins and the reply is dropped (the turn
-// goes on with the tool's observation), except that ask_user without a
-// question takes the reply as its question. args must be an object when
-// present (a single id for after or before is taken as a list); node ids
-// are trimmed and resolved against the workflow (exactly, else
-// case-insensitively or by a node's exact title when that names one node),
-// and ids that name no node are kept as written: the Coordinator refuses
-// them, and the agent reads why. The confidence is clamped to 0-1
-// (percentages scaled; absent: 0.5). A reply step has no arguments.
+// validateConverse validates prompt 11's reply into a domain.AgentStep. The
+// tool must be one of domain.ConversationTools (case, spaces, dashes and
+// underscores do not matter); a step needs a tool or a non-empty reply. When
+// both are given the tool wins and the reply is dropped (the turn goes on
+// with the tool's observation), except that ask_user without a question
+// takes the reply as its question. args must be an object when present (a
+// single id for after or before is taken as a list); node ids are trimmed
+// and resolved against the workflow (exactly, else case-insensitively or by
+// a node's exact title when that names one node), and ids that name no node
+// are kept as written: the Coordinator refuses them, and the agent reads
+// why. The confidence is clamped to 0-1 (percentages scaled; absent: 0.5). A
+// reply step has no arguments.
 func validateConverse(raw *ConverseReply, in *ConverseInput) (domain.AgentStep, error) {
 	out := domain.AgentStep{
 		Thought:    clip(string(raw.Thought), maxTextRunes),

@@ -99,8 +99,8 @@ type FeedbackReply struct {
 	AdjustmentRequest Text     `json:"adjustment_request"`
 	Concerns          TextList `json:"concerns"`
 	Confidence        Scalar   `json:"confidence"` // 0-100
-	// ProposedChanges: 001's object {"<field>": "<new value>", "reason":
-	// "…"} or a list of {"field", "value" (or "new_value"), "reason"}.
+	// ProposedChanges: an object {"<field>": "<new value>", "reason": "…"}
+	// or a list of {"field", "value" (or "new_value"), "reason"}.
 	ProposedChanges ReplyChanges `json:"proposed_changes,omitzero"`
 }
 
@@ -115,7 +115,7 @@ type ReplyProposedChange struct {
 	Reason   Text `json:"reason"`
 }
 
-// UnmarshalJSON accepts a list of changes, one change object, or 001's
+// UnmarshalJSON accepts a list of changes, one change object, or an
 // object of field → new value with an optional "reason"; anything else
 // (null, a bare string) is no change.
 func (c *ReplyChanges) UnmarshalJSON(b []byte) error {
@@ -207,7 +207,8 @@ func validateFeedback(raw *FeedbackReply, _ *FeedbackInput) (domain.FeedbackAnsw
 	return out, nil
 }
 
-// fallbackFeedback: accept (004 _mock_feedback).
+// fallbackFeedback: accept, so that a twin that cannot be asked does not
+// hold the negotiation up.
 func fallbackFeedback(*FeedbackInput) domain.FeedbackAnswer {
 	return domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept, Reasoning: "fallback"}
 }

@@ -100,7 +100,7 @@ type ReplyGap struct {
 	Importance              Scalar   `json:"importance"` // 0-100
 	Reason                  Text     `json:"reason"`
 	SuggestedCapabilityTags TextList `json:"suggested_capability_tags"`
-	Description             Text     `json:"description,omitempty"` // 002 §2.2 GapInfo
+	Description             Text     `json:"description,omitempty"` // what is missing and what filling it changes
 }
 
 // UnmarshalJSON accepts a gap object or a bare gap type.
@@ -117,8 +117,8 @@ const defaultGapImportance = 50
 
 // validateGaps validates prompt 7's reply. Gaps need a gap_type (one gap per
 // type); importance is clamped to 0-100. is_complete is as stated, except
-// that it is true when no gap remains (nothing to fill) and defaults to
-// "no gaps" when absent. A complete proposal may still list minor gaps.
+// that it is true when no gap remains (nothing to fill) and defaults to "no
+// gaps" when absent. A complete proposal may still list minor gaps.
 func validateGaps(raw *GapsReply, _ *GapInput) (GapResult, error) {
 	out := GapResult{Analysis: clip(string(raw.Analysis), maxTextRunes), Gaps: []domain.Gap{}}
 	seen := map[string]bool{}

@@ -110,10 +110,11 @@ var offerDecisions = map[string]domain.OfferDecision{
 	"有条件参与": domain.OfferDecisionConditional, "条件参与": domain.OfferDecisionConditional,
 }
 
-// validateOffer validates prompt 3's reply. The decision is required. Conditions
-// are kept only for conditional (a conditional offer without conditions is
-// a participate); decline_reason only for decline (reasoning if absent); a
-// participate/conditional offer needs a contribution (reasoning if absent).
+// validateOffer validates prompt 3's reply. The decision is required.
+// Conditions are kept only for conditional (a conditional offer without
+// conditions is a participate); decline_reason only for decline (reasoning
+// if absent); a participate/conditional offer needs a contribution
+// (reasoning if absent).
 func validateOffer(raw *OfferReply, _ *OfferInput) (domain.OfferAnswer, error) {
 	decision, ok := lookupEnum(offerDecisions, string(raw.Decision))
 	if !ok {
@@ -148,7 +149,8 @@ func validateOffer(raw *OfferReply, _ *OfferInput) (domain.OfferAnswer, error) {
 	return out, nil
 }
 
-// fallbackOffer: decline (001: response_generation → decline).
+// fallbackOffer: decline, since a twin that cannot be asked commits its
+// person to nothing.
 func fallbackOffer(*OfferInput) domain.OfferAnswer {
 	return domain.OfferAnswer{
 		Decision:      domain.OfferDecisionDecline,

@@ -88,8 +88,9 @@ type RecursionInput struct {
 	Proposal domain.Proposal      `json:"current_proposal"`
 	Depth    int                  `json:"depth"`     // depth of the channel deciding (0 = root)
 	MaxDepth int                  `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
-	// EstimatedCost is what a sub-negotiation is expected to cost (001
-	// §3.3.8): the engine measures it on the deciding channel.
+	// EstimatedCost is what a sub-negotiation is expected to cost, for the
+	// cost-benefit condition: the engine measures it on the deciding
+	// channel.
 	EstimatedCost domain.SubnetCost `json:"estimated_cost"`
 }
 
@@ -98,7 +99,8 @@ type RecursionInput struct {
 type RecursionResult struct {
 	ShouldRecurse bool   `json:"should_recurse"`
 	Analysis      string `json:"analysis"` // the three conditions' analyses, joined
-	// Conditions are the three conditions one by one (001 §3.3.8).
+	// Conditions are the three conditions one by one (demand satisfaction,
+	// stakeholders, cost against benefit).
 	Conditions []domain.RecursionCondition `json:"conditions,omitempty"`
 	SubDemands []SubDemandResult           `json:"sub_demands"`
 }
@@ -116,7 +118,7 @@ type SubDemandResult struct {
 }
 
 // RecursionReply is prompt 8's reply (递归判断): the decision, the three
-// conditions of 001 §3.3.8 with their analyses, and the sub-demands.
+// conditions (conditionNames) with their analyses, and the sub-demands.
 type RecursionReply struct {
 	ShouldRecurse      Scalar               `json:"should_recurse"` // a boolean
 	Condition1Met      Scalar               `json:"condition_1_met"`
@@ -152,14 +154,16 @@ var priorities = map[string]string{
 // maxSubDemands bounds the sub-demands of a reply.
 const maxSubDemands = 3
 
-// conditionNames label the three conditions of 001 §3.3.8 in Analysis.
+// conditionNames label in Analysis the three conditions a sub-negotiation
+// needs: the gap matters to the demand, someone may fill it, and filling it
+// is worth its cost.
 var conditionNames = [3]string{"需求满足度", "利益相关方", "成本效益"}
 
-// validateRecursion validates prompt 8's reply. should_recurse is required. It
-// is forced false when a condition is stated as not met, or when the
-// channel is already at the depth limit (MaxDepth > 0 and Depth ≥
-// MaxDepth). Each sub-demand must name one of the input's gaps (matched
-// exactly, case-insensitively or by containment; without a gap_type, by its
+// validateRecursion validates prompt 8's reply. should_recurse is required.
+// It is forced false when a condition is stated as not met, or when the
+// channel is already at the depth limit (MaxDepth > 0 and Depth ≥ MaxDepth).
+// Each sub-demand must name one of the input's gaps (matched exactly,
+// case-insensitively or by containment; without a gap_type, by its
 // description, or the only gap); at most 3, one per gap. A reply that wants
 // to recurse but names no fillable gap is invalid.
 func validateRecursion(raw *RecursionReply, in *RecursionInput) (RecursionResult, error) {

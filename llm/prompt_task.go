@@ -86,8 +86,8 @@ var Task = define(Prompt[TaskInput, TaskReply, domain.TaskAnswer]{
 })
 
 // TaskInput is prompt 10's input: the assignee's twin reporting on one
-// task of the workflow an agreed plan became (issue 13), whether the person
-// did its part.
+// task of the workflow an agreed plan became, whether the person did its
+// part.
 type TaskInput struct {
 	Profile  domain.AgentProfile  `json:"agent_profile"` // the assignee
 	Demand   domain.Understanding `json:"demand"`
@@ -128,10 +128,10 @@ var taskStatuses = map[string]domain.TaskStatus{
 	"遇到问题": domain.TaskProblem,
 }
 
-// validateTask validates prompt 10's reply into a domain.TaskAnswer. The status
-// is required and normalised (done, problem and their English and Chinese
-// synonyms: 完成/已完成 → done, 问题/无法 → problem). A done answer keeps
-// no problem; a problem answer without a problem takes its summary as the
+// validateTask validates prompt 10's reply into a domain.TaskAnswer. The
+// status is required and normalised (done, problem and their English and
+// Chinese synonyms: 完成/已完成 → done, 问题/无法 → problem). A done answer keeps no
+// problem; a problem answer without a problem takes its summary as the
 // problem (a model may explain it there). The answer must then satisfy
 // domain.TaskAnswer.Valid (a done task needs a summary, a problem its
 // reason): otherwise the reply is invalid and the Client falls back.

@@ -104,8 +104,8 @@ type UnderstandInput struct {
 	// KnownTags are capability tags the network's agents carry (the most
 	// common first, at most 60), so that needs use the network's words.
 	KnownTags []string `json:"known_tags,omitempty"`
-	// UserContext is the user's history (001 §3.3.1 user_context, "用户历史、
-	// 偏好"): nil for a sub-demand and for a user's first demand.
+	// UserContext is the user's history and preferences (用户历史、偏好):
+	// nil for a sub-demand and for a user's first demand.
 	UserContext *UserContext `json:"user_context,omitempty"`
 }
 
@@ -192,8 +192,9 @@ type ReplyDemandContext struct {
 // maxAttendeesCap bounds the expected attendees a reply states.
 const maxAttendeesCap = 10_000_000
 
-// validateUnderstand validates prompt 1's reply. surface_demand is required; an
-// absent confidence is medium; no capability tags means the fallback's tags.
+// validateUnderstand validates prompt 1's reply. surface_demand is required;
+// an absent confidence is medium; no capability tags means the fallback's
+// tags.
 func validateUnderstand(raw *UnderstandReply, in *UnderstandInput) (domain.Understanding, error) {
 	out := domain.Understanding{SurfaceDemand: clip(string(raw.SurfaceDemand), maxTextRunes)}
 	if out.SurfaceDemand == "" {

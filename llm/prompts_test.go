@@ -122,3 +122,19 @@ func keyOf(in any) PromptKey {
 	}
 	return ""
 }
+
+// TestDefineRefusesADuplicateKey: two prompts cannot share a key (their
+// fallbacks, records and reused answers would mix), and the refusal
+// leaves the defined prompt in place.
+func TestDefineRefusesADuplicateKey(t *testing.T) {
+	before := prompts[PromptGaps]
+	defer func() {
+		if recover() == nil {
+			t.Error("a second prompt with the key gap_identify was defined")
+		}
+		if prompts[PromptGaps] != before {
+			t.Error("the refused prompt replaced the defined one")
+		}
+	}()
+	define(Prompt[GapInput, GapsReply, GapResult]{key: PromptGaps, template: "x"})
+}

@@ -56,7 +56,7 @@ type ReplyAssignment struct {
 	Dependencies   TextList `json:"dependencies"`
 	Notes          Text     `json:"notes"`
 	// ConditionsAccepted says whether the proposal takes in all the
-	// conditions of the agent's offer (002 §2.2); a boolean.
+	// conditions of the agent's offer; a boolean.
 	ConditionsAccepted Scalar `json:"conditions_accepted,omitzero"`
 }
 

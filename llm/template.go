@@ -53,7 +53,8 @@ func profileName(p domain.AgentProfile) string {
 	return strings.TrimSpace(p.AgentID)
 }
 
-// profileText is a profile as a list of lines (004 _build_profile_summary).
+// profileText is a profile as a list of "- label：value" lines, the empty
+// fields left out.
 func profileText(p domain.AgentProfile) string {
 	var lines []string
 	add := func(label, value string) {

@@ -238,7 +238,7 @@ func conditionNotes(o llm.OfferView, d demand) (notes string, accepted bool) {
 }
 
 // successCriteria are the checks that tell whether the plan worked
-// (prompts 4 and 6, 004): the event held as described, every role
+// (prompts 4 and 6): the event held as described, every role
 // staffed, the budget kept.
 func successCriteria(d demand) []string {
 	what := orDefault(strings.TrimPrefix(d.short(), "这场"), "这件事")
