@@ -81,64 +81,6 @@ func newTestClient(p Provider, cfg Config) *Client {
 
 func ret[T any](v T, rec domain.LLMCall, err error) (any, domain.LLMCall, error) { return v, rec, err }
 
-// invoke calls the prompt of key with its sample input.
-func invoke(ctx context.Context, c *Client, key PromptKey) (any, domain.LLMCall, error) {
-	switch key {
-	case PromptUnderstand:
-		return ret(Call(ctx, c, Understand, sampleUnderstandInput()))
-	case PromptFilter:
-		return ret(Call(ctx, c, Filter, sampleFilterInput()))
-	case PromptOffer:
-		return ret(Call(ctx, c, Offer, sampleOfferInput()))
-	case PromptAggregate:
-		return ret(Call(ctx, c, Aggregate, sampleAggregateInput()))
-	case PromptFeedback:
-		return ret(Call(ctx, c, Feedback, sampleFeedbackInput()))
-	case PromptAdjust:
-		return ret(Call(ctx, c, Adjust, sampleAdjustInput()))
-	case PromptGaps:
-		return ret(Call(ctx, c, Gaps, sampleGapInput()))
-	case PromptRecursion:
-		return ret(Call(ctx, c, Recursion, sampleRecursionInput()))
-	case PromptCompromise:
-		return ret(Call(ctx, c, Compromise, sampleCompromiseInput()))
-	case PromptTask:
-		return ret(Call(ctx, c, Task, sampleTaskInput()))
-	case PromptConverse:
-		return ret(Call(ctx, c, Converse, sampleConverseInput()))
-	}
-	panic(key)
-}
-
-// fallbackFor returns the fallback result of key for its sample input.
-func fallbackFor(key PromptKey) any {
-	switch in := sampleInput(key).(type) {
-	case *UnderstandInput:
-		return Understand.fallback(in)
-	case *FilterInput:
-		return Filter.fallback(in)
-	case *OfferInput:
-		return Offer.fallback(in)
-	case *AggregateInput:
-		return Aggregate.fallback(in)
-	case *FeedbackInput:
-		return Feedback.fallback(in)
-	case *AdjustInput:
-		return Adjust.fallback(in)
-	case *GapInput:
-		return Gaps.fallback(in)
-	case *RecursionInput:
-		return Recursion.fallback(in)
-	case *CompromiseInput:
-		return Compromise.fallback(in)
-	case *TaskInput:
-		return Task.fallback(in)
-	case *ConverseInput:
-		return Converse.fallback(in)
-	}
-	panic(key)
-}
-
 func TestClientOK(t *testing.T) {
 	for _, key := range PromptKeys() {
 		t.Run(string(key), func(t *testing.T) {

@@ -19,10 +19,14 @@ var Adjust = define(Prompt[AdjustInput, AdjustReply, ProposalResult]{
 	system:      "你是 ToWow 的方案调整系统。根据参与者反馈优化协作方案，以有效 JSON 格式输出。",
 	maxTokens:   4000,
 	temperature: 0.4,
-	funcs:       template.FuncMap{"sub": func(a, b int) int { return a - b }, "feedbackList": feedbackList, "countType": countFeedback},
-	replyKeys:   slices.Concat(proposalKeys, []string{"adjustment_summary"}),
-	validate:    validateAdjust,
-	fallback:    fallbackAdjust,
+	funcs: template.FuncMap{
+		"sub":          func(a, b int) int { return a - b },
+		"feedbackList": feedbackList,
+		"countType":    countFeedback,
+	},
+	replyKeys: slices.Concat(proposalKeys, []string{"adjustment_summary"}),
+	validate:  validateAdjust,
+	fallback:  fallbackAdjust,
 	template: `# 方案调整任务
 
 ## 原始需求

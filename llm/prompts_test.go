@@ -94,35 +94,6 @@ func specOf(key PromptKey) promptSpec {
 	return promptSpec{}
 }
 
-// keyOf maps an input pointer to its prompt key.
-func keyOf(in any) PromptKey {
-	switch in.(type) {
-	case *UnderstandInput:
-		return PromptUnderstand
-	case *FilterInput:
-		return PromptFilter
-	case *OfferInput:
-		return PromptOffer
-	case *AggregateInput:
-		return PromptAggregate
-	case *FeedbackInput:
-		return PromptFeedback
-	case *AdjustInput:
-		return PromptAdjust
-	case *GapInput:
-		return PromptGaps
-	case *RecursionInput:
-		return PromptRecursion
-	case *CompromiseInput:
-		return PromptCompromise
-	case *TaskInput:
-		return PromptTask
-	case *ConverseInput:
-		return PromptConverse
-	}
-	return ""
-}
-
 // TestDefineRefusesADuplicateKey: two prompts cannot share a key (their
 // fallbacks, records and reused answers would mix), and the refusal
 // leaves the defined prompt in place.
