@@ -56,7 +56,7 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 		if len(c.Offers) == 0 {
 			reason = "no_offers"
 		}
-		res, call, err := e.llm.Compromise(ctx, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
+		res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
 			Offers: allOfferViews(c), Reason: reason})
 		if err != nil {
 			return err
@@ -67,7 +67,7 @@ func (e *Engine) aggregate(ctx context.Context, job *river.Job[aggregateArgs]) e
 			})
 		return e.jobError(ctx, "compromise", err)
 	}
-	res, call, err := e.llm.Aggregate(ctx, llm.AggregateInput{Demand: understanding(d), RawInput: d.RawInput, Offers: participantViews(c)})
+	res, call, err := llm.Call(ctx, e.llm, llm.Aggregate, llm.AggregateInput{Demand: understanding(d), RawInput: d.RawInput, Offers: participantViews(c)})
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (e *Engine) adjust(ctx context.Context, job *river.Job[adjustArgs]) error {
 	if err != nil {
 		return err
 	}
-	res, call, err := e.llm.Adjust(ctx, llm.AdjustInput{Demand: understanding(d), RawInput: d.RawInput, Current: promptProposal(*c.Proposal),
+	res, call, err := llm.Call(ctx, e.llm, llm.Adjust, llm.AdjustInput{Demand: understanding(d), RawInput: d.RawInput, Current: promptProposal(*c.Proposal),
 		Feedbacks: feedbackViews(c, c.LastRoundFeedback), Round: c.Round, MaxRounds: c.Rules.MaxRounds, Participants: participantViews(c)})
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func (e *Engine) forceFinalize(ctx context.Context, job *river.Job[forceFinalize
 	for _, g := range c.Proposal.Gaps {
 		gaps = append(gaps, domain.Gap{GapType: g})
 	}
-	res, call, err := e.llm.Compromise(ctx, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
+	res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
 		Available: assignmentsOf(c.Proposal, still), Offers: allOfferViews(c), Gaps: gaps,
 		Feedbacks: feedbackViews(c, c.FeedbackList()), Reason: "partial_agreement"})
 	if err != nil {
@@ -170,7 +170,7 @@ func (e *Engine) gaps(ctx context.Context, job *river.Job[gapsArgs]) error {
 	if len(fbs) == 0 {
 		fbs = c.LastRoundFeedback
 	}
-	res, call, err := e.llm.Gaps(ctx, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
+	res, call, err := llm.Call(ctx, e.llm, llm.Gaps, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
 		Feedbacks: feedbackViews(c, fbs)})
 	if err != nil {
 		return err
@@ -194,7 +194,7 @@ func (e *Engine) recursion(ctx context.Context, job *river.Job[recursionArgs]) e
 		return err
 	}
 	cost := subnetCost(c)
-	res, call, err := e.llm.Recursion(ctx, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
+	res, call, err := llm.Call(ctx, e.llm, llm.Recursion, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
 		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
 	if err != nil {
 		return err

@@ -95,7 +95,7 @@ func (e *Engine) converse(ctx context.Context, j *river.Job[converseArgs]) error
 				history = append(history, t)
 			}
 		}
-		s, c, err := e.llm.Converse(ctx, llm.ConverseInput{Workflow: llm.StateOf(w), History: history, Message: turn.Text,
+		s, c, err := llm.Call(ctx, e.llm, llm.Converse, llm.ConverseInput{Workflow: llm.StateOf(w), History: history, Message: turn.Text,
 			Steps: turn.Steps, Now: e.cfg.Now()})
 		if err != nil {
 			return err

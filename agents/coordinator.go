@@ -28,7 +28,7 @@ func (e *Engine) understand(ctx context.Context, job *river.Job[understandArgs])
 	if err != nil {
 		return err
 	}
-	u, call, err := e.llm.Understand(ctx, llm.UnderstandInput{RawInput: d.RawInput, UserID: d.UserID,
+	u, call, err := llm.Call(ctx, e.llm, llm.Understand, llm.UnderstandInput{RawInput: d.RawInput, UserID: d.UserID,
 		GapType: d.GapType, CapabilityTags: d.CapabilityHints, KnownTags: known, UserContext: history})
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ func (e *Engine) filter(ctx context.Context, job *river.Job[filterArgs]) error {
 	var res llm.FilterResult
 	var call *domain.LLMCall
 	if len(shortlist) > 0 {
-		r, c, err := e.llm.Filter(ctx, llm.FilterInput{Demand: u, RawInput: d.RawInput, Profiles: shortlist,
+		r, c, err := llm.Call(ctx, e.llm, llm.Filter, llm.FilterInput{Demand: u, RawInput: d.RawInput, Profiles: shortlist,
 			MaxCandidates: e.cfg.MaxCandidates, Exclude: exclude})
 		if err != nil {
 			return err

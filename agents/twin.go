@@ -59,7 +59,7 @@ func (e *Engine) twinOffers(ctx context.Context, job *river.Job[twinOffersArgs])
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
-		res, call, err := e.llm.Offer(ctx, llm.OfferInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput,
+		res, call, err := llm.Call(ctx, e.llm, llm.Offer, llm.OfferInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput,
 			FilterReason: reasons[prof.AgentID]})
 		o := domain.Offer{AgentID: prof.AgentID, OfferAnswer: res}
 		return answer{agentID: prof.AgentID, name: prof.UserName, offer: &o, call: call}, err
@@ -99,7 +99,7 @@ func (e *Engine) twinFeedback(ctx context.Context, job *river.Job[twinFeedbackAr
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
-		res, call, err := e.llm.Feedback(ctx, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: promptProposal(proposal),
+		res, call, err := llm.Call(ctx, e.llm, llm.Feedback, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: promptProposal(proposal),
 			MyAssignment: assignmentOf(&proposal, prof.AgentID), MyOffer: offerView(c, prof.AgentID), Round: round, MaxRounds: maxRounds})
 		f := domain.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: res}
 		return answer{agentID: prof.AgentID, fb: &f, call: call}, err

@@ -301,7 +301,7 @@ func (e *Engine) twinTask(ctx context.Context, w *domain.Workflow, n *domain.Wor
 			before = append(before, domain.NodeOutcome{NodeID: id, Result: *r.Result})
 		}
 	}
-	ans, call, err := e.llm.Task(ctx, llm.TaskInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput, Plan: w.Title,
+	ans, call, err := llm.Call(ctx, e.llm, llm.Task, llm.TaskInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput, Plan: w.Title,
 		Task: *n, Before: before})
 	if err != nil {
 		return err

@@ -92,7 +92,7 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 	}
 	var demands []demand
 	for _, raw := range FilterDemands {
-		u, _, err := a.LLM.Understand(ctx, llm.UnderstandInput{RawInput: raw, UserID: "bench"})
+		u, _, err := llm.Call(ctx, a.LLM, llm.Understand, llm.UnderstandInput{RawInput: raw, UserID: "bench"})
 		if err != nil {
 			return res, err
 		}
@@ -118,13 +118,13 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 				continue
 			}
 			in := llm.FilterInput{Demand: d.u, RawInput: d.raw, Profiles: list, MaxCandidates: 12}
-			n, err := llm.PromptTokens(llm.PromptFilter, &in)
+			n, err := llm.PromptTokens(llm.Filter, &in)
 			if err != nil {
 				return res, err
 			}
 			size += float64(len(list))
 			tokens += float64(n)
-			if _, _, err := a.LLM.Filter(ctx, in); err != nil {
+			if _, _, err := llm.Call(ctx, a.LLM, llm.Filter, in); err != nil {
 				return res, err
 			}
 			whole = append(whole, time.Since(t))

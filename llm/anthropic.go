@@ -12,7 +12,7 @@ import (
 )
 
 // DefaultAnthropicModel is the model [NewAnthropic] uses when none is
-// configured (001 §9.1 LLM_MODEL).
+// configured (LLM_MODEL unset).
 const DefaultAnthropicModel = "claude-sonnet-4-5-20250929"
 
 // AnthropicConfig configures [NewAnthropic].

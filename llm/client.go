@@ -14,7 +14,7 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// Defaults of [Config] (001 §6.2.1, §9.1).
+// Defaults of [Config].
 const (
 	DefaultTimeout          = 10 * time.Second
 	DefaultFailureThreshold = 3
@@ -61,14 +61,9 @@ type Config struct {
 	TracerProvider trace.TracerProvider
 }
 
-// Client calls the eleven prompts through one provider with timeout, circuit
-// breaker, parsing and fallbacks. It is safe for concurrent use.
-//
-// Every method returns the typed result, the record of the call and an
-// error. The error is non-nil only when ctx is done (cancelled or past its
-// deadline): the result is then the fallback and must not be used. Any
-// failure of the LLM itself gives the prompt's fallback result, with
-// FallbackUsed set in the record, and a nil error.
+// Client runs prompts (see [Call]) through one provider with timeout,
+// circuit breaker, retries, reuse of recorded answers, parsing and
+// fallbacks. It is safe for concurrent use.
 type Client struct {
 	provider Provider
 	timeout  time.Duration
@@ -142,98 +137,43 @@ func (c *Client) BreakerState() string { return c.breaker.State().String() }
 // ProviderName returns the provider's name ("none" without a provider).
 func (c *Client) ProviderName() string { return c.provider.Name() }
 
-// Understand runs prompt 1 (需求理解).
-func (c *Client) Understand(ctx context.Context, in UnderstandInput) (domain.Understanding, domain.LLMCall, error) {
-	return call(ctx, c, PromptUnderstand, &in, parseUnderstand, fallbackUnderstand)
-}
-
-// Filter runs prompt 2 (智能筛选).
-func (c *Client) Filter(ctx context.Context, in FilterInput) (FilterResult, domain.LLMCall, error) {
-	return call(ctx, c, PromptFilter, &in, parseFilter, fallbackFilter)
-}
-
-// Offer runs prompt 3 (响应生成).
-func (c *Client) Offer(ctx context.Context, in OfferInput) (domain.OfferAnswer, domain.LLMCall, error) {
-	return call(ctx, c, PromptOffer, &in, parseOffer, fallbackOffer)
-}
-
-// Aggregate runs prompt 4 (方案聚合).
-func (c *Client) Aggregate(ctx context.Context, in AggregateInput) (ProposalResult, domain.LLMCall, error) {
-	return call(ctx, c, PromptAggregate, &in, parseAggregate, fallbackAggregate)
-}
-
-// Feedback runs prompt 5 (方案反馈).
-func (c *Client) Feedback(ctx context.Context, in FeedbackInput) (domain.FeedbackAnswer, domain.LLMCall, error) {
-	return call(ctx, c, PromptFeedback, &in, parseFeedback, fallbackFeedback)
-}
-
-// Adjust runs prompt 6 (方案调整).
-func (c *Client) Adjust(ctx context.Context, in AdjustInput) (ProposalResult, domain.LLMCall, error) {
-	return call(ctx, c, PromptAdjust, &in, parseAdjust, fallbackAdjust)
-}
-
-// Gaps runs prompt 7 (缺口识别).
-func (c *Client) Gaps(ctx context.Context, in GapInput) (GapResult, domain.LLMCall, error) {
-	return call(ctx, c, PromptGaps, &in, parseGaps, fallbackGaps)
-}
-
-// Recursion runs prompt 8 (递归判断).
-func (c *Client) Recursion(ctx context.Context, in RecursionInput) (RecursionResult, domain.LLMCall, error) {
-	return call(ctx, c, PromptRecursion, &in, parseRecursion, fallbackRecursion)
-}
-
-// Compromise runs prompt 9 (妥协方案).
-func (c *Client) Compromise(ctx context.Context, in CompromiseInput) (ProposalResult, domain.LLMCall, error) {
-	return call(ctx, c, PromptCompromise, &in, parseCompromise, fallbackCompromise)
-}
-
-// Task runs prompt 10 (任务执行): the assignee's twin says whether the
-// person did its part of a workflow task. When the model fails the answer
-// is a problem (the twin could not be reached), never done.
-func (c *Client) Task(ctx context.Context, in TaskInput) (domain.TaskAnswer, domain.LLMCall, error) {
-	return call(ctx, c, PromptTask, &in, parseTask, fallbackTask)
-}
-
-// Converse runs prompt 11 (对话): the conversation agent's next step on a
-// workflow, a tool call or the reply that ends the turn (the engine runs
-// the tool, records the step and calls again with its observation). When
-// the model fails the step is a reply saying the agent cannot work on the
-// request now, never an action.
-func (c *Client) Converse(ctx context.Context, in ConverseInput) (domain.AgentStep, domain.LLMCall, error) {
-	return call(ctx, c, PromptConverse, &in, parseConverse, fallbackConverse)
-}
-
-// call is the path shared by the eleven prompts: a recorded answer to the
-// same input when ctx asks for reuse (WithReuse), else render → provider
-// (timeout, breaker) → parse → fallback on failure → record (with the
-// input's hash and the answer parsed).
-func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
-	parse func(string, *I) (O, error), fallback func(*I) O) (O, domain.LLMCall, error) {
-	ctx, span := c.startSpan(ctx, key)
+// Call runs prompt p for in through c: a recorded answer to the same
+// input when ctx asks for reuse (WithReuse), else render → provider
+// (timeout, breaker, retries) → parse → fallback on failure → record (with
+// the input's hash and the answer parsed). It returns the typed result,
+// the record of the call and an error.
+//
+// The error is non-nil only when ctx is done (cancelled or past its
+// deadline): the result is then the fallback and must not be used. Any
+// failure of the LLM itself gives the prompt's fallback result, with
+// FallbackUsed set in the record, and a nil error.
+func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Reply, Out], in In) (Out, domain.LLMCall, error) {
+	key := p.key
+	ctx, span := c.startSpan(ctx, key, p.maxTokens, p.temperature)
 	start := c.now()
 	rec := domain.LLMCall{PromptKey: string(key), Provider: c.provider.Name(), Model: c.provider.Model()}
 
 	var (
-		out  O
+		out  Out
 		resp Response
 		err  error
 	)
 	// The rendered prompt is what the model reads: its hash identifies
 	// the call's input (an input field the template leaves out, such as a
 	// proposal's creation time, does not count).
-	prompt, renderErr := render(key, in)
+	prompt, renderErr := p.render(&in)
 	var input []byte
 	if renderErr == nil {
-		input = promptInput(key, prompt)
+		input = promptInput(p.system, prompt)
 		rec.InputHash = InputHash(key, c.provider.Model(), input)
 	}
 	if answer, ok := c.recordedAnswer(ctx, key, input, rec.InputHash); ok && ctx.Err() == nil {
 		// The recorded answer to the same question, parsed as it was then:
 		// one that did not parse falls back again, as the original did.
-		out, perr := parse(answer, in)
+		out, perr := p.parse(answer, &in)
 		rec.Outcome, rec.Reused, rec.Answer = domain.LLMOutcomeOK, true, answer
 		if perr != nil {
-			out, rec.Outcome, rec.FallbackUsed, rec.Error = fallback(in), domain.LLMOutcomeParseError, true, shortError(perr)
+			out, rec.Outcome, rec.FallbackUsed, rec.Error = p.fallback(&in), domain.LLMOutcomeParseError, true, shortError(perr)
 		}
 		rec.LatencyMS = c.now().Sub(start).Milliseconds()
 		c.log.DebugContext(ctx, "llm call reused a recorded answer", "prompt_key", rec.PromptKey, "outcome", rec.Outcome)
@@ -250,15 +190,14 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 			err = renderErr // a provider that reads only the typed input answers without the prompt
 		}
 		if err == nil {
-			spec := specs[key]
-			req := Request{Key: key, System: spec.system, Prompt: prompt, Input: in, MaxTokens: spec.maxTokens, Temperature: spec.temperature}
+			req := Request{Key: key, System: p.system, Prompt: prompt, Input: &in, MaxTokens: p.maxTokens, Temperature: p.temperature}
 			err = c.execute(ctx, func() (struct{}, error) {
 				var cerr error
 				resp, cerr = c.completeRetrying(ctx, req)
 				if cerr != nil {
 					return struct{}{}, cerr
 				}
-				out, cerr = parse(resp.Text, in)
+				out, cerr = p.parse(resp.Text, &in)
 				return struct{}{}, cerr
 			})
 		}
@@ -273,7 +212,7 @@ func call[I, O any](ctx context.Context, c *Client, key PromptKey, in *I,
 	rec.Answer = resp.Text // also an answer that did not parse: the same question gets it again
 	var callerErr error
 	if err != nil {
-		out = fallback(in)
+		out = p.fallback(&in)
 		rec.FallbackUsed = true
 		rec.Error = shortError(err)
 		if ctx.Err() != nil {

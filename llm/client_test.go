@@ -81,66 +81,8 @@ func newTestClient(p Provider, cfg Config) *Client {
 
 func ret[T any](v T, rec domain.LLMCall, err error) (any, domain.LLMCall, error) { return v, rec, err }
 
-// invoke calls the Client method of key with its sample input.
-func invoke(ctx context.Context, c *Client, key PromptKey) (any, domain.LLMCall, error) {
-	switch key {
-	case PromptUnderstand:
-		return ret(c.Understand(ctx, sampleUnderstandInput()))
-	case PromptFilter:
-		return ret(c.Filter(ctx, sampleFilterInput()))
-	case PromptOffer:
-		return ret(c.Offer(ctx, sampleOfferInput()))
-	case PromptAggregate:
-		return ret(c.Aggregate(ctx, sampleAggregateInput()))
-	case PromptFeedback:
-		return ret(c.Feedback(ctx, sampleFeedbackInput()))
-	case PromptAdjust:
-		return ret(c.Adjust(ctx, sampleAdjustInput()))
-	case PromptGaps:
-		return ret(c.Gaps(ctx, sampleGapInput()))
-	case PromptRecursion:
-		return ret(c.Recursion(ctx, sampleRecursionInput()))
-	case PromptCompromise:
-		return ret(c.Compromise(ctx, sampleCompromiseInput()))
-	case PromptTask:
-		return ret(c.Task(ctx, sampleTaskInput()))
-	case PromptConverse:
-		return ret(c.Converse(ctx, sampleConverseInput()))
-	}
-	panic(key)
-}
-
-// fallbackFor returns the fallback result of key for its sample input.
-func fallbackFor(key PromptKey) any {
-	switch in := sampleInput(key).(type) {
-	case *UnderstandInput:
-		return fallbackUnderstand(in)
-	case *FilterInput:
-		return fallbackFilter(in)
-	case *OfferInput:
-		return fallbackOffer(in)
-	case *AggregateInput:
-		return fallbackAggregate(in)
-	case *FeedbackInput:
-		return fallbackFeedback(in)
-	case *AdjustInput:
-		return fallbackAdjust(in)
-	case *GapInput:
-		return fallbackGaps(in)
-	case *RecursionInput:
-		return fallbackRecursion(in)
-	case *CompromiseInput:
-		return fallbackCompromise(in)
-	case *TaskInput:
-		return fallbackTask(in)
-	case *ConverseInput:
-		return fallbackConverse(in)
-	}
-	panic(key)
-}
-
 func TestClientOK(t *testing.T) {
-	for _, key := range PromptKeys {
+	for _, key := range PromptKeys() {
 		t.Run(string(key), func(t *testing.T) {
 			p := &scripted{fn: answer}
 			var hooked []domain.LLMCall
@@ -162,7 +104,7 @@ func TestClientOK(t *testing.T) {
 				t.Error("the result is the fallback")
 			}
 			req := p.reqs[0]
-			spec := specs[key]
+			spec := specOf(key)
 			if req.Key != key || req.System != spec.system || req.MaxTokens != spec.maxTokens || req.Temperature != spec.temperature {
 				t.Errorf("request = %+v", req)
 			}
@@ -194,7 +136,7 @@ func TestClientFailuresFallBack(t *testing.T) {
 		{"panic", func(context.Context, Request) (Response, error) { panic("boom") }, domain.LLMOutcomeError, "panicked", 0},
 	}
 	for _, tt := range tests {
-		for _, key := range PromptKeys {
+		for _, key := range PromptKeys() {
 			if tt.name == "validation error" && key == PromptGaps {
 				continue // that reply is a valid "no gaps" answer
 			}
@@ -224,7 +166,7 @@ func TestClientTimeoutIgnoringProvider(t *testing.T) {
 	}}
 	c := newTestClient(p, Config{Timeout: 30 * time.Millisecond})
 	start := time.Now()
-	_, rec, err := c.Offer(context.Background(), sampleOfferInput())
+	_, rec, err := Call(context.Background(), c, Offer, sampleOfferInput())
 	if err != nil || rec.Outcome != domain.LLMOutcomeTimeout {
 		t.Fatalf("rec = %+v, err = %v", rec, err)
 	}
@@ -239,7 +181,7 @@ func TestClientBreaker(t *testing.T) {
 	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: 50 * time.Millisecond, OnBreakerOpen: func() { openings.Add(1) }})
 	ctx := context.Background()
 	for i := range 3 {
-		if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
+		if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
 			t.Fatalf("call %d: %+v", i, rec)
 		}
 	}
@@ -247,7 +189,7 @@ func TestClientBreaker(t *testing.T) {
 		t.Fatalf("state after 3 failures = %q", got)
 	}
 	// Open: the 4th call (any prompt) is not sent.
-	out, rec, err := c.Feedback(ctx, sampleFeedbackInput())
+	out, rec, err := Call(ctx, c, Feedback, sampleFeedbackInput())
 	if err != nil || rec.Outcome != domain.LLMOutcomeBreakerOpen || !rec.FallbackUsed || p.count() != 3 {
 		t.Fatalf("4th call: rec %+v, err %v, provider calls %d", rec, err, p.count())
 	}
@@ -260,7 +202,7 @@ func TestClientBreaker(t *testing.T) {
 	if got := c.BreakerState(); got != "half-open" {
 		t.Fatalf("state after recovery = %q", got)
 	}
-	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError || p.count() != 4 {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError || p.count() != 4 {
 		t.Fatalf("failed probe: %+v, calls %d", rec, p.count())
 	}
 	if got := c.BreakerState(); got != "open" {
@@ -281,11 +223,11 @@ func TestClientBreaker(t *testing.T) {
 	})
 	done := make(chan domain.LLMCall)
 	go func() {
-		_, rec, _ := c.Offer(ctx, sampleOfferInput())
+		_, rec, _ := Call(ctx, c, Offer, sampleOfferInput())
 		done <- rec
 	}()
 	<-entered
-	if _, rec, _ := c.Gaps(ctx, sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 5 {
+	if _, rec, _ := Call(ctx, c, Gaps, sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 5 {
 		t.Errorf("second call during the probe: %+v, calls %d", rec, p.count())
 	}
 	close(release)
@@ -296,7 +238,7 @@ func TestClientBreaker(t *testing.T) {
 		t.Errorf("state after a successful probe = %q", got)
 	}
 	p.set(answer)
-	if _, rec, _ := c.Understand(ctx, sampleUnderstandInput()); rec.Outcome != domain.LLMOutcomeOK {
+	if _, rec, _ := Call(ctx, c, Understand, sampleUnderstandInput()); rec.Outcome != domain.LLMOutcomeOK {
 		t.Errorf("after closing: %+v", rec)
 	}
 }
@@ -305,9 +247,9 @@ func TestClientParseFailuresOpenBreaker(t *testing.T) {
 	p := &scripted{fn: garbage}
 	c := newTestClient(p, Config{FailureThreshold: 2, RecoveryTimeout: time.Minute})
 	for range 2 {
-		c.Gaps(context.Background(), sampleGapInput())
+		Call(context.Background(), c, Gaps, sampleGapInput())
 	}
-	if _, rec, _ := c.Gaps(context.Background(), sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 2 {
+	if _, rec, _ := Call(context.Background(), c, Gaps, sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 2 {
 		t.Errorf("after 2 parse failures: %+v, calls %d", rec, p.count())
 	}
 }
@@ -318,7 +260,7 @@ func TestClientSuccessResetsFailures(t *testing.T) {
 	ctx := context.Background()
 	for _, fn := range []func(context.Context, Request) (Response, error){fail, fail, answer, fail, fail} {
 		p.set(fn)
-		c.Offer(ctx, sampleOfferInput())
+		Call(ctx, c, Offer, sampleOfferInput())
 	}
 	if got := c.BreakerState(); got != "closed" {
 		t.Errorf("state = %q: failures were not consecutive", got)
@@ -332,7 +274,7 @@ func TestClientCallerContext(t *testing.T) {
 	// Cancelled before the call: not sent.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	out, rec, err := c.Offer(ctx, sampleOfferInput())
+	out, rec, err := Call(ctx, c, Offer, sampleOfferInput())
 	if !errors.Is(err, context.Canceled) || p.count() != 0 || !rec.FallbackUsed || rec.PromptKey != string(PromptOffer) {
 		t.Fatalf("pre-cancelled: err %v, calls %d, rec %+v", err, p.count(), rec)
 	}
@@ -345,7 +287,7 @@ func TestClientCallerContext(t *testing.T) {
 	for range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(5 * time.Millisecond); cancel() }()
-		_, rec, err := c.Filter(ctx, sampleFilterInput())
+		_, rec, err := Call(ctx, c, Filter, sampleFilterInput())
 		if !errors.Is(err, context.Canceled) || rec.Outcome != domain.LLMOutcomeError || !rec.FallbackUsed {
 			t.Fatalf("cancelled: err %v, rec %+v", err, rec)
 		}
@@ -357,7 +299,7 @@ func TestClientCallerContext(t *testing.T) {
 	// The caller's own deadline: an error too, outcome timeout.
 	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if _, rec, err := c.Gaps(ctx, sampleGapInput()); !errors.Is(err, context.DeadlineExceeded) || rec.Outcome != domain.LLMOutcomeTimeout {
+	if _, rec, err := Call(ctx, c, Gaps, sampleGapInput()); !errors.Is(err, context.DeadlineExceeded) || rec.Outcome != domain.LLMOutcomeTimeout {
 		t.Errorf("caller deadline: err %v, rec %+v", err, rec)
 	}
 	if got := c.BreakerState(); got != "closed" {
@@ -371,7 +313,7 @@ func TestClientDropsUnknownAgents(t *testing.T) {
 			"possibly_related":[{"agent_id":"user_agent_eve"}]}`}, nil
 	}}
 	c := newTestClient(p, Config{})
-	out, rec, err := c.Filter(context.Background(), sampleFilterInput())
+	out, rec, err := Call(context.Background(), c, Filter, sampleFilterInput())
 	if err != nil || rec.Outcome != domain.LLMOutcomeOK || len(out.Candidates) != 1 || out.Candidates[0].AgentID != "user_agent_bob" {
 		t.Errorf("out %+v rec %+v err %v", out, rec, err)
 	}
@@ -391,7 +333,7 @@ func TestClientEnumNormalization(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := newTestClient(&scripted{fn: func(context.Context, Request) (Response, error) { return Response{Text: tt.reply}, nil }}, Config{})
-		out, rec, _ := c.Feedback(context.Background(), sampleFeedbackInput())
+		out, rec, _ := Call(context.Background(), c, Feedback, sampleFeedbackInput())
 		if rec.Outcome != domain.LLMOutcomeOK || out.FeedbackType != tt.want {
 			t.Errorf("%s: %+v %+v", tt.reply, out, rec)
 		}
@@ -403,7 +345,7 @@ func TestClientWithoutProvider(t *testing.T) {
 	if c.ProviderName() != "none" || c.BreakerState() != "closed" {
 		t.Errorf("provider %q state %q", c.ProviderName(), c.BreakerState())
 	}
-	out, rec, err := c.Understand(context.Background(), UnderstandInput{RawInput: "找个摄影师"})
+	out, rec, err := Call(context.Background(), c, Understand, UnderstandInput{RawInput: "找个摄影师"})
 	if err != nil || rec.Outcome != domain.LLMOutcomeError || !rec.FallbackUsed || out.CapabilityTags[0] != "摄影" {
 		t.Errorf("out %+v rec %+v err %v", out, rec, err)
 	}
@@ -412,7 +354,7 @@ func TestClientWithoutProvider(t *testing.T) {
 func TestClientErrorMessageIsShort(t *testing.T) {
 	long := strings.Repeat("很长的错误", 200)
 	c := newTestClient(&scripted{fn: func(context.Context, Request) (Response, error) { return Response{}, errors.New(long) }}, Config{})
-	_, rec, _ := c.Offer(context.Background(), sampleOfferInput())
+	_, rec, _ := Call(context.Background(), c, Offer, sampleOfferInput())
 	if n := len([]rune(rec.Error)); n > maxErrorRunes+1 {
 		t.Errorf("error has %d runes", n)
 	}
@@ -426,7 +368,7 @@ func TestClientDefaults(t *testing.T) {
 	p := &scripted{fn: fail}
 	c = NewClient(Config{Provider: p})
 	for range DefaultFailureThreshold + 1 {
-		c.Offer(context.Background(), sampleOfferInput())
+		Call(context.Background(), c, Offer, sampleOfferInput())
 	}
 	if p.count() != DefaultFailureThreshold || c.BreakerState() != "open" {
 		t.Errorf("default threshold: %d calls, state %q", p.count(), c.BreakerState())
@@ -440,7 +382,7 @@ func TestClientConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Go(func() {
-			key := PromptKeys[i%len(PromptKeys)]
+			key := PromptKeys()[i%len(PromptKeys())]
 			if _, rec, err := invoke(context.Background(), c, key); err != nil || rec.Outcome != domain.LLMOutcomeOK {
 				t.Errorf("%s: %+v %v", key, rec, err)
 			}
@@ -460,7 +402,7 @@ func TestClientSuspectFanOut(t *testing.T) {
 	}}
 	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: time.Minute})
 	ctx := context.Background()
-	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
 		t.Fatalf("first call: %+v", rec)
 	}
 	var wg sync.WaitGroup
@@ -469,7 +411,7 @@ func TestClientSuspectFanOut(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, rec, _ := c.Offer(ctx, sampleOfferInput())
+			_, rec, _ := Call(ctx, c, Offer, sampleOfferInput())
 			outcomes <- rec.Outcome
 		}()
 	}

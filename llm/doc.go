@@ -1,9 +1,21 @@
-// Package llm is the LLM layer of ToWow: eleven prompts (the nine of the
-// design, 001 §3.3 and 004, and the task and conversation prompts of the
-// workflow, issue 13),
-// the providers that answer them, and the [Client] that wraps every call
-// with a timeout, a circuit breaker, reply parsing and a deterministic
-// fallback per prompt (001 §6.2.1).
+// Package llm is the LLM layer of ToWow: eleven prompts (nine for the
+// negotiation, one for a workflow task, one for the conversation agent),
+// the providers that answer them, and [Call], which runs a prompt through a
+// [Client] with a timeout, a circuit breaker, reply parsing and a
+// deterministic fallback per prompt.
+//
+// # Prompts
+//
+// Each prompt is one [Prompt] value in one file, prompt_<name>.go:
+// [Understand], [Filter], [Offer], [Aggregate], [Feedback], [Adjust],
+// [Gaps], [Recursion], [Compromise], [Task] and [Converse]. The file holds
+// the prompt whole: its key, its system prompt, its text/template (in
+// Chinese), its completion budget, its input type, the shape of its reply
+// (declared once, for the parser and the builtin brain), how a reply is
+// validated into the result and the fallback result. What several prompts
+// share stays shared: the lenient JSON types and reply decoding (flex.go),
+// enum normalisation (enums.go), the proposal shape of prompts 4, 6 and 9
+// (proposal.go) and the template functions (template.go).
 //
 // # Providers
 //
@@ -11,31 +23,28 @@
 // input) into raw reply text. [NewAnthropic] talks to the Anthropic
 // Messages API, [NewOpenAI] to any OpenAI-compatible chat-completions
 // server (OpenAI, Ollama, vLLM, llama.cpp); the offline builtin brain lives
-// in llm/builtin. Providers never fall back by themselves.
+// in llm/builtin and registers an answer against each prompt value.
+// Providers never fall back by themselves.
 //
-// # Client
+// # Calls
 //
-// [Client] exposes one method per prompt (Understand, Filter, Offer,
-// Aggregate, Feedback, Adjust, Gaps, Recursion, Compromise, Task,
-// Converse). Each method
+// [Call] (ctx, client, prompt, input) is the one path of every prompt:
 //
-//  1. renders the prompt's embedded text/template (prompts/*.tmpl, in
-//     Chinese) from the typed input;
+//  1. renders the prompt's template from the typed input;
 //  2. calls the provider with a per-call timeout ([Config].Timeout), through
 //     one gobreaker circuit breaker shared by all prompts;
 //  3. extracts the first JSON object of the reply (plain, fenced or inside
 //     prose), decodes it leniently into the prompt's reply shape
-//     ([UnderstandReply], [FilterReply], … [ConverseReply], declared once
-//     for the parsers and the builtin brain) and validates it into the typed
-//     result (unknown agent ids dropped, enums normalised, numbers clamped);
-//     prompts 1, 3, 5, 10 and 11 give the domain's own
+//     ([UnderstandReply], [FilterReply], … [ConverseReply]) and validates it
+//     into the typed result (unknown agent ids dropped, enums normalised,
+//     numbers clamped); prompts 1, 3, 5, 10 and 11 give the domain's own
 //     [domain.Understanding], [domain.OfferAnswer], [domain.FeedbackAnswer],
 //     [domain.TaskAnswer] and [domain.AgentStep];
 //  4. on any failure — provider error, timeout, open breaker, a reply that
 //     does not parse or validate — returns the prompt's fallback result,
 //     built deterministically from the input alone.
 //
-// A method returns a non-nil error only when the caller's context is done
+// Call returns a non-nil error only when the caller's context is done
 // (so that a job stops and is retried); an LLM failure is never an error.
 // Every call returns a [domain.LLMCall] record (prompt key, provider, model,
 // latency, tokens, outcome, whether the fallback was used) to be stored with

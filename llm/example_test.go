@@ -17,12 +17,12 @@ func (c canned) Complete(context.Context, llm.Request) (llm.Response, error) {
 	return llm.Response{Text: string(c)}, nil
 }
 
-func ExampleClient() {
+func ExampleCall() {
 	reply := "好的，这是我的反馈：\n```json\n" +
 		`{"feedback_type": "协商", "reasoning": "时间太早", "adjustment_request": "改到下午", "confidence": 0.8}` +
 		"\n```"
 	c := llm.NewClient(llm.Config{Provider: canned(reply), Timeout: 5 * time.Second})
-	fb, call, err := c.Feedback(context.Background(), llm.FeedbackInput{Round: 1, MaxRounds: 5})
+	fb, call, err := llm.Call(context.Background(), c, llm.Feedback, llm.FeedbackInput{Round: 1, MaxRounds: 5})
 	if err != nil {
 		return // only when the context is done
 	}
@@ -33,11 +33,11 @@ func ExampleClient() {
 	// proposal_feedback canned ok false
 }
 
-func ExampleClient_fallback() {
+func ExampleCall_fallback() {
 	// Without a provider (or with a failing one) every prompt falls back to
 	// a deterministic answer built from its input.
 	c := llm.NewClient(llm.Config{})
-	u, call, _ := c.Understand(context.Background(), llm.UnderstandInput{RawInput: "周末想找一位摄影师拍读书会"})
+	u, call, _ := llm.Call(context.Background(), c, llm.Understand, llm.UnderstandInput{RawInput: "周末想找一位摄影师拍读书会"})
 	fmt.Println(u.SurfaceDemand, u.CapabilityTags, u.Confidence)
 	fmt.Println(call.Outcome, call.FallbackUsed, call.Error)
 	// Output:
@@ -45,11 +45,11 @@ func ExampleClient_fallback() {
 	// error true llm: no provider configured
 }
 
-func ExampleClient_Task() {
+func ExampleCall_task() {
 	// The assignee's twin reports on a workflow task; 已完成 is done. Had
 	// the model failed, the answer would be a problem, never done.
 	c := llm.NewClient(llm.Config{Provider: canned(`{"status": "已完成", "summary": "下午做了 30 分钟分享"}`)})
-	a, call, err := c.Task(context.Background(), llm.TaskInput{})
+	a, call, err := llm.Call(context.Background(), c, llm.Task, llm.TaskInput{})
 	if err != nil {
 		return
 	}
@@ -60,13 +60,13 @@ func ExampleClient_Task() {
 	// task_execution ok false
 }
 
-func ExampleClient_Converse() {
+func ExampleCall_converse() {
 	// One step of the conversation agent: a tool with its arguments (the
 	// engine runs it and calls again with the observation), or a reply.
 	// Had the model failed, the step would be a reply saying it cannot
 	// work on the request now, never an action.
 	c := llm.NewClient(llm.Config{Provider: canned(`{"thought": "用户要开始执行", "tool": "Execute-Workflow", "args": {}, "confidence": 0.9}`)})
-	step, call, err := c.Converse(context.Background(), llm.ConverseInput{Message: "开始执行"})
+	step, call, err := llm.Call(context.Background(), c, llm.Converse, llm.ConverseInput{Message: "开始执行"})
 	if err != nil {
 		return
 	}

@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 )
 
-// Lenient JSON types, the field types of the reply shapes (replies.go).
-// A model's JSON is often almost right: a number given as a string, a list
+// Lenient JSON types, the field types of the reply shapes (each prompt's
+// reply type, such as GapsReply). A model's JSON is often almost right: a number given as a string, a list
 // given as one string, an object where a string was expected. These types
 // accept such values and never fail on a well-formed JSON value of the
 // "wrong" kind; validation happens afterwards, on the typed result. They
@@ -24,15 +24,12 @@ import (
 
 // Size limits applied while normalising replies.
 const (
-	maxReplyBytes   = 256 << 10 // the part of a reply searched for JSON
-	maxJSONStarts   = 64        // candidate '{' positions tried
-	maxTextRunes    = 2000      // any free-text field
-	maxShortRunes   = 200       // names, roles, tags, dates
-	maxListItems    = 30        // any list
-	maxTagItems     = 12        // capability tags
-	maxSubDemands   = 3         // prompt 8
-	maxGaps         = 10        // prompt 7
-	maxAttendeesCap = 10_000_000
+	maxReplyBytes = 256 << 10 // the part of a reply searched for JSON
+	maxJSONStarts = 64        // candidate '{' positions tried
+	maxTextRunes  = 2000      // any free-text field
+	maxShortRunes = 200       // names, roles, tags, dates
+	maxListItems  = 30        // any list
+	maxTagItems   = 12        // capability tags
 )
 
 // decodeAny decodes one JSON value with numbers kept as json.Number.

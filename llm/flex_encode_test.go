@@ -27,7 +27,7 @@ func encodings(t *testing.T, v any) [2]string {
 
 // The flex types encode exactly as the plain Go values they hold: the
 // builtin brain's replies did not change when it moved from plain copies of
-// the reply shapes to the shapes of replies.go.
+// the reply shapes to the reply types the prompts declare.
 func TestFlexTypesEncodeAsPlainValues(t *testing.T) {
 	type plainGap struct {
 		GapType                 string   `json:"gap_type"`
@@ -162,7 +162,7 @@ func TestParseCompromiseReadsProposalFields(t *testing.T) {
 	in := sampleCompromiseInput()
 	reply := strings.Replace(replyCompromise, `"type": "compromise",`, `"type": "compromise", "objective": "先办起来",
   "timeline": {"start_date": "2026-03-01", "milestones": ["场地确认"]}, "rationale": "成本最低", "gaps": "摄影师",`, 1)
-	out, err := parseCompromise(reply, &in)
+	out, err := Compromise.parse(reply, &in)
 	if err != nil {
 		t.Fatal(err)
 	}

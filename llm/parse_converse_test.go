@@ -54,7 +54,7 @@ func TestParseConverse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseConverse(tt.reply, &in)
+			got, err := Converse.parse(tt.reply, &in)
 			if tt.fail != "" {
 				if !errors.Is(err, errInvalidReply) || !strings.Contains(err.Error(), tt.fail) {
 					t.Fatalf("err = %v, want an invalid reply saying %q (got %+v)", err, tt.fail, got)
@@ -98,21 +98,21 @@ func TestConverseReplyEncodes(t *testing.T) {
 // person's language saying nothing was done, never an action.
 func TestFallbackConverse(t *testing.T) {
 	in := sampleConverseInput()
-	got := fallbackConverse(&in)
+	got := Converse.fallback(&in)
 	if got.Tool != "" || !strings.Contains(got.Reply, "无法处理") || !strings.Contains(got.Thought, fallbackReason) ||
 		checkConverse(&in, got) != nil {
 		t.Errorf("fallback = %+v", got)
 	}
 	en := in
 	en.Message = "Add a rehearsal before the event"
-	if f := fallbackConverse(&en); f.Tool != "" || !strings.Contains(f.Reply, "can't work on this request") {
+	if f := Converse.fallback(&en); f.Tool != "" || !strings.Contains(f.Reply, "can't work on this request") {
 		t.Errorf("English fallback = %+v", f)
 	}
-	if f := fallbackConverse(&ConverseInput{}); f.Tool != "" || f.Reply == "" {
+	if f := Converse.fallback(&ConverseInput{}); f.Tool != "" || f.Reply == "" {
 		t.Errorf("fallback of a zero input = %+v", f)
 	}
 	c := newTestClient(&scripted{fn: fail}, Config{})
-	out, rec, err := c.Converse(t.Context(), in)
+	out, rec, err := Call(t.Context(), c, Converse, in)
 	if err != nil || !reflect.DeepEqual(out, got) || !rec.FallbackUsed || rec.PromptKey != string(PromptConverse) {
 		t.Errorf("Converse with a failing provider = %+v, %+v, %v", out, rec, err)
 	}

@@ -7,8 +7,7 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// The prompt outputs that issue 17 found parsed and then dropped are
-// kept: conditions_accepted as the reply says it, success criteria, risks
+// The prompt outputs a parser once read and then dropped are kept: conditions_accepted as the reply says it, success criteria, risks
 // and open questions, prompt 5's proposed changes, prompt 7's gap
 // descriptions, prompt 8's three conditions and prompt 1's urgency.
 
@@ -29,7 +28,7 @@ func TestParseConditionsAccepted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reply := `{"summary":"s","assignments":[{"agent_id":"user_agent_bob"` + tc.bob + `},{"agent_id":"user_agent_alice"` + tc.alice + `}],
 				"success_criteria":["沙龙如期举行"," ","到场 50 人"],"risks":["嘉宾临时缺席"],"open_questions":["需要茶歇吗？"]}`
-			out, err := parseAggregate(reply, &in)
+			out, err := Aggregate.parse(reply, &in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +48,7 @@ func TestParseConditionsAccepted(t *testing.T) {
 		})
 	}
 	// The fallback read no conditions: it cannot say they were accepted.
-	fb := fallbackAggregate(&in).Proposal
+	fb := Aggregate.fallback(&in).Proposal
 	for _, a := range fb.Assignments {
 		if a.ConditionsAccepted != (a.AgentID == "user_agent_bob") {
 			t.Errorf("fallback: %s conditions_accepted %v", a.AgentID, a.ConditionsAccepted)
@@ -63,7 +62,7 @@ func TestParseProposedChanges(t *testing.T) {
 		name, changes string
 		want          []domain.ProposedChange
 	}{
-		{"001's object", `{"timeline.start_date":"3月15日","reason":"周六有课"}`,
+		{"field object", `{"timeline.start_date":"3月15日","reason":"周六有课"}`,
 			[]domain.ProposedChange{{Field: "timeline.start_date", Value: "3月15日", Reason: "周六有课"}}},
 		{"a list", `[{"field":"responsibility","new_value":"只讲 20 分钟","reason":"时间紧"},{"field":"","value":"x"},{"field":"notes","value":"下午"}]`,
 			[]domain.ProposedChange{{Field: "responsibility", Value: "只讲 20 分钟", Reason: "时间紧"}, {Field: "notes", Value: "下午"}}},
@@ -73,7 +72,7 @@ func TestParseProposedChanges(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := parseFeedback(`{"feedback_type":"negotiate","adjustment_request":"改时间","proposed_changes":`+tc.changes+`}`, &in)
+			out, err := Feedback.parse(`{"feedback_type":"negotiate","adjustment_request":"改时间","proposed_changes":`+tc.changes+`}`, &in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +85,7 @@ func TestParseProposedChanges(t *testing.T) {
 
 func TestParseGapAnalysisAndDescription(t *testing.T) {
 	gin := sampleGapInput()
-	out, err := parseGaps(`{"is_complete":true,"analysis":"方案基本完整","gaps":[{"gap_type":"摄影师","reason":"记录活动","description":"缺一位活动摄影"},
+	out, err := Gaps.parse(`{"is_complete":true,"analysis":"方案基本完整","gaps":[{"gap_type":"摄影师","reason":"记录活动","description":"缺一位活动摄影"},
 		{"gap_type":"主持人","reason":"串场"}]}`, &gin)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +97,7 @@ func TestParseGapAnalysisAndDescription(t *testing.T) {
 
 func TestParseRecursionConditions(t *testing.T) {
 	rin := sampleRecursionInput()
-	r, err := parseRecursion(`{"should_recurse":false,"condition_1_met":true,"condition_1_analysis":"缺口重要",
+	r, err := Recursion.parse(`{"should_recurse":false,"condition_1_met":true,"condition_1_analysis":"缺口重要",
 		"condition_2_met":"否","condition_2_analysis":"网络里没有人","condition_3_analysis":"成本可以接受","sub_demands":[]}`, &rin)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +122,7 @@ func TestParseUrgency(t *testing.T) {
 		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"urgency":"马上"}}`:    "",
 		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"location":"北京"}}`:   "",
 	} {
-		out, err := parseUnderstand(reply, &in)
+		out, err := Understand.parse(reply, &in)
 		if err != nil || out.Context.Urgency != want {
 			t.Errorf("%s: urgency %q (%v), want %q", reply, out.Context.Urgency, err, want)
 		}

@@ -47,7 +47,7 @@ func TestParseTask(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseTask(tt.reply, &in)
+			got, err := Task.parse(tt.reply, &in)
 			if tt.fail {
 				if !errors.Is(err, errInvalidReply) {
 					t.Fatalf("err = %v, want errInvalidReply (got %+v)", err, got)
@@ -66,7 +66,7 @@ func TestParseTask(t *testing.T) {
 		})
 	}
 	// A reply that does not validate says why, and is the domain's error.
-	_, err := parseTask(`{"status":"done"}`, &in)
+	_, err := Task.parse(`{"status":"done"}`, &in)
 	if !errors.Is(err, domain.ErrInvalidAnswer) || !strings.Contains(err.Error(), "summary") {
 		t.Errorf("err = %v, want the domain's invalid answer naming the summary", err)
 	}
@@ -93,23 +93,23 @@ func TestTaskStatusNormalization(t *testing.T) {
 // saying so, never done.
 func TestFallbackTask(t *testing.T) {
 	in := sampleTaskInput()
-	got := fallbackTask(&in)
+	got := Task.fallback(&in)
 	if got.Status != domain.TaskProblem || got.Summary != "" || got.Valid() != nil ||
 		!strings.Contains(got.Problem, "无法联系Alice的数字分身") || !strings.Contains(got.Problem, fallbackReason) {
 		t.Errorf("fallback = %+v", got)
 	}
-	zero := fallbackTask(&TaskInput{Task: domain.WorkflowNode{AssigneeID: "user_agent_x"}})
+	zero := Task.fallback(&TaskInput{Task: domain.WorkflowNode{AssigneeID: "user_agent_x"}})
 	if zero.Status != domain.TaskProblem || !strings.Contains(zero.Problem, "user_agent_x") {
 		t.Errorf("fallback without a profile = %+v", zero)
 	}
-	if f := fallbackTask(&TaskInput{}); f.Valid() != nil || !strings.Contains(f.Problem, "负责人") {
+	if f := Task.fallback(&TaskInput{}); f.Valid() != nil || !strings.Contains(f.Problem, "负责人") {
 		t.Errorf("fallback of a zero input = %+v", f)
 	}
 
 	// Through the Client: a failing provider gives that answer, recorded
 	// as a fallback.
 	c := newTestClient(&scripted{fn: fail}, Config{})
-	out, rec, err := c.Task(t.Context(), in)
+	out, rec, err := Call(t.Context(), c, Task, in)
 	if err != nil || out != got || !rec.FallbackUsed || rec.PromptKey != string(PromptTask) {
 		t.Errorf("Task with a failing provider = %+v, %+v, %v", out, rec, err)
 	}

@@ -125,7 +125,7 @@ func TestEnumNormalization(t *testing.T) {
 
 // TestGoodReplies parses each canned reply against its sample input.
 func TestGoodReplies(t *testing.T) {
-	for _, key := range PromptKeys {
+	for _, key := range PromptKeys() {
 		t.Run(string(key), func(t *testing.T) {
 			if ps := parseAndCheck(key, goodReply(key), sampleInput(key)); ps != nil {
 				t.Error(ps)
@@ -134,77 +134,9 @@ func TestGoodReplies(t *testing.T) {
 	}
 }
 
-// parseAndCheck parses text with key's parser and checks the invariants;
-// it returns the problems, or the parse error as one problem.
-func parseAndCheck(key PromptKey, text string, in any) []string {
-	var err error
-	var ps problems
-	switch key {
-	case PromptUnderstand:
-		var out domain.Understanding
-		if out, err = parseUnderstand(text, in.(*UnderstandInput)); err == nil {
-			ps = checkUnderstanding(in.(*UnderstandInput), out)
-		}
-	case PromptFilter:
-		var out FilterResult
-		if out, err = parseFilter(text, in.(*FilterInput)); err == nil {
-			ps = checkFilter(in.(*FilterInput), out)
-		}
-	case PromptOffer:
-		var out domain.OfferAnswer
-		if out, err = parseOffer(text, in.(*OfferInput)); err == nil {
-			ps = checkOffer(in.(*OfferInput), out)
-		}
-	case PromptAggregate:
-		var out ProposalResult
-		if out, err = parseAggregate(text, in.(*AggregateInput)); err == nil {
-			ps = checkAggregate(in.(*AggregateInput), out)
-		}
-	case PromptFeedback:
-		var out domain.FeedbackAnswer
-		if out, err = parseFeedback(text, in.(*FeedbackInput)); err == nil {
-			ps = checkFeedback(in.(*FeedbackInput), out)
-		}
-	case PromptAdjust:
-		var out ProposalResult
-		if out, err = parseAdjust(text, in.(*AdjustInput)); err == nil {
-			ps = checkAdjust(in.(*AdjustInput), out)
-		}
-	case PromptGaps:
-		var out GapResult
-		if out, err = parseGaps(text, in.(*GapInput)); err == nil {
-			ps = checkGaps(in.(*GapInput), out)
-		}
-	case PromptRecursion:
-		var out RecursionResult
-		if out, err = parseRecursion(text, in.(*RecursionInput)); err == nil {
-			ps = checkRecursion(in.(*RecursionInput), out)
-		}
-	case PromptCompromise:
-		var out ProposalResult
-		if out, err = parseCompromise(text, in.(*CompromiseInput)); err == nil {
-			ps = checkCompromise(in.(*CompromiseInput), out)
-		}
-	case PromptTask:
-		var out domain.TaskAnswer
-		if out, err = parseTask(text, in.(*TaskInput)); err == nil {
-			ps = checkTask(in.(*TaskInput), out)
-		}
-	case PromptConverse:
-		var out domain.AgentStep
-		if out, err = parseConverse(text, in.(*ConverseInput)); err == nil {
-			ps = checkConverse(in.(*ConverseInput), out)
-		}
-	}
-	if err != nil {
-		return []string{"parse: " + err.Error()}
-	}
-	return ps
-}
-
 func TestParseUnderstand(t *testing.T) {
 	in := sampleUnderstandInput()
-	out, err := parseUnderstand("```json\n"+replyUnderstand+"\n```", &in)
+	out, err := Understand.parse("```json\n"+replyUnderstand+"\n```", &in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +145,7 @@ func TestParseUnderstand(t *testing.T) {
 	}
 	// Lenient: attendees as a string, tags missing (keyword fallback),
 	// confidence as a fraction.
-	out, err = parseUnderstand(`{"surface_demand":"  办沙龙  ","context":{"expected_attendees":"60"},"confidence":0.2}`, &in)
+	out, err = Understand.parse(`{"surface_demand":"  办沙龙  ","context":{"expected_attendees":"60"},"confidence":0.2}`, &in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +156,7 @@ func TestParseUnderstand(t *testing.T) {
 		t.Errorf("fallback tags = %q", out.CapabilityTags)
 	}
 	for _, bad := range []string{`{"surface_demand":""}`, `{"surface_demand":"x","confidence":"very"}`, `not json`} {
-		if _, err := parseUnderstand(bad, &in); !errors.Is(err, errInvalidReply) {
+		if _, err := Understand.parse(bad, &in); !errors.Is(err, errInvalidReply) {
 			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
 		}
 	}
@@ -239,7 +171,7 @@ func TestParseFilterDropsUnknownAndExcluded(t *testing.T) {
 		"user_agent_alice"],
 	  "possibly_related":[{"agent_id":"user_agent_bob","reason":"重复"},{"agent_id":"user_agent_dave","match_type":"推断"},
 		{"agent_id":"user_agent_carol"}]}`
-	out, err := parseFilter(reply, &in)
+	out, err := Filter.parse(reply, &in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,11 +195,11 @@ func TestParseFilterDropsUnknownAndExcluded(t *testing.T) {
 		`{"definitely_related":[{"agent_id":"nobody"}]}`,
 		`{"definitely_related":[{"agent_id":"user_agent_bob","match_type":"telepathic"}]}`,
 	} {
-		if _, err := parseFilter(bad, &in); !errors.Is(err, errInvalidReply) {
+		if _, err := Filter.parse(bad, &in); !errors.Is(err, errInvalidReply) {
 			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
 		}
 	}
-	if out, err := parseFilter(`{"analysis":"没有合适的人","definitely_related":[],"possibly_related":[]}`, &in); err != nil || len(out.Candidates) != 0 {
+	if out, err := Filter.parse(`{"analysis":"没有合适的人","definitely_related":[],"possibly_related":[]}`, &in); err != nil || len(out.Candidates) != 0 {
 		t.Errorf("empty reply: %+v, %v", out, err)
 	}
 }
@@ -288,7 +220,7 @@ func TestParseOffer(t *testing.T) {
 			domain.OfferAnswer{Decision: "decline", Reasoning: "没空", DeclineReason: "没空", Confidence: 100}},
 	}
 	for _, tt := range tests {
-		got, err := parseOffer(tt.reply, &in)
+		got, err := Offer.parse(tt.reply, &in)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reply, err)
 		}
@@ -297,7 +229,7 @@ func TestParseOffer(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`{"decision":"maybe","contribution":"x"}`, `{"decision":"participate"}`, `{"contribution":"x"}`} {
-		if _, err := parseOffer(bad, &in); !errors.Is(err, errInvalidReply) {
+		if _, err := Offer.parse(bad, &in); !errors.Is(err, errInvalidReply) {
 			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
 		}
 	}
@@ -307,7 +239,7 @@ func TestParseProposalsDropUnknownAgents(t *testing.T) {
 	in := sampleAggregateInput()
 	reply := `{"summary":"","assignments":[{"agent_id":"user_agent_ghost","role":"幽灵"},
 		{"agent_id":"user_agent_bob"},{"agent_id":"user_agent_bob","role":"重复"}],"confidence":"高"}`
-	out, err := parseAggregate(reply, &in)
+	out, err := Aggregate.parse(reply, &in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,13 +254,13 @@ func TestParseProposalsDropUnknownAgents(t *testing.T) {
 	if p.Summary != "协作方案：在北京组织一场 50 人的 AI 技术沙龙" || p.Confidence != domain.ConfidenceHigh || p.Type != domain.ProposalTypeNormal {
 		t.Errorf("proposal = %+v", p)
 	}
-	if _, err := parseAggregate(`{"summary":"s","assignments":[{"agent_id":"user_agent_ghost"}]}`, &in); !errors.Is(err, errInvalidReply) {
+	if _, err := Aggregate.parse(`{"summary":"s","assignments":[{"agent_id":"user_agent_ghost"}]}`, &in); !errors.Is(err, errInvalidReply) {
 		t.Errorf("no valid assignment: err = %v", err)
 	}
 
 	adj := sampleAdjustInput()
 	adj.Participants = adj.Participants[:1] // Alice withdrew
-	out, err = parseAdjust(replyAdjust, &adj)
+	out, err = Adjust.parse(replyAdjust, &adj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,34 +269,34 @@ func TestParseProposalsDropUnknownAgents(t *testing.T) {
 	}
 
 	cin := sampleCompromiseInput()
-	out, err = parseCompromise(strings.Replace(replyCompromise, `"medium"`, `"high"`, 1), &cin)
+	out, err = Compromise.parse(strings.Replace(replyCompromise, `"medium"`, `"high"`, 1), &cin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Proposal.Type != domain.ProposalTypeCompromise || out.Proposal.Confidence != domain.ConfidenceMedium {
 		t.Errorf("compromise = %+v", out.Proposal)
 	}
-	if _, err := parseCompromise(`{"summary":"s","assignments":[{"agent_id":"user_agent_carol"}]}`, &cin); !errors.Is(err, errInvalidReply) {
+	if _, err := Compromise.parse(`{"summary":"s","assignments":[{"agent_id":"user_agent_carol"}]}`, &cin); !errors.Is(err, errInvalidReply) {
 		t.Errorf("a decliner assigned: err = %v", err)
 	}
 }
 
 func TestParseFeedback(t *testing.T) {
 	in := sampleFeedbackInput()
-	got, err := parseFeedback(`{"feedback_type":"协商","reasoning":"时间冲突"}`, &in)
+	got, err := Feedback.parse(`{"feedback_type":"协商","reasoning":"时间冲突"}`, &in)
 	if err != nil || got.FeedbackType != domain.FeedbackNegotiate || got.AdjustmentRequest != "时间冲突" {
 		t.Errorf("got %+v, %v", got, err)
 	}
-	got, err = parseFeedback(`{"feedback_type":"accept","adjustment_request":"忽略","confidence":0.9}`, &in)
+	got, err = Feedback.parse(`{"feedback_type":"accept","adjustment_request":"忽略","confidence":0.9}`, &in)
 	if err != nil || got.AdjustmentRequest != "" || got.Confidence != 90 {
 		t.Errorf("got %+v, %v", got, err)
 	}
-	got, err = parseFeedback(`{"feedback_type":"reject"}`, &in)
+	got, err = Feedback.parse(`{"feedback_type":"reject"}`, &in)
 	if err != nil || got.FeedbackType != domain.FeedbackReject {
 		t.Errorf("got %+v, %v", got, err)
 	}
 	for _, bad := range []string{`{"feedback_type":"accept | negotiate | withdraw"}`, `{"feedback_type":"negotiate"}`} {
-		if _, err := parseFeedback(bad, &in); !errors.Is(err, errInvalidReply) {
+		if _, err := Feedback.parse(bad, &in); !errors.Is(err, errInvalidReply) {
 			t.Errorf("%s: err = %v", bad, err)
 		}
 	}
@@ -372,7 +304,7 @@ func TestParseFeedback(t *testing.T) {
 
 func TestParseGapsAndRecursion(t *testing.T) {
 	gin := sampleGapInput()
-	out, err := parseGaps(`{"is_complete":"false","gaps":[{"gap_type":"摄影师","importance":0.7},{"gap_type":"摄影师"},{"gap_type":""},
+	out, err := Gaps.parse(`{"is_complete":"false","gaps":[{"gap_type":"摄影师","importance":0.7},{"gap_type":"摄影师"},{"gap_type":""},
 		{"gap_type":"主持人","importance":"250"}]}`, &gin)
 	if err != nil {
 		t.Fatal(err)
@@ -380,13 +312,13 @@ func TestParseGapsAndRecursion(t *testing.T) {
 	if len(out.Gaps) != 2 || out.Gaps[0].Importance != 70 || out.Gaps[1].Importance != 100 || out.IsComplete {
 		t.Errorf("gaps = %+v", out)
 	}
-	out, err = parseGaps(`{"is_complete":false,"gaps":[]}`, &gin)
+	out, err = Gaps.parse(`{"is_complete":false,"gaps":[]}`, &gin)
 	if err != nil || !out.IsComplete {
 		t.Errorf("no gaps: %+v, %v", out, err)
 	}
 
 	rin := sampleRecursionInput()
-	r, err := parseRecursion(`{"should_recurse":true,"sub_demands":[{"gap_type":"摄影","description":"找摄影"},
+	r, err := Recursion.parse(`{"should_recurse":true,"sub_demands":[{"gap_type":"摄影","description":"找摄影"},
 		{"gap_type":"厨师"},{"description":"再找一个摄影师"}]}`, &rin)
 	if err != nil {
 		t.Fatal(err)
@@ -395,19 +327,19 @@ func TestParseGapsAndRecursion(t *testing.T) {
 		!reflect.DeepEqual(r.SubDemands[0].Demand.CapabilityTags, []string{"摄影", "活动拍摄"}) {
 		t.Errorf("recursion = %+v", r)
 	}
-	r, err = parseRecursion(strings.Replace(replyRecursion, `"condition_2_met": true`, `"condition_2_met": false`, 1), &rin)
+	r, err = Recursion.parse(strings.Replace(replyRecursion, `"condition_2_met": true`, `"condition_2_met": false`, 1), &rin)
 	if err != nil || r.ShouldRecurse || len(r.SubDemands) != 0 || !strings.Contains(r.Analysis, "条件2 利益相关方（不满足）") {
 		t.Errorf("condition not met: %+v, %v", r, err)
 	}
 	deep := rin
 	deep.Depth = 1
-	if r, err = parseRecursion(replyRecursion, &deep); err != nil || r.ShouldRecurse {
+	if r, err = Recursion.parse(replyRecursion, &deep); err != nil || r.ShouldRecurse {
 		t.Errorf("at max depth: %+v, %v", r, err)
 	}
 	for _, bad := range []string{`{"should_recurse":"maybe"}`, `{"sub_demands":[]}`,
 		`{"should_recurse":true,"sub_demands":[{"gap_type":"厨师"}]}`,
 		`{"should_recurse":true,"sub_demands":[{"gap_type":"摄影师","priority":"whenever"}]}`} {
-		if _, err := parseRecursion(bad, &rin); !errors.Is(err, errInvalidReply) {
+		if _, err := Recursion.parse(bad, &rin); !errors.Is(err, errInvalidReply) {
 			t.Errorf("%s: err = %v", bad, err)
 		}
 	}
@@ -429,36 +361,36 @@ func TestFallbacksSatisfyInvariants(t *testing.T) {
 			u, f, o, a, fb, ad, g, r, c, tk, cv = UnderstandInput{RawInput: "x"}, FilterInput{}, OfferInput{}, AggregateInput{},
 				FeedbackInput{}, AdjustInput{}, GapInput{}, RecursionInput{}, CompromiseInput{}, TaskInput{}, ConverseInput{}
 		}
-		check("understand", checkUnderstanding(&u, fallbackUnderstand(&u)))
-		check("filter", checkFilter(&f, fallbackFilter(&f)))
-		check("offer", checkOffer(&o, fallbackOffer(&o)))
-		check("aggregate", checkAggregate(&a, fallbackAggregate(&a)))
-		check("feedback", checkFeedback(&fb, fallbackFeedback(&fb)))
-		check("adjust", checkAdjust(&ad, fallbackAdjust(&ad)))
-		check("gaps", checkGaps(&g, fallbackGaps(&g)))
-		check("recursion", checkRecursion(&r, fallbackRecursion(&r)))
-		check("compromise", checkCompromise(&c, fallbackCompromise(&c)))
-		check("task", checkTask(&tk, fallbackTask(&tk)))
-		check("converse", checkConverse(&cv, fallbackConverse(&cv)))
+		check("understand", checkUnderstanding(&u, Understand.fallback(&u)))
+		check("filter", checkFilter(&f, Filter.fallback(&f)))
+		check("offer", checkOffer(&o, Offer.fallback(&o)))
+		check("aggregate", checkAggregate(&a, Aggregate.fallback(&a)))
+		check("feedback", checkFeedback(&fb, Feedback.fallback(&fb)))
+		check("adjust", checkAdjust(&ad, Adjust.fallback(&ad)))
+		check("gaps", checkGaps(&g, Gaps.fallback(&g)))
+		check("recursion", checkRecursion(&r, Recursion.fallback(&r)))
+		check("compromise", checkCompromise(&c, Compromise.fallback(&c)))
+		check("task", checkTask(&tk, Task.fallback(&tk)))
+		check("converse", checkConverse(&cv, Converse.fallback(&cv)))
 	}
 }
 
 func TestFallbackDetails(t *testing.T) {
 	u := UnderstandInput{RawInput: "  " + strings.Repeat("找摄影师", 40) + "  "}
-	got := fallbackUnderstand(&u)
+	got := Understand.fallback(&u)
 	if n := len([]rune(got.SurfaceDemand)); n != 100 || !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) || got.Confidence != domain.ConfidenceLow {
 		t.Errorf("understand = %+v (%d runes)", got, n)
 	}
-	if got := fallbackUnderstand(&UnderstandInput{RawInput: "随便聊聊"}); !reflect.DeepEqual(got.CapabilityTags, []string{genericTag}) {
+	if got := Understand.fallback(&UnderstandInput{RawInput: "随便聊聊"}); !reflect.DeepEqual(got.CapabilityTags, []string{genericTag}) {
 		t.Errorf("generic tags = %q", got.CapabilityTags)
 	}
-	if got := fallbackUnderstand(&UnderstandInput{RawInput: "x", CapabilityTags: []string{"摄影", " 摄影 "}}); !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) {
+	if got := Understand.fallback(&UnderstandInput{RawInput: "x", CapabilityTags: []string{"摄影", " 摄影 "}}); !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) {
 		t.Errorf("given tags = %q", got.CapabilityTags)
 	}
 
 	f := sampleFilterInput()
 	f.MaxCandidates = 10
-	fr := fallbackFilter(&f)
+	fr := Filter.fallback(&f)
 	var ids []string
 	for _, c := range fr.Candidates {
 		ids = append(ids, c.AgentID)
@@ -474,7 +406,7 @@ func TestFallbackDetails(t *testing.T) {
 
 	ad := sampleAdjustInput()
 	ad.Participants = ad.Participants[1:] // Bob withdrew
-	p := fallbackAdjust(&ad).Proposal
+	p := Adjust.fallback(&ad).Proposal
 	if len(p.Assignments) != 1 || p.Assignments[0].AgentID != "user_agent_alice" || p.Summary != ad.Current.Summary {
 		t.Errorf("adjust fallback = %+v", p)
 	}
@@ -487,12 +419,12 @@ func TestFallbackDetails(t *testing.T) {
 	}
 
 	c := sampleCompromiseInput()
-	cp := fallbackCompromise(&c).Proposal
+	cp := Compromise.fallback(&c).Proposal
 	if cp.Type != domain.ProposalTypeCompromise || len(cp.Assignments) != 1 || !reflect.DeepEqual(cp.Unresolved, []string{"摄影师"}) ||
 		cp.Suggestions[0] != "放宽需求后重新发起" {
 		t.Errorf("compromise fallback = %+v", cp)
 	}
-	ag := fallbackAggregate(&AggregateInput{Demand: sampleDemand(), Offers: sampleOffers()}).Proposal
+	ag := Aggregate.fallback(&AggregateInput{Demand: sampleDemand(), Offers: sampleOffers()}).Proposal
 	if len(ag.Assignments) != 2 || ag.Assignments[1].Role != "做 30 分钟大模型落地分享" {
 		t.Errorf("aggregate fallback = %+v", ag)
 	}
@@ -509,7 +441,7 @@ func TestParseErrorsSayWhatWasWrong(t *testing.T) {
 		{`I cannot help with that.`, "no json object in reply"},
 	}
 	for _, tc := range tests {
-		_, err := parseUnderstand(tc.reply, &in)
+		_, err := Understand.parse(tc.reply, &in)
 		if !errors.Is(err, errInvalidReply) || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want an invalid reply saying %q", tc.reply, err, tc.want)
 		}

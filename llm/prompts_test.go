@@ -2,6 +2,7 @@ package llm
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,13 +14,13 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/go
 // TestPromptGolden renders each prompt from its sample input and compares
 // it (with its system prompt) with testdata/golden/<key>.txt.
 func TestPromptGolden(t *testing.T) {
-	for _, key := range PromptKeys {
+	for _, key := range PromptKeys() {
 		t.Run(string(key), func(t *testing.T) {
 			prompt, err := render(key, sampleInput(key))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "SYSTEM: " + specs[key].system + "\n\n" + prompt
+			got := "SYSTEM: " + specOf(key).system + "\n\n" + prompt
 			path := filepath.Join("testdata", "golden", string(key)+".txt")
 			if *update {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -38,9 +39,9 @@ func TestPromptGolden(t *testing.T) {
 }
 
 func TestPromptsComplete(t *testing.T) {
-	for _, key := range PromptKeys {
-		s, ok := specs[key]
-		if !ok || s.system == "" || s.maxTokens <= 0 || strings.Contains(s.system, "\n") {
+	for _, key := range PromptKeys() {
+		s := specOf(key)
+		if s.system == "" || s.maxTokens <= 0 || strings.Contains(s.system, "\n") {
 			t.Errorf("spec of %s = %+v", key, s)
 		}
 		prompt, err := render(key, sampleInput(key))
@@ -55,12 +56,12 @@ func TestPromptsComplete(t *testing.T) {
 			t.Errorf("prompt %s escapes HTML characters", key)
 		}
 	}
-	if n := len(templates.Templates()); n != len(PromptKeys) {
-		t.Errorf("%d templates parsed, want %d", n, len(PromptKeys))
+	if n := len(PromptKeys()); n != 11 {
+		t.Errorf("%d prompts defined, want 11", n)
 	}
-	for _, key := range PromptKeys {
-		if templates.Lookup(string(key)+".tmpl") == nil {
-			t.Errorf("no template for %s", key)
+	for _, key := range PromptKeys() {
+		if name := specOf(key).templateName; name != string(key)+".tmpl" {
+			t.Errorf("template of %s is named %q", key, name)
 		}
 	}
 }
@@ -75,31 +76,36 @@ func TestRenderZeroInputs(t *testing.T) {
 	}
 }
 
-// keyOf maps an input pointer to its prompt key.
-func keyOf(in any) PromptKey {
-	switch in.(type) {
-	case *UnderstandInput:
-		return PromptUnderstand
-	case *FilterInput:
-		return PromptFilter
-	case *OfferInput:
-		return PromptOffer
-	case *AggregateInput:
-		return PromptAggregate
-	case *FeedbackInput:
-		return PromptFeedback
-	case *AdjustInput:
-		return PromptAdjust
-	case *GapInput:
-		return PromptGaps
-	case *RecursionInput:
-		return PromptRecursion
-	case *CompromiseInput:
-		return PromptCompromise
-	case *TaskInput:
-		return PromptTask
-	case *ConverseInput:
-		return PromptConverse
+// render renders the prompt of key for in (a pointer to its input type).
+func render(key PromptKey, in any) (string, error) {
+	p, ok := prompts[key]
+	if !ok {
+		return "", fmt.Errorf("no prompt %s", key)
 	}
-	return ""
+	return p.renderAny(in)
+}
+
+// specOf is the fixed part of the request of the prompt of key (zero for
+// an unknown key).
+func specOf(key PromptKey) promptSpec {
+	if p, ok := prompts[key]; ok {
+		return p.spec()
+	}
+	return promptSpec{}
+}
+
+// TestDefineRefusesADuplicateKey: two prompts cannot share a key (their
+// fallbacks, records and reused answers would mix), and the refusal
+// leaves the defined prompt in place.
+func TestDefineRefusesADuplicateKey(t *testing.T) {
+	before := prompts[PromptGaps]
+	defer func() {
+		if recover() == nil {
+			t.Error("a second prompt with the key gap_identify was defined")
+		}
+		if prompts[PromptGaps] != before {
+			t.Error("the refused prompt replaced the defined one")
+		}
+	}()
+	define(Prompt[GapInput, GapsReply, GapResult]{key: PromptGaps, template: "x"})
 }

@@ -8,6 +8,50 @@ import (
 	"net/url"
 )
 
+// Request is one completion request to a Provider.
+type Request struct {
+	Key    PromptKey
+	System string // system prompt (Chinese)
+	Prompt string // the rendered prompt template (Chinese)
+	// Input is the typed input the prompt was rendered from: a pointer to
+	// the input type of the prompt of Key (*GapInput for Gaps …). Network
+	// providers ignore it; the offline builtin brain reads it instead of
+	// the prose.
+	Input       any
+	MaxTokens   int
+	Temperature float64
+}
+
+// Response is a Provider's raw answer: text that should contain one JSON
+// object (possibly inside prose or a code fence), parsed by this package.
+type Response struct {
+	Text         string
+	Model        string
+	InputTokens  int
+	OutputTokens int
+}
+
+// Provider is one LLM backend: "builtin" (offline simulation), "anthropic"
+// or "openai" (any OpenAI-compatible server).
+type Provider interface {
+	// Name is the provider name recorded with each call.
+	Name() string
+	// Model is the model name recorded with each call ("" if none).
+	Model() string
+	// Complete sends one request. It must honour ctx (deadline and
+	// cancellation) and return an error for any failure; it never falls
+	// back by itself (the Client does, per prompt).
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// InputReader is implemented by providers that answer from Request.Input
+// alone and never read the prose (the offline builtin brain): the Client
+// then skips rendering the prompt template, which for smart filtering
+// serializes every agent profile.
+type InputReader interface {
+	ReadsInputOnly() bool
+}
+
 // defaultMaxTokens is the completion budget of a request that sets none.
 const defaultMaxTokens = 2048
 

@@ -118,13 +118,3 @@ const replyConverse = `{
   "args": {"node": {"type": "task", "title": "彩排", "assignee_id": "user_agent_alice"}, "after": ["milestone-1"]},
   "confidence": 0.8
 }`
-
-// goodReply returns the well-formed reply of key.
-func goodReply(key PromptKey) string {
-	return map[PromptKey]string{
-		PromptUnderstand: replyUnderstand, PromptFilter: replyFilter, PromptOffer: replyOffer,
-		PromptAggregate: replyAggregate, PromptFeedback: replyFeedback, PromptAdjust: replyAdjust,
-		PromptGaps: replyGaps, PromptRecursion: replyRecursion, PromptCompromise: replyCompromise,
-		PromptTask: replyTask, PromptConverse: replyConverse,
-	}[key]
-}

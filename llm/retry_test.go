@@ -51,7 +51,7 @@ func TestRetriesAbsorbTransientFailures(t *testing.T) {
 		}
 		return answer(ctx, req)
 	})
-	_, rec, err := c.Offer(ctx, sampleOfferInput())
+	_, rec, err := Call(ctx, c, Offer, sampleOfferInput())
 	if err != nil || rec.FallbackUsed || s.count() != 3 || c.breaker.Counts().ConsecutiveFailures != 0 {
 		t.Fatalf("two 503s then an answer: fallback %v, %d attempts, breaker failures %d, err %v",
 			rec.FallbackUsed, s.count(), c.breaker.Counts().ConsecutiveFailures, err)
@@ -62,7 +62,7 @@ func TestRetriesAbsorbTransientFailures(t *testing.T) {
 	s.set(func(context.Context, Request) (Response, error) {
 		return Response{}, wrapProviderError("scripted", 401, errors.New("bad key"))
 	})
-	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); !rec.FallbackUsed || s.count() != 1 {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); !rec.FallbackUsed || s.count() != 1 {
 		t.Fatalf("a 401: fallback %v after %d attempts, want a fallback after 1", rec.FallbackUsed, s.count())
 	}
 
@@ -71,10 +71,10 @@ func TestRetriesAbsorbTransientFailures(t *testing.T) {
 	s.set(func(context.Context, Request) (Response, error) {
 		return Response{}, wrapProviderError("scripted", 503, errors.New("down"))
 	})
-	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); !rec.FallbackUsed || s.count() != maxAttempts {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); !rec.FallbackUsed || s.count() != maxAttempts {
 		t.Fatalf("a provider that is down: %d attempts on the first call, want %d", s.count(), maxAttempts)
 	}
-	if _, rec, _ := c.Offer(ctx, sampleOfferInput()); !rec.FallbackUsed || s.count() != maxAttempts+1 {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); !rec.FallbackUsed || s.count() != maxAttempts+1 {
 		t.Fatalf("after a failed call: %d attempts in all, want one more", s.count())
 	}
 }

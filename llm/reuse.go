@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 )
 
-// Reuse of recorded answers (issue 15): every call's record carries a
-// hash of its input (prompt key, model, input) and the answer the parser
+// Reuse of recorded answers: every call's record carries a hash of its
+// input (prompt key, model, input) and the answer the parser
 // read, so a fork of a negotiation can take the answer of a recorded call
 // whose input did not change instead of asking the provider again.
 
@@ -73,8 +73,8 @@ func (c *Client) recordedAnswer(ctx context.Context, key PromptKey, input []byte
 	return answer, ok && answer != ""
 }
 
-// promptInput is what the model reads for a call of key: the system
-// prompt and the rendered prompt.
-func promptInput(key PromptKey, prompt string) []byte {
-	return []byte(specs[key].system + "\x00" + prompt)
+// promptInput is what the model reads for a call: the system prompt and
+// the rendered prompt.
+func promptInput(system, prompt string) []byte {
+	return []byte(system + "\x00" + prompt)
 }

@@ -30,7 +30,7 @@ func (r *recordedCalls) Answer(_ context.Context, _ PromptKey, hash string) (str
 // parse falls back again); an unknown input or a lookup that fails asks
 // the provider.
 func TestClientReuse(t *testing.T) {
-	for _, key := range PromptKeys {
+	for _, key := range PromptKeys() {
 		t.Run(string(key), func(t *testing.T) {
 			p := &scripted{fn: answer}
 			c := newTestClient(p, Config{})
@@ -85,17 +85,17 @@ func TestClientReuseRewrites(t *testing.T) {
 	in.RawInput += " d-orig"
 	forked := in
 	forked.RawInput = strings.ReplaceAll(in.RawInput, "d-orig", "d-fork")
-	_, orig, _ := c.Offer(context.Background(), in)
+	_, orig, _ := Call(context.Background(), c, Offer, in)
 	rec := &recordedCalls{answers: map[string]string{orig.InputHash: orig.Answer}}
 	calls := p.count()
 	ctx := WithReuse(context.Background(), rec, func(s string) string { return strings.ReplaceAll(s, "d-fork", "d-orig") })
-	_, got, err := c.Offer(ctx, forked)
+	_, got, err := Call(ctx, c, Offer, forked)
 	if err != nil || !got.Reused || p.count() != calls || got.InputHash == orig.InputHash ||
 		got.InputHash != InputHash(PromptOffer, "script-1", renderedInput(t, PromptOffer, &forked)) {
 		t.Fatalf("fork: %+v %v, %d provider calls", got, err, p.count()-calls)
 	}
 	// Without the rewrite the fork's input is new: the provider answers.
-	if _, got, _ = c.Offer(WithReuse(context.Background(), rec, nil), forked); got.Reused || p.count() != calls+1 {
+	if _, got, _ = Call(WithReuse(context.Background(), rec, nil), c, Offer, forked); got.Reused || p.count() != calls+1 {
 		t.Fatalf("without the rewrite: %+v", got)
 	}
 }
@@ -107,5 +107,5 @@ func renderedInput(t *testing.T, key PromptKey, in any) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return promptInput(key, prompt)
+	return promptInput(specOf(key).system, prompt)
 }

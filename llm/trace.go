@@ -27,8 +27,8 @@ const (
 
 // startSpan starts the GenAI span of one call (OpenTelemetry's GenAI
 // semantic conventions: a client span named "chat {model}"), a child of
-// ctx's span. Without a tracer it returns ctx and a nil span.
-func (c *Client) startSpan(ctx context.Context, key PromptKey) (context.Context, trace.Span) {
+// ctx's span, with the prompt's budget. Without a tracer it returns ctx and a nil span.
+func (c *Client) startSpan(ctx context.Context, key PromptKey, maxTokens int, temperature float64) (context.Context, trace.Span) {
 	if c.tracer == nil {
 		return ctx, nil
 	}
@@ -40,9 +40,7 @@ func (c *Client) startSpan(ctx context.Context, key PromptKey) (context.Context,
 		name += " " + model
 		attrs = append(attrs, semconv.GenAIRequestModel(model))
 	}
-	if spec, ok := specs[key]; ok {
-		attrs = append(attrs, semconv.GenAIRequestMaxTokens(spec.maxTokens), semconv.GenAIRequestTemperature(spec.temperature))
-	}
+	attrs = append(attrs, semconv.GenAIRequestMaxTokens(maxTokens), semconv.GenAIRequestTemperature(temperature))
 	return c.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 }
 

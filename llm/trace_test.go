@@ -112,7 +112,7 @@ func BenchmarkClientCall(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := c.Offer(ctx, sampleOfferInput()); err != nil {
+				if _, _, err := Call(ctx, c, Offer, sampleOfferInput()); err != nil {
 					b.Fatal(err)
 				}
 			}

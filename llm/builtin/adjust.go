@@ -9,6 +9,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Adjust, adjust) }
+
 // declineAdjustReasons explain why an adjustment request was not granted.
 var declineAdjustReasons = []string{
 	"与其他参与者已确认的时间安排冲突，本轮暂无法调整",
@@ -54,8 +56,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		kept = append(kept, a)
 	}
 	// Who left a need is replaced by the first alternate of that need still
-	// in, who takes over the role and duties (001 §8.2), as the channel
-	// would; the alternate stops standing by.
+	// in, who takes over the role and duties, as the channel would; the alternate stops standing by.
 	alternates := fromDomain(cur.Alternates)
 	for _, w := range left {
 		if w.Need == "" {

@@ -8,6 +8,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Compromise, compromise) }
+
 // compromiseResolutions settle a disputed request.
 var compromiseResolutions = []string{
 	"部分采纳：在不影响其他人分工的前提下调整",

@@ -72,7 +72,7 @@ func (l *convLoop) say(msg string) domain.Turn {
 	turn := domain.Turn{MessageID: fmt.Sprintf("m-%d", l.n), Text: msg, Steps: []domain.ConversationStep{}}
 	for step := 1; step <= domain.MaxAgentSteps && !turn.Done; step++ {
 		in := llm.ConverseInput{Workflow: llm.StateOf(l.w), History: l.history, Message: msg, Steps: turn.Steps, Now: l.now}
-		a, rec, err := l.c.Converse(context.Background(), in)
+		a, rec, err := llm.Call(context.Background(), l.c, llm.Converse, in)
 		if err != nil || rec.FallbackUsed {
 			l.t.Fatalf("%q step %d: %+v, %v", msg, step, rec, err)
 		}
@@ -371,8 +371,8 @@ func TestMatchNodes(t *testing.T) {
 	if got := matchNodes(en, "the VENUE confirmed date"); len(got) != 1 || got[0] != "milestone-1" {
 		t.Errorf("English: %v", got)
 	}
-	// The English request on a Chinese plan (issue 14's browser test asks
-	// it on the sample plan): a rehearsal before 活动当天.
+	// The English request on a Chinese plan (the console's browser test
+	// asks it on the sample plan): a rehearsal before 活动当天.
 	r := converse(salonInput("add a rehearsal before the event"))
 	if args := r.Args.V; r.Tool != "create_node" || args.Node == nil || !slices.Equal(args.Before, []string{"milestone-2"}) {
 		t.Errorf("add a rehearsal before the event: %s %+v (reply %q)", r.Tool, r.Args.V, r.Reply)

@@ -23,7 +23,7 @@ type demand struct {
 	date      string
 	budget    string
 	sub       bool // a sub-demand spawned by prompt 8
-	// needs are prompt 1's needs (issue 12); with them, tags are exactly
+	// needs are prompt 1's needs; with them, tags are exactly
 	// their tags and only people carrying one are candidates.
 	needs []domain.Need
 }

@@ -6,15 +6,19 @@
 //
 // The provider returned by [New] (or [NewWithLatency], which waits like a
 // real model for demos) answers the eleven ToWow prompts
-// (llm.PromptKeys) with a JSON object in exactly the shape a real model is
-// asked for in the design documents (001 §3.3 and 004; for the task and
-// conversation prompts, their templates): it fills the reply
+// (llm.PromptKeys) with a JSON object in exactly the shape each prompt's
+// template asks a real model for: it fills the reply
 // types the llm package declares once per prompt (llm.UnderstandReply …
 // llm.ConverseReply) and encodes them, so the same parser handles its
 // replies and a real model's. Like a real model it
 // sometimes wraps the JSON in a ```json fence or puts a one-sentence
 // preamble in front of it (about 70% plain, 20% fenced, 10% with a
 // preamble).
+//
+// Each file of the brain registers its answer against the prompt value it
+// answers (register(llm.Gaps, gaps) in gaps.go): the answer reads the
+// prompt's input type and fills its reply type, so a new prompt needs one
+// new file here and nothing else.
 //
 // # Determinism
 //
@@ -40,7 +44,7 @@
 //     demand date ("仅工作日" vs a weekend) and a seeded draw: over the
 //     candidates of ordinary demands roughly 60% participate, 20% attach
 //     conditions and 20% decline, with a reason.
-//   - Understanding also names the demand's needs (issue 12): the roles it
+//   - Understanding also names the demand's needs: the roles it
 //     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
 //     and English; a demand that names nobody to ask for has none (the
 //     engine rejects it).

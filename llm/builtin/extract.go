@@ -1,11 +1,12 @@
 package builtin
 
 import (
-	"github.com/towow/towow/domain"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/towow/towow/domain"
 )
 
 // Context extraction from free text: where, how many, when, how much. Dates

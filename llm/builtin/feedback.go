@@ -9,6 +9,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Feedback, feedback) }
+
 // Feedback (prompt 5) has no memory of earlier rounds: an agent judges the
 // current proposal against its own offer, and its seeded temperament
 // (how picky or stubborn it is) stays the same from round to round.

@@ -9,6 +9,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Filter, filter) }
+
 // defaultMaxCandidates is used when FilterInput.MaxCandidates is 0.
 const defaultMaxCandidates = 12
 

@@ -102,7 +102,7 @@ func TestRepliesAreStable(t *testing.T) {
 		conv = append(conv, resp.Text)
 	}
 	line("conversation", conv)
-	for _, k := range llm.PromptKeys {
+	for _, k := range llm.PromptKeys() {
 		if k != llm.PromptCompromise && k != llm.PromptTask && k != llm.PromptConverse && len(e.requests[k]) == 0 {
 			t.Fatalf("no request for %s", k)
 		}

@@ -139,7 +139,8 @@ func (n negotiation) count(dec domain.OfferDecision) int {
 	return c
 }
 
-// run negotiates one demand (rounds up to 5, thresholds 0.8 / 0.5 of 004).
+// run negotiates one demand as the channel does: up to 5 rounds, agreed
+// at an acceptance share of 0.8, partial agreement from 0.5.
 func (e *testEngine) run(raw string) negotiation {
 	n := negotiation{raw: raw, offers: map[string]domain.OfferAnswer{}}
 	e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw, UserID: "requester"}, &n.u)

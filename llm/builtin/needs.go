@@ -9,7 +9,7 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// Needs (issue 12): the people a demand asks for, each a role of the
+// Needs: the people a demand asks for, each a role of the
 // vocabulary with its tag and a count read from the words before it
 // ("两位主讲嘉宾" → 2, "two keynote speakers" → 2, "a caterer" → 1).
 

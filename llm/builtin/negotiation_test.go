@@ -269,7 +269,7 @@ func TestAdjustReplacesFromAlternates(t *testing.T) {
 		t.Fatalf("adjusted: %+v", adj)
 	}
 	// The whole round trip: the brain's reply is a valid prompt-6 answer.
-	res, call, err := llm.NewClient(llm.Config{Provider: New()}).Adjust(context.Background(), in)
+	res, call, err := llm.Call(context.Background(), llm.NewClient(llm.Config{Provider: New()}), llm.Adjust, in)
 	if err != nil || call.FallbackUsed || len(res.Proposal.Assignments) != 1 || res.Proposal.Assignments[0].AgentID != "c" {
 		t.Fatalf("parsed: %+v, call %+v, %v", res.Proposal.Assignments, call, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Offer, offer) }
+
 // genericConditions are conditions any agent may attach to an offer.
 var genericConditions = []string{
 	"需要报销交通费",

@@ -11,6 +11,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Aggregate, aggregate) }
+
 // roleRe finds the role an offer names ("作为摄影师，…").
 var roleRe = regexp.MustCompile(`作为([^，,。；;：:\s（(]+)`)
 
@@ -236,7 +238,7 @@ func conditionNotes(o llm.OfferView, d demand) (notes string, accepted bool) {
 }
 
 // successCriteria are the checks that tell whether the plan worked
-// (prompts 4 and 6, 004): the event held as described, every role
+// (prompts 4 and 6): the event held as described, every role
 // staffed, the budget kept.
 func successCriteria(d demand) []string {
 	what := orDefault(strings.TrimPrefix(d.short(), "这场"), "这件事")

@@ -49,7 +49,7 @@ func (p *Provider) Model() string { return ModelName }
 
 // Complete answers one request. Request.Input must be the typed input that
 // matches Request.Key (a pointer, such as *llm.FilterInput for
-// llm.PromptFilter; a value is accepted too). It returns ctx.Err() when the
+// llm.Filter; a value is accepted too). It returns ctx.Err() when the
 // context is done, and an error for an unknown key or a missing or
 // mismatched input.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -99,37 +99,31 @@ func inputTokens(req llm.Request) int {
 	return n
 }
 
-// answer dispatches on the prompt key.
-func answer(req llm.Request) (any, error) {
-	switch req.Key {
-	case llm.PromptUnderstand:
-		return with(req, understand)
-	case llm.PromptFilter:
-		return with(req, filter)
-	case llm.PromptOffer:
-		return with(req, offer)
-	case llm.PromptAggregate:
-		return with(req, aggregate)
-	case llm.PromptFeedback:
-		return with(req, feedback)
-	case llm.PromptAdjust:
-		return with(req, adjust)
-	case llm.PromptGaps:
-		return with(req, gaps)
-	case llm.PromptRecursion:
-		return with(req, recursion)
-	case llm.PromptCompromise:
-		return with(req, compromise)
-	case llm.PromptTask:
-		return with(req, taskExecution)
-	case llm.PromptConverse:
-		return with(req, converse)
+// answers are the brain's answers by prompt key: each file of the brain
+// registers its answer against the prompt value it answers.
+var answers = map[llm.PromptKey]func(req llm.Request) (any, error){}
+
+// register makes fn the brain's answer to prompt p: fn reads the prompt's
+// typed input and fills its reply shape. It panics when p already has an
+// answer (a programming error, caught when the package loads).
+func register[In, Reply, Out any](p *llm.Prompt[In, Reply, Out], fn func(*In) Reply) {
+	if _, dup := answers[p.Key()]; dup {
+		panic("builtin: prompt " + string(p.Key()) + " answered twice")
 	}
-	return nil, fmt.Errorf("builtin: unknown prompt key %q", req.Key)
+	answers[p.Key()] = func(req llm.Request) (any, error) { return with(req, fn) }
+}
+
+// answer answers req by its prompt key.
+func answer(req llm.Request) (any, error) {
+	fn, ok := answers[req.Key]
+	if !ok {
+		return nil, fmt.Errorf("builtin: unknown prompt key %q", req.Key)
+	}
+	return fn(req)
 }
 
 // with calls fn with the request's typed input *In (given as *In or In).
-func with[In, Out any](req llm.Request, fn func(*In) Out) (any, error) {
+func with[In, Reply any](req llm.Request, fn func(*In) Reply) (any, error) {
 	switch in := req.Input.(type) {
 	case *In:
 		if in != nil {

@@ -101,3 +101,24 @@ func TestCompleteAcceptsValueInput(t *testing.T) {
 		t.Errorf("value and pointer inputs differ:\n%s\n%s", a.Text, b.Text)
 	}
 }
+
+// TestEveryPromptAnswered: each prompt the llm package defines has exactly
+// one answer registered against it, and no answer is registered for a key
+// the llm package does not define.
+func TestEveryPromptAnswered(t *testing.T) {
+	keys := llm.PromptKeys()
+	for _, k := range keys {
+		if answers[k] == nil {
+			t.Errorf("no answer registered for %s", k)
+		}
+	}
+	if len(answers) != len(keys) {
+		t.Errorf("%d answers registered for %d prompts", len(answers), len(keys))
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a second answer to the same prompt was accepted")
+		}
+	}()
+	register(llm.Gaps, gaps)
+}

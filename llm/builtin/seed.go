@@ -3,8 +3,9 @@ package builtin
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/towow/towow/llm"
 	"hash/fnv"
+
+	"github.com/towow/towow/llm"
 )
 
 // hash64 is the FNV-64a hash of the parts, each followed by a separator

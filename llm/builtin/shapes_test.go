@@ -225,7 +225,7 @@ func allRequests(t *testing.T) map[llm.PromptKey][]llm.Request {
 	}
 	e.requests[llm.PromptTask] = tasks
 	e.requests[llm.PromptConverse] = converseRequests()
-	for _, k := range llm.PromptKeys {
+	for _, k := range llm.PromptKeys() {
 		if len(e.requests[k]) == 0 {
 			t.Fatalf("no request for %s", k)
 		}

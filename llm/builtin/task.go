@@ -8,6 +8,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Task, taskExecution) }
+
 // Task execution (prompt 10): the assignee's twin reports on one task of
 // the workflow an agreed plan became. The rule is deterministic and uses no
 // seeded draw (a twin does not fail a task by chance):

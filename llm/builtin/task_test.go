@@ -35,7 +35,7 @@ func taskFor(p domain.AgentProfile, role, duty, due string) *llm.TaskInput {
 func report(t *testing.T, in *llm.TaskInput) domain.TaskAnswer {
 	t.Helper()
 	c := llm.NewClient(llm.Config{Provider: New()})
-	out, rec, err := c.Task(context.Background(), *in)
+	out, rec, err := llm.Call(context.Background(), c, llm.Task, *in)
 	if err != nil || rec.FallbackUsed || rec.Outcome != domain.LLMOutcomeOK {
 		t.Fatalf("task call: %+v, %v", rec, err)
 	}
@@ -135,7 +135,7 @@ func TestTaskRepliesParse(t *testing.T) {
 	var done, problem int
 	for _, req := range reqs {
 		in := req.Input.(*llm.TaskInput)
-		out, rec, err := c.Task(context.Background(), *in)
+		out, rec, err := llm.Call(context.Background(), c, llm.Task, *in)
 		if err != nil || rec.FallbackUsed {
 			t.Fatalf("%s: %+v %v", in.Task.ID, rec, err)
 		}

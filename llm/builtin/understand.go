@@ -8,6 +8,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
+func init() { register(llm.Understand, understand) }
+
 // understand answers prompt 1.
 func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	raw := strings.TrimSpace(in.RawInput)

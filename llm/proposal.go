@@ -6,8 +6,85 @@ import (
 	"github.com/towow/towow/domain"
 )
 
-// Parsers of the proposal prompts: 4 (aggregate), 6 (adjust), 9
-// (compromise). They share the proposal shape of 001 §4.3.
+// The proposal shape shared by prompts 4 (aggregate), 6 (adjust) and 9
+// (compromise): the views of offers and feedback they read, the reply's
+// assignments and timeline, and how a reply becomes a domain.Proposal.
+
+// OfferView is one offer as the aggregation prompts see it.
+type OfferView struct {
+	AgentID      string               `json:"agent_id"`
+	DisplayName  string               `json:"display_name"`
+	Decision     domain.OfferDecision `json:"decision"`
+	Contribution string               `json:"contribution"`
+	Conditions   []string             `json:"conditions,omitempty"`
+	Reasoning    string               `json:"reasoning,omitempty"`
+}
+
+// setsConditions says whether the offer came with conditions (a
+// conditional offer, or conditions listed), which a proposal must take in
+// for its conditions_accepted.
+func (o OfferView) setsConditions() bool {
+	return o.Decision == domain.OfferDecisionConditional || len(o.Conditions) > 0
+}
+
+// FeedbackView is one participant's feedback as prompts 6, 7 and 9 see it.
+type FeedbackView struct {
+	AgentID           string                  `json:"agent_id"`
+	DisplayName       string                  `json:"display_name"`
+	FeedbackType      domain.FeedbackType     `json:"feedback_type"`
+	Reasoning         string                  `json:"reasoning,omitempty"`
+	AdjustmentRequest string                  `json:"adjustment_request,omitempty"`
+	Concerns          []string                `json:"concerns,omitempty"`
+	ProposedChanges   []domain.ProposedChange `json:"proposed_changes,omitempty"`
+}
+
+// ProposalResult is the validated output of prompts 4, 6 and 9: a proposal
+// whose assignments name only agents from the input (at most one assignment
+// per agent). The engine sets ids, version, demand id and timestamps.
+type ProposalResult struct {
+	Proposal domain.Proposal `json:"proposal"`
+}
+
+// ReplyAssignment is one assignment of a proposal reply (prompts 4, 6
+// and 9). A bare string is taken for its agent id.
+type ReplyAssignment struct {
+	AgentID        Text     `json:"agent_id"`
+	DisplayName    Text     `json:"display_name"`
+	Role           Text     `json:"role"`
+	Need           Text     `json:"need,omitempty"` // the role of the demand's need it serves
+	Responsibility Text     `json:"responsibility"`
+	Dependencies   TextList `json:"dependencies"`
+	Notes          Text     `json:"notes"`
+	// ConditionsAccepted says whether the proposal takes in all the
+	// conditions of the agent's offer; a boolean.
+	ConditionsAccepted Scalar `json:"conditions_accepted,omitzero"`
+}
+
+// UnmarshalJSON accepts an assignment object or a bare agent id.
+func (a *ReplyAssignment) UnmarshalJSON(b []byte) error {
+	type plain ReplyAssignment
+	return decodeObjectOrString(b, (*plain)(a), func(s string) { a.AgentID = Text(s) })
+}
+
+// ReplyTimeline is the timeline of a proposal reply (prompts 4 and 6).
+type ReplyTimeline struct {
+	StartDate  Text                 `json:"start_date"`
+	Milestones List[ReplyMilestone] `json:"milestones"`
+}
+
+// ReplyMilestone is one milestone of a timeline. A bare string is taken
+// for its name.
+type ReplyMilestone struct {
+	Name        Text `json:"name"`
+	Date        Text `json:"date"`
+	Deliverable Text `json:"deliverable"`
+}
+
+// UnmarshalJSON accepts a milestone object or a bare name.
+func (m *ReplyMilestone) UnmarshalJSON(b []byte) error {
+	type plain ReplyMilestone
+	return decodeObjectOrString(b, (*plain)(m), func(s string) { m.Name = Text(s) })
+}
 
 // proposalKeys are the top-level keys that identify a proposal object.
 var proposalKeys = []string{"summary", "assignments", "objective"}
@@ -162,111 +239,4 @@ func roleFrom(contribution string) string {
 		return r
 	}
 	return "参与者"
-}
-
-// ---- 4 方案聚合
-
-// parseAggregate parses prompt 4's reply: a normal proposal assigning only
-// agents that made an offer.
-func parseAggregate(text string, in *AggregateInput) (ProposalResult, error) {
-	var raw AggregateReply
-	if err := decode(text, &raw, proposalKeys...); err != nil {
-		return ProposalResult{}, err
-	}
-	allowed := newAllowed()
-	for _, o := range in.Offers {
-		if o.Decision != domain.OfferDecisionDecline {
-			allowed.addOffer(o)
-		}
-	}
-	p, err := buildProposal(&raw, allowed, &in.Demand, domain.ProposalTypeNormal)
-	if err != nil {
-		return ProposalResult{}, err
-	}
-	return ProposalResult{Proposal: p}, nil
-}
-
-// ---- 6 方案调整
-
-// parseAdjust parses prompt 6's reply: a normal proposal assigning only
-// the remaining participants, with an adjustment summary whose round is
-// the input's.
-func parseAdjust(text string, in *AdjustInput) (ProposalResult, error) {
-	var raw AdjustReply
-	if err := decode(text, &raw, append(proposalKeys, "adjustment_summary")...); err != nil {
-		return ProposalResult{}, err
-	}
-	allowed := newAllowed()
-	for _, o := range in.Participants {
-		allowed.addOffer(o)
-	}
-	p, err := buildProposal(&raw.AggregateReply, allowed, &in.Demand, domain.ProposalTypeNormal)
-	if err != nil {
-		return ProposalResult{}, err
-	}
-	adj := raw.AdjustmentSummary.V
-	sum := &domain.AdjustmentSummary{
-		Round:             in.Round,
-		RequestsAddressed: cleanList(adj.RequestsAddressed, maxTextRunes, maxListItems),
-	}
-	for _, c := range adj.ChangesMade {
-		ch := domain.ProposalChange{
-			Aspect: clip(string(c.Aspect), maxShortRunes),
-			Before: clip(string(c.Before), maxTextRunes),
-			After:  clip(string(c.After), maxTextRunes),
-			Reason: clip(string(c.Reason), maxTextRunes),
-		}
-		if ch != (domain.ProposalChange{}) && len(sum.ChangesMade) < maxListItems {
-			sum.ChangesMade = append(sum.ChangesMade, ch)
-		}
-	}
-	for _, d := range adj.RequestsDeclined {
-		dr := domain.DeclinedRequest{Request: clip(string(d.Request), maxTextRunes), Reason: clip(string(d.Reason), maxTextRunes)}
-		if dr.Request != "" && len(sum.RequestsDeclined) < maxListItems {
-			sum.RequestsDeclined = append(sum.RequestsDeclined, dr)
-		}
-	}
-	p.AdjustmentSummary = sum
-	return ProposalResult{Proposal: p}, nil
-}
-
-// ---- 9 妥协方案
-
-// parseCompromise parses prompt 9's reply: a compromise proposal assigning
-// only agents of the available resources or of non-declining offers. Its
-// confidence is at most medium (001 §3.3.9: "low|medium").
-func parseCompromise(text string, in *CompromiseInput) (ProposalResult, error) {
-	var raw CompromiseReply
-	if err := decode(text, &raw, append(proposalKeys, "compromises", "suggestions")...); err != nil {
-		return ProposalResult{}, err
-	}
-	allowed := newAllowed()
-	for _, a := range in.Available {
-		allowed.addOffer(OfferView{AgentID: a.AgentID, DisplayName: a.DisplayName, Contribution: a.Responsibility})
-	}
-	for _, o := range in.Offers {
-		if o.Decision != domain.OfferDecisionDecline {
-			allowed.addOffer(o)
-		}
-	}
-	p, err := buildProposal(raw.proposal(), allowed, &in.Demand, domain.ProposalTypeCompromise)
-	if err != nil {
-		return ProposalResult{}, err
-	}
-	if p.Confidence == domain.ConfidenceHigh {
-		p.Confidence = domain.ConfidenceMedium
-	}
-	for _, c := range raw.Compromises {
-		cp := domain.Compromise{
-			Issue:      clip(string(c.Issue), maxTextRunes),
-			Resolution: clip(string(c.Resolution), maxTextRunes),
-			Rationale:  clip(string(c.Rationale), maxTextRunes),
-		}
-		if cp.Issue != "" && len(p.Compromises) < maxListItems {
-			p.Compromises = append(p.Compromises, cp)
-		}
-	}
-	p.Unresolved = cleanList(raw.Unresolved, maxTextRunes, maxListItems)
-	p.Suggestions = cleanList(raw.Suggestions, maxTextRunes, maxListItems)
-	return ProposalResult{Proposal: p}, nil
 }
