@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -34,7 +33,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		AdminToken:  c.AdminToken,
 		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
-		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
+		Write: app.WriteConfig{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter, HTTPAllow: c.HTTPAllow,
 			DecisionRateLimit: c.DecisionRateLimit, OfflineAfter: c.OfflineAfter},
 		Profiles: c.Profiles,
