@@ -22,8 +22,8 @@ type Commands struct {
 // NewCommands returns the commands of p.
 func NewCommands(p *Process) *Commands { return &Commands{p: p} }
 
-// Decide sends a decision on a workflow through the Coordinator (issue
-// 13): a decision without an id gets one. Let through, it returns the
+// Decide sends a decision on a workflow through the Coordinator: a
+// decision without an id gets one. Let through, it returns the
 // validation (the decision as it took effect, its corrections and the new
 // version) and the position written; refused, the rejection is recorded
 // and returned as a *domain.RejectionError (errors.Is
@@ -62,8 +62,8 @@ func (s *Commands) Decide(ctx context.Context, workflowID string, d domain.Decis
 		Repeated: true}, nil
 }
 
-// ChangeCanvas applies a batch of canvas changes through the Coordinator
-// (issue 14), all or nothing: a batch without an id gets one. Let
+// ChangeCanvas applies a batch of canvas changes through the Coordinator,
+// all or nothing: a batch without an id gets one. Let
 // through, it returns the outcome (new version, decision ids,
 // corrections) and the position written. A change refused: its rejection
 // is recorded, the outcome names it (Rejected, Index) and the error is a

@@ -294,7 +294,7 @@ func TestConversationReplans(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// TestWorkflowStory is issue 13's story in one run: the sample demand
+// TestWorkflowStory is a workflow's whole story in one run: the sample demand
 // agrees with an external agent as its only venue; its plan becomes a
 // draft; the person talks to the conversation agent (a task for someone
 // outside the agreement refused and explained, a rehearsal added, a

@@ -481,22 +481,21 @@ func TestNoFeedbackInTheLastRound(t *testing.T) {
 	h.Check(sub.DemandID)
 }
 
-// TestTC1FiftyPercentRound is 004's TC1 (test_multi_round_negotiation):
-// round 1 with bob accepting and alice negotiating is 50 %, between the
-// thresholds, so the channel goes to round 2, and TC1 asserts
-// `state.current_round == 2` and `state.status == ChannelStatus.PROPOSAL_SENT`
-// once the round's adjusted proposal is out. Here the channel is
+// TestTC1FiftyPercentRound: a round at 50 % acceptance (bob accepts,
+// alice negotiates) is between the thresholds, so the channel goes to
+// round 2, and once the round's adjusted proposal is out the channel is in
+// round 2 with status PROPOSAL_SENT. Here the channel is
 // PROPOSAL_SENT for round 2 in the very commit that distributes the
 // adjusted proposal (proposal_adjusted, before proposal.distributed), then
-// NEGOTIATING while it awaits the feedback (proposal_distributed), as 000
-// §3.3's _distribute_proposal does after every distribution; 004's
-// _evaluate_feedback evaluates only a NEGOTIATING channel, so the round-2
-// feedback could not be evaluated if the channel stayed PROPOSAL_SENT.
+// NEGOTIATING while it awaits the feedback (proposal_distributed), as after
+// every distribution; feedback is evaluated only on a NEGOTIATING channel,
+// so the round-2 feedback could not be evaluated if the channel stayed
+// PROPOSAL_SENT.
 // Between the round-1 evaluation and the adjusted proposal (prompt 6 runs
 // outside any transaction) the channel is still NEGOTIATING, already in
 // round 2. The test asserts the root channel's whole sequence of status
 // changes (with reasons), evaluations, round starts and distributions, and
-// TC1's state literally: the channel folded up to round 2's
+// the state itself: the channel folded up to round 2's
 // proposal.distributed is PROPOSAL_SENT in round 2.
 func TestTC1FiftyPercentRound(t *testing.T) {
 	s := script5()
@@ -546,9 +545,9 @@ func TestTC1FiftyPercentRound(t *testing.T) {
 		"aggregating→proposal_sent (proposal_ready)",
 		"proposal v1 distributed for round 1",
 		"proposal_sent→negotiating (proposal_distributed)",
-		"evaluated round 1: next_round at 0.50", // TC1: 1 accept, 1 negotiate
+		"evaluated round 1: next_round at 0.50", // 1 accept, 1 negotiate
 		"round 2 started",
-		"negotiating→proposal_sent (proposal_adjusted)", // TC1: PROPOSAL_SENT for round 2 …
+		"negotiating→proposal_sent (proposal_adjusted)", // PROPOSAL_SENT for round 2 …
 		"proposal v2 distributed for round 2",           // … as the adjusted proposal goes out
 		"proposal_sent→negotiating (proposal_distributed)",
 		"evaluated round 2: finalize at 1.00",
@@ -558,7 +557,7 @@ func TestTC1FiftyPercentRound(t *testing.T) {
 		t.Fatalf("root channel sequence\n got %q\nwant %q", seq, want)
 	}
 	if tc1 == nil || tc1.Round != 2 || tc1.Status != domain.ChannelStatusProposalSent {
-		t.Fatalf("004 TC1: as of round 2's proposal, want round 2 and proposal_sent, got %+v", tc1)
+		t.Fatalf("as of round 2's proposal, want round 2 and proposal_sent, got %+v", tc1)
 	}
 	h.Check(sub.DemandID)
 }

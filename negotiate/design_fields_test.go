@@ -10,8 +10,8 @@ import (
 	"github.com/towow/towow/writetest"
 )
 
-// TestDesignFieldsEndToEnd: the prompt outputs issue 17 found parsed and
-// dropped reach the log in builtin-LLM negotiations — success criteria
+// TestDesignFieldsEndToEnd: every field the prompts output is parsed and
+// reaches the log in builtin-LLM negotiations — success criteria
 // and risks on every proposal, conditions_accepted that is not always
 // true, the gap analysis and descriptions, prompt 8's conditions with the
 // cost estimate it was shown, proposed changes on negotiate feedback,

@@ -11,8 +11,8 @@ import (
 	"github.com/towow/towow/llm"
 )
 
-// Prompt 1's user_context (001 §3.3.1 "用户历史、偏好"): a root demand's
-// user's last few root demands submitted before it, each with its text,
+// Prompt 1's user_context (the user's history and preferences): a root
+// demand's user's last few root demands submitted before it, each with its text,
 // how it had ended by then and the roles agreed. "Before" and "by then"
 // are log positions — those of the demand's submission, or for a fork of
 // its original's — so a replay or a fork of the same log renders the same
