@@ -19,7 +19,7 @@ func (c config) provider() llm.Provider {
 	return builtin.NewWithLatency(c.builtinLatency)
 }
 
-// app is the App configuration of a command: the engine, the LLM and the
+// app is the App configuration of a command: the write side, the LLM and the
 // database from the environment, logging to stderr.
 func (c config) app(stderr io.Writer, quiet bool) app.Config {
 	logger := c.logger(stderr)

@@ -19,9 +19,9 @@ import (
 )
 
 // The defaults of the settings this package owns; the others are the
-// engine's, the LLM client's and the domain's exported defaults. The
-// default column of the table below (and so of --help and the README) is
-// built from them.
+// write side's (negotiate, jobs, presence), the LLM client's and the
+// domain's exported defaults. The default column of the table below (and
+// so of --help and the README) is built from them.
 const (
 	defaultAddr     = "127.0.0.1:8080"
 	defaultDataDir  = ".towow"
