@@ -23,7 +23,8 @@ type BroadcastWorker struct {
 	e *Process
 }
 
-// Work runs the step.
+// Work is the ChannelAdmin's broadcast: the demand goes to every
+// candidate, and the channel starts collecting offers.
 func (w *BroadcastWorker) Work(ctx context.Context, job *river.Job[BroadcastArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)

@@ -154,7 +154,7 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 }
 
 // TestCrashAndResume stops the River client while an LLM call is in flight
-// (between the call and its commit), starts a new engine on the same
+// (between the call and its commit), starts a new write side on the same
 // database, and checks the negotiation completes with no lost and no
 // duplicated events.
 func TestCrashAndResume(t *testing.T) {
@@ -188,7 +188,7 @@ func TestCrashAndResume(t *testing.T) {
 		t.Fatalf("expected the crash while awaiting the adjustment, status %s", mid.Status)
 	}
 
-	// Restart: a new engine (new River client) on the same database.
+	// Restart: a new write side (new River client) on the same database.
 	s.SetBlock(llm.PromptAdjust, false)
 	h2 := h.Restart()
 	c2 := h2.Wait(sub.DemandID, 60*time.Second).Channel

@@ -26,7 +26,8 @@ type FeedbackTimeoutWorker struct {
 	e *Process
 }
 
-// Work runs the step.
+// Work closes a round's feedback at its deadline: a missing feedback
+// counts as accept.
 func (w *FeedbackTimeoutWorker) Work(ctx context.Context, job *river.Job[FeedbackTimeoutArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)

@@ -25,7 +25,8 @@ type OfferTimeoutWorker struct {
 	e *Process
 }
 
-// Work runs the step.
+// Work closes the collection of offers at its deadline, when it is still
+// open.
 func (w *OfferTimeoutWorker) Work(ctx context.Context, job *river.Job[OfferTimeoutArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)

@@ -25,7 +25,7 @@ type StuckWorker struct {
 	e *Process
 }
 
-// Work runs the step.
+// Work fails a channel still not finished at its stuck deadline.
 func (w *StuckWorker) Work(ctx context.Context, job *river.Job[StuckArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)

@@ -27,7 +27,8 @@ type TwinFeedbackWorker struct {
 	e *Process
 }
 
-// Work runs the step.
+// Work answers the round's proposal for every twin that has not yet
+// (prompt 5), their calls concurrent.
 func (w *TwinFeedbackWorker) Work(ctx context.Context, job *river.Job[TwinFeedbackArgs]) error {
 	e := w.e
 	round := job.Args.Round

@@ -27,7 +27,8 @@ type TwinOffersWorker struct {
 	e *Process
 }
 
-// Work runs the step.
+// Work answers the invitation for every invited twin that has not yet
+// (prompt 3), their calls concurrent.
 func (w *TwinOffersWorker) Work(ctx context.Context, job *river.Job[TwinOffersArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
