@@ -10,10 +10,12 @@ import (
 
 // What the API depends on, declared here: the command side, the log, the
 // read models and the operations status. The App wires the real ones
-// (commands.Service, *eventstore.Store, *projections.Queries and its status
-// source); the API never reaches the engine or the LLM client itself.
+// (app.Commands, *eventstore.Store, *projections.Queries and its status
+// source); the API never reaches the write side's processes, the unit of
+// work or the LLM client itself.
 
-// Commands is the command side (commands.Service).
+// Commands is the command side (app.Commands: the negotiation's, the
+// workflow execution's, the agent directory's and the forks' commands).
 type Commands interface {
 	SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error)
 	ClarifyDemand(ctx context.Context, demandID, answer string) (domain.DemandSubmission, error)

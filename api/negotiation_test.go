@@ -19,10 +19,10 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/commands"
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/data"
+	"github.com/towow/towow/directory"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/database"
@@ -38,10 +38,10 @@ type testAPI struct {
 	store  *eventstore.Store
 	pool   *pgxpool.Pool
 	runner *projections.Runner
-	engine *agents.Engine
+	engine *app.WriteSide
 }
 
-// newAPI runs the real engine (builtin brain, real River, real database)
+// newAPI runs the real write side (builtin brain, real River, real database)
 // behind the real HTTP handler.
 func newAPI(t *testing.T) *testAPI {
 	t.Helper()
@@ -60,8 +60,8 @@ type apiOptions struct {
 	rules           domain.Rules          // default: the design's
 	sseWriteTimeout time.Duration         // default: the server's
 	logger          *slog.Logger          // default: none
-	noWorkers       bool                  // insert-only engine: nothing runs after a command
-	offlineAfter    time.Duration         // default: agents.DefaultOfflineAfter
+	noWorkers       bool                  // insert-only write side: nothing runs after a command
+	offlineAfter    time.Duration         // default: presence.DefaultOfflineAfter
 }
 
 // testAdminToken is the test servers' admin token.
@@ -81,12 +81,12 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	store := eventstore.New(pool, eventstore.Options{})
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
-	dir := agents.NewDirectory(store)
-	e, err := agents.New(pool, store, dir, client, !o.noWorkers, agents.Config{Observe: m.Observe, Rules: o.rules, OfflineAfter: o.offlineAfter})
+	dir := directory.NewDirectory(store)
+	e, err := app.NewWriteSide(pool, store, dir, client, !o.noWorkers, app.WriteConfig{Observe: m.Observe, Rules: o.rules, OfflineAfter: o.offlineAfter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds := commands.New(e, store, dir, nil)
+	cmds := e.Commands
 	profiles := o.profiles
 	if profiles == nil {
 		profiles, _ = domain.ParseProfiles(data.MockProfiles)

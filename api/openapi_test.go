@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/commands"
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/projections"
 )
 
@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite testdata/openapi.golden.json")
 // checks its basic shape: version 3.1, every operation with an id and
 // responses, every error answered with the problem schema.
 func TestOpenAPIGolden(t *testing.T) {
-	h := (&api.Server{Commands: &commands.Service{}, ReadModels: &projections.Queries{}}).Handler() // registration only: no database needed
+	h := (&api.Server{Commands: &app.Commands{}, ReadModels: &projections.Queries{}}).Handler() // registration only: no database needed
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/openapi.json", nil))
 	body, _ := io.ReadAll(rec.Body)

@@ -11,9 +11,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/commands"
+	"github.com/towow/towow/app"
+	"github.com/towow/towow/directory"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -31,13 +31,13 @@ func TestDatabaseUnreachable(t *testing.T) {
 	}
 	defer pool.Close()
 	store := eventstore.New(pool, eventstore.Options{})
-	dir := agents.NewDirectory(store)
-	e, err := agents.New(pool, store, dir, llm.NewClient(llm.Config{Provider: builtin.New()}), false, agents.Config{})
+	dir := directory.NewDirectory(store)
+	e, err := app.NewWriteSide(pool, store, dir, llm.NewClient(llm.Config{Provider: builtin.New()}), false, app.WriteConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	srv := httptest.NewServer((&api.Server{DB: pool, Commands: commands.New(e, store, dir, nil), Events: store,
+	srv := httptest.NewServer((&api.Server{DB: pool, Commands: e.Commands, Events: store,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil))}).Handler())
 	defer srv.Close()
 

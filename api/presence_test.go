@@ -151,7 +151,7 @@ func TestAgentPresence(t *testing.T) {
 	if v := a.readModelPresence(t, twin.AgentID, false); v.LastOnlineAt != nil {
 		t.Fatalf("a twin came online: %+v", v)
 	}
-	if n, err := a.engine.MarkSilentAgentsOffline(context.Background()); err != nil || n != 0 {
+	if n, err := a.engine.Presence.MarkSilentAgentsOffline(context.Background()); err != nil || n != 0 {
 		t.Fatalf("a second check: %d, %v; want nothing", n, err)
 	}
 

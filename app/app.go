@@ -1,6 +1,7 @@
 // Package app wires ToWow together: it opens the database (DATABASE_URL or
 // the embedded cluster), migrates it, and builds the event store, the agent
-// directory, the LLM client, the negotiation engine, the command side, the
+// directory, the LLM client, the write side (the unit of work, the River
+// runner and each process with its workers and commands, writeside.go), the
 // live-stream notifier and hub, the read models and the HTTP API. Every
 // command of the towow binary (serve, worker, demo, bench) runs one App.
 package app
@@ -25,10 +26,9 @@ import (
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/commands"
 	"github.com/towow/towow/data"
+	"github.com/towow/towow/directory"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/database"
@@ -66,9 +66,9 @@ type Config struct {
 	// LLM configures the LLM client (Provider required; Logger and
 	// OnCall are filled in by New).
 	LLM llm.Config
-	// Engine configures the negotiation engine (Logger and Observe are
-	// filled in by New).
-	Engine agents.Config
+	// Write configures the write side (Logger, Observe and
+	// TracerProvider are filled in by New).
+	Write WriteConfig
 	// Profiles are the agent profiles registered at start: "" the embedded
 	// mock profiles, "none" none, otherwise a JSON file's path.
 	Profiles string
@@ -81,7 +81,7 @@ type Config struct {
 	Hub bool
 	// Metrics collects Prometheus metrics (served at /metrics).
 	Metrics bool
-	// Idle keeps the engine from working in this process: commands
+	// Idle keeps the write side from working in this process: commands
 	// enqueue their steps, nothing runs them (`towow fuzz`: only an
 	// accepted command writes to the log).
 	Idle bool
@@ -95,18 +95,19 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// App is a running ToWow process: the database, the engine working its
-// River jobs, the command side and, with Config.ReadModels (and
-// Config.Hub for the live streams), the read side.
+// App is a running ToWow process: the database, the write side working
+// its River jobs, the commands and, with Config.ReadModels, the read side.
 // Its fields are for the commands and tests that drive it; they must not
 // be replaced.
 type App struct {
 	Pool      *pgxpool.Pool
 	Store     *eventstore.Store
-	Directory *agents.Directory
+	Directory *directory.Directory
 	LLM       *llm.Client
-	Engine    *agents.Engine
-	Commands  *commands.Service
+	// WriteSide is the unit of work, the River runner and the processes.
+	WriteSide *WriteSide
+	// Commands are the processes' commands (WriteSide.Commands).
+	Commands *Commands
 	// Notifier wakes live readers on every commit (one LISTEN connection).
 	Notifier *eventstore.Notifier
 	// Hub is nil without Config.Hub; Runner and Queries are the read
@@ -134,7 +135,7 @@ type App struct {
 }
 
 // New opens and migrates the database, registers the agent profiles and
-// starts the engine's workers, the notifier and, as configured, the hub
+// starts the write side's workers, the notifier and, as configured, the hub
 // and the read models. Close releases everything, also when New fails
 // half-way (New does that itself).
 func New(ctx context.Context, cfg Config) (*App, error) {
@@ -179,8 +180,8 @@ func (a *App) start(ctx context.Context) (err error) {
 		a.Metrics = metrics.New()
 	}
 	a.Store = eventstore.New(a.Pool, eventstore.Options{})
-	a.Directory = agents.NewDirectory(a.Store)
-	lc, ec := cfg.LLM, cfg.Engine
+	a.Directory = directory.NewDirectory(a.Store)
+	lc, ec := cfg.LLM, cfg.Write
 	lc.Logger, ec.Logger = a.log, a.log
 	if a.Metrics != nil {
 		lc.OnCall, lc.OnBreakerOpen, ec.Observe = a.Metrics.LLMCall, a.Metrics.BreakerOpened, a.Metrics.Observe
@@ -189,21 +190,21 @@ func (a *App) start(ctx context.Context) (err error) {
 		lc.TracerProvider, ec.TracerProvider = tp, tp
 	}
 	a.LLM = llm.NewClient(lc)
-	if a.Engine, err = agents.New(a.Pool, a.Store, a.Directory, a.LLM, !cfg.Idle, ec); err != nil {
+	if a.WriteSide, err = NewWriteSide(a.Pool, a.Store, a.Directory, a.LLM, !cfg.Idle, ec); err != nil {
 		return err
 	}
-	a.Commands = commands.New(a.Engine, a.Store, a.Directory, ec.Now)
+	a.Commands = a.WriteSide.Commands
 	if err := a.loadProfiles(ctx); err != nil {
 		return err
 	}
 	if !cfg.Idle {
-		if err := a.Engine.Start(ctx); err != nil {
+		if err := a.WriteSide.Start(ctx); err != nil {
 			return err
 		}
 		a.closers = append(a.closers, func() {
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 			defer cancel()
-			if err := a.Engine.Stop(sctx); err != nil {
+			if err := a.WriteSide.Stop(sctx); err != nil {
 				a.log.Error("stop negotiation workers", "err", err)
 			}
 		})
@@ -495,7 +496,7 @@ type status struct{ a *App }
 
 func (s status) LLMProvider() string { return s.a.LLM.ProviderName() }
 func (s status) LLMBreaker() string  { return s.a.LLM.BreakerState() }
-func (s status) Rules() domain.Rules { return s.a.Engine.Rules() }
+func (s status) Rules() domain.Rules { return s.a.WriteSide.Rules() }
 func (s status) Jobs(ctx context.Context) (map[string]int64, error) {
 	return metrics.RiverJobs(ctx, s.a.Pool)
 }

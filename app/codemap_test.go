@@ -32,18 +32,26 @@ var codeMap = map[string][]string{
 	"llm":                  {"domain"},
 	"llm/builtin":          {"domain", "llm"},
 	"projections":          {"domain", "eventstore", "internal/sqlcdb", "quality"},
-	"agents":               {"domain", "eventstore", "internal/logctx", "internal/logthrottle", "internal/sqlcdb", "llm"},
-	"commands":             {"agents", "domain", "eventstore"},
+	"jobs":                 {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
+	"uow":                  {"domain", "eventstore", "jobs"},
+	"directory":            {"domain", "eventstore", "internal/sqlcdb", "uow"},
+	"negotiate":            {"directory", "domain", "eventstore", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
+	"execute":              {"directory", "domain", "eventstore", "jobs", "llm", "uow"},
+	"presence":             {"directory", "domain", "internal/sqlcdb"},
+	"forks":                {"directory", "domain", "eventstore", "internal/sqlcdb", "llm", "negotiate", "uow"},
 	"api":                  {"domain", "eventstore", "internal/metrics", "projections", "quality", "web"},
 	"quality":              {"domain", "eventstore"},
 	"mcpserver":            {"domain"},
-	"app": {"agents", "api", "commands", "data", "domain", "eventstore", "internal/database", "internal/logthrottle", "internal/metrics",
-		"internal/pgcluster", "internal/schema", "internal/tracing", "llm", "mcpserver", "projections"},
-	"bench":   {"app", "domain", "eventstore", "llm"},
-	"apifuzz": {},
-	"eval":    {"app", "domain", "quality"},
-	"cmd/towow": {"agents", "apifuzz", "app", "bench", "data", "domain", "eval", "eventstore", "internal/database", "internal/logctx",
-		"internal/pgcluster", "internal/schema", "internal/tracing", "llm", "llm/builtin", "mcpserver", "projections"},
+	"app": {"api", "data", "directory", "domain", "eventstore", "execute", "forks", "internal/database", "internal/logthrottle",
+		"internal/metrics", "internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "mcpserver", "negotiate",
+		"presence", "projections", "uow"},
+	"writetest": {"app", "data", "directory", "domain", "eventstore", "internal/dbtest", "llm", "llm/builtin"},
+	"bench":     {"app", "domain", "eventstore", "llm"},
+	"apifuzz":   {},
+	"eval":      {"app", "domain", "quality"},
+	"cmd/towow": {"apifuzz", "app", "bench", "data", "domain", "eval", "eventstore", "internal/database", "internal/logctx",
+		"internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "llm/builtin", "mcpserver", "negotiate", "presence",
+		"projections"},
 }
 
 const module = "github.com/towow/towow"
@@ -86,7 +94,8 @@ func local(path string) (string, bool) {
 // TestCodeMap fails when a package imports a ToWow package the code map
 // does not allow, when a package is missing from the map, when domain
 // imports anything outside the standard library, or when api depends, even
-// indirectly, on the engine, the LLM client, the commands or the App.
+// indirectly, on the write side (the unit of work, the River plumbing, any
+// process), the LLM client or the App.
 func TestCodeMap(t *testing.T) {
 	pkgs := goList(t)
 	if len(pkgs) < len(codeMap) {
@@ -113,7 +122,8 @@ func TestCodeMap(t *testing.T) {
 			}
 		case "api":
 			for _, imp := range p.Deps {
-				if dep, ok := local(imp); ok && slices.Contains([]string{"agents", "llm", "llm/builtin", "commands", "app"}, dep) {
+				if dep, ok := local(imp); ok && slices.Contains([]string{"uow", "jobs", "negotiate", "execute", "presence", "forks", "directory",
+					"llm", "llm/builtin", "app", "writetest"}, dep) {
 					t.Errorf("api depends on %s: it must reach the system only through the interfaces it declares", dep)
 				}
 			}

@@ -14,12 +14,12 @@ import (
 // browser gets from POST /riverui/session).
 const RiverUIPath = "/riverui/"
 
-// newRiverUI builds and starts River UI's handler over the engine's River
+// newRiverUI builds and starts River UI's handler over the write side's River
 // client (its background queries stop on Close) and returns its mount;
 // App.riverUI calls it once.
 func (a *App) newRiverUI() (api.Mount, error) {
 	h, err := riverui.NewHandler(&riverui.HandlerOpts{
-		Endpoints: riverui.NewEndpoints(a.Engine.River(), nil),
+		Endpoints: riverui.NewEndpoints(a.WriteSide.Jobs.River(), nil),
 		Logger:    a.loops,
 		Prefix:    RiverUIPath,
 	})

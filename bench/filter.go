@@ -99,7 +99,7 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 		demands = append(demands, demand{raw, u})
 	}
 	t0 = time.Now()
-	if _, err := a.Engine.Shortlist(ctx, domain.NeedsOf(demands[0].u), "", ""); err != nil { // the index catches up
+	if _, err := a.WriteSide.Negotiation.Shortlist(ctx, domain.NeedsOf(demands[0].u), "", ""); err != nil { // the index catches up
 		return res, err
 	}
 	res.IndexSync = time.Since(t0)
@@ -109,7 +109,7 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 	for r := 0; r < reps; r++ {
 		for _, d := range demands {
 			t := time.Now()
-			list, err := a.Engine.Shortlist(ctx, domain.NeedsOf(d.u), d.u.Context.Location, d.raw)
+			list, err := a.WriteSide.Negotiation.Shortlist(ctx, domain.NeedsOf(d.u), d.u.Context.Location, d.raw)
 			if err != nil {
 				return res, err
 			}

@@ -165,7 +165,7 @@ func baseline(ctx context.Context, a *app.App, events []quality.Event, raw strin
 		s.NeedCoverage, s.Relevance, s.Stability = 1, 1, 0
 		return s, 1, nil
 	}
-	list, err := a.Engine.Shortlist(ctx, needs, u.Context.Location, raw)
+	list, err := a.WriteSide.Negotiation.Shortlist(ctx, needs, u.Context.Location, raw)
 	if err != nil {
 		return s, 0, err
 	}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/internal/dbtest"
@@ -44,7 +43,7 @@ func startTowow(t *testing.T) *towow {
 		// Only the agents the test registers; no sub-negotiations; the
 		// external agents have all the time they need.
 		Profiles: "none",
-		Engine: agents.Config{Rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300,
+		Write: app.WriteConfig{Rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300,
 			StuckTimeoutSeconds: 900, MaxDepth: 0}},
 		ReadModels: true,
 		Hub:        true,

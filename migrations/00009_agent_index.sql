@@ -1,8 +1,9 @@
 -- +goose Up
--- The agent index: the smart filter's first stage (issue 12, 001 ADR-004)
--- shortlists candidates here with SQL before prompt 2 reads them. One row
--- per agent, written by the engine's agent directory from the committed
--- agent events (agents/shortlist.go), so every process that runs
+-- The agent index: the smart filter's first stage shortlists candidates
+-- here with SQL before prompt 2 reads them, so prompt 2 reads a bounded
+-- number of profiles however large the network. One row per agent,
+-- written by the agent directory from the committed agent events
+-- (directory/index.go), so every process that runs
 -- negotiations keeps it current before it reads it, with or without the
 -- read-model projectors. A row only moves forward (last_position), so
 -- several processes may write it at once.

@@ -1,5 +1,5 @@
 -- +goose Up
--- External agents' presence (agents/presence.go). agent_contacts is the last
+-- External agents' presence (presence/presence.go). agent_contacts is the last
 -- contact of each external agent: written on a request its token
 -- authenticates, at most once per agent every few seconds, and read by the
 -- periodic check that takes silent agents offline. Presence itself is in

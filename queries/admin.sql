@@ -13,6 +13,6 @@ SELECT pg_advisory_unlock(@key::bigint);
 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = @name::text);
 
 -- name: LockStream :exec
--- Serializes the engine's steps on one stream for the rest of the
--- transaction (agents.Engine.commit); streams are locked in sorted order.
+-- Serializes the writes on one stream (steps and commands) for the rest of the
+-- transaction (uow.UnitOfWork.Commit); streams are locked in sorted order.
 SELECT pg_advisory_xact_lock(hashtextextended(@stream_id::text, 0));

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -20,7 +19,7 @@ func (c config) provider() llm.Provider {
 	return builtin.NewWithLatency(c.builtinLatency)
 }
 
-// app is the App configuration of a command: the engine, the LLM and the
+// app is the App configuration of a command: the write side, the LLM and the
 // database from the environment, logging to stderr.
 func (c config) app(stderr io.Writer, quiet bool) app.Config {
 	logger := c.logger(stderr)
@@ -34,7 +33,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		AdminToken:  c.AdminToken,
 		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
-		Engine: agents.Config{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
+		Write: app.WriteConfig{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist,
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter, HTTPAllow: c.HTTPAllow,
 			DecisionRateLimit: c.DecisionRateLimit, OfflineAfter: c.OfflineAfter},
 		Profiles: c.Profiles,

@@ -9,17 +9,20 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/towow/towow/agents"
 	"github.com/towow/towow/domain"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/internal/tracing"
+	"github.com/towow/towow/jobs"
 	"github.com/towow/towow/llm"
+	"github.com/towow/towow/negotiate"
+	"github.com/towow/towow/presence"
 )
 
 // The defaults of the settings this package owns; the others are the
-// engine's, the LLM client's and the domain's exported defaults. The
-// default column of the table below (and so of --help and of the
-// configuration table in docs/operations.md) is built from them.
+// write side's (negotiate, jobs, presence), the LLM client's and the
+// domain's exported defaults. The default column of the table below (and
+// so of --help and of the configuration table in docs/operations.md) is
+// built from them.
 const (
 	defaultAddr     = "127.0.0.1:8080"
 	defaultDataDir  = ".towow"
@@ -74,12 +77,12 @@ var envVars = []envVar{
 	{"TOWOW_FEEDBACK_TIMEOUT", secs(defaultRules.FeedbackTimeoutSeconds), "Feedback window per round; a missing feedback counts as accept."},
 	{"TOWOW_STUCK_TIMEOUT", secs(defaultRules.StuckTimeoutSeconds), "A channel still not finished after this long fails as stuck."},
 	{"TOWOW_MAX_DEPTH", num(defaultRules.MaxDepth), "Sub-negotiation depth: gaps spawn sub-negotiations while a channel's depth is below it."},
-	{"TOWOW_MAX_CANDIDATES", num(agents.DefaultMaxCandidates), "Most agents smart filtering invites to one channel."},
-	{"TOWOW_SHORTLIST", num(agents.DefaultShortlist), "Most profiles the filter's SQL stage hands to prompt 2, spread over the demand's needs."},
-	{"TOWOW_WORKERS", num(agents.DefaultWorkers), "Negotiation steps (River jobs) run at once by this process."},
-	{"TOWOW_JOB_TIMEOUT", dur(agents.DefaultJobTimeout), "Longest a negotiation step may run before River cancels and retries it."},
-	{"TOWOW_JOB_RESCUE_AFTER", dur(agents.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
-	{"TOWOW_AGENT_OFFLINE_AFTER", dur(agents.DefaultOfflineAfter), "An external agent comes online (towow.agent.online) with its first request and goes offline (towow.agent.offline) when it has made none for this long."},
+	{"TOWOW_MAX_CANDIDATES", num(negotiate.DefaultMaxCandidates), "Most agents smart filtering invites to one channel."},
+	{"TOWOW_SHORTLIST", num(negotiate.DefaultShortlist), "Most profiles the filter's SQL stage hands to prompt 2, spread over the demand's needs."},
+	{"TOWOW_WORKERS", num(jobs.DefaultWorkers), "Negotiation steps (River jobs) run at once by this process."},
+	{"TOWOW_JOB_TIMEOUT", dur(jobs.DefaultJobTimeout), "Longest a negotiation step may run before River cancels and retries it."},
+	{"TOWOW_JOB_RESCUE_AFTER", dur(jobs.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
+	{"TOWOW_AGENT_OFFLINE_AFTER", dur(presence.DefaultOfflineAfter), "An external agent comes online (towow.agent.online) with its first request and goes offline (towow.agent.offline) when it has made none for this long."},
 	{"TOWOW_HTTP_ALLOW", "(unset: none)", "Hosts a workflow's http nodes may POST to, comma-separated: host, host:port or *.domain (e.g. hooks.example.com,127.0.0.1:9000). An http node to any other host is refused by the Coordinator."},
 	{"TOWOW_DECISION_RATE_LIMIT", num(domain.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
@@ -186,18 +189,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.Rules.FeedbackTimeoutSeconds = p.seconds("TOWOW_FEEDBACK_TIMEOUT", c.Rules.FeedbackTimeoutSeconds)
 	c.Rules.StuckTimeoutSeconds = p.seconds("TOWOW_STUCK_TIMEOUT", c.Rules.StuckTimeoutSeconds)
 	c.Rules.MaxDepth = p.count("TOWOW_MAX_DEPTH", c.Rules.MaxDepth, 0)
-	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", agents.DefaultMaxCandidates, 1)
-	c.Shortlist = p.count("TOWOW_SHORTLIST", agents.DefaultShortlist, 1)
-	c.Workers = p.count("TOWOW_WORKERS", agents.DefaultWorkers, 1)
-	c.JobTimeout = p.duration("TOWOW_JOB_TIMEOUT", agents.DefaultJobTimeout)
-	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", agents.DefaultRescueAfter)
+	c.MaxCandidates = p.count("TOWOW_MAX_CANDIDATES", negotiate.DefaultMaxCandidates, 1)
+	c.Shortlist = p.count("TOWOW_SHORTLIST", negotiate.DefaultShortlist, 1)
+	c.Workers = p.count("TOWOW_WORKERS", jobs.DefaultWorkers, 1)
+	c.JobTimeout = p.duration("TOWOW_JOB_TIMEOUT", jobs.DefaultJobTimeout)
+	c.RescueAfter = p.duration("TOWOW_JOB_RESCUE_AFTER", jobs.DefaultRescueAfter)
 	if p.err == nil && c.RescueAfter <= c.JobTimeout {
 		p.fail(fmt.Errorf("TOWOW_JOB_RESCUE_AFTER (%s) must exceed TOWOW_JOB_TIMEOUT (%s)", c.RescueAfter, c.JobTimeout))
 	}
 	if p.err == nil && c.builtinLatency*3/2 >= c.LLMTimeout {
 		p.fail(fmt.Errorf("TOWOW_BUILTIN_LATENCY (%s) must stay under 2/3 of LLM_TIMEOUT (%s)", c.builtinLatency, c.LLMTimeout))
 	}
-	c.OfflineAfter = p.duration("TOWOW_AGENT_OFFLINE_AFTER", agents.DefaultOfflineAfter)
+	c.OfflineAfter = p.duration("TOWOW_AGENT_OFFLINE_AFTER", presence.DefaultOfflineAfter)
 	c.Profiles = getenv("TOWOW_PROFILES")
 	var err error
 	if c.Tracing, err = tracing.FromEnv(getenv); err != nil {

@@ -49,8 +49,8 @@ const lockStream = `-- name: LockStream :exec
 SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))
 `
 
-// Serializes the engine's steps on one stream for the rest of the
-// transaction (agents.Engine.commit); streams are locked in sorted order.
+// Serializes the writes on one stream (steps and commands) for the rest of the
+// transaction (uow.UnitOfWork.Commit); streams are locked in sorted order.
 func (q *Queries) LockStream(ctx context.Context, streamID string) error {
 	_, err := q.db.Exec(ctx, lockStream, streamID)
 	return err

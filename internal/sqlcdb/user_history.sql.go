@@ -75,7 +75,7 @@ type UserEarlierDemandsParams struct {
 	MaxCount int32  `json:"max_count"`
 }
 
-// Prompt 1's user_context (agents/user_context.go): the last @max_count
+// Prompt 1's user_context (negotiate/user_context.go): the last @max_count
 // root demands @user_id submitted before log position @before, newest
 // first, forks left out (a fork is a what-if, not a demand of the user).
 // Served by events_user_demands_idx.

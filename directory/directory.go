@@ -1,0 +1,222 @@
+package directory
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+)
+
+// Directory is the set of agents, folded from the agent streams
+// (towow.agent.*): profiles, whether each may be invited, and the hashes of
+// the external agents' API tokens. It catches up with the log on every
+// read, so a profile change applies to the next negotiation without a
+// restart.
+type Directory struct {
+	store *eventstore.Store
+
+	mu        sync.Mutex
+	pos       int64
+	refreshed time.Time
+	agents    map[string]*domain.AgentState
+	changedAt map[string]int64  // agent id → position of its last event
+	tokens    map[string]string // token SHA-256 → agent id (current tokens only)
+
+	// summary's cache, valid at position summaryAt
+	summaryAt   int64
+	activeCount int
+	topTags     []string
+}
+
+// directoryMaxAge is how stale the directory may be when a step reads it: a
+// profile change reaches the next negotiation within this time.
+const directoryMaxAge = 200 * time.Millisecond
+
+// agentEventTypes are the events of the agent streams.
+var agentEventTypes = []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
+	domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
+	domain.EventAgentOnline, domain.EventAgentOffline}
+
+// presenceEvent reports whether an agent event changes only the agent's
+// presence (nothing the agent index holds).
+func presenceEvent(t domain.EventType) bool {
+	return t == domain.EventAgentOnline || t == domain.EventAgentOffline
+}
+
+// NewDirectory returns an empty directory over store.
+func NewDirectory(store *eventstore.Store) *Directory {
+	return &Directory{store: store, agents: map[string]*domain.AgentState{}, changedAt: map[string]int64{}, tokens: map[string]string{}}
+}
+
+// RefreshIfStale catches up when the last catch-up is older than
+// directoryMaxAge.
+func (d *Directory) RefreshIfStale(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if time.Since(d.refreshed) < directoryMaxAge {
+		return nil
+	}
+	return d.refresh(ctx, d.store)
+}
+
+// invalidate makes the next read catch up (after this process wrote to an
+// agent stream).
+func (d *Directory) invalidate() {
+	d.mu.Lock()
+	d.refreshed = time.Time{}
+	d.mu.Unlock()
+}
+
+// refresh applies agent events committed since the last read, reading
+// through st; the caller holds d.mu.
+func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
+	start := time.Now()
+	for {
+		evs, err := st.ReadAll(ctx, d.pos, eventstore.Filter{Types: agentEventTypes}, eventstore.MaxReadLimit)
+		if err != nil {
+			return fmt.Errorf("agent directory: %w", err)
+		}
+		for _, ev := range evs {
+			p, err := ev.Decode()
+			if err != nil {
+				return fmt.Errorf("agent directory: %w", err)
+			}
+			id := strings.TrimPrefix(ev.StreamID, domain.AgentStream(""))
+			a := d.agents[id]
+			if a == nil {
+				a = &domain.AgentState{}
+				d.agents[id] = a
+			}
+			old := a.TokenSHA256
+			a.Apply(p)
+			if a.TokenSHA256 != old {
+				delete(d.tokens, old)
+				d.tokens[a.TokenSHA256] = id
+			}
+			d.pos = ev.Position
+			if !presenceEvent(ev.Type) {
+				d.changedAt[id] = ev.Position
+			}
+		}
+		if len(evs) < eventstore.MaxReadLimit {
+			d.refreshed = start
+			return nil
+		}
+	}
+}
+
+// Get returns an agent's profile and whether it is active.
+func (d *Directory) Get(ctx context.Context, agentID string) (p domain.AgentProfile, active, ok bool, err error) {
+	if err := d.RefreshIfStale(ctx); err != nil {
+		return p, false, false, err
+	}
+	p, active, ok = d.Lookup(agentID)
+	return p, active, ok, nil
+}
+
+// Lookup reads the directory as last refreshed (no I/O: safe inside a
+// step's transaction).
+func (d *Directory) Lookup(agentID string) (p domain.AgentProfile, active, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	a := d.agents[agentID]
+	if a == nil || !a.Exists() {
+		return p, false, false
+	}
+	return a.Profile, a.Active, true
+}
+
+// Active returns every active profile, ordered by agent id.
+func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
+	if err := d.RefreshIfStale(ctx); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []domain.AgentProfile
+	for _, a := range d.agents {
+		if a.Exists() && a.Active {
+			out = append(out, a.Profile)
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.AgentProfile) int { return strings.Compare(a.AgentID, b.AgentID) })
+	return out, nil
+}
+
+// ByToken returns the agent whose current token has this SHA-256. A hash
+// it does not know makes it catch up with the log once before answering
+// false, so a token issued by another process a moment ago is found; a
+// token replaced or an agent deactivated by another process is seen within
+// the directory's refresh interval (200 ms), in this process at once.
+func (d *Directory) ByToken(ctx context.Context, tokenSHA256 string) (domain.AgentState, bool, error) {
+	if err := d.RefreshIfStale(ctx); err != nil {
+		return domain.AgentState{}, false, err
+	}
+	if a, ok := d.byToken(tokenSHA256); ok {
+		return a, true, nil
+	}
+	d.invalidate()
+	if err := d.RefreshIfStale(ctx); err != nil {
+		return domain.AgentState{}, false, err
+	}
+	a, ok := d.byToken(tokenSHA256)
+	return a, ok, nil
+}
+
+// byToken returns the agent whose current token has this SHA-256.
+func (d *Directory) byToken(tokenSHA256 string) (domain.AgentState, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	id, ok := d.tokens[tokenSHA256]
+	if !ok {
+		return domain.AgentState{}, false
+	}
+	return *d.agents[id], true
+}
+
+// IsTwin reports whether ToWow answers for the agent (it is not
+// external), from the directory as last refreshed. Unknown agents count as
+// twins: their step finds no profile and does nothing, and the round's
+// timeout settles for them.
+func (d *Directory) IsTwin(agentID string) bool {
+	p, _, ok := d.Lookup(agentID)
+	return !ok || !p.IsExternal()
+}
+
+// Online returns the ids of the agents online, sorted, from the directory
+// after it caught up with the log.
+func (d *Directory) Online(ctx context.Context) ([]string, error) {
+	if err := d.RefreshIfStale(ctx); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	for id, a := range d.agents {
+		if a.Online {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// RequireExternal refuses commands for an agent whose twin answers (its
+// answers come from its LLM twin) or that does not exist.
+func (d *Directory) RequireExternal(ctx context.Context, agentID string) error {
+	p, _, ok, err := d.Get(ctx, agentID)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("agent %s does not exist", agentID)}
+	case !p.IsExternal():
+		return &domain.Error{Code: domain.ErrNotParticipant.Code, Message: fmt.Sprintf("agent %s is answered by its twin, not by commands", agentID)}
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package execute
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/uow"
+)
+
+// NodeEffectArgs do the work of a node's attempt.
+type NodeEffectArgs struct {
+	WorkflowID string `json:"workflow_id"`
+	NodeID     string `json:"node_id"`
+	Attempt    int    `json:"attempt"`
+}
+
+// Kind is the job kind (stored in river_job rows: never renamed).
+func (NodeEffectArgs) Kind() string { return "towow.node_effect" }
+
+// NodeEffectWorker runs the NodeEffect job.
+type NodeEffectWorker struct {
+	river.WorkerDefaults[NodeEffectArgs]
+	e *Process
+}
+
+// Work does the work of a node's attempt: a wait ends, an http node
+// POSTs, a twin's task is answered through the task prompt. An approval
+// and an external agent's task wait for their answer over the API.
+func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectArgs]) error {
+	e := wk.e
+	a := job.Args
+	w, _, err := e.loadWorkflowFrom(ctx, e.store, a.WorkflowID)
+	if err != nil {
+		return err
+	}
+	r := w.Run(a.NodeID)
+	n := w.Node(a.NodeID)
+	if n == nil || r.Status != domain.NodeStatusRunning || r.Attempt != a.Attempt {
+		return nil
+	}
+	cause := uow.Causation(job.Kind, job.ID)
+	finish := func(actor string, call *domain.LLMCall, res *domain.NodeResult, failure string, retryable bool) error {
+		callFor := domain.EventNodeCompleted
+		if res == nil {
+			callFor = domain.EventNodeFailed
+		}
+		_, _, err := e.workflowStep(ctx, "node "+string(n.Type), a.WorkflowID, actor, cause, call, callFor,
+			func(w *domain.Workflow) ([]domain.Payload, error) {
+				if res != nil {
+					return w.CompleteNode(a.NodeID, a.Attempt, *res)
+				}
+				return w.FailNode(a.NodeID, a.Attempt, failure, retryable, e.cfg.Now())
+			})
+		return e.jobError(ctx, "node "+string(n.Type), err)
+	}
+	switch n.Type {
+	case domain.NodeWait:
+		if err := e.u.WaitUntil(ctx, n.WaitUntil); err != nil {
+			return err
+		}
+		return finish(domain.ActorSystem, nil, &domain.NodeResult{Summary: "等待结束：" + n.WaitUntil.Format(time.RFC3339), By: domain.ActorSystem}, "", false)
+	case domain.NodeHTTP:
+		if job.Attempt > 1 { // an earlier run of this attempt may have sent it: never twice
+			return finish(domain.ActorSystem, nil, nil, "interrupted: this attempt may have reached the server and is not repeated", true)
+		}
+		res, failure, retryable := e.post(ctx, w, n, a.Attempt)
+		return finish(domain.ActorSystem, nil, res, failure, retryable)
+	case domain.NodeTask:
+		prof, _, ok, err := e.dir.Get(ctx, n.AssigneeID)
+		if err != nil {
+			return err
+		}
+		if !ok || prof.IsExternal() {
+			return nil // the agent reports over the API; the timeout settles silence
+		}
+		return e.twinTask(ctx, w, n, prof, finish)
+	}
+	return nil // approval: the user answers over the API
+}
+
+// twinTask asks a task's twin (the task prompt) and records its report.
+func (e *Process) twinTask(ctx context.Context, w *domain.Workflow, n *domain.WorkflowNode, prof domain.AgentProfile,
+	finish func(actor string, call *domain.LLMCall, res *domain.NodeResult, failure string, retryable bool) error) error {
+	d, _, err := e.loadDemand(ctx, w.DemandID)
+	if err != nil {
+		return err
+	}
+	var before []domain.NodeOutcome
+	for _, id := range w.Before(n.ID) {
+		if r := w.Run(id); r.Result != nil {
+			before = append(before, domain.NodeOutcome{NodeID: id, Result: *r.Result})
+		}
+	}
+	ans, call, err := llm.Call(ctx, e.llm, llm.Task, llm.TaskInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput, Plan: w.Title,
+		Task: *n, Before: before})
+	if err != nil {
+		return err
+	}
+	actor := domain.AgentActor(prof.AgentID)
+	if ans.Status == domain.TaskDone {
+		return finish(actor, &call, &domain.NodeResult{Summary: ans.Summary, By: prof.AgentID}, "", false)
+	}
+	return finish(actor, &call, nil, ans.Problem, false)
+}
+
+// maxHTTPBody bounds what an http node keeps of an answer.
+const maxHTTPBody = 2048
+
+// post sends an http node's request: its body and the node's identity as
+// JSON, with an Idempotency-Key naming the attempt. It returns the result,
+// or why it failed and whether another attempt may help (a network error,
+// 408, 429, 5xx).
+func (e *Process) post(ctx context.Context, w *domain.Workflow, n *domain.WorkflowNode, attempt int) (*domain.NodeResult, string, bool) {
+	if !domain.HostAllowed(n.URL, e.cfg.HTTPAllow) {
+		return nil, "the host of " + n.URL + " is no longer on the allow list", false
+	}
+	body, err := json.Marshal(map[string]any{"workflow_id": w.ID, "node_id": n.ID, "demand_id": w.DemandID, "attempt": attempt,
+		"title": n.Title, "body": n.Body})
+	if err != nil {
+		return nil, err.Error(), false
+	}
+	timeout := min(n.Timeout(e.cfg.Now()), e.cfg.JobTimeout-5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, max(timeout, time.Second))
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err.Error(), false
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", fmt.Sprintf("%s/%s/%d", w.ID, n.ID, attempt))
+	resp, err := e.httpClient.Do(req)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, "timed out after " + timeout.String(), true
+		}
+		return nil, err.Error(), true
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		retry := resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
+		return nil, fmt.Sprintf("%s answered %d: %s", n.URL, resp.StatusCode, bytes.TrimSpace(got)), retry
+	}
+	return &domain.NodeResult{Summary: fmt.Sprintf("POST %s → %d", n.URL, resp.StatusCode), By: domain.ActorSystem,
+		Output: map[string]string{"status": fmt.Sprint(resp.StatusCode), "body": string(got)}}, "", false
+}

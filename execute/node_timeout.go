@@ -1,0 +1,40 @@
+package execute
+
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/uow"
+)
+
+// NodeTimeoutArgs fail a node's attempt at its deadline.
+type NodeTimeoutArgs struct {
+	WorkflowID string    `json:"workflow_id"`
+	NodeID     string    `json:"node_id"`
+	Attempt    int       `json:"attempt"`
+	Deadline   time.Time `json:"deadline"`
+}
+
+// Kind is the job kind (stored in river_job rows: never renamed).
+func (NodeTimeoutArgs) Kind() string { return "towow.node_timeout" }
+
+// NodeTimeoutWorker runs the NodeTimeout job.
+type NodeTimeoutWorker struct {
+	river.WorkerDefaults[NodeTimeoutArgs]
+	e *Process
+}
+
+// Work fails an attempt still running at its deadline.
+func (wk *NodeTimeoutWorker) Work(ctx context.Context, job *river.Job[NodeTimeoutArgs]) error {
+	e := wk.e
+	a := job.Args
+	if err := e.u.WaitUntil(ctx, a.Deadline); err != nil {
+		return err
+	}
+	_, _, err := e.workflowStep(ctx, "node timeout", a.WorkflowID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(w *domain.Workflow) ([]domain.Payload, error) { return w.TimeOut(a.NodeID, a.Attempt, e.cfg.Now()) })
+	return e.jobError(ctx, "node timeout", err)
+}

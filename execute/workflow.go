@@ -1,0 +1,169 @@
+package execute
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/uow"
+)
+
+// farFuture is a time after any retry: Ready at it lists the nodes ready
+// now or once their retry time comes.
+var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// loadWorkflowFrom folds a workflow's stream from st (through the event
+// cache). Applying more events to it is safe: Workflow.Apply never writes
+// into an event's memory.
+func (e *Process) loadWorkflowFrom(ctx context.Context, st *eventstore.Store, id string) (*domain.Workflow, eventstore.ExpectedVersion, error) {
+	w := &domain.Workflow{}
+	v, err := e.u.Fold(ctx, st, domain.WorkflowStream(id), w.Apply)
+	return w, v, err
+}
+
+// loadWorkflow folds a workflow from the log (for the command side).
+func (e *Process) loadWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
+	w, _, err := e.loadWorkflowFrom(ctx, e.store, id)
+	return w, err
+}
+
+// workflowChange is what a step decides on a workflow: its events, the
+// jobs it enqueues beyond those the events set off, and the event its LLM
+// call (if any) is recorded on.
+type workflowChange struct {
+	events  []domain.Payload
+	jobs    []uow.Job
+	callFor domain.EventType
+}
+
+// changeWorkflow decides on a workflow through the unit of work: it locks
+// the stream, folds the workflow and its conversation afresh, lets decide
+// choose the change, enqueues the jobs its events set off
+// (workflowReactions) and its own, and appends, deciding again on a
+// version conflict. It returns the events appended (nil when decide chose
+// none) and the last position written.
+func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
+	decide func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error)) ([]domain.Payload, int64, error) {
+	var appended []domain.Payload
+	pos, err := e.u.Commit(ctx, step, []string{domain.WorkflowStream(workflowID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+		appended = nil
+		w, conv, v, err := e.loadConversation(ctx, st, workflowID)
+		if err != nil {
+			return nil, err
+		}
+		before := w.Ready(farFuture)
+		ch, err := decide(w, conv)
+		if err != nil || len(ch.events) == 0 {
+			return nil, err
+		}
+		for _, ev := range ch.events {
+			w.Apply(ev)
+		}
+		appended = ch.events
+		return &uow.Plan{Jobs: append(e.workflowReactions(before, w, ch.events), ch.jobs...), Appends: []uow.Append{{
+			Stream: domain.WorkflowStream(workflowID), Expected: v, Events: ch.events, Meta: uow.Meta(w.DemandID, actor, cause),
+			Call: call, CallFor: ch.callFor}}}, nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return appended, pos, nil
+}
+
+// workflowStep is changeWorkflow for a decision that only chooses events.
+func (e *Process) workflowStep(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
+	callFor domain.EventType, decide func(w *domain.Workflow) ([]domain.Payload, error)) ([]domain.Payload, int64, error) {
+	return e.changeWorkflow(ctx, step, workflowID, actor, cause, call, func(w *domain.Workflow, _ *domain.Conversation) (workflowChange, error) {
+		evs, err := decide(w)
+		return workflowChange{events: evs, callFor: callFor}, err
+	})
+}
+
+// workflowReactions are the jobs a workflow's new events set off: w is the
+// workflow after them, readyBefore the nodes ready (now or at their retry)
+// before them.
+func (e *Process) workflowReactions(readyBefore []string, w *domain.Workflow, events []domain.Payload) []uow.Job {
+	var jobs []uow.Job
+	for _, ev := range events {
+		if s, ok := ev.(*domain.NodeStarted); ok && s.NodeType != domain.NodeMilestone {
+			n := w.Node(s.NodeID)
+			effect := uow.Job{Args: NodeEffectArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt}}
+			if n != nil && n.Type == domain.NodeWait {
+				effect = uow.Deadlined(effect.Args, n.WaitUntil) // a durable timer: River holds the job until about then
+			}
+			jobs = append(jobs, effect, uow.Deadlined(NodeTimeoutArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt,
+				Deadline: s.Deadline}, s.Deadline))
+		}
+	}
+	for _, id := range w.Ready(farFuture) {
+		if !slices.Contains(readyBefore, id) {
+			// Available at once even for a retry: the start job waits out
+			// a short retry delay itself (startNode), rather than rely on
+			// River's scheduler, which a restarted process runs only once
+			// the dead leader's lease has expired.
+			jobs = append(jobs, uow.Job{Args: StartNodeArgs{WorkflowID: w.ID, NodeID: id}})
+		}
+	}
+	return jobs
+}
+
+// decisionContext is what the Coordinator's validators know at now.
+func (e *Process) decisionContext() domain.DecisionContext {
+	return domain.DecisionContext{Now: e.cfg.Now(), AllowedHosts: e.cfg.HTTPAllow, RateLimit: e.cfg.DecisionRateLimit,
+		RateWindow: domain.DefaultDecisionRateWindow}
+}
+
+// decideWorkflow runs a decision through the Coordinator and records the
+// outcome: the validation with its effects, or the rejection (appended
+// too: a refused decision is part of the story). It returns the events
+// appended (domain.RejectionOf finds a rejection; nil for a decision id
+// already ruled on) and the last position written.
+func (e *Process) decideWorkflow(ctx context.Context, workflowID string, d domain.Decision, cause string) ([]domain.Payload, int64, error) {
+	return e.workflowStep(ctx, "decide", workflowID, d.Actor, cause, nil, "", func(w *domain.Workflow) ([]domain.Payload, error) {
+		return w.Decide(d, e.decisionContext())
+	})
+}
+
+// actOnWorkflow runs a command on a workflow's execution (an external
+// agent's task report, the user's approval) through the unit of work.
+func (e *Process) actOnWorkflow(ctx context.Context, step, workflowID, actor, cause string,
+	decide func(w *domain.Workflow) ([]domain.Payload, error)) ([]domain.Payload, int64, error) {
+	return e.workflowStep(ctx, step, workflowID, actor, cause, nil, "", decide)
+}
+
+// changeCanvas rules on a batch of canvas changes (domain.DecideCanvas)
+// and records the outcome: every change's validation and effects, or the
+// one refused change's rejection; nothing for a conflict, a locked
+// workflow or a batch ruled on before. It returns the outcome and the last
+// position written.
+func (e *Process) changeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error) {
+	var out domain.CanvasOutcome
+	_, pos, err := e.workflowStep(ctx, "canvas", workflowID, b.Actor, "canvas:"+b.BatchID, nil, "",
+		func(w *domain.Workflow) ([]domain.Payload, error) {
+			o, err := w.DecideCanvas(b, e.decisionContext())
+			out = o
+			return o.Events, err
+		})
+	if err != nil {
+		return domain.CanvasOutcome{}, 0, err
+	}
+	return out, pos, nil
+}
+
+// loadConversation folds a workflow and its conversation from st.
+func (e *Process) loadConversation(ctx context.Context, st *eventstore.Store, id string) (*domain.Workflow, *domain.Conversation, eventstore.ExpectedVersion, error) {
+	w, conv := &domain.Workflow{}, &domain.Conversation{}
+	v, err := e.u.Fold(ctx, st, domain.WorkflowStream(id), func(p domain.Payload) {
+		w.Apply(p)
+		conv.Apply(p)
+	})
+	return w, conv, v, err
+}
+
+// conversation folds a workflow's conversation from the log.
+func (e *Process) conversation(ctx context.Context, id string) (*domain.Conversation, error) {
+	_, conv, _, err := e.loadConversation(ctx, e.store, id)
+	return conv, err
+}

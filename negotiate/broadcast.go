@@ -1,0 +1,41 @@
+package negotiate
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/uow"
+)
+
+// BroadcastArgs are the arguments of the Broadcast step.
+type BroadcastArgs struct {
+	ChannelID string `json:"channel_id"`
+}
+
+// Kind is the job kind (stored in river_job rows: never renamed).
+func (BroadcastArgs) Kind() string { return "towow.broadcast" }
+
+// BroadcastWorker runs the Broadcast step.
+type BroadcastWorker struct {
+	river.WorkerDefaults[BroadcastArgs]
+	e *Process
+}
+
+// Work is the ChannelAdmin's broadcast: the demand goes to every
+// candidate, and the channel starts collecting offers.
+func (w *BroadcastWorker) Work(ctx context.Context, job *river.Job[BroadcastArgs]) error {
+	e := w.e
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || c.Status != domain.ChannelStatusCreated {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "broadcast", c.ID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), nil, "",
+		func(c *domain.Channel) ([]domain.Payload, error) { return c.Broadcast(demandOf(d)) })
+	return e.jobError(ctx, "broadcast", err)
+}

@@ -1,0 +1,166 @@
+package negotiate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/uow"
+)
+
+// FilterArgs are the arguments of the Filter step.
+type FilterArgs struct {
+	DemandID string `json:"demand_id"`
+}
+
+// Kind is the job kind (stored in river_job rows: never renamed).
+func (FilterArgs) Kind() string { return "towow.filter_candidates" }
+
+// FilterWorker runs the Filter step.
+type FilterWorker struct {
+	river.WorkerDefaults[FilterArgs]
+	e *Process
+}
+
+// Work is the Coordinator's smart filtering (prompt 2); with candidates
+// it opens the channel, without any the demand fails (TOWOW_FILTER_001).
+func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) error {
+	e := w.e
+	d, _, err := e.loadDemand(ctx, job.Args.DemandID)
+	if err != nil {
+		return err
+	}
+	if !d.Exists() || d.Understanding == nil || d.ChannelID != "" || d.Failure != nil {
+		return nil
+	}
+	active, _, err := e.dir.Summary(ctx, 0)
+	if err != nil {
+		return err
+	}
+	var exclude []string
+	if d.IsSub() { // the parent negotiation's candidates were asked already
+		parent, _, err := e.loadChannel(ctx, d.ParentChannelID)
+		if err != nil {
+			return err
+		}
+		for _, c := range parent.Candidates {
+			exclude = append(exclude, c.AgentID)
+		}
+	}
+	rules := e.cfg.Rules
+	fork, err := e.forkChange(ctx, d) // a fork's later channels follow its change
+	if err != nil {
+		return err
+	}
+	switch {
+	case fork == nil:
+	case fork.Type == domain.ForkRemoveAgent:
+		exclude = append(exclude, fork.AgentID)
+	case fork.Type == domain.ForkChangeRule && fork.Rules != nil:
+		rules = fork.Rules.Apply(rules)
+	}
+	started := e.cfg.Now()
+	u := understanding(d)
+	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the
+	// shortlist. Nobody on it: the demand is rejected without a call.
+	shortlist, err := e.shortlist(ctx, shortlistQuery{Needs: domain.NeedsOf(u), Location: u.Context.Location, Salt: d.RawInput,
+		Exclude: exclude, Max: e.cfg.Shortlist})
+	if err != nil {
+		return err
+	}
+	var res llm.FilterResult
+	var call *domain.LLMCall
+	if len(shortlist) > 0 {
+		r, c, err := llm.Call(ctx, e.llm, llm.Filter, llm.FilterInput{Demand: u, RawInput: d.RawInput, Profiles: shortlist,
+			MaxCandidates: e.cfg.MaxCandidates, Exclude: exclude})
+		if err != nil {
+			return err
+		}
+		res, call = r, &c
+	}
+	took := int(e.cfg.Now().Sub(started).Milliseconds())
+	cands := make([]domain.Candidate, 0, len(res.Candidates))
+	for _, c := range res.Candidates {
+		cands = append(cands, domain.Candidate{AgentID: c.AgentID, DisplayName: c.DisplayName, Reason: c.Reason,
+			RelevanceScore: int(c.Confidence*100 + 0.5)})
+	}
+	if fork != nil && fork.Type == domain.ForkAddAgent && d.ID == d.RootDemandID &&
+		!slices.ContainsFunc(cands, func(c domain.Candidate) bool { return c.AgentID == fork.AgentID }) {
+		// A fork from before the root channel opened: the agent it adds is
+		// a candidate whatever the filter chose.
+		prof, _, _, err := e.dir.Get(ctx, fork.AgentID)
+		if err != nil {
+			return err
+		}
+		cands = append(cands, domain.Candidate{AgentID: fork.AgentID, DisplayName: prof.UserName, Reason: domain.ForkAddedReason})
+	}
+	channelID := domain.ChannelIDFor(d.ID)
+	_, err = e.u.Commit(ctx, "filter candidates", []string{domain.DemandStream(d.ID), domain.ChannelStream(channelID)},
+		func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+			d, v, err := e.loadDemandFrom(ctx, st, job.Args.DemandID)
+			if err != nil {
+				return nil, err
+			}
+			evs, err := d.Filtered(cands, channelID, active, took)
+			if err != nil || len(evs) == 0 {
+				return nil, err
+			}
+			if fb := domain.FellBack(domain.FallbackFilter, call, "", d.ID); fb != nil {
+				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the filter's result it explains
+			}
+			for _, ev := range evs {
+				d.Apply(ev)
+			}
+			meta := uow.Meta(d.RootDemandID, domain.ActorCoordinator, uow.Causation(job.Kind, job.ID))
+			jobs, err := e.reactions(ctx, evs, nil, d)
+			if err != nil {
+				return nil, err
+			}
+			p := &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: domain.DemandStream(d.ID), Expected: v, Events: evs, Meta: meta,
+				Call: call, CallFor: domain.EventFilterCompleted}}}
+			if d.ChannelID == "" {
+				return p, nil
+			}
+			c := &domain.Channel{}
+			created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
+				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
+			if err != nil {
+				return nil, err
+			}
+			for _, ev := range created {
+				c.Apply(ev)
+			}
+			more, err := e.reactions(ctx, created, c, nil)
+			if err != nil {
+				return nil, err
+			}
+			p.Jobs = append(p.Jobs, more...)
+			meta.Actor = domain.ActorChannelAdmin
+			p.Appends = append(p.Appends, uow.Append{Stream: domain.ChannelStream(channelID), Expected: eventstore.NoStream, Events: created, Meta: meta})
+			return p, nil
+		})
+	return e.jobError(ctx, "filter candidates", err)
+}
+
+// forkChange is the change of the fork whose tree d belongs to (nil for a
+// tree that is no fork): its later channels keep a removed agent out and
+// take changed rules. A root demand carries it; a sub-demand's root is
+// loaded.
+func (e *Process) forkChange(ctx context.Context, d *domain.DemandState) (*domain.ForkChange, error) {
+	root := d
+	if d.RootDemandID != d.ID {
+		var err error
+		if root, _, err = e.loadDemand(ctx, d.RootDemandID); err != nil {
+			return nil, fmt.Errorf("fork change of %s: %w", d.RootDemandID, err)
+		}
+	}
+	if root.Fork == nil {
+		return nil, nil
+	}
+	return &root.Fork.Change, nil
+}

@@ -1,0 +1,52 @@
+package negotiate
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/uow"
+)
+
+// GapsArgs are the arguments of the Gaps step.
+type GapsArgs struct {
+	ChannelID string `json:"channel_id"`
+}
+
+// Kind is the job kind (stored in river_job rows: never renamed).
+func (GapsArgs) Kind() string { return "towow.identify_gaps" }
+
+// GapsWorker runs the Gaps step.
+type GapsWorker struct {
+	river.WorkerDefaults[GapsArgs]
+	e *Process
+}
+
+// Work runs gap identification (prompt 7) after an agreement.
+func (w *GapsWorker) Work(ctx context.Context, job *river.Job[GapsArgs]) error {
+	e := w.e
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingGaps() {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	fbs := c.FeedbackList()
+	if len(fbs) == 0 {
+		fbs = c.LastRoundFeedback
+	}
+	res, call, err := llm.Call(ctx, e.llm, llm.Gaps, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
+		Feedbacks: feedbackViews(c, fbs)})
+	if err != nil {
+		return err
+	}
+	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
+		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) {
+			return c.IdentifyGaps(res.Gaps, res.IsComplete, res.Analysis)
+		})
+	return e.jobError(ctx, "identify gaps", err)
+}

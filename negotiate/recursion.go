@@ -1,0 +1,129 @@
+package negotiate
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
+	"github.com/towow/towow/uow"
+)
+
+// RecursionArgs are the arguments of the Recursion step.
+type RecursionArgs struct {
+	ChannelID string `json:"channel_id"`
+}
+
+// Kind is the job kind (stored in river_job rows: never renamed).
+func (RecursionArgs) Kind() string { return "towow.decide_recursion" }
+
+// RecursionWorker runs the Recursion step.
+type RecursionWorker struct {
+	river.WorkerDefaults[RecursionArgs]
+	e *Process
+}
+
+// Work decides on sub-negotiations (prompt 8) and spawns them: each a
+// sub-demand of its own, submitted in the same transaction.
+func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs]) error {
+	e := w.e
+	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
+	if err != nil || !c.Exists() || !c.AwaitingRecursion() {
+		return err
+	}
+	d, _, err := e.loadDemand(ctx, c.DemandID)
+	if err != nil {
+		return err
+	}
+	cost := subnetCost(c)
+	res, call, err := llm.Call(ctx, e.llm, llm.Recursion, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
+		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
+	if err != nil {
+		return err
+	}
+	var plans []domain.SubnetPlan
+	if res.ShouldRecurse {
+		for _, s := range res.SubDemands {
+			plans = append(plans, domain.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: shortfall(d, c, s.GapType)})
+		}
+	}
+	cause := uow.Causation(job.Kind, job.ID)
+	callFor := domain.EventSubnetTriggered
+	if len(plans) == 0 { // the answer ends the channel: record it there
+		callFor = domain.EventNegotiationCompleted
+	}
+	lock := []string{domain.ChannelStream(c.ID)}
+	for i := range min(len(plans), domain.MaxSubnets) {
+		lock = append(lock, domain.DemandStream(domain.SubDemandID(c.DemandID, i)))
+	}
+	_, err = e.u.Commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, domain.ActorChannelAdmin, cause, &call, callFor,
+			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans, res.Decision(cost)) })
+		if err != nil || p == nil {
+			return nil, err
+		}
+		// Each sub-negotiation starts with its sub-demand's own stream.
+		for _, ev := range p.Appends[0].Events {
+			t, ok := ev.(*domain.SubnetTriggered)
+			if !ok {
+				continue
+			}
+			sub := &domain.DemandState{}
+			raw := t.SubDemand.Description
+			if raw == "" {
+				raw = t.GapType
+			}
+			subEvs, err := sub.Submit(domain.SubmitDemand{DemandID: t.SubDemandID, UserID: d.UserID, RawInput: raw,
+				Parent: &domain.SubDemandOrigin{RootDemandID: c.RootDemandID, ParentDemandID: c.DemandID, ParentChannelID: c.ID,
+					Depth: t.RecursionDepth, GapType: t.GapType, CapabilityTags: t.SubDemand.CapabilityTags,
+					NeedCount: t.NeedCount}})
+			if err != nil {
+				return nil, err
+			}
+			more, err := e.reactions(ctx, subEvs, nil, sub)
+			if err != nil {
+				return nil, err
+			}
+			p.Jobs = append(p.Jobs, more...)
+			p.Appends = append(p.Appends, uow.Append{Stream: domain.DemandStream(t.SubDemandID), Expected: eventstore.NoStream,
+				Events: subEvs, Meta: uow.Meta(c.RootDemandID, domain.ActorChannelAdmin, cause)})
+		}
+		return p, nil
+	})
+	return e.jobError(ctx, "decide recursion", err)
+}
+
+// shortfall is how many people the gap of the parent demand d (channel c)
+// still needs, 0 when the gap names none of its needs.
+func shortfall(d *domain.DemandState, c *domain.Channel, gap string) int {
+	if d == nil || d.Understanding == nil {
+		return 0
+	}
+	return domain.Shortfall(domain.NeedsOf(d.Understanding.Understanding()), c.FinalProposal, gap)
+}
+
+// Prompt 8's cost estimate (its estimated_cost: a fixed guess of 5000
+// tokens and 30 s would tell it nothing): what a sub-negotiation shaped like this
+// channel costs. It counts the LLM calls such a negotiation makes —
+// understanding and filtering, one offer per candidate, the aggregation,
+// per round one feedback per participant and an adjustment, gap
+// identification and this decision — at tokensPerCall each, and its
+// sequential steps at secondsPerStep each. It is derived from the
+// channel's events alone, not from measured tokens or clocks, so a replay
+// or a fork of the same log asks prompt 8 the same question (and reuses
+// its answer).
+const (
+	tokensPerCall  = 700 // a typical prompt of 2-9 with its answer
+	secondsPerStep = 3   // a typical model call
+)
+
+// subnetCost is the estimate for a sub-negotiation of c.
+func subnetCost(c *domain.Channel) domain.SubnetCost {
+	rounds := max(c.Round, 1)
+	participants := max(len(c.ActiveParticipants()), 1)
+	calls := 2 + len(c.Candidates) + 1 + rounds*(participants+1) + 2
+	steps := 5 + 2*rounds // understand, filter, offers, aggregate, each round's feedback and adjustment, gaps
+	return domain.SubnetCost{Tokens: calls * tokensPerCall, TimeSeconds: steps * secondsPerStep}
+}

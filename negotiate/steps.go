@@ -1,0 +1,116 @@
+package negotiate
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/uow"
+)
+
+// moot reports whether a decision error only says the step is no longer
+// needed (someone else answered, the round moved on, offers closed).
+func moot(err error) bool {
+	return errors.Is(err, domain.ErrDuplicate) || errors.Is(err, domain.ErrOffersClosed) ||
+		errors.Is(err, domain.ErrFeedbackClosed) || errors.Is(err, domain.ErrWrongRound)
+}
+
+// jobError turns a step's error into what River should do with the job
+// (uow.UnitOfWork.JobError).
+func (e *Process) jobError(ctx context.Context, step string, err error) error {
+	return e.u.JobError(ctx, step, err)
+}
+
+// channelStep decides on a channel, appends the events with reactions and
+// retries on conflict. decide sees a freshly loaded channel each attempt.
+// call, if not nil, is recorded on the first event of type callFor.
+func (e *Process) channelStep(ctx context.Context, step, channelID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
+	decide func(c *domain.Channel) ([]domain.Payload, error)) (int64, error) {
+	return e.u.Commit(ctx, step, []string{domain.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+		p, _, err := e.planChannel(ctx, st, channelID, actor, cause, call, callFor, decide)
+		return p, err
+	})
+}
+
+// planChannel loads the channel through st, decides, applies the events to
+// it and plans their reactions: the body of a channel step. It returns a
+// nil plan when decide has nothing to do, and the channel as it will be
+// after the append.
+func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channelID, actor, cause string, call *domain.LLMCall,
+	callFor domain.EventType, decide func(c *domain.Channel) ([]domain.Payload, error)) (*uow.Plan, *domain.Channel, error) {
+	c, v, err := e.loadChannelFrom(ctx, st, channelID)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs, err := decide(c)
+	if err != nil || len(evs) == 0 {
+		return nil, c, err
+	}
+	for _, ev := range evs {
+		c.Apply(ev)
+	}
+	jobs, err := e.reactions(ctx, evs, c, nil)
+	if err != nil {
+		return nil, c, err
+	}
+	p := &uow.Plan{Jobs: jobs}
+	if wf, err := e.agreedWorkflow(ctx, st, c, evs); err != nil {
+		return nil, c, err
+	} else if wf != nil { // first, so it comes before the completion in the log
+		p.Appends = append(p.Appends, uow.Append{Stream: domain.WorkflowStream(wf.WorkflowID), Expected: eventstore.NoStream,
+			Events: []domain.Payload{wf}, Meta: uow.Meta(c.RootDemandID, domain.ActorCoordinator, cause)})
+	}
+	p.Appends = append(p.Appends, uow.Append{Stream: domain.ChannelStream(channelID), Expected: v, Events: evs,
+		Meta: uow.Meta(c.RootDemandID, actor, cause), Call: call, CallFor: callFor})
+	return p, c, nil
+}
+
+// demandStep is channelStep for a demand stream.
+func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
+	decide func(d *domain.DemandState) ([]domain.Payload, error)) (int64, error) {
+	return e.u.Commit(ctx, step, []string{domain.DemandStream(demandID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+		d, v, err := e.loadDemandFrom(ctx, st, demandID)
+		if err != nil {
+			return nil, err
+		}
+		evs, err := decide(d)
+		if err != nil || len(evs) == 0 {
+			return nil, err
+		}
+		for _, ev := range evs {
+			d.Apply(ev)
+		}
+		jobs, err := e.reactions(ctx, evs, nil, d)
+		if err != nil {
+			return nil, err
+		}
+		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: domain.DemandStream(demandID), Expected: v, Events: evs,
+			Meta: uow.Meta(d.RootDemandID, actor, cause), Call: call, CallFor: callFor}}}, nil
+	})
+}
+
+// agreedWorkflow is the draft workflow a root negotiation's agreement
+// becomes (domain.PlanWorkflow), when events complete the root channel c
+// (c is after them) with an agreed plan; nil otherwise. It is appended in
+// the completion's own commit, so the tree's log holds it before the
+// completion and nothing can complete without it.
+func (e *Process) agreedWorkflow(ctx context.Context, st *eventstore.Store, c *domain.Channel, events []domain.Payload) (*domain.WorkflowCreated, error) {
+	if c.ParentChannelID != "" || !slices.ContainsFunc(events, func(p domain.Payload) bool {
+		_, ok := p.(*domain.NegotiationCompleted)
+		return ok
+	}) {
+		return nil, nil
+	}
+	agreed := c.AgreedPlan()
+	if agreed == nil || len(agreed.Assignments) == 0 {
+		return nil, nil
+	}
+	d, _, err := e.loadDemandFrom(ctx, st, c.DemandID)
+	if err != nil {
+		return nil, err
+	}
+	return domain.PlanWorkflow(domain.PlanInput{DemandID: c.DemandID, ChannelID: c.ID, UserID: d.UserID, Plan: *agreed,
+		Now: e.cfg.Now()}), nil
+}

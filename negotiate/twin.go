@@ -1,0 +1,121 @@
+package negotiate
+
+import (
+	"context"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/uow"
+)
+
+// The UserAgent twins. One job per stage answers for every twin of a
+// channel: the offers (prompt 3) after the broadcast, the feedback (prompt
+// 5) of each round. The twins' LLM calls run concurrently, and whatever
+// answers have arrived are committed together, so with a real model the
+// answers still appear one after another as they come, while a fast model's
+// answers cost one commit instead of one each. A retried job answers only
+// for the twins that have not answered yet.
+
+// fanOutParallelism bounds the concurrent LLM calls of one stage.
+const fanOutParallelism = 16
+
+// answer is one twin's answer.
+type answer struct {
+	agentID string
+	name    string
+	offer   *domain.Offer
+	fb      *domain.ProposalFeedback
+	call    domain.LLMCall
+}
+
+// fanOut asks n twins concurrently and commits their answers as they
+// arrive: each commit takes every answer that is ready, decides them in
+// order on the freshly loaded channel, and appends the result in one
+// transaction (each event carrying its own agent's LLM call).
+func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n int,
+	ask func(ctx context.Context, i int) (answer, error),
+	decide func(c *domain.Channel, a answer) ([]domain.Payload, error)) error {
+	if n == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		a   answer
+		err error
+	}
+	results := make(chan result, n)
+	sem := make(chan struct{}, fanOutParallelism)
+	for i := range n {
+		go func() {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				results <- result{err: ctx.Err()}
+				return
+			}
+			a, err := ask(ctx, i)
+			<-sem
+			results <- result{a, err}
+		}()
+	}
+	for pending := n; pending > 0; {
+		r := <-results
+		pending--
+		if r.err != nil {
+			return r.err // the caller's context ended: the job is retried
+		}
+		batch := []answer{r.a}
+	drain:
+		for pending > 0 {
+			select {
+			case r := <-results:
+				pending--
+				if r.err != nil {
+					return r.err
+				}
+				batch = append(batch, r.a)
+			default:
+				break drain
+			}
+		}
+		if err := e.commitAnswers(ctx, step, channelID, cause, batch, decide); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Process) commitAnswers(ctx context.Context, step, channelID, cause string, batch []answer,
+	decide func(c *domain.Channel, a answer) ([]domain.Payload, error)) error {
+	_, err := e.u.Commit(ctx, step, []string{domain.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+		c, v, err := e.loadChannelFrom(ctx, st, channelID)
+		if err != nil {
+			return nil, err
+		}
+		var evs []domain.Payload
+		calls := map[string]*domain.LLMCall{}
+		for _, a := range batch {
+			out, err := decide(c, a)
+			if err != nil {
+				return nil, err
+			}
+			for _, ev := range out {
+				c.Apply(ev)
+			}
+			evs = append(evs, out...)
+			call := a.call
+			calls[a.agentID] = &call
+		}
+		if len(evs) == 0 {
+			return nil, nil
+		}
+		jobs, err := e.reactions(ctx, evs, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: domain.ChannelStream(channelID), Expected: v, Events: evs,
+			Meta: uow.Meta(c.RootDemandID, domain.ActorChannelAdmin, cause), AgentCalls: calls}}}, nil
+	})
+	return err
+}

@@ -1,0 +1,329 @@
+package uow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/towow/towow/domain"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/jobs"
+)
+
+// Inserter enqueues jobs in a transaction (*jobs.Runner).
+type Inserter interface {
+	InsertManyTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) error
+}
+
+// Config tunes the unit of work.
+type Config struct {
+	// Now is the clock (default time.Now).
+	Now    func() time.Time
+	Logger *slog.Logger
+	// Observe, when set, sees every event this process committed, after
+	// the commit (metrics; it must not block).
+	Observe func(domain.Payload)
+	// Tracing says events and jobs carry their tree's traceparent.
+	Tracing bool
+	// BeforeCommit, when set, runs before every commit (the agent
+	// directory catches up, so a decision reads a fresh one).
+	BeforeCommit func(context.Context) error
+}
+
+// UnitOfWork is the one way anything writes: lock the streams a decision
+// is about, load them through the transaction, decide, enqueue the
+// follow-up jobs and append, in one transaction, deciding again on a
+// version conflict. It knows no process. It is safe for concurrent use.
+type UnitOfWork struct {
+	cfg   Config
+	pool  *pgxpool.Pool
+	store *eventstore.Store
+	jobs  Inserter
+	cache *eventCache
+	log   *slog.Logger
+}
+
+// eventCacheStreams bounds the streams whose decoded events the unit of
+// work keeps: those of running negotiations (four or so each) fit many
+// times.
+const eventCacheStreams = 1024
+
+// maxConflictRetries bounds the reload-and-decide loop of a commit.
+const maxConflictRetries = 50
+
+// New returns the unit of work over store (on pool), enqueueing follow-up
+// jobs through jobs.
+func New(pool *pgxpool.Pool, store *eventstore.Store, jobs Inserter, cfg Config) *UnitOfWork {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &UnitOfWork{cfg: cfg, pool: pool, store: store, jobs: jobs, cache: newEventCache(eventCacheStreams), log: cfg.Logger}
+}
+
+// Store is the event store written to (reads outside a commit use it).
+func (u *UnitOfWork) Store() *eventstore.Store { return u.store }
+
+// Pool is the database.
+func (u *UnitOfWork) Pool() *pgxpool.Pool { return u.pool }
+
+// Now is the clock's time.
+func (u *UnitOfWork) Now() time.Time { return u.cfg.Now() }
+
+// Append is one stream's share of a commit.
+type Append struct {
+	Stream   string
+	Expected eventstore.ExpectedVersion
+	Events   []domain.Payload
+	Meta     domain.Metadata
+	// Call is the LLM call whose answer produced the event of type
+	// CallFor; it is recorded in that event's metadata.
+	Call    *domain.LLMCall
+	CallFor domain.EventType
+	// AgentCalls are the twins' LLM calls, recorded on each agent's own
+	// offer or feedback event.
+	AgentCalls map[string]*domain.LLMCall
+	// Raw are events appended as they are (a fork's copy of another
+	// tree's history) instead of Events.
+	Raw []eventstore.EventData
+}
+
+// Plan is what one commit writes, in one transaction.
+type Plan struct {
+	Appends []Append
+	Jobs    []Job
+}
+
+func (p *Plan) empty() bool { return p == nil || (len(p.Appends) == 0 && len(p.Jobs) == 0) }
+
+// Commit writes a decision in one transaction: it locks the streams the
+// decision is about (in sorted order), lets build load them through the
+// transaction and decide, then inserts the follow-up jobs and appends. The
+// stream locks make this process's own steps on one stream queue instead
+// of racing (twelve twins answering one channel at once would otherwise
+// conflict again and again); the expected-version check still guards
+// against any other writer, and a conflict reruns build. build must read
+// only through the store it is given (no pool connections inside the
+// transaction); a nil or empty plan writes nothing. A decision error
+// (*domain.Error) comes back as is; other errors are wrapped with step. It
+// returns the last global position written (0 if none).
+func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, build func(ctx context.Context, st *eventstore.Store) (*Plan, error)) (int64, error) {
+	if u.cfg.BeforeCommit != nil {
+		if err := u.cfg.BeforeCommit(ctx); err != nil {
+			return 0, err
+		}
+	}
+	lock = slices.Compact(slices.Sorted(slices.Values(lock)))
+	for attempt := range maxConflictRetries {
+		var last int64
+		var done *Plan
+		var tLock, tBuild, tJobs, tAppend time.Time
+		t0 := time.Now()
+		err := pgx.BeginFunc(ctx, u.pool, func(tx pgx.Tx) error {
+			for _, stream := range lock {
+				if err := u.store.LockStream(ctx, tx, stream); err != nil {
+					return err
+				}
+			}
+			tLock = time.Now()
+			p, err := build(ctx, u.store.In(tx))
+			tBuild = time.Now()
+			if err != nil || p.empty() {
+				return err
+			}
+			defer func() { tAppend = time.Now() }()
+			traces, jobTrace := map[string]string{}, ""
+			for i, a := range p.Appends {
+				root := rootOf(a)
+				if _, ok := traces[root]; !ok {
+					if traces[root], err = u.treeTrace(ctx, u.store.In(tx), root); err != nil {
+						return err
+					}
+				}
+				if i == 0 {
+					jobTrace = traces[root]
+				}
+			}
+			if len(p.Appends) == 0 {
+				jobTrace, _ = jobs.TreeTraceOf(ctx)
+			}
+			// Jobs first: the append takes the store-wide append lock, held
+			// until commit, so it should be the last statement.
+			if err := u.insertJobs(ctx, tx, p.Jobs, jobTrace); err != nil {
+				return err
+			}
+			tJobs = time.Now()
+			for _, a := range p.Appends {
+				a.Meta.TraceParent = traces[rootOf(a)]
+				evs, err := encode(a)
+				if err != nil {
+					return err
+				}
+				for _, r := range a.Raw {
+					// A fork's copy of another tree's history: its own trace.
+					r.Metadata.TraceParent = a.Meta.TraceParent
+					evs = append(evs, r)
+				}
+				res, err := u.store.AppendTx(ctx, tx, a.Stream, a.Expected, evs...)
+				if err != nil {
+					return err
+				}
+				last = max(last, res.LastPosition)
+			}
+			done = p
+			return nil
+		})
+		if u.log.Enabled(ctx, slog.LevelDebug) && !tAppend.IsZero() {
+			u.log.DebugContext(ctx, "commit", "step", step, "lock_wait", tLock.Sub(t0), "build", tBuild.Sub(tLock),
+				"jobs", tJobs.Sub(tBuild), "append", tAppend.Sub(tJobs), "commit", time.Since(tAppend))
+		}
+		if errors.Is(err, eventstore.ErrVersionConflict) {
+			// A writer outside these locks moved a stream: decide again.
+			select {
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			case <-time.After(time.Duration(rand.IntN(1+min(attempt, 10))) * time.Millisecond):
+			}
+			continue
+		}
+		var de *domain.Error
+		if errors.As(err, &de) {
+			return 0, err // a domain decision, reported as is (TOWOW_* code first)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", step, err)
+		}
+		if done != nil {
+			for _, a := range done.Appends {
+				for _, ev := range a.Events {
+					if u.cfg.Observe != nil {
+						u.cfg.Observe(ev)
+					}
+					u.cache.drop(ended(ev)...)
+				}
+			}
+		}
+		return last, nil
+	}
+	return 0, fmt.Errorf("%s: gave up after %d version conflicts", step, maxConflictRetries)
+}
+
+// agentOf is the agent an agent event is about ("" for other events).
+func agentOf(p domain.Payload) string {
+	switch e := p.(type) {
+	case *domain.OfferSubmitted:
+		return e.AgentID
+	case *domain.ProposalFeedback:
+		return e.AgentID
+	case *domain.AgentWithdrawn:
+		return e.AgentID
+	}
+	return ""
+}
+
+func encode(a Append) ([]eventstore.EventData, error) {
+	out := make([]eventstore.EventData, len(a.Events))
+	for i, p := range a.Events {
+		md := a.Meta
+		switch agent := agentOf(p); {
+		case md.Actor == domain.ActorSystem: // e.g. feedback that timed out
+		case agent != "":
+			md.Actor = domain.AgentActor(agent)
+			if call := a.AgentCalls[agent]; call != nil && p.EventType() != domain.EventAgentWithdrawn {
+				md.LLMCall = call
+			}
+		case strings.HasPrefix(md.Actor, "agent:") && strings.HasPrefix(a.Stream, domain.ChannelStream("")):
+			md.Actor = domain.ActorChannelAdmin // a twins' stage: the channel's own events are the ChannelAdmin's
+		}
+		if a.Call != nil && p.EventType() == a.CallFor {
+			md.LLMCall = a.Call
+			a.Call = nil // only the first such event carries it
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("event id: %w", err)
+		}
+		ev, err := eventstore.NewEvent(id, p, md)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ev
+	}
+	return out, nil
+}
+
+// insertJobs enqueues jobs in tx; traceparent is their tree's ("": none).
+func (u *UnitOfWork) insertJobs(ctx context.Context, tx pgx.Tx, js []Job, traceparent string) error {
+	if len(js) == 0 {
+		return nil
+	}
+	md := jobs.Metadata(traceparent)
+	params := make([]river.InsertManyParams, len(js))
+	for i, j := range js {
+		opts := &river.InsertOpts{Queue: j.Queue, Metadata: slices.Clone(md)} // each job its own: middleware edits it
+		if !j.At.IsZero() && j.At.After(u.cfg.Now()) {
+			opts.ScheduledAt = j.At
+		}
+		params[i] = river.InsertManyParams{Args: j.Args, InsertOpts: opts}
+	}
+	if err := u.jobs.InsertManyTx(ctx, tx, params); err != nil {
+		return fmt.Errorf("enqueue follow-up jobs: %w", err)
+	}
+	return nil
+}
+
+// Fold folds stream from st (the pool's store, or a transaction's) through
+// the event cache and returns its version. The events apply sees are
+// shared with the cache: the state they build is read-only unless its
+// Apply never writes into an event's memory.
+func (u *UnitOfWork) Fold(ctx context.Context, st *eventstore.Store, stream string, apply func(domain.Payload)) (eventstore.ExpectedVersion, error) {
+	events, version, err := u.cache.load(ctx, st, stream)
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range events {
+		apply(p)
+	}
+	return eventstore.ExpectedVersion(version), nil
+}
+
+// treeTrace is the traceparent of the tree whose root demand is root: the
+// one of the running step, else the one on the root demand's first event,
+// else (the commit creates the root demand) ctx's own span. "" when
+// tracing is off or root is no tree (agent profiles).
+func (u *UnitOfWork) treeTrace(ctx context.Context, st *eventstore.Store, root string) (string, error) {
+	if !u.cfg.Tracing || root == "" {
+		return "", nil
+	}
+	if tp, ok := jobs.TreeTraceOf(ctx); ok {
+		return tp, nil
+	}
+	evs, err := st.ReadStream(ctx, domain.DemandStream(root), 0, 1)
+	if err != nil {
+		return "", fmt.Errorf("trace of tree %s: %w", root, err)
+	}
+	if len(evs) > 0 {
+		return evs[0].Metadata.TraceParent, nil
+	}
+	return jobs.TraceParentOf(ctx), nil
+}
+
+// rootOf is the tree an append belongs to.
+func rootOf(a Append) string {
+	if a.Meta.CorrelationID == "" && len(a.Raw) > 0 {
+		return a.Raw[0].Metadata.CorrelationID
+	}
+	return a.Meta.CorrelationID
+}
