@@ -124,6 +124,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerCatalog(api)
 		s.registerChannels(api)
 		s.registerReplay(api)
+		s.registerNegotiationView(api)
 		s.registerAgentAdmin(api)
 		s.registerExternalAgents(api)
 		s.registerStatus(api)

@@ -224,6 +224,9 @@ func TestReadmeCommands(t *testing.T) {
 	vars["<cursor>"] = field(run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>`), "last_position")
 	run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>/proposals`)
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/channels/<channel_id>/state?at=`)
+	if out := run(`curl -s http://127.0.0.1:8080/api/v1/negotiations/<demand_id>/view`); !strings.Contains(out, `"outcome"`) {
+		t.Fatalf("the negotiation's view has no outcome:\n%s", out)
+	}
 	if out := run(`curl -N 'http://127.0.0.1:8080/api/v1/negotiations/<demand_id>/replay`); !strings.Contains(out, "towow.negotiation.completed") {
 		t.Fatalf("the replay did not reach the end:\n%s", out)
 	}

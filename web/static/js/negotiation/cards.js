@@ -1,60 +1,60 @@
-// The negotiation page's cards: the head, the channel tree (proposal,
-// feedback, candidates, gaps and nested sub-negotiations), the outcome, a
-// rejection with its clarification form, and the merged plan.
+// The negotiation page's cards, drawn from the server's view of the tree
+// (./view.js): the head, the channel tree (proposal, feedback, candidates,
+// gaps and nested sub-negotiations), the outcome, a rejection with its
+// clarification form, and the merged plan.
 import { describe, postJSON } from "../api.js";
 import { badge, fill, h, label } from "../dom.js";
-import { changeText, rootChannel } from "./state.js";
+import { changeText, channelOf, nameOf, rootChannel } from "./view.js";
 
 // renderHead shows the demand, its status, a fork's origin, the
-// understanding and the round.
-export function renderHead(el, s) {
-  const root = rootChannel(s);
-  const status = root ? (root.completed ? root.status : root.status) : (s.failure ? "failed" : "processing");
+// understanding and the round (v is null before the first read).
+export function renderHead(el, v) {
+  const root = rootChannel(v);
+  const failure = v && v.failure;
+  const status = root ? root.status : (failure ? "failed" : "processing");
   fill(el,
-    h("div", { class: "row" }, h("h1", { style: "margin:0" }, s.demand ? s.demand.raw_input : "加载中……"),
-      h("span", { id: "status" }, badge(root && root.completed ? root.status : status, root && root.completed ? label(root.status) : (s.failure ? "失败" : label(status))))),
-    s.fork ? h("p", { class: "row fork-note" }, h("span", { class: "small" }, "假设分支：分叉自 ", h("a", { href: "#/n/" + s.fork.forked_from }, s.fork.forked_from),
-      " @" + s.fork.at + "，改变：" + changeText(s.fork.change, (id) => s.names[id] || id)),
-    h("a", { class: "button", id: "fork-link", href: "#/fork/" + encodeURIComponent(s.root) }, "与原协商对比")) : null,
-    s.understanding ? h("p", { class: "muted" }, "理解：", s.understanding.surface_demand,
-      s.understanding.capability_tags ? h("span", { class: "tags", style: "display:inline-flex;margin-left:.5rem" }, s.understanding.capability_tags.map((t) => badge("tag", t))) : null) : null,
-    root ? h("p", { class: "round", id: "round" }, root.round ? "第 " + root.round + " / " + (root.maxRounds || "?") + " 轮"
-      : "收集回应中，第 1 轮尚未开始（最多 " + (root.maxRounds || "?") + " 轮）") : null,
-    s.failure ? outcomeCard({ kind: "failed", reason: s.failure.reason, code: s.failure.error_code, suggestion: s.failure.suggestion }, s) : null);
+    h("div", { class: "row" }, h("h1", { style: "margin:0" }, v && v.raw_input ? v.raw_input : "加载中……"),
+      h("span", { id: "status" }, badge(status, root && root.completed ? label(root.status) : (failure ? "失败" : label(status))))),
+    v && v.fork ? h("p", { class: "row fork-note" }, h("span", { class: "small" }, "假设分支：分叉自 ", h("a", { href: "#/n/" + v.fork.forked_from }, v.fork.forked_from),
+      " @" + v.fork.at + "，改变：" + changeText(v.fork.change, nameOf(v))),
+    h("a", { class: "button", id: "fork-link", href: "#/fork/" + encodeURIComponent(v.demand_id) }, "与原协商对比")) : null,
+    v && v.understanding ? h("p", { class: "muted" }, "理解：", v.understanding.surface_demand,
+      v.understanding.capability_tags ? h("span", { class: "tags", style: "display:inline-flex;margin-left:.5rem" }, v.understanding.capability_tags.map((t) => badge("tag", t))) : null) : null,
+    root ? h("p", { class: "round", id: "round" }, root.round ? "第 " + root.round + " / " + (root.max_rounds || "?") + " 轮"
+      : "收集回应中，第 1 轮尚未开始（最多 " + (root.max_rounds || "?") + " 轮）") : null,
+    failure ? outcomeCard({ kind: "failed", reason: failure.reason, error_code: failure.error_code, suggestion: failure.suggestion }, v) : null);
 }
 
 // renderTree shows the root channel and, nested, its sub-negotiations.
-export function renderTree(s) {
-  const root = rootChannel(s);
-  if (!root && s.rejection) return [rejectionCard(s)];
-  if (!root) return [h("section", { class: "card muted" }, s.failure ? "没有创建协商频道。" : "等待协调者理解需求、挑选候选人……")];
-  return channelView(s, root, true);
+export function renderTree(v) {
+  const root = rootChannel(v);
+  if (!root && v && v.rejection) return [rejectionCard(v)];
+  if (!root) return [h("section", { class: "card muted" }, v && v.failure ? "没有创建协商频道。" : "等待协调者理解需求、挑选候选人……")];
+  return channelView(v, root, true);
 }
 
 // channelView renders one channel; its sub-negotiations are nested under
 // the gap each one fills.
-function channelView(s, ch, isRoot) {
-  const who = (id) => s.names[id] || id;
+function channelView(v, ch, isRoot) {
+  const who = nameOf(v);
   const out = [];
-  if (ch.outcome) out.push(outcomeCard(ch.outcome, s));
-  if (ch.merged) out.push(mergedCard(s, ch.merged));
-  const latest = ch.proposals[ch.proposals.length - 1];
-  if (latest) out.push(proposalCard(s, latest));
-  const fbVersion = latest ? latest.proposal.version : 0;
-  const fb = ch.feedback[fbVersion] || {};
-  if (latest) {
+  if (ch.outcome) out.push(outcomeCard(ch.outcome, v));
+  if (ch.merged_plan) out.push(mergedCard(v, ch.merged_plan));
+  if (ch.proposal) {
+    out.push(proposalCard(v, ch.proposal, ch.proposal_round));
     out.push(h("section", { class: "card", id: isRoot ? "feedback" : null },
-      h("h2", {}, "反馈（方案 v" + fbVersion + "）"),
-      Object.keys(fb).length ? h("div", { class: "tablewrap" }, h("table", {},
-        h("tbody", {}, Object.values(fb).map((f) => h("tr", {},
+      h("h2", {}, "反馈（方案 v" + ch.proposal.version + "）"),
+      ch.feedback.length ? h("div", { class: "tablewrap" }, h("table", {},
+        h("tbody", {}, ch.feedback.map((f) => h("tr", {},
           h("td", {}, who(f.agent_id)), h("td", {}, badge(f.feedback_type)),
           h("td", {}, f.actor === "system" ? h("span", { class: "muted" }, "超时未答，按接受计") : [f.reasoning, f.adjustment_request ? h("div", { class: "small muted" }, "请求：" + f.adjustment_request) : null])))))) :
         h("p", { class: "muted" }, "等待参与者反馈……")));
   }
+  const offers = new Map(ch.offers.map((o) => [o.agent_id, o]));
   out.push(h("section", { class: "card", id: isRoot ? "candidates" : null },
-    h("h2", {}, "候选人与回应 ", h("span", { class: "muted small" }, ch.offerOrder.length + " / " + ch.candidates.length)),
+    h("h2", {}, "候选人与回应 ", h("span", { class: "muted small" }, ch.offers.length + " / " + ch.candidates.length)),
     h("div", { class: "tablewrap" }, h("table", {}, h("tbody", {}, ch.candidates.map((c) => {
-      const o = ch.offers[c.agent_id];
+      const o = offers.get(c.agent_id);
       return h("tr", { "data-agent": c.agent_id },
         h("td", {}, h("a", { href: "#/agents/" + c.agent_id }, c.display_name || c.agent_id),
           c.relevance_score ? h("div", { class: "small muted" }, "匹配 " + c.relevance_score) : null),
@@ -63,31 +63,30 @@ function channelView(s, ch, isRoot) {
           (o.conditions || []).length ? h("div", { class: "small muted" }, "条件：" + o.conditions.join("；")) : null,
           o.decline_reason ? h("div", { class: "small muted" }, o.decline_reason) : null] : h("span", { class: "muted small" }, "等待回应")));
     }))))));
-  if (ch.gaps.length || ch.subnets.length) {
+  if (ch.gaps.length) {
     out.push(h("section", { class: "card", id: isRoot ? "gaps" : null }, h("h2", {}, "缺口与子协商"),
       ch.gaps.map((g) => {
-        const sn = ch.subnets.find((x) => x.gap_type === g.gap_type);
-        const sub = sn && s.channels[sn.sub_channel_id];
+        const sub = g.sub_channel_id && channelOf(v, g.sub_channel_id);
         return h("div", { class: "gap" },
           h("div", {}, h("b", {}, g.gap_type), " ", h("span", { class: "muted small" }, "重要度 " + g.importance + " · " + g.reason)),
           g.description ? h("div", { class: "small" }, g.description) : null,
-          sn ? h("div", { class: "sub-negotiation", "data-sub-channel": sn.sub_channel_id },
-            h("div", { class: "small" }, "子协商 ", sn.sub_channel_id, " ", sub ? badge(sub.completed ? sub.status : "processing", sub.completed ? label(sub.status) : "进行中 · 第 " + sub.round + " 轮") : badge("processing", "启动中")),
-            sub ? channelView(s, sub, false) : null) : h("div", { class: "small muted" }, "未开启子协商"));
+          g.sub_channel_id ? h("div", { class: "sub-negotiation", "data-sub-channel": g.sub_channel_id },
+            h("div", { class: "small" }, "子协商 ", g.sub_channel_id, " ", sub ? badge(sub.completed ? sub.status : "processing", sub.completed ? label(sub.status) : "进行中 · 第 " + sub.round + " 轮") : badge("processing", "启动中")),
+            sub ? channelView(v, sub, false) : null) : h("div", { class: "small muted" }, "未开启子协商"));
       })));
   }
   return out;
 }
 
-// proposalCard shows a proposal version: summary, changes, assignments,
-// alternates, gaps, criteria, risks, open questions and timeline.
-function proposalCard(s, entry) {
-  const p = entry.proposal;
-  const who = (a) => a.display_name || s.names[a.agent_id] || a.agent_id;
+// proposalCard shows a proposal version (distributed in round): summary,
+// changes, assignments, alternates, gaps, criteria, risks, open questions
+// and timeline.
+function proposalCard(v, p, round) {
+  const who = (a) => a.display_name || nameOf(v)(a.agent_id);
   const adj = p.adjustment_summary;
   return h("section", { class: "card", "data-proposal-version": p.version },
     h("div", { class: "row" }, h("h2", { style: "margin:0" }, "方案 v" + p.version), p.type === "compromise" ? badge("warn", "妥协方案") : null,
-      h("span", { class: "muted small" }, "第 " + entry.round + " 轮")),
+      h("span", { class: "muted small" }, "第 " + round + " 轮")),
     h("p", {}, p.summary),
     p.objective ? h("p", { class: "small muted" }, "目标：" + p.objective) : null,
     adj && (adj.changes_made || []).length ? h("div", { class: "changes", id: "changes" }, h("b", {}, "相比上一版的变化"),
@@ -110,28 +109,28 @@ function proposalCard(s, entry) {
 }
 
 // outcomeCard shows how a channel (or the demand) ended.
-function outcomeCard(o, s) {
-  const who = (id) => s.names[id] || id;
+function outcomeCard(o, v) {
+  const who = nameOf(v);
   const title = { finalized: "协商达成", force_finalized: "强制定稿（已到最后一轮）", failed: "协商失败" }[o.kind] || label(o.kind);
   return h("section", { class: "card outcome " + o.kind, id: "outcome", "data-outcome": o.kind },
     h("h2", {}, title, o.rounds ? h("span", { class: "muted small" }, "  共 " + o.rounds + " 轮") : null),
-    o.kind === "failed" ? h("p", {}, (o.code ? "[" + o.code + "] " : "") + label(o.reason), o.suggestion ? h("div", { class: "small" }, "建议：" + o.suggestion) : null) : null,
-    o.confirmed ? h("p", {}, "确认参与：", o.confirmed.map(who).join("、") || "无") : null,
-    o.optional ? h("p", {}, "可选参与（仍在协商）：", o.optional.map(who).join("、") || "无") : null,
-    o.participants ? h("p", {}, "参与者：", o.participants.map(who).join("、")) : null,
+    o.kind === "failed" ? h("p", {}, (o.error_code ? "[" + o.error_code + "] " : "") + label(o.reason), o.suggestion ? h("div", { class: "small" }, "建议：" + o.suggestion) : null) : null,
+    o.kind === "force_finalized" ? [h("p", {}, "确认参与：", (o.confirmed || []).map(who).join("、") || "无"),
+      h("p", {}, "可选参与（仍在协商）：", (o.optional || []).map(who).join("、") || "无")] : null,
+    o.kind === "finalized" ? h("p", {}, "参与者：", (o.participants || []).map(who).join("、")) : null,
     o.proposal && o.proposal.type === "compromise" ? h("p", { class: "small muted" }, "妥协方案：" + o.proposal.summary) : null);
 }
 
 // rejectionCard explains why a demand was not negotiated and lets the user
 // answer its questions: the answer starts a new demand linked to it.
-function rejectionCard(s) {
-  const r = s.rejection;
+function rejectionCard(v) {
+  const r = v.rejection;
   const text = h("textarea", { id: "clarify-input", maxlength: 2000, placeholder: "补充说明：要做什么、需要哪些角色和人数、地点和时间" });
   const status = h("p", { class: "small" });
   const send = h("button", { type: "button", id: "clarify-submit", onclick: async () => {
     send.disabled = true;
     try {
-      const out = await postJSON("/api/v1/demands/" + s.root + "/clarify", { text: text.value });
+      const out = await postJSON("/api/v1/demands/" + v.demand_id + "/clarify", { text: text.value });
       location.hash = "#/n/" + out.demand_id;
     } catch (e) { fill(status, h("span", { class: "error" }, describe(e))); send.disabled = false; }
   } }, "补充后重新协商");
@@ -145,8 +144,8 @@ function rejectionCard(s) {
 
 // mergedCard shows the one plan of a negotiation tree: the agreement and
 // what its sub-negotiations added, each marked with where it came from.
-function mergedCard(s, p) {
-  const who = (a) => a.display_name || s.names[a.agent_id] || a.agent_id;
+function mergedCard(v, p) {
+  const who = (a) => a.display_name || nameOf(v)(a.agent_id);
   return h("section", { class: "card", id: "merged-plan" },
     h("h2", {}, "合并方案 ", h("span", { class: "muted small" }, p.assignments.length + " 项分工")),
     h("div", { class: "tablewrap" }, h("table", { class: "assignments" },

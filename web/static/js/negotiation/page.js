@@ -1,7 +1,10 @@
 // The negotiation page (#/n/<demand_id>): the tree's events live, as a
-// timeline of the server's one-line summaries, and the tree's state beside
-// it; when the root ends, its quality, the replay and the workflow the
-// agreement became.
+// timeline of the server's one-line summaries, and beside it the tree as
+// the server folds it (GET …/view). Every event on the stream makes the
+// page read the view again (a burst of events is one read), and a view
+// behind the last event seen is read again, so the page keeps no fold of
+// its own. When the root ends: its quality, the replay and the workflow
+// the agreement became.
 import { api, describe, showBanner } from "../api.js";
 import { eventLabel } from "../catalog.js";
 import { clock, fill, h, label } from "../dom.js";
@@ -9,10 +12,16 @@ import { qualityCard } from "../quality.js";
 import { followStream } from "../stream.js";
 import { renderHead, renderTree } from "./cards.js";
 import { setupReplay } from "./replay.js";
-import { newState, reduce, rootChannel } from "./state.js";
+import { fetchView, rootChannel } from "./view.js";
+
+// VIEW_RETRIES bounds the reads of a view behind the stream (or failing),
+// each after 100 ms more than the last.
+const VIEW_RETRIES = 20;
 
 export function negotiationPage(app, demandId) {
-  const state = newState(demandId);
+  let view = null; // the server's view of the tree, null before the first read
+  let last = 0; // the last cursor the stream delivered
+  let closed = false;
   const seen = new Set();
   const events = [];
   const timeline = h("ol", { class: "timeline", id: "timeline" });
@@ -28,9 +37,12 @@ export function negotiationPage(app, demandId) {
       side));
 
   // onEnd shows what follows the root's end: the workflow the agreement
-  // became (none after a failure), the replay and the quality scores.
-  const onEnd = (root) => {
-    if (root && root.completed && replay.hidden) setupReplay(replay, state, events);
+  // became (none after a failure), the replay (once the stream has
+  // delivered every event the view folded: the slider moves over them)
+  // and the quality scores.
+  const onEnd = () => {
+    const root = rootChannel(view);
+    if (root && root.completed && replay.hidden && last >= view.cursor) setupReplay(replay, view, events);
     if (root && root.completed && !wfLink.dataset.loaded) {
       wfLink.dataset.loaded = "1";
       api("/api/v1/workflows?demand_id=" + encodeURIComponent(demandId)).then((out) => {
@@ -41,7 +53,7 @@ export function negotiationPage(app, demandId) {
         wfLink.hidden = false;
       }).catch(() => {});
     }
-    if (((root && root.completed) || state.failure) && !quality.dataset.loaded) {
+    if (((root && root.completed) || (view && view.failure)) && !quality.dataset.loaded) {
       quality.dataset.loaded = "1";
       api("/api/v1/demands/" + demandId + "/quality").then((q) => fill(quality, qualityCard(q))).catch(() => {});
     }
@@ -53,34 +65,57 @@ export function negotiationPage(app, demandId) {
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
-      renderHead(head, state);
-      fill(side, ...renderTree(state));
+      renderHead(head, view);
+      fill(side, ...renderTree(view));
       count.textContent = "（" + events.length + " 个）";
-      onEnd(rootChannel(state));
+      onEnd();
     });
+  };
+
+  // reload reads the view now: one read at a time (an event during it asks
+  // for another), and again, later, while it is behind the stream or fails
+  // (a 404 is the stream's to say).
+  let reading = false, again = false, retries = 0, timer = 0;
+  const reload = async () => {
+    if (reading) { again = true; return; }
+    reading = true;
+    try {
+      const v = await fetchView(demandId);
+      if (closed) return;
+      if (!view || v.cursor >= view.cursor) { view = v; render(); }
+      retries = v.cursor < last && retries < VIEW_RETRIES ? retries + 1 : 0;
+    } catch (e) {
+      if (e.status !== 404) console.error("negotiation view", describe(e));
+      retries = e.status !== 404 && retries < VIEW_RETRIES ? retries + 1 : 0;
+    } finally {
+      reading = false;
+    }
+    if (again || retries) { again = false; setTimeout(reload, 100 * retries); }
+  };
+  // refresh reads the view soon: the events of a burst share one read.
+  const refresh = () => {
+    if (!timer) timer = setTimeout(() => { timer = 0; reload(); }, 50);
   };
 
   const onEvent = (msg) => {
     const cursor = Number(msg.lastEventId);
     if (seen.has(cursor)) return; // a resumed stream never repeats; this guards anyway
     seen.add(cursor);
+    last = Math.max(last, cursor);
     const ev = JSON.parse(msg.data);
     events.push(ev);
-    try {
-      reduce(state, ev);
-    } catch (e) { // an event this page does not understand still shows in the timeline
-      console.error("event", cursor, ev.event_type, e);
-    }
     const sub = ev.payload && ev.payload.demand_id && ev.payload.demand_id !== demandId;
     timeline.append(h("li", { "data-cursor": cursor, "data-type": ev.event_type, class: sub ? "sub" : null },
       h("span", { class: "t" }, clock(ev.timestamp)), h("span", {}, h("span", { class: "kind" }, eventLabel(ev.event_type)), ev.summary || "")));
     if (timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 120) timeline.scrollTop = timeline.scrollHeight;
+    if (!view || cursor > view.cursor) refresh();
     render();
   };
   const stop = followStream("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream", onEvent, {}, 0, async () => {
     try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); return false; } // there: a passing error, retry
     catch (e) { showBanner(e.status === 404 ? "没有这个协商：" + demandId : describe(e)); return e.status === 404; }
   });
+  reload();
   render();
-  return stop;
+  return () => { closed = true; clearTimeout(timer); stop(); };
 }

@@ -4,13 +4,14 @@
 import { api, describe, postJSON } from "../api.js";
 import { eventLine } from "../catalog.js";
 import { badge, clock, fill, h } from "../dom.js";
-import { rootChannel } from "./state.js";
+import { nameOf, rootChannel } from "./view.js";
 
-// setupReplay puts a slider over the stored events: moving it shows the
-// root channel as it was at that event, folded by the API (time travel).
-export function setupReplay(el, s, events) {
-  const root = rootChannel(s);
-  const idx = events.map((e, i) => ({ e, i })).filter((x) => x.e.stream_id === "channel-" + root.id);
+// setupReplay puts a slider over the stored events (the stream's, up to
+// the view v's cursor at least): moving it shows the root channel as it
+// was at that event, folded by the API (time travel).
+export function setupReplay(el, v, events) {
+  const root = rootChannel(v);
+  const idx = events.map((e, i) => ({ e, i })).filter((x) => x.e.stream_id === "channel-" + root.channel_id);
   if (!idx.length) return;
   const out = h("div", { id: "tt-state" });
   const pos = h("div", { class: "small muted", id: "tt-position" });
@@ -22,20 +23,20 @@ export function setupReplay(el, s, events) {
     const ev = idx[Number(slider.value)].e;
     pos.textContent = "第 " + (Number(slider.value) + 1) + " / " + idx.length + " 个频道事件 · " + clock(ev.timestamp) + " · " + eventLine(ev);
     try {
-      const st = await api("/api/v1/channels/" + encodeURIComponent(root.id) + "/state?at=" + ev.cursor);
+      const st = await api("/api/v1/channels/" + encodeURIComponent(root.channel_id) + "/state?at=" + ev.cursor);
       if (mine !== seq) return;
       const p = st.proposal;
       fill(out,
         h("p", {}, badge(st.status), " 第 " + st.round + " / " + st.max_rounds + " 轮 · 回应 " + Object.keys(st.offers || {}).length + " 份"),
         p ? h("div", {}, h("b", { id: "tt-version", "data-version": p.version }, "方案 v" + p.version), "：", p.summary,
-          h("ul", {}, (p.assignments || []).map((a) => h("li", {}, a.role + " — " + (a.display_name || s.names[a.agent_id] || a.agent_id))))) :
+          h("ul", {}, (p.assignments || []).map((a) => h("li", {}, a.role + " — " + (a.display_name || nameOf(v)(a.agent_id)))))) :
           h("p", { class: "muted", id: "tt-version", "data-version": 0 }, "此时还没有方案"));
     } catch (e) {
       if (mine === seq) fill(out, h("p", { class: "error" }, describe(e)));
     }
   };
   slider.addEventListener("input", show);
-  const whatIf = whatIfForm(s, () => idx[Number(slider.value)].e);
+  const whatIf = whatIfForm(v, () => idx[Number(slider.value)].e);
   slider.addEventListener("input", whatIf.update);
   fill(el, h("h2", {}, "回放"), h("p", { class: "small muted" }, "拖动滑块，查看协商在任一事件时的状态（由 API 从事件重放得出）。"), slider, pos, out, whatIf.el);
   el.hidden = false;
@@ -44,14 +45,14 @@ export function setupReplay(el, s, events) {
 
 // invitedAgents lists the agents the negotiation tree invited (every
 // channel's candidates, once each), those of the final plan first.
-function invitedAgents(s) {
-  const root = rootChannel(s);
-  const plan = root && (root.merged || (root.outcome && root.outcome.proposal));
+function invitedAgents(v) {
+  const root = rootChannel(v);
+  const plan = root && (root.merged_plan || (root.outcome && root.outcome.proposal));
   const inPlan = new Set(((plan && plan.assignments) || []).map((a) => a.agent_id));
   const seen = new Map();
-  for (const ch of Object.values(s.channels)) {
+  for (const ch of v.channels) {
     for (const c of ch.candidates) {
-      if (!seen.has(c.agent_id)) seen.set(c.agent_id, { id: c.agent_id, name: c.display_name || s.names[c.agent_id] || c.agent_id, inPlan: inPlan.has(c.agent_id) });
+      if (!seen.has(c.agent_id)) seen.set(c.agent_id, { id: c.agent_id, name: c.display_name || nameOf(v)(c.agent_id), inPlan: inPlan.has(c.agent_id) });
     }
   }
   return [...seen.values()].sort((a, b) => Number(b.inPlan) - Number(a.inPlan));
@@ -66,10 +67,10 @@ const FORK_HINTS = {
 // whatIfForm is the replay's "what if…": a fork of the negotiation after
 // the event the slider is on (current() returns it) with one change; the
 // fork's comparison opens once it is started. update follows the slider.
-function whatIfForm(s, current) {
+function whatIfForm(v, current) {
   const type = h("select", { id: "whatif-type" }, h("option", { value: "none" }, "不做改变（重放）"),
     h("option", { value: "remove_agent" }, "去掉一位 Agent"));
-  const agent = h("select", { id: "whatif-agent" }, invitedAgents(s).map((a) =>
+  const agent = h("select", { id: "whatif-agent" }, invitedAgents(v).map((a) =>
     h("option", { value: a.id }, a.name + (a.inPlan ? "（在最终方案中）" : ""))));
   const agentField = h("label", { class: "wf-field", hidden: true }, h("span", {}, "去掉哪位 Agent"), agent);
   type.addEventListener("change", () => { agentField.hidden = type.value !== "remove_agent"; });
@@ -83,7 +84,7 @@ function whatIfForm(s, current) {
     err.textContent = "";
     submit.disabled = true;
     try {
-      const out = await postJSON("/api/v1/negotiations/" + encodeURIComponent(s.root) + "/forks", { at: Number(form.dataset.at), change });
+      const out = await postJSON("/api/v1/negotiations/" + encodeURIComponent(v.demand_id) + "/forks", { at: Number(form.dataset.at), change });
       location.hash = "#/fork/" + encodeURIComponent(out.demand_id);
     } catch (ex) {
       fill(err, describe(ex), ex.code && FORK_HINTS[ex.code] ? h("div", { class: "small" }, FORK_HINTS[ex.code]) : null);

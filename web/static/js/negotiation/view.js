@@ -1,0 +1,34 @@
+// A negotiation tree as the server folds it (GET
+// /api/v1/negotiations/{demand_id}/view): the demand with its
+// understanding, rejection, failure or fork origin, and every channel with
+// its candidates, offers, latest proposal and its feedback, outcome, gaps
+// and the sub-negotiations filling them. The page keeps no fold of its
+// own: these helpers only read the view.
+import { api } from "../api.js";
+import { label } from "../dom.js";
+
+// fetchView reads a demand's view (its whole tree for a root demand).
+export const fetchView = (demandId) => api("/api/v1/negotiations/" + encodeURIComponent(demandId) + "/view");
+
+// channelOf is the view's channel with that id (undefined before it opens).
+export const channelOf = (v, id) => (v ? v.channels.find((c) => c.channel_id === id) : undefined);
+
+// rootChannel is the demand's own channel (undefined before it opens).
+export const rootChannel = (v) => (v && v.channel_id ? channelOf(v, v.channel_id) : undefined);
+
+// nameOf names agents by the view's display names (an unknown one by its id).
+export const nameOf = (v) => (id) => (v && v.names[id]) || id;
+
+// changeText says what a fork changes (who names an agent).
+export function changeText(change, who) {
+  if (!change || change.type === "none") return "不做改变（重放）";
+  switch (change.type) {
+    case "remove_agent": return "去掉 " + who(change.agent_id);
+    case "add_agent": return "加入 " + who(change.agent_id);
+    case "replace_offer": return who(change.agent_id) + " 的回应改为「" + label((change.offer || {}).decision) + "」";
+    case "replace_feedback": return who(change.agent_id) + " 的反馈改为「" + label((change.feedback || {}).feedback_type) + "」";
+    case "change_rule": return "规则改为 " + JSON.stringify(change.rules || {});
+    case "change_demand": return "需求改为「" + change.text + "」";
+  }
+  return change.type;
+}
