@@ -8,7 +8,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/projections"
 )
 
@@ -146,13 +147,13 @@ func (s *Server) registerAgentViews(api huma.API) {
 
 // AgentWrite is the answer of an agent write.
 type AgentWrite struct {
-	AgentID string              `json:"agent_id"`
-	Mode    string              `json:"mode" enum:"twin,external"`
-	Active  bool                `json:"active"`
-	Profile domain.AgentProfile `json:"profile" doc:"the profile as stored (white space trimmed)"`
-	Changed bool                `json:"changed" doc:"false when the request changed nothing (the same profile again)"`
-	Token   string              `json:"token,omitempty" doc:"the external agent's new API token: shown this once, only its SHA-256 is stored"`
-	Cursor  int64               `json:"cursor,omitempty" doc:"global position of the last event written: pass it as min_cursor to read the change"`
+	AgentID string                   `json:"agent_id"`
+	Mode    string                   `json:"mode" enum:"twin,external"`
+	Active  bool                     `json:"active"`
+	Profile negotiation.AgentProfile `json:"profile" doc:"the profile as stored (white space trimmed)"`
+	Changed bool                     `json:"changed" doc:"false when the request changed nothing (the same profile again)"`
+	Token   string                   `json:"token,omitempty" doc:"the external agent's new API token: shown this once, only its SHA-256 is stored"`
+	Cursor  int64                    `json:"cursor,omitempty" doc:"global position of the last event written: pass it as min_cursor to read the change"`
 }
 
 // AgentWriteOutput wraps AgentWrite.
@@ -162,17 +163,17 @@ type AgentWriteOutput struct {
 
 // agentResult answers an agent write: the change, or its error as a
 // problem.
-func agentResult(c domain.AgentChange, err error) (*AgentWriteOutput, error) {
+func agentResult(c negotiation.AgentChange, err error) (*AgentWriteOutput, error) {
 	if err != nil {
 		return nil, problem(err)
 	}
 	return agentWrite(c), nil
 }
 
-func agentWrite(c domain.AgentChange) *AgentWriteOutput {
-	mode := domain.AgentModeTwin
+func agentWrite(c negotiation.AgentChange) *AgentWriteOutput {
+	mode := negotiation.AgentModeTwin
 	if c.Agent.Profile.IsExternal() {
-		mode = domain.AgentModeExternal
+		mode = negotiation.AgentModeExternal
 	}
 	return &AgentWriteOutput{Body: AgentWrite{AgentID: c.Agent.ID, Mode: string(mode), Active: c.Agent.Active,
 		Profile: c.Agent.Profile, Changed: c.Position > 0, Token: c.Token, Cursor: c.Position}}
@@ -180,13 +181,13 @@ func agentWrite(c domain.AgentChange) *AgentWriteOutput {
 
 // CreateAgentInput is the body of POST /api/v1/agents.
 type CreateAgentInput struct {
-	Body domain.AgentProfile
+	Body negotiation.AgentProfile
 }
 
 // UpdateAgentInput is the body of PUT /api/v1/agents/{agent_id}.
 type UpdateAgentInput struct {
-	AgentID string              `path:"agent_id" example:"user_agent_bob"`
-	Body    domain.AgentProfile `doc:"the whole new profile; its agent_id must match the path"`
+	AgentID string                   `path:"agent_id" example:"user_agent_bob"`
+	Body    negotiation.AgentProfile `doc:"the whole new profile; its agent_id must match the path"`
 }
 
 // DeactivateAgentInput is the request of POST .../deactivate.
@@ -205,7 +206,7 @@ type AgentIDInput struct {
 // BulkAgentsInput is the body of POST /api/v1/agents/bulk: the same JSON
 // array as the profiles file (data/mock_profiles.json).
 type BulkAgentsInput struct {
-	Body []domain.AgentProfile `maxItems:"10000"`
+	Body []negotiation.AgentProfile `maxItems:"10000"`
 }
 
 // BulkAgentsOutput counts what a bulk load did.
@@ -246,7 +247,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 	}), func(ctx context.Context, in *UpdateAgentInput) (*AgentWriteOutput, error) {
 		p := in.Body
 		if p.AgentID != in.AgentID {
-			return nil, problem(&domain.Error{Code: domain.ErrAgentInvalid.Code,
+			return nil, problem(&event.Error{Code: negotiation.ErrAgentInvalid.Code,
 				Message: fmt.Sprintf("agent_id: the body names %s, the path %s", p.AgentID, in.AgentID)})
 		}
 		return agentResult(s.Commands.UpdateAgent(ctx, actorAdmin, p))

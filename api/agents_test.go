@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
@@ -85,20 +87,20 @@ func (a *testAPI) headPosition(t *testing.T) int64 {
 
 func waitShort() { time.Sleep(50 * time.Millisecond) }
 
-func externalProfile(id, name string, tags ...string) domain.AgentProfile {
-	return domain.AgentProfile{AgentID: id, UserName: name, Location: "北京",
+func externalProfile(id, name string, tags ...string) negotiation.AgentProfile {
+	return negotiation.AgentProfile{AgentID: id, UserName: name, Location: "北京",
 		ProfileSummary: name + "在北京朝阳区，常办AI技术沙龙，有场地也认识很多嘉宾。",
 		Tags:           tags, Capabilities: map[string]string{"场地": "望京40人会议室", "嘉宾": "认识多位AI研究员"},
-		Interests: []string{"AI"}, Availability: "周末", Mode: domain.AgentModeExternal}
+		Interests: []string{"AI"}, Availability: "周末", Mode: negotiation.AgentModeExternal}
 }
 
 // TestAgentsAdmin: the agent directory over HTTP, with its auth and error
 // cases; every refused request writes nothing.
 func TestAgentsAdmin(t *testing.T) {
-	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []domain.AgentProfile{}})
+	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []negotiation.AgentProfile{}})
 	adm := testAdminToken
 	twin := externalProfile("user_agent_twin1", "双胞胎", "嘉宾邀请")
-	twin.Mode = domain.AgentModeTwin
+	twin.Mode = negotiation.AgentModeTwin
 	ext := externalProfile("user_agent_ext1", "外部一号", "场地提供")
 	bad := ext
 	bad.AgentID, bad.Tags = "user_agent_bad", nil
@@ -138,9 +140,9 @@ func TestAgentsAdmin(t *testing.T) {
 		{"token for a twin", "POST", "/api/v1/agents/user_agent_twin1/token", adm, nil, 422, "TOWOW_AGENT_004"},
 		{"deactivate unknown", "POST", "/api/v1/agents/user_agent_nobody/deactivate", adm, nil, 404, api.CodeNotFound},
 		{"bulk with one bad profile", "POST", "/api/v1/agents/bulk", adm,
-			[]domain.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), bad}, 422, "TOWOW_AGENT_001"},
+			[]negotiation.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), bad}, 422, "TOWOW_AGENT_001"},
 		{"bulk with a repeated id", "POST", "/api/v1/agents/bulk", adm,
-			[]domain.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), externalProfile("user_agent_ok", "好", "场地提供")}, 422, "TOWOW_AGENT_001"},
+			[]negotiation.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), externalProfile("user_agent_ok", "好", "场地提供")}, 422, "TOWOW_AGENT_001"},
 		{"bulk not an array", "POST", "/api/v1/agents/bulk", adm, `{"agent_id":"x"}`, 422, api.CodeBadRequest},
 		{"agent endpoint without token", "POST", "/api/v1/channels/collab-x/offers", "", map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
 		{"agent endpoint with a made-up token", "POST", "/api/v1/channels/collab-x/offers", "towow_agent_made-up", map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
@@ -199,7 +201,7 @@ func TestAgentsAdmin(t *testing.T) {
 
 	// A twin that becomes external gets its token with the update.
 	twinExt := twin
-	twinExt.Mode = domain.AgentModeExternal
+	twinExt.Mode = negotiation.AgentModeExternal
 	if st, p := a.do(t, "PUT", "/api/v1/agents/user_agent_twin1", adm, twinExt, &w); st != 200 || w.Token == "" || w.Mode != "external" {
 		t.Fatalf("twin → external: %d %+v %+v", st, p, w)
 	}
@@ -211,7 +213,7 @@ func TestAgentsAdmin(t *testing.T) {
 		Cursor                         int64
 	}
 	moved.UserName = "外部一号（上海）"
-	body := []domain.AgentProfile{externalProfile("user_agent_ext2", "外部二号", "场地提供"), moved, twinExt}
+	body := []negotiation.AgentProfile{externalProfile("user_agent_ext2", "外部二号", "场地提供"), moved, twinExt}
 	if st, p := a.do(t, "POST", "/api/v1/agents/bulk", adm, body, &bulk); st != 200 || bulk.Registered != 1 || bulk.Updated != 1 ||
 		bulk.Unchanged != 1 || len(bulk.Tokens) != 1 || bulk.Tokens["user_agent_ext2"] == "" {
 		t.Fatalf("bulk: %d %+v %+v", st, p, bulk)
@@ -273,10 +275,10 @@ func TestAgentsAdmin(t *testing.T) {
 // participants. On the way, each refused answer (not invited, duplicate,
 // wrong round, closed round) is checked to write nothing.
 func TestExternalAgentNegotiation(t *testing.T) {
-	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []domain.AgentProfile{},
-		rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300, StuckTimeoutSeconds: 900, MaxDepth: 0}})
+	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []negotiation.AgentProfile{},
+		rules: negotiation.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300, StuckTimeoutSeconds: 900, MaxDepth: 0}})
 	var bulk struct{ Tokens map[string]string }
-	var profiles []domain.AgentProfile
+	var profiles []negotiation.AgentProfile
 	for i := range 5 {
 		profiles = append(profiles, externalProfile(fmt.Sprintf("user_agent_ext%d", i+1), fmt.Sprintf("外部%d号", i+1), "场地提供", "活动策划"))
 	}
@@ -349,13 +351,13 @@ func TestExternalAgentNegotiation(t *testing.T) {
 }
 
 // engineChannel folds a channel from its events.
-func (a *testAPI) engineChannel(t *testing.T, channelID string) (*domain.Channel, error) {
+func (a *testAPI) engineChannel(t *testing.T, channelID string) (*negotiation.Channel, error) {
 	t.Helper()
-	evs, err := a.store.ReadStream(context.Background(), domain.ChannelStream(channelID), 1, eventstore.MaxReadLimit)
+	evs, err := a.store.ReadStream(context.Background(), negotiation.ChannelStream(channelID), 1, eventstore.MaxReadLimit)
 	if err != nil {
 		return nil, err
 	}
-	c := &domain.Channel{}
+	c := &negotiation.Channel{}
 	for _, e := range evs {
 		p, err := e.Decode()
 		if err != nil {
@@ -468,7 +470,7 @@ func (a *testAPI) driveExternal(t *testing.T, tokens map[string]string, demandID
 
 // outsiderOf returns an agent with a token that the channel did not invite
 // ("" if every one was invited).
-func outsiderOf(tokens map[string]string, c *domain.Channel) string {
+func outsiderOf(tokens map[string]string, c *negotiation.Channel) string {
 	for id := range tokens {
 		if !c.Invited(id) {
 			return id
@@ -488,8 +490,8 @@ func (a *testAPI) expectRefused(t *testing.T, name, method, path, token string, 
 	}
 	// Other writers (the engine) may append meanwhile; none of those
 	// events may be this agent's answer.
-	evs, err := a.store.ReadAll(context.Background(), head, eventstore.Filter{Types: []domain.EventType{
-		domain.EventOfferSubmitted, domain.EventProposalFeedback}}, 100)
+	evs, err := a.store.ReadAll(context.Background(), head, eventstore.Filter{Types: []event.EventType{
+		negotiation.EventOfferSubmitted, negotiation.EventProposalFeedback}}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,10 +504,10 @@ func (a *testAPI) expectRefused(t *testing.T, name, method, path, token string, 
 // feedback after its round timed out are refused (409) and write nothing;
 // the feedback nobody gave counts as accept (004), recorded as system.
 func TestExternalAgentDeadlines(t *testing.T) {
-	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []domain.AgentProfile{},
-		rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 2, FeedbackTimeoutSeconds: 2, StuckTimeoutSeconds: 900, MaxDepth: 0}})
+	a := newAPIWith(t, dbtest.NewURL(t), apiOptions{profiles: []negotiation.AgentProfile{},
+		rules: negotiation.Rules{MaxRounds: 2, OfferTimeoutSeconds: 2, FeedbackTimeoutSeconds: 2, StuckTimeoutSeconds: 900, MaxDepth: 0}})
 	var bulk struct{ Tokens map[string]string }
-	var profiles []domain.AgentProfile
+	var profiles []negotiation.AgentProfile
 	for i := range 3 {
 		profiles = append(profiles, externalProfile(fmt.Sprintf("user_agent_ext%d", i+1), fmt.Sprintf("外部%d号", i+1), "场地提供", "活动策划"))
 	}
@@ -514,13 +516,13 @@ func TestExternalAgentDeadlines(t *testing.T) {
 	}
 	demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
 	path := "/api/v1/channels/" + channelID
-	var c *domain.Channel
+	var c *negotiation.Channel
 	for range 400 { // the broadcast
 		var err error
 		if c, err = a.engineChannel(t, channelID); err != nil {
 			t.Fatal(err)
 		}
-		if c.Status == domain.ChannelStatusCollecting {
+		if c.Status == negotiation.ChannelStatusCollecting {
 			break
 		}
 		waitShort()
@@ -539,7 +541,7 @@ func TestExternalAgentDeadlines(t *testing.T) {
 	}
 	for range 400 { // the offer window closes
 		c, _ = a.engineChannel(t, channelID)
-		if c.Status != domain.ChannelStatusCollecting {
+		if c.Status != negotiation.ChannelStatusCollecting {
 			break
 		}
 		waitShort()
@@ -560,7 +562,7 @@ func TestExternalAgentDeadlines(t *testing.T) {
 	if c.Round == 0 {
 		t.Skipf("no offer arrived in time on this machine (status %s); the feedback deadline was not reached", c.Status)
 	}
-	if c.Status != domain.ChannelStatusFinalized {
+	if c.Status != negotiation.ChannelStatusFinalized {
 		t.Fatalf("channel %s after a silent round: %s, want finalized (missing feedback counts as accept)", channelID, c.Status)
 	}
 	var fb struct {
@@ -571,7 +573,7 @@ func TestExternalAgentDeadlines(t *testing.T) {
 		t.Fatal("no feedback recorded for the silent round")
 	}
 	for _, f := range fb.Feedback {
-		if f.Actor != domain.ActorSystem || f.FeedbackType != "accept" {
+		if f.Actor != event.ActorSystem || f.FeedbackType != "accept" {
 			t.Fatalf("timed-out feedback %+v, want accept by system", f)
 		}
 	}
@@ -593,9 +595,9 @@ func TestExternalAgentDeadlines(t *testing.T) {
 // the workflow completes.
 func (a *testAPI) runExternalWorkflow(t *testing.T, tokens map[string]string, demandID string) {
 	t.Helper()
-	id := domain.WorkflowIDFor(demandID)
+	id := workflow.WorkflowIDFor(demandID)
 	var w api.WorkflowView
-	if st, p := a.do(t, "GET", "/api/v1/workflows/"+id, "", nil, &w); st != 200 || w.Status != domain.WorkflowStatusDraft {
+	if st, p := a.do(t, "GET", "/api/v1/workflows/"+id, "", nil, &w); st != 200 || w.Status != workflow.WorkflowStatusDraft {
 		t.Fatalf("workflow: %d %+v %+v", st, p, w)
 	}
 	if st, p := a.do(t, "POST", "/api/v1/workflows/"+id+"/decisions", "", map[string]any{"decision_type": "execute_workflow",
@@ -605,7 +607,7 @@ func (a *testAPI) runExternalWorkflow(t *testing.T, tokens map[string]string, de
 	checked := false
 	for range 600 {
 		a.do(t, "GET", "/api/v1/workflows/"+id, "", nil, &w)
-		if w.Status != domain.WorkflowStatusRunning {
+		if w.Status != workflow.WorkflowStatusRunning {
 			break
 		}
 		for agent, tok := range tokens {
@@ -634,7 +636,7 @@ func (a *testAPI) runExternalWorkflow(t *testing.T, tokens map[string]string, de
 		}
 		waitShort()
 	}
-	if w.Status != domain.WorkflowStatusCompleted || !checked {
+	if w.Status != workflow.WorkflowStatusCompleted || !checked {
 		t.Fatalf("workflow %s (a task seen in an inbox: %v)", w.Status, checked)
 	}
 }

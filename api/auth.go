@@ -8,7 +8,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // Authentication. Two bearer schemes, both documented in the OpenAPI
@@ -32,7 +33,7 @@ func securitySchemes() map[string]*huma.SecurityScheme {
 	return map[string]*huma.SecurityScheme{
 		schemeAdmin: {Type: "http", Scheme: "bearer",
 			Description: "The operator's token: TOWOW_ADMIN_TOKEN, or the random token `towow serve` prints at start when it is unset."},
-		schemeAgent: {Type: "http", Scheme: "bearer", BearerFormat: domain.AgentTokenPrefix + "…",
+		schemeAgent: {Type: "http", Scheme: "bearer", BearerFormat: negotiation.AgentTokenPrefix + "…",
 			Description: "An external agent's own token, issued when the agent is created (or by POST /api/v1/agents/{agent_id}/token)."},
 	}
 }
@@ -94,9 +95,9 @@ func (s *Server) externalAgent(api huma.API, op huma.Operation) huma.Operation {
 			return
 		}
 		a, err := s.Commands.AuthenticateAgent(ctx.Context(), token)
-		var de *domain.Error
+		var de *event.Error
 		switch {
-		case errors.Is(err, domain.ErrBadAgentToken):
+		case errors.Is(err, negotiation.ErrBadAgentToken):
 			writeUnauthorized(api, ctx, "the agent token is not valid (unknown, or replaced by a newer one)")
 		case errors.As(err, &de):
 			_ = huma.WriteErr(api, ctx, http.StatusForbidden, de.Message)

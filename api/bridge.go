@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/timeline"
 )
 
 // The negotiation stream's bridge format (?format=bridge): document 000's
 // SSE bridge (§3.5, §4.3), for a frontend written against the OpenAgents
 // prototype. Each message is `data: {"event", "data", "timestamp"}` with
 // no `event:` line (that frontend reads the name from the JSON, through
-// EventSource's onmessage, which a named event would bypass); domain.Bridge
+// EventSource's onmessage, which a named event would bypass); timeline.Bridge
 // says which towow.* events give which bridge events and folds their data.
 // The message carrying an event's last frame has `id: <cursor>`, so
 // Last-Event-ID resumes as in the default format; events with no bridge
@@ -34,7 +34,7 @@ type BridgeMessage struct {
 
 // encodeBridge is e's bridge messages after folding it into b (none when
 // e has no bridge counterpart); the last carries e's cursor as its id.
-func encodeBridge(b *domain.Bridge, e eventstore.RecordedEvent) ([]byte, error) {
+func encodeBridge(b *timeline.Bridge, e eventstore.RecordedEvent) ([]byte, error) {
 	p, err := e.Decode()
 	if err != nil {
 		return nil, fmt.Errorf("bridge event %d: %w", e.Position, err)
@@ -57,8 +57,8 @@ func encodeBridge(b *domain.Bridge, e eventstore.RecordedEvent) ([]byte, error) 
 // bridgeAt is a Bridge that has folded the negotiation tree's events up to
 // the cursor after (inclusive), so a resumed bridge stream's progress and
 // analysis are those of an unbroken one.
-func (s *Server) bridgeAt(ctx context.Context, demandID string, after int64) (*domain.Bridge, error) {
-	b := domain.NewBridge()
+func (s *Server) bridgeAt(ctx context.Context, demandID string, after int64) (*timeline.Bridge, error) {
+	b := timeline.NewBridge()
 	if after == 0 {
 		return b, nil
 	}

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/timeline"
 )
 
 // bridgeMsg is one message of the bridge format as received.
@@ -76,11 +78,11 @@ func TestNegotiationStreamBridge(t *testing.T) {
 		at    time.Time
 	}
 	var want []wantMsg
-	bridgeTypes := map[domain.EventType][]string{}
-	for _, r := range domain.BridgeRoutes() {
+	bridgeTypes := map[event.EventType][]string{}
+	for _, r := range timeline.BridgeRoutes() {
 		bridgeTypes[r.Type] = append(bridgeTypes[r.Type], r.Event)
 	}
-	counts := map[domain.EventType]int{}
+	counts := map[event.EventType]int{}
 	for _, e := range log {
 		counts[e.Type]++
 		names := bridgeTypes[e.Type]
@@ -151,7 +153,7 @@ func TestNegotiationStreamBridge(t *testing.T) {
 	}
 	offers := 0
 	for _, e := range log {
-		if e.Type == domain.EventOfferSubmitted && e.StreamID == domain.ChannelStream(channelID) {
+		if e.Type == negotiation.EventOfferSubmitted && e.StreamID == negotiation.ChannelStream(channelID) {
 			offers++
 		}
 	}
@@ -164,8 +166,8 @@ func TestNegotiationStreamBridge(t *testing.T) {
 			t.Errorf("no %s frame for the root channel", name)
 		}
 	}
-	if counts[domain.EventSubnetTriggered] > 0 && seen["subnet_created"] != counts[domain.EventSubnetTriggered] {
-		t.Errorf("%d sub-negotiations, %d subnet_created", counts[domain.EventSubnetTriggered], seen["subnet_created"])
+	if counts[negotiation.EventSubnetTriggered] > 0 && seen["subnet_created"] != counts[negotiation.EventSubnetTriggered] {
+		t.Errorf("%d sub-negotiations, %d subnet_created", counts[negotiation.EventSubnetTriggered], seen["subnet_created"])
 	}
 	if !slices.Contains(statuses, "proposal_sent") || statuses[len(statuses)-1] != "finalized" {
 		t.Errorf("root channel statuses %v", statuses)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -37,27 +37,27 @@ type CanvasOutput struct {
 type CanvasChangesInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
 	Body       struct {
-		ClientID    string                `json:"client_id" minLength:"1" maxLength:"80" doc:"the client (canvas tab) that made the changes: its stream acknowledges them instead of echoing them"`
-		BaseVersion int                   `json:"base_version" minimum:"0" doc:"the version the changes were made on"`
-		BatchID     string                `json:"batch_id,omitempty" maxLength:"64" doc:"idempotency key: the same batch is ruled on once (one is drawn when absent); change i is decision <batch_id>-<i>"`
-		UserID      string                `json:"user_id,omitempty" maxLength:"128" doc:"who edits (the actor is user:<user_id>)"`
-		Changes     []domain.CanvasChange `json:"changes" minItems:"1" maxItems:"100"`
+		ClientID    string                  `json:"client_id" minLength:"1" maxLength:"80" doc:"the client (canvas tab) that made the changes: its stream acknowledges them instead of echoing them"`
+		BaseVersion int                     `json:"base_version" minimum:"0" doc:"the version the changes were made on"`
+		BatchID     string                  `json:"batch_id,omitempty" maxLength:"64" doc:"idempotency key: the same batch is ruled on once (one is drawn when absent); change i is decision <batch_id>-<i>"`
+		UserID      string                  `json:"user_id,omitempty" maxLength:"128" doc:"who edits (the actor is user:<user_id>)"`
+		Changes     []workflow.CanvasChange `json:"changes" minItems:"1" maxItems:"100"`
 	}
 }
 
 // CanvasChangesOutput is a batch let through.
 type CanvasChangesOutput struct {
 	Body struct {
-		BatchID     string              `json:"batch_id"`
-		Version     int                 `json:"version" doc:"the workflow's version after the batch"`
-		DecisionIDs []string            `json:"decision_ids" doc:"one decision per change, in order"`
-		Corrections []domain.Correction `json:"corrections" doc:"what the Coordinator corrected before letting the changes through"`
-		Repeated    bool                `json:"repeated" doc:"the batch was ruled on before; nothing was written now"`
-		Cursor      int64               `json:"cursor" doc:"global position of the last event written (0 when nothing was)"`
+		BatchID     string                `json:"batch_id"`
+		Version     int                   `json:"version" doc:"the workflow's version after the batch"`
+		DecisionIDs []string              `json:"decision_ids" doc:"one decision per change, in order"`
+		Corrections []workflow.Correction `json:"corrections" doc:"what the Coordinator corrected before letting the changes through"`
+		Repeated    bool                  `json:"repeated" doc:"the batch was ruled on before; nothing was written now"`
+		Cursor      int64                 `json:"cursor" doc:"global position of the last event written (0 when nothing was)"`
 	}
 }
 
-func canvasView(w *domain.Workflow, cursor int64) CanvasView {
+func canvasView(w *workflow.Workflow, cursor int64) CanvasView {
 	return CanvasView{WorkflowView: workflowView(w), Cursor: cursor}
 }
 
@@ -87,17 +87,17 @@ func (s *Server) registerCanvas(api huma.API) {
 		if b.UserID != "" {
 			actor = "user:" + b.UserID
 		}
-		res, pos, err := s.Commands.ChangeCanvas(ctx, in.WorkflowID, domain.CanvasBatch{BatchID: b.BatchID, ClientID: b.ClientID,
+		res, pos, err := s.Commands.ChangeCanvas(ctx, in.WorkflowID, workflow.CanvasBatch{BatchID: b.BatchID, ClientID: b.ClientID,
 			Actor: actor, BaseVersion: b.BaseVersion, Changes: b.Changes})
-		var conflict *domain.CanvasConflictError
+		var conflict *workflow.CanvasConflictError
 		switch {
 		case errors.As(err, &conflict):
 			s.countCanvas("conflict")
 			return nil, s.canvasConflict(ctx, in.WorkflowID, conflict)
-		case errors.Is(err, domain.ErrDecisionRejected):
+		case errors.Is(err, workflow.ErrDecisionRejected):
 			s.countCanvas("rejected")
 			return nil, decisionProblem(err, func(field string) string { return canvasField(res.Index, field) })
-		case errors.Is(err, domain.ErrCanvasLocked):
+		case errors.Is(err, workflow.ErrCanvasLocked):
 			s.countCanvas("locked")
 			return nil, problem(err)
 		case err != nil:
@@ -115,7 +115,7 @@ func (s *Server) registerCanvas(api huma.API) {
 			out.Body.DecisionIDs = []string{}
 		}
 		if out.Body.Corrections == nil {
-			out.Body.Corrections = []domain.Correction{}
+			out.Body.Corrections = []workflow.Correction{}
 		}
 		return out, nil
 	})
@@ -133,7 +133,7 @@ func (s *Server) registerCanvasView(api huma.API) {
 	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
 		read := s.workflowNow
 		if in.At > 0 {
-			read = func(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+			read = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
 				return s.workflowAt(ctx, id, in.At)
 			}
 		}
@@ -170,16 +170,18 @@ func canvasField(i int, field string) string {
 // canvasConflict is the 409 of a stale batch, with the canvas as it is
 // now (read after the refusal, with every event of the stream committed
 // by then: the freshest state to reapply on).
-func (s *Server) canvasConflict(ctx context.Context, workflowID string, c *domain.CanvasConflictError) error {
+func (s *Server) canvasConflict(ctx context.Context, workflowID string, c *workflow.CanvasConflictError) error {
 	read := s.workflowNow
 	if s.ReadModels == nil {
-		read = func(ctx context.Context, id string) (*domain.Workflow, int64, error) { return s.workflowAt(ctx, id, 0) }
+		read = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
+			return s.workflowAt(ctx, id, 0)
+		}
 	}
 	w, cursor, err := read(ctx, workflowID)
 	if err != nil {
 		return err
 	}
-	p := newProblem(http.StatusConflict, domain.ErrCanvasConflict.Code, fmt.Sprintf(
+	p := newProblem(http.StatusConflict, workflow.ErrCanvasConflict.Code, fmt.Sprintf(
 		"the canvas changed since version %d (it is at version %d now): nothing was written; reload it and reapply your changes",
 		c.BaseVersion, w.Version))
 	v := canvasView(w, cursor)
@@ -222,7 +224,7 @@ type echoFields struct {
 // change, a decision or a conversation message it sent.
 func echoOf(e eventstore.RecordedEvent, client string) (CanvasAck, bool) {
 	t := string(e.Type)
-	if !strings.HasPrefix(t, "towow.workflow.") && !strings.HasPrefix(t, "towow.decision.") && e.Type != domain.EventConversationMessage {
+	if !strings.HasPrefix(t, "towow.workflow.") && !strings.HasPrefix(t, "towow.decision.") && e.Type != workflow.EventConversationMessage {
 		return CanvasAck{}, false
 	}
 	var f echoFields

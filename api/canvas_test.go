@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // sseMessage is one SSE message as sent: id, event name and data.
@@ -119,7 +119,7 @@ func TestCanvasAPI(t *testing.T) {
 	base := "/api/v1/workflows/" + w.WorkflowID
 	var cv api.CanvasView
 	if code, b := a.call(t, http.MethodGet, base+"/canvas", nil, &cv); code != 200 || cv.Version != 1 || cv.Cursor <= 0 ||
-		len(cv.Nodes) != len(w.Nodes) || cv.Nodes[0].Position == (domain.Position{}) {
+		len(cv.Nodes) != len(w.Nodes) || cv.Nodes[0].Position == (workflow.Position{}) {
 		t.Fatalf("canvas: %d %s", code, b)
 	}
 	tabA, tabB := a.openTab(t, w.WorkflowID, "tab-a", cv.Cursor), a.openTab(t, w.WorkflowID, "tab-b", cv.Cursor)
@@ -186,7 +186,7 @@ func TestCanvasAPI(t *testing.T) {
 	if code != 200 || !again.Body.Repeated || again.Body.Version != 3 || again.Body.Cursor != 0 {
 		t.Fatalf("repeat: %d %+v", code, again.Body)
 	}
-	if code, b := a.call(t, http.MethodGet, base+"/canvas", nil, &cv); code != 200 || cv.Version != 3 || cv.Nodes[0].Position != (domain.Position{X: 11, Y: 22}) ||
+	if code, b := a.call(t, http.MethodGet, base+"/canvas", nil, &cv); code != 200 || cv.Version != 3 || cv.Nodes[0].Position != (workflow.Position{X: 11, Y: 22}) ||
 		nodeTitle(cv, "rehearsal") != "彩排" {
 		t.Fatalf("canvas after: %d %s", code, b)
 	}
@@ -257,7 +257,7 @@ func TestCanvasAPI(t *testing.T) {
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		a.call(t, http.MethodGet, base+"/canvas", nil, &cv)
-		if cv.Status != domain.WorkflowStatusDraft {
+		if cv.Status != workflow.WorkflowStatusDraft {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -270,7 +270,7 @@ func TestCanvasAPI(t *testing.T) {
 		t.Fatalf("A's message came back as %s %s", got.event, got.data)
 	}
 	started := slices.IndexFunc(msgsA, func(x sseMessage) bool {
-		return x.id > m.Body.Cursor && x.event == string(domain.EventDecisionValidated)
+		return x.id > m.Body.Cursor && x.event == string(workflow.EventDecisionValidated)
 	})
 	if started < 0 {
 		t.Fatalf("the agent's decision did not reach the sender's tab as an event: %+v", msgsA[len(msgsA)-3:])

@@ -6,8 +6,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/timeline"
 )
 
 // CatalogEntry is one registered event type as a client shows it: its
@@ -30,10 +31,10 @@ type CatalogOutput struct {
 // catalog is the catalog's body, built once from the domain's registry:
 // the list of event types exists there only.
 var catalog = func() []CatalogEntry {
-	specs := domain.Catalog()
+	specs := event.Catalog()
 	out := make([]CatalogEntry, len(specs))
 	for i, s := range specs {
-		l, _ := domain.LabelOf(s.Type) // every registered type has one (domain's TestEventLabels)
+		l, _ := timeline.LabelOf(s.Type) // every registered type has one (domain's TestEventLabels)
 		out[i] = CatalogEntry{Type: string(s.Type), Label: l.Label, Context: string(l.Context), Description: s.Summary,
 			SchemaVersion: s.SchemaVersion}
 	}
@@ -55,7 +56,7 @@ func (s *Server) registerCatalog(api huma.API) {
 	})
 }
 
-// summarize is an event's one-line summary for people: domain.Describe's,
+// summarize is an event's one-line summary for people: timeline.Describe's,
 // the line `towow demo`, `towow replay` and the MCP timeline print ("" when
 // the payload does not decode).
 func summarize(e eventstore.RecordedEvent) string {
@@ -63,6 +64,6 @@ func summarize(e eventstore.RecordedEvent) string {
 	if err != nil {
 		return ""
 	}
-	_, _, summary := domain.Describe(p)
+	_, _, summary := timeline.Describe(p)
 	return summary
 }

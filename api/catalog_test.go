@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/timeline"
 )
 
 // TestCatalogAndSummaries: the event catalog lists every registered type
 // with its label and context, from the domain; every event of a stream and
-// of the audit query carries domain.Describe's summary, the line `towow
+// of the audit query carries timeline.Describe's summary, the line `towow
 // replay` prints.
 func TestCatalogAndSummaries(t *testing.T) {
 	a := newAPI(t)
@@ -31,12 +32,12 @@ func TestCatalogAndSummaries(t *testing.T) {
 	}
 	var cat struct{ Events []api.CatalogEntry }
 	get("/api/v1/events/catalog", &cat)
-	specs := domain.Catalog()
+	specs := event.Catalog()
 	if len(cat.Events) != len(specs) {
 		t.Fatalf("%d catalog entries, %d registered types", len(cat.Events), len(specs))
 	}
 	for i, e := range cat.Events {
-		l, _ := domain.LabelOf(specs[i].Type)
+		l, _ := timeline.LabelOf(specs[i].Type)
 		if e.Type != string(specs[i].Type) || e.Label != l.Label || e.Context != string(l.Context) || e.Description != specs[i].Summary {
 			t.Errorf("entry %d: %+v, want %s %+v", i, e, specs[i].Type, l)
 		}
@@ -45,11 +46,11 @@ func TestCatalogAndSummaries(t *testing.T) {
 	demandID, _ := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
 	streamed := a.follow(t, demandID, 0, true, func([]message) bool { return false })
 	want := func(e api.Event) string {
-		p, err := domain.DecodePayload(domain.EventType(e.EventType), e.Metadata.SchemaVersion, e.Payload)
+		p, err := event.DecodePayload(event.EventType(e.EventType), e.Metadata.SchemaVersion, e.Payload)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, s := domain.Describe(p)
+		_, _, s := timeline.Describe(p)
 		return s
 	}
 	for _, m := range streamed {

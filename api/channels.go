@@ -8,7 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -22,22 +22,22 @@ type ChannelStateInput struct {
 
 // ChannelState is a channel as it was at a point of its history.
 type ChannelState struct {
-	ChannelID       string               `json:"channel_id"`
-	DemandID        string               `json:"demand_id"`
-	ParentChannelID string               `json:"parent_channel_id,omitempty"`
-	Depth           int                  `json:"depth"`
-	Status          domain.ChannelStatus `json:"status"`
-	Round           int                  `json:"round"`
-	MaxRounds       int                  `json:"max_rounds"`
-	Invited         []string             `json:"invited"`
-	Offers          map[string]string    `json:"offers" doc:"agent id → decision"`
-	Participants    []string             `json:"participants" doc:"agents still in the negotiation"`
-	Withdrawn       []string             `json:"withdrawn,omitempty"`
-	Proposal        *domain.Proposal     `json:"proposal,omitempty" doc:"the proposal under review at that point"`
-	FinalProposal   *domain.Proposal     `json:"final_proposal,omitempty"`
-	Completed       bool                 `json:"completed"`
-	Cursor          int64                `json:"cursor" doc:"the last event folded"`
-	EventsFolded    int                  `json:"events_folded"`
+	ChannelID       string                    `json:"channel_id"`
+	DemandID        string                    `json:"demand_id"`
+	ParentChannelID string                    `json:"parent_channel_id,omitempty"`
+	Depth           int                       `json:"depth"`
+	Status          negotiation.ChannelStatus `json:"status"`
+	Round           int                       `json:"round"`
+	MaxRounds       int                       `json:"max_rounds"`
+	Invited         []string                  `json:"invited"`
+	Offers          map[string]string         `json:"offers" doc:"agent id → decision"`
+	Participants    []string                  `json:"participants" doc:"agents still in the negotiation"`
+	Withdrawn       []string                  `json:"withdrawn,omitempty"`
+	Proposal        *negotiation.Proposal     `json:"proposal,omitempty" doc:"the proposal under review at that point"`
+	FinalProposal   *negotiation.Proposal     `json:"final_proposal,omitempty"`
+	Completed       bool                      `json:"completed"`
+	Cursor          int64                     `json:"cursor" doc:"the last event folded"`
+	EventsFolded    int                       `json:"events_folded"`
 }
 
 // ChannelStateOutput is the body of GET /api/v1/channels/{id}/state.
@@ -53,14 +53,14 @@ func (s *Server) registerChannels(api huma.API) {
 		Summary:     "Time travel: a channel's state folded from its events up to a cursor or a time",
 		Tags:        []string{"channels"},
 	}, func(ctx context.Context, in *ChannelStateInput) (*ChannelStateOutput, error) {
-		evs, err := s.Events.ReadStream(ctx, domain.ChannelStream(in.ChannelID), 1, eventstore.MaxReadLimit)
+		evs, err := s.Events.ReadStream(ctx, negotiation.ChannelStream(in.ChannelID), 1, eventstore.MaxReadLimit)
 		if err != nil {
 			return nil, problem(err)
 		}
 		if len(evs) == 0 {
 			return nil, notFound(fmt.Sprintf("no channel %s", in.ChannelID))
 		}
-		c := &domain.Channel{}
+		c := &negotiation.Channel{}
 		out := &ChannelStateOutput{}
 		for _, e := range evs {
 			if (in.At > 0 && e.Position > in.At) || (!in.AtTime.IsZero() && e.RecordedAt.After(in.AtTime)) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/quality"
 )
 
@@ -28,8 +28,8 @@ type NegotiationBranch struct {
 	Status string `json:"status" doc:"processing, finalized, force_finalized, failed or rejected"`
 	Rounds int    `json:"rounds" doc:"rounds the root channel took"`
 	// Participants are the agents the tree's plan assigns.
-	Participants []string         `json:"participants" doc:"the agents the tree's plan assigns (sub-negotiations merged in)"`
-	Plan         *domain.Proposal `json:"plan,omitempty" doc:"the tree's plan: the merged plan, else the root's final proposal"`
+	Participants []string              `json:"participants" doc:"the agents the tree's plan assigns (sub-negotiations merged in)"`
+	Plan         *negotiation.Proposal `json:"plan,omitempty" doc:"the tree's plan: the merged plan, else the root's final proposal"`
 	// LLM is what the tree's LLM calls cost: provider calls and tokens
 	// spent, and answers reused.
 	LLM     quality.LLMCost `json:"llm" doc:"the whole tree's LLM calls: provider calls and tokens spent, answers reused from recorded calls"`
@@ -42,7 +42,7 @@ type CompareOutput struct {
 		Left  NegotiationBranch `json:"left"`
 		Right NegotiationBranch `json:"right"`
 		// Diff is the plan's change from left to right.
-		Diff domain.PlanDiff `json:"plan_diff" doc:"from left to right: assignments added, removed and changed (by agent), gaps closed and opened"`
+		Diff negotiation.PlanDiff `json:"plan_diff" doc:"from left to right: assignments added, removed and changed (by agent), gaps closed and opened"`
 		// SamePlan: the same agents on the same terms, the same gaps.
 		SamePlan bool `json:"same_plan" doc:"both plans assign the same agents on the same terms and leave the same gaps"`
 	}
@@ -75,7 +75,7 @@ func (s *Server) compare(ctx context.Context, left, right string) (*CompareOutpu
 		}
 		*side.dst = b
 	}
-	out.Body.Diff = domain.DiffPlans(out.Body.Left.Plan, out.Body.Right.Plan)
+	out.Body.Diff = negotiation.DiffPlans(out.Body.Left.Plan, out.Body.Right.Plan)
 	out.Body.SamePlan = out.Body.Diff.Same()
 	return out, nil
 }
@@ -100,8 +100,8 @@ func (s *Server) branch(ctx context.Context, demandID string, tags map[string][]
 type ForkInput struct {
 	DemandID string `path:"demand_id" maxLength:"64" doc:"the root demand of the negotiation to fork"`
 	Body     struct {
-		At     int64             `json:"at" minimum:"1" doc:"a cursor of the negotiation's history (an SSE id): the fork copies it up to there (and the rest of the step that wrote it)"`
-		Change domain.ForkChange `json:"change"`
+		At     int64                  `json:"at" minimum:"1" doc:"a cursor of the negotiation's history (an SSE id): the fork copies it up to there (and the rest of the step that wrote it)"`
+		Change negotiation.ForkChange `json:"change"`
 	}
 }
 
@@ -146,8 +146,8 @@ func (s *Server) registerForks(api huma.API) {
 		Summary:     "A fork beside the negotiation it was forked from (left: the original, right: the fork)",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *ForkCompareInput) (*CompareOutput, error) {
-		var d domain.DemandState
-		if _, err := s.Events.Fold(ctx, domain.DemandStream(in.ForkID), d.Apply); err != nil {
+		var d negotiation.DemandState
+		if _, err := s.Events.Fold(ctx, negotiation.DemandStream(in.ForkID), d.Apply); err != nil {
 			return nil, problem(err)
 		}
 		if d.Fork == nil {

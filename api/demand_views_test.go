@@ -12,7 +12,8 @@ import (
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/bench"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/projections"
 )
 
@@ -111,7 +112,7 @@ func TestDemandViewsAndRebuild(t *testing.T) {
 		if st := a.getJSON(t, "/api/v1/demands/"+d.DemandID, &one); st != 200 {
 			t.Fatalf("get %s: %d", d.DemandID, st)
 		}
-		if one.ChannelID != domain.ChannelIDFor(d.DemandID) || len(one.Understanding) == 0 || one.Outcome == "" ||
+		if one.ChannelID != negotiation.ChannelIDFor(d.DemandID) || len(one.Understanding) == 0 || one.Outcome == "" ||
 			one.Status == "processing" || (one.Outcome == "finalized" && len(one.FinalProposal) == 0) {
 			t.Errorf("demand %s incomplete: %+v", d.DemandID, one.DemandView)
 		}
@@ -181,11 +182,11 @@ func TestDemandViewsAndRebuild(t *testing.T) {
 // checkChannel compares a channel's read-model endpoints with its events.
 func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 	t.Helper()
-	evs, err := a.store.ReadStream(context.Background(), domain.ChannelStream(channelID), 1, 1000)
+	evs, err := a.store.ReadStream(context.Background(), negotiation.ChannelStream(channelID), 1, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	count := map[domain.EventType]int{}
+	count := map[event.EventType]int{}
 	for _, e := range evs {
 		count[e.Type]++
 	}
@@ -196,8 +197,8 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 	if st := a.getJSON(t, "/api/v1/channels/"+channelID, &c); st != 200 {
 		t.Fatalf("get channel %s: %d", channelID, st)
 	}
-	if c.SubChannels == nil || len(c.SubChannels) != count[domain.EventSubnetTriggered] {
-		t.Errorf("channel %s: sub_channels %v; the log triggered %d", channelID, c.SubChannels, count[domain.EventSubnetTriggered])
+	if c.SubChannels == nil || len(c.SubChannels) != count[negotiation.EventSubnetTriggered] {
+		t.Errorf("channel %s: sub_channels %v; the log triggered %d", channelID, c.SubChannels, count[negotiation.EventSubnetTriggered])
 	}
 	for _, sub := range c.SubChannels {
 		var child projections.ChannelView
@@ -205,8 +206,8 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 			t.Errorf("sub-channel %s of %s names parent %q", sub, channelID, child.ParentChannelID)
 		}
 	}
-	if c.Status != outcome || c.ProposalVersion != count[domain.EventProposalDistributed] || len(c.Invited) == 0 {
-		t.Errorf("channel %s: %+v; want status %s, %d proposals", channelID, c, outcome, count[domain.EventProposalDistributed])
+	if c.Status != outcome || c.ProposalVersion != count[negotiation.EventProposalDistributed] || len(c.Invited) == 0 {
+		t.Errorf("channel %s: %+v; want status %s, %d proposals", channelID, c, outcome, count[negotiation.EventProposalDistributed])
 	}
 	var props struct{ Proposals []projections.ProposalView }
 	a.getJSON(t, "/api/v1/channels/"+channelID+"/proposals", &props)
@@ -221,8 +222,8 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback", &fb)
 	var fb1 struct{ Feedback []projections.FeedbackView }
 	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback?proposal_version=1", &fb1)
-	if len(props.Proposals) != count[domain.EventProposalDistributed] || len(offers.Offers) != count[domain.EventOfferSubmitted] ||
-		len(fb.Feedback) != count[domain.EventProposalFeedback] || len(fb1.Feedback) == 0 || len(fb1.Feedback) > len(fb.Feedback) {
+	if len(props.Proposals) != count[negotiation.EventProposalDistributed] || len(offers.Offers) != count[negotiation.EventOfferSubmitted] ||
+		len(fb.Feedback) != count[negotiation.EventProposalFeedback] || len(fb1.Feedback) == 0 || len(fb1.Feedback) > len(fb.Feedback) {
 		t.Errorf("channel %s: %d proposals, %d offers, %d feedback (%d on v1); the log has %v", channelID,
 			len(props.Proposals), len(offers.Offers), len(fb.Feedback), len(fb1.Feedback), count)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // SubmitDemandInput is the body of POST /api/v1/demand/submit (001 §3.1.1).
@@ -73,7 +73,7 @@ func (s *Server) registerDemands(api huma.API) {
 }
 
 // submitted is the answer to an accepted demand.
-func submitted(sub domain.DemandSubmission) *SubmitDemandOutput {
+func submitted(sub negotiation.DemandSubmission) *SubmitDemandOutput {
 	out := &SubmitDemandOutput{}
 	out.Body.DemandID, out.Body.ChannelID, out.Body.Status, out.Body.Cursor = sub.DemandID, sub.ChannelID, "processing", sub.Position
 	return out

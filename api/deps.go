@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/projections"
 )
@@ -17,24 +19,24 @@ import (
 // Commands is the command side (app.Commands: the negotiation's, the
 // workflow execution's, the agent directory's and the forks' commands).
 type Commands interface {
-	SubmitDemand(ctx context.Context, userID, rawInput string) (domain.DemandSubmission, error)
-	ClarifyDemand(ctx context.Context, demandID, answer string) (domain.DemandSubmission, error)
-	Fork(ctx context.Context, demandID string, at int64, change domain.ForkChange) (string, int64, error)
-	SubmitOffer(ctx context.Context, channelID, agentID string, answer domain.OfferAnswer) (int64, error)
-	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer domain.FeedbackAnswer) (int64, error)
-	CreateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error)
-	UpdateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error)
-	DeactivateAgent(ctx context.Context, actor, agentID, reason string) (domain.AgentChange, error)
-	ReactivateAgent(ctx context.Context, actor, agentID string) (domain.AgentChange, error)
-	IssueAgentToken(ctx context.Context, actor, agentID string) (domain.AgentChange, error)
-	AuthenticateAgent(ctx context.Context, token string) (domain.AgentState, error)
-	RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string, issueTokens bool) (domain.ProfilesRegistered, error)
-	Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error)
-	ChangeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error)
-	ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a domain.TaskAnswer) (int64, error)
+	SubmitDemand(ctx context.Context, userID, rawInput string) (negotiation.DemandSubmission, error)
+	ClarifyDemand(ctx context.Context, demandID, answer string) (negotiation.DemandSubmission, error)
+	Fork(ctx context.Context, demandID string, at int64, change negotiation.ForkChange) (string, int64, error)
+	SubmitOffer(ctx context.Context, channelID, agentID string, answer negotiation.OfferAnswer) (int64, error)
+	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer negotiation.FeedbackAnswer) (int64, error)
+	CreateAgent(ctx context.Context, actor string, p negotiation.AgentProfile) (negotiation.AgentChange, error)
+	UpdateAgent(ctx context.Context, actor string, p negotiation.AgentProfile) (negotiation.AgentChange, error)
+	DeactivateAgent(ctx context.Context, actor, agentID, reason string) (negotiation.AgentChange, error)
+	ReactivateAgent(ctx context.Context, actor, agentID string) (negotiation.AgentChange, error)
+	IssueAgentToken(ctx context.Context, actor, agentID string) (negotiation.AgentChange, error)
+	AuthenticateAgent(ctx context.Context, token string) (negotiation.AgentState, error)
+	RegisterProfiles(ctx context.Context, profiles []negotiation.AgentProfile, source string, issueTokens bool) (negotiation.ProfilesRegistered, error)
+	Decide(ctx context.Context, workflowID string, d workflow.Decision) (workflow.DecisionOutcome, error)
+	ChangeCanvas(ctx context.Context, workflowID string, b workflow.CanvasBatch) (workflow.CanvasOutcome, int64, error)
+	ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a workflow.TaskAnswer) (int64, error)
 	Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error)
 	SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error)
-	Conversation(ctx context.Context, workflowID string) ([]domain.Turn, error)
+	Conversation(ctx context.Context, workflowID string) ([]workflow.Turn, error)
 }
 
 // EventReader reads the log (*eventstore.Store).
@@ -43,7 +45,7 @@ type EventReader interface {
 	ReadStream(ctx context.Context, streamID string, fromVersion int64, limit int) ([]eventstore.RecordedEvent, error)
 	StreamVersion(ctx context.Context, streamID string) (int64, error)
 	HeadPosition(ctx context.Context) (int64, error)
-	Fold(ctx context.Context, streamID string, apply func(domain.Payload)) (int64, error)
+	Fold(ctx context.Context, streamID string, apply func(event.Payload)) (int64, error)
 	Subscribe(ctx context.Context, opts eventstore.SubscribeOptions, handle eventstore.Handler) error
 }
 
@@ -81,7 +83,7 @@ type StatusSource interface {
 	LLMProvider() string
 	LLMBreaker() string
 	// Rules are the rules stamped on new channels.
-	Rules() domain.Rules
+	Rules() negotiation.Rules
 	// Jobs counts the River jobs by state (all processes on the database).
 	Jobs(ctx context.Context) (map[string]int64, error)
 }

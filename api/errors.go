@@ -10,7 +10,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/puddle/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // Problem is the RFC 9457 problem+json body of every error, with the
@@ -83,19 +85,19 @@ func codeForStatus(status int) string {
 // negotiation (not invited, malformed answer, bad demand) is 422.
 func statusOf(code string) int {
 	switch code {
-	case domain.ErrNotFound.Code:
+	case negotiation.ErrNotFound.Code:
 		return http.StatusNotFound
-	case domain.ErrDuplicate.Code, domain.ErrOffersClosed.Code, domain.ErrFeedbackClosed.Code,
-		domain.ErrWrongRound.Code, domain.ErrInvalidTransition.Code, domain.ErrAgentExists.Code, domain.ErrAgentState.Code,
-		domain.ErrNothingToClarify.Code, domain.ErrNodeNotOpen.Code, domain.ErrCanvasConflict.Code, domain.ErrCanvasLocked.Code:
+	case negotiation.ErrDuplicate.Code, negotiation.ErrOffersClosed.Code, negotiation.ErrFeedbackClosed.Code,
+		negotiation.ErrWrongRound.Code, negotiation.ErrInvalidTransition.Code, negotiation.ErrAgentExists.Code, negotiation.ErrAgentState.Code,
+		negotiation.ErrNothingToClarify.Code, workflow.ErrNodeNotOpen.Code, workflow.ErrCanvasConflict.Code, workflow.ErrCanvasLocked.Code:
 		return http.StatusConflict
-	case domain.ErrWorkflowNotFound.Code:
+	case workflow.ErrWorkflowNotFound.Code:
 		return http.StatusNotFound
-	case domain.ErrDecisionRejected.Code, domain.ErrNotAssignee.Code, domain.ErrNotWorkflowUser.Code, domain.ErrMessageInvalid.Code,
-		domain.ErrForkPoint.Code, domain.ErrForkChange.Code:
+	case workflow.ErrDecisionRejected.Code, workflow.ErrNotAssignee.Code, workflow.ErrNotWorkflowUser.Code, workflow.ErrMessageInvalid.Code,
+		negotiation.ErrForkPoint.Code, negotiation.ErrForkChange.Code:
 		return http.StatusUnprocessableEntity
-	case domain.ErrNotInvited.Code, domain.ErrNotParticipant.Code, domain.ErrInvalidAnswer.Code,
-		domain.ErrDemandEmpty.Code, domain.ErrDemandInvalid.Code, domain.ErrAgentInvalid.Code, domain.ErrAgentNotExternal.Code:
+	case negotiation.ErrNotInvited.Code, negotiation.ErrNotParticipant.Code, negotiation.ErrInvalidAnswer.Code,
+		negotiation.ErrDemandEmpty.Code, negotiation.ErrDemandInvalid.Code, negotiation.ErrAgentInvalid.Code, negotiation.ErrAgentNotExternal.Code:
 		return http.StatusUnprocessableEntity
 	}
 	return http.StatusInternalServerError
@@ -105,7 +107,7 @@ func statusOf(code string) int {
 // domain errors keep their code and message; anything else is a 500 whose
 // detail does not leak internals.
 func problem(err error) error {
-	var de *domain.Error
+	var de *event.Error
 	if errors.As(err, &de) {
 		status := statusOf(de.Code)
 		return newProblem(status, de.Code, de.Message)

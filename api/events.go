@@ -12,8 +12,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/timeline"
 )
 
 // Event is an event as the API sends it: its id, type, time and payload,
@@ -27,7 +29,7 @@ type Event struct {
 	Payload   json.RawMessage `json:"payload"`
 	StreamID  string          `json:"stream_id" example:"channel-collab-3f9a1c2b4d5e"`
 	Cursor    int64           `json:"cursor" doc:"global position; resume after it with Last-Event-ID or after"`
-	Metadata  domain.Metadata `json:"metadata"`
+	Metadata  event.Metadata  `json:"metadata"`
 	Summary   string          `json:"summary,omitempty" doc:"the event in one line for people (the timeline's text); its type's label is in GET /api/v1/events/catalog"`
 }
 
@@ -62,7 +64,7 @@ func (in *ListEventsInput) filter() eventstore.Filter {
 	f := eventstore.Filter{StreamID: in.StreamID, TypePrefix: in.TypePrefix, CorrelationID: in.DemandID, Actor: in.Actor,
 		UntilPosition: in.Until, Since: in.Since, Until: in.Before}
 	for _, t := range in.Type {
-		f.Types = append(f.Types, domain.EventType(t))
+		f.Types = append(f.Types, event.EventType(t))
 	}
 	return f
 }
@@ -136,7 +138,7 @@ func (s *Server) registerEvents(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.Events.StreamVersion(ctx, domain.DemandStream(in.DemandID))
+		v, err := s.Events.StreamVersion(ctx, negotiation.DemandStream(in.DemandID))
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -168,7 +170,7 @@ func (s *Server) registerEvents(api huma.API) {
 		}
 		f := eventstore.Filter{TypePrefix: in.TypePrefix}
 		for _, t := range in.Type {
-			f.Types = append(f.Types, domain.EventType(t))
+			f.Types = append(f.Types, event.EventType(t))
 		}
 		return s.stream(after, f), nil
 	})
@@ -198,7 +200,7 @@ func (s *Server) streamFor(after int64, f eventstore.Filter, client string) *hum
 
 // streamWith is streamFor in the bridge format when bridge is set (see
 // bridge.go): bridge has folded the events up to after.
-func (s *Server) streamWith(after int64, f eventstore.Filter, client string, bridge *domain.Bridge) *huma.StreamResponse {
+func (s *Server) streamWith(after int64, f eventstore.Filter, client string, bridge *timeline.Bridge) *huma.StreamResponse {
 	return &huma.StreamResponse{Body: func(hctx huma.Context) {
 		hctx.SetHeader("Content-Type", "text/event-stream")
 		hctx.SetHeader("Cache-Control", "no-cache")

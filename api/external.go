@@ -6,7 +6,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/projections"
 )
 
@@ -20,7 +21,7 @@ import (
 type SubmitOfferInput struct {
 	ChannelID string `path:"channel_id" example:"collab-3f9a1c2b4d5e"`
 	Body      struct {
-		domain.OfferAnswer
+		negotiation.OfferAnswer
 	}
 }
 
@@ -29,7 +30,7 @@ type SubmitFeedbackInput struct {
 	ChannelID string `path:"channel_id" example:"collab-3f9a1c2b4d5e"`
 	Body      struct {
 		Round int `json:"round" minimum:"1" doc:"the round whose proposal this answers (an answer to a closed round is refused)"`
-		domain.FeedbackAnswer
+		negotiation.FeedbackAnswer
 	}
 }
 
@@ -49,16 +50,16 @@ type InboxInput struct {
 
 // Task is one thing an external agent is asked for now.
 type Task struct {
-	Kind      string           `json:"kind" enum:"offer,feedback,task" doc:"offer: submit an offer; feedback: answer the proposal of this round; task: report on a running workflow task (POST /api/v1/workflows/{workflow_id}/nodes/{node_id}/report)"`
-	ChannelID string           `json:"channel_id"`
-	DemandID  string           `json:"demand_id"`
-	Demand    string           `json:"demand,omitempty" doc:"the demand's text"`
-	Round     int              `json:"round,omitempty" doc:"for feedback: the round to name in the answer"`
-	Proposal  *domain.Proposal `json:"proposal,omitempty" doc:"for feedback: the proposal under review"`
-	Reason    string           `json:"reason,omitempty" doc:"for offer: why the agent was chosen"`
+	Kind      string                `json:"kind" enum:"offer,feedback,task" doc:"offer: submit an offer; feedback: answer the proposal of this round; task: report on a running workflow task (POST /api/v1/workflows/{workflow_id}/nodes/{node_id}/report)"`
+	ChannelID string                `json:"channel_id"`
+	DemandID  string                `json:"demand_id"`
+	Demand    string                `json:"demand,omitempty" doc:"the demand's text"`
+	Round     int                   `json:"round,omitempty" doc:"for feedback: the round to name in the answer"`
+	Proposal  *negotiation.Proposal `json:"proposal,omitempty" doc:"for feedback: the proposal under review"`
+	Reason    string                `json:"reason,omitempty" doc:"for offer: why the agent was chosen"`
 	// WorkflowID and Node are a task's workflow and node.
-	WorkflowID string               `json:"workflow_id,omitempty" doc:"for task: the workflow"`
-	Node       *domain.WorkflowNode `json:"node,omitempty" doc:"for task: the node to report on"`
+	WorkflowID string                 `json:"workflow_id,omitempty" doc:"for task: the workflow"`
+	Node       *workflow.WorkflowNode `json:"node,omitempty" doc:"for task: the node to report on"`
 }
 
 // InboxOutput lists an external agent's open tasks.
@@ -131,7 +132,7 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		seen := map[string]bool{}
 		var open map[string][]projections.OpenNode // the agent's running workflow tasks, read at the first agreement
 		for _, p := range recent {
-			if domain.ChannelStatus(p.Status).IsTerminal() {
+			if negotiation.ChannelStatus(p.Status).IsTerminal() {
 				if !p.InFinal || seen[p.RootDemandID] {
 					continue
 				}
@@ -141,14 +142,14 @@ func (s *Server) registerExternalAgents(api huma.API) {
 						return nil, err
 					}
 				}
-				for _, n := range open[domain.WorkflowIDFor(p.RootDemandID)] {
+				for _, n := range open[workflow.WorkflowIDFor(p.RootDemandID)] {
 					out.Body.Tasks = append(out.Body.Tasks, Task{Kind: "task", ChannelID: n.ChannelID, DemandID: n.DemandID,
 						Demand: p.Demand, WorkflowID: n.WorkflowID, Node: &n.Node})
 				}
 				continue
 			}
-			c := &domain.Channel{}
-			if _, err := s.Events.Fold(ctx, domain.ChannelStream(p.ChannelID), c.Apply); err != nil {
+			c := &negotiation.Channel{}
+			if _, err := s.Events.Fold(ctx, negotiation.ChannelStream(p.ChannelID), c.Apply); err != nil {
 				return nil, problem(err)
 			}
 			task, open := c.OpenTaskFor(agentID)

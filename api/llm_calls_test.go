@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/projections"
 )
@@ -75,15 +75,15 @@ func TestLLMCalls(t *testing.T) {
 	cases := []filterCase{
 		{"", func(projections.LLMCallView) bool { return true }},
 		{"demand_id=" + demands[1], func(c projections.LLMCallView) bool { return c.DemandID == demands[1] }},
-		{"outcome=ok", func(c projections.LLMCallView) bool { return c.Outcome == domain.LLMOutcomeOK }},
-		{"outcome=timeout", func(c projections.LLMCallView) bool { return c.Outcome == domain.LLMOutcomeTimeout }},
+		{"outcome=ok", func(c projections.LLMCallView) bool { return c.Outcome == event.LLMOutcomeOK }},
+		{"outcome=timeout", func(c projections.LLMCallView) bool { return c.Outcome == event.LLMOutcomeTimeout }},
 		{"provider=scripted", func(c projections.LLMCallView) bool { return c.Provider == "scripted" }},
 		{"fallback_used=true", func(c projections.LLMCallView) bool { return c.FallbackUsed }},
 		{"fallback_used=false", func(c projections.LLMCallView) bool { return !c.FallbackUsed }},
 		{"since=" + mid.RecordedAt.UTC().Format(time.RFC3339Nano), func(c projections.LLMCallView) bool { return !c.RecordedAt.Before(mid.RecordedAt) }},
 		{"before=" + mid.RecordedAt.UTC().Format(time.RFC3339Nano), func(c projections.LLMCallView) bool { return c.RecordedAt.Before(mid.RecordedAt) }},
 		{"outcome=ok&fallback_used=false&demand_id=" + demands[0], func(c projections.LLMCallView) bool {
-			return c.Outcome == domain.LLMOutcomeOK && !c.FallbackUsed && c.DemandID == demands[0]
+			return c.Outcome == event.LLMOutcomeOK && !c.FallbackUsed && c.DemandID == demands[0]
 		}},
 	}
 	for p := range prompts {
@@ -163,21 +163,21 @@ func appendFailedCalls(t *testing.T, store *eventstore.Store, demandID string) {
 	t.Helper()
 	calls := []struct {
 		actor, demand string
-		call          domain.LLMCall
+		call          event.LLMCall
 	}{
-		{"agent:faulty_agent", demandID, domain.LLMCall{PromptKey: "response_generation", Provider: "scripted", Model: "script-1b",
-			LatencyMS: 10000, InputTokens: 812, OutputTokens: 0, Outcome: domain.LLMOutcomeTimeout, FallbackUsed: true,
+		{"agent:faulty_agent", demandID, event.LLMCall{PromptKey: "response_generation", Provider: "scripted", Model: "script-1b",
+			LatencyMS: 10000, InputTokens: 812, OutputTokens: 0, Outcome: event.LLMOutcomeTimeout, FallbackUsed: true,
 			Error: "context deadline exceeded"}},
-		{"agent:", demandID, domain.LLMCall{PromptKey: "proposal_feedback", Provider: "scripted", LatencyMS: 35,
-			InputTokens: 640, OutputTokens: 120, Outcome: domain.LLMOutcomeParseError, FallbackUsed: true, Error: "reply is not JSON"}},
-		{domain.ActorChannelAdmin, "", domain.LLMCall{PromptKey: "proposal_aggregation", Provider: "scripted",
-			Outcome: domain.LLMOutcomeBreakerOpen, FallbackUsed: true, Error: "circuit breaker open"}},
-		{domain.ActorCoordinator, demandID, domain.LLMCall{PromptKey: "demand_understanding", Provider: "scripted", Model: "script-1b",
-			LatencyMS: 2, Outcome: domain.LLMOutcomeError, FallbackUsed: true, Error: "HTTP 500"}},
+		{"agent:", demandID, event.LLMCall{PromptKey: "proposal_feedback", Provider: "scripted", LatencyMS: 35,
+			InputTokens: 640, OutputTokens: 120, Outcome: event.LLMOutcomeParseError, FallbackUsed: true, Error: "reply is not JSON"}},
+		{event.ActorChannelAdmin, "", event.LLMCall{PromptKey: "proposal_aggregation", Provider: "scripted",
+			Outcome: event.LLMOutcomeBreakerOpen, FallbackUsed: true, Error: "circuit breaker open"}},
+		{event.ActorCoordinator, demandID, event.LLMCall{PromptKey: "demand_understanding", Provider: "scripted", Model: "script-1b",
+			LatencyMS: 2, Outcome: event.LLMOutcomeError, FallbackUsed: true, Error: "HTTP 500"}},
 	}
 	for _, c := range calls {
 		e := eventstore.EventData{Type: "towow.test.llm_call", Payload: []byte(`{}`),
-			Metadata: domain.Metadata{CorrelationID: c.demand, Actor: c.actor, LLMCall: &c.call}}
+			Metadata: event.Metadata{CorrelationID: c.demand, Actor: c.actor, LLMCall: &c.call}}
 		if _, err := store.Append(context.Background(), "test-llm-calls", eventstore.AnyVersion, e); err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +290,7 @@ func checkSummary(t *testing.T, got []projections.LLMCallSummary, calls []projec
 		s := want[c.PromptKey]
 		s.PromptKey = c.PromptKey
 		s.Calls++
-		if c.Outcome != domain.LLMOutcomeOK {
+		if c.Outcome != event.LLMOutcomeOK {
 			s.Errors++
 		}
 		if c.FallbackUsed {

@@ -23,7 +23,8 @@ import (
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
@@ -56,12 +57,12 @@ func newAPIOn(t *testing.T, url string) *testAPI {
 
 // apiOptions vary the test server.
 type apiOptions struct {
-	profiles        []domain.AgentProfile // default: the embedded mock profiles
-	rules           domain.Rules          // default: the design's
-	sseWriteTimeout time.Duration         // default: the server's
-	logger          *slog.Logger          // default: none
-	noWorkers       bool                  // insert-only write side: nothing runs after a command
-	offlineAfter    time.Duration         // default: presence.DefaultOfflineAfter
+	profiles        []negotiation.AgentProfile // default: the embedded mock profiles
+	rules           negotiation.Rules          // default: the design's
+	sseWriteTimeout time.Duration              // default: the server's
+	logger          *slog.Logger               // default: none
+	noWorkers       bool                       // insert-only write side: nothing runs after a command
+	offlineAfter    time.Duration              // default: presence.DefaultOfflineAfter
 }
 
 // testAdminToken is the test servers' admin token.
@@ -89,7 +90,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	cmds := e.Commands
 	profiles := o.profiles
 	if profiles == nil {
-		profiles, _ = domain.ParseProfiles(data.MockProfiles)
+		profiles, _ = negotiation.ParseProfiles(data.MockProfiles)
 	}
 	if _, err := cmds.RegisterProfiles(ctx, profiles, "test", false); err != nil {
 		t.Fatal(err)
@@ -136,13 +137,13 @@ func readProblem(resp *http.Response) problemBody {
 // testStatus is the status source of the test servers.
 type testStatus struct {
 	client *llm.Client
-	rules  domain.Rules
+	rules  negotiation.Rules
 	pool   *pgxpool.Pool
 }
 
-func (s testStatus) LLMProvider() string { return s.client.ProviderName() }
-func (s testStatus) LLMBreaker() string  { return s.client.BreakerState() }
-func (s testStatus) Rules() domain.Rules { return s.rules }
+func (s testStatus) LLMProvider() string      { return s.client.ProviderName() }
+func (s testStatus) LLMBreaker() string       { return s.client.BreakerState() }
+func (s testStatus) Rules() negotiation.Rules { return s.rules }
 func (s testStatus) Jobs(ctx context.Context) (map[string]int64, error) {
 	return metrics.RiverJobs(ctx, s.pool)
 }
@@ -247,8 +248,8 @@ func (a *testAPI) follow(t *testing.T, demandID string, lastID int64, header boo
 }
 
 func rootDone(m message, demandID string) bool {
-	return m.ev.EventType == string(domain.EventChannelClosed) && // the last event of the completion's commit
-		m.ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(demandID))
+	return m.ev.EventType == string(negotiation.EventChannelClosed) && // the last event of the completion's commit
+		m.ev.StreamID == negotiation.ChannelStream(negotiation.ChannelIDFor(demandID))
 }
 
 // TestSubmitAndStream submits the sample demand over HTTP and follows its
@@ -359,7 +360,7 @@ func TestAPIErrors(t *testing.T) {
 		})
 	}
 	// Nothing was written by the refused submissions.
-	evs, _ := a.store.ReadAll(context.Background(), 0, eventstore.Filter{Types: []domain.EventType{domain.EventDemandSubmitted}}, 10)
+	evs, _ := a.store.ReadAll(context.Background(), 0, eventstore.Filter{Types: []event.EventType{negotiation.EventDemandSubmitted}}, 10)
 	if len(evs) != 0 {
 		t.Fatalf("%d demands written by bad requests", len(evs))
 	}
@@ -415,7 +416,7 @@ func TestAuditAndTimeTravel(t *testing.T) {
 	// Time travel: at the first proposal the channel negotiated round 1.
 	var first int64
 	for _, m := range full {
-		if m.ev.EventType == "towow.proposal.distributed" && m.ev.StreamID == domain.ChannelStream(channelID) {
+		if m.ev.EventType == "towow.proposal.distributed" && m.ev.StreamID == negotiation.ChannelStream(channelID) {
 			first = m.id
 			break
 		}

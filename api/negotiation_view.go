@@ -8,7 +8,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -35,63 +36,63 @@ type NegotiationViewOutput struct {
 // shows it: the demand with its understanding, rejection, failure or fork
 // origin, and every channel of the tree.
 type NegotiationView struct {
-	DemandID      string                    `json:"demand_id" doc:"the demand asked for"`
-	RootDemandID  string                    `json:"root_demand_id" doc:"the tree's root demand (the demand itself unless it is a sub-demand)"`
-	Cursor        int64                     `json:"cursor" doc:"the last event of the tree folded (at most at): a reader that has seen a later event of the tree on its stream reads again"`
-	RawInput      string                    `json:"raw_input" doc:"the demand's text"`
-	Understanding *domain.DemandUnderstood  `json:"understanding,omitempty" doc:"the demand as the coordinator understood it (surface demand, capability tags, needs)"`
-	Rejection     *domain.DemandRejected    `json:"rejection,omitempty" doc:"why the demand was not negotiated: its reason, the questions to answer, the needs nobody in the network serves, a suggestion"`
-	Failure       *domain.NegotiationFailed `json:"failure,omitempty" doc:"how the demand failed before a channel opened for it, with a suggestion (a channel's failure is that channel's outcome)"`
-	Fork          *domain.NegotiationForked `json:"fork,omitempty" doc:"set on a fork: the negotiation it was forked from, the cursor and the change"`
-	ChannelID     string                    `json:"channel_id,omitempty" doc:"the demand's channel, once smart filtering accepted the demand"`
-	Channels      []NegotiationChannel      `json:"channels" doc:"the demand's channel and every sub-negotiation's under it, in the order they opened (a sub-negotiation's parent comes first)"`
-	Names         map[string]string         `json:"names" doc:"agent id → display name, for every agent the tree named"`
+	DemandID      string                         `json:"demand_id" doc:"the demand asked for"`
+	RootDemandID  string                         `json:"root_demand_id" doc:"the tree's root demand (the demand itself unless it is a sub-demand)"`
+	Cursor        int64                          `json:"cursor" doc:"the last event of the tree folded (at most at): a reader that has seen a later event of the tree on its stream reads again"`
+	RawInput      string                         `json:"raw_input" doc:"the demand's text"`
+	Understanding *negotiation.DemandUnderstood  `json:"understanding,omitempty" doc:"the demand as the coordinator understood it (surface demand, capability tags, needs)"`
+	Rejection     *negotiation.DemandRejected    `json:"rejection,omitempty" doc:"why the demand was not negotiated: its reason, the questions to answer, the needs nobody in the network serves, a suggestion"`
+	Failure       *negotiation.NegotiationFailed `json:"failure,omitempty" doc:"how the demand failed before a channel opened for it, with a suggestion (a channel's failure is that channel's outcome)"`
+	Fork          *negotiation.NegotiationForked `json:"fork,omitempty" doc:"set on a fork: the negotiation it was forked from, the cursor and the change"`
+	ChannelID     string                         `json:"channel_id,omitempty" doc:"the demand's channel, once smart filtering accepted the demand"`
+	Channels      []NegotiationChannel           `json:"channels" doc:"the demand's channel and every sub-negotiation's under it, in the order they opened (a sub-negotiation's parent comes first)"`
+	Names         map[string]string              `json:"names" doc:"agent id → display name, for every agent the tree named"`
 }
 
 // NegotiationChannel is one channel of a negotiation tree.
 type NegotiationChannel struct {
-	ChannelID       string                `json:"channel_id"`
-	DemandID        string                `json:"demand_id"`
-	ParentChannelID string                `json:"parent_channel_id,omitempty" doc:"the channel whose gap this sub-negotiation fills"`
-	Depth           int                   `json:"depth" doc:"0 for the root channel, 1 for its sub-negotiations, …"`
-	Status          domain.ChannelStatus  `json:"status"`
-	Round           int                   `json:"round" doc:"the current round, 1-based; 0 before the first"`
-	MaxRounds       int                   `json:"max_rounds"`
-	Completed       bool                  `json:"completed" doc:"the channel ended and so did every sub-negotiation it spawned"`
-	Candidates      []domain.Candidate    `json:"candidates" doc:"the invited agents in invitation order, each with why it was chosen and how well it fits (0-100)"`
-	Offers          []domain.Offer        `json:"offers" doc:"the agents' answers to the invitation, in the order they arrived"`
-	Proposal        *domain.Proposal      `json:"proposal,omitempty" doc:"the latest proposal distributed"`
-	ProposalRound   int                   `json:"proposal_round,omitempty" doc:"the round that proposal was distributed in"`
-	Feedback        []NegotiationFeedback `json:"feedback" doc:"the feedback on that proposal, in the order of the round's members"`
-	Outcome         *NegotiationOutcome   `json:"outcome,omitempty" doc:"how the negotiation ended (absent while it runs)"`
-	MergedPlan      *domain.Proposal      `json:"merged_plan,omitempty" doc:"the tree's one plan: the agreement with what the sub-negotiations added, each assignment marked with its sub-channel (absent without any)"`
-	Gaps            []NegotiationGap      `json:"gaps" doc:"the gaps found in the agreement, each with the sub-negotiation opened to fill it"`
+	ChannelID       string                    `json:"channel_id"`
+	DemandID        string                    `json:"demand_id"`
+	ParentChannelID string                    `json:"parent_channel_id,omitempty" doc:"the channel whose gap this sub-negotiation fills"`
+	Depth           int                       `json:"depth" doc:"0 for the root channel, 1 for its sub-negotiations, …"`
+	Status          negotiation.ChannelStatus `json:"status"`
+	Round           int                       `json:"round" doc:"the current round, 1-based; 0 before the first"`
+	MaxRounds       int                       `json:"max_rounds"`
+	Completed       bool                      `json:"completed" doc:"the channel ended and so did every sub-negotiation it spawned"`
+	Candidates      []negotiation.Candidate   `json:"candidates" doc:"the invited agents in invitation order, each with why it was chosen and how well it fits (0-100)"`
+	Offers          []negotiation.Offer       `json:"offers" doc:"the agents' answers to the invitation, in the order they arrived"`
+	Proposal        *negotiation.Proposal     `json:"proposal,omitempty" doc:"the latest proposal distributed"`
+	ProposalRound   int                       `json:"proposal_round,omitempty" doc:"the round that proposal was distributed in"`
+	Feedback        []NegotiationFeedback     `json:"feedback" doc:"the feedback on that proposal, in the order of the round's members"`
+	Outcome         *NegotiationOutcome       `json:"outcome,omitempty" doc:"how the negotiation ended (absent while it runs)"`
+	MergedPlan      *negotiation.Proposal     `json:"merged_plan,omitempty" doc:"the tree's one plan: the agreement with what the sub-negotiations added, each assignment marked with its sub-channel (absent without any)"`
+	Gaps            []NegotiationGap          `json:"gaps" doc:"the gaps found in the agreement, each with the sub-negotiation opened to fill it"`
 }
 
 // NegotiationFeedback is one participant's feedback on a proposal and who
 // recorded it.
 type NegotiationFeedback struct {
-	domain.ProposalFeedback
+	negotiation.ProposalFeedback
 	Actor string `json:"actor" doc:"who recorded it: the agent (agent:<id>), or system when the round's deadline passed and the missing answer counts as accept"`
 }
 
 // NegotiationOutcome is how a channel ended.
 type NegotiationOutcome struct {
-	Kind         string               `json:"kind" enum:"finalized,force_finalized,failed" doc:"finalized (consensus), force_finalized (the last round's compromise) or failed"`
-	Proposal     *domain.Proposal     `json:"proposal,omitempty" doc:"the final proposal (a failure's: the last one, if any)"`
-	Rounds       int                  `json:"rounds,omitempty" doc:"rounds taken"`
-	Participants []string             `json:"participants,omitempty" doc:"finalized: the agents in the agreement"`
-	Confirmed    []string             `json:"confirmed,omitempty" doc:"force_finalized: who accepted the last proposal"`
-	Optional     []string             `json:"optional,omitempty" doc:"force_finalized: who was still negotiating"`
-	Reason       domain.FailureReason `json:"reason,omitempty" doc:"failed: why"`
-	ErrorCode    string               `json:"error_code,omitempty" doc:"failed: the error code (e.g. TOWOW_FILTER_001)"`
-	Suggestion   string               `json:"suggestion,omitempty" doc:"failed: what the user can do next"`
+	Kind         string                    `json:"kind" enum:"finalized,force_finalized,failed" doc:"finalized (consensus), force_finalized (the last round's compromise) or failed"`
+	Proposal     *negotiation.Proposal     `json:"proposal,omitempty" doc:"the final proposal (a failure's: the last one, if any)"`
+	Rounds       int                       `json:"rounds,omitempty" doc:"rounds taken"`
+	Participants []string                  `json:"participants,omitempty" doc:"finalized: the agents in the agreement"`
+	Confirmed    []string                  `json:"confirmed,omitempty" doc:"force_finalized: who accepted the last proposal"`
+	Optional     []string                  `json:"optional,omitempty" doc:"force_finalized: who was still negotiating"`
+	Reason       negotiation.FailureReason `json:"reason,omitempty" doc:"failed: why"`
+	ErrorCode    string                    `json:"error_code,omitempty" doc:"failed: the error code (e.g. TOWOW_FILTER_001)"`
+	Suggestion   string                    `json:"suggestion,omitempty" doc:"failed: what the user can do next"`
 }
 
 // NegotiationGap is a gap of an agreement and the sub-negotiation that
 // fills it.
 type NegotiationGap struct {
-	domain.Gap
+	negotiation.Gap
 	SubChannelID string `json:"sub_channel_id,omitempty" doc:"the sub-negotiation opened for this gap (absent: none was)"`
 	SubDemandID  string `json:"sub_demand_id,omitempty" doc:"that sub-negotiation's demand"`
 }
@@ -105,8 +106,8 @@ func (s *Server) registerNegotiationView(api huma.API) {
 		Description: "Folded from the tree's events by the domain's folds, up to at (a cursor) or the newest event; cursor is the last event folded, so a reader following GET /api/v1/events/negotiations/{demand_id}/stream reads again while the view is behind the stream. An unknown demand, or one not yet submitted at that cursor: 404.",
 		Tags:        []string{"demands"},
 	}, func(ctx context.Context, in *NegotiationViewInput) (*NegotiationViewOutput, error) {
-		var d domain.DemandState
-		v, err := s.Events.Fold(ctx, domain.DemandStream(in.DemandID), d.Apply)
+		var d negotiation.DemandState
+		v, err := s.Events.Fold(ctx, negotiation.DemandStream(in.DemandID), d.Apply)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -135,11 +136,11 @@ func (s *Server) registerNegotiationView(api huma.API) {
 // aggregate, and what those folds keep no record of: who recorded each
 // feedback (its metadata's actor) and whom a consensus named.
 type treeFolds struct {
-	demands   map[string]*domain.DemandState
-	channels  map[string]*domain.Channel
+	demands   map[string]*negotiation.DemandState
+	channels  map[string]*negotiation.Channel
 	opened    []string // channel ids in the order their streams began
 	actors    map[feedbackKey]string
-	finalized map[string]*domain.ProposalFinalized // channel id → its consensus
+	finalized map[string]*negotiation.ProposalFinalized // channel id → its consensus
 	cursor    int64
 }
 
@@ -151,17 +152,17 @@ type feedbackKey struct {
 }
 
 func newTreeFolds() *treeFolds {
-	return &treeFolds{demands: map[string]*domain.DemandState{}, channels: map[string]*domain.Channel{},
-		actors: map[feedbackKey]string{}, finalized: map[string]*domain.ProposalFinalized{}}
+	return &treeFolds{demands: map[string]*negotiation.DemandState{}, channels: map[string]*negotiation.Channel{},
+		actors: map[feedbackKey]string{}, finalized: map[string]*negotiation.ProposalFinalized{}}
 }
 
 // add folds one event of the tree into the aggregate of its stream (the
 // tree's workflow, and a type the catalog does not know, are not shown).
 func (t *treeFolds) add(e eventstore.RecordedEvent) error {
 	t.cursor = e.Position
-	demandID, isDemand := strings.CutPrefix(e.StreamID, domain.DemandStream(""))
-	channelID, isChannel := strings.CutPrefix(e.StreamID, domain.ChannelStream(""))
-	if _, known := domain.Spec(e.Type); !known || (!isDemand && !isChannel) {
+	demandID, isDemand := strings.CutPrefix(e.StreamID, negotiation.DemandStream(""))
+	channelID, isChannel := strings.CutPrefix(e.StreamID, negotiation.ChannelStream(""))
+	if _, known := event.Spec(e.Type); !known || (!isDemand && !isChannel) {
 		return nil
 	}
 	p, err := e.Decode()
@@ -170,21 +171,21 @@ func (t *treeFolds) add(e eventstore.RecordedEvent) error {
 	}
 	if isDemand {
 		if t.demands[demandID] == nil {
-			t.demands[demandID] = &domain.DemandState{}
+			t.demands[demandID] = &negotiation.DemandState{}
 		}
 		t.demands[demandID].Apply(p)
 		return nil
 	}
 	c := t.channels[channelID]
 	if c == nil {
-		c = &domain.Channel{}
+		c = &negotiation.Channel{}
 		t.channels[channelID], t.opened = c, append(t.opened, channelID)
 	}
 	c.Apply(p)
 	switch x := p.(type) {
-	case *domain.ProposalFeedback:
+	case *negotiation.ProposalFeedback:
 		t.actors[feedbackKey{channelID, x.AgentID, x.ProposalVersion}] = e.Metadata.Actor
-	case *domain.ProposalFinalized:
+	case *negotiation.ProposalFinalized:
 		t.finalized[channelID] = x
 	}
 	return nil
@@ -232,13 +233,13 @@ func (v *NegotiationView) name(agentID, name string) {
 }
 
 // channel is c as the page shows it.
-func (t *treeFolds) channel(c *domain.Channel) NegotiationChannel {
+func (t *treeFolds) channel(c *negotiation.Channel) NegotiationChannel {
 	out := NegotiationChannel{ChannelID: c.ID, DemandID: c.DemandID, ParentChannelID: c.ParentChannelID, Depth: c.Depth,
 		Status: c.Status, Round: c.Round, MaxRounds: c.Rules.MaxRounds, Completed: c.Completed,
-		Candidates: c.Candidates, Offers: []domain.Offer{}, Proposal: c.Proposal, Feedback: []NegotiationFeedback{},
+		Candidates: c.Candidates, Offers: []negotiation.Offer{}, Proposal: c.Proposal, Feedback: []NegotiationFeedback{},
 		MergedPlan: c.MergedPlan, Gaps: []NegotiationGap{}}
 	if out.Candidates == nil {
-		out.Candidates = []domain.Candidate{}
+		out.Candidates = []negotiation.Candidate{}
 	}
 	seen := map[string]bool{}
 	for _, id := range c.OfferOrder {
@@ -275,17 +276,17 @@ func (t *treeFolds) channel(c *domain.Channel) NegotiationChannel {
 
 // outcome is how c ended: its failure, its consensus or its compromise
 // (nil while it runs).
-func (t *treeFolds) outcome(c *domain.Channel) *NegotiationOutcome {
+func (t *treeFolds) outcome(c *negotiation.Channel) *NegotiationOutcome {
 	switch fin := t.finalized[c.ID]; {
 	case c.Failure != nil:
 		f := c.Failure
-		return &NegotiationOutcome{Kind: string(domain.ChannelStatusFailed), Proposal: f.LastProposal, Reason: f.Reason,
+		return &NegotiationOutcome{Kind: string(negotiation.ChannelStatusFailed), Proposal: f.LastProposal, Reason: f.Reason,
 			ErrorCode: f.ErrorCode, Suggestion: f.Suggestion}
 	case fin != nil:
-		return &NegotiationOutcome{Kind: string(domain.ChannelStatusFinalized), Proposal: c.FinalProposal, Rounds: c.RoundsTaken,
+		return &NegotiationOutcome{Kind: string(negotiation.ChannelStatusFinalized), Proposal: c.FinalProposal, Rounds: c.RoundsTaken,
 			Participants: fin.Participants}
 	case c.FinalProposal != nil:
-		return &NegotiationOutcome{Kind: string(domain.ChannelStatusForceFinalized), Proposal: c.FinalProposal, Rounds: c.RoundsTaken,
+		return &NegotiationOutcome{Kind: string(negotiation.ChannelStatusForceFinalized), Proposal: c.FinalProposal, Rounds: c.RoundsTaken,
 			Confirmed: c.Confirmed, Optional: c.Optional}
 	}
 	return nil

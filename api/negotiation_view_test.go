@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // TestNegotiationView reads negotiation trees through GET
@@ -79,7 +79,7 @@ func TestNegotiationView(t *testing.T) {
 
 	// At the first proposal: round 1, v1 under review, nothing ended, no
 	// sub-negotiation yet.
-	first := msgs[slices.IndexFunc(msgs, func(m message) bool { return m.ev.EventType == string(domain.EventProposalDistributed) })].id
+	first := msgs[slices.IndexFunc(msgs, func(m message) bool { return m.ev.EventType == string(negotiation.EventProposalDistributed) })].id
 	var early api.NegotiationView
 	a.do(t, http.MethodGet, fmt.Sprintf("/api/v1/negotiations/%s/view?at=%d", id, first), "", nil, &early)
 	if r := early.Channels; early.Cursor != first || len(r) != 1 || r[0].Proposal == nil || r[0].Proposal.Version != 1 ||
@@ -92,8 +92,8 @@ func TestNegotiationView(t *testing.T) {
 	a.follow(t, x, 0, false, failedWithCode)
 	var xv api.NegotiationView
 	a.do(t, http.MethodGet, "/api/v1/negotiations/"+x+"/view", "", nil, &xv)
-	if r := xv.Rejection; r == nil || r.Reason != domain.RejectUnclear || len(r.Questions) == 0 || r.Suggestion == "" ||
-		xv.Failure == nil || xv.Failure.Reason != domain.FailureDemandRejected || xv.Failure.Suggestion == "" ||
+	if r := xv.Rejection; r == nil || r.Reason != negotiation.RejectUnclear || len(r.Questions) == 0 || r.Suggestion == "" ||
+		xv.Failure == nil || xv.Failure.Reason != negotiation.FailureDemandRejected || xv.Failure.Suggestion == "" ||
 		xv.ChannelID != "" || len(xv.Channels) != 0 || xv.Names == nil {
 		t.Fatalf("the rejected demand's view: %+v", xv)
 	}
@@ -140,7 +140,7 @@ func (a *testAPI) checkViewChannel(t *testing.T, v api.NegotiationView, c api.Ne
 	}
 	o := c.Outcome
 	if o == nil || o.Kind != string(c.Status) || o.Proposal == nil || o.Rounds != want.RoundsTaken ||
-		(o.Kind == string(domain.ChannelStatusFinalized) && len(o.Participants) == 0) {
+		(o.Kind == string(negotiation.ChannelStatusFinalized) && len(o.Participants) == 0) {
 		t.Errorf("channel %s (%s): outcome %+v", c.ChannelID, c.Status, o)
 	}
 	if v.Names == nil {

@@ -10,7 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/projections"
 )
@@ -20,15 +21,15 @@ import (
 func (a *testAPI) presenceEvents(t *testing.T) []eventstore.RecordedEvent {
 	t.Helper()
 	evs, err := a.store.ReadAll(context.Background(), 0,
-		eventstore.Filter{Types: []domain.EventType{domain.EventAgentOnline, domain.EventAgentOffline}}, 1000)
+		eventstore.Filter{Types: []event.EventType{negotiation.EventAgentOnline, negotiation.EventAgentOffline}}, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return evs
 }
 
-func presenceTypes(evs []eventstore.RecordedEvent) []domain.EventType {
-	out := make([]domain.EventType, len(evs))
+func presenceTypes(evs []eventstore.RecordedEvent) []event.EventType {
+	out := make([]event.EventType, len(evs))
 	for i, e := range evs {
 		out[i] = e.Type
 	}
@@ -74,8 +75,8 @@ func (a *testAPI) readModelPresence(t *testing.T, agentID string, want bool) pro
 func TestAgentPresence(t *testing.T) {
 	const window = 2 * time.Second
 	twin := externalProfile("user_agent_twin1", "双胞胎", "嘉宾邀请")
-	twin.Mode = domain.AgentModeTwin
-	a := newAPIWith(t, "", apiOptions{profiles: []domain.AgentProfile{twin}, offlineAfter: window})
+	twin.Mode = negotiation.AgentModeTwin
+	a := newAPIWith(t, "", apiOptions{profiles: []negotiation.AgentProfile{twin}, offlineAfter: window})
 	ext := externalProfile("user_agent_ext1", "外部一号", "场地提供")
 	var w api.AgentWrite
 	if st, p := a.do(t, "POST", "/api/v1/agents", testAdminToken, ext, &w); st != 201 || w.Token == "" {
@@ -89,7 +90,7 @@ func TestAgentPresence(t *testing.T) {
 		}
 	}
 
-	if st, _ := a.do(t, "GET", "/api/v1/agent/inbox", domain.AgentTokenPrefix+"not-a-token", nil, nil); st != 401 {
+	if st, _ := a.do(t, "GET", "/api/v1/agent/inbox", negotiation.AgentTokenPrefix+"not-a-token", nil, nil); st != 401 {
 		t.Fatalf("bad token: %d", st)
 	}
 	if evs := a.presenceEvents(t); len(evs) != 0 {
@@ -98,16 +99,16 @@ func TestAgentPresence(t *testing.T) {
 
 	inbox()
 	evs := a.presenceEvents(t)
-	if len(evs) != 1 || evs[0].Type != domain.EventAgentOnline || evs[0].StreamID != domain.AgentStream(ext.AgentID) ||
-		evs[0].Metadata.Actor != domain.AgentActor(ext.AgentID) {
+	if len(evs) != 1 || evs[0].Type != negotiation.EventAgentOnline || evs[0].StreamID != negotiation.AgentStream(ext.AgentID) ||
+		evs[0].Metadata.Actor != event.AgentActor(ext.AgentID) {
 		t.Fatalf("after the first contact: %+v", evs)
 	}
 	p, err := evs[0].Decode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	on := p.(*domain.AgentOnline)
-	if on.AgentID != ext.AgentID || on.AgentType != domain.AgentTypeUserAgent || !slices.Equal(on.Capabilities, []string{"嘉宾", "场地"}) ||
+	on := p.(*negotiation.AgentOnline)
+	if on.AgentID != ext.AgentID || on.AgentType != negotiation.AgentTypeUserAgent || !slices.Equal(on.Capabilities, []string{"嘉宾", "场地"}) ||
 		on.OnlineAt.IsZero() {
 		t.Fatalf("online payload: %+v", on)
 	}
@@ -136,13 +137,13 @@ func TestAgentPresence(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	evs = a.presenceEvents(t)
-	if !slices.Equal(presenceTypes(evs), []domain.EventType{domain.EventAgentOnline, domain.EventAgentOffline}) {
+	if !slices.Equal(presenceTypes(evs), []event.EventType{negotiation.EventAgentOnline, negotiation.EventAgentOffline}) {
 		t.Fatalf("after the silence: %v", presenceTypes(evs))
 	}
 	p, _ = evs[1].Decode()
-	off := p.(*domain.AgentOffline)
+	off := p.(*negotiation.AgentOffline)
 	if off.AgentID != ext.AgentID || off.Reason != "silent for 2s" || off.OfflineAt.Sub(off.LastContactAt) < window ||
-		evs[1].Metadata.Actor != domain.ActorSystem {
+		evs[1].Metadata.Actor != event.ActorSystem {
 		t.Fatalf("offline: %+v (actor %s)", off, evs[1].Metadata.Actor)
 	}
 	if v := a.readModelPresence(t, ext.AgentID, false); v.LastOfflineAt == nil || v.LastOnlineAt == nil {
@@ -157,14 +158,14 @@ func TestAgentPresence(t *testing.T) {
 
 	inbox()
 	evs = a.presenceEvents(t)
-	if !slices.Equal(presenceTypes(evs), []domain.EventType{domain.EventAgentOnline, domain.EventAgentOffline, domain.EventAgentOnline}) {
+	if !slices.Equal(presenceTypes(evs), []event.EventType{negotiation.EventAgentOnline, negotiation.EventAgentOffline, negotiation.EventAgentOnline}) {
 		t.Fatalf("after contact following the silence: %v", presenceTypes(evs))
 	}
 	if got := a.lastContact(t, ext.AgentID); !got.After(first) {
 		t.Fatalf("the contact after the silence was not recorded: %v", got)
 	}
 	for _, e := range evs {
-		if e.StreamID != domain.AgentStream(ext.AgentID) {
+		if e.StreamID != negotiation.AgentStream(ext.AgentID) {
 			t.Fatalf("a presence event on %s: twins never go online", e.StreamID)
 		}
 	}

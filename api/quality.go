@@ -9,7 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/projections"
 	"github.com/towow/towow/quality"
 )
@@ -111,8 +111,8 @@ func (s *Server) registerQuality(api huma.API) {
 // assignees' capability tags across calls. It also returns the demand's
 // text.
 func (s *Server) score(ctx context.Context, demandID string, tags map[string][]string) (quality.Report, string, error) {
-	var d domain.DemandState
-	v, err := s.Events.Fold(ctx, domain.DemandStream(demandID), d.Apply)
+	var d negotiation.DemandState
+	v, err := s.Events.Fold(ctx, negotiation.DemandStream(demandID), d.Apply)
 	if err != nil {
 		return quality.Report{}, "", problem(err)
 	}

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -170,7 +171,7 @@ func TestClarify(t *testing.T) {
 	a.expectRefused(t, "not rejected", "POST", "/api/v1/demands/"+sub.DemandID+"/clarify", "", map[string]string{"text": "更多"}, 409, "TOWOW_DEMAND_004")
 	a.expectRefused(t, "unknown", "POST", "/api/v1/demands/d-nope/clarify", "", map[string]string{"text": "更多"}, 404, "TOWOW_NOT_FOUND")
 	a.expectRefused(t, "empty", "POST", "/api/v1/demands/"+x+"/clarify", "", map[string]string{"text": ""}, 422, "TOWOW_REQUEST_001")
-	evs, err := a.store.ReadAll(context.Background(), head, eventstore.Filter{Types: []domain.EventType{domain.EventDemandSubmitted}}, 10)
+	evs, err := a.store.ReadAll(context.Background(), head, eventstore.Filter{Types: []event.EventType{negotiation.EventDemandSubmitted}}, 10)
 	if err != nil || len(evs) != 0 {
 		t.Fatalf("refused clarifications wrote %d demands (%v)", len(evs), err)
 	}
@@ -180,5 +181,5 @@ func TestClarify(t *testing.T) {
 // towow.error.occurred (the last events a failed demand records).
 func failedWithCode(ms []message) bool {
 	n := len(ms)
-	return n > 1 && ms[n-2].ev.EventType == string(domain.EventNegotiationFailed) && ms[n-1].ev.EventType == string(domain.EventErrorOccurred)
+	return n > 1 && ms[n-2].ev.EventType == string(negotiation.EventNegotiationFailed) && ms[n-1].ev.EventType == string(negotiation.EventErrorOccurred)
 }

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/towow/towow/domain"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/timeline"
 )
 
 // errStreamClosed is returned for a write after the handler has ended.
@@ -26,7 +26,7 @@ type sseWriter struct {
 	timeout time.Duration      // bounds each write
 	fail    context.CancelFunc // ends the stream after a failed write
 	client  string             // echo exclusion: what this client caused goes out as an ack
-	bridge  *domain.Bridge     // the bridge format (bridge.go): frames folded for this client
+	bridge  *timeline.Bridge   // the bridge format (bridge.go): frames folded for this client
 
 	mu     sync.Mutex
 	closed bool

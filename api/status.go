@@ -7,7 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // StatusOutput is the body of GET /api/v1/status: what the console's
@@ -19,10 +19,10 @@ type StatusOutput struct {
 			Provider string `json:"provider" example:"builtin" doc:"builtin is the offline simulation, not a language model"`
 			Breaker  string `json:"breaker" enum:"closed,half-open,open" doc:"the LLM circuit breaker"`
 		} `json:"llm"`
-		Rules         domain.Rules     `json:"rules" doc:"stamped on new channels"`
-		RiverJobs     map[string]int64 `json:"river_jobs" doc:"River jobs by state (all processes on this database)"`
-		ProjectionLag map[string]int64 `json:"projection_lag" doc:"positions each read model trails the log"`
-		Head          int64            `json:"head" doc:"the log's last cursor"`
+		Rules         negotiation.Rules `json:"rules" doc:"stamped on new channels"`
+		RiverJobs     map[string]int64  `json:"river_jobs" doc:"River jobs by state (all processes on this database)"`
+		ProjectionLag map[string]int64  `json:"projection_lag" doc:"positions each read model trails the log"`
+		Head          int64             `json:"head" doc:"the log's last cursor"`
 	}
 }
 

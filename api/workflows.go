@@ -9,7 +9,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/projections"
 )
@@ -22,37 +23,37 @@ import (
 
 // WorkflowNodeView is a node with its execution state.
 type WorkflowNodeView struct {
-	domain.WorkflowNode
-	Status  domain.NodeStatus  `json:"status" enum:"pending,running,completed,failed,skipped"`
-	Attempt int                `json:"attempt,omitempty"`
-	Result  *domain.NodeResult `json:"result,omitempty"`
-	Error   string             `json:"error,omitempty" doc:"why the last attempt failed"`
-	Reason  string             `json:"reason,omitempty" doc:"why it was skipped"`
-	RetryAt time.Time          `json:"retry_at,omitzero" doc:"when the next attempt may start"`
+	workflow.WorkflowNode
+	Status  workflow.NodeStatus  `json:"status" enum:"pending,running,completed,failed,skipped"`
+	Attempt int                  `json:"attempt,omitempty"`
+	Result  *workflow.NodeResult `json:"result,omitempty"`
+	Error   string               `json:"error,omitempty" doc:"why the last attempt failed"`
+	Reason  string               `json:"reason,omitempty" doc:"why it was skipped"`
+	RetryAt time.Time            `json:"retry_at,omitzero" doc:"when the next attempt may start"`
 }
 
 // WorkflowView is a workflow as it is now.
 type WorkflowView struct {
-	WorkflowID   string                `json:"workflow_id"`
-	DemandID     string                `json:"demand_id"`
-	ChannelID    string                `json:"channel_id"`
-	UserID       string                `json:"user_id,omitempty"`
-	Title        string                `json:"title"`
-	Status       domain.WorkflowStatus `json:"status" enum:"draft,running,completed,failed,cancelled"`
-	Version      int                   `json:"version" doc:"the version decisions must be based on (base_version)"`
-	Participants []string              `json:"participants" doc:"the agents a task may be assigned to"`
-	Nodes        []WorkflowNodeView    `json:"nodes"`
-	Edges        []domain.WorkflowEdge `json:"edges"`
-	FailedNode   string                `json:"failed_node,omitempty"`
-	CreatedAt    time.Time             `json:"created_at"`
+	WorkflowID   string                  `json:"workflow_id"`
+	DemandID     string                  `json:"demand_id"`
+	ChannelID    string                  `json:"channel_id"`
+	UserID       string                  `json:"user_id,omitempty"`
+	Title        string                  `json:"title"`
+	Status       workflow.WorkflowStatus `json:"status" enum:"draft,running,completed,failed,cancelled"`
+	Version      int                     `json:"version" doc:"the version decisions must be based on (base_version)"`
+	Participants []string                `json:"participants" doc:"the agents a task may be assigned to"`
+	Nodes        []WorkflowNodeView      `json:"nodes"`
+	Edges        []workflow.WorkflowEdge `json:"edges"`
+	FailedNode   string                  `json:"failed_node,omitempty"`
+	CreatedAt    time.Time               `json:"created_at"`
 }
 
-func workflowView(w *domain.Workflow) WorkflowView {
+func workflowView(w *workflow.Workflow) WorkflowView {
 	v := WorkflowView{WorkflowID: w.ID, DemandID: w.DemandID, ChannelID: w.ChannelID, UserID: w.UserID, Title: w.Title,
 		Status: w.Status, Version: w.Version, Participants: w.Participants, Nodes: []WorkflowNodeView{}, Edges: w.Edges,
 		FailedNode: w.FailedNode, CreatedAt: w.CreatedAt}
 	if v.Edges == nil {
-		v.Edges = []domain.WorkflowEdge{}
+		v.Edges = []workflow.WorkflowEdge{}
 	}
 	for _, n := range w.Nodes {
 		r := w.Run(n.ID)
@@ -65,7 +66,7 @@ func workflowView(w *domain.Workflow) WorkflowView {
 // workflowNow returns a workflow as the workflows read model holds it
 // (see freshWorkflow), and the cursor of its stream's last event; 404
 // when there is none.
-func (s *Server) workflowNow(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+func (s *Server) workflowNow(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
 	st, err := s.freshWorkflow(ctx, id)
 	if err != nil {
 		return nil, 0, err
@@ -105,8 +106,8 @@ func (s *Server) workflowExists(ctx context.Context, id string) error {
 		_, _, err := s.workflowNow(ctx, id)
 		return err
 	}
-	created, err := s.Events.ReadAll(ctx, 0, eventstore.Filter{StreamID: domain.WorkflowStream(id),
-		Types: []domain.EventType{domain.EventWorkflowCreated}}, 1)
+	created, err := s.Events.ReadAll(ctx, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id),
+		Types: []event.EventType{workflow.EventWorkflowCreated}}, 1)
 	if err != nil {
 		return problem(err)
 	}
@@ -121,12 +122,12 @@ func (s *Server) workflowExists(ctx context.Context, id string) error {
 // the server has no read models (0: all of them). It returns the workflow
 // and the position of the last event folded, and 404 when the workflow
 // did not exist yet.
-func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*domain.Workflow, int64, error) {
-	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{StreamID: domain.WorkflowStream(id), UntilPosition: at})
+func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*workflow.Workflow, int64, error) {
+	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id), UntilPosition: at})
 	if err != nil {
 		return nil, 0, problem(err)
 	}
-	w := &domain.Workflow{}
+	w := &workflow.Workflow{}
 	var last int64
 	for _, e := range evs {
 		p, err := e.Decode()
@@ -200,24 +201,24 @@ type WorkflowOutput struct {
 type DecisionInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
 	Body       struct {
-		DecisionID  string                 `json:"decision_id,omitempty" maxLength:"80" doc:"idempotency key: the same id is ruled on once (one is drawn when absent)"`
-		Type        domain.DecisionType    `json:"decision_type" enum:"create_node,update_node,delete_node,connect,disconnect,move_node,execute_workflow,cancel_workflow"`
-		Payload     domain.DecisionPayload `json:"payload" required:"false"`
-		BaseVersion int                    `json:"base_version" minimum:"0" doc:"the workflow version the decision was made on (move_node and cancel_workflow may be stale)"`
-		ClientID    string                 `json:"client_id,omitempty" maxLength:"80" doc:"the client (canvas tab) that sent it"`
-		UserID      string                 `json:"user_id,omitempty" maxLength:"128" doc:"who decides (the actor is user:<user_id>)"`
-		Confidence  *float64               `json:"confidence,omitempty" minimum:"0" maximum:"1" doc:"default 1 (a person)"`
+		DecisionID  string                   `json:"decision_id,omitempty" maxLength:"80" doc:"idempotency key: the same id is ruled on once (one is drawn when absent)"`
+		Type        workflow.DecisionType    `json:"decision_type" enum:"create_node,update_node,delete_node,connect,disconnect,move_node,execute_workflow,cancel_workflow"`
+		Payload     workflow.DecisionPayload `json:"payload" required:"false"`
+		BaseVersion int                      `json:"base_version" minimum:"0" doc:"the workflow version the decision was made on (move_node and cancel_workflow may be stale)"`
+		ClientID    string                   `json:"client_id,omitempty" maxLength:"80" doc:"the client (canvas tab) that sent it"`
+		UserID      string                   `json:"user_id,omitempty" maxLength:"128" doc:"who decides (the actor is user:<user_id>)"`
+		Confidence  *float64                 `json:"confidence,omitempty" minimum:"0" maximum:"1" doc:"default 1 (a person)"`
 	}
 }
 
 // DecisionOutput is a validated decision.
 type DecisionOutput struct {
 	Body struct {
-		DecisionID  string              `json:"decision_id"`
-		Version     int                 `json:"version" doc:"the workflow's version after the decision"`
-		Corrections []domain.Correction `json:"corrections" doc:"what the Coordinator corrected before letting it through"`
-		Repeated    bool                `json:"repeated" doc:"the decision id was ruled on before; nothing was written now"`
-		Cursor      int64               `json:"cursor" doc:"global position of the last event written"`
+		DecisionID  string                `json:"decision_id"`
+		Version     int                   `json:"version" doc:"the workflow's version after the decision"`
+		Corrections []workflow.Correction `json:"corrections" doc:"what the Coordinator corrected before letting it through"`
+		Repeated    bool                  `json:"repeated" doc:"the decision id was ruled on before; nothing was written now"`
+		Cursor      int64                 `json:"cursor" doc:"global position of the last event written"`
 	}
 }
 
@@ -226,7 +227,7 @@ type TaskReportInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
 	NodeID     string `path:"node_id" maxLength:"80"`
 	Body       struct {
-		domain.TaskAnswer
+		workflow.TaskAnswer
 	}
 }
 
@@ -273,8 +274,8 @@ type MessageOutput struct {
 // ConversationOutput is a workflow's conversation so far.
 type ConversationOutput struct {
 	Body struct {
-		WorkflowID string        `json:"workflow_id"`
-		Turns      []domain.Turn `json:"turns" doc:"each message with the agent's steps (thought, action, observation) and its reply"`
+		WorkflowID string          `json:"workflow_id"`
+		Turns      []workflow.Turn `json:"turns" doc:"each message with the agent's steps (thought, action, observation) and its reply"`
 	}
 }
 
@@ -309,7 +310,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		if b.Confidence != nil {
 			confidence = *b.Confidence
 		}
-		res, err := s.Commands.Decide(ctx, in.WorkflowID, domain.Decision{DecisionID: b.DecisionID, Type: b.Type, Actor: actor,
+		res, err := s.Commands.Decide(ctx, in.WorkflowID, workflow.Decision{DecisionID: b.DecisionID, Type: b.Type, Actor: actor,
 			ClientID: b.ClientID, Confidence: confidence, BaseVersion: b.BaseVersion, Payload: b.Payload})
 		if err != nil {
 			return nil, decisionProblem(err, nil)
@@ -318,7 +319,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		out.Body.DecisionID, out.Body.Version = res.Validated.Decision.DecisionID, res.Validated.Version
 		out.Body.Corrections, out.Body.Repeated, out.Body.Cursor = res.Validated.Corrections, res.Repeated, res.Position
 		if out.Body.Corrections == nil {
-			out.Body.Corrections = []domain.Correction{}
+			out.Body.Corrections = []workflow.Correction{}
 		}
 		return out, nil
 	})
@@ -406,7 +407,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		if err := s.workflowExists(ctx, in.WorkflowID); err != nil {
 			return nil, err
 		}
-		return s.streamFor(after, eventstore.Filter{StreamID: domain.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
+		return s.streamFor(after, eventstore.Filter{StreamID: workflow.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
 	})
 }
 
@@ -422,7 +423,7 @@ func (s *Server) registerWorkflowViews(api huma.API) {
 	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
 		out := &WorkflowListOutput{}
 		out.Body.Workflows = []WorkflowView{}
-		st, err := s.freshWorkflow(ctx, domain.WorkflowIDFor(in.DemandID))
+		st, err := s.freshWorkflow(ctx, workflow.WorkflowIDFor(in.DemandID))
 		if err != nil {
 			return nil, err
 		}
@@ -441,7 +442,7 @@ func (s *Server) registerWorkflowViews(api huma.API) {
 	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
 		get := s.workflowNow
 		if in.At > 0 {
-			get = func(ctx context.Context, id string) (*domain.Workflow, int64, error) {
+			get = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
 				return s.workflowAt(ctx, id, in.At)
 			}
 		}
@@ -463,12 +464,12 @@ func actOutput(workflowID, nodeID string, pos int64) *WorkflowActOutput {
 // error per field (located by locate, when given); any other error as
 // usual.
 func decisionProblem(err error, locate func(field string) string) error {
-	var re *domain.RejectionError
+	var re *workflow.RejectionError
 	if !errors.As(err, &re) {
 		return problem(err)
 	}
 	r := re.Rejected
-	p := newProblem(http.StatusUnprocessableEntity, domain.ErrDecisionRejected.Code,
+	p := newProblem(http.StatusUnprocessableEntity, workflow.ErrDecisionRejected.Code,
 		fmt.Sprintf("the Coordinator refused the decision (rule %s): %s", r.Rule, r.Reason))
 	p.Rule = r.Rule
 	for _, fe := range r.Errors {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/api"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // call sends a JSON request and decodes the answer into v (when not nil).
@@ -65,7 +65,7 @@ func (a *testAPI) agreedWorkflow(t *testing.T, user, text string) (string, api.W
 func TestWorkflowAPI(t *testing.T) {
 	a := newAPI(t)
 	demandID, w := a.agreedWorkflow(t, "user_alice", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
-	if w.Status != domain.WorkflowStatusDraft || w.Version != 1 || w.UserID != "user_alice" || len(w.Nodes) == 0 {
+	if w.Status != workflow.WorkflowStatusDraft || w.Version != 1 || w.UserID != "user_alice" || len(w.Nodes) == 0 {
 		t.Fatalf("%+v", w)
 	}
 	base := "/api/v1/workflows/" + w.WorkflowID
@@ -98,7 +98,7 @@ func TestWorkflowAPI(t *testing.T) {
 	var validated struct {
 		Events []api.Event `json:"events"`
 	}
-	a.call(t, http.MethodGet, "/api/v1/events?stream_id="+domain.WorkflowStream(w.WorkflowID)+"&type=towow.decision.validated", nil, &validated)
+	a.call(t, http.MethodGet, "/api/v1/events?stream_id="+workflow.WorkflowStream(w.WorkflowID)+"&type=towow.decision.validated", nil, &validated)
 	if len(validated.Events) != 1 {
 		t.Fatalf("%d validations", len(validated.Events))
 	}
@@ -158,7 +158,7 @@ func TestWorkflowAPI(t *testing.T) {
 	body, _ := io.ReadAll(resp0.Body)
 	resp0.Body.Close()
 	replayed := regexpIDs(string(body))
-	wfEvents, err := a.store.ReadStream(context.Background(), domain.WorkflowStream(w.WorkflowID), 1, 1000)
+	wfEvents, err := a.store.ReadStream(context.Background(), workflow.WorkflowStream(w.WorkflowID), 1, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ import (
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/logthrottle"
@@ -478,7 +478,7 @@ func (a *App) loadProfiles(ctx context.Context) error {
 		}
 		raw, source = b, a.cfg.Profiles
 	}
-	profiles, errs := domain.ParseProfiles(raw)
+	profiles, errs := negotiation.ParseProfiles(raw)
 	for _, err := range errs {
 		a.log.Warn("agent profile rejected", "source", source, "err", err)
 	}
@@ -494,9 +494,9 @@ func (a *App) loadProfiles(ctx context.Context) error {
 // status is the App as the API's status source.
 type status struct{ a *App }
 
-func (s status) LLMProvider() string { return s.a.LLM.ProviderName() }
-func (s status) LLMBreaker() string  { return s.a.LLM.BreakerState() }
-func (s status) Rules() domain.Rules { return s.a.WriteSide.Rules() }
+func (s status) LLMProvider() string      { return s.a.LLM.ProviderName() }
+func (s status) LLMBreaker() string       { return s.a.LLM.BreakerState() }
+func (s status) Rules() negotiation.Rules { return s.a.WriteSide.Rules() }
 func (s status) Jobs(ctx context.Context) (map[string]int64, error) {
 	return metrics.RiverJobs(ctx, s.a.Pool)
 }

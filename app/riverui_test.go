@@ -14,7 +14,7 @@ import (
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -48,8 +48,8 @@ func TestRiverUI(t *testing.T) {
 	waitNegotiation(t, a, sub.DemandID) // tracing_test.go
 
 	// An external agent's token: valid for its own operations, not here.
-	ext := domain.AgentProfile{AgentID: "user_agent_riverui", UserName: "外部", Location: "北京",
-		ProfileSummary: "外部 Agent，只用来拿一个 agent token。", Tags: []string{"测试"}, Mode: domain.AgentModeExternal}
+	ext := negotiation.AgentProfile{AgentID: "user_agent_riverui", UserName: "外部", Location: "北京",
+		ProfileSummary: "外部 Agent，只用来拿一个 agent token。", Tags: []string{"测试"}, Mode: negotiation.AgentModeExternal}
 	created, err := a.Commands.CreateAgent(ctx, "test", ext)
 	if err != nil || created.Token == "" {
 		t.Fatalf("create external agent: %+v %v", created, err)

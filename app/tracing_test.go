@@ -25,7 +25,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/metrics"
@@ -206,7 +207,7 @@ func waitNegotiation(t *testing.T, a *app.App, demandID string) {
 		func(_ context.Context, batch []eventstore.RecordedEvent) error {
 			for _, e := range batch {
 				if p, err := e.Decode(); err == nil {
-					if c, ok := p.(*domain.NegotiationCompleted); ok && c.ChannelID == domain.ChannelIDFor(demandID) {
+					if c, ok := p.(*negotiation.NegotiationCompleted); ok && c.ChannelID == negotiation.ChannelIDFor(demandID) {
 						return errEnded
 					}
 				}
@@ -305,7 +306,7 @@ func TestTracingOneTreeOneTrace(t *testing.T) {
 		if e.Metadata.TraceParent != want {
 			t.Fatalf("event %d %s of %s: traceparent %q, want %q", e.Position, e.Type, e.StreamID, e.Metadata.TraceParent, want)
 		}
-		if e.Type == domain.EventDemandSubmitted && e.StreamID != domain.DemandStream(demandID) {
+		if e.Type == negotiation.EventDemandSubmitted && e.StreamID != negotiation.DemandStream(demandID) {
 			subs++
 		}
 	}
@@ -354,7 +355,7 @@ func TestTracingOneTreeOneTrace(t *testing.T) {
 			outcomes[outcome]++
 			for k, v := range map[string]any{"gen_ai.operation.name": "chat", "gen_ai.provider.name": builtin.ProviderName,
 				"gen_ai.system": builtin.ProviderName, "gen_ai.request.model": builtin.ModelName, "gen_ai.response.model": builtin.ModelName,
-				"towow.llm.fallback_used": outcome != domain.LLMOutcomeOK, "towow.llm.reused": false} {
+				"towow.llm.fallback_used": outcome != event.LLMOutcomeOK, "towow.llm.reused": false} {
 				if s.attrs[k] != v {
 					t.Errorf("LLM span %s: %s = %#v, want %#v", s.attrs["towow.prompt_key"], k, s.attrs[k], v)
 				}
@@ -377,7 +378,7 @@ func TestTracingOneTreeOneTrace(t *testing.T) {
 			}
 		}
 	}
-	if outcomes[domain.LLMOutcomeOK] == 0 || outcomes[domain.LLMOutcomeOK]+outcomes[domain.LLMOutcomeParseError] != count["llm"] {
+	if outcomes[event.LLMOutcomeOK] == 0 || outcomes[event.LLMOutcomeOK]+outcomes[event.LLMOutcomeParseError] != count["llm"] {
 		t.Errorf("LLM outcomes %v of %d calls, want ok (or parse_error) only", outcomes, count["llm"])
 	}
 	for _, k := range []string{"work", "insert", "llm", "db", "db in step", "db in request"} {

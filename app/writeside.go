@@ -10,7 +10,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/execute"
 	"github.com/towow/towow/forks"
@@ -25,8 +26,8 @@ import (
 // concerns. A zero field takes its default (negotiate.Default*,
 // jobs.Default*, presence.DefaultOfflineAfter).
 type WriteConfig struct {
-	// Rules are stamped on every new channel (defaults: domain.DefaultRules).
-	Rules domain.Rules
+	// Rules are stamped on every new channel (defaults: negotiation.DefaultRules).
+	Rules negotiation.Rules
 	// MaxCandidates bounds smart filtering ([negotiate.DefaultMaxCandidates]).
 	MaxCandidates int
 	// Shortlist bounds the profiles the filter's SQL stage hands to
@@ -47,12 +48,12 @@ type WriteConfig struct {
 	Logger *slog.Logger
 	// Observe, when set, sees every event this process committed, after
 	// the commit (metrics; it must not block).
-	Observe func(domain.Payload)
+	Observe func(event.Payload)
 	// HTTPAllow are the hosts a workflow's http nodes may POST to (host,
 	// host:port or *.domain; none: no http node validates).
 	HTTPAllow []string
 	// DecisionRateLimit is how many decisions one actor may make on a
-	// workflow per minute ([domain.DefaultDecisionRateLimit]; negative: no
+	// workflow per minute ([workflow.DefaultDecisionRateLimit]; negative: no
 	// limit).
 	DecisionRateLimit int
 	// HTTPClient sends the http nodes' requests (default: a client that
@@ -155,4 +156,4 @@ func (w *WriteSide) Stop(ctx context.Context) error { return w.Jobs.Stop(ctx) }
 func (w *WriteSide) StopAndCancel(ctx context.Context) error { return w.Jobs.StopAndCancel(ctx) }
 
 // Rules returns the rules stamped on new channels.
-func (w *WriteSide) Rules() domain.Rules { return w.Negotiation.Rules() }
+func (w *WriteSide) Rules() negotiation.Rules { return w.Negotiation.Rules() }

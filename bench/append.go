@@ -18,7 +18,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -186,8 +187,8 @@ func runScenario(ctx context.Context, store *eventstore.Store, pool *pgxpool.Poo
 func appendOnce(ctx context.Context, store *eventstore.Store, _ *pgxpool.Pool, stream string, version int64, n int, lag *lagMeter) error {
 	evs := make([]eventstore.EventData, n)
 	for i := range evs {
-		evs[i] = eventstore.EventData{ID: uuid.Must(uuid.NewV7()), Type: domain.EventOfferSubmitted, Payload: payload,
-			Metadata: domain.Metadata{CorrelationID: "bench", Actor: "bench"}}
+		evs[i] = eventstore.EventData{ID: uuid.Must(uuid.NewV7()), Type: negotiation.EventOfferSubmitted, Payload: payload,
+			Metadata: event.Metadata{CorrelationID: "bench", Actor: "bench"}}
 	}
 	// Store.Append is one autocommit statement (one round trip).
 	_, err := store.Append(ctx, stream, eventstore.ExpectedVersion(version), evs...)
@@ -203,8 +204,8 @@ func probe(ctx context.Context, store *eventstore.Store, pool *pgxpool.Pool, str
 		if err != nil {
 			return err
 		}
-		ev := eventstore.EventData{ID: uuid.Must(uuid.NewV7()), Type: domain.EventOfferSubmitted, Payload: payload,
-			Metadata: domain.Metadata{CorrelationID: "bench-probe", Actor: "bench"}}
+		ev := eventstore.EventData{ID: uuid.Must(uuid.NewV7()), Type: negotiation.EventOfferSubmitted, Payload: payload,
+			Metadata: event.Metadata{CorrelationID: "bench-probe", Actor: "bench"}}
 		res, err := store.AppendTx(ctx, tx, stream, eventstore.AnyVersion, ev)
 		if err != nil {
 			_ = tx.Rollback(ctx)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -44,10 +44,10 @@ var FilterDemands = append(slices.Clone(SampleDemands),
 // SyntheticProfiles returns n profiles drawn deterministically from the
 // mock profiles' tags, cities and availabilities: one to three tags each,
 // a short summary, a city or remote.
-func SyntheticProfiles(n int, tags []string) []domain.AgentProfile {
+func SyntheticProfiles(n int, tags []string) []negotiation.AgentProfile {
 	cities := []string{"北京", "上海", "深圳", "杭州", "广州", "成都", "远程"}
 	avail := []string{"周末全天", "工作日晚上", "仅工作日", "时间灵活", "提前两周预约"}
-	out := make([]domain.AgentProfile, n)
+	out := make([]negotiation.AgentProfile, n)
 	for i := range out {
 		h := fnv.New64a()
 		fmt.Fprint(h, i)
@@ -61,7 +61,7 @@ func SyntheticProfiles(n int, tags []string) []domain.AgentProfile {
 			}
 		}
 		city := cities[int((x>>40)%uint64(len(cities)))]
-		out[i] = domain.AgentProfile{AgentID: fmt.Sprintf("bench_agent_%06d", i), UserName: fmt.Sprintf("合成用户%d", i),
+		out[i] = negotiation.AgentProfile{AgentID: fmt.Sprintf("bench_agent_%06d", i), UserName: fmt.Sprintf("合成用户%d", i),
 			ProfileSummary: fmt.Sprintf("我在%s工作，擅长%s，做过不少相关项目，乐于和社区合作。", city, strings.Join(ts, "、")),
 			Location:       city, Tags: ts, Availability: avail[int((x>>48)%uint64(len(avail)))],
 			Capabilities: map[string]string{ts[0]: "有五年以上" + ts[0] + "经验"}, Interests: []string{"AI", "创业"}}
@@ -88,7 +88,7 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 	res.Load = time.Since(t0)
 	type demand struct {
 		raw string
-		u   domain.Understanding
+		u   negotiation.Understanding
 	}
 	var demands []demand
 	for _, raw := range FilterDemands {
@@ -99,7 +99,7 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 		demands = append(demands, demand{raw, u})
 	}
 	t0 = time.Now()
-	if _, err := a.WriteSide.Negotiation.Shortlist(ctx, domain.NeedsOf(demands[0].u), "", ""); err != nil { // the index catches up
+	if _, err := a.WriteSide.Negotiation.Shortlist(ctx, negotiation.NeedsOf(demands[0].u), "", ""); err != nil { // the index catches up
 		return res, err
 	}
 	res.IndexSync = time.Since(t0)
@@ -109,7 +109,7 @@ func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progres
 	for r := 0; r < reps; r++ {
 		for _, d := range demands {
 			t := time.Now()
-			list, err := a.WriteSide.Negotiation.Shortlist(ctx, domain.NeedsOf(d.u), d.u.Context.Location, d.raw)
+			list, err := a.WriteSide.Negotiation.Shortlist(ctx, negotiation.NeedsOf(d.u), d.u.Context.Location, d.raw)
 			if err != nil {
 				return res, err
 			}

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -132,9 +133,9 @@ func forkOne(ctx context.Context, a *app.App, text string, timeout time.Duration
 	if err != nil {
 		return nil, err
 	}
-	rootChannel := domain.ChannelStream(domain.ChannelIDFor(sub.DemandID))
+	rootChannel := negotiation.ChannelStream(negotiation.ChannelIDFor(sub.DemandID))
 	var at eventstore.RecordedEvent
-	var first *domain.Proposal
+	var first *negotiation.Proposal
 	withdrawn := map[string]bool{}
 	threeRounds := false
 scan:
@@ -147,15 +148,15 @@ scan:
 			return nil, err
 		}
 		switch x := p.(type) {
-		case *domain.ProposalDistributed:
+		case *negotiation.ProposalDistributed:
 			if first == nil {
 				first = &x.Proposal
 			}
-		case *domain.AgentWithdrawn:
+		case *negotiation.AgentWithdrawn:
 			if at.Position == 0 {
 				withdrawn[x.AgentID] = true
 			}
-		case *domain.NegotiationRoundStarted:
+		case *negotiation.NegotiationRoundStarted:
 			if x.Round == 2 {
 				at = e
 			}
@@ -178,7 +179,7 @@ scan:
 	if gone == "" {
 		return nil, nil
 	}
-	forkID, _, err := a.Commands.Fork(ctx, sub.DemandID, at.Position, domain.ForkChange{Type: domain.ForkRemoveAgent, AgentID: gone})
+	forkID, _, err := a.Commands.Fork(ctx, sub.DemandID, at.Position, negotiation.ForkChange{Type: negotiation.ForkRemoveAgent, AgentID: gone})
 	if err != nil {
 		return nil, fmt.Errorf("fork %s at %d: %w", sub.DemandID, at.Position, err)
 	}
@@ -189,7 +190,7 @@ scan:
 	r := &forked{original: endOf(orig).Sub(orig[0].RecordedAt), originalAfter: endOf(orig).Sub(at.RecordedAt)}
 	var marker eventstore.RecordedEvent
 	for _, e := range fevs {
-		if e.Type == domain.EventNegotiationForked {
+		if e.Type == negotiation.EventNegotiationForked {
 			marker = e
 		}
 		c := e.Metadata.LLMCall
@@ -207,7 +208,7 @@ scan:
 	r.forked = endOf(fevs).Sub(marker.RecordedAt)
 	plan, status := planOf(orig, sub.DemandID)
 	fplan, fstatus := planOf(fevs, forkID)
-	r.outcome, r.planChanged = fstatus, status != fstatus || !domain.DiffPlans(plan, fplan).Same()
+	r.outcome, r.planChanged = fstatus, status != fstatus || !negotiation.DiffPlans(plan, fplan).Same()
 	return r, nil
 }
 
@@ -216,16 +217,16 @@ scan:
 func waitEnd(ctx context.Context, store *eventstore.Store, demandID string, timeout time.Duration) ([]eventstore.RecordedEvent, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		last, err := store.ReadStreamBackward(ctx, domain.ChannelStream(domain.ChannelIDFor(demandID)), 1)
+		last, err := store.ReadStreamBackward(ctx, negotiation.ChannelStream(negotiation.ChannelIDFor(demandID)), 1)
 		if err != nil {
 			return nil, err
 		}
-		failed, err := store.ReadAll(ctx, 0, eventstore.Filter{StreamID: domain.DemandStream(demandID),
-			Types: []domain.EventType{domain.EventNegotiationFailed, domain.EventDemandRejected}}, 1)
+		failed, err := store.ReadAll(ctx, 0, eventstore.Filter{StreamID: negotiation.DemandStream(demandID),
+			Types: []event.EventType{negotiation.EventNegotiationFailed, negotiation.EventDemandRejected}}, 1)
 		if err != nil {
 			return nil, err
 		}
-		if (len(last) == 1 && (last[0].Type == domain.EventChannelClosed || last[0].Type == domain.EventNegotiationCompleted)) || len(failed) > 0 {
+		if (len(last) == 1 && (last[0].Type == negotiation.EventChannelClosed || last[0].Type == negotiation.EventNegotiationCompleted)) || len(failed) > 0 {
 			return eventstore.ReadEvery(ctx, store, 0, eventstore.Filter{CorrelationID: demandID})
 		}
 		if time.Now().After(deadline) {
@@ -243,16 +244,16 @@ func waitEnd(ctx context.Context, store *eventstore.Store, demandID string, time
 func endOf(evs []eventstore.RecordedEvent) time.Time { return evs[len(evs)-1].RecordedAt }
 
 // planOf is a finished tree's plan and how its root ended.
-func planOf(evs []eventstore.RecordedEvent, demandID string) (*domain.Proposal, string) {
+func planOf(evs []eventstore.RecordedEvent, demandID string) (*negotiation.Proposal, string) {
 	for _, e := range slices.Backward(evs) {
-		if e.Type != domain.EventNegotiationCompleted || e.StreamID != domain.ChannelStream(domain.ChannelIDFor(demandID)) {
+		if e.Type != negotiation.EventNegotiationCompleted || e.StreamID != negotiation.ChannelStream(negotiation.ChannelIDFor(demandID)) {
 			continue
 		}
 		p, err := e.Decode()
 		if err != nil {
 			return nil, "undecodable"
 		}
-		c := p.(*domain.NegotiationCompleted)
+		c := p.(*negotiation.NegotiationCompleted)
 		if c.MergedPlan != nil {
 			return c.MergedPlan, string(c.Status)
 		}

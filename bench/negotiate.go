@@ -14,7 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -84,7 +85,7 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 	}
 	go func() {
 		_ = store.Subscribe(nctx, eventstore.SubscribeOptions{After: head, Notifier: notifier, Filter: eventstore.Filter{
-			Types: []domain.EventType{domain.EventNegotiationCompleted, domain.EventNegotiationFailed}}},
+			Types: []event.EventType{negotiation.EventNegotiationCompleted, negotiation.EventNegotiationFailed}}},
 			func(_ context.Context, batch []eventstore.RecordedEvent) error {
 				for _, ev := range batch {
 					root := ev.Metadata.CorrelationID
@@ -94,11 +95,11 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 					}
 					outcome := ""
 					switch x := p.(type) {
-					case *domain.NegotiationCompleted:
-						if x.ChannelID == domain.ChannelIDFor(root) {
+					case *negotiation.NegotiationCompleted:
+						if x.ChannelID == negotiation.ChannelIDFor(root) {
 							outcome = string(x.Status)
 						}
-					case *domain.NegotiationFailed:
+					case *negotiation.NegotiationFailed:
 						if x.ChannelID == "" && x.DemandID == root {
 							outcome = "no_candidates"
 						}
@@ -267,16 +268,16 @@ func Steps(ctx context.Context, store *eventstore.Store, rootDemandID string) (S
 			s.Sequential++
 		}
 		switch ev.Type {
-		case domain.EventChannelCreated:
+		case negotiation.EventChannelCreated:
 			s.Channels++
-			if ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(rootDemandID)) {
+			if ev.StreamID == negotiation.ChannelStream(negotiation.ChannelIDFor(rootDemandID)) {
 				p, _ := ev.Decode()
-				if c, ok := p.(*domain.ChannelCreated); ok {
+				if c, ok := p.(*negotiation.ChannelCreated); ok {
 					s.Candidates = len(c.InvitedAgents)
 				}
 			}
-		case domain.EventNegotiationRoundStarted:
-			if ev.StreamID == domain.ChannelStream(domain.ChannelIDFor(rootDemandID)) {
+		case negotiation.EventNegotiationRoundStarted:
+			if ev.StreamID == negotiation.ChannelStream(negotiation.ChannelIDFor(rootDemandID)) {
 				s.Rounds++
 			}
 		}

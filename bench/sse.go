@@ -17,7 +17,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -286,12 +287,12 @@ func watchOne(ctx context.Context, a *app.App, rd reader, baseURL, text string, 
 	if err != nil {
 		return nil, 0, err
 	}
-	root := []byte(`"channel_id":"` + domain.ChannelIDFor(sub.DemandID) + `"`)
+	root := []byte(`"channel_id":"` + negotiation.ChannelIDFor(sub.DemandID) + `"`)
 	stop := func(typ string, data []byte) bool {
-		switch domain.EventType(typ) {
-		case domain.EventNegotiationCompleted:
+		switch event.EventType(typ) {
+		case negotiation.EventNegotiationCompleted:
 			return bytes.Contains(data, root)
-		case domain.EventNegotiationFailed:
+		case negotiation.EventNegotiationFailed:
 			return bytes.Contains(data, []byte(`"channel_id":""`)) || !bytes.Contains(data, []byte(`"channel_id"`))
 		}
 		return false

@@ -7,7 +7,7 @@ import _ "embed"
 // MockProfiles is data/mock_profiles.json: a JSON array of 100 mock agent
 // profiles (digital twins of fictional people in 北京, 上海, 深圳, 杭州, 广州,
 // 成都 and 远程), whose tags are drawn from the shared capability
-// vocabulary. Decode it with domain.ParseProfiles. It must not be modified.
+// vocabulary. Decode it with negotiation.ParseProfiles. It must not be modified.
 //
 //go:embed mock_profiles.json
 var MockProfiles []byte

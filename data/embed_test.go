@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // vocabulary is the shared capability vocabulary that every mock profile tag
@@ -20,9 +20,9 @@ var vocabulary = []string{
 
 var cities = []string{"北京", "上海", "深圳", "杭州", "广州", "成都", "远程"}
 
-func loadProfiles(t *testing.T) []domain.AgentProfile {
+func loadProfiles(t *testing.T) []negotiation.AgentProfile {
 	t.Helper()
-	profiles, errs := domain.ParseProfiles(MockProfiles)
+	profiles, errs := negotiation.ParseProfiles(MockProfiles)
 	for _, err := range errs {
 		t.Errorf("mock_profiles.json: %v", err)
 	}
@@ -68,7 +68,7 @@ func TestMockProfilesLoad(t *testing.T) {
 // form: a plain decode gives exactly what ParseProfiles returns.
 func TestMockProfilesNormalized(t *testing.T) {
 	profiles := loadProfiles(t)
-	var plain []domain.AgentProfile
+	var plain []negotiation.AgentProfile
 	if err := json.Unmarshal(MockProfiles, &plain); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // Commands is the agent directory's write side: registering, updating,
@@ -19,15 +20,15 @@ import (
 type Commands struct {
 	w       *Writer
 	dir     *Directory
-	contact func(context.Context, domain.AgentState) (int64, error)
+	contact func(context.Context, negotiation.AgentState) (int64, error)
 }
 
 // NewCommands returns the directory's commands writing through w. contact
 // records an authenticated agent's contact (presence's AgentContact; nil:
 // none is recorded).
-func NewCommands(w *Writer, dir *Directory, contact func(context.Context, domain.AgentState) (int64, error)) *Commands {
+func NewCommands(w *Writer, dir *Directory, contact func(context.Context, negotiation.AgentState) (int64, error)) *Commands {
 	if contact == nil {
-		contact = func(context.Context, domain.AgentState) (int64, error) { return 0, nil }
+		contact = func(context.Context, negotiation.AgentState) (int64, error) { return 0, nil }
 	}
 	return &Commands{w: w, dir: dir, contact: contact}
 }
@@ -39,30 +40,30 @@ func newToken() (token, sha string, err error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", "", fmt.Errorf("agent token: %w", err)
 	}
-	token = domain.AgentTokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
-	return token, domain.AgentTokenSHA256(token), nil
+	token = negotiation.AgentTokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
+	return token, negotiation.AgentTokenSHA256(token), nil
 }
 
 // decideAgent runs decide on one agent stream and returns the change.
 func (s *Commands) decideAgent(ctx context.Context, step, agentID, actor string,
-	decide func(a *domain.AgentState) ([]domain.Payload, error)) (domain.AgentChange, error) {
+	decide func(a *negotiation.AgentState) ([]event.Payload, error)) (negotiation.AgentChange, error) {
 	a, pos, err := s.w.DecideAgent(ctx, step, agentID, actor, decide)
-	return domain.AgentChange{Agent: a, Position: pos}, err
+	return negotiation.AgentChange{Agent: a, Position: pos}, err
 }
 
 // CreateAgent registers a new agent. An external agent is issued its API
 // token at once (AgentChange.Token). Errors: ErrAgentInvalid (the profile
 // does not validate), ErrAgentExists.
-func (s *Commands) CreateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error) {
-	p = domain.NormalizeProfile(p)
+func (s *Commands) CreateAgent(ctx context.Context, actor string, p negotiation.AgentProfile) (negotiation.AgentChange, error) {
+	p = negotiation.NormalizeProfile(p)
 	var token, sha string
 	if p.IsExternal() {
 		var err error
 		if token, sha, err = newToken(); err != nil {
-			return domain.AgentChange{}, err
+			return negotiation.AgentChange{}, err
 		}
 	}
-	res, err := s.decideAgent(ctx, "create agent", p.AgentID, actor, func(a *domain.AgentState) ([]domain.Payload, error) {
+	res, err := s.decideAgent(ctx, "create agent", p.AgentID, actor, func(a *negotiation.AgentState) ([]event.Payload, error) {
 		return a.Register(p, "api", sha)
 	})
 	if err == nil {
@@ -74,20 +75,20 @@ func (s *Commands) CreateAgent(ctx context.Context, actor string, p domain.Agent
 // UpdateAgent replaces an agent's profile (its agent_id is fixed). An agent
 // that becomes external and has no token yet is issued one. Errors:
 // ErrNotFound, ErrAgentInvalid.
-func (s *Commands) UpdateAgent(ctx context.Context, actor string, p domain.AgentProfile) (domain.AgentChange, error) {
+func (s *Commands) UpdateAgent(ctx context.Context, actor string, p negotiation.AgentProfile) (negotiation.AgentChange, error) {
 	var token string
-	res, err := s.decideAgent(ctx, "update agent", p.AgentID, actor, func(a *domain.AgentState) ([]domain.Payload, error) {
+	res, err := s.decideAgent(ctx, "update agent", p.AgentID, actor, func(a *negotiation.AgentState) ([]event.Payload, error) {
 		token = ""
 		evs, err := a.Update(p)
 		if err != nil || len(evs) == 0 {
 			return evs, err
 		}
-		if u := evs[0].(*domain.AgentUpdated); u.Profile.IsExternal() && a.TokenSHA256 == "" && a.Active {
+		if u := evs[0].(*negotiation.AgentUpdated); u.Profile.IsExternal() && a.TokenSHA256 == "" && a.Active {
 			var sha string
 			if token, sha, err = newToken(); err != nil {
 				return nil, err
 			}
-			evs = append(evs, &domain.AgentTokenIssued{AgentID: a.ID, TokenSHA256: sha})
+			evs = append(evs, &negotiation.AgentTokenIssued{AgentID: a.ID, TokenSHA256: sha})
 		}
 		return evs, nil
 	})
@@ -99,16 +100,16 @@ func (s *Commands) UpdateAgent(ctx context.Context, actor string, p domain.Agent
 
 // DeactivateAgent takes an agent out of the pool of candidates (the
 // negotiations it is in go on). Errors: ErrNotFound, ErrAgentState.
-func (s *Commands) DeactivateAgent(ctx context.Context, actor, agentID, reason string) (domain.AgentChange, error) {
-	return s.decideAgent(ctx, "deactivate agent", agentID, actor, func(a *domain.AgentState) ([]domain.Payload, error) {
+func (s *Commands) DeactivateAgent(ctx context.Context, actor, agentID, reason string) (negotiation.AgentChange, error) {
+	return s.decideAgent(ctx, "deactivate agent", agentID, actor, func(a *negotiation.AgentState) ([]event.Payload, error) {
 		return a.Deactivate(reason)
 	})
 }
 
 // ReactivateAgent puts a deactivated agent back in the pool. Errors:
 // ErrNotFound, ErrAgentState.
-func (s *Commands) ReactivateAgent(ctx context.Context, actor, agentID string) (domain.AgentChange, error) {
-	return s.decideAgent(ctx, "reactivate agent", agentID, actor, func(a *domain.AgentState) ([]domain.Payload, error) {
+func (s *Commands) ReactivateAgent(ctx context.Context, actor, agentID string) (negotiation.AgentChange, error) {
+	return s.decideAgent(ctx, "reactivate agent", agentID, actor, func(a *negotiation.AgentState) ([]event.Payload, error) {
 		return a.Reactivate()
 	})
 }
@@ -116,12 +117,12 @@ func (s *Commands) ReactivateAgent(ctx context.Context, actor, agentID string) (
 // IssueAgentToken gives an external agent a new API token; the previous
 // one stops working. Errors: ErrNotFound, ErrAgentNotExternal,
 // ErrAgentState (deactivated).
-func (s *Commands) IssueAgentToken(ctx context.Context, actor, agentID string) (domain.AgentChange, error) {
+func (s *Commands) IssueAgentToken(ctx context.Context, actor, agentID string) (negotiation.AgentChange, error) {
 	token, sha, err := newToken()
 	if err != nil {
-		return domain.AgentChange{}, err
+		return negotiation.AgentChange{}, err
 	}
-	res, err := s.decideAgent(ctx, "issue agent token", agentID, actor, func(a *domain.AgentState) ([]domain.Payload, error) {
+	res, err := s.decideAgent(ctx, "issue agent token", agentID, actor, func(a *negotiation.AgentState) ([]event.Payload, error) {
 		return a.IssueToken(sha)
 	})
 	if err == nil {
@@ -136,23 +137,23 @@ func (s *Commands) IssueAgentToken(ctx context.Context, actor, agentID string) (
 // the directory's refresh interval (200 ms), in this process at once.
 // Each authentication is the agent's contact: its time is recorded, and an
 // agent not online comes online (towow.agent.online, see
-// package presence). Errors: domain.ErrBadAgentToken, or
+// package presence). Errors: negotiation.ErrBadAgentToken, or
 // ErrAgentState for a deactivated agent.
-func (s *Commands) AuthenticateAgent(ctx context.Context, token string) (domain.AgentState, error) {
-	if !strings.HasPrefix(token, domain.AgentTokenPrefix) {
-		return domain.AgentState{}, domain.ErrBadAgentToken
+func (s *Commands) AuthenticateAgent(ctx context.Context, token string) (negotiation.AgentState, error) {
+	if !strings.HasPrefix(token, negotiation.AgentTokenPrefix) {
+		return negotiation.AgentState{}, negotiation.ErrBadAgentToken
 	}
-	a, ok, err := s.dir.ByToken(ctx, domain.AgentTokenSHA256(token))
+	a, ok, err := s.dir.ByToken(ctx, negotiation.AgentTokenSHA256(token))
 	switch {
 	case err != nil:
-		return domain.AgentState{}, err
+		return negotiation.AgentState{}, err
 	case !ok:
-		return domain.AgentState{}, domain.ErrBadAgentToken
+		return negotiation.AgentState{}, negotiation.ErrBadAgentToken
 	case !a.Active:
-		return a, &domain.Error{Code: domain.ErrAgentState.Code, Message: fmt.Sprintf("agent %s is deactivated", a.ID)}
+		return a, &event.Error{Code: negotiation.ErrAgentState.Code, Message: fmt.Sprintf("agent %s is deactivated", a.ID)}
 	}
 	if _, err := s.contact(ctx, a); err != nil {
-		return domain.AgentState{}, err
+		return negotiation.AgentState{}, err
 	}
 	return a, nil
 }
@@ -164,29 +165,29 @@ func (s *Commands) AuthenticateAgent(ctx context.Context, token string) (domain.
 // each newly registered external agent gets an API token (returned once in
 // Tokens); otherwise external agents loaded from a file get theirs later,
 // from IssueAgentToken.
-func (s *Commands) RegisterProfiles(ctx context.Context, profiles []domain.AgentProfile, source string, issueTokens bool) (domain.ProfilesRegistered, error) {
-	var res domain.ProfilesRegistered
+func (s *Commands) RegisterProfiles(ctx context.Context, profiles []negotiation.AgentProfile, source string, issueTokens bool) (negotiation.ProfilesRegistered, error) {
+	var res negotiation.ProfilesRegistered
 	ids := make([]string, len(profiles))
 	for i, p := range profiles {
 		ids[i] = p.AgentID
 	}
-	md := domain.Metadata{Actor: domain.ActorSystem, CausationID: "profiles:" + source}
-	pos, err := s.w.DecideAgents(ctx, "register profiles", md, ids, func(states map[string]*domain.AgentState) ([]AgentEvents, error) {
-		res = domain.ProfilesRegistered{Tokens: map[string]string{}}
+	md := event.Metadata{Actor: event.ActorSystem, CausationID: "profiles:" + source}
+	pos, err := s.w.DecideAgents(ctx, "register profiles", md, ids, func(states map[string]*negotiation.AgentState) ([]AgentEvents, error) {
+		res = negotiation.ProfilesRegistered{Tokens: map[string]string{}}
 		var out []AgentEvents
 		seen := map[string]int{}
 		for i, prof := range profiles {
 			if j, dup := seen[prof.AgentID]; dup {
-				return nil, &domain.Error{Code: domain.ErrAgentInvalid.Code,
+				return nil, &event.Error{Code: negotiation.ErrAgentInvalid.Code,
 					Message: fmt.Sprintf("profile #%d (%s): agent_id repeats profile #%d", i, prof.AgentID, j)}
 			}
 			seen[prof.AgentID] = i
 			a := states[prof.AgentID]
-			var evs []domain.Payload
+			var evs []event.Payload
 			var err error
 			if !a.Exists() {
 				var sha string
-				if issueTokens && domain.NormalizeProfile(prof).IsExternal() {
+				if issueTokens && negotiation.NormalizeProfile(prof).IsExternal() {
 					token, h, err := newToken()
 					if err != nil {
 						return nil, err
@@ -200,9 +201,9 @@ func (s *Commands) RegisterProfiles(ctx context.Context, profiles []domain.Agent
 			} else if err == nil {
 				res.Unchanged++
 			}
-			var de *domain.Error
+			var de *event.Error
 			if errors.As(err, &de) {
-				return nil, &domain.Error{Code: de.Code, Message: fmt.Sprintf("profile #%d (%s): %s", i, prof.AgentID, de.Message)}
+				return nil, &event.Error{Code: de.Code, Message: fmt.Sprintf("profile #%d (%s): %s", i, prof.AgentID, de.Message)}
 			} else if err != nil {
 				return nil, err
 			}

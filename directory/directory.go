@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -23,7 +24,7 @@ type Directory struct {
 	mu        sync.Mutex
 	pos       int64
 	refreshed time.Time
-	agents    map[string]*domain.AgentState
+	agents    map[string]*negotiation.AgentState
 	changedAt map[string]int64  // agent id → position of its last event
 	tokens    map[string]string // token SHA-256 → agent id (current tokens only)
 
@@ -38,19 +39,19 @@ type Directory struct {
 const directoryMaxAge = 200 * time.Millisecond
 
 // agentEventTypes are the events of the agent streams.
-var agentEventTypes = []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
-	domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
-	domain.EventAgentOnline, domain.EventAgentOffline}
+var agentEventTypes = []event.EventType{negotiation.EventAgentRegistered, negotiation.EventAgentUpdated,
+	negotiation.EventAgentDeactivated, negotiation.EventAgentReactivated, negotiation.EventAgentTokenIssued,
+	negotiation.EventAgentOnline, negotiation.EventAgentOffline}
 
 // presenceEvent reports whether an agent event changes only the agent's
 // presence (nothing the agent index holds).
-func presenceEvent(t domain.EventType) bool {
-	return t == domain.EventAgentOnline || t == domain.EventAgentOffline
+func presenceEvent(t event.EventType) bool {
+	return t == negotiation.EventAgentOnline || t == negotiation.EventAgentOffline
 }
 
 // NewDirectory returns an empty directory over store.
 func NewDirectory(store *eventstore.Store) *Directory {
-	return &Directory{store: store, agents: map[string]*domain.AgentState{}, changedAt: map[string]int64{}, tokens: map[string]string{}}
+	return &Directory{store: store, agents: map[string]*negotiation.AgentState{}, changedAt: map[string]int64{}, tokens: map[string]string{}}
 }
 
 // RefreshIfStale catches up when the last catch-up is older than
@@ -86,10 +87,10 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 			if err != nil {
 				return fmt.Errorf("agent directory: %w", err)
 			}
-			id := strings.TrimPrefix(ev.StreamID, domain.AgentStream(""))
+			id := strings.TrimPrefix(ev.StreamID, negotiation.AgentStream(""))
 			a := d.agents[id]
 			if a == nil {
-				a = &domain.AgentState{}
+				a = &negotiation.AgentState{}
 				d.agents[id] = a
 			}
 			old := a.TokenSHA256
@@ -111,7 +112,7 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 }
 
 // Get returns an agent's profile and whether it is active.
-func (d *Directory) Get(ctx context.Context, agentID string) (p domain.AgentProfile, active, ok bool, err error) {
+func (d *Directory) Get(ctx context.Context, agentID string) (p negotiation.AgentProfile, active, ok bool, err error) {
 	if err := d.RefreshIfStale(ctx); err != nil {
 		return p, false, false, err
 	}
@@ -121,7 +122,7 @@ func (d *Directory) Get(ctx context.Context, agentID string) (p domain.AgentProf
 
 // Lookup reads the directory as last refreshed (no I/O: safe inside a
 // step's transaction).
-func (d *Directory) Lookup(agentID string) (p domain.AgentProfile, active, ok bool) {
+func (d *Directory) Lookup(agentID string) (p negotiation.AgentProfile, active, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	a := d.agents[agentID]
@@ -132,19 +133,19 @@ func (d *Directory) Lookup(agentID string) (p domain.AgentProfile, active, ok bo
 }
 
 // Active returns every active profile, ordered by agent id.
-func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
+func (d *Directory) Active(ctx context.Context) ([]negotiation.AgentProfile, error) {
 	if err := d.RefreshIfStale(ctx); err != nil {
 		return nil, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var out []domain.AgentProfile
+	var out []negotiation.AgentProfile
 	for _, a := range d.agents {
 		if a.Exists() && a.Active {
 			out = append(out, a.Profile)
 		}
 	}
-	slices.SortFunc(out, func(a, b domain.AgentProfile) int { return strings.Compare(a.AgentID, b.AgentID) })
+	slices.SortFunc(out, func(a, b negotiation.AgentProfile) int { return strings.Compare(a.AgentID, b.AgentID) })
 	return out, nil
 }
 
@@ -153,28 +154,28 @@ func (d *Directory) Active(ctx context.Context) ([]domain.AgentProfile, error) {
 // false, so a token issued by another process a moment ago is found; a
 // token replaced or an agent deactivated by another process is seen within
 // the directory's refresh interval (200 ms), in this process at once.
-func (d *Directory) ByToken(ctx context.Context, tokenSHA256 string) (domain.AgentState, bool, error) {
+func (d *Directory) ByToken(ctx context.Context, tokenSHA256 string) (negotiation.AgentState, bool, error) {
 	if err := d.RefreshIfStale(ctx); err != nil {
-		return domain.AgentState{}, false, err
+		return negotiation.AgentState{}, false, err
 	}
 	if a, ok := d.byToken(tokenSHA256); ok {
 		return a, true, nil
 	}
 	d.invalidate()
 	if err := d.RefreshIfStale(ctx); err != nil {
-		return domain.AgentState{}, false, err
+		return negotiation.AgentState{}, false, err
 	}
 	a, ok := d.byToken(tokenSHA256)
 	return a, ok, nil
 }
 
 // byToken returns the agent whose current token has this SHA-256.
-func (d *Directory) byToken(tokenSHA256 string) (domain.AgentState, bool) {
+func (d *Directory) byToken(tokenSHA256 string) (negotiation.AgentState, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	id, ok := d.tokens[tokenSHA256]
 	if !ok {
-		return domain.AgentState{}, false
+		return negotiation.AgentState{}, false
 	}
 	return *d.agents[id], true
 }
@@ -214,9 +215,9 @@ func (d *Directory) RequireExternal(ctx context.Context, agentID string) error {
 	case err != nil:
 		return err
 	case !ok:
-		return &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("agent %s does not exist", agentID)}
+		return &event.Error{Code: negotiation.ErrNotFound.Code, Message: fmt.Sprintf("agent %s does not exist", agentID)}
 	case !p.IsExternal():
-		return &domain.Error{Code: domain.ErrNotParticipant.Code, Message: fmt.Sprintf("agent %s is answered by its twin, not by commands", agentID)}
+		return &event.Error{Code: negotiation.ErrNotParticipant.Code, Message: fmt.Sprintf("agent %s is answered by its twin, not by commands", agentID)}
 	}
 	return nil
 }

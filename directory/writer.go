@@ -3,7 +3,8 @@ package directory
 import (
 	"context"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/uow"
 )
@@ -26,11 +27,11 @@ func NewWriter(u *uow.UnitOfWork, dir *Directory) *Writer { return &Writer{u: u,
 // the agent as decided (after the events) and the last position written
 // (0 when decide chose nothing).
 func (e *Writer) DecideAgent(ctx context.Context, step, agentID, actor string,
-	decide func(a *domain.AgentState) ([]domain.Payload, error)) (domain.AgentState, int64, error) {
-	var res domain.AgentState
-	stream := domain.AgentStream(agentID)
+	decide func(a *negotiation.AgentState) ([]event.Payload, error)) (negotiation.AgentState, int64, error) {
+	var res negotiation.AgentState
+	stream := negotiation.AgentStream(agentID)
 	pos, err := e.u.Commit(ctx, step, []string{stream}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
-		a := &domain.AgentState{}
+		a := &negotiation.AgentState{}
 		v, err := st.Fold(ctx, stream, a.Apply)
 		if err != nil {
 			return nil, err
@@ -44,7 +45,7 @@ func (e *Writer) DecideAgent(ctx context.Context, step, agentID, actor string,
 			return nil, err
 		}
 		return &uow.Plan{Appends: []uow.Append{{Stream: stream, Expected: eventstore.ExpectedVersion(v), Events: evs,
-			Meta: domain.Metadata{Actor: actor, CausationID: "api:" + step}}}}, nil
+			Meta: event.Metadata{Actor: actor, CausationID: "api:" + step}}}}, nil
 	})
 	e.dir.invalidate()
 	return res, pos, err
@@ -53,7 +54,7 @@ func (e *Writer) DecideAgent(ctx context.Context, step, agentID, actor string,
 // AgentEvents are the events decided for one agent stream.
 type AgentEvents struct {
 	AgentID string
-	Events  []domain.Payload
+	Events  []event.Payload
 }
 
 // DecideAgents decides on many agent streams in one transaction. decide
@@ -62,14 +63,14 @@ type AgentEvents struct {
 // the states are the caller's to change), and returns the events per
 // agent, appended in that order with meta; a conflict reruns it with the
 // newer states. Nothing is written when decide fails.
-func (e *Writer) DecideAgents(ctx context.Context, step string, meta domain.Metadata, agentIDs []string,
-	decide func(states map[string]*domain.AgentState) ([]AgentEvents, error)) (int64, error) {
+func (e *Writer) DecideAgents(ctx context.Context, step string, meta event.Metadata, agentIDs []string,
+	decide func(states map[string]*negotiation.AgentState) ([]AgentEvents, error)) (int64, error) {
 	pos, err := e.u.Commit(ctx, step, nil, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		e.dir.mu.Lock()
 		err := e.dir.refresh(ctx, st) // a conflict reruns this with the newer profiles
-		states := make(map[string]*domain.AgentState, len(agentIDs))
+		states := make(map[string]*negotiation.AgentState, len(agentIDs))
 		for _, id := range agentIDs {
-			a := &domain.AgentState{}
+			a := &negotiation.AgentState{}
 			if cur := e.dir.agents[id]; cur != nil {
 				*a = *cur
 			}
@@ -89,7 +90,7 @@ func (e *Writer) DecideAgents(ctx context.Context, step string, meta domain.Meta
 			if len(d.Events) == 0 {
 				continue
 			}
-			stream := domain.AgentStream(d.AgentID)
+			stream := negotiation.AgentStream(d.AgentID)
 			v, seen := versions[stream]
 			if !seen {
 				if v, err = st.StreamVersion(ctx, stream); err != nil {

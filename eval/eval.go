@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/quality"
 )
 
@@ -139,27 +139,27 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 // coverage without the assignees who, asked anywhere in the negotiation
 // tree, declined the demand or withdrew from it.
 func baseline(ctx context.Context, a *app.App, events []quality.Event, raw string, tags func(string) []string) (s quality.Scores, kept float64, err error) {
-	var u *domain.Understanding
+	var u *negotiation.Understanding
 	refused := map[string]bool{}
 	for _, e := range events {
 		switch d := e.Payload.(type) {
-		case *domain.DemandUnderstood:
+		case *negotiation.DemandUnderstood:
 			if u == nil {
 				x := d.Understanding()
 				u = &x
 			}
-		case *domain.OfferSubmitted:
-			if d.Decision == domain.OfferDecisionDecline {
+		case *negotiation.OfferSubmitted:
+			if d.Decision == negotiation.OfferDecisionDecline {
 				refused[d.AgentID] = true
 			}
-		case *domain.AgentWithdrawn:
+		case *negotiation.AgentWithdrawn:
 			refused[d.AgentID] = true
 		}
 	}
 	if u == nil {
 		return quality.Scores{}, 0, nil
 	}
-	needs := domain.NeedsOf(*u)
+	needs := negotiation.NeedsOf(*u)
 	s = quality.Scores{Needs: len(needs)}
 	if len(needs) == 0 {
 		s.NeedCoverage, s.Relevance, s.Stability = 1, 1, 0
@@ -209,9 +209,9 @@ func ratio(a, b int) float64 {
 func ended(events []quality.Event, root string) bool {
 	return slices.ContainsFunc(events, func(e quality.Event) bool {
 		switch p := e.Payload.(type) {
-		case *domain.NegotiationCompleted:
-			return p.ChannelID == domain.ChannelIDFor(root)
-		case *domain.NegotiationFailed:
+		case *negotiation.NegotiationCompleted:
+			return p.ChannelID == negotiation.ChannelIDFor(root)
+		case *negotiation.NegotiationFailed:
 			return p.ChannelID == "" && p.DemandID == root
 		}
 		return false

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -72,7 +72,7 @@ func TestAppendStoresEveryField(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	id := uuid.New()
-	md := domain.Metadata{CorrelationID: "demand-1", CausationID: "cmd-9", Actor: "coordinator"}
+	md := event.Metadata{CorrelationID: "demand-1", CausationID: "cmd-9", Actor: "coordinator"}
 	res, err := s.Append(ctx, "demand-1", eventstore.NoStream,
 		eventstore.EventData{ID: id, Type: "towow.demand.submitted", Payload: json.RawMessage(`{"raw_input":"办一场AI聚会","n":1}`), Metadata: md})
 	if err != nil {

@@ -15,7 +15,7 @@
 //     default);
 //   - metadata: a JSON object with correlation_id (the root demand id of a
 //     negotiation tree), causation_id, actor and schema_version
-//     (domain.Metadata);
+//     (event.Metadata);
 //   - recorded_at: the database clock when the row was inserted.
 //
 // Appends go through [Store.AppendTx] inside a caller-supplied pgx.Tx, so a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // ExpectedVersion is the optimistic-concurrency condition of an append: a
@@ -44,15 +44,15 @@ type EventData struct {
 	// ID identifies the event for idempotency. If zero, AppendTx assigns a
 	// UUIDv7; set it yourself when a retry must not append twice.
 	ID       uuid.UUID
-	Type     domain.EventType
+	Type     event.EventType
 	Payload  json.RawMessage // a JSON object
-	Metadata domain.Metadata // SchemaVersion 0: the catalog's current version (1 for unregistered types)
+	Metadata event.Metadata  // SchemaVersion 0: the catalog's current version (1 for unregistered types)
 }
 
 // NewEvent encodes a typed domain payload into EventData, setting the
 // metadata's schema version from the event catalog.
-func NewEvent(id uuid.UUID, p domain.Payload, md domain.Metadata) (EventData, error) {
-	t, v, data, err := domain.EncodePayload(p)
+func NewEvent(id uuid.UUID, p event.Payload, md event.Metadata) (EventData, error) {
+	t, v, data, err := event.EncodePayload(p)
 	if err != nil {
 		return EventData{}, fmt.Errorf("encode event: %w", err)
 	}
@@ -66,16 +66,16 @@ type RecordedEvent struct {
 	EventID       uuid.UUID
 	StreamID      string
 	StreamVersion int64
-	Type          domain.EventType
+	Type          event.EventType
 	Payload       json.RawMessage
-	Metadata      domain.Metadata
+	Metadata      event.Metadata
 	RecordedAt    time.Time
 }
 
 // Decode decodes the payload through the event catalog, using the stored
 // schema version.
-func (e RecordedEvent) Decode() (domain.Payload, error) {
-	p, err := domain.DecodePayload(e.Type, e.Metadata.SchemaVersion, e.Payload)
+func (e RecordedEvent) Decode() (event.Payload, error) {
+	p, err := event.DecodePayload(e.Type, e.Metadata.SchemaVersion, e.Payload)
 	if err != nil {
 		return nil, fmt.Errorf("event %s at position %d: %w", e.EventID, e.Position, err)
 	}
@@ -88,7 +88,7 @@ const MaxStreamIDLength = 200
 var eventTypeRE = regexp.MustCompile(`^towow(\.[a-z0-9_]+)+$`)
 
 // validEventType mirrors the events_event_type_check constraint.
-func validEventType(t domain.EventType) bool { return eventTypeRE.MatchString(string(t)) }
+func validEventType(t event.EventType) bool { return eventTypeRE.MatchString(string(t)) }
 
 // validateAppend checks an append call before it reaches the database and
 // fills in defaults (ids, schema versions). It returns the encoded metadata.
@@ -119,7 +119,7 @@ func (s *Store) validateAppend(streamID string, expected ExpectedVersion, events
 		}
 		seen[e.ID] = i
 		if !validEventType(e.Type) {
-			return nil, &InvalidEventError{Index: i, Reason: fmt.Sprintf("event type %q must be %q followed by dot-separated lowercase words", e.Type, domain.EventTypePrefix)}
+			return nil, &InvalidEventError{Index: i, Reason: fmt.Sprintf("event type %q must be %q followed by dot-separated lowercase words", e.Type, event.EventTypePrefix)}
 		}
 		if len(e.Payload) > s.opts.MaxPayloadBytes {
 			return nil, &InvalidEventError{Index: i, Reason: fmt.Sprintf("payload is %d bytes, over the %d-byte limit", len(e.Payload), s.opts.MaxPayloadBytes)}
@@ -131,7 +131,7 @@ func (s *Store) validateAppend(streamID string, expected ExpectedVersion, events
 			// A registered type is stored at the catalog's current version
 			// (NewEvent sets it too); an unregistered one at 1.
 			e.Metadata.SchemaVersion = 1
-			if spec, ok := domain.Spec(e.Type); ok {
+			if spec, ok := event.Spec(e.Type); ok {
 				e.Metadata.SchemaVersion = spec.SchemaVersion
 			}
 		}

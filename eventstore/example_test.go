@@ -10,7 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 )
@@ -25,9 +26,9 @@ func TestMain(m *testing.M) { dbtest.Main(m, &examplePool) }
 func ExampleStore_Append() {
 	ctx := context.Background()
 	store := eventstore.New(examplePool, eventstore.Options{})
-	md := domain.Metadata{CorrelationID: "d-example", Actor: domain.UserActor("u1")}
+	md := event.Metadata{CorrelationID: "d-example", Actor: event.UserActor("u1")}
 
-	submitted, err := eventstore.NewEvent(uuid.Nil, &domain.DemandSubmitted{
+	submitted, err := eventstore.NewEvent(uuid.Nil, &negotiation.DemandSubmitted{
 		DemandID: "d-example", UserID: "u1", RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾",
 	}, md)
 	if err != nil {
@@ -37,7 +38,7 @@ func ExampleStore_Append() {
 	fmt.Println("appended version", res.LastVersion, err)
 
 	// The same stream again with "no stream": someone else was first.
-	again, _ := eventstore.NewEvent(uuid.Nil, &domain.DemandSubmitted{DemandID: "d-example", UserID: "u2", RawInput: "x"}, md)
+	again, _ := eventstore.NewEvent(uuid.Nil, &negotiation.DemandSubmitted{DemandID: "d-example", UserID: "u2", RawInput: "x"}, md)
 	_, err = store.Append(ctx, "demand-d-example", eventstore.NoStream, again)
 	var conflict *eventstore.VersionConflictError
 	fmt.Println("conflict:", errors.As(err, &conflict), "actual version", conflict.Actual)
@@ -45,7 +46,7 @@ func ExampleStore_Append() {
 	// Reading back decodes through the event catalog.
 	events, _ := store.ReadStream(ctx, "demand-d-example", 1, 10)
 	p, _ := events[0].Decode()
-	fmt.Println(events[0].Type, p.(*domain.DemandSubmitted).RawInput)
+	fmt.Println(events[0].Type, p.(*negotiation.DemandSubmitted).RawInput)
 	// Output:
 	// appended version 1 <nil>
 	// conflict: true actual version 1
@@ -73,10 +74,10 @@ func ExampleStore_Subscribe() {
 				return nil
 			})
 	}()
-	md := domain.Metadata{CorrelationID: "d-sub", Actor: domain.ActorCoordinator}
-	for _, p := range []domain.Payload{
-		&domain.DemandSubmitted{DemandID: "d-sub", UserID: "u1", RawInput: "need a venue"},
-		&domain.DemandUnderstood{DemandID: "d-sub"},
+	md := event.Metadata{CorrelationID: "d-sub", Actor: event.ActorCoordinator}
+	for _, p := range []event.Payload{
+		&negotiation.DemandSubmitted{DemandID: "d-sub", UserID: "u1", RawInput: "need a venue"},
+		&negotiation.DemandUnderstood{DemandID: "d-sub"},
 	} {
 		ev, _ := eventstore.NewEvent(uuid.Nil, p, md)
 		if _, err := store.Append(ctx, "demand-d-sub", eventstore.AnyVersion, ev); err != nil {
@@ -102,14 +103,14 @@ func ExampleHub_Follow() {
 	hub := eventstore.NewHub(store, notifier, eventstore.HubOptions{})
 	go func() { _ = hub.Run(ctx) }()
 
-	md := domain.Metadata{CorrelationID: "d-hub", Actor: domain.ActorCoordinator}
-	appendOne := func(p domain.Payload) {
+	md := event.Metadata{CorrelationID: "d-hub", Actor: event.ActorCoordinator}
+	appendOne := func(p event.Payload) {
 		ev, _ := eventstore.NewEvent(uuid.Nil, p, md)
 		if _, err := store.Append(ctx, "demand-d-hub", eventstore.AnyVersion, ev); err != nil {
 			panic(err)
 		}
 	}
-	appendOne(&domain.DemandSubmitted{DemandID: "d-hub", UserID: "u1", RawInput: "need a venue"})
+	appendOne(&negotiation.DemandSubmitted{DemandID: "d-hub", UserID: "u1", RawInput: "need a venue"})
 
 	got := make(chan string)
 	go func() {
@@ -121,7 +122,7 @@ func ExampleHub_Follow() {
 		})
 	}()
 	fmt.Println(<-got) // the backlog
-	appendOne(&domain.DemandUnderstood{DemandID: "d-hub"})
+	appendOne(&negotiation.DemandUnderstood{DemandID: "d-hub"})
 	fmt.Println(<-got) // live
 	// Output:
 	// towow.demand.submitted v1

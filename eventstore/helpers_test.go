@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 )
@@ -21,7 +21,7 @@ func newStore(t *testing.T) (*eventstore.Store, *pgxpool.Pool) {
 }
 
 func ev(typ string, payload string) eventstore.EventData {
-	return eventstore.EventData{Type: domain.EventType(typ), Payload: json.RawMessage(payload)}
+	return eventstore.EventData{Type: event.EventType(typ), Payload: json.RawMessage(payload)}
 }
 
 func evN(n int, prefix string) []eventstore.EventData {

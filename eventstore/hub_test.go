@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -21,7 +21,7 @@ func TestFilterMatchAgreesWithReadAll(t *testing.T) {
 	types := []string{"towow.offer.submitted", "towow.offer.withdrawn", "towow.proposal.distributed", "towow.channel.created"}
 	for i := range 60 {
 		e := ev(types[i%len(types)], fmt.Sprintf(`{"i":%d}`, i))
-		e.Metadata = domain.Metadata{CorrelationID: fmt.Sprintf("d-%d", i%3), Actor: []string{"coordinator", "agent:bob", ""}[i%3]}
+		e.Metadata = event.Metadata{CorrelationID: fmt.Sprintf("d-%d", i%3), Actor: []string{"coordinator", "agent:bob", ""}[i%3]}
 		if _, err := s.Append(ctx, fmt.Sprintf("channel-%d", i%5), eventstore.AnyVersion, e); err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func TestFilterMatchAgreesWithReadAll(t *testing.T) {
 	for _, f := range []eventstore.Filter{
 		{},
 		{StreamID: "channel-2"},
-		{Types: []domain.EventType{"towow.offer.submitted", "towow.channel.created"}},
+		{Types: []event.EventType{"towow.offer.submitted", "towow.channel.created"}},
 		{TypePrefix: "towow.offer."},
 		{TypePrefix: "towow.offer_"}, // literal: "_" is no wildcard
 		{CorrelationID: "d-1"},

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -339,7 +339,7 @@ func randomTx(ctx context.Context, s *eventstore.Store, pool *pgxpool.Pool, rng 
 	for i := range events {
 		events[i] = eventstore.EventData{ID: uuid.New(), Type: "towow.test.random",
 			Payload:  []byte(fmt.Sprintf(`{"i":%d}`, i)),
-			Metadata: domain.Metadata{CorrelationID: fmt.Sprintf("corr-%d", rng.IntN(3))}}
+			Metadata: event.Metadata{CorrelationID: fmt.Sprintf("corr-%d", rng.IntN(3))}}
 	}
 	tx, err := pool.Begin(ctx)
 	if err != nil {

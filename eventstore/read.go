@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
@@ -23,12 +23,12 @@ const (
 // Filter narrows ReadAll and subscriptions. Zero fields do not filter.
 type Filter struct {
 	StreamID      string
-	Types         []domain.EventType // any of these types
-	TypePrefix    string             // e.g. "towow.offer." (matched literally)
-	CorrelationID string             // metadata correlation_id: a whole negotiation tree
-	Actor         string             // metadata actor
-	UntilPosition int64              // positions <= UntilPosition only
-	Since, Until  time.Time          // recorded_at in [Since, Until)
+	Types         []event.EventType // any of these types
+	TypePrefix    string            // e.g. "towow.offer." (matched literally)
+	CorrelationID string            // metadata correlation_id: a whole negotiation tree
+	Actor         string            // metadata actor
+	UntilPosition int64             // positions <= UntilPosition only
+	Since, Until  time.Time         // recorded_at in [Since, Until)
 }
 
 func clampLimit(limit int) int32 {
@@ -132,7 +132,7 @@ func toRecorded(rows []sqlcdb.Event) ([]RecordedEvent, error) {
 			EventID:       r.EventID,
 			StreamID:      r.StreamID,
 			StreamVersion: r.StreamVersion,
-			Type:          domain.EventType(r.EventType),
+			Type:          event.EventType(r.EventType),
 			Payload:       r.Payload,
 			RecordedAt:    r.RecordedAt,
 		}
@@ -146,7 +146,7 @@ func toRecorded(rows []sqlcdb.Event) ([]RecordedEvent, error) {
 // Fold reads every event of a stream, oldest first, decodes each and hands
 // it to apply (an aggregate's Apply); it returns the stream's version (0:
 // no such stream).
-func (s *Store) Fold(ctx context.Context, streamID string, apply func(domain.Payload)) (int64, error) {
+func (s *Store) Fold(ctx context.Context, streamID string, apply func(event.Payload)) (int64, error) {
 	var version int64
 	for {
 		evs, err := s.ReadStream(ctx, streamID, version+1, MaxReadLimit)

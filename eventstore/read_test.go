@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -54,8 +54,8 @@ func TestReadStreamForwardAndBackward(t *testing.T) {
 func TestReadAllFilters(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	md := func(corr, actor string) domain.Metadata { return domain.Metadata{CorrelationID: corr, Actor: actor} }
-	appendOne := func(stream, typ string, m domain.Metadata) int64 {
+	md := func(corr, actor string) event.Metadata { return event.Metadata{CorrelationID: corr, Actor: actor} }
+	appendOne := func(stream, typ string, m event.Metadata) int64 {
 		e := ev(typ, `{}`)
 		e.Metadata = m
 		r, err := s.Append(ctx, stream, eventstore.AnyVersion, e)
@@ -86,7 +86,7 @@ func TestReadAllFilters(t *testing.T) {
 		{"limit", 0, eventstore.Filter{}, 2, []int64{p1, p2}},
 		{"until position", 0, eventstore.Filter{UntilPosition: p3}, 0, []int64{p1, p2, p3}},
 		{"stream", 0, eventstore.Filter{StreamID: "channel-1"}, 0, []int64{p2, p3, p4}},
-		{"types", 0, eventstore.Filter{Types: []domain.EventType{"towow.demand.submitted", "towow.channel.created"}}, 0, []int64{p1, p2, p5}},
+		{"types", 0, eventstore.Filter{Types: []event.EventType{"towow.demand.submitted", "towow.channel.created"}}, 0, []int64{p1, p2, p5}},
 		{"type prefix", 0, eventstore.Filter{TypePrefix: "towow.offer."}, 0, []int64{p3, p4}},
 		{"type prefix with underscore", 0, eventstore.Filter{TypePrefix: "towow.offer_"}, 0, []int64{p6}},
 		{"correlation", 0, eventstore.Filter{CorrelationID: "demand-2"}, 0, []int64{p5, p6}},

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
@@ -177,7 +177,7 @@ func duplicateResult(streamID string, events []EventData, existing []appendRow) 
 		case !ok:
 			return AppendResult{}, fmt.Errorf("append to %q: %w: %d of %d events are already stored; event #%d (%s) is not",
 				streamID, ErrEventIDReused, len(existing), len(events), i, e.ID)
-		case r.StreamID != streamID || domain.EventType(*r.EventType) != e.Type:
+		case r.StreamID != streamID || event.EventType(*r.EventType) != e.Type:
 			return AppendResult{}, fmt.Errorf("append to %q: %w: event %s is stored as %s in stream %q",
 				streamID, ErrEventIDReused, e.ID, *r.EventType, r.StreamID)
 		case i > 0 && r.StreamVersion != res.FirstVersion+int64(i):

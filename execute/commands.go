@@ -6,7 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/uow"
 )
 
@@ -26,39 +27,39 @@ func NewCommands(p *Process) *Commands { return &Commands{p: p} }
 // decision without an id gets one. Let through, it returns the
 // validation (the decision as it took effect, its corrections and the new
 // version) and the position written; refused, the rejection is recorded
-// and returned as a *domain.RejectionError (errors.Is
-// domain.ErrDecisionRejected). A decision id already ruled on returns the
+// and returned as a *workflow.RejectionError (errors.Is
+// workflow.ErrDecisionRejected). A decision id already ruled on returns the
 // earlier ruling's version with Repeated set. ErrWorkflowNotFound for an
 // unknown workflow.
-func (s *Commands) Decide(ctx context.Context, workflowID string, d domain.Decision) (domain.DecisionOutcome, error) {
+func (s *Commands) Decide(ctx context.Context, workflowID string, d workflow.Decision) (workflow.DecisionOutcome, error) {
 	if d.DecisionID == "" {
 		id, err := uow.NewID("dec-", 8)
 		if err != nil {
-			return domain.DecisionOutcome{}, err
+			return workflow.DecisionOutcome{}, err
 		}
 		d.DecisionID = id
 	}
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
-		return domain.DecisionOutcome{}, err
+		return workflow.DecisionOutcome{}, err
 	}
 	evs, pos, err := s.p.decideWorkflow(ctx, workflowID, d, "decision:"+d.DecisionID)
 	if err != nil {
-		return domain.DecisionOutcome{}, err
+		return workflow.DecisionOutcome{}, err
 	}
-	if rej := domain.RejectionOf(evs); rej != nil {
-		return domain.DecisionOutcome{Position: pos}, &domain.RejectionError{Rejected: *rej}
+	if rej := workflow.RejectionOf(evs); rej != nil {
+		return workflow.DecisionOutcome{Position: pos}, &workflow.RejectionError{Rejected: *rej}
 	}
 	for _, ev := range evs {
-		if v, ok := ev.(*domain.DecisionValidated); ok {
-			return domain.DecisionOutcome{Validated: *v, Position: pos}, nil
+		if v, ok := ev.(*workflow.DecisionValidated); ok {
+			return workflow.DecisionOutcome{Validated: *v, Position: pos}, nil
 		}
 	}
 	// Ruled on before: report the workflow as it is.
 	w, err := s.p.loadWorkflow(ctx, workflowID)
 	if err != nil {
-		return domain.DecisionOutcome{}, err
+		return workflow.DecisionOutcome{}, err
 	}
-	return domain.DecisionOutcome{Validated: domain.DecisionValidated{WorkflowID: workflowID, Decision: d, Version: w.Version},
+	return workflow.DecisionOutcome{Validated: workflow.DecisionValidated{WorkflowID: workflowID, Decision: d, Version: w.Version},
 		Repeated: true}, nil
 }
 
@@ -67,72 +68,72 @@ func (s *Commands) Decide(ctx context.Context, workflowID string, d domain.Decis
 // through, it returns the outcome (new version, decision ids,
 // corrections) and the position written. A change refused: its rejection
 // is recorded, the outcome names it (Rejected, Index) and the error is a
-// *domain.RejectionError. A structural batch on a stale version: a
-// *domain.CanvasConflictError; while the workflow runs or after it ended:
-// domain.ErrCanvasLocked; an unknown workflow: ErrWorkflowNotFound.
+// *workflow.RejectionError. A structural batch on a stale version: a
+// *workflow.CanvasConflictError; while the workflow runs or after it ended:
+// workflow.ErrCanvasLocked; an unknown workflow: ErrWorkflowNotFound.
 // Nothing is written then. A batch id ruled on before returns the earlier
 // ruling with Repeated set (a refusal again as the error).
-func (s *Commands) ChangeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error) {
+func (s *Commands) ChangeCanvas(ctx context.Context, workflowID string, b workflow.CanvasBatch) (workflow.CanvasOutcome, int64, error) {
 	if b.BatchID == "" {
 		id, err := uow.NewID("cv-", 8)
 		if err != nil {
-			return domain.CanvasOutcome{}, 0, err
+			return workflow.CanvasOutcome{}, 0, err
 		}
 		b.BatchID = id
 	}
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
-		return domain.CanvasOutcome{}, 0, err
+		return workflow.CanvasOutcome{}, 0, err
 	}
 	out, pos, err := s.p.changeCanvas(ctx, workflowID, b)
 	if err != nil {
-		return domain.CanvasOutcome{}, 0, err
+		return workflow.CanvasOutcome{}, 0, err
 	}
 	out.BatchID = b.BatchID
 	if out.Rejected != nil {
-		return out, pos, &domain.RejectionError{Rejected: *out.Rejected}
+		return out, pos, &workflow.RejectionError{Rejected: *out.Rejected}
 	}
 	return out, pos, nil
 }
 
 // ReportTask records an external agent's report on its running task.
-// Errors are *domain.Error: ErrWorkflowNotFound, ErrNotFound (no such
+// Errors are *event.Error: ErrWorkflowNotFound, ErrNotFound (no such
 // node), ErrNodeNotOpen, ErrNotAssignee, ErrInvalidAnswer; nothing is
 // written on error.
-func (s *Commands) ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a domain.TaskAnswer) (int64, error) {
+func (s *Commands) ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a workflow.TaskAnswer) (int64, error) {
 	if err := s.p.dir.RequireExternal(ctx, agentID); err != nil {
 		return 0, err
 	}
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
 		return 0, err
 	}
-	_, pos, err := s.p.actOnWorkflow(ctx, "report task", workflowID, domain.AgentActor(agentID), "agent:"+agentID,
-		func(w *domain.Workflow) ([]domain.Payload, error) {
+	_, pos, err := s.p.actOnWorkflow(ctx, "report task", workflowID, event.AgentActor(agentID), "agent:"+agentID,
+		func(w *workflow.Workflow) ([]event.Payload, error) {
 			return w.ReportTask(nodeID, agentID, a, s.p.cfg.Now())
 		})
 	return pos, err
 }
 
 // Approve records the demand's user's answer to a running approval node.
-// Errors are *domain.Error: ErrWorkflowNotFound, ErrNotFound,
+// Errors are *event.Error: ErrWorkflowNotFound, ErrNotFound,
 // ErrNodeNotOpen, ErrNotWorkflowUser; nothing is written on error.
 func (s *Commands) Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error) {
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
 		return 0, err
 	}
 	_, pos, err := s.p.actOnWorkflow(ctx, "approve", workflowID, "user:"+userID, "user:"+userID,
-		func(w *domain.Workflow) ([]domain.Payload, error) {
+		func(w *workflow.Workflow) ([]event.Payload, error) {
 			return w.Approve(nodeID, userID, approved, comment, s.p.cfg.Now())
 		})
 	return pos, err
 }
 
 func (s *Commands) requireWorkflow(ctx context.Context, workflowID string) error {
-	v, err := s.p.store.StreamVersion(ctx, domain.WorkflowStream(workflowID))
+	v, err := s.p.store.StreamVersion(ctx, workflow.WorkflowStream(workflowID))
 	if err != nil {
 		return err
 	}
 	if v == 0 {
-		return &domain.Error{Code: domain.ErrWorkflowNotFound.Code, Message: fmt.Sprintf("no workflow %s", workflowID)}
+		return &event.Error{Code: workflow.ErrWorkflowNotFound.Code, Message: fmt.Sprintf("no workflow %s", workflowID)}
 	}
 	return nil
 }
@@ -143,9 +144,9 @@ func (s *Commands) requireWorkflow(ctx context.Context, workflowID string) error
 // ErrWorkflowNotFound for an unknown workflow; nothing is written then.
 func (s *Commands) SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error) {
 	text = strings.TrimSpace(text)
-	if text == "" || utf8.RuneCountInString(text) > domain.MaxMessageRunes {
-		return "", 0, &domain.Error{Code: domain.ErrMessageInvalid.Code,
-			Message: fmt.Sprintf("a message holds 1 to %d characters", domain.MaxMessageRunes)}
+	if text == "" || utf8.RuneCountInString(text) > workflow.MaxMessageRunes {
+		return "", 0, &event.Error{Code: workflow.ErrMessageInvalid.Code,
+			Message: fmt.Sprintf("a message holds 1 to %d characters", workflow.MaxMessageRunes)}
 	}
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
 		return "", 0, err
@@ -154,13 +155,13 @@ func (s *Commands) SendMessage(ctx context.Context, workflowID, text, clientID, 
 	if err != nil {
 		return "", 0, err
 	}
-	pos, err := s.p.sendMessage(ctx, domain.ConversationMessage{WorkflowID: workflowID, MessageID: id, Text: text,
+	pos, err := s.p.sendMessage(ctx, workflow.ConversationMessage{WorkflowID: workflowID, MessageID: id, Text: text,
 		ClientID: clientID, UserID: userID})
 	return id, pos, err
 }
 
 // Conversation returns a workflow's conversation so far.
-func (s *Commands) Conversation(ctx context.Context, workflowID string) ([]domain.Turn, error) {
+func (s *Commands) Conversation(ctx context.Context, workflowID string) ([]workflow.Turn, error) {
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func (s *Commands) Conversation(ctx context.Context, workflowID string) ([]domai
 		return nil, err
 	}
 	if c.Turns == nil {
-		return []domain.Turn{}, nil
+		return []workflow.Turn{}, nil
 	}
 	return c.Turns, nil
 }

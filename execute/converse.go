@@ -7,7 +7,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -41,12 +42,12 @@ func (wk *ConverseWorker) Work(ctx context.Context, j *river.Job[ConverseArgs]) 
 		return nil
 	}
 	seen := w.Version // the version the agent plans on
-	var step domain.AgentStep
-	var call *domain.LLMCall
-	if a.Step > domain.MaxAgentSteps {
-		step = domain.AgentStep{Thought: "步数已用完", Reply: fmt.Sprintf("我已经尝试了 %d 步仍未完成，请换一种说法或直接在画布上修改。", domain.MaxAgentSteps)}
+	var step workflow.AgentStep
+	var call *event.LLMCall
+	if a.Step > workflow.MaxAgentSteps {
+		step = workflow.AgentStep{Thought: "步数已用完", Reply: fmt.Sprintf("我已经尝试了 %d 步仍未完成，请换一种说法或直接在画布上修改。", workflow.MaxAgentSteps)}
 	} else {
-		var history []domain.Turn
+		var history []workflow.Turn
 		for _, t := range conv.Turns {
 			if t.Done && t.MessageID != a.MessageID {
 				history = append(history, t)
@@ -60,8 +61,8 @@ func (wk *ConverseWorker) Work(ctx context.Context, j *river.Job[ConverseArgs]) 
 		step, call = s, &c
 	}
 	cause := uow.Causation(j.Kind, j.ID)
-	_, _, err = e.changeWorkflow(ctx, "converse", a.WorkflowID, domain.ActorConversation, cause, call,
-		func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error) {
+	_, _, err = e.changeWorkflow(ctx, "converse", a.WorkflowID, event.ActorConversation, cause, call,
+		func(w *workflow.Workflow, conv *workflow.Conversation) (workflowChange, error) {
 			turn := conv.Turn(a.MessageID)
 			if turn == nil || turn.Done || len(turn.Steps)+1 != a.Step { // done before this retry
 				return workflowChange{}, nil
@@ -79,17 +80,17 @@ func (wk *ConverseWorker) Work(ctx context.Context, j *river.Job[ConverseArgs]) 
 // sendMessage records what a person said about a workflow and starts the
 // agent's turn. ErrWorkflowNotFound for an unknown workflow; a message id
 // already recorded writes nothing.
-func (e *Process) sendMessage(ctx context.Context, m domain.ConversationMessage) (int64, error) {
+func (e *Process) sendMessage(ctx context.Context, m workflow.ConversationMessage) (int64, error) {
 	m.SentAt = e.cfg.Now()
 	_, pos, err := e.changeWorkflow(ctx, "message", m.WorkflowID, userActor(m.UserID), "message:"+m.MessageID, nil,
-		func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error) {
+		func(w *workflow.Workflow, conv *workflow.Conversation) (workflowChange, error) {
 			switch {
 			case !w.Exists():
-				return workflowChange{}, &domain.Error{Code: domain.ErrWorkflowNotFound.Code, Message: "no workflow " + m.WorkflowID}
+				return workflowChange{}, &event.Error{Code: workflow.ErrWorkflowNotFound.Code, Message: "no workflow " + m.WorkflowID}
 			case conv.Turn(m.MessageID) != nil:
 				return workflowChange{}, nil
 			}
-			return workflowChange{events: []domain.Payload{&m},
+			return workflowChange{events: []event.Payload{&m},
 				jobs: []uow.Job{{Args: ConverseArgs{WorkflowID: m.WorkflowID, MessageID: m.MessageID, Step: 1}}}}, nil
 		})
 	return pos, err
@@ -111,20 +112,20 @@ const maxReplans = 3
 // observation, the reply), the step to run next (0: the turn ended; n:
 // plan step n again, the workflow changed under it) and the event the LLM
 // call is recorded on.
-func (e *Process) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.AgentStep, seen int) ([]domain.Payload, int, domain.EventType) {
-	rec := &domain.ConversationStep{WorkflowID: w.ID, MessageID: turn.MessageID, Step: n, Action: s}
+func (e *Process) act(w *workflow.Workflow, turn *workflow.Turn, n int, s workflow.AgentStep, seen int) ([]event.Payload, int, event.EventType) {
+	rec := &workflow.ConversationStep{WorkflowID: w.ID, MessageID: turn.MessageID, Step: n, Action: s}
 	switch s.Tool {
 	case "":
-		return []domain.Payload{&domain.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Reply,
-			Steps: n - 1}}, 0, domain.EventConversationReplied
-	case domain.ToolGetWorkflow:
+		return []event.Payload{&workflow.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Reply,
+			Steps: n - 1}}, 0, workflow.EventConversationReplied
+	case workflow.ToolGetWorkflow:
 		rec.Observation = describeWorkflow(w)
-	case domain.ToolGetNode:
+	case workflow.ToolGetNode:
 		rec.Observation = describeNode(w, s.Args.NodeID)
-	case domain.ToolAskUser:
+	case workflow.ToolAskUser:
 		rec.Observation = "asked the person"
-		return []domain.Payload{rec, &domain.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Args.Reason,
-			Steps: n, Question: true}}, 0, domain.EventConversationStep
+		return []event.Payload{rec, &workflow.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Args.Reason,
+			Steps: n, Question: true}}, 0, workflow.EventConversationStep
 	default:
 		// One decision id per planning of the step: a retried job repeats
 		// it (the Coordinator rules once), a new plan gets the next one.
@@ -142,34 +143,34 @@ func (e *Process) act(w *domain.Workflow, turn *domain.Turn, n int, s domain.Age
 		// No client id: the agent's change is news to every canvas, the
 		// one that sent the message included (echo exclusion leaves out
 		// only what a client did itself).
-		d := domain.Decision{DecisionID: id, Type: domain.DecisionType(s.Tool), Actor: domain.ActorConversation,
+		d := workflow.Decision{DecisionID: id, Type: workflow.DecisionType(s.Tool), Actor: event.ActorConversation,
 			Confidence: s.Confidence, BaseVersion: seen, Payload: s.Args}
 		evs, err := w.Decide(d, e.decisionContext())
 		if err != nil {
 			rec.Observation = err.Error()
-			return []domain.Payload{rec}, n + 1, domain.EventConversationStep
+			return []event.Payload{rec}, n + 1, workflow.EventConversationStep
 		}
 		rec.DecisionID = d.DecisionID
-		if r := domain.RejectionOf(evs); r != nil {
+		if r := workflow.RejectionOf(evs); r != nil {
 			if r.Rule == "version" && plans+1 < maxReplans { // the workflow moved on: plan this step again on it
-				return evs, n, domain.EventDecisionRejected
+				return evs, n, workflow.EventDecisionRejected
 			}
 			rec.Rejected = true
 			rec.Observation = fmt.Sprintf("refused by rule %s: %s", r.Rule, r.Reason)
 		} else if len(evs) > 0 {
-			v := evs[0].(*domain.DecisionValidated)
+			v := evs[0].(*workflow.DecisionValidated)
 			rec.Observation = fmt.Sprintf("ok: %s applied, workflow version %d", d.Type, v.Version)
 			for _, c := range v.Corrections {
 				rec.Observation += fmt.Sprintf("; corrected %s from %s to %s (%s)", c.Field, c.From, c.To, c.Message)
 			}
 		}
-		return append(evs, rec), n + 1, domain.EventConversationStep
+		return append(evs, rec), n + 1, workflow.EventConversationStep
 	}
-	return []domain.Payload{rec}, n + 1, domain.EventConversationStep
+	return []event.Payload{rec}, n + 1, workflow.EventConversationStep
 }
 
 // describeWorkflow is get_workflow's observation.
-func describeWorkflow(w *domain.Workflow) string {
+func describeWorkflow(w *workflow.Workflow) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "workflow %s (%s, version %d):", w.ID, w.Status, w.Version)
 	for _, n := range w.Nodes {
@@ -182,7 +183,7 @@ func describeWorkflow(w *domain.Workflow) string {
 }
 
 // describeNode is get_node's observation.
-func describeNode(w *domain.Workflow, id string) string {
+func describeNode(w *workflow.Workflow, id string) string {
 	n := w.Node(id)
 	if n == nil {
 		return "no node " + id

@@ -5,7 +5,7 @@
 //
 // An agreed negotiation tree becomes a draft workflow in the commit that
 // completes it (package negotiate); decisions on it go through the
-// Coordinator's validators (domain.Workflow.Decide), whose ruling is itself
+// Coordinator's validators (workflow.Workflow.Decide), whose ruling is itself
 // an event; once executed, its nodes run as River jobs in topological
 // order, independent branches in parallel.
 //

@@ -12,7 +12,9 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -45,17 +47,17 @@ func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectA
 	}
 	r := w.Run(a.NodeID)
 	n := w.Node(a.NodeID)
-	if n == nil || r.Status != domain.NodeStatusRunning || r.Attempt != a.Attempt {
+	if n == nil || r.Status != workflow.NodeStatusRunning || r.Attempt != a.Attempt {
 		return nil
 	}
 	cause := uow.Causation(job.Kind, job.ID)
-	finish := func(actor string, call *domain.LLMCall, res *domain.NodeResult, failure string, retryable bool) error {
-		callFor := domain.EventNodeCompleted
+	finish := func(actor string, call *event.LLMCall, res *workflow.NodeResult, failure string, retryable bool) error {
+		callFor := workflow.EventNodeCompleted
 		if res == nil {
-			callFor = domain.EventNodeFailed
+			callFor = workflow.EventNodeFailed
 		}
 		_, _, err := e.workflowStep(ctx, "node "+string(n.Type), a.WorkflowID, actor, cause, call, callFor,
-			func(w *domain.Workflow) ([]domain.Payload, error) {
+			func(w *workflow.Workflow) ([]event.Payload, error) {
 				if res != nil {
 					return w.CompleteNode(a.NodeID, a.Attempt, *res)
 				}
@@ -64,18 +66,18 @@ func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectA
 		return e.jobError(ctx, "node "+string(n.Type), err)
 	}
 	switch n.Type {
-	case domain.NodeWait:
+	case workflow.NodeWait:
 		if err := e.u.WaitUntil(ctx, n.WaitUntil); err != nil {
 			return err
 		}
-		return finish(domain.ActorSystem, nil, &domain.NodeResult{Summary: "等待结束：" + n.WaitUntil.Format(time.RFC3339), By: domain.ActorSystem}, "", false)
-	case domain.NodeHTTP:
+		return finish(event.ActorSystem, nil, &workflow.NodeResult{Summary: "等待结束：" + n.WaitUntil.Format(time.RFC3339), By: event.ActorSystem}, "", false)
+	case workflow.NodeHTTP:
 		if job.Attempt > 1 { // an earlier run of this attempt may have sent it: never twice
-			return finish(domain.ActorSystem, nil, nil, "interrupted: this attempt may have reached the server and is not repeated", true)
+			return finish(event.ActorSystem, nil, nil, "interrupted: this attempt may have reached the server and is not repeated", true)
 		}
 		res, failure, retryable := e.post(ctx, w, n, a.Attempt)
-		return finish(domain.ActorSystem, nil, res, failure, retryable)
-	case domain.NodeTask:
+		return finish(event.ActorSystem, nil, res, failure, retryable)
+	case workflow.NodeTask:
 		prof, _, ok, err := e.dir.Get(ctx, n.AssigneeID)
 		if err != nil {
 			return err
@@ -89,16 +91,16 @@ func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectA
 }
 
 // twinTask asks a task's twin (the task prompt) and records its report.
-func (e *Process) twinTask(ctx context.Context, w *domain.Workflow, n *domain.WorkflowNode, prof domain.AgentProfile,
-	finish func(actor string, call *domain.LLMCall, res *domain.NodeResult, failure string, retryable bool) error) error {
+func (e *Process) twinTask(ctx context.Context, w *workflow.Workflow, n *workflow.WorkflowNode, prof negotiation.AgentProfile,
+	finish func(actor string, call *event.LLMCall, res *workflow.NodeResult, failure string, retryable bool) error) error {
 	d, _, err := e.loadDemand(ctx, w.DemandID)
 	if err != nil {
 		return err
 	}
-	var before []domain.NodeOutcome
+	var before []workflow.NodeOutcome
 	for _, id := range w.Before(n.ID) {
 		if r := w.Run(id); r.Result != nil {
-			before = append(before, domain.NodeOutcome{NodeID: id, Result: *r.Result})
+			before = append(before, workflow.NodeOutcome{NodeID: id, Result: *r.Result})
 		}
 	}
 	ans, call, err := llm.Call(ctx, e.llm, llm.Task, llm.TaskInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput, Plan: w.Title,
@@ -106,9 +108,9 @@ func (e *Process) twinTask(ctx context.Context, w *domain.Workflow, n *domain.Wo
 	if err != nil {
 		return err
 	}
-	actor := domain.AgentActor(prof.AgentID)
-	if ans.Status == domain.TaskDone {
-		return finish(actor, &call, &domain.NodeResult{Summary: ans.Summary, By: prof.AgentID}, "", false)
+	actor := event.AgentActor(prof.AgentID)
+	if ans.Status == workflow.TaskDone {
+		return finish(actor, &call, &workflow.NodeResult{Summary: ans.Summary, By: prof.AgentID}, "", false)
 	}
 	return finish(actor, &call, nil, ans.Problem, false)
 }
@@ -120,8 +122,8 @@ const maxHTTPBody = 2048
 // JSON, with an Idempotency-Key naming the attempt. It returns the result,
 // or why it failed and whether another attempt may help (a network error,
 // 408, 429, 5xx).
-func (e *Process) post(ctx context.Context, w *domain.Workflow, n *domain.WorkflowNode, attempt int) (*domain.NodeResult, string, bool) {
-	if !domain.HostAllowed(n.URL, e.cfg.HTTPAllow) {
+func (e *Process) post(ctx context.Context, w *workflow.Workflow, n *workflow.WorkflowNode, attempt int) (*workflow.NodeResult, string, bool) {
+	if !workflow.HostAllowed(n.URL, e.cfg.HTTPAllow) {
 		return nil, "the host of " + n.URL + " is no longer on the allow list", false
 	}
 	body, err := json.Marshal(map[string]any{"workflow_id": w.ID, "node_id": n.ID, "demand_id": w.DemandID, "attempt": attempt,
@@ -151,6 +153,6 @@ func (e *Process) post(ctx context.Context, w *domain.Workflow, n *domain.Workfl
 		retry := resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
 		return nil, fmt.Sprintf("%s answered %d: %s", n.URL, resp.StatusCode, bytes.TrimSpace(got)), retry
 	}
-	return &domain.NodeResult{Summary: fmt.Sprintf("POST %s → %d", n.URL, resp.StatusCode), By: domain.ActorSystem,
+	return &workflow.NodeResult{Summary: fmt.Sprintf("POST %s → %d", n.URL, resp.StatusCode), By: event.ActorSystem,
 		Output: map[string]string{"status": fmt.Sprint(resp.StatusCode), "body": string(got)}}, "", false
 }

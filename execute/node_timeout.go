@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/uow"
 )
 
@@ -34,7 +35,9 @@ func (wk *NodeTimeoutWorker) Work(ctx context.Context, job *river.Job[NodeTimeou
 	if err := e.u.WaitUntil(ctx, a.Deadline); err != nil {
 		return err
 	}
-	_, _, err := e.workflowStep(ctx, "node timeout", a.WorkflowID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
-		func(w *domain.Workflow) ([]domain.Payload, error) { return w.TimeOut(a.NodeID, a.Attempt, e.cfg.Now()) })
+	_, _, err := e.workflowStep(ctx, "node timeout", a.WorkflowID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(w *workflow.Workflow) ([]event.Payload, error) {
+			return w.TimeOut(a.NodeID, a.Attempt, e.cfg.Now())
+		})
 	return e.jobError(ctx, "node timeout", err)
 }

@@ -8,7 +8,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/jobs"
 	"github.com/towow/towow/llm"
@@ -21,7 +22,7 @@ type Config struct {
 	// host:port or *.domain; none: no http node validates).
 	HTTPAllow []string
 	// DecisionRateLimit is how many decisions one actor may make on a
-	// workflow per minute ([domain.DefaultDecisionRateLimit]; negative: no
+	// workflow per minute ([workflow.DefaultDecisionRateLimit]; negative: no
 	// limit).
 	DecisionRateLimit int
 	// HTTPClient sends the http nodes' requests (default: a client that
@@ -53,7 +54,7 @@ func New(u *uow.UnitOfWork, dir *directory.Directory, client *llm.Client, cfg Co
 		cfg.Now = time.Now
 	}
 	if cfg.DecisionRateLimit == 0 {
-		cfg.DecisionRateLimit = domain.DefaultDecisionRateLimit
+		cfg.DecisionRateLimit = workflow.DefaultDecisionRateLimit
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{CheckRedirect: noRedirects}
@@ -80,17 +81,17 @@ func (e *Process) jobError(ctx context.Context, step string, err error) error {
 
 // loadDemand folds a demand's stream, through the event cache (read-only
 // state).
-func (e *Process) loadDemand(ctx context.Context, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
-	d := &domain.DemandState{}
-	v, err := e.u.Fold(ctx, e.store, domain.DemandStream(demandID), d.Apply)
+func (e *Process) loadDemand(ctx context.Context, demandID string) (*negotiation.DemandState, eventstore.ExpectedVersion, error) {
+	d := &negotiation.DemandState{}
+	v, err := e.u.Fold(ctx, e.store, negotiation.DemandStream(demandID), d.Apply)
 	return d, v, err
 }
 
 // understanding is the demand as the prompts see it: its recorded
 // understanding, or only its raw input before prompt 1 answered.
-func understanding(d *domain.DemandState) domain.Understanding {
+func understanding(d *negotiation.DemandState) negotiation.Understanding {
 	if d.Understanding == nil {
-		return domain.Understanding{SurfaceDemand: d.RawInput}
+		return negotiation.Understanding{SurfaceDemand: d.RawInput}
 	}
 	return d.Understanding.Understanding()
 }

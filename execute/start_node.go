@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/uow"
 )
 
@@ -38,7 +39,7 @@ func (wk *StartNodeWorker) Work(ctx context.Context, job *river.Job[StartNodeArg
 			return err
 		}
 	}
-	_, _, err = e.workflowStep(ctx, "start node", a.WorkflowID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
-		func(w *domain.Workflow) ([]domain.Payload, error) { return w.StartNode(a.NodeID, e.cfg.Now()) })
+	_, _, err = e.workflowStep(ctx, "start node", a.WorkflowID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(w *workflow.Workflow) ([]event.Payload, error) { return w.StartNode(a.NodeID, e.cfg.Now()) })
 	return e.jobError(ctx, "start node", err)
 }

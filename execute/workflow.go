@@ -5,7 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/uow"
 )
@@ -17,14 +18,14 @@ var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 // loadWorkflowFrom folds a workflow's stream from st (through the event
 // cache). Applying more events to it is safe: Workflow.Apply never writes
 // into an event's memory.
-func (e *Process) loadWorkflowFrom(ctx context.Context, st *eventstore.Store, id string) (*domain.Workflow, eventstore.ExpectedVersion, error) {
-	w := &domain.Workflow{}
-	v, err := e.u.Fold(ctx, st, domain.WorkflowStream(id), w.Apply)
+func (e *Process) loadWorkflowFrom(ctx context.Context, st *eventstore.Store, id string) (*workflow.Workflow, eventstore.ExpectedVersion, error) {
+	w := &workflow.Workflow{}
+	v, err := e.u.Fold(ctx, st, workflow.WorkflowStream(id), w.Apply)
 	return w, v, err
 }
 
 // loadWorkflow folds a workflow from the log (for the command side).
-func (e *Process) loadWorkflow(ctx context.Context, id string) (*domain.Workflow, error) {
+func (e *Process) loadWorkflow(ctx context.Context, id string) (*workflow.Workflow, error) {
 	w, _, err := e.loadWorkflowFrom(ctx, e.store, id)
 	return w, err
 }
@@ -33,9 +34,9 @@ func (e *Process) loadWorkflow(ctx context.Context, id string) (*domain.Workflow
 // jobs it enqueues beyond those the events set off, and the event its LLM
 // call (if any) is recorded on.
 type workflowChange struct {
-	events  []domain.Payload
+	events  []event.Payload
 	jobs    []uow.Job
-	callFor domain.EventType
+	callFor event.EventType
 }
 
 // changeWorkflow decides on a workflow through the unit of work: it locks
@@ -44,10 +45,10 @@ type workflowChange struct {
 // (workflowReactions) and its own, and appends, deciding again on a
 // version conflict. It returns the events appended (nil when decide chose
 // none) and the last position written.
-func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
-	decide func(w *domain.Workflow, conv *domain.Conversation) (workflowChange, error)) ([]domain.Payload, int64, error) {
-	var appended []domain.Payload
-	pos, err := e.u.Commit(ctx, step, []string{domain.WorkflowStream(workflowID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, cause string, call *event.LLMCall,
+	decide func(w *workflow.Workflow, conv *workflow.Conversation) (workflowChange, error)) ([]event.Payload, int64, error) {
+	var appended []event.Payload
+	pos, err := e.u.Commit(ctx, step, []string{workflow.WorkflowStream(workflowID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		appended = nil
 		w, conv, v, err := e.loadConversation(ctx, st, workflowID)
 		if err != nil {
@@ -63,7 +64,7 @@ func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, c
 		}
 		appended = ch.events
 		return &uow.Plan{Jobs: append(e.workflowReactions(before, w, ch.events), ch.jobs...), Appends: []uow.Append{{
-			Stream: domain.WorkflowStream(workflowID), Expected: v, Events: ch.events, Meta: uow.Meta(w.DemandID, actor, cause),
+			Stream: workflow.WorkflowStream(workflowID), Expected: v, Events: ch.events, Meta: uow.Meta(w.DemandID, actor, cause),
 			Call: call, CallFor: ch.callFor}}}, nil
 	})
 	if err != nil {
@@ -73,9 +74,9 @@ func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, c
 }
 
 // workflowStep is changeWorkflow for a decision that only chooses events.
-func (e *Process) workflowStep(ctx context.Context, step, workflowID, actor, cause string, call *domain.LLMCall,
-	callFor domain.EventType, decide func(w *domain.Workflow) ([]domain.Payload, error)) ([]domain.Payload, int64, error) {
-	return e.changeWorkflow(ctx, step, workflowID, actor, cause, call, func(w *domain.Workflow, _ *domain.Conversation) (workflowChange, error) {
+func (e *Process) workflowStep(ctx context.Context, step, workflowID, actor, cause string, call *event.LLMCall,
+	callFor event.EventType, decide func(w *workflow.Workflow) ([]event.Payload, error)) ([]event.Payload, int64, error) {
+	return e.changeWorkflow(ctx, step, workflowID, actor, cause, call, func(w *workflow.Workflow, _ *workflow.Conversation) (workflowChange, error) {
 		evs, err := decide(w)
 		return workflowChange{events: evs, callFor: callFor}, err
 	})
@@ -84,13 +85,13 @@ func (e *Process) workflowStep(ctx context.Context, step, workflowID, actor, cau
 // workflowReactions are the jobs a workflow's new events set off: w is the
 // workflow after them, readyBefore the nodes ready (now or at their retry)
 // before them.
-func (e *Process) workflowReactions(readyBefore []string, w *domain.Workflow, events []domain.Payload) []uow.Job {
+func (e *Process) workflowReactions(readyBefore []string, w *workflow.Workflow, events []event.Payload) []uow.Job {
 	var jobs []uow.Job
 	for _, ev := range events {
-		if s, ok := ev.(*domain.NodeStarted); ok && s.NodeType != domain.NodeMilestone {
+		if s, ok := ev.(*workflow.NodeStarted); ok && s.NodeType != workflow.NodeMilestone {
 			n := w.Node(s.NodeID)
 			effect := uow.Job{Args: NodeEffectArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt}}
-			if n != nil && n.Type == domain.NodeWait {
+			if n != nil && n.Type == workflow.NodeWait {
 				effect = uow.Deadlined(effect.Args, n.WaitUntil) // a durable timer: River holds the job until about then
 			}
 			jobs = append(jobs, effect, uow.Deadlined(NodeTimeoutArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt,
@@ -110,18 +111,18 @@ func (e *Process) workflowReactions(readyBefore []string, w *domain.Workflow, ev
 }
 
 // decisionContext is what the Coordinator's validators know at now.
-func (e *Process) decisionContext() domain.DecisionContext {
-	return domain.DecisionContext{Now: e.cfg.Now(), AllowedHosts: e.cfg.HTTPAllow, RateLimit: e.cfg.DecisionRateLimit,
-		RateWindow: domain.DefaultDecisionRateWindow}
+func (e *Process) decisionContext() workflow.DecisionContext {
+	return workflow.DecisionContext{Now: e.cfg.Now(), AllowedHosts: e.cfg.HTTPAllow, RateLimit: e.cfg.DecisionRateLimit,
+		RateWindow: workflow.DefaultDecisionRateWindow}
 }
 
 // decideWorkflow runs a decision through the Coordinator and records the
 // outcome: the validation with its effects, or the rejection (appended
 // too: a refused decision is part of the story). It returns the events
-// appended (domain.RejectionOf finds a rejection; nil for a decision id
+// appended (workflow.RejectionOf finds a rejection; nil for a decision id
 // already ruled on) and the last position written.
-func (e *Process) decideWorkflow(ctx context.Context, workflowID string, d domain.Decision, cause string) ([]domain.Payload, int64, error) {
-	return e.workflowStep(ctx, "decide", workflowID, d.Actor, cause, nil, "", func(w *domain.Workflow) ([]domain.Payload, error) {
+func (e *Process) decideWorkflow(ctx context.Context, workflowID string, d workflow.Decision, cause string) ([]event.Payload, int64, error) {
+	return e.workflowStep(ctx, "decide", workflowID, d.Actor, cause, nil, "", func(w *workflow.Workflow) ([]event.Payload, error) {
 		return w.Decide(d, e.decisionContext())
 	})
 }
@@ -129,7 +130,7 @@ func (e *Process) decideWorkflow(ctx context.Context, workflowID string, d domai
 // actOnWorkflow runs a command on a workflow's execution (an external
 // agent's task report, the user's approval) through the unit of work.
 func (e *Process) actOnWorkflow(ctx context.Context, step, workflowID, actor, cause string,
-	decide func(w *domain.Workflow) ([]domain.Payload, error)) ([]domain.Payload, int64, error) {
+	decide func(w *workflow.Workflow) ([]event.Payload, error)) ([]event.Payload, int64, error) {
 	return e.workflowStep(ctx, step, workflowID, actor, cause, nil, "", decide)
 }
 
@@ -138,24 +139,24 @@ func (e *Process) actOnWorkflow(ctx context.Context, step, workflowID, actor, ca
 // one refused change's rejection; nothing for a conflict, a locked
 // workflow or a batch ruled on before. It returns the outcome and the last
 // position written.
-func (e *Process) changeCanvas(ctx context.Context, workflowID string, b domain.CanvasBatch) (domain.CanvasOutcome, int64, error) {
-	var out domain.CanvasOutcome
+func (e *Process) changeCanvas(ctx context.Context, workflowID string, b workflow.CanvasBatch) (workflow.CanvasOutcome, int64, error) {
+	var out workflow.CanvasOutcome
 	_, pos, err := e.workflowStep(ctx, "canvas", workflowID, b.Actor, "canvas:"+b.BatchID, nil, "",
-		func(w *domain.Workflow) ([]domain.Payload, error) {
+		func(w *workflow.Workflow) ([]event.Payload, error) {
 			o, err := w.DecideCanvas(b, e.decisionContext())
 			out = o
 			return o.Events, err
 		})
 	if err != nil {
-		return domain.CanvasOutcome{}, 0, err
+		return workflow.CanvasOutcome{}, 0, err
 	}
 	return out, pos, nil
 }
 
 // loadConversation folds a workflow and its conversation from st.
-func (e *Process) loadConversation(ctx context.Context, st *eventstore.Store, id string) (*domain.Workflow, *domain.Conversation, eventstore.ExpectedVersion, error) {
-	w, conv := &domain.Workflow{}, &domain.Conversation{}
-	v, err := e.u.Fold(ctx, st, domain.WorkflowStream(id), func(p domain.Payload) {
+func (e *Process) loadConversation(ctx context.Context, st *eventstore.Store, id string) (*workflow.Workflow, *workflow.Conversation, eventstore.ExpectedVersion, error) {
+	w, conv := &workflow.Workflow{}, &workflow.Conversation{}
+	v, err := e.u.Fold(ctx, st, workflow.WorkflowStream(id), func(p event.Payload) {
 		w.Apply(p)
 		conv.Apply(p)
 	})
@@ -163,7 +164,7 @@ func (e *Process) loadConversation(ctx context.Context, st *eventstore.Store, id
 }
 
 // conversation folds a workflow's conversation from the log.
-func (e *Process) conversation(ctx context.Context, id string) (*domain.Conversation, error) {
+func (e *Process) conversation(ctx context.Context, id string) (*workflow.Conversation, error) {
 	_, conv, _, err := e.loadConversation(ctx, e.store, id)
 	return conv, err
 }

@@ -13,7 +13,8 @@ import (
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/data"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 	"github.com/towow/towow/writetest"
@@ -69,77 +70,77 @@ func TestWorkflowEndToEnd(t *testing.T) {
 	if !out.Channel.Agreed() {
 		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
 	}
-	id := domain.WorkflowIDFor(sub.DemandID)
-	w := h.WaitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
+	id := workflow.WorkflowIDFor(sub.DemandID)
+	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
 	plan := out.Channel.AgreedPlan()
 	tasks := 0
 	for _, n := range w.Nodes {
-		if n.Type == domain.NodeTask {
+		if n.Type == workflow.NodeTask {
 			tasks++
 		}
 	}
-	if w.Status != domain.WorkflowStatusDraft || tasks != len(plan.Assignments) || w.UserID != "user_alice" || w.Version != 1 {
+	if w.Status != workflow.WorkflowStatusDraft || tasks != len(plan.Assignments) || w.UserID != "user_alice" || w.Version != 1 {
 		t.Fatalf("draft %+v from %d assignments", w, len(plan.Assignments))
 	}
 	last := w.Nodes[len(w.Nodes)-1].ID
 	first := w.Nodes[0].ID
 
-	decide := func(d domain.Decision) (domain.DecisionOutcome, error) {
+	decide := func(d workflow.Decision) (workflow.DecisionOutcome, error) {
 		t.Helper()
 		d.Actor, d.Confidence = "user:user_alice", 1
 		return h.C.Decide(ctx, id, d)
 	}
 	// Refused: a cycle. The rejection is recorded; the workflow does not change.
-	_, err = decide(domain.Decision{Type: domain.DecisionConnect, BaseVersion: 1, Payload: domain.DecisionPayload{From: last, To: first}})
-	var rej *domain.RejectionError
-	if !errors.As(err, &rej) || rej.Rejected.Rule != "acyclic" || !errors.Is(err, domain.ErrDecisionRejected) {
+	_, err = decide(workflow.Decision{Type: workflow.DecisionConnect, BaseVersion: 1, Payload: workflow.DecisionPayload{From: last, To: first}})
+	var rej *workflow.RejectionError
+	if !errors.As(err, &rej) || rej.Rejected.Rule != "acyclic" || !errors.Is(err, workflow.ErrDecisionRejected) {
 		t.Fatalf("a cycle: %v", err)
 	}
 	// Let through: an http notice after the first task, before the last node.
-	res, err := decide(domain.Decision{DecisionID: "notify", Type: domain.DecisionCreateNode, BaseVersion: 1, Payload: domain.DecisionPayload{
-		Node:  &domain.WorkflowNode{ID: "notify", Type: domain.NodeHTTP, Title: "通知场地方", URL: hk.srv.URL + "/hook", TimeoutSeconds: 5},
+	res, err := decide(workflow.Decision{DecisionID: "notify", Type: workflow.DecisionCreateNode, BaseVersion: 1, Payload: workflow.DecisionPayload{
+		Node:  &workflow.WorkflowNode{ID: "notify", Type: workflow.NodeHTTP, Title: "通知场地方", URL: hk.srv.URL + "/hook", TimeoutSeconds: 5},
 		After: []string{first}, Before: []string{last}}})
 	if err != nil || res.Validated.Version != 2 {
 		t.Fatalf("create http node: %+v %v", res, err)
 	}
 	// Refused: based on the old version.
-	_, err = decide(domain.Decision{Type: domain.DecisionDeleteNode, BaseVersion: 1, Payload: domain.DecisionPayload{NodeID: first}})
+	_, err = decide(workflow.Decision{Type: workflow.DecisionDeleteNode, BaseVersion: 1, Payload: workflow.DecisionPayload{NodeID: first}})
 	if !errors.As(err, &rej) || rej.Rejected.Rule != "version" {
 		t.Fatalf("a stale decision: %v", err)
 	}
 	// Corrected: a wait in the past ends now.
-	res, err = decide(domain.Decision{Type: domain.DecisionCreateNode, BaseVersion: 2, Payload: domain.DecisionPayload{
-		Node:  &domain.WorkflowNode{ID: "pause", Type: domain.NodeWait, Title: "等一下", WaitUntil: time.Now().Add(-time.Hour)},
+	res, err = decide(workflow.Decision{Type: workflow.DecisionCreateNode, BaseVersion: 2, Payload: workflow.DecisionPayload{
+		Node:  &workflow.WorkflowNode{ID: "pause", Type: workflow.NodeWait, Title: "等一下", WaitUntil: time.Now().Add(-time.Hour)},
 		After: []string{"notify"}}})
 	if err != nil || len(res.Validated.Corrections) != 1 {
 		t.Fatalf("a wait in the past: %+v %v", res, err)
 	}
-	res, err = decide(domain.Decision{Type: domain.DecisionCreateNode, BaseVersion: 3, Payload: domain.DecisionPayload{
-		Node: &domain.WorkflowNode{ID: "ok", Type: domain.NodeApproval, Title: "用户确认"}, After: []string{"pause"}}})
+	res, err = decide(workflow.Decision{Type: workflow.DecisionCreateNode, BaseVersion: 3, Payload: workflow.DecisionPayload{
+		Node: &workflow.WorkflowNode{ID: "ok", Type: workflow.NodeApproval, Title: "用户确认"}, After: []string{"pause"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Repeating a decision id writes nothing.
-	again, err := decide(domain.Decision{DecisionID: "notify", Type: domain.DecisionCreateNode, BaseVersion: 1})
+	again, err := decide(workflow.Decision{DecisionID: "notify", Type: workflow.DecisionCreateNode, BaseVersion: 1})
 	if err != nil || !again.Repeated || again.Validated.Version != 4 {
 		t.Fatalf("a repeated decision: %+v %v", again, err)
 	}
-	if _, err := decide(domain.Decision{Type: domain.DecisionExecuteWorkflow, BaseVersion: 4}); err != nil {
+	if _, err := decide(workflow.Decision{Type: workflow.DecisionExecuteWorkflow, BaseVersion: 4}); err != nil {
 		t.Fatal(err)
 	}
-	h.WaitWorkflow(id, 20*time.Second, func(w *domain.Workflow) bool { return w.Run("ok").Status == domain.NodeStatusRunning })
-	if _, err := h.C.Approve(ctx, id, "ok", "mallory", true, ""); !errors.Is(err, domain.ErrNotWorkflowUser) {
+	h.WaitWorkflow(id, 20*time.Second, func(w *workflow.Workflow) bool { return w.Run("ok").Status == workflow.NodeStatusRunning })
+	if _, err := h.C.Approve(ctx, id, "ok", "mallory", true, ""); !errors.Is(err, workflow.ErrNotWorkflowUser) {
 		t.Fatalf("someone else approved: %v", err)
 	}
 	if _, err := h.C.Approve(ctx, id, "ok", "user_alice", true, "可以"); err != nil {
 		t.Fatal(err)
 	}
-	w = h.WaitWorkflow(id, 20*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
-	if w.Status != domain.WorkflowStatusCompleted {
+	w = h.WaitWorkflow(id, 20*time.Second, func(w *workflow.Workflow) bool { return w.Status.Finished() })
+	if w.Status != workflow.WorkflowStatusCompleted {
 		t.Fatalf("workflow %s, failed node %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.Timeline(sub.DemandID))
 	}
 	for _, n := range w.Nodes {
-		if r := w.Run(n.ID); r.Status != domain.NodeStatusCompleted || r.Result == nil {
+		if r := w.Run(n.ID); r.Status != workflow.NodeStatusCompleted || r.Result == nil {
 			t.Errorf("node %s: %+v", n.ID, r)
 		}
 	}
@@ -153,11 +154,11 @@ func TestWorkflowEndToEnd(t *testing.T) {
 	// Every workflow event carries the root demand as correlation id.
 	n := 0
 	for _, e := range h.Events(sub.DemandID) {
-		if e.StreamID == domain.WorkflowStream(id) {
+		if e.StreamID == workflow.WorkflowStream(id) {
 			n++
 		}
 	}
-	if v, _ := h.Store.StreamVersion(ctx, domain.WorkflowStream(id)); int64(n) != v || n == 0 {
+	if v, _ := h.Store.StreamVersion(ctx, workflow.WorkflowStream(id)); int64(n) != v || n == 0 {
 		t.Fatalf("%d workflow events in the demand's log, the stream holds %d", n, v)
 	}
 }
@@ -178,10 +179,10 @@ func TestWorkflowExternalTasks(t *testing.T) {
 	}
 	writetest.WaitFor(t, 10*time.Second, func() bool {
 		c, _ := h.Channel(ctx, sub.ChannelID)
-		return c.Status == domain.ChannelStatusCollecting
+		return c.Status == negotiation.ChannelStatusCollecting
 	})
 	for _, a := range []string{"ext_1", "ext_2"} {
-		if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, a, writetest.AgentsOffer(domain.OfferDecisionParticipate)); err != nil {
+		if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, a, writetest.AgentsOffer(negotiation.OfferDecisionParticipate)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -191,16 +192,16 @@ func TestWorkflowExternalTasks(t *testing.T) {
 	})
 	c, _ := h.Channel(ctx, sub.ChannelID)
 	for _, a := range c.RoundMembers() {
-		if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, a, 1, writetest.AgentsFeedback(domain.FeedbackAccept)); err != nil {
+		if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, a, 1, writetest.AgentsFeedback(negotiation.FeedbackAccept)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	h.Wait(sub.DemandID, 20*time.Second)
-	id := domain.WorkflowIDFor(sub.DemandID)
-	w := h.WaitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
-	var task *domain.WorkflowNode
+	id := workflow.WorkflowIDFor(sub.DemandID)
+	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	var task *workflow.WorkflowNode
 	for i := range w.Nodes {
-		if w.Nodes[i].Type == domain.NodeTask {
+		if w.Nodes[i].Type == workflow.NodeTask {
 			task = &w.Nodes[i]
 			break
 		}
@@ -213,26 +214,26 @@ func TestWorkflowExternalTasks(t *testing.T) {
 		other = "ext_2"
 	}
 	refused := func(name string, want error, cmd func() error) { t.Helper(); h.Refused(t, name, want, cmd) }
-	done := domain.TaskAnswer{Status: domain.TaskDone, Summary: "拍完了"}
-	refused("before the workflow runs", domain.ErrNodeNotOpen, func() error { _, err := h.C.ReportTask(ctx, id, task.ID, task.AssigneeID, done); return err })
-	if _, err := h.C.Decide(ctx, id, domain.Decision{Type: domain.DecisionExecuteWorkflow, Actor: "user:u1", Confidence: 1,
+	done := workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "拍完了"}
+	refused("before the workflow runs", workflow.ErrNodeNotOpen, func() error { _, err := h.C.ReportTask(ctx, id, task.ID, task.AssigneeID, done); return err })
+	if _, err := h.C.Decide(ctx, id, workflow.Decision{Type: workflow.DecisionExecuteWorkflow, Actor: "user:u1", Confidence: 1,
 		BaseVersion: w.Version}); err != nil {
 		t.Fatal(err)
 	}
-	h.WaitWorkflow(id, 10*time.Second, func(w *domain.Workflow) bool { return w.Run(task.ID).Status == domain.NodeStatusRunning })
-	refused("someone else's task", domain.ErrNotAssignee, func() error { _, err := h.C.ReportTask(ctx, id, task.ID, other, done); return err })
-	refused("no such node", domain.ErrNotFound, func() error { _, err := h.C.ReportTask(ctx, id, "nope", task.AssigneeID, done); return err })
-	refused("no such workflow", domain.ErrWorkflowNotFound, func() error { _, err := h.C.ReportTask(ctx, "wf-nope", task.ID, task.AssigneeID, done); return err })
-	refused("a problem without the problem", domain.ErrInvalidAnswer, func() error {
-		_, err := h.C.ReportTask(ctx, id, task.ID, task.AssigneeID, domain.TaskAnswer{Status: domain.TaskProblem})
+	h.WaitWorkflow(id, 10*time.Second, func(w *workflow.Workflow) bool { return w.Run(task.ID).Status == workflow.NodeStatusRunning })
+	refused("someone else's task", workflow.ErrNotAssignee, func() error { _, err := h.C.ReportTask(ctx, id, task.ID, other, done); return err })
+	refused("no such node", negotiation.ErrNotFound, func() error { _, err := h.C.ReportTask(ctx, id, "nope", task.AssigneeID, done); return err })
+	refused("no such workflow", workflow.ErrWorkflowNotFound, func() error { _, err := h.C.ReportTask(ctx, "wf-nope", task.ID, task.AssigneeID, done); return err })
+	refused("a problem without the problem", negotiation.ErrInvalidAnswer, func() error {
+		_, err := h.C.ReportTask(ctx, id, task.ID, task.AssigneeID, workflow.TaskAnswer{Status: workflow.TaskProblem})
 		return err
 	})
-	if _, err := h.C.ReportTask(ctx, id, task.ID, task.AssigneeID, domain.TaskAnswer{Status: domain.TaskProblem,
+	if _, err := h.C.ReportTask(ctx, id, task.ID, task.AssigneeID, workflow.TaskAnswer{Status: workflow.TaskProblem,
 		Problem: "设备坏了"}); err != nil {
 		t.Fatal(err)
 	}
-	w = h.WaitWorkflow(id, 10*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
-	if w.Status != domain.WorkflowStatusFailed || w.FailedNode != task.ID || w.Run(task.ID).Error != "设备坏了" {
+	w = h.WaitWorkflow(id, 10*time.Second, func(w *workflow.Workflow) bool { return w.Status.Finished() })
+	if w.Status != workflow.WorkflowStatusFailed || w.FailedNode != task.ID || w.Run(task.ID).Error != "设备坏了" {
 		t.Fatalf("%s %s %+v", w.Status, w.FailedNode, w.Run(task.ID))
 	}
 }
@@ -264,12 +265,12 @@ func TestConversationReplans(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Wait(sub.DemandID, 30*time.Second)
-	id := domain.WorkflowIDFor(sub.DemandID)
-	h.WaitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
+	id := workflow.WorkflowIDFor(sub.DemandID)
+	h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
 	r.before = func() { // a canvas edit lands while the agent plans: one version sequence for both
-		if _, _, err := h.C.ChangeCanvas(ctx, id, domain.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
-			Changes: []domain.CanvasChange{{Type: domain.CanvasNodeUpdated, NodeID: "milestone-4",
-				Data: &domain.CanvasNodeData{NodeChanges: domain.NodeChanges{Due: ptr("下周")}}}}}); err != nil {
+		if _, _, err := h.C.ChangeCanvas(ctx, id, workflow.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
+			Changes: []workflow.CanvasChange{{Type: workflow.CanvasNodeUpdated, NodeID: "milestone-4",
+				Data: &workflow.CanvasNodeData{NodeChanges: workflow.NodeChanges{Due: ptr("下周")}}}}}); err != nil {
 			t.Error(err)
 		}
 	}
@@ -277,13 +278,13 @@ func TestConversationReplans(t *testing.T) {
 	if len(turn.Steps) != 1 || turn.Steps[0].Rejected || turn.Steps[0].DecisionID != turn.MessageID+"-1-2" {
 		t.Fatalf("%+v", turn)
 	}
-	w := h.WaitWorkflow(id, time.Second, func(*domain.Workflow) bool { return true })
+	w := h.WaitWorkflow(id, time.Second, func(*workflow.Workflow) bool { return true })
 	if w.Version != 3 || w.Node("milestone-2").Due != "第一周" || w.Node("milestone-4").Due != "下周" {
 		t.Fatalf("v%d %q %q", w.Version, w.Node("milestone-2").Due, w.Node("milestone-4").Due)
 	}
 	var versionRefusals int
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == domain.EventDecisionRejected {
+		if e.Type == workflow.EventDecisionRejected {
 			versionRefusals++
 		}
 	}
@@ -306,14 +307,14 @@ func ptr[T any](v T) *T { return &v }
 func TestWorkflowStory(t *testing.T) {
 	hk := newHook(t, 1)
 	u, _ := url.Parse(hk.srv.URL)
-	ps, errs := domain.ParseProfiles(data.MockProfiles)
+	ps, errs := negotiation.ParseProfiles(data.MockProfiles)
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	profiles := slices.DeleteFunc(ps, func(p domain.AgentProfile) bool { return slices.Contains(p.Tags, "场地提供") })
-	venue := domain.AgentProfile{AgentID: "ext_venue", UserName: "外部场地方", Location: "北京", Mode: domain.AgentModeExternal,
+	profiles := slices.DeleteFunc(ps, func(p negotiation.AgentProfile) bool { return slices.Contains(p.Tags, "场地提供") })
+	venue := negotiation.AgentProfile{AgentID: "ext_venue", UserName: "外部场地方", Location: "北京", Mode: negotiation.AgentModeExternal,
 		ProfileSummary: "在北京望京有40人会议室，常办AI沙龙。", Tags: []string{"场地提供"}, Availability: "周末全天"}
-	rules := domain.DefaultRules()
+	rules := negotiation.DefaultRules()
 	rules.MaxDepth = 0 // no sub-negotiation: the external agent answers only here
 	h := writetest.New(t, writetest.Opts{Profiles: append(profiles, venue), Rules: rules,
 		Write: func(c *app.WriteConfig) { c.HTTPAllow = []string{u.Host} }})
@@ -328,16 +329,16 @@ func TestWorkflowStory(t *testing.T) {
 		if c.Completed {
 			break
 		}
-		if c.Status == domain.ChannelStatusCollecting {
-			if _, ok := c.Offers["ext_venue"]; !ok && slices.ContainsFunc(c.Candidates, func(x domain.Candidate) bool { return x.AgentID == "ext_venue" }) {
-				if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_venue", domain.OfferAnswer{Decision: domain.OfferDecisionParticipate,
+		if c.Status == negotiation.ChannelStatusCollecting {
+			if _, ok := c.Offers["ext_venue"]; !ok && slices.ContainsFunc(c.Candidates, func(x negotiation.Candidate) bool { return x.AgentID == "ext_venue" }) {
+				if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_venue", negotiation.OfferAnswer{Decision: negotiation.OfferDecisionParticipate,
 					Contribution: "望京40人会议室"}); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 		if c.AwaitingFeedback() && slices.Contains(c.MissingFeedback(), "ext_venue") {
-			if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_venue", c.Round, writetest.AgentsFeedback(domain.FeedbackAccept)); err != nil {
+			if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_venue", c.Round, writetest.AgentsFeedback(negotiation.FeedbackAccept)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -346,8 +347,8 @@ func TestWorkflowStory(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	id := domain.WorkflowIDFor(sub.DemandID)
-	w := h.WaitWorkflow(id, 10*time.Second, func(*domain.Workflow) bool { return true })
+	id := workflow.WorkflowIDFor(sub.DemandID)
+	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
 	var venueTask string
 	for _, n := range w.Nodes {
 		if n.AssigneeID == "ext_venue" {
@@ -369,9 +370,9 @@ func TestWorkflowStory(t *testing.T) {
 		t.Fatalf("earlier: %+v", turn)
 	}
 	// Directly: an http notice after the venue's task, and a wait the Coordinator corrects.
-	decide := func(d domain.Decision) domain.DecisionOutcome {
+	decide := func(d workflow.Decision) workflow.DecisionOutcome {
 		t.Helper()
-		w := h.WaitWorkflow(id, time.Second, func(*domain.Workflow) bool { return true })
+		w := h.WaitWorkflow(id, time.Second, func(*workflow.Workflow) bool { return true })
 		d.Actor, d.Confidence, d.BaseVersion = "user:user_alice", 1, w.Version
 		res, err := h.C.Decide(ctx, id, d)
 		if err != nil {
@@ -379,10 +380,10 @@ func TestWorkflowStory(t *testing.T) {
 		}
 		return res
 	}
-	decide(domain.Decision{Type: domain.DecisionCreateNode, Payload: domain.DecisionPayload{Node: &domain.WorkflowNode{ID: "notify",
-		Type: domain.NodeHTTP, Title: "通知场地方", URL: hk.srv.URL + "/hook"}, After: []string{venueTask}}})
-	res := decide(domain.Decision{Type: domain.DecisionCreateNode, Payload: domain.DecisionPayload{Node: &domain.WorkflowNode{ID: "pause",
-		Type: domain.NodeWait, Title: "等场地回复", WaitUntil: time.Now().Add(-time.Hour)}, After: []string{"notify"}}})
+	decide(workflow.Decision{Type: workflow.DecisionCreateNode, Payload: workflow.DecisionPayload{Node: &workflow.WorkflowNode{ID: "notify",
+		Type: workflow.NodeHTTP, Title: "通知场地方", URL: hk.srv.URL + "/hook"}, After: []string{venueTask}}})
+	res := decide(workflow.Decision{Type: workflow.DecisionCreateNode, Payload: workflow.DecisionPayload{Node: &workflow.WorkflowNode{ID: "pause",
+		Type: workflow.NodeWait, Title: "等场地回复", WaitUntil: time.Now().Add(-time.Hour)}, After: []string{"notify"}}})
 	if len(res.Validated.Corrections) != 1 {
 		t.Fatalf("corrections %+v", res.Validated.Corrections)
 	}
@@ -390,12 +391,12 @@ func TestWorkflowStory(t *testing.T) {
 		t.Fatalf("run it: %+v", turn)
 	}
 	// The external agent reports its task once it runs.
-	h.WaitWorkflow(id, 20*time.Second, func(w *domain.Workflow) bool { return w.Run(venueTask).Status == domain.NodeStatusRunning })
-	if _, err := h.C.ReportTask(ctx, id, venueTask, "ext_venue", domain.TaskAnswer{Status: domain.TaskDone, Summary: "会议室已锁定"}); err != nil {
+	h.WaitWorkflow(id, 20*time.Second, func(w *workflow.Workflow) bool { return w.Run(venueTask).Status == workflow.NodeStatusRunning })
+	if _, err := h.C.ReportTask(ctx, id, venueTask, "ext_venue", workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "会议室已锁定"}); err != nil {
 		t.Fatal(err)
 	}
-	w = h.WaitWorkflow(id, 30*time.Second, func(w *domain.Workflow) bool { return w.Status.Finished() })
-	if w.Status != domain.WorkflowStatusCompleted {
+	w = h.WaitWorkflow(id, 30*time.Second, func(w *workflow.Workflow) bool { return w.Status.Finished() })
+	if w.Status != workflow.WorkflowStatusCompleted {
 		t.Fatalf("workflow %s at %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.Timeline(sub.DemandID))
 	}
 	if got := hk.requests(); !slices.Equal(got, []string{id + "/notify/1", id + "/notify/2"}) {
@@ -407,9 +408,9 @@ func TestWorkflowStory(t *testing.T) {
 	var validated, rejected int
 	for _, e := range h.Events(sub.DemandID) {
 		switch e.Type {
-		case domain.EventDecisionValidated:
+		case workflow.EventDecisionValidated:
 			validated++
-		case domain.EventDecisionRejected:
+		case workflow.EventDecisionRejected:
 			rejected++
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 	"github.com/towow/towow/writetest"
@@ -50,11 +50,11 @@ func TestForkReusesAndChanges(t *testing.T) {
 	h.Wait(sub.DemandID, 30*time.Second)
 	orig := h.Events(sub.DemandID)
 	plan, status := writetest.RootPlan(t, orig, sub.DemandID)
-	at := writetest.FirstOf(t, orig, domain.EventAggregationStarted, domain.ChannelStream(domain.ChannelIDFor(sub.DemandID)))
+	at := writetest.FirstOf(t, orig, negotiation.EventAggregationStarted, negotiation.ChannelStream(negotiation.ChannelIDFor(sub.DemandID)))
 
 	// No change: the same end, no provider call.
 	p.on.Store(true)
-	same, _, err := h.C.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkNoChange})
+	same, _, err := h.C.Fork(ctx, sub.DemandID, at, negotiation.ForkChange{Type: negotiation.ForkNoChange})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,12 +70,12 @@ func TestForkReusesAndChanges(t *testing.T) {
 		}
 		t.Fatalf("the fork without a change called the provider %d times (%v):\n%s", calls, keys, h.Timeline(same))
 	}
-	if d := domain.DiffPlans(plan, fplan); !d.Same() || fstatus != status {
+	if d := negotiation.DiffPlans(plan, fplan); !d.Same() || fstatus != status {
 		t.Fatalf("the fork ended %s with %+v; the original %s", fstatus, d, status)
 	}
 	reused := 0
 	for _, e := range forked {
-		named := strings.Contains(string(e.Payload), domain.ForkTreeID(sub.DemandID)) && e.Type != domain.EventNegotiationForked
+		named := strings.Contains(string(e.Payload), negotiation.ForkTreeID(sub.DemandID)) && e.Type != negotiation.EventNegotiationForked
 		if named || e.Metadata.CorrelationID != same {
 			t.Fatalf("event %d of the fork names the original: %s", e.Position, e.Payload)
 		}
@@ -86,21 +86,21 @@ func TestForkReusesAndChanges(t *testing.T) {
 			reused++
 		}
 	}
-	if reused < 10 || forked[0].Type != domain.EventDemandSubmitted {
+	if reused < 10 || forked[0].Type != negotiation.EventDemandSubmitted {
 		t.Fatalf("%d reused calls; first event %s", reused, forked[0].Type)
 	}
 
 	// One assignee removed from then on: a plan without it.
 	gone := plan.Assignments[0].AgentID
 	before := p.calls.Load()
-	other, _, err := h.C.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkRemoveAgent, AgentID: gone})
+	other, _, err := h.C.Fork(ctx, sub.DemandID, at, negotiation.ForkChange{Type: negotiation.ForkRemoveAgent, AgentID: gone})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.Wait(other, 30*time.Second)
 	h.Check(other)
 	oplan, _ := writetest.RootPlan(t, h.Events(other), other)
-	if oplan != nil && slices.ContainsFunc(oplan.Assignments, func(a domain.Assignment) bool { return a.AgentID == gone }) {
+	if oplan != nil && slices.ContainsFunc(oplan.Assignments, func(a negotiation.Assignment) bool { return a.AgentID == gone }) {
 		t.Fatalf("the fork without %s still assigns it: %+v", gone, oplan.Assignments)
 	}
 	if p.calls.Load() == before {
@@ -113,15 +113,15 @@ func TestForkReusesAndChanges(t *testing.T) {
 		name   string
 		demand string
 		at     int64
-		change domain.ForkChange
+		change negotiation.ForkChange
 		want   error
 	}{
-		{"a cursor outside", sub.DemandID, 1, domain.ForkChange{Type: domain.ForkNoChange}, domain.ErrForkPoint},
-		{"after the end", sub.DemandID, orig[len(orig)-1].Position, domain.ForkChange{Type: domain.ForkNoChange}, domain.ErrForkPoint},
-		{"an unknown agent", sub.DemandID, at, domain.ForkChange{Type: domain.ForkRemoveAgent, AgentID: "nobody"}, domain.ErrForkChange},
-		{"no agent", sub.DemandID, at, domain.ForkChange{Type: domain.ForkRemoveAgent}, domain.ErrForkChange},
-		{"an unknown change", sub.DemandID, at, domain.ForkChange{Type: "change_everything"}, domain.ErrForkChange},
-		{"an unknown negotiation", "d-000000000000", at, domain.ForkChange{Type: domain.ForkNoChange}, domain.ErrNotFound},
+		{"a cursor outside", sub.DemandID, 1, negotiation.ForkChange{Type: negotiation.ForkNoChange}, negotiation.ErrForkPoint},
+		{"after the end", sub.DemandID, orig[len(orig)-1].Position, negotiation.ForkChange{Type: negotiation.ForkNoChange}, negotiation.ErrForkPoint},
+		{"an unknown agent", sub.DemandID, at, negotiation.ForkChange{Type: negotiation.ForkRemoveAgent, AgentID: "nobody"}, negotiation.ErrForkChange},
+		{"no agent", sub.DemandID, at, negotiation.ForkChange{Type: negotiation.ForkRemoveAgent}, negotiation.ErrForkChange},
+		{"an unknown change", sub.DemandID, at, negotiation.ForkChange{Type: "change_everything"}, negotiation.ErrForkChange},
+		{"an unknown negotiation", "d-000000000000", at, negotiation.ForkChange{Type: negotiation.ForkNoChange}, negotiation.ErrNotFound},
 	} {
 		if _, _, err := h.C.Fork(ctx, c.demand, c.at, c.change); !errors.Is(err, c.want) {
 			t.Fatalf("%s: %v, want %v", c.name, err, c.want)
@@ -148,16 +148,16 @@ func TestForkChangesRules(t *testing.T) {
 	}
 	var at int64
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == domain.EventNegotiationRoundStarted && e.StreamID == domain.ChannelStream(domain.ChannelIDFor(sub.DemandID)) {
+		if e.Type == negotiation.EventNegotiationRoundStarted && e.StreamID == negotiation.ChannelStream(negotiation.ChannelIDFor(sub.DemandID)) {
 			p, _ := e.Decode()
-			if p.(*domain.NegotiationRoundStarted).Round == 2 {
+			if p.(*negotiation.NegotiationRoundStarted).Round == 2 {
 				at = e.Position
 				break
 			}
 		}
 	}
 	two := 2
-	fork, _, err := h.C.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkChangeRule, Rules: &domain.RulesChange{MaxRounds: &two}})
+	fork, _, err := h.C.Fork(ctx, sub.DemandID, at, negotiation.ForkChange{Type: negotiation.ForkChangeRule, Rules: &negotiation.RulesChange{MaxRounds: &two}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,8 +179,8 @@ func TestForkAddsAnAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	orig := h.Wait(sub.DemandID, 30*time.Second)
-	root := domain.ChannelStream(domain.ChannelIDFor(sub.DemandID))
-	at := writetest.FirstOf(t, h.Events(sub.DemandID), domain.EventDemandBroadcast, root)
+	root := negotiation.ChannelStream(negotiation.ChannelIDFor(sub.DemandID))
+	at := writetest.FirstOf(t, h.Events(sub.DemandID), negotiation.EventDemandBroadcast, root)
 	added := ""
 	for _, id := range []string{"user_agent_alice", "user_agent_bob", "user_agent_carol", "user_agent_kevin", "user_agent_zhuqian", "user_agent_wanglin"} {
 		if !orig.Channel.Invited(id) {
@@ -191,7 +191,7 @@ func TestForkAddsAnAgent(t *testing.T) {
 	if added == "" {
 		t.Fatal("every agent of the list was invited")
 	}
-	fork, _, err := h.C.Fork(ctx, sub.DemandID, at, domain.ForkChange{Type: domain.ForkAddAgent, AgentID: added})
+	fork, _, err := h.C.Fork(ctx, sub.DemandID, at, negotiation.ForkChange{Type: negotiation.ForkAddAgent, AgentID: added})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,8 +201,8 @@ func TestForkAddsAnAgent(t *testing.T) {
 		t.Fatalf("the fork did not ask %s: invited %v, offers %v", added, got.Channel != nil && got.Channel.Invited(added), got.Channel.Offers)
 	}
 	// After the offers closed there is no one to add to.
-	closed := writetest.FirstOf(t, h.Events(sub.DemandID), domain.EventAggregationStarted, root)
-	if _, _, err := h.C.Fork(ctx, sub.DemandID, closed, domain.ForkChange{Type: domain.ForkAddAgent, AgentID: added}); !errors.Is(err, domain.ErrForkChange) {
+	closed := writetest.FirstOf(t, h.Events(sub.DemandID), negotiation.EventAggregationStarted, root)
+	if _, _, err := h.C.Fork(ctx, sub.DemandID, closed, negotiation.ForkChange{Type: negotiation.ForkAddAgent, AgentID: added}); !errors.Is(err, negotiation.ErrForkChange) {
 		t.Fatalf("add after the offers closed: %v", err)
 	}
 }
@@ -220,7 +220,7 @@ func TestForkChangesTheDemand(t *testing.T) {
 	h.Wait(sub.DemandID, 30*time.Second)
 	evs := h.Events(sub.DemandID)
 	text := "我想在上海办一场AI主题聚会，需要场地和嘉宾"
-	fork, _, err := h.C.Fork(ctx, sub.DemandID, evs[0].Position, domain.ForkChange{Type: domain.ForkChangeDemand, Text: text})
+	fork, _, err := h.C.Fork(ctx, sub.DemandID, evs[0].Position, negotiation.ForkChange{Type: negotiation.ForkChangeDemand, Text: text})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,13 +229,13 @@ func TestForkChangesTheDemand(t *testing.T) {
 	if got.Demand.RawInput != text || got.Demand.Understanding == nil || got.Demand.Understanding.Context.Location != "上海" {
 		t.Fatalf("the fork's demand: %q, understood %+v", got.Demand.RawInput, got.Demand.Understanding)
 	}
-	understood := writetest.FirstOf(t, evs, domain.EventDemandUnderstood, domain.DemandStream(sub.DemandID))
+	understood := writetest.FirstOf(t, evs, negotiation.EventDemandUnderstood, negotiation.DemandStream(sub.DemandID))
 	for _, c := range []struct {
 		at   int64
 		text string
 		want error
-	}{{understood, text, domain.ErrForkChange}, {evs[0].Position, writetest.SampleDemand, domain.ErrForkChange}, {evs[0].Position, "  ", domain.ErrDemandEmpty}} {
-		if _, _, err := h.C.Fork(ctx, sub.DemandID, c.at, domain.ForkChange{Type: domain.ForkChangeDemand, Text: c.text}); !errors.Is(err, c.want) {
+	}{{understood, text, negotiation.ErrForkChange}, {evs[0].Position, writetest.SampleDemand, negotiation.ErrForkChange}, {evs[0].Position, "  ", negotiation.ErrDemandEmpty}} {
+		if _, _, err := h.C.Fork(ctx, sub.DemandID, c.at, negotiation.ForkChange{Type: negotiation.ForkChangeDemand, Text: c.text}); !errors.Is(err, c.want) {
 			t.Fatalf("change_demand at %d to %q: %v, want %v", c.at, c.text, err, c.want)
 		}
 	}

@@ -14,7 +14,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/negotiate"
 	"github.com/towow/towow/uow"
@@ -46,14 +48,14 @@ func New(u *uow.UnitOfWork, dir *directory.Directory, neg *negotiate.Process) *F
 // at is the original's, going on from there with the change applied and
 // the original's LLM answers reused wherever its change did not reach. It
 // returns the fork's root demand id and the last position written.
-// Errors are *domain.Error: ErrNotFound, ErrForkPoint, ErrForkChange;
+// Errors are *event.Error: ErrNotFound, ErrForkPoint, ErrForkChange;
 // nothing is written then.
-func (e *Forks) Fork(ctx context.Context, demandID string, at int64, change domain.ForkChange) (string, int64, error) {
-	if !slices.Contains(domain.ForkChangeTypes, change.Type) {
-		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("unknown change %q", change.Type)}
+func (e *Forks) Fork(ctx context.Context, demandID string, at int64, change negotiation.ForkChange) (string, int64, error) {
+	if !slices.Contains(negotiation.ForkChangeTypes, change.Type) {
+		return "", 0, &event.Error{Code: negotiation.ErrForkChange.Code, Message: fmt.Sprintf("unknown change %q", change.Type)}
 	}
 	if change.NeedsAgent() && strings.TrimSpace(change.AgentID) == "" {
-		return "", 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("%s needs an agent_id", change.Type)}
+		return "", 0, &event.Error{Code: negotiation.ErrForkChange.Code, Message: fmt.Sprintf("%s needs an agent_id", change.Type)}
 	}
 	id, err := uow.NewID("d-", 6)
 	if err != nil {
@@ -68,17 +70,17 @@ func (e *Forks) Fork(ctx context.Context, demandID string, at int64, change doma
 
 // fork copies root demand from's tree up to cursor at (extended to the
 // end of the step that wrote it) as the tree of newDemandID, applies
-// change and starts the fork. Errors are *domain.Error: ErrNotFound (no
+// change and starts the fork. Errors are *event.Error: ErrNotFound (no
 // such demand), ErrForkPoint (at is not an event of the tree, the tree is
 // a sub-negotiation's, or it had ended by then), ErrForkChange (an unknown
 // agent), ErrDuplicate (newDemandID exists); nothing is written then.
-func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, change domain.ForkChange) (int64, error) {
+func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, change negotiation.ForkChange) (int64, error) {
 	evs, err := eventstore.ReadEvery(ctx, e.store, 0, eventstore.Filter{CorrelationID: from})
 	if err != nil {
 		return 0, fmt.Errorf("fork %s: %w", from, err)
 	}
 	if len(evs) == 0 {
-		return 0, &domain.Error{Code: domain.ErrNotFound.Code, Message: fmt.Sprintf("no negotiation %s", from)}
+		return 0, &event.Error{Code: negotiation.ErrNotFound.Code, Message: fmt.Sprintf("no negotiation %s", from)}
 	}
 	n, err := forkPoint(evs, from, at)
 	if err != nil {
@@ -91,19 +93,19 @@ func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, ch
 		case err != nil:
 			return 0, fmt.Errorf("fork %s: %w", from, err)
 		case !ok:
-			return 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("no agent %q in the directory", change.AgentID)}
-		case change.Type == domain.ForkAddAgent && !active:
-			return 0, &domain.Error{Code: domain.ErrForkChange.Code, Message: fmt.Sprintf("agent %s is deactivated", change.AgentID)}
+			return 0, &event.Error{Code: negotiation.ErrForkChange.Code, Message: fmt.Sprintf("no agent %q in the directory", change.AgentID)}
+		case change.Type == negotiation.ForkAddAgent && !active:
+			return 0, &event.Error{Code: negotiation.ErrForkChange.Code, Message: fmt.Sprintf("agent %s is deactivated", change.AgentID)}
 		}
 		agentName = prof.UserName
 	}
-	oldTree, newTree := domain.ForkTreeID(from), domain.ForkTreeID(newDemandID)
+	oldTree, newTree := negotiation.ForkTreeID(from), negotiation.ForkTreeID(newDemandID)
 	copied := evs[:n]
 	newText := ""
-	if change.Type == domain.ForkChangeDemand {
-		d := &domain.DemandState{}
+	if change.Type == negotiation.ForkChangeDemand {
+		d := &negotiation.DemandState{}
 		for _, ev := range copied {
-			if ev.StreamID == domain.DemandStream(from) {
+			if ev.StreamID == negotiation.DemandStream(from) {
 				p, err := ev.Decode()
 				if err != nil {
 					return 0, fmt.Errorf("fork %s: %w", from, err)
@@ -111,31 +113,31 @@ func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, ch
 				d.Apply(p)
 			}
 		}
-		if newText, err = domain.ForkDemandText(d, change.Text); err != nil {
+		if newText, err = negotiation.ForkDemandText(d, change.Text); err != nil {
 			return 0, err
 		}
 	}
 	now := e.now()
-	return e.u.Commit(ctx, "fork", []string{domain.DemandStream(newDemandID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
-		if v, err := st.StreamVersion(ctx, domain.DemandStream(newDemandID)); err != nil {
+	return e.u.Commit(ctx, "fork", []string{negotiation.DemandStream(newDemandID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+		if v, err := st.StreamVersion(ctx, negotiation.DemandStream(newDemandID)); err != nil {
 			return nil, err
 		} else if v > 0 {
-			return nil, &domain.Error{Code: domain.ErrDuplicate.Code, Message: fmt.Sprintf("demand %s exists", newDemandID)}
+			return nil, &event.Error{Code: negotiation.ErrDuplicate.Code, Message: fmt.Sprintf("demand %s exists", newDemandID)}
 		}
 		p := &uow.Plan{}
 		versions := map[string]int64{}
-		perStream := map[string][]domain.Payload{}
+		perStream := map[string][]event.Payload{}
 		var order []string
 		for _, ev := range copied {
 			data, stream, err := rewriteEvent(ev, oldTree, newTree)
 			if err != nil {
 				return nil, err
 			}
-			pl, err := domain.DecodePayload(data.Type, data.Metadata.SchemaVersion, data.Payload)
+			pl, err := event.DecodePayload(data.Type, data.Metadata.SchemaVersion, data.Payload)
 			if err != nil {
 				return nil, fmt.Errorf("fork: decode event %d: %w", ev.Position, err)
 			}
-			if sub, ok := pl.(*domain.DemandSubmitted); ok && change.Type == domain.ForkChangeDemand && sub.DemandID == newDemandID {
+			if sub, ok := pl.(*negotiation.DemandSubmitted); ok && change.Type == negotiation.ForkChangeDemand && sub.DemandID == newDemandID {
 				// change_demand: the copied submission carries the new
 				// text (checked above: nothing read the old one yet).
 				sub.RawInput = newText
@@ -156,31 +158,31 @@ func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, ch
 		}
 		// The copied tree as it is at the fork point, and the steps its
 		// events set off.
-		demands, channels := map[string]*domain.DemandState{}, map[string]*domain.Channel{}
+		demands, channels := map[string]*negotiation.DemandState{}, map[string]*negotiation.Channel{}
 		for _, stream := range order {
 			switch {
-			case strings.HasPrefix(stream, domain.DemandStream("")):
-				d := &domain.DemandState{}
+			case strings.HasPrefix(stream, negotiation.DemandStream("")):
+				d := &negotiation.DemandState{}
 				for _, pl := range perStream[stream] {
 					d.Apply(pl)
 				}
 				demands[stream] = d
-			case strings.HasPrefix(stream, domain.ChannelStream("")):
-				c := &domain.Channel{}
+			case strings.HasPrefix(stream, negotiation.ChannelStream("")):
+				c := &negotiation.Channel{}
 				for _, pl := range perStream[stream] {
 					c.Apply(pl)
 				}
 				channels[c.ID] = c
 			}
 		}
-		marker := &domain.NegotiationForked{DemandID: newDemandID, ForkedFrom: from, At: copied[len(copied)-1].Position,
+		marker := &negotiation.NegotiationForked{DemandID: newDemandID, ForkedFrom: from, At: copied[len(copied)-1].Position,
 			Copied: len(copied), Change: change, ForkedAt: now}
-		meta := uow.Meta(newDemandID, domain.ActorSystem, "fork:"+from)
-		root := domain.DemandStream(newDemandID)
+		meta := uow.Meta(newDemandID, event.ActorSystem, "fork:"+from)
+		root := negotiation.DemandStream(newDemandID)
 		p.Appends = append(p.Appends, uow.Append{Stream: root, Expected: eventstore.ExpectedVersion(versions[root]),
-			Events: []domain.Payload{marker}, Meta: meta})
+			Events: []event.Payload{marker}, Meta: meta})
 		versions[root]++
-		changed, err := domain.ApplyForkChange(channels, change, agentName, now)
+		changed, err := negotiation.ApplyForkChange(channels, change, agentName, now)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +196,7 @@ func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, ch
 			var jobs []uow.Job
 			if d := demands[stream]; d != nil {
 				jobs, err = e.neg.FollowUps(ctx, perStream[stream], nil, d)
-			} else if c := channels[strings.TrimPrefix(stream, domain.ChannelStream(""))]; c != nil {
+			} else if c := channels[strings.TrimPrefix(stream, negotiation.ChannelStream(""))]; c != nil {
 				jobs, err = e.neg.FollowUps(ctx, perStream[stream], c, nil)
 			}
 			if err != nil {
@@ -215,21 +217,21 @@ func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, ch
 func forkPoint(evs []eventstore.RecordedEvent, root string, at int64) (int, error) {
 	i := slices.IndexFunc(evs, func(e eventstore.RecordedEvent) bool { return e.Position == at })
 	if i < 0 {
-		return 0, &domain.Error{Code: domain.ErrForkPoint.Code, Message: fmt.Sprintf("cursor %d is not an event of negotiation %s", at, root)}
+		return 0, &event.Error{Code: negotiation.ErrForkPoint.Code, Message: fmt.Sprintf("cursor %d is not an event of negotiation %s", at, root)}
 	}
-	if evs[0].Type != domain.EventDemandSubmitted || evs[0].StreamID != domain.DemandStream(root) {
-		return 0, &domain.Error{Code: domain.ErrForkPoint.Code, Message: fmt.Sprintf("%s is not a root negotiation: fork its root", root)}
+	if evs[0].Type != negotiation.EventDemandSubmitted || evs[0].StreamID != negotiation.DemandStream(root) {
+		return 0, &event.Error{Code: negotiation.ErrForkPoint.Code, Message: fmt.Sprintf("%s is not a root negotiation: fork its root", root)}
 	}
 	for i+1 < len(evs) && evs[i].Metadata.CausationID != "" && evs[i+1].Metadata.CausationID == evs[i].Metadata.CausationID {
 		i++
 	}
-	rootChannel := domain.ChannelStream(domain.ChannelIDFor(root))
+	rootChannel := negotiation.ChannelStream(negotiation.ChannelIDFor(root))
 	for _, e := range evs[:i+1] {
-		ended := (e.Type == domain.EventNegotiationCompleted && e.StreamID == rootChannel) ||
-			(e.StreamID == domain.DemandStream(root) && (e.Type == domain.EventDemandRejected || e.Type == domain.EventNegotiationFailed)) ||
-			strings.HasPrefix(e.StreamID, domain.WorkflowStream(""))
+		ended := (e.Type == negotiation.EventNegotiationCompleted && e.StreamID == rootChannel) ||
+			(e.StreamID == negotiation.DemandStream(root) && (e.Type == negotiation.EventDemandRejected || e.Type == negotiation.EventNegotiationFailed)) ||
+			strings.HasPrefix(e.StreamID, workflow.WorkflowStream(""))
 		if ended {
-			return 0, &domain.Error{Code: domain.ErrForkPoint.Code, Message: fmt.Sprintf(
+			return 0, &event.Error{Code: negotiation.ErrForkPoint.Code, Message: fmt.Sprintf(
 				"negotiation %s had ended by cursor %d (%s at cursor %d): fork it at an earlier cursor", root, at, e.Type, e.Position)}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/llm"
 )
@@ -49,7 +49,7 @@ func (e *Forks) replayContext(ctx context.Context, encodedArgs []byte) context.C
 	if err != nil || origin == "" {
 		return ctx
 	}
-	oldTree := domain.ForkTreeID(origin)
+	oldTree := negotiation.ForkTreeID(origin)
 	return llm.WithReuse(ctx, recordedAnswers{e: e, root: origin, from: oldTree, to: tree},
 		func(s string) string { return strings.ReplaceAll(s, tree, oldTree) })
 }
@@ -61,8 +61,8 @@ func (e *Forks) forkOrigin(ctx context.Context, tree string) (string, error) {
 	if v, ok := e.origins.Load(tree); ok {
 		return v.(string), nil
 	}
-	d := &domain.DemandState{}
-	_, err := e.u.Fold(ctx, e.store, domain.DemandStream("d-"+tree), d.Apply)
+	d := &negotiation.DemandState{}
+	_, err := e.u.Fold(ctx, e.store, negotiation.DemandStream("d-"+tree), d.Apply)
 	if err != nil || !d.Exists() {
 		return "", err
 	}

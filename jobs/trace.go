@@ -15,7 +15,7 @@ import (
 // One trace per negotiation tree. The span that submits a root demand (its
 // HTTP request) is the tree's root: its W3C traceparent is written on the
 // demand's first event and on every later event of the tree
-// (domain.Metadata.TraceParent), and on every job the tree's steps enqueue
+// (event.Metadata.TraceParent), and on every job the tree's steps enqueue
 // (River job metadata, key jobTraceKey). A step's span, River's work span,
 // is started as a child of that traceparent, whichever process runs it
 // and however much later; its database and LLM spans are its children.

@@ -10,7 +10,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 )
 
-// Errors of the call path, classified into the outcomes of domain.LLMCall.
+// Errors of the call path, classified into the outcomes of event.LLMCall.
 var (
 	// errCallTimeout: the call exceeded Config.Timeout.
 	errCallTimeout = errors.New("llm call timed out")

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // promptCase is what the tests know of one prompt: its sample input, a
@@ -14,7 +14,7 @@ import (
 type promptCase struct {
 	sample   func() any // a pointer to a fresh sample input
 	good     string     // a reply that parses
-	invoke   func(ctx context.Context, c *Client, in any) (any, domain.LLMCall, error)
+	invoke   func(ctx context.Context, c *Client, in any) (any, event.LLMCall, error)
 	fallback func(in any) any
 	// check parses text and checks the result's invariants; it returns
 	// the problems, or the parse error as one problem.
@@ -30,7 +30,7 @@ func caseOf[In, Reply, Out any](p *Prompt[In, Reply, Out], sample func() In, goo
 			return &in
 		},
 		good: good,
-		invoke: func(ctx context.Context, c *Client, in any) (any, domain.LLMCall, error) {
+		invoke: func(ctx context.Context, c *Client, in any) (any, event.LLMCall, error) {
 			return ret(Call(ctx, c, p, *in.(*In)))
 		},
 		fallback: func(in any) any { return p.fallback(in.(*In)) },
@@ -76,7 +76,7 @@ func sampleInput(key PromptKey) any { return caseFor(key).sample() }
 func goodReply(key PromptKey) string { return cases[key].good }
 
 // invoke calls the prompt of key with its sample input.
-func invoke(ctx context.Context, c *Client, key PromptKey) (any, domain.LLMCall, error) {
+func invoke(ctx context.Context, c *Client, key PromptKey) (any, event.LLMCall, error) {
 	pc := caseFor(key)
 	return pc.invoke(ctx, c, pc.sample())
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // Defaults of [Config].
@@ -22,7 +22,7 @@ const (
 	DefaultRetryBudget      = 2 * DefaultTimeout
 )
 
-// maxErrorRunes bounds the error message recorded in domain.LLMCall.
+// maxErrorRunes bounds the error message recorded in event.LLMCall.
 const maxErrorRunes = 300
 
 // Config configures a [Client]. Zero fields take their defaults.
@@ -52,7 +52,7 @@ type Config struct {
 	Logger *slog.Logger
 	// OnCall, when set, is called after every call with its record (for
 	// metrics). It must not block.
-	OnCall func(domain.LLMCall)
+	OnCall func(event.LLMCall)
 	// OnBreakerOpen, when set, is called each time the circuit breaker
 	// opens (for metrics: the openings counter). It must not block.
 	OnBreakerOpen func()
@@ -70,7 +70,7 @@ type Client struct {
 	budget   time.Duration // of a call with its retries; <= 0: no retries
 	now      func() time.Time
 	log      *slog.Logger
-	onCall   func(domain.LLMCall)
+	onCall   func(event.LLMCall)
 	breaker  *gobreaker.CircuitBreaker[struct{}]
 	tracer   trace.Tracer // nil: no spans
 	// suspect lets one call at a time through while the breaker has
@@ -147,11 +147,11 @@ func (c *Client) ProviderName() string { return c.provider.Name() }
 // deadline): the result is then the fallback and must not be used. Any
 // failure of the LLM itself gives the prompt's fallback result, with
 // FallbackUsed set in the record, and a nil error.
-func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Reply, Out], in In) (Out, domain.LLMCall, error) {
+func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Reply, Out], in In) (Out, event.LLMCall, error) {
 	key := p.key
 	ctx, span := c.startSpan(ctx, key, p.maxTokens, p.temperature)
 	start := c.now()
-	rec := domain.LLMCall{PromptKey: string(key), Provider: c.provider.Name(), Model: c.provider.Model()}
+	rec := event.LLMCall{PromptKey: string(key), Provider: c.provider.Name(), Model: c.provider.Model()}
 
 	var (
 		out  Out
@@ -171,9 +171,9 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 		// The recorded answer to the same question, parsed as it was then:
 		// one that did not parse falls back again, as the original did.
 		out, perr := p.parse(answer, &in)
-		rec.Outcome, rec.Reused, rec.Answer = domain.LLMOutcomeOK, true, answer
+		rec.Outcome, rec.Reused, rec.Answer = event.LLMOutcomeOK, true, answer
 		if perr != nil {
-			out, rec.Outcome, rec.FallbackUsed, rec.Error = p.fallback(&in), domain.LLMOutcomeParseError, true, shortError(perr)
+			out, rec.Outcome, rec.FallbackUsed, rec.Error = p.fallback(&in), event.LLMOutcomeParseError, true, shortError(perr)
 		}
 		rec.LatencyMS = c.now().Sub(start).Milliseconds()
 		c.log.DebugContext(ctx, "llm call reused a recorded answer", "prompt_key", rec.PromptKey, "outcome", rec.Outcome)
@@ -218,9 +218,9 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 		if ctx.Err() != nil {
 			callerErr = fmt.Errorf("llm: %s: %w", key, ctx.Err())
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				rec.Outcome = domain.LLMOutcomeTimeout
+				rec.Outcome = event.LLMOutcomeTimeout
 			} else {
-				rec.Outcome = domain.LLMOutcomeError
+				rec.Outcome = event.LLMOutcomeError
 			}
 		}
 		c.log.WarnContext(ctx, "llm call failed, using fallback", "prompt_key", rec.PromptKey, "provider", rec.Provider,
@@ -240,15 +240,15 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 func outcomeOf(err error) string {
 	switch {
 	case err == nil:
-		return domain.LLMOutcomeOK
+		return event.LLMOutcomeOK
 	case isBreakerRefusal(err):
-		return domain.LLMOutcomeBreakerOpen
+		return event.LLMOutcomeBreakerOpen
 	case errors.Is(err, errCallTimeout):
-		return domain.LLMOutcomeTimeout
+		return event.LLMOutcomeTimeout
 	case errors.Is(err, errInvalidReply):
-		return domain.LLMOutcomeParseError
+		return event.LLMOutcomeParseError
 	}
-	return domain.LLMOutcomeError
+	return event.LLMOutcomeError
 }
 
 // shortError is the message recorded for a failed call: at most

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // scripted is a test double of Provider: each call runs fn.
@@ -79,20 +80,20 @@ func newTestClient(p Provider, cfg Config) *Client {
 	return NewClient(cfg)
 }
 
-func ret[T any](v T, rec domain.LLMCall, err error) (any, domain.LLMCall, error) { return v, rec, err }
+func ret[T any](v T, rec event.LLMCall, err error) (any, event.LLMCall, error) { return v, rec, err }
 
 func TestClientOK(t *testing.T) {
 	for _, key := range PromptKeys() {
 		t.Run(string(key), func(t *testing.T) {
 			p := &scripted{fn: answer}
-			var hooked []domain.LLMCall
-			c := newTestClient(p, Config{Now: stepClock(7 * time.Millisecond), OnCall: func(r domain.LLMCall) { hooked = append(hooked, r) }})
+			var hooked []event.LLMCall
+			c := newTestClient(p, Config{Now: stepClock(7 * time.Millisecond), OnCall: func(r event.LLMCall) { hooked = append(hooked, r) }})
 			out, rec, err := invoke(context.Background(), c, key)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := domain.LLMCall{PromptKey: string(key), Provider: "scripted", Model: "script-1b", LatencyMS: 7,
-				InputTokens: 100, OutputTokens: 50, Outcome: domain.LLMOutcomeOK,
+			want := event.LLMCall{PromptKey: string(key), Provider: "scripted", Model: "script-1b", LatencyMS: 7,
+				InputTokens: 100, OutputTokens: 50, Outcome: event.LLMOutcomeOK,
 				InputHash: InputHash(key, "script-1", renderedInput(t, key, sampleInput(key))), Answer: goodReply(key)}
 			if rec != want {
 				t.Errorf("record = %+v, want %+v", rec, want)
@@ -126,14 +127,14 @@ func TestClientFailuresFallBack(t *testing.T) {
 		errSub  string
 		tokens  int
 	}{
-		{"provider error", fail, domain.LLMOutcomeError, "upstream exploded", 0},
-		{"timeout", hang, domain.LLMOutcomeTimeout, "timed out", 0},
-		{"parse error", garbage, domain.LLMOutcomeParseError, "invalid reply", 5},
+		{"provider error", fail, event.LLMOutcomeError, "upstream exploded", 0},
+		{"timeout", hang, event.LLMOutcomeTimeout, "timed out", 0},
+		{"parse error", garbage, event.LLMOutcomeParseError, "invalid reply", 5},
 		{"validation error", func(context.Context, Request) (Response, error) {
 			return Response{Text: `{"decision":"perhaps","feedback_type":"perhaps","surface_demand":"","should_recurse":"perhaps",
 				"summary":"s","assignments":[{"agent_id":"ghost"}],"definitely_related":["ghost"],"is_complete":true,"gaps":[]}`}, nil
-		}, domain.LLMOutcomeParseError, "invalid reply", 0},
-		{"panic", func(context.Context, Request) (Response, error) { panic("boom") }, domain.LLMOutcomeError, "panicked", 0},
+		}, event.LLMOutcomeParseError, "invalid reply", 0},
+		{"panic", func(context.Context, Request) (Response, error) { panic("boom") }, event.LLMOutcomeError, "panicked", 0},
 	}
 	for _, tt := range tests {
 		for _, key := range PromptKeys() {
@@ -167,7 +168,7 @@ func TestClientTimeoutIgnoringProvider(t *testing.T) {
 	c := newTestClient(p, Config{Timeout: 30 * time.Millisecond})
 	start := time.Now()
 	_, rec, err := Call(context.Background(), c, Offer, sampleOfferInput())
-	if err != nil || rec.Outcome != domain.LLMOutcomeTimeout {
+	if err != nil || rec.Outcome != event.LLMOutcomeTimeout {
 		t.Fatalf("rec = %+v, err = %v", rec, err)
 	}
 	if d := time.Since(start); d > time.Second {
@@ -181,7 +182,7 @@ func TestClientBreaker(t *testing.T) {
 	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: 50 * time.Millisecond, OnBreakerOpen: func() { openings.Add(1) }})
 	ctx := context.Background()
 	for i := range 3 {
-		if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
+		if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != event.LLMOutcomeError {
 			t.Fatalf("call %d: %+v", i, rec)
 		}
 	}
@@ -190,10 +191,10 @@ func TestClientBreaker(t *testing.T) {
 	}
 	// Open: the 4th call (any prompt) is not sent.
 	out, rec, err := Call(ctx, c, Feedback, sampleFeedbackInput())
-	if err != nil || rec.Outcome != domain.LLMOutcomeBreakerOpen || !rec.FallbackUsed || p.count() != 3 {
+	if err != nil || rec.Outcome != event.LLMOutcomeBreakerOpen || !rec.FallbackUsed || p.count() != 3 {
 		t.Fatalf("4th call: rec %+v, err %v, provider calls %d", rec, err, p.count())
 	}
-	if out.FeedbackType != domain.FeedbackAccept || rec.Error != "circuit breaker open" {
+	if out.FeedbackType != negotiation.FeedbackAccept || rec.Error != "circuit breaker open" {
 		t.Errorf("4th call: %+v, %q", out, rec.Error)
 	}
 
@@ -202,7 +203,7 @@ func TestClientBreaker(t *testing.T) {
 	if got := c.BreakerState(); got != "half-open" {
 		t.Fatalf("state after recovery = %q", got)
 	}
-	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError || p.count() != 4 {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != event.LLMOutcomeError || p.count() != 4 {
 		t.Fatalf("failed probe: %+v, calls %d", rec, p.count())
 	}
 	if got := c.BreakerState(); got != "open" {
@@ -221,24 +222,24 @@ func TestClientBreaker(t *testing.T) {
 		<-release
 		return answer(ctx, req)
 	})
-	done := make(chan domain.LLMCall)
+	done := make(chan event.LLMCall)
 	go func() {
 		_, rec, _ := Call(ctx, c, Offer, sampleOfferInput())
 		done <- rec
 	}()
 	<-entered
-	if _, rec, _ := Call(ctx, c, Gaps, sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 5 {
+	if _, rec, _ := Call(ctx, c, Gaps, sampleGapInput()); rec.Outcome != event.LLMOutcomeBreakerOpen || p.count() != 5 {
 		t.Errorf("second call during the probe: %+v, calls %d", rec, p.count())
 	}
 	close(release)
-	if rec := <-done; rec.Outcome != domain.LLMOutcomeOK {
+	if rec := <-done; rec.Outcome != event.LLMOutcomeOK {
 		t.Errorf("probe: %+v", rec)
 	}
 	if got := c.BreakerState(); got != "closed" {
 		t.Errorf("state after a successful probe = %q", got)
 	}
 	p.set(answer)
-	if _, rec, _ := Call(ctx, c, Understand, sampleUnderstandInput()); rec.Outcome != domain.LLMOutcomeOK {
+	if _, rec, _ := Call(ctx, c, Understand, sampleUnderstandInput()); rec.Outcome != event.LLMOutcomeOK {
 		t.Errorf("after closing: %+v", rec)
 	}
 }
@@ -249,7 +250,7 @@ func TestClientParseFailuresOpenBreaker(t *testing.T) {
 	for range 2 {
 		Call(context.Background(), c, Gaps, sampleGapInput())
 	}
-	if _, rec, _ := Call(context.Background(), c, Gaps, sampleGapInput()); rec.Outcome != domain.LLMOutcomeBreakerOpen || p.count() != 2 {
+	if _, rec, _ := Call(context.Background(), c, Gaps, sampleGapInput()); rec.Outcome != event.LLMOutcomeBreakerOpen || p.count() != 2 {
 		t.Errorf("after 2 parse failures: %+v, calls %d", rec, p.count())
 	}
 }
@@ -278,7 +279,7 @@ func TestClientCallerContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || p.count() != 0 || !rec.FallbackUsed || rec.PromptKey != string(PromptOffer) {
 		t.Fatalf("pre-cancelled: err %v, calls %d, rec %+v", err, p.count(), rec)
 	}
-	if out.Decision != domain.OfferDecisionDecline {
+	if out.Decision != negotiation.OfferDecisionDecline {
 		t.Errorf("result = %+v", out)
 	}
 
@@ -288,7 +289,7 @@ func TestClientCallerContext(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(5 * time.Millisecond); cancel() }()
 		_, rec, err := Call(ctx, c, Filter, sampleFilterInput())
-		if !errors.Is(err, context.Canceled) || rec.Outcome != domain.LLMOutcomeError || !rec.FallbackUsed {
+		if !errors.Is(err, context.Canceled) || rec.Outcome != event.LLMOutcomeError || !rec.FallbackUsed {
 			t.Fatalf("cancelled: err %v, rec %+v", err, rec)
 		}
 	}
@@ -299,7 +300,7 @@ func TestClientCallerContext(t *testing.T) {
 	// The caller's own deadline: an error too, outcome timeout.
 	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if _, rec, err := Call(ctx, c, Gaps, sampleGapInput()); !errors.Is(err, context.DeadlineExceeded) || rec.Outcome != domain.LLMOutcomeTimeout {
+	if _, rec, err := Call(ctx, c, Gaps, sampleGapInput()); !errors.Is(err, context.DeadlineExceeded) || rec.Outcome != event.LLMOutcomeTimeout {
 		t.Errorf("caller deadline: err %v, rec %+v", err, rec)
 	}
 	if got := c.BreakerState(); got != "closed" {
@@ -314,7 +315,7 @@ func TestClientDropsUnknownAgents(t *testing.T) {
 	}}
 	c := newTestClient(p, Config{})
 	out, rec, err := Call(context.Background(), c, Filter, sampleFilterInput())
-	if err != nil || rec.Outcome != domain.LLMOutcomeOK || len(out.Candidates) != 1 || out.Candidates[0].AgentID != "user_agent_bob" {
+	if err != nil || rec.Outcome != event.LLMOutcomeOK || len(out.Candidates) != 1 || out.Candidates[0].AgentID != "user_agent_bob" {
 		t.Errorf("out %+v rec %+v err %v", out, rec, err)
 	}
 }
@@ -322,19 +323,19 @@ func TestClientDropsUnknownAgents(t *testing.T) {
 func TestClientEnumNormalization(t *testing.T) {
 	tests := []struct {
 		reply string
-		want  domain.FeedbackType
+		want  negotiation.FeedbackType
 	}{
-		{`{"feedback_type":"同意"}`, domain.FeedbackAccept},
-		{`{"feedback_type":" ACCEPT "}`, domain.FeedbackAccept},
-		{`{"feedback_type":"调整","reasoning":"改时间"}`, domain.FeedbackNegotiate},
-		{`{"feedback_type":"退出"}`, domain.FeedbackWithdraw},
-		{`{"feedback_type":"拒绝"}`, domain.FeedbackWithdraw},
-		{`{"feedback_type":"reject"}`, domain.FeedbackReject},
+		{`{"feedback_type":"同意"}`, negotiation.FeedbackAccept},
+		{`{"feedback_type":" ACCEPT "}`, negotiation.FeedbackAccept},
+		{`{"feedback_type":"调整","reasoning":"改时间"}`, negotiation.FeedbackNegotiate},
+		{`{"feedback_type":"退出"}`, negotiation.FeedbackWithdraw},
+		{`{"feedback_type":"拒绝"}`, negotiation.FeedbackWithdraw},
+		{`{"feedback_type":"reject"}`, negotiation.FeedbackReject},
 	}
 	for _, tt := range tests {
 		c := newTestClient(&scripted{fn: func(context.Context, Request) (Response, error) { return Response{Text: tt.reply}, nil }}, Config{})
 		out, rec, _ := Call(context.Background(), c, Feedback, sampleFeedbackInput())
-		if rec.Outcome != domain.LLMOutcomeOK || out.FeedbackType != tt.want {
+		if rec.Outcome != event.LLMOutcomeOK || out.FeedbackType != tt.want {
 			t.Errorf("%s: %+v %+v", tt.reply, out, rec)
 		}
 	}
@@ -346,7 +347,7 @@ func TestClientWithoutProvider(t *testing.T) {
 		t.Errorf("provider %q state %q", c.ProviderName(), c.BreakerState())
 	}
 	out, rec, err := Call(context.Background(), c, Understand, UnderstandInput{RawInput: "找个摄影师"})
-	if err != nil || rec.Outcome != domain.LLMOutcomeError || !rec.FallbackUsed || out.CapabilityTags[0] != "摄影" {
+	if err != nil || rec.Outcome != event.LLMOutcomeError || !rec.FallbackUsed || out.CapabilityTags[0] != "摄影" {
 		t.Errorf("out %+v rec %+v err %v", out, rec, err)
 	}
 }
@@ -383,7 +384,7 @@ func TestClientConcurrent(t *testing.T) {
 	for i := range 40 {
 		wg.Go(func() {
 			key := PromptKeys()[i%len(PromptKeys())]
-			if _, rec, err := invoke(context.Background(), c, key); err != nil || rec.Outcome != domain.LLMOutcomeOK {
+			if _, rec, err := invoke(context.Background(), c, key); err != nil || rec.Outcome != event.LLMOutcomeOK {
 				t.Errorf("%s: %+v %v", key, rec, err)
 			}
 		})
@@ -402,7 +403,7 @@ func TestClientSuspectFanOut(t *testing.T) {
 	}}
 	c := newTestClient(p, Config{FailureThreshold: 3, RecoveryTimeout: time.Minute})
 	ctx := context.Background()
-	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != domain.LLMOutcomeError {
+	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); rec.Outcome != event.LLMOutcomeError {
 		t.Fatalf("first call: %+v", rec)
 	}
 	var wg sync.WaitGroup
@@ -419,7 +420,7 @@ func TestClientSuspectFanOut(t *testing.T) {
 	close(outcomes)
 	refused := 0
 	for o := range outcomes {
-		if o == domain.LLMOutcomeBreakerOpen {
+		if o == event.LLMOutcomeBreakerOpen {
 			refused++
 		}
 	}

@@ -38,15 +38,15 @@
 //     ([UnderstandReply], [FilterReply], … [ConverseReply]) and validates it
 //     into the typed result (unknown agent ids dropped, enums normalised,
 //     numbers clamped); prompts 1, 3, 5, 10 and 11 give the domain's own
-//     [domain.Understanding], [domain.OfferAnswer], [domain.FeedbackAnswer],
-//     [domain.TaskAnswer] and [domain.AgentStep];
+//     [negotiation.Understanding], [negotiation.OfferAnswer], [negotiation.FeedbackAnswer],
+//     [workflow.TaskAnswer] and [workflow.AgentStep];
 //  4. on any failure — provider error, timeout, open breaker, a reply that
 //     does not parse or validate — returns the prompt's fallback result,
 //     built deterministically from the input alone.
 //
 // Call returns a non-nil error only when the caller's context is done
 // (so that a job stops and is retried); an LLM failure is never an error.
-// Every call returns a [domain.LLMCall] record (prompt key, provider, model,
+// Every call returns a [event.LLMCall] record (prompt key, provider, model,
 // latency, tokens, outcome, whether the fallback was used) to be stored with
 // the event the result produces, so that a replay never calls the LLM again.
 //

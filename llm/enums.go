@@ -3,35 +3,35 @@ package llm
 import (
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // Enum synonym tables, keyed by enumKey (lower case, no spaces or
 // punctuation). A value not in its table is a validation failure.
 
-var confidenceLevels = map[string]domain.Confidence{
-	"high": domain.ConfidenceHigh, "h": domain.ConfidenceHigh, "高": domain.ConfidenceHigh,
-	"medium": domain.ConfidenceMedium, "med": domain.ConfidenceMedium, "mid": domain.ConfidenceMedium,
-	"moderate": domain.ConfidenceMedium, "m": domain.ConfidenceMedium, "中": domain.ConfidenceMedium,
-	"中等":  domain.ConfidenceMedium,
-	"low": domain.ConfidenceLow, "l": domain.ConfidenceLow, "低": domain.ConfidenceLow,
+var confidenceLevels = map[string]negotiation.Confidence{
+	"high": negotiation.ConfidenceHigh, "h": negotiation.ConfidenceHigh, "高": negotiation.ConfidenceHigh,
+	"medium": negotiation.ConfidenceMedium, "med": negotiation.ConfidenceMedium, "mid": negotiation.ConfidenceMedium,
+	"moderate": negotiation.ConfidenceMedium, "m": negotiation.ConfidenceMedium, "中": negotiation.ConfidenceMedium,
+	"中等":  negotiation.ConfidenceMedium,
+	"low": negotiation.ConfidenceLow, "l": negotiation.ConfidenceLow, "低": negotiation.ConfidenceLow,
 }
 
 // confidenceLevel normalises a high/medium/low confidence (prompts 1, 4,
 // 9). Numbers are mapped by thresholds (0..1 or 0..100: ≥70 high, ≥40
 // medium). An absent value gives def; an unknown word is not ok.
-func confidenceLevel(f Scalar, def domain.Confidence) (domain.Confidence, bool) {
+func confidenceLevel(f Scalar, def negotiation.Confidence) (negotiation.Confidence, bool) {
 	switch {
 	case !f.Present:
 		return def, true
 	case f.IsNum:
 		switch p := percent(f.Num); {
 		case p >= 70:
-			return domain.ConfidenceHigh, true
+			return negotiation.ConfidenceHigh, true
 		case p >= 40:
-			return domain.ConfidenceMedium, true
+			return negotiation.ConfidenceMedium, true
 		default:
-			return domain.ConfidenceLow, true
+			return negotiation.ConfidenceLow, true
 		}
 	case f.IsBool:
 		return "", false
@@ -49,7 +49,7 @@ func confidencePercent(f Scalar) int {
 		return percent(f.Num)
 	}
 	if level, ok := lookupEnum(confidenceLevels, f.Str); ok && f.Present && !f.IsBool {
-		return map[domain.Confidence]int{domain.ConfidenceHigh: 80, domain.ConfidenceMedium: 60, domain.ConfidenceLow: 30}[level]
+		return map[negotiation.Confidence]int{negotiation.ConfidenceHigh: 80, negotiation.ConfidenceMedium: 60, negotiation.ConfidenceLow: 30}[level]
 	}
 	return 0
 }
@@ -62,7 +62,7 @@ func confidenceFraction(f Scalar, def float64) float64 {
 		return float64(percent(f.Num)) / 100
 	}
 	if level, ok := lookupEnum(confidenceLevels, f.Str); ok && f.Present && !f.IsBool {
-		return map[domain.Confidence]float64{domain.ConfidenceHigh: 0.9, domain.ConfidenceMedium: 0.6, domain.ConfidenceLow: 0.3}[level]
+		return map[negotiation.Confidence]float64{negotiation.ConfidenceHigh: 0.9, negotiation.ConfidenceMedium: 0.6, negotiation.ConfidenceLow: 0.3}[level]
 	}
 	return def
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // Validation invariants of the typed results. Each check returns the
@@ -35,11 +36,11 @@ func cleanStrings(list []string, n int) bool {
 	return true
 }
 
-func validLevel(c domain.Confidence) bool {
-	return c == domain.ConfidenceHigh || c == domain.ConfidenceMedium || c == domain.ConfidenceLow
+func validLevel(c negotiation.Confidence) bool {
+	return c == negotiation.ConfidenceHigh || c == negotiation.ConfidenceMedium || c == negotiation.ConfidenceLow
 }
 
-func checkUnderstanding(_ *UnderstandInput, out domain.Understanding) problems {
+func checkUnderstanding(_ *UnderstandInput, out negotiation.Understanding) problems {
 	var p problems
 	p.add(out.SurfaceDemand != "" && cleanString(out.SurfaceDemand, maxTextRunes), "surface_demand empty or unclean")
 	p.add(validLevel(out.Confidence), "confidence not an enum value")
@@ -73,16 +74,16 @@ func checkFilter(in *FilterInput, out FilterResult) problems {
 	return p
 }
 
-func checkOffer(_ *OfferInput, out domain.OfferAnswer) problems {
+func checkOffer(_ *OfferInput, out negotiation.OfferAnswer) problems {
 	var p problems
 	switch out.Decision {
-	case domain.OfferDecisionParticipate, domain.OfferDecisionConditional, domain.OfferDecisionDecline:
+	case negotiation.OfferDecisionParticipate, negotiation.OfferDecisionConditional, negotiation.OfferDecisionDecline:
 	default:
 		p.add(false, "decision "+string(out.Decision))
 	}
-	p.add((len(out.Conditions) > 0) == (out.Decision == domain.OfferDecisionConditional), "conditions iff conditional")
-	p.add(out.DeclineReason == "" || out.Decision == domain.OfferDecisionDecline, "decline_reason on a non-decline")
-	p.add(out.Decision == domain.OfferDecisionDecline || out.Contribution != "", "no contribution")
+	p.add((len(out.Conditions) > 0) == (out.Decision == negotiation.OfferDecisionConditional), "conditions iff conditional")
+	p.add(out.DeclineReason == "" || out.Decision == negotiation.OfferDecisionDecline, "decline_reason on a non-decline")
+	p.add(out.Decision == negotiation.OfferDecisionDecline || out.Contribution != "", "no contribution")
 	p.add(out.Confidence >= 0 && out.Confidence <= 100, "confidence out of range")
 	p.add(cleanStrings(out.Conditions, maxTextRunes) && cleanString(out.Contribution, maxTextRunes), "strings unclean")
 	return p
@@ -90,14 +91,14 @@ func checkOffer(_ *OfferInput, out domain.OfferAnswer) problems {
 
 // checkProposal checks a proposal of the given type assigning only agents
 // of allowed (at least one when allowed is not empty and requireOne).
-func checkProposal(out ProposalResult, typ domain.ProposalType, allowed []string, requireOne bool) problems {
+func checkProposal(out ProposalResult, typ negotiation.ProposalType, allowed []string, requireOne bool) problems {
 	var p problems
 	pr := out.Proposal
 	p.add(pr.Type == typ, "type "+string(pr.Type))
 	p.add(pr.ProposalID == "" && pr.DemandID == "" && pr.Version == 0 && pr.CreatedAt.IsZero(), "engine fields set")
 	p.add(pr.Summary != "" && cleanString(pr.Summary, maxTextRunes), "summary")
 	p.add(validLevel(pr.Confidence), "confidence "+string(pr.Confidence))
-	p.add(typ != domain.ProposalTypeCompromise || pr.Confidence != domain.ConfidenceHigh, "compromise with high confidence")
+	p.add(typ != negotiation.ProposalTypeCompromise || pr.Confidence != negotiation.ConfidenceHigh, "compromise with high confidence")
 	p.add(pr.Assignments != nil, "assignments nil")
 	seen := map[string]bool{}
 	for _, a := range pr.Assignments {
@@ -113,7 +114,7 @@ func checkProposal(out ProposalResult, typ domain.ProposalType, allowed []string
 func offerIDs(offers []OfferView, skipDecline bool) []string {
 	var ids []string
 	for _, o := range offers {
-		if !skipDecline || o.Decision != domain.OfferDecisionDecline {
+		if !skipDecline || o.Decision != negotiation.OfferDecisionDecline {
 			ids = append(ids, o.AgentID)
 		}
 	}
@@ -121,11 +122,11 @@ func offerIDs(offers []OfferView, skipDecline bool) []string {
 }
 
 func checkAggregate(in *AggregateInput, out ProposalResult) problems {
-	return checkProposal(out, domain.ProposalTypeNormal, offerIDs(in.Offers, true), true)
+	return checkProposal(out, negotiation.ProposalTypeNormal, offerIDs(in.Offers, true), true)
 }
 
 func checkAdjust(in *AdjustInput, out ProposalResult) problems {
-	p := checkProposal(out, domain.ProposalTypeNormal, offerIDs(in.Participants, false), false)
+	p := checkProposal(out, negotiation.ProposalTypeNormal, offerIDs(in.Participants, false), false)
 	s := out.Proposal.AdjustmentSummary
 	p.add(s != nil && s.Round == in.Round, "adjustment summary missing or wrong round")
 	return p
@@ -136,17 +137,17 @@ func checkCompromise(in *CompromiseInput, out ProposalResult) problems {
 	for _, a := range in.Available {
 		allowed = append(allowed, a.AgentID)
 	}
-	return checkProposal(out, domain.ProposalTypeCompromise, allowed, false)
+	return checkProposal(out, negotiation.ProposalTypeCompromise, allowed, false)
 }
 
-func checkFeedback(_ *FeedbackInput, out domain.FeedbackAnswer) problems {
+func checkFeedback(_ *FeedbackInput, out negotiation.FeedbackAnswer) problems {
 	var p problems
 	switch out.FeedbackType {
-	case domain.FeedbackAccept, domain.FeedbackNegotiate, domain.FeedbackWithdraw, domain.FeedbackReject:
+	case negotiation.FeedbackAccept, negotiation.FeedbackNegotiate, negotiation.FeedbackWithdraw, negotiation.FeedbackReject:
 	default:
 		p.add(false, "feedback type "+string(out.FeedbackType))
 	}
-	p.add((out.AdjustmentRequest != "") == (out.FeedbackType == domain.FeedbackNegotiate), "adjustment_request iff negotiate")
+	p.add((out.AdjustmentRequest != "") == (out.FeedbackType == negotiation.FeedbackNegotiate), "adjustment_request iff negotiate")
 	p.add(out.Confidence >= 0 && out.Confidence <= 100, "confidence out of range")
 	p.add(cleanStrings(out.Concerns, maxTextRunes), "concerns unclean")
 	return p
@@ -184,21 +185,21 @@ func checkRecursion(in *RecursionInput, out RecursionResult) problems {
 	return p
 }
 
-func checkTask(_ *TaskInput, out domain.TaskAnswer) problems {
+func checkTask(_ *TaskInput, out workflow.TaskAnswer) problems {
 	var p problems
 	p.add(out.Valid() == nil, "answer not valid")
-	p.add(out.Problem == "" || out.Status == domain.TaskProblem, "problem on a done task")
+	p.add(out.Problem == "" || out.Status == workflow.TaskProblem, "problem on a done task")
 	p.add(cleanString(out.Summary, maxTextRunes) && cleanString(out.Problem, maxTextRunes), "strings unclean")
 	return p
 }
 
-func checkConverse(_ *ConverseInput, out domain.AgentStep) problems {
+func checkConverse(_ *ConverseInput, out workflow.AgentStep) problems {
 	var p problems
-	p.add(out.Tool == "" || slices.Contains(domain.ConversationTools(), out.Tool), "unknown tool")
+	p.add(out.Tool == "" || slices.Contains(workflow.ConversationTools(), out.Tool), "unknown tool")
 	p.add((out.Tool == "") != (out.Reply == ""), "a step needs a tool or a reply, not both or neither")
 	p.add(out.Confidence >= 0 && out.Confidence <= 1, "confidence out of 0-1")
-	p.add(out.Tool != domain.ToolAskUser || out.Args.Reason != "", "ask_user without a question")
-	p.add(out.Tool != "" || reflect.DeepEqual(out.Args, domain.DecisionPayload{}), "arguments on a reply")
+	p.add(out.Tool != workflow.ToolAskUser || out.Args.Reason != "", "ask_user without a question")
+	p.add(out.Tool != "" || reflect.DeepEqual(out.Args, workflow.DecisionPayload{}), "arguments on a reply")
 	p.add(cleanString(out.Thought, maxTextRunes) && cleanString(out.Reply, maxTextRunes) &&
 		cleanString(out.Args.Reason, maxTextRunes), "strings unclean")
 	p.add(cleanStrings(out.Args.After, maxReplyBytes) && cleanStrings(out.Args.Before, maxReplyBytes), "after/before unclean")

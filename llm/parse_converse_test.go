@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 )
 
 func TestParseConverse(t *testing.T) {
@@ -15,32 +15,32 @@ func TestParseConverse(t *testing.T) {
 	tests := []struct {
 		name  string
 		reply string
-		want  domain.AgentStep
+		want  workflow.AgentStep
 		fail  string // part of the error; "" when it parses
 	}{
-		{name: "tool step", reply: replyConverse, want: domain.AgentStep{Thought: "Zoe 不是参与者，彩排改由 Alice 负责",
-			Tool: "create_node", Confidence: 0.8, Args: domain.DecisionPayload{After: []string{"milestone-1"},
-				Node: &domain.WorkflowNode{Type: domain.NodeTask, Title: "彩排", AssigneeID: "user_agent_alice"}}}},
+		{name: "tool step", reply: replyConverse, want: workflow.AgentStep{Thought: "Zoe 不是参与者，彩排改由 Alice 负责",
+			Tool: "create_node", Confidence: 0.8, Args: workflow.DecisionPayload{After: []string{"milestone-1"},
+				Node: &workflow.WorkflowNode{Type: workflow.NodeTask, Title: "彩排", AssigneeID: "user_agent_alice"}}}},
 		{name: "reply step", reply: `{"thought":"已经改好","reply":" 已把「场地确认」提前到第一周。 "}`,
-			want: domain.AgentStep{Thought: "已经改好", Reply: "已把「场地确认」提前到第一周。", Confidence: 0.5}},
+			want: workflow.AgentStep{Thought: "已经改好", Reply: "已把「场地确认」提前到第一周。", Confidence: 0.5}},
 		{name: "English reply in a fence", reply: "Here you go:\n```json\n{\"thought\":\"done\",\"reply\":\"The rehearsal was added.\"}\n```",
-			want: domain.AgentStep{Thought: "done", Reply: "The rehearsal was added.", Confidence: 0.5}},
+			want: workflow.AgentStep{Thought: "done", Reply: "The rehearsal was added.", Confidence: 0.5}},
 		{name: "tool name normalised, ids resolved", reply: `{"thought":"看看","tool":"Get-Node","args":{"node_id":" TASK-1 "},"confidence":"85%"}`,
-			want: domain.AgentStep{Thought: "看看", Tool: "get_node", Args: domain.DecisionPayload{NodeID: "task-1"}, Confidence: 0.85}},
+			want: workflow.AgentStep{Thought: "看看", Tool: "get_node", Args: workflow.DecisionPayload{NodeID: "task-1"}, Confidence: 0.85}},
 		{name: "a title for an id", reply: `{"thought":"t","tool":"update node","args":{"node_id":"场地确认","changes":{"due":"第一周"}},"confidence":2}`,
-			want: domain.AgentStep{Thought: "t", Tool: "update_node", Confidence: 0.02,
-				Args: domain.DecisionPayload{NodeID: "milestone-1", Changes: &domain.NodeChanges{Due: &due}}}},
+			want: workflow.AgentStep{Thought: "t", Tool: "update_node", Confidence: 0.02,
+				Args: workflow.DecisionPayload{NodeID: "milestone-1", Changes: &workflow.NodeChanges{Due: &due}}}},
 		{name: "unknown node id kept for the Coordinator", reply: `{"thought":"t","tool":"connect","args":{"from":"task-9","to":"milestone-1"}}`,
-			want: domain.AgentStep{Thought: "t", Tool: "connect", Confidence: 0.5, Args: domain.DecisionPayload{From: "task-9", To: "milestone-1"}}},
+			want: workflow.AgentStep{Thought: "t", Tool: "connect", Confidence: 0.5, Args: workflow.DecisionPayload{From: "task-9", To: "milestone-1"}}},
 		{name: "a single id for after", reply: `{"thought":"t","tool":"create_node","args":{"node":{"type":"milestone","title":"彩排"},"after":"milestone-1","before":["", "task-7", "task-7"]}}`,
-			want: domain.AgentStep{Thought: "t", Tool: "create_node", Confidence: 0.5, Args: domain.DecisionPayload{
-				Node: &domain.WorkflowNode{Type: domain.NodeMilestone, Title: "彩排"}, After: []string{"milestone-1"}, Before: []string{"task-7"}}}},
+			want: workflow.AgentStep{Thought: "t", Tool: "create_node", Confidence: 0.5, Args: workflow.DecisionPayload{
+				Node: &workflow.WorkflowNode{Type: workflow.NodeMilestone, Title: "彩排"}, After: []string{"milestone-1"}, Before: []string{"task-7"}}}},
 		{name: "tool and reply: the tool wins", reply: `{"thought":"t","tool":"execute_workflow","args":{},"reply":"开始了"}`,
-			want: domain.AgentStep{Thought: "t", Tool: "execute_workflow", Confidence: 0.5}},
+			want: workflow.AgentStep{Thought: "t", Tool: "execute_workflow", Confidence: 0.5}},
 		{name: "ask_user with the question in reply", reply: `{"thought":"t","tool":"ask_user","reply":"Which node do you mean?"}`,
-			want: domain.AgentStep{Thought: "t", Tool: "ask_user", Confidence: 0.5, Args: domain.DecisionPayload{Reason: "Which node do you mean?"}}},
+			want: workflow.AgentStep{Thought: "t", Tool: "ask_user", Confidence: 0.5, Args: workflow.DecisionPayload{Reason: "Which node do you mean?"}}},
 		{name: "reply named as a tool", reply: `{"thought":"t","tool":"final_answer","reply":"好的"}`,
-			want: domain.AgentStep{Thought: "t", Reply: "好的", Confidence: 0.5}},
+			want: workflow.AgentStep{Thought: "t", Reply: "好的", Confidence: 0.5}},
 		{name: "neither", reply: `{"thought":"想了想","args":{}}`, fail: "neither a tool nor a reply"},
 		{name: "blank reply", reply: `{"thought":"t","reply":"   "}`, fail: "neither a tool nor a reply"},
 		{name: "unknown tool", reply: `{"thought":"t","tool":"send_email","args":{}}`, fail: `unknown tool "send_email"`},
@@ -81,9 +81,9 @@ func TestConverseReplyEncodes(t *testing.T) {
 		r    ConverseReply
 		want string
 	}{
-		{ConverseReply{Thought: "t", Tool: "execute_workflow", Args: ArgsOf(domain.DecisionPayload{}), Confidence: NumberScalar(0.9)},
+		{ConverseReply{Thought: "t", Tool: "execute_workflow", Args: ArgsOf(workflow.DecisionPayload{}), Confidence: NumberScalar(0.9)},
 			`{"thought":"t","tool":"execute_workflow","args":{},"confidence":0.9}`},
-		{ConverseReply{Thought: "t", Tool: "get_node", Args: ArgsOf(domain.DecisionPayload{NodeID: "task-1"}), Confidence: NumberScalar(0.8)},
+		{ConverseReply{Thought: "t", Tool: "get_node", Args: ArgsOf(workflow.DecisionPayload{NodeID: "task-1"}), Confidence: NumberScalar(0.8)},
 			`{"thought":"t","tool":"get_node","args":{"node_id":"task-1"},"confidence":0.8}`},
 		{ConverseReply{Thought: "t", Reply: "好的"}, `{"thought":"t","reply":"好的"}`},
 	} {
@@ -126,7 +126,7 @@ func TestConversePromptNamesEveryTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range domain.ConversationTools() {
+	for _, tool := range workflow.ConversationTools() {
 		if !strings.Contains(prompt, "**"+tool+"**") {
 			t.Errorf("the prompt does not list %s", tool)
 		}

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // The prompt outputs a parser once read and then dropped are kept: conditions_accepted as the reply says it, success criteria, risks
@@ -60,13 +60,13 @@ func TestParseProposedChanges(t *testing.T) {
 	in := FeedbackInput{}
 	tests := []struct {
 		name, changes string
-		want          []domain.ProposedChange
+		want          []negotiation.ProposedChange
 	}{
 		{"field object", `{"timeline.start_date":"3月15日","reason":"周六有课"}`,
-			[]domain.ProposedChange{{Field: "timeline.start_date", Value: "3月15日", Reason: "周六有课"}}},
+			[]negotiation.ProposedChange{{Field: "timeline.start_date", Value: "3月15日", Reason: "周六有课"}}},
 		{"a list", `[{"field":"responsibility","new_value":"只讲 20 分钟","reason":"时间紧"},{"field":"","value":"x"},{"field":"notes","value":"下午"}]`,
-			[]domain.ProposedChange{{Field: "responsibility", Value: "只讲 20 分钟", Reason: "时间紧"}, {Field: "notes", Value: "下午"}}},
-		{"one change", `{"field":"role","value":"主持人"}`, []domain.ProposedChange{{Field: "role", Value: "主持人"}}},
+			[]negotiation.ProposedChange{{Field: "responsibility", Value: "只讲 20 分钟", Reason: "时间紧"}, {Field: "notes", Value: "下午"}}},
+		{"one change", `{"field":"role","value":"主持人"}`, []negotiation.ProposedChange{{Field: "role", Value: "主持人"}}},
 		{"null", `null`, nil},
 		{"a bare string", `"改时间"`, nil},
 	}
@@ -103,22 +103,22 @@ func TestParseRecursionConditions(t *testing.T) {
 		t.Fatal(err)
 	}
 	yes, no := true, false
-	want := []domain.RecursionCondition{{Name: "需求满足度", Met: &yes, Analysis: "缺口重要"},
+	want := []negotiation.RecursionCondition{{Name: "需求满足度", Met: &yes, Analysis: "缺口重要"},
 		{Name: "利益相关方", Met: &no, Analysis: "网络里没有人"}, {Name: "成本效益", Analysis: "成本可以接受"}}
 	if !reflect.DeepEqual(r.Conditions, want) {
 		t.Errorf("conditions = %+v", r.Conditions)
 	}
-	d := r.Decision(domain.SubnetCost{Tokens: 1200, TimeSeconds: 4})
-	if d.ShouldRecurse || len(d.Conditions) != 3 || *d.EstimatedCost != (domain.SubnetCost{Tokens: 1200, TimeSeconds: 4}) {
+	d := r.Decision(negotiation.SubnetCost{Tokens: 1200, TimeSeconds: 4})
+	if d.ShouldRecurse || len(d.Conditions) != 3 || *d.EstimatedCost != (negotiation.SubnetCost{Tokens: 1200, TimeSeconds: 4}) {
 		t.Errorf("decision = %+v", d)
 	}
 }
 
 func TestParseUrgency(t *testing.T) {
 	in := UnderstandInput{RawInput: "办沙龙"}
-	for reply, want := range map[string]domain.Urgency{
-		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"urgency":"HIGH"}}`:  domain.UrgencyHigh,
-		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"urgency":" low "}}`: domain.UrgencyLow,
+	for reply, want := range map[string]negotiation.Urgency{
+		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"urgency":"HIGH"}}`:  negotiation.UrgencyHigh,
+		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"urgency":" low "}}`: negotiation.UrgencyLow,
 		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"urgency":"马上"}}`:    "",
 		`{"surface_demand":"办沙龙","capability_tags":["场地"],"context":{"location":"北京"}}`:   "",
 	} {

@@ -5,36 +5,37 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 )
 
 func TestParseTask(t *testing.T) {
 	in := sampleTaskInput()
 	tests := []struct {
 		name, reply string
-		want        domain.TaskAnswer
+		want        workflow.TaskAnswer
 		fail        bool
 	}{
 		{name: "valid done", reply: replyTask,
-			want: domain.TaskAnswer{Status: domain.TaskDone, Summary: "已完成：演讲嘉宾——3 月 14 日下午做了 30 分钟大模型落地分享，并回答了现场提问"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "已完成：演讲嘉宾——3 月 14 日下午做了 30 分钟大模型落地分享，并回答了现场提问"}},
 		{name: "done drops a problem", reply: `{"status":"done","summary":"讲完了","problem":"无"}`,
-			want: domain.TaskAnswer{Status: domain.TaskDone, Summary: "讲完了"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "讲完了"}},
 		{name: "valid problem", reply: `{"status":"problem","summary":"讲稿已准备","problem":"3 月 14 日临时出差，无法到场"}`,
-			want: domain.TaskAnswer{Status: domain.TaskProblem, Summary: "讲稿已准备", Problem: "3 月 14 日临时出差，无法到场"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskProblem, Summary: "讲稿已准备", Problem: "3 月 14 日临时出差，无法到场"}},
 		{name: "fenced, upper case", reply: "汇报如下：\n```json\n{\"status\": \" DONE \", \"summary\": \" 分享完成 \"}\n```",
-			want: domain.TaskAnswer{Status: domain.TaskDone, Summary: "分享完成"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "分享完成"}},
 		{name: "Chinese 已完成", reply: `{"status":"已完成","summary":"分享完成"}`,
-			want: domain.TaskAnswer{Status: domain.TaskDone, Summary: "分享完成"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "分享完成"}},
 		{name: "Chinese 完成", reply: `{"status":"完成","summary":"分享完成"}`,
-			want: domain.TaskAnswer{Status: domain.TaskDone, Summary: "分享完成"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskDone, Summary: "分享完成"}},
 		{name: "Chinese 问题", reply: `{"status":"问题","problem":"场地没有投影"}`,
-			want: domain.TaskAnswer{Status: domain.TaskProblem, Problem: "场地没有投影"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskProblem, Problem: "场地没有投影"}},
 		{name: "Chinese 无法", reply: `{"status":"无法","problem":"时间冲突"}`,
-			want: domain.TaskAnswer{Status: domain.TaskProblem, Problem: "时间冲突"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskProblem, Problem: "时间冲突"}},
 		{name: "English synonym", reply: `{"status":"Blocked","problem":"等待场地确认"}`,
-			want: domain.TaskAnswer{Status: domain.TaskProblem, Problem: "等待场地确认"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskProblem, Problem: "等待场地确认"}},
 		{name: "problem told in the summary", reply: `{"status":"problem","summary":"时间冲突，去不了"}`,
-			want: domain.TaskAnswer{Status: domain.TaskProblem, Summary: "时间冲突，去不了", Problem: "时间冲突，去不了"}},
+			want: workflow.TaskAnswer{Status: workflow.TaskProblem, Summary: "时间冲突，去不了", Problem: "时间冲突，去不了"}},
 		{name: "missing summary", reply: `{"status":"done","problem":""}`, fail: true},
 		{name: "blank summary", reply: `{"status":"done","summary":"   "}`, fail: true},
 		{name: "problem without a reason", reply: `{"status":"problem","summary":"","problem":""}`, fail: true},
@@ -67,13 +68,13 @@ func TestParseTask(t *testing.T) {
 	}
 	// A reply that does not validate says why, and is the domain's error.
 	_, err := Task.parse(`{"status":"done"}`, &in)
-	if !errors.Is(err, domain.ErrInvalidAnswer) || !strings.Contains(err.Error(), "summary") {
+	if !errors.Is(err, negotiation.ErrInvalidAnswer) || !strings.Contains(err.Error(), "summary") {
 		t.Errorf("err = %v, want the domain's invalid answer naming the summary", err)
 	}
 }
 
 func TestTaskStatusNormalization(t *testing.T) {
-	for s, want := range map[string]domain.TaskStatus{
+	for s, want := range map[string]workflow.TaskStatus{
 		"done": "done", "Completed": "done", "完成": "done", "已完成": "done", "已交付": "done",
 		"problem": "problem", "问题": "problem", "有问题": "problem", "无法": "problem", "无法完成": "problem",
 		"未完成": "problem", "can't": "problem", "FAILED": "problem",
@@ -94,12 +95,12 @@ func TestTaskStatusNormalization(t *testing.T) {
 func TestFallbackTask(t *testing.T) {
 	in := sampleTaskInput()
 	got := Task.fallback(&in)
-	if got.Status != domain.TaskProblem || got.Summary != "" || got.Valid() != nil ||
+	if got.Status != workflow.TaskProblem || got.Summary != "" || got.Valid() != nil ||
 		!strings.Contains(got.Problem, "无法联系Alice的数字分身") || !strings.Contains(got.Problem, fallbackReason) {
 		t.Errorf("fallback = %+v", got)
 	}
-	zero := Task.fallback(&TaskInput{Task: domain.WorkflowNode{AssigneeID: "user_agent_x"}})
-	if zero.Status != domain.TaskProblem || !strings.Contains(zero.Problem, "user_agent_x") {
+	zero := Task.fallback(&TaskInput{Task: workflow.WorkflowNode{AssigneeID: "user_agent_x"}})
+	if zero.Status != workflow.TaskProblem || !strings.Contains(zero.Problem, "user_agent_x") {
 		t.Errorf("fallback without a profile = %+v", zero)
 	}
 	if f := Task.fallback(&TaskInput{}); f.Valid() != nil || !strings.Contains(f.Problem, "负责人") {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 func TestDecodeReply(t *testing.T) {
@@ -87,7 +87,7 @@ func TestFlexTypes(t *testing.T) {
 }
 
 func TestEnumNormalization(t *testing.T) {
-	offers := map[string]domain.OfferDecision{
+	offers := map[string]negotiation.OfferDecision{
 		"participate": "participate", " Participating ": "participate", "参与": "participate", "YES": "participate",
 		"decline": "decline", "拒绝": "decline", "conditional": "conditional", "有条件": "conditional",
 		"Conditional.": "conditional",
@@ -97,7 +97,7 @@ func TestEnumNormalization(t *testing.T) {
 			t.Errorf("decision %q = %q, %v; want %q", s, got, ok, want)
 		}
 	}
-	feedback := map[string]domain.FeedbackType{
+	feedback := map[string]negotiation.FeedbackType{
 		"accept": "accept", "同意": "accept", "接受": "accept", "Negotiate": "negotiate", "协商": "negotiate",
 		"调整": "negotiate", "退出": "withdraw", "拒绝": "withdraw", "withdraw": "withdraw", "reject": "reject",
 		"REJECTED": "reject",
@@ -107,7 +107,7 @@ func TestEnumNormalization(t *testing.T) {
 			t.Errorf("feedback %q = %q, %v; want %q", s, got, ok, want)
 		}
 	}
-	levels := map[string]domain.Confidence{"high": "high", "高": "high", "Medium": "medium", "中": "medium", "低": "low", "LOW": "low"}
+	levels := map[string]negotiation.Confidence{"high": "high", "高": "high", "Medium": "medium", "中": "medium", "低": "low", "LOW": "low"}
 	for s, want := range levels {
 		if got, ok := lookupEnum(confidenceLevels, s); !ok || got != want {
 			t.Errorf("confidence %q = %q, %v; want %q", s, got, ok, want)
@@ -140,7 +140,7 @@ func TestParseUnderstand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Confidence != domain.ConfidenceHigh || out.Context.ExpectedAttendees != 50 || len(out.CapabilityTags) != 3 {
+	if out.Confidence != negotiation.ConfidenceHigh || out.Context.ExpectedAttendees != 50 || len(out.CapabilityTags) != 3 {
 		t.Errorf("got %+v", out)
 	}
 	// Lenient: attendees as a string, tags missing (keyword fallback),
@@ -149,7 +149,7 @@ func TestParseUnderstand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.SurfaceDemand != "办沙龙" || out.Context.ExpectedAttendees != 60 || out.Confidence != domain.ConfidenceLow {
+	if out.SurfaceDemand != "办沙龙" || out.Context.ExpectedAttendees != 60 || out.Confidence != negotiation.ConfidenceLow {
 		t.Errorf("got %+v", out)
 	}
 	if !reflect.DeepEqual(out.CapabilityTags, []string{"场地", "演讲嘉宾", "摄影"}) {
@@ -208,16 +208,16 @@ func TestParseOffer(t *testing.T) {
 	in := sampleOfferInput()
 	tests := []struct {
 		reply string
-		want  domain.OfferAnswer
+		want  negotiation.OfferAnswer
 	}{
 		{`{"decision":"有条件","contribution":"场地","conditions":["周末"],"confidence":"0.7"}`,
-			domain.OfferAnswer{Decision: "conditional", Contribution: "场地", Conditions: []string{"周末"}, Confidence: 70}},
+			negotiation.OfferAnswer{Decision: "conditional", Contribution: "场地", Conditions: []string{"周末"}, Confidence: 70}},
 		{`{"decision":"conditional","contribution":"场地","conditions":[]}`,
-			domain.OfferAnswer{Decision: "participate", Contribution: "场地"}},
+			negotiation.OfferAnswer{Decision: "participate", Contribution: "场地"}},
 		{`{"decision":"Participating","reasoning":"我有场地","conditions":["忽略"],"decline_reason":"忽略"}`,
-			domain.OfferAnswer{Decision: "participate", Contribution: "我有场地", Reasoning: "我有场地"}},
+			negotiation.OfferAnswer{Decision: "participate", Contribution: "我有场地", Reasoning: "我有场地"}},
 		{`{"decision":"拒绝","reasoning":"没空","confidence":150}`,
-			domain.OfferAnswer{Decision: "decline", Reasoning: "没空", DeclineReason: "没空", Confidence: 100}},
+			negotiation.OfferAnswer{Decision: "decline", Reasoning: "没空", DeclineReason: "没空", Confidence: 100}},
 	}
 	for _, tt := range tests {
 		got, err := Offer.parse(tt.reply, &in)
@@ -251,7 +251,7 @@ func TestParseProposalsDropUnknownAgents(t *testing.T) {
 	if a.Role != "提供 80 人会议厅和投影" || a.Responsibility != "提供 80 人会议厅和投影" || a.DisplayName != "Bob" || !a.ConditionsAccepted {
 		t.Errorf("assignment not completed from the offer: %+v", a)
 	}
-	if p.Summary != "协作方案：在北京组织一场 50 人的 AI 技术沙龙" || p.Confidence != domain.ConfidenceHigh || p.Type != domain.ProposalTypeNormal {
+	if p.Summary != "协作方案：在北京组织一场 50 人的 AI 技术沙龙" || p.Confidence != negotiation.ConfidenceHigh || p.Type != negotiation.ProposalTypeNormal {
 		t.Errorf("proposal = %+v", p)
 	}
 	if _, err := Aggregate.parse(`{"summary":"s","assignments":[{"agent_id":"user_agent_ghost"}]}`, &in); !errors.Is(err, errInvalidReply) {
@@ -273,7 +273,7 @@ func TestParseProposalsDropUnknownAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Proposal.Type != domain.ProposalTypeCompromise || out.Proposal.Confidence != domain.ConfidenceMedium {
+	if out.Proposal.Type != negotiation.ProposalTypeCompromise || out.Proposal.Confidence != negotiation.ConfidenceMedium {
 		t.Errorf("compromise = %+v", out.Proposal)
 	}
 	if _, err := Compromise.parse(`{"summary":"s","assignments":[{"agent_id":"user_agent_carol"}]}`, &cin); !errors.Is(err, errInvalidReply) {
@@ -284,7 +284,7 @@ func TestParseProposalsDropUnknownAgents(t *testing.T) {
 func TestParseFeedback(t *testing.T) {
 	in := sampleFeedbackInput()
 	got, err := Feedback.parse(`{"feedback_type":"协商","reasoning":"时间冲突"}`, &in)
-	if err != nil || got.FeedbackType != domain.FeedbackNegotiate || got.AdjustmentRequest != "时间冲突" {
+	if err != nil || got.FeedbackType != negotiation.FeedbackNegotiate || got.AdjustmentRequest != "时间冲突" {
 		t.Errorf("got %+v, %v", got, err)
 	}
 	got, err = Feedback.parse(`{"feedback_type":"accept","adjustment_request":"忽略","confidence":0.9}`, &in)
@@ -292,7 +292,7 @@ func TestParseFeedback(t *testing.T) {
 		t.Errorf("got %+v, %v", got, err)
 	}
 	got, err = Feedback.parse(`{"feedback_type":"reject"}`, &in)
-	if err != nil || got.FeedbackType != domain.FeedbackReject {
+	if err != nil || got.FeedbackType != negotiation.FeedbackReject {
 		t.Errorf("got %+v, %v", got, err)
 	}
 	for _, bad := range []string{`{"feedback_type":"accept | negotiate | withdraw"}`, `{"feedback_type":"negotiate"}`} {
@@ -378,7 +378,7 @@ func TestFallbacksSatisfyInvariants(t *testing.T) {
 func TestFallbackDetails(t *testing.T) {
 	u := UnderstandInput{RawInput: "  " + strings.Repeat("找摄影师", 40) + "  "}
 	got := Understand.fallback(&u)
-	if n := len([]rune(got.SurfaceDemand)); n != 100 || !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) || got.Confidence != domain.ConfidenceLow {
+	if n := len([]rune(got.SurfaceDemand)); n != 100 || !reflect.DeepEqual(got.CapabilityTags, []string{"摄影"}) || got.Confidence != negotiation.ConfidenceLow {
 		t.Errorf("understand = %+v (%d runes)", got, n)
 	}
 	if got := Understand.fallback(&UnderstandInput{RawInput: "随便聊聊"}); !reflect.DeepEqual(got.CapabilityTags, []string{genericTag}) {
@@ -410,7 +410,7 @@ func TestFallbackDetails(t *testing.T) {
 	if len(p.Assignments) != 1 || p.Assignments[0].AgentID != "user_agent_alice" || p.Summary != ad.Current.Summary {
 		t.Errorf("adjust fallback = %+v", p)
 	}
-	want := &domain.AdjustmentSummary{Round: 2, RequestsDeclined: []domain.DeclinedRequest{{Request: "把分享挪到 15:00 之后", Reason: "LLM unavailable"}}}
+	want := &negotiation.AdjustmentSummary{Round: 2, RequestsDeclined: []negotiation.DeclinedRequest{{Request: "把分享挪到 15:00 之后", Reason: "LLM unavailable"}}}
 	if !reflect.DeepEqual(p.AdjustmentSummary, want) {
 		t.Errorf("adjustment summary = %+v", p.AdjustmentSummary)
 	}
@@ -420,7 +420,7 @@ func TestFallbackDetails(t *testing.T) {
 
 	c := sampleCompromiseInput()
 	cp := Compromise.fallback(&c).Proposal
-	if cp.Type != domain.ProposalTypeCompromise || len(cp.Assignments) != 1 || !reflect.DeepEqual(cp.Unresolved, []string{"摄影师"}) ||
+	if cp.Type != negotiation.ProposalTypeCompromise || len(cp.Assignments) != 1 || !reflect.DeepEqual(cp.Unresolved, []string{"摄影师"}) ||
 		cp.Suggestions[0] != "放宽需求后重新发起" {
 		t.Errorf("compromise fallback = %+v", cp)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // PromptKey names one prompt. It is also the key of the prompt's fallback
-// and the "prompt_key" of the recorded call (domain.LLMCall).
+// and the "prompt_key" of the recorded call (event.LLMCall).
 type PromptKey string
 
 // Prompt is one prompt whole: its key, system prompt, text/template,

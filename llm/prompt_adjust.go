@@ -6,7 +6,7 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptAdjust is the key of prompt 6 方案调整.
@@ -118,13 +118,13 @@ var Adjust = define(Prompt[AdjustInput, AdjustReply, ProposalResult]{
 // the negotiation (withdrawn agents removed); the adjusted proposal may only
 // assign them.
 type AdjustInput struct {
-	Demand       domain.Understanding `json:"demand"`
-	RawInput     string               `json:"raw_input"`
-	Current      domain.Proposal      `json:"current_proposal"`
-	Feedbacks    []FeedbackView       `json:"feedbacks"`
-	Round        int                  `json:"round"` // the round the adjusted proposal is for
-	MaxRounds    int                  `json:"max_rounds"`
-	Participants []OfferView          `json:"participants"`
+	Demand       negotiation.Understanding `json:"demand"`
+	RawInput     string                    `json:"raw_input"`
+	Current      negotiation.Proposal      `json:"current_proposal"`
+	Feedbacks    []FeedbackView            `json:"feedbacks"`
+	Round        int                       `json:"round"` // the round the adjusted proposal is for
+	MaxRounds    int                       `json:"max_rounds"`
+	Participants []OfferView               `json:"participants"`
 }
 
 // AdjustReply is prompt 6's reply (方案调整): prompt 4's proposal plus
@@ -180,8 +180,8 @@ type feedbackItem struct {
 
 // isAgainst reports whether a feedback counts against the proposal
 // (reject or withdraw).
-func isAgainst(t domain.FeedbackType) bool {
-	return t != domain.FeedbackAccept && t != domain.FeedbackNegotiate
+func isAgainst(t negotiation.FeedbackType) bool {
+	return t != negotiation.FeedbackAccept && t != negotiation.FeedbackNegotiate
 }
 
 // feedbackList returns the feedbacks of one kind ("accept", "negotiate",
@@ -213,28 +213,28 @@ func validateAdjust(raw *AdjustReply, in *AdjustInput) (ProposalResult, error) {
 	for _, o := range in.Participants {
 		allowed.addOffer(o)
 	}
-	p, err := buildProposal(&raw.AggregateReply, allowed, &in.Demand, domain.ProposalTypeNormal)
+	p, err := buildProposal(&raw.AggregateReply, allowed, &in.Demand, negotiation.ProposalTypeNormal)
 	if err != nil {
 		return ProposalResult{}, err
 	}
 	adj := raw.AdjustmentSummary.V
-	sum := &domain.AdjustmentSummary{
+	sum := &negotiation.AdjustmentSummary{
 		Round:             in.Round,
 		RequestsAddressed: cleanList(adj.RequestsAddressed, maxTextRunes, maxListItems),
 	}
 	for _, c := range adj.ChangesMade {
-		ch := domain.ProposalChange{
+		ch := negotiation.ProposalChange{
 			Aspect: clip(string(c.Aspect), maxShortRunes),
 			Before: clip(string(c.Before), maxTextRunes),
 			After:  clip(string(c.After), maxTextRunes),
 			Reason: clip(string(c.Reason), maxTextRunes),
 		}
-		if ch != (domain.ProposalChange{}) && len(sum.ChangesMade) < maxListItems {
+		if ch != (negotiation.ProposalChange{}) && len(sum.ChangesMade) < maxListItems {
 			sum.ChangesMade = append(sum.ChangesMade, ch)
 		}
 	}
 	for _, d := range adj.RequestsDeclined {
-		dr := domain.DeclinedRequest{Request: clip(string(d.Request), maxTextRunes), Reason: clip(string(d.Reason), maxTextRunes)}
+		dr := negotiation.DeclinedRequest{Request: clip(string(d.Request), maxTextRunes), Reason: clip(string(d.Reason), maxTextRunes)}
 		if dr.Request != "" && len(sum.RequestsDeclined) < maxListItems {
 			sum.RequestsDeclined = append(sum.RequestsDeclined, dr)
 		}
@@ -250,20 +250,20 @@ func fallbackAdjust(in *AdjustInput) ProposalResult {
 	p := in.Current
 	p.ProposalID, p.DemandID, p.Version = "", "", 0
 	p.CreatedAt = time.Time{}
-	p.Type = domain.ProposalTypeNormal
+	p.Type = negotiation.ProposalTypeNormal
 	if strings.TrimSpace(p.Summary) == "" {
 		p.Summary = defaultSummary(&in.Demand, p.Type)
 	}
 	if c, ok := lookupEnum(confidenceLevels, string(p.Confidence)); ok {
 		p.Confidence = c
 	} else {
-		p.Confidence = domain.ConfidenceLow
+		p.Confidence = negotiation.ConfidenceLow
 	}
 	stay := map[string]bool{}
 	for _, o := range in.Participants {
 		stay[strings.TrimSpace(o.AgentID)] = true
 	}
-	p.Assignments = []domain.Assignment{}
+	p.Assignments = []negotiation.Assignment{}
 	for _, a := range in.Current.Assignments {
 		if stay[strings.TrimSpace(a.AgentID)] {
 			a.Dependencies = slices.Clone(a.Dependencies)
@@ -282,9 +282,9 @@ func fallbackAdjust(in *AdjustInput) ProposalResult {
 		tl.Milestones = slices.Clone(tl.Milestones)
 		p.Timeline = &tl
 	}
-	sum := &domain.AdjustmentSummary{Round: in.Round}
+	sum := &negotiation.AdjustmentSummary{Round: in.Round}
 	for _, f := range in.Feedbacks {
-		if f.FeedbackType != domain.FeedbackNegotiate {
+		if f.FeedbackType != negotiation.FeedbackNegotiate {
 			continue
 		}
 		req := strings.TrimSpace(f.AdjustmentRequest)
@@ -294,7 +294,7 @@ func fallbackAdjust(in *AdjustInput) ProposalResult {
 		if req == "" {
 			req = "（" + strings.TrimSpace(f.AgentID) + " 的调整请求）"
 		}
-		sum.RequestsDeclined = append(sum.RequestsDeclined, domain.DeclinedRequest{Request: req, Reason: fallbackReason})
+		sum.RequestsDeclined = append(sum.RequestsDeclined, negotiation.DeclinedRequest{Request: req, Reason: fallbackReason})
 	}
 	p.AdjustmentSummary = sum
 	return ProposalResult{Proposal: p}

@@ -3,7 +3,7 @@ package llm
 import (
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptAggregate is the key of prompt 4 方案聚合.
@@ -85,9 +85,9 @@ var Aggregate = define(Prompt[AggregateInput, AggregateReply, ProposalResult]{
 // AggregateInput is prompt 4's input. Offers holds only participate and
 // conditional offers.
 type AggregateInput struct {
-	Demand   domain.Understanding `json:"demand"`
-	RawInput string               `json:"raw_input"`
-	Offers   []OfferView          `json:"offers"`
+	Demand   negotiation.Understanding `json:"demand"`
+	RawInput string                    `json:"raw_input"`
+	Offers   []OfferView               `json:"offers"`
 }
 
 // AggregateReply is prompt 4's reply (方案聚合): a proposal.
@@ -114,11 +114,11 @@ type AggregateReply struct {
 func validateAggregate(raw *AggregateReply, in *AggregateInput) (ProposalResult, error) {
 	allowed := newAllowed()
 	for _, o := range in.Offers {
-		if o.Decision != domain.OfferDecisionDecline {
+		if o.Decision != negotiation.OfferDecisionDecline {
 			allowed.addOffer(o)
 		}
 	}
-	p, err := buildProposal(raw, allowed, &in.Demand, domain.ProposalTypeNormal)
+	p, err := buildProposal(raw, allowed, &in.Demand, negotiation.ProposalTypeNormal)
 	if err != nil {
 		return ProposalResult{}, err
 	}
@@ -129,22 +129,22 @@ func validateAggregate(raw *AggregateReply, in *AggregateInput) (ProposalResult,
 // its role and responsibility from the agent's contribution, the summary
 // from the demand.
 func fallbackAggregate(in *AggregateInput) ProposalResult {
-	p := domain.Proposal{
-		Type:        domain.ProposalTypeNormal,
-		Summary:     defaultSummary(&in.Demand, domain.ProposalTypeNormal),
+	p := negotiation.Proposal{
+		Type:        negotiation.ProposalTypeNormal,
+		Summary:     defaultSummary(&in.Demand, negotiation.ProposalTypeNormal),
 		Objective:   clip(in.Demand.SurfaceDemand, maxTextRunes),
-		Assignments: []domain.Assignment{},
+		Assignments: []negotiation.Assignment{},
 		Rationale:   "fallback: " + fallbackReason + ", one assignment per offer",
-		Confidence:  domain.ConfidenceLow,
+		Confidence:  negotiation.ConfidenceLow,
 	}
 	seen := map[string]bool{}
 	for _, o := range in.Offers {
 		id := strings.TrimSpace(o.AgentID)
-		if id == "" || seen[id] || o.Decision == domain.OfferDecisionDecline {
+		if id == "" || seen[id] || o.Decision == negotiation.OfferDecisionDecline {
 			continue
 		}
 		seen[id] = true
-		p.Assignments = append(p.Assignments, domain.Assignment{
+		p.Assignments = append(p.Assignments, negotiation.Assignment{
 			AgentID:            id,
 			DisplayName:        strings.TrimSpace(o.DisplayName),
 			Role:               roleFrom(o.Contribution),

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptCompromise is the key of prompt 9 妥协方案.
@@ -101,13 +101,13 @@ var Compromise = define(Prompt[CompromiseInput, CompromiseReply, ProposalResult]
 // participants, the offers ran out, or the rounds ended in partial
 // agreement.
 type CompromiseInput struct {
-	Demand    domain.Understanding `json:"demand"`
-	RawInput  string               `json:"raw_input"`
-	Available []domain.Assignment  `json:"available_resources"` // may be empty
-	Offers    []OfferView          `json:"offers"`              // every offer, declines included
-	Gaps      []domain.Gap         `json:"gaps"`
-	Feedbacks []FeedbackView       `json:"feedbacks"`
-	Reason    string               `json:"reason"` // "no_participants", "no_offers", "partial_agreement"
+	Demand    negotiation.Understanding `json:"demand"`
+	RawInput  string                    `json:"raw_input"`
+	Available []negotiation.Assignment  `json:"available_resources"` // may be empty
+	Offers    []OfferView               `json:"offers"`              // every offer, declines included
+	Gaps      []negotiation.Gap         `json:"gaps"`
+	Feedbacks []FeedbackView            `json:"feedbacks"`
+	Reason    string                    `json:"reason"` // "no_participants", "no_offers", "partial_agreement"
 }
 
 // CompromiseReply is prompt 9's reply (妥协方案). The template does not
@@ -158,19 +158,19 @@ func validateCompromise(raw *CompromiseReply, in *CompromiseInput) (ProposalResu
 		allowed.addOffer(OfferView{AgentID: a.AgentID, DisplayName: a.DisplayName, Contribution: a.Responsibility})
 	}
 	for _, o := range in.Offers {
-		if o.Decision != domain.OfferDecisionDecline {
+		if o.Decision != negotiation.OfferDecisionDecline {
 			allowed.addOffer(o)
 		}
 	}
-	p, err := buildProposal(raw.proposal(), allowed, &in.Demand, domain.ProposalTypeCompromise)
+	p, err := buildProposal(raw.proposal(), allowed, &in.Demand, negotiation.ProposalTypeCompromise)
 	if err != nil {
 		return ProposalResult{}, err
 	}
-	if p.Confidence == domain.ConfidenceHigh {
-		p.Confidence = domain.ConfidenceMedium
+	if p.Confidence == negotiation.ConfidenceHigh {
+		p.Confidence = negotiation.ConfidenceMedium
 	}
 	for _, c := range raw.Compromises {
-		cp := domain.Compromise{
+		cp := negotiation.Compromise{
 			Issue:      clip(string(c.Issue), maxTextRunes),
 			Resolution: clip(string(c.Resolution), maxTextRunes),
 			Rationale:  clip(string(c.Rationale), maxTextRunes),
@@ -190,13 +190,13 @@ var fallbackSuggestions = []string{"放宽需求后重新发起", "缩小需求�
 // fallbackCompromise: a compromise assigning the available resources, the
 // gaps' types unresolved, generic suggestions.
 func fallbackCompromise(in *CompromiseInput) ProposalResult {
-	p := domain.Proposal{
-		Type:        domain.ProposalTypeCompromise,
-		Summary:     defaultSummary(&in.Demand, domain.ProposalTypeCompromise),
+	p := negotiation.Proposal{
+		Type:        negotiation.ProposalTypeCompromise,
+		Summary:     defaultSummary(&in.Demand, negotiation.ProposalTypeCompromise),
 		Objective:   clip(in.Demand.SurfaceDemand, maxTextRunes),
-		Assignments: []domain.Assignment{},
+		Assignments: []negotiation.Assignment{},
 		Rationale:   "fallback: " + fallbackReason + ", available resources only",
-		Confidence:  domain.ConfidenceLow,
+		Confidence:  negotiation.ConfidenceLow,
 		Suggestions: slices.Clone(fallbackSuggestions),
 	}
 	seen := map[string]bool{}

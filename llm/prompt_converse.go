@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // PromptConverse is the key of prompt 11 对话.
@@ -19,12 +19,12 @@ const PromptConverse PromptKey = "conversation"
 // the tool, records the step and calls again with its observation). When
 // the model fails the step is a reply saying the agent cannot work on the
 // request now, never an action.
-var Converse = define(Prompt[ConverseInput, ConverseReply, domain.AgentStep]{
+var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 	key:         PromptConverse,
 	system:      "你是 ToWow 的工作流对话助手。按 ReAct 方式一步一步地调用工具修改或查询工作流，每次只走一步，以有效 JSON 格式输出。",
 	maxTokens:   1500,
 	temperature: 0.2,
-	funcs:       template.FuncMap{"when": formatNow, "maxSteps": func() int { return domain.MaxAgentSteps }},
+	funcs:       template.FuncMap{"when": formatNow, "maxSteps": func() int { return workflow.MaxAgentSteps }},
 	replyKeys:   []string{"thought", "tool", "args", "reply"},
 	validate:    validateConverse,
 	fallback:    fallbackConverse,
@@ -119,26 +119,26 @@ confidence 是你对这个动作的把握，0 到 1 之间。
 
 // NodeState is a workflow node as the conversation prompt sees it.
 type NodeState struct {
-	domain.WorkflowNode
-	Status domain.NodeStatus `json:"status"`
-	Error  string            `json:"error,omitempty"`
-	Result string            `json:"result,omitempty"`
+	workflow.WorkflowNode
+	Status workflow.NodeStatus `json:"status"`
+	Error  string              `json:"error,omitempty"`
+	Result string              `json:"result,omitempty"`
 }
 
 // WorkflowState is a workflow as the conversation prompt sees it.
 type WorkflowState struct {
-	WorkflowID   string                `json:"workflow_id"`
-	Title        string                `json:"title"`
-	Status       domain.WorkflowStatus `json:"status"`
-	Version      int                   `json:"version"`
-	Participants []string              `json:"participants"`
-	Nodes        []NodeState           `json:"nodes"`
-	Edges        []domain.WorkflowEdge `json:"edges"`
+	WorkflowID   string                  `json:"workflow_id"`
+	Title        string                  `json:"title"`
+	Status       workflow.WorkflowStatus `json:"status"`
+	Version      int                     `json:"version"`
+	Participants []string                `json:"participants"`
+	Nodes        []NodeState             `json:"nodes"`
+	Edges        []workflow.WorkflowEdge `json:"edges"`
 }
 
 // StateOf is w as the conversation prompt sees it: each node with its
 // status, last error and result summary.
-func StateOf(w *domain.Workflow) WorkflowState {
+func StateOf(w *workflow.Workflow) WorkflowState {
 	st := WorkflowState{WorkflowID: w.ID, Title: w.Title, Status: w.Status, Version: w.Version,
 		Participants: w.Participants, Edges: w.Edges, Nodes: []NodeState{}}
 	for _, n := range w.Nodes {
@@ -156,9 +156,9 @@ func StateOf(w *domain.Workflow) WorkflowState {
 // next step (a tool call or the reply) on the workflow as it is now.
 type ConverseInput struct {
 	Workflow WorkflowState
-	History  []domain.Turn             // earlier turns (done)
-	Message  string                    // what the person said now
-	Steps    []domain.ConversationStep // this turn's steps so far
+	History  []workflow.Turn             // earlier turns (done)
+	Message  string                      // what the person said now
+	Steps    []workflow.ConversationStep // this turn's steps so far
 	Now      time.Time
 }
 
@@ -176,20 +176,20 @@ type ConverseReply struct {
 }
 
 // ReplyArgs are a tool's arguments in prompt 11's reply: a JSON object
-// decoded into a domain.DecisionPayload (for get_node its node_id, for
+// decoded into a workflow.DecisionPayload (for get_node its node_id, for
 // ask_user the question in reason). Decoding never fails: Present says the
 // field was there and not null, OK that it was an object that decoded (a
 // single id where after or before expect a list is taken as that list),
 // Err why it did not. Make one to encode with ArgsOf.
 type ReplyArgs struct {
-	V       domain.DecisionPayload
+	V       workflow.DecisionPayload
 	Present bool
 	OK      bool
 	Err     string
 }
 
 // ArgsOf returns the arguments p (encoded as an object, {} when empty).
-func ArgsOf(p domain.DecisionPayload) ReplyArgs { return ReplyArgs{V: p, Present: true, OK: true} }
+func ArgsOf(p workflow.DecisionPayload) ReplyArgs { return ReplyArgs{V: p, Present: true, OK: true} }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (a *ReplyArgs) UnmarshalJSON(b []byte) error {
@@ -218,7 +218,7 @@ func (a *ReplyArgs) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(fixed, &a.V)
 	}
 	if err != nil {
-		a.V, a.Err = domain.DecisionPayload{}, err.Error()
+		a.V, a.Err = workflow.DecisionPayload{}, err.Error()
 		return nil
 	}
 	a.OK = true
@@ -246,7 +246,7 @@ func formatNow(t time.Time) string {
 // so that "Get-Node", "get node" and "GET_NODE" are get_node.
 var conversationTools = func() map[string]string {
 	m := map[string]string{}
-	for _, t := range domain.ConversationTools() {
+	for _, t := range workflow.ConversationTools() {
 		m[enumKey(t)] = t
 	}
 	return m
@@ -260,8 +260,8 @@ var replyTools = map[string]bool{"reply": true, "finalanswer": true, "final": tr
 // defaultStepConfidence is an action's confidence when the reply gives none.
 const defaultStepConfidence = 0.5
 
-// validateConverse validates prompt 11's reply into a domain.AgentStep. The
-// tool must be one of domain.ConversationTools (case, spaces, dashes and
+// validateConverse validates prompt 11's reply into a workflow.AgentStep. The
+// tool must be one of workflow.ConversationTools (case, spaces, dashes and
 // underscores do not matter); a step needs a tool or a non-empty reply. When
 // both are given the tool wins and the reply is dropped (the turn goes on
 // with the tool's observation), except that ask_user without a question
@@ -272,8 +272,8 @@ const defaultStepConfidence = 0.5
 // are kept as written: the Coordinator refuses them, and the agent reads
 // why. The confidence is clamped to 0-1 (percentages scaled; absent: 0.5). A
 // reply step has no arguments.
-func validateConverse(raw *ConverseReply, in *ConverseInput) (domain.AgentStep, error) {
-	out := domain.AgentStep{
+func validateConverse(raw *ConverseReply, in *ConverseInput) (workflow.AgentStep, error) {
+	out := workflow.AgentStep{
 		Thought:    clip(string(raw.Thought), maxTextRunes),
 		Reply:      clip(string(raw.Reply), maxTextRunes),
 		Confidence: confidenceFraction(raw.Confidence, defaultStepConfidence),
@@ -285,25 +285,25 @@ func validateConverse(raw *ConverseReply, in *ConverseInput) (domain.AgentStep, 
 			out.Tool = name
 		case replyTools[enumKey(tool)] && out.Reply != "":
 		default:
-			return domain.AgentStep{}, invalid("unknown tool %q (one of %s)", clip(tool, maxShortRunes),
-				strings.Join(domain.ConversationTools(), ", "))
+			return workflow.AgentStep{}, invalid("unknown tool %q (one of %s)", clip(tool, maxShortRunes),
+				strings.Join(workflow.ConversationTools(), ", "))
 		}
 	}
 	if raw.Args.Present && !raw.Args.OK {
-		return domain.AgentStep{}, invalid("args must be an object of the tool's arguments: %s", raw.Args.Err)
+		return workflow.AgentStep{}, invalid("args must be an object of the tool's arguments: %s", raw.Args.Err)
 	}
 	if out.Tool == "" {
 		if out.Reply == "" {
-			return domain.AgentStep{}, invalid("the step has neither a tool nor a reply")
+			return workflow.AgentStep{}, invalid("the step has neither a tool nor a reply")
 		}
 		return out, nil
 	}
 	out.Args = cleanArgs(raw.Args.V, in)
-	if out.Tool == domain.ToolAskUser && out.Args.Reason == "" {
+	if out.Tool == workflow.ToolAskUser && out.Args.Reason == "" {
 		out.Args.Reason = out.Reply
 	}
-	if out.Tool == domain.ToolAskUser && out.Args.Reason == "" {
-		return domain.AgentStep{}, invalid("ask_user without a question (args.reason)")
+	if out.Tool == workflow.ToolAskUser && out.Args.Reason == "" {
+		return workflow.AgentStep{}, invalid("ask_user without a question (args.reason)")
 	}
 	out.Reply = ""
 	return out, nil
@@ -311,7 +311,7 @@ func validateConverse(raw *ConverseReply, in *ConverseInput) (domain.AgentStep, 
 
 // cleanArgs trims a tool's arguments and resolves the node ids they name
 // (nodeRef); it drops nothing but empty and repeated ids of after/before.
-func cleanArgs(p domain.DecisionPayload, in *ConverseInput) domain.DecisionPayload {
+func cleanArgs(p workflow.DecisionPayload, in *ConverseInput) workflow.DecisionPayload {
 	ref := func(s string) string { return nodeRef(in.Workflow.Nodes, s) }
 	p.NodeID, p.From, p.To = ref(p.NodeID), ref(p.From), ref(p.To)
 	p.Reason = clip(p.Reason, maxTextRunes)
@@ -370,12 +370,12 @@ func hasHan(s string) bool {
 // now (the model is unavailable) and nothing was changed, in the person's
 // language (Chinese unless the message has no Chinese character). It is
 // never an action: no decision is taken without a working model.
-func fallbackConverse(in *ConverseInput) domain.AgentStep {
+func fallbackConverse(in *ConverseInput) workflow.AgentStep {
 	thought := "对话模型不可用，不采取任何行动（fallback: " + fallbackReason + "）"
 	reply := "抱歉，我现在无法处理这个请求（对话模型暂时不可用），工作流没有任何改动，请稍后再试。"
 	if m := strings.TrimSpace(in.Message); m != "" && !hasHan(m) {
 		reply = "Sorry, I can't work on this request right now (the conversation model is unavailable); " +
 			"nothing in the workflow was changed. Please try again later."
 	}
-	return domain.AgentStep{Thought: thought, Reply: reply}
+	return workflow.AgentStep{Thought: thought, Reply: reply}
 }

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptFeedback is the key of prompt 5 方案反馈.
@@ -14,7 +14,7 @@ const PromptFeedback PromptKey = "proposal_feedback"
 
 // Feedback is prompt 5 (方案反馈): one participant's twin reviewing the
 // current proposal: accept, negotiate (with its request) or withdraw.
-var Feedback = define(Prompt[FeedbackInput, FeedbackReply, domain.FeedbackAnswer]{
+var Feedback = define(Prompt[FeedbackInput, FeedbackReply, negotiation.FeedbackAnswer]{
 	key:         PromptFeedback,
 	system:      "你是数字分身系统，代表用户评估协作方案。以有效 JSON 格式输出。",
 	maxTokens:   800,
@@ -82,10 +82,10 @@ var Feedback = define(Prompt[FeedbackInput, FeedbackReply, domain.FeedbackAnswer
 // FeedbackInput is prompt 5's input: one participant's twin reviewing the
 // current proposal.
 type FeedbackInput struct {
-	Profile      domain.AgentProfile  `json:"agent_profile"`
-	Demand       domain.Understanding `json:"demand"`
-	Proposal     domain.Proposal      `json:"proposal"`
-	MyAssignment *domain.Assignment   `json:"my_assignment,omitempty"`
+	Profile      negotiation.AgentProfile  `json:"agent_profile"`
+	Demand       negotiation.Understanding `json:"demand"`
+	Proposal     negotiation.Proposal      `json:"proposal"`
+	MyAssignment *negotiation.Assignment   `json:"my_assignment,omitempty"`
 	// MyOffer is the agent's own offer (its conditions matter when judging).
 	MyOffer   OfferView `json:"my_offer"`
 	Round     int       `json:"round"`
@@ -152,47 +152,47 @@ func (c *ReplyChanges) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var feedbackTypes = map[string]domain.FeedbackType{
-	"accept": domain.FeedbackAccept, "accepted": domain.FeedbackAccept, "agree": domain.FeedbackAccept,
-	"yes": domain.FeedbackAccept, "ok": domain.FeedbackAccept, "同意": domain.FeedbackAccept,
-	"接受": domain.FeedbackAccept, "认可": domain.FeedbackAccept,
+var feedbackTypes = map[string]negotiation.FeedbackType{
+	"accept": negotiation.FeedbackAccept, "accepted": negotiation.FeedbackAccept, "agree": negotiation.FeedbackAccept,
+	"yes": negotiation.FeedbackAccept, "ok": negotiation.FeedbackAccept, "同意": negotiation.FeedbackAccept,
+	"接受": negotiation.FeedbackAccept, "认可": negotiation.FeedbackAccept,
 
-	"negotiate": domain.FeedbackNegotiate, "negotiation": domain.FeedbackNegotiate,
-	"negotiating": domain.FeedbackNegotiate, "adjust": domain.FeedbackNegotiate,
-	"modify": domain.FeedbackNegotiate, "counter": domain.FeedbackNegotiate,
-	"协商": domain.FeedbackNegotiate, "调整": domain.FeedbackNegotiate,
-	"修改": domain.FeedbackNegotiate, "讨价还价": domain.FeedbackNegotiate,
+	"negotiate": negotiation.FeedbackNegotiate, "negotiation": negotiation.FeedbackNegotiate,
+	"negotiating": negotiation.FeedbackNegotiate, "adjust": negotiation.FeedbackNegotiate,
+	"modify": negotiation.FeedbackNegotiate, "counter": negotiation.FeedbackNegotiate,
+	"协商": negotiation.FeedbackNegotiate, "调整": negotiation.FeedbackNegotiate,
+	"修改": negotiation.FeedbackNegotiate, "讨价还价": negotiation.FeedbackNegotiate,
 
-	"withdraw": domain.FeedbackWithdraw, "withdrawn": domain.FeedbackWithdraw,
-	"withdrawal": domain.FeedbackWithdraw, "quit": domain.FeedbackWithdraw,
-	"leave": domain.FeedbackWithdraw, "退出": domain.FeedbackWithdraw,
-	"拒绝": domain.FeedbackWithdraw, "放弃": domain.FeedbackWithdraw,
+	"withdraw": negotiation.FeedbackWithdraw, "withdrawn": negotiation.FeedbackWithdraw,
+	"withdrawal": negotiation.FeedbackWithdraw, "quit": negotiation.FeedbackWithdraw,
+	"leave": negotiation.FeedbackWithdraw, "退出": negotiation.FeedbackWithdraw,
+	"拒绝": negotiation.FeedbackWithdraw, "放弃": negotiation.FeedbackWithdraw,
 
-	"reject": domain.FeedbackReject, "rejected": domain.FeedbackReject,
+	"reject": negotiation.FeedbackReject, "rejected": negotiation.FeedbackReject,
 }
 
 // validateFeedback validates prompt 5's reply. feedback_type is required;
 // adjustment_request is kept only for negotiate, where it falls back to the
 // reasoning, then to the first concern (none of them: invalid).
-func validateFeedback(raw *FeedbackReply, _ *FeedbackInput) (domain.FeedbackAnswer, error) {
+func validateFeedback(raw *FeedbackReply, _ *FeedbackInput) (negotiation.FeedbackAnswer, error) {
 	ft, ok := lookupEnum(feedbackTypes, string(raw.FeedbackType))
 	if !ok {
-		return domain.FeedbackAnswer{}, invalid("unknown feedback_type %q", raw.FeedbackType)
+		return negotiation.FeedbackAnswer{}, invalid("unknown feedback_type %q", raw.FeedbackType)
 	}
-	out := domain.FeedbackAnswer{
+	out := negotiation.FeedbackAnswer{
 		FeedbackType: ft,
 		Reasoning:    clip(string(raw.Reasoning), maxTextRunes),
 		Concerns:     cleanList(raw.Concerns, maxTextRunes, maxListItems),
 		Confidence:   confidencePercent(raw.Confidence),
 	}
 	for _, ch := range raw.ProposedChanges {
-		pc := domain.ProposedChange{Field: clip(string(ch.Field), maxShortRunes),
+		pc := negotiation.ProposedChange{Field: clip(string(ch.Field), maxShortRunes),
 			Value: clip(string(cmp.Or(ch.Value, ch.NewValue)), maxTextRunes), Reason: clip(string(ch.Reason), maxTextRunes)}
 		if pc.Field != "" && len(out.ProposedChanges) < maxListItems {
 			out.ProposedChanges = append(out.ProposedChanges, pc)
 		}
 	}
-	if ft == domain.FeedbackNegotiate {
+	if ft == negotiation.FeedbackNegotiate {
 		out.AdjustmentRequest = clip(string(raw.AdjustmentRequest), maxTextRunes)
 		if out.AdjustmentRequest == "" {
 			out.AdjustmentRequest = out.Reasoning
@@ -201,7 +201,7 @@ func validateFeedback(raw *FeedbackReply, _ *FeedbackInput) (domain.FeedbackAnsw
 			out.AdjustmentRequest = out.Concerns[0]
 		}
 		if out.AdjustmentRequest == "" {
-			return domain.FeedbackAnswer{}, invalid("negotiate without adjustment_request")
+			return negotiation.FeedbackAnswer{}, invalid("negotiate without adjustment_request")
 		}
 	}
 	return out, nil
@@ -209,6 +209,6 @@ func validateFeedback(raw *FeedbackReply, _ *FeedbackInput) (domain.FeedbackAnsw
 
 // fallbackFeedback: accept, so that a twin that cannot be asked does not
 // hold the negotiation up.
-func fallbackFeedback(*FeedbackInput) domain.FeedbackAnswer {
-	return domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept, Reasoning: "fallback"}
+func fallbackFeedback(*FeedbackInput) negotiation.FeedbackAnswer {
+	return negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackAccept, Reasoning: "fallback"}
 }

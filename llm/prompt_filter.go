@@ -5,7 +5,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptFilter is the key of prompt 2 智能筛选.
@@ -84,9 +84,9 @@ var Filter = define(Prompt[FilterInput, FilterReply, FilterResult]{
 
 // FilterInput is prompt 2's input.
 type FilterInput struct {
-	Demand   domain.Understanding  `json:"demand"`
-	RawInput string                `json:"raw_input"`
-	Profiles []domain.AgentProfile `json:"all_agent_profiles"` // active agents only
+	Demand   negotiation.Understanding  `json:"demand"`
+	RawInput string                     `json:"raw_input"`
+	Profiles []negotiation.AgentProfile `json:"all_agent_profiles"` // active agents only
 	// MaxCandidates bounds the result (the design asks for 10-20).
 	MaxCandidates int `json:"max_candidates"`
 	// Exclude lists agents that must not be chosen (e.g. the requester, or
@@ -161,8 +161,8 @@ func maxCandidates(in *FilterInput) int {
 
 // selectableProfiles are the profiles prompt 2 may choose from (the
 // excluded ones left out).
-func selectableProfiles(in *FilterInput) []domain.AgentProfile {
-	out := []domain.AgentProfile{}
+func selectableProfiles(in *FilterInput) []negotiation.AgentProfile {
+	out := []negotiation.AgentProfile{}
 	for _, p := range in.Profiles {
 		if !slices.Contains(in.Exclude, p.AgentID) {
 			out = append(out, p)
@@ -259,7 +259,7 @@ func tagsOverlap(demandTags, profileTags []string) []string {
 // MaxCandidates; none when nothing overlaps.
 func fallbackFilter(in *FilterInput) FilterResult {
 	type scored struct {
-		p     domain.AgentProfile
+		p     negotiation.AgentProfile
 		hits  []string
 		local bool
 	}

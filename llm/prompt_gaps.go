@@ -3,7 +3,7 @@ package llm
 import (
 	"cmp"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptGaps is the key of prompt 7 缺口识别.
@@ -73,17 +73,17 @@ var Gaps = define(Prompt[GapInput, GapsReply, GapResult]{
 
 // GapInput is prompt 7's input.
 type GapInput struct {
-	Demand    domain.Understanding `json:"demand"`
-	RawInput  string               `json:"raw_input"`
-	Proposal  domain.Proposal      `json:"final_proposal"`
-	Feedbacks []FeedbackView       `json:"agent_feedbacks"`
+	Demand    negotiation.Understanding `json:"demand"`
+	RawInput  string                    `json:"raw_input"`
+	Proposal  negotiation.Proposal      `json:"final_proposal"`
+	Feedbacks []FeedbackView            `json:"agent_feedbacks"`
 }
 
 // GapResult is prompt 7's validated output (importance clamped to 0-100).
 type GapResult struct {
-	IsComplete bool         `json:"is_complete"`
-	Analysis   string       `json:"analysis"`
-	Gaps       []domain.Gap `json:"gaps"`
+	IsComplete bool              `json:"is_complete"`
+	Analysis   string            `json:"analysis"`
+	Gaps       []negotiation.Gap `json:"gaps"`
 }
 
 // GapsReply is prompt 7's reply (缺口识别).
@@ -120,7 +120,7 @@ const defaultGapImportance = 50
 // that it is true when no gap remains (nothing to fill) and defaults to "no
 // gaps" when absent. A complete proposal may still list minor gaps.
 func validateGaps(raw *GapsReply, _ *GapInput) (GapResult, error) {
-	out := GapResult{Analysis: clip(string(raw.Analysis), maxTextRunes), Gaps: []domain.Gap{}}
+	out := GapResult{Analysis: clip(string(raw.Analysis), maxTextRunes), Gaps: []negotiation.Gap{}}
 	seen := map[string]bool{}
 	for _, g := range raw.Gaps {
 		gt := clip(string(g.GapType), maxShortRunes)
@@ -132,7 +132,7 @@ func validateGaps(raw *GapsReply, _ *GapInput) (GapResult, error) {
 		if g.Importance.IsNum {
 			imp = percent(g.Importance.Num)
 		}
-		out.Gaps = append(out.Gaps, domain.Gap{
+		out.Gaps = append(out.Gaps, negotiation.Gap{
 			GapType:                 gt,
 			Importance:              imp,
 			Reason:                  clip(string(g.Reason), maxTextRunes),
@@ -156,5 +156,5 @@ func validateGaps(raw *GapsReply, _ *GapInput) (GapResult, error) {
 
 // fallbackGaps: no gaps, complete.
 func fallbackGaps(*GapInput) GapResult {
-	return GapResult{IsComplete: true, Analysis: "fallback: " + fallbackReason + ", no gaps identified", Gaps: []domain.Gap{}}
+	return GapResult{IsComplete: true, Analysis: "fallback: " + fallbackReason + ", no gaps identified", Gaps: []negotiation.Gap{}}
 }

@@ -1,6 +1,8 @@
 package llm
 
-import "github.com/towow/towow/domain"
+import (
+	"github.com/towow/towow/domain/negotiation"
+)
 
 // PromptOffer is the key of prompt 3 响应生成.
 const PromptOffer PromptKey = "response_generation"
@@ -8,7 +10,7 @@ const PromptOffer PromptKey = "response_generation"
 // Offer is prompt 3 (响应生成): one agent's twin deciding whether to answer
 // a demand (participate, decline, or participate on conditions) and what
 // it would contribute.
-var Offer = define(Prompt[OfferInput, OfferReply, domain.OfferAnswer]{
+var Offer = define(Prompt[OfferInput, OfferReply, negotiation.OfferAnswer]{
 	key:         PromptOffer,
 	system:      "你是数字分身系统，代表用户决定是否响应协作需求。以有效 JSON 格式输出。",
 	maxTokens:   800,
@@ -74,10 +76,10 @@ var Offer = define(Prompt[OfferInput, OfferReply, domain.OfferAnswer]{
 
 // OfferInput is prompt 3's input: one agent's twin answering the demand.
 type OfferInput struct {
-	Profile      domain.AgentProfile  `json:"agent_profile"`
-	Demand       domain.Understanding `json:"demand"`
-	RawInput     string               `json:"raw_input"`
-	FilterReason string               `json:"filter_reason"`
+	Profile      negotiation.AgentProfile  `json:"agent_profile"`
+	Demand       negotiation.Understanding `json:"demand"`
+	RawInput     string                    `json:"raw_input"`
+	FilterReason string                    `json:"filter_reason"`
 }
 
 // OfferReply is prompt 3's reply (响应生成).
@@ -90,24 +92,24 @@ type OfferReply struct {
 	Confidence    Scalar   `json:"confidence"` // 0-100
 }
 
-var offerDecisions = map[string]domain.OfferDecision{
-	"participate": domain.OfferDecisionParticipate, "participating": domain.OfferDecisionParticipate,
-	"participation": domain.OfferDecisionParticipate, "participated": domain.OfferDecisionParticipate,
-	"join": domain.OfferDecisionParticipate, "yes": domain.OfferDecisionParticipate,
-	"accept": domain.OfferDecisionParticipate, "参与": domain.OfferDecisionParticipate,
-	"参加": domain.OfferDecisionParticipate, "加入": domain.OfferDecisionParticipate,
-	"接受": domain.OfferDecisionParticipate, "同意": domain.OfferDecisionParticipate,
-	"愿意参与": domain.OfferDecisionParticipate,
+var offerDecisions = map[string]negotiation.OfferDecision{
+	"participate": negotiation.OfferDecisionParticipate, "participating": negotiation.OfferDecisionParticipate,
+	"participation": negotiation.OfferDecisionParticipate, "participated": negotiation.OfferDecisionParticipate,
+	"join": negotiation.OfferDecisionParticipate, "yes": negotiation.OfferDecisionParticipate,
+	"accept": negotiation.OfferDecisionParticipate, "参与": negotiation.OfferDecisionParticipate,
+	"参加": negotiation.OfferDecisionParticipate, "加入": negotiation.OfferDecisionParticipate,
+	"接受": negotiation.OfferDecisionParticipate, "同意": negotiation.OfferDecisionParticipate,
+	"愿意参与": negotiation.OfferDecisionParticipate,
 
-	"decline": domain.OfferDecisionDecline, "declined": domain.OfferDecisionDecline,
-	"no": domain.OfferDecisionDecline, "refuse": domain.OfferDecisionDecline,
-	"reject": domain.OfferDecisionDecline, "拒绝": domain.OfferDecisionDecline,
-	"不参与": domain.OfferDecisionDecline, "婉拒": domain.OfferDecisionDecline,
-	"谢绝": domain.OfferDecisionDecline, "放弃": domain.OfferDecisionDecline,
+	"decline": negotiation.OfferDecisionDecline, "declined": negotiation.OfferDecisionDecline,
+	"no": negotiation.OfferDecisionDecline, "refuse": negotiation.OfferDecisionDecline,
+	"reject": negotiation.OfferDecisionDecline, "拒绝": negotiation.OfferDecisionDecline,
+	"不参与": negotiation.OfferDecisionDecline, "婉拒": negotiation.OfferDecisionDecline,
+	"谢绝": negotiation.OfferDecisionDecline, "放弃": negotiation.OfferDecisionDecline,
 
-	"conditional": domain.OfferDecisionConditional, "conditionally": domain.OfferDecisionConditional,
-	"conditionalparticipate": domain.OfferDecisionConditional, "有条件": domain.OfferDecisionConditional,
-	"有条件参与": domain.OfferDecisionConditional, "条件参与": domain.OfferDecisionConditional,
+	"conditional": negotiation.OfferDecisionConditional, "conditionally": negotiation.OfferDecisionConditional,
+	"conditionalparticipate": negotiation.OfferDecisionConditional, "有条件": negotiation.OfferDecisionConditional,
+	"有条件参与": negotiation.OfferDecisionConditional, "条件参与": negotiation.OfferDecisionConditional,
 }
 
 // validateOffer validates prompt 3's reply. The decision is required.
@@ -115,35 +117,35 @@ var offerDecisions = map[string]domain.OfferDecision{
 // conditions is a participate); decline_reason only for decline (reasoning
 // if absent); a participate/conditional offer needs a contribution
 // (reasoning if absent).
-func validateOffer(raw *OfferReply, _ *OfferInput) (domain.OfferAnswer, error) {
+func validateOffer(raw *OfferReply, _ *OfferInput) (negotiation.OfferAnswer, error) {
 	decision, ok := lookupEnum(offerDecisions, string(raw.Decision))
 	if !ok {
-		return domain.OfferAnswer{}, invalid("unknown decision %q", raw.Decision)
+		return negotiation.OfferAnswer{}, invalid("unknown decision %q", raw.Decision)
 	}
-	out := domain.OfferAnswer{
+	out := negotiation.OfferAnswer{
 		Decision:     decision,
 		Contribution: clip(string(raw.Contribution), maxTextRunes),
 		Reasoning:    clip(string(raw.Reasoning), maxTextRunes),
 		Confidence:   confidencePercent(raw.Confidence),
 	}
 	switch decision {
-	case domain.OfferDecisionDecline:
+	case negotiation.OfferDecisionDecline:
 		out.DeclineReason = clip(string(raw.DeclineReason), maxTextRunes)
 		if out.DeclineReason == "" {
 			out.DeclineReason = out.Reasoning
 		}
 	default:
-		if decision == domain.OfferDecisionConditional {
+		if decision == negotiation.OfferDecisionConditional {
 			out.Conditions = cleanList(raw.Conditions, maxTextRunes, maxListItems)
 			if len(out.Conditions) == 0 {
-				out.Decision = domain.OfferDecisionParticipate
+				out.Decision = negotiation.OfferDecisionParticipate
 			}
 		}
 		if out.Contribution == "" {
 			out.Contribution = out.Reasoning
 		}
 		if out.Contribution == "" {
-			return domain.OfferAnswer{}, invalid("%s without contribution", decision)
+			return negotiation.OfferAnswer{}, invalid("%s without contribution", decision)
 		}
 	}
 	return out, nil
@@ -151,9 +153,9 @@ func validateOffer(raw *OfferReply, _ *OfferInput) (domain.OfferAnswer, error) {
 
 // fallbackOffer: decline, since a twin that cannot be asked commits its
 // person to nothing.
-func fallbackOffer(*OfferInput) domain.OfferAnswer {
-	return domain.OfferAnswer{
-		Decision:      domain.OfferDecisionDecline,
+func fallbackOffer(*OfferInput) negotiation.OfferAnswer {
+	return negotiation.OfferAnswer{
+		Decision:      negotiation.OfferDecisionDecline,
 		Reasoning:     "fallback: " + fallbackReason,
 		DeclineReason: fallbackReason,
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptRecursion is the key of prompt 8 递归判断.
@@ -82,16 +82,16 @@ var Recursion = define(Prompt[RecursionInput, RecursionReply, RecursionResult]{
 
 // RecursionInput is prompt 8's input.
 type RecursionInput struct {
-	Demand   domain.Understanding `json:"demand"`
-	RawInput string               `json:"raw_input"`
-	Gaps     []domain.Gap         `json:"gaps"`
-	Proposal domain.Proposal      `json:"current_proposal"`
-	Depth    int                  `json:"depth"`     // depth of the channel deciding (0 = root)
-	MaxDepth int                  `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
+	Demand   negotiation.Understanding `json:"demand"`
+	RawInput string                    `json:"raw_input"`
+	Gaps     []negotiation.Gap         `json:"gaps"`
+	Proposal negotiation.Proposal      `json:"current_proposal"`
+	Depth    int                       `json:"depth"`     // depth of the channel deciding (0 = root)
+	MaxDepth int                       `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
 	// EstimatedCost is what a sub-negotiation is expected to cost, for the
 	// cost-benefit condition: the engine measures it on the deciding
 	// channel.
-	EstimatedCost domain.SubnetCost `json:"estimated_cost"`
+	EstimatedCost negotiation.SubnetCost `json:"estimated_cost"`
 }
 
 // RecursionResult is prompt 8's validated output: at most 3 sub-demands,
@@ -101,20 +101,20 @@ type RecursionResult struct {
 	Analysis      string `json:"analysis"` // the three conditions' analyses, joined
 	// Conditions are the three conditions one by one (demand satisfaction,
 	// stakeholders, cost against benefit).
-	Conditions []domain.RecursionCondition `json:"conditions,omitempty"`
-	SubDemands []SubDemandResult           `json:"sub_demands"`
+	Conditions []negotiation.RecursionCondition `json:"conditions,omitempty"`
+	SubDemands []SubDemandResult                `json:"sub_demands"`
 }
 
 // Decision is the record of r for the channel's events, with the cost
 // estimate the prompt was given.
-func (r RecursionResult) Decision(cost domain.SubnetCost) *domain.RecursionDecision {
-	return &domain.RecursionDecision{ShouldRecurse: r.ShouldRecurse, Conditions: r.Conditions, EstimatedCost: &cost}
+func (r RecursionResult) Decision(cost negotiation.SubnetCost) *negotiation.RecursionDecision {
+	return &negotiation.RecursionDecision{ShouldRecurse: r.ShouldRecurse, Conditions: r.Conditions, EstimatedCost: &cost}
 }
 
 // SubDemandResult is one sub-demand of prompt 8.
 type SubDemandResult struct {
-	GapType string           `json:"gap_type"`
-	Demand  domain.SubDemand `json:"demand"`
+	GapType string                `json:"gap_type"`
+	Demand  negotiation.SubDemand `json:"demand"`
 }
 
 // RecursionReply is prompt 8's reply (递归判断): the decision, the three
@@ -187,7 +187,7 @@ func validateRecursion(raw *RecursionReply, in *RecursionInput) (RecursionResult
 		}
 		if a := clip(string(c.analysis), maxTextRunes); a != "" || stated {
 			parts = append(parts, fmt.Sprintf("条件%d %s%s：%s", i+1, conditionNames[i], label, a))
-			rc := domain.RecursionCondition{Name: conditionNames[i], Analysis: a}
+			rc := negotiation.RecursionCondition{Name: conditionNames[i], Analysis: a}
 			if stated {
 				rc.Met = &met
 			}
@@ -208,7 +208,7 @@ func validateRecursion(raw *RecursionReply, in *RecursionInput) (RecursionResult
 			continue
 		}
 		seen[gap.GapType] = true
-		d := domain.SubDemand{
+		d := negotiation.SubDemand{
 			Description:    clip(string(sd.Description), maxTextRunes),
 			CapabilityTags: cleanList(sd.CapabilityTags, maxShortRunes, maxTagItems),
 		}
@@ -242,10 +242,10 @@ func validateRecursion(raw *RecursionReply, in *RecursionInput) (RecursionResult
 
 // matchGap finds the input gap a sub-demand fills. Without input gaps, the
 // reply's own non-empty gap type is taken as is.
-func matchGap(gaps []domain.Gap, gapType, description string) (domain.Gap, bool) {
+func matchGap(gaps []negotiation.Gap, gapType, description string) (negotiation.Gap, bool) {
 	gapType = clip(gapType, maxShortRunes)
 	if len(gaps) == 0 {
-		return domain.Gap{GapType: gapType}, gapType != ""
+		return negotiation.Gap{GapType: gapType}, gapType != ""
 	}
 	if gapType != "" {
 		for _, eq := range []func(a, b string) bool{
@@ -259,7 +259,7 @@ func matchGap(gaps []domain.Gap, gapType, description string) (domain.Gap, bool)
 				}
 			}
 		}
-		return domain.Gap{}, false
+		return negotiation.Gap{}, false
 	}
 	for _, g := range gaps {
 		if t := strings.TrimSpace(g.GapType); t != "" && strings.Contains(description, t) {
@@ -269,7 +269,7 @@ func matchGap(gaps []domain.Gap, gapType, description string) (domain.Gap, bool)
 	if len(gaps) == 1 && strings.TrimSpace(gaps[0].GapType) != "" {
 		return gaps[0], true
 	}
-	return domain.Gap{}, false
+	return negotiation.Gap{}, false
 }
 
 // priorityOf maps a gap importance to a sub-demand priority.

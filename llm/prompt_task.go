@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // PromptTask is the key of prompt 10 任务执行.
@@ -13,7 +14,7 @@ const PromptTask PromptKey = "task_execution"
 // Task is prompt 10 (任务执行): the assignee's twin says whether the person
 // did its part of a workflow task. When the model fails the answer is a
 // problem (the twin could not be reached), never done.
-var Task = define(Prompt[TaskInput, TaskReply, domain.TaskAnswer]{
+var Task = define(Prompt[TaskInput, TaskReply, workflow.TaskAnswer]{
 	key:         PromptTask,
 	system:      "你是数字分身系统，代表用户如实汇报协作任务的执行情况。以有效 JSON 格式输出。",
 	maxTokens:   800,
@@ -89,16 +90,16 @@ var Task = define(Prompt[TaskInput, TaskReply, domain.TaskAnswer]{
 // task of the workflow an agreed plan became, whether the person did its
 // part.
 type TaskInput struct {
-	Profile  domain.AgentProfile  `json:"agent_profile"` // the assignee
-	Demand   domain.Understanding `json:"demand"`
-	RawInput string               `json:"raw_input"`
-	Plan     string               `json:"plan"` // the agreed plan's summary
+	Profile  negotiation.AgentProfile  `json:"agent_profile"` // the assignee
+	Demand   negotiation.Understanding `json:"demand"`
+	RawInput string                    `json:"raw_input"`
+	Plan     string                    `json:"plan"` // the agreed plan's summary
 	// Task is the task node: its title, role, responsibility (Description)
 	// and due date as the plan wrote it.
-	Task domain.WorkflowNode `json:"task"`
+	Task workflow.WorkflowNode `json:"task"`
 	// Before are the results of the steps the task waits for (empty when
 	// it waits for none).
-	Before []domain.NodeOutcome `json:"before,omitempty"`
+	Before []workflow.NodeOutcome `json:"before,omitempty"`
 }
 
 // TaskReply is prompt 10's reply (任务执行): whether the assignee did its
@@ -110,52 +111,52 @@ type TaskReply struct {
 }
 
 // taskStatuses are the words a reply to prompt 10 may use for its status.
-var taskStatuses = map[string]domain.TaskStatus{
-	"done": domain.TaskDone, "completed": domain.TaskDone, "complete": domain.TaskDone,
-	"finished": domain.TaskDone, "success": domain.TaskDone, "succeeded": domain.TaskDone,
-	"delivered": domain.TaskDone, "ok": domain.TaskDone, "完成": domain.TaskDone,
-	"已完成": domain.TaskDone, "完成了": domain.TaskDone, "做完": domain.TaskDone,
-	"已做完": domain.TaskDone, "办妥": domain.TaskDone, "已办妥": domain.TaskDone,
-	"交付": domain.TaskDone, "已交付": domain.TaskDone, "成功": domain.TaskDone,
+var taskStatuses = map[string]workflow.TaskStatus{
+	"done": workflow.TaskDone, "completed": workflow.TaskDone, "complete": workflow.TaskDone,
+	"finished": workflow.TaskDone, "success": workflow.TaskDone, "succeeded": workflow.TaskDone,
+	"delivered": workflow.TaskDone, "ok": workflow.TaskDone, "完成": workflow.TaskDone,
+	"已完成": workflow.TaskDone, "完成了": workflow.TaskDone, "做完": workflow.TaskDone,
+	"已做完": workflow.TaskDone, "办妥": workflow.TaskDone, "已办妥": workflow.TaskDone,
+	"交付": workflow.TaskDone, "已交付": workflow.TaskDone, "成功": workflow.TaskDone,
 
-	"problem": domain.TaskProblem, "problems": domain.TaskProblem, "issue": domain.TaskProblem,
-	"blocked": domain.TaskProblem, "failed": domain.TaskProblem, "failure": domain.TaskProblem,
-	"fail": domain.TaskProblem, "error": domain.TaskProblem, "cannot": domain.TaskProblem,
-	"cant": domain.TaskProblem, "notdone": domain.TaskProblem, "incomplete": domain.TaskProblem,
-	"问题": domain.TaskProblem, "有问题": domain.TaskProblem, "无法": domain.TaskProblem,
-	"无法完成": domain.TaskProblem, "未完成": domain.TaskProblem, "没完成": domain.TaskProblem,
-	"失败": domain.TaskProblem, "受阻": domain.TaskProblem, "阻塞": domain.TaskProblem,
-	"遇到问题": domain.TaskProblem,
+	"problem": workflow.TaskProblem, "problems": workflow.TaskProblem, "issue": workflow.TaskProblem,
+	"blocked": workflow.TaskProblem, "failed": workflow.TaskProblem, "failure": workflow.TaskProblem,
+	"fail": workflow.TaskProblem, "error": workflow.TaskProblem, "cannot": workflow.TaskProblem,
+	"cant": workflow.TaskProblem, "notdone": workflow.TaskProblem, "incomplete": workflow.TaskProblem,
+	"问题": workflow.TaskProblem, "有问题": workflow.TaskProblem, "无法": workflow.TaskProblem,
+	"无法完成": workflow.TaskProblem, "未完成": workflow.TaskProblem, "没完成": workflow.TaskProblem,
+	"失败": workflow.TaskProblem, "受阻": workflow.TaskProblem, "阻塞": workflow.TaskProblem,
+	"遇到问题": workflow.TaskProblem,
 }
 
-// validateTask validates prompt 10's reply into a domain.TaskAnswer. The
+// validateTask validates prompt 10's reply into a workflow.TaskAnswer. The
 // status is required and normalised (done, problem and their English and
 // Chinese synonyms: 完成/已完成 → done, 问题/无法 → problem). A done answer keeps no
 // problem; a problem answer without a problem takes its summary as the
 // problem (a model may explain it there). The answer must then satisfy
-// domain.TaskAnswer.Valid (a done task needs a summary, a problem its
+// workflow.TaskAnswer.Valid (a done task needs a summary, a problem its
 // reason): otherwise the reply is invalid and the Client falls back.
-func validateTask(raw *TaskReply, _ *TaskInput) (domain.TaskAnswer, error) {
+func validateTask(raw *TaskReply, _ *TaskInput) (workflow.TaskAnswer, error) {
 	status, ok := lookupEnum(taskStatuses, string(raw.Status))
 	if !ok {
-		return domain.TaskAnswer{}, invalid("unknown status %q", raw.Status)
+		return workflow.TaskAnswer{}, invalid("unknown status %q", raw.Status)
 	}
-	out := domain.TaskAnswer{Status: status, Summary: clip(string(raw.Summary), maxTextRunes)}
-	if status == domain.TaskProblem {
+	out := workflow.TaskAnswer{Status: status, Summary: clip(string(raw.Summary), maxTextRunes)}
+	if status == workflow.TaskProblem {
 		out.Problem = clip(string(raw.Problem), maxTextRunes)
 		if out.Problem == "" {
 			out.Problem = out.Summary
 		}
 	}
 	if err := out.Valid(); err != nil {
-		return domain.TaskAnswer{}, fmt.Errorf("%w: %w", errInvalidReply, err)
+		return workflow.TaskAnswer{}, fmt.Errorf("%w: %w", errInvalidReply, err)
 	}
 	return out, nil
 }
 
 // fallbackTask: a problem, the assignee's twin could not be reached. It
 // never says the task was done: only the person (or a working twin) can.
-func fallbackTask(in *TaskInput) domain.TaskAnswer {
+func fallbackTask(in *TaskInput) workflow.TaskAnswer {
 	who := profileName(in.Profile)
 	if who == "" {
 		who = strings.TrimSpace(in.Task.AssigneeID)
@@ -163,8 +164,8 @@ func fallbackTask(in *TaskInput) domain.TaskAnswer {
 	if who == "" {
 		who = "负责人"
 	}
-	return domain.TaskAnswer{
-		Status:  domain.TaskProblem,
+	return workflow.TaskAnswer{
+		Status:  workflow.TaskProblem,
 		Problem: "无法联系" + who + "的数字分身，未能确认任务是否完成（fallback: " + fallbackReason + "）",
 	}
 }

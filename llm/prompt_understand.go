@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // PromptUnderstand is the key of prompt 1 需求理解.
@@ -13,7 +13,7 @@ const PromptUnderstand PromptKey = "demand_understanding"
 // Understand is prompt 1 (需求理解): what a demand asks for, its surface and
 // its motivation, the capability tags and the needs (roles with their tags
 // and counts), its context and what is still unclear.
-var Understand = define(Prompt[UnderstandInput, UnderstandReply, domain.Understanding]{
+var Understand = define(Prompt[UnderstandInput, UnderstandReply, negotiation.Understanding]{
 	key:         PromptUnderstand,
 	system:      "你是 ToWow 的需求理解系统。分析用户的原始需求，提炼表面需求、深层动机、所需能力和上下文，以有效 JSON 格式输出。",
 	maxTokens:   1500,
@@ -132,12 +132,12 @@ type EarlierDemand struct {
 
 // OutcomeLabel is the outcome in the prompt's words.
 func (d EarlierDemand) OutcomeLabel() string {
-	switch domain.ChannelStatus(d.Outcome) {
-	case domain.ChannelStatusFinalized:
+	switch negotiation.ChannelStatus(d.Outcome) {
+	case negotiation.ChannelStatusFinalized:
 		return "已达成协作方案"
-	case domain.ChannelStatusForceFinalized:
+	case negotiation.ChannelStatusForceFinalized:
 		return "未完全达成共识，按部分方案定稿"
-	case domain.ChannelStatusFailed:
+	case negotiation.ChannelStatusFailed:
 		return "协商失败"
 	case "rejected":
 		return "未受理"
@@ -195,36 +195,36 @@ const maxAttendeesCap = 10_000_000
 // validateUnderstand validates prompt 1's reply. surface_demand is required;
 // an absent confidence is medium; no capability tags means the fallback's
 // tags.
-func validateUnderstand(raw *UnderstandReply, in *UnderstandInput) (domain.Understanding, error) {
-	out := domain.Understanding{SurfaceDemand: clip(string(raw.SurfaceDemand), maxTextRunes)}
+func validateUnderstand(raw *UnderstandReply, in *UnderstandInput) (negotiation.Understanding, error) {
+	out := negotiation.Understanding{SurfaceDemand: clip(string(raw.SurfaceDemand), maxTextRunes)}
 	if out.SurfaceDemand == "" {
-		return domain.Understanding{}, invalid("surface_demand is empty")
+		return negotiation.Understanding{}, invalid("surface_demand is empty")
 	}
-	conf, ok := confidenceLevel(raw.Confidence, domain.ConfidenceMedium)
+	conf, ok := confidenceLevel(raw.Confidence, negotiation.ConfidenceMedium)
 	if !ok {
-		return domain.Understanding{}, invalid("unknown confidence %q", raw.Confidence.Str)
+		return negotiation.Understanding{}, invalid("unknown confidence %q", raw.Confidence.Str)
 	}
 	out.Confidence = conf
 	deep := raw.DeepUnderstanding.V
-	out.DeepUnderstanding = domain.DeepUnderstanding{
+	out.DeepUnderstanding = negotiation.DeepUnderstanding{
 		Motivation:        clip(string(deep.Motivation), maxTextRunes),
 		LikelyPreferences: cleanList(deep.LikelyPreferences, maxTextRunes, maxListItems),
 		EmotionalContext:  clip(string(deep.EmotionalContext), maxTextRunes),
 	}
 	out.CapabilityTags = cleanList(raw.CapabilityTags, maxShortRunes, maxTagItems)
-	needs := make([]domain.Need, 0, len(raw.Needs))
+	needs := make([]negotiation.Need, 0, len(raw.Needs))
 	for _, n := range raw.Needs {
 		count := 1
 		if n.Count.IsNum {
-			count = int(math.Round(math.Max(1, math.Min(domain.MaxNeedCount, n.Count.Num))))
+			count = int(math.Round(math.Max(1, math.Min(negotiation.MaxNeedCount, n.Count.Num))))
 		}
-		needs = append(needs, domain.Need{Role: string(n.Role), CapabilityTags: cleanList(n.CapabilityTags, maxShortRunes, maxTagItems),
+		needs = append(needs, negotiation.Need{Role: string(n.Role), CapabilityTags: cleanList(n.CapabilityTags, maxShortRunes, maxTagItems),
 			Count: count})
 	}
-	out.Needs = domain.NormalizeNeeds(needs)
+	out.Needs = negotiation.NormalizeNeeds(needs)
 	switch {
 	case len(out.CapabilityTags) == 0 && len(out.Needs) > 0:
-		out.CapabilityTags = domain.NeedTags(out.Needs)
+		out.CapabilityTags = negotiation.NeedTags(out.Needs)
 	case len(out.CapabilityTags) == 0 && in.GapType == "" && len(in.CapabilityTags) == 0:
 		// Neither tags nor needs: the model found nothing to ask anyone
 		// for (an unclear or impossible demand) unless the words say
@@ -234,12 +234,12 @@ func validateUnderstand(raw *UnderstandReply, in *UnderstandInput) (domain.Under
 		out.CapabilityTags = fallbackTags(in)
 	}
 	cx := raw.Context.V
-	out.Context = domain.DemandContext{
+	out.Context = negotiation.DemandContext{
 		Location: clip(string(cx.Location), maxShortRunes),
 		Date:     clip(string(cx.Date), maxShortRunes),
 		Budget:   clip(string(cx.Budget), maxShortRunes),
 	}
-	if u := domain.Urgency(strings.ToLower(strings.TrimSpace(string(cx.Urgency)))); u.Valid() {
+	if u := negotiation.Urgency(strings.ToLower(strings.TrimSpace(string(cx.Urgency)))); u.Valid() {
 		out.Context.Urgency = u // anything else: absent, which means normal
 	}
 	if cx.ExpectedAttendees.IsNum {
@@ -304,10 +304,10 @@ func fallbackTags(in *UnderstandInput) []string {
 
 // fallbackUnderstand: the raw input (first 100 runes) as surface demand,
 // fallback tags, low confidence.
-func fallbackUnderstand(in *UnderstandInput) domain.Understanding {
-	return domain.Understanding{
+func fallbackUnderstand(in *UnderstandInput) negotiation.Understanding {
+	return negotiation.Understanding{
 		SurfaceDemand:  clip(in.RawInput, 100),
 		CapabilityTags: fallbackTags(in),
-		Confidence:     domain.ConfidenceLow,
+		Confidence:     negotiation.ConfidenceLow,
 	}
 }

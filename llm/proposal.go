@@ -3,46 +3,46 @@ package llm
 import (
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // The proposal shape shared by prompts 4 (aggregate), 6 (adjust) and 9
 // (compromise): the views of offers and feedback they read, the reply's
-// assignments and timeline, and how a reply becomes a domain.Proposal.
+// assignments and timeline, and how a reply becomes a negotiation.Proposal.
 
 // OfferView is one offer as the aggregation prompts see it.
 type OfferView struct {
-	AgentID      string               `json:"agent_id"`
-	DisplayName  string               `json:"display_name"`
-	Decision     domain.OfferDecision `json:"decision"`
-	Contribution string               `json:"contribution"`
-	Conditions   []string             `json:"conditions,omitempty"`
-	Reasoning    string               `json:"reasoning,omitempty"`
+	AgentID      string                    `json:"agent_id"`
+	DisplayName  string                    `json:"display_name"`
+	Decision     negotiation.OfferDecision `json:"decision"`
+	Contribution string                    `json:"contribution"`
+	Conditions   []string                  `json:"conditions,omitempty"`
+	Reasoning    string                    `json:"reasoning,omitempty"`
 }
 
 // setsConditions says whether the offer came with conditions (a
 // conditional offer, or conditions listed), which a proposal must take in
 // for its conditions_accepted.
 func (o OfferView) setsConditions() bool {
-	return o.Decision == domain.OfferDecisionConditional || len(o.Conditions) > 0
+	return o.Decision == negotiation.OfferDecisionConditional || len(o.Conditions) > 0
 }
 
 // FeedbackView is one participant's feedback as prompts 6, 7 and 9 see it.
 type FeedbackView struct {
-	AgentID           string                  `json:"agent_id"`
-	DisplayName       string                  `json:"display_name"`
-	FeedbackType      domain.FeedbackType     `json:"feedback_type"`
-	Reasoning         string                  `json:"reasoning,omitempty"`
-	AdjustmentRequest string                  `json:"adjustment_request,omitempty"`
-	Concerns          []string                `json:"concerns,omitempty"`
-	ProposedChanges   []domain.ProposedChange `json:"proposed_changes,omitempty"`
+	AgentID           string                       `json:"agent_id"`
+	DisplayName       string                       `json:"display_name"`
+	FeedbackType      negotiation.FeedbackType     `json:"feedback_type"`
+	Reasoning         string                       `json:"reasoning,omitempty"`
+	AdjustmentRequest string                       `json:"adjustment_request,omitempty"`
+	Concerns          []string                     `json:"concerns,omitempty"`
+	ProposedChanges   []negotiation.ProposedChange `json:"proposed_changes,omitempty"`
 }
 
 // ProposalResult is the validated output of prompts 4, 6 and 9: a proposal
 // whose assignments name only agents from the input (at most one assignment
 // per agent). The engine sets ids, version, demand id and timestamps.
 type ProposalResult struct {
-	Proposal domain.Proposal `json:"proposal"`
+	Proposal negotiation.Proposal `json:"proposal"`
 }
 
 // ReplyAssignment is one assignment of a proposal reply (prompts 4, 6
@@ -130,20 +130,20 @@ func (a *allowedAgents) conditionsAccepted(id string, said Scalar) bool {
 // buildProposal validates the fields common to prompts 4, 6 and 9. The
 // assignments keep only allowed agents, once each; when agents were
 // allowed, at least one must remain.
-func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.Understanding, typ domain.ProposalType) (domain.Proposal, error) {
-	def := domain.ConfidenceMedium
-	if typ == domain.ProposalTypeCompromise {
-		def = domain.ConfidenceLow
+func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *negotiation.Understanding, typ negotiation.ProposalType) (negotiation.Proposal, error) {
+	def := negotiation.ConfidenceMedium
+	if typ == negotiation.ProposalTypeCompromise {
+		def = negotiation.ConfidenceLow
 	}
 	conf, ok := confidenceLevel(raw.Confidence, def)
 	if !ok {
-		return domain.Proposal{}, invalid("unknown confidence %q", raw.Confidence.Str)
+		return negotiation.Proposal{}, invalid("unknown confidence %q", raw.Confidence.Str)
 	}
-	p := domain.Proposal{
+	p := negotiation.Proposal{
 		Type:        typ,
 		Summary:     clip(string(raw.Summary), maxTextRunes),
 		Objective:   clip(string(raw.Objective), maxTextRunes),
-		Assignments: []domain.Assignment{},
+		Assignments: []negotiation.Assignment{},
 		Rationale:   clip(string(raw.Rationale), maxTextRunes),
 		Gaps:        cleanList(raw.Gaps, maxTextRunes, maxListItems),
 		Confidence:  conf,
@@ -156,15 +156,15 @@ func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.U
 		p.Summary = defaultSummary(demand, typ)
 	}
 	seen := map[string]bool{}
-	read := func(list List[ReplyAssignment]) []domain.Assignment {
-		var out []domain.Assignment
+	read := func(list List[ReplyAssignment]) []negotiation.Assignment {
+		var out []negotiation.Assignment
 		for _, ra := range list {
 			id, ok := allowed.idx.resolve(string(ra.AgentID))
 			if !ok || seen[id] {
 				continue
 			}
 			seen[id] = true
-			a := domain.Assignment{
+			a := negotiation.Assignment{
 				AgentID:            id,
 				DisplayName:        allowed.idx.names[id],
 				Role:               clip(string(ra.Role), maxShortRunes),
@@ -192,16 +192,16 @@ func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.U
 	}
 	p.Assignments = append(p.Assignments, read(raw.Assignments)...)
 	if !allowed.idx.empty() && len(p.Assignments) == 0 {
-		return domain.Proposal{}, invalid("no assignment names a known agent (%d given)", len(raw.Assignments))
+		return negotiation.Proposal{}, invalid("no assignment names a known agent (%d given)", len(raw.Assignments))
 	}
 	p.Alternates = read(raw.Alternates)
 	if needs := demand.Needs; len(needs) > 0 {
-		p.Assignments, p.Alternates, p.Gaps = domain.FitToNeeds(needs, p.Assignments, p.Alternates, p.Gaps)
+		p.Assignments, p.Alternates, p.Gaps = negotiation.FitToNeeds(needs, p.Assignments, p.Alternates, p.Gaps)
 	}
 	if raw.Timeline.OK {
-		tl := &domain.Timeline{StartDate: clip(string(raw.Timeline.V.StartDate), maxShortRunes)}
+		tl := &negotiation.Timeline{StartDate: clip(string(raw.Timeline.V.StartDate), maxShortRunes)}
 		for _, m := range raw.Timeline.V.Milestones {
-			ms := domain.Milestone{
+			ms := negotiation.Milestone{
 				Name:        clip(string(m.Name), maxShortRunes),
 				Date:        clip(string(m.Date), maxShortRunes),
 				Deliverable: clip(string(m.Deliverable), maxTextRunes),
@@ -222,9 +222,9 @@ func buildProposal(raw *AggregateReply, allowed *allowedAgents, demand *domain.U
 }
 
 // defaultSummary is the summary of a proposal whose reply gave none.
-func defaultSummary(demand *domain.Understanding, typ domain.ProposalType) string {
+func defaultSummary(demand *negotiation.Understanding, typ negotiation.ProposalType) string {
 	prefix := "协作方案"
-	if typ == domain.ProposalTypeCompromise {
+	if typ == negotiation.ProposalTypeCompromise {
 		prefix = "妥协方案"
 	}
 	if s := clip(demand.SurfaceDemand, maxTextRunes); s != "" {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // recordedCalls is a test Recorded: answers by input hash, counting the
@@ -44,7 +44,7 @@ func TestClientReuse(t *testing.T) {
 				return Response{}, errors.New("no")
 			})
 			got, again, err := invoke(WithReuse(context.Background(), rec, nil), c, key)
-			if err != nil || !again.Reused || again.Outcome != domain.LLMOutcomeOK || again.InputTokens != 0 ||
+			if err != nil || !again.Reused || again.Outcome != event.LLMOutcomeOK || again.InputTokens != 0 ||
 				again.Answer != first.Answer || again.InputHash != first.InputHash || !reflect.DeepEqual(got, want) {
 				t.Fatalf("reused: %+v (%v), result equal: %v", again, err, reflect.DeepEqual(got, want))
 			}
@@ -55,7 +55,7 @@ func TestClientReuse(t *testing.T) {
 			// A recorded answer that did not parse falls back again, as
 			// the original did, without a provider call.
 			_, garbled, err := invoke(WithReuse(context.Background(), &recordedCalls{answers: map[string]string{first.InputHash: "我不知道"}}, nil), c, key)
-			if err != nil || !garbled.Reused || !garbled.FallbackUsed || garbled.Outcome != domain.LLMOutcomeParseError || p.count() != 1 {
+			if err != nil || !garbled.Reused || !garbled.FallbackUsed || garbled.Outcome != event.LLMOutcomeParseError || p.count() != 1 {
 				t.Fatalf("garbled: %+v %v, %d provider calls", garbled, err, p.count())
 			}
 

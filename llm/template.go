@@ -8,7 +8,7 @@ import (
 	"text/template"
 	"unicode/utf8"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // baseFuncs are the template functions every prompt may use; a prompt adds
@@ -46,7 +46,7 @@ func toCompactJSON(v any) (string, error) {
 }
 
 // profileName is the name a twin speaks for: the user name, else the id.
-func profileName(p domain.AgentProfile) string {
+func profileName(p negotiation.AgentProfile) string {
 	if n := strings.TrimSpace(p.UserName); n != "" {
 		return n
 	}
@@ -55,7 +55,7 @@ func profileName(p domain.AgentProfile) string {
 
 // profileText is a profile as a list of "- label：value" lines, the empty
 // fields left out.
-func profileText(p domain.AgentProfile) string {
+func profileText(p negotiation.AgentProfile) string {
 	var lines []string
 	add := func(label, value string) {
 		if value = strings.TrimSpace(value); value != "" {

@@ -8,7 +8,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // tracerName is the instrumentation scope of the LLM spans.
@@ -47,7 +47,7 @@ func (c *Client) startSpan(ctx context.Context, key PromptKey, maxTokens int, te
 // endSpan records the call's result on its span and ends it (nothing
 // without a span). responseModel is the model the provider says answered
 // ("" when none answered or it did not say).
-func endSpan(span trace.Span, rec domain.LLMCall, responseModel string) {
+func endSpan(span trace.Span, rec event.LLMCall, responseModel string) {
 	if span == nil {
 		return
 	}
@@ -58,7 +58,7 @@ func endSpan(span trace.Span, rec domain.LLMCall, responseModel string) {
 	if rec.InputTokens > 0 || rec.OutputTokens > 0 {
 		attrs = append(attrs, semconv.GenAIUsageInputTokens(rec.InputTokens), semconv.GenAIUsageOutputTokens(rec.OutputTokens))
 	}
-	if rec.Outcome != domain.LLMOutcomeOK {
+	if rec.Outcome != event.LLMOutcomeOK {
 		attrs = append(attrs, semconv.ErrorTypeKey.String(rec.Outcome))
 		span.SetStatus(codes.Error, rec.Error)
 	}

@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // recordedOnce is a Recorded that knows one answer for every input.
@@ -32,17 +32,17 @@ func TestClientSpans(t *testing.T) {
 		failed  bool
 		outcome string
 	}{
-		{name: "ok", fn: answer, outcome: domain.LLMOutcomeOK,
+		{name: "ok", fn: answer, outcome: event.LLMOutcomeOK,
 			want: map[attribute.Key]any{"gen_ai.response.model": "script-1b", "gen_ai.usage.input_tokens": int64(100),
 				"gen_ai.usage.output_tokens": int64(50), "towow.llm.fallback_used": false, "towow.llm.reused": false},
 			absent: []attribute.Key{"error.type"}},
-		{name: "provider failure", fn: fail, failed: true, outcome: domain.LLMOutcomeError,
+		{name: "provider failure", fn: fail, failed: true, outcome: event.LLMOutcomeError,
 			want:   map[attribute.Key]any{"error.type": "error", "towow.llm.fallback_used": true},
 			absent: []attribute.Key{"gen_ai.response.model", "gen_ai.usage.input_tokens"}},
-		{name: "parse error", fn: garbage, failed: true, outcome: domain.LLMOutcomeParseError,
+		{name: "parse error", fn: garbage, failed: true, outcome: event.LLMOutcomeParseError,
 			want: map[attribute.Key]any{"error.type": "parse_error", "towow.llm.fallback_used": true,
 				"gen_ai.usage.input_tokens": int64(5), "gen_ai.usage.output_tokens": int64(3)}},
-		{name: "reused", fn: fail, reuse: true, outcome: domain.LLMOutcomeOK,
+		{name: "reused", fn: fail, reuse: true, outcome: event.LLMOutcomeOK,
 			want:   map[attribute.Key]any{"towow.llm.reused": true, "towow.llm.fallback_used": false},
 			absent: []attribute.Key{"gen_ai.response.model", "gen_ai.usage.input_tokens", "error.type"}},
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // The external agent's tools: each takes the agent's own API token and
@@ -42,21 +43,21 @@ type Task struct {
 }
 
 // OfferInput is submit_offer's input: the agent's token, the channel and
-// the offer itself, the API's own body (domain.OfferAnswer).
+// the offer itself, the API's own body (negotiation.OfferAnswer).
 type OfferInput struct {
 	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
 	ChannelID  string `json:"channel_id" jsonschema:"the channel of the offer task in the inbox"`
-	domain.OfferAnswer
+	negotiation.OfferAnswer
 }
 
 // FeedbackInput is submit_feedback's input: the agent's token, the
 // channel, the round and the feedback itself, the API's own body
-// (domain.FeedbackAnswer, proposed changes included).
+// (negotiation.FeedbackAnswer, proposed changes included).
 type FeedbackInput struct {
 	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
 	ChannelID  string `json:"channel_id" jsonschema:"the channel of the feedback task in the inbox"`
 	Round      int    `json:"round" jsonschema:"the round whose proposal this answers (the inbox task's round)"`
-	domain.FeedbackAnswer
+	negotiation.FeedbackAnswer
 }
 
 // AnswerOutput is a recorded offer or feedback.
@@ -67,13 +68,13 @@ type AnswerOutput struct {
 }
 
 // TaskReportInput is complete_workflow_task's input: the agent's token,
-// the node and the report itself, the API's own body (domain.TaskAnswer;
+// the node and the report itself, the API's own body (workflow.TaskAnswer;
 // status done when absent).
 type TaskReportInput struct {
 	AgentToken string `json:"agent_token" jsonschema:"the external agent's API token"`
 	WorkflowID string `json:"workflow_id" jsonschema:"the inbox task's workflow_id"`
 	NodeID     string `json:"node_id" jsonschema:"the inbox task's node_id"`
-	domain.TaskAnswer
+	workflow.TaskAnswer
 }
 
 // TaskReportOutput is a recorded task report.
@@ -126,7 +127,7 @@ func addExternalTools(s *mcp.Server, c *client) {
 			}
 			body := struct {
 				Round int `json:"round"`
-				domain.FeedbackAnswer
+				negotiation.FeedbackAnswer
 			}{in.Round, in.FeedbackAnswer}
 			err := c.call(ctx, http.MethodPost, "/api/v1/channels/"+url.PathEscape(in.ChannelID)+"/feedback", nil, in.AgentToken, body, &out)
 			return nil, out, err
@@ -146,7 +147,7 @@ func addExternalTools(s *mcp.Server, c *client) {
 			}
 			body := in.TaskAnswer
 			if body.Status == "" {
-				body.Status = domain.TaskDone
+				body.Status = workflow.TaskDone
 			}
 			path := "/api/v1/workflows/" + url.PathEscape(in.WorkflowID) + "/nodes/" + url.PathEscape(in.NodeID) + "/report"
 			err := c.call(ctx, http.MethodPost, path, nil, in.AgentToken, body, &out)

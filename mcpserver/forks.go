@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // What if: fork a negotiation, compare two.
@@ -17,11 +17,11 @@ import (
 type ForkInput struct {
 	DemandID string `json:"demand_id" jsonschema:"the root demand of the negotiation to fork"`
 	At       int64  `json:"at" jsonschema:"a cursor of its history (the timeline resource lists them): the fork copies the history up to there and goes on with the change"`
-	// Change is the API's own body (domain.ForkChange): type none,
+	// Change is the API's own body (negotiation.ForkChange): type none,
 	// remove_agent, add_agent, replace_offer, replace_feedback,
 	// change_rule or change_demand, with the agent, offer, feedback, rules
 	// or text it needs.
-	Change domain.ForkChange `json:"change" jsonschema:"the one change the fork makes: type, and agent_id, offer, feedback, rules or text as the type needs"`
+	Change negotiation.ForkChange `json:"change" jsonschema:"the one change the fork makes: type, and agent_id, offer, feedback, rules or text as the type needs"`
 }
 
 // ForkOutput is fork_negotiation's result: a new negotiation, followed

@@ -18,7 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -43,7 +44,7 @@ func startTowow(t *testing.T) *towow {
 		// Only the agents the test registers; no sub-negotiations; the
 		// external agents have all the time they need.
 		Profiles: "none",
-		Write: app.WriteConfig{Rules: domain.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300,
+		Write: app.WriteConfig{Rules: negotiation.Rules{MaxRounds: 2, OfferTimeoutSeconds: 300, FeedbackTimeoutSeconds: 300,
 			StuckTimeoutSeconds: 900, MaxDepth: 0}},
 		ReadModels: true,
 		Hub:        true,
@@ -159,11 +160,11 @@ func text(res *mcp.CallToolResult) string {
 }
 
 // externalAgent is a profile answered over the API, not by a twin.
-func externalAgent(id, name string) domain.AgentProfile {
-	return domain.AgentProfile{AgentID: id, UserName: name, Location: "北京",
+func externalAgent(id, name string) negotiation.AgentProfile {
+	return negotiation.AgentProfile{AgentID: id, UserName: name, Location: "北京",
 		ProfileSummary: name + "在北京做活动策划，常办AI技术沙龙。", Tags: []string{"活动策划", "场地提供"},
 		Capabilities: map[string]string{"策划": "沙龙流程与嘉宾邀请"}, Interests: []string{"AI"}, Availability: "周末",
-		Mode: domain.AgentModeExternal}
+		Mode: negotiation.AgentModeExternal}
 }
 
 // drive answers, as the external agents and through the MCP tools, every
@@ -245,7 +246,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		Tokens map[string]string
 		Cursor int64
 	}
-	profiles := []domain.AgentProfile{externalAgent("user_agent_ext1", "外部一号"), externalAgent("user_agent_ext2", "外部二号"),
+	profiles := []negotiation.AgentProfile{externalAgent("user_agent_ext1", "外部一号"), externalAgent("user_agent_ext2", "外部二号"),
 		externalAgent("user_agent_ext3", "外部三号")}
 	if st := tw.rest(t, "POST", "/api/v1/agents/bulk", adminToken, profiles, &bulk); st != 200 || len(bulk.Tokens) != 3 {
 		t.Fatalf("bulk: %d %+v", st, bulk)
@@ -469,7 +470,7 @@ func readTimeline(t *testing.T, cs *mcp.ClientSession, demandID string) []string
 // complete_workflow_task, first trying another agent's token.
 func runWorkflow(t *testing.T, tw *towow, cs *mcp.ClientSession, tokens map[string]string, demandID string) {
 	t.Helper()
-	id := domain.WorkflowIDFor(demandID)
+	id := workflow.WorkflowIDFor(demandID)
 	var w struct {
 		Status  string `json:"status"`
 		Version int    `json:"version"`

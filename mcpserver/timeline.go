@@ -13,7 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/towow/towow/domain"
+	evt "github.com/towow/towow/domain/event"
+	tl "github.com/towow/towow/timeline"
 )
 
 // The timeline resource: a negotiation tree's events, one line each.
@@ -113,14 +114,14 @@ func (c *client) timeline(ctx context.Context, demandID string) (text string, n 
 }
 
 // timelineLine renders one event: cursor, time, offset, type, round,
-// subject and summary (domain.Describe, as `towow replay` prints it).
+// subject and summary (timeline.Describe, as `towow replay` prints it).
 func timelineLine(e event, start time.Time) string {
 	round, subject, summary := 0, "", ""
-	p, err := domain.DecodePayload(domain.EventType(e.Type), e.Metadata.SchemaVersion, e.Payload)
+	p, err := evt.DecodePayload(evt.EventType(e.Type), e.Metadata.SchemaVersion, e.Payload)
 	if err != nil {
 		summary = "(undecodable: " + err.Error() + ")"
 	} else {
-		round, subject, summary = domain.Describe(p)
+		round, subject, summary = tl.Describe(p)
 	}
 	if c := e.Metadata.LLMCall; c != nil && c.FallbackUsed {
 		summary += " [fallback: " + c.Outcome + "]"

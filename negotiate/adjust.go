@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -41,8 +42,8 @@ func (w *AdjustWorker) Work(ctx context.Context, job *river.Job[AdjustArgs]) err
 	if err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "adjust proposal", c.ID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
-		domain.EventProposalDistributed, func(c *domain.Channel) ([]domain.Payload, error) {
+	_, err = e.channelStep(ctx, "adjust proposal", c.ID, event.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
+		negotiation.EventProposalDistributed, func(c *negotiation.Channel) ([]event.Payload, error) {
 			if c.Round != job.Args.Round {
 				return nil, nil
 			}

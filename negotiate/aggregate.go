@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -47,8 +48,8 @@ func (w *AggregateWorker) Work(ctx context.Context, job *river.Job[AggregateArgs
 		if err != nil {
 			return err
 		}
-		_, err = e.channelStep(ctx, "compromise", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventNegotiationFailed,
-			func(c *domain.Channel) ([]domain.Payload, error) {
+		_, err = e.channelStep(ctx, "compromise", c.ID, event.ActorChannelAdmin, cause, &call, negotiation.EventNegotiationFailed,
+			func(c *negotiation.Channel) ([]event.Payload, error) {
 				return c.FailNoParticipants(res.Proposal, e.cfg.Now())
 			})
 		return e.jobError(ctx, "compromise", err)
@@ -57,10 +58,10 @@ func (w *AggregateWorker) Work(ctx context.Context, job *river.Job[AggregateArgs
 	if err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "aggregate", c.ID, domain.ActorChannelAdmin, cause, &call, domain.EventProposalDistributed,
-		func(c *domain.Channel) ([]domain.Payload, error) {
+	_, err = e.channelStep(ctx, "aggregate", c.ID, event.ActorChannelAdmin, cause, &call, negotiation.EventProposalDistributed,
+		func(c *negotiation.Channel) ([]event.Payload, error) {
 			evs, err := c.Propose(res.Proposal, e.cfg.Now())
-			if fb := domain.FellBack(domain.FallbackAggregate, &call, c.ID, c.DemandID); fb != nil && len(evs) > 0 {
+			if fb := negotiation.FellBack(negotiation.FallbackAggregate, &call, c.ID, c.DemandID); fb != nil && len(evs) > 0 {
 				evs = append(evs, fb)
 			}
 			return evs, err

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/writetest"
@@ -24,13 +25,13 @@ func script5() *writetest.Scripted {
 	s.Filter = func(in *llm.FilterInput) string {
 		return writetest.CandidatesReply(in, "agent_1", "agent_2", "agent_3", "agent_4", "agent_5")
 	}
-	s.Offer = func(*llm.OfferInput) string { return writetest.OfferReply(domain.OfferDecisionParticipate) }
+	s.Offer = func(*llm.OfferInput) string { return writetest.OfferReply(negotiation.OfferDecisionParticipate) }
 	s.Gaps = func(*llm.GapInput) string { return writetest.GapsReply() }
 	return s
 }
 
 // perRound scripts feedback by round: answers[round-1][agent index].
-func perRound(answers ...[]domain.FeedbackType) func(*llm.FeedbackInput) string {
+func perRound(answers ...[]negotiation.FeedbackType) func(*llm.FeedbackInput) string {
 	return func(in *llm.FeedbackInput) string {
 		r := min(in.Round, len(answers)) - 1
 		i := int(in.Profile.AgentID[len("agent_")]-'0') - 1
@@ -39,55 +40,55 @@ func perRound(answers ...[]domain.FeedbackType) func(*llm.FeedbackInput) string 
 }
 
 const (
-	A = domain.FeedbackAccept
-	N = domain.FeedbackNegotiate
-	W = domain.FeedbackWithdraw
-	R = domain.FeedbackReject
+	A = negotiation.FeedbackAccept
+	N = negotiation.FeedbackNegotiate
+	W = negotiation.FeedbackWithdraw
+	R = negotiation.FeedbackReject
 )
 
 func TestThresholdBranches(t *testing.T) {
 	tests := []struct {
 		name      string
 		maxRounds int
-		answers   [][]domain.FeedbackType
-		status    domain.ChannelStatus
+		answers   [][]negotiation.FeedbackType
+		status    negotiation.ChannelStatus
 		rounds    int
 		errors    []string // the codes of the towow.error.occurred recorded
-		check     func(t *testing.T, c *domain.Channel)
+		check     func(t *testing.T, c *negotiation.Channel)
 	}{
-		{name: "80% accept finalizes in round 1", answers: [][]domain.FeedbackType{{A, A, A, A, N}},
-			status: domain.ChannelStatusFinalized, rounds: 1},
-		{name: "60% goes to round 2, then finalizes", answers: [][]domain.FeedbackType{{A, A, A, N, N}, {A, A, A, A, A}},
-			status: domain.ChannelStatusFinalized, rounds: 2,
-			check: func(t *testing.T, c *domain.Channel) {
+		{name: "80% accept finalizes in round 1", answers: [][]negotiation.FeedbackType{{A, A, A, A, N}},
+			status: negotiation.ChannelStatusFinalized, rounds: 1},
+		{name: "60% goes to round 2, then finalizes", answers: [][]negotiation.FeedbackType{{A, A, A, N, N}, {A, A, A, A, A}},
+			status: negotiation.ChannelStatusFinalized, rounds: 2,
+			check: func(t *testing.T, c *negotiation.Channel) {
 				if c.FinalProposal.Version != 2 || c.FinalProposal.AdjustmentSummary == nil {
 					t.Errorf("final proposal v%d, adjustment %v", c.FinalProposal.Version, c.FinalProposal.AdjustmentSummary)
 				}
 			}},
-		{name: "under 50% fails; reject and withdraw count against", answers: [][]domain.FeedbackType{{A, A, R, W, N}},
-			status: domain.ChannelStatusFailed, rounds: 1, errors: []string{"TOWOW_PROPOSAL_007"},
-			check: func(t *testing.T, c *domain.Channel) {
-				if c.Failure.Reason != domain.FailureLowAcceptance || c.Failure.ErrorCode != "TOWOW_PROPOSAL_007" || !c.Withdrawn["agent_4"] {
+		{name: "under 50% fails; reject and withdraw count against", answers: [][]negotiation.FeedbackType{{A, A, R, W, N}},
+			status: negotiation.ChannelStatusFailed, rounds: 1, errors: []string{"TOWOW_PROPOSAL_007"},
+			check: func(t *testing.T, c *negotiation.Channel) {
+				if c.Failure.Reason != negotiation.FailureLowAcceptance || c.Failure.ErrorCode != "TOWOW_PROPOSAL_007" || !c.Withdrawn["agent_4"] {
 					t.Errorf("failure %+v withdrawn %v", c.Failure, c.Withdrawn)
 				}
 			}},
 		{name: "the last round between thresholds force-finalizes", maxRounds: 3,
-			answers: [][]domain.FeedbackType{{A, A, A, N, N}},
-			status:  domain.ChannelStatusForceFinalized, rounds: 3, errors: []string{"TOWOW_PROPOSAL_004"},
-			check: func(t *testing.T, c *domain.Channel) {
+			answers: [][]negotiation.FeedbackType{{A, A, A, N, N}},
+			status:  negotiation.ChannelStatusForceFinalized, rounds: 3, errors: []string{"TOWOW_PROPOSAL_004"},
+			check: func(t *testing.T, c *negotiation.Channel) {
 				if !slices.Equal(slices.Sorted(slices.Values(c.Confirmed)), []string{"agent_1", "agent_2", "agent_3"}) ||
 					!slices.Equal(slices.Sorted(slices.Values(c.Optional)), []string{"agent_4", "agent_5"}) {
 					t.Errorf("confirmed %v optional %v", c.Confirmed, c.Optional)
 				}
-				if c.FinalProposal.Type != domain.ProposalTypeCompromise {
+				if c.FinalProposal.Type != negotiation.ProposalTypeCompromise {
 					t.Errorf("final proposal type %q", c.FinalProposal.Type)
 				}
 			}},
-		{name: "five rounds by default before force-finalize", answers: [][]domain.FeedbackType{{A, A, A, N, N}},
-			status: domain.ChannelStatusForceFinalized, rounds: 5, errors: []string{"TOWOW_PROPOSAL_004"}},
-		{name: "a withdrawn agent leaves the later rounds", answers: [][]domain.FeedbackType{{A, A, A, N, W}, {A, A, A, A, A}},
-			status: domain.ChannelStatusFinalized, rounds: 2,
-			check: func(t *testing.T, c *domain.Channel) {
+		{name: "five rounds by default before force-finalize", answers: [][]negotiation.FeedbackType{{A, A, A, N, N}},
+			status: negotiation.ChannelStatusForceFinalized, rounds: 5, errors: []string{"TOWOW_PROPOSAL_004"}},
+		{name: "a withdrawn agent leaves the later rounds", answers: [][]negotiation.FeedbackType{{A, A, A, N, W}, {A, A, A, A, A}},
+			status: negotiation.ChannelStatusFinalized, rounds: 2,
+			check: func(t *testing.T, c *negotiation.Channel) {
 				if slices.Contains(c.RoundMembers(), "agent_5") {
 					t.Errorf("withdrawn agent_5 still asked in round %d: %v", c.Round, c.RoundMembers())
 				}
@@ -102,7 +103,7 @@ func TestThresholdBranches(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := script5()
 			s.Feedback = perRound(tc.answers...)
-			rules := domain.DefaultRules()
+			rules := negotiation.DefaultRules()
 			if tc.maxRounds > 0 {
 				rules.MaxRounds = tc.maxRounds
 			}
@@ -121,7 +122,7 @@ func TestThresholdBranches(t *testing.T) {
 			}
 			evals := 0
 			for _, e := range h.Events(sub.DemandID) {
-				if e.Type == domain.EventFeedbackEvaluated {
+				if e.Type == negotiation.EventFeedbackEvaluated {
 					evals++
 				}
 			}
@@ -157,7 +158,7 @@ func TestNoCandidates(t *testing.T) {
 	}
 	out := h.Wait(sub.DemandID, 20*time.Second)
 	f := out.Demand.Failure
-	if out.Channel != nil || f == nil || f.ErrorCode != "TOWOW_FILTER_001" || f.Reason != domain.FailureNoCandidates || f.Suggestion == "" {
+	if out.Channel != nil || f == nil || f.ErrorCode != "TOWOW_FILTER_001" || f.Reason != negotiation.FailureNoCandidates || f.Suggestion == "" {
 		t.Fatalf("outcome %+v / %+v", out.Demand.Failure, out.Channel)
 	}
 	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_FILTER_001"}) {
@@ -166,7 +167,7 @@ func TestNoCandidates(t *testing.T) {
 	h.Check(sub.DemandID)
 	// Nobody carries the need's tag: the SQL stage shortlists nobody, so
 	// prompt 2 is not called and the demand is rejected, naming the need.
-	if r := out.Demand.Rejection; r == nil || r.Reason != domain.RejectNoMatch || !slices.Equal(r.UnservedNeeds, []string{"潜水教练"}) {
+	if r := out.Demand.Rejection; r == nil || r.Reason != negotiation.RejectNoMatch || !slices.Equal(r.UnservedNeeds, []string{"潜水教练"}) {
 		t.Fatalf("rejection %+v", r)
 	}
 	if n := filterCalls.Load(); n != 0 {
@@ -198,7 +199,7 @@ func TestLLMDown(t *testing.T) {
 	// Every fallback answers: the understanding and the candidates by
 	// keyword match, every offer a decline, so the channel ends with the
 	// fallback compromise.
-	if out.Channel == nil || out.Channel.Status != domain.ChannelStatusFailed || out.Channel.Failure.Reason != domain.FailureNoParticipants ||
+	if out.Channel == nil || out.Channel.Status != negotiation.ChannelStatusFailed || out.Channel.Failure.Reason != negotiation.FailureNoParticipants ||
 		out.Channel.Failure.ErrorCode != "TOWOW_CHANNEL_010" {
 		t.Fatalf("outcome %+v:\n%s", out.Channel, h.Timeline(sub.DemandID))
 	}
@@ -214,7 +215,7 @@ func TestLLMDown(t *testing.T) {
 			if c.FallbackUsed {
 				fallbacks++
 			}
-			if c.Outcome == domain.LLMOutcomeBreakerOpen {
+			if c.Outcome == event.LLMOutcomeBreakerOpen {
 				open++
 			}
 		}
@@ -270,7 +271,7 @@ func (b *syncBuffer) String() string {
 
 func TestSubNegotiation(t *testing.T) {
 	s := script5()
-	s.Feedback = perRound([]domain.FeedbackType{A, A, A, A, A})
+	s.Feedback = perRound([]negotiation.FeedbackType{A, A, A, A, A})
 	s.Gaps = func(in *llm.GapInput) string {
 		if strings.Contains(in.RawInput, "摄影") && !strings.Contains(in.RawInput, "寻找") {
 			return writetest.GapsReply("摄影师")
@@ -292,7 +293,7 @@ func TestSubNegotiation(t *testing.T) {
 	}
 	out := h.Wait(sub.DemandID, 30*time.Second)
 	c := out.Channel
-	if c.Status != domain.ChannelStatusFinalized || len(c.Subnets) != 1 {
+	if c.Status != negotiation.ChannelStatusFinalized || len(c.Subnets) != 1 {
 		t.Fatalf("status %s subnets %d:\n%s", c.Status, len(c.Subnets), h.Timeline(sub.DemandID))
 	}
 	res := c.SubnetResult(c.Subnets[0].SubChannelID)
@@ -304,11 +305,11 @@ func TestSubNegotiation(t *testing.T) {
 		t.Fatalf("child %+v", child)
 	}
 	// The parent's result includes the child's.
-	var done *domain.NegotiationCompleted
+	var done *negotiation.NegotiationCompleted
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == domain.EventNegotiationCompleted && e.StreamID == domain.ChannelStream(c.ID) {
+		if e.Type == negotiation.EventNegotiationCompleted && e.StreamID == negotiation.ChannelStream(c.ID) {
 			p, _ := e.Decode()
-			done = p.(*domain.NegotiationCompleted)
+			done = p.(*negotiation.NegotiationCompleted)
 		}
 	}
 	if done == nil || len(done.SubResults) != 1 || done.SubResults[0].SubChannelID != child.ID ||
@@ -320,9 +321,9 @@ func TestSubNegotiation(t *testing.T) {
 
 func TestMaxDepthRecordsSubnet001(t *testing.T) {
 	s := script5()
-	s.Feedback = perRound([]domain.FeedbackType{A, A, A, A, A})
+	s.Feedback = perRound([]negotiation.FeedbackType{A, A, A, A, A})
 	s.Gaps = func(*llm.GapInput) string { return writetest.GapsReply("摄影师") }
-	rules := domain.DefaultRules()
+	rules := negotiation.DefaultRules()
 	rules.MaxDepth = 0
 	h := writetest.New(t, writetest.Opts{Provider: s, Rules: rules, Profiles: writetest.TestProfiles(5)})
 	sub, _ := h.C.SubmitDemand(context.Background(), "u1", "需要摄影团队")
@@ -332,7 +333,7 @@ func TestMaxDepthRecordsSubnet001(t *testing.T) {
 	}
 	found := false
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == domain.EventErrorOccurred && strings.Contains(string(e.Payload), "TOWOW_SUBNET_001") {
+		if e.Type == negotiation.EventErrorOccurred && strings.Contains(string(e.Payload), "TOWOW_SUBNET_001") {
 			found = true
 		}
 	}
@@ -343,8 +344,8 @@ func TestMaxDepthRecordsSubnet001(t *testing.T) {
 }
 
 // tinyTimeouts are rules for timeout tests.
-func tinyTimeouts() domain.Rules {
-	r := domain.DefaultRules()
+func tinyTimeouts() negotiation.Rules {
+	r := negotiation.DefaultRules()
 	r.OfferTimeoutSeconds, r.FeedbackTimeoutSeconds = 1, 1
 	return r
 }
@@ -357,11 +358,11 @@ func TestOfferTimeout(t *testing.T) {
 	sub, _ := h.C.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	out := h.Wait(sub.DemandID, 30*time.Second)
 	c := out.Channel
-	if !c.OffersTimedOut || c.Status != domain.ChannelStatusFinalized || len(c.Offers) != 2 {
+	if !c.OffersTimedOut || c.Status != negotiation.ChannelStatusFinalized || len(c.Offers) != 2 {
 		t.Fatalf("timed out %v status %s offers %d", c.OffersTimedOut, c.Status, len(c.Offers))
 	}
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == domain.EventOfferTimeout && !strings.Contains(string(e.Payload), `"missing_agents": ["ext_1"]`) {
+		if e.Type == negotiation.EventOfferTimeout && !strings.Contains(string(e.Payload), `"missing_agents": ["ext_1"]`) {
 			t.Fatalf("offer timeout %s", e.Payload)
 		}
 	}
@@ -374,8 +375,8 @@ func TestNoOffersBeforeTheTimeout(t *testing.T) {
 	h := writetest.New(t, writetest.Opts{Provider: s, Rules: tinyTimeouts(), Profiles: writetest.TestProfiles(0, "ext_1", "ext_2")})
 	sub, _ := h.C.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	c := h.Wait(sub.DemandID, 30*time.Second).Channel
-	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoResponsesTimeout || c.Failure.ErrorCode != "TOWOW_CHANNEL_009" ||
-		c.Failure.LastProposal == nil || c.Failure.LastProposal.Type != domain.ProposalTypeCompromise {
+	if c.Status != negotiation.ChannelStatusFailed || c.Failure.Reason != negotiation.FailureNoResponsesTimeout || c.Failure.ErrorCode != "TOWOW_CHANNEL_009" ||
+		c.Failure.LastProposal == nil || c.Failure.LastProposal.Type != negotiation.ProposalTypeCompromise {
 		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
 	}
 	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_CHANNEL_009"}) {
@@ -396,7 +397,7 @@ func TestFeedbackTimeoutCountsAsAccept(t *testing.T) {
 	// The external agent offers through the command, then never answers.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer(domain.OfferDecisionParticipate))
+		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer(negotiation.OfferDecisionParticipate))
 		if err == nil {
 			break
 		}
@@ -407,7 +408,7 @@ func TestFeedbackTimeoutCountsAsAccept(t *testing.T) {
 	}
 	c := h.Wait(sub.DemandID, 30*time.Second).Channel
 	f, ok := c.Feedback["ext_1"]
-	if c.Status != domain.ChannelStatusFinalized || !ok || f.FeedbackType != A || f.Reasoning != domain.FeedbackTimeoutReason {
+	if c.Status != negotiation.ChannelStatusFinalized || !ok || f.FeedbackType != A || f.Reasoning != negotiation.FeedbackTimeoutReason {
 		t.Fatalf("status %s, ext_1 feedback %+v", c.Status, f)
 	}
 	h.Check(sub.DemandID)
@@ -416,12 +417,12 @@ func TestFeedbackTimeoutCountsAsAccept(t *testing.T) {
 func TestStuckChannelFails(t *testing.T) {
 	s := script5()
 	s.Filter = func(in *llm.FilterInput) string { return writetest.CandidatesReply(in, "ext_1") }
-	rules := domain.DefaultRules()
+	rules := negotiation.DefaultRules()
 	rules.StuckTimeoutSeconds = 1 // offers would time out only after 300 s
 	h := writetest.New(t, writetest.Opts{Provider: s, Rules: rules, Profiles: writetest.TestProfiles(0, "ext_1")})
 	sub, _ := h.C.SubmitDemand(context.Background(), "u1", "需要摄影师")
 	c := h.Wait(sub.DemandID, 30*time.Second).Channel
-	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureStuckTimeout || c.Failure.ErrorCode != "TOWOW_CHANNEL_003" {
+	if c.Status != negotiation.ChannelStatusFailed || c.Failure.Reason != negotiation.FailureStuckTimeout || c.Failure.ErrorCode != "TOWOW_CHANNEL_003" {
 		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
 	}
 	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_CHANNEL_003"}) {
@@ -433,7 +434,7 @@ func TestStuckChannelFails(t *testing.T) {
 // TestStuckChannelFailsBuiltin: the same with the builtin brain choosing
 // the candidates (the one external agent, who never answers).
 func TestStuckChannelFailsBuiltin(t *testing.T) {
-	rules := domain.DefaultRules()
+	rules := negotiation.DefaultRules()
 	rules.StuckTimeoutSeconds = 1
 	h := writetest.New(t, writetest.Opts{Rules: rules, Profiles: writetest.TestProfiles(0, "ext_1")})
 	sub, err := h.C.SubmitDemand(context.Background(), "u1", "需要一位摄影师拍活动照片")
@@ -444,7 +445,7 @@ func TestStuckChannelFailsBuiltin(t *testing.T) {
 	if out.Channel == nil {
 		t.Fatalf("no channel: %+v\n%s", out.Demand.Failure, h.Timeline(sub.DemandID))
 	}
-	if c := out.Channel; c.Status != domain.ChannelStatusFailed || c.Failure.ErrorCode != "TOWOW_CHANNEL_003" {
+	if c := out.Channel; c.Status != negotiation.ChannelStatusFailed || c.Failure.ErrorCode != "TOWOW_CHANNEL_003" {
 		t.Fatalf("status %s failure %+v", c.Status, c.Failure)
 	}
 	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_CHANNEL_003"}) {
@@ -464,7 +465,7 @@ func TestNoFeedbackInTheLastRound(t *testing.T) {
 	s.Filter = func(in *llm.FilterInput) string { return writetest.CandidatesReply(in, "agent_1", "agent_2") }
 	s.Aggregate = func(in *llm.AggregateInput) string { return writetest.NeedReply(in, "摄影师") }
 	s.Feedback = func(*llm.FeedbackInput) string { return writetest.FeedbackReply(W) }
-	rules := domain.DefaultRules()
+	rules := negotiation.DefaultRules()
 	rules.MaxRounds = 1
 	h := writetest.New(t, writetest.Opts{Provider: s, Rules: rules, Profiles: writetest.TestProfiles(2)})
 	sub, _ := h.C.SubmitDemand(context.Background(), "u1", "需要一位摄影师")
@@ -472,7 +473,7 @@ func TestNoFeedbackInTheLastRound(t *testing.T) {
 	if c == nil || c.Proposal == nil || len(c.Proposal.Alternates) == 0 {
 		t.Fatalf("no proposal with an alternate:\n%s", h.Timeline(sub.DemandID))
 	}
-	if c.Status != domain.ChannelStatusFailed || c.Failure.Reason != domain.FailureNoFeedback || c.Failure.ErrorCode != "TOWOW_PROPOSAL_003" {
+	if c.Status != negotiation.ChannelStatusFailed || c.Failure.Reason != negotiation.FailureNoFeedback || c.Failure.ErrorCode != "TOWOW_PROPOSAL_003" {
 		t.Fatalf("status %s failure %+v:\n%s", c.Status, c.Failure, h.Timeline(sub.DemandID))
 	}
 	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_PROPOSAL_003"}) {
@@ -500,21 +501,21 @@ func TestNoFeedbackInTheLastRound(t *testing.T) {
 func TestTC1FiftyPercentRound(t *testing.T) {
 	s := script5()
 	s.Filter = func(in *llm.FilterInput) string { return writetest.CandidatesReply(in, "agent_1", "agent_2") }
-	s.Feedback = perRound([]domain.FeedbackType{A, N}, []domain.FeedbackType{A, A}) // bob, alice
+	s.Feedback = perRound([]negotiation.FeedbackType{A, N}, []negotiation.FeedbackType{A, A}) // bob, alice
 	h := writetest.New(t, writetest.Opts{Provider: s, Profiles: writetest.TestProfiles(2)})
 	sub, err := h.C.SubmitDemand(context.Background(), "u1", "需要2位摄影师")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := h.Wait(sub.DemandID, 30*time.Second)
-	if out.Channel == nil || out.Channel.Status != domain.ChannelStatusFinalized || out.Channel.Round != 2 {
+	if out.Channel == nil || out.Channel.Status != negotiation.ChannelStatusFinalized || out.Channel.Round != 2 {
 		t.Fatalf("outcome %+v:\n%s", out.Channel, h.Timeline(sub.DemandID))
 	}
 	var seq []string
-	var tc1 *domain.Channel // the channel as of round 2's proposal.distributed
-	c := &domain.Channel{}
+	var tc1 *negotiation.Channel // the channel as of round 2's proposal.distributed
+	c := &negotiation.Channel{}
 	for _, e := range h.Events(sub.DemandID) {
-		if e.StreamID != domain.ChannelStream(sub.ChannelID) {
+		if e.StreamID != negotiation.ChannelStream(sub.ChannelID) {
 			continue
 		}
 		p, err := e.Decode()
@@ -523,13 +524,13 @@ func TestTC1FiftyPercentRound(t *testing.T) {
 		}
 		c.Apply(p)
 		switch p := p.(type) {
-		case *domain.ChannelStatusChanged:
+		case *negotiation.ChannelStatusChanged:
 			seq = append(seq, fmt.Sprintf("%s→%s (%s)", p.OldStatus, p.NewStatus, p.Reason))
-		case *domain.FeedbackEvaluated:
+		case *negotiation.FeedbackEvaluated:
 			seq = append(seq, fmt.Sprintf("evaluated round %d: %s at %.2f", p.Round, p.Decision, p.AcceptRate))
-		case *domain.NegotiationRoundStarted:
+		case *negotiation.NegotiationRoundStarted:
 			seq = append(seq, fmt.Sprintf("round %d started", p.Round))
-		case *domain.ProposalDistributed:
+		case *negotiation.ProposalDistributed:
 			seq = append(seq, fmt.Sprintf("proposal v%d distributed for round %d", p.Proposal.Version, p.Round))
 			if p.Round == 2 {
 				snapshot := *c
@@ -556,7 +557,7 @@ func TestTC1FiftyPercentRound(t *testing.T) {
 	if !slices.Equal(seq, want) {
 		t.Fatalf("root channel sequence\n got %q\nwant %q", seq, want)
 	}
-	if tc1 == nil || tc1.Round != 2 || tc1.Status != domain.ChannelStatusProposalSent {
+	if tc1 == nil || tc1.Round != 2 || tc1.Status != negotiation.ChannelStatusProposalSent {
 		t.Fatalf("as of round 2's proposal, want round 2 and proposal_sent, got %+v", tc1)
 	}
 	h.Check(sub.DemandID)

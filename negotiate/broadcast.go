@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/uow"
 )
 
@@ -28,14 +29,14 @@ type BroadcastWorker struct {
 func (w *BroadcastWorker) Work(ctx context.Context, job *river.Job[BroadcastArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
-	if err != nil || !c.Exists() || c.Status != domain.ChannelStatusCreated {
+	if err != nil || !c.Exists() || c.Status != negotiation.ChannelStatusCreated {
 		return err
 	}
 	d, _, err := e.loadDemand(ctx, c.DemandID)
 	if err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "broadcast", c.ID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.Broadcast(demandOf(d)) })
+	_, err = e.channelStep(ctx, "broadcast", c.ID, event.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), nil, "",
+		func(c *negotiation.Channel) ([]event.Payload, error) { return c.Broadcast(demandOf(d)) })
 	return e.jobError(ctx, "broadcast", err)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/writetest"
 )
@@ -19,12 +19,12 @@ func TestCommandsRefuseTwins(t *testing.T) {
 	s.Offer = func(*llm.OfferInput) string { return "" } // let the builtin twin answer
 	h := writetest.New(t, writetest.Opts{Provider: s, Profiles: writetest.TestProfiles(5), NoStart: true})
 	before := h.Head()
-	_, err := h.C.SubmitOffer(context.Background(), "collab-x", "agent_1", writetest.AgentsOffer(domain.OfferDecisionParticipate))
-	if !errors.Is(err, domain.ErrNotParticipant) || h.Head() != before {
+	_, err := h.C.SubmitOffer(context.Background(), "collab-x", "agent_1", writetest.AgentsOffer(negotiation.OfferDecisionParticipate))
+	if !errors.Is(err, negotiation.ErrNotParticipant) || h.Head() != before {
 		t.Fatalf("offer for a twin: %v", err)
 	}
-	_, err = h.C.SubmitFeedback(context.Background(), "collab-x", "agent_1", 1, writetest.AgentsFeedback(domain.FeedbackAccept))
-	if !errors.Is(err, domain.ErrNotParticipant) || h.Head() != before {
+	_, err = h.C.SubmitFeedback(context.Background(), "collab-x", "agent_1", 1, writetest.AgentsFeedback(negotiation.FeedbackAccept))
+	if !errors.Is(err, negotiation.ErrNotParticipant) || h.Head() != before {
 		t.Fatalf("feedback for a twin: %v", err)
 	}
 }
@@ -36,10 +36,10 @@ func TestSubmitDemandRejectsBadInput(t *testing.T) {
 		name, input string
 		want        error
 	}{
-		{"empty", "", domain.ErrDemandEmpty},
-		{"blank", " \n\t ", domain.ErrDemandEmpty},
-		{"too long", strings.Repeat("需", domain.MaxDemandRunes+1), domain.ErrDemandInvalid},
-		{"not utf-8", "AI \xff 聚会", domain.ErrDemandInvalid},
+		{"empty", "", negotiation.ErrDemandEmpty},
+		{"blank", " \n\t ", negotiation.ErrDemandEmpty},
+		{"too long", strings.Repeat("需", negotiation.MaxDemandRunes+1), negotiation.ErrDemandInvalid},
+		{"not utf-8", "AI \xff 聚会", negotiation.ErrDemandInvalid},
 	}
 	for _, tc := range tests {
 		_, err := h.C.SubmitDemand(context.Background(), "u1", tc.input)
@@ -50,7 +50,7 @@ func TestSubmitDemandRejectsBadInput(t *testing.T) {
 	if h.Head() != before {
 		t.Fatal("bad input wrote events")
 	}
-	if _, err := h.C.SubmitDemand(context.Background(), "u1", strings.Repeat("需", domain.MaxDemandRunes)); err != nil {
+	if _, err := h.C.SubmitDemand(context.Background(), "u1", strings.Repeat("需", negotiation.MaxDemandRunes)); err != nil {
 		t.Fatalf("a demand of exactly the maximum length: %v", err)
 	}
 }
@@ -70,47 +70,47 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 	}
 	writetest.WaitFor(t, 10*time.Second, func() bool {
 		c, _ := h.Channel(ctx, sub.ChannelID)
-		return c.Status == domain.ChannelStatusCollecting
+		return c.Status == negotiation.ChannelStatusCollecting
 	})
 
 	refused := func(name string, want error, cmd func() error) { t.Helper(); h.Refused(t, name, want, cmd) }
-	refused("unknown channel", domain.ErrNotFound, func() error {
-		_, err := h.C.SubmitOffer(ctx, "collab-nope", "ext_1", writetest.AgentsOffer(domain.OfferDecisionParticipate))
+	refused("unknown channel", negotiation.ErrNotFound, func() error {
+		_, err := h.C.SubmitOffer(ctx, "collab-nope", "ext_1", writetest.AgentsOffer(negotiation.OfferDecisionParticipate))
 		return err
 	})
-	refused("not invited", domain.ErrNotInvited, func() error {
-		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_3", writetest.AgentsOffer(domain.OfferDecisionParticipate))
+	refused("not invited", negotiation.ErrNotInvited, func() error {
+		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_3", writetest.AgentsOffer(negotiation.OfferDecisionParticipate))
 		return err
 	})
-	refused("bad decision", domain.ErrInvalidAnswer, func() error {
+	refused("bad decision", negotiation.ErrInvalidAnswer, func() error {
 		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer("maybe"))
 		return err
 	})
-	refused("feedback before a proposal", domain.ErrFeedbackClosed, func() error {
-		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(domain.FeedbackAccept))
+	refused("feedback before a proposal", negotiation.ErrFeedbackClosed, func() error {
+		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(negotiation.FeedbackAccept))
 		return err
 	})
-	refused("feedback without its round", domain.ErrWrongRound, func() error {
-		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 0, writetest.AgentsFeedback(domain.FeedbackAccept))
+	refused("feedback without its round", negotiation.ErrWrongRound, func() error {
+		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 0, writetest.AgentsFeedback(negotiation.FeedbackAccept))
 		return err
 	})
-	refused("unknown agent", domain.ErrNotFound, func() error {
-		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "nobody", writetest.AgentsOffer(domain.OfferDecisionParticipate))
+	refused("unknown agent", negotiation.ErrNotFound, func() error {
+		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "nobody", writetest.AgentsOffer(negotiation.OfferDecisionParticipate))
 		return err
 	})
 
-	if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer(domain.OfferDecisionParticipate)); err != nil {
+	if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer(negotiation.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
 	}
-	refused("second offer", domain.ErrDuplicate, func() error {
-		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer(domain.OfferDecisionDecline))
+	refused("second offer", negotiation.ErrDuplicate, func() error {
+		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_1", writetest.AgentsOffer(negotiation.OfferDecisionDecline))
 		return err
 	})
-	if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_2", writetest.AgentsOffer(domain.OfferDecisionParticipate)); err != nil {
+	if _, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_2", writetest.AgentsOffer(negotiation.OfferDecisionParticipate)); err != nil {
 		t.Fatal(err)
 	}
-	refused("an agent not invited, after collection closed", domain.ErrNotInvited, func() error {
-		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_3", writetest.AgentsOffer(domain.OfferDecisionParticipate))
+	refused("an agent not invited, after collection closed", negotiation.ErrNotInvited, func() error {
+		_, err := h.C.SubmitOffer(ctx, sub.ChannelID, "ext_3", writetest.AgentsOffer(negotiation.OfferDecisionParticipate))
 		return err
 	})
 
@@ -118,35 +118,35 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 		c, _ := h.Channel(ctx, sub.ChannelID)
 		return c.AwaitingFeedback()
 	})
-	refused("wrong round", domain.ErrWrongRound, func() error {
-		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 2, writetest.AgentsFeedback(domain.FeedbackAccept))
+	refused("wrong round", negotiation.ErrWrongRound, func() error {
+		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 2, writetest.AgentsFeedback(negotiation.FeedbackAccept))
 		return err
 	})
-	refused("not a participant", domain.ErrNotParticipant, func() error {
-		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_3", 1, writetest.AgentsFeedback(domain.FeedbackAccept))
+	refused("not a participant", negotiation.ErrNotParticipant, func() error {
+		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_3", 1, writetest.AgentsFeedback(negotiation.FeedbackAccept))
 		return err
 	})
-	refused("negotiate without a request", domain.ErrInvalidAnswer, func() error {
-		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(domain.FeedbackNegotiate))
+	refused("negotiate without a request", negotiation.ErrInvalidAnswer, func() error {
+		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(negotiation.FeedbackNegotiate))
 		return err
 	})
 
-	if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(domain.FeedbackAccept)); err != nil {
+	if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(negotiation.FeedbackAccept)); err != nil {
 		t.Fatal(err)
 	}
-	refused("second feedback", domain.ErrDuplicate, func() error {
-		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(domain.FeedbackWithdraw))
+	refused("second feedback", negotiation.ErrDuplicate, func() error {
+		_, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_1", 1, writetest.AgentsFeedback(negotiation.FeedbackWithdraw))
 		return err
 	})
-	if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_2", 1, writetest.AgentsFeedback(domain.FeedbackAccept)); err != nil {
+	if _, err := h.C.SubmitFeedback(ctx, sub.ChannelID, "ext_2", 1, writetest.AgentsFeedback(negotiation.FeedbackAccept)); err != nil {
 		t.Fatal(err)
 	}
 	c := h.Wait(sub.DemandID, 20*time.Second).Channel
-	if c.Status != domain.ChannelStatusFinalized {
+	if c.Status != negotiation.ChannelStatusFinalized {
 		t.Fatalf("status %s:\n%s", c.Status, h.Timeline(sub.DemandID))
 	}
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == domain.EventOfferSubmitted && e.Metadata.LLMCall != nil {
+		if e.Type == negotiation.EventOfferSubmitted && e.Metadata.LLMCall != nil {
 			t.Fatal("an external agent's offer carries an LLM call")
 		}
 	}
@@ -159,7 +159,7 @@ func TestExternalAgentsDriveANegotiation(t *testing.T) {
 // duplicated events.
 func TestCrashAndResume(t *testing.T) {
 	s := script5()
-	s.Feedback = perRound([]domain.FeedbackType{A, A, A, N, N}, []domain.FeedbackType{A, A, A, A, A})
+	s.Feedback = perRound([]negotiation.FeedbackType{A, A, A, N, N}, []negotiation.FeedbackType{A, A, A, A, A})
 	s.SetBlock(llm.PromptAdjust, true) // the adjust step of round 2 hangs
 	h := writetest.New(t, writetest.Opts{Provider: s, Profiles: writetest.TestProfiles(5), NoStart: true})
 	ctx := context.Background()
@@ -192,7 +192,7 @@ func TestCrashAndResume(t *testing.T) {
 	s.SetBlock(llm.PromptAdjust, false)
 	h2 := h.Restart()
 	c2 := h2.Wait(sub.DemandID, 60*time.Second).Channel
-	if c2.Status != domain.ChannelStatusFinalized || c2.Round != 2 {
+	if c2.Status != negotiation.ChannelStatusFinalized || c2.Round != 2 {
 		t.Fatalf("after restart: status %s round %d:\n%s", c2.Status, c2.Round, h2.Timeline(sub.DemandID))
 	}
 	h2.Check(sub.DemandID)

@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/uow"
 )
 
@@ -32,14 +33,14 @@ func (w *DemandStuckWorker) Work(ctx context.Context, job *river.Job[DemandStuck
 	// A fresh fold: this check comes long after the demand's last step, and
 	// a successful demand's stream has no ending event to keep it out of
 	// the cache.
-	d := &domain.DemandState{}
-	if _, err := e.store.Fold(ctx, domain.DemandStream(job.Args.DemandID), d.Apply); err != nil || d.ChannelID != "" || d.Failure != nil {
+	d := &negotiation.DemandState{}
+	if _, err := e.store.Fold(ctx, negotiation.DemandStream(job.Args.DemandID), d.Apply); err != nil || d.ChannelID != "" || d.Failure != nil {
 		return err
 	}
 	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err := e.demandStep(ctx, "demand stuck check", job.Args.DemandID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
-		func(d *domain.DemandState) ([]domain.Payload, error) { return d.Stuck() })
+	_, err := e.demandStep(ctx, "demand stuck check", job.Args.DemandID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(d *negotiation.DemandState) ([]event.Payload, error) { return d.Stuck() })
 	return e.jobError(ctx, "demand stuck check", err)
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/bench"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/writetest"
 )
 
@@ -39,10 +39,10 @@ func TestDesignFieldsEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch ev := p.(type) {
-			case *domain.DemandBroadcast:
+			case *negotiation.DemandBroadcast:
 				seen["urgency "+string(ev.Urgency)]++
-			case *domain.ProposalDistributed:
-				if ev.Proposal.Type == domain.ProposalTypeCompromise {
+			case *negotiation.ProposalDistributed:
+				if ev.Proposal.Type == negotiation.ProposalTypeCompromise {
 					continue
 				}
 				if len(ev.Proposal.SuccessCriteria) == 0 || len(ev.Proposal.Risks) == 0 {
@@ -58,14 +58,14 @@ func TestDesignFieldsEndToEnd(t *testing.T) {
 				if len(ev.Proposal.OpenQuestions) > 0 {
 					seen["open questions"]++
 				}
-			case *domain.ProposalFeedback:
-				if ev.FeedbackType == domain.FeedbackNegotiate && e.Metadata.LLMCall != nil && !e.Metadata.LLMCall.FallbackUsed {
+			case *negotiation.ProposalFeedback:
+				if ev.FeedbackType == negotiation.FeedbackNegotiate && e.Metadata.LLMCall != nil && !e.Metadata.LLMCall.FallbackUsed {
 					if len(ev.ProposedChanges) == 0 {
 						t.Errorf("%s: negotiate feedback of %s without proposed changes", e.StreamID, ev.AgentID)
 					}
 					seen["proposed changes"]++
 				}
-			case *domain.GapIdentified:
+			case *negotiation.GapIdentified:
 				if ev.Analysis == "" {
 					t.Errorf("%s: gaps without analysis", e.StreamID)
 				}
@@ -75,7 +75,7 @@ func TestDesignFieldsEndToEnd(t *testing.T) {
 					}
 				}
 				seen["gaps"]++
-			case *domain.SubnetTriggered:
+			case *negotiation.SubnetTriggered:
 				d := ev.Decision
 				if d == nil || !d.ShouldRecurse || len(d.Conditions) != 3 || d.EstimatedCost == nil || d.EstimatedCost.Tokens <= 0 {
 					t.Errorf("%s: sub-negotiation with recursion decision %+v", e.StreamID, d)

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
@@ -39,9 +39,9 @@ func ExampleCommands_SubmitDemand() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("channel is the demand's:", sub.ChannelID == domain.ChannelIDFor(sub.DemandID))
+	fmt.Println("channel is the demand's:", sub.ChannelID == negotiation.ChannelIDFor(sub.DemandID))
 
-	var done *domain.NegotiationCompleted
+	var done *negotiation.NegotiationCompleted
 	err = a.Store.Subscribe(ctx, eventstore.SubscribeOptions{Notifier: a.Notifier,
 		Filter: eventstore.Filter{CorrelationID: sub.DemandID}},
 		func(_ context.Context, batch []eventstore.RecordedEvent) error {
@@ -50,7 +50,7 @@ func ExampleCommands_SubmitDemand() {
 				if err != nil {
 					return err
 				}
-				if c, ok := p.(*domain.NegotiationCompleted); ok && c.ChannelID == sub.ChannelID {
+				if c, ok := p.(*negotiation.NegotiationCompleted); ok && c.ChannelID == sub.ChannelID {
 					done = c
 					return errDone
 				}
@@ -65,7 +65,7 @@ func ExampleCommands_SubmitDemand() {
 
 	// Bad input is refused by the domain, and nothing is written.
 	_, err = cmds.SubmitDemand(ctx, "u1", "   ")
-	fmt.Println(errors.Is(err, domain.ErrDemandEmpty))
+	fmt.Println(errors.Is(err, negotiation.ErrDemandEmpty))
 	// Output:
 	// channel is the demand's: true
 	// status: finalized

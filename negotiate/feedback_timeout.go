@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/uow"
 )
 
@@ -37,8 +38,8 @@ func (w *FeedbackTimeoutWorker) Work(ctx context.Context, job *river.Job[Feedbac
 	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) {
+	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(c *negotiation.Channel) ([]event.Payload, error) {
 			return c.FeedbackTimeout(job.Args.Round, e.cfg.Now())
 		})
 	return e.jobError(ctx, "feedback timeout", err)

@@ -7,7 +7,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
@@ -59,22 +60,22 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 	}
 	switch {
 	case fork == nil:
-	case fork.Type == domain.ForkRemoveAgent:
+	case fork.Type == negotiation.ForkRemoveAgent:
 		exclude = append(exclude, fork.AgentID)
-	case fork.Type == domain.ForkChangeRule && fork.Rules != nil:
+	case fork.Type == negotiation.ForkChangeRule && fork.Rules != nil:
 		rules = fork.Rules.Apply(rules)
 	}
 	started := e.cfg.Now()
 	u := understanding(d)
 	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the
 	// shortlist. Nobody on it: the demand is rejected without a call.
-	shortlist, err := e.shortlist(ctx, shortlistQuery{Needs: domain.NeedsOf(u), Location: u.Context.Location, Salt: d.RawInput,
+	shortlist, err := e.shortlist(ctx, shortlistQuery{Needs: negotiation.NeedsOf(u), Location: u.Context.Location, Salt: d.RawInput,
 		Exclude: exclude, Max: e.cfg.Shortlist})
 	if err != nil {
 		return err
 	}
 	var res llm.FilterResult
-	var call *domain.LLMCall
+	var call *event.LLMCall
 	if len(shortlist) > 0 {
 		r, c, err := llm.Call(ctx, e.llm, llm.Filter, llm.FilterInput{Demand: u, RawInput: d.RawInput, Profiles: shortlist,
 			MaxCandidates: e.cfg.MaxCandidates, Exclude: exclude})
@@ -84,23 +85,23 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 		res, call = r, &c
 	}
 	took := int(e.cfg.Now().Sub(started).Milliseconds())
-	cands := make([]domain.Candidate, 0, len(res.Candidates))
+	cands := make([]negotiation.Candidate, 0, len(res.Candidates))
 	for _, c := range res.Candidates {
-		cands = append(cands, domain.Candidate{AgentID: c.AgentID, DisplayName: c.DisplayName, Reason: c.Reason,
+		cands = append(cands, negotiation.Candidate{AgentID: c.AgentID, DisplayName: c.DisplayName, Reason: c.Reason,
 			RelevanceScore: int(c.Confidence*100 + 0.5)})
 	}
-	if fork != nil && fork.Type == domain.ForkAddAgent && d.ID == d.RootDemandID &&
-		!slices.ContainsFunc(cands, func(c domain.Candidate) bool { return c.AgentID == fork.AgentID }) {
+	if fork != nil && fork.Type == negotiation.ForkAddAgent && d.ID == d.RootDemandID &&
+		!slices.ContainsFunc(cands, func(c negotiation.Candidate) bool { return c.AgentID == fork.AgentID }) {
 		// A fork from before the root channel opened: the agent it adds is
 		// a candidate whatever the filter chose.
 		prof, _, _, err := e.dir.Get(ctx, fork.AgentID)
 		if err != nil {
 			return err
 		}
-		cands = append(cands, domain.Candidate{AgentID: fork.AgentID, DisplayName: prof.UserName, Reason: domain.ForkAddedReason})
+		cands = append(cands, negotiation.Candidate{AgentID: fork.AgentID, DisplayName: prof.UserName, Reason: negotiation.ForkAddedReason})
 	}
-	channelID := domain.ChannelIDFor(d.ID)
-	_, err = e.u.Commit(ctx, "filter candidates", []string{domain.DemandStream(d.ID), domain.ChannelStream(channelID)},
+	channelID := negotiation.ChannelIDFor(d.ID)
+	_, err = e.u.Commit(ctx, "filter candidates", []string{negotiation.DemandStream(d.ID), negotiation.ChannelStream(channelID)},
 		func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 			d, v, err := e.loadDemandFrom(ctx, st, job.Args.DemandID)
 			if err != nil {
@@ -110,24 +111,24 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 			if err != nil || len(evs) == 0 {
 				return nil, err
 			}
-			if fb := domain.FellBack(domain.FallbackFilter, call, "", d.ID); fb != nil {
-				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the filter's result it explains
+			if fb := negotiation.FellBack(negotiation.FallbackFilter, call, "", d.ID); fb != nil {
+				evs = slices.Insert(evs, 1, event.Payload(fb)) // right after the filter's result it explains
 			}
 			for _, ev := range evs {
 				d.Apply(ev)
 			}
-			meta := uow.Meta(d.RootDemandID, domain.ActorCoordinator, uow.Causation(job.Kind, job.ID))
+			meta := uow.Meta(d.RootDemandID, event.ActorCoordinator, uow.Causation(job.Kind, job.ID))
 			jobs, err := e.reactions(ctx, evs, nil, d)
 			if err != nil {
 				return nil, err
 			}
-			p := &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: domain.DemandStream(d.ID), Expected: v, Events: evs, Meta: meta,
-				Call: call, CallFor: domain.EventFilterCompleted}}}
+			p := &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(d.ID), Expected: v, Events: evs, Meta: meta,
+				Call: call, CallFor: negotiation.EventFilterCompleted}}}
 			if d.ChannelID == "" {
 				return p, nil
 			}
-			c := &domain.Channel{}
-			created, err := c.Create(domain.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
+			c := &negotiation.Channel{}
+			created, err := c.Create(negotiation.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
 				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
 			if err != nil {
 				return nil, err
@@ -140,8 +141,8 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 				return nil, err
 			}
 			p.Jobs = append(p.Jobs, more...)
-			meta.Actor = domain.ActorChannelAdmin
-			p.Appends = append(p.Appends, uow.Append{Stream: domain.ChannelStream(channelID), Expected: eventstore.NoStream, Events: created, Meta: meta})
+			meta.Actor = event.ActorChannelAdmin
+			p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: eventstore.NoStream, Events: created, Meta: meta})
 			return p, nil
 		})
 	return e.jobError(ctx, "filter candidates", err)
@@ -151,7 +152,7 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 // tree that is no fork): its later channels keep a removed agent out and
 // take changed rules. A root demand carries it; a sub-demand's root is
 // loaded.
-func (e *Process) forkChange(ctx context.Context, d *domain.DemandState) (*domain.ForkChange, error) {
+func (e *Process) forkChange(ctx context.Context, d *negotiation.DemandState) (*negotiation.ForkChange, error) {
 	root := d
 	if d.RootDemandID != d.ID {
 		var err error

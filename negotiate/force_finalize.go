@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -38,13 +39,13 @@ func (w *ForceFinalizeWorker) Work(ctx context.Context, job *river.Job[ForceFina
 	}
 	var still []string
 	for _, f := range c.FeedbackList() {
-		if f.FeedbackType == domain.FeedbackAccept || f.FeedbackType == domain.FeedbackNegotiate {
+		if f.FeedbackType == negotiation.FeedbackAccept || f.FeedbackType == negotiation.FeedbackNegotiate {
 			still = append(still, f.AgentID)
 		}
 	}
-	var gaps []domain.Gap
+	var gaps []negotiation.Gap
 	for _, g := range c.Proposal.Gaps {
-		gaps = append(gaps, domain.Gap{GapType: g})
+		gaps = append(gaps, negotiation.Gap{GapType: g})
 	}
 	res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
 		Available: assignmentsOf(c.Proposal, still), Offers: allOfferViews(c), Gaps: gaps,
@@ -52,8 +53,8 @@ func (w *ForceFinalizeWorker) Work(ctx context.Context, job *river.Job[ForceFina
 	if err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "force finalize", c.ID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
-		domain.EventNegotiationForceFinalized, func(c *domain.Channel) ([]domain.Payload, error) {
+	_, err = e.channelStep(ctx, "force finalize", c.ID, event.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
+		negotiation.EventNegotiationForceFinalized, func(c *negotiation.Channel) ([]event.Payload, error) {
 			return c.ForceFinalize(res.Proposal, e.cfg.Now())
 		})
 	return e.jobError(ctx, "force finalize", err)

@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -44,8 +45,8 @@ func (w *GapsWorker) Work(ctx context.Context, job *river.Job[GapsArgs]) error {
 	if err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "identify gaps", c.ID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
-		domain.EventGapIdentified, func(c *domain.Channel) ([]domain.Payload, error) {
+	_, err = e.channelStep(ctx, "identify gaps", c.ID, event.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), &call,
+		negotiation.EventGapIdentified, func(c *negotiation.Channel) ([]event.Payload, error) {
 			return c.IdentifyGaps(res.Gaps, res.IsComplete, res.Analysis)
 		})
 	return e.jobError(ctx, "identify gaps", err)

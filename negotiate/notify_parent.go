@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/uow"
 )
 
@@ -30,7 +31,7 @@ type NotifyParentWorker struct {
 func (w *NotifyParentWorker) Work(ctx context.Context, job *river.Job[NotifyParentArgs]) error {
 	e := w.e
 	a := job.Args
-	res := domain.SubnetCompleted{ParentChannelID: a.ParentChannelID, SubChannelID: a.SubChannelID, SubDemandID: a.SubDemandID}
+	res := negotiation.SubnetCompleted{ParentChannelID: a.ParentChannelID, SubChannelID: a.SubChannelID, SubDemandID: a.SubDemandID}
 	sub, _, err := e.loadChannel(ctx, a.SubChannelID)
 	if err != nil {
 		return err
@@ -54,11 +55,11 @@ func (w *NotifyParentWorker) Work(ctx context.Context, job *river.Job[NotifyPare
 		if d.Failure == nil {
 			return nil
 		}
-		res.Status, res.FailureReason = domain.ChannelStatusFailed, string(d.Failure.Reason)
+		res.Status, res.FailureReason = negotiation.ChannelStatusFailed, string(d.Failure.Reason)
 	default:
 		return nil // not finished yet; its completion enqueues this again
 	}
-	_, err = e.channelStep(ctx, "notify parent", a.ParentChannelID, domain.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.SubnetDone(res) })
+	_, err = e.channelStep(ctx, "notify parent", a.ParentChannelID, event.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), nil, "",
+		func(c *negotiation.Channel) ([]event.Payload, error) { return c.SubnetDone(res) })
 	return e.jobError(ctx, "notify parent", err)
 }

@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/uow"
 )
 
@@ -30,13 +31,13 @@ type OfferTimeoutWorker struct {
 func (w *OfferTimeoutWorker) Work(ctx context.Context, job *river.Job[OfferTimeoutArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
-	if err != nil || c.Status != domain.ChannelStatusCollecting {
+	if err != nil || c.Status != negotiation.ChannelStatusCollecting {
 		return err // collection closed already: nothing to wait for
 	}
 	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "offer timeout", job.Args.ChannelID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.OfferTimeout() })
+	_, err = e.channelStep(ctx, "offer timeout", job.Args.ChannelID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(c *negotiation.Channel) ([]event.Payload, error) { return c.OfferTimeout() })
 	return e.jobError(ctx, "offer timeout", err)
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
@@ -28,8 +29,8 @@ const (
 
 // Config tunes the negotiation. A zero field takes its default.
 type Config struct {
-	// Rules are stamped on every new channel (defaults: domain.DefaultRules).
-	Rules domain.Rules
+	// Rules are stamped on every new channel (defaults: negotiation.DefaultRules).
+	Rules negotiation.Rules
 	// MaxCandidates bounds smart filtering ([DefaultMaxCandidates]).
 	MaxCandidates int
 	// Shortlist bounds the profiles the filter's SQL stage hands to
@@ -42,8 +43,8 @@ type Config struct {
 func (c *Config) defaults() {
 	// Each rule left at zero takes the design's value (MaxDepth 0 is a real
 	// choice: no sub-negotiations; it is defaulted only with all the rules).
-	def := domain.DefaultRules()
-	if c.Rules == (domain.Rules{}) {
+	def := negotiation.DefaultRules()
+	if c.Rules == (negotiation.Rules{}) {
 		c.Rules = def
 	}
 	c.Rules.MaxRounds = cmp.Or(c.Rules.MaxRounds, def.MaxRounds)
@@ -85,7 +86,7 @@ func New(u *uow.UnitOfWork, dir *directory.Directory, client *llm.Client, log *s
 }
 
 // Rules returns the rules stamped on new channels.
-func (e *Process) Rules() domain.Rules { return e.cfg.Rules }
+func (e *Process) Rules() negotiation.Rules { return e.cfg.Rules }
 
 // Register adds the negotiation's workers to workers.
 func (e *Process) Register(workers *river.Workers) {
@@ -109,31 +110,31 @@ func (e *Process) Register(workers *river.Workers) {
 // loadDemandFrom folds a demand's stream from st (the pool's store, or a
 // transaction's), through the unit of work's event cache. The state shares
 // memory with the cached events: it is read-only.
-func (e *Process) loadDemandFrom(ctx context.Context, st *eventstore.Store, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
-	d := &domain.DemandState{}
-	v, err := e.u.Fold(ctx, st, domain.DemandStream(demandID), d.Apply)
+func (e *Process) loadDemandFrom(ctx context.Context, st *eventstore.Store, demandID string) (*negotiation.DemandState, eventstore.ExpectedVersion, error) {
+	d := &negotiation.DemandState{}
+	v, err := e.u.Fold(ctx, st, negotiation.DemandStream(demandID), d.Apply)
 	return d, v, err
 }
 
 // loadChannelFrom folds a channel's stream from st, through the event cache
 // (read-only state, as for loadDemandFrom).
-func (e *Process) loadChannelFrom(ctx context.Context, st *eventstore.Store, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
-	c := &domain.Channel{}
-	v, err := e.u.Fold(ctx, st, domain.ChannelStream(channelID), c.Apply)
+func (e *Process) loadChannelFrom(ctx context.Context, st *eventstore.Store, channelID string) (*negotiation.Channel, eventstore.ExpectedVersion, error) {
+	c := &negotiation.Channel{}
+	v, err := e.u.Fold(ctx, st, negotiation.ChannelStream(channelID), c.Apply)
 	return c, v, err
 }
 
-func (e *Process) loadDemand(ctx context.Context, demandID string) (*domain.DemandState, eventstore.ExpectedVersion, error) {
+func (e *Process) loadDemand(ctx context.Context, demandID string) (*negotiation.DemandState, eventstore.ExpectedVersion, error) {
 	return e.loadDemandFrom(ctx, e.store, demandID)
 }
 
-func (e *Process) loadChannel(ctx context.Context, channelID string) (*domain.Channel, eventstore.ExpectedVersion, error) {
+func (e *Process) loadChannel(ctx context.Context, channelID string) (*negotiation.Channel, eventstore.ExpectedVersion, error) {
 	return e.loadChannelFrom(ctx, e.store, channelID)
 }
 
 // FollowUps are the jobs events set off (reactions): c is the channel
 // after them (nil for demand events), d the demand after them (nil for
 // channel events). A fork enqueues those of the events it copies.
-func (e *Process) FollowUps(ctx context.Context, events []domain.Payload, c *domain.Channel, d *domain.DemandState) ([]uow.Job, error) {
+func (e *Process) FollowUps(ctx context.Context, events []event.Payload, c *negotiation.Channel, d *negotiation.DemandState) ([]uow.Job, error) {
 	return e.reactions(ctx, events, c, d)
 }

@@ -5,7 +5,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
@@ -43,40 +44,40 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 	if err != nil {
 		return err
 	}
-	var plans []domain.SubnetPlan
+	var plans []negotiation.SubnetPlan
 	if res.ShouldRecurse {
 		for _, s := range res.SubDemands {
-			plans = append(plans, domain.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: shortfall(d, c, s.GapType)})
+			plans = append(plans, negotiation.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: shortfall(d, c, s.GapType)})
 		}
 	}
 	cause := uow.Causation(job.Kind, job.ID)
-	callFor := domain.EventSubnetTriggered
+	callFor := negotiation.EventSubnetTriggered
 	if len(plans) == 0 { // the answer ends the channel: record it there
-		callFor = domain.EventNegotiationCompleted
+		callFor = negotiation.EventNegotiationCompleted
 	}
-	lock := []string{domain.ChannelStream(c.ID)}
-	for i := range min(len(plans), domain.MaxSubnets) {
-		lock = append(lock, domain.DemandStream(domain.SubDemandID(c.DemandID, i)))
+	lock := []string{negotiation.ChannelStream(c.ID)}
+	for i := range min(len(plans), negotiation.MaxSubnets) {
+		lock = append(lock, negotiation.DemandStream(negotiation.SubDemandID(c.DemandID, i)))
 	}
 	_, err = e.u.Commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
-		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, domain.ActorChannelAdmin, cause, &call, callFor,
-			func(c *domain.Channel) ([]domain.Payload, error) { return c.Recurse(plans, res.Decision(cost)) })
+		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, event.ActorChannelAdmin, cause, &call, callFor,
+			func(c *negotiation.Channel) ([]event.Payload, error) { return c.Recurse(plans, res.Decision(cost)) })
 		if err != nil || p == nil {
 			return nil, err
 		}
 		// Each sub-negotiation starts with its sub-demand's own stream.
 		for _, ev := range p.Appends[0].Events {
-			t, ok := ev.(*domain.SubnetTriggered)
+			t, ok := ev.(*negotiation.SubnetTriggered)
 			if !ok {
 				continue
 			}
-			sub := &domain.DemandState{}
+			sub := &negotiation.DemandState{}
 			raw := t.SubDemand.Description
 			if raw == "" {
 				raw = t.GapType
 			}
-			subEvs, err := sub.Submit(domain.SubmitDemand{DemandID: t.SubDemandID, UserID: d.UserID, RawInput: raw,
-				Parent: &domain.SubDemandOrigin{RootDemandID: c.RootDemandID, ParentDemandID: c.DemandID, ParentChannelID: c.ID,
+			subEvs, err := sub.Submit(negotiation.SubmitDemand{DemandID: t.SubDemandID, UserID: d.UserID, RawInput: raw,
+				Parent: &negotiation.SubDemandOrigin{RootDemandID: c.RootDemandID, ParentDemandID: c.DemandID, ParentChannelID: c.ID,
 					Depth: t.RecursionDepth, GapType: t.GapType, CapabilityTags: t.SubDemand.CapabilityTags,
 					NeedCount: t.NeedCount}})
 			if err != nil {
@@ -87,8 +88,8 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 				return nil, err
 			}
 			p.Jobs = append(p.Jobs, more...)
-			p.Appends = append(p.Appends, uow.Append{Stream: domain.DemandStream(t.SubDemandID), Expected: eventstore.NoStream,
-				Events: subEvs, Meta: uow.Meta(c.RootDemandID, domain.ActorChannelAdmin, cause)})
+			p.Appends = append(p.Appends, uow.Append{Stream: negotiation.DemandStream(t.SubDemandID), Expected: eventstore.NoStream,
+				Events: subEvs, Meta: uow.Meta(c.RootDemandID, event.ActorChannelAdmin, cause)})
 		}
 		return p, nil
 	})
@@ -97,11 +98,11 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 
 // shortfall is how many people the gap of the parent demand d (channel c)
 // still needs, 0 when the gap names none of its needs.
-func shortfall(d *domain.DemandState, c *domain.Channel, gap string) int {
+func shortfall(d *negotiation.DemandState, c *negotiation.Channel, gap string) int {
 	if d == nil || d.Understanding == nil {
 		return 0
 	}
-	return domain.Shortfall(domain.NeedsOf(d.Understanding.Understanding()), c.FinalProposal, gap)
+	return negotiation.Shortfall(negotiation.NeedsOf(d.Understanding.Understanding()), c.FinalProposal, gap)
 }
 
 // Prompt 8's cost estimate (its estimated_cost: a fixed guess of 5000
@@ -120,10 +121,10 @@ const (
 )
 
 // subnetCost is the estimate for a sub-negotiation of c.
-func subnetCost(c *domain.Channel) domain.SubnetCost {
+func subnetCost(c *negotiation.Channel) negotiation.SubnetCost {
 	rounds := max(c.Round, 1)
 	participants := max(len(c.ActiveParticipants()), 1)
 	calls := 2 + len(c.Candidates) + 1 + rounds*(participants+1) + 2
 	steps := 5 + 2*rounds // understand, filter, offers, aggregate, each round's feedback and adjustment, gaps
-	return domain.SubnetCost{Tokens: calls * tokensPerCall, TimeSeconds: steps * secondsPerStep}
+	return negotiation.SubnetCost{Tokens: calls * tokensPerCall, TimeSeconds: steps * secondsPerStep}
 }

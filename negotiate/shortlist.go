@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
@@ -17,7 +17,7 @@ import (
 
 // shortlistQuery is what the first stage looks for.
 type shortlistQuery struct {
-	Needs    []domain.Need
+	Needs    []negotiation.Need
 	Location string // the demand's city
 	Salt     string // spreads equal agents across demands (the demand's text)
 	Exclude  []string
@@ -30,7 +30,7 @@ type shortlistQuery struct {
 // gets its share and a need with few matches leaves its share to the
 // others; places left over go to local or remote agents. Nobody carrying
 // a need's tag: an empty shortlist.
-func (e *Process) shortlist(ctx context.Context, q shortlistQuery) ([]domain.AgentProfile, error) {
+func (e *Process) shortlist(ctx context.Context, q shortlistQuery) ([]negotiation.AgentProfile, error) {
 	if err := e.dir.SyncIndex(ctx, e.pool); err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (e *Process) shortlist(ctx context.Context, q shortlistQuery) ([]domain.Age
 		lists = append(lists, rows)
 	}
 	seen := map[string]bool{}
-	var out []domain.AgentProfile
+	var out []negotiation.AgentProfile
 	for turn := 0; len(out) < q.Max; turn++ {
 		more := false
 		for _, ids := range lists {
@@ -102,6 +102,6 @@ const knownTagsInPrompt = 60
 // Shortlist is the filter's first stage on its own (for `towow bench
 // filter`): at most Config.Shortlist active profiles for the needs, local
 // ones first, spread by salt.
-func (e *Process) Shortlist(ctx context.Context, needs []domain.Need, location, salt string) ([]domain.AgentProfile, error) {
+func (e *Process) Shortlist(ctx context.Context, needs []negotiation.Need, location, salt string) ([]negotiation.AgentProfile, error) {
 	return e.shortlist(ctx, shortlistQuery{Needs: needs, Location: location, Salt: salt, Max: e.cfg.Shortlist})
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/uow"
 )
@@ -13,8 +15,8 @@ import (
 // moot reports whether a decision error only says the step is no longer
 // needed (someone else answered, the round moved on, offers closed).
 func moot(err error) bool {
-	return errors.Is(err, domain.ErrDuplicate) || errors.Is(err, domain.ErrOffersClosed) ||
-		errors.Is(err, domain.ErrFeedbackClosed) || errors.Is(err, domain.ErrWrongRound)
+	return errors.Is(err, negotiation.ErrDuplicate) || errors.Is(err, negotiation.ErrOffersClosed) ||
+		errors.Is(err, negotiation.ErrFeedbackClosed) || errors.Is(err, negotiation.ErrWrongRound)
 }
 
 // jobError turns a step's error into what River should do with the job
@@ -26,9 +28,9 @@ func (e *Process) jobError(ctx context.Context, step string, err error) error {
 // channelStep decides on a channel, appends the events with reactions and
 // retries on conflict. decide sees a freshly loaded channel each attempt.
 // call, if not nil, is recorded on the first event of type callFor.
-func (e *Process) channelStep(ctx context.Context, step, channelID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
-	decide func(c *domain.Channel) ([]domain.Payload, error)) (int64, error) {
-	return e.u.Commit(ctx, step, []string{domain.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+func (e *Process) channelStep(ctx context.Context, step, channelID, actor, cause string, call *event.LLMCall, callFor event.EventType,
+	decide func(c *negotiation.Channel) ([]event.Payload, error)) (int64, error) {
+	return e.u.Commit(ctx, step, []string{negotiation.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		p, _, err := e.planChannel(ctx, st, channelID, actor, cause, call, callFor, decide)
 		return p, err
 	})
@@ -38,8 +40,8 @@ func (e *Process) channelStep(ctx context.Context, step, channelID, actor, cause
 // it and plans their reactions: the body of a channel step. It returns a
 // nil plan when decide has nothing to do, and the channel as it will be
 // after the append.
-func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channelID, actor, cause string, call *domain.LLMCall,
-	callFor domain.EventType, decide func(c *domain.Channel) ([]domain.Payload, error)) (*uow.Plan, *domain.Channel, error) {
+func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channelID, actor, cause string, call *event.LLMCall,
+	callFor event.EventType, decide func(c *negotiation.Channel) ([]event.Payload, error)) (*uow.Plan, *negotiation.Channel, error) {
 	c, v, err := e.loadChannelFrom(ctx, st, channelID)
 	if err != nil {
 		return nil, nil, err
@@ -59,18 +61,18 @@ func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channel
 	if wf, err := e.agreedWorkflow(ctx, st, c, evs); err != nil {
 		return nil, c, err
 	} else if wf != nil { // first, so it comes before the completion in the log
-		p.Appends = append(p.Appends, uow.Append{Stream: domain.WorkflowStream(wf.WorkflowID), Expected: eventstore.NoStream,
-			Events: []domain.Payload{wf}, Meta: uow.Meta(c.RootDemandID, domain.ActorCoordinator, cause)})
+		p.Appends = append(p.Appends, uow.Append{Stream: workflow.WorkflowStream(wf.WorkflowID), Expected: eventstore.NoStream,
+			Events: []event.Payload{wf}, Meta: uow.Meta(c.RootDemandID, event.ActorCoordinator, cause)})
 	}
-	p.Appends = append(p.Appends, uow.Append{Stream: domain.ChannelStream(channelID), Expected: v, Events: evs,
+	p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
 		Meta: uow.Meta(c.RootDemandID, actor, cause), Call: call, CallFor: callFor})
 	return p, c, nil
 }
 
 // demandStep is channelStep for a demand stream.
-func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause string, call *domain.LLMCall, callFor domain.EventType,
-	decide func(d *domain.DemandState) ([]domain.Payload, error)) (int64, error) {
-	return e.u.Commit(ctx, step, []string{domain.DemandStream(demandID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause string, call *event.LLMCall, callFor event.EventType,
+	decide func(d *negotiation.DemandState) ([]event.Payload, error)) (int64, error) {
+	return e.u.Commit(ctx, step, []string{negotiation.DemandStream(demandID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		d, v, err := e.loadDemandFrom(ctx, st, demandID)
 		if err != nil {
 			return nil, err
@@ -86,19 +88,19 @@ func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause s
 		if err != nil {
 			return nil, err
 		}
-		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: domain.DemandStream(demandID), Expected: v, Events: evs,
+		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(demandID), Expected: v, Events: evs,
 			Meta: uow.Meta(d.RootDemandID, actor, cause), Call: call, CallFor: callFor}}}, nil
 	})
 }
 
 // agreedWorkflow is the draft workflow a root negotiation's agreement
-// becomes (domain.PlanWorkflow), when events complete the root channel c
+// becomes (workflow.PlanWorkflow), when events complete the root channel c
 // (c is after them) with an agreed plan; nil otherwise. It is appended in
 // the completion's own commit, so the tree's log holds it before the
 // completion and nothing can complete without it.
-func (e *Process) agreedWorkflow(ctx context.Context, st *eventstore.Store, c *domain.Channel, events []domain.Payload) (*domain.WorkflowCreated, error) {
-	if c.ParentChannelID != "" || !slices.ContainsFunc(events, func(p domain.Payload) bool {
-		_, ok := p.(*domain.NegotiationCompleted)
+func (e *Process) agreedWorkflow(ctx context.Context, st *eventstore.Store, c *negotiation.Channel, events []event.Payload) (*workflow.WorkflowCreated, error) {
+	if c.ParentChannelID != "" || !slices.ContainsFunc(events, func(p event.Payload) bool {
+		_, ok := p.(*negotiation.NegotiationCompleted)
 		return ok
 	}) {
 		return nil, nil
@@ -111,6 +113,6 @@ func (e *Process) agreedWorkflow(ctx context.Context, st *eventstore.Store, c *d
 	if err != nil {
 		return nil, err
 	}
-	return domain.PlanWorkflow(domain.PlanInput{DemandID: c.DemandID, ChannelID: c.ID, UserID: d.UserID, Plan: *agreed,
+	return workflow.PlanWorkflow(workflow.PlanInput{DemandID: c.DemandID, ChannelID: c.ID, UserID: d.UserID, Plan: *agreed,
 		Now: e.cfg.Now()}), nil
 }

@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/uow"
 )
 
@@ -35,7 +36,7 @@ func (w *StuckWorker) Work(ctx context.Context, job *river.Job[StuckArgs]) error
 	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
 		return err
 	}
-	_, err = e.channelStep(ctx, "stuck check", job.Args.ChannelID, domain.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
-		func(c *domain.Channel) ([]domain.Payload, error) { return c.Stuck() })
+	_, err = e.channelStep(ctx, "stuck check", job.Args.ChannelID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",
+		func(c *negotiation.Channel) ([]event.Payload, error) { return c.Stuck() })
 	return e.jobError(ctx, "stuck check", err)
 }

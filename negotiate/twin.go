@@ -3,7 +3,8 @@ package negotiate
 import (
 	"context"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/uow"
 )
@@ -23,9 +24,9 @@ const fanOutParallelism = 16
 type answer struct {
 	agentID string
 	name    string
-	offer   *domain.Offer
-	fb      *domain.ProposalFeedback
-	call    domain.LLMCall
+	offer   *negotiation.Offer
+	fb      *negotiation.ProposalFeedback
+	call    event.LLMCall
 }
 
 // fanOut asks n twins concurrently and commits their answers as they
@@ -34,7 +35,7 @@ type answer struct {
 // transaction (each event carrying its own agent's LLM call).
 func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n int,
 	ask func(ctx context.Context, i int) (answer, error),
-	decide func(c *domain.Channel, a answer) ([]domain.Payload, error)) error {
+	decide func(c *negotiation.Channel, a answer) ([]event.Payload, error)) error {
 	if n == 0 {
 		return nil
 	}
@@ -87,14 +88,14 @@ func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n i
 }
 
 func (e *Process) commitAnswers(ctx context.Context, step, channelID, cause string, batch []answer,
-	decide func(c *domain.Channel, a answer) ([]domain.Payload, error)) error {
-	_, err := e.u.Commit(ctx, step, []string{domain.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+	decide func(c *negotiation.Channel, a answer) ([]event.Payload, error)) error {
+	_, err := e.u.Commit(ctx, step, []string{negotiation.ChannelStream(channelID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		c, v, err := e.loadChannelFrom(ctx, st, channelID)
 		if err != nil {
 			return nil, err
 		}
-		var evs []domain.Payload
-		calls := map[string]*domain.LLMCall{}
+		var evs []event.Payload
+		calls := map[string]*event.LLMCall{}
 		for _, a := range batch {
 			out, err := decide(c, a)
 			if err != nil {
@@ -114,8 +115,8 @@ func (e *Process) commitAnswers(ctx context.Context, step, channelID, cause stri
 		if err != nil {
 			return nil, err
 		}
-		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: domain.ChannelStream(channelID), Expected: v, Events: evs,
-			Meta: uow.Meta(c.RootDemandID, domain.ActorChannelAdmin, cause), AgentCalls: calls}}}, nil
+		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
+			Meta: uow.Meta(c.RootDemandID, event.ActorChannelAdmin, cause), AgentCalls: calls}}}, nil
 	})
 	return err
 }

@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
@@ -40,7 +41,7 @@ func (w *TwinFeedbackWorker) Work(ctx context.Context, job *river.Job[TwinFeedba
 	if err != nil {
 		return err
 	}
-	var twins []domain.AgentProfile
+	var twins []negotiation.AgentProfile
 	for _, id := range c.MissingFeedback() {
 		prof, _, ok, err := e.dir.Get(ctx, id)
 		if err != nil {
@@ -56,11 +57,11 @@ func (w *TwinFeedbackWorker) Work(ctx context.Context, job *river.Job[TwinFeedba
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
 		res, call, err := llm.Call(ctx, e.llm, llm.Feedback, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: promptProposal(proposal),
 			MyAssignment: assignmentOf(&proposal, prof.AgentID), MyOffer: offerView(c, prof.AgentID), Round: round, MaxRounds: maxRounds})
-		f := domain.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: res}
+		f := negotiation.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: res}
 		return answer{agentID: prof.AgentID, fb: &f, call: call}, err
 	}
 	err = e.fanOut(ctx, "twin feedback", c.ID, uow.Causation(job.Kind, job.ID), len(twins), ask,
-		func(c *domain.Channel, a answer) ([]domain.Payload, error) {
+		func(c *negotiation.Channel, a answer) ([]event.Payload, error) {
 			evs, err := c.SubmitFeedback(*a.fb, round, e.cfg.Now())
 			if moot(err) || (err != nil && !c.AwaitingFeedback()) {
 				return nil, nil // the round moved on (evaluated, or timed out)

@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
@@ -32,14 +33,14 @@ type TwinOffersWorker struct {
 func (w *TwinOffersWorker) Work(ctx context.Context, job *river.Job[TwinOffersArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
-	if err != nil || !c.Exists() || c.Status != domain.ChannelStatusCollecting {
+	if err != nil || !c.Exists() || c.Status != negotiation.ChannelStatusCollecting {
 		return err
 	}
 	d, _, err := e.loadDemand(ctx, c.DemandID)
 	if err != nil {
 		return err
 	}
-	var twins []domain.AgentProfile
+	var twins []negotiation.AgentProfile
 	reasons := map[string]string{}
 	for _, cand := range c.Candidates {
 		reasons[cand.AgentID] = cand.Reason
@@ -59,11 +60,11 @@ func (w *TwinOffersWorker) Work(ctx context.Context, job *river.Job[TwinOffersAr
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
 		res, call, err := llm.Call(ctx, e.llm, llm.Offer, llm.OfferInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput,
 			FilterReason: reasons[prof.AgentID]})
-		o := domain.Offer{AgentID: prof.AgentID, OfferAnswer: res}
+		o := negotiation.Offer{AgentID: prof.AgentID, OfferAnswer: res}
 		return answer{agentID: prof.AgentID, name: prof.UserName, offer: &o, call: call}, err
 	}
 	err = e.fanOut(ctx, "twin offers", c.ID, uow.Causation(job.Kind, job.ID), len(twins), ask,
-		func(c *domain.Channel, a answer) ([]domain.Payload, error) {
+		func(c *negotiation.Channel, a answer) ([]event.Payload, error) {
 			evs, err := c.SubmitOffer(*a.offer, a.name, e.cfg.Now())
 			if moot(err) {
 				return nil, nil

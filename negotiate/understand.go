@@ -6,7 +6,8 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -48,14 +49,14 @@ func (w *UnderstandWorker) Work(ctx context.Context, job *river.Job[UnderstandAr
 	if err != nil {
 		return err
 	}
-	_, err = e.demandStep(ctx, "understand demand", d.ID, domain.ActorCoordinator, uow.Causation(job.Kind, job.ID), &call,
-		domain.EventDemandUnderstood, func(d *domain.DemandState) ([]domain.Payload, error) {
+	_, err = e.demandStep(ctx, "understand demand", d.ID, event.ActorCoordinator, uow.Causation(job.Kind, job.ID), &call,
+		negotiation.EventDemandUnderstood, func(d *negotiation.DemandState) ([]event.Payload, error) {
 			evs, err := d.Understand(u)
 			if len(evs) == 1 { // not rejected: filtering starts
-				evs = append(evs, &domain.FilterStarted{DemandID: d.ID, TotalAgents: active})
+				evs = append(evs, &negotiation.FilterStarted{DemandID: d.ID, TotalAgents: active})
 			}
-			if fb := domain.FellBack(domain.FallbackUnderstand, &call, "", d.ID); fb != nil && len(evs) > 0 {
-				evs = slices.Insert(evs, 1, domain.Payload(fb)) // right after the understanding it explains
+			if fb := negotiation.FellBack(negotiation.FallbackUnderstand, &call, "", d.ID); fb != nil && len(evs) > 0 {
+				evs = slices.Insert(evs, 1, event.Payload(fb)) // right after the understanding it explains
 			}
 			return evs, err
 		})

@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/llm"
+	"github.com/towow/towow/timeline"
 )
 
 // Prompt 1's user_context (the user's history and preferences): a root
@@ -28,7 +30,7 @@ const (
 // userContext builds prompt 1's user_context for d: nil for a sub-demand
 // (the system wrote it, not the user) and for a user with no earlier root
 // demand.
-func (e *Process) userContext(ctx context.Context, d *domain.DemandState) (*llm.UserContext, error) {
+func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (*llm.UserContext, error) {
 	if d.IsSub() || d.UserID == "" {
 		return nil, nil
 	}
@@ -43,7 +45,7 @@ func (e *Process) userContext(ctx context.Context, d *domain.DemandState) (*llm.
 		}
 		origin = o
 	}
-	first, err := e.store.ReadStream(ctx, domain.DemandStream(origin.ID), 1, 1)
+	first, err := e.store.ReadStream(ctx, negotiation.DemandStream(origin.ID), 1, 1)
 	if err != nil {
 		return nil, fmt.Errorf("user context: %w", err)
 	}
@@ -64,13 +66,13 @@ func (e *Process) userContext(ctx context.Context, d *domain.DemandState) (*llm.
 		return nil, fmt.Errorf("user context: %w", err)
 	}
 	ids := make([]string, len(submitted))
-	subs := make([]*domain.DemandSubmitted, len(submitted))
+	subs := make([]*negotiation.DemandSubmitted, len(submitted))
 	for i, ev := range submitted {
 		p, err := ev.Decode()
 		if err != nil {
 			return nil, fmt.Errorf("user context: %w", err)
 		}
-		s, ok := p.(*domain.DemandSubmitted)
+		s, ok := p.(*negotiation.DemandSubmitted)
 		if !ok {
 			return nil, fmt.Errorf("user context: event %d is %s", ev.Position, ev.Type)
 		}
@@ -84,7 +86,7 @@ func (e *Process) userContext(ctx context.Context, d *domain.DemandState) (*llm.
 	if err != nil {
 		return nil, fmt.Errorf("user context: %w", err)
 	}
-	endOf := map[string]domain.Payload{}
+	endOf := map[string]event.Payload{}
 	for _, ev := range ends {
 		p, err := ev.Decode()
 		if err != nil {
@@ -101,20 +103,20 @@ func (e *Process) userContext(ctx context.Context, d *domain.DemandState) (*llm.
 
 // earlierDemand is a submitted root demand as the user context lists it,
 // with the event that ended it (nil: still running).
-func earlierDemand(s *domain.DemandSubmitted, end domain.Payload) llm.EarlierDemand {
-	ed := llm.EarlierDemand{Text: domain.ClipText(s.RawInput, userContextClip), Outcome: "processing"}
+func earlierDemand(s *negotiation.DemandSubmitted, end event.Payload) llm.EarlierDemand {
+	ed := llm.EarlierDemand{Text: timeline.ClipText(s.RawInput, userContextClip), Outcome: "processing"}
 	switch x := end.(type) {
-	case *domain.DemandRejected:
+	case *negotiation.DemandRejected:
 		ed.Outcome, ed.Detail = "rejected", cmp.Or(x.Message, x.Reason)
-	case *domain.NegotiationFailed:
+	case *negotiation.NegotiationFailed:
 		ed.Outcome, ed.Detail = "failed", string(x.Reason)
-	case *domain.NegotiationCompleted:
+	case *negotiation.NegotiationCompleted:
 		ed.Outcome = string(x.Status)
 		plan := x.MergedPlan
 		if plan == nil {
 			plan = x.FinalProposal
 		}
-		if plan != nil && x.Status != domain.ChannelStatusFailed {
+		if plan != nil && x.Status != negotiation.ChannelStatusFailed {
 			seen := map[string]bool{}
 			for _, a := range plan.Assignments {
 				if role := cmp.Or(a.Role, a.Need); role != "" && !seen[role] {

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/writetest"
 )
@@ -65,7 +66,7 @@ func TestUserContext(t *testing.T) {
 	}
 	plan, status := writetest.RootPlan(t, h.Events(first), first)
 	want := llm.EarlierDemand{Text: writetest.SampleDemand, Outcome: string(status)}
-	if plan != nil && status != domain.ChannelStatusFailed {
+	if plan != nil && status != negotiation.ChannelStatusFailed {
 		for _, a := range plan.Assignments {
 			if !strings.Contains(strings.Join(want.Roles, "\x00")+"\x00", a.Role+"\x00") {
 				want.Roles = append(want.Roles, a.Role)
@@ -78,7 +79,7 @@ func TestUserContext(t *testing.T) {
 	}
 	understood := understoodOf(t, h, secondID)
 	note := "延续用户之前的做法：「" + writetest.SampleDemand + "」"
-	if status == domain.ChannelStatusFailed {
+	if status == negotiation.ChannelStatusFailed {
 		note = "用户之前提过：「" + writetest.SampleDemand + "」"
 	}
 	if !strings.Contains(strings.Join(understood.DeepUnderstanding.LikelyPreferences, "|"), note) {
@@ -92,8 +93,8 @@ func TestUserContext(t *testing.T) {
 	if in := inputOf(later); len(in.UserContext.EarlierDemands) != 2 || in.UserContext.EarlierDemands[0].Text != second {
 		t.Fatalf("the third demand's user context: %+v", in.UserContext)
 	}
-	at := writetest.FirstOf(t, h.Events(secondID), domain.EventDemandSubmitted, domain.DemandStream(secondID))
-	fork, _, err := h.C.Fork(ctx, secondID, at, domain.ForkChange{Type: domain.ForkNoChange})
+	at := writetest.FirstOf(t, h.Events(secondID), negotiation.EventDemandSubmitted, negotiation.DemandStream(secondID))
+	fork, _, err := h.C.Fork(ctx, secondID, at, negotiation.ForkChange{Type: negotiation.ForkNoChange})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,13 +102,13 @@ func TestUserContext(t *testing.T) {
 	if n := len(seen[second]); n != 1 {
 		t.Fatalf("the fork asked prompt 1 again (%d calls): its user context differs from the original's", n)
 	}
-	var call *domain.LLMCall
+	var call *event.LLMCall
 	var forkedAt, understoodAt int64
 	for _, e := range h.Events(fork) {
 		switch e.Type {
-		case domain.EventNegotiationForked:
+		case negotiation.EventNegotiationForked:
 			forkedAt = e.Position
-		case domain.EventDemandUnderstood:
+		case negotiation.EventDemandUnderstood:
 			call, understoodAt = e.Metadata.LLMCall, e.Position
 		}
 	}
@@ -121,15 +122,15 @@ func TestUserContext(t *testing.T) {
 }
 
 // understoodOf is a demand's towow.demand.understood.
-func understoodOf(t *testing.T, h *writetest.Harness, demandID string) *domain.DemandUnderstood {
+func understoodOf(t *testing.T, h *writetest.Harness, demandID string) *negotiation.DemandUnderstood {
 	t.Helper()
 	for _, e := range h.Events(demandID) {
-		if e.Type == domain.EventDemandUnderstood && e.StreamID == domain.DemandStream(demandID) {
+		if e.Type == negotiation.EventDemandUnderstood && e.StreamID == negotiation.DemandStream(demandID) {
 			p, err := e.Decode()
 			if err != nil {
 				t.Fatal(err)
 			}
-			return p.(*domain.DemandUnderstood)
+			return p.(*negotiation.DemandUnderstood)
 		}
 	}
 	t.Fatalf("demand %s was not understood", demandID)

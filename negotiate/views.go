@@ -5,29 +5,29 @@ import (
 	"slices"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
 // understanding is the demand as the prompts see it: its recorded
 // understanding, or only its raw input before prompt 1 answered.
-func understanding(d *domain.DemandState) domain.Understanding {
+func understanding(d *negotiation.DemandState) negotiation.Understanding {
 	if d.Understanding == nil {
-		return domain.Understanding{SurfaceDemand: d.RawInput}
+		return negotiation.Understanding{SurfaceDemand: d.RawInput}
 	}
 	return d.Understanding.Understanding()
 }
 
 // demandOf is the domain view of a demand used when broadcasting.
-func demandOf(d *domain.DemandState) domain.Demand {
-	out := domain.Demand{DemandID: d.ID, RequesterID: d.UserID, RawInput: d.RawInput, Status: domain.DemandStatusProcessing}
+func demandOf(d *negotiation.DemandState) negotiation.Demand {
+	out := negotiation.Demand{DemandID: d.ID, RequesterID: d.UserID, RawInput: d.RawInput, Status: negotiation.DemandStatusProcessing}
 	if u := d.Understanding; u != nil {
 		out.SurfaceDemand, out.CapabilityTags, out.Context, out.DeepUnderstanding = u.SurfaceDemand, u.CapabilityTags, u.Context, u.DeepUnderstanding
 	}
 	return out
 }
 
-func offerView(c *domain.Channel, agentID string) llm.OfferView {
+func offerView(c *negotiation.Channel, agentID string) llm.OfferView {
 	o := c.Offers[agentID]
 	return llm.OfferView{AgentID: agentID, DisplayName: c.DisplayName(agentID), Decision: o.Decision,
 		Contribution: o.Contribution, Conditions: o.Conditions, Reasoning: o.Reasoning}
@@ -35,7 +35,7 @@ func offerView(c *domain.Channel, agentID string) llm.OfferView {
 
 // participantViews are the offers of the channel's active participants,
 // in invitation order.
-func participantViews(c *domain.Channel) []llm.OfferView {
+func participantViews(c *negotiation.Channel) []llm.OfferView {
 	var out []llm.OfferView
 	for _, id := range invitationOrder(c, c.ActiveParticipants()) {
 		out = append(out, offerView(c, id))
@@ -45,7 +45,7 @@ func participantViews(c *domain.Channel) []llm.OfferView {
 
 // allOfferViews are every offer received, declines included, in
 // invitation order.
-func allOfferViews(c *domain.Channel) []llm.OfferView {
+func allOfferViews(c *negotiation.Channel) []llm.OfferView {
 	var out []llm.OfferView
 	for _, id := range invitationOrder(c, c.OfferOrder) {
 		out = append(out, offerView(c, id))
@@ -57,7 +57,7 @@ func allOfferViews(c *domain.Channel) []llm.OfferView {
 // not invite last, as given). A prompt's input then does not depend on the
 // order in which concurrent offers happened to commit, so the same
 // negotiation asks the same questions (a fork can reuse their answers).
-func invitationOrder(c *domain.Channel, ids []string) []string {
+func invitationOrder(c *negotiation.Channel, ids []string) []string {
 	rank := make(map[string]int, len(c.Candidates))
 	for i, cand := range c.Candidates {
 		rank[cand.AgentID] = i
@@ -73,7 +73,7 @@ func invitationOrder(c *domain.Channel, ids []string) []string {
 	return out
 }
 
-func feedbackViews(c *domain.Channel, fbs []domain.ProposalFeedback) []llm.FeedbackView {
+func feedbackViews(c *negotiation.Channel, fbs []negotiation.ProposalFeedback) []llm.FeedbackView {
 	out := make([]llm.FeedbackView, len(fbs))
 	for i, f := range fbs {
 		out[i] = llm.FeedbackView{AgentID: f.AgentID, DisplayName: c.DisplayName(f.AgentID), FeedbackType: f.FeedbackType,
@@ -83,7 +83,7 @@ func feedbackViews(c *domain.Channel, fbs []domain.ProposalFeedback) []llm.Feedb
 }
 
 // assignmentOf is the agent's assignment in p, nil if none.
-func assignmentOf(p *domain.Proposal, agentID string) *domain.Assignment {
+func assignmentOf(p *negotiation.Proposal, agentID string) *negotiation.Assignment {
 	if p == nil {
 		return nil
 	}
@@ -97,8 +97,8 @@ func assignmentOf(p *domain.Proposal, agentID string) *domain.Assignment {
 }
 
 // assignmentsOf keeps the assignments of the given agents.
-func assignmentsOf(p *domain.Proposal, agentIDs []string) []domain.Assignment {
-	var out []domain.Assignment
+func assignmentsOf(p *negotiation.Proposal, agentIDs []string) []negotiation.Assignment {
+	var out []negotiation.Assignment
 	for _, id := range agentIDs {
 		if a := assignmentOf(p, id); a != nil {
 			out = append(out, *a)
@@ -111,7 +111,7 @@ func assignmentsOf(p *domain.Proposal, agentIDs []string) []domain.Assignment {
 // creation time, a system timestamp the model has no use for, which would
 // make the same question differ from one run to the next (a fork could
 // not reuse its answer).
-func promptProposal(p domain.Proposal) domain.Proposal {
+func promptProposal(p negotiation.Proposal) negotiation.Proposal {
 	p.CreatedAt = time.Time{}
 	return p
 }

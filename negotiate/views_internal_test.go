@@ -4,20 +4,20 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // TestOfferViewsInInvitationOrder: the prompts see offers in the order the
 // channel invited the agents, whatever order the offers committed in.
 func TestOfferViewsInInvitationOrder(t *testing.T) {
-	c := &domain.Channel{}
-	c.Apply(&domain.ChannelCreated{ChannelID: "collab-x", DemandID: "d-x", Candidates: []domain.Candidate{
+	c := &negotiation.Channel{}
+	c.Apply(&negotiation.ChannelCreated{ChannelID: "collab-x", DemandID: "d-x", Candidates: []negotiation.Candidate{
 		{AgentID: "c"}, {AgentID: "a"}, {AgentID: "b"}}})
 	for _, o := range []struct {
 		id string
-		d  domain.OfferDecision
-	}{{"b", domain.OfferDecisionParticipate}, {"c", domain.OfferDecisionDecline}, {"a", domain.OfferDecisionConditional}} {
-		c.Apply(&domain.OfferSubmitted{ChannelID: "collab-x", Offer: domain.Offer{AgentID: o.id, OfferAnswer: domain.OfferAnswer{Decision: o.d}}})
+		d  negotiation.OfferDecision
+	}{{"b", negotiation.OfferDecisionParticipate}, {"c", negotiation.OfferDecisionDecline}, {"a", negotiation.OfferDecisionConditional}} {
+		c.Apply(&negotiation.OfferSubmitted{ChannelID: "collab-x", Offer: negotiation.Offer{AgentID: o.id, OfferAnswer: negotiation.OfferAnswer{Decision: o.d}}})
 	}
 	var all, active []string
 	for _, v := range allOfferViews(c) {

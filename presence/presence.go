@@ -10,7 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
@@ -69,7 +70,7 @@ func New(pool *pgxpool.Pool, dir *directory.Directory, w *directory.Writer, cfg 
 // it) now: the contact's time, and, when a is an external agent not online,
 // its towow.agent.online. It returns the position of that event (0 when
 // none was written).
-func (e *Presence) AgentContact(ctx context.Context, a domain.AgentState) (int64, error) {
+func (e *Presence) AgentContact(ctx context.Context, a negotiation.AgentState) (int64, error) {
 	now := e.cfg.Now()
 	online := len(a.Contact(now)) == 0
 	// The contact row is written at most once per contactThrottle; this
@@ -85,8 +86,8 @@ func (e *Presence) AgentContact(ctx context.Context, a domain.AgentState) (int64
 	if online {
 		return 0, nil
 	}
-	_, pos, err := e.writer.DecideAgent(ctx, "agent online", a.ID, domain.AgentActor(a.ID),
-		func(s *domain.AgentState) ([]domain.Payload, error) { return s.Contact(now), nil })
+	_, pos, err := e.writer.DecideAgent(ctx, "agent online", a.ID, event.AgentActor(a.ID),
+		func(s *negotiation.AgentState) ([]event.Payload, error) { return s.Contact(now), nil })
 	return pos, err
 }
 
@@ -109,8 +110,8 @@ func (e *Presence) MarkSilentAgentsOffline(ctx context.Context) (int, error) {
 		if s.LastContactAt != nil {
 			last = *s.LastContactAt
 		}
-		_, pos, err := e.writer.DecideAgent(ctx, "agent offline", s.AgentID, domain.ActorSystem,
-			func(a *domain.AgentState) ([]domain.Payload, error) { return a.Silence(last, now, window), nil })
+		_, pos, err := e.writer.DecideAgent(ctx, "agent offline", s.AgentID, event.ActorSystem,
+			func(a *negotiation.AgentState) ([]event.Payload, error) { return a.Silence(last, now, window), nil })
 		if err != nil {
 			return n, err
 		}

@@ -12,7 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -27,10 +28,10 @@ func (Agents) Model() Model { return agentsModel }
 
 var agentsModel = Model{
 	Name: "agents",
-	Types: []domain.EventType{domain.EventAgentRegistered, domain.EventAgentUpdated,
-		domain.EventAgentDeactivated, domain.EventAgentReactivated, domain.EventAgentTokenIssued,
-		domain.EventAgentOnline, domain.EventAgentOffline, domain.EventChannelCreated, domain.EventChannelInviteSent, domain.EventOfferSubmitted, domain.EventProposalFeedback, domain.EventProposalFinalized,
-		domain.EventNegotiationForceFinalized},
+	Types: []event.EventType{negotiation.EventAgentRegistered, negotiation.EventAgentUpdated,
+		negotiation.EventAgentDeactivated, negotiation.EventAgentReactivated, negotiation.EventAgentTokenIssued,
+		negotiation.EventAgentOnline, negotiation.EventAgentOffline, negotiation.EventChannelCreated, negotiation.EventChannelInviteSent, negotiation.EventOfferSubmitted, negotiation.EventProposalFeedback, negotiation.EventProposalFinalized,
+		negotiation.EventNegotiationForceFinalized},
 	Apply:    applyAgent,
 	Reset:    (*sqlcdb.Queries).DeleteAgents,
 	Rebuild:  rebuildAgents,
@@ -39,9 +40,9 @@ var agentsModel = Model{
 
 // applyAgent guards every write by the row's last_position (or the
 // invitation's key), so applying an event twice changes nothing.
-func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
+func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p event.Payload) error {
 	switch x := p.(type) {
-	case *domain.AgentRegistered:
+	case *negotiation.AgentRegistered:
 		tags, err := jsonArray(x.Profile.Tags)
 		if err != nil {
 			return err
@@ -49,7 +50,7 @@ func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEve
 		return q.InsertAgent(ctx, sqlcdb.InsertAgentParams{AgentID: x.AgentID, UserName: x.Profile.UserName,
 			Mode: modeOf(x.Profile), Location: x.Profile.Location, Tags: tags, Payload: e.Payload,
 			RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.AgentUpdated:
+	case *negotiation.AgentUpdated:
 		tags, err := jsonArray(x.Profile.Tags)
 		if err != nil {
 			return err
@@ -57,37 +58,37 @@ func applyAgent(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEve
 		return q.UpdateAgentProfile(ctx, sqlcdb.UpdateAgentProfileParams{AgentID: x.AgentID, UserName: x.Profile.UserName,
 			Mode: modeOf(x.Profile), Location: x.Profile.Location, Tags: tags, Payload: e.Payload,
 			RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.AgentDeactivated:
+	case *negotiation.AgentDeactivated:
 		return q.SetAgentActive(ctx, sqlcdb.SetAgentActiveParams{AgentID: x.AgentID, Active: false,
 			RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.AgentReactivated:
+	case *negotiation.AgentReactivated:
 		return q.SetAgentActive(ctx, sqlcdb.SetAgentActiveParams{AgentID: x.AgentID, Active: true,
 			RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.AgentTokenIssued:
+	case *negotiation.AgentTokenIssued:
 		return q.SetAgentToken(ctx, sqlcdb.SetAgentTokenParams{AgentID: x.AgentID, RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.AgentOnline:
+	case *negotiation.AgentOnline:
 		return q.SetAgentOnline(ctx, sqlcdb.SetAgentOnlineParams{AgentID: x.AgentID, Online: true, RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.AgentOffline:
+	case *negotiation.AgentOffline:
 		return q.SetAgentOnline(ctx, sqlcdb.SetAgentOnlineParams{AgentID: x.AgentID, Online: false, RecordedAt: e.RecordedAt, Position: e.Position})
-	case *domain.ChannelCreated:
+	case *negotiation.ChannelCreated:
 		return q.InsertInvitations(ctx, sqlcdb.InsertInvitationsParams{AgentIds: x.InvitedAgents, Position: e.Position,
 			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(x.RootDemandID, e.Metadata.CorrelationID, x.DemandID),
 			RecordedAt: e.RecordedAt})
-	case *domain.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
+	case *negotiation.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
 		if x.Broadcast {
 			return nil // a created candidate's invitation: counted from towow.channel.created
 		}
 		return q.InsertInvitations(ctx, sqlcdb.InsertInvitationsParams{AgentIds: []string{x.AgentID}, Position: e.Position,
 			ChannelID: x.ChannelID, DemandID: x.DemandID, RootDemandID: cmp.Or(e.Metadata.CorrelationID, x.DemandID),
 			RecordedAt: e.RecordedAt})
-	case *domain.OfferSubmitted:
+	case *negotiation.OfferSubmitted:
 		return q.CountOffer(ctx, sqlcdb.CountOfferParams{AgentID: x.AgentID, Decision: string(x.Decision), Position: e.Position})
-	case *domain.ProposalFeedback:
+	case *negotiation.ProposalFeedback:
 		return q.CountFeedback(ctx, sqlcdb.CountFeedbackParams{AgentID: x.AgentID, FeedbackType: string(x.FeedbackType),
-			TimedOut: e.Metadata.Actor == domain.ActorSystem, Position: e.Position})
-	case *domain.ProposalFinalized:
+			TimedOut: e.Metadata.Actor == event.ActorSystem, Position: e.Position})
+	case *negotiation.ProposalFinalized:
 		return q.CountFinalParticipations(ctx, sqlcdb.CountFinalParticipationsParams{AgentIds: x.Participants, Position: e.Position})
-	case *domain.NegotiationForceFinalized:
+	case *negotiation.NegotiationForceFinalized:
 		return q.CountFinalParticipations(ctx, sqlcdb.CountFinalParticipationsParams{
 			AgentIds: append(slices.Clone(x.ConfirmedParticipants), x.OptionalParticipants...), Position: e.Position})
 	}
@@ -106,11 +107,11 @@ func rebuildAgents(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	return nil
 }
 
-func modeOf(p domain.AgentProfile) string {
+func modeOf(p negotiation.AgentProfile) string {
 	if p.IsExternal() {
-		return string(domain.AgentModeExternal)
+		return string(negotiation.AgentModeExternal)
 	}
-	return string(domain.AgentModeTwin)
+	return string(negotiation.AgentModeTwin)
 }
 
 // AgentStats counts an agent's participation.
@@ -129,18 +130,18 @@ type AgentStats struct {
 
 // AgentView is one row of the agents read model.
 type AgentView struct {
-	AgentID       string              `json:"agent_id"`
-	Mode          string              `json:"mode" enum:"twin,external"`
-	Active        bool                `json:"active"`
-	Profile       domain.AgentProfile `json:"profile"`
-	TokenIssuedAt *time.Time          `json:"token_issued_at,omitempty" doc:"external agents: when the current API token was issued"`
-	Online        bool                `json:"online" doc:"external agents: online since a request made with its token, until silent for TOWOW_AGENT_OFFLINE_AFTER (twins: always false)"`
-	LastOnlineAt  *time.Time          `json:"last_online_at,omitempty" doc:"external agents: when it last came online (towow.agent.online)"`
-	LastOfflineAt *time.Time          `json:"last_offline_at,omitempty" doc:"external agents: when it last went offline (towow.agent.offline)"`
-	Stats         AgentStats          `json:"stats"`
-	RegisteredAt  time.Time           `json:"registered_at"`
-	UpdatedAt     time.Time           `json:"updated_at"`
-	LastPosition  int64               `json:"last_position"`
+	AgentID       string                   `json:"agent_id"`
+	Mode          string                   `json:"mode" enum:"twin,external"`
+	Active        bool                     `json:"active"`
+	Profile       negotiation.AgentProfile `json:"profile"`
+	TokenIssuedAt *time.Time               `json:"token_issued_at,omitempty" doc:"external agents: when the current API token was issued"`
+	Online        bool                     `json:"online" doc:"external agents: online since a request made with its token, until silent for TOWOW_AGENT_OFFLINE_AFTER (twins: always false)"`
+	LastOnlineAt  *time.Time               `json:"last_online_at,omitempty" doc:"external agents: when it last came online (towow.agent.online)"`
+	LastOfflineAt *time.Time               `json:"last_offline_at,omitempty" doc:"external agents: when it last went offline (towow.agent.offline)"`
+	Stats         AgentStats               `json:"stats"`
+	RegisteredAt  time.Time                `json:"registered_at"`
+	UpdatedAt     time.Time                `json:"updated_at"`
+	LastPosition  int64                    `json:"last_position"`
 }
 
 func agentView(a sqlcdb.Agent) (AgentView, error) {

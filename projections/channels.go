@@ -12,7 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -27,18 +28,18 @@ func (Channels) Model() Model { return channelsModel }
 
 var channelsModel = Model{
 	Name: "channels",
-	Types: []domain.EventType{domain.EventChannelCreated, domain.EventChannelInviteSent, domain.EventChannelStatusChanged, domain.EventOfferSubmitted,
-		domain.EventProposalDistributed, domain.EventProposalFeedback, domain.EventProposalFinalized,
-		domain.EventNegotiationForceFinalized, domain.EventNegotiationCompleted},
+	Types: []event.EventType{negotiation.EventChannelCreated, negotiation.EventChannelInviteSent, negotiation.EventChannelStatusChanged, negotiation.EventOfferSubmitted,
+		negotiation.EventProposalDistributed, negotiation.EventProposalFeedback, negotiation.EventProposalFinalized,
+		negotiation.EventNegotiationForceFinalized, negotiation.EventNegotiationCompleted},
 	Apply:    applyChannel,
 	Reset:    (*sqlcdb.Queries).DeleteChannels,
 	Rebuild:  rebuildChannels,
 	Checksum: fingerprint((*sqlcdb.Queries).ChecksumChannels),
 }
 
-func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
+func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p event.Payload) error {
 	switch x := p.(type) {
-	case *domain.ChannelCreated:
+	case *negotiation.ChannelCreated:
 		root := x.RootDemandID
 		if root == "" {
 			root = cmp.Or(e.Metadata.CorrelationID, x.DemandID)
@@ -50,22 +51,22 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		return q.InsertChannel(ctx, sqlcdb.InsertChannelParams{ChannelID: x.ChannelID, DemandID: x.DemandID,
 			RootDemandID: root, ParentChannelID: text(x.ParentChannel), Depth: int32(x.RecursionDepth),
 			Invited: invited, Position: e.Position, RecordedAt: e.RecordedAt})
-	case *domain.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
+	case *negotiation.ChannelInviteSent: // a candidate added after the channel opened (a fork's add_agent)
 		if x.Broadcast {
 			return nil // a created candidate's invitation: counted from towow.channel.created
 		}
 		return q.AddChannelInvitee(ctx, sqlcdb.AddChannelInviteeParams{AgentID: x.AgentID, Position: e.Position,
 			RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
-	case *domain.ChannelStatusChanged:
+	case *negotiation.ChannelStatusChanged:
 		return q.SetChannelStatus(ctx, sqlcdb.SetChannelStatusParams{Status: string(x.NewStatus),
 			Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
-	case *domain.NegotiationCompleted:
+	case *negotiation.NegotiationCompleted:
 		return q.SetChannelStatus(ctx, sqlcdb.SetChannelStatusParams{Status: string(x.Status),
 			Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
-	case *domain.ProposalDistributed:
+	case *negotiation.ProposalDistributed:
 		typ := x.Proposal.Type
 		if typ == "" {
-			typ = domain.ProposalTypeNormal
+			typ = negotiation.ProposalTypeNormal
 		}
 		if err := q.InsertProposal(ctx, sqlcdb.InsertProposalParams{ChannelID: x.ChannelID, Version: int32(x.Proposal.Version),
 			Round: int32(x.Round), Type: string(typ), Payload: e.Payload, Position: e.Position, RecordedAt: e.RecordedAt}); err != nil {
@@ -73,7 +74,7 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		}
 		return q.SetChannelProposal(ctx, sqlcdb.SetChannelProposalParams{ProposalVersion: int32(x.Proposal.Version),
 			CurrentRound: int32(x.Round), Position: e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
-	case *domain.ProposalFinalized:
+	case *negotiation.ProposalFinalized:
 		participants, err := jsonArray(x.Participants)
 		if err != nil {
 			return err
@@ -81,7 +82,7 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		return q.FinalizeChannel(ctx, sqlcdb.FinalizeChannelParams{Participants: participants,
 			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: true},
 			Position:    e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
-	case *domain.NegotiationForceFinalized:
+	case *negotiation.NegotiationForceFinalized:
 		participants, err := jsonArray(append(slices.Clone(x.ConfirmedParticipants), x.OptionalParticipants...))
 		if err != nil {
 			return err
@@ -93,7 +94,7 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		return q.FinalizeChannel(ctx, sqlcdb.FinalizeChannelParams{Participants: participants, OptionalParticipants: optional,
 			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: true},
 			Position:    e.Position, RecordedAt: e.RecordedAt, ChannelID: x.ChannelID})
-	case *domain.OfferSubmitted:
+	case *negotiation.OfferSubmitted:
 		conditions, err := jsonArray(x.Conditions)
 		if err != nil {
 			return err
@@ -101,7 +102,7 @@ func applyChannel(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 		return q.InsertOffer(ctx, sqlcdb.InsertOfferParams{ChannelID: x.ChannelID, AgentID: x.AgentID, DisplayName: x.DisplayName,
 			Decision: string(x.Decision), Contribution: x.Contribution, Conditions: conditions, Reasoning: x.Reasoning,
 			DeclineReason: x.DeclineReason, Confidence: int32(x.Confidence), Position: e.Position, RecordedAt: e.RecordedAt})
-	case *domain.ProposalFeedback:
+	case *negotiation.ProposalFeedback:
 		concerns, err := jsonArray(x.Concerns)
 		if err != nil {
 			return err

@@ -10,7 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -24,17 +25,17 @@ func (Demands) Model() Model { return demandsModel }
 
 var demandsModel = Model{
 	Name: "demands",
-	Types: []domain.EventType{domain.EventDemandSubmitted, domain.EventDemandUnderstood, domain.EventDemandAccepted,
-		domain.EventNegotiationCompleted, domain.EventNegotiationFailed},
+	Types: []event.EventType{negotiation.EventDemandSubmitted, negotiation.EventDemandUnderstood, negotiation.EventDemandAccepted,
+		negotiation.EventNegotiationCompleted, negotiation.EventNegotiationFailed},
 	Apply:    applyDemand,
 	Reset:    (*sqlcdb.Queries).DeleteDemands,
 	Rebuild:  rebuildDemands,
 	Checksum: fingerprint((*sqlcdb.Queries).ChecksumDemands),
 }
 
-func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
+func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p event.Payload) error {
 	switch x := p.(type) {
-	case *domain.DemandSubmitted:
+	case *negotiation.DemandSubmitted:
 		root := x.RootDemandID
 		if root == "" {
 			root = x.DemandID
@@ -44,22 +45,22 @@ func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEv
 			ParentDemandID: text(x.ParentDemandID), ParentChannelID: text(x.ParentChannelID),
 			Depth: int32(x.RecursionDepth), Position: e.Position, RecordedAt: e.RecordedAt,
 		})
-	case *domain.DemandUnderstood:
+	case *negotiation.DemandUnderstood:
 		return q.SetDemandUnderstanding(ctx, sqlcdb.SetDemandUnderstandingParams{
 			Understanding: e.Payload, Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
-	case *domain.DemandAccepted:
+	case *negotiation.DemandAccepted:
 		return q.SetDemandChannel(ctx, sqlcdb.SetDemandChannelParams{
 			ChannelID: text(x.ChannelID), Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
-	case *domain.NegotiationCompleted:
-		status := domain.DemandStatusCompleted
-		if x.Status == domain.ChannelStatusFailed {
-			status = domain.DemandStatusFailed
+	case *negotiation.NegotiationCompleted:
+		status := negotiation.DemandStatusCompleted
+		if x.Status == negotiation.ChannelStatusFailed {
+			status = negotiation.DemandStatusFailed
 		}
 		return q.CompleteDemand(ctx, sqlcdb.CompleteDemandParams{
 			Status: string(status), Outcome: text(string(x.Status)), Payload: e.Payload,
 			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: x.RoundsTaken > 0},
 			Position:    e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
-	case *domain.NegotiationFailed:
+	case *negotiation.NegotiationFailed:
 		return q.FailDemand(ctx, sqlcdb.FailDemandParams{
 			Reason: text(string(x.Reason)), ErrorCode: text(x.ErrorCode),
 			Position: e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})

@@ -22,7 +22,7 @@
 // statement per event; two fold in Go where their rows are a Go fold:
 // Quality's scores (quality.Score, run once per ended negotiation, reading
 // the log through its queries) and Workflows' workflows (the domain's
-// domain.Workflow.Apply over each workflow stream, in memory). Apply stays
+// workflow.Workflow.Apply over each workflow stream, in memory). Apply stays
 // the specification: the tests require every rebuild to give the live
 // fold's rows exactly (md5 of every row).
 //

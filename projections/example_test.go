@@ -8,7 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
@@ -27,13 +28,13 @@ func TestMain(m *testing.M) { dbtest.Main(m, &examplePool) }
 func ExampleQueries() {
 	ctx := context.Background()
 	store := eventstore.New(examplePool, eventstore.Options{})
-	ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), &domain.DemandSubmitted{
+	ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), &negotiation.DemandSubmitted{
 		DemandID: "d-example", UserID: "u1", RawInput: "我想在北京办一场AI主题聚会，需要场地和嘉宾",
-	}, domain.Metadata{CorrelationID: "d-example", Actor: domain.UserActor("u1")})
+	}, event.Metadata{CorrelationID: "d-example", Actor: event.UserActor("u1")})
 	if err != nil {
 		panic(err)
 	}
-	res, err := store.Append(ctx, domain.DemandStream("d-example"), eventstore.NoStream, ev)
+	res, err := store.Append(ctx, negotiation.DemandStream("d-example"), eventstore.NoStream, ev)
 	if err != nil {
 		panic(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -30,7 +30,7 @@ var llmCallsModel = Model{
 	Checksum: fingerprint((*sqlcdb.Queries).ChecksumLLMCalls),
 }
 
-func applyLLMCall(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ domain.Payload) error {
+func applyLLMCall(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ event.Payload) error {
 	c := e.Metadata.LLMCall
 	if c == nil {
 		return nil

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -36,12 +36,12 @@ type Model struct {
 	// rebuild through Apply reads only these), and Rebuild's SQL reads
 	// their payloads as stored. Nil: every event, undecoded (the model
 	// reads the envelope and metadata, and decodes what it folds itself).
-	Types []domain.EventType
+	Types []event.EventType
 	// Apply folds one event through q (the batch's transaction, or a
 	// pipelined rebuild: write only, never read back). p is the event's
 	// decoded payload, one of Types; nil when Types is nil. An error rolls
 	// the whole batch back and stops the runner.
-	Apply func(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error
+	Apply func(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p event.Payload) error
 	// Reset deletes every row of the model's tables (inside a rebuild's
 	// transaction, so readers keep the old rows until it commits).
 	Reset func(q *sqlcdb.Queries, ctx context.Context) error
@@ -73,13 +73,13 @@ func (modelMethods[M]) model() Model {
 func (d modelMethods[M]) Name() string { return d.model().Name }
 
 // Types implements Typed.
-func (d modelMethods[M]) Types() []domain.EventType { return d.model().Types }
+func (d modelMethods[M]) Types() []event.EventType { return d.model().Types }
 
 // Apply implements Projector: it decodes the event when it is one of the
 // model's types (and ignores any other), then applies it.
 func (d modelMethods[M]) Apply(ctx context.Context, db DB, e eventstore.RecordedEvent) error {
 	m := d.model()
-	var p domain.Payload
+	var p event.Payload
 	if m.Types != nil {
 		if !slices.Contains(m.Types, e.Type) {
 			return nil

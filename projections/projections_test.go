@@ -13,7 +13,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
@@ -25,8 +26,8 @@ func appendRandom(t *testing.T, s *eventstore.Store, rng *rand.Rand, n int) {
 	t.Helper()
 	for i := range n {
 		stream := fmt.Sprintf("stream-%d", rng.IntN(7))
-		md := domain.Metadata{CorrelationID: fmt.Sprintf("demand-%d", rng.IntN(3))}
-		e := eventstore.EventData{Type: domain.EventType(fmt.Sprintf("towow.test.t%d", rng.IntN(4))),
+		md := event.Metadata{CorrelationID: fmt.Sprintf("demand-%d", rng.IntN(3))}
+		e := eventstore.EventData{Type: event.EventType(fmt.Sprintf("towow.test.t%d", rng.IntN(4))),
 			Payload: []byte(fmt.Sprintf(`{"i":%d}`, i)), Metadata: md}
 		if _, err := s.Append(context.Background(), stream, eventstore.AnyVersion, e); err != nil {
 			t.Fatal(err)
@@ -228,7 +229,7 @@ func (b badDemands) Apply(ctx context.Context, db projections.DB, e eventstore.R
 	return b.ReadModel.Apply(ctx, db, e)
 }
 
-func (badDemands) Types() []domain.EventType { return nil } // read every event
+func (badDemands) Types() []event.EventType { return nil } // read every event
 
 // TestFailedRebuildKeepsTheOldRows: a rebuild that fails midway (here at a
 // pipelined flush) rolls back whole: the rows and the checkpoint are those
@@ -238,9 +239,9 @@ func TestFailedRebuildKeepsTheOldRows(t *testing.T) {
 	s := eventstore.New(pool, eventstore.Options{})
 	ctx := context.Background()
 	for i := range 5 {
-		ev, _ := eventstore.NewEvent(uuid.Nil, &domain.DemandSubmitted{DemandID: fmt.Sprintf("d-%d", i), UserID: "u", RawInput: "x"},
-			domain.Metadata{CorrelationID: fmt.Sprintf("d-%d", i)})
-		if _, err := s.Append(ctx, domain.DemandStream(fmt.Sprintf("d-%d", i)), eventstore.NoStream, ev); err != nil {
+		ev, _ := eventstore.NewEvent(uuid.Nil, &negotiation.DemandSubmitted{DemandID: fmt.Sprintf("d-%d", i), UserID: "u", RawInput: "x"},
+			event.Metadata{CorrelationID: fmt.Sprintf("d-%d", i)})
+		if _, err := s.Append(ctx, negotiation.DemandStream(fmt.Sprintf("d-%d", i)), eventstore.NoStream, ev); err != nil {
 			t.Fatal(err)
 		}
 	}

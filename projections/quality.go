@@ -14,7 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/quality"
@@ -51,14 +52,14 @@ func (Quality) Model() Model { return qualityModel }
 
 var qualityModel = Model{
 	Name:     "quality",
-	Types:    []domain.EventType{domain.EventDemandRejected, domain.EventNegotiationFailed, domain.EventNegotiationCompleted},
+	Types:    []event.EventType{negotiation.EventDemandRejected, negotiation.EventNegotiationFailed, negotiation.EventNegotiationCompleted},
 	Apply:    applyQuality,
 	Reset:    (*sqlcdb.Queries).DeleteQuality,
 	Rebuild:  rebuildQuality,
 	Checksum: fingerprint((*sqlcdb.Queries).ChecksumQuality),
 }
 
-func applyQuality(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p domain.Payload) error {
+func applyQuality(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, p event.Payload) error {
 	root, ok := endsRoot(e, p)
 	if !ok {
 		return nil
@@ -70,14 +71,14 @@ func applyQuality(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 // its tree (metadata.correlation_id, the root demand) final: the root
 // demand rejected, the root demand failed, or the root channel completed.
 // These are exactly the cases where Score sets Final.
-func endsRoot(e eventstore.RecordedEvent, p domain.Payload) (string, bool) {
+func endsRoot(e eventstore.RecordedEvent, p event.Payload) (string, bool) {
 	var demandID, channelID string
 	switch x := p.(type) {
-	case *domain.DemandRejected:
+	case *negotiation.DemandRejected:
 		demandID = x.DemandID
-	case *domain.NegotiationFailed:
+	case *negotiation.NegotiationFailed:
 		demandID = x.DemandID
-	case *domain.NegotiationCompleted:
+	case *negotiation.NegotiationCompleted:
 		channelID = x.ChannelID
 	}
 	return endsRootBy(e, demandID, channelID)
@@ -91,10 +92,10 @@ func endsRootBy(e eventstore.RecordedEvent, demandID, channelID string) (string,
 		return "", false
 	}
 	switch e.Type {
-	case domain.EventDemandRejected, domain.EventNegotiationFailed:
+	case negotiation.EventDemandRejected, negotiation.EventNegotiationFailed:
 		return root, demandID == root
-	case domain.EventNegotiationCompleted:
-		return root, channelID == domain.ChannelIDFor(root)
+	case negotiation.EventNegotiationCompleted:
+		return root, channelID == negotiation.ChannelIDFor(root)
 	}
 	return "", false
 }
@@ -117,8 +118,8 @@ func rebuildQuality(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	last := map[string]eventstore.RecordedEvent{}
 	var roots []string
 	for _, r := range rows {
-		e := eventstore.RecordedEvent{Position: r.GlobalPosition, Type: domain.EventType(r.EventType), RecordedAt: r.RecordedAt,
-			Metadata: domain.Metadata{CorrelationID: r.RootDemandID}}
+		e := eventstore.RecordedEvent{Position: r.GlobalPosition, Type: event.EventType(r.EventType), RecordedAt: r.RecordedAt,
+			Metadata: event.Metadata{CorrelationID: r.RootDemandID}}
 		root, ok := endsRootBy(e, r.DemandID, r.ChannelID)
 		if !ok {
 			continue
@@ -245,12 +246,12 @@ func scoredTreeOf(root string, rows []sqlcdb.QualityTreesEventsRow) (qualityTree
 			}
 		}
 		if r.Payload != nil {
-			p, err := domain.DecodePayload(domain.EventType(r.EventType), int(r.SchemaVersion), r.Payload)
+			p, err := event.DecodePayload(event.EventType(r.EventType), int(r.SchemaVersion), r.Payload)
 			if err != nil {
 				return t, false, fmt.Errorf("quality of %q: event at position %d: %w", root, r.GlobalPosition, err)
 			}
 			ev.Payload = p
-			if s, ok := p.(*domain.DemandSubmitted); ok && s.DemandID == root && t.sub == nil {
+			if s, ok := p.(*negotiation.DemandSubmitted); ok && s.DemandID == root && t.sub == nil {
 				t.sub = s
 				t.submitted = eventstore.RecordedEvent{Position: r.GlobalPosition, RecordedAt: r.RecordedAt}
 			}
@@ -289,9 +290,9 @@ func agentProfiles(ctx context.Context, q *sqlcdb.Queries, agentIDs []string, po
 			return nil, fmt.Errorf("agent tags: %w", err)
 		}
 		switch x := p.(type) {
-		case *domain.AgentRegistered:
+		case *negotiation.AgentRegistered:
 			out[x.AgentID] = append(out[x.AgentID], profileAt{r.Position, x.Profile.Tags})
-		case *domain.AgentUpdated:
+		case *negotiation.AgentUpdated:
 			out[x.AgentID] = append(out[x.AgentID], profileAt{r.Position, x.Profile.Tags})
 		}
 	}
@@ -351,7 +352,7 @@ func scoreQuality(ctx context.Context, q *sqlcdb.Queries, root string, end event
 type qualityTree struct {
 	root      string
 	events    []quality.Event
-	sub       *domain.DemandSubmitted // the root's first submission
+	sub       *negotiation.DemandSubmitted // the root's first submission
 	submitted eventstore.RecordedEvent
 }
 
@@ -365,7 +366,7 @@ func qualityTreeOf(root string, recs []eventstore.RecordedEvent) (qualityTree, b
 		if err != nil {
 			return t, false, fmt.Errorf("quality of %q: %w", root, err)
 		}
-		if s, ok := ev.Payload.(*domain.DemandSubmitted); ok && s.DemandID == root && t.sub == nil {
+		if s, ok := ev.Payload.(*negotiation.DemandSubmitted); ok && s.DemandID == root && t.sub == nil {
 			t.sub, t.submitted = s, r
 		}
 		t.events = append(t.events, ev)
@@ -490,9 +491,9 @@ func tagsAsOf(ctx context.Context, q *sqlcdb.Queries, root string, asked []strin
 			return nil, fmt.Errorf("quality of %q: agent tags: %w", root, err)
 		}
 		switch x := p.(type) {
-		case *domain.AgentRegistered:
+		case *negotiation.AgentRegistered:
 			tags[x.AgentID] = x.Profile.Tags
-		case *domain.AgentUpdated:
+		case *negotiation.AgentUpdated:
 			tags[x.AgentID] = x.Profile.Tags
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
@@ -35,109 +36,109 @@ type scripted struct {
 //   - d-o<s>, still running: no row.
 func qualityTrees(s, user string) []scripted {
 	var out []scripted
-	add := func(stream, root string, p domain.Payload, call *domain.LLMCall) {
-		md := domain.Metadata{CorrelationID: root, Actor: domain.ActorSystem, LLMCall: call}
+	add := func(stream, root string, p event.Payload, call *event.LLMCall) {
+		md := event.Metadata{CorrelationID: root, Actor: event.ActorSystem, LLMCall: call}
 		ev, err := eventstore.NewEvent(uuid.New(), p, md)
 		if err != nil {
 			panic(err)
 		}
 		out = append(out, scripted{stream, ev})
 	}
-	call := func(in, out int, fallback bool) *domain.LLMCall {
-		return &domain.LLMCall{PromptKey: "p", Provider: "scripted", LatencyMS: 10, InputTokens: in, OutputTokens: out,
-			Outcome: domain.LLMOutcomeOK, FallbackUsed: fallback}
+	call := func(in, out int, fallback bool) *event.LLMCall {
+		return &event.LLMCall{PromptKey: "p", Provider: "scripted", LatencyMS: 10, InputTokens: in, OutputTokens: out,
+			Outcome: event.LLMOutcomeOK, FallbackUsed: fallback}
 	}
 	photo, cook, music, helper := "ph"+s, "ck"+s, "mu"+s, "hp"+s
 	for _, a := range []struct {
 		id   string
 		tags []string
 	}{{photo, []string{"photo"}}, {cook, []string{"catering"}}, {music, []string{"music"}}} {
-		add(domain.AgentStream(a.id), "", &domain.AgentRegistered{AgentID: a.id,
-			Profile: domain.AgentProfile{AgentID: a.id, UserName: a.id, Tags: a.tags}}, nil)
+		add(negotiation.AgentStream(a.id), "", &negotiation.AgentRegistered{AgentID: a.id,
+			Profile: negotiation.AgentProfile{AgentID: a.id, UserName: a.id, Tags: a.tags}}, nil)
 	}
 
 	// d-a: agreed, with a sub-negotiation.
 	root := "d-a" + s
-	ch, sub, subCh := domain.ChannelIDFor(root), "d-a"+s+"-sub", "collab-a"+s+"-sub"
-	needs := []domain.Need{{Role: "photographer", CapabilityTags: []string{"photo"}, Count: 1},
+	ch, sub, subCh := negotiation.ChannelIDFor(root), "d-a"+s+"-sub", "collab-a"+s+"-sub"
+	needs := []negotiation.Need{{Role: "photographer", CapabilityTags: []string{"photo"}, Count: 1},
 		{Role: "caterer", CapabilityTags: []string{"catering"}, Count: 2}}
-	add(domain.DemandStream(root), root, &domain.DemandSubmitted{DemandID: root, UserID: user, RawInput: "a wedding"}, nil)
-	add(domain.DemandStream(root), root, &domain.DemandUnderstood{DemandID: root, SurfaceDemand: "wedding", Needs: needs,
-		Confidence: domain.ConfidenceHigh}, call(100, 20, false))
-	add(domain.DemandStream(root), root, &domain.FilterCompleted{DemandID: root, ChannelID: ch, CandidatesCount: 3,
-		Candidates: []domain.Candidate{{AgentID: photo, RelevanceScore: 90}, {AgentID: cook, RelevanceScore: 60}, {AgentID: music, RelevanceScore: 30}}},
+	add(negotiation.DemandStream(root), root, &negotiation.DemandSubmitted{DemandID: root, UserID: user, RawInput: "a wedding"}, nil)
+	add(negotiation.DemandStream(root), root, &negotiation.DemandUnderstood{DemandID: root, SurfaceDemand: "wedding", Needs: needs,
+		Confidence: negotiation.ConfidenceHigh}, call(100, 20, false))
+	add(negotiation.DemandStream(root), root, &negotiation.FilterCompleted{DemandID: root, ChannelID: ch, CandidatesCount: 3,
+		Candidates: []negotiation.Candidate{{AgentID: photo, RelevanceScore: 90}, {AgentID: cook, RelevanceScore: 60}, {AgentID: music, RelevanceScore: 30}}},
 		call(200, 30, true))
-	add(domain.ChannelStream(ch), root, &domain.ChannelCreated{ChannelID: ch, DemandID: root, ParticipantsCount: 3,
+	add(negotiation.ChannelStream(ch), root, &negotiation.ChannelCreated{ChannelID: ch, DemandID: root, ParticipantsCount: 3,
 		InvitedAgents: []string{photo, cook, music}, RootDemandID: root}, nil)
-	add(domain.ChannelStream(ch), root, &domain.OfferSubmitted{ChannelID: ch, Offer: domain.Offer{AgentID: photo, DemandID: root,
-		OfferAnswer: domain.OfferAnswer{Decision: domain.OfferDecisionParticipate, Contribution: "photos"}}}, call(50, 10, false))
-	add(domain.ChannelStream(ch), root, &domain.OfferSubmitted{ChannelID: ch, Offer: domain.Offer{AgentID: cook, DemandID: root,
-		OfferAnswer: domain.OfferAnswer{Decision: domain.OfferDecisionConditional, Contribution: "food", Conditions: []string{"a kitchen"}}}},
+	add(negotiation.ChannelStream(ch), root, &negotiation.OfferSubmitted{ChannelID: ch, Offer: negotiation.Offer{AgentID: photo, DemandID: root,
+		OfferAnswer: negotiation.OfferAnswer{Decision: negotiation.OfferDecisionParticipate, Contribution: "photos"}}}, call(50, 10, false))
+	add(negotiation.ChannelStream(ch), root, &negotiation.OfferSubmitted{ChannelID: ch, Offer: negotiation.Offer{AgentID: cook, DemandID: root,
+		OfferAnswer: negotiation.OfferAnswer{Decision: negotiation.OfferDecisionConditional, Contribution: "food", Conditions: []string{"a kitchen"}}}},
 		call(50, 10, false))
-	add(domain.ChannelStream(ch), root, &domain.SubnetTriggered{ParentChannelID: ch, ParentDemandID: root, SubDemandID: sub,
+	add(negotiation.ChannelStream(ch), root, &negotiation.SubnetTriggered{ParentChannelID: ch, ParentDemandID: root, SubDemandID: sub,
 		SubChannelID: subCh, GapType: "caterer", RecursionDepth: 1}, nil)
-	add(domain.DemandStream(sub), root, &domain.DemandSubmitted{DemandID: sub, UserID: user, RawInput: "a caterer",
+	add(negotiation.DemandStream(sub), root, &negotiation.DemandSubmitted{DemandID: sub, UserID: user, RawInput: "a caterer",
 		RootDemandID: root, ParentDemandID: root, ParentChannelID: ch, RecursionDepth: 1}, nil)
-	add(domain.DemandStream(sub), root, &domain.DemandUnderstood{DemandID: sub, SurfaceDemand: "caterer",
-		Needs: []domain.Need{{Role: "caterer", CapabilityTags: []string{"catering"}, Count: 1}}}, call(80, 15, false))
-	add(domain.ChannelStream(subCh), root, &domain.ChannelCreated{ChannelID: subCh, DemandID: sub, ParticipantsCount: 1,
+	add(negotiation.DemandStream(sub), root, &negotiation.DemandUnderstood{DemandID: sub, SurfaceDemand: "caterer",
+		Needs: []negotiation.Need{{Role: "caterer", CapabilityTags: []string{"catering"}, Count: 1}}}, call(80, 15, false))
+	add(negotiation.ChannelStream(subCh), root, &negotiation.ChannelCreated{ChannelID: subCh, DemandID: sub, ParticipantsCount: 1,
 		InvitedAgents: []string{helper}, ParentChannel: ch, RootDemandID: root, RecursionDepth: 1}, nil)
-	subPlan := domain.Proposal{DemandID: sub, Version: 1, Summary: "sub",
-		Assignments: []domain.Assignment{{AgentID: helper, Role: "caterer", Need: "caterer"}}}
-	add(domain.ChannelStream(subCh), root, &domain.ProposalFinalized{ChannelID: subCh, DemandID: sub, FinalProposal: subPlan,
+	subPlan := negotiation.Proposal{DemandID: sub, Version: 1, Summary: "sub",
+		Assignments: []negotiation.Assignment{{AgentID: helper, Role: "caterer", Need: "caterer"}}}
+	add(negotiation.ChannelStream(subCh), root, &negotiation.ProposalFinalized{ChannelID: subCh, DemandID: sub, FinalProposal: subPlan,
 		ParticipantsCount: 1, RoundsTaken: 1}, nil)
-	add(domain.ChannelStream(subCh), root, &domain.NegotiationCompleted{ChannelID: subCh, DemandID: sub,
-		Status: domain.ChannelStatusFinalized, FinalProposal: &subPlan, RoundsTaken: 1}, nil)
+	add(negotiation.ChannelStream(subCh), root, &negotiation.NegotiationCompleted{ChannelID: subCh, DemandID: sub,
+		Status: negotiation.ChannelStatusFinalized, FinalProposal: &subPlan, RoundsTaken: 1}, nil)
 	for _, a := range []string{photo, cook} {
-		add(domain.ChannelStream(ch), root, &domain.ProposalFeedback{ChannelID: ch, DemandID: root, AgentID: a, ProposalVersion: 1,
-			Round: 1, FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept}}, call(40, 5, false))
+		add(negotiation.ChannelStream(ch), root, &negotiation.ProposalFeedback{ChannelID: ch, DemandID: root, AgentID: a, ProposalVersion: 1,
+			Round: 1, FeedbackAnswer: negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackAccept}}, call(40, 5, false))
 	}
-	add(domain.ChannelStream(ch), root, &domain.FeedbackEvaluated{ChannelID: ch, Accepts: 2, AcceptRate: 1, Round: 2}, nil)
-	plan := domain.Proposal{DemandID: root, Version: 2, Summary: "plan", Assignments: []domain.Assignment{
+	add(negotiation.ChannelStream(ch), root, &negotiation.FeedbackEvaluated{ChannelID: ch, Accepts: 2, AcceptRate: 1, Round: 2}, nil)
+	plan := negotiation.Proposal{DemandID: root, Version: 2, Summary: "plan", Assignments: []negotiation.Assignment{
 		{AgentID: photo, Role: "photographer", Need: "photographer"},
 		{AgentID: cook, Role: "caterer", Need: "caterer", ConditionsAccepted: true}}}
-	add(domain.ChannelStream(ch), root, &domain.ProposalFinalized{ChannelID: ch, DemandID: root, FinalProposal: plan,
+	add(negotiation.ChannelStream(ch), root, &negotiation.ProposalFinalized{ChannelID: ch, DemandID: root, FinalProposal: plan,
 		ParticipantsCount: 2, RoundsTaken: 2, Participants: []string{photo, cook}}, nil)
 	merged := plan
 	merged.Assignments = append(slices.Clone(plan.Assignments),
-		domain.Assignment{AgentID: helper, Role: "caterer", Need: "caterer", SubChannelID: subCh})
-	add(domain.ChannelStream(ch), root, &domain.NegotiationCompleted{ChannelID: ch, DemandID: root, Status: domain.ChannelStatusFinalized,
+		negotiation.Assignment{AgentID: helper, Role: "caterer", Need: "caterer", SubChannelID: subCh})
+	add(negotiation.ChannelStream(ch), root, &negotiation.NegotiationCompleted{ChannelID: ch, DemandID: root, Status: negotiation.ChannelStatusFinalized,
 		FinalProposal: &plan, RoundsTaken: 2, MergedPlan: &merged}, nil)
-	add(domain.AgentStream(photo), "", &domain.AgentUpdated{AgentID: photo,
-		Profile: domain.AgentProfile{AgentID: photo, UserName: photo, Tags: []string{"painting"}}}, nil)
+	add(negotiation.AgentStream(photo), "", &negotiation.AgentUpdated{AgentID: photo,
+		Profile: negotiation.AgentProfile{AgentID: photo, UserName: photo, Tags: []string{"painting"}}}, nil)
 
 	// d-r: rejected.
 	root = "d-r" + s
-	add(domain.DemandStream(root), root, &domain.DemandSubmitted{DemandID: root, UserID: user, RawInput: "x"}, nil)
-	add(domain.DemandStream(root), root, &domain.DemandRejected{DemandID: root, Reason: "unclear"}, call(30, 5, false))
-	add(domain.DemandStream(root), root, &domain.NegotiationFailed{DemandID: root, Reason: "unclear"}, nil)
+	add(negotiation.DemandStream(root), root, &negotiation.DemandSubmitted{DemandID: root, UserID: user, RawInput: "x"}, nil)
+	add(negotiation.DemandStream(root), root, &negotiation.DemandRejected{DemandID: root, Reason: "unclear"}, call(30, 5, false))
+	add(negotiation.DemandStream(root), root, &negotiation.NegotiationFailed{DemandID: root, Reason: "unclear"}, nil)
 
 	// d-f: failed, then completed force-finalized.
 	root = "d-f" + s
-	ch = domain.ChannelIDFor(root)
-	add(domain.DemandStream(root), root, &domain.DemandSubmitted{DemandID: root, UserID: user, RawInput: "music"}, nil)
-	add(domain.DemandStream(root), root, &domain.DemandUnderstood{DemandID: root, SurfaceDemand: "music",
-		Needs: []domain.Need{{Role: "musician", CapabilityTags: []string{"music"}, Count: 1}}}, nil)
-	add(domain.ChannelStream(ch), root, &domain.ChannelCreated{ChannelID: ch, DemandID: root, ParticipantsCount: 2,
+	ch = negotiation.ChannelIDFor(root)
+	add(negotiation.DemandStream(root), root, &negotiation.DemandSubmitted{DemandID: root, UserID: user, RawInput: "music"}, nil)
+	add(negotiation.DemandStream(root), root, &negotiation.DemandUnderstood{DemandID: root, SurfaceDemand: "music",
+		Needs: []negotiation.Need{{Role: "musician", CapabilityTags: []string{"music"}, Count: 1}}}, nil)
+	add(negotiation.ChannelStream(ch), root, &negotiation.ChannelCreated{ChannelID: ch, DemandID: root, ParticipantsCount: 2,
 		InvitedAgents: []string{music, photo}, RootDemandID: root}, nil)
-	add(domain.ChannelStream(ch), root, &domain.NegotiationFailed{ChannelID: ch, DemandID: root, Reason: "low_acceptance"}, nil)
-	forced := domain.Proposal{DemandID: root, Version: 1, Summary: "forced",
-		Assignments: []domain.Assignment{{AgentID: music, Role: "musician", Need: "musician"}}}
-	add(domain.ChannelStream(ch), root, &domain.FeedbackEvaluated{ChannelID: ch, Accepts: 1, Rejects: 1, AcceptRate: 0.5, Round: 5}, nil)
-	add(domain.ChannelStream(ch), root, &domain.NegotiationForceFinalized{ChannelID: ch, DemandID: root, FinalProposal: forced,
+	add(negotiation.ChannelStream(ch), root, &negotiation.NegotiationFailed{ChannelID: ch, DemandID: root, Reason: "low_acceptance"}, nil)
+	forced := negotiation.Proposal{DemandID: root, Version: 1, Summary: "forced",
+		Assignments: []negotiation.Assignment{{AgentID: music, Role: "musician", Need: "musician"}}}
+	add(negotiation.ChannelStream(ch), root, &negotiation.FeedbackEvaluated{ChannelID: ch, Accepts: 1, Rejects: 1, AcceptRate: 0.5, Round: 5}, nil)
+	add(negotiation.ChannelStream(ch), root, &negotiation.NegotiationForceFinalized{ChannelID: ch, DemandID: root, FinalProposal: forced,
 		ConfirmedParticipants: []string{music}, RoundsTaken: 5, AcceptRate: 0.5}, nil)
-	add(domain.ChannelStream(ch), root, &domain.NegotiationCompleted{ChannelID: ch, DemandID: root,
-		Status: domain.ChannelStatusForceFinalized, FinalProposal: &forced, RoundsTaken: 5}, nil)
+	add(negotiation.ChannelStream(ch), root, &negotiation.NegotiationCompleted{ChannelID: ch, DemandID: root,
+		Status: negotiation.ChannelStatusForceFinalized, FinalProposal: &forced, RoundsTaken: 5}, nil)
 
 	// d-n: a tree whose first submission names a parent: not a root.
 	root = "d-n" + s
-	add(domain.DemandStream(root), root, &domain.DemandSubmitted{DemandID: root, UserID: user, RawInput: "sub",
+	add(negotiation.DemandStream(root), root, &negotiation.DemandSubmitted{DemandID: root, UserID: user, RawInput: "sub",
 		ParentDemandID: "d-elsewhere", RootDemandID: "d-elsewhere"}, nil)
-	add(domain.DemandStream(root), root, &domain.NegotiationFailed{DemandID: root, Reason: "no_candidates"}, nil)
+	add(negotiation.DemandStream(root), root, &negotiation.NegotiationFailed{DemandID: root, Reason: "no_candidates"}, nil)
 
 	// d-o: still running.
 	root = "d-o" + s
-	add(domain.DemandStream(root), root, &domain.DemandSubmitted{DemandID: root, UserID: user, RawInput: "open"}, nil)
+	add(negotiation.DemandStream(root), root, &negotiation.DemandSubmitted{DemandID: root, UserID: user, RawInput: "open"}, nil)
 	return out
 }
 
@@ -193,7 +194,7 @@ func TestQualityModel(t *testing.T) {
 	// tags then (photo) make it relevant; the later update does not count.
 	a := byID["d-a1"]
 	tags := map[string][]string{"ph1": {"photo"}, "ck1": {"catering"}, "mu1": {"music"}}
-	want := quality.Score("d-a1", treeEvents(t, s, "d-a1", "d-a1", domain.EventNegotiationCompleted), func(id string) []string { return tags[id] })
+	want := quality.Score("d-a1", treeEvents(t, s, "d-a1", "d-a1", negotiation.EventNegotiationCompleted), func(id string) []string { return tags[id] })
 	if !a.Final || a.Status != "finalized" || a.Root != want.Root || a.Tree != want.Tree {
 		t.Fatalf("d-a1: %+v\nwant %+v", a, want)
 	}
@@ -277,7 +278,7 @@ func sameMean(a, b quality.Scores) bool {
 
 // treeEvents reads root's tree up to its last event of type end (of
 // demand demandID, or its root channel), as quality.Read would.
-func treeEvents(t *testing.T, s *eventstore.Store, root, demandID string, end domain.EventType) []quality.Event {
+func treeEvents(t *testing.T, s *eventstore.Store, root, demandID string, end event.EventType) []quality.Event {
 	t.Helper()
 	evs, err := quality.Read(context.Background(), s, root)
 	if err != nil {
@@ -285,7 +286,7 @@ func treeEvents(t *testing.T, s *eventstore.Store, root, demandID string, end do
 	}
 	last := -1
 	for i, e := range evs {
-		if c, ok := e.Payload.(*domain.NegotiationCompleted); ok && end == domain.EventNegotiationCompleted && c.DemandID == demandID {
+		if c, ok := e.Payload.(*negotiation.NegotiationCompleted); ok && end == negotiation.EventNegotiationCompleted && c.DemandID == demandID {
 			last = i
 		}
 	}
@@ -298,7 +299,7 @@ func treeEvents(t *testing.T, s *eventstore.Store, root, demandID string, end do
 // submittedAt is the time of a demand's submission.
 func submittedAt(t *testing.T, s *eventstore.Store, demandID string) time.Time {
 	t.Helper()
-	evs, err := s.ReadStream(context.Background(), domain.DemandStream(demandID), 1, 1)
+	evs, err := s.ReadStream(context.Background(), negotiation.DemandStream(demandID), 1, 1)
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("submission of %s: %v", demandID, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -48,7 +48,7 @@ type SQLRebuilder interface {
 // rest): Rebuild then reads only those from the log. Nil types: every
 // event.
 type Typed interface {
-	Types() []domain.EventType
+	Types() []event.EventType
 }
 
 // Fingerprint is a read model's row count and the md5 of its rows in key

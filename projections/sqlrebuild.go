@@ -3,7 +3,7 @@ package projections
 import (
 	"fmt"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 )
 
 // sqlPayloadVersion is the payload schema version the SQL rebuilds (each
@@ -18,9 +18,9 @@ const sqlPayloadVersion = 1
 // checkSQLPayloads returns an error unless every type in types is at
 // sqlPayloadVersion with no upcaster, so that the stored payloads, read
 // directly by SQL, are what Apply decodes.
-func checkSQLPayloads(types []domain.EventType) error {
+func checkSQLPayloads(types []event.EventType) error {
 	for _, t := range types {
-		spec, ok := domain.Spec(t)
+		spec, ok := event.Spec(t)
 		if !ok {
 			return fmt.Errorf("event type %s is not registered", t)
 		}

@@ -12,7 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/towow/towow/domain"
+	evt "github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
@@ -187,16 +188,16 @@ func (g gen) list() any {
 	}
 }
 
-func (g gen) metadata() domain.Metadata {
-	md := domain.Metadata{}
+func (g gen) metadata() evt.Metadata {
+	md := evt.Metadata{}
 	if !g.chance(3) {
 		md.CorrelationID = g.demandID()
 	}
 	switch g.rng.IntN(3) {
 	case 0:
-		md.Actor = domain.ActorSystem
+		md.Actor = evt.ActorSystem
 	case 1:
-		md.Actor = domain.AgentActor(g.agentID())
+		md.Actor = evt.AgentActor(g.agentID())
 	}
 	if g.llm.IntN(3) == 0 {
 		md.LLMCall = g.llmCall()
@@ -205,32 +206,32 @@ func (g gen) metadata() domain.Metadata {
 }
 
 // llmCall is a call record, sometimes with its optional fields zero.
-func (g gen) llmCall() *domain.LLMCall {
-	c := &domain.LLMCall{PromptKey: "response_generation", Provider: "scripted", Model: "m-1",
+func (g gen) llmCall() *evt.LLMCall {
+	c := &evt.LLMCall{PromptKey: "response_generation", Provider: "scripted", Model: "m-1",
 		LatencyMS: g.llm.Int64N(5000), InputTokens: g.llm.IntN(900), OutputTokens: g.llm.IntN(300),
-		Outcome: domain.LLMOutcomeOK}
+		Outcome: evt.LLMOutcomeOK}
 	switch g.llm.IntN(4) {
 	case 0:
-		c.Outcome, c.FallbackUsed, c.Error, c.OutputTokens = domain.LLMOutcomeTimeout, true, "context deadline exceeded", 0
+		c.Outcome, c.FallbackUsed, c.Error, c.OutputTokens = evt.LLMOutcomeTimeout, true, "context deadline exceeded", 0
 	case 1:
 		c.Model, c.InputTokens, c.OutputTokens, c.LatencyMS = "", 0, 0, 0
 	}
 	return c
 }
 
-// proposal is a domain.Proposal as Go encodes it, then randomly mutated
+// proposal is a negotiation.Proposal as Go encodes it, then randomly mutated
 // into shapes Go decodes to the same struct but never writes.
 func (g gen) proposal() any {
-	p := domain.Proposal{ProposalID: "prop-1", DemandID: g.demandID(), Version: 1 + g.rng.IntN(3),
-		Type: domain.ProposalType(g.pick("normal", "compromise")), Summary: "s", Objective: "o",
-		Assignments: []domain.Assignment{{AgentID: g.agentID(), DisplayName: "n", Role: "r", Responsibility: "x",
+	p := negotiation.Proposal{ProposalID: "prop-1", DemandID: g.demandID(), Version: 1 + g.rng.IntN(3),
+		Type: negotiation.ProposalType(g.pick("normal", "compromise")), Summary: "s", Objective: "o",
+		Assignments: []negotiation.Assignment{{AgentID: g.agentID(), DisplayName: "n", Role: "r", Responsibility: "x",
 			Dependencies: []string{"a1"}, Notes: "note", ConditionsAccepted: g.chance(2)}, {AgentID: "a2", Role: "r2"}},
-		Timeline:  &domain.Timeline{StartDate: "soon", Milestones: []domain.Milestone{{Name: "m", Date: "d", Deliverable: "x"}}},
-		Rationale: "why", Gaps: []string{"g"}, Confidence: domain.ConfidenceHigh, OpenQuestions: []string{"q"},
-		Compromises: []domain.Compromise{{Issue: "i", Resolution: "r", Rationale: "w"}}, Unresolved: []string{"u"},
-		Suggestions: []string{"s"}, AdjustmentSummary: &domain.AdjustmentSummary{Round: 2,
-			ChangesMade:       []domain.ProposalChange{{Aspect: "a", Before: "b", After: "c", Reason: "r"}},
-			RequestsAddressed: []string{"x"}, RequestsDeclined: []domain.DeclinedRequest{{Request: "q", Reason: "r"}}},
+		Timeline:  &negotiation.Timeline{StartDate: "soon", Milestones: []negotiation.Milestone{{Name: "m", Date: "d", Deliverable: "x"}}},
+		Rationale: "why", Gaps: []string{"g"}, Confidence: negotiation.ConfidenceHigh, OpenQuestions: []string{"q"},
+		Compromises: []negotiation.Compromise{{Issue: "i", Resolution: "r", Rationale: "w"}}, Unresolved: []string{"u"},
+		Suggestions: []string{"s"}, AdjustmentSummary: &negotiation.AdjustmentSummary{Round: 2,
+			ChangesMade:       []negotiation.ProposalChange{{Aspect: "a", Before: "b", After: "c", Reason: "r"}},
+			RequestsAddressed: []string{"x"}, RequestsDeclined: []negotiation.DeclinedRequest{{Request: "q", Reason: "r"}}},
 		CreatedAt: time.Date(2026, 5, 1, 10, 0, 0, 500_000_000, time.UTC)}
 	if g.chance(4) {
 		return p // as Go writes it
@@ -295,11 +296,11 @@ func (g gen) mutateProposal(o obj) {
 	}
 }
 
-// profile is a domain.AgentProfile as Go encodes it, or mutated.
+// profile is a negotiation.AgentProfile as Go encodes it, or mutated.
 func (g gen) profile() any {
-	p := domain.AgentProfile{AgentID: g.agentID(), UserName: g.text("Bob"), ProfileSummary: "sum", Location: g.text("Paris"),
+	p := negotiation.AgentProfile{AgentID: g.agentID(), UserName: g.text("Bob"), ProfileSummary: "sum", Location: g.text("Paris"),
 		Tags: []string{"t1", "t2"}, Capabilities: map[string]string{"k": "v"}, Interests: []string{"i"},
-		Availability: "weekends", Mode: domain.AgentMode(g.pick("", "twin", "external"))}
+		Availability: "weekends", Mode: negotiation.AgentMode(g.pick("", "twin", "external"))}
 	if g.chance(3) {
 		return p
 	}
@@ -337,12 +338,12 @@ func (g gen) profile() any {
 	return o
 }
 
-func (g gen) event() (domain.EventType, obj, domain.Metadata) {
+func (g gen) event() (evt.EventType, obj, evt.Metadata) {
 	o := obj{}
-	var t domain.EventType
+	var t evt.EventType
 	switch g.rng.IntN(19) {
 	case 0:
-		t = domain.EventDemandSubmitted
+		t = negotiation.EventDemandSubmitted
 		o["demand_id"] = g.demandID()
 		g.put(o, "user_id", g.text("u1"))
 		g.put(o, "raw_input", "need a venue")
@@ -351,31 +352,31 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		g.put(o, "parent_channel_id", g.text(g.channelID()))
 		g.put(o, "recursion_depth", g.rng.IntN(2))
 	case 1:
-		t = domain.EventDemandUnderstood
+		t = negotiation.EventDemandUnderstood
 		o["demand_id"] = g.demandID()
 		o["surface_demand"] = "venue"
 		g.put(o, "capability_tags", g.list())
 		o["confidence"] = "high"
 	case 2:
-		t = domain.EventDemandAccepted
+		t = negotiation.EventDemandAccepted
 		o["demand_id"] = g.demandID()
 		g.put(o, "channel_id", g.channelID())
 		o["candidate_count"] = 2
 	case 3:
-		t = domain.EventNegotiationCompleted
+		t = negotiation.EventNegotiationCompleted
 		g.put(o, "channel_id", g.channelID())
 		o["demand_id"] = g.demandID()
 		g.put(o, "status", g.pick("finalized", "force_finalized", "failed", ""))
 		g.put(o, "final_proposal", g.proposal())
 		g.put(o, "rounds_taken", g.rng.IntN(3))
 	case 4:
-		t = domain.EventNegotiationFailed
+		t = negotiation.EventNegotiationFailed
 		g.put(o, "channel_id", g.channelID())
 		o["demand_id"] = g.demandID()
 		g.put(o, "reason", g.pick("low_acceptance", "no_candidates", ""))
 		g.put(o, "error_code", g.text("TOWOW_FILTER_001"))
 	case 5, 6:
-		t = domain.EventChannelCreated
+		t = negotiation.EventChannelCreated
 		o["channel_id"] = g.channelID()
 		g.put(o, "demand_id", g.demandID())
 		o["participants_count"] = 2
@@ -384,18 +385,18 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		g.put(o, "root_demand_id", g.text(g.demandID()))
 		g.put(o, "recursion_depth", g.rng.IntN(2))
 	case 7:
-		t = domain.EventChannelStatusChanged
+		t = negotiation.EventChannelStatusChanged
 		o["channel_id"] = g.channelID()
 		o["old_status"] = "created"
 		g.put(o, "new_status", g.pick("collecting", "negotiating", ""))
 	case 8:
-		t = domain.EventProposalDistributed
+		t = negotiation.EventProposalDistributed
 		o["channel_id"] = g.channelID()
 		o["demand_id"] = g.demandID()
 		g.put(o, "proposal", g.proposal())
 		g.put(o, "round", 1+g.rng.IntN(3))
 	case 9, 10:
-		t = domain.EventProposalFeedback
+		t = negotiation.EventProposalFeedback
 		o["channel_id"] = g.channelID()
 		o["demand_id"] = g.demandID()
 		o["agent_id"] = g.agentID()
@@ -406,7 +407,7 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		g.put(o, "adjustment_request", g.text("more"))
 		g.put(o, "concerns", g.list())
 	case 11:
-		t = domain.EventProposalFinalized
+		t = negotiation.EventProposalFinalized
 		o["channel_id"] = g.channelID()
 		o["demand_id"] = g.demandID()
 		g.put(o, "final_proposal", g.proposal())
@@ -414,7 +415,7 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		g.put(o, "rounds_taken", g.rng.IntN(3))
 		g.put(o, "participants", g.list())
 	case 12:
-		t = domain.EventNegotiationForceFinalized
+		t = negotiation.EventNegotiationForceFinalized
 		o["channel_id"] = g.channelID()
 		o["demand_id"] = g.demandID()
 		g.put(o, "final_proposal", g.proposal())
@@ -423,7 +424,7 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		g.put(o, "rounds_taken", g.rng.IntN(6))
 		o["accept_rate"] = 0.6
 	case 13, 14:
-		t = domain.EventOfferSubmitted
+		t = negotiation.EventOfferSubmitted
 		o["channel_id"] = g.channelID()
 		o["agent_id"] = g.agentID()
 		o["demand_id"] = g.demandID()
@@ -435,31 +436,31 @@ func (g gen) event() (domain.EventType, obj, domain.Metadata) {
 		g.put(o, "decline_reason", g.text("busy"))
 		g.put(o, "confidence", g.rng.IntN(100))
 	case 15:
-		t = domain.EventAgentRegistered
+		t = negotiation.EventAgentRegistered
 		o["agent_id"] = g.agentID()
 		g.put(o, "profile", g.profile())
 	case 16:
-		t = domain.EventAgentUpdated
+		t = negotiation.EventAgentUpdated
 		o["agent_id"] = g.agentID()
 		g.put(o, "profile", g.profile())
 	case 17:
-		t = domain.EventChannelInviteSent // a fork's add_agent
+		t = negotiation.EventChannelInviteSent // a fork's add_agent
 		o["channel_id"] = g.channelID()
 		g.put(o, "agent_id", g.agentID())
 		g.put(o, "demand_id", g.demandID())
 		g.put(o, "display_name", g.text("Bob"))
 		o["demand_summary"] = "venue"
 	default:
-		t = domain.EventType(g.pick(string(domain.EventAgentDeactivated), string(domain.EventAgentReactivated),
-			string(domain.EventAgentTokenIssued), string(domain.EventAgentOnline), string(domain.EventAgentOffline)))
+		t = evt.EventType(g.pick(string(negotiation.EventAgentDeactivated), string(negotiation.EventAgentReactivated),
+			string(negotiation.EventAgentTokenIssued), string(negotiation.EventAgentOnline), string(negotiation.EventAgentOffline)))
 		o["agent_id"] = g.agentID()
 		switch t {
-		case domain.EventAgentTokenIssued:
+		case negotiation.EventAgentTokenIssued:
 			o["token_sha256"] = "abc"
-		case domain.EventAgentOnline:
+		case negotiation.EventAgentOnline:
 			o["agent_type"] = "user_agent"
 			g.put(o, "capabilities", g.list())
-		case domain.EventAgentOffline:
+		case negotiation.EventAgentOffline:
 			g.put(o, "reason", g.text("silent for 5m0s"))
 		}
 	}
@@ -475,7 +476,7 @@ func TestSQLRebuildSchemaVersions(t *testing.T) {
 			continue
 		}
 		for _, typ := range typed.Types() {
-			spec, _ := domain.Spec(typ)
+			spec, _ := evt.Spec(typ)
 			if spec.SchemaVersion != 1 || !slices.Equal(spec.KnownVersions(), []int{1}) {
 				t.Errorf("%s: %s is at schema version %d: update the model's SQL rebuild (queries/) and sqlPayloadVersion",
 					m.Name(), typ, spec.SchemaVersion)

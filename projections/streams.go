@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
@@ -30,7 +30,7 @@ var streamsModel = Model{
 	Checksum: fingerprint((*sqlcdb.Queries).ChecksumStreams),
 }
 
-func applyStream(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ domain.Payload) error {
+func applyStream(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ event.Payload) error {
 	return q.UpsertStream(ctx, sqlcdb.UpsertStreamParams{
 		StreamID:      e.StreamID,
 		Version:       e.StreamVersion,

@@ -8,21 +8,22 @@ import (
 	"strings"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
 // Workflows keeps one row per workflow stream: the workflow as the
-// domain's fold (domain.Workflow.Apply) leaves it after the stream's last
+// domain's fold (workflow.Workflow.Apply) leaves it after the stream's last
 // event, with that event's position (the canvas's cursor), and the nodes
 // that wait for someone (running tasks for their assignee, running
 // approvals for the demand's user).
 //
 // There is one fold of a workflow: the live Apply reads the row's state,
-// applies the event through domain.Workflow.Apply and writes the row
+// applies the event through workflow.Workflow.Apply and writes the row
 // back; the rebuild reads the workflow streams' events in log order and
-// applies each through the same domain.Workflow.Apply, in memory, then
+// applies each through the same workflow.Workflow.Apply, in memory, then
 // writes each workflow's final row. Both write a row through
 // workflowWrites, so a rebuild gives the live fold's rows exactly
 // (TestSQLRebuildEqualsFold checks it).
@@ -47,14 +48,14 @@ var workflowsModel = Model{
 }
 
 // workflowStreamPrefix begins the id of every workflow stream.
-var workflowStreamPrefix = domain.WorkflowStream("")
+var workflowStreamPrefix = workflow.WorkflowStream("")
 
 // workflowOf returns the workflow whose stream is streamID.
 func workflowOf(streamID string) (string, bool) {
 	return strings.CutPrefix(streamID, workflowStreamPrefix)
 }
 
-func applyWorkflow(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ domain.Payload) error {
+func applyWorkflow(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEvent, _ event.Payload) error {
 	id, ok := workflowOf(e.StreamID)
 	if !ok {
 		return nil
@@ -67,7 +68,7 @@ func applyWorkflow(ctx context.Context, q *sqlcdb.Queries, e eventstore.Recorded
 	if err != nil {
 		return fmt.Errorf("workflow %q: read its row: %w", id, err)
 	}
-	var w domain.Workflow
+	var w workflow.Workflow
 	if err := json.Unmarshal(state, &w); err != nil {
 		return fmt.Errorf("workflow %q: decode its row: %w", id, err)
 	}
@@ -89,7 +90,7 @@ func applyWorkflow(ctx context.Context, q *sqlcdb.Queries, e eventstore.Recorded
 // foldWorkflow applies one event through the domain's fold, turning a
 // panic (an event the fold cannot take, such as a node's before the
 // workflow was created) into an error that stops the model.
-func foldWorkflow(w *domain.Workflow, p domain.Payload) (err error) {
+func foldWorkflow(w *workflow.Workflow, p event.Payload) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("fold %s: %v", p.EventType(), r)
@@ -107,11 +108,11 @@ const workflowRebuildPage = 5000
 const workflowRebuildChunk = 500
 
 // rebuildWorkflows folds every workflow stream up to head through
-// domain.Workflow.Apply, in memory and in log order, then writes each
+// workflow.Workflow.Apply, in memory and in log order, then writes each
 // workflow's row and open nodes.
 func rebuildWorkflows(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	type folding struct {
-		w                    domain.Workflow
+		w                    workflow.Workflow
 		first, last          int64
 		createdAt, updatedAt time.Time
 	}
@@ -135,7 +136,7 @@ func rebuildWorkflows(q *sqlcdb.Queries, ctx context.Context, head int64) error 
 				byID[id] = f
 				order = append(order, id)
 			}
-			p, err := domain.DecodePayload(domain.EventType(r.EventType), int(r.SchemaVersion), r.Payload)
+			p, err := event.DecodePayload(event.EventType(r.EventType), int(r.SchemaVersion), r.Payload)
 			if err != nil {
 				return fmt.Errorf("rebuild workflows: event at position %d: %w", r.GlobalPosition, err)
 			}
@@ -170,7 +171,7 @@ type workflowWrites struct {
 
 // add queues workflow id's row (w after the event at position last; first
 // is its stream's first event) and its open nodes.
-func (o *workflowWrites) add(id string, w *domain.Workflow, first, last int64, createdAt, updatedAt time.Time) error {
+func (o *workflowWrites) add(id string, w *workflow.Workflow, first, last int64, createdAt, updatedAt time.Time) error {
 	state, err := json.Marshal(w)
 	if err != nil {
 		return fmt.Errorf("workflow %q: encode: %w", id, err)
@@ -199,14 +200,14 @@ func (o *workflowWrites) add(id string, w *domain.Workflow, first, last int64, c
 // openFor reports whether node n of w waits for someone, and for whom: a
 // running task for its assignee, a running approval for the demand's
 // user.
-func openFor(w *domain.Workflow, n domain.WorkflowNode) (string, bool) {
-	if w.Run(n.ID).Status != domain.NodeStatusRunning {
+func openFor(w *workflow.Workflow, n workflow.WorkflowNode) (string, bool) {
+	if w.Run(n.ID).Status != workflow.NodeStatusRunning {
 		return "", false
 	}
 	switch n.Type {
-	case domain.NodeTask:
+	case workflow.NodeTask:
 		return n.AssigneeID, true
-	case domain.NodeApproval:
+	case workflow.NodeApproval:
 		return w.UserID, true
 	}
 	return "", false
@@ -231,7 +232,7 @@ func (o *workflowWrites) write(ctx context.Context, q *sqlcdb.Queries) error {
 type WorkflowState struct {
 	// Workflow is the fold of the stream up to Cursor (not Exists when
 	// the workflow was never created).
-	Workflow *domain.Workflow
+	Workflow *workflow.Workflow
 	// Cursor is the position of the last event of the stream folded (0:
 	// none).
 	Cursor int64
@@ -248,11 +249,11 @@ func (s WorkflowState) Fresh() bool { return s.Cursor >= s.StreamHead }
 // GetWorkflow returns a workflow's row (a workflow that does not Exist
 // when there is none).
 func GetWorkflow(ctx context.Context, db DB, workflowID string) (WorkflowState, error) {
-	r, err := sqlcdb.New(db).GetWorkflow(ctx, sqlcdb.GetWorkflowParams{WorkflowID: workflowID, StreamID: domain.WorkflowStream(workflowID)})
+	r, err := sqlcdb.New(db).GetWorkflow(ctx, sqlcdb.GetWorkflowParams{WorkflowID: workflowID, StreamID: workflow.WorkflowStream(workflowID)})
 	if err != nil {
 		return WorkflowState{}, fmt.Errorf("workflow %q: %w", workflowID, err)
 	}
-	s := WorkflowState{Workflow: &domain.Workflow{}, Cursor: r.LastPosition, StreamHead: r.StreamHead}
+	s := WorkflowState{Workflow: &workflow.Workflow{}, Cursor: r.LastPosition, StreamHead: r.StreamHead}
 	if err := json.Unmarshal(r.State, s.Workflow); err != nil {
 		return WorkflowState{}, fmt.Errorf("workflow %q: decode its row: %w", workflowID, err)
 	}
@@ -263,23 +264,23 @@ func GetWorkflow(ctx context.Context, db DB, workflowID string) (WorkflowState, 
 // its assignee, a running approval for the demand's user.
 type OpenNode struct {
 	WorkflowID, DemandID, ChannelID, UserID string
-	Node                                    domain.WorkflowNode
+	Node                                    workflow.WorkflowNode
 }
 
 // WorkflowTasks returns the running task nodes assigned to an agent, by
 // workflow, each workflow's in node order.
 func WorkflowTasks(ctx context.Context, db DB, agentID string) ([]OpenNode, error) {
-	return openNodes(ctx, db, domain.NodeTask, agentID)
+	return openNodes(ctx, db, workflow.NodeTask, agentID)
 }
 
 // PendingApprovals returns the running approval nodes that wait for a
 // user (the demand's user of their workflow), by workflow, each
 // workflow's in node order.
 func PendingApprovals(ctx context.Context, db DB, userID string) ([]OpenNode, error) {
-	return openNodes(ctx, db, domain.NodeApproval, userID)
+	return openNodes(ctx, db, workflow.NodeApproval, userID)
 }
 
-func openNodes(ctx context.Context, db DB, t domain.NodeType, assignee string) ([]OpenNode, error) {
+func openNodes(ctx context.Context, db DB, t workflow.NodeType, assignee string) ([]OpenNode, error) {
 	rows, err := sqlcdb.New(db).ListOpenWorkflowNodes(ctx, sqlcdb.ListOpenWorkflowNodesParams{NodeType: string(t), Assignee: assignee})
 	if err != nil {
 		return nil, fmt.Errorf("open %s nodes of %q: %w", t, assignee, err)

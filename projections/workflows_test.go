@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/projections"
@@ -24,9 +25,9 @@ import (
 func workflowStreams(rng *rand.Rand, s string) []scripted {
 	at := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	nodeIDs := []string{"n1", "n2", "n3", "n4"}
-	node := func(id string) domain.WorkflowNode {
-		n := domain.WorkflowNode{ID: id, Type: []domain.NodeType{domain.NodeTask, domain.NodeApproval, domain.NodeMilestone}[rng.IntN(3)],
-			Title: "step " + id, AssigneeID: []string{"a1", "a2", ""}[rng.IntN(3)], Position: domain.Position{X: float64(rng.IntN(500)) / 3, Y: 40}}
+	node := func(id string) workflow.WorkflowNode {
+		n := workflow.WorkflowNode{ID: id, Type: []workflow.NodeType{workflow.NodeTask, workflow.NodeApproval, workflow.NodeMilestone}[rng.IntN(3)],
+			Title: "step " + id, AssigneeID: []string{"a1", "a2", ""}[rng.IntN(3)], Position: workflow.Position{X: float64(rng.IntN(500)) / 3, Y: 40}}
 		if rng.IntN(3) == 0 {
 			n.Body = map[string]string{}
 		}
@@ -35,80 +36,80 @@ func workflowStreams(rng *rand.Rand, s string) []scripted {
 	var per [][]scripted
 	for k := range 4 {
 		id := fmt.Sprintf("wf-%s%d", s, k)
-		stream := domain.WorkflowStream(id)
+		stream := workflow.WorkflowStream(id)
 		var evs []scripted
-		add := func(p domain.Payload) {
+		add := func(p event.Payload) {
 			body, err := json.Marshal(p)
 			if err != nil {
 				panic(err)
 			}
 			evs = append(evs, scripted{stream, eventstore.EventData{Type: p.EventType(), Payload: body,
-				Metadata: domain.Metadata{CorrelationID: "d-" + s}}})
+				Metadata: event.Metadata{CorrelationID: "d-" + s}}})
 		}
 		at = at.Add(time.Minute)
 		if k == 3 {
-			add(&domain.DecisionRejected{WorkflowID: id, Decision: domain.Decision{DecisionID: "early", Type: domain.DecisionConnect, Actor: "user:u1"},
+			add(&workflow.DecisionRejected{WorkflowID: id, Decision: workflow.Decision{DecisionID: "early", Type: workflow.DecisionConnect, Actor: "user:u1"},
 				Rule: "workflow_state", Reason: "no workflow", DecidedAt: at})
 		}
-		var nodes []domain.WorkflowNode
+		var nodes []workflow.WorkflowNode
 		for _, n := range nodeIDs[:2+rng.IntN(2)] {
 			nodes = append(nodes, node(n))
 		}
-		add(&domain.WorkflowCreated{WorkflowID: id, DemandID: "d-" + s, ChannelID: "collab-" + s, UserID: "u" + s, Title: "plan",
-			Participants: []string{"a1", "a2"}, Nodes: nodes, Edges: []domain.WorkflowEdge{{From: nodes[0].ID, To: nodes[1].ID}}, CreatedAt: at})
+		add(&workflow.WorkflowCreated{WorkflowID: id, DemandID: "d-" + s, ChannelID: "collab-" + s, UserID: "u" + s, Title: "plan",
+			Participants: []string{"a1", "a2"}, Nodes: nodes, Edges: []workflow.WorkflowEdge{{From: nodes[0].ID, To: nodes[1].ID}}, CreatedAt: at})
 		version := 1
 		for range 6 + rng.IntN(14) {
 			at = at.Add(time.Second * time.Duration(1+rng.IntN(90)))
 			n := nodeIDs[rng.IntN(len(nodeIDs))]
-			change := func() domain.WorkflowChange {
+			change := func() workflow.WorkflowChange {
 				version++
-				add(&domain.DecisionValidated{WorkflowID: id, Decision: domain.Decision{DecisionID: fmt.Sprint("dec", version), Type: domain.DecisionUpdateNode,
+				add(&workflow.DecisionValidated{WorkflowID: id, Decision: workflow.Decision{DecisionID: fmt.Sprint("dec", version), Type: workflow.DecisionUpdateNode,
 					Actor: "conversation_agent", Confidence: 0.8}, Version: version, DecidedAt: at})
-				return domain.WorkflowChange{WorkflowID: id, DecisionID: fmt.Sprint("dec", version), Version: version}
+				return workflow.WorkflowChange{WorkflowID: id, DecisionID: fmt.Sprint("dec", version), Version: version}
 			}
 			switch rng.IntN(14) {
 			case 0:
-				add(&domain.WorkflowNodeAdded{WorkflowChange: change(), Node: node(fmt.Sprint("x", version))})
+				add(&workflow.WorkflowNodeAdded{WorkflowChange: change(), Node: node(fmt.Sprint("x", version))})
 			case 1:
-				add(&domain.WorkflowNodeUpdated{WorkflowChange: change(), Node: node(n)})
+				add(&workflow.WorkflowNodeUpdated{WorkflowChange: change(), Node: node(n)})
 			case 2:
-				add(&domain.WorkflowNodeDeleted{WorkflowChange: change(), NodeID: n})
+				add(&workflow.WorkflowNodeDeleted{WorkflowChange: change(), NodeID: n})
 			case 3:
-				add(&domain.WorkflowNodeMoved{WorkflowChange: domain.WorkflowChange{WorkflowID: id, ClientID: "tab1", Version: version}, NodeID: n,
-					Position: domain.Position{X: rng.Float64() * 800, Y: -0.5}})
+				add(&workflow.WorkflowNodeMoved{WorkflowChange: workflow.WorkflowChange{WorkflowID: id, ClientID: "tab1", Version: version}, NodeID: n,
+					Position: workflow.Position{X: rng.Float64() * 800, Y: -0.5}})
 			case 4:
-				add(&domain.WorkflowEdgeAdded{WorkflowChange: change(), Edge: domain.WorkflowEdge{From: n, To: nodeIDs[rng.IntN(len(nodeIDs))]}})
+				add(&workflow.WorkflowEdgeAdded{WorkflowChange: change(), Edge: workflow.WorkflowEdge{From: n, To: nodeIDs[rng.IntN(len(nodeIDs))]}})
 			case 5:
-				add(&domain.WorkflowEdgeDeleted{WorkflowChange: change(), Edge: domain.WorkflowEdge{From: nodes[0].ID, To: nodes[1].ID}})
+				add(&workflow.WorkflowEdgeDeleted{WorkflowChange: change(), Edge: workflow.WorkflowEdge{From: nodes[0].ID, To: nodes[1].ID}})
 			case 6:
-				add(&domain.WorkflowStarted{WorkflowID: id, NodeCount: len(nodes)})
+				add(&workflow.WorkflowStarted{WorkflowID: id, NodeCount: len(nodes)})
 			case 7, 8:
-				add(&domain.NodeStarted{WorkflowID: id, NodeID: n, Attempt: 1 + rng.IntN(2), Deadline: at.Add(time.Hour)})
+				add(&workflow.NodeStarted{WorkflowID: id, NodeID: n, Attempt: 1 + rng.IntN(2), Deadline: at.Add(time.Hour)})
 			case 9:
-				add(&domain.NodeCompleted{WorkflowID: id, NodeID: n, Attempt: 1, Result: domain.NodeResult{Summary: "done", By: "a1"}})
+				add(&workflow.NodeCompleted{WorkflowID: id, NodeID: n, Attempt: 1, Result: workflow.NodeResult{Summary: "done", By: "a1"}})
 			case 10:
 				retry := rng.IntN(2) == 0
-				f := &domain.NodeFailed{WorkflowID: id, NodeID: n, Attempt: 1, Error: "timeout", Retry: retry}
+				f := &workflow.NodeFailed{WorkflowID: id, NodeID: n, Attempt: 1, Error: "timeout", Retry: retry}
 				if retry {
 					f.RetryAt = at.Add(time.Minute)
 				}
 				add(f)
 			case 11:
-				add(&domain.NodeSkipped{WorkflowID: id, NodeID: n, Reason: "not needed"})
+				add(&workflow.NodeSkipped{WorkflowID: id, NodeID: n, Reason: "not needed"})
 			case 12:
-				add(&domain.DecisionRejected{WorkflowID: id, Decision: domain.Decision{DecisionID: fmt.Sprint("rej", version), Type: domain.DecisionConnect,
+				add(&workflow.DecisionRejected{WorkflowID: id, Decision: workflow.Decision{DecisionID: fmt.Sprint("rej", version), Type: workflow.DecisionConnect,
 					Actor: "user:u1"}, Rule: "acyclic", Reason: "cycle", Version: version, DecidedAt: at})
 			default:
-				add(&domain.ConversationMessage{WorkflowID: id, MessageID: fmt.Sprint("m", version), Text: "move it", SentAt: at})
+				add(&workflow.ConversationMessage{WorkflowID: id, MessageID: fmt.Sprint("m", version), Text: "move it", SentAt: at})
 			}
 		}
 		switch rng.IntN(4) {
 		case 0:
-			add(&domain.WorkflowCompleted{WorkflowID: id, Status: "completed"})
+			add(&workflow.WorkflowCompleted{WorkflowID: id, Status: "completed"})
 		case 1:
-			add(&domain.WorkflowFailed{WorkflowID: id, Status: "failed", FailedNode: "n1", Error: "timeout"})
+			add(&workflow.WorkflowFailed{WorkflowID: id, Status: "failed", FailedNode: "n1", Error: "timeout"})
 		case 2:
-			add(&domain.WorkflowCancelled{WorkflowID: id, Reason: "changed plans"})
+			add(&workflow.WorkflowCancelled{WorkflowID: id, Reason: "changed plans"})
 		}
 		per = append(per, evs)
 	}
@@ -144,8 +145,8 @@ func TestWorkflowsModel(t *testing.T) {
 	}
 	tasks, approvals := map[string][]string{}, map[string][]string{}
 	for stream := range ids {
-		id := stream[len(domain.WorkflowStream("")):]
-		want := &domain.Workflow{}
+		id := stream[len(workflow.WorkflowStream("")):]
+		want := &workflow.Workflow{}
 		if _, err := s.Fold(ctx, stream, want.Apply); err != nil {
 			t.Fatal(err)
 		}
@@ -166,13 +167,13 @@ func TestWorkflowsModel(t *testing.T) {
 			t.Errorf("%s: read model\n%s\nfold\n%s", id, gj, wj)
 		}
 		for _, n := range want.Nodes {
-			if want.Run(n.ID).Status != domain.NodeStatusRunning {
+			if want.Run(n.ID).Status != workflow.NodeStatusRunning {
 				continue
 			}
 			switch n.Type {
-			case domain.NodeTask:
+			case workflow.NodeTask:
 				tasks[n.AssigneeID] = append(tasks[n.AssigneeID], id+"/"+n.ID)
-			case domain.NodeApproval:
+			case workflow.NodeApproval:
 				approvals[want.UserID] = append(approvals[want.UserID], id+"/"+n.ID)
 			}
 		}
@@ -203,9 +204,9 @@ func TestWorkflowsModel(t *testing.T) {
 		t.Errorf("no workflow: %+v, %v", got, err)
 	}
 	// An event the model has not folded yet: the row is stale.
-	body, _ := json.Marshal(&domain.WorkflowCancelled{WorkflowID: "wf-10"})
-	if _, err := s.Append(ctx, domain.WorkflowStream("wf-10"), eventstore.AnyVersion,
-		eventstore.EventData{Type: domain.EventWorkflowCancelled, Payload: body}); err != nil {
+	body, _ := json.Marshal(&workflow.WorkflowCancelled{WorkflowID: "wf-10"})
+	if _, err := s.Append(ctx, workflow.WorkflowStream("wf-10"), eventstore.AnyVersion,
+		eventstore.EventData{Type: workflow.EventWorkflowCancelled, Payload: body}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := projections.GetWorkflow(ctx, pool, "wf-10"); err != nil || got.Fresh() {

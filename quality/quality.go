@@ -13,15 +13,16 @@ import (
 	"slices"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
 // Event is one event of a negotiation tree as the scorer reads it.
 type Event struct {
 	StreamID   string
-	Payload    domain.Payload
-	LLMCall    *domain.LLMCall
+	Payload    event.Payload
+	LLMCall    *event.LLMCall
 	RecordedAt time.Time
 }
 
@@ -39,7 +40,7 @@ type Report struct {
 	Tree   Scores `json:"tree"`
 	// Plan is the tree's plan: the root's completion's merged plan, else
 	// its final proposal (nil without one).
-	Plan *domain.Proposal `json:"-"`
+	Plan *negotiation.Proposal `json:"-"`
 	// Placed counts, for every agent invited anywhere in the tree, the
 	// places it holds in the tree's plan (for fairness across
 	// negotiations).
@@ -94,12 +95,12 @@ type LLMCost struct {
 	// Fallbacks counts the calls whose answer was the prompt's fallback.
 	Fallbacks int `json:"fallbacks"`
 	// Reused counts the answers taken from an earlier recorded call with
-	// the same input (domain.LLMCall.Reused) instead of calling the
+	// the same input (event.LLMCall.Reused) instead of calling the
 	// provider.
 	Reused int `json:"reused"`
 }
 
-func (c *LLMCost) add(call *domain.LLMCall) {
+func (c *LLMCost) add(call *event.LLMCall) {
 	if call == nil {
 		return
 	}
@@ -118,21 +119,21 @@ func (c *LLMCost) add(call *domain.LLMCall) {
 // tree is what the scorer folds from the events.
 type tree struct {
 	root          string
-	needs         map[string][]domain.Need // demand id → its needs
+	needs         map[string][]negotiation.Need // demand id → its needs
 	fit           map[string]map[string]float64
 	channelDemand map[string]string // channel id → demand id
 	subChannel    map[string]string // sub-channel id → sub-demand id
 	submitted     time.Time
 	agreed        time.Time // the root channel's agreement
 	completedAt   time.Time
-	rootDone      *domain.NegotiationCompleted
-	rootFailed    *domain.NegotiationFailed
+	rootDone      *negotiation.NegotiationCompleted
+	rootFailed    *negotiation.NegotiationFailed
 	rejected      bool
-	final         map[string]*domain.Proposal // channel → final proposal
+	final         map[string]*negotiation.Proposal // channel → final proposal
 	rounds        map[string]int
 	lastRate      map[string]float64
-	lastFeedback  map[string]map[string]domain.FeedbackType // channel → agent → last answer
-	conditional   map[string]map[string]bool                // channel → agents who offered with conditions
+	lastFeedback  map[string]map[string]negotiation.FeedbackType // channel → agent → last answer
+	conditional   map[string]map[string]bool                     // channel → agents who offered with conditions
 	rootCost      LLMCost
 	treeCost      LLMCost
 	invited       []string
@@ -141,14 +142,14 @@ type tree struct {
 // Score folds a negotiation tree's events (in log order) into its report.
 // tags returns an agent's capability tags (nil when unknown).
 func Score(rootDemandID string, events []Event, tags func(agentID string) []string) Report {
-	t := &tree{root: rootDemandID, needs: map[string][]domain.Need{}, fit: map[string]map[string]float64{},
-		channelDemand: map[string]string{}, subChannel: map[string]string{}, final: map[string]*domain.Proposal{},
-		rounds: map[string]int{}, lastRate: map[string]float64{}, lastFeedback: map[string]map[string]domain.FeedbackType{},
+	t := &tree{root: rootDemandID, needs: map[string][]negotiation.Need{}, fit: map[string]map[string]float64{},
+		channelDemand: map[string]string{}, subChannel: map[string]string{}, final: map[string]*negotiation.Proposal{},
+		rounds: map[string]int{}, lastRate: map[string]float64{}, lastFeedback: map[string]map[string]negotiation.FeedbackType{},
 		conditional: map[string]map[string]bool{}}
-	rootChannel := domain.ChannelIDFor(rootDemandID)
+	rootChannel := negotiation.ChannelIDFor(rootDemandID)
 	for _, e := range events {
 		t.treeCost.add(e.LLMCall)
-		if e.StreamID == domain.DemandStream(rootDemandID) || e.StreamID == domain.ChannelStream(rootChannel) {
+		if e.StreamID == negotiation.DemandStream(rootDemandID) || e.StreamID == negotiation.ChannelStream(rootChannel) {
 			t.rootCost.add(e.LLMCall)
 		}
 		t.apply(e, rootChannel)
@@ -158,12 +159,12 @@ func Score(rootDemandID string, events []Event, tags func(agentID string) []stri
 	case t.rejected:
 		r.Final, r.Status = true, "rejected"
 	case t.rootFailed != nil && t.rootDone == nil:
-		r.Final, r.Status = true, string(domain.ChannelStatusFailed)
+		r.Final, r.Status = true, string(negotiation.ChannelStatusFailed)
 	case t.rootDone != nil:
 		r.Final, r.Status = true, string(t.rootDone.Status)
 	}
 	rootNeeds := t.needs[rootDemandID]
-	var rootPlan, treePlan []domain.Assignment
+	var rootPlan, treePlan []negotiation.Assignment
 	if p := t.final[rootChannel]; p != nil {
 		rootPlan = p.Assignments
 		treePlan = p.Assignments
@@ -237,65 +238,65 @@ func Mean(all []Scores) Scores {
 // of tree.apply): of any other event it reads only the stream, the LLM
 // call and the time, so a reader may leave their payloads undecoded (nil)
 // and get the same report.
-var ScoredTypes = []domain.EventType{
-	(*domain.DemandSubmitted)(nil).EventType(), (*domain.DemandUnderstood)(nil).EventType(),
-	(*domain.DemandRejected)(nil).EventType(), (*domain.FilterCompleted)(nil).EventType(),
-	(*domain.ChannelCreated)(nil).EventType(), (*domain.SubnetTriggered)(nil).EventType(),
-	(*domain.OfferSubmitted)(nil).EventType(), (*domain.ProposalFeedback)(nil).EventType(),
-	(*domain.FeedbackEvaluated)(nil).EventType(), (*domain.ProposalFinalized)(nil).EventType(),
-	(*domain.NegotiationForceFinalized)(nil).EventType(), (*domain.NegotiationFailed)(nil).EventType(),
-	(*domain.NegotiationCompleted)(nil).EventType(),
+var ScoredTypes = []event.EventType{
+	(*negotiation.DemandSubmitted)(nil).EventType(), (*negotiation.DemandUnderstood)(nil).EventType(),
+	(*negotiation.DemandRejected)(nil).EventType(), (*negotiation.FilterCompleted)(nil).EventType(),
+	(*negotiation.ChannelCreated)(nil).EventType(), (*negotiation.SubnetTriggered)(nil).EventType(),
+	(*negotiation.OfferSubmitted)(nil).EventType(), (*negotiation.ProposalFeedback)(nil).EventType(),
+	(*negotiation.FeedbackEvaluated)(nil).EventType(), (*negotiation.ProposalFinalized)(nil).EventType(),
+	(*negotiation.NegotiationForceFinalized)(nil).EventType(), (*negotiation.NegotiationFailed)(nil).EventType(),
+	(*negotiation.NegotiationCompleted)(nil).EventType(),
 }
 
 func (t *tree) apply(e Event, rootChannel string) {
 	switch p := e.Payload.(type) {
-	case *domain.DemandSubmitted:
+	case *negotiation.DemandSubmitted:
 		if p.DemandID == t.root {
 			t.submitted = e.RecordedAt
 		}
-	case *domain.DemandUnderstood:
-		t.needs[p.DemandID] = domain.NeedsOf(p.Understanding())
-	case *domain.DemandRejected:
+	case *negotiation.DemandUnderstood:
+		t.needs[p.DemandID] = negotiation.NeedsOf(p.Understanding())
+	case *negotiation.DemandRejected:
 		if p.DemandID == t.root {
 			t.rejected = true
 		}
-	case *domain.FilterCompleted:
+	case *negotiation.FilterCompleted:
 		m := map[string]float64{}
 		for _, c := range p.Candidates {
 			m[c.AgentID] = float64(c.RelevanceScore) / 100
 		}
 		t.fit[p.DemandID] = m
-	case *domain.ChannelCreated:
+	case *negotiation.ChannelCreated:
 		t.channelDemand[p.ChannelID] = p.DemandID
 		t.invited = append(t.invited, p.InvitedAgents...)
-	case *domain.SubnetTriggered:
+	case *negotiation.SubnetTriggered:
 		t.subChannel[p.SubChannelID] = p.SubDemandID
-	case *domain.OfferSubmitted:
-		if p.Decision == domain.OfferDecisionConditional {
+	case *negotiation.OfferSubmitted:
+		if p.Decision == negotiation.OfferDecisionConditional {
 			setIn(t.conditional, p.ChannelID, p.AgentID, true)
 		}
-	case *domain.ProposalFeedback:
+	case *negotiation.ProposalFeedback:
 		setIn(t.lastFeedback, p.ChannelID, p.AgentID, p.FeedbackType)
-	case *domain.FeedbackEvaluated:
+	case *negotiation.FeedbackEvaluated:
 		t.lastRate[p.ChannelID] = p.AcceptRate
 		t.rounds[p.ChannelID] = max(t.rounds[p.ChannelID], p.Round)
-	case *domain.ProposalFinalized:
+	case *negotiation.ProposalFinalized:
 		fp := p.FinalProposal
 		t.final[p.ChannelID] = &fp
 		if p.ChannelID == rootChannel {
 			t.agreed = e.RecordedAt
 		}
-	case *domain.NegotiationForceFinalized:
+	case *negotiation.NegotiationForceFinalized:
 		fp := p.FinalProposal
 		t.final[p.ChannelID] = &fp
 		if p.ChannelID == rootChannel {
 			t.agreed = e.RecordedAt
 		}
-	case *domain.NegotiationFailed:
+	case *negotiation.NegotiationFailed:
 		if p.DemandID == t.root {
 			t.rootFailed = p
 		}
-	case *domain.NegotiationCompleted:
+	case *negotiation.NegotiationCompleted:
 		if p.ChannelID == rootChannel {
 			t.rootDone, t.completedAt = p, e.RecordedAt
 		}
@@ -304,14 +305,14 @@ func (t *tree) apply(e Event, rootChannel string) {
 
 // treeNeeds are the root's needs and those the sub-demands added (a
 // sub-demand's need of the same role as a root need is that need).
-func (t *tree) treeNeeds(root []domain.Need) []domain.Need {
+func (t *tree) treeNeeds(root []negotiation.Need) []negotiation.Need {
 	out := slices.Clone(root)
 	for id, needs := range t.needs {
 		if id == t.root {
 			continue
 		}
 		for _, n := range needs {
-			if !slices.ContainsFunc(out, func(m domain.Need) bool { return m.Role == n.Role }) {
+			if !slices.ContainsFunc(out, func(m negotiation.Need) bool { return m.Role == n.Role }) {
 				out = append(out, n)
 			}
 		}
@@ -321,15 +322,15 @@ func (t *tree) treeNeeds(root []domain.Need) []domain.Need {
 
 // scores measures plan against needs; channels are those whose rounds
 // count.
-func (t *tree) scores(needs []domain.Need, plan []domain.Assignment, channels []string, tags func(string) []string) Scores {
+func (t *tree) scores(needs []negotiation.Need, plan []negotiation.Assignment, channels []string, tags func(string) []string) Scores {
 	s := Scores{Needs: len(needs), Assignees: len(plan)}
 	filled := make([]int, len(needs))
 	relevant, stable := 0, 0
 	var fits []float64
 	for _, a := range plan {
-		i := slices.IndexFunc(needs, func(n domain.Need) bool { return n.Role == a.Need })
+		i := slices.IndexFunc(needs, func(n negotiation.Need) bool { return n.Role == a.Need })
 		if i < 0 {
-			i = slices.IndexFunc(needs, func(n domain.Need) bool { return n.Role == a.Role })
+			i = slices.IndexFunc(needs, func(n negotiation.Need) bool { return n.Role == a.Role })
 		}
 		if i < 0 || filled[i] >= needs[i].Count {
 			s.Padding++
@@ -339,11 +340,11 @@ func (t *tree) scores(needs []domain.Need, plan []domain.Assignment, channels []
 		if i >= 0 && needs[i].Serves(tags(a.AgentID)) {
 			relevant++
 		}
-		channel := domain.ChannelIDFor(t.root)
+		channel := negotiation.ChannelIDFor(t.root)
 		if a.SubChannelID != "" {
 			channel = a.SubChannelID
 		}
-		if t.lastFeedback[channel][a.AgentID] == domain.FeedbackAccept && (!t.conditional[channel][a.AgentID] || a.ConditionsAccepted) {
+		if t.lastFeedback[channel][a.AgentID] == negotiation.FeedbackAccept && (!t.conditional[channel][a.AgentID] || a.ConditionsAccepted) {
 			stable++
 		}
 		demand := t.channelDemand[channel]
@@ -462,7 +463,7 @@ func Read(ctx context.Context, r Reader, root string) ([]Event, error) {
 // type the catalog does not know (none that the engine writes) has no
 // payload: Score counts only its LLM call.
 func EventOf(e eventstore.RecordedEvent) (Event, error) {
-	if _, known := domain.Spec(e.Type); !known {
+	if _, known := event.Spec(e.Type); !known {
 		return Event{StreamID: e.StreamID, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt}, nil
 	}
 	p, err := e.Decode()

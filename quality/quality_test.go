@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 )
 
 var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
@@ -13,24 +14,24 @@ var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 // two speakers and a venue, three invited, an agreement assigning two of
 // them (one speaker, one venue) and a third assigned to no need.
 func events(upTo int) []Event {
-	d, c := "d1", domain.ChannelIDFor("d1")
-	needs := []domain.Need{{Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 2}, {Role: "场地", CapabilityTags: []string{"场地提供"}, Count: 1}}
-	plan := domain.Proposal{Assignments: []domain.Assignment{{AgentID: "s1", Role: "演讲嘉宾", Need: "演讲嘉宾"},
+	d, c := "d1", negotiation.ChannelIDFor("d1")
+	needs := []negotiation.Need{{Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 2}, {Role: "场地", CapabilityTags: []string{"场地提供"}, Count: 1}}
+	plan := negotiation.Proposal{Assignments: []negotiation.Assignment{{AgentID: "s1", Role: "演讲嘉宾", Need: "演讲嘉宾"},
 		{AgentID: "v1", Role: "场地", Need: "场地", ConditionsAccepted: false}, {AgentID: "z", Role: "摄影师"}}}
-	call := &domain.LLMCall{InputTokens: 100, OutputTokens: 20}
+	call := &event.LLMCall{InputTokens: 100, OutputTokens: 20}
 	all := []Event{
-		{StreamID: domain.DemandStream(d), Payload: &domain.DemandSubmitted{DemandID: d}, RecordedAt: t0},
-		{StreamID: domain.DemandStream(d), Payload: &domain.DemandUnderstood{DemandID: d, Needs: needs}, LLMCall: call, RecordedAt: t0},
-		{StreamID: domain.DemandStream(d), Payload: &domain.FilterCompleted{DemandID: d, Candidates: []domain.Candidate{
+		{StreamID: negotiation.DemandStream(d), Payload: &negotiation.DemandSubmitted{DemandID: d}, RecordedAt: t0},
+		{StreamID: negotiation.DemandStream(d), Payload: &negotiation.DemandUnderstood{DemandID: d, Needs: needs}, LLMCall: call, RecordedAt: t0},
+		{StreamID: negotiation.DemandStream(d), Payload: &negotiation.FilterCompleted{DemandID: d, Candidates: []negotiation.Candidate{
 			{AgentID: "s1", RelevanceScore: 90}, {AgentID: "v1", RelevanceScore: 40}, {AgentID: "z", RelevanceScore: 10}}}, LLMCall: call, RecordedAt: t0},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.ChannelCreated{ChannelID: c, DemandID: d, InvitedAgents: []string{"s1", "v1", "z", "w"}}, RecordedAt: t0},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.OfferSubmitted{ChannelID: c, Offer: domain.Offer{AgentID: "v1",
-			OfferAnswer: domain.OfferAnswer{Decision: domain.OfferDecisionConditional}}}, RecordedAt: t0},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.ProposalFeedback{ChannelID: c, AgentID: "s1", FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept}}, RecordedAt: t0},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.ProposalFeedback{ChannelID: c, AgentID: "v1", FeedbackAnswer: domain.FeedbackAnswer{FeedbackType: domain.FeedbackAccept}}, RecordedAt: t0},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.FeedbackEvaluated{ChannelID: c, Round: 2, AcceptRate: 0.667}, RecordedAt: t0},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.ProposalFinalized{ChannelID: c, FinalProposal: plan}, RecordedAt: t0.Add(3 * time.Second)},
-		{StreamID: domain.ChannelStream(c), Payload: &domain.NegotiationCompleted{ChannelID: c, DemandID: d, Status: domain.ChannelStatusFinalized,
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.ChannelCreated{ChannelID: c, DemandID: d, InvitedAgents: []string{"s1", "v1", "z", "w"}}, RecordedAt: t0},
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.OfferSubmitted{ChannelID: c, Offer: negotiation.Offer{AgentID: "v1",
+			OfferAnswer: negotiation.OfferAnswer{Decision: negotiation.OfferDecisionConditional}}}, RecordedAt: t0},
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.ProposalFeedback{ChannelID: c, AgentID: "s1", FeedbackAnswer: negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackAccept}}, RecordedAt: t0},
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.ProposalFeedback{ChannelID: c, AgentID: "v1", FeedbackAnswer: negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackAccept}}, RecordedAt: t0},
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.FeedbackEvaluated{ChannelID: c, Round: 2, AcceptRate: 0.667}, RecordedAt: t0},
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.ProposalFinalized{ChannelID: c, FinalProposal: plan}, RecordedAt: t0.Add(3 * time.Second)},
+		{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.NegotiationCompleted{ChannelID: c, DemandID: d, Status: negotiation.ChannelStatusFinalized,
 			FinalProposal: &plan}, RecordedAt: t0.Add(5 * time.Second)},
 	}
 	return all[:upTo]
@@ -72,7 +73,7 @@ func TestGini(t *testing.T) {
 // counts as reused, not as a provider call, and spends no tokens.
 func TestLLMCostReused(t *testing.T) {
 	evs := events(10)
-	evs[2].LLMCall = &domain.LLMCall{InputTokens: 100, OutputTokens: 20, Reused: true}
+	evs[2].LLMCall = &event.LLMCall{InputTokens: 100, OutputTokens: 20, Reused: true}
 	r := Score("d1", evs, func(string) []string { return nil })
 	want := LLMCost{Calls: 1, InputTokens: 100, OutputTokens: 20, Reused: 1}
 	if r.Root.LLM != want || r.Tree.LLM != want {

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -21,17 +23,17 @@ import (
 type eventCache struct {
 	mu      sync.Mutex
 	max     int
-	streams map[string][]domain.Payload // index i holds version i+1
-	order   []string                    // oldest first, for eviction
+	streams map[string][]event.Payload // index i holds version i+1
+	order   []string                   // oldest first, for eviction
 }
 
 func newEventCache(maxStreams int) *eventCache {
-	return &eventCache{max: maxStreams, streams: map[string][]domain.Payload{}}
+	return &eventCache{max: maxStreams, streams: map[string][]event.Payload{}}
 }
 
 // load returns every event of stream, decoded, and the stream's version.
 // The returned slice must not be modified.
-func (c *eventCache) load(ctx context.Context, st *eventstore.Store, stream string) ([]domain.Payload, int64, error) {
+func (c *eventCache) load(ctx context.Context, st *eventstore.Store, stream string) ([]event.Payload, int64, error) {
 	c.mu.Lock()
 	cached := c.streams[stream]
 	c.mu.Unlock()
@@ -62,7 +64,7 @@ func (c *eventCache) load(ctx context.Context, st *eventstore.Store, stream stri
 }
 
 // closes reports whether events hold the end of stream (see ended).
-func closes(events []domain.Payload, stream string) bool {
+func closes(events []event.Payload, stream string) bool {
 	for _, p := range events {
 		if slices.Contains(ended(p), stream) {
 			return true
@@ -71,7 +73,7 @@ func closes(events []domain.Payload, stream string) bool {
 	return false
 }
 
-func (c *eventCache) store(stream string, events []domain.Payload) {
+func (c *eventCache) store(stream string, events []event.Payload) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cur, ok := c.streams[stream]; ok {
@@ -109,20 +111,20 @@ func (c *eventCache) drop(streams ...string) {
 // ended returns the streams an event closes: a channel's completion ends
 // its channel and demand streams; a demand that failed before it had a
 // channel ends the demand stream.
-func ended(p domain.Payload) []string {
+func ended(p event.Payload) []string {
 	switch e := p.(type) {
-	case *domain.NegotiationCompleted:
-		return []string{domain.ChannelStream(e.ChannelID), domain.DemandStream(e.DemandID)}
-	case *domain.NegotiationFailed:
+	case *negotiation.NegotiationCompleted:
+		return []string{negotiation.ChannelStream(e.ChannelID), negotiation.DemandStream(e.DemandID)}
+	case *negotiation.NegotiationFailed:
 		if e.ChannelID == "" {
-			return []string{domain.DemandStream(e.DemandID)}
+			return []string{negotiation.DemandStream(e.DemandID)}
 		}
-	case *domain.WorkflowCompleted:
-		return []string{domain.WorkflowStream(e.WorkflowID)}
-	case *domain.WorkflowFailed:
-		return []string{domain.WorkflowStream(e.WorkflowID)}
-	case *domain.WorkflowCancelled:
-		return []string{domain.WorkflowStream(e.WorkflowID)}
+	case *workflow.WorkflowCompleted:
+		return []string{workflow.WorkflowStream(e.WorkflowID)}
+	case *workflow.WorkflowFailed:
+		return []string{workflow.WorkflowStream(e.WorkflowID)}
+	case *workflow.WorkflowCancelled:
+		return []string{workflow.WorkflowStream(e.WorkflowID)}
 	}
 	return nil
 }

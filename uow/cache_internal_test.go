@@ -6,7 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 )
@@ -18,9 +19,9 @@ import (
 func TestCacheForgetsEndedNegotiations(t *testing.T) {
 	ctx := context.Background()
 	store := eventstore.New(dbtest.New(t), eventstore.Options{})
-	appendTo := func(stream string, p domain.Payload) {
+	appendTo := func(stream string, p event.Payload) {
 		t.Helper()
-		ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), p, domain.Metadata{CorrelationID: "d-1", Actor: domain.ActorSystem})
+		ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), p, event.Metadata{CorrelationID: "d-1", Actor: event.ActorSystem})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,32 +44,32 @@ func TestCacheForgetsEndedNegotiations(t *testing.T) {
 		}
 		return len(evs)
 	}
-	ch, dm := domain.ChannelStream("collab-1"), domain.DemandStream("d-1")
-	appendTo(dm, &domain.DemandSubmitted{DemandID: "d-1", UserID: "u", RawInput: "x"})
-	appendTo(ch, &domain.ChannelCreated{ChannelID: "collab-1", DemandID: "d-1"})
+	ch, dm := negotiation.ChannelStream("collab-1"), negotiation.DemandStream("d-1")
+	appendTo(dm, &negotiation.DemandSubmitted{DemandID: "d-1", UserID: "u", RawInput: "x"})
+	appendTo(ch, &negotiation.ChannelCreated{ChannelID: "collab-1", DemandID: "d-1"})
 	if load(ch) != 1 || load(dm) != 1 || !cached(ch) || !cached(dm) {
 		t.Fatal("a running negotiation's streams are not cached")
 	}
-	appendTo(ch, &domain.NegotiationCompleted{ChannelID: "collab-1", DemandID: "d-1", Status: domain.ChannelStatusFailed})
+	appendTo(ch, &negotiation.NegotiationCompleted{ChannelID: "collab-1", DemandID: "d-1", Status: negotiation.ChannelStatusFailed})
 	if load(ch) != 2 || cached(ch) {
 		t.Fatal("a channel whose completion was read stays cached")
 	}
 	if load(ch) != 2 || cached(ch) {
 		t.Fatal("a late read brought an ended channel back")
 	}
-	c.drop(ended(&domain.NegotiationCompleted{ChannelID: "collab-1", DemandID: "d-1"})...)
+	c.drop(ended(&negotiation.NegotiationCompleted{ChannelID: "collab-1", DemandID: "d-1"})...)
 	if cached(dm) {
 		t.Fatal("the ended negotiation's demand stays cached")
 	}
 	// A demand that failed before it had a channel ends its own stream.
-	appendTo(dm, &domain.NegotiationFailed{DemandID: "d-1", Reason: domain.FailureStuckTimeout})
+	appendTo(dm, &negotiation.NegotiationFailed{DemandID: "d-1", Reason: negotiation.FailureStuckTimeout})
 	if load(dm) != 2 || cached(dm) {
 		t.Fatal("a failed demand stays cached")
 	}
 	// The bound holds for running negotiations too.
 	for i := range 20 {
-		s := domain.ChannelStream("collab-n" + string(rune('a'+i)))
-		appendTo(s, &domain.ChannelCreated{ChannelID: s, DemandID: "d-1"})
+		s := negotiation.ChannelStream("collab-n" + string(rune('a'+i)))
+		appendTo(s, &negotiation.ChannelCreated{ChannelID: s, DemandID: "d-1"})
 		load(s)
 	}
 	if len(c.streams) != 16 || len(c.order) != 16 {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/jobs"
 )
 
@@ -55,7 +55,7 @@ func (u *UnitOfWork) WaitUntil(ctx context.Context, deadline time.Time) error {
 // a domain error will not go away by retrying, so the job is cancelled
 // (and logged); anything else (database, context) is retried.
 func (u *UnitOfWork) JobError(ctx context.Context, step string, err error) error {
-	var de *domain.Error
+	var de *event.Error
 	if errors.As(err, &de) {
 		u.log.ErrorContext(ctx, "step refused by the domain; job cancelled", "step", step, "err", err)
 		return river.JobCancel(err)
@@ -64,8 +64,8 @@ func (u *UnitOfWork) JobError(ctx context.Context, step string, err error) error
 }
 
 // Meta is the metadata of a step's events.
-func Meta(root, actor, causation string) domain.Metadata {
-	return domain.Metadata{CorrelationID: root, Actor: actor, CausationID: causation}
+func Meta(root, actor, causation string) event.Metadata {
+	return event.Metadata{CorrelationID: root, Actor: actor, CausationID: causation}
 }
 
 // Causation is the causation id of the events a job writes.

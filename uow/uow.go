@@ -15,7 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/jobs"
 )
@@ -32,7 +33,7 @@ type Config struct {
 	Logger *slog.Logger
 	// Observe, when set, sees every event this process committed, after
 	// the commit (metrics; it must not block).
-	Observe func(domain.Payload)
+	Observe func(event.Payload)
 	// Tracing says events and jobs carry their tree's traceparent.
 	Tracing bool
 	// BeforeCommit, when set, runs before every commit (the agent
@@ -86,15 +87,15 @@ func (u *UnitOfWork) Now() time.Time { return u.cfg.Now() }
 type Append struct {
 	Stream   string
 	Expected eventstore.ExpectedVersion
-	Events   []domain.Payload
-	Meta     domain.Metadata
+	Events   []event.Payload
+	Meta     event.Metadata
 	// Call is the LLM call whose answer produced the event of type
 	// CallFor; it is recorded in that event's metadata.
-	Call    *domain.LLMCall
-	CallFor domain.EventType
+	Call    *event.LLMCall
+	CallFor event.EventType
 	// AgentCalls are the twins' LLM calls, recorded on each agent's own
 	// offer or feedback event.
-	AgentCalls map[string]*domain.LLMCall
+	AgentCalls map[string]*event.LLMCall
 	// Raw are events appended as they are (a fork's copy of another
 	// tree's history) instead of Events.
 	Raw []eventstore.EventData
@@ -117,7 +118,7 @@ func (p *Plan) empty() bool { return p == nil || (len(p.Appends) == 0 && len(p.J
 // against any other writer, and a conflict reruns build. build must read
 // only through the store it is given (no pool connections inside the
 // transaction); a nil or empty plan writes nothing. A decision error
-// (*domain.Error) comes back as is; other errors are wrapped with step. It
+// (*event.Error) comes back as is; other errors are wrapped with step. It
 // returns the last global position written (0 if none).
 func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, build func(ctx context.Context, st *eventstore.Store) (*Plan, error)) (int64, error) {
 	if u.cfg.BeforeCommit != nil {
@@ -198,7 +199,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			}
 			continue
 		}
-		var de *domain.Error
+		var de *event.Error
 		if errors.As(err, &de) {
 			return 0, err // a domain decision, reported as is (TOWOW_* code first)
 		}
@@ -221,13 +222,13 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 }
 
 // agentOf is the agent an agent event is about ("" for other events).
-func agentOf(p domain.Payload) string {
+func agentOf(p event.Payload) string {
 	switch e := p.(type) {
-	case *domain.OfferSubmitted:
+	case *negotiation.OfferSubmitted:
 		return e.AgentID
-	case *domain.ProposalFeedback:
+	case *negotiation.ProposalFeedback:
 		return e.AgentID
-	case *domain.AgentWithdrawn:
+	case *negotiation.AgentWithdrawn:
 		return e.AgentID
 	}
 	return ""
@@ -238,14 +239,14 @@ func encode(a Append) ([]eventstore.EventData, error) {
 	for i, p := range a.Events {
 		md := a.Meta
 		switch agent := agentOf(p); {
-		case md.Actor == domain.ActorSystem: // e.g. feedback that timed out
+		case md.Actor == event.ActorSystem: // e.g. feedback that timed out
 		case agent != "":
-			md.Actor = domain.AgentActor(agent)
-			if call := a.AgentCalls[agent]; call != nil && p.EventType() != domain.EventAgentWithdrawn {
+			md.Actor = event.AgentActor(agent)
+			if call := a.AgentCalls[agent]; call != nil && p.EventType() != negotiation.EventAgentWithdrawn {
 				md.LLMCall = call
 			}
-		case strings.HasPrefix(md.Actor, "agent:") && strings.HasPrefix(a.Stream, domain.ChannelStream("")):
-			md.Actor = domain.ActorChannelAdmin // a twins' stage: the channel's own events are the ChannelAdmin's
+		case strings.HasPrefix(md.Actor, "agent:") && strings.HasPrefix(a.Stream, negotiation.ChannelStream("")):
+			md.Actor = event.ActorChannelAdmin // a twins' stage: the channel's own events are the ChannelAdmin's
 		}
 		if a.Call != nil && p.EventType() == a.CallFor {
 			md.LLMCall = a.Call
@@ -288,7 +289,7 @@ func (u *UnitOfWork) insertJobs(ctx context.Context, tx pgx.Tx, js []Job, tracep
 // the event cache and returns its version. The events apply sees are
 // shared with the cache: the state they build is read-only unless its
 // Apply never writes into an event's memory.
-func (u *UnitOfWork) Fold(ctx context.Context, st *eventstore.Store, stream string, apply func(domain.Payload)) (eventstore.ExpectedVersion, error) {
+func (u *UnitOfWork) Fold(ctx context.Context, st *eventstore.Store, stream string, apply func(event.Payload)) (eventstore.ExpectedVersion, error) {
 	events, version, err := u.cache.load(ctx, st, stream)
 	if err != nil {
 		return 0, err
@@ -310,7 +311,7 @@ func (u *UnitOfWork) treeTrace(ctx context.Context, st *eventstore.Store, root s
 	if tp, ok := jobs.TreeTraceOf(ctx); ok {
 		return tp, nil
 	}
-	evs, err := st.ReadStream(ctx, domain.DemandStream(root), 0, 1)
+	evs, err := st.ReadStream(ctx, negotiation.DemandStream(root), 0, 1)
 	if err != nil {
 		return "", fmt.Errorf("trace of tree %s: %w", root, err)
 	}

@@ -20,7 +20,9 @@ import (
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/directory"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
@@ -48,10 +50,10 @@ type Opts struct {
 	// Provider answers the prompts (default: the builtin brain).
 	Provider llm.Provider
 	// Rules are the channels' rules (default: the design's).
-	Rules domain.Rules
+	Rules negotiation.Rules
 	// Profiles are registered at start (default: the embedded mock
 	// profiles).
-	Profiles []domain.AgentProfile
+	Profiles []negotiation.AgentProfile
 	// LLMCfg and Write adjust the LLM client's and the write side's
 	// configuration.
 	LLMCfg func(*llm.Config)
@@ -97,8 +99,8 @@ func New(t testing.TB, o Opts) *Harness {
 		o.LLMCfg(&cfg)
 	}
 	client := llm.NewClient(cfg)
-	if o.Rules == (domain.Rules{}) {
-		o.Rules = domain.DefaultRules()
+	if o.Rules == (negotiation.Rules{}) {
+		o.Rules = negotiation.DefaultRules()
 	}
 	dir := directory.NewDirectory(store)
 	w, err := app.NewWriteSide(pool, store, dir, client, true, o.writeConfig(t))
@@ -106,7 +108,7 @@ func New(t testing.TB, o Opts) *Harness {
 		t.Fatal(err)
 	}
 	if o.Profiles == nil {
-		ps, errs := domain.ParseProfiles(data.MockProfiles)
+		ps, errs := negotiation.ParseProfiles(data.MockProfiles)
 		if len(errs) > 0 {
 			t.Fatal(errs[0])
 		}
@@ -143,16 +145,16 @@ func (h *Harness) Restart() *Harness {
 }
 
 // Channel folds a channel from its events (the caller owns it).
-func (h *Harness) Channel(ctx context.Context, channelID string) (*domain.Channel, error) {
-	c := &domain.Channel{}
-	_, err := h.Store.Fold(ctx, domain.ChannelStream(channelID), c.Apply)
+func (h *Harness) Channel(ctx context.Context, channelID string) (*negotiation.Channel, error) {
+	c := &negotiation.Channel{}
+	_, err := h.Store.Fold(ctx, negotiation.ChannelStream(channelID), c.Apply)
 	return c, err
 }
 
 // Demand folds a demand from its events.
-func (h *Harness) Demand(ctx context.Context, demandID string) (*domain.DemandState, error) {
-	d := &domain.DemandState{}
-	_, err := h.Store.Fold(ctx, domain.DemandStream(demandID), d.Apply)
+func (h *Harness) Demand(ctx context.Context, demandID string) (*negotiation.DemandState, error) {
+	d := &negotiation.DemandState{}
+	_, err := h.Store.Fold(ctx, negotiation.DemandStream(demandID), d.Apply)
 	return d, err
 }
 
@@ -172,8 +174,8 @@ func (h *Harness) Start() {
 
 // Outcome is how a negotiation tree ended.
 type Outcome struct {
-	Demand  *domain.DemandState
-	Channel *domain.Channel // nil when the demand failed before a channel existed
+	Demand  *negotiation.DemandState
+	Channel *negotiation.Channel // nil when the demand failed before a channel existed
 }
 
 // Wait polls until the demand's negotiation tree completed.
@@ -269,21 +271,21 @@ func (h *Harness) Refused(t testing.TB, name string, want error, cmd func() erro
 func (h *Harness) ErrorsOf(demandID string) []string {
 	var codes []string
 	for _, e := range h.Events(demandID) {
-		if e.Type == domain.EventErrorOccurred {
+		if e.Type == negotiation.EventErrorOccurred {
 			p, _ := e.Decode()
-			codes = append(codes, p.(*domain.ErrorOccurred).ErrorCode)
+			codes = append(codes, p.(*negotiation.ErrorOccurred).ErrorCode)
 		}
 	}
 	return codes
 }
 
 // WaitWorkflow polls until the workflow exists and cond holds.
-func (h *Harness) WaitWorkflow(id string, within time.Duration, cond func(w *domain.Workflow) bool) *domain.Workflow {
+func (h *Harness) WaitWorkflow(id string, within time.Duration, cond func(w *workflow.Workflow) bool) *workflow.Workflow {
 	h.T.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		w := &domain.Workflow{}
-		if _, err := h.Store.Fold(context.Background(), domain.WorkflowStream(id), w.Apply); err != nil {
+		w := &workflow.Workflow{}
+		if _, err := h.Store.Fold(context.Background(), workflow.WorkflowStream(id), w.Apply); err != nil {
 			h.T.Fatal(err)
 		}
 		if w.Exists() && cond(w) {
@@ -297,7 +299,7 @@ func (h *Harness) WaitWorkflow(id string, within time.Duration, cond func(w *dom
 }
 
 // Say sends a message about a workflow and waits for the agent's reply.
-func (h *Harness) Say(id, text string) domain.Turn {
+func (h *Harness) Say(id, text string) workflow.Turn {
 	h.T.Helper()
 	msg, _, err := h.C.SendMessage(context.Background(), id, text, "tab-1", "user_alice")
 	if err != nil {
@@ -334,22 +336,22 @@ func WaitFor(t testing.TB, within time.Duration, cond func() bool) {
 }
 
 // AgentsFeedback is an external agent's feedback of type ft.
-func AgentsFeedback(ft domain.FeedbackType) domain.FeedbackAnswer {
-	return domain.FeedbackAnswer{FeedbackType: ft, Reasoning: "external"}
+func AgentsFeedback(ft negotiation.FeedbackType) negotiation.FeedbackAnswer {
+	return negotiation.FeedbackAnswer{FeedbackType: ft, Reasoning: "external"}
 }
 
 // RootPlan is the plan a tree's root channel completed with.
-func RootPlan(t testing.TB, evs []eventstore.RecordedEvent, demandID string) (*domain.Proposal, domain.ChannelStatus) {
+func RootPlan(t testing.TB, evs []eventstore.RecordedEvent, demandID string) (*negotiation.Proposal, negotiation.ChannelStatus) {
 	t.Helper()
 	for _, e := range evs {
-		if e.Type != domain.EventNegotiationCompleted || e.StreamID != domain.ChannelStream(domain.ChannelIDFor(demandID)) {
+		if e.Type != negotiation.EventNegotiationCompleted || e.StreamID != negotiation.ChannelStream(negotiation.ChannelIDFor(demandID)) {
 			continue
 		}
 		p, err := e.Decode()
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := p.(*domain.NegotiationCompleted)
+		c := p.(*negotiation.NegotiationCompleted)
 		if c.MergedPlan != nil {
 			return c.MergedPlan, c.Status
 		}
@@ -360,7 +362,7 @@ func RootPlan(t testing.TB, evs []eventstore.RecordedEvent, demandID string) (*d
 }
 
 // FirstOf is the position of the first event of type typ on stream.
-func FirstOf(t testing.TB, evs []eventstore.RecordedEvent, typ domain.EventType, stream string) int64 {
+func FirstOf(t testing.TB, evs []eventstore.RecordedEvent, typ event.EventType, stream string) int64 {
 	t.Helper()
 	for _, e := range evs {
 		if e.Type == typ && e.StreamID == stream {

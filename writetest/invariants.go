@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -86,7 +86,7 @@ func (h *Harness) Check(demandID string) {
 		switch {
 		case strings.HasPrefix(stream, "channel-"):
 			id := strings.TrimPrefix(stream, "channel-")
-			folded := &domain.Channel{}
+			folded := &negotiation.Channel{}
 			for _, e := range evs {
 				p, err := e.Decode()
 				if err != nil {
@@ -104,7 +104,7 @@ func (h *Harness) Check(demandID string) {
 			checkChannel(t, id, evs)
 		case strings.HasPrefix(stream, "demand-"):
 			id := strings.TrimPrefix(stream, "demand-")
-			folded := &domain.DemandState{}
+			folded := &negotiation.DemandState{}
 			for _, e := range evs {
 				p, _ := e.Decode()
 				folded.Apply(p)
@@ -125,69 +125,69 @@ func (h *Harness) Check(demandID string) {
 func checkChannel(t testing.TB, id string, evs []eventstore.RecordedEvent) {
 	t.Helper()
 	offers, feedback := map[string]bool{}, map[string]bool{}
-	status := domain.ChannelStatus("")
+	status := negotiation.ChannelStatus("")
 	completed, closed := 0, 0
-	var created *domain.ChannelCreated
+	var created *negotiation.ChannelCreated
 	invited := map[string]bool{}
 	for i, e := range evs {
 		if closed > 0 {
 			t.Fatalf("channel %s: %s after it closed", id, e.Type)
 		}
-		if completed > 0 && e.Type != domain.EventChannelClosed {
+		if completed > 0 && e.Type != negotiation.EventChannelClosed {
 			t.Fatalf("channel %s: %s after completion", id, e.Type)
 		}
 		p, _ := e.Decode()
 		switch ev := p.(type) {
-		case *domain.ChannelCreated:
-			status, created = domain.ChannelStatusCreated, ev
+		case *negotiation.ChannelCreated:
+			status, created = negotiation.ChannelStatusCreated, ev
 			if ev.CreatedAt.IsZero() {
 				t.Fatalf("channel %s: created without its opening time", id)
 			}
-		case *domain.DemandBroadcast:
+		case *negotiation.DemandBroadcast:
 			if !ev.Urgency.Valid() {
 				t.Fatalf("channel %s: broadcast with urgency %q", id, ev.Urgency)
 			}
-		case *domain.ChannelInviteSent:
+		case *negotiation.ChannelInviteSent:
 			invited[ev.AgentID] = true // at the broadcast, or a fork's add_agent
-		case *domain.OfferRequested:
+		case *negotiation.OfferRequested:
 			if !invited[ev.AgentID] && ev.Round == 1 {
 				t.Fatalf("channel %s: offer requested of %s before its invitation", id, ev.AgentID)
 			}
-		case *domain.ProposalFinalized:
+		case *negotiation.ProposalFinalized:
 			want := e.RecordedAt.Sub(created.CreatedAt).Seconds()
 			if got := float64(ev.TotalDurationSeconds); got > want+1 || got < want-2 {
 				t.Fatalf("channel %s: total_duration_seconds %d, but it opened %.1f s before", id, ev.TotalDurationSeconds, want)
 			}
-		case *domain.ChannelClosed:
+		case *negotiation.ChannelClosed:
 			nc, _ := evs[i-1].Decode()
-			if c, ok := nc.(*domain.NegotiationCompleted); !ok || c.Status != ev.Status || ev.Reason == "" {
+			if c, ok := nc.(*negotiation.NegotiationCompleted); !ok || c.Status != ev.Status || ev.Reason == "" {
 				t.Fatalf("channel %s: closed %+v after %s", id, ev, evs[i-1].Type)
 			}
 			closed++
-		case *domain.ChannelStatusChanged:
-			if ev.OldStatus != status || !domain.CanTransition(ev.OldStatus, ev.NewStatus) {
+		case *negotiation.ChannelStatusChanged:
+			if ev.OldStatus != status || !negotiation.CanTransition(ev.OldStatus, ev.NewStatus) {
 				t.Fatalf("channel %s: transition %s → %s while %s", id, ev.OldStatus, ev.NewStatus, status)
 			}
 			status = ev.NewStatus
-		case *domain.OfferSubmitted:
+		case *negotiation.OfferSubmitted:
 			if offers[ev.AgentID] {
 				t.Fatalf("channel %s: second offer from %s", id, ev.AgentID)
 			}
 			offers[ev.AgentID] = true
-		case *domain.ProposalFeedback:
+		case *negotiation.ProposalFeedback:
 			k := fmt.Sprint(ev.AgentID, "/", ev.Round)
 			if feedback[k] {
 				t.Fatalf("channel %s: second feedback %s", id, k)
 			}
 			feedback[k] = true
-		case *domain.NegotiationCompleted:
+		case *negotiation.NegotiationCompleted:
 			completed++
 		}
 	}
 	if completed != 1 || closed != 1 {
 		t.Fatalf("channel %s completed %d times and closed %d times", id, completed, closed)
 	}
-	if broadcast := slices.ContainsFunc(evs, func(e eventstore.RecordedEvent) bool { return e.Type == domain.EventDemandBroadcast }); broadcast {
+	if broadcast := slices.ContainsFunc(evs, func(e eventstore.RecordedEvent) bool { return e.Type == negotiation.EventDemandBroadcast }); broadcast {
 		for _, cand := range created.Candidates {
 			if !invited[cand.AgentID] {
 				t.Fatalf("channel %s: candidate %s never invited", id, cand.AgentID)
@@ -204,18 +204,18 @@ func checkCodedFailures(t testing.TB, stream string, evs []eventstore.RecordedEv
 	for i, e := range evs {
 		p, _ := e.Decode()
 		switch ev := p.(type) {
-		case *domain.NegotiationFailed:
+		case *negotiation.NegotiationFailed:
 			if !strings.HasPrefix(ev.ErrorCode, "TOWOW_") {
 				t.Fatalf("%s: failure %s without a code", stream, ev.Reason)
 			}
-			if i+1 == len(evs) || evs[i+1].Type != domain.EventErrorOccurred || evs[i+1].Metadata.CausationID != e.Metadata.CausationID {
+			if i+1 == len(evs) || evs[i+1].Type != negotiation.EventErrorOccurred || evs[i+1].Metadata.CausationID != e.Metadata.CausationID {
 				t.Fatalf("%s: failure %s (%s) not followed by its towow.error.occurred", stream, ev.Reason, ev.ErrorCode)
 			}
 			next, _ := evs[i+1].Decode()
-			if o := next.(*domain.ErrorOccurred); o.ErrorCode != ev.ErrorCode || o.Context["demand_id"] != ev.DemandID {
+			if o := next.(*negotiation.ErrorOccurred); o.ErrorCode != ev.ErrorCode || o.Context["demand_id"] != ev.DemandID {
 				t.Fatalf("%s: failure %s coded %s followed by error %+v", stream, ev.Reason, ev.ErrorCode, o)
 			}
-		case *domain.ErrorOccurred:
+		case *negotiation.ErrorOccurred:
 			if !strings.HasPrefix(ev.ErrorCode, "TOWOW_") || ev.ErrorMessage == "" {
 				t.Fatalf("%s: error without a code or message: %+v", stream, ev)
 			}

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 )
@@ -124,15 +124,15 @@ func MustJSON(v any) string {
 // Raw replies in the shapes the prompts ask for.
 
 // OfferReply is a prompt 3 reply.
-func OfferReply(decision domain.OfferDecision, conditions ...string) string {
+func OfferReply(decision negotiation.OfferDecision, conditions ...string) string {
 	return MustJSON(map[string]any{"decision": decision, "contribution": "我可以负责这部分工作", "conditions": conditions,
 		"reasoning": "scripted", "decline_reason": "", "confidence": 80})
 }
 
 // FeedbackReply is a prompt 5 reply.
-func FeedbackReply(t domain.FeedbackType) string {
+func FeedbackReply(t negotiation.FeedbackType) string {
 	req := ""
-	if t == domain.FeedbackNegotiate {
+	if t == negotiation.FeedbackNegotiate {
 		req = "希望调整时间"
 	}
 	return MustJSON(map[string]any{"feedback_type": t, "reasoning": "scripted " + string(t), "adjustment_request": req,
@@ -186,22 +186,22 @@ func CandidatesReply(in *llm.FilterInput, ids ...string) string {
 
 // TestProfiles are n twin profiles a1..an (tag 摄影), plus the external
 // agents named.
-func TestProfiles(n int, external ...string) []domain.AgentProfile {
-	var out []domain.AgentProfile
-	mk := func(id string, mode domain.AgentMode) domain.AgentProfile {
-		return domain.AgentProfile{AgentID: id, UserName: "Agent " + id, ProfileSummary: "测试用的数字分身 " + id,
+func TestProfiles(n int, external ...string) []negotiation.AgentProfile {
+	var out []negotiation.AgentProfile
+	mk := func(id string, mode negotiation.AgentMode) negotiation.AgentProfile {
+		return negotiation.AgentProfile{AgentID: id, UserName: "Agent " + id, ProfileSummary: "测试用的数字分身 " + id,
 			Location: "北京", Tags: []string{"摄影", "活动策划"}, Mode: mode}
 	}
 	for i := 1; i <= n; i++ {
 		out = append(out, mk(fmt.Sprintf("agent_%d", i), ""))
 	}
 	for _, id := range external {
-		out = append(out, mk(id, domain.AgentModeExternal))
+		out = append(out, mk(id, negotiation.AgentModeExternal))
 	}
 	return out
 }
 
 // AgentsOffer is an external agent's offer with decision d.
-func AgentsOffer(d domain.OfferDecision) domain.OfferAnswer {
-	return domain.OfferAnswer{Decision: d, Contribution: "我来负责", Reasoning: "external"}
+func AgentsOffer(d negotiation.OfferDecision) negotiation.OfferAnswer {
+	return negotiation.OfferAnswer{Decision: d, Contribution: "我来负责", Reasoning: "external"}
 }

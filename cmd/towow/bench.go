@@ -20,7 +20,7 @@ import (
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/bench"
 	"github.com/towow/towow/data"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/projections"
 )
 
@@ -374,7 +374,7 @@ func cmdBenchFilter(ctx context.Context, cfg config, args []string, stdout, stde
 	if *reps < 1 {
 		return fmt.Errorf("%w: -reps must be at least 1", errUsage)
 	}
-	profiles, perrs := domain.ParseProfiles(data.MockProfiles)
+	profiles, perrs := negotiation.ParseProfiles(data.MockProfiles)
 	if len(perrs) > 0 {
 		return fmt.Errorf("the embedded profiles: %v", perrs[0])
 	}

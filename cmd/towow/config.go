@@ -9,7 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/internal/tracing"
 	"github.com/towow/towow/jobs"
@@ -30,7 +31,7 @@ const (
 	defaultLogLevel = "info"
 )
 
-var defaultRules = domain.DefaultRules()
+var defaultRules = negotiation.DefaultRules()
 
 // dur, secs and num write a default as the table shows it.
 func dur(d time.Duration) string {
@@ -84,7 +85,7 @@ var envVars = []envVar{
 	{"TOWOW_JOB_RESCUE_AFTER", dur(jobs.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
 	{"TOWOW_AGENT_OFFLINE_AFTER", dur(presence.DefaultOfflineAfter), "An external agent comes online (towow.agent.online) with its first request and goes offline (towow.agent.offline) when it has made none for this long."},
 	{"TOWOW_HTTP_ALLOW", "(unset: none)", "Hosts a workflow's http nodes may POST to, comma-separated: host, host:port or *.domain (e.g. hooks.example.com,127.0.0.1:9000). An http node to any other host is refused by the Coordinator."},
-	{"TOWOW_DECISION_RATE_LIMIT", num(domain.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
+	{"TOWOW_DECISION_RATE_LIMIT", num(workflow.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "(unset: tracing off)", "OTLP/HTTP collector that turns OpenTelemetry tracing on, e.g. http://localhost:4318 (Jaeger): spans of HTTP requests, River jobs, database and LLM calls, one trace per negotiation tree. The other OTEL_* variables work too (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, _HEADERS, OTEL_RESOURCE_ATTRIBUTES, OTEL_SDK_DISABLED)."},
 	{"OTEL_SERVICE_NAME", tracing.DefaultServiceName, "service.name of the spans."},
@@ -117,7 +118,7 @@ type config struct {
 	// benchmarks' -llm-latency).
 	builtinLatency time.Duration
 
-	Rules         domain.Rules
+	Rules         negotiation.Rules
 	MaxCandidates int
 	Shortlist     int
 	Workers       int
@@ -170,7 +171,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if c.LLM == "openai" && c.LLMModel == "" {
 		return c, fmt.Errorf("TOWOW_LLM=openai needs LLM_MODEL (e.g. LLM_MODEL=qwen2.5:7b for Ollama)")
 	}
-	c.Rules = domain.DefaultRules()
+	c.Rules = negotiation.DefaultRules()
 	p := parser{getenv: getenv}
 	c.LLMTimeout = p.duration("LLM_TIMEOUT", llm.DefaultTimeout)
 	c.RetryBudget = 2 * c.LLMTimeout
@@ -216,7 +217,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		c.HTTPAllow = append(c.HTTPAllow, h)
 	}
-	c.DecisionRateLimit = p.count("TOWOW_DECISION_RATE_LIMIT", domain.DefaultDecisionRateLimit, 1)
+	c.DecisionRateLimit = p.count("TOWOW_DECISION_RATE_LIMIT", workflow.DefaultDecisionRateLimit, 1)
 	if p.err != nil {
 		return c, p.err
 	}

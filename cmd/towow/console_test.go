@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/towow/towow/data"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/pgcluster"
 )
 
@@ -144,10 +144,10 @@ func TestConsoleInBrowser(t *testing.T) {
 
 	// 2. An external agent holds the next negotiation open until it offers
 	// (it matches every tag of the demand, so smart filtering invites it).
-	ext := domain.AgentProfile{AgentID: "user_agent_console_ext", UserName: "外部场地方", Location: "北京",
+	ext := negotiation.AgentProfile{AgentID: "user_agent_console_ext", UserName: "外部场地方", Location: "北京",
 		ProfileSummary: "在北京望京有40人会议室，常办AI沙龙，也做演讲嘉宾和活动策划。", Tags: []string{"场地提供", "演讲嘉宾", "活动策划"},
 		Capabilities: map[string]string{"场地": "望京40人会议室", "演讲": "AI应用落地"}, Interests: []string{"AI"},
-		Availability: "周末全天", Mode: domain.AgentModeExternal}
+		Availability: "周末全天", Mode: negotiation.AgentModeExternal}
 	var created struct{ Token string }
 	postJSON(t, base+"/api/v1/agents", admin, ext, http.StatusCreated, &created)
 	var sub struct {
@@ -226,7 +226,7 @@ func TestConsoleInBrowser(t *testing.T) {
 			before, len(got), len(want), got, want)
 	}
 	// Each line of the timeline is the server's: the type's label from the
-	// event catalog and the event's summary (domain.Describe's).
+	// event catalog and the event's summary (timeline.Describe's).
 	var lines []string
 	run("the timeline's lines", chromedp.Evaluate(`[...document.querySelectorAll("#timeline li")].map(li => li.children[1].textContent)`, &lines))
 	if wantLines := timelineLines(t, base, sub.DemandID); !slices.Equal(lines, wantLines) {
@@ -291,7 +291,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	if online != "true" {
 		t.Fatalf("the external agent's presence in the directory: %q, want online", online)
 	}
-	profiles, _ := domain.ParseProfiles(data.MockProfiles)
+	profiles, _ := negotiation.ParseProfiles(data.MockProfiles)
 	listed := strings.Fields(ids)
 	for _, p := range profiles {
 		if !slices.Contains(listed, p.AgentID) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/app"
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -18,9 +18,9 @@ type printer struct {
 	w        io.Writer
 	demandID string
 	start    time.Time
-	done     *domain.NegotiationCompleted
-	failure  *domain.NegotiationFailed // the root demand failed before a channel
-	rejected *domain.DemandRejected    // the root demand was rejected
+	done     *negotiation.NegotiationCompleted
+	failure  *negotiation.NegotiationFailed // the root demand failed before a channel
+	rejected *negotiation.DemandRejected    // the root demand was rejected
 }
 
 func (p *printer) print(e eventstore.RecordedEvent) {
@@ -33,15 +33,15 @@ func (p *printer) print(e eventstore.RecordedEvent) {
 		return
 	}
 	switch ev := pl.(type) {
-	case *domain.NegotiationCompleted:
-		if ev.ChannelID == domain.ChannelIDFor(p.demandID) {
+	case *negotiation.NegotiationCompleted:
+		if ev.ChannelID == negotiation.ChannelIDFor(p.demandID) {
 			p.done = ev
 		}
-	case *domain.NegotiationFailed:
+	case *negotiation.NegotiationFailed:
 		if ev.ChannelID == "" && ev.DemandID == p.demandID {
 			p.failure = ev
 		}
-	case *domain.DemandRejected:
+	case *negotiation.DemandRejected:
 		if ev.DemandID == p.demandID {
 			p.rejected = ev
 		}

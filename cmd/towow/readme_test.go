@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/timeline"
 )
 
 var updateReadme = flag.Bool("update", false, "rewrite the generated event catalog (docs/events.md) and bridge table (docs/api.md)")
@@ -19,11 +20,11 @@ const (
 	catalogEnd   = "<!-- catalog:end -->"
 )
 
-// eventCatalogTable renders domain.Catalog() as docs/events.md's markdown
+// eventCatalogTable renders event.Catalog() as docs/events.md's markdown
 // table, sorted by type.
 func eventCatalogTable() string {
-	specs := domain.Catalog()
-	slices.SortFunc(specs, func(a, b domain.EventSpec) int { return strings.Compare(string(a.Type), string(b.Type)) })
+	specs := event.Catalog()
+	slices.SortFunc(specs, func(a, b event.EventSpec) int { return strings.Compare(string(a.Type), string(b.Type)) })
 	var b strings.Builder
 	b.WriteString("| type | v | what it records | payload fields |\n|---|---|---|---|\n")
 	for _, s := range specs {
@@ -59,7 +60,7 @@ func jsonFields(t reflect.Type) []string {
 
 // TestReadmeEventCatalog keeps the event catalog of docs/events.md true to
 // the domain's registry: the table between the catalog markers is generated
-// from domain.Catalog() and must equal what is committed.
+// from event.Catalog() and must equal what is committed.
 func TestReadmeEventCatalog(t *testing.T) {
 	const path = "../../docs/events.md"
 	b, err := os.ReadFile(path)
@@ -90,11 +91,11 @@ const (
 	bridgeEnd   = "<!-- bridge:end -->"
 )
 
-// bridgeTable renders domain.BridgeRoutes() as docs/api.md's markdown table.
+// bridgeTable renders timeline.BridgeRoutes() as docs/api.md's markdown table.
 func bridgeTable() string {
 	var b strings.Builder
 	b.WriteString("| towow event | prototype name | bridge event |\n|---|---|---|\n")
-	for _, r := range domain.BridgeRoutes() {
+	for _, r := range timeline.BridgeRoutes() {
 		from := "`" + r.From + "`"
 		if r.From == string(r.Type) {
 			from = "— (not in the prototype)"
@@ -105,7 +106,7 @@ func bridgeTable() string {
 }
 
 // TestReadmeBridgeTable keeps the table of the bridge format (the original
-// prototype's SSE frames) in docs/api.md true to domain.BridgeRoutes().
+// prototype's SSE frames) in docs/api.md true to timeline.BridgeRoutes().
 func TestReadmeBridgeTable(t *testing.T) {
 	const path = "../../docs/api.md"
 	b, err := os.ReadFile(path)

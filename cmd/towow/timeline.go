@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/timeline"
 )
 
 // Line renders one event. start is the time of the negotiation's first
@@ -23,7 +24,7 @@ func timelineLine(e eventstore.RecordedEvent, start time.Time) string {
 		r = fmt.Sprintf("r%d", round)
 	}
 	return fmt.Sprintf("%s %+8.2fs  %-34s %-3s %-24s %s", e.RecordedAt.Local().Format("15:04:05.000"),
-		e.RecordedAt.Sub(start).Seconds(), e.Type, r, domain.ClipText(agent, 24), summary)
+		e.RecordedAt.Sub(start).Seconds(), e.Type, r, timeline.ClipText(agent, 24), summary)
 }
 
 func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string) {
@@ -31,7 +32,7 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 	if err != nil {
 		return 0, "", "(undecodable: " + err.Error() + ")"
 	}
-	round, agent, summary = domain.Describe(p)
+	round, agent, summary = timeline.Describe(p)
 	if c := e.Metadata.LLMCall; c != nil && c.FallbackUsed {
 		summary += fmt.Sprintf("  [fallback: %s]", c.Outcome)
 	}
@@ -42,7 +43,7 @@ func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string
 // channel's completion (nil when the demand failed before a channel), the
 // demand's failure (nil unless it failed) and its rejection (nil unless it
 // was rejected).
-func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailure *domain.NegotiationFailed, rejection *domain.DemandRejected) {
+func timelineResult(w io.Writer, done *negotiation.NegotiationCompleted, demandFailure *negotiation.NegotiationFailed, rejection *negotiation.DemandRejected) {
 	if done == nil {
 		if demandFailure != nil {
 			fmt.Fprintf(w, "\nNo negotiation: %s (%s)\n", demandFailure.Reason, demandFailure.ErrorCode)
@@ -84,10 +85,10 @@ func timelineResult(w io.Writer, done *domain.NegotiationCompleted, demandFailur
 	}
 }
 
-func printProposal(w io.Writer, p *domain.Proposal, indent string) {
+func printProposal(w io.Writer, p *negotiation.Proposal, indent string) {
 	fmt.Fprintf(w, "%sproposal v%d (%s): %s\n", indent, p.Version, p.Type, p.Summary)
 	for _, a := range p.Assignments {
-		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), domain.ClipText(a.Responsibility, 60))
+		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), timeline.ClipText(a.Responsibility, 60))
 	}
 	for _, a := range p.Alternates {
 		fmt.Fprintf(w, "%s  alternate for %s: %s\n", indent, cmp.Or(a.Need, a.Role), cmp.Or(a.DisplayName, a.AgentID))

@@ -17,7 +17,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 )
 
 // Metrics is one process's collectors, on a registry of its own.
@@ -41,7 +43,7 @@ type Metrics struct {
 	// needs holds each understood demand's needs until its negotiation
 	// completes (at most maxPending; beyond that it starts again).
 	mu    sync.Mutex
-	needs map[string][]domain.Need
+	needs map[string][]negotiation.Need
 }
 
 // maxPending bounds the needs remembered for negotiations under way.
@@ -60,7 +62,7 @@ type Sources struct {
 // New registers the collectors fed by calls (LLMCall, Observe, Stream*);
 // Watch adds the ones read at scrape time.
 func New() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry(), needs: map[string][]domain.Need{}}
+	m := &Metrics{reg: prometheus.NewRegistry(), needs: map[string][]negotiation.Need{}}
 	m.llmCalls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "llm_call_total",
 		Help: "LLM calls by prompt key and outcome (ok, error, timeout, breaker_open, parse_error)."}, []string{"prompt", "outcome"})
 	m.llmLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "llm_call_duration_seconds",
@@ -114,7 +116,7 @@ func (m *Metrics) Watch(src Sources) {
 }
 
 // LLMCall records one LLM call (llm.Config.OnCall).
-func (m *Metrics) LLMCall(c domain.LLMCall) {
+func (m *Metrics) LLMCall(c event.LLMCall) {
 	m.llmCalls.WithLabelValues(c.PromptKey, c.Outcome).Inc()
 	m.llmLatency.WithLabelValues(c.PromptKey).Observe(float64(c.LatencyMS) / 1000)
 }
@@ -123,16 +125,16 @@ func (m *Metrics) LLMCall(c domain.LLMCall) {
 // committed events, with the size of each agreed plan, its rounds and its
 // need coverage (agents.Config.Observe); the full quality scores are served by
 // GET /api/v1/demands/{demand_id}/quality and /api/v1/quality.
-func (m *Metrics) Observe(p domain.Payload) {
+func (m *Metrics) Observe(p event.Payload) {
 	switch e := p.(type) {
-	case *domain.DemandUnderstood:
+	case *negotiation.DemandUnderstood:
 		m.mu.Lock()
 		if len(m.needs) >= maxPending {
 			clear(m.needs)
 		}
-		m.needs[e.DemandID] = domain.NeedsOf(e.Understanding())
+		m.needs[e.DemandID] = negotiation.NeedsOf(e.Understanding())
 		m.mu.Unlock()
-	case *domain.NegotiationCompleted:
+	case *negotiation.NegotiationCompleted:
 		m.negotiations.WithLabelValues(string(e.Status)).Inc()
 		m.mu.Lock()
 		needs := m.needs[e.DemandID]
@@ -142,30 +144,30 @@ func (m *Metrics) Observe(p domain.Payload) {
 		if plan == nil {
 			plan = e.FinalProposal
 		}
-		if plan != nil && e.Status != domain.ChannelStatusFailed {
+		if plan != nil && e.Status != negotiation.ChannelStatusFailed {
 			if len(needs) > 0 {
-				m.coverage.Observe(domain.Coverage(needs, plan.Assignments))
+				m.coverage.Observe(negotiation.Coverage(needs, plan.Assignments))
 			}
 			m.planSize.WithLabelValues("assignments").Observe(float64(len(plan.Assignments)))
 			m.planSize.WithLabelValues("alternates").Observe(float64(len(plan.Alternates)))
 			m.planSize.WithLabelValues("gaps").Observe(float64(len(plan.Gaps)))
 			m.rounds.Observe(float64(e.RoundsTaken))
 		}
-	case *domain.DemandRejected:
+	case *negotiation.DemandRejected:
 		m.rejected.WithLabelValues(e.Reason).Inc()
-	case *domain.DecisionValidated:
+	case *workflow.DecisionValidated:
 		m.validated.WithLabelValues(string(e.Decision.Type)).Inc()
 		for _, c := range e.Corrections {
 			m.corrected.WithLabelValues(c.Rule).Inc()
 		}
-	case *domain.DecisionRejected:
+	case *workflow.DecisionRejected:
 		m.refused.WithLabelValues(e.Rule).Inc()
-	case *domain.WorkflowCompleted:
-		m.workflows.WithLabelValues(string(domain.WorkflowStatusCompleted)).Inc()
-	case *domain.WorkflowFailed:
-		m.workflows.WithLabelValues(string(domain.WorkflowStatusFailed)).Inc()
-	case *domain.WorkflowCancelled:
-		m.workflows.WithLabelValues(string(domain.WorkflowStatusCancelled)).Inc()
+	case *workflow.WorkflowCompleted:
+		m.workflows.WithLabelValues(string(workflow.WorkflowStatusCompleted)).Inc()
+	case *workflow.WorkflowFailed:
+		m.workflows.WithLabelValues(string(workflow.WorkflowStatusFailed)).Inc()
+	case *workflow.WorkflowCancelled:
+		m.workflows.WithLabelValues(string(workflow.WorkflowStatusCancelled)).Inc()
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -35,7 +35,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 	}
 	withdrawn := map[string]bool{}
 	for _, f := range in.Feedbacks {
-		if f.FeedbackType == domain.FeedbackWithdraw || f.FeedbackType == domain.FeedbackReject {
+		if f.FeedbackType == neg.FeedbackWithdraw || f.FeedbackType == neg.FeedbackReject {
 			withdrawn[f.AgentID] = true
 		}
 	}
@@ -82,7 +82,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		if len(d.needs) > 0 {
 			break // with needs, the others are alternates: the channel replaces who withdrew from them
 		}
-		if withdrawn[p.AgentID] || p.Decision == domain.OfferDecisionDecline || hasAssignment(kept, p.AgentID) {
+		if withdrawn[p.AgentID] || p.Decision == neg.OfferDecisionDecline || hasAssignment(kept, p.AgentID) {
 			continue
 		}
 		tag, role := offerTag(p, d)
@@ -90,7 +90,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 			AgentID: llm.Text(p.AgentID), DisplayName: llm.Text(orDefault(p.DisplayName, p.AgentID)), Role: llm.Text(role),
 			Responsibility: llm.Text(responsibility(p, tag)), Dependencies: []string{},
 		}
-		a.ConditionsAccepted = llm.BoolScalar(p.Decision != domain.OfferDecisionConditional)
+		a.ConditionsAccepted = llm.BoolScalar(p.Decision != neg.OfferDecisionConditional)
 		if len(p.Conditions) > 0 {
 			a.Notes = llm.Text("已接受条件：" + strings.Join(p.Conditions, "；"))
 			a.ConditionsAccepted = llm.BoolScalar(true)
@@ -102,7 +102,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 	}
 
 	for _, f := range in.Feedbacks {
-		if f.FeedbackType != domain.FeedbackNegotiate || withdrawn[f.AgentID] {
+		if f.FeedbackType != neg.FeedbackNegotiate || withdrawn[f.AgentID] {
 			continue
 		}
 		i := assignmentIndex(kept, f.AgentID)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -22,7 +22,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	withdrawn := map[string]bool{}
 	for _, f := range in.Feedbacks {
-		if f.FeedbackType == domain.FeedbackWithdraw || f.FeedbackType == domain.FeedbackReject {
+		if f.FeedbackType == neg.FeedbackWithdraw || f.FeedbackType == neg.FeedbackReject {
 			withdrawn[f.AgentID] = true
 		}
 	}
@@ -35,7 +35,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 	}
 	if len(in.Available) == 0 {
 		for _, o := range in.Offers {
-			if o.Decision == domain.OfferDecisionDecline || withdrawn[o.AgentID] || hasAssignment(out.Assignments, o.AgentID) {
+			if o.Decision == neg.OfferDecisionDecline || withdrawn[o.AgentID] || hasAssignment(out.Assignments, o.AgentID) {
 				continue
 			}
 			tag, role := offerTag(o, d)
@@ -47,7 +47,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 	}
 
 	for _, f := range in.Feedbacks {
-		if f.FeedbackType != domain.FeedbackNegotiate || !hasAssignment(out.Assignments, f.AgentID) {
+		if f.FeedbackType != neg.FeedbackNegotiate || !hasAssignment(out.Assignments, f.AgentID) {
 			continue
 		}
 		req := orDefault(f.AdjustmentRequest, f.Reasoning)
@@ -59,7 +59,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 		})
 	}
 	for _, o := range in.Offers {
-		if o.Decision != domain.OfferDecisionConditional || !hasAssignment(out.Assignments, o.AgentID) || len(o.Conditions) == 0 {
+		if o.Decision != neg.OfferDecisionConditional || !hasAssignment(out.Assignments, o.AgentID) || len(o.Conditions) == 0 {
 			continue
 		}
 		name := orDefault(o.DisplayName, o.AgentID)
@@ -86,7 +86,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 	}
 	declined := 0
 	for _, o := range in.Offers {
-		if o.Decision == domain.OfferDecisionDecline && declined < 5 {
+		if o.Decision == neg.OfferDecisionDecline && declined < 5 {
 			declined++
 			out.Unresolved = append(out.Unresolved, orDefault(o.DisplayName, o.AgentID)+"未能参与："+orDefault(o.Reasoning, "未说明原因"))
 		}
@@ -135,7 +135,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 }
 
 // gapListed reports whether a gap for tag is already in gaps.
-func gapListed(gs []domain.Gap, tag string) bool {
+func gapListed(gs []neg.Gap, tag string) bool {
 	for _, g := range gs {
 		if contains(normalizeTag(g.GapType), tag) || contains(normalizeTags(g.SuggestedCapabilityTags), tag) {
 			return true

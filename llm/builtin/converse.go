@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 )
 
@@ -67,14 +67,14 @@ func reply(thought, text string) llm.ConverseReply {
 }
 
 // act calls a tool.
-func act(thought, tool string, args domain.DecisionPayload, confidence float64) llm.ConverseReply {
+func act(thought, tool string, args workflow.DecisionPayload, confidence float64) llm.ConverseReply {
 	return llm.ConverseReply{Thought: llm.Text(thought), Tool: llm.Text(tool), Args: llm.ArgsOf(args),
 		Confidence: llm.NumberScalar(confidence)}
 }
 
 // ask asks the person (ask_user).
 func (a agent) ask(thought, question string) llm.ConverseReply {
-	return act(thought, domain.ToolAskUser, domain.DecisionPayload{Reason: question}, 0.6)
+	return act(thought, workflow.ToolAskUser, workflow.DecisionPayload{Reason: question}, 0.6)
 }
 
 // isEnglishMessage reports whether the person writes English: a message
@@ -91,7 +91,7 @@ func isEnglishMessage(s string) bool {
 // ---- Rules 1 and 2: after an action.
 
 // explainRejection replies to a refused action with the reason.
-func (a agent) explainRejection(last domain.ConversationStep) llm.ConverseReply {
+func (a agent) explainRejection(last workflow.ConversationStep) llm.ConverseReply {
 	obs := strings.TrimSpace(last.Observation)
 	text := a.say("这个操作没有执行：协调器拒绝了它（"+obs+"）。", "That was not done: the coordinator refused it ("+obs+").")
 	if strings.Contains(obs, "not a participant") || strings.Contains(obs, "不是参与者") {
@@ -162,15 +162,15 @@ func (a agent) node(id string) *llm.NodeState {
 
 // summarise replies after an action that went through: what changed, or
 // what it found.
-func (a agent) summarise(last domain.ConversationStep) llm.ConverseReply {
+func (a agent) summarise(last workflow.ConversationStep) llm.ConverseReply {
 	p, obs := last.Action.Args, strings.TrimSpace(last.Observation)
 	var text string
 	switch last.Action.Tool {
-	case domain.ToolGetNode:
+	case workflow.ToolGetNode:
 		text = a.nodeReport(p.NodeID, obs)
-	case domain.ToolGetWorkflow:
+	case workflow.ToolGetWorkflow:
 		text = a.workflowReport()
-	case string(domain.DecisionCreateNode):
+	case string(workflow.DecisionCreateNode):
 		title := ""
 		if p.Node != nil {
 			title = p.Node.Title
@@ -186,31 +186,31 @@ func (a agent) summarise(last domain.ConversationStep) llm.ConverseReply {
 			text += a.say("，由 "+p.Node.AssigneeID+" 负责", ", assigned to "+p.Node.AssigneeID)
 		}
 		text += a.say("。", ".")
-	case string(domain.DecisionUpdateNode):
+	case string(workflow.DecisionUpdateNode):
 		if p.Changes != nil && p.Changes.Due != nil {
 			text = a.say("已把"+a.title(p.NodeID)+"的截止时间改为"+*p.Changes.Due+"。",
 				"Moved the due date of "+a.title(p.NodeID)+" to "+*p.Changes.Due+".")
 		} else {
 			text = a.say("已修改"+a.title(p.NodeID)+"。", "Updated "+a.title(p.NodeID)+".")
 		}
-	case string(domain.DecisionDeleteNode):
+	case string(workflow.DecisionDeleteNode):
 		text = a.say("已删除节点 "+p.NodeID+"。", "Removed node "+p.NodeID+".")
-	case string(domain.DecisionConnect):
+	case string(workflow.DecisionConnect):
 		text = a.say("已设置："+a.title(p.From)+"完成后再开始"+a.title(p.To)+"。",
 			"Done: "+a.title(p.To)+" now starts after "+a.title(p.From)+" is completed.")
-	case string(domain.DecisionDisconnect):
+	case string(workflow.DecisionDisconnect):
 		text = a.say("已去掉"+a.title(p.From)+"到"+a.title(p.To)+"的依赖。",
 			"Removed the dependency of "+a.title(p.To)+" on "+a.title(p.From)+".")
-	case string(domain.DecisionMoveNode):
+	case string(workflow.DecisionMoveNode):
 		text = a.say("已移动"+a.title(p.NodeID)+"。", "Moved "+a.title(p.NodeID)+".")
-	case string(domain.DecisionExecuteWorkflow):
+	case string(workflow.DecisionExecuteWorkflow):
 		text = a.say("工作流已开始执行。", "The workflow has started.")
-	case string(domain.DecisionCancelWorkflow):
+	case string(workflow.DecisionCancelWorkflow):
 		text = a.say("工作流已取消。", "The workflow was cancelled.")
 	default: // ask_user, or a tool the brain does not know: pass on what came back
 		text = orDefault(obs, a.say("好的。", "OK."))
 	}
-	if obs != "" && slices.Contains(domain.DecisionTypes, domain.DecisionType(last.Action.Tool)) { // the Coordinator's word
+	if obs != "" && slices.Contains(workflow.DecisionTypes, workflow.DecisionType(last.Action.Tool)) { // the Coordinator's word
 		text += a.say("（"+obs+"）", " ("+obs+")")
 	}
 	return reply(a.say("上一步已完成，向用户汇报", "the last step went through: report it"), text)
@@ -225,10 +225,10 @@ func (a agent) nodeReport(id, obs string) string {
 	}
 	name := a.title(id)
 	switch {
-	case n.Status == domain.NodeStatusFailed && n.Error != "":
+	case n.Status == workflow.NodeStatusFailed && n.Error != "":
 		return a.say(name+"失败："+n.Error+"。可以改负责人或时间后重新执行。",
 			name+" failed: "+n.Error+". You can change its assignee or due date and run it again.")
-	case n.Status == domain.NodeStatusFailed:
+	case n.Status == workflow.NodeStatusFailed:
 		return a.say(name+"失败了，没有记录错误原因。", name+" failed; no error was recorded.")
 	case n.Result != "":
 		return a.say(name+"的状态："+string(n.Status)+"，结果："+n.Result+"。", name+" is "+string(n.Status)+": "+n.Result+".")
@@ -240,13 +240,13 @@ func (a agent) nodeReport(id, obs string) string {
 // workflowReport sums up the workflow: its status and how many nodes are
 // in each status.
 func (a agent) workflowReport() string {
-	count := map[domain.NodeStatus]int{}
+	count := map[workflow.NodeStatus]int{}
 	for _, n := range a.wf.Nodes {
 		count[n.Status]++
 	}
 	var parts []string
-	for _, s := range []domain.NodeStatus{domain.NodeStatusCompleted, domain.NodeStatusRunning, domain.NodeStatusPending,
-		domain.NodeStatusFailed, domain.NodeStatusSkipped} {
+	for _, s := range []workflow.NodeStatus{workflow.NodeStatusCompleted, workflow.NodeStatusRunning, workflow.NodeStatusPending,
+		workflow.NodeStatusFailed, workflow.NodeStatusSkipped} {
 		if count[s] > 0 {
 			parts = append(parts, string(s)+" "+strconv.Itoa(count[s]))
 		}
@@ -289,11 +289,11 @@ func (a agent) readMessage(msg string) llm.ConverseReply {
 	}
 	switch {
 	case hasAny(lower, cancelWords...):
-		return act(a.say("用户要取消工作流", "the person wants the workflow cancelled"), string(domain.DecisionCancelWorkflow),
-			domain.DecisionPayload{Reason: msg}, 0.8)
+		return act(a.say("用户要取消工作流", "the person wants the workflow cancelled"), string(workflow.DecisionCancelWorkflow),
+			workflow.DecisionPayload{Reason: msg}, 0.8)
 	case hasAny(lower, runWords...):
-		return act(a.say("用户要开始执行工作流", "the person wants the workflow run"), string(domain.DecisionExecuteWorkflow),
-			domain.DecisionPayload{}, 0.9)
+		return act(a.say("用户要开始执行工作流", "the person wants the workflow run"), string(workflow.DecisionExecuteWorkflow),
+			workflow.DecisionPayload{}, 0.9)
 	}
 	return a.ask(a.say("没看懂用户要做什么，先问清楚", "unclear what the person wants: ask"),
 		a.say("我没太明白你想怎么处理这个工作流。可以说得具体一些吗？比如「把场地确认提前到第一周」「在场地确认之后加一个彩排」「开始执行」或「为什么某个任务失败了？」",

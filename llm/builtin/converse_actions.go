@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 )
 
@@ -21,7 +21,7 @@ func (a agent) whyFailed(msg string) llm.ConverseReply {
 	var failed, mentioned []string
 	lower := strings.ToLower(msg)
 	for _, n := range a.wf.Nodes {
-		if n.Status != domain.NodeStatusFailed {
+		if n.Status != workflow.NodeStatusFailed {
 			continue
 		}
 		failed = append(failed, n.ID)
@@ -44,8 +44,8 @@ func (a agent) whyFailed(msg string) llm.ConverseReply {
 		return a.ask(a.say("有多个失败的节点，问是哪一个", "several nodes failed: ask which"),
 			a.say("有几个节点失败了："+a.nodeList(failed)+"。你问的是哪一个？", "Several nodes failed: "+a.nodeList(failed)+". Which one do you mean?"))
 	}
-	return act(a.say("查看"+a.title(id)+"的详情和错误", "look at "+a.title(id)+" and its error"), domain.ToolGetNode,
-		domain.DecisionPayload{NodeID: id}, 0.9)
+	return act(a.say("查看"+a.title(id)+"的详情和错误", "look at "+a.title(id)+" and its error"), workflow.ToolGetNode,
+		workflow.DecisionPayload{NodeID: id}, 0.9)
 }
 
 // Patterns of "add X before/after Y".
@@ -97,15 +97,15 @@ func (a agent) add(msg string) llm.ConverseReply {
 		return a.ask(a.say("不知道要加什么", "unclear what to add"), a.say("要新增什么节点？请告诉我它的名称，以及放在哪个节点之前或之后。",
 			"What should I add? Tell me its name and which node it goes before or after."))
 	}
-	node := domain.WorkflowNode{Type: domain.NodeMilestone, Title: title}
+	node := workflow.WorkflowNode{Type: workflow.NodeMilestone, Title: title}
 	if who == "" { // a participant named without 由…负责
 		who = a.participantNamedIn(strings.Replace(rest, anchor, "", 1))
 	}
 	if who != "" {
-		node.Type, node.AssigneeID = domain.NodeTask, a.participantID(who)
+		node.Type, node.AssigneeID = workflow.NodeTask, a.participantID(who)
 		node.Role = a.roleOf(node.AssigneeID)
 	}
-	args := domain.DecisionPayload{Node: &node}
+	args := workflow.DecisionPayload{Node: &node}
 	if anchor = strings.TrimSpace(anchor); anchor != "" {
 		id, ask := a.pick(anchor, a.say("「"+anchor+"」", "“"+anchor+"”"))
 		if ask != nil {
@@ -121,7 +121,7 @@ func (a agent) add(msg string) llm.ConverseReply {
 	if node.AssigneeID != "" {
 		thought += a.say("，由 "+node.AssigneeID+" 负责", ", assigned to "+node.AssigneeID)
 	}
-	return act(thought, string(domain.DecisionCreateNode), args, 0.8)
+	return act(thought, string(workflow.DecisionCreateNode), args, 0.8)
 }
 
 // notAssign masks words where 由 does not give work to anyone (自由讨论,
@@ -212,8 +212,8 @@ func (a agent) remove(msg string) llm.ConverseReply {
 	if ask != nil {
 		return *ask
 	}
-	return act(a.say("用户要删除"+a.title(id), "the person wants "+a.title(id)+" removed"), string(domain.DecisionDeleteNode),
-		domain.DecisionPayload{NodeID: id}, 0.8)
+	return act(a.say("用户要删除"+a.title(id), "the person wants "+a.title(id)+" removed"), string(workflow.DecisionDeleteNode),
+		workflow.DecisionPayload{NodeID: id}, 0.8)
 }
 
 // Due dates a message may name besides dateIn's: 第一周, 第2周, week 1.
@@ -248,7 +248,7 @@ func (a agent) reschedule(msg string, later bool) llm.ConverseReply {
 		return a.ask(a.say("没有说新的时间", "no new date given"), q)
 	}
 	return act(a.say("把"+a.title(id)+"的截止时间改为"+due, "move the due date of "+a.title(id)+" to "+due),
-		string(domain.DecisionUpdateNode), domain.DecisionPayload{NodeID: id, Changes: &domain.NodeChanges{Due: &due}}, 0.85)
+		string(workflow.DecisionUpdateNode), workflow.DecisionPayload{NodeID: id, Changes: &workflow.NodeChanges{Due: &due}}, 0.85)
 }
 
 // Patterns of an order between two nodes: the first group goes first
@@ -282,7 +282,7 @@ func (a agent) connect(msg string) (llm.ConverseReply, bool) {
 			f, t = t, f
 		}
 		return act(a.say(a.title(f)+"完成后再开始"+a.title(t), a.title(t)+" should start after "+a.title(f)),
-			string(domain.DecisionConnect), domain.DecisionPayload{From: f, To: t}, 0.8), true
+			string(workflow.DecisionConnect), workflow.DecisionPayload{From: f, To: t}, 0.8), true
 	}
 	return llm.ConverseReply{}, false
 }

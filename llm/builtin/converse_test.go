@@ -8,32 +8,34 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/event"
+	neg "github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 )
 
 // salonPlan is an agreed plan in Chinese: Bob's venue and Alice's talk
 // before 场地确认, then 活动当天.
-func salonPlan() domain.Proposal {
-	return domain.Proposal{DemandID: "d-salon", Summary: "AI 沙龙协作方案",
-		Assignments: []domain.Assignment{
+func salonPlan() neg.Proposal {
+	return neg.Proposal{DemandID: "d-salon", Summary: "AI 沙龙协作方案",
+		Assignments: []neg.Assignment{
 			{AgentID: "user_agent_bob", DisplayName: "Bob", Role: "场地提供者", Responsibility: "提供会议厅和投影"},
 			{AgentID: "user_agent_alice", DisplayName: "Alice", Role: "演讲嘉宾", Responsibility: "下午做 30 分钟分享"},
 		},
-		Timeline: &domain.Timeline{Milestones: []domain.Milestone{
+		Timeline: &neg.Timeline{Milestones: []neg.Milestone{
 			{Name: "场地确认", Date: "2026-03-05", Deliverable: "场地预订单"},
 			{Name: "活动当天", Date: "2026-03-14", Deliverable: "沙龙举办"},
 		}}}
 }
 
 // meetupPlan is the same plan in English.
-func meetupPlan() domain.Proposal {
-	return domain.Proposal{DemandID: "d-meetup", Summary: "AI meetup plan",
-		Assignments: []domain.Assignment{
+func meetupPlan() neg.Proposal {
+	return neg.Proposal{DemandID: "d-meetup", Summary: "AI meetup plan",
+		Assignments: []neg.Assignment{
 			{AgentID: "user_agent_bob", DisplayName: "Bob", Role: "Venue host", Responsibility: "Provide the hall and a projector"},
 			{AgentID: "user_agent_alice", DisplayName: "Alice", Role: "Speaker", Responsibility: "Give a 30 minute talk"},
 		},
-		Timeline: &domain.Timeline{Milestones: []domain.Milestone{
+		Timeline: &neg.Timeline{Milestones: []neg.Milestone{
 			{Name: "Venue confirmed", Date: "2026-03-05"},
 			{Name: "Event day", Date: "2026-03-14"},
 		}}}
@@ -41,36 +43,36 @@ func meetupPlan() domain.Proposal {
 
 // convLoop stands in for the engine: it asks the builtin brain through
 // the llm client for one step at a time, runs each decision through the
-// domain's Coordinator (domain.Workflow.Decide), feeds the rejection or
+// domain's Coordinator (workflow.Workflow.Decide), feeds the rejection or
 // the new version back as the observation and stops at the reply.
 type convLoop struct {
 	t       *testing.T
-	w       *domain.Workflow
+	w       *workflow.Workflow
 	c       *llm.Client
-	history []domain.Turn
+	history []workflow.Turn
 	now     time.Time
 	n       int
 }
 
-func newConvLoop(t *testing.T, plan domain.Proposal) *convLoop {
+func newConvLoop(t *testing.T, plan neg.Proposal) *convLoop {
 	now := time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC)
-	w := &domain.Workflow{}
-	w.Apply(domain.PlanWorkflow(domain.PlanInput{DemandID: plan.DemandID, ChannelID: "c-1", UserID: "requester", Plan: plan, Now: now}))
+	w := &workflow.Workflow{}
+	w.Apply(workflow.PlanWorkflow(workflow.PlanInput{DemandID: plan.DemandID, ChannelID: "c-1", UserID: "requester", Plan: plan, Now: now}))
 	return &convLoop{t: t, w: w, c: llm.NewClient(llm.Config{Provider: New()}), now: now}
 }
 
 // fail marks a node failed for good.
 func (l *convLoop) fail(id, msg string) {
-	l.w.Apply(&domain.NodeFailed{WorkflowID: l.w.ID, NodeID: id, Attempt: 1, Error: msg})
+	l.w.Apply(&workflow.NodeFailed{WorkflowID: l.w.ID, NodeID: id, Attempt: 1, Error: msg})
 }
 
 // say runs one turn and returns it; it fails the test when the brain does
-// not reply within domain.MaxAgentSteps steps or a call falls back.
-func (l *convLoop) say(msg string) domain.Turn {
+// not reply within workflow.MaxAgentSteps steps or a call falls back.
+func (l *convLoop) say(msg string) workflow.Turn {
 	l.t.Helper()
 	l.n++
-	turn := domain.Turn{MessageID: fmt.Sprintf("m-%d", l.n), Text: msg, Steps: []domain.ConversationStep{}}
-	for step := 1; step <= domain.MaxAgentSteps && !turn.Done; step++ {
+	turn := workflow.Turn{MessageID: fmt.Sprintf("m-%d", l.n), Text: msg, Steps: []workflow.ConversationStep{}}
+	for step := 1; step <= workflow.MaxAgentSteps && !turn.Done; step++ {
 		in := llm.ConverseInput{Workflow: llm.StateOf(l.w), History: l.history, Message: msg, Steps: turn.Steps, Now: l.now}
 		a, rec, err := llm.Call(context.Background(), l.c, llm.Converse, in)
 		if err != nil || rec.FallbackUsed {
@@ -83,43 +85,43 @@ func (l *convLoop) say(msg string) domain.Turn {
 		case "":
 			turn.Reply, turn.Done = a.Reply, true
 			continue
-		case domain.ToolAskUser:
+		case workflow.ToolAskUser:
 			turn.Reply, turn.Question, turn.Done = a.Args.Reason, true, true
 		}
-		s := domain.ConversationStep{WorkflowID: l.w.ID, MessageID: turn.MessageID, Step: step, Action: a}
+		s := workflow.ConversationStep{WorkflowID: l.w.ID, MessageID: turn.MessageID, Step: step, Action: a}
 		if !turn.Done {
 			s.Observation, s.DecisionID, s.Rejected = l.run(a, step)
 		}
 		turn.Steps = append(turn.Steps, s)
 	}
 	if !turn.Done {
-		l.t.Fatalf("%q: no reply within %d steps: %+v", msg, domain.MaxAgentSteps, turn.Steps)
+		l.t.Fatalf("%q: no reply within %d steps: %+v", msg, workflow.MaxAgentSteps, turn.Steps)
 	}
 	l.history = append(l.history, turn)
 	return turn
 }
 
 // run runs one tool and returns its observation.
-func (l *convLoop) run(a domain.AgentStep, step int) (obs, decisionID string, rejected bool) {
+func (l *convLoop) run(a workflow.AgentStep, step int) (obs, decisionID string, rejected bool) {
 	switch a.Tool {
-	case domain.ToolGetNode:
+	case workflow.ToolGetNode:
 		n := l.w.Node(a.Args.NodeID)
 		if n == nil {
 			return fmt.Sprintf("no node %q", a.Args.NodeID), "", false
 		}
 		r := l.w.Run(n.ID)
 		return fmt.Sprintf("%s %s: %s %s", n.ID, n.Title, r.Status, r.Error), "", false
-	case domain.ToolGetWorkflow:
+	case workflow.ToolGetWorkflow:
 		return fmt.Sprintf("%s, %d nodes", l.w.Status, len(l.w.Nodes)), "", false
 	}
 	id := fmt.Sprintf("dec-%d-%d", l.n, step)
-	d := domain.Decision{DecisionID: id, Type: domain.DecisionType(a.Tool), Actor: domain.ActorConversation, Confidence: a.Confidence,
+	d := workflow.Decision{DecisionID: id, Type: workflow.DecisionType(a.Tool), Actor: event.ActorConversation, Confidence: a.Confidence,
 		BaseVersion: l.w.Version, Payload: a.Args}
-	events, err := l.w.Decide(d, domain.DecisionContext{Now: l.now})
+	events, err := l.w.Decide(d, workflow.DecisionContext{Now: l.now})
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	if r := domain.RejectionOf(events); r != nil {
+	if r := workflow.RejectionOf(events); r != nil {
 		return "refused by rule " + r.Rule + ": " + r.Reason, id, true
 	}
 	for _, e := range events {
@@ -130,13 +132,13 @@ func (l *convLoop) run(a domain.AgentStep, step int) (obs, decisionID string, re
 
 // steps names a turn's actions with their outcome: "update_node ok",
 // "create_node refused".
-func steps(turn domain.Turn) []string {
+func steps(turn workflow.Turn) []string {
 	var out []string
 	for _, s := range turn.Steps {
 		switch {
 		case s.Rejected:
 			out = append(out, s.Action.Tool+" refused")
-		case s.Action.Tool == domain.ToolAskUser:
+		case s.Action.Tool == workflow.ToolAskUser:
 			out = append(out, s.Action.Tool)
 		default:
 			out = append(out, s.Action.Tool+" ok")
@@ -147,7 +149,7 @@ func steps(turn domain.Turn) []string {
 
 // checkTurn fails unless the turn took exactly the actions want and its
 // reply contains every part of replyHas.
-func checkTurn(t *testing.T, turn domain.Turn, want []string, replyHas ...string) {
+func checkTurn(t *testing.T, turn workflow.Turn, want []string, replyHas ...string) {
 	t.Helper()
 	if got := steps(turn); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("%q: steps %v, want %v (reply %q)", turn.Text, got, want, turn.Reply)
@@ -184,13 +186,13 @@ func TestConverseLoopChinese(t *testing.T) {
 	// The same for a participant (by name): a task after 场地确认.
 	checkTurn(t, l.say("在场地确认之后加一个彩排，由 Alice 负责"), []string{"create_node ok"}, "已新增「彩排」", "排在「场地确认」之后",
 		"user_agent_alice")
-	var rehearsal *domain.WorkflowNode
+	var rehearsal *workflow.WorkflowNode
 	for i := range l.w.Nodes {
 		if l.w.Nodes[i].Title == "彩排" {
 			rehearsal = &l.w.Nodes[i]
 		}
 	}
-	if rehearsal == nil || rehearsal.Type != domain.NodeTask || rehearsal.AssigneeID != "user_agent_alice" ||
+	if rehearsal == nil || rehearsal.Type != workflow.NodeTask || rehearsal.AssigneeID != "user_agent_alice" ||
 		!l.w.HasEdge("milestone-1", rehearsal.ID) {
 		t.Fatalf("rehearsal = %+v, edges %v", rehearsal, l.w.Edges)
 	}
@@ -216,7 +218,7 @@ func TestConverseLoopChinese(t *testing.T) {
 
 	// Run it; running it again is refused and explained.
 	checkTurn(t, l.say("开始执行吧"), []string{"execute_workflow ok"}, "工作流已开始执行")
-	if l.w.Status != domain.WorkflowStatusRunning {
+	if l.w.Status != workflow.WorkflowStatusRunning {
 		t.Fatalf("status %s", l.w.Status)
 	}
 	checkTurn(t, l.say("执行"), []string{"execute_workflow refused"}, "only a draft can be executed")
@@ -231,7 +233,7 @@ func TestConverseLoopChinese(t *testing.T) {
 	// Cancel, with the reason.
 	turn = l.say("取消吧，场地没了")
 	checkTurn(t, turn, []string{"cancel_workflow ok"}, "工作流已取消")
-	if turn.Steps[0].Action.Args.Reason != "取消吧，场地没了" || l.w.Status != domain.WorkflowStatusCancelled {
+	if turn.Steps[0].Action.Args.Reason != "取消吧，场地没了" || l.w.Status != workflow.WorkflowStatusCancelled {
 		t.Errorf("cancel: %+v, %s", turn.Steps[0].Action.Args, l.w.Status)
 	}
 }
@@ -257,7 +259,7 @@ func TestConverseLoopEnglish(t *testing.T) {
 }
 
 // salonInput is a conversation input on the salon workflow.
-func salonInput(msg string, steps ...domain.ConversationStep) *llm.ConverseInput {
+func salonInput(msg string, steps ...workflow.ConversationStep) *llm.ConverseInput {
 	l := newConvLoop(nil, salonPlan())
 	return &llm.ConverseInput{Workflow: llm.StateOf(l.w), Message: msg, Steps: steps}
 }
@@ -265,8 +267,8 @@ func salonInput(msg string, steps ...domain.ConversationStep) *llm.ConverseInput
 // TestConverseRepliesAfterAnAction: rules 1 and 2, whatever the message
 // says, the step after an action is a reply, so a turn cannot loop.
 func TestConverseRepliesAfterAnAction(t *testing.T) {
-	refused := domain.ConversationStep{Step: 1, Rejected: true,
-		Action:      domain.AgentStep{Tool: "create_node", Args: domain.DecisionPayload{Node: &domain.WorkflowNode{Type: "task", Title: "彩排", AssigneeID: "zz"}}},
+	refused := workflow.ConversationStep{Step: 1, Rejected: true,
+		Action:      workflow.AgentStep{Tool: "create_node", Args: workflow.DecisionPayload{Node: &workflow.WorkflowNode{Type: "task", Title: "彩排", AssigneeID: "zz"}}},
 		Observation: "refused by rule assignee: zz is not a participant of the agreement (user_agent_bob, user_agent_alice)"}
 	r := converse(salonInput("在场地确认之后加一个彩排，由 zz 负责", refused))
 	if r.Tool != "" || !strings.Contains(string(r.Reply), "zz is not a participant") ||
@@ -274,25 +276,25 @@ func TestConverseRepliesAfterAnAction(t *testing.T) {
 		t.Errorf("after a rejection: %+v", r)
 	}
 	// Rejected without the flag, told by the observation; in English.
-	quiet := domain.ConversationStep{Step: 1, Action: domain.AgentStep{Tool: "execute_workflow"},
+	quiet := workflow.ConversationStep{Step: 1, Action: workflow.AgentStep{Tool: "execute_workflow"},
 		Observation: "refused by rule workflow_state: only a draft can be executed; the workflow is running"}
 	if r := converse(salonInput("run it", quiet)); r.Tool != "" || !strings.HasPrefix(string(r.Reply), "That was not done") {
 		t.Errorf("after an English rejection: %+v", r)
 	}
 	due := "第一周"
-	ok := domain.ConversationStep{Step: 1, Action: domain.AgentStep{Tool: "update_node",
-		Args: domain.DecisionPayload{NodeID: "milestone-1", Changes: &domain.NodeChanges{Due: &due}}}, Observation: "validated: version 2"}
+	ok := workflow.ConversationStep{Step: 1, Action: workflow.AgentStep{Tool: "update_node",
+		Args: workflow.DecisionPayload{NodeID: "milestone-1", Changes: &workflow.NodeChanges{Due: &due}}}, Observation: "validated: version 2"}
 	if r := converse(salonInput("把场地确认提前到第一周", ok)); r.Tool != "" || r.Reply != "已把「场地确认」的截止时间改为第一周。（validated: version 2）" {
 		t.Errorf("after a decision: %+v", r)
 	}
-	in := salonInput("为什么失败了", domain.ConversationStep{Step: 1, Action: domain.AgentStep{Tool: "get_node",
-		Args: domain.DecisionPayload{NodeID: "task-1"}}, Observation: "task-1 failed"})
-	in.Workflow.Nodes[0].Status, in.Workflow.Nodes[0].Error = domain.NodeStatusFailed, "会议厅已被预订"
+	in := salonInput("为什么失败了", workflow.ConversationStep{Step: 1, Action: workflow.AgentStep{Tool: "get_node",
+		Args: workflow.DecisionPayload{NodeID: "task-1"}}, Observation: "task-1 failed"})
+	in.Workflow.Nodes[0].Status, in.Workflow.Nodes[0].Error = workflow.NodeStatusFailed, "会议厅已被预订"
 	if r := converse(in); r.Tool != "" || r.Reply != "「场地提供者（Bob）」失败：会议厅已被预订。可以改负责人或时间后重新执行。" {
 		t.Errorf("after get_node: %+v", r)
 	}
 	for _, msg := range []string{"开始执行", "把场地确认提前到第一周", "删除场地确认", "hello", "取消"} {
-		for _, last := range []domain.ConversationStep{refused, quiet, ok} {
+		for _, last := range []workflow.ConversationStep{refused, quiet, ok} {
 			if r := converse(salonInput(msg, last)); r.Tool != "" || r.Reply == "" {
 				t.Errorf("%q after %s: %+v", msg, last.Action.Tool, r)
 			}
@@ -304,39 +306,39 @@ func TestConverseRepliesAfterAnAction(t *testing.T) {
 func TestConverseFirstSteps(t *testing.T) {
 	tests := []struct {
 		msg, tool string
-		check     func(domain.DecisionPayload) bool
+		check     func(workflow.DecisionPayload) bool
 	}{
-		{"把场地确认提前到第一周", "update_node", func(p domain.DecisionPayload) bool {
+		{"把场地确认提前到第一周", "update_node", func(p workflow.DecisionPayload) bool {
 			return p.NodeID == "milestone-1" && *p.Changes.Due == "第一周"
 		}},
-		{"活动当天延后到 2026-03-21", "update_node", func(p domain.DecisionPayload) bool {
+		{"活动当天延后到 2026-03-21", "update_node", func(p workflow.DecisionPayload) bool {
 			return p.NodeID == "milestone-2" && *p.Changes.Due == "2026-03-21"
 		}},
-		{"把场地确认提前", "ask_user", func(p domain.DecisionPayload) bool { return strings.Contains(p.Reason, "提前到什么时候") }},
-		{"milestone-2 postpone to week 3", "update_node", func(p domain.DecisionPayload) bool {
+		{"把场地确认提前", "ask_user", func(p workflow.DecisionPayload) bool { return strings.Contains(p.Reason, "提前到什么时候") }},
+		{"milestone-2 postpone to week 3", "update_node", func(p workflow.DecisionPayload) bool {
 			return p.NodeID == "milestone-2" && *p.Changes.Due == "week 3"
 		}},
-		{"在活动当天之前加一个彩排", "create_node", func(p domain.DecisionPayload) bool {
-			return p.Node.Type == domain.NodeMilestone && p.Node.Title == "彩排" && p.Before[0] == "milestone-2" && p.After == nil
+		{"在活动当天之前加一个彩排", "create_node", func(p workflow.DecisionPayload) bool {
+			return p.Node.Type == workflow.NodeMilestone && p.Node.Title == "彩排" && p.Before[0] == "milestone-2" && p.After == nil
 		}},
-		{"加一个彩排，由场地提供者负责", "create_node", func(p domain.DecisionPayload) bool {
-			return p.Node.Type == domain.NodeTask && p.Node.AssigneeID == "user_agent_bob" && p.Node.Role == "场地提供者"
+		{"加一个彩排，由场地提供者负责", "create_node", func(p workflow.DecisionPayload) bool {
+			return p.Node.Type == workflow.NodeTask && p.Node.AssigneeID == "user_agent_bob" && p.Node.Role == "场地提供者"
 		}},
-		{"在场地确认之后加一个 Alice 的彩排", "create_node", func(p domain.DecisionPayload) bool {
+		{"在场地确认之后加一个 Alice 的彩排", "create_node", func(p workflow.DecisionPayload) bool {
 			return p.Node.AssigneeID == "user_agent_alice" && p.After[0] == "milestone-1"
 		}},
-		{"加一个自由讨论", "create_node", func(p domain.DecisionPayload) bool {
-			return p.Node.Type == domain.NodeMilestone && p.Node.Title == "自由讨论"
+		{"加一个自由讨论", "create_node", func(p workflow.DecisionPayload) bool {
+			return p.Node.Type == workflow.NodeMilestone && p.Node.Title == "自由讨论"
 		}},
-		{"在不存在的节点之后加一个彩排", "ask_user", func(p domain.DecisionPayload) bool { return strings.Contains(p.Reason, "哪个节点") }},
-		{"去掉活动当天", "delete_node", func(p domain.DecisionPayload) bool { return p.NodeID == "milestone-2" }},
-		{"delete task-2", "delete_node", func(p domain.DecisionPayload) bool { return p.NodeID == "task-2" }},
-		{"先演讲嘉宾再场地提供者", "connect", func(p domain.DecisionPayload) bool { return p.From == "task-2" && p.To == "task-1" }},
-		{"活动当天之前要完成演讲嘉宾", "connect", func(p domain.DecisionPayload) bool { return p.From == "task-2" && p.To == "milestone-2" }},
-		{"停止执行，预算没批下来", "cancel_workflow", func(p domain.DecisionPayload) bool { return p.Reason == "停止执行，预算没批下来" }},
-		{"启动", "execute_workflow", func(p domain.DecisionPayload) bool { return p.NodeID == "" }},
+		{"在不存在的节点之后加一个彩排", "ask_user", func(p workflow.DecisionPayload) bool { return strings.Contains(p.Reason, "哪个节点") }},
+		{"去掉活动当天", "delete_node", func(p workflow.DecisionPayload) bool { return p.NodeID == "milestone-2" }},
+		{"delete task-2", "delete_node", func(p workflow.DecisionPayload) bool { return p.NodeID == "task-2" }},
+		{"先演讲嘉宾再场地提供者", "connect", func(p workflow.DecisionPayload) bool { return p.From == "task-2" && p.To == "task-1" }},
+		{"活动当天之前要完成演讲嘉宾", "connect", func(p workflow.DecisionPayload) bool { return p.From == "task-2" && p.To == "milestone-2" }},
+		{"停止执行，预算没批下来", "cancel_workflow", func(p workflow.DecisionPayload) bool { return p.Reason == "停止执行，预算没批下来" }},
+		{"启动", "execute_workflow", func(p workflow.DecisionPayload) bool { return p.NodeID == "" }},
 		{"为什么失败", "", nil}, // nothing failed: a reply
-		{"随便聊聊", "ask_user", func(p domain.DecisionPayload) bool { return p.Reason != "" }},
+		{"随便聊聊", "ask_user", func(p workflow.DecisionPayload) bool { return p.Reason != "" }},
 	}
 	for _, tt := range tests {
 		r := converse(salonInput(tt.msg))
@@ -390,7 +392,7 @@ func converseRequests() []llm.Request {
 		in := salonInput(msg)
 		reqs = append(reqs, llm.Request{Key: llm.PromptConverse, Input: in})
 		first := converse(in)
-		if first.Tool == "" || first.Tool == domain.ToolAskUser {
+		if first.Tool == "" || first.Tool == workflow.ToolAskUser {
 			continue
 		}
 		for _, rejected := range []bool{true, false} {
@@ -398,7 +400,7 @@ func converseRequests() []llm.Request {
 			if rejected {
 				obs = "refused by rule assignee: Zoe is not a participant of the agreement (user_agent_bob, user_agent_alice)"
 			}
-			step := domain.ConversationStep{Step: 1, Action: domain.AgentStep{Thought: string(first.Thought), Tool: string(first.Tool),
+			step := workflow.ConversationStep{Step: 1, Action: workflow.AgentStep{Thought: string(first.Thought), Tool: string(first.Tool),
 				Args: first.Args.V}, Observation: obs, Rejected: rejected}
 			reqs = append(reqs, llm.Request{Key: llm.PromptConverse, Input: salonInput(msg, step)})
 		}

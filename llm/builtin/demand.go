@@ -3,7 +3,7 @@ package builtin
 import (
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 )
 
 // subMotive starts the motivation of every sub-demand understood by this
@@ -25,7 +25,7 @@ type demand struct {
 	sub       bool // a sub-demand spawned by prompt 8
 	// needs are prompt 1's needs; with them, tags are exactly
 	// their tags and only people carrying one are candidates.
-	needs []domain.Need
+	needs []neg.Need
 }
 
 // seed identifies the demand in hashes.
@@ -118,7 +118,7 @@ func implicitNeed(event string) string {
 
 // fromUnderstanding rebuilds the demand from a parsed understanding (which
 // may come from a real model) and the raw text.
-func fromUnderstanding(u domain.Understanding, raw string) demand {
+func fromUnderstanding(u neg.Understanding, raw string) demand {
 	text := raw
 	if text == "" {
 		text = u.SurfaceDemand
@@ -138,7 +138,7 @@ func fromUnderstanding(u domain.Understanding, raw string) demand {
 	}
 	if len(u.Needs) > 0 {
 		d.needs = u.Needs
-		d.tags = normalizeTags(domain.NeedTags(u.Needs))
+		d.tags = normalizeTags(neg.NeedTags(u.Needs))
 	}
 	if len(d.tags) == 0 {
 		d.tags = tagsInText(text)

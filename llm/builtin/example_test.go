@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
 )
@@ -24,7 +24,7 @@ func ExampleNew() {
 	// The reply may sit in a code fence or follow a sentence, like a real
 	// model's; the JSON object is between the first { and the last }.
 	text := resp.Text[strings.Index(resp.Text, "{") : strings.LastIndex(resp.Text, "}")+1]
-	var u domain.Understanding
+	var u negotiation.Understanding
 	if err := json.Unmarshal([]byte(text), &u); err != nil {
 		fmt.Println(err)
 		return

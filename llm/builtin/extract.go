@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 )
 
 // Context extraction from free text: where, how many, when, how much. Dates
@@ -229,17 +229,17 @@ var (
 
 // urgencyIn judges a demand's urgency from its words: low when it says
 // there is no hurry, high when it says there is, else normal.
-func urgencyIn(text string) domain.Urgency {
+func urgencyIn(text string) neg.Urgency {
 	t := strings.ToLower(text)
 	for _, w := range relaxedWords {
 		if strings.Contains(t, w) {
-			return domain.UrgencyLow
+			return neg.UrgencyLow
 		}
 	}
 	for _, w := range urgentWords {
 		if strings.Contains(t, w) {
-			return domain.UrgencyHigh
+			return neg.UrgencyHigh
 		}
 	}
-	return domain.UrgencyNormal
+	return neg.UrgencyNormal
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -170,7 +170,7 @@ func feedback(in *llm.FeedbackInput) llm.FeedbackReply {
 		return out
 	}
 
-	if my == nil && slices.ContainsFunc(in.Proposal.Alternates, func(a domain.Assignment) bool { return a.AgentID == agent }) {
+	if my == nil && slices.ContainsFunc(in.Proposal.Alternates, func(a neg.Assignment) bool { return a.AgentID == agent }) {
 		out.FeedbackType = "accept"
 		out.Reasoning = "名额已满，我同意作为候补人选，有人退出时可以顶上"
 		out.Confidence = llm.IntScalar(between(70, 90, seed(r, "conf")...))
@@ -231,7 +231,7 @@ func feedback(in *llm.FeedbackInput) llm.FeedbackReply {
 
 // openShare is the share of the other assignments whose notes still show
 // open conditions ("条件待确认", "其余条件待协商").
-func openShare(p domain.Proposal, self string) float64 {
+func openShare(p neg.Proposal, self string) float64 {
 	open, n := 0, 0
 	for _, a := range p.Assignments {
 		if a.AgentID == self {

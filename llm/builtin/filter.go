@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -16,7 +16,7 @@ const defaultMaxCandidates = 12
 
 // scored is one profile considered by the filter.
 type scored struct {
-	p     domain.AgentProfile
+	p     neg.AgentProfile
 	m     match
 	score float64
 }

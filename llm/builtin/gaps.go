@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -30,7 +30,7 @@ func gaps(in *llm.GapInput) llm.GapsReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
 	withdrawn := map[string]string{}
 	for _, f := range in.Feedbacks {
-		if f.FeedbackType == domain.FeedbackWithdraw || f.FeedbackType == domain.FeedbackReject {
+		if f.FeedbackType == neg.FeedbackWithdraw || f.FeedbackType == neg.FeedbackReject {
 			withdrawn[f.AgentID] = orDefault(f.DisplayName, f.AgentID)
 		}
 	}

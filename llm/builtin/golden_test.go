@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -41,7 +41,7 @@ func TestRepliesAreStable(t *testing.T) {
 		n := e.run(raw)
 		subs := 0
 		for _, sd := range n.recursion.SubDemands { // the sub-negotiations' first steps
-			var u domain.Understanding
+			var u neg.Understanding
 			e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: string(sd.Description), UserID: "requester",
 				GapType: string(sd.GapType), CapabilityTags: []string(sd.CapabilityTags)}, &u)
 			var exclude []string

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 )
 
@@ -24,8 +25,8 @@ var (
 )
 
 // testProfiles generates n profiles across the tag vocabulary and cities.
-func testProfiles(n int) []domain.AgentProfile {
-	var out []domain.AgentProfile
+func testProfiles(n int) []neg.AgentProfile {
+	var out []neg.AgentProfile
 	for i := 0; i < n; i++ {
 		t1 := vocabulary[i%len(vocabulary)].tag
 		tags := []string{t1}
@@ -41,7 +42,7 @@ func testProfiles(n int) []domain.AgentProfile {
 		}
 		city := testCities[(i*7+i/10)%len(testCities)]
 		name := testSurnames[i%len(testSurnames)] + testGiven[(i*5)%len(testGiven)]
-		out = append(out, domain.AgentProfile{
+		out = append(out, neg.AgentProfile{
 			AgentID:        fmt.Sprintf("user_agent_%02d", i),
 			UserName:       name,
 			ProfileSummary: fmt.Sprintf("我是%s，常驻%s，主要做%s相关的工作，参与过多次社区活动。", name, city, joinCN(tags)),
@@ -79,12 +80,12 @@ var testDemands = []string{
 type testEngine struct {
 	t        testing.TB
 	p        llm.Provider
-	profiles []domain.AgentProfile
+	profiles []neg.AgentProfile
 	requests map[llm.PromptKey][]llm.Request // every request made, by key
 	texts    []string                        // every reply, in order
 }
 
-func newTestEngine(t testing.TB, profiles []domain.AgentProfile) *testEngine {
+func newTestEngine(t testing.TB, profiles []neg.AgentProfile) *testEngine {
 	return &testEngine{t: t, p: New(), profiles: profiles, requests: map[llm.PromptKey][]llm.Request{}}
 }
 
@@ -117,19 +118,19 @@ func extractJSON(text string) string {
 // negotiation is what happened to one demand.
 type negotiation struct {
 	raw         string
-	u           domain.Understanding
+	u           neg.Understanding
 	candidates  []tCandidate
-	offers      map[string]domain.OfferAnswer
+	offers      map[string]neg.OfferAnswer
 	order       []string
-	rounds      []map[string]domain.FeedbackType // feedback per round
+	rounds      []map[string]neg.FeedbackType // feedback per round
 	acceptRates []float64
 	outcome     string // finalized, failed, force_finalized, no_participants
-	final       domain.Proposal
+	final       neg.Proposal
 	gaps        llm.GapResult
 	recursion   tRecursion
 }
 
-func (n negotiation) count(dec domain.OfferDecision) int {
+func (n negotiation) count(dec neg.OfferDecision) int {
 	c := 0
 	for _, o := range n.offers {
 		if o.Decision == dec {
@@ -142,22 +143,22 @@ func (n negotiation) count(dec domain.OfferDecision) int {
 // run negotiates one demand as the channel does: up to 5 rounds, agreed
 // at an acceptance share of 0.8, partial agreement from 0.5.
 func (e *testEngine) run(raw string) negotiation {
-	n := negotiation{raw: raw, offers: map[string]domain.OfferAnswer{}}
+	n := negotiation{raw: raw, offers: map[string]neg.OfferAnswer{}}
 	e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw, UserID: "requester"}, &n.u)
 	var f tFilter
 	e.call(llm.PromptFilter, &llm.FilterInput{Demand: n.u, RawInput: raw, Profiles: e.profiles}, &f)
 	n.candidates = append(append([]tCandidate{}, f.DefinitelyRelated...), f.PossiblyRelated...)
-	byID := map[string]domain.AgentProfile{}
+	byID := map[string]neg.AgentProfile{}
 	for _, p := range e.profiles {
 		byID[p.AgentID] = p
 	}
 	var views []llm.OfferView
 	for _, c := range n.candidates {
-		var o domain.OfferAnswer
+		var o neg.OfferAnswer
 		e.call(llm.PromptOffer, &llm.OfferInput{Profile: byID[c.AgentID], Demand: n.u, RawInput: raw, FilterReason: c.Reason}, &o)
 		n.offers[c.AgentID] = o
 		n.order = append(n.order, c.AgentID)
-		if o.Decision != domain.OfferDecisionDecline {
+		if o.Decision != neg.OfferDecisionDecline {
 			views = append(views, llm.OfferView{AgentID: c.AgentID, DisplayName: c.DisplayName, Decision: o.Decision,
 				Contribution: o.Contribution, Conditions: o.Conditions, Reasoning: o.Reasoning})
 		}
@@ -166,35 +167,35 @@ func (e *testEngine) run(raw string) negotiation {
 		n.outcome = "no_participants"
 		return n
 	}
-	var prop domain.Proposal
+	var prop neg.Proposal
 	e.call(llm.PromptAggregate, &llm.AggregateInput{Demand: n.u, RawInput: raw, Offers: views}, &prop)
 	prop.Version = 1
 	participants := views
 	for round := 1; ; round++ {
-		fb := map[string]domain.FeedbackType{}
+		fb := map[string]neg.FeedbackType{}
 		var fviews []llm.FeedbackView
 		accepts := 0
 		members := participants
 		if len(prop.Alternates) > 0 { // as the channel does: alternates stand by
 			members = nil
 			for _, v := range participants {
-				if slices.ContainsFunc(prop.Assignments, func(a domain.Assignment) bool { return a.AgentID == v.AgentID }) {
+				if slices.ContainsFunc(prop.Assignments, func(a neg.Assignment) bool { return a.AgentID == v.AgentID }) {
 					members = append(members, v)
 				}
 			}
 		}
 		for _, v := range members {
-			var my *domain.Assignment
+			var my *neg.Assignment
 			for i := range prop.Assignments {
 				if prop.Assignments[i].AgentID == v.AgentID {
 					my = &prop.Assignments[i]
 				}
 			}
-			var r domain.FeedbackAnswer
+			var r neg.FeedbackAnswer
 			e.call(llm.PromptFeedback, &llm.FeedbackInput{Profile: byID[v.AgentID], Demand: n.u, Proposal: prop,
 				MyAssignment: my, MyOffer: v, Round: round, MaxRounds: 5}, &r)
 			fb[v.AgentID] = r.FeedbackType
-			if r.FeedbackType == domain.FeedbackAccept {
+			if r.FeedbackType == neg.FeedbackAccept {
 				accepts++
 			}
 			fviews = append(fviews, llm.FeedbackView{AgentID: v.AgentID, DisplayName: v.DisplayName, FeedbackType: r.FeedbackType,
@@ -203,16 +204,16 @@ func (e *testEngine) run(raw string) negotiation {
 		n.rounds = append(n.rounds, fb)
 		rate := float64(accepts) / float64(max(1, len(members)))
 		n.acceptRates = append(n.acceptRates, rate)
-		var tally domain.Tally // the channel's rules decide, as in the engine
+		var tally neg.Tally // the channel's rules decide, as in the engine
 		for _, ft := range fb {
 			tally.Add(ft)
 		}
-		switch tally.Decide(round, domain.DefaultRules()) {
-		case domain.DecisionFinalize:
+		switch tally.Decide(round, neg.DefaultRules()) {
+		case neg.RoundFinalize:
 			n.outcome = "finalized"
-		case domain.DecisionFail:
+		case neg.RoundFail:
 			n.outcome = "failed"
-		case domain.DecisionForceFinalize:
+		case neg.RoundForceFinalize:
 			n.outcome = "force_finalized"
 		}
 		if n.outcome != "" {
@@ -220,12 +221,12 @@ func (e *testEngine) run(raw string) negotiation {
 		}
 		var still []llm.OfferView
 		for _, v := range participants {
-			if fb[v.AgentID] != domain.FeedbackWithdraw {
+			if fb[v.AgentID] != neg.FeedbackWithdraw {
 				still = append(still, v)
 			}
 		}
 		participants = still
-		var next domain.Proposal
+		var next neg.Proposal
 		e.call(llm.PromptAdjust, &llm.AdjustInput{Demand: n.u, RawInput: raw, Current: prop, Feedbacks: fviews,
 			Round: round + 1, MaxRounds: 5, Participants: participants}, &next)
 		next.Version = round + 1
@@ -281,30 +282,30 @@ func testCapability(tag, city string) string {
 }
 
 // taskRequests are the task prompt's requests for the workflow that n's
-// final proposal becomes (domain.PlanWorkflow): one per task, with the
+// final proposal becomes (workflow.PlanWorkflow): one per task, with the
 // results of the tasks it waits for, then the same task due on a Saturday
 // and on a Monday, so that the availability rule is exercised.
-func taskRequests(profiles []domain.AgentProfile, n negotiation) []llm.Request {
-	byID := map[string]domain.AgentProfile{}
+func taskRequests(profiles []neg.AgentProfile, n negotiation) []llm.Request {
+	byID := map[string]neg.AgentProfile{}
 	for _, p := range profiles {
 		byID[p.AgentID] = p
 	}
-	wf := domain.PlanWorkflow(domain.PlanInput{DemandID: "d-test", ChannelID: "c-test", UserID: "requester", Plan: n.final})
-	done := map[string]domain.NodeResult{}
+	wf := workflow.PlanWorkflow(workflow.PlanInput{DemandID: "d-test", ChannelID: "c-test", UserID: "requester", Plan: n.final})
+	done := map[string]workflow.NodeResult{}
 	for _, node := range wf.Nodes {
-		if node.Type == domain.NodeTask {
-			done[node.ID] = domain.NodeResult{Summary: "已完成：" + node.Title, By: node.AssigneeID}
+		if node.Type == workflow.NodeTask {
+			done[node.ID] = workflow.NodeResult{Summary: "已完成：" + node.Title, By: node.AssigneeID}
 		}
 	}
 	var reqs []llm.Request
 	for _, node := range wf.Nodes {
-		if node.Type != domain.NodeTask {
+		if node.Type != workflow.NodeTask {
 			continue
 		}
-		var before []domain.NodeOutcome
+		var before []workflow.NodeOutcome
 		for _, e := range wf.Edges {
 			if r, ok := done[e.From]; ok && e.To == node.ID {
-				before = append(before, domain.NodeOutcome{NodeID: e.From, Result: r})
+				before = append(before, workflow.NodeOutcome{NodeID: e.From, Result: r})
 			}
 		}
 		for _, due := range []string{"", "2026-03-14", "2026-03-16"} {

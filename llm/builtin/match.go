@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 )
 
 // How a capability depends on place.
@@ -87,7 +87,7 @@ func (m match) primary() string {
 }
 
 // profileText is everything a profile says about its skills.
-func profileText(p domain.AgentProfile) string {
+func profileText(p neg.AgentProfile) string {
 	var b strings.Builder
 	b.WriteString(p.ProfileSummary)
 	keys := make([]string, 0, len(p.Capabilities))
@@ -102,7 +102,7 @@ func profileText(p domain.AgentProfile) string {
 }
 
 // matchProfile compares a profile with a demand.
-func matchProfile(p domain.AgentProfile, d demand) match {
+func matchProfile(p neg.AgentProfile, d demand) match {
 	var m match
 	ptags := normalizeTags(p.Tags)
 	for _, t := range d.tags {
@@ -207,7 +207,7 @@ func quoteAll(tags []string) string {
 }
 
 // displayName is the name an agent is shown with.
-func displayName(p domain.AgentProfile) string {
+func displayName(p neg.AgentProfile) string {
 	if p.UserName != "" {
 		return p.UserName
 	}

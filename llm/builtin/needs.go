@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 )
 
 // Needs: the people a demand asks for, each a role of the
@@ -30,7 +30,7 @@ var compositeRoles = []struct {
 
 // need is a need found in a text, where its keyword is.
 type need struct {
-	domain.Need
+	neg.Need
 	pos, end int
 }
 
@@ -40,13 +40,13 @@ type need struct {
 // tags is named by a keyword of its own ("前端"). An event that names no
 // role needs a venue and a planner; a text that names neither needs
 // nothing (the demand is unclear).
-func needsIn(raw string, event string) []domain.Need {
+func needsIn(raw string, event string) []neg.Need {
 	lower := strings.ToLower(raw)
 	var found []need
 	taken := map[string]bool{}
 	for _, c := range compositeRoles {
 		if p := firstKeyword(lower, c.keywords); p >= 0 {
-			found = append(found, need{domain.Need{Role: c.role, CapabilityTags: c.tags, Count: countBefore(lower, p)}, p, p})
+			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countBefore(lower, p)}, p, p})
 			taken[c.role] = true
 		}
 	}
@@ -79,14 +79,14 @@ func needsIn(raw string, event string) []domain.Need {
 		if !h.strong && slices.ContainsFunc(sharers[t.tag], func(o string) bool { return hits[o].strong }) {
 			continue
 		}
-		found = append(found, need{domain.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: countBefore(lower, h.pos)}, h.pos, h.end})
+		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: countBefore(lower, h.pos)}, h.pos, h.end})
 	}
 	if len(found) == 0 && event != "" {
-		return []domain.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
+		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
 			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
 	}
 	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
-	var out []domain.Need
+	var out []neg.Need
 	prevEnd := -1
 	for _, n := range found {
 		if len(out) > 0 && n.pos == prevEnd { // "海报设计师", "摄影摄像": one person, either skill
@@ -97,7 +97,7 @@ func needsIn(raw string, event string) []domain.Need {
 		}
 		prevEnd = max(prevEnd, n.end)
 	}
-	return domain.NormalizeNeeds(out)
+	return neg.NormalizeNeeds(out)
 }
 
 // composite reports whether the keyword at p is part of a composite

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -42,9 +42,9 @@ func TestNeedsIn(t *testing.T) {
 // assignments, counts included; a composite need is covered by its role.
 func TestGapsCheckEveryNeed(t *testing.T) {
 	raw := "年会需要两位主讲嘉宾和一位评委"
-	var u domain.Understanding
+	var u neg.Understanding
 	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw}, &u)
-	prop := domain.Proposal{Assignments: []domain.Assignment{
+	prop := neg.Proposal{Assignments: []neg.Assignment{
 		{AgentID: "a", Role: "演讲嘉宾", Need: "演讲嘉宾"}, {AgentID: "b", Role: "评委", Need: "评委"}}}
 	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: raw, Proposal: prop}))
 	var got []string

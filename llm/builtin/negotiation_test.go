@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
 const sampleDemand = "我想在北京办一场AI主题聚会，需要场地和嘉宾"
 
 // sampleUnderstanding is prompt 1's answer to the sample demand, parsed.
-func sampleUnderstanding(t *testing.T) domain.Understanding {
-	var u domain.Understanding
+func sampleUnderstanding(t *testing.T) neg.Understanding {
+	var u neg.Understanding
 	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: sampleDemand}, &u)
 	return u
 }
@@ -56,7 +56,7 @@ func TestFilterChoosesAndExplains(t *testing.T) {
 		}
 	}
 	// Nobody matches: no candidates.
-	h := plain[tFilter](t, filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: []domain.AgentProfile{
+	h := plain[tFilter](t, filter(&llm.FilterInput{Demand: u, RawInput: sampleDemand, Profiles: []neg.AgentProfile{
 		{AgentID: "x", UserName: "X", Location: "成都", Tags: []string{"财务"}}}}))
 	if h.TotalCandidates != 0 {
 		t.Errorf("unrelated profile chosen: %+v", h)
@@ -66,7 +66,7 @@ func TestFilterChoosesAndExplains(t *testing.T) {
 func TestOfferReadsProfile(t *testing.T) {
 	u := sampleUnderstanding(t)
 	u.Context.Date = "下周六"
-	venue := domain.AgentProfile{AgentID: "venue", UserName: "场地方", Location: "北京", Tags: []string{"场地提供"},
+	venue := neg.AgentProfile{AgentID: "venue", UserName: "场地方", Location: "北京", Tags: []string{"场地提供"},
 		Capabilities: map[string]string{"场地提供": "望京一间可容纳60人的多功能厅"}, Availability: "周末可用"}
 	o := plain[tOffer](t, offer(&llm.OfferInput{Profile: venue, Demand: u, RawInput: sampleDemand}))
 	if o.Decision != "decline" && !strings.Contains(o.Contribution, "作为场地提供者，望京一间可容纳60人的多功能厅") {
@@ -74,7 +74,7 @@ func TestOfferReadsProfile(t *testing.T) {
 	}
 	// Weekday-only people never simply participate in a weekend event.
 	for i := 0; i < 30; i++ {
-		p := domain.AgentProfile{AgentID: fmt.Sprintf("wd%d", i), UserName: "W", Location: "北京",
+		p := neg.AgentProfile{AgentID: fmt.Sprintf("wd%d", i), UserName: "W", Location: "北京",
 			Tags: []string{"演讲嘉宾"}, Availability: "仅工作日"}
 		o := plain[tOffer](t, offer(&llm.OfferInput{Profile: p, Demand: u, RawInput: sampleDemand}))
 		if o.Decision == "participate" {
@@ -92,11 +92,11 @@ func TestOfferReadsProfile(t *testing.T) {
 func TestAggregateAssignsPerNeed(t *testing.T) {
 	u := sampleUnderstanding(t)
 	offers := []llm.OfferView{
-		{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionParticipate, Contribution: "作为场地提供者，提供北京的场地"},
-		{AgentID: "b", DisplayName: "B", Decision: domain.OfferDecisionConditional, Contribution: "作为演讲嘉宾，分享AI实践",
+		{AgentID: "a", DisplayName: "A", Decision: neg.OfferDecisionParticipate, Contribution: "作为场地提供者，提供北京的场地"},
+		{AgentID: "b", DisplayName: "B", Decision: neg.OfferDecisionConditional, Contribution: "作为演讲嘉宾，分享AI实践",
 			Conditions: []string{"需要报销交通费", "只能参与下午场"}},
-		{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate, Contribution: "I can take photos of the event"},
-		{AgentID: "d", DisplayName: "D", Decision: domain.OfferDecisionParticipate, Contribution: "作为演讲嘉宾，讲讲大模型应用"},
+		{AgentID: "c", DisplayName: "C", Decision: neg.OfferDecisionParticipate, Contribution: "I can take photos of the event"},
+		{AgentID: "d", DisplayName: "D", Decision: neg.OfferDecisionParticipate, Contribution: "作为演讲嘉宾，讲讲大模型应用"},
 	}
 	p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
 	var got, alt []string
@@ -124,7 +124,7 @@ func TestAggregateAssignsPerNeed(t *testing.T) {
 	if q.Assignments[0].AgentID != "a" || q.Assignments[1].AgentID != speaker {
 		t.Errorf("reversed offers: %+v", q.Assignments)
 	}
-	offers = []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate, Contribution: "I can take photos of the event"}}
+	offers = []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: neg.OfferDecisionParticipate, Contribution: "I can take photos of the event"}}
 	// only the photographer: both needs are gaps
 	p = plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
 	if len(p.Assignments) != 0 || !slices.Equal(p.Gaps, []string{"场地提供者", "演讲嘉宾"}) {
@@ -149,12 +149,12 @@ func pickAgent(t *testing.T, feedbackDemand, rawDemand demand) string {
 func TestFeedbackRounds(t *testing.T) {
 	u := sampleUnderstanding(t)
 	id := pickAgent(t, fromUnderstanding(u, ""), fromUnderstanding(u, sampleDemand))
-	profile := domain.AgentProfile{AgentID: id, UserName: "小周", Location: "北京", Tags: []string{"演讲嘉宾"}, Availability: "时间灵活"}
-	myOffer := llm.OfferView{AgentID: id, DisplayName: "小周", Decision: domain.OfferDecisionConditional,
+	profile := neg.AgentProfile{AgentID: id, UserName: "小周", Location: "北京", Tags: []string{"演讲嘉宾"}, Availability: "时间灵活"}
+	myOffer := llm.OfferView{AgentID: id, DisplayName: "小周", Decision: neg.OfferDecisionConditional,
 		Contribution: "作为演讲嘉宾，分享AI落地经验", Conditions: []string{"需要报销交通费"}}
-	other := llm.OfferView{AgentID: "venue", DisplayName: "场地方", Decision: domain.OfferDecisionParticipate,
+	other := llm.OfferView{AgentID: "venue", DisplayName: "场地方", Decision: neg.OfferDecisionParticipate,
 		Contribution: "作为场地提供者，提供北京的场地"}
-	prop := domain.Proposal{Version: 1, Summary: "方案", Assignments: []domain.Assignment{
+	prop := neg.Proposal{Version: 1, Summary: "方案", Assignments: []neg.Assignment{
 		{AgentID: id, DisplayName: "小周", Role: "演讲嘉宾", Responsibility: "分享AI落地经验", Notes: "条件待确认"},
 		{AgentID: "venue", DisplayName: "场地方", Role: "场地提供者", Responsibility: "提供场地"},
 	}}
@@ -170,8 +170,8 @@ func TestFeedbackRounds(t *testing.T) {
 	adj := plain[tAdjusted](t, adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
 		Participants: []llm.OfferView{myOffer, other},
 		Feedbacks: []llm.FeedbackView{
-			{AgentID: id, DisplayName: "小周", FeedbackType: domain.FeedbackNegotiate, AdjustmentRequest: f1.AdjustmentRequest},
-			{AgentID: "venue", DisplayName: "场地方", FeedbackType: domain.FeedbackAccept},
+			{AgentID: id, DisplayName: "小周", FeedbackType: neg.FeedbackNegotiate, AdjustmentRequest: f1.AdjustmentRequest},
+			{AgentID: "venue", DisplayName: "场地方", FeedbackType: neg.FeedbackAccept},
 		}}))
 	if len(adj.AdjustmentSummary.RequestsAddressed) != 1 || len(adj.AdjustmentSummary.ChangesMade) == 0 ||
 		!strings.Contains(adj.Assignments[0].Notes, "需要报销交通费") || adj.AdjustmentSummary.Round != 2 {
@@ -191,7 +191,7 @@ func TestFeedbackRounds(t *testing.T) {
 	declined := next
 	declined.Assignments = slices.Clone(next.Assignments)
 	declined.Assignments[0].Notes = "条件待确认"
-	declined.AdjustmentSummary = &domain.AdjustmentSummary{Round: 2, RequestsDeclined: []domain.DeclinedRequest{
+	declined.AdjustmentSummary = &neg.AdjustmentSummary{Round: 2, RequestsDeclined: []neg.DeclinedRequest{
 		{Request: "小周：" + f1.AdjustmentRequest, Reason: "成本过高"}}}
 	f3 := plain[tFeedback](t, feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: declined, MyAssignment: &declined.Assignments[0],
 		MyOffer: myOffer, Round: 2, MaxRounds: 5}))
@@ -209,11 +209,11 @@ func TestStubbornAgentsKeepNegotiating(t *testing.T) {
 			id = c
 		}
 	}
-	profile := domain.AgentProfile{AgentID: id, UserName: "老顽固", Location: "北京", Tags: []string{"演讲嘉宾"}}
-	prop := domain.Proposal{Assignments: []domain.Assignment{{AgentID: id, DisplayName: "老顽固", Role: "演讲嘉宾", Responsibility: "分享"}}}
+	profile := neg.AgentProfile{AgentID: id, UserName: "老顽固", Location: "北京", Tags: []string{"演讲嘉宾"}}
+	prop := neg.Proposal{Assignments: []neg.Assignment{{AgentID: id, DisplayName: "老顽固", Role: "演讲嘉宾", Responsibility: "分享"}}}
 	for round := 1; round <= 5; round++ {
 		f := plain[tFeedback](t, feedback(&llm.FeedbackInput{Profile: profile, Demand: u, Proposal: prop, MyAssignment: &prop.Assignments[0],
-			MyOffer: llm.OfferView{AgentID: id, Decision: domain.OfferDecisionParticipate}, Round: round, MaxRounds: 5}))
+			MyOffer: llm.OfferView{AgentID: id, Decision: neg.OfferDecisionParticipate}, Round: round, MaxRounds: 5}))
 		if f.FeedbackType != "negotiate" || f.AdjustmentRequest == "" {
 			t.Fatalf("round %d: %+v", round, f)
 		}
@@ -222,11 +222,11 @@ func TestStubbornAgentsKeepNegotiating(t *testing.T) {
 
 // toDomain converts an adjusted raw proposal to the domain proposal the
 // engine would pass on.
-func toDomain(r tAdjusted) domain.Proposal {
-	p := domain.Proposal{Summary: r.Summary, Objective: r.Objective, Rationale: r.Rationale, Gaps: r.Gaps,
-		AdjustmentSummary: &domain.AdjustmentSummary{Round: r.AdjustmentSummary.Round, RequestsAddressed: r.AdjustmentSummary.RequestsAddressed}}
+func toDomain(r tAdjusted) neg.Proposal {
+	p := neg.Proposal{Summary: r.Summary, Objective: r.Objective, Rationale: r.Rationale, Gaps: r.Gaps,
+		AdjustmentSummary: &neg.AdjustmentSummary{Round: r.AdjustmentSummary.Round, RequestsAddressed: r.AdjustmentSummary.RequestsAddressed}}
 	for _, a := range r.Assignments {
-		p.Assignments = append(p.Assignments, domain.Assignment{AgentID: a.AgentID, DisplayName: a.DisplayName, Role: a.Role,
+		p.Assignments = append(p.Assignments, neg.Assignment{AgentID: a.AgentID, DisplayName: a.DisplayName, Role: a.Role,
 			Responsibility: a.Responsibility, Dependencies: a.Dependencies, Notes: a.Notes})
 	}
 	return p
@@ -234,12 +234,12 @@ func toDomain(r tAdjusted) domain.Proposal {
 
 func TestAdjustDropsWithdrawnAgents(t *testing.T) {
 	u := sampleUnderstanding(t)
-	prop := domain.Proposal{Assignments: []domain.Assignment{
+	prop := neg.Proposal{Assignments: []neg.Assignment{
 		{AgentID: "a", DisplayName: "A", Role: "场地提供者"}, {AgentID: "b", DisplayName: "B", Role: "演讲嘉宾"},
 	}}
 	adj := plain[tAdjusted](t, adjust(&llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
-		Participants: []llm.OfferView{{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionParticipate}},
-		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: domain.FeedbackWithdraw}}}))
+		Participants: []llm.OfferView{{AgentID: "a", DisplayName: "A", Decision: neg.OfferDecisionParticipate}},
+		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: neg.FeedbackWithdraw}}}))
 	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "a" || !slices.Contains(adj.Gaps, "演讲嘉宾") {
 		t.Errorf("adjusted: %+v", adj)
 	}
@@ -254,14 +254,14 @@ func TestAdjustDropsWithdrawnAgents(t *testing.T) {
 // assignee's withdrawal left none: a parse error and the fallback).
 func TestAdjustReplacesFromAlternates(t *testing.T) {
 	u := sampleUnderstanding(t)
-	prop := domain.Proposal{
-		Assignments: []domain.Assignment{{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "分享AI"}},
-		Alternates: []domain.Assignment{{AgentID: "w", DisplayName: "W", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选"},
+	prop := neg.Proposal{
+		Assignments: []neg.Assignment{{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "分享AI"}},
+		Alternates: []neg.Assignment{{AgentID: "w", DisplayName: "W", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选"},
 			{AgentID: "c", DisplayName: "C", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选", ConditionsAccepted: true}},
 	}
 	in := llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
-		Participants: []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: domain.OfferDecisionParticipate}},
-		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: domain.FeedbackWithdraw}}}
+		Participants: []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: neg.OfferDecisionParticipate}},
+		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: neg.FeedbackWithdraw}}}
 	adj := plain[tAdjusted](t, adjust(&in))
 	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "c" || adj.Assignments[0].Responsibility != "分享AI" ||
 		adj.Assignments[0].ConditionsAccepted == nil || !*adj.Assignments[0].ConditionsAccepted ||
@@ -277,7 +277,7 @@ func TestAdjustReplacesFromAlternates(t *testing.T) {
 
 func TestSampleDemandHasAnImportantGap(t *testing.T) {
 	u := sampleUnderstanding(t)
-	prop := domain.Proposal{Assignments: []domain.Assignment{
+	prop := neg.Proposal{Assignments: []neg.Assignment{
 		{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"},
 		{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Responsibility: "分享AI"},
 	}}
@@ -290,9 +290,9 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 			t.Errorf("covered need reported as a gap: %+v", gap)
 		}
 	}
-	var dgaps []domain.Gap
+	var dgaps []neg.Gap
 	for _, gap := range g.Gaps {
-		dgaps = append(dgaps, domain.Gap{GapType: gap.GapType, Importance: gap.Importance, Reason: gap.Reason,
+		dgaps = append(dgaps, neg.Gap{GapType: gap.GapType, Importance: gap.Importance, Reason: gap.Reason,
 			SuggestedCapabilityTags: gap.SuggestedCapabilityTags})
 	}
 	r := plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 0, MaxDepth: 1}))
@@ -313,7 +313,7 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 	}
 	// Unimportant gaps only: no recursion.
 	r = plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Depth: 0, MaxDepth: 1,
-		Gaps: []domain.Gap{{GapType: "志愿者", Importance: 40, SuggestedCapabilityTags: []string{"志愿者"}}}}))
+		Gaps: []neg.Gap{{GapType: "志愿者", Importance: 40, SuggestedCapabilityTags: []string{"志愿者"}}}}))
 	if r.ShouldRecurse || r.Condition1Met {
 		t.Errorf("minor gap: %+v", r)
 	}
@@ -327,7 +327,7 @@ func TestSubNegotiation(t *testing.T) {
 		t.Fatalf("the sample demand spawns no sub-demand: %+v", parent.recursion)
 	}
 	sd := parent.recursion.SubDemands[0]
-	var u domain.Understanding
+	var u neg.Understanding
 	e.call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: sd.Description, GapType: sd.GapType, CapabilityTags: sd.CapabilityTags}, &u)
 	if !slices.Equal(u.CapabilityTags, sd.CapabilityTags) || u.Context.Location != "北京" {
 		t.Fatalf("sub-demand understanding %+v", u)
@@ -350,7 +350,7 @@ func TestSubNegotiation(t *testing.T) {
 	t.Logf("sub-demand %q: %d candidates, first %+v", sd.Description, len(all), all[0])
 	// A sub-demand covering its tag is complete: no implicit event needs.
 	c := all[0]
-	prop := domain.Proposal{Assignments: []domain.Assignment{{AgentID: c.AgentID, Role: roleOf(sd.CapabilityTags[0])}}}
+	prop := neg.Proposal{Assignments: []neg.Assignment{{AgentID: c.AgentID, Role: roleOf(sd.CapabilityTags[0])}}}
 	var g llm.GapResult
 	e.call(llm.PromptGaps, &llm.GapInput{Demand: u, RawInput: sd.Description, Proposal: prop}, &g)
 	if !g.IsComplete {
@@ -361,13 +361,13 @@ func TestSubNegotiation(t *testing.T) {
 func TestCompromise(t *testing.T) {
 	u := sampleUnderstanding(t)
 	c := plain[tCompromise](t, compromise(&llm.CompromiseInput{Demand: u, RawInput: sampleDemand, Reason: "partial_agreement",
-		Available: []domain.Assignment{{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"}},
+		Available: []neg.Assignment{{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"}},
 		Offers: []llm.OfferView{
-			{AgentID: "a", DisplayName: "A", Decision: domain.OfferDecisionConditional, Conditions: []string{"需要报销交通费"}},
-			{AgentID: "b", DisplayName: "B", Decision: domain.OfferDecisionDecline, Reasoning: "那段时间已有其他安排"},
+			{AgentID: "a", DisplayName: "A", Decision: neg.OfferDecisionConditional, Conditions: []string{"需要报销交通费"}},
+			{AgentID: "b", DisplayName: "B", Decision: neg.OfferDecisionDecline, Reasoning: "那段时间已有其他安排"},
 		},
-		Gaps:      []domain.Gap{{GapType: "摄影师", Importance: 70, Reason: "需要记录活动"}},
-		Feedbacks: []llm.FeedbackView{{AgentID: "a", DisplayName: "A", FeedbackType: domain.FeedbackNegotiate, AdjustmentRequest: "希望提前确认时间"}},
+		Gaps:      []neg.Gap{{GapType: "摄影师", Importance: 70, Reason: "需要记录活动"}},
+		Feedbacks: []llm.FeedbackView{{AgentID: "a", DisplayName: "A", FeedbackType: neg.FeedbackNegotiate, AdjustmentRequest: "希望提前确认时间"}},
 	}))
 	if c.Type != "compromise" || len(c.Assignments) != 1 || len(c.Compromises) < 2 || len(c.Suggestions) == 0 {
 		t.Fatalf("compromise %+v", c)
@@ -392,9 +392,9 @@ func TestNegotiationDistribution(t *testing.T) {
 	outcomes := map[string]int{}
 	for _, raw := range demands {
 		n := e.run(raw)
-		part += n.count(domain.OfferDecisionParticipate)
-		cond += n.count(domain.OfferDecisionConditional)
-		decl += n.count(domain.OfferDecisionDecline)
+		part += n.count(neg.OfferDecisionParticipate)
+		cond += n.count(neg.OfferDecisionConditional)
+		decl += n.count(neg.OfferDecisionDecline)
 		outcomes[n.outcome]++
 		if len(n.recursion.SubDemands) > 0 {
 			recursed++
@@ -407,10 +407,10 @@ func TestNegotiationDistribution(t *testing.T) {
 			for _, f := range fb {
 				if round == 0 {
 					r1Total++
-					if f == domain.FeedbackWithdraw {
+					if f == neg.FeedbackWithdraw {
 						r1Withdraw++
 					}
-				} else if round >= 2 && f == domain.FeedbackWithdraw {
+				} else if round >= 2 && f == neg.FeedbackWithdraw {
 					t.Errorf("%s: withdraw in round %d", raw, round+1)
 				}
 			}

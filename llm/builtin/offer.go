@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -160,7 +160,7 @@ func offer(in *llm.OfferInput) llm.OfferReply {
 }
 
 // firstProfileTag is the profile's first vocabulary tag ("" if none).
-func firstProfileTag(p domain.AgentProfile) string {
+func firstProfileTag(p neg.AgentProfile) string {
 	for _, t := range normalizeTags(p.Tags) {
 		return t
 	}
@@ -193,7 +193,7 @@ func conditionsFor(tag string, m match, seed []string) []string {
 }
 
 // declineReason says why an agent declines, from what stands in the way.
-func declineReason(p domain.AgentProfile, d demand, m match, seed []string) string {
+func declineReason(p neg.AgentProfile, d demand, m match, seed []string) string {
 	switch {
 	case m.conflict != "":
 		return m.conflict + "，时间对不上"
@@ -217,7 +217,7 @@ func declineReason(p domain.AgentProfile, d demand, m match, seed []string) stri
 
 // contribution describes what the agent offers, starting with its role
 // ("作为摄影师，…") so that later prompts can tell the role.
-func contribution(p domain.AgentProfile, d demand, tag, role string, m match) string {
+func contribution(p neg.AgentProfile, d demand, tag, role string, m match) string {
 	detail := capabilityDetail(p, tag)
 	if detail == "" {
 		detail = contributionTemplates[tag]
@@ -243,7 +243,7 @@ func contribution(p domain.AgentProfile, d demand, tag, role string, m match) st
 }
 
 // capabilityDetail is the profile's own description of tag, if any.
-func capabilityDetail(p domain.AgentProfile, tag string) string {
+func capabilityDetail(p neg.AgentProfile, tag string) string {
 	if tag == "" || len(p.Capabilities) == 0 {
 		return ""
 	}

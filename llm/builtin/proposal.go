@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -74,7 +74,7 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	var plan []planned
 	seen := map[string]bool{}
 	for _, o := range in.Offers {
-		if o.AgentID == "" || seen[o.AgentID] || o.Decision == domain.OfferDecisionDecline {
+		if o.AgentID == "" || seen[o.AgentID] || o.Decision == neg.OfferDecisionDecline {
 			continue
 		}
 		seen[o.AgentID] = true
@@ -125,7 +125,7 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	out.Summary, out.Objective = llm.Text(summary), llm.Text(objective)
 	conditional := 0
 	for _, o := range in.Offers {
-		if o.Decision == domain.OfferDecisionConditional && seen[o.AgentID] {
+		if o.Decision == neg.OfferDecisionConditional && seen[o.AgentID] {
 			conditional++
 		}
 	}
@@ -149,13 +149,13 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 // the need's role; willing
 // offers beyond a count, or serving no need, become alternates; a need
 // short of its count is a gap, named by its role.
-func fitNeeds(plan []planned, needs []domain.Need, offers []llm.OfferView, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
+func fitNeeds(plan []planned, needs []neg.Need, offers []llm.OfferView, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
 	// Who takes a place does not depend on when the offers arrived: who
 	// participates without conditions first, then a seeded draw (a model's
 	// taste).
 	conditional := map[string]bool{}
 	for _, o := range offers {
-		conditional[o.AgentID] = o.Decision == domain.OfferDecisionConditional
+		conditional[o.AgentID] = o.Decision == neg.OfferDecisionConditional
 	}
 	plan = slices.Clone(plan)
 	slices.SortStableFunc(plan, func(a, b planned) int {
@@ -219,7 +219,7 @@ func responsibility(o llm.OfferView, tag string) string {
 // time. accepted says whether every condition went into the proposal.
 func conditionNotes(o llm.OfferView, d demand) (notes string, accepted bool) {
 	if len(o.Conditions) == 0 {
-		if o.Decision == domain.OfferDecisionConditional {
+		if o.Decision == neg.OfferDecisionConditional {
 			return "条件待确认", false
 		}
 		return "", true
@@ -436,7 +436,7 @@ func timeline(d demand) llm.ReplyTimeline {
 }
 
 // fromDomain converts the assignments of a proposal to raw assignments.
-func fromDomain(as []domain.Assignment) []llm.ReplyAssignment {
+func fromDomain(as []neg.Assignment) []llm.ReplyAssignment {
 	out := make([]llm.ReplyAssignment, 0, len(as))
 	for _, a := range as {
 		out = append(out, llm.ReplyAssignment{
@@ -449,7 +449,7 @@ func fromDomain(as []domain.Assignment) []llm.ReplyAssignment {
 }
 
 // timelineFromDomain converts a proposal's timeline (nil → planned anew).
-func timelineFromDomain(t *domain.Timeline, d demand) llm.ReplyTimeline {
+func timelineFromDomain(t *neg.Timeline, d demand) llm.ReplyTimeline {
 	if t == nil {
 		return timeline(d)
 	}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -14,7 +14,7 @@ func init() { register(llm.Recursion, recursion) }
 // recursion answers prompt 8.
 func recursion(in *llm.RecursionInput) llm.RecursionReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
-	var important []domain.Gap
+	var important []neg.Gap
 	for _, g := range in.Gaps {
 		if g.Importance >= 60 {
 			important = append(important, g)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 )
 
@@ -162,11 +162,11 @@ type (
 		Confidence  string   `json:"confidence"`
 	}
 	tConverse struct {
-		Thought    string                  `json:"thought"`
-		Tool       string                  `json:"tool"`
-		Args       *domain.DecisionPayload `json:"args"`
-		Confidence float64                 `json:"confidence"`
-		Reply      string                  `json:"reply"`
+		Thought    string                    `json:"thought"`
+		Tool       string                    `json:"tool"`
+		Args       *workflow.DecisionPayload `json:"args"`
+		Confidence float64                   `json:"confidence"`
+		Reply      string                    `json:"reply"`
 	}
 	tTask struct {
 		Status  string `json:"status"`
@@ -387,7 +387,7 @@ func checkReply(t *testing.T, key llm.PromptKey, body []byte) {
 			t.Errorf("%s: inconsistent step %s", key, body)
 		}
 		if v.Tool != "" {
-			oneOf("tool", v.Tool, domain.ConversationTools()...)
+			oneOf("tool", v.Tool, workflow.ConversationTools()...)
 		}
 	case llm.PromptTask:
 		var v tTask

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/llm"
 )
 
@@ -112,7 +112,7 @@ func taskExecution(in *llm.TaskInput) llm.TaskReply {
 
 // taskTime is the time of a task whose kind of day is known ("" if none):
 // the Due text, or the date in it, or the first date of the description.
-func taskTime(t domain.WorkflowNode) string {
+func taskTime(t workflow.WorkflowNode) string {
 	due := strings.TrimSpace(t.Due)
 	if dayKind(due) != "" {
 		return due

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/towow/towow/domain"
+	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -34,10 +34,10 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	} else {
 		d = analyzeRaw(raw)
 	}
-	var needs []domain.Need
+	var needs []neg.Need
 	if sub {
 		if len(d.tags) > 0 {
-			needs = []domain.Need{{Role: orDefault(in.GapType, roleOf(d.tags[0])), CapabilityTags: d.tags, Count: 1}}
+			needs = []neg.Need{{Role: orDefault(in.GapType, roleOf(d.tags[0])), CapabilityTags: d.tags, Count: 1}}
 		}
 	} else {
 		needs = needsIn(raw, d.event)
@@ -201,7 +201,7 @@ func historyNote(uc *llm.UserContext) string {
 		return ""
 	}
 	for _, d := range uc.EarlierDemands {
-		if o := domain.ChannelStatus(d.Outcome); o == domain.ChannelStatusFinalized || o == domain.ChannelStatusForceFinalized {
+		if o := neg.ChannelStatus(d.Outcome); o == neg.ChannelStatusFinalized || o == neg.ChannelStatusForceFinalized {
 			s := "延续用户之前的做法：「" + truncate(d.Text, 30) + "」" + d.OutcomeLabel()
 			if len(d.Roles) > 0 {
 				s += "（" + strings.Join(d.Roles, "、") + "）"

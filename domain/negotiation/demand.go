@@ -1,0 +1,240 @@
+package negotiation
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/towow/towow/domain/event"
+)
+
+// MaxDemandRunes is the longest accepted demand text.
+const MaxDemandRunes = 10000
+
+// DemandState is a demand folded from its stream.
+type DemandState struct {
+	ID, UserID, RawInput string
+	RootDemandID         string // the negotiation tree's root (itself for a root demand)
+	ParentDemandID       string
+	ParentChannelID      string
+	GapType              string
+	Depth                int
+	CapabilityHints      []string
+	NeedCount            int // a sub-demand's: how many people its gap still needs
+	Understanding        *DemandUnderstood
+	Candidates           []Candidate
+	ChannelID            string             // set once smart filtering opened a channel
+	Failure              *NegotiationFailed // set when the demand failed before a channel existed
+	Rejection            *DemandRejected    // set when the demand was rejected
+	// Fork is set on a fork's root demand: where it was forked from and
+	// its change.
+	Fork *NegotiationForked
+}
+
+// Exists reports whether the demand was submitted.
+func (d *DemandState) Exists() bool { return d.ID != "" }
+
+// IsSub reports whether the demand is a sub-demand spawned to fill a gap.
+func (d *DemandState) IsSub() bool { return d.ParentChannelID != "" }
+
+// Apply evolves the state by one event of the demand's stream.
+func (d *DemandState) Apply(p event.Payload) {
+	switch e := p.(type) {
+	case *NegotiationForked:
+		d.Fork = e
+
+	case *DemandSubmitted:
+		d.ID, d.UserID, d.RawInput = e.DemandID, e.UserID, e.RawInput
+		d.RootDemandID = e.RootDemandID
+		if d.RootDemandID == "" {
+			d.RootDemandID = e.DemandID
+		}
+		d.ParentDemandID, d.ParentChannelID = e.ParentDemandID, e.ParentChannelID
+		d.GapType, d.Depth, d.CapabilityHints, d.NeedCount = e.GapType, e.RecursionDepth, e.CapabilityTags, e.NeedCount
+	case *DemandUnderstood:
+		d.Understanding = e
+	case *FilterCompleted:
+		d.Candidates = e.Candidates
+	case *DemandAccepted:
+		d.ChannelID = e.ChannelID
+	case *NegotiationFailed:
+		d.Failure = e
+	case *DemandRejected:
+		d.Rejection = e
+	}
+}
+
+// SubmitDemand is the command that starts a negotiation.
+type SubmitDemand struct {
+	DemandID string
+	UserID   string
+	RawInput string
+	// Parent is set when a channel spawns a sub-demand for a gap.
+	Parent *SubDemandOrigin
+	// Clarifies is the rejected demand this one answers.
+	Clarifies string
+}
+
+// SubDemandOrigin links a sub-demand to the negotiation that spawned it.
+type SubDemandOrigin struct {
+	RootDemandID    string
+	ParentDemandID  string
+	ParentChannelID string
+	Depth           int // the sub-demand's depth (parent's + 1)
+	GapType         string
+	CapabilityTags  []string
+	NeedCount       int // how many people the gap still needs (0: unknown)
+}
+
+// demandText is a demand's text trimmed, or why it cannot be one.
+func demandText(text string) (string, error) {
+	raw := strings.TrimSpace(text)
+	switch {
+	case raw == "":
+		return "", event.Errorf(ErrDemandEmpty, "the demand text is empty")
+	case !utf8.ValidString(raw):
+		return "", event.Errorf(ErrDemandInvalid, "the demand text is not valid UTF-8")
+	case utf8.RuneCountInString(raw) > MaxDemandRunes:
+		return "", event.Errorf(ErrDemandInvalid, "the demand text has %d characters; at most %d are accepted",
+			utf8.RuneCountInString(raw), MaxDemandRunes)
+	}
+	return raw, nil
+}
+
+// Submit decides a SubmitDemand on a demand stream (which must be new).
+func (d *DemandState) Submit(cmd SubmitDemand) ([]event.Payload, error) {
+	raw, err := demandText(cmd.RawInput)
+	switch {
+	case d.Exists():
+		return nil, event.Errorf(ErrDuplicate, "demand %s already exists", cmd.DemandID)
+	case err != nil:
+		return nil, err
+	case cmd.DemandID == "":
+		return nil, event.Errorf(ErrDemandInvalid, "no demand id")
+	}
+	e := &DemandSubmitted{DemandID: cmd.DemandID, UserID: cmd.UserID, RawInput: raw, Clarifies: cmd.Clarifies}
+	if o := cmd.Parent; o != nil {
+		e.RootDemandID, e.ParentDemandID, e.ParentChannelID = o.RootDemandID, o.ParentDemandID, o.ParentChannelID
+		e.RecursionDepth, e.GapType, e.CapabilityTags, e.NeedCount = o.Depth, o.GapType, o.CapabilityTags, o.NeedCount
+	}
+	return []event.Payload{e}, nil
+}
+
+// Understand records prompt 1's understanding; a demand without needs
+// (nothing in it maps to a capability) is rejected at once, with what to
+// clarify, and fails with TOWOW_DEMAND_001. Nothing to do (nil, nil) once
+// the demand is understood.
+func (d *DemandState) Understand(u Understanding) ([]event.Payload, error) {
+	if !d.Exists() {
+		return nil, event.Errorf(ErrNotFound, "demand not submitted")
+	}
+	if d.Understanding != nil {
+		return nil, nil
+	}
+	if needs := NeedsOf(u); d.NeedCount > 1 && len(needs) == 1 { // a sub-demand for several people of one gap
+		needs[0].Count = min(d.NeedCount, MaxNeedCount)
+		u.Needs = needs
+	}
+	if len(NeedsOf(u)) > 0 {
+		return []event.Payload{u.Understood(d.ID)}, nil
+	}
+	questions := u.Uncertainties
+	if len(questions) == 0 {
+		questions = []string{UnclearQuestion}
+	}
+	return append([]event.Payload{u.Understood(d.ID),
+		&DemandRejected{DemandID: d.ID, Reason: RejectUnclear, Message: "看不出这项需求需要什么样的协作者",
+			Suggestion: UnclearSuggestion, Questions: questions}},
+		failed(ErrDemandInvalid, &NegotiationFailed{DemandID: d.ID, Reason: FailureDemandRejected, Suggestion: UnclearSuggestion},
+			"the demand names no need a collaborator could meet: rejected as unclear")...), nil
+}
+
+// Clarified returns the text of the demand that answers d's rejection with
+// the user's clarification: d's text, then the answer. Only a rejected
+// demand can be clarified (ErrNothingToClarify), with a non-empty answer
+// (ErrDemandEmpty).
+func (d *DemandState) Clarified(answer string) (string, error) {
+	answer = strings.TrimSpace(answer)
+	switch {
+	case !d.Exists():
+		return "", event.Errorf(ErrNotFound, "no demand")
+	case d.Rejection == nil:
+		return "", event.Errorf(ErrNothingToClarify, "demand %s was not rejected: nothing to clarify", d.ID)
+	case answer == "":
+		return "", event.Errorf(ErrDemandEmpty, "the clarification is empty")
+	}
+	return d.RawInput + "\n补充说明：" + answer, nil
+}
+
+// What a user is told when the demand names nobody to ask for.
+const (
+	UnclearSuggestion = "请具体说明要做什么、需要哪些角色（例如场地、摄影师、餐饮、主持人）和人数，以及地点和时间：在原需求上补充说明（POST /api/v1/demands/{demand_id}/clarify），或重新提交。"
+	UnclearQuestion   = "你需要什么样的协作者来完成这件事？"
+)
+
+// Stuck fails a demand that still has neither a channel nor a failure at
+// its stuck deadline (its understanding or filtering never finished), so a
+// parent negotiation waiting for it hears back (TOWOW_DEMAND_005).
+func (d *DemandState) Stuck() ([]event.Payload, error) {
+	if !d.Exists() || d.ChannelID != "" || d.Failure != nil {
+		return nil, nil
+	}
+	stage := "understanding"
+	if d.Understanding != nil {
+		stage = "filtering"
+	}
+	return failed(ErrDemandStuck, &NegotiationFailed{DemandID: d.ID, Reason: FailureStuckTimeout,
+		Suggestion: "需求处理长时间没有进展，已自动结束；可以稍后重新提交。"},
+		"the demand's "+stage+" had not finished at its stuck deadline"), nil
+}
+
+// NoCandidatesSuggestion is what a user is told when nobody matched.
+const NoCandidatesSuggestion = "没有找到匹配的协作者：可以换一种说法描述需求、补充地点和时间，或放宽要求后重新提交。"
+
+// Filtered records smart filtering's result: with candidates, the demand is
+// accepted and gets channelID; without any, it is rejected (no match) and
+// fails with TOWOW_FILTER_001.
+// Nothing to do once either happened.
+func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAgents, durationMS int) ([]event.Payload, error) {
+	switch {
+	case !d.Exists():
+		return nil, event.Errorf(ErrNotFound, "demand not submitted")
+	case d.Understanding == nil:
+		return nil, event.Errorf(ErrInvalidTransition, "demand %s is not understood yet", d.ID)
+	case d.ChannelID != "" || d.Failure != nil:
+		return nil, nil
+	}
+	done := &FilterCompleted{DemandID: d.ID, CandidatesCount: len(candidates), Candidates: candidates,
+		TotalAgents: totalAgents, FilterDurationMS: durationMS}
+	if len(candidates) == 0 {
+		var roles []string
+		for _, n := range NeedsOf(d.Understanding.Understanding()) {
+			roles = append(roles, n.Role)
+		}
+		return append([]event.Payload{done,
+			&DemandRejected{DemandID: d.ID, Reason: RejectNoMatch, Message: "协作网络中没有人能满足这项需求",
+				Suggestion: NoCandidatesSuggestion, UnservedNeeds: roles}},
+			failed(ErrNoCandidates, &NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates, Suggestion: NoCandidatesSuggestion},
+				fmt.Sprintf("smart filtering found no candidate among %d active agents for: %s", totalAgents, strings.Join(roles, ", ")))...), nil
+	}
+	done.ChannelID = channelID
+	return []event.Payload{done, &DemandAccepted{DemandID: d.ID, ChannelID: channelID, CandidateCount: len(candidates)}}, nil
+}
+
+// ForkDemandText is a fork's change_demand on its root demand d, as the
+// copied history left it: the text its submission carries instead. Only
+// before prompt 1 read the old one (the fork point is the submission):
+// ErrForkChange after, or for the same text; ErrDemandEmpty or
+// ErrDemandInvalid for a text no demand could have.
+func ForkDemandText(d *DemandState, text string) (string, error) {
+	raw, err := demandText(text)
+	switch {
+	case err != nil:
+		return "", err
+	case d.Understanding != nil || d.Rejection != nil || d.Failure != nil || d.ChannelID != "":
+		return "", event.Errorf(ErrForkChange, "demand %s was understood by then: fork at its submission to change its text", d.ID)
+	case raw == d.RawInput:
+		return "", event.Errorf(ErrForkChange, "the text is the demand's own")
+	}
+	return raw, nil
+}

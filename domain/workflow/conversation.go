@@ -1,0 +1,163 @@
+package workflow
+
+import (
+	"time"
+
+	"github.com/towow/towow/domain/event"
+)
+
+// The conversation agent (ReAct): a
+// person talks about a workflow; the agent loops Thought → Action →
+// Observation over tools for at most MaxAgentSteps steps and ends the
+// turn with a reply. Every decision it takes goes through the
+// Coordinator like any other; a rejection comes back as the observation.
+// Every step is an event on the workflow's stream, so the conversation is
+// streamed live and replays without the LLM; its context (history, goals,
+// decisions) is folded from those events.
+
+// Conversation tools: the decisions, and three that change nothing.
+const (
+	ToolGetWorkflow = "get_workflow"
+	ToolGetNode     = "get_node"
+	ToolAskUser     = "ask_user"
+)
+
+// ConversationTools lists every tool the agent may call: get_workflow,
+// get_node, ask_user and one per decision type.
+func ConversationTools() []string {
+	out := []string{ToolGetWorkflow, ToolGetNode, ToolAskUser}
+	for _, t := range DecisionTypes {
+		out = append(out, string(t))
+	}
+	return out
+}
+
+// MaxMessageRunes bounds a message to the conversation agent.
+const MaxMessageRunes = 2000
+
+// ErrMessageInvalid: a message to the conversation agent is empty or too
+// long (TOWOW_WORKFLOW_005).
+var ErrMessageInvalid = &event.Error{Code: "TOWOW_WORKFLOW_005", Message: "the message is empty or too long"}
+
+// MaxAgentSteps bounds one turn's Thought → Action → Observation steps.
+const MaxAgentSteps = 6
+
+// AgentStep is one step the conversation agent decides (the conversation
+// prompt's answer): a thought and either an action (a tool with its
+// arguments) or the reply that ends the turn.
+type AgentStep struct {
+	Thought string `json:"thought"`
+	// Tool is one of ConversationTools; empty when the step replies.
+	Tool string `json:"tool,omitempty"`
+	// Args are the tool's arguments: a decision's payload, or for
+	// get_node the node id, for ask_user the question (Reason).
+	Args DecisionPayload `json:"args"`
+	// Confidence is the agent's confidence in the action, 0-1.
+	Confidence float64 `json:"confidence,omitempty"`
+	// Reply ends the turn.
+	Reply string `json:"reply,omitempty"`
+}
+
+// Conversation events, on the workflow's stream.
+const (
+	// EventConversationMessage: a person said something about a workflow.
+	EventConversationMessage event.EventType = "towow.conversation.message"
+	// EventConversationStep: the agent thought and acted (or replied), and
+	// what it observed.
+	EventConversationStep event.EventType = "towow.conversation.step"
+	// EventConversationReplied: the agent ended its turn with a reply.
+	EventConversationReplied event.EventType = "towow.conversation.replied"
+)
+
+// ConversationMessage is the payload of [EventConversationMessage].
+type ConversationMessage struct {
+	WorkflowID string    `json:"workflow_id"`
+	MessageID  string    `json:"message_id"`
+	Text       string    `json:"text"`
+	ClientID   string    `json:"client_id,omitempty"`
+	UserID     string    `json:"user_id,omitempty"`
+	SentAt     time.Time `json:"sent_at"`
+}
+
+// EventType implements [event.Payload].
+func (*ConversationMessage) EventType() event.EventType { return EventConversationMessage }
+
+// ConversationStep is the payload of [EventConversationStep]: step N of a
+// turn, what the agent decided (its thought and action) and what it
+// observed; DecisionID names the decision when the action was one (its
+// ruling is in the same commit).
+type ConversationStep struct {
+	WorkflowID  string    `json:"workflow_id"`
+	MessageID   string    `json:"message_id"`
+	Step        int       `json:"step"` // 1, 2, ...
+	Action      AgentStep `json:"action"`
+	Observation string    `json:"observation"`
+	DecisionID  string    `json:"decision_id,omitempty"`
+	// Rejected says the action's decision was refused (the observation
+	// says why).
+	Rejected bool `json:"rejected,omitempty"`
+}
+
+// EventType implements [event.Payload].
+func (*ConversationStep) EventType() event.EventType { return EventConversationStep }
+
+// ConversationReplied is the payload of [EventConversationReplied].
+type ConversationReplied struct {
+	WorkflowID string `json:"workflow_id"`
+	MessageID  string `json:"message_id"`
+	Reply      string `json:"reply"`
+	Steps      int    `json:"steps"`
+	// Question says the reply asks the person something (ask_user).
+	Question bool `json:"question,omitempty"`
+}
+
+// EventType implements [event.Payload].
+func (*ConversationReplied) EventType() event.EventType { return EventConversationReplied }
+
+// Turn is one message and what the agent did about it.
+type Turn struct {
+	MessageID string             `json:"message_id"`
+	Text      string             `json:"text"`
+	ClientID  string             `json:"client_id,omitempty"`
+	UserID    string             `json:"user_id,omitempty"`
+	SentAt    time.Time          `json:"sent_at"`
+	Steps     []ConversationStep `json:"steps"`
+	Reply     string             `json:"reply,omitempty"`
+	Question  bool               `json:"question,omitempty"`
+	Done      bool               `json:"done"`
+}
+
+// Conversation is the session context folded from a workflow's
+// conversation events: the history of turns and the decisions taken.
+type Conversation struct {
+	Turns []Turn
+}
+
+// Apply folds one event (any other is ignored).
+func (c *Conversation) Apply(p event.Payload) {
+	switch e := p.(type) {
+	case *ConversationMessage:
+		c.Turns = append(c.Turns, Turn{MessageID: e.MessageID, Text: e.Text, ClientID: e.ClientID, UserID: e.UserID,
+			SentAt: e.SentAt, Steps: []ConversationStep{}})
+	case *ConversationStep:
+		if t := c.turn(e.MessageID); t != nil {
+			t.Steps = append(t.Steps, *e)
+		}
+	case *ConversationReplied:
+		if t := c.turn(e.MessageID); t != nil {
+			t.Reply, t.Question, t.Done = e.Reply, e.Question, true
+		}
+	}
+}
+
+func (c *Conversation) turn(id string) *Turn {
+	for i := range c.Turns {
+		if c.Turns[i].MessageID == id {
+			return &c.Turns[i]
+		}
+	}
+	return nil
+}
+
+// Turn returns the turn of a message, or nil.
+func (c *Conversation) Turn(messageID string) *Turn { return c.turn(messageID) }

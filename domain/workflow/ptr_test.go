@@ -1,0 +1,3 @@
+package workflow
+
+func ptr[T any](v T) *T { return &v }

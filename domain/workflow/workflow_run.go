@@ -1,0 +1,314 @@
+package workflow
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+)
+
+// DefaultNodeTimeout is how long one attempt of a node of type t may run
+// when the node does not say (TimeoutSeconds): a person's task a day, an
+// approval a week, an http call 30 s, a wait until its time plus a minute.
+func DefaultNodeTimeout(t NodeType) time.Duration {
+	switch t {
+	case NodeTask:
+		return 24 * time.Hour
+	case NodeApproval:
+		return 7 * 24 * time.Hour
+	case NodeHTTP:
+		return 30 * time.Second
+	}
+	return time.Minute
+}
+
+// DefaultHTTPAttempts is how often an http node is tried by default.
+const DefaultHTTPAttempts = 3
+
+// Timeout is how long one attempt of n may run; a wait's attempt lasts
+// until its time (from now), plus the timeout.
+func (n WorkflowNode) Timeout(now time.Time) time.Duration {
+	d := DefaultNodeTimeout(n.Type)
+	if n.TimeoutSeconds > 0 {
+		d = time.Duration(n.TimeoutSeconds) * time.Second
+	}
+	if n.Type == NodeWait && n.WaitUntil.After(now) {
+		d += n.WaitUntil.Sub(now)
+	}
+	return d
+}
+
+// Attempts is how often n is tried: an http node up to MaxAttempts
+// (DefaultHTTPAttempts), everything else once.
+func (n WorkflowNode) Attempts() int {
+	if n.Type != NodeHTTP {
+		return 1
+	}
+	if n.MaxAttempts > 0 {
+		return n.MaxAttempts
+	}
+	return DefaultHTTPAttempts
+}
+
+// RetryDelay is the wait before attempt+1 of a node: 1 s, 2 s, 4 s, … at
+// most a minute (the engine adds no jitter: the domain draws no random
+// numbers).
+func RetryDelay(attempt int) time.Duration {
+	d := time.Second << min(max(attempt-1, 0), 6)
+	return min(d, time.Minute)
+}
+
+// Ready returns the nodes of a running workflow that may start at now: pending,
+// every node before them completed, their retry time passed; in
+// topological order.
+func (w *Workflow) Ready(now time.Time) []string {
+	if w.Status != WorkflowStatusRunning || w.failedForGood() != "" {
+		return nil
+	}
+	order, _ := TopoOrder(w.Nodes, w.Edges)
+	var out []string
+	for _, id := range order {
+		r := w.Run(id)
+		if r.Status != NodeStatusPending || r.RetryAt.After(now) {
+			continue
+		}
+		if !slices.ContainsFunc(w.Before(id), func(b string) bool { return w.Run(b).Status != NodeStatusCompleted }) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// failedForGood returns a node that failed with no attempt left.
+func (w *Workflow) failedForGood() string {
+	for _, n := range w.Nodes {
+		if w.Run(n.ID).Status == NodeStatusFailed {
+			return n.ID
+		}
+	}
+	return ""
+}
+
+// StartNode starts the next attempt of a ready node at now: a milestone
+// completes at once (everything before it is done). Nothing when the
+// node is not ready (a retried step, a cancelled workflow).
+func (w *Workflow) StartNode(id string, now time.Time) ([]event.Payload, error) {
+	if !w.Exists() {
+		return nil, event.Errorf(ErrWorkflowNotFound, "no workflow")
+	}
+	n := w.Node(id)
+	if n == nil || !slices.Contains(w.Ready(now), id) {
+		return nil, nil
+	}
+	attempt := w.Run(id).Attempt + 1
+	out := []event.Payload{&NodeStarted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt, Deadline: now.Add(n.Timeout(now))}}
+	if n.Type == NodeMilestone {
+		out = append(out, &NodeCompleted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt,
+			Result: NodeResult{Summary: "里程碑达成：" + n.Title, By: event.ActorSystem}})
+	}
+	return w.settle(out), nil
+}
+
+// CompleteNode records a node's attempt as done with its result. Nothing
+// when that attempt is not running (a late or repeated answer).
+func (w *Workflow) CompleteNode(id string, attempt int, res NodeResult) ([]event.Payload, error) {
+	if !w.Exists() {
+		return nil, event.Errorf(ErrWorkflowNotFound, "no workflow")
+	}
+	r := w.Run(id)
+	if r.Status != NodeStatusRunning || r.Attempt != attempt {
+		return nil, nil
+	}
+	return w.settle([]event.Payload{&NodeCompleted{WorkflowID: w.ID, NodeID: id, NodeType: w.Node(id).Type, Attempt: attempt, Result: res}}), nil
+}
+
+// FailNode records a node's attempt as failed at now. A retryable failure
+// with attempts left in a running workflow schedules the next attempt
+// (RetryDelay); otherwise the node failed for good: every node not
+// started is skipped and the workflow fails (nodes still running finish,
+// their outcomes recorded). Nothing when that attempt is not running.
+func (w *Workflow) FailNode(id string, attempt int, reason string, retryable bool, now time.Time) ([]event.Payload, error) {
+	if !w.Exists() {
+		return nil, event.Errorf(ErrWorkflowNotFound, "no workflow")
+	}
+	r := w.Run(id)
+	if r.Status != NodeStatusRunning || r.Attempt != attempt {
+		return nil, nil
+	}
+	n := w.Node(id)
+	f := &NodeFailed{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt, Error: reason}
+	if retryable && attempt < n.Attempts() && w.Status == WorkflowStatusRunning {
+		f.Retry, f.RetryAt = true, now.Add(RetryDelay(attempt))
+	}
+	return w.settle([]event.Payload{f}), nil
+}
+
+// TimeOut fails a node's attempt whose deadline passed at now (retryable:
+// an http node is tried again). Nothing when the attempt is not running
+// or its deadline is ahead.
+func (w *Workflow) TimeOut(id string, attempt int, now time.Time) ([]event.Payload, error) {
+	r := w.Run(id)
+	if r.Status != NodeStatusRunning || r.Attempt != attempt || now.Before(r.Deadline) {
+		return nil, nil
+	}
+	return w.FailNode(id, attempt, "timed out", true, now)
+}
+
+// cancel skips every node not started and ends the workflow; nodes
+// still running finish, their outcomes recorded.
+func (w *Workflow) cancel(decisionID, reason string) []event.Payload {
+	var out []event.Payload
+	for _, n := range w.Nodes {
+		if w.Run(n.ID).Status == NodeStatusPending {
+			out = append(out, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: "cancelled"})
+		}
+	}
+	return append(out, &WorkflowCancelled{WorkflowID: w.ID, DecisionID: decisionID, Reason: reason})
+}
+
+// with returns a copy of w with events applied (w is unchanged).
+func (w *Workflow) with(events []event.Payload) *Workflow {
+	c := *w
+	c.Nodes, c.Edges, c.Decisions = slices.Clone(w.Nodes), slices.Clone(w.Edges), slices.Clone(w.Decisions)
+	c.Runs = maps.Clone(w.Runs)
+	for _, e := range events {
+		c.Apply(e)
+	}
+	return &c
+}
+
+// settle appends to events what follows from them in a running
+// workflow: a node failed for good skips every node not started and fails
+// the workflow; every node completed completes it.
+func (w *Workflow) settle(events []event.Payload) []event.Payload {
+	next := w.with(events)
+	if next.Status != WorkflowStatusRunning {
+		return events
+	}
+	if failed := next.failedForGood(); failed != "" {
+		for _, n := range next.Nodes {
+			if next.Run(n.ID).Status == NodeStatusPending {
+				reason := "the workflow failed at " + failed
+				if dependsOn(next, n.ID, failed) {
+					reason = "depends on " + failed + ", which failed"
+				}
+				events = append(events, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: reason})
+			}
+		}
+		return append(events, &WorkflowFailed{WorkflowID: w.ID, Status: string(WorkflowStatusFailed), FailedNode: failed,
+			Error: next.Run(failed).Error, Results: next.results()})
+	}
+	if !slices.ContainsFunc(next.Nodes, func(n WorkflowNode) bool { return next.Run(n.ID).Status != NodeStatusCompleted }) {
+		events = append(events, &WorkflowCompleted{WorkflowID: w.ID, Status: string(WorkflowStatusCompleted), Results: next.results()})
+	}
+	return events
+}
+
+// results are the completed nodes' results, in node order.
+func (w *Workflow) results() []NodeOutcome {
+	out := []NodeOutcome{}
+	for _, n := range w.Nodes {
+		if r := w.Run(n.ID); r.Status == NodeStatusCompleted && r.Result != nil {
+			out = append(out, NodeOutcome{NodeID: n.ID, Result: *r.Result})
+		}
+	}
+	return out
+}
+
+// dependsOn reports whether id runs after dep, directly or not.
+func dependsOn(w *Workflow, id, dep string) bool {
+	seen := map[string]bool{}
+	stack := w.Before(id)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == dep {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			stack = append(stack, w.Before(b)...)
+		}
+	}
+	return false
+}
+
+// Workflow execution errors.
+var (
+	// ErrNodeNotOpen: the node is not waiting for this answer: not
+	// running, or not of the kind answered (TOWOW_WORKFLOW_002).
+	ErrNodeNotOpen = &event.Error{Code: "TOWOW_WORKFLOW_002", Message: "the node is not waiting for this answer"}
+	// ErrNotAssignee: only the task's assignee reports on it
+	// (TOWOW_WORKFLOW_003).
+	ErrNotAssignee = &event.Error{Code: "TOWOW_WORKFLOW_003", Message: "not the task's assignee"}
+	// ErrNotWorkflowUser: only the demand's user approves
+	// (TOWOW_WORKFLOW_004).
+	ErrNotWorkflowUser = &event.Error{Code: "TOWOW_WORKFLOW_004", Message: "not the demand's user"}
+)
+
+// openNode returns the running node id of type t, or the error saying
+// why it is not waiting.
+func (w *Workflow) openNode(id string, t NodeType) (*WorkflowNode, NodeRun, error) {
+	if !w.Exists() {
+		return nil, NodeRun{}, event.Errorf(ErrWorkflowNotFound, "no workflow")
+	}
+	n := w.Node(id)
+	if n == nil {
+		return nil, NodeRun{}, event.Errorf(negotiation.ErrNotFound, "workflow %s has no node %s", w.ID, id)
+	}
+	r := w.Run(id)
+	switch {
+	case n.Type != t:
+		return nil, r, event.Errorf(ErrNodeNotOpen, "node %s is a %s node, not a %s", id, n.Type, t)
+	case r.Status != NodeStatusRunning:
+		return nil, r, event.Errorf(ErrNodeNotOpen, "node %s is %s, not running", id, r.Status)
+	}
+	return n, r, nil
+}
+
+// ReportTask records an assignee's report on its running task: done
+// completes it, a problem fails it for good. Errors: ErrNotFound,
+// ErrNodeNotOpen, ErrNotAssignee, ErrInvalidAnswer.
+func (w *Workflow) ReportTask(nodeID, agentID string, a TaskAnswer, now time.Time) ([]event.Payload, error) {
+	n, r, err := w.openNode(nodeID, NodeTask)
+	if err != nil {
+		return nil, err
+	}
+	if n.AssigneeID != agentID {
+		return nil, event.Errorf(ErrNotAssignee, "node %s is %s's task", nodeID, n.AssigneeID)
+	}
+	if err := a.Valid(); err != nil {
+		return nil, err
+	}
+	if a.Status == TaskDone {
+		return w.CompleteNode(nodeID, r.Attempt, NodeResult{Summary: a.Summary, By: agentID})
+	}
+	return w.FailNode(nodeID, r.Attempt, a.Problem, false, now)
+}
+
+// Approve records the demand's user's answer to a running approval:
+// approved completes it, rejected fails it for good (the comment says
+// why). Errors: ErrNotFound, ErrNodeNotOpen, ErrNotWorkflowUser.
+func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string, now time.Time) ([]event.Payload, error) {
+	_, r, err := w.openNode(nodeID, NodeApproval)
+	if err != nil {
+		return nil, err
+	}
+	if userID != w.UserID {
+		return nil, event.Errorf(ErrNotWorkflowUser, "only %s approves this workflow", w.UserID)
+	}
+	if approved {
+		summary := "已批准"
+		if comment != "" {
+			summary += "：" + comment
+		}
+		return w.CompleteNode(nodeID, r.Attempt, NodeResult{Summary: summary, By: "user:" + userID})
+	}
+	reason := "用户拒绝"
+	if comment != "" {
+		reason += "：" + comment
+	}
+	return w.FailNode(nodeID, r.Attempt, reason, false, now)
+}
