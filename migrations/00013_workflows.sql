@@ -1,8 +1,8 @@
 -- +goose Up
 -- The workflows read model (projections/workflows.go): one row per workflow
--- stream, holding the workflow as the domain's fold (domain.Workflow.Apply)
+-- stream, holding the workflow as the domain's fold (workflow.Workflow.Apply)
 -- leaves it after the stream's last event, and the cursor of that event.
--- state is the folded domain.Workflow as encoding/json writes it; the
+-- state is the folded workflow.Workflow as encoding/json writes it; the
 -- columns beside it are copies of its fields that the queries filter on.
 -- A stream whose workflow was never created (a decision refused before the
 -- agreement) has a row with an empty status: the read functions treat it
@@ -31,7 +31,7 @@ CREATE TABLE workflow_open_nodes (
     node_type   text   NOT NULL, -- task or approval
     assignee    text   NOT NULL, -- a task's agent, an approval's user
     ordinal     int    NOT NULL, -- the node's place in the workflow's nodes (creation order)
-    node        jsonb  NOT NULL, -- the domain.WorkflowNode
+    node        jsonb  NOT NULL, -- the workflow.WorkflowNode
     PRIMARY KEY (workflow_id, node_id)
 );
 CREATE INDEX workflow_open_nodes_assignee_idx ON workflow_open_nodes (node_type, assignee);

@@ -62,7 +62,7 @@ FROM llm_calls l;
 -- the rows InsertLLMCall writes event by event, with the same defaults Go's
 -- decoding of the metadata gives (absent or null: '', 0, false), which the
 -- rebuild test checks row for row. A metadata llm_call that is absent or
--- JSON null is no call (a nil *domain.LLMCall). The metadata is taken
+-- JSON null is no call (a nil *event.LLMCall). The metadata is taken
 -- apart once per event (jsonb_to_record): since a call's record carries
 -- its answer, the metadata is often stored compressed out of line, and
 -- every -> would decompress it again.
