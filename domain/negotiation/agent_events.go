@@ -125,3 +125,18 @@ type AgentTokenIssued struct {
 
 // EventType implements [event.Payload].
 func (*AgentTokenIssued) EventType() event.EventType { return EventAgentTokenIssued }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[AgentOnline]("An agent came online."),
+		event.NewSpec[AgentOffline]("An agent went offline."),
+		event.NewSpec[AgentWithdrawn]("An agent withdrew from a negotiation channel."),
+		event.NewSpec[AgentRegistered]("An agent profile was registered."),
+		event.NewSpec[AgentUpdated]("An agent's profile was replaced."),
+		event.NewSpec[AgentDeactivated]("An agent was deactivated and is no longer invited."),
+		event.NewSpec[AgentReactivated]("A deactivated agent was reactivated and may be invited again."),
+		event.NewSpec[AgentTokenIssued]("An external agent was issued a new API token; earlier tokens stop working."),
+		event.NewSpec[ErrorOccurred]("An error occurred."),
+	)
+}

@@ -108,3 +108,13 @@ type ChannelClosed struct {
 
 // EventType implements [event.Payload].
 func (*ChannelClosed) EventType() event.EventType { return EventChannelClosed }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[ChannelCreated]("A negotiation channel was created for a demand or sub-demand."),
+		event.NewSpec[ChannelInviteSent]("An agent was invited to a negotiation channel."),
+		event.NewSpec[ChannelStatusChanged]("The channel state machine moved from one status to another."),
+		event.NewSpec[ChannelClosed]("A negotiation channel was closed in a terminal status."),
+	)
+}

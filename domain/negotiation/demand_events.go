@@ -135,3 +135,16 @@ type FilterCompleted struct {
 
 // EventType implements [event.Payload].
 func (*FilterCompleted) EventType() event.EventType { return EventFilterCompleted }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[DemandSubmitted]("A user submitted a demand in their own words."),
+		event.NewSpec[DemandUnderstood]("The demand was understood: surface demand, capability tags and confidence."),
+		event.NewSpec[DemandBroadcast]("The demand was broadcast to the candidate agents of a channel."),
+		event.NewSpec[DemandAccepted]("The demand was accepted for processing and assigned a channel."),
+		event.NewSpec[DemandRejected]("The demand was rejected, e.g. because no suitable agent was found."),
+		event.NewSpec[FilterStarted]("Smart filtering of the agents for a demand started."),
+		event.NewSpec[FilterCompleted]("Smart filtering chose the candidate agents for a demand."),
+	)
+}

@@ -338,3 +338,11 @@ func forkChangeIn(c *Channel, id string, change ForkChange, now time.Time) ([]ev
 
 // ForkUnavailableReason is what an agent removed by a fork says.
 const ForkUnavailableReason = "假设分支：此后不可用"
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[ChannelRulesChanged]("A fork's change_rule set a running channel's rules."),
+		event.NewSpec[NegotiationForked]("A negotiation tree was forked from another at a cursor of its history, with one change."),
+	)
+}

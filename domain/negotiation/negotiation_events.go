@@ -118,3 +118,14 @@ type NegotiationCompleted struct {
 
 // EventType implements [event.Payload].
 func (*NegotiationCompleted) EventType() event.EventType { return EventNegotiationCompleted }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[FeedbackEvaluated]("The feedback of a round was counted and the next step decided."),
+		event.NewSpec[NegotiationRoundStarted]("A new negotiation round started."),
+		event.NewSpec[NegotiationForceFinalized]("The last round ended without consensus; the proposal was force-finalized."),
+		event.NewSpec[NegotiationFailed]("The negotiation failed."),
+		event.NewSpec[NegotiationCompleted]("A channel and all its sub-negotiations ended; carries the result of the tree."),
+	)
+}

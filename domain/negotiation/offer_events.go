@@ -41,3 +41,12 @@ type OfferTimeout struct {
 
 // EventType implements [event.Payload].
 func (*OfferTimeout) EventType() event.EventType { return EventOfferTimeout }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[OfferRequested]("An agent was asked to answer a demand with an offer."),
+		event.NewSpec[OfferSubmitted]("An agent answered a demand: participate, decline or conditional."),
+		event.NewSpec[OfferTimeout]("The offer window closed; the channel goes on with the offers received."),
+	)
+}

@@ -79,3 +79,14 @@ type ProposalFinalized struct {
 
 // EventType implements [event.Payload].
 func (*ProposalFinalized) EventType() event.EventType { return EventProposalFinalized }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[AggregationStarted]("Aggregation of the received offers into a proposal started."),
+		event.NewSpec[ProposalDistributed]("A proposal was distributed to the participants for review."),
+		event.NewSpec[ProposalFeedback]("A participant gave feedback on a proposal: accept, negotiate, withdraw or reject."),
+		event.NewSpec[ProposalAdjusting]("The proposal is being adjusted to the feedback of the last round."),
+		event.NewSpec[ProposalFinalized]("The negotiation reached consensus on a final proposal."),
+	)
+}

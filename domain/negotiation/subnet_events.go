@@ -80,3 +80,12 @@ type SubnetCompleted struct {
 
 // EventType implements [event.Payload].
 func (*SubnetCompleted) EventType() event.EventType { return EventSubnetCompleted }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[GapIdentified]("Gaps (missing capabilities) were identified in a proposal."),
+		event.NewSpec[SubnetTriggered]("A sub-negotiation was started to fill a gap."),
+		event.NewSpec[SubnetCompleted]("A sub-negotiation ended, successfully or not."),
+	)
+}

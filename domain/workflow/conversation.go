@@ -161,3 +161,12 @@ func (c *Conversation) turn(id string) *Turn {
 
 // Turn returns the turn of a message, or nil.
 func (c *Conversation) Turn(messageID string) *Turn { return c.turn(messageID) }
+
+// init registers this file's event types in the catalog.
+func init() {
+	event.Register(
+		event.NewSpec[ConversationMessage]("A person said something to the conversation agent about a workflow."),
+		event.NewSpec[ConversationStep]("The conversation agent took a step: its thought, its action (a tool or a decision) and what it observed."),
+		event.NewSpec[ConversationReplied]("The conversation agent ended its turn with a reply (or a question for the person)."),
+	)
+}
