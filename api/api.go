@@ -27,7 +27,8 @@ import (
 // Version is reported in the OpenAPI document.
 const Version = "0.1.0"
 
-// Server holds what the operations need.
+// Server holds what the operations need; Handler hands each resource
+// group's handler type the part it uses.
 type Server struct {
 	// DB answers /healthz's ping.
 	DB Pinger
