@@ -31,8 +31,8 @@ type RebuildOutput struct {
 	}
 }
 
-func (s *Server) registerAdmin(api huma.API) {
-	huma.Register(api, s.admin(api, huma.Operation{
+func (h *opsHandlers) registerAdmin(api huma.API) {
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID: "rebuild-read-model",
 		Method:      http.MethodPost,
 		Path:        "/api/v1/admin/projections/{name}/rebuild",
@@ -41,20 +41,20 @@ func (s *Server) registerAdmin(api huma.API) {
 			"and that model's live projector waits meanwhile. Same as `towow projections rebuild --name <name>`.",
 		Tags: []string{"admin"},
 	}), func(ctx context.Context, in *RebuildInput) (*RebuildOutput, error) {
-		if !slices.Contains(s.ReadModels.Models(), in.Name) {
-			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(s.ReadModels.Models(), ", ")))
+		if !slices.Contains(h.reads.Models(), in.Name) {
+			return nil, notFound(fmt.Sprintf("no read model %q (there are %s)", in.Name, strings.Join(h.reads.Models(), ", ")))
 		}
 		out := &RebuildOutput{}
 		b := &out.Body
 		var err error
-		if b.Before, err = s.ReadModels.Checksum(ctx, in.Name); err != nil {
+		if b.Before, err = h.reads.Checksum(ctx, in.Name); err != nil {
 			return nil, problem(err)
 		}
-		res, err := s.ReadModels.Rebuild(ctx, in.Name)
+		res, err := h.reads.Rebuild(ctx, in.Name)
 		if err != nil {
 			return nil, problem(err)
 		}
-		if b.After, err = s.ReadModels.Checksum(ctx, in.Name); err != nil {
+		if b.After, err = h.reads.Checksum(ctx, in.Name); err != nil {
 			return nil, problem(err)
 		}
 		b.Name, b.Cursor, b.ElapsedMS, b.Identical = in.Name, res.Position, res.Elapsed.Milliseconds(), b.Before == b.After

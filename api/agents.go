@@ -17,6 +17,17 @@ import (
 // events on the agent streams (admin token). A change applies to the next
 // negotiation without a restart.
 
+// agentHandlers serve the agent directory (reads, and the operator's
+// writes) and the external agents (their answers and their inbox).
+type agentHandlers struct {
+	commands Commands
+	events   EventReader
+	reads    ReadModels
+	guard    guard
+	// workflows finds an external agent's running workflow tasks.
+	workflows *workflowReader
+}
+
 // actorAdmin is the actor recorded on the events the admin API writes.
 const actorAdmin = "admin"
 
@@ -70,7 +81,7 @@ type AgentHistoryOutput struct {
 // readModelsOfHistory are the read models the history joins.
 var readModelsOfHistory = []string{projections.Agents{}.Name(), projections.Channels{}.Name(), projections.Demands{}.Name()}
 
-func (s *Server) registerAgentViews(api huma.API) {
+func (h *agentHandlers) registerAgentViews(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-agents",
 		Method:      http.MethodGet,
@@ -78,7 +89,7 @@ func (s *Server) registerAgentViews(api huma.API) {
 		Summary:     "List agents with their profiles and participation statistics",
 		Tags:        []string{"agents"},
 	}, func(ctx context.Context, in *ListAgentsInput) (*ListAgentsOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, projections.Agents{}.Name()); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, projections.Agents{}.Name()); err != nil {
 			return nil, err
 		}
 		f := projections.AgentFilter{Mode: in.Mode, Tag: in.Tag, Location: in.Location, Query: in.Q, AfterID: in.Cursor, Limit: in.Limit}
@@ -86,7 +97,7 @@ func (s *Server) registerAgentViews(api huma.API) {
 			active := in.Active == "true"
 			f.Active = &active
 		}
-		rows, err := s.ReadModels.ListAgents(ctx, f)
+		rows, err := h.reads.ListAgents(ctx, f)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -104,10 +115,10 @@ func (s *Server) registerAgentViews(api huma.API) {
 		Summary:     "An agent: profile, mode, whether it is active, participation statistics",
 		Tags:        []string{"agents"},
 	}, func(ctx context.Context, in *AgentInput) (*AgentOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, projections.Agents{}.Name()); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, projections.Agents{}.Name()); err != nil {
 			return nil, err
 		}
-		a, err := s.ReadModels.GetAgent(ctx, in.AgentID)
+		a, err := h.reads.GetAgent(ctx, in.AgentID)
 		if errors.Is(err, projections.ErrNotFound) {
 			return nil, notFound(fmt.Sprintf("no agent %s", in.AgentID))
 		}
@@ -124,15 +135,15 @@ func (s *Server) registerAgentViews(api huma.API) {
 		Description: "Newest first. Each entry has the channel, its demand and status, the agent's offer, its feedback on each proposal version, and whether it is in the final proposal.",
 		Tags:        []string{"agents", "audit"},
 	}, func(ctx context.Context, in *AgentHistoryInput) (*AgentHistoryOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, readModelsOfHistory...); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, readModelsOfHistory...); err != nil {
 			return nil, err
 		}
-		if _, err := s.ReadModels.GetAgent(ctx, in.AgentID); errors.Is(err, projections.ErrNotFound) {
+		if _, err := h.reads.GetAgent(ctx, in.AgentID); errors.Is(err, projections.ErrNotFound) {
 			return nil, notFound(fmt.Sprintf("no agent %s", in.AgentID))
 		} else if err != nil {
 			return nil, problem(err)
 		}
-		rows, err := s.ReadModels.AgentHistory(ctx, in.AgentID, in.Cursor, in.Limit)
+		rows, err := h.reads.AgentHistory(ctx, in.AgentID, in.Cursor, in.Limit)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -223,8 +234,8 @@ type BulkAgentsOutput struct {
 // bulkMaxBytes bounds a bulk load's body.
 const bulkMaxBytes = 16 << 20
 
-func (s *Server) registerAgentAdmin(api huma.API) {
-	huma.Register(api, s.admin(api, huma.Operation{
+func (h *agentHandlers) registerAgentAdmin(api huma.API) {
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID:   "create-agent",
 		Method:        http.MethodPost,
 		Path:          "/api/v1/agents",
@@ -234,9 +245,9 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		DefaultStatus: http.StatusCreated,
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *CreateAgentInput) (*AgentWriteOutput, error) {
-		return agentResult(s.Commands.CreateAgent(ctx, actorAdmin, in.Body))
+		return agentResult(h.commands.CreateAgent(ctx, actorAdmin, in.Body))
 	})
-	huma.Register(api, s.admin(api, huma.Operation{
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID:  "update-agent",
 		Method:       http.MethodPut,
 		Path:         "/api/v1/agents/{agent_id}",
@@ -250,9 +261,9 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 			return nil, problem(&event.Error{Code: negotiation.ErrAgentInvalid.Code,
 				Message: fmt.Sprintf("agent_id: the body names %s, the path %s", p.AgentID, in.AgentID)})
 		}
-		return agentResult(s.Commands.UpdateAgent(ctx, actorAdmin, p))
+		return agentResult(h.commands.UpdateAgent(ctx, actorAdmin, p))
 	})
-	huma.Register(api, s.admin(api, huma.Operation{
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID: "deactivate-agent",
 		Method:      http.MethodPost,
 		Path:        "/api/v1/agents/{agent_id}/deactivate",
@@ -264,18 +275,18 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		if in.Body != nil {
 			reason = in.Body.Reason
 		}
-		return agentResult(s.Commands.DeactivateAgent(ctx, actorAdmin, in.AgentID, reason))
+		return agentResult(h.commands.DeactivateAgent(ctx, actorAdmin, in.AgentID, reason))
 	})
-	huma.Register(api, s.admin(api, huma.Operation{
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID: "reactivate-agent",
 		Method:      http.MethodPost,
 		Path:        "/api/v1/agents/{agent_id}/reactivate",
 		Summary:     "Reactivate a deactivated agent",
 		Tags:        []string{"agents", "admin"},
 	}), func(ctx context.Context, in *AgentIDInput) (*AgentWriteOutput, error) {
-		return agentResult(s.Commands.ReactivateAgent(ctx, actorAdmin, in.AgentID))
+		return agentResult(h.commands.ReactivateAgent(ctx, actorAdmin, in.AgentID))
 	})
-	huma.Register(api, s.admin(api, huma.Operation{
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID:   "issue-agent-token",
 		Method:        http.MethodPost,
 		Path:          "/api/v1/agents/{agent_id}/token",
@@ -284,9 +295,9 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Tags:          []string{"agents", "admin"},
 		DefaultStatus: http.StatusCreated,
 	}), func(ctx context.Context, in *AgentIDInput) (*AgentWriteOutput, error) {
-		return agentResult(s.Commands.IssueAgentToken(ctx, actorAdmin, in.AgentID))
+		return agentResult(h.commands.IssueAgentToken(ctx, actorAdmin, in.AgentID))
 	})
-	huma.Register(api, s.admin(api, huma.Operation{
+	huma.Register(api, h.guard.admin(api, huma.Operation{
 		OperationID:  "bulk-load-agents",
 		Method:       http.MethodPost,
 		Path:         "/api/v1/agents/bulk",
@@ -295,7 +306,7 @@ func (s *Server) registerAgentAdmin(api huma.API) {
 		Tags:         []string{"agents", "admin"},
 		MaxBodyBytes: bulkMaxBytes,
 	}), func(ctx context.Context, in *BulkAgentsInput) (*BulkAgentsOutput, error) {
-		res, err := s.Commands.RegisterProfiles(ctx, in.Body, "api", true)
+		res, err := h.commands.RegisterProfiles(ctx, in.Body, "api", true)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -1,7 +1,10 @@
 // Package api serves ToWow's HTTP surface with Huma v2 (OpenAPI 3.1 at
-// /openapi.json, docs at /docs). Operations are grouped by resource
-// (demands.go, events.go, channels.go); every error is problem+json with a
-// TOWOW_* code (errors.go).
+// /openapi.json, docs at /docs). Operations are grouped by resource, each
+// group a small handler type holding only the dependencies it uses
+// (demandHandlers, eventHandlers, channelHandlers, agentHandlers,
+// workflowHandlers, qualityHandlers, opsHandlers), registered by
+// Server.Handler; every error is problem+json with a TOWOW_* code
+// (errors.go).
 package api
 
 import (
@@ -24,7 +27,8 @@ import (
 // Version is reported in the OpenAPI document.
 const Version = "0.1.0"
 
-// Server holds what the operations need.
+// Server holds what the operations need; Handler hands each resource
+// group's handler type the part it uses.
 type Server struct {
 	// DB answers /healthz's ping.
 	DB Pinger
@@ -69,8 +73,6 @@ type Server struct {
 	// Mounts are further handlers served beside the operations (see
 	// Mount), behind the same edge checks and CORS.
 	Mounts []Mount
-
-	frames *frameCache
 }
 
 // Read-your-writes: every read-model endpoint takes min_cursor (a cursor
@@ -90,14 +92,14 @@ type MinCursor struct {
 	MinCursor int64 `query:"min_cursor" minimum:"0" doc:"wait (at most 5 s) until the read model has folded the log up to this cursor, e.g. the cursor a submit returned"`
 }
 
-// waitFor waits until the named read models reach the min_cursor.
-func (s *Server) waitFor(ctx context.Context, m MinCursor, names ...string) error {
+// waitFor waits until the named read models of rm reach the min_cursor.
+func waitFor(ctx context.Context, rm ReadModels, m MinCursor, names ...string) error {
 	if m.MinCursor == 0 {
 		return nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, readWait)
 	defer cancel()
-	if err := s.ReadModels.WaitFor(wctx, m.MinCursor, names...); err != nil {
+	if err := rm.WaitFor(wctx, m.MinCursor, names...); err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return newProblem(http.StatusServiceUnavailable, CodeBehind,
 				fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait))
@@ -109,37 +111,37 @@ func (s *Server) waitFor(ctx context.Context, m MinCursor, names ...string) erro
 
 // Handler builds the HTTP handler with every operation registered.
 func (s *Server) Handler() http.Handler {
-	s.frames = newFrameCache(8192)
 	mux := http.NewServeMux()
 	cfg := huma.DefaultConfig("ToWow API", Version)
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
 	cfg.Components.SecuritySchemes = securitySchemes()
 	cfg.Transformers = append(cfg.Transformers, s.logServerErrors)
 	api := humago.New(mux, cfg)
-	s.registerHealth(api)
-	s.registerReady(api)
+	g := s.groups()
+	g.ops.registerHealth(api)
+	g.ops.registerReady(api)
 	if s.Commands != nil {
-		s.registerDemands(api)
-		s.registerEvents(api)
-		s.registerCatalog(api)
-		s.registerChannels(api)
-		s.registerReplay(api)
-		s.registerNegotiationView(api)
-		s.registerAgentAdmin(api)
-		s.registerExternalAgents(api)
-		s.registerStatus(api)
-		s.registerWorkflows(api)
-		s.registerCanvas(api)
+		g.demands.registerDemands(api)
+		g.events.registerEvents(api)
+		g.events.registerCatalog(api)
+		g.channels.registerChannels(api)
+		g.events.registerReplay(api)
+		g.events.registerNegotiationView(api)
+		g.agents.registerAgentAdmin(api)
+		g.agents.registerExternalAgents(api)
+		g.ops.registerStatus(api)
+		g.workflows.registerWorkflows(api)
+		g.workflows.registerCanvas(api)
 	}
 	if s.ReadModels != nil {
-		s.registerDemandViews(api)
-		s.registerChannelViews(api)
-		s.registerAgentViews(api)
-		s.registerAdmin(api)
-		s.registerLLMCalls(api)
-		s.registerQuality(api)
-		s.registerCompare(api)
-		s.registerForks(api)
+		g.demands.registerDemandViews(api)
+		g.channels.registerChannelViews(api)
+		g.agents.registerAgentViews(api)
+		g.ops.registerAdmin(api)
+		g.quality.registerLLMCalls(api)
+		g.quality.registerQuality(api)
+		g.quality.registerCompare(api)
+		g.quality.registerForks(api)
 	}
 	documentErrors(api.OpenAPI())
 	if s.Metrics != nil {
@@ -165,6 +167,39 @@ func (s *Server) Handler() http.Handler {
 	return withCORS(s.CORSOrigins, s.edge(routeNamed(mux)))
 }
 
+// handlerGroups are the operations' handler types, one per resource
+// group, each holding only the dependencies its operations use.
+type handlerGroups struct {
+	ops       *opsHandlers
+	demands   *demandHandlers
+	events    *eventHandlers
+	channels  *channelHandlers
+	agents    *agentHandlers
+	workflows *workflowHandlers
+	quality   *qualityHandlers
+}
+
+// groups builds the handler groups from the server's dependencies; the
+// pieces several groups share (the credential guard, the live streams,
+// the workflow reads) are built once.
+func (s *Server) groups() handlerGroups {
+	g := guard{adminToken: s.AdminToken, commands: s.Commands}
+	streams := &streamer{events: s.Events, hub: s.Hub, notifier: s.Notifier, metrics: s.Metrics,
+		frames: newFrameCache(8192), heartbeat: s.Heartbeat, writeTimeout: s.SSEWriteTimeout}
+	flows := &workflowReader{events: s.Events, reads: s.ReadModels}
+	return handlerGroups{
+		ops:      &opsHandlers{db: s.DB, ready: s.Ready, status: s.Status, events: s.Events, reads: s.ReadModels, guard: g},
+		demands:  &demandHandlers{commands: s.Commands, reads: s.ReadModels},
+		events:   &eventHandlers{events: s.Events, streams: streams},
+		channels: &channelHandlers{events: s.Events, reads: s.ReadModels},
+		agents: &agentHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, guard: g,
+			workflows: flows},
+		workflows: &workflowHandlers{commands: s.Commands, workflows: flows, streams: streams, metrics: s.Metrics,
+			guard: g},
+		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels},
+	}
+}
+
 // allowedMethods lists the methods whose operations answer r's path (none:
 // the path is unknown).
 func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
@@ -177,31 +212,4 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 		}
 	}
 	return allow
-}
-
-// HealthOutput is the body of GET /healthz.
-type HealthOutput struct {
-	Body struct {
-		Status string `json:"status" example:"ok" doc:"ok when the database answers"`
-	}
-}
-
-func (s *Server) registerHealth(api huma.API) {
-	huma.Register(api, huma.Operation{
-		OperationID: "healthz",
-		Method:      http.MethodGet,
-		Path:        "/healthz",
-		Summary:     "Liveness and database reachability",
-		Description: "200 once the server runs with a reachable, migrated database (the server migrates before it listens); 503 when the database does not answer within 2 s.",
-		Tags:        []string{"operations"},
-	}, func(ctx context.Context, _ *struct{}) (*HealthOutput, error) {
-		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		if err := s.DB.Ping(pctx); err != nil {
-			return nil, huma.Error503ServiceUnavailable("database unreachable")
-		}
-		out := &HealthOutput{}
-		out.Body.Status = "ok"
-		return out, nil
-	})
 }

@@ -29,6 +29,7 @@ const (
 	schemeAgent = "agentToken"
 )
 
+// securitySchemes are the bearer schemes the OpenAPI document declares.
 func securitySchemes() map[string]*huma.SecurityScheme {
 	return map[string]*huma.SecurityScheme{
 		schemeAdmin: {Type: "http", Scheme: "bearer",
@@ -51,19 +52,30 @@ func bearerToken(h string) (string, bool) {
 	return strings.TrimSpace(token), true
 }
 
+// writeUnauthorized writes an operation's 401 with its challenge.
 func writeUnauthorized(api huma.API, ctx huma.Context, msg string) {
 	ctx.SetHeader("WWW-Authenticate", `Bearer realm="towow"`)
 	_ = huma.WriteErr(api, ctx, http.StatusUnauthorized, msg)
 }
 
-// adminToken says whether token is the admin token (never when none is
+// isAdminToken says whether token is the admin token (never when none is
 // set).
-func (s *Server) adminToken(token string) bool {
-	return s.AdminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.AdminToken)) == 1
+func isAdminToken(adminToken, token string) bool {
+	return adminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(adminToken)) == 1
+}
+
+// guard checks the operations' credentials: the operator's admin token,
+// and an external agent's own token (authenticated by the command side).
+type guard struct {
+	// adminToken is the operator's token; empty: every operator
+	// operation is refused.
+	adminToken string
+	// commands authenticates the external agents' tokens.
+	commands Commands
 }
 
 // admin marks op as an operator operation: it needs the admin token.
-func (s *Server) admin(api huma.API, op huma.Operation) huma.Operation {
+func (g guard) admin(api huma.API, op huma.Operation) huma.Operation {
 	op.Security = []map[string][]string{{schemeAdmin: {}}}
 	op.Errors = append(op.Errors, http.StatusUnauthorized)
 	op.Middlewares = append(op.Middlewares, func(ctx huma.Context, next func(huma.Context)) {
@@ -71,7 +83,7 @@ func (s *Server) admin(api huma.API, op huma.Operation) huma.Operation {
 		switch {
 		case !ok:
 			writeUnauthorized(api, ctx, "this operation needs Authorization: Bearer <admin token>")
-		case !s.adminToken(token):
+		case !isAdminToken(g.adminToken, token):
 			writeUnauthorized(api, ctx, "the admin token is not valid")
 		default:
 			next(ctx)
@@ -85,7 +97,7 @@ type agentKey struct{}
 
 // externalAgent marks op as an external agent's operation: it needs that
 // agent's token, and the handler finds the agent with agentOf.
-func (s *Server) externalAgent(api huma.API, op huma.Operation) huma.Operation {
+func (g guard) externalAgent(api huma.API, op huma.Operation) huma.Operation {
 	op.Security = []map[string][]string{{schemeAgent: {}}}
 	op.Errors = append(op.Errors, http.StatusUnauthorized, http.StatusForbidden)
 	op.Middlewares = append(op.Middlewares, func(ctx huma.Context, next func(huma.Context)) {
@@ -94,7 +106,7 @@ func (s *Server) externalAgent(api huma.API, op huma.Operation) huma.Operation {
 			writeUnauthorized(api, ctx, "this operation needs Authorization: Bearer <agent token>")
 			return
 		}
-		a, err := s.Commands.AuthenticateAgent(ctx.Context(), token)
+		a, err := g.commands.AuthenticateAgent(ctx.Context(), token)
 		var de *event.Error
 		switch {
 		case errors.Is(err, negotiation.ErrBadAgentToken):

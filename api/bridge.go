@@ -10,9 +10,9 @@ import (
 	"github.com/towow/towow/timeline"
 )
 
-// The negotiation stream's bridge format (?format=bridge): document 000's
-// SSE bridge (§3.5, §4.3), for a frontend written against the OpenAgents
-// prototype. Each message is `data: {"event", "data", "timestamp"}` with
+// The negotiation stream's bridge format (?format=bridge): the OpenAgents
+// prototype's SSE bridge (its event names and their data), for a frontend
+// written against that prototype. Each message is `data: {"event", "data", "timestamp"}` with
 // no `event:` line (that frontend reads the name from the JSON, through
 // EventSource's onmessage, which a named event would bypass); timeline.Bridge
 // says which towow.* events give which bridge events and folds their data.
@@ -20,12 +20,13 @@ import (
 // Last-Event-ID resumes as in the default format; events with no bridge
 // counterpart send nothing.
 
-// FormatBridge is the negotiation stream's format=bridge: 000's SSE
-// bridge frames (the default, "events", is every event in the envelope
-// of 001 §3.1.2).
+// FormatBridge is the negotiation stream's format=bridge: the
+// prototype's SSE bridge frames (the default, "events", is every event in
+// the Event envelope).
 const FormatBridge = "bridge"
 
-// BridgeMessage is one message of the bridge format (000 §4.3's SSEEvent).
+// BridgeMessage is one message of the bridge format: the prototype's SSE
+// event, {event, data, timestamp}.
 type BridgeMessage struct {
 	Event     string    `json:"event" example:"channel_status" doc:"the bridge event: channel_created, channel_status, agent_response, agent_feedback, negotiation_progress, proposal_sent, subnet_created, channel_completed or channel_failed"`
 	Data      any       `json:"data" doc:"the bridge event's data (000 §3.5 and §4.2), with channel_id"`
@@ -57,12 +58,12 @@ func encodeBridge(b *timeline.Bridge, e eventstore.RecordedEvent) ([]byte, error
 // bridgeAt is a Bridge that has folded the negotiation tree's events up to
 // the cursor after (inclusive), so a resumed bridge stream's progress and
 // analysis are those of an unbroken one.
-func (s *Server) bridgeAt(ctx context.Context, demandID string, after int64) (*timeline.Bridge, error) {
+func (h *eventHandlers) bridgeAt(ctx context.Context, demandID string, after int64) (*timeline.Bridge, error) {
 	b := timeline.NewBridge()
 	if after == 0 {
 		return b, nil
 	}
-	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{CorrelationID: demandID, UntilPosition: after})
+	evs, err := eventstore.ReadEvery(ctx, h.events, 0, eventstore.Filter{CorrelationID: demandID, UntilPosition: after})
 	if err != nil {
 		return nil, fmt.Errorf("bridge of %s: %w", demandID, err)
 	}

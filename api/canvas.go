@@ -61,12 +61,12 @@ func canvasView(w *workflow.Workflow, cursor int64) CanvasView {
 	return CanvasView{WorkflowView: workflowView(w), Cursor: cursor}
 }
 
-func (s *Server) registerCanvas(api huma.API) {
+func (h *workflowHandlers) registerCanvas(api huma.API) {
 	// The acknowledgement is no operation's body: register its schema so
 	// that clients generated from the document know it.
 	api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[CanvasAck](), true, "")
-	if s.ReadModels != nil {
-		s.registerCanvasView(api)
+	if h.workflows.reads != nil {
+		h.registerCanvasView(api)
 	}
 
 	huma.Register(api, huma.Operation{
@@ -87,18 +87,18 @@ func (s *Server) registerCanvas(api huma.API) {
 		if b.UserID != "" {
 			actor = "user:" + b.UserID
 		}
-		res, pos, err := s.Commands.ChangeCanvas(ctx, in.WorkflowID, workflow.CanvasBatch{BatchID: b.BatchID, ClientID: b.ClientID,
+		res, pos, err := h.commands.ChangeCanvas(ctx, in.WorkflowID, workflow.CanvasBatch{BatchID: b.BatchID, ClientID: b.ClientID,
 			Actor: actor, BaseVersion: b.BaseVersion, Changes: b.Changes})
 		var conflict *workflow.CanvasConflictError
 		switch {
 		case errors.As(err, &conflict):
-			s.countCanvas("conflict")
-			return nil, s.canvasConflict(ctx, in.WorkflowID, conflict)
+			h.countCanvas("conflict")
+			return nil, h.canvasConflict(ctx, in.WorkflowID, conflict)
 		case errors.Is(err, workflow.ErrDecisionRejected):
-			s.countCanvas("rejected")
+			h.countCanvas("rejected")
 			return nil, decisionProblem(err, func(field string) string { return canvasField(res.Index, field) })
 		case errors.Is(err, workflow.ErrCanvasLocked):
-			s.countCanvas("locked")
+			h.countCanvas("locked")
 			return nil, problem(err)
 		case err != nil:
 			return nil, problem(err)
@@ -107,7 +107,7 @@ func (s *Server) registerCanvas(api huma.API) {
 		if res.Repeated {
 			outcome = "repeated"
 		}
-		s.countCanvas(outcome)
+		h.countCanvas(outcome)
 		out := &CanvasChangesOutput{}
 		out.Body.BatchID, out.Body.Version, out.Body.Repeated, out.Body.Cursor = res.BatchID, res.Version, res.Repeated, pos
 		out.Body.DecisionIDs, out.Body.Corrections = res.DecisionIDs, res.Corrections
@@ -123,7 +123,7 @@ func (s *Server) registerCanvas(api huma.API) {
 
 // registerCanvasView registers the canvas's read: from the workflows read
 // model now, or (?at=) folded as it was.
-func (s *Server) registerCanvasView(api huma.API) {
+func (h *workflowHandlers) registerCanvasView(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "get-canvas",
 		Method:      http.MethodGet,
@@ -131,10 +131,10 @@ func (s *Server) registerCanvasView(api huma.API) {
 		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows", "canvas"},
 	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
-		read := s.workflowNow
+		read := h.workflows.workflowNow
 		if in.At > 0 {
 			read = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-				return s.workflowAt(ctx, id, in.At)
+				return h.workflows.workflowAt(ctx, id, in.At)
 			}
 		}
 		w, cursor, err := read(ctx, in.WorkflowID)
@@ -146,9 +146,9 @@ func (s *Server) registerCanvasView(api huma.API) {
 }
 
 // countCanvas counts a batch's outcome in /metrics.
-func (s *Server) countCanvas(outcome string) {
-	if s.Metrics != nil {
-		s.Metrics.CanvasBatch(outcome)
+func (h *workflowHandlers) countCanvas(outcome string) {
+	if h.metrics != nil {
+		h.metrics.CanvasBatch(outcome)
 	}
 }
 
@@ -170,11 +170,11 @@ func canvasField(i int, field string) string {
 // canvasConflict is the 409 of a stale batch, with the canvas as it is
 // now (read after the refusal, with every event of the stream committed
 // by then: the freshest state to reapply on).
-func (s *Server) canvasConflict(ctx context.Context, workflowID string, c *workflow.CanvasConflictError) error {
-	read := s.workflowNow
-	if s.ReadModels == nil {
+func (h *workflowHandlers) canvasConflict(ctx context.Context, workflowID string, c *workflow.CanvasConflictError) error {
+	read := h.workflows.workflowNow
+	if h.workflows.reads == nil {
 		read = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-			return s.workflowAt(ctx, id, 0)
+			return h.workflows.workflowAt(ctx, id, 0)
 		}
 	}
 	w, cursor, err := read(ctx, workflowID)

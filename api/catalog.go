@@ -41,7 +41,7 @@ var catalog = func() []CatalogEntry {
 	return out
 }()
 
-func (s *Server) registerCatalog(api huma.API) {
+func (h *eventHandlers) registerCatalog(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "event-catalog",
 		Method:      http.MethodGet,

@@ -69,14 +69,14 @@ type ParticipantsOutput struct {
 	}
 }
 
-func (s *Server) registerChannelViews(api huma.API) {
+func (h *channelHandlers) registerChannelViews(api huma.API) {
 	model := projections.Channels{}.Name()
 	// channel loads the row (404 when unknown) after waiting for min_cursor.
 	channel := func(ctx context.Context, in ChannelInput) (projections.ChannelView, error) {
-		if err := s.waitFor(ctx, in.MinCursor, model); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, model); err != nil {
 			return projections.ChannelView{}, err
 		}
-		c, err := s.ReadModels.GetChannel(ctx, in.ChannelID)
+		c, err := h.reads.GetChannel(ctx, in.ChannelID)
 		if errors.Is(err, projections.ErrNotFound) {
 			return c, notFound(fmt.Sprintf("no channel %s", in.ChannelID))
 		}
@@ -95,7 +95,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if err != nil {
 				return nil, err
 			}
-			children, err := s.ReadModels.ChildChannels(ctx, in.ChannelID)
+			children, err := h.reads.ChildChannels(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -108,7 +108,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if _, err := channel(ctx, *in); err != nil {
 				return nil, err
 			}
-			ps, err := s.ReadModels.ChannelProposals(ctx, in.ChannelID)
+			ps, err := h.reads.ChannelProposals(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -121,7 +121,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if _, err := channel(ctx, *in); err != nil {
 				return nil, err
 			}
-			os, err := s.ReadModels.ChannelOffers(ctx, in.ChannelID)
+			os, err := h.reads.ChannelOffers(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -134,7 +134,7 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if _, err := channel(ctx, in.ChannelInput); err != nil {
 				return nil, err
 			}
-			fs, err := s.ReadModels.ChannelFeedback(ctx, in.ChannelID, in.ProposalVersion)
+			fs, err := h.reads.ChannelFeedback(ctx, in.ChannelID, in.ProposalVersion)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -148,11 +148,11 @@ func (s *Server) registerChannelViews(api huma.API) {
 			if err != nil {
 				return nil, err
 			}
-			offers, err := s.ReadModels.ChannelOffers(ctx, in.ChannelID)
+			offers, err := h.reads.ChannelOffers(ctx, in.ChannelID)
 			if err != nil {
 				return nil, problem(err)
 			}
-			feedback, err := s.ReadModels.ChannelFeedback(ctx, in.ChannelID, 0)
+			feedback, err := h.reads.ChannelFeedback(ctx, in.ChannelID, 0)
 			if err != nil {
 				return nil, problem(err)
 			}

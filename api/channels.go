@@ -12,6 +12,13 @@ import (
 	"github.com/towow/towow/eventstore"
 )
 
+// channelHandlers serve the channels: time travel folded from the log,
+// and the channels read model's reads.
+type channelHandlers struct {
+	events EventReader
+	reads  ReadModels
+}
+
 // ChannelStateInput selects the point in time: a cursor (at), a time
 // (at_time), or, with neither, now.
 type ChannelStateInput struct {
@@ -45,7 +52,7 @@ type ChannelStateOutput struct {
 	Body ChannelState
 }
 
-func (s *Server) registerChannels(api huma.API) {
+func (h *channelHandlers) registerChannels(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "channel-state",
 		Method:      http.MethodGet,
@@ -53,7 +60,7 @@ func (s *Server) registerChannels(api huma.API) {
 		Summary:     "Time travel: a channel's state folded from its events up to a cursor or a time",
 		Tags:        []string{"channels"},
 	}, func(ctx context.Context, in *ChannelStateInput) (*ChannelStateOutput, error) {
-		evs, err := s.Events.ReadStream(ctx, negotiation.ChannelStream(in.ChannelID), 1, eventstore.MaxReadLimit)
+		evs, err := h.events.ReadStream(ctx, negotiation.ChannelStream(in.ChannelID), 1, eventstore.MaxReadLimit)
 		if err != nil {
 			return nil, problem(err)
 		}

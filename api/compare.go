@@ -11,7 +11,7 @@ import (
 	"github.com/towow/towow/quality"
 )
 
-// Comparing two negotiations (issue 15): both branches side by side, what
+// Comparing two negotiations: both branches side by side, what
 // the plan gained and lost, their quality and what they cost.
 
 // CompareInput names the two negotiations.
@@ -48,7 +48,7 @@ type CompareOutput struct {
 	}
 }
 
-func (s *Server) registerCompare(api huma.API) {
+func (h *qualityHandlers) registerCompare(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "compare-negotiations",
 		Method:      http.MethodGet,
@@ -57,19 +57,19 @@ func (s *Server) registerCompare(api huma.API) {
 		Description: "Each side is scored from its tree's events as GET /api/v1/demands/{demand_id}/quality does (a running negotiation: as it is so far, quality.final false). The diff goes from left to right.",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *CompareInput) (*CompareOutput, error) {
-		return s.compare(ctx, in.Left, in.Right)
+		return h.compare(ctx, in.Left, in.Right)
 	})
 }
 
 // compare puts two negotiations side by side.
-func (s *Server) compare(ctx context.Context, left, right string) (*CompareOutput, error) {
+func (h *qualityHandlers) compare(ctx context.Context, left, right string) (*CompareOutput, error) {
 	tags := map[string][]string{}
 	out := &CompareOutput{}
 	for _, side := range []struct {
 		id  string
 		dst *NegotiationBranch
 	}{{left, &out.Body.Left}, {right, &out.Body.Right}} {
-		b, err := s.branch(ctx, side.id, tags)
+		b, err := h.branch(ctx, side.id, tags)
 		if err != nil {
 			return nil, err
 		}
@@ -81,8 +81,8 @@ func (s *Server) compare(ctx context.Context, left, right string) (*CompareOutpu
 }
 
 // branch is one negotiation as a side of a comparison.
-func (s *Server) branch(ctx context.Context, demandID string, tags map[string][]string) (NegotiationBranch, error) {
-	r, raw, err := s.score(ctx, demandID, tags)
+func (h *qualityHandlers) branch(ctx context.Context, demandID string, tags map[string][]string) (NegotiationBranch, error) {
+	r, raw, err := h.score(ctx, demandID, tags)
 	if err != nil {
 		return NegotiationBranch{}, err
 	}
@@ -119,7 +119,7 @@ type ForkCompareInput struct {
 	ForkID string `path:"fork_id" maxLength:"64" doc:"a fork's root demand"`
 }
 
-func (s *Server) registerForks(api huma.API) {
+func (h *qualityHandlers) registerForks(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID:   "fork-negotiation",
 		Method:        http.MethodPost,
@@ -130,7 +130,7 @@ func (s *Server) registerForks(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
 	}, func(ctx context.Context, in *ForkInput) (*ForkOutput, error) {
-		id, pos, err := s.Commands.Fork(ctx, in.DemandID, in.Body.At, in.Body.Change)
+		id, pos, err := h.commands.Fork(ctx, in.DemandID, in.Body.At, in.Body.Change)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -147,12 +147,12 @@ func (s *Server) registerForks(api huma.API) {
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *ForkCompareInput) (*CompareOutput, error) {
 		var d negotiation.DemandState
-		if _, err := s.Events.Fold(ctx, negotiation.DemandStream(in.ForkID), d.Apply); err != nil {
+		if _, err := h.events.Fold(ctx, negotiation.DemandStream(in.ForkID), d.Apply); err != nil {
 			return nil, problem(err)
 		}
 		if d.Fork == nil {
 			return nil, notFound(fmt.Sprintf("no fork %s", in.ForkID))
 		}
-		return s.compare(ctx, d.Fork.ForkedFrom, in.ForkID)
+		return h.compare(ctx, d.Fork.ForkedFrom, in.ForkID)
 	})
 }

@@ -46,7 +46,7 @@ type GetDemandOutput struct {
 	}
 }
 
-func (s *Server) registerDemandViews(api huma.API) {
+func (h *demandHandlers) registerDemandViews(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-demands",
 		Method:      http.MethodGet,
@@ -54,10 +54,10 @@ func (s *Server) registerDemandViews(api huma.API) {
 		Summary:     "List demands, newest first",
 		Tags:        []string{"demands"},
 	}, func(ctx context.Context, in *ListDemandsInput) (*ListDemandsOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, projections.Demands{}.Name()); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, projections.Demands{}.Name()); err != nil {
 			return nil, err
 		}
-		rows, err := s.ReadModels.ListDemands(ctx, projections.DemandFilter{Status: in.Status, UserID: in.UserID,
+		rows, err := h.reads.ListDemands(ctx, projections.DemandFilter{Status: in.Status, UserID: in.UserID,
 			Since: in.Since, Until: in.Before, IncludeSub: in.IncludeSub, Before: in.Cursor, Limit: in.Limit})
 		if err != nil {
 			return nil, problem(err)
@@ -76,17 +76,17 @@ func (s *Server) registerDemandViews(api huma.API) {
 		Summary:     "A demand: its understanding, channel, status, final proposal and sub-negotiations",
 		Tags:        []string{"demands"},
 	}, func(ctx context.Context, in *GetDemandInput) (*GetDemandOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, projections.Demands{}.Name()); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, projections.Demands{}.Name()); err != nil {
 			return nil, err
 		}
-		d, err := s.ReadModels.GetDemand(ctx, in.DemandID)
+		d, err := h.reads.GetDemand(ctx, in.DemandID)
 		if errors.Is(err, projections.ErrNotFound) {
 			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
 		}
 		if err != nil {
 			return nil, problem(err)
 		}
-		subs, err := s.ReadModels.SubDemands(ctx, in.DemandID)
+		subs, err := h.reads.SubDemands(ctx, in.DemandID)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -9,7 +9,15 @@ import (
 	"github.com/towow/towow/domain/negotiation"
 )
 
-// SubmitDemandInput is the body of POST /api/v1/demand/submit (001 §3.1.1).
+// demandHandlers serve the demands: submission and clarification (the
+// command side) and the demands read model's reads.
+type demandHandlers struct {
+	commands Commands
+	reads    ReadModels
+}
+
+// SubmitDemandInput is the body of POST /api/v1/demand/submit: the
+// demand's text and who submits it.
 type SubmitDemandInput struct {
 	Body struct {
 		RawInput string `json:"raw_input" doc:"The demand in the user's own words (Chinese or English), at most 10,000 characters" example:"我想在北京办一场AI主题聚会，需要场地和嘉宾"`
@@ -36,7 +44,7 @@ type ClarifyDemandInput struct {
 	}
 }
 
-func (s *Server) registerDemands(api huma.API) {
+func (h *demandHandlers) registerDemands(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID:   "submit-demand",
 		Method:        http.MethodPost,
@@ -47,7 +55,7 @@ func (s *Server) registerDemands(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  64 << 10,
 	}, func(ctx context.Context, in *SubmitDemandInput) (*SubmitDemandOutput, error) {
-		sub, err := s.Commands.SubmitDemand(ctx, in.Body.UserID, in.Body.RawInput)
+		sub, err := h.commands.SubmitDemand(ctx, in.Body.UserID, in.Body.RawInput)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -64,7 +72,7 @@ func (s *Server) registerDemands(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
 	}, func(ctx context.Context, in *ClarifyDemandInput) (*SubmitDemandOutput, error) {
-		sub, err := s.Commands.ClarifyDemand(ctx, in.DemandID, in.Body.Text)
+		sub, err := h.commands.ClarifyDemand(ctx, in.DemandID, in.Body.Text)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -16,7 +16,8 @@ import (
 )
 
 // Problem is the RFC 9457 problem+json body of every error, with the
-// TOWOW_* code of 002 §4 (or one of this API's own request codes).
+// TOWOW_* code of the domain error (or one of this API's own request
+// codes).
 type Problem struct {
 	huma.ErrorModel
 	Code string `json:"code,omitempty" doc:"TOWOW_* error code" example:"TOWOW_DEMAND_002"`
@@ -37,8 +38,8 @@ const (
 	CodeTooLarge   = "TOWOW_REQUEST_002" // a body over the size limit
 	CodeNotFound   = "TOWOW_NOT_FOUND"
 	CodeMethod     = "TOWOW_REQUEST_004" // a method the path does not answer (405, with Allow)
-	CodeInternal   = "TOWOW_SYSTEM_003"  // 002 §4: internal error
-	CodeDatabase   = "TOWOW_SYSTEM_001"  // 002 §4: database unavailable
+	CodeInternal   = "TOWOW_SYSTEM_003"  // internal error
+	CodeDatabase   = "TOWOW_SYSTEM_001"  // database unavailable
 )
 
 func init() {
@@ -59,6 +60,7 @@ func newProblem(status int, code, detail string) *Problem {
 	return &Problem{ErrorModel: huma.ErrorModel{Status: status, Title: http.StatusText(status), Detail: detail}, Code: code}
 }
 
+// codeForStatus is the code of an error Huma builds itself, by status.
 func codeForStatus(status int) string {
 	switch {
 	case status == http.StatusNotFound:
@@ -158,6 +160,7 @@ func (s *Server) logServerErrors(ctx huma.Context, _ string, v any) (any, error)
 	return v, nil
 }
 
+// notFound is a 404 problem with detail as its detail.
 func notFound(format string) error {
 	return newProblem(http.StatusNotFound, CodeNotFound, format)
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,8 +14,14 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
-	"github.com/towow/towow/timeline"
 )
+
+// eventHandlers serve the log: the audit query, the event catalog, the
+// live streams, the replay and the negotiation tree's view.
+type eventHandlers struct {
+	events  EventReader
+	streams *streamer
+}
 
 // Event is an event as the API sends it: its id, type, time and payload,
 // the stream and the cursor, its metadata and its one-line summary; used
@@ -102,7 +107,7 @@ type AllStreamInput struct {
 	StreamInput
 }
 
-func (s *Server) registerEvents(api huma.API) {
+func (h *eventHandlers) registerEvents(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-events",
 		Method:      http.MethodGet,
@@ -110,7 +115,7 @@ func (s *Server) registerEvents(api huma.API) {
 		Summary:     "Audit: events by stream, type, demand, actor, cursor and time",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *ListEventsInput) (*ListEventsOutput, error) {
-		evs, err := s.Events.ReadAll(ctx, in.After, in.filter(), in.Limit)
+		evs, err := h.events.ReadAll(ctx, in.After, in.filter(), in.Limit)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -138,7 +143,7 @@ func (s *Server) registerEvents(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.Events.StreamVersion(ctx, negotiation.DemandStream(in.DemandID))
+		v, err := h.events.StreamVersion(ctx, negotiation.DemandStream(in.DemandID))
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -147,13 +152,13 @@ func (s *Server) registerEvents(api huma.API) {
 		}
 		f := eventstore.Filter{CorrelationID: in.DemandID}
 		if in.Format == FormatBridge {
-			b, err := s.bridgeAt(ctx, in.DemandID, after)
+			b, err := h.bridgeAt(ctx, in.DemandID, after)
 			if err != nil {
 				return nil, problem(err)
 			}
-			return s.streamWith(after, f, "", b), nil
+			return h.streams.streamWith(after, f, "", b), nil
 		}
-		return s.stream(after, f), nil
+		return h.streams.stream(after, f), nil
 	})
 
 	huma.Register(api, huma.Operation{
@@ -172,60 +177,6 @@ func (s *Server) registerEvents(api huma.API) {
 		for _, t := range in.Type {
 			f.Types = append(f.Types, event.EventType(t))
 		}
-		return s.stream(after, f), nil
+		return h.streams.stream(after, f), nil
 	})
-}
-
-// sseResponses declares a stream's 200 answer: server-sent events, each
-// `id: <cursor>`, `event: <type>` and `data: <Event as JSON>`.
-func sseResponses() map[string]*huma.Response {
-	return map[string]*huma.Response{"200": {Description: "server-sent events",
-		Content: map[string]*huma.MediaType{"text/event-stream": {Schema: &huma.Schema{Type: "string",
-			Description: "messages of `id: <cursor>`, `event: <event type>` and `data: <Event as JSON>`, separated by blank lines; comment lines keep the connection alive"}}}}}
-}
-
-// stream writes the events matching f after the cursor as SSE, first the
-// backlog, then live, until the client goes away or stops reading: one
-// goroutine per client, woken by the hub's shared tail (without a hub, it
-// reads the database on every commit, woken by the process's Notifier).
-func (s *Server) stream(after int64, f eventstore.Filter) *huma.StreamResponse {
-	return s.streamFor(after, f, "")
-}
-
-// streamFor is stream as seen by one client: the events it caused itself
-// go out as acknowledgements (echo exclusion; none when client is empty).
-func (s *Server) streamFor(after int64, f eventstore.Filter, client string) *huma.StreamResponse {
-	return s.streamWith(after, f, client, nil)
-}
-
-// streamWith is streamFor in the bridge format when bridge is set (see
-// bridge.go): bridge has folded the events up to after.
-func (s *Server) streamWith(after int64, f eventstore.Filter, client string, bridge *timeline.Bridge) *huma.StreamResponse {
-	return &huma.StreamResponse{Body: func(hctx huma.Context) {
-		hctx.SetHeader("Content-Type", "text/event-stream")
-		hctx.SetHeader("Cache-Control", "no-cache")
-		hctx.SetHeader("X-Accel-Buffering", "no")
-		ctx, cancel := context.WithCancel(hctx.Context())
-		defer cancel()
-		sw := newSSEWriter(hctx.BodyWriter(), s.frames, cmp.Or(s.SSEWriteTimeout, 30*time.Second), cancel)
-		sw.client, sw.bridge = client, bridge
-		defer sw.close()
-		if err := sw.comment("towow event stream"); err != nil {
-			return
-		}
-		if s.Metrics != nil {
-			s.Metrics.StreamOpened()
-			defer s.Metrics.StreamClosed()
-		}
-		beat := s.Heartbeat
-		if beat <= 0 {
-			beat = 15 * time.Second
-		}
-		sw.heartbeat(beat)
-		if s.Hub != nil {
-			_ = s.Hub.Follow(ctx, after, f, sw.events)
-			return
-		}
-		_ = s.Events.Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.Notifier}, sw.events)
-	}}
 }

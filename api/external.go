@@ -73,8 +73,8 @@ type InboxOutput struct {
 // inboxScan bounds how many recent invitations the inbox looks at.
 const inboxScan = 200
 
-func (s *Server) registerExternalAgents(api huma.API) {
-	huma.Register(api, s.externalAgent(api, huma.Operation{
+func (h *agentHandlers) registerExternalAgents(api huma.API) {
+	huma.Register(api, h.guard.externalAgent(api, huma.Operation{
 		OperationID:   "submit-offer",
 		Method:        http.MethodPost,
 		Path:          "/api/v1/channels/{channel_id}/offers",
@@ -85,13 +85,13 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *SubmitOfferInput) (*AnswerOutput, error) {
 		agentID := agentOf(ctx)
-		pos, err := s.Commands.SubmitOffer(ctx, in.ChannelID, agentID, in.Body.OfferAnswer)
+		pos, err := h.commands.SubmitOffer(ctx, in.ChannelID, agentID, in.Body.OfferAnswer)
 		if err != nil {
 			return nil, problem(err)
 		}
 		return answered(in.ChannelID, agentID, pos), nil
 	})
-	huma.Register(api, s.externalAgent(api, huma.Operation{
+	huma.Register(api, h.guard.externalAgent(api, huma.Operation{
 		OperationID:   "submit-feedback",
 		Method:        http.MethodPost,
 		Path:          "/api/v1/channels/{channel_id}/feedback",
@@ -102,16 +102,16 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		MaxBodyBytes:  64 << 10,
 	}), func(ctx context.Context, in *SubmitFeedbackInput) (*AnswerOutput, error) {
 		agentID := agentOf(ctx)
-		pos, err := s.Commands.SubmitFeedback(ctx, in.ChannelID, agentID, in.Body.Round, in.Body.FeedbackAnswer)
+		pos, err := h.commands.SubmitFeedback(ctx, in.ChannelID, agentID, in.Body.Round, in.Body.FeedbackAnswer)
 		if err != nil {
 			return nil, problem(err)
 		}
 		return answered(in.ChannelID, agentID, pos), nil
 	})
-	if s.ReadModels == nil {
+	if h.reads == nil {
 		return
 	}
-	huma.Register(api, s.externalAgent(api, huma.Operation{
+	huma.Register(api, h.guard.externalAgent(api, huma.Operation{
 		OperationID: "agent-inbox",
 		Method:      http.MethodGet,
 		Path:        "/api/v1/agent/inbox",
@@ -120,10 +120,10 @@ func (s *Server) registerExternalAgents(api huma.API) {
 		Tags:        []string{"external agents"},
 	}), func(ctx context.Context, in *InboxInput) (*InboxOutput, error) {
 		agentID := agentOf(ctx)
-		if err := s.waitFor(ctx, in.MinCursor, readModelsOfHistory...); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, readModelsOfHistory...); err != nil {
 			return nil, err
 		}
-		recent, err := s.ReadModels.AgentHistory(ctx, agentID, 0, inboxScan)
+		recent, err := h.reads.AgentHistory(ctx, agentID, 0, inboxScan)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -138,7 +138,7 @@ func (s *Server) registerExternalAgents(api huma.API) {
 				}
 				seen[p.RootDemandID] = true
 				if open == nil {
-					if open, err = s.openTasks(ctx, agentID); err != nil {
+					if open, err = h.workflows.openTasks(ctx, agentID); err != nil {
 						return nil, err
 					}
 				}
@@ -149,7 +149,7 @@ func (s *Server) registerExternalAgents(api huma.API) {
 				continue
 			}
 			c := &negotiation.Channel{}
-			if _, err := s.Events.Fold(ctx, negotiation.ChannelStream(p.ChannelID), c.Apply); err != nil {
+			if _, err := h.events.Fold(ctx, negotiation.ChannelStream(p.ChannelID), c.Apply); err != nil {
 				return nil, problem(err)
 			}
 			task, open := c.OpenTaskFor(agentID)

@@ -46,7 +46,7 @@ type ListLLMCallsOutput struct {
 	}
 }
 
-func (s *Server) registerLLMCalls(api huma.API) {
+func (h *qualityHandlers) registerLLMCalls(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-llm-calls",
 		Method:      http.MethodGet,
@@ -57,15 +57,15 @@ func (s *Server) registerLLMCalls(api huma.API) {
 			"fallbacks, and mean, median and 95th-percentile latency.",
 		Tags: []string{"audit"},
 	}, func(ctx context.Context, in *ListLLMCallsInput) (*ListLLMCallsOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, projections.LLMCalls{}.Name()); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, projections.LLMCalls{}.Name()); err != nil {
 			return nil, err
 		}
 		f := in.filter()
-		calls, err := s.ReadModels.ListLLMCalls(ctx, f)
+		calls, err := h.reads.ListLLMCalls(ctx, f)
 		if err != nil {
 			return nil, problem(err)
 		}
-		summary, err := s.ReadModels.SummarizeLLMCalls(ctx, f)
+		summary, err := h.reads.SummarizeLLMCalls(ctx, f)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -62,7 +62,7 @@ func (s *Server) mount(mux *http.ServeMux, m Mount) {
 }
 
 // adminOnly is the admin-token check of plain handlers (the operations'
-// own is Server.admin): Authorization: Bearer <admin token>, or, when
+// own is guard.admin): Authorization: Bearer <admin token>, or, when
 // scope is set, a valid session cookie of that scope.
 func (s *Server) adminOnly(next http.Handler, scope string) http.Handler {
 	need := "Authorization: Bearer <admin token>"
@@ -87,7 +87,7 @@ func writeUnauthorizedPlain(w http.ResponseWriter, detail string) {
 // isAdmin says whether r carries the admin token as a bearer token.
 func (s *Server) isAdmin(r *http.Request) bool {
 	token, ok := bearerToken(r.Header.Get("Authorization"))
-	return ok && s.adminToken(token)
+	return ok && isAdminToken(s.AdminToken, token)
 }
 
 // openSession answers POST <scope>/session: with the bearer admin token,

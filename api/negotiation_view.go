@@ -97,7 +97,7 @@ type NegotiationGap struct {
 	SubDemandID  string `json:"sub_demand_id,omitempty" doc:"that sub-negotiation's demand"`
 }
 
-func (s *Server) registerNegotiationView(api huma.API) {
+func (h *eventHandlers) registerNegotiationView(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "negotiation-view",
 		Method:      http.MethodGet,
@@ -107,14 +107,14 @@ func (s *Server) registerNegotiationView(api huma.API) {
 		Tags:        []string{"demands"},
 	}, func(ctx context.Context, in *NegotiationViewInput) (*NegotiationViewOutput, error) {
 		var d negotiation.DemandState
-		v, err := s.Events.Fold(ctx, negotiation.DemandStream(in.DemandID), d.Apply)
+		v, err := h.events.Fold(ctx, negotiation.DemandStream(in.DemandID), d.Apply)
 		if err != nil {
 			return nil, problem(err)
 		}
 		if v == 0 {
 			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
 		}
-		evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{CorrelationID: d.RootDemandID, UntilPosition: in.At})
+		evs, err := eventstore.ReadEvery(ctx, h.events, 0, eventstore.Filter{CorrelationID: d.RootDemandID, UntilPosition: in.At})
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -14,6 +14,15 @@ import (
 	"github.com/towow/towow/quality"
 )
 
+// qualityHandlers serve what the negotiations are worth and cost: the
+// quality reports, the LLM calls' audit, comparisons and the forks
+// compared with their originals.
+type qualityHandlers struct {
+	commands Commands
+	events   EventReader
+	reads    ReadModels
+}
+
 // QualityInput names a negotiation.
 type QualityInput struct {
 	DemandID string `path:"demand_id" maxLength:"64" doc:"a root demand (a sub-demand is scored as the root of its own sub-tree)"`
@@ -66,7 +75,7 @@ type QualityListOutput struct {
 	Body QualityAggregate
 }
 
-func (s *Server) registerQuality(api huma.API) {
+func (h *qualityHandlers) registerQuality(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "demand-quality",
 		Method:      http.MethodGet,
@@ -75,7 +84,7 @@ func (s *Server) registerQuality(api huma.API) {
 		Description: "Computed from the negotiation tree's events (a rebuild or replay gives it again), for the root channel and for the whole tree with its sub-negotiations merged in. While the negotiation runs: the scores so far, with final false.",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *QualityInput) (*QualityOutput, error) {
-		r, _, err := s.score(ctx, in.DemandID, map[string][]string{})
+		r, _, err := h.score(ctx, in.DemandID, map[string][]string{})
 		if err != nil {
 			return nil, err
 		}
@@ -90,10 +99,10 @@ func (s *Server) registerQuality(api huma.API) {
 		Description: "Sums up the quality read model (one row per root negotiation that ended, scored from its events when it ended) over every root demand submitted in the range, however many: limit bounds only the reports listed. Demands still running count in demands and nowhere else.",
 		Tags:        []string{"quality"},
 	}, func(ctx context.Context, in *QualityListInput) (*QualityListOutput, error) {
-		if err := s.waitFor(ctx, in.MinCursor, readModelsOfQuality...); err != nil {
+		if err := waitFor(ctx, h.reads, in.MinCursor, readModelsOfQuality...); err != nil {
 			return nil, err
 		}
-		sum, err := s.ReadModels.SummarizeQuality(ctx, projections.QualityFilter{UserID: in.UserID, Since: in.Since, Until: in.Until,
+		sum, err := h.reads.SummarizeQuality(ctx, projections.QualityFilter{UserID: in.UserID, Since: in.Since, Until: in.Until,
 			Limit: in.Limit})
 		if err != nil {
 			return nil, problem(err)
@@ -110,9 +119,9 @@ func (s *Server) registerQuality(api huma.API) {
 // score reads a negotiation tree's events and scores it; tags caches the
 // assignees' capability tags across calls. It also returns the demand's
 // text.
-func (s *Server) score(ctx context.Context, demandID string, tags map[string][]string) (quality.Report, string, error) {
+func (h *qualityHandlers) score(ctx context.Context, demandID string, tags map[string][]string) (quality.Report, string, error) {
 	var d negotiation.DemandState
-	v, err := s.Events.Fold(ctx, negotiation.DemandStream(demandID), d.Apply)
+	v, err := h.events.Fold(ctx, negotiation.DemandStream(demandID), d.Apply)
 	if err != nil {
 		return quality.Report{}, "", problem(err)
 	}
@@ -120,7 +129,7 @@ func (s *Server) score(ctx context.Context, demandID string, tags map[string][]s
 		return quality.Report{}, "", notFound(fmt.Sprintf("no demand %s", demandID))
 	}
 	root, raw := d.RootDemandID, d.RawInput
-	events, err := quality.Read(ctx, s.Events, root)
+	events, err := quality.Read(ctx, h.events, root)
 	if err != nil {
 		return quality.Report{}, "", problem(err)
 	}
@@ -129,7 +138,7 @@ func (s *Server) score(ctx context.Context, demandID string, tags map[string][]s
 		if t, ok := tags[agentID]; ok {
 			return t
 		}
-		a, err := s.ReadModels.GetAgent(ctx, agentID)
+		a, err := h.reads.GetAgent(ctx, agentID)
 		if err != nil && !errors.Is(err, projections.ErrNotFound) {
 			lookupErr = err
 		}

@@ -20,7 +20,7 @@ type ReplayInput struct {
 // maxReplayGap caps the wait between two replayed events.
 const maxReplayGap = 30 * time.Second
 
-func (s *Server) registerReplay(api huma.API) {
+func (h *eventHandlers) registerReplay(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "replay-negotiation",
 		Responses:   sseResponses(),
@@ -30,7 +30,7 @@ func (s *Server) registerReplay(api huma.API) {
 		Description: "Same messages as the live stream, from the stored events only (no LLM), spaced by their original gaps divided by speed (each gap capped at 30 s); the stream closes after the last event.",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *ReplayInput) (*huma.StreamResponse, error) {
-		evs, err := s.Events.ReadAll(ctx, 0, eventstore.Filter{CorrelationID: in.DemandID}, eventstore.MaxReadLimit)
+		evs, err := h.events.ReadAll(ctx, 0, eventstore.Filter{CorrelationID: in.DemandID}, eventstore.MaxReadLimit)
 		if err != nil {
 			return nil, problem(err)
 		}

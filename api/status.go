@@ -26,7 +26,7 @@ type StatusOutput struct {
 	}
 }
 
-func (s *Server) registerStatus(api huma.API) {
+func (h *opsHandlers) registerStatus(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "status",
 		Method:      http.MethodGet,
@@ -39,18 +39,18 @@ func (s *Server) registerStatus(api huma.API) {
 		out := &StatusOutput{}
 		b := &out.Body
 		b.Version = Version
-		b.LLM.Provider, b.LLM.Breaker = s.Status.LLMProvider(), s.Status.LLMBreaker()
-		b.Rules = s.Status.Rules()
+		b.LLM.Provider, b.LLM.Breaker = h.status.LLMProvider(), h.status.LLMBreaker()
+		b.Rules = h.status.Rules()
 		var err error
-		if b.RiverJobs, err = s.Status.Jobs(ctx); err != nil {
+		if b.RiverJobs, err = h.status.Jobs(ctx); err != nil {
 			return nil, problem(err)
 		}
-		if b.Head, err = s.Events.HeadPosition(ctx); err != nil {
+		if b.Head, err = h.events.HeadPosition(ctx); err != nil {
 			return nil, problem(err)
 		}
 		b.ProjectionLag = map[string]int64{}
-		if s.Ready.Lag != nil {
-			if b.ProjectionLag, err = s.Ready.Lag(ctx); err != nil {
+		if h.ready.Lag != nil {
+			if b.ProjectionLag, err = h.ready.Lag(ctx); err != nil {
 				return nil, problem(err)
 			}
 		}

@@ -9,10 +9,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
-	"github.com/towow/towow/projections"
+	"github.com/towow/towow/internal/metrics"
 )
 
 // Workflows: the agreed plan of a root negotiation as a DAG of nodes,
@@ -20,6 +19,18 @@ import (
 // node. Reads come from the workflows read model (the domain's fold of the
 // stream, kept by the projection); only time travel (?at=) folds the
 // stream here, through the same domain fold.
+
+// workflowHandlers serve the workflows and their canvas: decisions,
+// reports, approvals, the conversation, the reads and the workflow's
+// stream.
+type workflowHandlers struct {
+	commands  Commands
+	workflows *workflowReader
+	streams   *streamer
+	// metrics, when set, counts the canvas batches by outcome.
+	metrics *metrics.Metrics
+	guard   guard
+}
 
 // WorkflowNodeView is a node with its execution state.
 type WorkflowNodeView struct {
@@ -61,112 +72,6 @@ func workflowView(w *workflow.Workflow) WorkflowView {
 			Error: r.Error, Reason: r.Reason, RetryAt: r.RetryAt})
 	}
 	return v
-}
-
-// workflowNow returns a workflow as the workflows read model holds it
-// (see freshWorkflow), and the cursor of its stream's last event; 404
-// when there is none.
-func (s *Server) workflowNow(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-	st, err := s.freshWorkflow(ctx, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	if !st.Workflow.Exists() {
-		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
-	}
-	return st.Workflow, st.Cursor, nil
-}
-
-// freshWorkflow reads a workflow's row from the workflows read model,
-// reading your writes: when the row is behind its stream's last event in
-// the log, it waits (at most readWait) for the model to fold it, so a GET
-// after a decision's answer sees the decision.
-func (s *Server) freshWorkflow(ctx context.Context, id string) (projections.WorkflowState, error) {
-	st, err := s.ReadModels.Workflow(ctx, id)
-	if err != nil {
-		return st, problem(err)
-	}
-	if st.Fresh() {
-		return st, nil
-	}
-	if err := s.waitFor(ctx, MinCursor{MinCursor: st.StreamHead}, projections.Workflows{}.Name()); err != nil {
-		return st, err
-	}
-	if st, err = s.ReadModels.Workflow(ctx, id); err != nil {
-		return st, problem(err)
-	}
-	return st, nil
-}
-
-// workflowExists answers 404 unless the workflow was created: from the
-// read model when the server has one, else from the log (its
-// towow.workflow.created), without folding the stream either way.
-func (s *Server) workflowExists(ctx context.Context, id string) error {
-	if s.ReadModels != nil {
-		_, _, err := s.workflowNow(ctx, id)
-		return err
-	}
-	created, err := s.Events.ReadAll(ctx, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id),
-		Types: []event.EventType{workflow.EventWorkflowCreated}}, 1)
-	if err != nil {
-		return problem(err)
-	}
-	if len(created) == 0 {
-		return notFound(fmt.Sprintf("no workflow %s", id))
-	}
-	return nil
-}
-
-// workflowAt folds a workflow's events up to cursor at through the
-// domain's fold: time travel, and the state a write's answer carries when
-// the server has no read models (0: all of them). It returns the workflow
-// and the position of the last event folded, and 404 when the workflow
-// did not exist yet.
-func (s *Server) workflowAt(ctx context.Context, id string, at int64) (*workflow.Workflow, int64, error) {
-	evs, err := eventstore.ReadEvery(ctx, s.Events, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id), UntilPosition: at})
-	if err != nil {
-		return nil, 0, problem(err)
-	}
-	w := &workflow.Workflow{}
-	var last int64
-	for _, e := range evs {
-		p, err := e.Decode()
-		if err != nil {
-			return nil, 0, problem(err)
-		}
-		w.Apply(p)
-		last = e.Position
-	}
-	if !w.Exists() {
-		if at > 0 {
-			return nil, 0, notFound(fmt.Sprintf("no workflow %s at cursor %d", id, at))
-		}
-		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
-	}
-	return w, last, nil
-}
-
-// openTasks returns the running tasks assigned to agentID, by workflow,
-// from the workflows read model once it has folded the log as it was at
-// the call (the inbox lists a task exactly while the engine would take
-// its report).
-func (s *Server) openTasks(ctx context.Context, agentID string) (map[string][]projections.OpenNode, error) {
-	head, err := s.Events.HeadPosition(ctx)
-	if err != nil {
-		return nil, problem(err)
-	}
-	if err := s.waitFor(ctx, MinCursor{MinCursor: head}, projections.Workflows{}.Name()); err != nil {
-		return nil, err
-	}
-	nodes, err := s.ReadModels.WorkflowTasks(ctx, agentID)
-	if err != nil {
-		return nil, problem(err)
-	}
-	out := map[string][]projections.OpenNode{}
-	for _, n := range nodes {
-		out[n.WorkflowID] = append(out[n.WorkflowID], n)
-	}
-	return out, nil
 }
 
 // WorkflowListInput selects workflows.
@@ -287,9 +192,9 @@ type WorkflowStreamInput struct {
 	StreamInput
 }
 
-func (s *Server) registerWorkflows(api huma.API) {
-	if s.ReadModels != nil {
-		s.registerWorkflowViews(api)
+func (h *workflowHandlers) registerWorkflows(api huma.API) {
+	if h.workflows.reads != nil {
+		h.registerWorkflowViews(api)
 	}
 
 	huma.Register(api, huma.Operation{
@@ -310,7 +215,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		if b.Confidence != nil {
 			confidence = *b.Confidence
 		}
-		res, err := s.Commands.Decide(ctx, in.WorkflowID, workflow.Decision{DecisionID: b.DecisionID, Type: b.Type, Actor: actor,
+		res, err := h.commands.Decide(ctx, in.WorkflowID, workflow.Decision{DecisionID: b.DecisionID, Type: b.Type, Actor: actor,
 			ClientID: b.ClientID, Confidence: confidence, BaseVersion: b.BaseVersion, Payload: b.Payload})
 		if err != nil {
 			return nil, decisionProblem(err, nil)
@@ -324,7 +229,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		return out, nil
 	})
 
-	huma.Register(api, s.externalAgent(api, huma.Operation{
+	huma.Register(api, h.guard.externalAgent(api, huma.Operation{
 		OperationID:  "report-task",
 		Method:       http.MethodPost,
 		Path:         "/api/v1/workflows/{workflow_id}/nodes/{node_id}/report",
@@ -333,7 +238,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		Tags:         []string{"workflows", "external agents"},
 		MaxBodyBytes: 64 << 10,
 	}), func(ctx context.Context, in *TaskReportInput) (*WorkflowActOutput, error) {
-		pos, err := s.Commands.ReportTask(ctx, in.WorkflowID, in.NodeID, agentOf(ctx), in.Body.TaskAnswer)
+		pos, err := h.commands.ReportTask(ctx, in.WorkflowID, in.NodeID, agentOf(ctx), in.Body.TaskAnswer)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -349,7 +254,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		Tags:         []string{"workflows"},
 		MaxBodyBytes: 16 << 10,
 	}, func(ctx context.Context, in *ApprovalInput) (*WorkflowActOutput, error) {
-		pos, err := s.Commands.Approve(ctx, in.WorkflowID, in.NodeID, in.Body.UserID, in.Body.Approved, in.Body.Comment)
+		pos, err := h.commands.Approve(ctx, in.WorkflowID, in.NodeID, in.Body.UserID, in.Body.Approved, in.Body.Comment)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -366,7 +271,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
 	}, func(ctx context.Context, in *MessageInput) (*MessageOutput, error) {
-		id, pos, err := s.Commands.SendMessage(ctx, in.WorkflowID, in.Body.Text, in.Body.ClientID, in.Body.UserID)
+		id, pos, err := h.commands.SendMessage(ctx, in.WorkflowID, in.Body.Text, in.Body.ClientID, in.Body.UserID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -382,7 +287,7 @@ func (s *Server) registerWorkflows(api huma.API) {
 		Summary:     "The conversation about a workflow so far",
 		Tags:        []string{"workflows"},
 	}, func(ctx context.Context, in *WorkflowInput) (*ConversationOutput, error) {
-		turns, err := s.Commands.Conversation(ctx, in.WorkflowID)
+		turns, err := h.commands.Conversation(ctx, in.WorkflowID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -404,16 +309,16 @@ func (s *Server) registerWorkflows(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.workflowExists(ctx, in.WorkflowID); err != nil {
+		if err := h.workflows.workflowExists(ctx, in.WorkflowID); err != nil {
 			return nil, err
 		}
-		return s.streamFor(after, eventstore.Filter{StreamID: workflow.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
+		return h.streams.streamFor(after, eventstore.Filter{StreamID: workflow.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
 	})
 }
 
 // registerWorkflowViews registers the reads of the workflows read model:
 // the list (by root demand) and one workflow, now or (?at=) as it was.
-func (s *Server) registerWorkflowViews(api huma.API) {
+func (h *workflowHandlers) registerWorkflowViews(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "list-workflows",
 		Method:      http.MethodGet,
@@ -423,7 +328,7 @@ func (s *Server) registerWorkflowViews(api huma.API) {
 	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
 		out := &WorkflowListOutput{}
 		out.Body.Workflows = []WorkflowView{}
-		st, err := s.freshWorkflow(ctx, workflow.WorkflowIDFor(in.DemandID))
+		st, err := h.workflows.freshWorkflow(ctx, workflow.WorkflowIDFor(in.DemandID))
 		if err != nil {
 			return nil, err
 		}
@@ -440,10 +345,10 @@ func (s *Server) registerWorkflowViews(api huma.API) {
 		Summary:     "A workflow: nodes with their execution state, edges, status and version (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows"},
 	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
-		get := s.workflowNow
+		get := h.workflows.workflowNow
 		if in.At > 0 {
 			get = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-				return s.workflowAt(ctx, id, in.At)
+				return h.workflows.workflowAt(ctx, id, in.At)
 			}
 		}
 		w, _, err := get(ctx, in.WorkflowID)

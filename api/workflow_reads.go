@@ -1,0 +1,128 @@
+package api
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/workflow"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/projections"
+)
+
+// workflowReader reads workflows for the workflow, canvas and agent
+// operations: from the workflows read model (reading your writes), or
+// folded from the log for time travel and when the server has no read
+// models.
+type workflowReader struct {
+	events EventReader
+	// reads is nil in a server without read models: then only the log
+	// is read.
+	reads ReadModels
+}
+
+// workflowNow returns a workflow as the workflows read model holds it
+// (see freshWorkflow), and the cursor of its stream's last event; 404
+// when there is none.
+func (r *workflowReader) workflowNow(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
+	st, err := r.freshWorkflow(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !st.Workflow.Exists() {
+		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
+	}
+	return st.Workflow, st.Cursor, nil
+}
+
+// freshWorkflow reads a workflow's row from the workflows read model,
+// reading your writes: when the row is behind its stream's last event in
+// the log, it waits (at most readWait) for the model to fold it, so a GET
+// after a decision's answer sees the decision.
+func (r *workflowReader) freshWorkflow(ctx context.Context, id string) (projections.WorkflowState, error) {
+	st, err := r.reads.Workflow(ctx, id)
+	if err != nil {
+		return st, problem(err)
+	}
+	if st.Fresh() {
+		return st, nil
+	}
+	if err := waitFor(ctx, r.reads, MinCursor{MinCursor: st.StreamHead}, projections.Workflows{}.Name()); err != nil {
+		return st, err
+	}
+	if st, err = r.reads.Workflow(ctx, id); err != nil {
+		return st, problem(err)
+	}
+	return st, nil
+}
+
+// workflowExists answers 404 unless the workflow was created: from the
+// read model when the server has one, else from the log (its
+// towow.workflow.created), without folding the stream either way.
+func (r *workflowReader) workflowExists(ctx context.Context, id string) error {
+	if r.reads != nil {
+		_, _, err := r.workflowNow(ctx, id)
+		return err
+	}
+	created, err := r.events.ReadAll(ctx, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id),
+		Types: []event.EventType{workflow.EventWorkflowCreated}}, 1)
+	if err != nil {
+		return problem(err)
+	}
+	if len(created) == 0 {
+		return notFound(fmt.Sprintf("no workflow %s", id))
+	}
+	return nil
+}
+
+// workflowAt folds a workflow's events up to cursor at through the
+// domain's fold: time travel, and the state a write's answer carries when
+// the server has no read models (0: all of them). It returns the workflow
+// and the position of the last event folded, and 404 when the workflow
+// did not exist yet.
+func (r *workflowReader) workflowAt(ctx context.Context, id string, at int64) (*workflow.Workflow, int64, error) {
+	evs, err := eventstore.ReadEvery(ctx, r.events, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id), UntilPosition: at})
+	if err != nil {
+		return nil, 0, problem(err)
+	}
+	w := &workflow.Workflow{}
+	var last int64
+	for _, e := range evs {
+		p, err := e.Decode()
+		if err != nil {
+			return nil, 0, problem(err)
+		}
+		w.Apply(p)
+		last = e.Position
+	}
+	if !w.Exists() {
+		if at > 0 {
+			return nil, 0, notFound(fmt.Sprintf("no workflow %s at cursor %d", id, at))
+		}
+		return nil, 0, notFound(fmt.Sprintf("no workflow %s", id))
+	}
+	return w, last, nil
+}
+
+// openTasks returns the running tasks assigned to agentID, by workflow,
+// from the workflows read model once it has folded the log as it was at
+// the call (the inbox lists a task exactly while the engine would take
+// its report).
+func (r *workflowReader) openTasks(ctx context.Context, agentID string) (map[string][]projections.OpenNode, error) {
+	head, err := r.events.HeadPosition(ctx)
+	if err != nil {
+		return nil, problem(err)
+	}
+	if err := waitFor(ctx, r.reads, MinCursor{MinCursor: head}, projections.Workflows{}.Name()); err != nil {
+		return nil, err
+	}
+	nodes, err := r.reads.WorkflowTasks(ctx, agentID)
+	if err != nil {
+		return nil, problem(err)
+	}
+	out := map[string][]projections.OpenNode{}
+	for _, n := range nodes {
+		out[n.WorkflowID] = append(out[n.WorkflowID], n)
+	}
+	return out, nil
+}
