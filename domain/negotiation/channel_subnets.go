@@ -1,0 +1,192 @@
+package negotiation
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/towow/towow/domain/event"
+)
+
+// After an agreement: gap identification (prompt 7) finds what the final
+// proposal still lacks; the recursion decision (prompt 8) triggers
+// sub-negotiations for it, and the last of their results completes the
+// channel with one merged plan. Without gaps, at the maximum depth, or
+// without sub-negotiations, the channel completes at once.
+
+// subnetTree is what follows an agreement: the gaps found, the
+// sub-negotiations triggered and their results, and the completion. A
+// Channel embeds it.
+type subnetTree struct {
+	GapsDone  bool
+	Gaps      []Gap
+	Subnets   []SubnetTriggered           // in trigger order
+	subResult map[string]*SubnetCompleted // sub channel id → result
+	Completed bool
+	// MergedPlan is the completion's merged plan (nil without
+	// sub-negotiations that added to it).
+	MergedPlan *Proposal
+}
+
+// SubnetResult returns the result of a sub-negotiation, nil while it runs.
+func (t *subnetTree) SubnetResult(subChannelID string) *SubnetCompleted {
+	return t.subResult[subChannelID]
+}
+
+// IdentifyGaps records prompt 7's gaps after an agreement. Without gaps the
+// channel completes; at the maximum depth a sub-negotiation is not allowed,
+// which is recorded as TOWOW_SUBNET_001, and the channel completes.
+// complete and analysis are prompt 7's verdict and reasoning, recorded as
+// they are.
+func (c *Channel) IdentifyGaps(gaps []Gap, complete bool, analysis string) ([]event.Payload, error) {
+	if !c.Exists() {
+		return nil, event.Errorf(ErrNotFound, "channel not created")
+	}
+	if !c.AwaitingGaps() {
+		return nil, nil
+	}
+	b := build(c).add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps),
+		IsComplete: complete, Analysis: analysis})
+	switch {
+	case len(gaps) == 0:
+		b.add(completed(c))
+	case c.Depth >= c.Rules.MaxDepth:
+		b.add(occurred(ErrMaxDepth, fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
+			c.ID, c.DemandID))
+		b.add(completed(c))
+	}
+	return b.done()
+}
+
+// completion estimates how complete a proposal is from its gaps' importance.
+func completion(gaps []Gap) int {
+	missing := 0
+	for _, g := range gaps {
+		missing += g.Importance / 4
+	}
+	return max(0, 100-missing)
+}
+
+// SubnetPlan is one sub-negotiation prompt 8 asks for.
+type SubnetPlan struct {
+	GapType   string
+	SubDemand SubDemand
+	// NeedCount is how many people the gap still needs (0: unknown, one
+	// or more).
+	NeedCount int
+}
+
+// Recurse records prompt 8's decision: it triggers up to MaxSubnets
+// sub-negotiations (ids derived from the channel, so a retry cannot spawn
+// twice), or completes the channel when there are none. The caller also
+// submits each sub-demand (DemandState.Submit with SubDemandOrigin).
+// decision, when given, is recorded on each towow.subnet.triggered, or on
+// the completion when there are none.
+func (c *Channel) Recurse(plans []SubnetPlan, decision *RecursionDecision) ([]event.Payload, error) {
+	if !c.Exists() {
+		return nil, event.Errorf(ErrNotFound, "channel not created")
+	}
+	if !c.AwaitingRecursion() {
+		return nil, nil
+	}
+	if len(plans) > 0 && c.Depth >= c.Rules.MaxDepth {
+		return nil, event.Errorf(ErrMaxDepth, "channel %s is at depth %d of %d", c.ID, c.Depth, c.Rules.MaxDepth)
+	}
+	b := build(c)
+	if len(plans) == 0 {
+		done := completed(c)
+		done.RecursionDecision = decision
+		return b.add(done).done()
+	}
+	for i, p := range plans[:min(len(plans), MaxSubnets)] {
+		sub := SubDemandID(c.DemandID, i)
+		sd := p.SubDemand
+		b.add(&SubnetTriggered{ParentChannelID: c.ID, ParentDemandID: c.DemandID, SubDemandID: sub,
+			SubChannelID: ChannelIDFor(sub), GapType: p.GapType, RecursionDepth: c.Depth + 1, SubDemand: &sd, NeedCount: p.NeedCount,
+			Decision: decision})
+	}
+	return b.done()
+}
+
+// SubnetDone records the end of a sub-negotiation; the last one completes
+// the channel with every sub-result.
+func (c *Channel) SubnetDone(r SubnetCompleted) ([]event.Payload, error) {
+	if !c.Exists() {
+		return nil, event.Errorf(ErrNotFound, "channel not created")
+	}
+	known := slices.ContainsFunc(c.Subnets, func(s SubnetTriggered) bool { return s.SubChannelID == r.SubChannelID })
+	if !known {
+		return nil, event.Errorf(ErrNotFound, "channel %s triggered no sub-negotiation %s", c.ID, r.SubChannelID)
+	}
+	if c.subResult[r.SubChannelID] != nil || c.Completed {
+		return nil, nil
+	}
+	r.ParentChannelID = c.ID
+	b := build(c).add(&r)
+	pending := 0
+	for _, s := range c.Subnets {
+		if s.SubChannelID != r.SubChannelID && c.subResult[s.SubChannelID] == nil {
+			pending++
+		}
+	}
+	if pending == 0 {
+		done := completed(c)
+		for _, s := range c.Subnets {
+			if res := c.subResult[s.SubChannelID]; res != nil {
+				done.SubResults = append(done.SubResults, *res)
+			} else {
+				done.SubResults = append(done.SubResults, r)
+			}
+		}
+		done.MergedPlan = mergedPlan(c, done.SubResults)
+		b.add(done)
+	}
+	return b.done()
+}
+
+// mergedPlan is the one plan of c's negotiation tree, given the
+// sub-results subs: the final proposal's assignments, then those of every sub-negotiation that agreed,
+// each marked with the sub-channel it came from; the gaps a
+// sub-negotiation filled are dropped (one it filled only in part, fewer
+// assignees than its need count, stays a gap), and its alternates kept
+// (marked too). Nil without a final proposal or without any agreed
+// sub-negotiation (the final proposal is then the plan).
+func mergedPlan(c *Channel, subs []SubnetCompleted) *Proposal {
+	if c.FinalProposal == nil {
+		return nil
+	}
+	plan := *c.FinalProposal
+	plan.Assignments = slices.Clone(plan.Assignments)
+	plan.Alternates = slices.Clone(plan.Alternates)
+	plan.Gaps = slices.Clone(plan.Gaps)
+	merged := false
+	for _, r := range subs {
+		if !r.Success || r.Result == nil || len(r.Result.Assignments) == 0 {
+			continue
+		}
+		merged = true
+		for _, a := range r.Result.Assignments {
+			a.SubChannelID = r.SubChannelID
+			plan.Assignments = append(plan.Assignments, a)
+		}
+		for _, a := range r.Result.Alternates {
+			a.SubChannelID = r.SubChannelID
+			plan.Alternates = append(plan.Alternates, a)
+		}
+		for _, s := range c.Subnets {
+			if s.SubChannelID == r.SubChannelID && len(r.Result.Assignments) >= max(1, s.NeedCount) {
+				plan.Gaps = slices.DeleteFunc(plan.Gaps, func(g string) bool { return g == s.GapType })
+			}
+		}
+	}
+	if !merged {
+		return nil
+	}
+	return &plan
+}
+
+// completed is c's completion as it stands: its terminal status, final
+// proposal and rounds taken.
+func completed(c *Channel) *NegotiationCompleted {
+	return &NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: c.Status,
+		FinalProposal: c.FinalProposal, RoundsTaken: c.RoundsTaken}
+}
