@@ -29,7 +29,7 @@ const FormatBridge = "bridge"
 // event, {event, data, timestamp}.
 type BridgeMessage struct {
 	Event     string    `json:"event" example:"channel_status" doc:"the bridge event: channel_created, channel_status, agent_response, agent_feedback, negotiation_progress, proposal_sent, subnet_created, channel_completed or channel_failed"`
-	Data      any       `json:"data" doc:"the bridge event's data (000 §3.5 and §4.2), with channel_id"`
+	Data      any       `json:"data" doc:"the bridge event's data, as the prototype frontend reads it, with channel_id"`
 	Timestamp time.Time `json:"timestamp" doc:"when the event was recorded (RFC 3339, UTC)"`
 }
 

@@ -44,7 +44,7 @@ func (a *testAPI) followBridge(t *testing.T, demandID string, lastID int64, n in
 				t.Fatalf("data %q: %v", line, err)
 			}
 		case strings.HasPrefix(line, "event:"):
-			t.Fatalf("the bridge format has no event: lines (000's frontend reads the name from the data): %q", line)
+			t.Fatalf("the bridge format has no event: lines (the prototype frontend reads the name from the data): %q", line)
 		case line == "" && cur.raw != "":
 			out = append(out, cur)
 			cur = bridgeMsg{}
@@ -57,8 +57,8 @@ func (a *testAPI) followBridge(t *testing.T, demandID string, lastID int64, n in
 }
 
 // TestNegotiationStreamBridge runs a builtin-LLM negotiation and reads its
-// stream with format=bridge: document 000's frames ({event, data,
-// timestamp}, §4.3) with the data fields of §3.5, one message per bridge
+// stream with format=bridge: the prototype frontend's frames ({event, data,
+// timestamp}) with the data fields it reads, one message per bridge
 // event of the log in order, ids on the last frame of each event; then
 // resumes with Last-Event-ID in the middle of the offers, where the
 // progress counts go on as in the unbroken stream.
@@ -108,7 +108,8 @@ func TestNegotiationStreamBridge(t *testing.T) {
 		}
 	}
 
-	// The shapes of 000 §3.5 / §4.2, checked on the root channel's frames.
+	// The data fields the prototype frontend reads for each bridge event,
+	// checked on the root channel's frames.
 	fields := map[string][]string{
 		"channel_created":      {"demand_id", "channel_id", "candidates", "analysis"},
 		"channel_status":       {"channel_id", "old_status", "new_status", "reason"},

@@ -96,7 +96,7 @@ func (in StreamInput) after() (int64, error) {
 // NegotiationStreamInput follows one negotiation tree.
 type NegotiationStreamInput struct {
 	DemandID string `path:"demand_id" doc:"the root demand" example:"d-3f9a1c2b4d5e"`
-	Format   string `query:"format" enum:"events,bridge" default:"events" doc:"events: every event as an Event; bridge: document 000's SSE bridge frames ({event, data, timestamp}) for a frontend written against it"`
+	Format   string `query:"format" enum:"events,bridge" default:"events" doc:"events: every event as an Event; bridge: the prototype frontend's SSE bridge frames ({event, data, timestamp}) for a frontend written against it"`
 	StreamInput
 }
 
@@ -136,7 +136,7 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/negotiations/{demand_id}/stream",
 		Summary:     "Server-sent events of one negotiation tree (sub-negotiations included)",
-		Description: "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\nWith `format=bridge`, the stream speaks document 000's SSE bridge instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. The message that ends an event's frames carries `id: <cursor>`, so Last-Event-ID resumes the same way.",
+		Description: "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\nWith `format=bridge`, the stream speaks the prototype frontend's SSE bridge instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. The message that ends an event's frames carries `id: <cursor>`, so Last-Event-ID resumes the same way.",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *NegotiationStreamInput) (*huma.StreamResponse, error) {
 		after, err := in.after()

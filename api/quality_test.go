@@ -14,7 +14,7 @@ import (
 )
 
 // TestQuality scores real negotiations through the API: the wedding demand
-// of issue 12 covers both its needs with relevant people and no padding;
+// (a venue and a photographer) covers both its needs with relevant people and no padding;
 // "x" is rejected; the aggregate (the quality read model) counts and sums
 // them all, with a second user's wedding, whatever the limit of reports
 // listed; an unknown demand is 404.

@@ -7,7 +7,7 @@ import (
 	"github.com/towow/towow/domain/event"
 )
 
-// Issue 17's fields on the channel's events: the broadcast's urgency and
+// The channel's recorded fields: the broadcast's urgency and
 // invitations, total_duration_seconds on the agreement, and the closing
 // of every completed channel.
 
