@@ -23,7 +23,7 @@ type Commands struct {
 // NewCommands returns the commands of p.
 func NewCommands(p *Process) *Commands { return &Commands{p: p} }
 
-// Decide sends a decision on a workflow through the Coordinator: a
+// Decide sends a decision on a workflow through the validators: a
 // decision without an id gets one. Let through, it returns the
 // validation (the decision as it took effect, its corrections and the new
 // version) and the position written; refused, the rejection is recorded
@@ -63,7 +63,7 @@ func (s *Commands) Decide(ctx context.Context, workflowID string, d workflow.Dec
 		Repeated: true}, nil
 }
 
-// ChangeCanvas applies a batch of canvas changes through the Coordinator,
+// ChangeCanvas applies a batch of canvas changes through the validators,
 // all or nothing: a batch without an id gets one. Let
 // through, it returns the outcome (new version, decision ids,
 // corrections) and the position written. A change refused: its rejection

@@ -128,7 +128,7 @@ func (e *Process) act(w *workflow.Workflow, turn *workflow.Turn, n int, s workfl
 			Steps: n, Question: true}}, 0, workflow.EventConversationStep
 	default:
 		// One decision id per planning of the step: a retried job repeats
-		// it (the Coordinator rules once), a new plan gets the next one.
+		// it (the validators rule once), a new plan gets the next one.
 		prefix := fmt.Sprintf("%s-%d", turn.MessageID, n)
 		plans := 0
 		for _, r := range w.Decisions {

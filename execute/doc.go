@@ -5,7 +5,7 @@
 //
 // An agreed negotiation tree becomes a draft workflow in the commit that
 // completes it (package negotiate); decisions on it go through the
-// Coordinator's validators (workflow.Workflow.Decide), whose ruling is itself
+// validators (workflow.Workflow.Decide), whose ruling is itself
 // an event; once executed, its nodes run as River jobs in topological
 // order, independent branches in parallel.
 //
@@ -23,7 +23,7 @@
 // step asks the conversation prompt (outside any transaction) what to do
 // next, given the workflow as it is, the earlier turns and this turn's
 // steps; then, in one commit, it runs the action (a decision goes through
-// the Coordinator: its ruling and effects are in the same commit), records
+// the validators: its ruling and effects are in the same commit), records
 // the step with what it observed, and enqueues the next step, or records
 // the reply that ends the turn. A step retried after a crash asks again
 // only when its commit did not happen: the step number is checked against

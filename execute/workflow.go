@@ -110,13 +110,13 @@ func (e *Process) workflowReactions(readyBefore []string, w *workflow.Workflow, 
 	return jobs
 }
 
-// decisionContext is what the Coordinator's validators know at now.
+// decisionContext is what the validators know at now.
 func (e *Process) decisionContext() workflow.DecisionContext {
 	return workflow.DecisionContext{Now: e.cfg.Now(), AllowedHosts: e.cfg.HTTPAllow, RateLimit: e.cfg.DecisionRateLimit,
 		RateWindow: workflow.DefaultDecisionRateWindow}
 }
 
-// decideWorkflow runs a decision through the Coordinator and records the
+// decideWorkflow runs a decision through the validators and records the
 // outcome: the validation with its effects, or the rejection (appended
 // too: a refused decision is part of the story). It returns the events
 // appended (workflow.RejectionOf finds a rejection; nil for a decision id

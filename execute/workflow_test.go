@@ -300,7 +300,7 @@ func ptr[T any](v T) *T { return &v }
 // draft; the person talks to the conversation agent (a task for someone
 // outside the agreement refused and explained, a rehearsal added, a
 // milestone moved earlier); an http notice to a local server and a wait
-// the Coordinator corrects are added directly; "run it" executes it: the
+// the validators correct are added directly; "run it" executes it: the
 // twins' tasks through prompt 10, the external agent's task reported with
 // its own hands, the http node failing once and tried again; it
 // completes, and every decision is in the log with its ruling.
@@ -369,7 +369,7 @@ func TestWorkflowStory(t *testing.T) {
 	if turn := h.Say(id, "把宣传与报名提前到第一周"); len(turn.Steps) != 1 || turn.Steps[0].Rejected {
 		t.Fatalf("earlier: %+v", turn)
 	}
-	// Directly: an http notice after the venue's task, and a wait the Coordinator corrects.
+	// Directly: an http notice after the venue's task, and a wait the validators correct.
 	decide := func(d workflow.Decision) workflow.DecisionOutcome {
 		t.Helper()
 		w := h.WaitWorkflow(id, time.Second, func(*workflow.Workflow) bool { return true })

@@ -11,8 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,7 +20,6 @@ import (
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/migrations"
-	"github.com/towow/towow/projections"
 )
 
 var towowBin string
@@ -462,141 +459,4 @@ func traversableTempDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
-}
-
-// TestBenchSSE runs a small `towow bench sse` in both modes, with both
-// readers, flat out and paced: it fails unless every client received every
-// event it follows.
-func TestBenchSSE(t *testing.T) {
-	url := freshEmptyDatabase(t)
-	for _, args := range [][]string{
-		{"-follow", "all", "-reader", "poll", "-llm-latency", "0"},
-		{"-follow", "demand", "-reader", "http", "-llm-latency", "0"},
-		{"-follow", "demand", "-llm-latency", "20ms"},
-	} {
-		cmd := exec.Command(towowBin, append([]string{"bench", "sse", "-clients", "20", "-n", "3", "-c", "2"}, args...)...)
-		cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("bench sse %v: %v\n%s", args, err, out)
-		}
-		if !strings.Contains(string(out), "p99") || !strings.Contains(string(out), "target ≤ 50 ms") {
-			t.Fatalf("bench sse %v printed no figures:\n%s", args, out)
-		}
-	}
-}
-
-// TestBenchRebuild builds a small log, catches the read models up, rebuilds
-// them and reports the rebuilt rows identical to the caught-up ones.
-func TestBenchRebuild(t *testing.T) {
-	url := freshEmptyDatabase(t)
-	cmd := exec.Command(towowBin, "bench", "rebuild", "-n", "4")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("bench rebuild: %v\n%s", err, out)
-	}
-	if n := strings.Count(string(out), "identical to the rows before"); n != len(projections.All()) {
-		t.Fatalf("%d read models rebuilt identical, want %d:\n%s", n, len(projections.All()), out)
-	}
-	// And the operator command on the same database (empty log: no rows).
-	cmd = exec.Command(towowBin, "projections", "rebuild", "--name", "demands")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "demands  up to cursor") {
-		t.Fatalf("projections rebuild: %v\n%s", err, out)
-	}
-}
-
-// TestBenchSoak runs a small `towow bench soak`: a memory sample before the
-// first negotiation and after each batch, and the closing ratio.
-func TestBenchSoak(t *testing.T) {
-	url := freshEmptyDatabase(t)
-	cmd := exec.Command(towowBin, "bench", "soak", "-n", "12", "-every", "6", "-c", "4")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("bench soak: %v\n%s", err, out)
-	}
-	rows := regexp.MustCompile(`(?m)^ +(0|6|12) +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +\S+$`).FindAllString(string(out), -1)
-	if len(rows) != 3 || !strings.Contains(string(out), "heap in use after 12 negotiations is") {
-		t.Fatalf("want 3 samples (0, 6, 12) and the ratio:\n%s", out)
-	}
-}
-
-// TestFuzzCommand runs a short `towow fuzz` (its own server, a scratch
-// database, the engine idle) and a usage error.
-func TestFuzzCommand(t *testing.T) {
-	url := freshEmptyDatabase(t)
-	cmd := exec.Command(towowBin, "fuzz", "-n", "300", "-seed", "5")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	out, err := cmd.CombinedOutput()
-	if err != nil || !regexp.MustCompile(`(?m)^300 requests over [0-9]+ operations`).Match(out) ||
-		!strings.Contains(string(out), "no violation") {
-		t.Fatalf("fuzz: %v\n%s", err, out)
-	}
-	cmd = exec.Command(towowBin, "fuzz", "-n", "0")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	if out, err := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "-n must be at least 1") {
-		t.Fatalf("fuzz -n 0: %v\n%s", err, out)
-	}
-}
-
-// TestBenchFilter runs a small `towow bench filter`: one row per size, the
-// shortlist bounded, and the prompt growth line.
-func TestBenchFilter(t *testing.T) {
-	url := freshEmptyDatabase(t)
-	cmd := exec.Command(towowBin, "bench", "filter", "-sizes", "60,400", "-reps", "2")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url, "TOWOW_SHORTLIST=20")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("bench filter: %v\n%s", err, out)
-	}
-	rows := regexp.MustCompile(`(?m)^ +(60|400) +\S+ +\S+ +\S+ +\S+ +([0-9.]+) +[0-9]+ +\S+$`).FindAllStringSubmatch(string(out), -1)
-	if len(rows) != 2 || !strings.Contains(string(out), "prompt 2 at 400 agents is") {
-		t.Fatalf("want two rows and the growth line:\n%s", out)
-	}
-	for _, r := range rows {
-		if n, _ := strconv.ParseFloat(r[2], 64); n <= 0 || n > 20 {
-			t.Fatalf("shortlist of %s outside 1..20:\n%s", r[2], out)
-		}
-	}
-}
-
-// TestEvalSlice runs a slice of the scenario suite (`towow eval -only`):
-// every scenario ends as expected (plans agreed, the unclear and impossible
-// rejected), the needs covered, nobody padded or irrelevant, and the table
-// prints the baseline next to it.
-func TestEvalSlice(t *testing.T) {
-	url := freshEmptyDatabase(t)
-	cmd := exec.Command(towowBin, "eval", "-only", "wedding-en,website-zh,annual-party,contract,legal-en,unclear-x,mars,forever-en")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("eval: %v\n%s", err, out)
-	}
-	s := string(out)
-	m := regexp.MustCompile(`negotiated: coverage ([0-9.]+)%, padding ([0-9]+), irrelevant assignees [0-9]+ of [0-9]+ \(([0-9.]+)%\), stability ([0-9.]+)%`).FindStringSubmatch(s)
-	if !strings.Contains(s, "8 scenarios, 8 ended as expected; 5 agreed; unclear or impossible rejected: 3 of 3") || m == nil ||
-		!strings.Contains(s, "baseline:   coverage") {
-		t.Fatalf("eval table:\n%s", s)
-	}
-	coverage, _ := strconv.ParseFloat(m[1], 64)
-	irrelevant, _ := strconv.ParseFloat(m[3], 64)
-	if coverage < 95 || m[2] != "0" || irrelevant > 10 {
-		t.Fatalf("coverage %s%%, padding %s, irrelevant %s%%:\n%s", m[1], m[2], m[3], s)
-	}
-	// The negotiated plans cover at least what the baseline's would once
-	// its assignees answer.
-	b := regexp.MustCompile(`baseline: +coverage [0-9.]+% \(([0-9.]+)% without`).FindStringSubmatch(s)
-	if b == nil {
-		t.Fatalf("no baseline line:\n%s", s)
-	}
-	if kept, _ := strconv.ParseFloat(b[1], 64); coverage < kept {
-		t.Fatalf("negotiated coverage %.1f%% below the baseline's %.1f%% without refusers:\n%s", coverage, kept, s)
-	}
-	cmd = exec.Command(towowBin, "eval", "-only", "nope")
-	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
-	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "names scenarios the suite does not have") {
-		t.Fatalf("eval -only nope:\n%s", out)
-	}
 }

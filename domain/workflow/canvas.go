@@ -11,7 +11,7 @@ import (
 
 // The canvas: a person edits the workflow on a
 // canvas while the conversation agent edits it too. Every canvas change is
-// a decision through the Coordinator, on the same version sequence as the
+// a decision through the validators, on the same version sequence as the
 // agent's; a batch of changes is all or nothing; a batch made on a stale
 // version is refused whole (a conflict) unless it only moves nodes; while
 // the workflow runs its structure is the server's.
@@ -158,7 +158,7 @@ func (e *CanvasConflictError) Error() string {
 func (e *CanvasConflictError) Is(target error) bool { return target == ErrCanvasConflict }
 
 // DecideCanvas rules on a batch of canvas changes: each change is a
-// decision through the Coordinator's validators, on the workflow as the
+// decision through the validators, on the workflow as the
 // changes before it in the batch left it. All are let through or none:
 // the first refused change's rejection is then the only event (recorded,
 // as every refusal is). Before any validator: a structural batch on a

@@ -1,7 +1,7 @@
 package workflow
 
 // DecisionOutcome is what a decision on a workflow came to when the
-// Coordinator let it through: the validation (the decision as it took
+// validators let it through: the validation (the decision as it took
 // effect, its corrections, the new version) and the position written.
 // Repeated says the decision id was ruled on before (nothing written now).
 type DecisionOutcome struct {

@@ -10,7 +10,7 @@ import (
 // person talks about a workflow; the agent loops Thought → Action →
 // Observation over tools for at most MaxAgentSteps steps and ends the
 // turn with a reply. Every decision it takes goes through the
-// Coordinator like any other; a rejection comes back as the observation.
+// validators like any other; a rejection comes back as the observation.
 // Every step is an event on the workflow's stream, so the conversation is
 // streamed live and replays without the LLM; its context (history, goals,
 // decisions) is folded from those events.

@@ -40,7 +40,7 @@ func (t DecisionType) structural() bool {
 
 // Decision is a proposed change to a workflow, from the conversation
 // agent, the canvas or the system. Nothing takes
-// effect before the Coordinator's validators let it through
+// effect before the validators let it through
 // ([Workflow.Decide]).
 type Decision struct {
 	DecisionID string       `json:"decision_id"`
@@ -196,7 +196,7 @@ const (
 	MaxHTTPAttempts = 10
 )
 
-// ErrDecisionRejected: the Coordinator refused a decision
+// ErrDecisionRejected: the validators refused a decision
 // (TOWOW_DECISION_REJECTED); the rejection is recorded, the workflow is
 // unchanged.
 var ErrDecisionRejected = &event.Error{Code: "TOWOW_DECISION_REJECTED", Message: "decision rejected"}

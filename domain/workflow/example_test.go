@@ -9,7 +9,7 @@ import (
 )
 
 // A workflow planned from an agreement takes decisions only through the
-// Coordinator's validators: a cycle is refused and recorded, a new step
+// the validators: a cycle is refused and recorded, a new step
 // is let through with its effects.
 func ExampleWorkflow_Decide() {
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)

@@ -13,7 +13,7 @@ import (
 	"github.com/towow/towow/domain/event"
 )
 
-// Validator is one rule of the Coordinator's rule engine: every decision
+// Validator is one rule of the workflow's validator chain: every decision
 // is validated before it takes effect. Check looks at
 // the decision against the workflow as it is; it refuses with field
 // errors, or lets it through, possibly correcting it (it may change d and
@@ -23,7 +23,7 @@ type Validator struct {
 	Check func(w *Workflow, d *Decision, c DecisionContext) ([]FieldError, []Correction)
 }
 
-// Validators is the Coordinator's chain, in order: the first rule that
+// Validators is the validator chain, in order: the first rule that
 // refuses ends the check. Add a rule by appending a Validator (its Rule
 // name shows in the rejection and in /metrics).
 var Validators = []Validator{
@@ -50,7 +50,7 @@ func ValidatorRules() []string {
 	return out
 }
 
-// Decide runs decision d through the Coordinator's validators. Let
+// Decide runs decision d through the validators. Let
 // through: a towow.decision.validated (with any corrections and the new
 // version) followed by the events the decision causes. Refused: one
 // towow.decision.rejected naming the rule and the field errors, and

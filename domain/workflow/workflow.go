@@ -140,7 +140,7 @@ type Workflow struct {
 	CreatedAt time.Time
 }
 
-// DecisionRecord is one decision the Coordinator ruled on.
+// DecisionRecord is one decision the validators ruled on.
 type DecisionRecord struct {
 	DecisionID string
 	Type       DecisionType

@@ -44,10 +44,10 @@ const (
 	// workflow failed or was cancelled).
 	EventNodeSkipped event.EventType = "towow.node.skipped"
 
-	// EventDecisionValidated: the Coordinator let a decision through;
+	// EventDecisionValidated: the validators let a decision through;
 	// appended with the events it causes.
 	EventDecisionValidated event.EventType = "towow.decision.validated"
-	// EventDecisionRejected: the Coordinator refused a decision; nothing
+	// EventDecisionRejected: the validators refused a decision; nothing
 	// else changes.
 	EventDecisionRejected event.EventType = "towow.decision.rejected"
 )
@@ -302,7 +302,7 @@ func init() {
 		event.NewSpec[NodeCompleted]("A workflow node completed with its result."),
 		event.NewSpec[NodeFailed]("An attempt of a workflow node failed; another follows or the node failed for good."),
 		event.NewSpec[NodeSkipped]("A workflow node will not run: a dependency failed, or the workflow failed or was cancelled."),
-		event.NewSpec[DecisionValidated]("The Coordinator let a decision on a workflow through (with any corrections); its effects follow in the same commit."),
-		event.NewSpec[DecisionRejected]("The Coordinator refused a decision on a workflow, naming the rule and the field errors."),
+		event.NewSpec[DecisionValidated]("The validators let a decision on a workflow through (with any corrections); its effects follow in the same commit."),
+		event.NewSpec[DecisionRejected]("The validators refused a decision on a workflow, naming the rule and the field errors."),
 	)
 }

@@ -91,7 +91,7 @@ func decision(id string, typ DecisionType, base int, p DecisionPayload) Decision
 var allowed = DecisionContext{Now: wfNow, AllowedHosts: []string{"127.0.0.1", "*.example.com"}, RateLimit: 3, RateWindow: time.Minute}
 
 // TestDecide: given a planned workflow (and more), when a decision
-// comes, then the Coordinator refuses it with a rule, or lets it through
+// comes, then the validators refuse it with a rule, or lets it through
 // with the events it causes.
 func TestDecide(t *testing.T) {
 	started := append(planned(), &DecisionValidated{WorkflowID: "wf-x", Decision: decision("go", DecisionExecuteWorkflow, 1, DecisionPayload{}),
