@@ -130,6 +130,7 @@ func (s *Server) Handler() http.Handler {
 		s.registerStatus(api)
 		s.registerWorkflows(api)
 		s.registerCanvas(api)
+		registerNodeTypes(api)
 	}
 	if s.ReadModels != nil {
 		s.registerDemandViews(api)
