@@ -161,7 +161,15 @@ func TestValidNodeTypedFields(t *testing.T) {
 		}
 	}
 	got := validNode(WorkflowNode{Type: "fax", Title: "t"}, "payload.node.")
-	if len(got) != 1 || got[0].Message != `unknown node type "fax" (one of task, approval, wait, http, milestone)` {
+	if len(got) != 1 || got[0].Message != `unknown node type "fax" (one of `+strings.Join(nodeTypeNames(), ", ")+`)` {
 		t.Errorf("unknown type: %v", got)
 	}
+}
+
+func nodeTypeNames() []string {
+	var out []string
+	for _, s := range nodeSpecs {
+		out = append(out, string(s.Type))
+	}
+	return out
 }
