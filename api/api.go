@@ -132,6 +132,7 @@ func (s *Server) Handler() http.Handler {
 		g.ops.registerStatus(api)
 		g.workflows.registerWorkflows(api)
 		g.workflows.registerCanvas(api)
+		registerNodeTypes(api)
 	}
 	if s.ReadModels != nil {
 		g.demands.registerDemandViews(api)

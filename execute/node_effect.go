@@ -35,9 +35,54 @@ type NodeEffectWorker struct {
 	e *Process
 }
 
-// Work does the work of a node's attempt: a wait ends, an http node
-// POSTs, a twin's task is answered through the task prompt. An approval
-// and an external agent's task wait for their answer over the API.
+// finishFunc records the outcome of a node's attempt: its result, or
+// why it failed and whether another attempt may help; actor and call say
+// who answered and through which model call.
+type finishFunc func(actor string, call *event.LLMCall, res *workflow.NodeResult, failure string, retryable bool) error
+
+// nodeEffect does the work of a running attempt of one node type and
+// records its outcome through finish (or leaves it to an answer over the
+// API, which the attempt's timeout bounds).
+type nodeEffect func(ctx context.Context, e *Process, job *river.Job[NodeEffectArgs], w *workflow.Workflow, n *workflow.WorkflowNode,
+	finish finishFunc) error
+
+// nodeEffects are the effects of the node types that have one: a node type
+// that starts running and is not listed here is answered over the API
+// (an approval, by the demand's user); one that completes as it starts
+// (a milestone) has none.
+var nodeEffects = map[workflow.NodeType]nodeEffect{
+	workflow.NodeWait: func(ctx context.Context, e *Process, _ *river.Job[NodeEffectArgs], _ *workflow.Workflow, n *workflow.WorkflowNode,
+		finish finishFunc) error {
+		if err := e.u.WaitUntil(ctx, n.WaitUntil); err != nil {
+			return err
+		}
+		return finish(event.ActorSystem, nil, &workflow.NodeResult{Summary: "等待结束：" + n.WaitUntil.Format(time.RFC3339), By: event.ActorSystem}, "", false)
+	},
+	workflow.NodeHTTP: func(ctx context.Context, e *Process, job *river.Job[NodeEffectArgs], w *workflow.Workflow, n *workflow.WorkflowNode,
+		finish finishFunc) error {
+		if job.Attempt > 1 { // an earlier run of this attempt may have sent it: never twice
+			return finish(event.ActorSystem, nil, nil, "interrupted: this attempt may have reached the server and is not repeated", true)
+		}
+		res, failure, retryable := e.post(ctx, w, n, job.Args.Attempt)
+		return finish(event.ActorSystem, nil, res, failure, retryable)
+	},
+	workflow.NodeTask: func(ctx context.Context, e *Process, _ *river.Job[NodeEffectArgs], w *workflow.Workflow, n *workflow.WorkflowNode,
+		finish finishFunc) error {
+		prof, _, ok, err := e.dir.Get(ctx, n.AssigneeID)
+		if err != nil {
+			return err
+		}
+		if !ok || prof.IsExternal() {
+			return nil // the agent reports over the API; the timeout settles silence
+		}
+		return e.twinTask(ctx, w, n, prof, finish)
+	},
+}
+
+// Work does the work of a node's attempt (nodeEffects): a wait ends, an
+// http node POSTs, a twin's task is answered through the task prompt. An
+// approval and an external agent's task wait for their answer over the
+// API.
 func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectArgs]) error {
 	e := wk.e
 	a := job.Args
@@ -49,6 +94,10 @@ func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectA
 	n := w.Node(a.NodeID)
 	if n == nil || r.Status != workflow.NodeStatusRunning || r.Attempt != a.Attempt {
 		return nil
+	}
+	effect, ok := nodeEffects[n.Type]
+	if !ok {
+		return nil // answered over the API
 	}
 	cause := uow.Causation(job.Kind, job.ID)
 	finish := func(actor string, call *event.LLMCall, res *workflow.NodeResult, failure string, retryable bool) error {
@@ -65,34 +114,12 @@ func (wk *NodeEffectWorker) Work(ctx context.Context, job *river.Job[NodeEffectA
 			})
 		return e.jobError(ctx, "node "+string(n.Type), err)
 	}
-	switch n.Type {
-	case workflow.NodeWait:
-		if err := e.u.WaitUntil(ctx, n.WaitUntil); err != nil {
-			return err
-		}
-		return finish(event.ActorSystem, nil, &workflow.NodeResult{Summary: "等待结束：" + n.WaitUntil.Format(time.RFC3339), By: event.ActorSystem}, "", false)
-	case workflow.NodeHTTP:
-		if job.Attempt > 1 { // an earlier run of this attempt may have sent it: never twice
-			return finish(event.ActorSystem, nil, nil, "interrupted: this attempt may have reached the server and is not repeated", true)
-		}
-		res, failure, retryable := e.post(ctx, w, n, a.Attempt)
-		return finish(event.ActorSystem, nil, res, failure, retryable)
-	case workflow.NodeTask:
-		prof, _, ok, err := e.dir.Get(ctx, n.AssigneeID)
-		if err != nil {
-			return err
-		}
-		if !ok || prof.IsExternal() {
-			return nil // the agent reports over the API; the timeout settles silence
-		}
-		return e.twinTask(ctx, w, n, prof, finish)
-	}
-	return nil // approval: the user answers over the API
+	return effect(ctx, e, job, w, n, finish)
 }
 
 // twinTask asks a task's twin (the task prompt) and records its report.
 func (e *Process) twinTask(ctx context.Context, w *workflow.Workflow, n *workflow.WorkflowNode, prof negotiation.AgentProfile,
-	finish func(actor string, call *event.LLMCall, res *workflow.NodeResult, failure string, retryable bool) error) error {
+	finish finishFunc) error {
 	d, _, err := e.loadDemand(ctx, w.DemandID)
 	if err != nil {
 		return err

@@ -84,14 +84,16 @@ func (e *Process) workflowStep(ctx context.Context, step, workflowID, actor, cau
 
 // workflowReactions are the jobs a workflow's new events set off: w is the
 // workflow after them, readyBefore the nodes ready (now or at their retry)
-// before them.
+// before them. A started node gets its effect job (held until its time
+// when its type starts on a timer) and its timeout job, unless its type
+// completes as it starts.
 func (e *Process) workflowReactions(readyBefore []string, w *workflow.Workflow, events []event.Payload) []uow.Job {
 	var jobs []uow.Job
 	for _, ev := range events {
-		if s, ok := ev.(*workflow.NodeStarted); ok && s.NodeType != workflow.NodeMilestone {
+		if s, ok := ev.(*workflow.NodeStarted); ok && s.NodeType.Spec().Start != workflow.StartCompleted {
 			n := w.Node(s.NodeID)
 			effect := uow.Job{Args: NodeEffectArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt}}
-			if n != nil && n.Type == workflow.NodeWait {
+			if n != nil && n.Type.Spec().Start == workflow.StartTimer {
 				effect = uow.Deadlined(effect.Args, n.WaitUntil) // a durable timer: River holds the job until about then
 			}
 			jobs = append(jobs, effect, uow.Deadlined(NodeTimeoutArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt,

@@ -24,7 +24,7 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 	system:      "你是 ToWow 的工作流对话助手。按 ReAct 方式一步一步地调用工具修改或查询工作流，每次只走一步，以有效 JSON 格式输出。",
 	maxTokens:   1500,
 	temperature: 0.2,
-	funcs:       template.FuncMap{"when": formatNow, "maxSteps": func() int { return workflow.MaxAgentSteps }},
+	funcs:       template.FuncMap{"when": formatNow, "maxSteps": func() int { return workflow.MaxAgentSteps }, "nodeTypes": nodeTypeList},
 	replyKeys:   []string{"thought", "tool", "args", "reply"},
 	validate:    validateConverse,
 	fallback:    fallbackConverse,
@@ -57,7 +57,7 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 - **get_workflow**：查看整个工作流的最新状态。args：` + "`" + `{}` + "`" + `
 - **get_node**：查看一个节点的详情（状态、错误、结果），比如用户问某个任务为什么失败。args：` + "`" + `{"node_id": "节点 id"}` + "`" + `
 - **ask_user**：请求不清楚时向用户提问（不确定指哪个节点、缺少时间或负责人）；问题写在 reason 里，本轮随之结束。args：` + "`" + `{"reason": "要问用户的问题"}` + "`" + `
-- **create_node**：新增节点。args：` + "`" + `{"node": {"type": "task | approval | wait | http | milestone", "title": "标题", "description": "说明", "assignee_id": "负责人（仅 task，必须是参与者）", "role": "角色", "due": "截止时间"}, "after": ["在这些节点之后"], "before": ["在这些节点之前"]}` + "`" + `
+- **create_node**：新增节点。args：` + "`" + `{"node": {"type": "{{nodeTypes}}", "title": "标题", "description": "说明", "assignee_id": "负责人（仅 task，必须是参与者）", "role": "角色", "due": "截止时间"}, "after": ["在这些节点之后"], "before": ["在这些节点之前"]}` + "`" + `
 - **update_node**：修改节点，只写要改的字段。args：` + "`" + `{"node_id": "节点 id", "changes": {"title": "…", "description": "…", "assignee_id": "…", "role": "…", "due": "…"}}` + "`" + `
 - **delete_node**：删除节点（连同它的依赖）。args：` + "`" + `{"node_id": "节点 id"}` + "`" + `
 - **connect**：加一条依赖，from 完成后 to 才开始。args：` + "`" + `{"from": "节点 id", "to": "节点 id"}` + "`" + `
@@ -116,6 +116,16 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 confidence 是你对这个动作的把握，0 到 1 之间。
 `,
 })
+
+// nodeTypeList is the node types the create_node tool offers, from the
+// domain's table: "task | approval | wait | http | milestone".
+func nodeTypeList() string {
+	s := make([]string, len(workflow.NodeTypes))
+	for i, t := range workflow.NodeTypes {
+		s[i] = string(t)
+	}
+	return strings.Join(s, " | ")
+}
 
 // NodeState is a workflow node as the conversation prompt sees it.
 type NodeState struct {

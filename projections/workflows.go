@@ -198,16 +198,16 @@ func (o *workflowWrites) add(id string, w *workflow.Workflow, first, last int64,
 }
 
 // openFor reports whether node n of w waits for someone, and for whom: a
-// running task for its assignee, a running approval for the demand's
-// user.
+// running node its type's spec says is answered over the API, by its
+// assignee (a task) or by the demand's user (an approval).
 func openFor(w *workflow.Workflow, n workflow.WorkflowNode) (string, bool) {
 	if w.Run(n.ID).Status != workflow.NodeStatusRunning {
 		return "", false
 	}
-	switch n.Type {
-	case workflow.NodeTask:
+	switch n.Type.Spec().Answer {
+	case workflow.AnswerAssignee:
 		return n.AssigneeID, true
-	case workflow.NodeApproval:
+	case workflow.AnswerUser:
 		return w.UserID, true
 	}
 	return "", false

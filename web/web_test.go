@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/web"
 )
 
@@ -127,4 +128,28 @@ func TestConsoleModules(t *testing.T) {
 	if n := strings.Count(string(index), "<script"); n != 1 || !strings.Contains(string(index), `type="module"`) {
 		t.Errorf("index.html has %d scripts; want one module", n)
 	}
+}
+
+// TestConsoleNodeTypes: the console names no node type and no node type
+// label itself: it takes them, their shapes and its add menu from the
+// server's list (workflow/node_types.js), built from the domain's table.
+func TestConsoleNodeTypes(t *testing.T) {
+	src, err := fs.ReadFile(web.Static, "js/workflow/node_types.js")
+	if err != nil || !strings.Contains(string(src), `"/api/v1/workflows/node-types"`) {
+		t.Fatalf("workflow/node_types.js does not read the server's list: %v", err)
+	}
+	_ = fs.WalkDir(web.Static, ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || path.Ext(name) != ".js" {
+			return err
+		}
+		b, _ := fs.ReadFile(web.Static, name)
+		for _, s := range workflow.NodeSpecs() {
+			for _, lit := range []string{`"` + string(s.Type) + `"`, `"` + s.Label + `"`} {
+				if strings.Contains(string(b), lit) {
+					t.Errorf("%s writes %s: the node types come from GET /api/v1/workflows/node-types", name, lit)
+				}
+			}
+		}
+		return nil
+	})
 }

@@ -335,7 +335,7 @@ func checkNodeFields(w *Workflow, d *Decision, c DecisionContext) ([]FieldError,
 	}
 	clamp("timeout_seconds", &target.TimeoutSeconds, MinNodeTimeoutSeconds, MaxNodeTimeoutSeconds)
 	clamp("max_attempts", &target.MaxAttempts, 1, MaxHTTPAttempts)
-	if target.Type == NodeWait && target.WaitUntil.Before(c.Now) {
+	if target.Type.Spec().Start == StartTimer && target.WaitUntil.Before(c.Now) {
 		corr = append(corr, waitCorrection(field, target.WaitUntil, c.Now))
 		target.WaitUntil = c.Now
 	}
@@ -347,7 +347,8 @@ func waitCorrection(field string, was, now time.Time) Correction {
 		Message: "a wait cannot end in the past: it ends now"}
 }
 
-// validNode checks a node's type and the fields its type needs.
+// validNode checks a node's type, title, description and position, then
+// the typed fields its type's spec needs or forbids (typedFields).
 func validNode(n WorkflowNode, field string) []FieldError {
 	switch {
 	case !slices.Contains(NodeTypes, n.Type):
@@ -358,29 +359,16 @@ func validNode(n WorkflowNode, field string) []FieldError {
 		return refuse(field+"title", "a title holds at most 200 characters, a description 2000")
 	case !finite(n.Position.X) || !finite(n.Position.Y):
 		return refuse(field+"position", "a position is two finite numbers")
-	case n.Type == NodeTask && n.AssigneeID == "":
-		return refuse(field+"assignee_id", "a task needs an assignee")
-	case n.Type != NodeTask && n.AssigneeID != "":
-		return refuse(field+"assignee_id", "only a task has an assignee")
-	case n.Type == NodeWait && n.WaitUntil.IsZero():
-		return refuse(field+"wait_until", "a wait needs the time it waits for")
-	case n.Type == NodeHTTP && n.URL == "":
-		return refuse(field+"url", "an http node needs a URL")
-	case n.Type != NodeHTTP && n.URL != "":
-		return refuse(field+"url", "only an http node has a URL")
 	}
-	if n.Type == NodeHTTP {
-		u, err := url.Parse(n.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return refuse(field+"url", "%q is not an http(s) URL", n.URL)
-		}
+	if name, msg := typedFieldError(n, n.Type.Spec()); msg != "" {
+		return refuse(field+name, "%s", msg)
 	}
 	return nil
 }
 
 func checkAssignee(w *Workflow, d *Decision, _ DecisionContext) ([]FieldError, []Correction) {
 	n := decidedNode(w, d)
-	if n == nil || n.Type != NodeTask || slices.Contains(w.Participants, n.AssigneeID) {
+	if n == nil || !n.Type.Spec().Uses("assignee_id") || slices.Contains(w.Participants, n.AssigneeID) {
 		return nil, nil
 	}
 	return refuse("payload.node.assignee_id", "%s is not a participant of the agreement (%s)", n.AssigneeID,
@@ -411,7 +399,7 @@ func HostAllowed(rawURL string, allowed []string) bool {
 
 func checkAllowList(w *Workflow, d *Decision, c DecisionContext) ([]FieldError, []Correction) {
 	n := decidedNode(w, d)
-	if n == nil || n.Type != NodeHTTP || HostAllowed(n.URL, c.AllowedHosts) {
+	if n == nil || !n.Type.Spec().Uses("url") || HostAllowed(n.URL, c.AllowedHosts) {
 		return nil, nil
 	}
 	return refuse("payload.node.url", "the host of %s is not on the allow list (TOWOW_HTTP_ALLOW)", n.URL), nil
@@ -492,10 +480,10 @@ func checkExecutable(w *Workflow, d *Decision, c DecisionContext) ([]FieldError,
 		if errs := validNode(n, "workflow.nodes["+n.ID+"]."); errs != nil {
 			return errs, nil
 		}
-		if n.Type == NodeTask && !slices.Contains(w.Participants, n.AssigneeID) {
+		if n.Type.Spec().Uses("assignee_id") && !slices.Contains(w.Participants, n.AssigneeID) {
 			return refuse("workflow.nodes["+n.ID+"].assignee_id", "%s is not a participant of the agreement", n.AssigneeID), nil
 		}
-		if n.Type == NodeHTTP && !HostAllowed(n.URL, c.AllowedHosts) {
+		if n.Type.Spec().Uses("url") && !HostAllowed(n.URL, c.AllowedHosts) {
 			return refuse("workflow.nodes["+n.ID+"].url", "the host of %s is not on the allow list", n.URL), nil
 		}
 	}

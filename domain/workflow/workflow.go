@@ -15,27 +15,6 @@ func WorkflowStream(workflowID string) string { return "workflow-" + workflowID 
 // → "wf-abc"): one per agreement, so a retried step cannot create two.
 func WorkflowIDFor(demandID string) string { return "wf-" + strings.TrimPrefix(demandID, "d-") }
 
-// NodeType is what a workflow node does.
-type NodeType string
-
-// Node types.
-const (
-	// NodeTask: the assignee does its part; a twin answers through the
-	// task prompt, an external agent over the API.
-	NodeTask NodeType = "task"
-	// NodeApproval: the demand's user approves or rejects over the API.
-	NodeApproval NodeType = "approval"
-	// NodeWait: a durable timer until WaitUntil.
-	NodeWait NodeType = "wait"
-	// NodeHTTP: POSTs Body to URL (its host on the allow list).
-	NodeHTTP NodeType = "http"
-	// NodeMilestone: done when everything before it is done.
-	NodeMilestone NodeType = "milestone"
-)
-
-// NodeTypes lists the node types.
-var NodeTypes = []NodeType{NodeTask, NodeApproval, NodeWait, NodeHTTP, NodeMilestone}
-
 // NodeStatus is where a node is in its execution.
 type NodeStatus string
 

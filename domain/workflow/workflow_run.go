@@ -10,40 +10,33 @@ import (
 )
 
 // DefaultNodeTimeout is how long one attempt of a node of type t may run
-// when the node does not say (TimeoutSeconds): a person's task a day, an
-// approval a week, an http call 30 s, a wait until its time plus a minute.
-func DefaultNodeTimeout(t NodeType) time.Duration {
-	switch t {
-	case NodeTask:
-		return 24 * time.Hour
-	case NodeApproval:
-		return 7 * 24 * time.Hour
-	case NodeHTTP:
-		return 30 * time.Second
-	}
-	return time.Minute
-}
+// when the node does not say (TimeoutSeconds): its spec's Timeout (a
+// person's task a day, an approval a week, an http call 30 s, a wait
+// until its time plus a minute).
+func DefaultNodeTimeout(t NodeType) time.Duration { return t.Spec().Timeout }
 
 // DefaultHTTPAttempts is how often an http node is tried by default.
 const DefaultHTTPAttempts = 3
 
-// Timeout is how long one attempt of n may run; a wait's attempt lasts
-// until its time (from now), plus the timeout.
+// Timeout is how long one attempt of n may run; the attempt of a node
+// started on a timer (a wait) lasts until its time (from now), plus the
+// timeout.
 func (n WorkflowNode) Timeout(now time.Time) time.Duration {
 	d := DefaultNodeTimeout(n.Type)
 	if n.TimeoutSeconds > 0 {
 		d = time.Duration(n.TimeoutSeconds) * time.Second
 	}
-	if n.Type == NodeWait && n.WaitUntil.After(now) {
+	if n.Type.Spec().Start == StartTimer && n.WaitUntil.After(now) {
 		d += n.WaitUntil.Sub(now)
 	}
 	return d
 }
 
-// Attempts is how often n is tried: an http node up to MaxAttempts
-// (DefaultHTTPAttempts), everything else once.
+// Attempts is how often n is tried: a node whose type is retried (an
+// http node) up to MaxAttempts (DefaultHTTPAttempts), everything else
+// once.
 func (n WorkflowNode) Attempts() int {
-	if n.Type != NodeHTTP {
+	if !n.Type.Spec().Retried {
 		return 1
 	}
 	if n.MaxAttempts > 0 {
@@ -91,8 +84,8 @@ func (w *Workflow) failedForGood() string {
 	return ""
 }
 
-// StartNode starts the next attempt of a ready node at now: a milestone
-// completes at once (everything before it is done). Nothing when the
+// StartNode starts the next attempt of a ready node at now: a node whose
+// type starts completed (a milestone) completes at once (everything before it is done). Nothing when the
 // node is not ready (a retried step, a cancelled workflow).
 func (w *Workflow) StartNode(id string, now time.Time) ([]event.Payload, error) {
 	if !w.Exists() {
@@ -104,9 +97,9 @@ func (w *Workflow) StartNode(id string, now time.Time) ([]event.Payload, error) 
 	}
 	attempt := w.Run(id).Attempt + 1
 	out := []event.Payload{&NodeStarted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt, Deadline: now.Add(n.Timeout(now))}}
-	if n.Type == NodeMilestone {
+	if s := n.Type.Spec(); s.Start == StartCompleted {
 		out = append(out, &NodeCompleted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt,
-			Result: NodeResult{Summary: "里程碑达成：" + n.Title, By: event.ActorSystem}})
+			Result: NodeResult{Summary: s.Completed + n.Title, By: event.ActorSystem}})
 	}
 	return w.settle(out), nil
 }
@@ -248,9 +241,10 @@ var (
 	ErrNotWorkflowUser = &event.Error{Code: "TOWOW_WORKFLOW_004", Message: "not the demand's user"}
 )
 
-// openNode returns the running node id of type t, or the error saying
-// why it is not waiting.
-func (w *Workflow) openNode(id string, t NodeType) (*WorkflowNode, NodeRun, error) {
+// openNode returns the running node id whose type's spec says by
+// answers it (a task's assignee, the demand's user for an approval), or
+// the error saying why it is not waiting; kind names the node expected.
+func (w *Workflow) openNode(id string, by Answerer, kind NodeType) (*WorkflowNode, NodeRun, error) {
 	if !w.Exists() {
 		return nil, NodeRun{}, event.Errorf(ErrWorkflowNotFound, "no workflow")
 	}
@@ -260,8 +254,8 @@ func (w *Workflow) openNode(id string, t NodeType) (*WorkflowNode, NodeRun, erro
 	}
 	r := w.Run(id)
 	switch {
-	case n.Type != t:
-		return nil, r, event.Errorf(ErrNodeNotOpen, "node %s is a %s node, not a %s", id, n.Type, t)
+	case n.Type.Spec().Answer != by:
+		return nil, r, event.Errorf(ErrNodeNotOpen, "node %s is a %s node, not a %s", id, n.Type, kind)
 	case r.Status != NodeStatusRunning:
 		return nil, r, event.Errorf(ErrNodeNotOpen, "node %s is %s, not running", id, r.Status)
 	}
@@ -272,7 +266,7 @@ func (w *Workflow) openNode(id string, t NodeType) (*WorkflowNode, NodeRun, erro
 // completes it, a problem fails it for good. Errors: ErrNotFound,
 // ErrNodeNotOpen, ErrNotAssignee, ErrInvalidAnswer.
 func (w *Workflow) ReportTask(nodeID, agentID string, a TaskAnswer, now time.Time) ([]event.Payload, error) {
-	n, r, err := w.openNode(nodeID, NodeTask)
+	n, r, err := w.openNode(nodeID, AnswerAssignee, NodeTask)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +286,7 @@ func (w *Workflow) ReportTask(nodeID, agentID string, a TaskAnswer, now time.Tim
 // approved completes it, rejected fails it for good (the comment says
 // why). Errors: ErrNotFound, ErrNodeNotOpen, ErrNotWorkflowUser.
 func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string, now time.Time) ([]event.Payload, error) {
-	_, r, err := w.openNode(nodeID, NodeApproval)
+	_, r, err := w.openNode(nodeID, AnswerUser, NodeApproval)
 	if err != nil {
 		return nil, err
 	}

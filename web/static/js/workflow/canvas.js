@@ -3,16 +3,19 @@
 // keyed by id, so a redraw never pulls an element from under the pointer.
 import { api } from "../api.js";
 import { short } from "../dom.js";
+import { isPill, loadNodeTypes, nodeTypeLabel } from "./node_types.js";
 
 export const NODE_W = 200;
 export const NODE_H = 64;
 export const NODE_STATUS = { pending: "待执行", running: "执行中", completed: "已完成", failed: "失败", skipped: "已跳过" };
-export const NODE_TYPES = { task: "任务", approval: "审批", wait: "等待", http: "HTTP 调用", milestone: "里程碑" };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-// fetchCanvas reads the workflow's canvas (at a cursor for time travel).
+// fetchCanvas reads the workflow's canvas (at a cursor for time travel),
+// once the node types are known (without them a node shows its type).
 export function fetchCanvas(id, at) {
-  return api("/api/v1/workflows/" + encodeURIComponent(id) + "/canvas" + (at ? "?at=" + at : "")).then((cv) => {
+  const types = loadNodeTypes().catch(() => null);
+  return api("/api/v1/workflows/" + encodeURIComponent(id) + "/canvas" + (at ? "?at=" + at : "")).then(async (cv) => {
+    await types;
     cv.nodes = cv.nodes || [];
     cv.edges = cv.edges || [];
     cv.participants = cv.participants || [];
@@ -101,7 +104,7 @@ export function createCanvas(clientId) {
       }
       const p = pos[n.id];
       const st = n.status || "pending";
-      const sub = [NODE_TYPES[n.type] || n.type, n.assignee_id, n.due].filter(Boolean).join(" · ");
+      const sub = [nodeTypeLabel(n.type), n.assignee_id, n.due].filter(Boolean).join(" · ");
       const sel = (view.selected && view.selected.node === n.id) || view.connectFrom === n.id;
       const set = (el, k, v) => { if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v)); };
       set(g, "class", "wf-node s-" + st + (sel ? " selected" : "") + " t-" + n.type);
@@ -110,7 +113,7 @@ export function createCanvas(clientId) {
       set(g, "data-x", p.x);
       set(g, "data-y", p.y);
       set(g, "transform", "translate(" + p.x + "," + p.y + ")");
-      set(g.querySelector("rect"), "rx", n.type === "milestone" ? 24 : 8);
+      set(g.querySelector("rect"), "rx", isPill(n.type) ? 24 : 8);
       const [title, , t1, t2, t3] = g.children;
       title.textContent = (n.title || "") + (n.description ? "\n" + n.description : "") + "\n" + (NODE_STATUS[st] || st);
       t1.textContent = short(n.title, 13);

@@ -1,7 +1,8 @@
 // The workflow page's side panel: edit a node (or see a read-only one's
 // state), add a node, delete an edge; and the connect mode's switch.
 import { badge, fill, h, randomHex } from "../dom.js";
-import { freeSpot, NODE_STATUS, NODE_TYPES } from "./canvas.js";
+import { freeSpot, NODE_STATUS } from "./canvas.js";
+import { addableTypes, nodeTypeLabel } from "./node_types.js";
 
 const field = (labelText, input) => h("label", { class: "wf-field" }, h("span", {}, labelText), input);
 
@@ -21,7 +22,7 @@ export function installPanel(wf) {
   // tab renamed the node meanwhile.
   const nodeState = (m, orig, baseVersion) => [
     h("p", { class: "small" }, badge(m.status === "completed" ? "ok" : m.status === "failed" ? "bad" : m.status === "running" ? "processing" : "tag", NODE_STATUS[m.status] || m.status),
-      " ", NODE_TYPES[m.type] || m.type, m.attempt ? " · 第 " + m.attempt + " 次尝试" : "", " · 编辑基于 v" + baseVersion,
+      " ", nodeTypeLabel(m.type), m.attempt ? " · 第 " + m.attempt + " 次尝试" : "", " · 编辑基于 v" + baseVersion,
       m.title !== orig.title ? h("span", { class: "warn-text" }, " · 已被他人改为「" + m.title + "」") : null),
     m.result && m.result.summary ? h("p", { class: "small wf-result" }, "结果：" + m.result.summary) : null,
     m.error ? h("p", { class: "small error" }, "错误：" + m.error) : null,
@@ -86,8 +87,7 @@ export function installPanel(wf) {
     if (wf.structuralLocked()) return;
     wf.selected = null;
     wf.panelRefresh = null;
-    const type = h("select", { id: "wf-new-type" }, Object.entries(NODE_TYPES).filter(([k]) => k !== "http" && k !== "wait")
-      .map(([k, v]) => h("option", { value: k }, v)));
+    const type = h("select", { id: "wf-new-type" }, addableTypes().map(([k, v]) => h("option", { value: k }, v)));
     const title = h("input", { id: "wf-new-title", maxlength: 200, required: true });
     const description = h("textarea", { id: "wf-new-description", maxlength: 2000 });
     const assignee = assigneeSelect("", "wf-new-assignee");
