@@ -37,7 +37,7 @@ var codeMap = map[string][]string{
 	"llm/builtin":            {"domain/negotiation", "domain/workflow", "llm"},
 	"projections":            {"domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/sqlcdb", "quality"},
 	"jobs":                   {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
-	"uow":                    {"domain/event", "domain/negotiation", "domain/workflow", "eventstore", "jobs"},
+	"uow":                    {"domain/event", "domain/negotiation", "eventstore", "jobs"},
 	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
 	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "timeline", "eventstore", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
 	"execute":                {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "jobs", "llm", "uow"},

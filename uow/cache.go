@@ -6,8 +6,6 @@ import (
 	"sync"
 
 	"github.com/towow/towow/domain/event"
-	"github.com/towow/towow/domain/negotiation"
-	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -108,23 +106,11 @@ func (c *eventCache) drop(streams ...string) {
 	}
 }
 
-// ended returns the streams an event closes: a channel's completion ends
-// its channel and demand streams; a demand that failed before it had a
-// channel ends the demand stream.
+// ended returns the streams an event ends, as the event's context
+// declares them (event.Ender); most events end none.
 func ended(p event.Payload) []string {
-	switch e := p.(type) {
-	case *negotiation.NegotiationCompleted:
-		return []string{negotiation.ChannelStream(e.ChannelID), negotiation.DemandStream(e.DemandID)}
-	case *negotiation.NegotiationFailed:
-		if e.ChannelID == "" {
-			return []string{negotiation.DemandStream(e.DemandID)}
-		}
-	case *workflow.WorkflowCompleted:
-		return []string{workflow.WorkflowStream(e.WorkflowID)}
-	case *workflow.WorkflowFailed:
-		return []string{workflow.WorkflowStream(e.WorkflowID)}
-	case *workflow.WorkflowCancelled:
-		return []string{workflow.WorkflowStream(e.WorkflowID)}
+	if e, ok := p.(event.Ender); ok {
+		return e.EndedStreams()
 	}
 	return nil
 }

@@ -129,3 +129,17 @@ func init() {
 		event.NewSpec[NegotiationCompleted]("A channel and all its sub-negotiations ended; carries the result of the tree."),
 	)
 }
+
+// EndedStreams: a channel's completion ends its channel and demand streams.
+func (e *NegotiationCompleted) EndedStreams() []string {
+	return []string{ChannelStream(e.ChannelID), DemandStream(e.DemandID)}
+}
+
+// EndedStreams: a demand that failed before it had a channel ends its
+// demand stream (a channel's failure ends nothing until its completion).
+func (e *NegotiationFailed) EndedStreams() []string {
+	if e.ChannelID != "" {
+		return nil
+	}
+	return []string{DemandStream(e.DemandID)}
+}

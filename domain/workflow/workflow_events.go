@@ -306,3 +306,12 @@ func init() {
 		event.NewSpec[DecisionRejected]("The validators refused a decision on a workflow, naming the rule and the field errors."),
 	)
 }
+
+// EndedStreams: a completed workflow's stream takes no more decisions.
+func (e *WorkflowCompleted) EndedStreams() []string { return []string{WorkflowStream(e.WorkflowID)} }
+
+// EndedStreams: a failed workflow's stream takes no more decisions.
+func (e *WorkflowFailed) EndedStreams() []string { return []string{WorkflowStream(e.WorkflowID)} }
+
+// EndedStreams: a cancelled workflow's stream takes no more decisions.
+func (e *WorkflowCancelled) EndedStreams() []string { return []string{WorkflowStream(e.WorkflowID)} }
