@@ -16,6 +16,7 @@ type Error struct {
 	Recoverable bool
 }
 
+// Error renders the code first, then the message.
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // Is reports whether target is an *Error with the same code.

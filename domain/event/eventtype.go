@@ -37,6 +37,9 @@ func (t EventType) Valid() bool {
 	return true
 }
 
+// ValidSegment reports whether s may be one dot-separated segment of an
+// event type name: lower-case ASCII letters, digits and underscores,
+// starting with a letter.
 func ValidSegment(s string) bool {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return false

@@ -99,6 +99,9 @@ func NewSpec[T any, PT interface {
 	}
 }
 
+// CheckSpec validates one catalog entry before it is registered: a valid
+// type name, a schema version, a summary and a payload constructor whose
+// payload reports the same type, and upcasters only for earlier versions.
 func CheckSpec(s EventSpec) error {
 	switch {
 	case !s.Type.Valid():
