@@ -15,229 +15,260 @@ import (
 // to (0: none), the id it is about (an agent, a channel, a demand, a
 // workflow node) and a one-line summary. `towow demo`, `towow replay`, the
 // MCP server's timeline resource and the console (the `summary` of every
-// event the API sends) print with it. The summary is read by people: it
-// names no ids (the subject carries the id), no tool names and no log
-// text; every registered event type has one.
+// event the API sends) print with it. The summary is read by people, in
+// Chinese, the console's language: it names no ids (the subject carries
+// the id), no tool names and no log text, shows every code value as its
+// word (see words) and a person by display name where the payload has
+// it; every registered event type has one.
 func Describe(p event.Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *negotiation.DemandSubmitted:
 		s := ClipText(ev.RawInput, 60)
 		if ev.ParentChannelID != "" {
-			s = fmt.Sprintf("sub-demand for gap %q: %s", ev.GapType, s)
+			s = fmt.Sprintf("为缺口「%s」的子需求：%s", ev.GapType, s)
 		}
 		return 0, ev.DemandID, s
 	case *negotiation.DemandUnderstood:
-		return 0, ev.DemandID, fmt.Sprintf("%s | tags %s", ClipText(ev.SurfaceDemand, 40), strings.Join(ev.CapabilityTags, ","))
+		var needs []string
+		for _, n := range ev.Needs {
+			s := n.Role
+			if n.Count > 1 {
+				s += fmt.Sprintf(" ×%d", n.Count)
+			}
+			needs = append(needs, s)
+		}
+		s := ClipText(ev.SurfaceDemand, 40)
+		if len(needs) > 0 {
+			s += "（需要：" + strings.Join(needs, "、") + "）"
+		} else if len(ev.CapabilityTags) > 0 {
+			s += "（能力：" + strings.Join(ev.CapabilityTags, "、") + "）"
+		}
+		return 0, ev.DemandID, s
 	case *negotiation.FilterStarted:
-		return 0, ev.DemandID, fmt.Sprintf("filtering %d agents", ev.TotalAgents)
+		return 0, ev.DemandID, fmt.Sprintf("在 %d 个 Agent 中", ev.TotalAgents)
 	case *negotiation.FilterCompleted:
-		return 0, ev.DemandID, fmt.Sprintf("%d candidates", ev.CandidatesCount)
+		return 0, ev.DemandID, fmt.Sprintf("%d 位候选人", ev.CandidatesCount)
 	case *negotiation.DemandAccepted:
-		return 0, ev.DemandID, "accepted: a negotiation channel is open"
+		return 0, ev.DemandID, "已开启协商频道"
 	case *negotiation.ChannelCreated:
-		s := fmt.Sprintf("%d invited, max %d rounds", len(ev.InvitedAgents), ev.MaxRounds)
+		s := fmt.Sprintf("%d 位受邀，最多 %d 轮", len(ev.InvitedAgents), ev.MaxRounds)
 		if ev.ParentChannel != "" {
-			s += fmt.Sprintf(", a sub-negotiation (depth %d)", ev.RecursionDepth)
+			s += fmt.Sprintf("，子协商（第 %d 层）", ev.RecursionDepth)
 		}
 		return 0, ev.ChannelID, s
 	case *negotiation.ChannelStatusChanged:
-		return 0, ev.ChannelID, fmt.Sprintf("%s → %s (%s)", ev.OldStatus, ev.NewStatus, ev.Reason)
+		return 0, ev.ChannelID, word(ev.OldStatus) + " → " + word(ev.NewStatus)
 	case *negotiation.DemandBroadcast:
-		return 0, ev.ChannelID, fmt.Sprintf("to %d agents, urgency %s", ev.RecipientsCount, cmp.Or(ev.Urgency, negotiation.UrgencyNormal))
+		return 0, ev.ChannelID, fmt.Sprintf("发给 %d 位%s", ev.RecipientsCount, urgencyNote[cmp.Or(ev.Urgency, negotiation.UrgencyNormal)])
 	case *negotiation.ChannelInviteSent:
-		who := withName(ev.DisplayName)
+		s := ev.DisplayName + " 加入候选人"
 		if ev.Broadcast {
-			return 0, ev.AgentID, who + "invited: " + ClipText(ev.Reason, 60)
+			s = "已邀请 " + ev.DisplayName
 		}
-		return 0, ev.AgentID, who + "added to the candidates: " + ClipText(ev.Reason, 50)
+		s = strings.TrimSpace(s)
+		if ev.Reason != "" {
+			s += "（" + ClipText(ev.Reason, 50) + "）"
+		}
+		return 0, ev.AgentID, s
 	case *negotiation.ChannelClosed:
-		return 0, ev.ChannelID, fmt.Sprintf("closed %s (%s)", ev.Status, ev.Reason)
+		s := word(ev.Status)
+		if w, ok := words[ev.Reason]; ok && ev.Reason != string(ev.Status) { // a failure's reason
+			s += "：" + w
+		}
+		return 0, ev.ChannelID, s
 	case *negotiation.OfferRequested:
-		return ev.Round, ev.AgentID, ev.FilterReason
+		return ev.Round, ev.AgentID, cmp.Or(ClipText(ev.FilterReason, 60), "请求回应")
 	case *negotiation.OfferSubmitted:
-		s := string(ev.Decision) + ": " + ClipText(ev.Contribution, 40)
+		s := word(ev.Decision) + "：" + ClipText(ev.Contribution, 40)
 		if ev.Decision == negotiation.OfferDecisionDecline {
-			s = "decline: " + ClipText(ev.DeclineReason, 40)
+			s = word(ev.Decision) + "：" + ClipText(ev.DeclineReason, 40)
 		}
+		s = strings.TrimSuffix(s, "：")
 		if len(ev.Conditions) > 0 {
-			s += " | conditions: " + strings.Join(ev.Conditions, "; ")
+			s += "；条件：" + strings.Join(ev.Conditions, "、")
 		}
-		return 0, ev.AgentID, withName(ev.DisplayName) + s
+		return 0, ev.AgentID, strings.TrimSpace(ev.DisplayName + " " + s)
 	case *negotiation.OfferTimeout:
-		return 0, ev.ChannelID, fmt.Sprintf("%d offers in time, %d missing", ev.OffersCount, len(ev.MissingAgents))
+		return 0, ev.ChannelID, fmt.Sprintf("收到 %d 份，%d 位未回应", ev.OffersCount, len(ev.MissingAgents))
 	case *negotiation.AggregationStarted:
-		return 0, ev.ChannelID, fmt.Sprintf("%d participants", ev.OffersCount)
+		return 0, ev.ChannelID, fmt.Sprintf("%d 份回应", ev.OffersCount)
 	case *negotiation.NegotiationRoundStarted:
-		return ev.Round, ev.ChannelID, fmt.Sprintf("round %d of %d", ev.Round, ev.MaxRounds)
+		return ev.Round, ev.ChannelID, fmt.Sprintf("第 %d / %d 轮", ev.Round, ev.MaxRounds)
 	case *negotiation.ProposalDistributed:
-		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d: %s (%d assignments)", ev.Proposal.Version, ClipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
+		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d：%s（%d 项分工）", ev.Proposal.Version, ClipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
 	case *negotiation.ProposalFeedback:
-		s := string(ev.FeedbackType)
-		if ev.AdjustmentRequest != "" {
-			s += ": " + ClipText(ev.AdjustmentRequest, 50)
-		} else if ev.Reasoning != "" {
-			s += ": " + ClipText(ev.Reasoning, 50)
+		s := word(ev.FeedbackType)
+		if t := cmp.Or(ev.AdjustmentRequest, ev.Reasoning); t != "" {
+			s += "：" + ClipText(t, 50)
 		}
 		return ev.Round, ev.AgentID, s
 	case *negotiation.AgentWithdrawn:
-		return 0, ev.AgentID, ClipText(ev.Reason, 60)
+		return 0, ev.AgentID, strings.TrimSuffix(withName(ev.DisplayName)+ClipText(ev.Reason, 60), "：")
 	case *negotiation.AgentOnline:
-		return 0, ev.AgentID, "online: " + ClipText(strings.Join(ev.Capabilities, ", "), 60)
+		if len(ev.Capabilities) == 0 {
+			return 0, ev.AgentID, "已上线"
+		}
+		return 0, ev.AgentID, "能力：" + ClipText(strings.Join(ev.Capabilities, "、"), 60)
 	case *negotiation.AgentOffline:
-		return 0, ev.AgentID, "offline: " + ClipText(ev.Reason, 60)
+		return 0, ev.AgentID, offlineReason(ev.Reason)
 	case *negotiation.FeedbackEvaluated:
-		return ev.Round, ev.ChannelID, fmt.Sprintf("accept %d / negotiate %d / against %d = %.0f%% → %s",
-			ev.Accepts, ev.Negotiates, ev.Rejects, ev.AcceptRate*100, ev.Decision)
+		return ev.Round, ev.ChannelID, fmt.Sprintf("第 %d 轮：接受 %d / 协商 %d / 反对 %d，接受率 %.0f%% → %s",
+			ev.Round, ev.Accepts, ev.Negotiates, ev.Rejects, ev.AcceptRate*100, word(ev.Decision))
 	case *negotiation.ProposalAdjusting:
-		return ev.Round, ev.ChannelID, "adjusting the proposal to the feedback"
+		return ev.Round, ev.ChannelID, fmt.Sprintf("按反馈调整方案，准备第 %d 轮", ev.Round)
 	case *negotiation.ProposalFinalized:
-		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("consensus after %d rounds, %d participants", ev.RoundsTaken, ev.ParticipantsCount)
+		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%d 轮达成一致，%d 位参与者", ev.RoundsTaken, ev.ParticipantsCount)
 	case *negotiation.NegotiationForceFinalized:
-		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%d confirmed, %d still negotiating (accept rate %.0f%%)",
+		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("确认 %d 位，仍在协商 %d 位（接受率 %.0f%%）",
 			len(ev.ConfirmedParticipants), len(ev.OptionalParticipants), ev.AcceptRate*100)
 	case *negotiation.NegotiationFailed:
-		s := string(ev.Reason)
-		if ev.ErrorCode != "" {
-			s += " (" + ev.ErrorCode + ")"
-		}
+		s := word(ev.Reason)
 		if ev.Suggestion != "" {
-			s += ": " + ClipText(ev.Suggestion, 50)
+			s += "（" + ClipText(ev.Suggestion, 50) + "）"
 		}
 		return 0, cmp.Or(ev.ChannelID, ev.DemandID), s
 	case *negotiation.DemandRejected:
-		s := ev.Reason + ": " + ev.Message
+		s := cmp.Or(ev.Message, word(ev.Reason))
 		if len(ev.UnservedNeeds) > 0 {
-			s += " (nobody for " + strings.Join(ev.UnservedNeeds, ", ") + ")"
+			s += "（没有人能提供：" + strings.Join(ev.UnservedNeeds, "、") + "）"
 		}
 		return 0, ev.DemandID, ClipText(s, 80)
 	case *negotiation.GapIdentified:
 		var g []string
 		for _, gap := range ev.Gaps {
-			g = append(g, fmt.Sprintf("%s(%d)", gap.GapType, gap.Importance))
+			g = append(g, gap.GapType)
 		}
 		if len(g) == 0 {
-			return 0, ev.ChannelID, "no gaps"
+			return 0, ev.ChannelID, "没有缺口"
 		}
-		return 0, ev.ChannelID, "gaps: " + strings.Join(g, ", ")
+		return 0, ev.ChannelID, "缺口：" + strings.Join(g, "、")
 	case *negotiation.SubnetTriggered:
-		return 0, ev.SubChannelID, fmt.Sprintf("sub-negotiation for %q", ev.GapType)
+		return 0, ev.SubChannelID, fmt.Sprintf("为「%s」开启子协商", ev.GapType)
 	case *negotiation.SubnetCompleted:
-		outcome := "without success"
+		outcome := "未成功"
 		if ev.Success {
-			outcome = "successfully"
+			outcome = "成功"
 		}
-		return 0, ev.SubChannelID, "sub-negotiation ended " + cmp.Or(string(ev.Status), outcome)
+		if ev.Status != "" {
+			outcome = word(ev.Status)
+		}
+		return 0, ev.SubChannelID, "子协商" + outcome
 	case *negotiation.NegotiationCompleted:
-		return ev.RoundsTaken, ev.ChannelID, fmt.Sprintf("%s, %d sub-negotiations", ev.Status, len(ev.SubResults))
+		s := word(ev.Status)
+		if n := len(ev.SubResults); n > 0 {
+			s += fmt.Sprintf("，%d 个子协商", n)
+		}
+		return ev.RoundsTaken, ev.ChannelID, s
 	case *negotiation.ErrorOccurred:
-		return 0, ev.Context["channel_id"], ev.ErrorCode + ": " + ClipText(ev.ErrorMessage, 60)
+		s := ClipText(ev.ErrorMessage, 60)
+		if ev.Recoverable {
+			s += "（可恢复）"
+		}
+		return 0, ev.Context["channel_id"], s
 	case *negotiation.ChannelRulesChanged:
-		s := fmt.Sprintf("at most %d rounds", ev.Rules.MaxRounds)
+		s := fmt.Sprintf("最多 %d 轮", ev.Rules.MaxRounds)
 		if ev.Rules.AcceptPercent > 0 {
-			s += fmt.Sprintf(", finalized at %d%% accepted", ev.Rules.AcceptPercent)
+			s += fmt.Sprintf("，接受率达 %d%% 定稿", ev.Rules.AcceptPercent)
 		}
 		if ev.Rules.FailPercent > 0 {
-			s += fmt.Sprintf(", failed below %d%%", ev.Rules.FailPercent)
+			s += fmt.Sprintf("，低于 %d%% 失败", ev.Rules.FailPercent)
 		}
 		return 0, ev.ChannelID, s
 	case *negotiation.NegotiationForked:
-		return 0, ev.ForkedFrom, fmt.Sprintf("forked after event %d of the original (%d events copied), change: %s",
-			ev.At, ev.Copied, spaced(string(cmp.Or(ev.Change.Type, negotiation.ForkNoChange))))
+		return 0, ev.ForkedFrom, fmt.Sprintf("在原协商第 %d 个事件后分叉（复制 %d 个事件），改变：%s",
+			ev.At, ev.Copied, forkChange(ev.Change))
 	}
 	return describeOther(p)
 }
 
-// describeOther renders the events of an agent's life, a workflow and its
+// describeOther renders the events of an agent's life and a workflow's
 // conversation.
 func describeOther(p event.Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *negotiation.AgentRegistered:
-		return 0, ev.AgentID, "registered: " + ClipText(ev.Profile.UserName, 40)
+		return 0, ev.AgentID, ClipText(ev.Profile.UserName, 40)
 	case *negotiation.AgentUpdated:
-		return 0, ev.AgentID, "profile updated: " + ClipText(ev.Profile.UserName, 40)
+		return 0, ev.AgentID, ClipText(ev.Profile.UserName, 40)
 	case *negotiation.AgentDeactivated:
-		return 0, ev.AgentID, strings.TrimSuffix("deactivated: "+ClipText(ev.Reason, 60), ": ")
+		return 0, ev.AgentID, cmp.Or(ClipText(ev.Reason, 60), "已停用")
 	case *negotiation.AgentReactivated:
-		return 0, ev.AgentID, "reactivated"
+		return 0, ev.AgentID, "已恢复"
 	case *negotiation.AgentTokenIssued:
-		return 0, ev.AgentID, "issued a new API token; earlier ones stop working"
+		return 0, ev.AgentID, "发放新的 API 令牌，之前的令牌失效"
 	case *workflow.ConversationMessage:
 		return 0, ev.WorkflowID, ClipText(ev.Text, 70)
 	case *workflow.ConversationStep:
-		s := fmt.Sprintf("step %d: %s", ev.Step, ClipText(ev.Action.Thought, 60))
+		s := fmt.Sprintf("第 %d 步：%s", ev.Step, ClipText(ev.Action.Thought, 60))
 		if ev.Rejected {
-			s += " (refused)"
+			s += "（被拒绝）"
 		}
 		return 0, ev.WorkflowID, s
 	case *workflow.ConversationReplied:
 		if ev.Question {
-			return 0, ev.WorkflowID, "asks: " + ClipText(ev.Reply, 70)
+			return 0, ev.WorkflowID, "提问：" + ClipText(ev.Reply, 70)
 		}
 		return 0, ev.WorkflowID, ClipText(ev.Reply, 70)
 	}
 	return describeWorkflow(p)
 }
 
-// describeWorkflow renders a workflow's events: its plan, decisions,
-// execution and conversation.
+// describeWorkflow renders a workflow's events: its plan, decisions and
+// execution.
 func describeWorkflow(p event.Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *workflow.WorkflowCreated:
-		return 0, ev.WorkflowID, fmt.Sprintf("draft: %d nodes, %d edges", len(ev.Nodes), len(ev.Edges))
+		return 0, ev.WorkflowID, fmt.Sprintf("%d 个步骤、%d 条依赖（草稿）", len(ev.Nodes), len(ev.Edges))
 	case *workflow.DecisionValidated:
-		s := fmt.Sprintf("%s → v%d", spaced(string(ev.Decision.Type)), ev.Version)
-		for _, c := range ev.Corrections {
-			s += fmt.Sprintf(" (corrected %s: %s)", c.Field, c.Message)
+		s := fmt.Sprintf("%s → v%d", word(ev.Decision.Type), ev.Version)
+		if len(ev.Corrections) > 0 {
+			s += "（已修正）"
 		}
 		return 0, ev.Decision.Actor, s
 	case *workflow.DecisionRejected:
-		return 0, ev.Decision.Actor, fmt.Sprintf("%s refused (%s): %s", spaced(string(ev.Decision.Type)), ev.Rule, ClipText(ev.Reason, 60))
+		return 0, ev.Decision.Actor, word(ev.Decision.Type) + "：" + ClipText(ev.Reason, 60)
 	case *workflow.WorkflowNodeAdded:
-		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, ClipText(ev.Node.Title, 40))
+		return 0, ev.Node.ID, fmt.Sprintf("%s「%s」", nodeType(ev.Node.Type), ClipText(ev.Node.Title, 40))
 	case *workflow.WorkflowNodeUpdated:
-		return 0, ev.Node.ID, fmt.Sprintf("%s %q", ev.Node.Type, ClipText(ev.Node.Title, 40))
+		return 0, ev.Node.ID, fmt.Sprintf("%s「%s」", nodeType(ev.Node.Type), ClipText(ev.Node.Title, 40))
 	case *workflow.WorkflowNodeDeleted:
-		return 0, ev.NodeID, fmt.Sprintf("deleted with %d edges", len(ev.Edges))
+		return 0, ev.NodeID, fmt.Sprintf("连同 %d 条依赖", len(ev.Edges))
 	case *workflow.WorkflowNodeMoved:
-		return 0, ev.NodeID, fmt.Sprintf("to (%.0f, %.0f)", ev.Position.X, ev.Position.Y)
+		return 0, ev.NodeID, fmt.Sprintf("移到 (%.0f, %.0f)", ev.Position.X, ev.Position.Y)
 	case *workflow.WorkflowEdgeAdded:
-		return 0, ev.Edge.From + "→" + ev.Edge.To, "a dependency added"
+		return 0, ev.Edge.From + "→" + ev.Edge.To, "后一步等前一步完成"
 	case *workflow.WorkflowEdgeDeleted:
-		return 0, ev.Edge.From + "→" + ev.Edge.To, "a dependency removed"
+		return 0, ev.Edge.From + "→" + ev.Edge.To, "后一步不再等前一步"
 	case *workflow.WorkflowStarted:
-		return 0, ev.WorkflowID, fmt.Sprintf("%d nodes to run", ev.NodeCount)
+		return 0, ev.WorkflowID, fmt.Sprintf("%d 个步骤", ev.NodeCount)
 	case *workflow.NodeStarted:
-		return 0, ev.NodeID, fmt.Sprintf("%s attempt %d", ev.NodeType, ev.Attempt)
+		return 0, ev.NodeID, fmt.Sprintf("%s，第 %d 次尝试", nodeType(ev.NodeType), ev.Attempt)
 	case *workflow.NodeCompleted:
 		return 0, ev.NodeID, ClipText(ev.Result.Summary, 70)
 	case *workflow.NodeFailed:
-		s := fmt.Sprintf("attempt %d: %s", ev.Attempt, ClipText(ev.Error, 60))
+		s := fmt.Sprintf("第 %d 次尝试：%s", ev.Attempt, ClipText(ev.Error, 60))
 		if ev.Retry {
-			s += ", tried again at " + ev.RetryAt.Local().Format("15:04:05")
+			s += "，" + ev.RetryAt.Local().Format("15:04:05") + " 重试"
 		}
 		return 0, ev.NodeID, s
 	case *workflow.NodeSkipped:
-		return 0, ev.NodeID, ev.Reason
+		return 0, ev.NodeID, skipReason(ev.Reason)
 	case *workflow.WorkflowCompleted:
-		return 0, ev.WorkflowID, fmt.Sprintf("completed: %d results", len(ev.Results))
+		return 0, ev.WorkflowID, fmt.Sprintf("%d 个结果", len(ev.Results))
 	case *workflow.WorkflowFailed:
-		return 0, ev.FailedNode, "failed: " + ClipText(ev.Error, 60)
+		return 0, ev.FailedNode, ClipText(ev.Error, 60)
 	case *workflow.WorkflowCancelled:
-		return 0, ev.WorkflowID, "cancelled: " + ev.Reason
+		return 0, ev.WorkflowID, cmp.Or(ClipText(ev.Reason, 60), "已取消")
 	}
 	return 0, "", ""
 }
 
-// withName is "name: " when the name is known, else "".
+// withName is "name：" when the name is known, else "".
 func withName(name string) string {
 	if name == "" {
 		return ""
 	}
-	return name + ": "
+	return name + "："
 }
-
-// spaced writes a code word for people: "update_node" reads "update node".
-func spaced(code string) string { return strings.ReplaceAll(code, "_", " ") }
 
 // ClipText flattens s's white space and cuts it to n runes, with an
 // ellipsis when cut: a text as a one-line summary shows it (the timeline,
