@@ -34,7 +34,7 @@ var catalog = func() []CatalogEntry {
 	specs := event.Catalog()
 	out := make([]CatalogEntry, len(specs))
 	for i, s := range specs {
-		l, _ := timeline.LabelOf(s.Type) // every registered type has one (domain's TestEventLabels)
+		l, _ := timeline.LabelOf(s.Type) // every registered type has one (timeline's TestEventLabels)
 		out[i] = CatalogEntry{Type: string(s.Type), Label: l.Label, Context: string(l.Context), Description: s.Summary,
 			SchemaVersion: s.SchemaVersion}
 	}
