@@ -130,7 +130,7 @@ func (e *Process) twinTask(ctx context.Context, w *workflow.Workflow, n *workflo
 			before = append(before, workflow.NodeOutcome{NodeID: id, Result: *r.Result})
 		}
 	}
-	ans, call, err := llm.Call(ctx, e.llm, llm.Task, llm.TaskInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput, Plan: w.Title,
+	ans, call, err := llm.Call(ctx, e.llm, llm.Task, llm.TaskInput{Profile: prof, Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Plan: w.Title,
 		Task: *n, Before: before})
 	if err != nil {
 		return err

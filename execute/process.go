@@ -87,14 +87,5 @@ func (e *Process) loadDemand(ctx context.Context, demandID string) (*negotiation
 	return d, v, err
 }
 
-// understanding is the demand as the prompts see it: its recorded
-// understanding, or only its raw input before prompt 1 answered.
-func understanding(d *negotiation.DemandState) negotiation.Understanding {
-	if d.Understanding == nil {
-		return negotiation.Understanding{SurfaceDemand: d.RawInput}
-	}
-	return d.Understanding.Understanding()
-}
-
 // noRedirects keeps an http node on the host the allow list let through.
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

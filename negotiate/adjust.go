@@ -37,7 +37,7 @@ func (w *AdjustWorker) Work(ctx context.Context, job *river.Job[AdjustArgs]) err
 	if err != nil {
 		return err
 	}
-	res, call, err := llm.Call(ctx, e.llm, llm.Adjust, llm.AdjustInput{Demand: understanding(d), RawInput: d.RawInput, Current: promptProposal(*c.Proposal),
+	res, call, err := llm.Call(ctx, e.llm, llm.Adjust, llm.AdjustInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Current: promptProposal(*c.Proposal),
 		Feedbacks: feedbackViews(c, c.LastRoundFeedback), Round: c.Round, MaxRounds: c.Rules.MaxRounds, Participants: participantViews(c)})
 	if err != nil {
 		return err

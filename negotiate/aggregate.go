@@ -43,7 +43,7 @@ func (w *AggregateWorker) Work(ctx context.Context, job *river.Job[AggregateArgs
 		if len(c.Offers) == 0 {
 			reason = "no_offers"
 		}
-		res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
+		res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput,
 			Offers: allOfferViews(c), Reason: reason})
 		if err != nil {
 			return err
@@ -54,7 +54,7 @@ func (w *AggregateWorker) Work(ctx context.Context, job *river.Job[AggregateArgs
 			})
 		return e.jobError(ctx, "compromise", err)
 	}
-	res, call, err := llm.Call(ctx, e.llm, llm.Aggregate, llm.AggregateInput{Demand: understanding(d), RawInput: d.RawInput, Offers: participantViews(c)})
+	res, call, err := llm.Call(ctx, e.llm, llm.Aggregate, llm.AggregateInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Offers: participantViews(c)})
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 		rules = fork.Rules.Apply(rules)
 	}
 	started := e.cfg.Now()
-	u := understanding(d)
+	u := d.PromptUnderstanding()
 	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the
 	// shortlist. Nobody on it: the demand is rejected without a call.
 	shortlist, err := e.shortlist(ctx, shortlistQuery{Needs: negotiation.NeedsOf(u), Location: u.Context.Location, Salt: d.RawInput,

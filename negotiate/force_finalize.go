@@ -47,7 +47,7 @@ func (w *ForceFinalizeWorker) Work(ctx context.Context, job *river.Job[ForceFina
 	for _, g := range c.Proposal.Gaps {
 		gaps = append(gaps, negotiation.Gap{GapType: g})
 	}
-	res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: understanding(d), RawInput: d.RawInput,
+	res, call, err := llm.Call(ctx, e.llm, llm.Compromise, llm.CompromiseInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput,
 		Available: assignmentsOf(c.Proposal, still), Offers: allOfferViews(c), Gaps: gaps,
 		Feedbacks: feedbackViews(c, c.FeedbackList()), Reason: "partial_agreement"})
 	if err != nil {

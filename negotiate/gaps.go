@@ -40,7 +40,7 @@ func (w *GapsWorker) Work(ctx context.Context, job *river.Job[GapsArgs]) error {
 	if len(fbs) == 0 {
 		fbs = c.LastRoundFeedback
 	}
-	res, call, err := llm.Call(ctx, e.llm, llm.Gaps, llm.GapInput{Demand: understanding(d), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
+	res, call, err := llm.Call(ctx, e.llm, llm.Gaps, llm.GapInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
 		Feedbacks: feedbackViews(c, fbs)})
 	if err != nil {
 		return err

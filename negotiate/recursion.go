@@ -39,7 +39,7 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 		return err
 	}
 	cost := subnetCost(c)
-	res, call, err := llm.Call(ctx, e.llm, llm.Recursion, llm.RecursionInput{Demand: understanding(d), RawInput: d.RawInput, Gaps: c.Gaps,
+	res, call, err := llm.Call(ctx, e.llm, llm.Recursion, llm.RecursionInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Gaps: c.Gaps,
 		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
 	if err != nil {
 		return err

@@ -55,7 +55,7 @@ func (w *TwinFeedbackWorker) Work(ctx context.Context, job *river.Job[TwinFeedba
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
-		res, call, err := llm.Call(ctx, e.llm, llm.Feedback, llm.FeedbackInput{Profile: prof, Demand: understanding(d), Proposal: promptProposal(proposal),
+		res, call, err := llm.Call(ctx, e.llm, llm.Feedback, llm.FeedbackInput{Profile: prof, Demand: d.PromptUnderstanding(), Proposal: promptProposal(proposal),
 			MyAssignment: assignmentOf(&proposal, prof.AgentID), MyOffer: offerView(c, prof.AgentID), Round: round, MaxRounds: maxRounds})
 		f := negotiation.ProposalFeedback{AgentID: prof.AgentID, FeedbackAnswer: res}
 		return answer{agentID: prof.AgentID, fb: &f, call: call}, err

@@ -58,7 +58,7 @@ func (w *TwinOffersWorker) Work(ctx context.Context, job *river.Job[TwinOffersAr
 	ask := func(ctx context.Context, i int) (answer, error) {
 		prof := twins[i]
 		ctx = logctx.With(ctx, slog.String("agent_id", prof.AgentID))
-		res, call, err := llm.Call(ctx, e.llm, llm.Offer, llm.OfferInput{Profile: prof, Demand: understanding(d), RawInput: d.RawInput,
+		res, call, err := llm.Call(ctx, e.llm, llm.Offer, llm.OfferInput{Profile: prof, Demand: d.PromptUnderstanding(), RawInput: d.RawInput,
 			FilterReason: reasons[prof.AgentID]})
 		o := negotiation.Offer{AgentID: prof.AgentID, OfferAnswer: res}
 		return answer{agentID: prof.AgentID, name: prof.UserName, offer: &o, call: call}, err

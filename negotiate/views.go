@@ -9,15 +9,6 @@ import (
 	"github.com/towow/towow/llm"
 )
 
-// understanding is the demand as the prompts see it: its recorded
-// understanding, or only its raw input before prompt 1 answered.
-func understanding(d *negotiation.DemandState) negotiation.Understanding {
-	if d.Understanding == nil {
-		return negotiation.Understanding{SurfaceDemand: d.RawInput}
-	}
-	return d.Understanding.Understanding()
-}
-
 // demandOf is the domain view of a demand used when broadcasting.
 func demandOf(d *negotiation.DemandState) negotiation.Demand {
 	out := negotiation.Demand{DemandID: d.ID, RequesterID: d.UserID, RawInput: d.RawInput, Status: negotiation.DemandStatusProcessing}

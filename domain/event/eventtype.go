@@ -52,3 +52,13 @@ func ValidSegment(s string) bool {
 	}
 	return true
 }
+
+// JoinNames lists named values (event types, node types, change types) for
+// an error message: "a, b, c".
+func JoinNames[T ~string](ts []T) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
+}

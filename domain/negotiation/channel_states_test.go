@@ -52,3 +52,18 @@ func TestStatusChangesFollowTheStateMachine(t *testing.T) {
 		t.Fatalf("status %s round %d completed %v", c.Status, c.Round, c.Completed)
 	}
 }
+
+func TestChannelStatusIsTerminal(t *testing.T) {
+	terminal := map[ChannelStatus]bool{
+		ChannelStatusFinalized: true, ChannelStatusForceFinalized: true, ChannelStatusFailed: true,
+	}
+	for _, s := range []ChannelStatus{
+		ChannelStatusCreated, ChannelStatusBroadcasting, ChannelStatusCollecting, ChannelStatusAggregating,
+		ChannelStatusProposalSent, ChannelStatusNegotiating, ChannelStatusFinalized,
+		ChannelStatusForceFinalized, ChannelStatusFailed,
+	} {
+		if s.IsTerminal() != terminal[s] {
+			t.Errorf("%s.IsTerminal() = %v", s, s.IsTerminal())
+		}
+	}
+}

@@ -34,6 +34,16 @@ type DemandState struct {
 // Exists reports whether the demand was submitted.
 func (d *DemandState) Exists() bool { return d.ID != "" }
 
+// PromptUnderstanding is the demand as the prompts see it: its recorded
+// understanding, or only its raw input before the understanding prompt
+// answered.
+func (d *DemandState) PromptUnderstanding() Understanding {
+	if d.Understanding == nil {
+		return Understanding{SurfaceDemand: d.RawInput}
+	}
+	return d.Understanding.Understanding()
+}
+
 // IsSub reports whether the demand is a sub-demand spawned to fill a gap.
 func (d *DemandState) IsSub() bool { return d.ParentChannelID != "" }
 

@@ -5,21 +5,6 @@ import (
 	"unicode"
 )
 
-func TestChannelStatusIsTerminal(t *testing.T) {
-	terminal := map[ChannelStatus]bool{
-		ChannelStatusFinalized: true, ChannelStatusForceFinalized: true, ChannelStatusFailed: true,
-	}
-	for _, s := range []ChannelStatus{
-		ChannelStatusCreated, ChannelStatusBroadcasting, ChannelStatusCollecting, ChannelStatusAggregating,
-		ChannelStatusProposalSent, ChannelStatusNegotiating, ChannelStatusFinalized,
-		ChannelStatusForceFinalized, ChannelStatusFailed,
-	} {
-		if s.IsTerminal() != terminal[s] {
-			t.Errorf("%s.IsTerminal() = %v", s, s.IsTerminal())
-		}
-	}
-}
-
 // checkErrorStyle fails t if err's message does not start in lowercase.
 func checkErrorStyle(t *testing.T, err error) {
 	t.Helper()

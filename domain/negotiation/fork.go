@@ -194,7 +194,7 @@ func ApplyForkChange(channels map[string]*Channel, change ForkChange, agentName 
 		return addAgent(channels, strings.TrimSpace(change.AgentID), agentName)
 	case ForkRemoveAgent, ForkReplaceOffer, ForkReplaceFeedback:
 	default:
-		return nil, event.Errorf(ErrForkChange, "unknown change %q (one of %s)", change.Type, joinTypes(ForkChangeTypes))
+		return nil, event.Errorf(ErrForkChange, "unknown change %q (one of %s)", change.Type, event.JoinNames(ForkChangeTypes))
 	}
 	id := strings.TrimSpace(change.AgentID)
 	if id == "" {

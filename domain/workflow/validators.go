@@ -167,7 +167,7 @@ func checkWellFormed(w *Workflow, d *Decision, _ DecisionContext) ([]FieldError,
 	case strings.TrimSpace(d.DecisionID) == "":
 		return refuse("decision_id", "a decision needs an id"), nil
 	case !slices.Contains(DecisionTypes, d.Type):
-		return refuse("decision_type", "unknown decision type %q (one of %s)", d.Type, joinTypes(DecisionTypes)), nil
+		return refuse("decision_type", "unknown decision type %q (one of %s)", d.Type, event.JoinNames(DecisionTypes)), nil
 	case strings.TrimSpace(d.Actor) == "":
 		return refuse("actor", "a decision needs an actor"), nil
 	case math.IsNaN(d.Confidence) || d.Confidence < 0 || d.Confidence > 1:
@@ -352,7 +352,7 @@ func waitCorrection(field string, was, now time.Time) Correction {
 func validNode(n WorkflowNode, field string) []FieldError {
 	switch {
 	case !slices.Contains(NodeTypes, n.Type):
-		return refuse(field+"type", "unknown node type %q (one of %s)", n.Type, joinTypes(NodeTypes))
+		return refuse(field+"type", "unknown node type %q (one of %s)", n.Type, event.JoinNames(NodeTypes))
 	case strings.TrimSpace(n.Title) == "":
 		return refuse(field+"title", "a node needs a title")
 	case utf8.RuneCountInString(n.Title) > 200 || utf8.RuneCountInString(n.Description) > 2000:
@@ -491,14 +491,6 @@ func checkExecutable(w *Workflow, d *Decision, c DecisionContext) ([]FieldError,
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func joinTypes[T ~string](ts []T) string {
-	s := make([]string, len(ts))
-	for i, t := range ts {
-		s[i] = string(t)
-	}
-	return strings.Join(s, ", ")
-}
 
 // shortID is the first 12 letters and digits of id.
 func shortID(id string) string {
