@@ -68,39 +68,12 @@ func (p *Prompt[In, Reply, Out]) parse(text string, in *In) (Out, error) {
 	return p.validate(&raw, in)
 }
 
-// promptOf is a prompt seen without its types, as the registry holds it.
-type promptOf interface {
-	spec() promptSpec
-	// renderAny renders the prompt for in, a pointer to its input type.
-	renderAny(in any) (string, error)
-}
-
-// promptSpec is the fixed part of a prompt's request.
-type promptSpec struct {
-	system       string
-	maxTokens    int
-	temperature  float64
-	templateName string
-}
-
-func (p *Prompt[In, Reply, Out]) spec() promptSpec {
-	return promptSpec{system: p.system, maxTokens: p.maxTokens, temperature: p.temperature, templateName: p.tmpl.Name()}
-}
-
-func (p *Prompt[In, Reply, Out]) renderAny(in any) (string, error) {
-	typed, ok := in.(*In)
-	if !ok {
-		return "", fmt.Errorf("llm: render prompt %s: input is %T, want %T", p.key, in, typed)
-	}
-	return p.render(typed)
-}
-
 // fallbackReason is the reason recorded where a fallback declines
 // something.
 const fallbackReason = "LLM unavailable"
 
 // prompts are the defined prompts by key.
-var prompts = map[PromptKey]promptOf{}
+var prompts = map[PromptKey]any{}
 
 // define parses p's template (named "<key>.tmpl"; a missing key is an
 // error) and registers p under its key. It panics on a template that does

@@ -78,7 +78,7 @@ func TestRenderZeroInputs(t *testing.T) {
 
 // render renders the prompt of key for in (a pointer to its input type).
 func render(key PromptKey, in any) (string, error) {
-	p, ok := prompts[key]
+	p, ok := prompts[key].(promptOf)
 	if !ok {
 		return "", fmt.Errorf("no prompt %s", key)
 	}
@@ -88,7 +88,7 @@ func render(key PromptKey, in any) (string, error) {
 // specOf is the fixed part of the request of the prompt of key (zero for
 // an unknown key).
 func specOf(key PromptKey) promptSpec {
-	if p, ok := prompts[key]; ok {
+	if p, ok := prompts[key].(promptOf); ok {
 		return p.spec()
 	}
 	return promptSpec{}

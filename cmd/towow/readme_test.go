@@ -83,7 +83,7 @@ func TestReadmeEventCatalog(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("the event catalog of docs/events.md differs from domain.Catalog(); run go test ./cmd/towow -run TestReadmeEventCatalog -update")
+	t.Fatalf("the event catalog of docs/events.md differs from event.Catalog(); run go test ./cmd/towow -run TestReadmeEventCatalog -update")
 }
 
 const (
@@ -128,5 +128,5 @@ func TestReadmeBridgeTable(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("the bridge table of docs/api.md differs from domain.BridgeRoutes(); run go test ./cmd/towow -run TestReadmeBridgeTable -update")
+	t.Fatalf("the bridge table of docs/api.md differs from timeline.BridgeRoutes(); run go test ./cmd/towow -run TestReadmeBridgeTable -update")
 }
