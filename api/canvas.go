@@ -131,13 +131,7 @@ func (h *workflowHandlers) registerCanvasView(api huma.API) {
 		Summary:     "A workflow's canvas: nodes with positions and execution state, edges, version and the cursor to follow it from (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows", "canvas"},
 	}, func(ctx context.Context, in *WorkflowAtInput) (*CanvasOutput, error) {
-		read := h.workflows.workflowNow
-		if in.At > 0 {
-			read = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-				return h.workflows.workflowAt(ctx, id, in.At)
-			}
-		}
-		w, cursor, err := read(ctx, in.WorkflowID)
+		w, cursor, err := h.workflows.read(ctx, in.WorkflowID, in.At)
 		if err != nil {
 			return nil, err
 		}
@@ -171,13 +165,7 @@ func canvasField(i int, field string) string {
 // now (read after the refusal, with every event of the stream committed
 // by then: the freshest state to reapply on).
 func (h *workflowHandlers) canvasConflict(ctx context.Context, workflowID string, c *workflow.CanvasConflictError) error {
-	read := h.workflows.workflowNow
-	if h.workflows.reads == nil {
-		read = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-			return h.workflows.workflowAt(ctx, id, 0)
-		}
-	}
-	w, cursor, err := read(ctx, workflowID)
+	w, cursor, err := h.workflows.read(ctx, workflowID, 0)
 	if err != nil {
 		return err
 	}

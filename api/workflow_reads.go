@@ -56,14 +56,20 @@ func (r *workflowReader) freshWorkflow(ctx context.Context, id string) (projecti
 	return st, nil
 }
 
-// workflowExists answers 404 unless the workflow was created: from the
-// read model when the server has one, else from the log (its
-// towow.workflow.created), without folding the stream either way.
-func (r *workflowReader) workflowExists(ctx context.Context, id string) error {
-	if r.reads != nil {
-		_, _, err := r.workflowNow(ctx, id)
-		return err
+// read returns a workflow and the cursor of the last event folded: as it
+// is now (the read model, reading your writes; the log's fold in a server
+// without read models), or as it was at cursor at (at > 0: time travel).
+func (r *workflowReader) read(ctx context.Context, id string, at int64) (*workflow.Workflow, int64, error) {
+	if r.reads != nil && at == 0 {
+		return r.workflowNow(ctx, id)
 	}
+	return r.workflowAt(ctx, id, at)
+}
+
+// workflowExists answers 404 unless the workflow was created: one indexed
+// read of its towow.workflow.created in the log, which never waits for a
+// read model and folds nothing.
+func (r *workflowReader) workflowExists(ctx context.Context, id string) error {
 	created, err := r.events.ReadAll(ctx, 0, eventstore.Filter{StreamID: workflow.WorkflowStream(id),
 		Types: []event.EventType{workflow.EventWorkflowCreated}}, 1)
 	if err != nil {

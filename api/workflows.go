@@ -345,13 +345,7 @@ func (h *workflowHandlers) registerWorkflowViews(api huma.API) {
 		Summary:     "A workflow: nodes with their execution state, edges, status and version (?at=<cursor>: as it was then)",
 		Tags:        []string{"workflows"},
 	}, func(ctx context.Context, in *WorkflowAtInput) (*WorkflowOutput, error) {
-		get := h.workflows.workflowNow
-		if in.At > 0 {
-			get = func(ctx context.Context, id string) (*workflow.Workflow, int64, error) {
-				return h.workflows.workflowAt(ctx, id, in.At)
-			}
-		}
-		w, _, err := get(ctx, in.WorkflowID)
+		w, _, err := h.workflows.read(ctx, in.WorkflowID, in.At)
 		if err != nil {
 			return nil, err
 		}

@@ -65,10 +65,12 @@ LIMIT @max_count;
 -- without one), with the position of its stream's last event in the log:
 -- a reader whose row is behind that waits for the read model
 -- (read-your-writes).
-SELECT coalesce((SELECT w.state FROM workflows w WHERE w.workflow_id = @workflow_id), 'null')::jsonb AS state,
-       coalesce((SELECT w.last_position FROM workflows w WHERE w.workflow_id = @workflow_id), 0)::bigint AS last_position,
+SELECT coalesce(w.state, 'null')::jsonb AS state,
+       coalesce(w.last_position, 0)::bigint AS last_position,
        coalesce((SELECT e.global_position FROM events e WHERE e.stream_id = @stream_id
-                 ORDER BY e.stream_version DESC LIMIT 1), 0)::bigint AS stream_head;
+                 ORDER BY e.stream_version DESC LIMIT 1), 0)::bigint AS stream_head
+FROM (VALUES (1)) AS one
+LEFT JOIN workflows w ON w.workflow_id = @workflow_id;
 
 -- name: ListOpenWorkflowNodes :many
 -- The open nodes of one type waiting for one assignee (a task's agent, an

@@ -52,15 +52,17 @@ func (q *Queries) DeleteWorkflows(ctx context.Context) error {
 }
 
 const getWorkflow = `-- name: GetWorkflow :one
-SELECT coalesce((SELECT w.state FROM workflows w WHERE w.workflow_id = $1), 'null')::jsonb AS state,
-       coalesce((SELECT w.last_position FROM workflows w WHERE w.workflow_id = $1), 0)::bigint AS last_position,
-       coalesce((SELECT e.global_position FROM events e WHERE e.stream_id = $2
+SELECT coalesce(w.state, 'null')::jsonb AS state,
+       coalesce(w.last_position, 0)::bigint AS last_position,
+       coalesce((SELECT e.global_position FROM events e WHERE e.stream_id = $1
                  ORDER BY e.stream_version DESC LIMIT 1), 0)::bigint AS stream_head
+FROM (VALUES (1)) AS one
+LEFT JOIN workflows w ON w.workflow_id = $2
 `
 
 type GetWorkflowParams struct {
-	WorkflowID string `json:"workflow_id"`
 	StreamID   string `json:"stream_id"`
+	WorkflowID string `json:"workflow_id"`
 }
 
 type GetWorkflowRow struct {
@@ -74,7 +76,7 @@ type GetWorkflowRow struct {
 // a reader whose row is behind that waits for the read model
 // (read-your-writes).
 func (q *Queries) GetWorkflow(ctx context.Context, arg GetWorkflowParams) (GetWorkflowRow, error) {
-	row := q.db.QueryRow(ctx, getWorkflow, arg.WorkflowID, arg.StreamID)
+	row := q.db.QueryRow(ctx, getWorkflow, arg.StreamID, arg.WorkflowID)
 	var i GetWorkflowRow
 	err := row.Scan(&i.State, &i.LastPosition, &i.StreamHead)
 	return i, err
