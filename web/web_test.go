@@ -74,6 +74,30 @@ var (
 // step: every import is a relative path to an embedded module that exports
 // each name imported, no module reaches for window globals, no module is
 // longer than 400 lines, and the page loads one module script.
+// TestContentTypes: every embedded file is served with a media type of
+// its own, not as application/octet-stream (a new kind of file needs its
+// case in contentType).
+func TestContentTypes(t *testing.T) {
+	mux := http.NewServeMux()
+	web.Register(mux)
+	n := 0
+	_ = fs.WalkDir(web.Static, ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		n++
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/static/"+name, nil))
+		if ct := rec.Header().Get("Content-Type"); rec.Code != http.StatusOK || ct == "" || ct == "application/octet-stream" {
+			t.Errorf("%s: %d %q", name, rec.Code, ct)
+		}
+		return nil
+	})
+	if n < 10 {
+		t.Fatalf("%d files", n)
+	}
+}
+
 func TestConsoleModules(t *testing.T) {
 	exports := map[string]map[string]bool{}
 	sources := map[string]string{}

@@ -12,7 +12,8 @@ const SSE_RECONNECT = { attempts: 5, delay: 3000, backoff: 1.5 };
 
 // followStream follows an SSE url from cursor from (0: the start), under
 // that policy: onEvent gets every event of the catalog's types, extra maps
-// other message types (e.g. towow.canvas.ack) to their listeners. gone,
+// other message types (e.g. towow.canvas.ack) to their listeners, each
+// message once, in the order of its cursor (its id). gone,
 // when given, is asked after the server refused the stream (an HTTP error,
 // not a dropped connection) and returns true to stop (it shows why). It
 // returns the function that stops following.
@@ -22,7 +23,15 @@ export function followStream(url, onEvent, extra, from, gone) {
   const open = () => {
     if (stopped) return;
     es = new EventSource(url + (last ? (url.includes("?") ? "&" : "?") + "last_event_id=" + last : ""));
-    const listen = (type, fn) => es.addEventListener(type, (msg) => { last = Math.max(last, Number(msg.lastEventId) || 0); fn(msg); });
+    // Every message carries its cursor as its id. A resumed stream never
+    // repeats one; a repeat (or an older one) is dropped here anyway, so
+    // the listeners see each cursor once.
+    const listen = (type, fn) => es.addEventListener(type, (msg) => {
+      const cursor = Number(msg.lastEventId) || 0;
+      if (cursor <= last) return;
+      last = cursor;
+      fn(msg);
+    });
     for (const t of types) listen(t, onEvent);
     for (const [t, fn] of Object.entries(extra || {})) listen(t, fn);
     es.onopen = () => { attempt = 0; showBanner(""); };

@@ -9,20 +9,16 @@ import { api, describe, showBanner } from "../api.js";
 import { eventLabel } from "../catalog.js";
 import { clock, fill, h, label } from "../dom.js";
 import { qualityCard } from "../quality.js";
+import { refetcher } from "../refetch.js";
 import { followStream } from "../stream.js";
 import { renderHead, renderTree } from "./cards.js";
 import { setupReplay } from "./replay.js";
 import { fetchView, rootChannel } from "./view.js";
 
-// VIEW_RETRIES bounds the reads of a view behind the stream (or failing),
-// each after 100 ms more than the last.
-const VIEW_RETRIES = 20;
-
 export function negotiationPage(app, demandId) {
   let view = null; // the server's view of the tree, null before the first read
   let last = 0; // the last cursor the stream delivered
   let closed = false;
-  const seen = new Set();
   const events = [];
   const timeline = h("ol", { class: "timeline", id: "timeline" });
   const count = h("span", { class: "muted small", id: "event-count" });
@@ -65,6 +61,7 @@ export function negotiationPage(app, demandId) {
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
+      if (closed) return;
       renderHead(head, view);
       fill(side, ...renderTree(view));
       count.textContent = "（" + events.length + " 个）";
@@ -72,35 +69,18 @@ export function negotiationPage(app, demandId) {
     });
   };
 
-  // reload reads the view now: one read at a time (an event during it asks
-  // for another), and again, later, while it is behind the stream or fails
-  // (a 404 is the stream's to say).
-  let reading = false, again = false, retries = 0, timer = 0;
-  const reload = async () => {
-    if (reading) { again = true; return; }
-    reading = true;
-    try {
-      const v = await fetchView(demandId);
-      if (closed) return;
-      if (!view || v.cursor >= view.cursor) { view = v; render(); }
-      retries = v.cursor < last && retries < VIEW_RETRIES ? retries + 1 : 0;
-    } catch (e) {
-      if (e.status !== 404) console.error("negotiation view", describe(e));
-      retries = e.status !== 404 && retries < VIEW_RETRIES ? retries + 1 : 0;
-    } finally {
-      reading = false;
-    }
-    if (again || retries) { again = false; setTimeout(reload, 100 * retries); }
-  };
-  // refresh reads the view soon: the events of a burst share one read.
-  const refresh = () => {
-    if (!timer) timer = setTimeout(() => { timer = 0; reload(); }, 50);
-  };
+  // The view, read again after events and while it is behind the stream
+  // or fails (a 404 is the stream's to say).
+  const reads = refetcher({
+    read: () => fetchView(demandId),
+    apply: (v) => { if (!view || v.cursor >= view.cursor) { view = v; render(); } },
+    wantedCursor: () => last,
+    onError: (e) => { if (e.status !== 404) console.error("negotiation view", describe(e)); },
+    retryErrors: (e) => e.status !== 404,
+  });
 
   const onEvent = (msg) => {
     const cursor = Number(msg.lastEventId);
-    if (seen.has(cursor)) return; // a resumed stream never repeats; this guards anyway
-    seen.add(cursor);
     last = Math.max(last, cursor);
     const ev = JSON.parse(msg.data);
     events.push(ev);
@@ -108,14 +88,14 @@ export function negotiationPage(app, demandId) {
     timeline.append(h("li", { "data-cursor": cursor, "data-type": ev.event_type, class: sub ? "sub" : null },
       h("span", { class: "t" }, clock(ev.timestamp)), h("span", {}, h("span", { class: "kind" }, eventLabel(ev.event_type)), ev.summary || "")));
     if (timeline.scrollHeight - timeline.scrollTop - timeline.clientHeight < 120) timeline.scrollTop = timeline.scrollHeight;
-    if (!view || cursor > view.cursor) refresh();
+    if (!view || cursor > view.cursor) reads.refresh();
     render();
   };
   const stop = followStream("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream", onEvent, {}, 0, async () => {
     try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); return false; } // there: a passing error, retry
     catch (e) { showBanner(e.status === 404 ? "没有这个协商：" + demandId : describe(e)); return e.status === 404; }
   });
-  reload();
+  reads.reload();
   render();
-  return () => { closed = true; clearTimeout(timer); stop(); };
+  return () => { closed = true; reads.cancel(); stop(); };
 }

@@ -24,7 +24,7 @@ export function installActivity(wf) {
   wf.onAck = (msg) => {
     const cursor = Number(msg.lastEventId);
     const a = JSON.parse(msg.data);
-    wf.history.push({ cursor, type: a.ack_of, timestamp: a.timestamp, mine: true });
+    wf.history.push({ cursor, event_type: a.ack_of, timestamp: a.timestamp, mine: true });
     wf.updateSlider();
     if (a.ack_of && a.ack_of.startsWith("towow.conversation.")) { wf.loadChat(); }
     else wf.refresh(cursor);
@@ -32,14 +32,11 @@ export function installActivity(wf) {
     else if (isDecision(a.ack_of)) wf.log("ack", "你的修改已确认（" + eventLabel(a.ack_of) + "）" + (a.version ? "→ v" + a.version : ""));
   };
 
-  const seen = new Set();
   wf.onEvent = (msg) => {
     const cursor = Number(msg.lastEventId);
     const ev = JSON.parse(msg.data);
-    wf.history.push({ cursor, type: ev.event_type, timestamp: ev.timestamp, summary: ev.summary });
+    wf.history.push({ cursor, event_type: ev.event_type, timestamp: ev.timestamp, summary: ev.summary });
     wf.updateSlider();
-    if (seen.has(cursor)) return; // a resumed stream never repeats; this guards anyway
-    seen.add(cursor);
     const t = ev.event_type;
     if (t.startsWith("towow.conversation.")) { wf.loadChat(); return; }
     wf.refresh(cursor);

@@ -5,8 +5,8 @@ import { api } from "../api.js";
 import { short } from "../dom.js";
 import { isPill, loadNodeTypes, nodeTypeLabel } from "./node_types.js";
 
-export const NODE_W = 200;
-export const NODE_H = 64;
+const NODE_W = 200;
+const NODE_H = 64;
 export const NODE_STATUS = { pending: "待执行", running: "执行中", completed: "已完成", failed: "失败", skipped: "已跳过" };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -16,11 +16,17 @@ export function fetchCanvas(id, at) {
   const types = loadNodeTypes().catch(() => null);
   return api("/api/v1/workflows/" + encodeURIComponent(id) + "/canvas" + (at ? "?at=" + at : "")).then(async (cv) => {
     await types;
-    cv.nodes = cv.nodes || [];
-    cv.edges = cv.edges || [];
-    cv.participants = cv.participants || [];
-    return cv;
+    return normalizeCanvas(cv);
   });
+}
+
+// normalizeCanvas gives a canvas of the API (a read's, or a conflict's)
+// the lists it may leave out, empty, and returns it.
+export function normalizeCanvas(cv) {
+  cv.nodes = cv.nodes || [];
+  cv.edges = cv.edges || [];
+  cv.participants = cv.participants || [];
+  return cv;
 }
 
 // svgEl creates an SVG element with attributes and children (text as

@@ -4,6 +4,7 @@
 // holds, not what it sent.
 import { postJSON, describe } from "../api.js";
 import { fill, h, randomHex } from "../dom.js";
+import { normalizeCanvas } from "./canvas.js";
 
 export function installChanges(wf) {
   const { ui, id } = wf;
@@ -70,11 +71,7 @@ export function installChanges(wf) {
     const { changes, canvas } = lastBatch;
     lastBatch = null;
     hideConflict();
-    if (canvas && canvas.nodes) {
-      canvas.edges = canvas.edges || [];
-      canvas.participants = canvas.participants || [];
-      wf.snapshot(canvas);
-    }
+    if (canvas && canvas.nodes) wf.snapshot(normalizeCanvas(canvas));
     if (!canvas || wf.c.cursor < canvas.cursor) await wf.reload();
     // A change to a node deleted meanwhile cannot be reapplied.
     const still = changes.filter((ch) => ch.type === "node_added" || !ch.node_id || wf.nodeById(ch.node_id));

@@ -2,7 +2,7 @@
 // the page opened read from the audit query), and the canvas as it was at
 // the one the slider is on, read-only (GET …/canvas?at=).
 import { api, describe } from "../api.js";
-import { eventLabel } from "../catalog.js";
+import { eventLine } from "../catalog.js";
 import { clock } from "../dom.js";
 import { fetchCanvas } from "./canvas.js";
 
@@ -20,7 +20,7 @@ export function installHistory(wf) {
   wf.loadEarlier = (until) => {
     api("/api/v1/events?stream_id=" + encodeURIComponent("workflow-" + id) + "&limit=1000&until=" + until).then((out) => {
       const earlier = (out.events || []).filter((e) => e.cursor <= until && !history.some((x) => x.cursor === e.cursor))
-        .map((e) => ({ cursor: e.cursor, type: e.event_type, timestamp: e.timestamp, summary: e.summary }));
+        .map((e) => ({ cursor: e.cursor, event_type: e.event_type, timestamp: e.timestamp, summary: e.summary }));
       history.unshift(...earlier);
       history.sort((a, b) => a.cursor - b.cursor);
       wf.updateSlider();
@@ -35,8 +35,7 @@ export function installHistory(wf) {
     const e = history[i];
     wf.viewAt = e.cursor;
     ui.histNow.hidden = false;
-    ui.histPos.textContent = "第 " + (i + 1) + " / " + history.length + " 个事件 · " + clock(e.timestamp) + " · " + eventLabel(e.type) +
-      (e.summary ? "：" + e.summary : "");
+    ui.histPos.textContent = "第 " + (i + 1) + " / " + history.length + " 个事件 · " + clock(e.timestamp) + " · " + eventLine(e);
     ui.histPos.dataset.cursor = e.cursor;
     try {
       const cv = await fetchCanvas(id, e.cursor);

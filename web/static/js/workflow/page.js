@@ -7,6 +7,7 @@
 // the stream. The page keeps no fold of its own.
 import { describe } from "../api.js";
 import { badge, fill, h, label, randomHex } from "../dom.js";
+import { refetcher } from "../refetch.js";
 import { followStream } from "../stream.js";
 import { installActivity } from "./activity.js";
 import { createCanvas, fetchCanvas } from "./canvas.js";
@@ -82,7 +83,7 @@ function newWorkflowState(id, clientId, ui) {
     viewAt: 0, viewCanvas: null, // history: the cursor shown (0: now) and its canvas
     selected: null, connectFrom: null, connectMode: false, drag: null, pendingRender: false,
     panelRefresh: null, closed: false,
-    history: [], // the stream's events: {cursor, type, timestamp, summary}
+    history: [], // the stream's events: {cursor, event_type, timestamp, summary} (an acknowledgement: mine, no summary)
   };
   wf.ended = () => wf.c && ["completed", "failed", "cancelled"].includes(wf.c.status);
   wf.running = () => wf.c && wf.c.status === "running";
@@ -117,35 +118,26 @@ function render(wf) {
 
 // installReads gives wf its reads of the server's canvas: snapshot takes a
 // canvas, reload reads it now, refresh reads it soon (a burst of events is
-// one read, and a read behind the stream is made again).
+// one read, and a read behind the stream is made again), stopReads ends
+// them (the page closed).
 function installReads(wf) {
   wf.snapshot = (cv) => {
     if (wf.c && cv.cursor < wf.c.cursor) return; // an older read answered late
     wf.c = cv;
     wf.scheduleRender();
   };
-  let reading = false, again = false, behind = 0;
-  wf.reload = async () => {
-    if (reading) { again = true; return; }
-    reading = true;
-    try {
-      const cv = await fetchCanvas(wf.id);
-      if (wf.closed) return;
-      wf.snapshot(cv);
-      behind = cv.cursor < wf.wanted && behind < 20 ? behind + 1 : 0;
-    } catch (e) {
-      wf.ui.error.textContent = describe(e);
-    } finally {
-      reading = false;
-    }
-    if (again || behind) { again = false; setTimeout(wf.reload, behind ? 100 * behind : 0); }
-  };
-  let timer = 0;
+  const reads = refetcher({
+    read: () => fetchCanvas(wf.id),
+    apply: wf.snapshot,
+    wantedCursor: () => wf.wanted,
+    onError: (e) => { wf.ui.error.textContent = describe(e); },
+  });
+  wf.reload = reads.reload;
   wf.refresh = (cursor) => {
     wf.wanted = Math.max(wf.wanted, cursor || 0);
-    clearTimeout(timer);
-    timer = setTimeout(wf.reload, 50);
+    reads.refresh();
   };
+  wf.stopReads = reads.cancel;
   let queued = false;
   wf.scheduleRender = () => {
     if (queued) return;
@@ -169,7 +161,7 @@ export function workflowPage(app, id) {
   installHistory(wf);
   let stopStream = null;
   start(wf, app, (stop) => { stopStream = stop; });
-  return () => { wf.closed = true; if (stopStream) stopStream(); };
+  return () => { wf.closed = true; wf.stopReads(); if (stopStream) stopStream(); };
 }
 
 // start reads the canvas, the history before it and the conversation, then
