@@ -205,7 +205,7 @@ func (a *App) start(ctx context.Context) (err error) {
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 			defer cancel()
 			if err := a.WriteSide.Stop(sctx); err != nil {
-				a.log.Error("stop negotiation workers", "err", err)
+				a.log.Error("stop the write side", "err", err)
 			}
 		})
 	}

@@ -39,7 +39,7 @@ var codeMap = map[string][]string{
 	"jobs":                   {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
 	"uow":                    {"domain/event", "domain/negotiation", "eventstore", "jobs"},
 	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
-	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "timeline", "eventstore", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
+	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
 	"execute":                {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "jobs", "llm", "uow"},
 	"presence":               {"directory", "domain/event", "domain/negotiation", "internal/sqlcdb"},
 	"forks":                  {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/sqlcdb", "llm", "negotiate", "uow"},

@@ -122,7 +122,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 	w.UoW = uow.New(pool, store, w.Jobs, uow.Config{Now: now, Logger: log, Observe: cfg.Observe,
 		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale})
 	w.Agents = directory.NewWriter(w.UoW, dir)
-	w.Negotiation = negotiate.New(w.UoW, dir, client, log, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
+	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
 		Shortlist: cfg.Shortlist, Now: now})
 	w.Execution = execute.New(w.UoW, dir, client, execute.Config{HTTPAllow: cfg.HTTPAllow, DecisionRateLimit: cfg.DecisionRateLimit,
 		HTTPClient: cfg.HTTPClient, JobTimeout: cfg.JobTimeout, Now: now})

@@ -57,7 +57,7 @@ func (e *Forks) Fork(ctx context.Context, demandID string, at int64, change nego
 	if change.NeedsAgent() && strings.TrimSpace(change.AgentID) == "" {
 		return "", 0, &event.Error{Code: negotiation.ErrForkChange.Code, Message: fmt.Sprintf("%s needs an agent_id", change.Type)}
 	}
-	id, err := uow.NewID("d-", 6)
+	id, err := negotiate.NewDemandID()
 	if err != nil {
 		return "", 0, err
 	}

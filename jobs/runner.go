@@ -118,9 +118,6 @@ func New(pool *pgxpool.Pool, work bool, cfg Config) *Runner {
 // Workers is the registry the processes add their workers to before Open.
 func (r *Runner) Workers() *river.Workers { return r.workers }
 
-// Working reports whether this runner works jobs (not only inserts them).
-func (r *Runner) Working() bool { return r.work }
-
 // AddPeriodic adds periodic jobs (run on River's leader only) before Open.
 func (r *Runner) AddPeriodic(jobs ...*river.PeriodicJob) { r.periodic = append(r.periodic, jobs...) }
 

@@ -49,7 +49,7 @@ func (s *Commands) ClarifyDemand(ctx context.Context, demandID, answer string) (
 func (s *Commands) submit(ctx context.Context, cmd negotiation.SubmitDemand) (negotiation.DemandSubmission, error) {
 	userID := cmd.UserID
 	for range 5 {
-		id, err := newDemandID()
+		id, err := NewDemandID()
 		if err != nil {
 			return negotiation.DemandSubmission{}, err
 		}
@@ -69,8 +69,9 @@ func (s *Commands) submit(ctx context.Context, cmd negotiation.SubmitDemand) (ne
 	return negotiation.DemandSubmission{}, errors.New("submit demand: could not draw an unused demand id")
 }
 
-// newDemandID draws a demand id: "d-" and 12 hex digits.
-func newDemandID() (string, error) { return uow.NewID("d-", 6) }
+// NewDemandID draws a demand id: "d-" and 12 hex digits (a submitted
+// demand's, a fork's copy's).
+func NewDemandID() (string, error) { return uow.NewID("d-", 6) }
 
 // SubmitOffer records an external agent's offer. Errors are *event.Error:
 // ErrNotFound (no such channel), ErrNotInvited, ErrDuplicate,

@@ -3,7 +3,6 @@ package negotiate
 import (
 	"cmp"
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -72,17 +71,13 @@ type Process struct {
 	pool  *pgxpool.Pool
 	dir   *directory.Directory
 	llm   *llm.Client
-	log   *slog.Logger
 }
 
 // New returns the negotiation process writing through u, inviting agents
 // from dir and asking client.
-func New(u *uow.UnitOfWork, dir *directory.Directory, client *llm.Client, log *slog.Logger, cfg Config) *Process {
+func New(u *uow.UnitOfWork, dir *directory.Directory, client *llm.Client, cfg Config) *Process {
 	cfg.defaults()
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Process{cfg: cfg, u: u, store: u.Store(), pool: u.Pool(), dir: dir, llm: client, log: log}
+	return &Process{cfg: cfg, u: u, store: u.Store(), pool: u.Pool(), dir: dir, llm: client}
 }
 
 // Rules returns the rules stamped on new channels.

@@ -10,7 +10,6 @@ import (
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/llm"
-	"github.com/towow/towow/timeline"
 )
 
 // Prompt 1's user_context (the user's history and preferences): a root
@@ -104,7 +103,7 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 // earlierDemand is a submitted root demand as the user context lists it,
 // with the event that ended it (nil: still running).
 func earlierDemand(s *negotiation.DemandSubmitted, end event.Payload) llm.EarlierDemand {
-	ed := llm.EarlierDemand{Text: timeline.ClipText(s.RawInput, userContextClip), Outcome: "processing"}
+	ed := llm.EarlierDemand{Text: negotiation.ClipText(s.RawInput, userContextClip), Outcome: "processing"}
 	switch x := end.(type) {
 	case *negotiation.DemandRejected:
 		ed.Outcome, ed.Detail = "rejected", cmp.Or(x.Message, x.Reason)

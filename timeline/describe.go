@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
@@ -23,7 +22,7 @@ import (
 func Describe(p event.Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *negotiation.DemandSubmitted:
-		s := ClipText(ev.RawInput, 60)
+		s := negotiation.ClipText(ev.RawInput, 60)
 		if ev.ParentChannelID != "" {
 			s = fmt.Sprintf("为缺口「%s」的子需求：%s", ev.GapType, s)
 		}
@@ -37,7 +36,7 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 			}
 			needs = append(needs, s)
 		}
-		s := ClipText(ev.SurfaceDemand, 40)
+		s := negotiation.ClipText(ev.SurfaceDemand, 40)
 		if len(needs) > 0 {
 			s += "（需要：" + strings.Join(needs, "、") + "）"
 		} else if len(ev.CapabilityTags) > 0 {
@@ -67,7 +66,7 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 		}
 		s = strings.TrimSpace(s)
 		if ev.Reason != "" {
-			s += "（" + ClipText(ev.Reason, 50) + "）"
+			s += "（" + negotiation.ClipText(ev.Reason, 50) + "）"
 		}
 		return 0, ev.AgentID, s
 	case *negotiation.ChannelClosed:
@@ -77,11 +76,11 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 		}
 		return 0, ev.ChannelID, s
 	case *negotiation.OfferRequested:
-		return ev.Round, ev.AgentID, cmp.Or(ClipText(ev.FilterReason, 60), "请求回应")
+		return ev.Round, ev.AgentID, cmp.Or(negotiation.ClipText(ev.FilterReason, 60), "请求回应")
 	case *negotiation.OfferSubmitted:
-		s := word(ev.Decision) + "：" + ClipText(ev.Contribution, 40)
+		s := word(ev.Decision) + "：" + negotiation.ClipText(ev.Contribution, 40)
 		if ev.Decision == negotiation.OfferDecisionDecline {
-			s = word(ev.Decision) + "：" + ClipText(ev.DeclineReason, 40)
+			s = word(ev.Decision) + "：" + negotiation.ClipText(ev.DeclineReason, 40)
 		}
 		s = strings.TrimSuffix(s, "：")
 		if len(ev.Conditions) > 0 {
@@ -95,20 +94,20 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 	case *negotiation.NegotiationRoundStarted:
 		return ev.Round, ev.ChannelID, fmt.Sprintf("第 %d / %d 轮", ev.Round, ev.MaxRounds)
 	case *negotiation.ProposalDistributed:
-		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d：%s（%d 项分工）", ev.Proposal.Version, ClipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
+		return ev.Round, ev.ChannelID, fmt.Sprintf("v%d：%s（%d 项分工）", ev.Proposal.Version, negotiation.ClipText(ev.Proposal.Summary, 50), len(ev.Proposal.Assignments))
 	case *negotiation.ProposalFeedback:
 		s := word(ev.FeedbackType)
 		if t := cmp.Or(ev.AdjustmentRequest, ev.Reasoning); t != "" {
-			s += "：" + ClipText(t, 50)
+			s += "：" + negotiation.ClipText(t, 50)
 		}
 		return ev.Round, ev.AgentID, s
 	case *negotiation.AgentWithdrawn:
-		return 0, ev.AgentID, strings.TrimSuffix(withName(ev.DisplayName)+ClipText(ev.Reason, 60), "：")
+		return 0, ev.AgentID, strings.TrimSuffix(withName(ev.DisplayName)+negotiation.ClipText(ev.Reason, 60), "：")
 	case *negotiation.AgentOnline:
 		if len(ev.Capabilities) == 0 {
 			return 0, ev.AgentID, "已上线"
 		}
-		return 0, ev.AgentID, "能力：" + ClipText(strings.Join(ev.Capabilities, "、"), 60)
+		return 0, ev.AgentID, "能力：" + negotiation.ClipText(strings.Join(ev.Capabilities, "、"), 60)
 	case *negotiation.AgentOffline:
 		return 0, ev.AgentID, offlineReason(ev.Reason)
 	case *negotiation.FeedbackEvaluated:
@@ -124,7 +123,7 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 	case *negotiation.NegotiationFailed:
 		s := word(ev.Reason)
 		if ev.Suggestion != "" {
-			s += "（" + ClipText(ev.Suggestion, 50) + "）"
+			s += "（" + negotiation.ClipText(ev.Suggestion, 50) + "）"
 		}
 		return 0, cmp.Or(ev.ChannelID, ev.DemandID), s
 	case *negotiation.DemandRejected:
@@ -132,7 +131,7 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 		if len(ev.UnservedNeeds) > 0 {
 			s += "（没有人能提供：" + strings.Join(ev.UnservedNeeds, "、") + "）"
 		}
-		return 0, ev.DemandID, ClipText(s, 80)
+		return 0, ev.DemandID, negotiation.ClipText(s, 80)
 	case *negotiation.GapIdentified:
 		var g []string
 		for _, gap := range ev.Gaps {
@@ -160,7 +159,7 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 		}
 		return ev.RoundsTaken, ev.ChannelID, s
 	case *negotiation.ErrorOccurred:
-		s := ClipText(ev.ErrorMessage, 60)
+		s := negotiation.ClipText(ev.ErrorMessage, 60)
 		if ev.Recoverable {
 			s += "（可恢复）"
 		}
@@ -186,28 +185,28 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 func describeOther(p event.Payload) (round int, subject, summary string) {
 	switch ev := p.(type) {
 	case *negotiation.AgentRegistered:
-		return 0, ev.AgentID, ClipText(ev.Profile.UserName, 40)
+		return 0, ev.AgentID, negotiation.ClipText(ev.Profile.UserName, 40)
 	case *negotiation.AgentUpdated:
-		return 0, ev.AgentID, ClipText(ev.Profile.UserName, 40)
+		return 0, ev.AgentID, negotiation.ClipText(ev.Profile.UserName, 40)
 	case *negotiation.AgentDeactivated:
-		return 0, ev.AgentID, cmp.Or(ClipText(ev.Reason, 60), "已停用")
+		return 0, ev.AgentID, cmp.Or(negotiation.ClipText(ev.Reason, 60), "已停用")
 	case *negotiation.AgentReactivated:
 		return 0, ev.AgentID, "已恢复"
 	case *negotiation.AgentTokenIssued:
 		return 0, ev.AgentID, "发放新的 API 令牌，之前的令牌失效"
 	case *workflow.ConversationMessage:
-		return 0, ev.WorkflowID, ClipText(ev.Text, 70)
+		return 0, ev.WorkflowID, negotiation.ClipText(ev.Text, 70)
 	case *workflow.ConversationStep:
-		s := fmt.Sprintf("第 %d 步：%s", ev.Step, ClipText(ev.Action.Thought, 60))
+		s := fmt.Sprintf("第 %d 步：%s", ev.Step, negotiation.ClipText(ev.Action.Thought, 60))
 		if ev.Rejected {
 			s += "（被拒绝）"
 		}
 		return 0, ev.WorkflowID, s
 	case *workflow.ConversationReplied:
 		if ev.Question {
-			return 0, ev.WorkflowID, "提问：" + ClipText(ev.Reply, 70)
+			return 0, ev.WorkflowID, "提问：" + negotiation.ClipText(ev.Reply, 70)
 		}
-		return 0, ev.WorkflowID, ClipText(ev.Reply, 70)
+		return 0, ev.WorkflowID, negotiation.ClipText(ev.Reply, 70)
 	}
 	return describeWorkflow(p)
 }
@@ -225,11 +224,11 @@ func describeWorkflow(p event.Payload) (round int, subject, summary string) {
 		}
 		return 0, ev.Decision.Actor, s
 	case *workflow.DecisionRejected:
-		return 0, ev.Decision.Actor, word(ev.Decision.Type) + "：" + ClipText(ev.Reason, 60)
+		return 0, ev.Decision.Actor, word(ev.Decision.Type) + "：" + negotiation.ClipText(ev.Reason, 60)
 	case *workflow.WorkflowNodeAdded:
-		return 0, ev.Node.ID, fmt.Sprintf("%s「%s」", nodeType(ev.Node.Type), ClipText(ev.Node.Title, 40))
+		return 0, ev.Node.ID, fmt.Sprintf("%s「%s」", nodeType(ev.Node.Type), negotiation.ClipText(ev.Node.Title, 40))
 	case *workflow.WorkflowNodeUpdated:
-		return 0, ev.Node.ID, fmt.Sprintf("%s「%s」", nodeType(ev.Node.Type), ClipText(ev.Node.Title, 40))
+		return 0, ev.Node.ID, fmt.Sprintf("%s「%s」", nodeType(ev.Node.Type), negotiation.ClipText(ev.Node.Title, 40))
 	case *workflow.WorkflowNodeDeleted:
 		return 0, ev.NodeID, fmt.Sprintf("连同 %d 条依赖", len(ev.Edges))
 	case *workflow.WorkflowNodeMoved:
@@ -243,9 +242,9 @@ func describeWorkflow(p event.Payload) (round int, subject, summary string) {
 	case *workflow.NodeStarted:
 		return 0, ev.NodeID, fmt.Sprintf("%s，第 %d 次尝试", nodeType(ev.NodeType), ev.Attempt)
 	case *workflow.NodeCompleted:
-		return 0, ev.NodeID, ClipText(ev.Result.Summary, 70)
+		return 0, ev.NodeID, negotiation.ClipText(ev.Result.Summary, 70)
 	case *workflow.NodeFailed:
-		s := fmt.Sprintf("第 %d 次尝试：%s", ev.Attempt, ClipText(ev.Error, 60))
+		s := fmt.Sprintf("第 %d 次尝试：%s", ev.Attempt, negotiation.ClipText(ev.Error, 60))
 		if ev.Retry {
 			s += "，" + ev.RetryAt.Local().Format("15:04:05") + " 重试"
 		}
@@ -255,9 +254,9 @@ func describeWorkflow(p event.Payload) (round int, subject, summary string) {
 	case *workflow.WorkflowCompleted:
 		return 0, ev.WorkflowID, fmt.Sprintf("%d 个结果", len(ev.Results))
 	case *workflow.WorkflowFailed:
-		return 0, ev.FailedNode, ClipText(ev.Error, 60)
+		return 0, ev.FailedNode, negotiation.ClipText(ev.Error, 60)
 	case *workflow.WorkflowCancelled:
-		return 0, ev.WorkflowID, cmp.Or(ClipText(ev.Reason, 60), "已取消")
+		return 0, ev.WorkflowID, cmp.Or(negotiation.ClipText(ev.Reason, 60), "已取消")
 	}
 	return 0, "", ""
 }
@@ -268,17 +267,6 @@ func withName(name string) string {
 		return ""
 	}
 	return name + "："
-}
-
-// ClipText flattens s's white space and cuts it to n runes, with an
-// ellipsis when cut: a text as a one-line summary shows it (the timeline,
-// prompt 1's user history).
-func ClipText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
 }
 
 // EventContext names the part of ToWow an event type belongs to: a

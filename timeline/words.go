@@ -102,7 +102,7 @@ func forkChange(c negotiation.ForkChange) string {
 	case c.Type == negotiation.ForkReplaceFeedback && c.Feedback != nil:
 		s += "，改为「" + word(c.Feedback.FeedbackType) + "」"
 	case c.Type == negotiation.ForkChangeDemand && c.Text != "":
-		s += "「" + ClipText(c.Text, 30) + "」"
+		s += "「" + negotiation.ClipText(c.Text, 30) + "」"
 	}
 	return s
 }
@@ -120,7 +120,7 @@ func offlineReason(reason string) string {
 			}
 		}
 	}
-	return cmp.Or(ClipText(reason, 60), "已下线")
+	return cmp.Or(negotiation.ClipText(reason, 60), "已下线")
 }
 
 // skipReason says why a workflow node was skipped, without the ids the
@@ -135,5 +135,5 @@ func skipReason(reason string) string {
 	case strings.HasPrefix(reason, "the workflow failed at "):
 		return "其他步骤失败，执行终止"
 	}
-	return ClipText(reason, 60)
+	return negotiation.ClipText(reason, 60)
 }

@@ -17,5 +17,8 @@
 // Observe hook sees the events (metrics).
 //
 // The package knows no process: the negotiation, the workflow execution,
-// presence, forks and the agent directory each decide through it.
+// presence, forks and the agent directory each decide through it. One rule
+// of the negotiation context is still written here, in encode: an agent's
+// own events (offer, feedback, withdrawal) name the agent as actor and carry
+// its LLM call, and a twins' stage's channel events are the ChannelAdmin's.
 package uow

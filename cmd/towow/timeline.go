@@ -24,7 +24,7 @@ func timelineLine(e eventstore.RecordedEvent, start time.Time) string {
 		r = fmt.Sprintf("r%d", round)
 	}
 	return fmt.Sprintf("%s %+8.2fs  %-34s %-3s %-24s %s", e.RecordedAt.Local().Format("15:04:05.000"),
-		e.RecordedAt.Sub(start).Seconds(), e.Type, r, timeline.ClipText(agent, 24), summary)
+		e.RecordedAt.Sub(start).Seconds(), e.Type, r, negotiation.ClipText(agent, 24), summary)
 }
 
 func describeEvent(e eventstore.RecordedEvent) (round int, agent, summary string) {
@@ -88,7 +88,7 @@ func timelineResult(w io.Writer, done *negotiation.NegotiationCompleted, demandF
 func printProposal(w io.Writer, p *negotiation.Proposal, indent string) {
 	fmt.Fprintf(w, "%sproposal v%d (%s): %s\n", indent, p.Version, p.Type, p.Summary)
 	for _, a := range p.Assignments {
-		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), timeline.ClipText(a.Responsibility, 60))
+		fmt.Fprintf(w, "%s  - %s (%s): %s\n", indent, a.Role, cmp.Or(a.DisplayName, a.AgentID), negotiation.ClipText(a.Responsibility, 60))
 	}
 	for _, a := range p.Alternates {
 		fmt.Fprintf(w, "%s  alternate for %s: %s\n", indent, cmp.Or(a.Need, a.Role), cmp.Or(a.DisplayName, a.AgentID))

@@ -248,3 +248,15 @@ func ForkDemandText(d *DemandState, text string) (string, error) {
 	}
 	return raw, nil
 }
+
+// ClipText flattens s's white space and cuts it to n runes, with an
+// ellipsis when cut: a text as a one-line summary shows it (the timeline,
+// the understanding prompt's user history). The prompt's input depends on
+// it, so a fork reuses recorded answers only while it is unchanged..
+func ClipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}

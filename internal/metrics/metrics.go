@@ -123,7 +123,7 @@ func (m *Metrics) LLMCall(c event.LLMCall) {
 
 // Observe counts completed negotiations and rejected demands among
 // committed events, with the size of each agreed plan, its rounds and its
-// need coverage (agents.Config.Observe); the full quality scores are served by
+// need coverage (the unit of work's Observe hook, app.WriteConfig.Observe); the full quality scores are served by
 // GET /api/v1/demands/{demand_id}/quality and /api/v1/quality.
 func (m *Metrics) Observe(p event.Payload) {
 	switch e := p.(type) {
