@@ -270,7 +270,7 @@ func TestConversationReplans(t *testing.T) {
 	r.before = func() { // a canvas edit lands while the agent plans: one version sequence for both
 		if _, _, err := h.C.ChangeCanvas(ctx, id, workflow.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
 			Changes: []workflow.CanvasChange{{Type: workflow.CanvasNodeUpdated, NodeID: "milestone-4",
-				Data: &workflow.CanvasNodeData{NodeChanges: workflow.NodeChanges{Due: ptr("下周")}}}}}); err != nil {
+				Data: &workflow.CanvasNodeData{NodeChanges: workflow.NodeChanges{Due: new("下周")}}}}}); err != nil {
 			t.Error(err)
 		}
 	}
@@ -292,8 +292,6 @@ func TestConversationReplans(t *testing.T) {
 		t.Fatalf("%d refusals, want the one of the stale plan", versionRefusals)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // TestWorkflowStory is a workflow's whole story in one run: the sample demand
 // agrees with an external agent as its only venue; its plan becomes a

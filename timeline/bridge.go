@@ -48,7 +48,7 @@ var bridgeIndex = func() map[event.EventType][]string {
 	idx := map[event.EventType][]string{}
 	for _, r := range BridgeRoutes() {
 		if r.Type == "" {
-			panic(fmt.Sprintf("domain: bridge route %q names no event type", r.From))
+			panic(fmt.Sprintf("timeline: bridge route %q names no event type", r.From))
 		}
 		idx[r.Type] = append(idx[r.Type], r.Event)
 	}

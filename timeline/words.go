@@ -3,7 +3,6 @@ package timeline
 import (
 	"cmp"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/towow/towow/domain/negotiation"
@@ -107,17 +106,15 @@ func forkChange(c negotiation.ForkChange) string {
 	return s
 }
 
-// offlineReason says why an agent went offline: the presence check
-// records "silent for <duration>" for an agent that stopped calling.
+// offlineReason says why an agent went offline: silence, as the presence
+// check records it (negotiation.SilenceReason), or the reason as written.
 func offlineReason(reason string) string {
-	if rest, ok := strings.CutPrefix(reason, "silent for "); ok {
-		if d, err := time.ParseDuration(rest); err == nil {
-			switch {
-			case d >= time.Minute && d%time.Minute == 0:
-				return fmt.Sprintf("%d 分钟没有联系", d/time.Minute)
-			case d%time.Second == 0:
-				return fmt.Sprintf("%d 秒没有联系", d/time.Second)
-			}
+	if d, ok := negotiation.SilentFor(reason); ok {
+		switch {
+		case d >= time.Minute && d%time.Minute == 0:
+			return fmt.Sprintf("%d 分钟没有联系", d/time.Minute)
+		case d%time.Second == 0:
+			return fmt.Sprintf("%d 秒没有联系", d/time.Second)
 		}
 	}
 	return cmp.Or(negotiation.ClipText(reason, 60), "已下线")
@@ -127,12 +124,12 @@ func offlineReason(reason string) string {
 // recorded reason names: the workflow was cancelled, a node it depends on
 // failed, or another node failed.
 func skipReason(reason string) string {
-	switch {
-	case reason == "cancelled":
+	switch workflow.SkipCauseOf(reason) {
+	case workflow.SkipCancelled:
 		return "执行已取消"
-	case strings.HasPrefix(reason, "depends on "):
+	case workflow.SkipDependencyFailed:
 		return "所依赖的步骤失败"
-	case strings.HasPrefix(reason, "the workflow failed at "):
+	case workflow.SkipOtherNodeFailed:
 		return "其他步骤失败，执行终止"
 	}
 	return negotiation.ClipText(reason, 60)

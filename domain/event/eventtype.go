@@ -30,17 +30,17 @@ func (t EventType) Valid() bool {
 		return false
 	}
 	for _, s := range segments {
-		if !ValidSegment(s) {
+		if !validSegment(s) {
 			return false
 		}
 	}
 	return true
 }
 
-// ValidSegment reports whether s may be one dot-separated segment of an
+// validSegment reports whether s may be one dot-separated segment of an
 // event type name: lower-case ASCII letters, digits and underscores,
 // starting with a letter.
-func ValidSegment(s string) bool {
+func validSegment(s string) bool {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}

@@ -5,7 +5,7 @@ import "testing"
 // RegisterForTest replaces the registry entry of s.Type for one test.
 func RegisterForTest(t *testing.T, s EventSpec) {
 	t.Helper()
-	if err := CheckSpec(s); err != nil {
+	if err := checkSpec(s); err != nil {
 		t.Fatal(err)
 	}
 	old, had := registry[s.Type]
@@ -18,3 +18,10 @@ func RegisterForTest(t *testing.T, s EventSpec) {
 		}
 	})
 }
+
+// CheckSpec and ValidSegment expose the catalog's entry and name checks
+// to the external tests.
+var (
+	CheckSpec    = checkSpec
+	ValidSegment = validSegment
+)

@@ -13,7 +13,7 @@ var registry = map[EventType]EventSpec{}
 // start-up.
 func Register(specs ...EventSpec) {
 	for _, s := range specs {
-		if err := CheckSpec(s); err != nil {
+		if err := checkSpec(s); err != nil {
 			panic(fmt.Sprintf("event: invalid event catalog: %v", err))
 		}
 		if _, dup := registry[s.Type]; dup {

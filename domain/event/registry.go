@@ -18,8 +18,9 @@ type Upcaster func(data []byte) ([]byte, error)
 //
 // Any change to a payload's JSON shape, even a new optional field, is a new
 // schema version, because [DecodePayload] rejects unknown fields. To make
-// one: change the struct, increment SchemaVersion in the spec's entry in
-// registry.go, and add Upcasters[old] — a function that rewrites the JSON of
+// one: change the struct, replace its event.NewSpec entry (in the init of
+// the file that declares the type) by an EventSpec literal with the next
+// SchemaVersion, and add Upcasters[old] — a function that rewrites the JSON of
 // the old version into the new one (add the field's default, rename a key,
 // ...). Stored events keep their version; DecodePayload runs the chain of
 // upcasters from the stored version up to the current one before decoding,
@@ -99,10 +100,10 @@ func NewSpec[T any, PT interface {
 	}
 }
 
-// CheckSpec validates one catalog entry before it is registered: a valid
+// checkSpec validates one catalog entry before it is registered: a valid
 // type name, a schema version, a summary and a payload constructor whose
 // payload reports the same type, and upcasters only for earlier versions.
-func CheckSpec(s EventSpec) error {
+func checkSpec(s EventSpec) error {
 	switch {
 	case !s.Type.Valid():
 		return fmt.Errorf("malformed event type %q", s.Type)

@@ -1,8 +1,8 @@
 package negotiation
 
 import (
-	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/towow/towow/domain/event"
@@ -43,7 +43,7 @@ func (a *AgentState) Silence(lastContact, now time.Time, window time.Duration) [
 	if now.Sub(last) < window {
 		return nil
 	}
-	return []event.Payload{&AgentOffline{AgentID: a.ID, Reason: fmt.Sprintf("silent for %s", window),
+	return []event.Payload{&AgentOffline{AgentID: a.ID, Reason: SilenceReason(window),
 		LastContactAt: last, OfflineAt: now}}
 }
 
@@ -59,4 +59,22 @@ func Capabilities(p AgentProfile) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// silencePrefix starts the reason of an agent taken offline for silence.
+const silencePrefix = "silent for "
+
+// SilenceReason is the recorded reason of an agent taken offline because
+// it made no contact for window: "silent for 5m0s".
+func SilenceReason(window time.Duration) string { return silencePrefix + window.String() }
+
+// SilentFor reads a SilenceReason back: the window, and whether reason is
+// one (a reason written otherwise is not).
+func SilentFor(reason string) (time.Duration, bool) {
+	rest, ok := strings.CutPrefix(reason, silencePrefix)
+	if !ok {
+		return 0, false
+	}
+	d, err := time.ParseDuration(rest)
+	return d, err == nil
 }

@@ -3,6 +3,7 @@ package workflow
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/towow/towow/domain/event"
@@ -155,7 +156,7 @@ func (w *Workflow) cancel(decisionID, reason string) []event.Payload {
 	var out []event.Payload
 	for _, n := range w.Nodes {
 		if w.Run(n.ID).Status == NodeStatusPending {
-			out = append(out, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: "cancelled"})
+			out = append(out, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: skipCancelled})
 		}
 	}
 	return append(out, &WorkflowCancelled{WorkflowID: w.ID, DecisionID: decisionID, Reason: reason})
@@ -183,9 +184,9 @@ func (w *Workflow) settle(events []event.Payload) []event.Payload {
 	if failed := next.failedForGood(); failed != "" {
 		for _, n := range next.Nodes {
 			if next.Run(n.ID).Status == NodeStatusPending {
-				reason := "the workflow failed at " + failed
+				reason := skipOtherFailed + failed
 				if dependsOn(next, n.ID, failed) {
-					reason = "depends on " + failed + ", which failed"
+					reason = skipDependency + failed + ", which failed"
 				}
 				events = append(events, &NodeSkipped{WorkflowID: w.ID, NodeID: n.ID, NodeType: n.Type, Reason: reason})
 			}
@@ -305,4 +306,38 @@ func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string,
 		reason += "：" + comment
 	}
 	return w.FailNode(nodeID, r.Attempt, reason, false, now)
+}
+
+// The recorded reasons of a skipped node (NodeSkipped.Reason): the
+// workflow was cancelled; a node it depends on failed for good ("depends
+// on <id>, which failed"); another node failed for good ("the workflow
+// failed at <id>").
+const (
+	skipCancelled   = "cancelled"
+	skipDependency  = "depends on "
+	skipOtherFailed = "the workflow failed at "
+)
+
+// SkipCause is why a node was skipped, read from its recorded reason.
+type SkipCause int
+
+// The causes of a skip; SkipOther is a reason written otherwise.
+const (
+	SkipOther SkipCause = iota
+	SkipCancelled
+	SkipDependencyFailed
+	SkipOtherNodeFailed
+)
+
+// SkipCauseOf reads a NodeSkipped reason back into its cause.
+func SkipCauseOf(reason string) SkipCause {
+	switch {
+	case reason == skipCancelled:
+		return SkipCancelled
+	case strings.HasPrefix(reason, skipDependency):
+		return SkipDependencyFailed
+	case strings.HasPrefix(reason, skipOtherFailed):
+		return SkipOtherNodeFailed
+	}
+	return SkipOther
 }

@@ -146,12 +146,12 @@ func TestDecide(t *testing.T) {
 			Title: "通知", URL: "https://hooks.example.com/x"}}), "", []string{"decision.validated", "workflow.node_added"}},
 		{"update that changes nothing", planned(), decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "task-1", Changes: &NodeChanges{}}), "node_fields", nil},
 		{"update the due date", planned(), decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "milestone-1",
-			Changes: &NodeChanges{Due: ptr("第一周周三")}}), "", []string{"decision.validated", "workflow.node_updated"}},
+			Changes: &NodeChanges{Due: new("第一周周三")}}), "", []string{"decision.validated", "workflow.node_updated"}},
 		{"update a running node", started, decision("d1", DecisionUpdateNode, 2, DecisionPayload{NodeID: "task-1",
-			Changes: &NodeChanges{Title: ptr("x")}}), "frozen_nodes", nil},
+			Changes: &NodeChanges{Title: new("x")}}), "frozen_nodes", nil},
 		{"an edge into a running node", started, decision("d1", DecisionConnect, 2, DecisionPayload{From: "task-3", To: "task-1"}), "frozen_nodes", nil},
 		{"update a pending node while running", started, decision("d1", DecisionUpdateNode, 2, DecisionPayload{NodeID: "task-3",
-			Changes: &NodeChanges{Title: ptr("x")}}), "", []string{"decision.validated", "workflow.node_updated"}},
+			Changes: &NodeChanges{Title: new("x")}}), "", []string{"decision.validated", "workflow.node_updated"}},
 		{"execute a draft", planned(), decision("d1", DecisionExecuteWorkflow, 1, DecisionPayload{}), "",
 			[]string{"decision.validated", "workflow.started"}},
 		{"execute twice", started, decision("d1", DecisionExecuteWorkflow, 2, DecisionPayload{}), "workflow_state", nil},
@@ -217,7 +217,7 @@ func TestDecideCorrectsAndIsIdempotent(t *testing.T) {
 		t.Fatalf("a repeated decision: %v %v", again, err)
 	}
 	// An update's clamped timeout is corrected too.
-	evs, _ = w.Decide(decision("d2", DecisionUpdateNode, 2, DecisionPayload{NodeID: "task-1", Changes: &NodeChanges{TimeoutSeconds: ptr(-5)}}), allowed)
+	evs, _ = w.Decide(decision("d2", DecisionUpdateNode, 2, DecisionPayload{NodeID: "task-1", Changes: &NodeChanges{TimeoutSeconds: new(-5)}}), allowed)
 	if u, ok := evs[1].(*WorkflowNodeUpdated); !ok || u.Node.TimeoutSeconds != MinNodeTimeoutSeconds {
 		t.Fatalf("%s", shortTypes(evs))
 	}

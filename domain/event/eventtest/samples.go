@@ -287,9 +287,7 @@ var (
 		TimeoutSeconds: 30, MaxAttempts: 3, SubChannelID: "collab-abc12345-1", Position: workflow.Position{X: 1, Y: 2}}
 	sampleDecision = workflow.Decision{DecisionID: "dec-1", Type: workflow.DecisionCreateNode, Actor: event.ActorConversation, ClientID: "tab-1",
 		Confidence: 0.9, BaseVersion: 1, Payload: workflow.DecisionPayload{NodeID: "task-1", Node: &sampleNode, After: []string{"a"},
-			Before: []string{"b"}, Changes: &workflow.NodeChanges{Title: ptr("t"), Description: ptr("d"), AssigneeID: ptr("x"), Role: ptr("r"),
-				Due: ptr("d"), WaitUntil: &sampleTime, URL: ptr("u"), Body: &map[string]string{"k": "v"}, TimeoutSeconds: ptr(5),
-				MaxAttempts: ptr(2)}, From: "a", To: "b", Position: &workflow.Position{X: 3, Y: 4}, Reason: "r"}}
+			Before: []string{"b"}, Changes: &workflow.NodeChanges{Title: new("t"), Description: new("d"), AssigneeID: new("x"), Role: new("r"),
+				Due: new("d"), WaitUntil: &sampleTime, URL: new("u"), Body: &map[string]string{"k": "v"}, TimeoutSeconds: new(5),
+				MaxAttempts: new(2)}, From: "a", To: "b", Position: &workflow.Position{X: 3, Y: 4}, Reason: "r"}}
 )
-
-func ptr[T any](v T) *T { return &v }

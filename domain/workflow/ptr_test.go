@@ -1,3 +1,0 @@
-package workflow
-
-func ptr[T any](v T) *T { return &v }
