@@ -97,7 +97,7 @@ func TestNodeTypeRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := c.t.Spec()
-		if got := DefaultNodeTimeout(c.t); got != c.timeout {
+		if got := c.t.Spec().Timeout; got != c.timeout {
 			t.Errorf("%s: timeout %s, want %s", c.t, got, c.timeout)
 		}
 		if got := (WorkflowNode{Type: c.t}).Attempts(); got != c.attempts {

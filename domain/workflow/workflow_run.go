@@ -10,12 +10,6 @@ import (
 	"github.com/towow/towow/domain/negotiation"
 )
 
-// DefaultNodeTimeout is how long one attempt of a node of type t may run
-// when the node does not say (TimeoutSeconds): its spec's Timeout (a
-// person's task a day, an approval a week, an http call 30 s, a wait
-// until its time plus a minute).
-func DefaultNodeTimeout(t NodeType) time.Duration { return t.Spec().Timeout }
-
 // DefaultHTTPAttempts is how often an http node is tried by default.
 const DefaultHTTPAttempts = 3
 
@@ -23,7 +17,7 @@ const DefaultHTTPAttempts = 3
 // started on a timer (a wait) lasts until its time (from now), plus the
 // timeout.
 func (n WorkflowNode) Timeout(now time.Time) time.Duration {
-	d := DefaultNodeTimeout(n.Type)
+	d := n.Type.Spec().Timeout // the type's default, when the node does not say
 	if n.TimeoutSeconds > 0 {
 		d = time.Duration(n.TimeoutSeconds) * time.Second
 	}
