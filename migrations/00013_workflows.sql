@@ -2,25 +2,19 @@
 -- The workflows read model (projections/workflows.go): one row per workflow
 -- stream, holding the workflow as the domain's fold (workflow.Workflow.Apply)
 -- leaves it after the stream's last event, and the cursor of that event.
--- state is the folded workflow.Workflow as encoding/json writes it; the
--- columns beside it are copies of its fields that the queries filter on.
--- A stream whose workflow was never created (a decision refused before the
--- agreement) has a row with an empty status: the read functions treat it
--- as no workflow.
+-- state is the folded workflow.Workflow as encoding/json writes it;
+-- demand_id, channel_id and user_id are copies of its fields that the open
+-- nodes' query returns. A stream whose workflow was never created (a
+-- decision refused before the agreement) has a row whose state is no
+-- workflow: the read functions treat it as none.
 CREATE TABLE workflows (
     workflow_id    text PRIMARY KEY,
     demand_id      text        NOT NULL,
     channel_id     text        NOT NULL,
     user_id        text        NOT NULL,
-    status         text        NOT NULL, -- draft, running, completed, failed, cancelled ('' before creation)
-    version        int         NOT NULL,
     state          jsonb       NOT NULL,
-    first_position bigint      NOT NULL,
-    last_position  bigint      NOT NULL, -- the stream's last event folded: the canvas's cursor
-    created_at     timestamptz NOT NULL,
-    updated_at     timestamptz NOT NULL
+    last_position  bigint      NOT NULL  -- the stream's last event folded: the canvas's cursor
 );
-CREATE INDEX workflows_user_idx ON workflows (user_id, first_position);
 
 -- The nodes of a workflow that wait for someone: running task nodes (for
 -- their assignee's inbox) and running approval nodes (for the demand's

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/workflow"
@@ -75,10 +74,8 @@ func applyWorkflow(ctx context.Context, q *sqlcdb.Queries, e eventstore.Recorded
 	if err := foldWorkflow(&w, p); err != nil {
 		return fmt.Errorf("workflow %q: %w", id, err)
 	}
-	// The first event's position and time are kept by the upsert when the
-	// row exists.
 	var out workflowWrites
-	if err := out.add(id, &w, e.Position, e.Position, e.RecordedAt, e.RecordedAt); err != nil {
+	if err := out.add(id, &w, e.Position); err != nil {
 		return err
 	}
 	if err := q.DeleteWorkflowOpenNodes(ctx, []string{id}); err != nil {
@@ -112,9 +109,8 @@ const workflowRebuildChunk = 500
 // workflow's row and open nodes.
 func rebuildWorkflows(q *sqlcdb.Queries, ctx context.Context, head int64) error {
 	type folding struct {
-		w                    workflow.Workflow
-		first, last          int64
-		createdAt, updatedAt time.Time
+		w    workflow.Workflow
+		last int64
 	}
 	byID := map[string]*folding{}
 	var order []string
@@ -132,7 +128,7 @@ func rebuildWorkflows(q *sqlcdb.Queries, ctx context.Context, head int64) error 
 			id, _ := workflowOf(r.StreamID)
 			f := byID[id]
 			if f == nil {
-				f = &folding{first: r.GlobalPosition, createdAt: r.RecordedAt}
+				f = &folding{}
 				byID[id] = f
 				order = append(order, id)
 			}
@@ -143,7 +139,7 @@ func rebuildWorkflows(q *sqlcdb.Queries, ctx context.Context, head int64) error 
 			if err := foldWorkflow(&f.w, p); err != nil {
 				return fmt.Errorf("rebuild workflows: workflow %q at position %d: %w", id, r.GlobalPosition, err)
 			}
-			f.last, f.updatedAt = r.GlobalPosition, r.RecordedAt
+			f.last = r.GlobalPosition
 		}
 		after = rows[len(rows)-1].GlobalPosition
 	}
@@ -151,7 +147,7 @@ func rebuildWorkflows(q *sqlcdb.Queries, ctx context.Context, head int64) error 
 		var out workflowWrites
 		for _, id := range chunk {
 			f := byID[id]
-			if err := out.add(id, &f.w, f.first, f.last, f.createdAt, f.updatedAt); err != nil {
+			if err := out.add(id, &f.w, f.last); err != nil {
 				return fmt.Errorf("rebuild workflows: %w", err)
 			}
 		}
@@ -169,18 +165,16 @@ type workflowWrites struct {
 	nodes sqlcdb.InsertWorkflowOpenNodesParams
 }
 
-// add queues workflow id's row (w after the event at position last; first
-// is its stream's first event) and its open nodes.
-func (o *workflowWrites) add(id string, w *workflow.Workflow, first, last int64, createdAt, updatedAt time.Time) error {
+// add queues workflow id's row (w after the event at position last) and
+// its open nodes.
+func (o *workflowWrites) add(id string, w *workflow.Workflow, last int64) error {
 	state, err := json.Marshal(w)
 	if err != nil {
 		return fmt.Errorf("workflow %q: encode: %w", id, err)
 	}
 	r := &o.rows
 	r.WorkflowIds, r.DemandIds, r.ChannelIds = append(r.WorkflowIds, id), append(r.DemandIds, w.DemandID), append(r.ChannelIds, w.ChannelID)
-	r.UserIds, r.Statuses, r.Versions = append(r.UserIds, w.UserID), append(r.Statuses, string(w.Status)), append(r.Versions, int32(w.Version))
-	r.States, r.FirstPositions, r.LastPositions = append(r.States, string(state)), append(r.FirstPositions, first), append(r.LastPositions, last)
-	r.CreatedAts, r.UpdatedAts = append(r.CreatedAts, createdAt), append(r.UpdatedAts, updatedAt)
+	r.UserIds, r.States, r.LastPositions = append(r.UserIds, w.UserID), append(r.States, string(state)), append(r.LastPositions, last)
 	for i, n := range w.Nodes {
 		assignee, open := openFor(w, n)
 		if !open {

@@ -6,31 +6,21 @@ SELECT coalesce((SELECT w.state FROM workflows w WHERE w.workflow_id = @workflow
 -- name: UpsertWorkflows :exec
 -- The rows of workflows after an event of their streams, live (one) and in
 -- a rebuild (many), in one statement (one element per workflow in every
--- array). A row keeps the position and time of its stream's first event.
-INSERT INTO workflows AS w (workflow_id, demand_id, channel_id, user_id, status, version, state,
-                            first_position, last_position, created_at, updated_at)
-SELECT r.workflow_id, r.demand_id, r.channel_id, r.user_id, r.status, r.version, r.state::jsonb,
-       r.first_position, r.last_position, r.created_at, r.updated_at
-FROM (SELECT unnest(@workflow_ids::text[])         AS workflow_id,
-             unnest(@demand_ids::text[])           AS demand_id,
-             unnest(@channel_ids::text[])          AS channel_id,
-             unnest(@user_ids::text[])             AS user_id,
-             unnest(@statuses::text[])             AS status,
-             unnest(@versions::int[])              AS version,
-             unnest(@states::text[])               AS state,
-             unnest(@first_positions::bigint[])    AS first_position,
-             unnest(@last_positions::bigint[])     AS last_position,
-             unnest(@created_ats::timestamptz[])   AS created_at,
-             unnest(@updated_ats::timestamptz[])   AS updated_at) AS r
+-- array).
+INSERT INTO workflows AS w (workflow_id, demand_id, channel_id, user_id, state, last_position)
+SELECT r.workflow_id, r.demand_id, r.channel_id, r.user_id, r.state::jsonb, r.last_position
+FROM (SELECT unnest(@workflow_ids::text[])      AS workflow_id,
+             unnest(@demand_ids::text[])        AS demand_id,
+             unnest(@channel_ids::text[])       AS channel_id,
+             unnest(@user_ids::text[])          AS user_id,
+             unnest(@states::text[])            AS state,
+             unnest(@last_positions::bigint[])  AS last_position) AS r
 ON CONFLICT (workflow_id) DO UPDATE SET
     demand_id     = excluded.demand_id,
     channel_id    = excluded.channel_id,
     user_id       = excluded.user_id,
-    status        = excluded.status,
-    version       = excluded.version,
     state         = excluded.state,
-    last_position = excluded.last_position,
-    updated_at    = excluded.updated_at;
+    last_position = excluded.last_position;
 
 -- name: DeleteWorkflowOpenNodes :exec
 -- The open nodes of workflows, before they are written again.
@@ -52,7 +42,7 @@ FROM (SELECT unnest(@workflow_ids::text[]) AS workflow_id,
 -- Rebuild: the events of every workflow stream after a position up to the
 -- head, a page at a time, in log order (what the live fold reads, event by
 -- event).
-SELECT global_position, stream_id, event_type, payload, recorded_at,
+SELECT global_position, stream_id, event_type, payload,
        coalesce((metadata ->> 'schema_version')::int, 0)::int AS schema_version
 FROM events
 WHERE global_position > @after_position AND global_position <= @head_position

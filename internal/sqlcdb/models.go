@@ -282,17 +282,12 @@ type Stream struct {
 }
 
 type Workflow struct {
-	WorkflowID    string          `json:"workflow_id"`
-	DemandID      string          `json:"demand_id"`
-	ChannelID     string          `json:"channel_id"`
-	UserID        string          `json:"user_id"`
-	Status        string          `json:"status"`
-	Version       int32           `json:"version"`
-	State         json.RawMessage `json:"state"`
-	FirstPosition int64           `json:"first_position"`
-	LastPosition  int64           `json:"last_position"`
-	CreatedAt     time.Time       `json:"created_at"`
-	UpdatedAt     time.Time       `json:"updated_at"`
+	WorkflowID   string          `json:"workflow_id"`
+	DemandID     string          `json:"demand_id"`
+	ChannelID    string          `json:"channel_id"`
+	UserID       string          `json:"user_id"`
+	State        json.RawMessage `json:"state"`
+	LastPosition int64           `json:"last_position"`
 }
 
 type WorkflowOpenNode struct {

@@ -8,7 +8,6 @@ package sqlcdb
 import (
 	"context"
 	"encoding/json"
-	"time"
 )
 
 const checksumWorkflows = `-- name: ChecksumWorkflows :one
@@ -181,68 +180,48 @@ func (q *Queries) ListOpenWorkflowNodes(ctx context.Context, arg ListOpenWorkflo
 }
 
 const upsertWorkflows = `-- name: UpsertWorkflows :exec
-INSERT INTO workflows AS w (workflow_id, demand_id, channel_id, user_id, status, version, state,
-                            first_position, last_position, created_at, updated_at)
-SELECT r.workflow_id, r.demand_id, r.channel_id, r.user_id, r.status, r.version, r.state::jsonb,
-       r.first_position, r.last_position, r.created_at, r.updated_at
-FROM (SELECT unnest($1::text[])         AS workflow_id,
-             unnest($2::text[])           AS demand_id,
-             unnest($3::text[])          AS channel_id,
-             unnest($4::text[])             AS user_id,
-             unnest($5::text[])             AS status,
-             unnest($6::int[])              AS version,
-             unnest($7::text[])               AS state,
-             unnest($8::bigint[])    AS first_position,
-             unnest($9::bigint[])     AS last_position,
-             unnest($10::timestamptz[])   AS created_at,
-             unnest($11::timestamptz[])   AS updated_at) AS r
+INSERT INTO workflows AS w (workflow_id, demand_id, channel_id, user_id, state, last_position)
+SELECT r.workflow_id, r.demand_id, r.channel_id, r.user_id, r.state::jsonb, r.last_position
+FROM (SELECT unnest($1::text[])      AS workflow_id,
+             unnest($2::text[])        AS demand_id,
+             unnest($3::text[])       AS channel_id,
+             unnest($4::text[])          AS user_id,
+             unnest($5::text[])            AS state,
+             unnest($6::bigint[])  AS last_position) AS r
 ON CONFLICT (workflow_id) DO UPDATE SET
     demand_id     = excluded.demand_id,
     channel_id    = excluded.channel_id,
     user_id       = excluded.user_id,
-    status        = excluded.status,
-    version       = excluded.version,
     state         = excluded.state,
-    last_position = excluded.last_position,
-    updated_at    = excluded.updated_at
+    last_position = excluded.last_position
 `
 
 type UpsertWorkflowsParams struct {
-	WorkflowIds    []string    `json:"workflow_ids"`
-	DemandIds      []string    `json:"demand_ids"`
-	ChannelIds     []string    `json:"channel_ids"`
-	UserIds        []string    `json:"user_ids"`
-	Statuses       []string    `json:"statuses"`
-	Versions       []int32     `json:"versions"`
-	States         []string    `json:"states"`
-	FirstPositions []int64     `json:"first_positions"`
-	LastPositions  []int64     `json:"last_positions"`
-	CreatedAts     []time.Time `json:"created_ats"`
-	UpdatedAts     []time.Time `json:"updated_ats"`
+	WorkflowIds   []string `json:"workflow_ids"`
+	DemandIds     []string `json:"demand_ids"`
+	ChannelIds    []string `json:"channel_ids"`
+	UserIds       []string `json:"user_ids"`
+	States        []string `json:"states"`
+	LastPositions []int64  `json:"last_positions"`
 }
 
 // The rows of workflows after an event of their streams, live (one) and in
 // a rebuild (many), in one statement (one element per workflow in every
-// array). A row keeps the position and time of its stream's first event.
+// array).
 func (q *Queries) UpsertWorkflows(ctx context.Context, arg UpsertWorkflowsParams) error {
 	_, err := q.db.Exec(ctx, upsertWorkflows,
 		arg.WorkflowIds,
 		arg.DemandIds,
 		arg.ChannelIds,
 		arg.UserIds,
-		arg.Statuses,
-		arg.Versions,
 		arg.States,
-		arg.FirstPositions,
 		arg.LastPositions,
-		arg.CreatedAts,
-		arg.UpdatedAts,
 	)
 	return err
 }
 
 const workflowStreamEvents = `-- name: WorkflowStreamEvents :many
-SELECT global_position, stream_id, event_type, payload, recorded_at,
+SELECT global_position, stream_id, event_type, payload,
        coalesce((metadata ->> 'schema_version')::int, 0)::int AS schema_version
 FROM events
 WHERE global_position > $1 AND global_position <= $2
@@ -263,7 +242,6 @@ type WorkflowStreamEventsRow struct {
 	StreamID       string          `json:"stream_id"`
 	EventType      string          `json:"event_type"`
 	Payload        json.RawMessage `json:"payload"`
-	RecordedAt     time.Time       `json:"recorded_at"`
 	SchemaVersion  int32           `json:"schema_version"`
 }
 
@@ -289,7 +267,6 @@ func (q *Queries) WorkflowStreamEvents(ctx context.Context, arg WorkflowStreamEv
 			&i.StreamID,
 			&i.EventType,
 			&i.Payload,
-			&i.RecordedAt,
 			&i.SchemaVersion,
 		); err != nil {
 			return nil, err
