@@ -10,6 +10,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/projections"
 )
 
@@ -143,14 +144,31 @@ func (h *agentHandlers) registerAgentViews(api huma.API) {
 		} else if err != nil {
 			return nil, problem(err)
 		}
+		p := principalOf(ctx)
+		if p.Kind == identity.KindAgent && p.ID != in.AgentID {
+			return nil, notFound(fmt.Sprintf("no agent %s", in.AgentID)) // another agent's history is not its to read
+		}
 		rows, err := h.reads.AgentHistory(ctx, in.AgentID, in.Cursor, in.Limit)
 		if err != nil {
 			return nil, problem(err)
 		}
 		out := &AgentHistoryOutput{}
-		out.Body.AgentID, out.Body.Participations = in.AgentID, rows
+		out.Body.AgentID, out.Body.Participations = in.AgentID, []projections.Participation{}
 		if len(rows) == in.Limit {
 			out.Body.NextCursor = rows[len(rows)-1].Cursor
+		}
+		// A user sees the agent's part in their own negotiations only (a
+		// page may then list fewer than limit; next_cursor still goes on).
+		for _, r := range rows {
+			ok := p.Kind == identity.KindAgent || p.IsAdmin()
+			if !ok {
+				if ok, err = h.guard.owners.canSee(ctx, p, demandRes, r.RootDemandID); err != nil {
+					return nil, problem(err)
+				}
+			}
+			if ok {
+				out.Body.Participations = append(out.Body.Participations, r)
+			}
 		}
 		return out, nil
 	})

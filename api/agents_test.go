@@ -45,7 +45,11 @@ func (a *testAPI) do(t *testing.T, method, path, token string, body, out any) (i
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if token != "" {
+	switch token {
+	case "":
+	case noCredentials:
+		req.Header.Set("Authorization", noCredentials)
+	default:
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -125,9 +129,9 @@ func TestAgentsAdmin(t *testing.T) {
 		status       int
 		code         string
 	}{
-		{"no token", "POST", "/api/v1/agents", "", twin, 401, api.CodeUnauthorized},
+		{"no token", "POST", "/api/v1/agents", noCredentials, twin, 401, api.CodeUnauthorized},
 		{"wrong token", "POST", "/api/v1/agents", "not-the-admin-token", twin, 401, api.CodeUnauthorized},
-		{"agent token is not admin", "POST", "/api/v1/agents", extW.Token, twin, 401, api.CodeUnauthorized},
+		{"agent token is not admin", "POST", "/api/v1/agents", extW.Token, twin, 403, api.CodeForbidden},
 		{"exists", "POST", "/api/v1/agents", adm, twin, 409, "TOWOW_AGENT_002"},
 		{"invalid profile", "POST", "/api/v1/agents", adm, bad, 422, "TOWOW_AGENT_001"},
 		{"missing fields", "POST", "/api/v1/agents", adm, `{"agent_id":"user_agent_x"}`, 422, api.CodeBadRequest},
@@ -141,9 +145,9 @@ func TestAgentsAdmin(t *testing.T) {
 		{"bulk with a repeated id", "POST", "/api/v1/agents/bulk", adm,
 			[]negotiation.AgentProfile{externalProfile("user_agent_ok", "好", "场地提供"), externalProfile("user_agent_ok", "好", "场地提供")}, 422, "TOWOW_AGENT_001"},
 		{"bulk not an array", "POST", "/api/v1/agents/bulk", adm, `{"agent_id":"x"}`, 422, api.CodeBadRequest},
-		{"agent endpoint without token", "POST", "/api/v1/channels/collab-x/offers", "", map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
+		{"agent endpoint without token", "POST", "/api/v1/channels/collab-x/offers", noCredentials, map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
 		{"agent endpoint with a made-up token", "POST", "/api/v1/channels/collab-x/offers", "towow_agent_made-up", map[string]any{"decision": "participate"}, 401, api.CodeUnauthorized},
-		{"agent endpoint with the admin token", "GET", "/api/v1/agent/inbox", adm, nil, 401, api.CodeUnauthorized},
+		{"agent endpoint with the admin token", "GET", "/api/v1/agent/inbox", adm, nil, 403, api.CodeForbidden},
 		{"offer to an unknown channel", "POST", "/api/v1/channels/collab-nope/offers", extW.Token, map[string]any{"decision": "participate", "contribution": "场地"}, 404, api.CodeNotFound},
 		{"offer with a bad decision", "POST", "/api/v1/channels/collab-nope/offers", extW.Token, map[string]any{"decision": "maybe"}, 422, api.CodeBadRequest},
 		{"unknown agent (read model)", "GET", "/api/v1/agents/user_agent_nobody", "", nil, 404, api.CodeNotFound},
@@ -249,7 +253,7 @@ func TestAgentsAdmin(t *testing.T) {
 	}
 
 	// Rebuild over the API (admin only): the same rows again.
-	if st, p := a.do(t, "POST", "/api/v1/admin/projections/agents/rebuild", "", nil, nil); st != 401 || p.Code != api.CodeUnauthorized {
+	if st, p := a.do(t, "POST", "/api/v1/admin/projections/agents/rebuild", noCredentials, nil, nil); st != 401 || p.Code != api.CodeUnauthorized {
 		t.Fatalf("rebuild without token: %d %+v", st, p)
 	}
 	if st, p := a.do(t, "POST", "/api/v1/admin/projections/nope/rebuild", adm, nil, nil); st != 404 || p.Code != api.CodeNotFound {

@@ -20,6 +20,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/web"
 )
@@ -67,6 +68,10 @@ type Server struct {
 	// AdminToken is the bearer token of the operator operations (agent
 	// directory writes, rebuilds); empty: every such request is refused.
 	AdminToken string
+	// People verifies people's bearer tokens and console sessions, and
+	// signs the sessions (local mode, or an OpenID Connect issuer); nil: no
+	// one signs in, and only the admin and external agents are served.
+	People *identity.Authority
 	// Logger logs refused input (WARN) and every 5xx with its cause
 	// (ERROR), with the request id; nil: discard.
 	Logger *slog.Logger
@@ -118,6 +123,7 @@ func (s *Server) Handler() http.Handler {
 	cfg.Transformers = append(cfg.Transformers, s.logServerErrors)
 	api := humago.New(mux, cfg)
 	g := s.groups()
+	api.UseMiddleware(g.guard.authorize(api))
 	g.ops.registerHealth(api)
 	g.ops.registerReady(api)
 	if s.Commands != nil {
@@ -144,6 +150,9 @@ func (s *Server) Handler() http.Handler {
 		g.quality.registerCompare(api)
 		g.quality.registerForks(api)
 	}
+	if err := checkRules(api.OpenAPI()); err != nil {
+		panic(err) // a programming error: every operation has a rule
+	}
 	documentErrors(api.OpenAPI())
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())
@@ -165,12 +174,20 @@ func (s *Server) Handler() http.Handler {
 		}
 		writeProblem(w, newProblem(http.StatusNotFound, CodeNotFound, "no such API path: "+r.Method+" "+r.URL.Path+" (see /docs)"))
 	})
-	return withCORS(s.CORSOrigins, s.edge(routeNamed(mux)))
+	csrf := http.NewCrossOriginProtection()
+	for _, o := range s.CORSOrigins {
+		if o != "*" {
+			_ = csrf.AddTrustedOrigin(o)
+		}
+	}
+	s.registerSignIn(mux, g.guard, csrf)
+	return withCORS(s.CORSOrigins, s.edge(g.guard.authenticate(csrf, routeNamed(mux))))
 }
 
 // handlerGroups are the operations' handler types, one per resource
 // group, each holding only the dependencies its operations use.
 type handlerGroups struct {
+	guard     guard
 	ops       *opsHandlers
 	demands   *demandHandlers
 	events    *eventHandlers
@@ -184,20 +201,21 @@ type handlerGroups struct {
 // pieces several groups share (the credential guard, the live streams,
 // the workflow reads) are built once.
 func (s *Server) groups() handlerGroups {
-	g := guard{adminToken: s.AdminToken, commands: s.Commands}
+	g := guard{adminToken: s.AdminToken, commands: s.Commands, people: s.People, owners: newOwners(s.Events)}
 	streams := &streamer{events: s.Events, hub: s.Hub, notifier: s.Notifier, metrics: s.Metrics,
 		frames: newFrameCache(8192), heartbeat: s.Heartbeat, writeTimeout: s.SSEWriteTimeout}
 	flows := &workflowReader{events: s.Events, reads: s.ReadModels}
 	return handlerGroups{
+		guard:    g,
 		ops:      &opsHandlers{db: s.DB, ready: s.Ready, status: s.Status, events: s.Events, reads: s.ReadModels, guard: g},
 		demands:  &demandHandlers{commands: s.Commands, reads: s.ReadModels},
-		events:   &eventHandlers{events: s.Events, streams: streams},
+		events:   &eventHandlers{events: s.Events, streams: streams, owners: g.owners},
 		channels: &channelHandlers{events: s.Events, reads: s.ReadModels},
 		agents: &agentHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, guard: g,
 			workflows: flows},
 		workflows: &workflowHandlers{commands: s.Commands, workflows: flows, streams: streams, metrics: s.Metrics,
 			guard: g},
-		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels},
+		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners},
 	}
 }
 

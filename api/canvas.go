@@ -40,7 +40,7 @@ type CanvasChangesInput struct {
 		ClientID    string                  `json:"client_id" minLength:"1" maxLength:"80" doc:"the client (canvas tab) that made the changes: its stream acknowledges them instead of echoing them"`
 		BaseVersion int                     `json:"base_version" minimum:"0" doc:"the version the changes were made on"`
 		BatchID     string                  `json:"batch_id,omitempty" maxLength:"64" doc:"idempotency key: the same batch is ruled on once (one is drawn when absent); change i is decision <batch_id>-<i>"`
-		UserID      string                  `json:"user_id,omitempty" maxLength:"128" doc:"who edits (the actor is user:<user_id>)"`
+		UserID      string                  `json:"user_id,omitempty" maxLength:"128" doc:"leave it out: the signed-in user edits (another user's id is 422 TOWOW_AUTH_003)"`
 		Changes     []workflow.CanvasChange `json:"changes" minItems:"1" maxItems:"100"`
 	}
 }
@@ -83,9 +83,9 @@ func (h *workflowHandlers) registerCanvas(api huma.API) {
 		MaxBodyBytes: 256 << 10,
 	}, func(ctx context.Context, in *CanvasChangesInput) (*CanvasChangesOutput, error) {
 		b := in.Body
-		actor := "user"
-		if b.UserID != "" {
-			actor = "user:" + b.UserID
+		actor, err := userActor(ctx, b.UserID, "body.user_id")
+		if err != nil {
+			return nil, err
 		}
 		res, pos, err := h.commands.ChangeCanvas(ctx, in.WorkflowID, workflow.CanvasBatch{BatchID: b.BatchID, ClientID: b.ClientID,
 			Actor: actor, BaseVersion: b.BaseVersion, Changes: b.Changes})

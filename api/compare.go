@@ -57,6 +57,11 @@ func (h *qualityHandlers) registerCompare(api huma.API) {
 		Description: "Each side is scored from its tree's events as GET /api/v1/demands/{demand_id}/quality does (a running negotiation: as it is so far, quality.final false). The diff goes from left to right.",
 		Tags:        []string{"demands", "quality"},
 	}, func(ctx context.Context, in *CompareInput) (*CompareOutput, error) {
+		for _, id := range []string{in.Left, in.Right} {
+			if err := h.owners.seeDemand(ctx, id); err != nil {
+				return nil, err
+			}
+		}
 		return h.compare(ctx, in.Left, in.Right)
 	})
 }

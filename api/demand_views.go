@@ -16,7 +16,7 @@ import (
 type ListDemandsInput struct {
 	MinCursor
 	Status     string    `query:"status" enum:"processing,completed,failed" doc:"only demands in this status"`
-	UserID     string    `query:"user_id" doc:"only this user's demands"`
+	UserID     string    `query:"user_id" maxLength:"128" doc:"the operator's filter: only this user's demands (a user sees their own; another user_id is 422 TOWOW_AUTH_003)"`
 	Since      time.Time `query:"since" doc:"submitted at or after (RFC 3339)"`
 	Before     time.Time `query:"before" doc:"submitted before (RFC 3339)"`
 	IncludeSub bool      `query:"include_sub" doc:"include the sub-demands spawned for gaps (default: root demands only)"`
@@ -57,7 +57,11 @@ func (h *demandHandlers) registerDemandViews(api huma.API) {
 		if err := waitFor(ctx, h.reads, in.MinCursor, projections.Demands{}.Name()); err != nil {
 			return nil, err
 		}
-		rows, err := h.reads.ListDemands(ctx, projections.DemandFilter{Status: in.Status, UserID: in.UserID,
+		scope, err := ownScope(ctx, in.UserID)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := h.reads.ListDemands(ctx, projections.DemandFilter{Status: in.Status, UserID: scope,
 			Since: in.Since, Until: in.Before, IncludeSub: in.IncludeSub, Before: in.Cursor, Limit: in.Limit})
 		if err != nil {
 			return nil, problem(err)

@@ -21,7 +21,7 @@ type demandHandlers struct {
 type SubmitDemandInput struct {
 	Body struct {
 		RawInput string `json:"raw_input" doc:"The demand in the user's own words (Chinese or English), at most 10,000 characters" example:"我想在北京办一场AI主题聚会，需要场地和嘉宾"`
-		UserID   string `json:"user_id" minLength:"1" maxLength:"128" doc:"Who submits it" example:"user_alice"`
+		UserID   string `json:"user_id,omitempty" maxLength:"128" doc:"Leave it out: the demand is the signed-in user's. Only the operator (admin token) names a user here; a user_id that is not the caller's is 422 TOWOW_AUTH_003"`
 	}
 }
 
@@ -55,7 +55,11 @@ func (h *demandHandlers) registerDemands(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  64 << 10,
 	}, func(ctx context.Context, in *SubmitDemandInput) (*SubmitDemandOutput, error) {
-		sub, err := h.commands.SubmitDemand(ctx, in.Body.UserID, in.Body.RawInput)
+		userID, err := actingUser(ctx, in.Body.UserID, "body.user_id")
+		if err != nil {
+			return nil, err
+		}
+		sub, err := h.commands.SubmitDemand(ctx, userID, in.Body.RawInput)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -164,3 +164,10 @@ func (s *Server) logServerErrors(ctx huma.Context, _ string, v any) (any, error)
 func notFound(format string) error {
 	return newProblem(http.StatusNotFound, CodeNotFound, format)
 }
+
+// newProblemAt is newProblem naming the parameter at fault.
+func newProblemAt(status int, code, detail, location string) *Problem {
+	p := newProblem(status, code, detail)
+	p.Errors = append(p.Errors, &huma.ErrorDetail{Message: detail, Location: location})
+	return p
+}

@@ -21,6 +21,7 @@ import (
 type eventHandlers struct {
 	events  EventReader
 	streams *streamer
+	owners  *owners
 }
 
 // Event is an event as the API sends it: its id, type, time and payload,
@@ -51,7 +52,8 @@ type ListEventsInput struct {
 	Type       []string  `query:"type" doc:"event types (any of)"`
 	TypePrefix string    `query:"type_prefix" doc:"e.g. towow.offer."`
 	DemandID   string    `query:"demand_id" doc:"a whole negotiation tree (its root demand id)"`
-	Actor      string    `query:"actor" doc:"e.g. agent:user_agent_bob, channel_admin, coordinator, system"`
+	Actor      string    `query:"actor" doc:"who produced the event, e.g. agent:user_agent_bob, channel_admin, coordinator, system"`
+	Principal  string    `query:"principal" doc:"who the request that recorded it was authenticated as: user:<id>, agent:<id>, admin or system (the server's own steps, and events recorded before principals were)"`
 	Since      time.Time `query:"since" doc:"recorded at or after (RFC 3339)"`
 	Before     time.Time `query:"before" doc:"recorded before (RFC 3339)"`
 	Limit      int       `query:"limit" minimum:"1" maximum:"1000" default:"100"`
@@ -66,7 +68,7 @@ type ListEventsOutput struct {
 }
 
 func (in *ListEventsInput) filter() eventstore.Filter {
-	f := eventstore.Filter{StreamID: in.StreamID, TypePrefix: in.TypePrefix, CorrelationID: in.DemandID, Actor: in.Actor,
+	f := eventstore.Filter{StreamID: in.StreamID, TypePrefix: in.TypePrefix, CorrelationID: in.DemandID, Actor: in.Actor, Principal: in.Principal,
 		UntilPosition: in.Until, Since: in.Since, Until: in.Before}
 	for _, t := range in.Type {
 		f.Types = append(f.Types, event.EventType(t))
@@ -115,6 +117,9 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 		Summary:     "Audit: events by stream, type, demand, actor, cursor and time",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *ListEventsInput) (*ListEventsOutput, error) {
+		if err := h.owners.oneOfYours(ctx, in.DemandID, "the event list"); err != nil {
+			return nil, err
+		}
 		evs, err := h.events.ReadAll(ctx, in.After, in.filter(), in.Limit)
 		if err != nil {
 			return nil, problem(err)

@@ -57,6 +57,9 @@ func (h *qualityHandlers) registerLLMCalls(api huma.API) {
 			"fallbacks, and mean, median and 95th-percentile latency.",
 		Tags: []string{"audit"},
 	}, func(ctx context.Context, in *ListLLMCallsInput) (*ListLLMCallsOutput, error) {
+		if err := h.owners.oneOfYours(ctx, in.DemandID, "the LLM call list"); err != nil {
+			return nil, err
+		}
 		if err := waitFor(ctx, h.reads, in.MinCursor, projections.LLMCalls{}.Name()); err != nil {
 			return nil, err
 		}

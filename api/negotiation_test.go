@@ -113,7 +113,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
 		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
 		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
-		Logger: o.logger}).Handler())
+		Logger: o.logger, People: testPeople}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
@@ -306,13 +306,17 @@ func TestStreamResume(t *testing.T) {
 
 func TestAPIErrors(t *testing.T) {
 	a := newAPI(t)
-	post := func(body string) *http.Response {
-		resp, err := http.Post(a.url+"/api/v1/demand/submit", "application/json", strings.NewReader(body))
+	postAs := func(auth, body string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, a.url+"/api/v1/demand/submit", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", auth)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return resp
 	}
+	post := func(body string) *http.Response { return postAs("", body) }
 	get := func(path string, header ...string) *http.Response {
 		req, _ := http.NewRequest(http.MethodGet, a.url+path, nil)
 		if len(header) == 2 {
@@ -334,7 +338,11 @@ func TestAPIErrors(t *testing.T) {
 		{"demand too long", func() *http.Response {
 			return post(`{"raw_input":"` + strings.Repeat("长", 10001) + `","user_id":"u"}`)
 		}, 422, "TOWOW_DEMAND_001"},
-		{"no user", func() *http.Response { return post(`{"raw_input":"x"}`) }, 422, "TOWOW_REQUEST_001"},
+		{"someone else's user_id", func() *http.Response {
+			return postAs("Bearer "+userToken(t, "u1"), `{"raw_input":"x","user_id":"u2"}`)
+		}, 422, "TOWOW_AUTH_003"},
+		{"no credentials", func() *http.Response { return postAs(noCredentials, `{"raw_input":"x"}`) }, 401, "TOWOW_AUTH_001"},
+		{"a forged token", func() *http.Response { return postAs("Bearer "+userToken(t, "u1")+"x", `{"raw_input":"x"}`) }, 401, "TOWOW_AUTH_001"},
 		{"not json", func() *http.Response { return post(`{raw`) }, 400, "TOWOW_REQUEST_001"},
 		{"body too large", func() *http.Response {
 			return post(`{"raw_input":"` + strings.Repeat("a", 70<<10) + `","user_id":"u"}`)

@@ -37,7 +37,7 @@ func TestDatabaseUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	srv := httptest.NewServer((&api.Server{DB: pool, Commands: e.Commands, Events: store,
+	srv := httptest.NewServer((&api.Server{DB: pool, Commands: e.Commands, Events: store, AdminToken: testAdminToken,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil))}).Handler())
 	defer srv.Close()
 
@@ -71,7 +71,7 @@ type panicky struct{ api.Commands }
 // at ERROR with the request id and the stack.
 func TestHandlerPanicIsAProblem(t *testing.T) {
 	logs := &syncBuffer{}
-	srv := httptest.NewServer((&api.Server{Commands: panicky{}, Logger: slog.New(slog.NewJSONHandler(logs, nil))}).Handler())
+	srv := httptest.NewServer((&api.Server{Commands: panicky{}, AdminToken: testAdminToken, Logger: slog.New(slog.NewJSONHandler(logs, nil))}).Handler())
 	defer srv.Close()
 	resp, err := http.Post(srv.URL+"/api/v1/demand/submit", "application/json", strings.NewReader(`{"raw_input":"x","user_id":"u1"}`))
 	if err != nil {

@@ -21,6 +21,7 @@ type qualityHandlers struct {
 	commands Commands
 	events   EventReader
 	reads    ReadModels
+	owners   *owners
 }
 
 // QualityInput names a negotiation.
@@ -36,7 +37,7 @@ type QualityOutput struct {
 // QualityListInput selects the negotiations an aggregate covers.
 type QualityListInput struct {
 	MinCursor
-	UserID string    `query:"user_id" maxLength:"128" doc:"only this user's demands"`
+	UserID string    `query:"user_id" maxLength:"128" doc:"the operator's filter: only this user's demands (a user's summary covers their own; another user_id is 422 TOWOW_AUTH_003)"`
 	Since  time.Time `query:"since" doc:"submitted at or after (RFC 3339)"`
 	Until  time.Time `query:"until" doc:"submitted before (RFC 3339)"`
 	Limit  int       `query:"limit" minimum:"1" maximum:"200" default:"100" doc:"how many reports to list (the newest negotiations that ended); the counts, means and Gini cover every root demand in the range whatever the limit"`
@@ -102,7 +103,11 @@ func (h *qualityHandlers) registerQuality(api huma.API) {
 		if err := waitFor(ctx, h.reads, in.MinCursor, readModelsOfQuality...); err != nil {
 			return nil, err
 		}
-		sum, err := h.reads.SummarizeQuality(ctx, projections.QualityFilter{UserID: in.UserID, Since: in.Since, Until: in.Until,
+		scope, err := ownScope(ctx, in.UserID)
+		if err != nil {
+			return nil, err
+		}
+		sum, err := h.reads.SummarizeQuality(ctx, projections.QualityFilter{UserID: scope, Since: in.Since, Until: in.Until,
 			Limit: in.Limit})
 		if err != nil {
 			return nil, problem(err)

@@ -35,7 +35,7 @@ func (h *eventHandlers) registerReplay(api huma.API) {
 			return nil, problem(err)
 		}
 		if len(evs) == 0 {
-			return nil, notFound(fmt.Sprintf("no negotiation %s", in.DemandID))
+			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
 		}
 		return &huma.StreamResponse{Body: func(hctx huma.Context) {
 			ctx := hctx.Context()

@@ -40,7 +40,7 @@ func TestStuckClientIsDisconnected(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stuck.Close()
-	if _, err := fmt.Fprintf(stuck, "GET %s HTTP/1.1\r\nHost: towow\r\n\r\n", path); err != nil {
+	if _, err := fmt.Fprintf(stuck, "GET %s HTTP/1.1\r\nHost: towow\r\nAuthorization: Bearer %s\r\n\r\n", path, testAdminToken); err != nil {
 		t.Fatal(err)
 	}
 	waitMetric(t, a, "sse_active_connections", 1)

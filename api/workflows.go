@@ -111,7 +111,7 @@ type DecisionInput struct {
 		Payload     workflow.DecisionPayload `json:"payload" required:"false"`
 		BaseVersion int                      `json:"base_version" minimum:"0" doc:"the workflow version the decision was made on (move_node and cancel_workflow may be stale)"`
 		ClientID    string                   `json:"client_id,omitempty" maxLength:"80" doc:"the client (canvas tab) that sent it"`
-		UserID      string                   `json:"user_id,omitempty" maxLength:"128" doc:"who decides (the actor is user:<user_id>)"`
+		UserID      string                   `json:"user_id,omitempty" maxLength:"128" doc:"leave it out: the signed-in user decides (another user's id is 422 TOWOW_AUTH_003)"`
 		Confidence  *float64                 `json:"confidence,omitempty" minimum:"0" maximum:"1" doc:"default 1 (a person)"`
 	}
 }
@@ -141,7 +141,7 @@ type ApprovalInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
 	NodeID     string `path:"node_id" maxLength:"80"`
 	Body       struct {
-		UserID   string `json:"user_id" minLength:"1" maxLength:"128" doc:"the demand's user"`
+		UserID   string `json:"user_id,omitempty" maxLength:"128" doc:"leave it out: the signed-in user approves (another user's id is 422 TOWOW_AUTH_003)"`
 		Approved bool   `json:"approved"`
 		Comment  string `json:"comment,omitempty" maxLength:"2000"`
 	}
@@ -162,7 +162,7 @@ type MessageInput struct {
 	Body       struct {
 		Text     string `json:"text" minLength:"1" maxLength:"2000" doc:"what the person says about the plan, e.g. 把场地确认提前到第一周"`
 		ClientID string `json:"client_id,omitempty" maxLength:"80" doc:"the client (canvas tab) that sent it"`
-		UserID   string `json:"user_id,omitempty" maxLength:"128"`
+		UserID   string `json:"user_id,omitempty" maxLength:"128" doc:"leave it out: the signed-in user speaks (another user's id is 422 TOWOW_AUTH_003)"`
 	}
 }
 
@@ -207,9 +207,9 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		MaxBodyBytes: 64 << 10,
 	}, func(ctx context.Context, in *DecisionInput) (*DecisionOutput, error) {
 		b := in.Body
-		actor := "user"
-		if b.UserID != "" {
-			actor = "user:" + b.UserID
+		actor, err := userActor(ctx, b.UserID, "body.user_id")
+		if err != nil {
+			return nil, err
 		}
 		confidence := 1.0
 		if b.Confidence != nil {
@@ -254,7 +254,11 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		Tags:         []string{"workflows"},
 		MaxBodyBytes: 16 << 10,
 	}, func(ctx context.Context, in *ApprovalInput) (*WorkflowActOutput, error) {
-		pos, err := h.commands.Approve(ctx, in.WorkflowID, in.NodeID, in.Body.UserID, in.Body.Approved, in.Body.Comment)
+		userID, err := actingUser(ctx, in.Body.UserID, "body.user_id")
+		if err != nil {
+			return nil, err
+		}
+		pos, err := h.commands.Approve(ctx, in.WorkflowID, in.NodeID, userID, in.Body.Approved, in.Body.Comment)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -271,7 +275,11 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
 	}, func(ctx context.Context, in *MessageInput) (*MessageOutput, error) {
-		id, pos, err := h.commands.SendMessage(ctx, in.WorkflowID, in.Body.Text, in.Body.ClientID, in.Body.UserID)
+		userID, err := actingUser(ctx, in.Body.UserID, "body.user_id")
+		if err != nil {
+			return nil, err
+		}
+		id, pos, err := h.commands.SendMessage(ctx, in.WorkflowID, in.Body.Text, in.Body.ClientID, userID)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -136,7 +136,7 @@ func TestWorkflowAPI(t *testing.T) {
 	if code, _ := a.call(t, http.MethodPost, base+"/nodes/ok/approval", map[string]any{"user_id": "user_alice", "approved": true}, &p); code != 409 || p.Code != "TOWOW_WORKFLOW_002" {
 		t.Fatalf("approve a node not running: %d %+v", code, p)
 	}
-	if code, _ := a.call(t, http.MethodPost, base+"/nodes/"+first+"/report", map[string]string{"status": "done", "summary": "x"}, nil); code != 401 {
+	if code, _ := a.do(t, http.MethodPost, base+"/nodes/"+first+"/report", noCredentials, map[string]string{"status": "done", "summary": "x"}, nil); code != 401 {
 		t.Fatalf("report without a token: %d", code)
 	}
 	for _, path := range []string{"/api/v1/workflows/wf-nope", "/api/v1/workflows/wf-nope/messages"} {

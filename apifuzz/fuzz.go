@@ -38,6 +38,10 @@ type Options struct {
 	// the setup uses it to register an external agent whose own token other
 	// requests carry. Empty: no admin and no valid agent token are sent.
 	AdminToken string
+	// UserTokens are signed-in users' bearer tokens (two users: each
+	// request that carries one acts as one of them, on the other's
+	// resources as often as on its own). Empty: no user token is sent.
+	UserTokens []string
 	// Head reads the event log's head position: a refused request must
 	// not move it. It is only meaningful when nothing else writes (the
 	// server's engine is not working). Nil: not checked.
@@ -201,8 +205,13 @@ func (f *fuzzer) load(ctx context.Context) error {
 // token reach the operations (their 2xx answers get checked too), then
 // reads the log's head.
 func (f *fuzzer) setup(ctx context.Context) error {
-	raw, status, err := f.call(ctx, http.MethodPost, "/api/v1/demand/submit", "",
-		`{"raw_input":"apifuzz: 需要一位摄影师","user_id":"apifuzz"}`)
+	// The first user's demand (the other user's requests on it must get
+	// 404), else the operator's for the user apifuzz.
+	owner, body := f.opts.AdminToken, `{"raw_input":"apifuzz: 需要一位摄影师","user_id":"apifuzz"}`
+	if len(f.opts.UserTokens) > 0 {
+		owner, body = f.opts.UserTokens[0], `{"raw_input":"apifuzz: 需要一位摄影师"}`
+	}
+	raw, status, err := f.call(ctx, http.MethodPost, "/api/v1/demand/submit", owner, body)
 	if err != nil || status != http.StatusAccepted {
 		return fmt.Errorf("%w: submit a demand: %d %v %s", ErrSetup, status, err, raw)
 	}
@@ -303,7 +312,11 @@ func (f *fuzzer) send(ctx context.Context, r *rand.Rand, op operation) error {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	switch r.IntN(5) {
+	switch r.IntN(7) {
+	case 5, 6:
+		if len(f.opts.UserTokens) > 0 {
+			req.Header.Set("Authorization", "Bearer "+f.opts.UserTokens[r.IntN(len(f.opts.UserTokens))])
+		}
 	case 1:
 		if f.opts.AdminToken != "" {
 			req.Header.Set("Authorization", "Bearer "+f.opts.AdminToken)

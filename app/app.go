@@ -31,6 +31,7 @@ import (
 	"github.com/towow/towow/directory"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/logthrottle"
 	"github.com/towow/towow/internal/metrics"
@@ -62,6 +63,10 @@ type Config struct {
 	// CORSOrigins and AdminToken configure the API (see api.Server).
 	CORSOrigins []string
 	AdminToken  string
+	// People verifies people's tokens and sessions (see api.Server.People;
+	// built by the command from the configuration: identity.NewLocal or
+	// identity.NewOIDC); nil: no one signs in.
+	People *identity.Authority
 
 	// LLM configures the LLM client (Provider required; Logger and
 	// OnCall are filled in by New).
@@ -268,6 +273,7 @@ func (a *App) MCP() mcpserver.Config {
 		BaseURL:    "http://towow.internal",
 		HTTPClient: mcpserver.InProcess(func() http.Handler { return a.rest().Handler() }),
 		Logger:     a.log,
+		Token:      a.cfg.AdminToken,
 	}
 }
 
@@ -275,7 +281,7 @@ func (a *App) MCP() mcpserver.Config {
 func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
-	s.CORSOrigins, s.AdminToken = a.cfg.CORSOrigins, a.cfg.AdminToken
+	s.CORSOrigins, s.AdminToken, s.People = a.cfg.CORSOrigins, a.cfg.AdminToken, a.cfg.People
 	if a.Queries != nil {
 		s.ReadModels, s.Ready.Lag = a.Queries, a.lag
 	}

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -28,6 +31,7 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/internal/tracing"
@@ -131,7 +135,7 @@ func tracedApp(t *testing.T, url, service string, idle bool, profiles string) *a
 		t.Fatal(err)
 	}
 	a, err := app.New(t.Context(), app.Config{DatabaseURL: url, Idle: idle, Profiles: profiles, Tracing: tc,
-		LLM: llm.Config{Provider: builtin.New()}})
+		LLM: llm.Config{Provider: builtin.New()}, People: testPeople})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,10 +153,27 @@ func cleanOTEL(t *testing.T) {
 }
 
 // submit posts a demand to the API at base and returns its id.
+// testPeople signs the tests' users in (local mode, a key of this run).
+var testPeople = func() *identity.Authority {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	return identity.NewLocalWith(identity.NewSigner(key))
+}()
+
+// submit submits the sample demand as the user user_alice.
 func submit(t *testing.T, base string) string {
 	t.Helper()
-	body := `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾","user_id":"user_alice"}`
-	resp, err := http.Post(base+"/api/v1/demand/submit", "application/json", strings.NewReader(body))
+	body := `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾"}`
+	tok, err := testPeople.MintLocalToken("user_alice", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/demand/submit", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +196,11 @@ func firstStreamed(t *testing.T, url string) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tok, err := testPeople.MintLocalToken("user_alice", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package eventstore
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -265,6 +266,7 @@ func (f Filter) Match(e RecordedEvent) bool {
 		f.TypePrefix != "" && !strings.HasPrefix(string(e.Type), f.TypePrefix),
 		f.CorrelationID != "" && e.Metadata.CorrelationID != f.CorrelationID,
 		f.Actor != "" && e.Metadata.Actor != f.Actor,
+		f.Principal != "" && cmp.Or(e.Metadata.Principal, "system") != f.Principal,
 		f.UntilPosition > 0 && e.Position > f.UntilPosition,
 		!f.Since.IsZero() && e.RecordedAt.Before(f.Since),
 		!f.Until.IsZero() && !e.RecordedAt.Before(f.Until):

@@ -27,6 +27,7 @@ type Filter struct {
 	TypePrefix    string            // e.g. "towow.offer." (matched literally)
 	CorrelationID string            // metadata correlation_id: a whole negotiation tree
 	Actor         string            // metadata actor
+	Principal     string            // metadata principal (events recorded without one: "system")
 	UntilPosition int64             // positions <= UntilPosition only
 	Since, Until  time.Time         // recorded_at in [Since, Until)
 }
@@ -99,6 +100,7 @@ func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) (
 	}
 	p.CorrelationID = optText(f.CorrelationID)
 	p.Actor = optText(f.Actor)
+	p.Principal = optText(f.Principal)
 	if !f.Since.IsZero() {
 		p.Since = &f.Since
 	}

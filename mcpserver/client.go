@@ -18,6 +18,9 @@ import (
 type client struct {
 	base string
 	http *http.Client
+	// token is sent when a tool brings no token of its own (an external
+	// agent's tools do).
+	token string
 }
 
 // APIError is a refusal of the REST API (its RFC 9457 problem+json), as
@@ -73,6 +76,9 @@ func (c *client) call(ctx context.Context, method, path string, query url.Values
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if token == "" {
+		token = c.token
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

@@ -252,7 +252,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		t.Fatalf("bulk: %d %+v", st, bulk)
 	}
 	// The directory's read model has them (read-your-writes).
-	if st := tw.rest(t, "GET", fmt.Sprintf("/api/v1/agents?min_cursor=%d", bulk.Cursor), "", nil, nil); st != 200 {
+	if st := tw.rest(t, "GET", fmt.Sprintf("/api/v1/agents?min_cursor=%d", bulk.Cursor), adminToken, nil, nil); st != 200 {
 		t.Fatalf("agents at cursor %d: %d", bulk.Cursor, st)
 	}
 
@@ -330,7 +330,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		code string
 	}{
 		{"agent_inbox", map[string]any{"agent_token": "not-a-real-token"}, "TOWOW_AUTH_001"},
-		{"agent_inbox", map[string]any{"agent_token": ""}, "TOWOW_AUTH_001"},
+		{"agent_inbox", map[string]any{"agent_token": ""}, "TOWOW_AUTH_002"}, // the session's own token (the admin's) is not an agent's,
 		{"submit_offer", map[string]any{"agent_token": "not-a-real-token", "channel_id": sub.ChannelID, "decision": "participate", "contribution": "x"}, "TOWOW_AUTH_001"},
 		{"submit_offer", map[string]any{"agent_token": bulk.Tokens["user_agent_ext1"], "channel_id": sub.ChannelID, "decision": "maybe"}, "TOWOW_REQUEST_001"},
 		{"submit_demand", map[string]any{"text": ""}, "TOWOW_"},
@@ -375,7 +375,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 			Payload json.RawMessage `json:"payload"`
 		} `json:"events"`
 	}
-	tw.rest(t, "GET", "/api/v1/events?limit=1000&demand_id="+sub.DemandID, "", nil, &events)
+	tw.rest(t, "GET", "/api/v1/events?limit=1000&demand_id="+sub.DemandID, adminToken, nil, &events)
 	for _, e := range events.Events { // submit_feedback passed the proposed changes on (the API's own body)
 		if e.Type == "towow.proposal.feedback" && !strings.Contains(string(e.Payload), `"proposed_changes":[{"field":"timeline.start_date","value":"周六下午","reason":"上午有课"}]`) {
 			t.Fatalf("feedback without its proposed changes: %s", e.Payload)
@@ -475,16 +475,16 @@ func runWorkflow(t *testing.T, tw *towow, cs *mcp.ClientSession, tokens map[stri
 		Status  string `json:"status"`
 		Version int    `json:"version"`
 	}
-	if st := tw.rest(t, "GET", "/api/v1/workflows/"+id, "", nil, &w); st != 200 || w.Status != "draft" {
+	if st := tw.rest(t, "GET", "/api/v1/workflows/"+id, adminToken, nil, &w); st != 200 || w.Status != "draft" {
 		t.Fatalf("workflow %s: %d %+v", id, st, w)
 	}
-	if st := tw.rest(t, "POST", "/api/v1/workflows/"+id+"/decisions", "", map[string]any{"decision_type": "execute_workflow",
+	if st := tw.rest(t, "POST", "/api/v1/workflows/"+id+"/decisions", adminToken, map[string]any{"decision_type": "execute_workflow",
 		"base_version": w.Version}, nil); st != 200 {
 		t.Fatalf("execute: %d", st)
 	}
 	reported, refused := 0, false
 	for range 300 {
-		tw.rest(t, "GET", "/api/v1/workflows/"+id, "", nil, &w)
+		tw.rest(t, "GET", "/api/v1/workflows/"+id, adminToken, nil, &w)
 		if w.Status != "running" {
 			break
 		}

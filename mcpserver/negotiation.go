@@ -18,7 +18,7 @@ import (
 // SubmitDemandInput is submit_demand's input.
 type SubmitDemandInput struct {
 	Text   string `json:"text" jsonschema:"the demand in the user's own words, Chinese or English, e.g. 我想在北京办一场AI主题聚会，需要场地和嘉宾"`
-	UserID string `json:"user_id,omitempty" jsonschema:"who submits it (default: mcp_user)"`
+	UserID string `json:"user_id,omitempty" jsonschema:"leave it out: the demand is the signed-in user's (only the operator names a user here)"`
 }
 
 // SubmitDemandOutput is submit_demand's result: the negotiation started.
@@ -90,7 +90,10 @@ func addNegotiationTools(s *mcp.Server, c *client) {
 			"demand id. Follow it with wait_for_outcome."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SubmitDemandInput) (*mcp.CallToolResult, SubmitDemandOutput, error) {
 			var out SubmitDemandOutput
-			body := map[string]string{"raw_input": in.Text, "user_id": cmp.Or(in.UserID, "mcp_user")}
+			body := map[string]string{"raw_input": in.Text}
+			if in.UserID != "" {
+				body["user_id"] = in.UserID
+			}
 			err := c.call(ctx, http.MethodPost, "/api/v1/demand/submit", nil, "", body, &out)
 			return nil, out, err
 		})

@@ -30,6 +30,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Logger logs the MCP sessions (nil: discard).
 	Logger *slog.Logger
+	// Token is the bearer token the tools call the API with (a user's
+	// token, or the admin token for an operator); an external agent's
+	// tools send the agent_token they are given instead.
+	Token string
 }
 
 // instructions tell a connected client how the tools fit together.
@@ -47,7 +51,7 @@ func New(cfg Config) *mcp.Server {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	c := &client{base: strings.TrimSuffix(cfg.BaseURL, "/"), http: hc}
+	c := &client{base: strings.TrimSuffix(cfg.BaseURL, "/"), http: hc, token: cfg.Token}
 	s := mcp.NewServer(&mcp.Implementation{Name: "towow", Title: "ToWow", Version: Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: cfg.Logger, Capabilities: &mcp.ServerCapabilities{}})
 	addNegotiationTools(s, c)

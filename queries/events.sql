@@ -40,6 +40,7 @@ WHERE global_position > @after_position
   AND (sqlc.narg('type_pattern')::text IS NULL OR event_type LIKE sqlc.narg('type_pattern')::text)
   AND (sqlc.narg('correlation_id')::text IS NULL OR metadata ->> 'correlation_id' = sqlc.narg('correlation_id')::text)
   AND (sqlc.narg('actor')::text IS NULL OR metadata ->> 'actor' = sqlc.narg('actor')::text)
+  AND (sqlc.narg('principal')::text IS NULL OR coalesce(metadata ->> 'principal', 'system') = sqlc.narg('principal')::text)
   AND (sqlc.narg('since')::timestamptz IS NULL OR recorded_at >= sqlc.narg('since')::timestamptz)
   AND (sqlc.narg('until')::timestamptz IS NULL OR recorded_at < sqlc.narg('until')::timestamptz)
 ORDER BY global_position

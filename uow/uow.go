@@ -18,6 +18,7 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/jobs"
 )
 
@@ -168,6 +169,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			tJobs = time.Now()
 			for _, a := range p.Appends {
 				a.Meta.TraceParent = traces[rootOf(a)]
+				a.Meta.Principal = identity.From(ctx).Actor()
 				evs, err := encode(a)
 				if err != nil {
 					return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/workflow"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/internal/tracing"
 	"github.com/towow/towow/jobs"
@@ -61,6 +62,11 @@ var envVars = []envVar{
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
 	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics, /healthz and /readyz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
 	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds, River UI at /riverui/); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
+	{"TOWOW_OIDC_ISSUER", "(unset: local mode)", "OpenID Connect issuer URL: the API takes its ID tokens as Authorization: Bearer (verified against its discovery document and keys) and the console signs in with it. Unset: local mode, where the console asks for a name and `towow token --user NAME` mints API tokens, signed by $TOWOW_DATA_DIR/signing-key.pem."},
+	{"TOWOW_OIDC_AUDIENCE", "(TOWOW_OIDC_CLIENT_ID)", "The aud the API's bearer tokens must carry."},
+	{"TOWOW_OIDC_CLIENT_ID", "(unset: no console sign-in)", "The console's OAuth client id at the issuer (authorization code flow with PKCE; redirect URI http(s)://<host>/auth/callback)."},
+	{"TOWOW_OIDC_CLIENT_SECRET", "(unset: a public client)", "The console's client secret, if the issuer gave it one."},
+	{"TOWOW_ALLOW_REMOTE", "(unset: loopback only)", "Local mode only: 1 lets `towow serve` listen on an address other people can reach (anyone who can reach it signs in as any name they type)."},
 	{"TOWOW_LOG_LEVEL", defaultLogLevel, "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", defaultLLM, "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
@@ -101,6 +107,10 @@ type config struct {
 	CORSOrigins []string
 	AdminToken  string
 	MetricsAddr string
+	// OIDC is the identity provider (Issuer empty: local mode).
+	OIDC identity.OIDCConfig
+	// AllowRemote lets local mode listen on a non-loopback address.
+	AllowRemote bool
 	LogLevel    slog.Level
 
 	LLM              string
@@ -152,6 +162,19 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.CORSOrigins = append(c.CORSOrigins, o)
 	}
 	c.MetricsAddr = getenv("TOWOW_METRICS_ADDR")
+	c.OIDC = identity.OIDCConfig{Issuer: strings.TrimSpace(getenv("TOWOW_OIDC_ISSUER")), ClientID: getenv("TOWOW_OIDC_CLIENT_ID"),
+		ClientSecret: getenv("TOWOW_OIDC_CLIENT_SECRET")}
+	c.OIDC.Audience = orDefault(getenv("TOWOW_OIDC_AUDIENCE"), c.OIDC.ClientID)
+	if c.OIDC.Issuer != "" && c.OIDC.Audience == "" {
+		return c, fmt.Errorf("TOWOW_OIDC_ISSUER needs TOWOW_OIDC_AUDIENCE (or TOWOW_OIDC_CLIENT_ID): the aud its tokens must carry")
+	}
+	switch v := strings.TrimSpace(getenv("TOWOW_ALLOW_REMOTE")); v {
+	case "", "0", "false":
+	case "1", "true":
+		c.AllowRemote = true
+	default:
+		return c, fmt.Errorf("TOWOW_ALLOW_REMOTE=%q: want 1 or 0", v)
+	}
 	c.AdminToken = getenv("TOWOW_ADMIN_TOKEN")
 	if c.AdminToken != "" && (len(c.AdminToken) < 16 || strings.ContainsAny(c.AdminToken, " \t\r\n")) {
 		return c, fmt.Errorf("TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space")

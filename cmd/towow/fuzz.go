@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/hex"
 	"flag"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/towow/towow/apifuzz"
 	"github.com/towow/towow/app"
+	"github.com/towow/towow/identity"
 )
 
 // cmdFuzz runs the OpenAPI fuzzer against an in-process server on a
@@ -36,7 +39,22 @@ func cmdFuzz(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		_, _ = rand.Read(b)
 		cfg.AdminToken = hex.EncodeToString(b)
 	}
-	setup := func(ac *app.Config) { ac.Idle, ac.ReadModels, ac.Hub = true, true, true }
+	// Two signed-in users (a key of this run): each probes the other's
+	// resources as well as its own.
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return fmt.Errorf("fuzz: %w", err)
+	}
+	people := identity.NewLocalWith(identity.NewSigner(key))
+	var users []string
+	for _, name := range []string{"fuzz_a", "fuzz_b"} {
+		tok, err := people.MintLocalToken(name, time.Hour)
+		if err != nil {
+			return fmt.Errorf("fuzz: %w", err)
+		}
+		users = append(users, tok)
+	}
+	setup := func(ac *app.Config) { ac.Idle, ac.ReadModels, ac.Hub, ac.People = true, true, true, people }
 	return withBenchAppConfig(ctx, cfg, stderr, "fuzz runs its own server", setup, func(a *app.App, _ *pgxpool.Pool, name string) error {
 		base, stop, err := serveLocal(ctx, a)
 		if err != nil {
@@ -46,7 +64,7 @@ func cmdFuzz(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		fmt.Fprintf(stdout, "towow fuzz: %d requests, seed %d, server %s, scratch database %s\n", *n, *seed, base, name)
 		t0 := time.Now()
 		rep, err := apifuzz.Run(ctx, apifuzz.Options{BaseURL: base, Requests: *n, Seed: *seed, AdminToken: cfg.AdminToken,
-			Head: a.Store.HeadPosition})
+			UserTokens: users, Head: a.Store.HeadPosition})
 		fmt.Fprintf(stdout, "%d requests over %d operations in %s: %d bodies validated, %d streams read, %d unsendable\n",
 			rep.Requests, rep.Operations, time.Since(t0).Round(time.Millisecond), rep.Validated, rep.Streams, rep.Unsendable)
 		for _, s := range slices.Sorted(maps.Keys(rep.Statuses)) {

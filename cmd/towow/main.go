@@ -6,6 +6,7 @@
 //	towow demo "<demand>"          run one negotiation and print it live
 //	towow replay <demand_id>       print a stored negotiation (no LLM)
 //	towow mcp [--server URL]       serve the MCP tools over stdio
+//	towow token --user NAME        print a local-mode API token
 //	towow migrate up|down|status   manage the schema
 //	towow projections rebuild      fold the read models again from the log
 //	towow db start|stop|status|url manage the embedded cluster
@@ -48,7 +49,10 @@ Usage:
                                     its timeline live, then the result; exits 0 at a terminal state
   towow replay <demand_id>          print a stored negotiation's timeline from its events (no LLM)
   towow mcp [--server URL]          serve the MCP tools over stdio for an MCP client (runs ToWow in
-                                    this process, or calls a running server's API with --server)
+                                    this process, or calls a running server's API with --server
+                                    and --token TOKEN)
+  towow token --user NAME           local mode: print an API token for NAME (Authorization: Bearer;
+                                    --ttl 720h), signed by $TOWOW_DATA_DIR/signing-key.pem
   towow migrate up|down|status      apply, roll back one step, or list migrations
   towow projections rebuild [--name streams|demands|channels|llm_calls|agents|quality|workflows]
                                     fold the read models again from the first event while servers
@@ -118,6 +122,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdEval(ctx, cfg, args[1:], stdout, stderr)
 		case "mcp":
 			err = cmdMCP(ctx, cfg, args[1:], stdout, stderr)
+		case "token":
+			err = cmdToken(ctx, cfg, args[1:], stdout, stderr)
 		default:
 			err = fmt.Errorf("%w: unknown command %q (see towow --help)", errUsage, args[0])
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -28,6 +29,7 @@ func cmdMCP(ctx context.Context, cfg config, args []string, stdout, stderr io.Wr
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	server := fs.String("server", "", "call the REST API of a running `towow serve` at this URL (e.g. http://127.0.0.1:8080) instead of running ToWow in this process")
+	token := fs.String("token", "", "with --server: the bearer token the tools act with (a user's token, e.g. from `towow token --user NAME`, or the admin token); default $TOWOW_ADMIN_TOKEN")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -46,8 +48,18 @@ func cmdMCP(ctx context.Context, cfg config, args []string, stdout, stderr io.Wr
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("%w: --server %q is not an http(s) URL", errUsage, *server)
 		}
-		mc = mcpserver.Config{BaseURL: *server, HTTPClient: &http.Client{Timeout: 30 * time.Second}, Logger: cfg.logger(stderr)}
+		mc = mcpserver.Config{BaseURL: *server, HTTPClient: &http.Client{Timeout: 30 * time.Second}, Logger: cfg.logger(stderr),
+			Token: cmp.Or(*token, cfg.AdminToken)}
 	} else {
+		// In this process the tools act as the operator of the database
+		// they open (a token of this run, never printed).
+		if cfg.AdminToken == "" {
+			t, err := randomAdminToken()
+			if err != nil {
+				return err
+			}
+			cfg.AdminToken = t
+		}
 		ac := cfg.app(stderr, false)
 		ac.ReadModels = true
 		a, err := app.New(ctx, ac)

@@ -4,11 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"io"
+	"net"
+	"path/filepath"
 	"time"
 
 	"github.com/towow/towow/app"
+	"github.com/towow/towow/identity"
 )
 
 func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Writer) error {
@@ -24,8 +28,15 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		}
 		cfg.AdminToken = token
 	}
+	people, err := cfg.people(ctx)
+	if err != nil {
+		return err
+	}
+	if people.Local() && !cfg.AllowRemote && !loopback(cfg.Addr) {
+		return fmt.Errorf("%w: TOWOW_ADDR=%s is reachable from other machines, and local mode (no TOWOW_OIDC_ISSUER) lets anyone sign in as any name: listen on 127.0.0.1, configure an issuer, or set TOWOW_ALLOW_REMOTE=1", errUsage, cfg.Addr)
+	}
 	ac := cfg.app(stderr, false)
-	ac.Addr, ac.ReadModels, ac.Hub, ac.Metrics = cfg.Addr, true, true, true
+	ac.Addr, ac.ReadModels, ac.Hub, ac.Metrics, ac.People = cfg.Addr, true, true, true, people
 	a, err := app.New(ctx, ac)
 	if err != nil {
 		return err
@@ -34,8 +45,66 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	if drawn {
 		fmt.Fprintf(stderr, "towow: TOWOW_ADMIN_TOKEN is unset; the admin token of this run is %s\n", cfg.AdminToken)
 	}
+	if people.Local() {
+		ac.Logger.Warn("local mode: no identity provider (TOWOW_OIDC_ISSUER unset): the console signs people in by the name they type, "+
+			"and `towow token --user NAME` mints API tokens", "signing_key", filepath.Join(cfg.DataDir, identity.SigningKeyFile))
+	} else {
+		ac.Logger.Info("people sign in with the identity provider", "issuer", cfg.OIDC.Issuer)
+	}
 	ac.Logger.Info("towow started", "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))
 	return a.Run(ctx)
+}
+
+// loopback reports whether addr listens only on this machine.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// people builds who may sign in: the identity provider's users, or in
+// local mode anyone by name, with the data folder's signing key.
+func (c config) people(ctx context.Context) (*identity.Authority, error) {
+	if c.OIDC.Issuer == "" {
+		return identity.NewLocal(c.DataDir)
+	}
+	return identity.NewOIDC(ctx, c.DataDir, c.OIDC)
+}
+
+// cmdToken mints a local-mode user token.
+func cmdToken(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("token", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	user := fs.String("user", "", "the user's name (letters, digits, '.', '_', '-'; at most 64)")
+	ttl := fs.Duration("ttl", identity.LocalTokenTTL, "how long the token is valid")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() != 0 || *user == "" {
+		return fmt.Errorf("%w: towow token --user NAME [--ttl DURATION]", errUsage)
+	}
+	if *ttl <= 0 {
+		return fmt.Errorf("%w: --ttl must be positive", errUsage)
+	}
+	if cfg.OIDC.Issuer != "" {
+		return fmt.Errorf("%w: TOWOW_OIDC_ISSUER is set: people bring the issuer's tokens, this server mints none", errUsage)
+	}
+	people, err := cfg.people(ctx)
+	if err != nil {
+		return err
+	}
+	tok, err := people.MintLocalToken(*user, *ttl)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	_, err = fmt.Fprintln(stdout, tok)
+	return err
 }
 
 // randomAdminToken draws the admin token of a run without TOWOW_ADMIN_TOKEN.

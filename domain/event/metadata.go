@@ -10,6 +10,11 @@ type Metadata struct {
 	// Actor is who produced the event: [ActorCoordinator],
 	// [ActorChannelAdmin], [ActorSystem], [AgentActor] or [UserActor].
 	Actor string `json:"actor,omitempty"`
+	// Principal is who the request that recorded the event was
+	// authenticated as: "user:<id>", "agent:<id>", "admin", or "system"
+	// for the server's own steps (a job, a timeout). Empty in events
+	// recorded before principals were (they read as the system's).
+	Principal string `json:"principal,omitempty"`
 	// SchemaVersion is the schema version of the payload, as returned by
 	// [EncodePayload] and expected by [DecodePayload].
 	SchemaVersion int `json:"schema_version"`

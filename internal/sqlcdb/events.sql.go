@@ -34,10 +34,11 @@ WHERE global_position > $1
   AND ($5::text IS NULL OR event_type LIKE $5::text)
   AND ($6::text IS NULL OR metadata ->> 'correlation_id' = $6::text)
   AND ($7::text IS NULL OR metadata ->> 'actor' = $7::text)
-  AND ($8::timestamptz IS NULL OR recorded_at >= $8::timestamptz)
-  AND ($9::timestamptz IS NULL OR recorded_at < $9::timestamptz)
+  AND ($8::text IS NULL OR coalesce(metadata ->> 'principal', 'system') = $8::text)
+  AND ($9::timestamptz IS NULL OR recorded_at >= $9::timestamptz)
+  AND ($10::timestamptz IS NULL OR recorded_at < $10::timestamptz)
 ORDER BY global_position
-LIMIT $10
+LIMIT $11
 `
 
 type ReadAllParams struct {
@@ -48,6 +49,7 @@ type ReadAllParams struct {
 	TypePattern   pgtype.Text `json:"type_pattern"`
 	CorrelationID pgtype.Text `json:"correlation_id"`
 	Actor         pgtype.Text `json:"actor"`
+	Principal     pgtype.Text `json:"principal"`
 	Since         *time.Time  `json:"since"`
 	Until         *time.Time  `json:"until"`
 	MaxCount      int32       `json:"max_count"`
@@ -66,6 +68,7 @@ func (q *Queries) ReadAll(ctx context.Context, arg ReadAllParams) ([]Event, erro
 		arg.TypePattern,
 		arg.CorrelationID,
 		arg.Actor,
+		arg.Principal,
 		arg.Since,
 		arg.Until,
 		arg.MaxCount,
