@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,9 @@ import (
 //   - A root demand's owner is the user who submitted it; the owner owns
 //     the whole tree (channels, sub-negotiations, forks, the workflow and
 //     its conversation, quality) and the admin may do anything.
+//   - The owner shares the tree with collaborators: a viewer reads all of
+//     it, an editor also edits the workflow (canvas, chat, decisions);
+//     only the owner shares, clarifies and forks.
 //   - Anyone else asking for an owned resource gets 404, the answer for an
 //     id that does not exist, so ids cannot be probed.
 //   - An external agent reads only the channels it was invited to.
@@ -54,8 +58,9 @@ const (
 type need int
 
 const (
-	read need = iota
-	write
+	read  need = iota // the owner, a collaborator, the admin
+	write             // the owner, an editor, the admin
+	own               // the owner, the admin
 )
 
 // accessRule is one operation's rule.
@@ -103,7 +108,9 @@ var accessRules = map[string]accessRule{
 	"negotiation-stream": onDemand("demand_id", read), "replay-negotiation": onDemand("demand_id", read),
 	"negotiation-view": onDemand("demand_id", read), "compare-fork": onDemand("fork_id", read),
 	"list-workflows": onDemand("demand_id", read),
-	"clarify-demand": onDemand("demand_id", write), "fork-negotiation": onDemand("demand_id", write),
+	"clarify-demand": onDemand("demand_id", own), "fork-negotiation": onDemand("demand_id", own),
+	"list-collaborators": onDemand("demand_id", read),
+	"share-negotiation":  onDemand("demand_id", own), "unshare-negotiation": onDemand("demand_id", own),
 
 	"get-workflow": onWorkflow(read), "get-canvas": onWorkflow(read), "list-messages": onWorkflow(read),
 	"workflow-stream": onWorkflow(read), "approve-node": onWorkflow(read),
@@ -118,20 +125,28 @@ const (
 )
 
 // owners finds who owns a resource, from the log: a demand's
-// towow.demand.submitted names its user (a sub-negotiation's and a fork's
-// carry the tree's), a channel's towow.channel.created its demand, a
-// workflow's towow.workflow.created its demand. An owner never changes,
-// so answers are kept (up to ownerCacheSize, then forgotten at once).
+// towow.demand.submitted names its user and its tree's root (a
+// sub-negotiation's and a fork's carry the tree's user), a channel's
+// towow.channel.created its demand, a workflow's towow.workflow.created its
+// demand. An owner never changes, so answers are kept (up to
+// ownerCacheSize, then forgotten at once); the collaborators do change,
+// and are read from the tree's sharing stream each time they are asked.
 type owners struct {
 	events EventReader
 	mu     sync.Mutex
-	known  map[string]string // "demand:<id>" etc. → owner user id
+	known  map[string]tree // "<resource>:<id>" → its tree
+}
+
+// tree is the negotiation tree a resource belongs to.
+type tree struct {
+	owner string // the user who submitted the root demand
+	root  string // the root demand id
 }
 
 const ownerCacheSize = 50_000
 
 func newOwners(events EventReader) *owners {
-	return &owners{events: events, known: map[string]string{}}
+	return &owners{events: events, known: map[string]tree{}}
 }
 
 // errNoOwner: the resource does not exist (yet).
@@ -149,77 +164,81 @@ func (o *owners) first(ctx context.Context, stream string) (any, error) {
 	return evs[0].Decode()
 }
 
-// of returns the owner of the resource id names.
-func (o *owners) of(ctx context.Context, res resource, id string) (string, error) {
+// of returns the tree of the resource id names.
+func (o *owners) of(ctx context.Context, res resource, id string) (tree, error) {
 	key := fmt.Sprintf("%d:%s", res, id)
 	o.mu.Lock()
-	owner, ok := o.known[key]
+	t, ok := o.known[key]
 	o.mu.Unlock()
 	if ok {
-		return owner, nil
+		return t, nil
 	}
-	var err error
+	var stream string
 	switch res {
 	case demandRes:
-		var p any
-		if p, err = o.first(ctx, negotiation.DemandStream(id)); err == nil {
-			d, isDemand := p.(*negotiation.DemandSubmitted)
-			if !isDemand {
-				return "", errNoOwner
-			}
-			owner = d.UserID
-		}
+		stream = negotiation.DemandStream(id)
 	case channelRes:
-		var p any
-		if p, err = o.first(ctx, negotiation.ChannelStream(id)); err == nil {
-			c, isChannel := p.(*negotiation.ChannelCreated)
-			if !isChannel {
-				return "", errNoOwner
-			}
-			owner, err = o.of(ctx, demandRes, c.DemandID)
-		}
+		stream = negotiation.ChannelStream(id)
 	case workflowRes:
-		var p any
-		if p, err = o.first(ctx, workflow.WorkflowStream(id)); err == nil {
-			w, isWorkflow := p.(*workflow.WorkflowCreated)
-			if !isWorkflow {
-				return "", errNoOwner
-			}
-			owner, err = o.of(ctx, demandRes, w.DemandID)
-		}
+		stream = workflow.WorkflowStream(id)
+	}
+	p, err := o.first(ctx, stream)
+	if err != nil {
+		return tree{}, err
+	}
+	switch e := p.(type) {
+	case *negotiation.DemandSubmitted:
+		t = tree{owner: e.UserID, root: cmp.Or(e.RootDemandID, e.DemandID)}
+	case *negotiation.ChannelCreated:
+		t, err = o.of(ctx, demandRes, e.DemandID)
+	case *workflow.WorkflowCreated:
+		t, err = o.of(ctx, demandRes, e.DemandID)
+	default:
+		return tree{}, errNoOwner
 	}
 	if err != nil {
-		return "", err
+		return tree{}, err
 	}
 	o.mu.Lock()
 	if len(o.known) >= ownerCacheSize {
 		clear(o.known)
 	}
-	o.known[key] = owner
+	o.known[key] = t
 	o.mu.Unlock()
-	return owner, nil
+	return t, nil
 }
 
-// may reports whether p may do n on a resource owned by owner: the admin
-// always, the owner always; anyone else never.
-func may(p identity.Principal, owner string, _ need) bool {
-	return p.IsAdmin() || (p.IsUser() && p.ID == owner)
+// allows reports whether p may do n on t: the admin and the owner
+// anything, a collaborator what their role allows (read for a viewer,
+// read and write for an editor), anyone else nothing.
+func (o *owners) allows(ctx context.Context, p identity.Principal, t tree, n need) (bool, error) {
+	switch {
+	case p.IsAdmin() || (p.IsUser() && p.ID == t.owner):
+		return true, nil
+	case !p.IsUser() || n == own:
+		return false, nil
+	}
+	var sh negotiation.Sharing
+	if _, err := o.events.Fold(ctx, negotiation.SharingStream(t.root), sh.Apply); err != nil {
+		return false, err
+	}
+	return sh.RoleOf(p.ID).Allows(n == write), nil
 }
 
 // canSee reports whether p may read a resource (false, nil: it is not
-// theirs, or it does not exist).
+// theirs to read, or it does not exist).
 func (o *owners) canSee(ctx context.Context, p identity.Principal, res resource, id string) (bool, error) {
 	if p.IsAdmin() {
 		return true, nil
 	}
-	owner, err := o.of(ctx, res, id)
+	t, err := o.of(ctx, res, id)
 	if errors.Is(err, errNoOwner) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	return may(p, owner, read), nil
+	return o.allows(ctx, p, t, read)
 }
 
 // agentInvited reports whether the external agent was invited to the
@@ -292,16 +311,29 @@ func (g guard) authorize(api huma.API) func(huma.Context, func(huma.Context)) {
 		case p.Kind == identity.KindAgent:
 			allowed = false
 		default:
-			var owner string
-			owner, err = g.owners.of(ctx.Context(), rule.res, id)
-			if errors.Is(err, errNoOwner) {
-				owner, err = "", nil
+			var t tree
+			t, err = g.owners.of(ctx.Context(), rule.res, id)
+			switch {
+			case errors.Is(err, errNoOwner):
+				// Nothing to own: the admin gets the operation's own answer
+				// (its validation, its not-found); anyone else the 404.
+				allowed, err = p.IsAdmin(), nil
+			case err == nil:
+				allowed, err = g.owners.allows(ctx.Context(), p, t, rule.need)
 			}
-			allowed = err == nil && (p.IsAdmin() || (owner != "" && may(p, owner, rule.need)))
 		}
 		if err != nil {
 			writeErr(api, ctx, problem(err))
 			return
+		}
+		if !allowed && rule.need > read && p.IsUser() {
+			// One who may read it is told why they may not change it.
+			if t, terr := g.owners.of(ctx.Context(), rule.res, id); terr == nil {
+				if canRead, _ := g.owners.allows(ctx.Context(), p, t, read); canRead {
+					writeErr(api, ctx, newProblem(http.StatusForbidden, CodeForbidden, forbiddenNeed(rule.need)))
+					return
+				}
+			}
 		}
 		if !allowed {
 			writeErr(api, ctx, notFoundFor(rule.res, id))
@@ -309,6 +341,14 @@ func (g guard) authorize(api huma.API) func(huma.Context, func(huma.Context)) {
 		}
 		next(ctx)
 	}
+}
+
+// forbiddenNeed says why a collaborator may not do this.
+func forbiddenNeed(n need) string {
+	if n == own {
+		return "only the negotiation's owner may do this (share it, clarify it, fork it)"
+	}
+	return "this negotiation is shared with you to read: its owner may make you an editor"
 }
 
 // forbiddenFor says who an operation is for.

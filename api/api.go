@@ -128,6 +128,7 @@ func (s *Server) Handler() http.Handler {
 	g.ops.registerReady(api)
 	if s.Commands != nil {
 		g.demands.registerDemands(api)
+		g.sharing.registerSharing(api)
 		g.events.registerEvents(api)
 		g.events.registerCatalog(api)
 		g.channels.registerChannels(api)
@@ -195,6 +196,7 @@ type handlerGroups struct {
 	agents    *agentHandlers
 	workflows *workflowHandlers
 	quality   *qualityHandlers
+	sharing   *sharingHandlers
 }
 
 // groups builds the handler groups from the server's dependencies; the
@@ -215,6 +217,7 @@ func (s *Server) groups() handlerGroups {
 			workflows: flows},
 		workflows: &workflowHandlers{commands: s.Commands, workflows: flows, streams: streams, metrics: s.Metrics,
 			guard: g},
+		sharing: &sharingHandlers{commands: s.Commands, owners: g.owners},
 		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners},
 	}
 }

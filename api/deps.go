@@ -22,6 +22,8 @@ type Commands interface {
 	SubmitDemand(ctx context.Context, userID, rawInput string) (negotiation.DemandSubmission, error)
 	ClarifyDemand(ctx context.Context, demandID, answer string) (negotiation.DemandSubmission, error)
 	Fork(ctx context.Context, demandID string, at int64, change negotiation.ForkChange) (string, int64, error)
+	Share(ctx context.Context, demandID, userID string, role negotiation.Role) (int64, error)
+	Unshare(ctx context.Context, demandID, userID string) (int64, error)
 	SubmitOffer(ctx context.Context, channelID, agentID string, answer negotiation.OfferAnswer) (int64, error)
 	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer negotiation.FeedbackAnswer) (int64, error)
 	CreateAgent(ctx context.Context, actor string, p negotiation.AgentProfile) (negotiation.AgentChange, error)

@@ -95,8 +95,10 @@ func statusOf(code string) int {
 		return http.StatusConflict
 	case workflow.ErrWorkflowNotFound.Code:
 		return http.StatusNotFound
-	case workflow.ErrDecisionRejected.Code, workflow.ErrNotAssignee.Code, workflow.ErrNotWorkflowUser.Code, workflow.ErrMessageInvalid.Code,
-		negotiation.ErrForkPoint.Code, negotiation.ErrForkChange.Code:
+	case workflow.ErrNotApprover.Code:
+		return http.StatusForbidden
+	case workflow.ErrDecisionRejected.Code, workflow.ErrNotAssignee.Code, workflow.ErrMessageInvalid.Code,
+		negotiation.ErrForkPoint.Code, negotiation.ErrForkChange.Code, negotiation.ErrShareInvalid.Code:
 		return http.StatusUnprocessableEntity
 	case negotiation.ErrNotInvited.Code, negotiation.ErrNotParticipant.Code, negotiation.ErrInvalidAnswer.Code,
 		negotiation.ErrDemandEmpty.Code, negotiation.ErrDemandInvalid.Code, negotiation.ErrAgentInvalid.Code, negotiation.ErrAgentNotExternal.Code:

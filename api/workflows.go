@@ -250,7 +250,7 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		Method:       http.MethodPost,
 		Path:         "/api/v1/workflows/{workflow_id}/nodes/{node_id}/approval",
 		Summary:      "The demand's user approves or rejects a running approval node",
-		Description:  "Approved completes the node; rejected fails it. Not the demand's user: 422 TOWOW_WORKFLOW_004; not running: 409 TOWOW_WORKFLOW_002. Nothing is written then.",
+		Description:  "Approved completes the node; rejected fails it. Not its approver (the demand's owner unless the node names another user): 403 TOWOW_WORKFLOW_007; not running: 409 TOWOW_WORKFLOW_002. Nothing is written then.",
 		Tags:         []string{"workflows"},
 		MaxBodyBytes: 16 << 10,
 	}, func(ctx context.Context, in *ApprovalInput) (*WorkflowActOutput, error) {

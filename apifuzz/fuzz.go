@@ -312,12 +312,12 @@ func (f *fuzzer) send(ctx context.Context, r *rand.Rand, op operation) error {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	switch r.IntN(7) {
+	switch r.IntN(8) {
 	case 5, 6:
 		if len(f.opts.UserTokens) > 0 {
 			req.Header.Set("Authorization", "Bearer "+f.opts.UserTokens[r.IntN(len(f.opts.UserTokens))])
 		}
-	case 1:
+	case 1, 7:
 		if f.opts.AdminToken != "" {
 			req.Header.Set("Authorization", "Bearer "+f.opts.AdminToken)
 		}

@@ -40,7 +40,7 @@ var codeMap = map[string][]string{
 	"identity":               {},
 	"uow":                    {"domain/event", "domain/negotiation", "eventstore", "identity", "jobs"},
 	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
-	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
+	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "identity", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
 	"execute":                {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "jobs", "llm", "uow"},
 	"presence":               {"directory", "domain/event", "domain/negotiation", "internal/sqlcdb"},
 	"forks":                  {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/sqlcdb", "llm", "negotiate", "uow"},

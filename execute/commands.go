@@ -115,7 +115,7 @@ func (s *Commands) ReportTask(ctx context.Context, workflowID, nodeID, agentID s
 
 // Approve records the demand's user's answer to a running approval node.
 // Errors are *event.Error: ErrWorkflowNotFound, ErrNotFound,
-// ErrNodeNotOpen, ErrNotWorkflowUser; nothing is written on error.
+// ErrNodeNotOpen, ErrNotApprover; nothing is written on error.
 func (s *Commands) Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error) {
 	if err := s.requireWorkflow(ctx, workflowID); err != nil {
 		return 0, err

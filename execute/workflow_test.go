@@ -129,7 +129,7 @@ func TestWorkflowEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.WaitWorkflow(id, 20*time.Second, func(w *workflow.Workflow) bool { return w.Run("ok").Status == workflow.NodeStatusRunning })
-	if _, err := h.C.Approve(ctx, id, "ok", "mallory", true, ""); !errors.Is(err, workflow.ErrNotWorkflowUser) {
+	if _, err := h.C.Approve(ctx, id, "ok", "mallory", true, ""); !errors.Is(err, workflow.ErrNotApprover) {
 		t.Fatalf("someone else approved: %v", err)
 	}
 	if _, err := h.C.Approve(ctx, id, "ok", "user_alice", true, "可以"); err != nil {

@@ -194,6 +194,13 @@ func describeOther(p event.Payload) (round int, subject, summary string) {
 		return 0, ev.AgentID, "已恢复"
 	case *negotiation.AgentTokenIssued:
 		return 0, ev.AgentID, "发放新的 API 令牌，之前的令牌失效"
+	case *negotiation.CollaboratorAdded:
+		if ev.Role == negotiation.RoleEditor {
+			return 0, ev.DemandID, "与 " + ev.UserID + " 共享（可查看、可编辑执行计划）"
+		}
+		return 0, ev.DemandID, "与 " + ev.UserID + " 共享（只读）"
+	case *negotiation.CollaboratorRemoved:
+		return 0, ev.DemandID, "不再与 " + ev.UserID + " 共享"
 	case *workflow.ConversationMessage:
 		return 0, ev.WorkflowID, negotiation.ClipText(ev.Text, 70)
 	case *workflow.ConversationStep:
@@ -338,6 +345,8 @@ var eventLabels = map[event.EventType]EventLabel{
 	negotiation.EventSubnetTriggered:           {"子协商", ContextNegotiation},
 	negotiation.EventSubnetCompleted:           {"子协商结束", ContextNegotiation},
 	negotiation.EventAgentWithdrawn:            {"退出", ContextNegotiation},
+	negotiation.EventCollaboratorAdded:         {"共享", ContextNegotiation},
+	negotiation.EventCollaboratorRemoved:       {"取消共享", ContextNegotiation},
 
 	// Agents.
 	negotiation.EventAgentOnline:      {"上线", ContextAgent},

@@ -55,6 +55,9 @@ var requiredEventTypes = []string{
 	"towow.agent.reactivated",
 	"towow.agent.token_issued",
 	"towow.error.occurred",
+	// Sharing.
+	"towow.collaborator.added",
+	"towow.collaborator.removed",
 	// Workflows.
 	"towow.workflow.created",
 	"towow.workflow.node_added",
@@ -175,7 +178,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		workflow.EventWorkflowEdgeAdded, workflow.EventWorkflowEdgeDeleted, workflow.EventWorkflowStarted, workflow.EventWorkflowCompleted, workflow.EventWorkflowFailed,
 		workflow.EventWorkflowCancelled, workflow.EventNodeStarted, workflow.EventNodeCompleted, workflow.EventNodeFailed, workflow.EventNodeSkipped,
 		workflow.EventDecisionValidated, workflow.EventDecisionRejected, workflow.EventConversationMessage, workflow.EventConversationStep, workflow.EventConversationReplied,
-		negotiation.EventNegotiationForked, negotiation.EventChannelRulesChanged,
+		negotiation.EventNegotiationForked, negotiation.EventChannelRulesChanged, negotiation.EventCollaboratorAdded, negotiation.EventCollaboratorRemoved,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

@@ -3,7 +3,10 @@ package workflow
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // NodeType is what a workflow node does.
@@ -78,7 +81,8 @@ type NodeSpec struct {
 	// Answer is who answers a running node over the API.
 	Answer Answerer
 	// Needs are the typed fields (typedFields) the type needs, each with
-	// the refusal when it is missing.
+	// the refusal when it is missing, or marked Optional (the type may
+	// have it, and need not).
 	Needs []FieldNeed
 	// ConsoleAdd: a person may add a node of the type from the console's
 	// form (types whose fields the form does not ask for are added
@@ -93,6 +97,8 @@ type NodeSpec struct {
 type FieldNeed struct {
 	Field   string
 	Missing string
+	// Optional: the type may have the field and need not.
+	Optional bool
 }
 
 // nodeSpecs is the one table of node types, in the order they are listed
@@ -101,8 +107,9 @@ var nodeSpecs = []NodeSpec{
 	{Type: NodeTask, Label: "任务", Summary: "The assignee does its part: a twin answers through the task prompt, an external agent reports over the API.",
 		Timeout: 24 * time.Hour, Start: StartEffect, Answer: AnswerAssignee,
 		Needs: []FieldNeed{{Field: "assignee_id", Missing: "a task needs an assignee"}}, ConsoleAdd: true},
-	{Type: NodeApproval, Label: "审批", Summary: "The demand's user approves or rejects over the API.",
-		Timeout: 7 * 24 * time.Hour, Start: StartEffect, Answer: AnswerUser, ConsoleAdd: true},
+	{Type: NodeApproval, Label: "审批", Summary: "Its approver (the demand's owner unless it names another user) approves or rejects over the API.",
+		Timeout: 7 * 24 * time.Hour, Start: StartEffect, Answer: AnswerUser, ConsoleAdd: true,
+		Needs: []FieldNeed{{Field: "approver", Optional: true}}},
 	{Type: NodeWait, Label: "等待", Summary: "A durable timer: done at wait_until.",
 		Timeout: time.Minute, Start: StartTimer,
 		Needs: []FieldNeed{{Field: "wait_until", Missing: "a wait needs the time it waits for"}}},
@@ -185,6 +192,19 @@ var typedFields = []typedField{
 	{name: "assignee_id", set: func(n WorkflowNode) bool { return n.AssigneeID != "" }, only: "only a task has an assignee"},
 	{name: "wait_until", set: func(n WorkflowNode) bool { return !n.WaitUntil.IsZero() }},
 	{name: "url", set: func(n WorkflowNode) bool { return n.URL != "" }, only: "only an http node has a URL", valid: httpURL},
+	{name: "approver", set: func(n WorkflowNode) bool { return n.Approver != "" }, only: "only an approval node names an approver",
+		valid: approverID},
+}
+
+// approverID refuses an approver that cannot be a user id.
+func approverID(n WorkflowNode) string {
+	if n.Approver == "" {
+		return ""
+	}
+	if utf8.RuneCountInString(n.Approver) > 128 || strings.ContainsFunc(n.Approver, unicode.IsSpace) {
+		return fmt.Sprintf("%q is not a user id", n.Approver)
+	}
+	return ""
 }
 
 // httpURL refuses a URL that is not an absolute http(s) URL.
@@ -200,7 +220,7 @@ func httpURL(n WorkflowNode) string {
 // the field of the first refusal and the refusal ("" when none).
 func typedFieldError(n WorkflowNode, s NodeSpec) (field, message string) {
 	for _, f := range typedFields {
-		if need, ok := s.need(f.name); ok && !f.set(n) {
+		if need, ok := s.need(f.name); ok && !f.set(n) && !need.Optional {
 			return f.name, need.Missing
 		} else if !ok && f.only != "" && f.set(n) {
 			return f.name, f.only

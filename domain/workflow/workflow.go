@@ -76,6 +76,9 @@ type WorkflowNode struct {
 	// MaxAttempts is how often an http node is tried (0: the default).
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
 	MaxAttempts    int `json:"max_attempts,omitempty"`
+	// Approver is who answers an approval node: a user id (empty: the
+	// demand's owner). Anyone else asking gets ErrNotApprover.
+	Approver string `json:"approver,omitempty" maxLength:"128"`
 	// SubChannelID is set on a task that came from a sub-negotiation.
 	SubChannelID string `json:"sub_channel_id,omitempty"`
 	// Position is the node's place on the canvas; a new node without one

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -231,9 +232,9 @@ var (
 	// ErrNotAssignee: only the task's assignee reports on it
 	// (TOWOW_WORKFLOW_003).
 	ErrNotAssignee = &event.Error{Code: "TOWOW_WORKFLOW_003", Message: "not the task's assignee"}
-	// ErrNotWorkflowUser: only the demand's user approves
-	// (TOWOW_WORKFLOW_004).
-	ErrNotWorkflowUser = &event.Error{Code: "TOWOW_WORKFLOW_004", Message: "not the demand's user"}
+	// ErrNotApprover: an approval node is answered by its approver only
+	// (the demand's owner unless it names another user).
+	ErrNotApprover = &event.Error{Code: "TOWOW_WORKFLOW_007", Message: "not this approval's approver"}
 )
 
 // openNode returns the running node id whose type's spec says by
@@ -277,16 +278,17 @@ func (w *Workflow) ReportTask(nodeID, agentID string, a TaskAnswer, now time.Tim
 	return w.FailNode(nodeID, r.Attempt, a.Problem, false, now)
 }
 
-// Approve records the demand's user's answer to a running approval:
-// approved completes it, rejected fails it for good (the comment says
-// why). Errors: ErrNotFound, ErrNodeNotOpen, ErrNotWorkflowUser.
+// Approve records the approver's answer to a running approval: approved
+// completes it, rejected fails it for good (the comment says why); both
+// name the approver. The approver is the node's Approver, else the
+// demand's owner. Errors: ErrNotFound, ErrNodeNotOpen, ErrNotApprover.
 func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string, now time.Time) ([]event.Payload, error) {
-	_, r, err := w.openNode(nodeID, AnswerUser, NodeApproval)
+	n, r, err := w.openNode(nodeID, AnswerUser, NodeApproval)
 	if err != nil {
 		return nil, err
 	}
-	if userID != w.UserID {
-		return nil, event.Errorf(ErrNotWorkflowUser, "only %s approves this workflow", w.UserID)
+	if approver := cmp.Or(n.Approver, w.UserID); userID != approver {
+		return nil, event.Errorf(ErrNotApprover, "only %s answers this approval", approver)
 	}
 	if approved {
 		summary := "已批准"
@@ -295,7 +297,7 @@ func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string,
 		}
 		return w.CompleteNode(nodeID, r.Attempt, NodeResult{Summary: summary, By: "user:" + userID})
 	}
-	reason := "用户拒绝"
+	reason := "被 " + userID + " 拒绝"
 	if comment != "" {
 		reason += "：" + comment
 	}

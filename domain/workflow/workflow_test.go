@@ -433,11 +433,11 @@ func TestReportAndApprove(t *testing.T) {
 		t.Fatalf("approved before it ran: %v", err)
 	}
 	r.do(r.w().StartNode("ok", wfNow))
-	if _, err := r.w().Approve("ok", "mallory", true, "", wfNow); !errors.Is(err, ErrNotWorkflowUser) {
+	if _, err := r.w().Approve("ok", "mallory", true, "", wfNow); !errors.Is(err, ErrNotApprover) {
 		t.Fatalf("%v", err)
 	}
 	got := r.do(r.w().Approve("ok", "u", false, "预算超了", wfNow))
-	if !slices.Equal(got, []string{"node.failed", "workflow.failed"}) || r.w().Run("ok").Error != "用户拒绝：预算超了" {
+	if !slices.Equal(got, []string{"node.failed", "workflow.failed"}) || r.w().Run("ok").Error != "被 u 拒绝：预算超了" {
 		t.Fatalf("%v %+v", got, r.w().Run("ok"))
 	}
 }

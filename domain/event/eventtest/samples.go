@@ -238,6 +238,8 @@ var Payloads = []event.Payload{
 	&negotiation.AgentDeactivated{AgentID: "user_agent_bob", Reason: "left the platform"},
 	&negotiation.AgentReactivated{AgentID: "user_agent_bob"},
 	&negotiation.AgentTokenIssued{AgentID: "user_agent_ext", TokenSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
+	&negotiation.CollaboratorAdded{DemandID: "d-1", UserID: "bob", Role: negotiation.RoleEditor},
+	&negotiation.CollaboratorRemoved{DemandID: "d-1", UserID: "bob"},
 	&negotiation.AgentOffline{AgentID: "user_agent_bob", Reason: "silent for 5m0s",
 		LastContactAt: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), OfflineAt: time.Date(2026, 11, 25, 10, 5, 0, 0, time.UTC)},
 	&negotiation.AgentWithdrawn{
@@ -284,7 +286,7 @@ var (
 	sampleChange = workflow.WorkflowChange{WorkflowID: "wf-abc12345", DecisionID: "dec-1", ClientID: "tab-1", Version: 2}
 	sampleNode   = workflow.WorkflowNode{ID: "task-1", Type: workflow.NodeHTTP, Title: "通知场地", Description: "POST 确认", AssigneeID: "user_agent_bob",
 		Role: "场地提供者", Due: "第一周", WaitUntil: sampleTime, URL: "http://127.0.0.1:9/hook", Body: map[string]string{"a": "b"},
-		TimeoutSeconds: 30, MaxAttempts: 3, SubChannelID: "collab-abc12345-1", Position: workflow.Position{X: 1, Y: 2}}
+		TimeoutSeconds: 30, MaxAttempts: 3, Approver: "bob", SubChannelID: "collab-abc12345-1", Position: workflow.Position{X: 1, Y: 2}}
 	sampleDecision = workflow.Decision{DecisionID: "dec-1", Type: workflow.DecisionCreateNode, Actor: event.ActorConversation, ClientID: "tab-1",
 		Confidence: 0.9, BaseVersion: 1, Payload: workflow.DecisionPayload{NodeID: "task-1", Node: &sampleNode, After: []string{"a"},
 			Before: []string{"b"}, Changes: &workflow.NodeChanges{Title: new("t"), Description: new("d"), AssigneeID: new("x"), Role: new("r"),
