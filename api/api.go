@@ -72,6 +72,8 @@ type Server struct {
 	// signs the sessions (local mode, or an OpenID Connect issuer); nil: no
 	// one signs in, and only the admin and external agents are served.
 	People *identity.Authority
+	// Limits are the per-user limits (the zero value: none).
+	Limits Limits
 	// Logger logs refused input (WARN) and every 5xx with its cause
 	// (ERROR), with the request id; nil: discard.
 	Logger *slog.Logger
@@ -203,14 +205,15 @@ type handlerGroups struct {
 // pieces several groups share (the credential guard, the live streams,
 // the workflow reads) are built once.
 func (s *Server) groups() handlerGroups {
-	g := guard{adminToken: s.AdminToken, commands: s.Commands, people: s.People, owners: newOwners(s.Events)}
+	g := guard{adminToken: s.AdminToken, commands: s.Commands, people: s.People, owners: newOwners(s.Events),
+		limits: newLimiter(s.Limits, s.ReadModels)}
 	streams := &streamer{events: s.Events, hub: s.Hub, notifier: s.Notifier, metrics: s.Metrics,
 		frames: newFrameCache(8192), heartbeat: s.Heartbeat, writeTimeout: s.SSEWriteTimeout}
 	flows := &workflowReader{events: s.Events, reads: s.ReadModels}
 	return handlerGroups{
 		guard:    g,
 		ops:      &opsHandlers{db: s.DB, ready: s.Ready, status: s.Status, events: s.Events, reads: s.ReadModels, guard: g},
-		demands:  &demandHandlers{commands: s.Commands, reads: s.ReadModels},
+		demands:  &demandHandlers{commands: s.Commands, reads: s.ReadModels, limits: g.limits},
 		events:   &eventHandlers{events: s.Events, streams: streams, owners: g.owners},
 		channels: &channelHandlers{events: s.Events, reads: s.ReadModels},
 		agents: &agentHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, guard: g,
@@ -218,7 +221,7 @@ func (s *Server) groups() handlerGroups {
 		workflows: &workflowHandlers{commands: s.Commands, workflows: flows, streams: streams, metrics: s.Metrics,
 			guard: g},
 		sharing: &sharingHandlers{commands: s.Commands, owners: g.owners},
-		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners},
+		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners, limits: g.limits},
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -142,6 +145,8 @@ type guard struct {
 	people *identity.Authority
 	// owners answers who owns a demand, channel or workflow.
 	owners *owners
+	// limits are the per-user limits.
+	limits *limiter
 }
 
 // authenticate reads the request's credentials, puts the result in its
@@ -157,6 +162,13 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 					"a signed-in write must come from the console's own page (cross-origin request refused)"))
 				return
 			}
+		}
+		if wait := g.limits.request(a.principal); wait > 0 {
+			secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+			w.Header().Set("Retry-After", secs)
+			writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
+				fmt.Sprintf("more than %g requests a second from you; retry in %s s", g.limits.limits.RequestsPerSecond, secs)))
+			return
 		}
 		ctx := context.WithValue(r.Context(), authKey{}, a)
 		if !a.principal.Anonymous() {

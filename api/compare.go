@@ -135,6 +135,9 @@ func (h *qualityHandlers) registerForks(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
 	}, func(ctx context.Context, in *ForkInput) (*ForkOutput, error) {
+		if err := h.limits.newWork(ctx, true); err != nil {
+			return nil, err
+		}
 		id, pos, err := h.commands.Fork(ctx, in.DemandID, in.Body.At, in.Body.Change)
 		if err != nil {
 			return nil, problem(err)

@@ -14,6 +14,7 @@ import (
 type demandHandlers struct {
 	commands Commands
 	reads    ReadModels
+	limits   *limiter
 }
 
 // SubmitDemandInput is the body of POST /api/v1/demand/submit: the
@@ -59,6 +60,9 @@ func (h *demandHandlers) registerDemands(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
+		if err := h.limits.newWork(ctx, true); err != nil {
+			return nil, err
+		}
 		sub, err := h.commands.SubmitDemand(ctx, userID, in.Body.RawInput)
 		if err != nil {
 			return nil, problem(err)
@@ -76,6 +80,9 @@ func (h *demandHandlers) registerDemands(api huma.API) {
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
 	}, func(ctx context.Context, in *ClarifyDemandInput) (*SubmitDemandOutput, error) {
+		if err := h.limits.newWork(ctx, true); err != nil {
+			return nil, err
+		}
 		sub, err := h.commands.ClarifyDemand(ctx, in.DemandID, in.Body.Text)
 		if err != nil {
 			return nil, problem(err)

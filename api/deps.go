@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"time"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
@@ -75,6 +76,8 @@ type ReadModels interface {
 	SummarizeQuality(ctx context.Context, f projections.QualityFilter) (projections.QualitySummary, error)
 	Workflow(ctx context.Context, workflowID string) (projections.WorkflowState, error)
 	WorkflowTasks(ctx context.Context, agentID string) ([]projections.OpenNode, error)
+	UserDemandsSince(ctx context.Context, userID string, since time.Time) (projections.Usage, error)
+	UserTokensSince(ctx context.Context, userID string, since time.Time) (projections.Usage, error)
 }
 
 // StatusSource tells the operations view what runs in this process.

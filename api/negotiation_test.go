@@ -63,6 +63,7 @@ type apiOptions struct {
 	logger          *slog.Logger               // default: none
 	noWorkers       bool                       // insert-only write side: nothing runs after a command
 	offlineAfter    time.Duration              // default: presence.DefaultOfflineAfter
+	limits          api.Limits                 // default: none
 }
 
 // testAdminToken is the test servers' admin token.
@@ -113,7 +114,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
 		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
 		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
-		Logger: o.logger, People: testPeople}).Handler())
+		Logger: o.logger, People: testPeople, Limits: o.limits}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

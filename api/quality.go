@@ -22,6 +22,7 @@ type qualityHandlers struct {
 	events   EventReader
 	reads    ReadModels
 	owners   *owners
+	limits   *limiter
 }
 
 // QualityInput names a negotiation.

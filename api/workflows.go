@@ -279,6 +279,9 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
+		if err := h.guard.limits.newWork(ctx, false); err != nil {
+			return nil, err
+		}
 		id, pos, err := h.commands.SendMessage(ctx, in.WorkflowID, in.Body.Text, in.Body.ClientID, userID)
 		if err != nil {
 			return nil, problem(err)

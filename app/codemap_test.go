@@ -54,7 +54,7 @@ var codeMap = map[string][]string{
 	"bench":     {"app", "domain/event", "domain/negotiation", "eventstore", "llm"},
 	"apifuzz":   {},
 	"eval":      {"app", "domain/negotiation", "quality"},
-	"cmd/towow": {"apifuzz", "app", "bench", "data", "domain/negotiation", "domain/workflow", "timeline", "eval", "eventstore", "identity", "internal/database", "internal/logctx",
+	"cmd/towow": {"api", "apifuzz", "app", "bench", "data", "domain/negotiation", "domain/workflow", "timeline", "eval", "eventstore", "identity", "internal/database", "internal/logctx",
 		"internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "llm/builtin", "mcpserver", "negotiate", "presence",
 		"projections"},
 }

@@ -33,6 +33,9 @@ type WriteConfig struct {
 	// Shortlist bounds the profiles the filter's SQL stage hands to
 	// prompt 2, across the demand's needs ([negotiate.DefaultShortlist]).
 	Shortlist int
+	// TreeTokenBudget bounds the LLM tokens of one negotiation tree's
+	// sub-negotiations (negotiate.Config.TreeTokenBudget; 0: none).
+	TreeTokenBudget int
 	// Workers is how many jobs run at once in this process
 	// ([jobs.DefaultWorkers]).
 	Workers int
@@ -123,7 +126,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale})
 	w.Agents = directory.NewWriter(w.UoW, dir)
 	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
-		Shortlist: cfg.Shortlist, Now: now})
+		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, Now: now})
 	w.Execution = execute.New(w.UoW, dir, client, execute.Config{HTTPAllow: cfg.HTTPAllow, DecisionRateLimit: cfg.DecisionRateLimit,
 		HTTPClient: cfg.HTTPClient, JobTimeout: cfg.JobTimeout, Now: now})
 	w.Presence = presence.New(pool, dir, w.Agents, presence.Config{OfflineAfter: cfg.OfflineAfter, Now: now, Logger: log})

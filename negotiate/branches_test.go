@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
@@ -559,6 +560,39 @@ func TestTC1FiftyPercentRound(t *testing.T) {
 	}
 	if tc1 == nil || tc1.Round != 2 || tc1.Status != negotiation.ChannelStatusProposalSent {
 		t.Fatalf("as of round 2's proposal, want round 2 and proposal_sent, got %+v", tc1)
+	}
+	h.Check(sub.DemandID)
+}
+
+// TestTreeBudgetHoldsRecursion: prompt 8 asks for a sub-negotiation, but
+// the tree's token budget is spent: none is opened, and the channel's
+// completion records why (the budget, what was spent, the estimate).
+func TestTreeBudgetHoldsRecursion(t *testing.T) {
+	s := script5()
+	s.Feedback = func(*llm.FeedbackInput) string { return writetest.FeedbackReply(A) }
+	s.Gaps = func(*llm.GapInput) string { return writetest.GapsReply("摄影师") }
+	s.Recursion = func(*llm.RecursionInput) string { return writetest.RecursionReply("摄影师") }
+	h := writetest.New(t, writetest.Opts{Provider: s, Profiles: writetest.TestProfiles(7),
+		Write: func(c *app.WriteConfig) { c.TreeTokenBudget = 1 }})
+	sub, err := h.C.SubmitDemand(context.Background(), "u1", "需要摄影团队")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := h.Wait(sub.DemandID, 30*time.Second).Channel
+	if len(c.Subnets) != 0 || !c.Completed {
+		t.Fatalf("subnets %d completed %v:\n%s", len(c.Subnets), c.Completed, h.Timeline(sub.DemandID))
+	}
+	var hold *negotiation.BudgetHold
+	for _, e := range h.Events(sub.DemandID) {
+		if e.Type == negotiation.EventNegotiationCompleted {
+			p, _ := e.Decode()
+			if d := p.(*negotiation.NegotiationCompleted).RecursionDecision; d != nil {
+				hold = d.Budget
+			}
+		}
+	}
+	if hold == nil || hold.Limit != 1 || hold.Asked != 1 || hold.Kept != 0 || hold.Spent <= 1 || hold.PerSubnet <= 0 {
+		t.Fatalf("the completion's budget hold: %+v", hold)
 	}
 	h.Check(sub.DemandID)
 }

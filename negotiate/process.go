@@ -35,6 +35,11 @@ type Config struct {
 	// Shortlist bounds the profiles the filter's SQL stage hands to
 	// prompt 2, across the demand's needs ([DefaultShortlist]).
 	Shortlist int
+	// TreeTokenBudget bounds the LLM tokens one negotiation tree spends:
+	// a decision to open sub-negotiations keeps only those that what is
+	// left pays for, at prompt 8's estimate each, and records why
+	// (0: no budget).
+	TreeTokenBudget int
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }

@@ -2,12 +2,14 @@ package negotiate
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/riverqueue/river"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/sqlcdb"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -50,6 +52,14 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 			plans = append(plans, negotiation.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: shortfall(d, c, s.GapType)})
 		}
 	}
+	decision := res.Decision(cost)
+	if e.cfg.TreeTokenBudget > 0 && len(plans) > 0 {
+		spent, err := sqlcdb.New(e.pool).TreeTokens(ctx, c.RootDemandID)
+		if err != nil {
+			return fmt.Errorf("tree tokens of %s: %w", c.RootDemandID, err)
+		}
+		plans, decision.Budget = negotiation.FitTreeBudget(plans, cost.Tokens, int(spent), e.cfg.TreeTokenBudget)
+	}
 	cause := uow.Causation(job.Kind, job.ID)
 	callFor := negotiation.EventSubnetTriggered
 	if len(plans) == 0 { // the answer ends the channel: record it there
@@ -61,7 +71,7 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 	}
 	_, err = e.u.Commit(ctx, "decide recursion", lock, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		p, c, err := e.planChannel(ctx, st, job.Args.ChannelID, event.ActorChannelAdmin, cause, &call, callFor,
-			func(c *negotiation.Channel) ([]event.Payload, error) { return c.Recurse(plans, res.Decision(cost)) })
+			func(c *negotiation.Channel) ([]event.Payload, error) { return c.Recurse(plans, decision) })
 		if err != nil || p == nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/towow/towow/api"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/identity"
@@ -30,6 +31,11 @@ const (
 	defaultDataDir  = ".towow"
 	defaultLLM      = "builtin"
 	defaultLogLevel = "info"
+
+	defaultUserRPS            = 20
+	defaultUserDemandsPerHour = 30
+	defaultUserTokensPerDay   = 2_000_000
+	defaultTreeTokenBudget    = 200_000
 )
 
 var defaultRules = negotiation.DefaultRules()
@@ -67,6 +73,10 @@ var envVars = []envVar{
 	{"TOWOW_OIDC_CLIENT_ID", "(unset: no console sign-in)", "The console's OAuth client id at the issuer (authorization code flow with PKCE; redirect URI http(s)://<host>/auth/callback)."},
 	{"TOWOW_OIDC_CLIENT_SECRET", "(unset: a public client)", "The console's client secret, if the issuer gave it one."},
 	{"TOWOW_ALLOW_REMOTE", "(unset: loopback only)", "Local mode only: 1 lets `towow serve` listen on an address other people can reach (anyone who can reach it signs in as any name they type)."},
+	{"TOWOW_USER_RPS", num(defaultUserRPS), "Requests a second one signed-in user (or external agent) may make, with bursts of twice as many; more get 429 TOWOW_LIMIT_001 with Retry-After. 0: no limit. The admin token is not limited."},
+	{"TOWOW_USER_DEMANDS_PER_HOUR", num(defaultUserDemandsPerHour), "Negotiations (demands, clarifications, forks) one user may start an hour; more get 429 TOWOW_LIMIT_002. 0: no limit."},
+	{"TOWOW_USER_TOKENS_PER_DAY", num(defaultUserTokensPerDay), "LLM tokens one user's negotiations and workflow conversations may spend in 24 hours (counted from the recorded calls); past it, new demands and messages get 429 TOWOW_LIMIT_003. 0: no limit."},
+	{"TOWOW_TREE_TOKEN_BUDGET", num(defaultTreeTokenBudget), "LLM tokens one negotiation tree may spend before it opens sub-negotiations: prompt 8's decision keeps only the sub-negotiations that what is left pays for, at its estimate each, and records why (budget in the decision). 0: no budget."},
 	{"TOWOW_LOG_LEVEL", defaultLogLevel, "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", defaultLLM, "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
@@ -111,7 +121,11 @@ type config struct {
 	OIDC identity.OIDCConfig
 	// AllowRemote lets local mode listen on a non-loopback address.
 	AllowRemote bool
-	LogLevel    slog.Level
+	// Limits are the per-user limits; TreeTokenBudget bounds a
+	// negotiation tree's sub-negotiations.
+	Limits          api.Limits
+	TreeTokenBudget int
+	LogLevel        slog.Level
 
 	LLM              string
 	LLMModel         string
@@ -225,6 +239,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		p.fail(fmt.Errorf("TOWOW_BUILTIN_LATENCY (%s) must stay under 2/3 of LLM_TIMEOUT (%s)", c.builtinLatency, c.LLMTimeout))
 	}
 	c.OfflineAfter = p.duration("TOWOW_AGENT_OFFLINE_AFTER", presence.DefaultOfflineAfter)
+	rps := p.count("TOWOW_USER_RPS", defaultUserRPS, 0)
+	c.Limits = api.Limits{RequestsPerSecond: float64(rps), Burst: 2 * rps,
+		DemandsPerHour: p.count("TOWOW_USER_DEMANDS_PER_HOUR", defaultUserDemandsPerHour, 0),
+		TokensPerDay:   int64(p.count("TOWOW_USER_TOKENS_PER_DAY", defaultUserTokensPerDay, 0))}
+	c.TreeTokenBudget = p.count("TOWOW_TREE_TOKEN_BUDGET", defaultTreeTokenBudget, 0)
 	c.Profiles = getenv("TOWOW_PROFILES")
 	var err error
 	if c.Tracing, err = tracing.FromEnv(getenv); err != nil {

@@ -190,3 +190,21 @@ func completed(c *Channel) *NegotiationCompleted {
 	return &NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: c.Status,
 		FinalProposal: c.FinalProposal, RoundsTaken: c.RoundsTaken}
 }
+
+// FitTreeBudget keeps the first plans that what is left of a negotiation
+// tree's token budget pays for, at perSubnet tokens each (prompt 8's
+// estimate), after the spent tokens; limit 0 or less is no budget. The
+// hold records what it held back (nil: nothing).
+func FitTreeBudget(plans []SubnetPlan, perSubnet, spent, limit int) ([]SubnetPlan, *BudgetHold) {
+	if limit <= 0 || len(plans) == 0 {
+		return plans, nil
+	}
+	kept := len(plans)
+	if left := limit - spent; left < kept*perSubnet {
+		kept = max(0, left/max(perSubnet, 1))
+	}
+	if kept == len(plans) {
+		return plans, nil
+	}
+	return plans[:kept], &BudgetHold{Limit: limit, Spent: spent, PerSubnet: perSubnet, Asked: len(plans), Kept: kept}
+}

@@ -72,3 +72,30 @@ func TestRoleAllows(t *testing.T) {
 		}
 	}
 }
+
+// TestFitTreeBudget: sub-negotiations are kept while what is left of the
+// tree's budget pays for them, and the hold says why the rest were not.
+func TestFitTreeBudget(t *testing.T) {
+	three := []SubnetPlan{{GapType: "a"}, {GapType: "b"}, {GapType: "c"}}
+	for _, tc := range []struct {
+		name                    string
+		per, spent, limit, kept int
+		held                    bool
+	}{
+		{"no budget", 1000, 50_000, 0, 3, false},
+		{"room for all", 1000, 7000, 10_000, 3, false},
+		{"room for two", 1000, 7500, 10_000, 2, true},
+		{"room for none", 1000, 9500, 10_000, 0, true},
+		{"spent beyond it", 1000, 20_000, 10_000, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kept, hold := FitTreeBudget(three, tc.per, tc.spent, tc.limit)
+			if len(kept) != tc.kept || (hold != nil) != tc.held {
+				t.Fatalf("kept %d hold %+v", len(kept), hold)
+			}
+			if hold != nil && (hold.Asked != 3 || hold.Kept != tc.kept || hold.Spent != tc.spent || hold.Limit != tc.limit || hold.PerSubnet != tc.per) {
+				t.Fatalf("hold %+v", hold)
+			}
+		})
+	}
+}

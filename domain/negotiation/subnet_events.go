@@ -44,6 +44,20 @@ type RecursionDecision struct {
 	ShouldRecurse bool                 `json:"should_recurse"`
 	Conditions    []RecursionCondition `json:"conditions,omitempty"`
 	EstimatedCost *SubnetCost          `json:"estimated_cost,omitempty"`
+	// Budget, when set, held sub-negotiations back: the tree's token
+	// budget could not pay for all that the answer asked for.
+	Budget *BudgetHold `json:"budget,omitempty"`
+}
+
+// BudgetHold records why a tree's token budget held sub-negotiations
+// back: what it had spent, what each sub-negotiation was estimated to
+// cost, the budget, and how many of those asked for it kept.
+type BudgetHold struct {
+	Limit     int `json:"limit"`
+	Spent     int `json:"spent"`
+	PerSubnet int `json:"per_subnet"`
+	Asked     int `json:"asked"`
+	Kept      int `json:"kept"`
 }
 
 // RecursionCondition is one of prompt 8's three conditions: 需求满足度

@@ -28,7 +28,8 @@ var (
 
 	sampleRecursion = negotiation.RecursionDecision{ShouldRecurse: true,
 		Conditions:    []negotiation.RecursionCondition{{Name: "需求满足度", Met: new(true), Analysis: "缺口影响需求"}},
-		EstimatedCost: &negotiation.SubnetCost{Tokens: 5000, TimeSeconds: 30}}
+		EstimatedCost: &negotiation.SubnetCost{Tokens: 5000, TimeSeconds: 30},
+		Budget:        &negotiation.BudgetHold{Limit: 20000, Spent: 12000, PerSubnet: 5000, Asked: 2, Kept: 1}}
 
 	sampleProposal = negotiation.Proposal{
 		ProposalID: "prop_001",
