@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/app"
+	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/logctx"
 	"github.com/towow/towow/llm"
