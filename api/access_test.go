@@ -7,11 +7,17 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/towow/towow/api"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/eventstore"
 )
 
 // asUser sends a request with a user's token (noCredentials: none) and
@@ -174,5 +180,38 @@ func TestIsolation(t *testing.T) {
 	st, _, got := a.asUser(t, alice, "GET", "/api/v1/events?demand_id="+demandID+"&principal=user:alice&type=towow.demand.submitted", "")
 	if st != 200 || !strings.Contains(got, `"principal":"user:alice"`) {
 		t.Errorf("the submission's principal: %d %.300s", st, got)
+	}
+}
+
+// TestOldLogs: a demand recorded before principals were (its metadata
+// has no principal, its user a local name) is its recorded user's in
+// local mode: she reads it and lists it, another user gets 404, and the
+// audit query reads its principal as the system's.
+func TestOldLogs(t *testing.T) {
+	a := newAPIWith(t, "", apiOptions{noWorkers: true})
+	ctx := context.Background()
+	ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()),
+		&negotiation.DemandSubmitted{DemandID: "d-0123456789ab", UserID: "user_alice", RawInput: "一条旧的需求"},
+		event.Metadata{CorrelationID: "d-0123456789ab", Actor: event.UserActor("user_alice"), SchemaVersion: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.store.Append(ctx, negotiation.DemandStream("d-0123456789ab"), eventstore.NoStream, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, bob := userToken(t, "user_alice"), userToken(t, "bob")
+	cursor := strconv.FormatInt(res.LastPosition, 10)
+	if st, _, got := a.asUser(t, alice, "GET", "/api/v1/demands/d-0123456789ab?min_cursor="+cursor, ""); st != 200 || !strings.Contains(got, "一条旧的需求") {
+		t.Fatalf("her old demand: %d %s", st, got)
+	}
+	if st, _, got := a.asUser(t, alice, "GET", "/api/v1/demands?min_cursor="+cursor, ""); st != 200 || !strings.Contains(got, "d-0123456789ab") {
+		t.Fatalf("her list: %d %s", st, got)
+	}
+	if st, _, _ := a.asUser(t, bob, "GET", "/api/v1/demands/d-0123456789ab", ""); st != 404 {
+		t.Fatalf("bob: %d", st)
+	}
+	if st, _, got := a.asUser(t, alice, "GET", "/api/v1/events?demand_id=d-0123456789ab&principal=system", ""); st != 200 || !strings.Contains(got, "towow.demand.submitted") {
+		t.Fatalf("an old event's principal: %d %s", st, got)
 	}
 }

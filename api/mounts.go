@@ -13,7 +13,8 @@ import (
 // Mount is a handler the API serves beside its own operations, outside
 // the OpenAPI document: River's job dashboard at /riverui/, the MCP
 // endpoint at /mcp. The app builds these handlers; the API only routes to
-// them and, with Admin, guards them with the operator's token.
+// them and guards them: with Admin, the operator's token; with OAuth, a
+// person's bearer token or the operator's (mcp_auth.go).
 type Mount struct {
 	// Pattern is the http.ServeMux pattern, e.g. "/riverui/" (a prefix)
 	// or "/mcp".
@@ -29,6 +30,19 @@ type Mount struct {
 	// answers 204 with a session cookie (see SessionCookie) that the guard
 	// accepts in place of the header; DELETE <Pattern>session ends it.
 	Session bool
+	// OAuth makes the mount an OAuth 2.0 protected resource (RFC 9728;
+	// Pattern a plain path such as "/mcp", Admin and Session unused): it
+	// admits a person's bearer token (a user) and the admin token, never
+	// an agent token (403) nor the console's session cookie; the handler
+	// finds the caller in the request's auth.TokenInfo (go-sdk's auth
+	// package: UserID the caller's actor, "user:<id>" or "admin";
+	// Extra["token"] the bearer token itself, to act as the caller). Any
+	// other request is a problem+json 401 (TOWOW_AUTH_001) whose
+	// WWW-Authenticate points at the resource's metadata, served at
+	// /.well-known/oauth-protected-resource<Pattern> (and at
+	// /.well-known/oauth-protected-resource): the resource and the
+	// identity provider (the authorization server) to sign in with.
+	OAuth bool
 }
 
 // SessionCookie is the name of the admin session cookie of a Mount with
@@ -48,6 +62,10 @@ const SessionTTL = 12 * time.Hour
 // mount registers m on mux.
 func (s *Server) mount(mux *http.ServeMux, m Mount) {
 	h := m.Handler
+	if m.OAuth {
+		s.mountResource(mux, m)
+		return
+	}
 	if !m.Admin {
 		mux.Handle(m.Pattern, h)
 		return

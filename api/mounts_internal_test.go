@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/base64"
 	"net/http"
 	"strconv"
 	"testing"
@@ -45,5 +46,32 @@ func TestValidSession(t *testing.T) {
 				t.Fatalf("validSession = %v, want %v (value %q)", got, tc.ok, tc.value)
 			}
 		})
+	}
+}
+
+// TestJWTExpiry: the expiry a protected mount gives the SDK is the exp
+// claim of a JWT, and nothing (the caller then bounds it) for anything
+// else.
+func TestJWTExpiry(t *testing.T) {
+	enc := base64.RawURLEncoding.EncodeToString
+	tests := []struct {
+		name  string
+		token string
+		exp   int64 // 0: none
+	}{
+		{"a JWT", "h." + enc([]byte(`{"sub":"alice","exp":1800000000}`)) + ".s", 1800000000},
+		{"a JWT with a fractional exp", "h." + enc([]byte(`{"exp":1800000000.5}`)) + ".s", 1800000000},
+		{"no exp", "h." + enc([]byte(`{"sub":"alice"}`)) + ".s", 0},
+		{"exp not a number", "h." + enc([]byte(`{"exp":"soon"}`)) + ".s", 0},
+		{"payload not base64", "h.!!!.s", 0},
+		{"payload not JSON", "h." + enc([]byte(`exp`)) + ".s", 0},
+		{"not a JWT", "admin-token-0123456789", 0},
+		{"two parts", "a.b", 0},
+	}
+	for _, tc := range tests {
+		got, ok := jwtExpiry(tc.token)
+		if ok != (tc.exp != 0) || (ok && got.Unix() != tc.exp) {
+			t.Errorf("%s: jwtExpiry = %v, %v; want %d", tc.name, got, ok, tc.exp)
+		}
 	}
 }

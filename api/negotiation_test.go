@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -26,6 +27,7 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/metrics"
@@ -64,6 +66,7 @@ type apiOptions struct {
 	noWorkers       bool                       // insert-only write side: nothing runs after a command
 	offlineAfter    time.Duration              // default: presence.DefaultOfflineAfter
 	limits          api.Limits                 // default: none
+	people          *identity.Authority        // default: testPeople (local mode)
 }
 
 // testAdminToken is the test servers' admin token.
@@ -114,7 +117,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
 		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
 		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
-		Logger: o.logger, People: testPeople, Limits: o.limits}).Handler())
+		Logger: o.logger, People: cmp.Or(o.people, testPeople), Limits: o.limits}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

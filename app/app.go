@@ -67,6 +67,8 @@ type Config struct {
 	// built by the command from the configuration: identity.NewLocal or
 	// identity.NewOIDC); nil: no one signs in.
 	People *identity.Authority
+	// Limits are the API's per-user limits (see api.Limits).
+	Limits api.Limits
 
 	// LLM configures the LLM client (Provider required; Logger and
 	// OnCall are filled in by New).
@@ -250,7 +252,8 @@ func (a *App) Close() {
 // API is the HTTP API of this process: commands, the log, the live
 // streams, the status, River UI at /riverui/ (behind the admin token) and,
 // with Config.ReadModels, the read models' endpoints and the MCP endpoint
-// at /mcp (behind the admin token). Callers may adjust it before building
+// at /mcp (a person's bearer token or the admin token; its tools act as
+// their caller). Callers may adjust it before building
 // its Handler. Do not call it concurrently with Close.
 func (a *App) API() *api.Server {
 	s := a.rest()
@@ -260,14 +263,19 @@ func (a *App) API() *api.Server {
 		s.Mounts = append(s.Mounts, m)
 	}
 	if a.Queries != nil {
-		s.Mounts = append(s.Mounts, api.Mount{Pattern: "/mcp", Handler: mcpserver.NewHTTPHandler(a.MCP()), Admin: true})
+		// An OAuth protected resource: each request's tools act as its
+		// caller (NewHTTPHandler has no token of its own).
+		s.Mounts = append(s.Mounts, api.Mount{Pattern: "/mcp", Handler: mcpserver.NewHTTPHandler(a.MCP()), OAuth: true})
 	}
 	return s
 }
 
 // MCP configures an MCP server (package mcpserver) whose tools call this
 // App's REST API in process, without a socket: the /mcp endpoint and
-// `towow mcp`. The API handler they call is built at the first call.
+// `towow mcp`. The API handler they call is built at the first call. Its
+// Token is the admin token: `towow mcp` over stdio acts as the operator
+// of the database it opens; the /mcp endpoint ignores it and acts as each
+// request's caller.
 func (a *App) MCP() mcpserver.Config {
 	return mcpserver.Config{
 		BaseURL:    "http://towow.internal",
@@ -281,7 +289,7 @@ func (a *App) MCP() mcpserver.Config {
 func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
-	s.CORSOrigins, s.AdminToken, s.People = a.cfg.CORSOrigins, a.cfg.AdminToken, a.cfg.People
+	s.CORSOrigins, s.AdminToken, s.People, s.Limits = a.cfg.CORSOrigins, a.cfg.AdminToken, a.cfg.People, a.cfg.Limits
 	if a.Queries != nil {
 		s.ReadModels, s.Ready.Lag = a.Queries, a.lag
 	}

@@ -38,6 +38,7 @@ var codeMap = map[string][]string{
 	"projections":            {"domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/sqlcdb", "quality"},
 	"jobs":                   {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
 	"identity":               {},
+	"internal/testop":        {},
 	"uow":                    {"domain/event", "domain/negotiation", "eventstore", "identity", "jobs"},
 	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
 	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "identity", "internal/logctx", "internal/sqlcdb", "llm", "uow"},

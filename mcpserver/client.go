@@ -19,7 +19,8 @@ type client struct {
 	base string
 	http *http.Client
 	// token is sent when a tool brings no token of its own (an external
-	// agent's tools do).
+	// agent's tools do) and the request has no caller (over HTTP it has:
+	// callerToken).
 	token string
 }
 
@@ -53,9 +54,10 @@ type problem struct {
 	} `json:"errors"`
 }
 
-// call sends a request to the API with an optional bearer token and a JSON
-// body, and decodes a 2xx answer into out (unless nil). Any other answer
-// is an *APIError.
+// call sends a request to the API with a bearer token and a JSON body, and
+// decodes a 2xx answer into out (unless nil). Any other answer is an
+// *APIError. The token is the tool's own (an agent_token) if given, else
+// the MCP request's caller's (callerToken), else the configured one.
 func (c *client) call(ctx context.Context, method, path string, query url.Values, token string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
@@ -78,7 +80,7 @@ func (c *client) call(ctx context.Context, method, path string, query url.Values
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if token == "" {
-		token = c.token
+		token = cmp.Or(callerToken(ctx), c.token)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

@@ -3,6 +3,9 @@ package mcpserver_test
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +23,7 @@ import (
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/workflow"
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -27,6 +31,30 @@ import (
 )
 
 const adminToken = "mcp-test-admin-token-0123456789"
+
+// people is the test servers' local-mode authority: its tokens are the
+// users' (userToken).
+var people = identity.NewLocalWith(identity.NewSigner(newKey()))
+
+// newKey is a fresh P-256 signing key.
+func newKey() *ecdsa.PrivateKey {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	return key
+}
+
+// userToken is a bearer token of the local user name, as `towow token
+// --user NAME` prints it.
+func userToken(t *testing.T, name string) string {
+	t.Helper()
+	tok, err := people.MintLocalToken(name, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
 
 // towow is a real App (real database, River, builtin brain, read models)
 // served over real HTTP, as `towow serve` serves it.
@@ -48,6 +76,7 @@ func startTowow(t *testing.T) *towow {
 			StuckTimeoutSeconds: 900, MaxDepth: 0}},
 		ReadModels: true,
 		Hub:        true,
+		People:     people,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +127,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // connect opens an MCP session with the SDK's own client over Streamable
-// HTTP, with the admin token.
+// HTTP, with token (the admin's or a user's).
 func (tw *towow) connect(t *testing.T, token string) (*mcp.ClientSession, error) {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "towow-test", Version: "1"}, nil)

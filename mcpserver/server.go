@@ -9,6 +9,7 @@
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -31,10 +32,18 @@ type Config struct {
 	// Logger logs the MCP sessions (nil: discard).
 	Logger *slog.Logger
 	// Token is the bearer token the tools call the API with (a user's
-	// token, or the admin token for an operator); an external agent's
-	// tools send the agent_token they are given instead.
+	// token, or the admin token for an operator) when the request names no
+	// caller (stdio: `towow mcp`); a request over HTTP acts as its caller
+	// instead (TokenInfoKey), and NewHTTPHandler ignores Token. An
+	// external agent's tools send the agent_token they are given instead
+	// of either.
 	Token string
 }
+
+// TokenInfoKey is the key of the request's auth.TokenInfo.Extra (go-sdk's
+// auth package: the API's guard of /mcp puts it there) holding the
+// caller's bearer token: the tools call the API with it, as the caller.
+const TokenInfoKey = "token"
 
 // instructions tell a connected client how the tools fit together.
 const instructions = `ToWow runs LLM-driven multi-agent negotiations. Submit a demand (submit_demand), then
@@ -54,6 +63,7 @@ func New(cfg Config) *mcp.Server {
 	c := &client{base: strings.TrimSuffix(cfg.BaseURL, "/"), http: hc, token: cfg.Token}
 	s := mcp.NewServer(&mcp.Implementation{Name: "towow", Title: "ToWow", Version: Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: cfg.Logger, Capabilities: &mcp.ServerCapabilities{}})
+	s.AddReceivingMiddleware(actAsCaller)
 	addNegotiationTools(s, c)
 	addForkTools(s, c)
 	addAgentTools(s, c)
@@ -67,10 +77,40 @@ func New(cfg Config) *mcp.Server {
 const sessionTimeout = 30 * time.Minute
 
 // NewHTTPHandler serves the server over MCP's Streamable HTTP transport
-// (the /mcp endpoint of `towow serve`; the API guards it with the admin
-// token).
+// (the /mcp endpoint of `towow serve`). It has no token of its own
+// (Config.Token is ignored): each request's tools act as its caller, with
+// the bearer token the API's guard put in the request's auth.TokenInfo
+// (TokenInfoKey); a request without one calls the API without a token,
+// and the API refuses it. The guard also gives the TokenInfo the caller's
+// UserID, so a session answers only the caller who opened it.
 func NewHTTPHandler(cfg Config) http.Handler {
+	cfg.Token = ""
 	s := New(cfg)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Logger: cfg.Logger, SessionTimeout: sessionTimeout})
+}
+
+// callerKey carries, in a tool's context, the bearer token of the MCP
+// request's caller.
+type callerKey struct{}
+
+// actAsCaller is the receiving middleware that puts the request's caller's
+// bearer token (TokenInfoKey of its auth.TokenInfo, over HTTP) in the
+// context, where client.call finds it.
+func actAsCaller(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+			if token, ok := extra.TokenInfo.Extra[TokenInfoKey].(string); ok && token != "" {
+				ctx = context.WithValue(ctx, callerKey{}, token)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// callerToken is the bearer token of the MCP request's caller ("" over
+// stdio).
+func callerToken(ctx context.Context) string {
+	token, _ := ctx.Value(callerKey{}).(string)
+	return token
 }

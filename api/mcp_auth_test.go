@@ -1,0 +1,216 @@
+package api_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/coreos/go-oidc/v3/oidc/oidctest"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/towow/towow/api"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/identity"
+)
+
+// mcpCaller is what the protected mount's handler saw: the SDK's TokenInfo.
+type mcpCaller struct {
+	UserID     string
+	Token      string
+	Expiration time.Time
+}
+
+// mcpProtectedServer serves api.Server with an OAuth mount at /mcp whose
+// handler reports its caller, over real HTTP.
+func mcpProtectedServer(t *testing.T, people *identity.Authority) string {
+	t.Helper()
+	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ti := auth.TokenInfoFromContext(r.Context())
+		if ti == nil {
+			http.Error(w, "no TokenInfo", http.StatusInternalServerError)
+			return
+		}
+		tok, _ := ti.Extra["token"].(string)
+		_ = json.NewEncoder(w).Encode(mcpCaller{UserID: ti.UserID, Token: tok, Expiration: ti.Expiration})
+	})
+	srv := httptest.NewServer((&api.Server{AdminToken: testAdminToken, People: people,
+		Mounts: []api.Mount{{Pattern: "/mcp", Handler: echo, OAuth: true}}}).Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// mcpPost sends POST /mcp with token (none when "") and returns the answer,
+// its body decoded into out when it is a 2xx.
+func mcpPost(t *testing.T, base, token string, out any) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode/100 == 2 && out != nil {
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp
+}
+
+// mcpMetadata reads a protected resource metadata document, with
+// X-Forwarded-Proto: proto when set.
+func mcpMetadata(t *testing.T, u, proto string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	if proto != "" {
+		req.Header.Set("X-Forwarded-Proto", proto)
+	}
+	resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || resp.StatusCode != 200 ||
+		resp.Header.Get("Content-Type") != "application/json" || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("GET %s: %d %v %v", u, resp.StatusCode, resp.Header, err)
+	}
+	return m
+}
+
+func mcpJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestMCPAuthLocal: in local mode a protected mount admits a user's token
+// and the admin token, hands the handler the caller (actor, token,
+// expiry), and refuses anything else with a 401 pointing at metadata that
+// names no authorization server.
+func TestMCPAuthLocal(t *testing.T) {
+	base := mcpProtectedServer(t, testPeople)
+	alice := userToken(t, "alice")
+	var c mcpCaller
+	if resp := mcpPost(t, base, alice, &c); resp.StatusCode != 200 {
+		t.Fatalf("alice: %d", resp.StatusCode)
+	}
+	if c.UserID != "user:alice" || c.Token != alice || time.Until(c.Expiration) < identity.LocalTokenTTL-time.Minute ||
+		time.Until(c.Expiration) > identity.LocalTokenTTL {
+		t.Fatalf("alice's caller: %+v", c)
+	}
+	if resp := mcpPost(t, base, testAdminToken, &c); resp.StatusCode != 200 {
+		t.Fatalf("the admin: %d", resp.StatusCode)
+	}
+	if c.UserID != "admin" || c.Token != testAdminToken || time.Until(c.Expiration) < 59*time.Minute || time.Until(c.Expiration) > time.Hour {
+		t.Fatalf("the admin's caller: %+v", c)
+	}
+
+	challenge := `Bearer resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`
+	for _, tc := range []struct{ name, token, challenge string }{
+		{"no token", "", challenge},
+		{"not a token", "not-a-token-0123456789", challenge + `, error="invalid_token"`},
+		{"an unknown agent token", negotiation.AgentTokenPrefix + "0123456789", challenge + `, error="invalid_token"`},
+	} {
+		resp := mcpPost(t, base, tc.token, nil)
+		p := readProblem(resp)
+		if resp.StatusCode != 401 || p.Code != api.CodeUnauthorized || resp.Header.Get("WWW-Authenticate") != tc.challenge ||
+			!strings.Contains(p.Detail, "towow token --user NAME") || !strings.Contains(p.Detail, "admin token") {
+			t.Errorf("%s: %d %q %+v", tc.name, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), p)
+		}
+	}
+
+	want := `{"bearer_methods_supported":["header"],"resource":"` + base + `/mcp","resource_name":"ToWow"}`
+	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
+		if got := mcpJSON(mcpMetadata(t, base+path, "")); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+	// Behind a proxy that ended TLS: https.
+	https := strings.Replace(base, "http://", "https://", 1)
+	if got := mcpJSON(mcpMetadata(t, base+"/.well-known/oauth-protected-resource/mcp", "https")); !strings.Contains(got, `"resource":"`+https+`/mcp"`) {
+		t.Errorf("behind a TLS proxy: %s", got)
+	}
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", nil)
+	req.Header.Set("X-Forwarded-Proto", "https")
+	resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("WWW-Authenticate"); got != `Bearer resource_metadata="`+https+`/.well-known/oauth-protected-resource/mcp"` {
+		t.Errorf("the challenge behind a TLS proxy: %q", got)
+	}
+	// A preflight of a browser client.
+	req, _ = http.NewRequest(http.MethodOptions, base+"/.well-known/oauth-protected-resource/mcp", nil)
+	if resp, err = (&http.Client{Transport: plainTransport}).Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("OPTIONS: %d %v", resp.StatusCode, resp.Header)
+	}
+}
+
+// TestMCPAuthIssuer: with an OpenID Connect issuer the metadata names it
+// (and the scopes to ask it for), a 401 says to bring its ID token, and
+// its ID tokens are admitted with their expiry, also one that has just
+// expired within the clock skew the API tolerates.
+func TestMCPAuthIssuer(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	is := &oidctest.Server{PublicKeys: []oidctest.PublicKey{{PublicKey: key.Public(), KeyID: "k1", Algorithm: oidc.ES256}},
+		Algorithms: []string{oidc.ES256}}
+	hs := httptest.NewServer(is)
+	t.Cleanup(hs.Close)
+	is.SetIssuer(hs.URL)
+	people, err := identity.NewOIDCWith(context.Background(), identity.NewSigner(key), identity.OIDCConfig{Issuer: hs.URL, Audience: "towow-api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := mcpProtectedServer(t, people)
+	u, err := url.Parse(hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := u.Host
+
+	meta := mcpMetadata(t, base+"/.well-known/oauth-protected-resource/mcp", "")
+	want := `{"authorization_servers":["` + hs.URL + `"],"bearer_methods_supported":["header"],"resource":"` + base +
+		`/mcp","resource_name":"ToWow","scopes_supported":["openid","profile","email"]}`
+	if got := mcpJSON(meta); got != want {
+		t.Errorf("metadata %s, want %s", got, want)
+	}
+
+	resp := mcpPost(t, base, "", nil)
+	if p := readProblem(resp); resp.StatusCode != 401 || !strings.Contains(p.Detail, hs.URL) || !strings.Contains(p.Detail, "towow-api") {
+		t.Errorf("no token: %d %+v", resp.StatusCode, p)
+	}
+
+	for _, exp := range []time.Time{time.Now().Add(time.Hour), time.Now().Add(-30 * time.Second)} {
+		claims, _ := json.Marshal(map[string]any{"iss": hs.URL, "sub": "42", "aud": "towow-api", "name": "Ada",
+			"iat": time.Now().Add(-time.Hour).Unix(), "exp": exp.Unix()})
+		tok := oidctest.SignIDToken(key, "k1", oidc.ES256, string(claims))
+		var c mcpCaller
+		if resp := mcpPost(t, base, tok, &c); resp.StatusCode != 200 {
+			t.Fatalf("an ID token ending at %v: %d %+v", exp, resp.StatusCode, readProblem(resp))
+		}
+		if c.UserID != "user:42@"+host || c.Token != tok || c.Expiration.Unix() != exp.Unix() {
+			t.Errorf("the caller: %+v", c)
+		}
+	}
+}
