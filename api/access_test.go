@@ -3,6 +3,10 @@ package api_test
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,6 +22,8 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/identity"
+	"github.com/towow/towow/internal/testop"
 )
 
 // asUser sends a request with a user's token (noCredentials: none) and
@@ -213,5 +219,39 @@ func TestOldLogs(t *testing.T) {
 	}
 	if st, _, got := a.asUser(t, alice, "GET", "/api/v1/events?demand_id=d-0123456789ab&principal=system", ""); st != 200 || !strings.Contains(got, "towow.demand.submitted") {
 		t.Fatalf("an old event's principal: %d %s", st, got)
+	}
+}
+
+// TestImpersonationRefused: every token that does not prove its user is
+// 401 TOWOW_AUTH_001 on the API, and writes nothing.
+func TestImpersonationRefused(t *testing.T) {
+	a := newAPIWith(t, "", apiOptions{noWorkers: true})
+	good := userToken(t, "alice")
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	stranger := identity.NewLocalWith(identity.NewSigner(key))
+	wrongKey, _ := stranger.MintLocalToken("alice", time.Hour)
+	past := identity.NewSigner(key).WithClock(func() time.Time { return time.Now().Add(-48 * time.Hour) })
+	expired, _ := identity.NewLocalWith(past).MintLocalToken("alice", time.Hour)
+	session, _ := testPeople.MintSession(identity.User("alice", "Alice")) // a session, as a bearer token: another audience
+	parts := strings.Split(good, ".")
+	claims, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + parts[1] + "."
+	forged := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(claims), `"alice"`, `"bob00"`, 1))) + "." + parts[2]
+	op := testop.Start(t, "towow-console")
+	otherIssuer := idTokenFrom(t, op)
+
+	head, _ := a.store.HeadPosition(context.Background())
+	for name, tok := range map[string]string{"signed by another key": wrongKey, "expired": expired, "another audience": session,
+		"alg none": none, "forged subject": forged, "another issuer": otherIssuer, "not a token": "abc.def.ghi"} {
+		st, _, got := a.asUser(t, tok, "POST", "/api/v1/demand/submit", `{"raw_input":"我想在北京办一场AI主题聚会"}`)
+		if st != 401 || !strings.Contains(got, api.CodeUnauthorized) {
+			t.Errorf("%s: %d %.200s", name, st, got)
+		}
+	}
+	if after, _ := a.store.HeadPosition(context.Background()); after != head {
+		t.Errorf("refused tokens wrote %d events", after-head)
+	}
+	if st, _, _ := a.asUser(t, good, "GET", "/api/v1/demands", ""); st != 200 {
+		t.Errorf("the good token: %d", st)
 	}
 }

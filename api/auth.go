@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -163,7 +164,7 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 				return
 			}
 		}
-		if wait := g.limits.request(a.principal); wait > 0 {
+		if wait := g.limits.request(a.principal, clientAddress(r), g.people != nil && g.people.Local()); wait > 0 {
 			secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
 			w.Header().Set("Retry-After", secs)
 			writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
@@ -176,6 +177,15 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// clientAddress is the host of the request's peer.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // resolve finds who r comes from.

@@ -63,28 +63,59 @@ func newLimiter(l Limits, reads ReadModels) *limiter {
 	return &limiter{limits: l, reads: reads, now: time.Now, bucket: map[string]*rate.Limiter{}}
 }
 
-// request takes one request of p from its bucket: the wait before the
-// next would pass, 0 when this one passes.
-func (l *limiter) request(p identity.Principal) time.Duration {
+// request takes one request of p, from address, from its buckets: the
+// wait before the next would pass, 0 when this one passes. In local mode
+// (byName: anyone signs in as any name) a person's address has a bucket
+// too, so a new name from the same address does not get a new budget.
+func (l *limiter) request(p identity.Principal, address string, byName bool) time.Duration {
 	if l == nil || l.limits.RequestsPerSecond <= 0 || p.Anonymous() || p.IsAdmin() {
 		return 0
 	}
-	key := p.Actor()
-	l.mu.Lock()
-	b, ok := l.bucket[key]
-	if !ok {
-		if len(l.bucket) >= maxBuckets {
-			clear(l.bucket)
-		}
-		b = rate.NewLimiter(rate.Limit(l.limits.RequestsPerSecond), max(l.limits.Burst, 1))
-		l.bucket[key] = b
+	keys := []string{p.Actor()}
+	if byName && p.IsUser() && address != "" {
+		keys = append(keys, "address:"+address)
 	}
-	l.mu.Unlock()
+	return l.take(keys, l.limits.RequestsPerSecond, max(l.limits.Burst, 1))
+}
+
+// signIns bounds the local-mode sign-ins from one address: new names an
+// hour (with that many at once).
+const signInsPerHour = 20
+
+// signIn takes one local-mode sign-in from address.
+func (l *limiter) signIn(address string) time.Duration {
+	if l == nil || l.limits.RequestsPerSecond <= 0 {
+		return 0
+	}
+	return l.take([]string{"sign-in:" + address}, signInsPerHour/3600.0, signInsPerHour)
+}
+
+// take takes one token from every bucket of keys (each made at per
+// second with burst when new), or from none: the longest wait when one
+// is empty.
+func (l *limiter) take(keys []string, per float64, burst int) time.Duration {
 	now := l.now()
-	r := b.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return d
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var taken []*rate.Reservation
+	for _, key := range keys {
+		b, ok := l.bucket[key]
+		if !ok {
+			if len(l.bucket) >= maxBuckets {
+				clear(l.bucket)
+			}
+			b = rate.NewLimiter(rate.Limit(per), burst)
+			l.bucket[key] = b
+		}
+		r := b.ReserveN(now, 1)
+		if d := r.DelayFrom(now); d > 0 {
+			r.CancelAt(now)
+			for _, t := range taken {
+				t.CancelAt(now)
+			}
+			return d
+		}
+		taken = append(taken, r)
 	}
 	return 0
 }

@@ -100,6 +100,15 @@ func idToken(t *testing.T, base string, p *testop.OP, username string) string {
 	return raw
 }
 
+// idTokenFrom gets an ID token of p for its first user, redirected to a
+// client of its own (no ToWow server involved).
+func idTokenFrom(t *testing.T, p *testop.OP) string {
+	t.Helper()
+	const base = "http://127.0.0.1:1"
+	p.AllowRedirect(base + "/auth/callback")
+	return idToken(t, base, p, p.Username)
+}
+
 // TestOIDCSignIn: with a real OpenID Provider (in this process), a person
 // signs in on the console through the authorization code flow with PKCE
 // and gets a session; an ID token of the provider works as a bearer

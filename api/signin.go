@@ -4,8 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"golang.org/x/oauth2"
@@ -87,6 +90,13 @@ func (s *Server) registerSignIn(mux *http.ServeMux, g guard, csrf *http.CrossOri
 			in.Name = strings.TrimSpace(in.Name)
 			if why := identity.CheckLocalName(in.Name); why != "" {
 				writeProblem(w, newProblem(http.StatusUnprocessableEntity, CodeBadName, why))
+				return
+			}
+			if wait := g.limits.signIn(clientAddress(r)); wait > 0 {
+				secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+				w.Header().Set("Retry-After", secs)
+				writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
+					fmt.Sprintf("more than %d sign-ins an hour from your address; retry in %s s", signInsPerHour, secs)))
 				return
 			}
 			s.startSession(w, r, identity.User(in.Name, in.Name))
