@@ -33,6 +33,9 @@ type SSEOptions struct {
 	// Reader is how the clients read their streams: ReaderPoll (default
 	// where available) or ReaderHTTP.
 	Reader string
+	// Token is the bearer token the clients send: the admin token (the
+	// all-events stream is the operator's).
+	Token string
 }
 
 // The clients' readers.
@@ -80,7 +83,7 @@ func SSE(ctx context.Context, a *app.App, pool *pgxpool.Pool, baseURL string, op
 	if err != nil {
 		return res, err
 	}
-	rd, err := newReader(opts.Reader, opts.Clients)
+	rd, err := newReader(opts.Reader, opts.Clients, opts.Token)
 	if err != nil {
 		return res, err
 	}
@@ -218,7 +221,7 @@ func SSENegotiations(ctx context.Context, a *app.App, baseURL string, opts SSEOp
 	}
 	per := max(1, opts.Clients/opts.Concurrency)
 	res := SSEResult{Clients: per * opts.Concurrency, Negotiations: opts.Negotiations, PerNegotiation: per}
-	rd, err := newReader(opts.Reader, opts.Clients)
+	rd, err := newReader(opts.Reader, opts.Clients, opts.Token)
 	if err != nil {
 		return res, err
 	}

@@ -22,6 +22,8 @@ const pollAvailable = true
 // woken and no HTTP client machinery, so the clients take as little as
 // possible of the machine the server is measured on.
 type pollReader struct {
+	// token is the bearer token every stream's request carries.
+	token string
 	loops []*pollLoop
 	stop  chan struct{}
 	wg    sync.WaitGroup
@@ -47,8 +49,8 @@ type pollStream struct {
 	crlf      bool // a chunk's trailing CRLF is due
 }
 
-func newPollReader() (*pollReader, error) {
-	r := &pollReader{stop: make(chan struct{})}
+func newPollReader(token string) (*pollReader, error) {
+	r := &pollReader{token: token, stop: make(chan struct{})}
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 		if err != nil {
@@ -79,7 +81,7 @@ func (r *pollReader) read(ctx context.Context, rawURL string, c *sseClient) erro
 	if err != nil {
 		return err
 	}
-	fd, err := dialRaw(ctx, u)
+	fd, err := dialRaw(ctx, u, r.token)
 	if err != nil {
 		return fmt.Errorf("GET %s: %w", rawURL, err)
 	}
@@ -113,7 +115,7 @@ func (r *pollReader) read(ctx context.Context, rawURL string, c *sseClient) erro
 // (cancellable) dialer, then takes the socket out of Go's poller: it
 // returns a non-blocking duplicate of the connection's descriptor and
 // closes the original (the socket stays open through the duplicate).
-func dialRaw(ctx context.Context, u *url.URL) (int, error) {
+func dialRaw(ctx context.Context, u *url.URL, token string) (int, error) {
 	conn, err := (&net.Dialer{Timeout: 10 * time.Second}).DialContext(ctx, "tcp", u.Host)
 	if err != nil {
 		return -1, err
@@ -122,7 +124,7 @@ func dialRaw(ctx context.Context, u *url.URL) (int, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetWriteDeadline(dl)
 	}
-	if _, err := io.WriteString(conn, "GET "+u.RequestURI()+" HTTP/1.1\r\nHost: "+u.Host+"\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(conn, "GET "+u.RequestURI()+" HTTP/1.1\r\nHost: "+u.Host+"\r\nAccept: text/event-stream\r\nAuthorization: Bearer "+token+"\r\n\r\n"); err != nil {
 		return -1, fmt.Errorf("send request: %w", err)
 	}
 	rc, err := conn.(*net.TCPConn).SyscallConn()

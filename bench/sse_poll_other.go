@@ -8,6 +8,6 @@ const pollAvailable = false
 
 type pollReader struct{ reader }
 
-func newPollReader() (*pollReader, error) {
+func newPollReader(string) (*pollReader, error) {
 	return nil, errors.New("the poll reader needs Linux")
 }

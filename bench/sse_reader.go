@@ -19,30 +19,34 @@ type reader interface {
 }
 
 // newReader returns the reader kind names ("" picks the default: poll
-// where available) for n concurrent streams.
-func newReader(kind string, n int) (reader, error) {
+// where available) for n concurrent streams, each request carrying the
+// bearer token.
+func newReader(kind string, n int, token string) (reader, error) {
 	switch kind {
 	case "":
 		if pollAvailable {
-			return newPollReader()
+			return newPollReader(token)
 		}
-		return newHTTPReader(n), nil
+		return newHTTPReader(n, token), nil
 	case ReaderPoll:
 		if !pollAvailable {
 			return nil, fmt.Errorf("reader %q is only available on Linux", kind)
 		}
-		return newPollReader()
+		return newPollReader(token)
 	case ReaderHTTP:
-		return newHTTPReader(n), nil
+		return newHTTPReader(n, token), nil
 	}
 	return nil, fmt.Errorf("unknown reader %q (want %s or %s)", kind, ReaderPoll, ReaderHTTP)
 }
 
 // httpReader reads each stream with net/http on the caller's goroutine.
-type httpReader struct{ hc *http.Client }
+type httpReader struct {
+	hc    *http.Client
+	token string
+}
 
-func newHTTPReader(n int) *httpReader {
-	return &httpReader{hc: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n,
+func newHTTPReader(n int, token string) *httpReader {
+	return &httpReader{token: token, hc: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n,
 		DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}}
 }
 
@@ -53,6 +57,7 @@ func (r *httpReader) read(ctx context.Context, url string, c *sseClient) error {
 	if err != nil {
 		return err
 	}
+	req.Header.Set("Authorization", "Bearer "+r.token)
 	resp, err := r.hc.Do(req)
 	if err != nil {
 		return err

@@ -196,6 +196,13 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	if *readerKind != "" && *readerKind != bench.ReaderPoll && *readerKind != bench.ReaderHTTP {
 		return fmt.Errorf("%w: -reader must be poll or http", errUsage)
 	}
+	if cfg.AdminToken == "" { // the clients follow the operator's all-events stream
+		t, err := randomAdminToken()
+		if err != nil {
+			return err
+		}
+		cfg.AdminToken = t
+	}
 	return withBenchApp(ctx, cfg, stderr, "bench sse measures delivery", !*perClient, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		base, stop, err := serveLocal(ctx, a)
 		if err != nil {
@@ -220,7 +227,7 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 			defer pprof.StopCPUProfile()
 		}
 		// A negotiation takes a few dozen model answers one after another.
-		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind,
+		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind, Token: cfg.AdminToken,
 			Timeout: 2*time.Minute + 60**latency}
 		run := func() (bench.SSEResult, error) {
 			return bench.SSE(ctx, a, pool, base, opts, stdout)
