@@ -52,7 +52,7 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	duration := fs.Duration("duration", 2*time.Second, "length of each scenario run")
 	batch := fs.Int("batch", 100, "events per batch append")
 	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	opts := bench.AppendOptions{Duration: *duration, BatchSize: *batch}
 	for _, w := range strings.Split(*writers, ",") {
@@ -130,7 +130,7 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	n := fs.Int("n", 200, "negotiations to run")
 	c := fs.Int("c", 8, "negotiations in flight at once")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *n < 1 || *c < 1 || *c > 256 {
 		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 256", errUsage)
@@ -152,7 +152,7 @@ func cmdBenchFork(ctx context.Context, cfg config, args []string, stdout, stderr
 	n := fs.Int("n", 50, "negotiations of three rounds or more to fork")
 	c := fs.Int("c", 4, "negotiations in flight at once")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *n < 1 || *c < 1 || *c > 64 {
 		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 64", errUsage)
@@ -180,7 +180,7 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	readerKind := fs.String("reader", "", "how the clients read: poll (raw sockets in one epoll loop per core; Linux, the default there) or http (Go's net/http client, a goroutine per client)")
 	latency := fs.Duration("llm-latency", time.Second, "the builtin brain answers after about this long (each wait 0.5x-1.5x), as a model would; 0: at once, the engine flat out")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	// The longest simulated wait (1.5x) must end before a call times out.
 	if *latency < 0 || *latency*3/2 >= cfg.LLMTimeout {
@@ -281,7 +281,7 @@ func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, std
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 200, "negotiations in the log to rebuild from")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *n < 1 {
 		return fmt.Errorf("%w: -n must be at least 1", errUsage)
@@ -328,7 +328,7 @@ func cmdBenchSoak(ctx context.Context, cfg config, args []string, stdout, stderr
 	c := fs.Int("c", 8, "negotiations in flight at once")
 	memProfile := fs.String("memprofile", "", "write a heap profile at the end to this file")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *n < 1 || *every < 1 || *c < 1 || *c > 256 {
 		return fmt.Errorf("%w: -n and -every must be at least 1, -c 1..256", errUsage)
@@ -368,7 +368,7 @@ func cmdBenchFilter(ctx context.Context, cfg config, args []string, stdout, stde
 	sizes := fs.String("sizes", "100,1000,10000,100000", "comma-separated network sizes (synthetic profiles)")
 	reps := fs.Int("reps", 20, "times each demand is shortlisted per size")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	var ns []int
 	for _, v := range strings.Split(*sizes, ",") {

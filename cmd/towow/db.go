@@ -21,7 +21,7 @@ func cmdDB(ctx context.Context, cfg config, args []string, stdout, stderr io.Wri
 	fs.SetOutput(stderr)
 	dir := fs.String("data-dir", cfg.embeddedDir(), "cluster directory")
 	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	switch args[0] {
 	case "start", "url":

@@ -25,7 +25,7 @@ func cmdEval(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 	c := fs.Int("c", 4, "negotiations in flight at once")
 	timeout := fs.Duration("timeout", 2*time.Minute, "longest one negotiation may take")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *c < 1 || *c > 64 || *timeout <= 0 {
 		return fmt.Errorf("%w: -c must be 1..64 and -timeout positive", errUsage)

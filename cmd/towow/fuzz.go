@@ -29,7 +29,7 @@ func cmdFuzz(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 	n := fs.Int("n", 100000, "requests to send")
 	seed := fs.Uint64("seed", 1, "the same seed sends the same requests")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *n < 1 {
 		return fmt.Errorf("%w: -n must be at least 1", errUsage)

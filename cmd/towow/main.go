@@ -97,6 +97,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		usage(stdout)
 		return 0
 	}
+	if wantsHelp(args[1:]) {
+		return commandHelp(ctx, args, getenv, stdout)
+	}
 	cfg, err := loadConfig(getenv)
 	if err == nil {
 		switch args[0] {

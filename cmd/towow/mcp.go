@@ -31,7 +31,7 @@ func cmdMCP(ctx context.Context, cfg config, args []string, stdout, stderr io.Wr
 	server := fs.String("server", "", "call the REST API of a running `towow serve` at this URL (e.g. http://127.0.0.1:8080) instead of running ToWow in this process")
 	token := fs.String("token", "", "with --server: the bearer token the tools act with (a user's token, e.g. from `towow token --user NAME`, or the admin token); default $TOWOW_ADMIN_TOKEN")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("%w: towow mcp takes no arguments but --server URL", errUsage)

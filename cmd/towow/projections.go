@@ -25,7 +25,7 @@ func cmdProjections(ctx context.Context, cfg config, args []string, stdout, stde
 	fs.SetOutput(stderr)
 	name := fs.String("name", "", "rebuild only this read model ("+strings.Join(projections.Names(), ", ")+"); default: all")
 	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	models := projections.All()
 	if *name != "" {

@@ -84,7 +84,7 @@ func cmdToken(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	user := fs.String("user", "", "the user's name (letters, digits, '.', '_', '-'; at most 64)")
 	ttl := fs.Duration("ttl", identity.LocalTokenTTL, "how long the token is valid")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() != 0 || *user == "" {
 		return fmt.Errorf("%w: towow token --user NAME [--ttl DURATION]", errUsage)
