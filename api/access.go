@@ -103,7 +103,7 @@ var accessRules = map[string]accessRule{
 	"channel-participants": onChannel(signedIn), "channel-offers": onChannel(users), "channel-feedback": onChannel(users),
 
 	"submit-demand": user(), "list-demands": user(), "list-events": user(), "list-llm-calls": user(),
-	"compare-negotiations": user(), "quality": user(),
+	"compare-negotiations": user(), "quality": user(), "pending-approvals": user(),
 	"get-demand": onDemand("demand_id", read), "demand-quality": onDemand("demand_id", read),
 	"negotiation-stream": onDemand("demand_id", read), "replay-negotiation": onDemand("demand_id", read),
 	"negotiation-view": onDemand("demand_id", read), "compare-fork": onDemand("fork_id", read),

@@ -76,6 +76,7 @@ type ReadModels interface {
 	SummarizeQuality(ctx context.Context, f projections.QualityFilter) (projections.QualitySummary, error)
 	Workflow(ctx context.Context, workflowID string) (projections.WorkflowState, error)
 	WorkflowTasks(ctx context.Context, agentID string) ([]projections.OpenNode, error)
+	PendingApprovals(ctx context.Context, userID string) ([]projections.OpenNode, error)
 	UserDemandsSince(ctx context.Context, userID string, since time.Time) (projections.Usage, error)
 	UserTokensSince(ctx context.Context, userID string, since time.Time) (projections.Usage, error)
 }

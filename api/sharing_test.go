@@ -13,8 +13,9 @@ import (
 // (he reads it, a change is 403), then as editor (he edits the canvas,
 // talks to the agent and runs the workflow), never as owner (he cannot
 // share it: 403); carol sees nothing (404); once unshared, bob sees
-// nothing again. An approval is answered by its approver only (403
-// TOWOW_WORKFLOW_007 for anyone else), and records who answered.
+// nothing again. An approval waits in its approver's list, is answered
+// by its approver only (403 TOWOW_WORKFLOW_007 for anyone else), and
+// records who answered.
 func TestCollaborators(t *testing.T) {
 	a := newAPI(t)
 	alice, bob, carol := userToken(t, "alice"), userToken(t, "bob"), userToken(t, "carol")
@@ -99,6 +100,28 @@ func TestCollaborators(t *testing.T) {
 	}
 	running("ok")
 	running("ok2")
+	// Each approver's list holds their own approval.
+	waiting := func(token string) []string {
+		var ids []string
+		for deadline := time.Now().Add(10 * time.Second); len(ids) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			_, _, got := a.asUser(t, token, "GET", "/api/v1/approvals", "")
+			var out api.PendingApprovalsOutput
+			_ = json.Unmarshal([]byte(got), &out.Body)
+			ids = ids[:0]
+			for _, ap := range out.Body.Approvals {
+				if ap.WorkflowID == w.WorkflowID && ap.DemandID == sub.DemandID {
+					ids = append(ids, ap.Node.ID)
+				}
+			}
+		}
+		return ids
+	}
+	if got := waiting(alice); len(got) != 1 || got[0] != "ok" {
+		t.Fatalf("alice's approvals: %v", got)
+	}
+	if got := waiting(bob); len(got) != 1 || got[0] != "ok2" {
+		t.Fatalf("bob's approvals: %v", got)
+	}
 	expect("bob answers the owner's approval", bob, "POST", base+"/nodes/ok/approval", `{"approved":true}`, 403, "TOWOW_WORKFLOW_007")
 	expect("alice answers bob's approval", alice, "POST", base+"/nodes/ok2/approval", `{"approved":true}`, 403, "TOWOW_WORKFLOW_007")
 	expect("alice approves hers", alice, "POST", base+"/nodes/ok/approval", `{"approved":true}`, 200, "cursor")

@@ -330,6 +330,7 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 // registerWorkflowViews registers the reads of the workflows read model:
 // the list (by root demand) and one workflow, now or (?at=) as it was.
 func (h *workflowHandlers) registerWorkflowViews(api huma.API) {
+	h.registerApprovals(api)
 	huma.Register(api, huma.Operation{
 		OperationID: "list-workflows",
 		Method:      http.MethodGet,

@@ -193,7 +193,7 @@ func (o *workflowWrites) add(id string, w *workflow.Workflow, last int64) error 
 
 // openFor reports whether node n of w waits for someone, and for whom: a
 // running node its type's spec says is answered over the API, by its
-// assignee (a task) or by the demand's user (an approval).
+// assignee (a task) or by its approver (an approval).
 func openFor(w *workflow.Workflow, n workflow.WorkflowNode) (string, bool) {
 	if w.Run(n.ID).Status != workflow.NodeStatusRunning {
 		return "", false
@@ -202,7 +202,7 @@ func openFor(w *workflow.Workflow, n workflow.WorkflowNode) (string, bool) {
 	case workflow.AnswerAssignee:
 		return n.AssigneeID, true
 	case workflow.AnswerUser:
-		return w.UserID, true
+		return w.ApproverOf(n), true
 	}
 	return "", false
 }
@@ -268,8 +268,8 @@ func WorkflowTasks(ctx context.Context, db DB, agentID string) ([]OpenNode, erro
 }
 
 // PendingApprovals returns the running approval nodes that wait for a
-// user (the demand's user of their workflow), by workflow, each
-// workflow's in node order.
+// user (their approver: the one they name, else the demand's owner), by
+// workflow, each workflow's in node order.
 func PendingApprovals(ctx context.Context, db DB, userID string) ([]OpenNode, error) {
 	return openNodes(ctx, db, workflow.NodeApproval, userID)
 }

@@ -278,6 +278,10 @@ func (w *Workflow) ReportTask(nodeID, agentID string, a TaskAnswer, now time.Tim
 	return w.FailNode(nodeID, r.Attempt, a.Problem, false, now)
 }
 
+// ApproverOf is who answers the approval node n: the user it names, else
+// the demand's owner.
+func (w *Workflow) ApproverOf(n WorkflowNode) string { return cmp.Or(n.Approver, w.UserID) }
+
 // Approve records the approver's answer to a running approval: approved
 // completes it, rejected fails it for good (the comment says why); both
 // name the approver. The approver is the node's Approver, else the
@@ -287,7 +291,7 @@ func (w *Workflow) Approve(nodeID, userID string, approved bool, comment string,
 	if err != nil {
 		return nil, err
 	}
-	if approver := cmp.Or(n.Approver, w.UserID); userID != approver {
+	if approver := w.ApproverOf(*n); userID != approver {
 		return nil, event.Errorf(ErrNotApprover, "only %s answers this approval", approver)
 	}
 	if approved {
