@@ -118,10 +118,14 @@ func apiError(status int, raw []byte) error {
 		return &APIError{Status: status, Code: "HTTP_" + fmt.Sprint(status), Detail: cmp.Or(text, http.StatusText(status))}
 	}
 	detail := cmp.Or(p.Detail, p.Title)
-	if p.Rule != "" {
+	if p.Rule != "" && !strings.Contains(detail, "rule "+p.Rule) {
 		detail += " (rule " + p.Rule + ")"
 	}
 	for _, e := range p.Errors {
+		if e.Message != "" && e.Location != "" && strings.Contains(detail, e.Message) { // the detail says it already: where
+			detail += "; at " + e.Location
+			continue
+		}
 		detail += "; " + strings.TrimSpace(e.Location+": "+e.Message)
 	}
 	return &APIError{Status: status, Code: p.Code, Detail: detail}

@@ -302,8 +302,9 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"agent_inbox", "compare_negotiations", "complete_workflow_task", "fork_negotiation", "get_negotiation",
-		"list_agents", "search_agents", "submit_demand", "submit_feedback", "submit_offer", "wait_for_outcome"}
+	want := []string{"agent_inbox", "answer_approval", "compare_negotiations", "complete_workflow_task", "decide_workflow",
+		"fork_negotiation", "get_negotiation", "get_workflow", "get_workflow_messages", "list_agents", "list_pending_approvals",
+		"search_agents", "send_workflow_message", "submit_demand", "submit_feedback", "submit_offer", "wait_for_outcome"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}

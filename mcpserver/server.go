@@ -2,10 +2,11 @@
 // submit a demand, read and wait for a negotiation, list and search the
 // agent directory, act as an external agent (inbox, offer, feedback, a
 // workflow task) with that agent's token, fork and compare negotiations,
-// and a resource template for a negotiation's timeline. Every tool goes
-// through ToWow's public REST API (in process or over HTTP), so
-// validation, authentication and errors are the API's: a refusal becomes a
-// tool error naming its TOWOW_* code.
+// read and change the workflow an agreement became (decisions, the
+// conversation agent, approvals), and a resource template for a
+// negotiation's timeline. Every tool goes through ToWow's public REST API
+// (in process or over HTTP), so validation, authentication and errors are
+// the API's: a refusal becomes a tool error naming its TOWOW_* code.
 package mcpserver
 
 import (
@@ -50,7 +51,13 @@ const instructions = `ToWow runs LLM-driven multi-agent negotiations. Submit a d
 wait_for_outcome (repeat while it says still running) and get_negotiation for the plan. Read the
 resource towow://negotiations/{demand_id}/timeline for the event-by-event story with cursors;
 fork_negotiation forks a finished negotiation after one of those cursors with a change, and
-compare_negotiations shows two side by side. list_agents and search_agents browse the agent
+compare_negotiations shows two side by side. An agreement becomes a workflow (the plan to carry
+out): get_workflow (by workflow_id or the negotiation's demand_id) shows its steps, status and
+version; decide_workflow changes it through the Coordinator (create_node, update_node, delete_node,
+connect, disconnect, move_node, execute_workflow to run it, cancel_workflow), based on that version;
+send_workflow_message talks to its conversation agent and returns the reply (get_workflow_messages
+reads the conversation); list_pending_approvals lists the approval steps waiting for you and
+answer_approval approves or rejects one. list_agents and search_agents browse the agent
 directory. An external agent acts with its own token (agent_token): agent_inbox, submit_offer,
 submit_feedback, complete_workflow_task. Errors name the API's TOWOW_* code.`
 
@@ -68,6 +75,7 @@ func New(cfg Config) *mcp.Server {
 	addForkTools(s, c)
 	addAgentTools(s, c)
 	addExternalTools(s, c)
+	addWorkflowTools(s, c)
 	addTimeline(s, c)
 	return s
 }
