@@ -202,7 +202,7 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		Method:       http.MethodPost,
 		Path:         "/api/v1/workflows/{workflow_id}/decisions",
 		Summary:      "Send a decision on a workflow through the Coordinator",
-		Description:  "The Coordinator's validators check it in order (well_formed, workflow_state, version, rate_limit, references, node_fields, assignee, http_allow_list, frozen_nodes, acyclic, size, executable). Let through: 200 with the new version and any corrections, and its effects recorded with towow.decision.validated. Refused: 422 TOWOW_DECISION_REJECTED naming the rule, with one error per field; the rejection is recorded (towow.decision.rejected) and the workflow is unchanged.",
+		Description:  "The Coordinator's validators check it in order (well_formed, workflow_state, version, rate_limit, references, node_fields, assignee, http_allow_list, frozen_nodes, acyclic, data_flow, size, executable). Let through: 200 with the new version and any corrections, and its effects recorded with towow.decision.validated. Refused: 422 TOWOW_DECISION_REJECTED naming the rule, with one error per field; the rejection is recorded (towow.decision.rejected) and the workflow is unchanged.",
 		Tags:         []string{"workflows"},
 		MaxBodyBytes: 64 << 10,
 	}, func(ctx context.Context, in *DecisionInput) (*DecisionOutput, error) {

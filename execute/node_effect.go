@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -130,8 +131,12 @@ func (e *Process) twinTask(ctx context.Context, w *workflow.Workflow, n *workflo
 			before = append(before, workflow.NodeOutcome{NodeID: id, Result: *r.Result})
 		}
 	}
+	task, err := w.RenderNode(n.ID) // its description with the references read
+	if err != nil {
+		return finish(event.ActorSystem, nil, nil, workflow.FailedRenderPrefix+err.Error(), false)
+	}
 	ans, call, err := llm.Call(ctx, e.llm, llm.Task, llm.TaskInput{Profile: prof, Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Plan: w.Title,
-		Task: *n, Before: before})
+		Task: task, Before: before})
 	if err != nil {
 		return err
 	}
@@ -142,14 +147,27 @@ func (e *Process) twinTask(ctx context.Context, w *workflow.Workflow, n *workflo
 	return finish(actor, &call, nil, ans.Problem, false)
 }
 
-// maxHTTPBody bounds what an http node keeps of an answer.
-const maxHTTPBody = 2048
+// maxHTTPAnswer bounds what an http node reads of an answer (its JSON
+// fields become the node's output, workflow.HTTPOutput); maxHTTPError
+// what a refusal's message quotes of it.
+const (
+	maxHTTPAnswer = 64 << 10
+	maxHTTPError  = workflow.MaxHTTPBodyKept
+)
 
 // post sends an http node's request: its body and the node's identity as
-// JSON, with an Idempotency-Key naming the attempt. It returns the result,
-// or why it failed and whether another attempt may help (a network error,
-// 408, 429, 5xx).
-func (e *Process) post(ctx context.Context, w *workflow.Workflow, n *workflow.WorkflowNode, attempt int) (*workflow.NodeResult, string, bool) {
+// JSON, with an Idempotency-Key naming the attempt; its URL and body
+// values rendered first (workflow.Workflow.RenderNode: the references to
+// earlier nodes' results replaced by their values), the rendered URL's
+// host checked against the allow list. It returns the result (the output:
+// the answer's status, body and JSON fields), or why it failed and
+// whether another attempt may help (a network error, 408, 429, 5xx).
+func (e *Process) post(ctx context.Context, w *workflow.Workflow, node *workflow.WorkflowNode, attempt int) (*workflow.NodeResult, string, bool) {
+	rendered, err := w.RenderNode(node.ID)
+	if err != nil {
+		return nil, workflow.FailedRenderPrefix + err.Error(), false
+	}
+	n := &rendered
 	if !workflow.HostAllowed(n.URL, e.cfg.HTTPAllow) {
 		return nil, "the host of " + n.URL + " is no longer on the allow list", false
 	}
@@ -175,11 +193,12 @@ func (e *Process) post(ctx context.Context, w *workflow.Workflow, n *workflow.Wo
 		return nil, err.Error(), true
 	}
 	defer resp.Body.Close()
-	got, _ := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody))
+	got, _ := io.ReadAll(io.LimitReader(resp.Body, maxHTTPAnswer))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		retry := resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
-		return nil, fmt.Sprintf("%s answered %d: %s", n.URL, resp.StatusCode, bytes.TrimSpace(got)), retry
+		quoted := strings.ToValidUTF8(string(got[:min(len(got), maxHTTPError)]), "")
+		return nil, fmt.Sprintf("%s answered %d: %s", n.URL, resp.StatusCode, strings.TrimSpace(quoted)), retry
 	}
 	return &workflow.NodeResult{Summary: fmt.Sprintf("POST %s → %d", n.URL, resp.StatusCode), By: event.ActorSystem,
-		Output: map[string]string{"status": fmt.Sprint(resp.StatusCode), "body": string(got)}}, "", false
+		Output: workflow.HTTPOutput(resp.StatusCode, got)}, "", false
 }

@@ -86,11 +86,13 @@ func (e *Process) workflowStep(ctx context.Context, step, workflowID, actor, cau
 // workflow after them, readyBefore the nodes ready (now or at their retry)
 // before them. A started node gets its effect job (held until its time
 // when its type starts on a timer) and its timeout job, unless its type
-// completes as it starts.
+// completes as it starts or the attempt ended in the same commit (a
+// reference without a value fails it as it starts).
 func (e *Process) workflowReactions(readyBefore []string, w *workflow.Workflow, events []event.Payload) []uow.Job {
 	var jobs []uow.Job
 	for _, ev := range events {
-		if s, ok := ev.(*workflow.NodeStarted); ok && s.NodeType.Spec().Start != workflow.StartCompleted {
+		if s, ok := ev.(*workflow.NodeStarted); ok && s.NodeType.Spec().Start != workflow.StartCompleted &&
+			w.Run(s.NodeID).Status == workflow.NodeStatusRunning && w.Run(s.NodeID).Attempt == s.Attempt {
 			n := w.Node(s.NodeID)
 			effect := uow.Job{Args: NodeEffectArgs{WorkflowID: w.ID, NodeID: s.NodeID, Attempt: s.Attempt}}
 			if n != nil && n.Type.Spec().Start == workflow.StartTimer {

@@ -189,7 +189,13 @@ func (w *Workflow) DecideCanvas(b CanvasBatch, c DecisionContext) (CanvasOutcome
 				Version: w.Version, DecidedAt: c.Now}
 			return CanvasOutcome{Events: []event.Payload{r}, Version: w.Version, Rejected: r, Index: i}, nil
 		}
-		evs, err := next.Decide(d, c)
+		later := c
+		for _, lc := range b.Changes[i+1:] {
+			if lc.Type == CanvasEdgeAdded && lc.Edge != nil {
+				later.laterEdges = append(later.laterEdges, *lc.Edge)
+			}
+		}
+		evs, err := next.Decide(d, later)
 		if err != nil {
 			return CanvasOutcome{}, err
 		}

@@ -178,6 +178,11 @@ type DecisionContext struct {
 	RateWindow time.Duration
 	// MaxNodes bounds a workflow's size (0: DefaultMaxWorkflowNodes).
 	MaxNodes int
+	// laterEdges are the edges a canvas batch adds after the change being
+	// decided: data_flow counts them upstream of a node the change adds or
+	// updates (a canvas adds a node, then its edges). The batch is all or
+	// nothing, so they exist if it is let through.
+	laterEdges []WorkflowEdge
 }
 
 // Workflow limits and defaults.

@@ -90,7 +90,31 @@ type NodeSpec struct {
 	ConsoleAdd bool
 	// Pill: the canvas draws the node as a pill rather than a box.
 	Pill bool
+	// Templates are the fields of a node of the type whose text may
+	// reference earlier nodes' results and the workflow's variables
+	// ({{nodes.<id>.output.<key>}}, {{nodes.<id>.summary}},
+	// {{vars.<name>}}: references.go), rendered when an attempt starts;
+	// in any other field "{{" is plain text.
+	Templates []TemplateField
+	// Outputs: a completed node of the type has output fields
+	// (NodeResult.Output) a later node may reference; a node of any type
+	// has its summary.
+	Outputs bool
 }
+
+// TemplateField names a node field that may hold references.
+type TemplateField string
+
+// The fields that may hold references.
+const (
+	// TemplateURL: an http node's URL, after its host (a value is
+	// percent-encoded as one URL component).
+	TemplateURL TemplateField = "url"
+	// TemplateBody: every value of an http node's body (not its keys).
+	TemplateBody TemplateField = "body"
+	// TemplateDescription: a node's description (a task's input).
+	TemplateDescription TemplateField = "description"
+)
 
 // FieldNeed is a typed field a node type needs and the refusal when a
 // node of the type lacks it.
@@ -106,7 +130,8 @@ type FieldNeed struct {
 var nodeSpecs = []NodeSpec{
 	{Type: NodeTask, Label: "任务", Summary: "The assignee does its part: a twin answers through the task prompt, an external agent reports over the API.",
 		Timeout: 24 * time.Hour, Start: StartEffect, Answer: AnswerAssignee,
-		Needs: []FieldNeed{{Field: "assignee_id", Missing: "a task needs an assignee"}}, ConsoleAdd: true},
+		Needs: []FieldNeed{{Field: "assignee_id", Missing: "a task needs an assignee"}}, ConsoleAdd: true,
+		Templates: []TemplateField{TemplateDescription}},
 	{Type: NodeApproval, Label: "审批", Summary: "Its approver (the demand's owner unless it names another user) approves or rejects over the API.",
 		Timeout: 7 * 24 * time.Hour, Start: StartEffect, Answer: AnswerUser, ConsoleAdd: true,
 		Needs: []FieldNeed{{Field: "approver", Optional: true}}},
@@ -115,7 +140,8 @@ var nodeSpecs = []NodeSpec{
 		Needs: []FieldNeed{{Field: "wait_until", Missing: "a wait needs the time it waits for"}}},
 	{Type: NodeHTTP, Label: "HTTP 调用", Summary: "POSTs its body as JSON to its URL, whose host must be on the allow list; retried on network errors, 408, 429 and 5xx.",
 		Timeout: 30 * time.Second, Start: StartEffect, Retried: true,
-		Needs: []FieldNeed{{Field: "url", Missing: "an http node needs a URL"}}},
+		Needs:     []FieldNeed{{Field: "url", Missing: "an http node needs a URL"}},
+		Templates: []TemplateField{TemplateURL, TemplateBody}, Outputs: true},
 	{Type: NodeMilestone, Label: "里程碑", Summary: "Done as soon as everything before it is done.",
 		Timeout: time.Minute, Start: StartCompleted, Completed: "里程碑达成：", ConsoleAdd: true, Pill: true},
 }
@@ -135,6 +161,7 @@ func NodeSpecs() []NodeSpec {
 	for i, s := range nodeSpecs {
 		out[i] = s
 		out[i].Needs = append([]FieldNeed(nil), s.Needs...)
+		out[i].Templates = append([]TemplateField(nil), s.Templates...)
 	}
 	return out
 }
@@ -207,11 +234,18 @@ func approverID(n WorkflowNode) string {
 	return ""
 }
 
-// httpURL refuses a URL that is not an absolute http(s) URL.
+// httpURL refuses a URL that is not an absolute http(s) URL, and one
+// whose scheme, user or host a reference would fill in: a reference
+// stands only after the host, so the allow list judges the host the
+// request goes to.
 func httpURL(n WorkflowNode) string {
-	u, err := url.Parse(n.URL)
+	u, err := url.Parse(templateSkeleton(n.URL, "x"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Sprintf("%q is not an http(s) URL", n.URL)
+	}
+	if v, err := url.Parse(templateSkeleton(n.URL, "y")); err != nil || v.Scheme != u.Scheme || v.Host != u.Host ||
+		v.User.String() != u.User.String() {
+		return fmt.Sprintf("%q: a reference may stand only after the URL's host (in its path, query or fragment)", n.URL)
 	}
 	return ""
 }

@@ -61,6 +61,17 @@ func TestNodeSpecsComplete(t *testing.T) {
 				t.Errorf("%s needs %q without saying so when it is missing", s.Type, n.Field)
 			}
 		}
+		for i, f := range s.Templates {
+			if !slices.Contains([]TemplateField{TemplateURL, TemplateBody, TemplateDescription}, f) || slices.Index(s.Templates, f) != i {
+				t.Errorf("%s: template field %q unknown or repeated", s.Type, f)
+			}
+			if (f == TemplateURL || f == TemplateBody) && !s.Uses("url") {
+				t.Errorf("%s: its %s holds references, yet it has no URL", s.Type, f)
+			}
+		}
+		if s.Outputs && s.Start == StartCompleted {
+			t.Errorf("%s: completes as it starts, so nothing gives it output fields", s.Type)
+		}
 	}
 	if len(NodeTypes) != len(nodeSpecs) {
 		t.Errorf("NodeTypes %v, %d specs", NodeTypes, len(nodeSpecs))

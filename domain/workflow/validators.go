@@ -37,6 +37,7 @@ var Validators = []Validator{
 	{"http_allow_list", checkAllowList},
 	{"frozen_nodes", checkFrozen},
 	{"acyclic", checkAcyclic},
+	{"data_flow", checkDataFlow},
 	{"size", checkSize},
 	{"executable", checkExecutable},
 }
@@ -363,7 +364,7 @@ func validNode(n WorkflowNode, field string) []FieldError {
 	if name, msg := typedFieldError(n, n.Type.Spec()); msg != "" {
 		return refuse(field+name, "%s", msg)
 	}
-	return nil
+	return templateSyntax(n, field)
 }
 
 func checkAssignee(w *Workflow, d *Decision, _ DecisionContext) ([]FieldError, []Correction) {
@@ -455,6 +456,47 @@ func checkAcyclic(w *Workflow, d *Decision, _ DecisionContext) ([]FieldError, []
 	return nil, nil
 }
 
+// checkDataFlow checks the references of the node a create_node or
+// update_node leaves (an update: in the fields it sets) against the
+// workflow: each names a variable, or a node upstream of it that has
+// the field read (references.go); the edges a canvas batch adds after the
+// change count. A delete_node or disconnect is refused when it would
+// leave a node not yet started reading a node that is gone or no longer
+// upstream of it.
+func checkDataFlow(w *Workflow, d *Decision, c DecisionContext) ([]FieldError, []Correction) {
+	p := d.Payload
+	g := w // the graph the references are checked on
+	if len(c.laterEdges) > 0 && (d.Type == DecisionCreateNode || d.Type == DecisionUpdateNode) {
+		g = w.clone()
+		g.Edges = append(g.Edges, c.laterEdges...)
+	}
+	switch d.Type {
+	case DecisionCreateNode:
+		return g.flowErrors(*p.Node, g.upstream(append(slices.Clone(p.After), g.Before(p.Node.ID)...)), "payload.node.", nil), nil
+	case DecisionUpdateNode:
+		only := map[TemplateField]bool{TemplateURL: p.Changes.URL != nil, TemplateBody: p.Changes.Body != nil,
+			TemplateDescription: p.Changes.Description != nil}
+		return g.flowErrors(*decidedNode(w, d), g.upstream(g.Before(p.NodeID)), "payload.changes.", only), nil
+	case DecisionDeleteNode, DecisionDisconnect:
+		next, field := w.clone(), "payload.to"
+		if d.Type == DecisionDeleteNode {
+			next.Apply(&WorkflowNodeDeleted{NodeID: p.NodeID})
+			field = "payload.node_id"
+		} else {
+			next.Apply(&WorkflowEdgeDeleted{Edge: WorkflowEdge{From: p.From, To: p.To}})
+		}
+		for _, n := range next.Nodes {
+			if next.Run(n.ID).Status != NodeStatusPending {
+				continue
+			}
+			if errs := next.flowErrors(n, next.upstream(next.Before(n.ID)), "", nil); len(errs) > 0 {
+				return refuse(field, "node %s would lose what its %s reads: %s", n.ID, errs[0].Field, errs[0].Message), nil
+			}
+		}
+	}
+	return nil, nil
+}
+
 func checkSize(w *Workflow, d *Decision, c DecisionContext) ([]FieldError, []Correction) {
 	limit := c.MaxNodes
 	if limit <= 0 {
@@ -485,6 +527,9 @@ func checkExecutable(w *Workflow, d *Decision, c DecisionContext) ([]FieldError,
 		}
 		if n.Type.Spec().Uses("url") && !HostAllowed(n.URL, c.AllowedHosts) {
 			return refuse("workflow.nodes["+n.ID+"].url", "the host of %s is not on the allow list", n.URL), nil
+		}
+		if errs := w.flowErrors(n, w.upstream(w.Before(n.ID)), "workflow.nodes["+n.ID+"].", nil); len(errs) > 0 {
+			return errs, nil
 		}
 	}
 	return nil, nil

@@ -205,7 +205,9 @@ type NodeResult struct {
 	Summary string `json:"summary"`
 	// By is who did it: an agent id, the user, or "system".
 	By string `json:"by,omitempty"`
-	// Output holds a node's data (an http node's status and body).
+	// Output holds a node's data, the fields a later node reads as
+	// {{nodes.<id>.output.<key>}}: an http node's status, body and the
+	// fields of its JSON answer (HTTPOutput).
 	Output map[string]string `json:"output,omitempty"`
 }
 

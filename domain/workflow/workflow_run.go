@@ -14,6 +14,10 @@ import (
 // DefaultHTTPAttempts is how often an http node is tried by default.
 const DefaultHTTPAttempts = 3
 
+// FailedRenderPrefix begins the recorded error of a node that could not
+// start because a reference in it has no value (RenderNode).
+const FailedRenderPrefix = "cannot start: "
+
 // Timeout is how long one attempt of n may run; the attempt of a node
 // started on a timer (a wait) lasts until its time (from now), plus the
 // timeout.
@@ -81,8 +85,11 @@ func (w *Workflow) failedForGood() string {
 }
 
 // StartNode starts the next attempt of a ready node at now: a node whose
-// type starts completed (a milestone) completes at once (everything before it is done). Nothing when the
-// node is not ready (a retried step, a cancelled workflow).
+// type starts completed (a milestone) completes at once (everything
+// before it is done); one whose references have no value (RenderNode: an
+// output field the node read did not produce) fails for good as it
+// starts, the reason naming the field and the reference. Nothing when
+// the node is not ready (a retried step, a cancelled workflow).
 func (w *Workflow) StartNode(id string, now time.Time) ([]event.Payload, error) {
 	if !w.Exists() {
 		return nil, event.Errorf(ErrWorkflowNotFound, "no workflow")
@@ -93,6 +100,10 @@ func (w *Workflow) StartNode(id string, now time.Time) ([]event.Payload, error) 
 	}
 	attempt := w.Run(id).Attempt + 1
 	out := []event.Payload{&NodeStarted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt, Deadline: now.Add(n.Timeout(now))}}
+	if _, err := w.RenderNode(id); err != nil {
+		return w.settle(append(out, &NodeFailed{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt,
+			Error: FailedRenderPrefix + err.Error()})), nil
+	}
 	if s := n.Type.Spec(); s.Start == StartCompleted {
 		out = append(out, &NodeCompleted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt,
 			Result: NodeResult{Summary: s.Completed + n.Title, By: event.ActorSystem}})
