@@ -88,6 +88,9 @@ func onChannel(w who) accessRule { return accessRule{who: w, res: channelRes, pa
 var accessRules = map[string]accessRule{
 	"healthz": open(), "readyz": open(), "event-catalog": open(), "workflow-node-types": open(),
 	"status": anySignedIn(), "list-agents": anySignedIn(), "get-agent": anySignedIn(),
+	// A person's or an external agent's own inbox and webhooks.
+	"list-notices": anySignedIn(), "notice-stream": anySignedIn(), "create-webhook": anySignedIn(),
+	"list-webhooks": anySignedIn(), "delete-webhook": anySignedIn(), "redeliver-webhook": anySignedIn(),
 	// An agent's history holds other people's demands: the agent itself,
 	// the admin, and a user for the negotiations they may see (filtered).
 	"agent-history": anySignedIn(),

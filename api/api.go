@@ -131,6 +131,7 @@ func (s *Server) Handler() http.Handler {
 	if s.Commands != nil {
 		g.demands.registerDemands(api)
 		g.sharing.registerSharing(api)
+		g.notices.registerNotices(api)
 		g.events.registerEvents(api)
 		g.events.registerCatalog(api)
 		g.channels.registerChannels(api)
@@ -199,6 +200,7 @@ type handlerGroups struct {
 	workflows *workflowHandlers
 	quality   *qualityHandlers
 	sharing   *sharingHandlers
+	notices   *noticeHandlers
 }
 
 // groups builds the handler groups from the server's dependencies; the
@@ -221,6 +223,7 @@ func (s *Server) groups() handlerGroups {
 		workflows: &workflowHandlers{commands: s.Commands, workflows: flows, streams: streams, metrics: s.Metrics,
 			guard: g},
 		sharing: &sharingHandlers{commands: s.Commands, owners: g.owners},
+		notices: &noticeHandlers{commands: s.Commands, events: s.Events, streams: streams},
 		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners, limits: g.limits},
 	}
 }

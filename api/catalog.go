@@ -16,7 +16,7 @@ import (
 type CatalogEntry struct {
 	Type          string `json:"type" example:"towow.offer.submitted"`
 	Label         string `json:"label" example:"回应" doc:"the type's name for people (Chinese, as the console shows it)"`
-	Context       string `json:"context" enum:"negotiation,agent,workflow,system" doc:"the part of ToWow the type belongs to"`
+	Context       string `json:"context" enum:"negotiation,agent,workflow,notice,system" doc:"the part of ToWow the type belongs to"`
 	Description   string `json:"description" doc:"what the event means, one English sentence"`
 	SchemaVersion int    `json:"schema_version" doc:"the payload's current schema version"`
 }

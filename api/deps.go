@@ -6,6 +6,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/notice"
 	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/projections"
@@ -25,6 +26,9 @@ type Commands interface {
 	Fork(ctx context.Context, demandID string, at int64, change negotiation.ForkChange) (string, int64, error)
 	Share(ctx context.Context, demandID, userID string, role negotiation.Role) (int64, error)
 	Unshare(ctx context.Context, demandID, userID string) (int64, error)
+	Subscribe(ctx context.Context, owner, url string, kinds []notice.Kind) (id, secret string, cursor int64, err error)
+	Unsubscribe(ctx context.Context, owner, id string) (int64, error)
+	Redeliver(ctx context.Context, owner, id, noticeID string) error
 	SubmitOffer(ctx context.Context, channelID, agentID string, answer negotiation.OfferAnswer) (int64, error)
 	SubmitFeedback(ctx context.Context, channelID, agentID string, round int, answer negotiation.FeedbackAnswer) (int64, error)
 	CreateAgent(ctx context.Context, actor string, p negotiation.AgentProfile) (negotiation.AgentChange, error)

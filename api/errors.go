@@ -12,6 +12,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/notice"
 	"github.com/towow/towow/domain/workflow"
 )
 
@@ -97,8 +98,10 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case workflow.ErrNotApprover.Code:
 		return http.StatusForbidden
+	case notice.ErrNoSubscription.Code, notice.ErrNoNotice.Code:
+		return http.StatusNotFound
 	case workflow.ErrDecisionRejected.Code, workflow.ErrNotAssignee.Code, workflow.ErrMessageInvalid.Code,
-		negotiation.ErrForkPoint.Code, negotiation.ErrForkChange.Code, negotiation.ErrShareInvalid.Code:
+		negotiation.ErrForkPoint.Code, negotiation.ErrForkChange.Code, negotiation.ErrShareInvalid.Code, notice.ErrSubscriptionInvalid.Code:
 		return http.StatusUnprocessableEntity
 	case negotiation.ErrNotInvited.Code, negotiation.ErrNotParticipant.Code, negotiation.ErrInvalidAnswer.Code,
 		negotiation.ErrDemandEmpty.Code, negotiation.ErrDemandInvalid.Code, negotiation.ErrAgentInvalid.Code, negotiation.ErrAgentNotExternal.Code:

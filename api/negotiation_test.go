@@ -67,6 +67,7 @@ type apiOptions struct {
 	offlineAfter    time.Duration              // default: presence.DefaultOfflineAfter
 	limits          api.Limits                 // default: none
 	people          *identity.Authority        // default: testPeople (local mode)
+	httpAllow       []string                   // hosts http nodes and webhooks may call (default: none)
 }
 
 // testAdminToken is the test servers' admin token.
@@ -87,7 +88,8 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
 	dir := directory.NewDirectory(store)
-	e, err := app.NewWriteSide(pool, store, dir, client, !o.noWorkers, app.WriteConfig{Observe: m.Observe, Rules: o.rules, OfflineAfter: o.offlineAfter})
+	e, err := app.NewWriteSide(pool, store, dir, client, !o.noWorkers, app.WriteConfig{Observe: m.Observe, Rules: o.rules, OfflineAfter: o.offlineAfter,
+		HTTPAllow: o.httpAllow})
 	if err != nil {
 		t.Fatal(err)
 	}

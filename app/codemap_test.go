@@ -18,8 +18,9 @@ var codeMap = map[string][]string{
 	"domain/event":           {},
 	"domain/negotiation":     {"domain/event"},
 	"domain/workflow":        {"domain/event", "domain/negotiation"},
-	"timeline":               {"domain/event", "domain/negotiation", "domain/workflow"},
-	"domain/event/eventtest": {"domain/event", "domain/negotiation", "domain/workflow"},
+	"timeline":               {"domain/event", "domain/negotiation", "domain/notice", "domain/workflow"},
+	"domain/notice":          {"domain/event"},
+	"domain/event/eventtest": {"domain/event", "domain/negotiation", "domain/notice", "domain/workflow"},
 	"data":                   {},
 	"migrations":             {},
 	"web":                    {},
@@ -45,10 +46,11 @@ var codeMap = map[string][]string{
 	"execute":                {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "jobs", "llm", "uow"},
 	"presence":               {"directory", "domain/event", "domain/negotiation", "internal/sqlcdb"},
 	"forks":                  {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/sqlcdb", "llm", "negotiate", "uow"},
-	"api":                    {"domain/event", "domain/negotiation", "domain/workflow", "timeline", "eventstore", "identity", "internal/metrics", "projections", "quality", "web"},
+	"notify":                 {"directory", "domain/event", "domain/negotiation", "domain/notice", "domain/workflow", "eventstore", "identity", "uow"},
+	"api":                    {"domain/event", "domain/negotiation", "domain/notice", "domain/workflow", "timeline", "eventstore", "identity", "internal/metrics", "projections", "quality", "web"},
 	"quality":                {"domain/event", "domain/negotiation", "eventstore"},
 	"mcpserver":              {"domain/event", "domain/negotiation", "domain/workflow", "timeline"},
-	"app": {"api", "data", "directory", "domain/event", "domain/negotiation", "eventstore", "execute", "identity", "forks", "internal/database", "internal/logthrottle",
+	"app": {"api", "data", "directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "execute", "identity", "forks", "notify", "internal/database", "internal/logthrottle",
 		"internal/metrics", "internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "mcpserver", "negotiate",
 		"presence", "projections", "uow"},
 	"writetest": {"app", "data", "directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/dbtest", "llm", "llm/builtin"},
@@ -120,7 +122,7 @@ func TestCodeMap(t *testing.T) {
 			}
 		}
 		switch name {
-		case "domain/event", "domain/event/eventtest", "domain/negotiation", "domain/workflow":
+		case "domain/event", "domain/event/eventtest", "domain/negotiation", "domain/notice", "domain/workflow":
 			for _, imp := range p.Deps {
 				if _, ours := local(imp); ours {
 					continue // the code map says which of ours it may use

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -12,12 +14,14 @@ import (
 	"github.com/towow/towow/directory"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/execute"
 	"github.com/towow/towow/forks"
 	"github.com/towow/towow/jobs"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/negotiate"
+	"github.com/towow/towow/notify"
 	"github.com/towow/towow/presence"
 	"github.com/towow/towow/uow"
 )
@@ -62,6 +66,10 @@ type WriteConfig struct {
 	// HTTPClient sends the http nodes' requests (default: a client that
 	// follows no redirect).
 	HTTPClient *http.Client
+	// WebhookKey derives the webhook subscriptions' signing secrets
+	// (notify.Config.Key; empty: a key of this process, so secrets shown
+	// by another process do not verify).
+	WebhookKey []byte
 	// OfflineAfter is how long an online external agent may stay silent
 	// before it is taken offline ([presence.DefaultOfflineAfter]).
 	OfflineAfter time.Duration
@@ -84,6 +92,7 @@ type WriteSide struct {
 	Execution   *execute.Process
 	Presence    *presence.Presence
 	Forks       *forks.Forks
+	Notify      *notify.Process
 	// Commands are all the processes' commands, as the API calls them.
 	Commands *Commands
 }
@@ -95,6 +104,7 @@ type Commands struct {
 	*workflowCommands
 	*directoryCommands
 	*forks.Forks
+	*notifyCommands
 }
 
 // The embedded command types, under names of their own (each package calls
@@ -103,6 +113,7 @@ type (
 	negotiationCommands = negotiate.Commands
 	workflowCommands    = execute.Commands
 	directoryCommands   = directory.Commands
+	notifyCommands      = notify.Commands
 )
 
 // NewWriteSide wires the write side over store (on pool), filtering
@@ -123,7 +134,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 		FetchPollInterval: cfg.FetchPollInterval, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: log,
 		TracerProvider: cfg.TracerProvider})
 	w.UoW = uow.New(pool, store, w.Jobs, uow.Config{Now: now, Logger: log, Observe: cfg.Observe,
-		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale})
+		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale, Follow: notify.Triggers})
 	w.Agents = directory.NewWriter(w.UoW, dir)
 	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
 		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, Now: now})
@@ -131,14 +142,25 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 		HTTPClient: cfg.HTTPClient, JobTimeout: cfg.JobTimeout, Now: now})
 	w.Presence = presence.New(pool, dir, w.Agents, presence.Config{OfflineAfter: cfg.OfflineAfter, Now: now, Logger: log})
 	w.Forks = forks.New(w.UoW, dir, w.Negotiation)
+	key := cfg.WebhookKey
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, fmt.Errorf("webhook key: %w", err)
+		}
+	}
+	w.Notify = notify.New(w.UoW, dir, notify.Config{Key: key, Now: now,
+		Allowed: func(host string) bool { return workflow.HostAllowed("http://"+host+"/", cfg.HTTPAllow) }})
 	w.Commands = &Commands{negotiationCommands: negotiate.NewCommands(w.Negotiation),
 		workflowCommands:  execute.NewCommands(w.Execution),
-		directoryCommands: directory.NewCommands(w.Agents, dir, w.Presence.AgentContact), Forks: w.Forks}
+		directoryCommands: directory.NewCommands(w.Agents, dir, w.Presence.AgentContact), Forks: w.Forks,
+		notifyCommands: notify.NewCommands(w.Notify)}
 	if work {
 		ws := w.Jobs.Workers()
 		w.Negotiation.Register(ws)
 		w.Execution.Register(ws)
 		w.Presence.Register(ws)
+		w.Notify.Register(ws)
 		w.Jobs.AddPeriodic(w.Presence.PeriodicJob())
 	}
 	if err := w.Jobs.Open(w.Forks.Middleware()); err != nil {

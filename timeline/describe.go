@@ -7,6 +7,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/notice"
 	"github.com/towow/towow/domain/workflow"
 )
 
@@ -201,6 +202,17 @@ func describeOther(p event.Payload) (round int, subject, summary string) {
 		return 0, ev.DemandID, "与 " + ev.UserID + " 共享（只读）"
 	case *negotiation.CollaboratorRemoved:
 		return 0, ev.DemandID, "不再与 " + ev.UserID + " 共享"
+	case *notice.Posted:
+		return 0, ev.Recipient, ev.Title
+	case *notice.Subscribed:
+		return 0, ev.Owner, "新的 Webhook 订阅：" + ev.URL
+	case *notice.Unsubscribed:
+		return 0, ev.SubscriptionID, "Webhook 订阅已取消"
+	case *notice.Delivered:
+		if ev.Error != "" {
+			return 0, ev.SubscriptionID, fmt.Sprintf("第 %d 次投递失败：%s", ev.Attempt, negotiation.ClipText(ev.Error, 60))
+		}
+		return 0, ev.SubscriptionID, fmt.Sprintf("第 %d 次投递成功", ev.Attempt)
 	case *workflow.ConversationMessage:
 		return 0, ev.WorkflowID, negotiation.ClipText(ev.Text, 70)
 	case *workflow.ConversationStep:
@@ -290,6 +302,8 @@ const (
 	// ContextWorkflow: a workflow's plan, its decisions, its run and its
 	// conversation.
 	ContextWorkflow EventContext = "workflow"
+	// ContextNotice: notices to people and agents, and their webhooks.
+	ContextNotice EventContext = "notice"
 	// ContextSystem: errors.
 	ContextSystem EventContext = "system"
 )
@@ -347,6 +361,12 @@ var eventLabels = map[event.EventType]EventLabel{
 	negotiation.EventAgentWithdrawn:            {"退出", ContextNegotiation},
 	negotiation.EventCollaboratorAdded:         {"共享", ContextNegotiation},
 	negotiation.EventCollaboratorRemoved:       {"取消共享", ContextNegotiation},
+
+	// Notices.
+	notice.EventNoticePosted:        {"通知", ContextNotice},
+	notice.EventWebhookSubscribed:   {"订阅 Webhook", ContextNotice},
+	notice.EventWebhookUnsubscribed: {"取消 Webhook", ContextNotice},
+	notice.EventWebhookDelivered:    {"Webhook 投递", ContextNotice},
 
 	// Agents.
 	negotiation.EventAgentOnline:      {"上线", ContextAgent},

@@ -87,7 +87,7 @@ func TestDescribeEveryType(t *testing.T) {
 // a context, and no label names a type the catalog does not register (the
 // console's event list is the catalog: it must not lose or invent a type).
 func TestEventLabels(t *testing.T) {
-	contexts := map[EventContext]bool{ContextNegotiation: true, ContextAgent: true, ContextWorkflow: true, ContextSystem: true}
+	contexts := map[EventContext]bool{ContextNegotiation: true, ContextAgent: true, ContextWorkflow: true, ContextNotice: true, ContextSystem: true}
 	for _, s := range event.Catalog() {
 		l, ok := LabelOf(s.Type)
 		if !ok || l.Label == "" || !contexts[l.Context] {

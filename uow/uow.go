@@ -40,6 +40,10 @@ type Config struct {
 	// BeforeCommit, when set, runs before every commit (the agent
 	// directory catches up, so a decision reads a fresh one).
 	BeforeCommit func(context.Context) error
+	// Follow, when set, adds the jobs that any committed events start in
+	// a process that did not decide them (the notices), in the same
+	// transaction; a fork's copied history starts none.
+	Follow func(events []event.Payload) []Job
 }
 
 // UnitOfWork is the one way anything writes: lock the streams a decision
@@ -161,9 +165,17 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			if len(p.Appends) == 0 {
 				jobTrace, _ = jobs.TreeTraceOf(ctx)
 			}
+			jobs := p.Jobs
+			if u.cfg.Follow != nil {
+				var evs []event.Payload
+				for _, a := range p.Appends {
+					evs = append(evs, a.Events...)
+				}
+				jobs = append(slices.Clip(jobs), u.cfg.Follow(evs)...)
+			}
 			// Jobs first: the append takes the store-wide append lock, held
 			// until commit, so it should be the last statement.
-			if err := u.insertJobs(ctx, tx, p.Jobs, jobTrace); err != nil {
+			if err := u.insertJobs(ctx, tx, jobs, jobTrace); err != nil {
 				return err
 			}
 			tJobs = time.Now()

@@ -11,6 +11,7 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/event/eventtest"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/notice"
 	"github.com/towow/towow/domain/workflow"
 )
 
@@ -58,6 +59,11 @@ var requiredEventTypes = []string{
 	// Sharing.
 	"towow.collaborator.added",
 	"towow.collaborator.removed",
+	// Notices.
+	"towow.notice.posted",
+	"towow.webhook.subscribed",
+	"towow.webhook.unsubscribed",
+	"towow.webhook.delivered",
 	// Workflows.
 	"towow.workflow.created",
 	"towow.workflow.node_added",
@@ -179,6 +185,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		workflow.EventWorkflowCancelled, workflow.EventNodeStarted, workflow.EventNodeCompleted, workflow.EventNodeFailed, workflow.EventNodeSkipped,
 		workflow.EventDecisionValidated, workflow.EventDecisionRejected, workflow.EventConversationMessage, workflow.EventConversationStep, workflow.EventConversationReplied,
 		negotiation.EventNegotiationForked, negotiation.EventChannelRulesChanged, negotiation.EventCollaboratorAdded, negotiation.EventCollaboratorRemoved,
+		notice.EventNoticePosted, notice.EventWebhookSubscribed, notice.EventWebhookUnsubscribed, notice.EventWebhookDelivered,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

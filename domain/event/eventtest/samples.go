@@ -5,6 +5,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/notice"
 	"github.com/towow/towow/domain/workflow"
 )
 
@@ -241,6 +242,11 @@ var Payloads = []event.Payload{
 	&negotiation.AgentTokenIssued{AgentID: "user_agent_ext", TokenSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
 	&negotiation.CollaboratorAdded{DemandID: "d-1", UserID: "bob", Role: negotiation.RoleEditor},
 	&negotiation.CollaboratorRemoved{DemandID: "d-1", UserID: "bob"},
+	&notice.Posted{NoticeID: "n-1-0", Recipient: "user:alice", Kind: notice.KindApproval, Title: "「确认预算」等待你审批", DemandID: "d-1",
+		ChannelID: "collab-1", WorkflowID: "wf-1", NodeID: "ok"},
+	&notice.Subscribed{SubscriptionID: "wh-1", Owner: "user:alice", URL: "https://hooks.example.com/towow", Kinds: []notice.Kind{notice.KindApproval}},
+	&notice.Unsubscribed{SubscriptionID: "wh-1"},
+	&notice.Delivered{SubscriptionID: "wh-1", NoticeID: "n-1-0", Attempt: 2, Status: 500, Error: "the receiver answered 500"},
 	&negotiation.AgentOffline{AgentID: "user_agent_bob", Reason: "silent for 5m0s",
 		LastContactAt: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), OfflineAt: time.Date(2026, 11, 25, 10, 5, 0, 0, time.UTC)},
 	&negotiation.AgentWithdrawn{
