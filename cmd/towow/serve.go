@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"crypto/rand"
 	"encoding/base64"
 	"flag"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -37,6 +39,9 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	}
 	ac := cfg.app(stderr, false)
 	ac.Addr, ac.ReadModels, ac.Hub, ac.Metrics, ac.People = cfg.Addr, true, true, true, people
+	if ac.Write.WebhookKey, err = webhookKey(cfg); err != nil {
+		return err
+	}
 	a, err := app.New(ctx, ac)
 	if err != nil {
 		return err
@@ -53,6 +58,46 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 	}
 	ac.Logger.Info("towow started", "llm", cfg.LLM, "startup", time.Since(started).Round(time.Millisecond))
 	return a.Run(ctx)
+}
+
+// webhookKeyFile is the key the webhooks' signing secrets are derived
+// from, in the data folder; every process of a deployment needs the same.
+const webhookKeyFile = "webhook-key"
+
+// webhookKey reads the webhooks' key from the data folder, creating it
+// (32 random bytes, mode 0600) when there is none.
+func webhookKey(cfg config) ([]byte, error) {
+	path := filepath.Join(cfg.DataDir, webhookKeyFile)
+	key, err := os.ReadFile(path)
+	if err == nil && len(key) >= 32 {
+		return key, nil
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("webhook key: %w", err)
+	}
+	key = make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("webhook key: %w", err)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("webhook key: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) { // another process made it first
+		time.Sleep(100 * time.Millisecond)
+		return webhookKey(cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("webhook key: %w", err)
+	}
+	_, werr := f.Write(key)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("webhook key: %w", werr)
+	}
+	return key, nil
 }
 
 // loopback reports whether addr listens only on this machine.

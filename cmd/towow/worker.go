@@ -19,6 +19,11 @@ func cmdWorker(ctx context.Context, cfg config, args []string, _, stderr io.Writ
 	}
 	ac := cfg.app(stderr, false)
 	ac.MetricsAddr, ac.Metrics = cfg.MetricsAddr, true
+	key, err := webhookKey(cfg)
+	if err != nil {
+		return err
+	}
+	ac.Write.WebhookKey = key
 	a, err := app.New(ctx, ac)
 	if err != nil {
 		return err
