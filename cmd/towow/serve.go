@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
