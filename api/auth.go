@@ -164,12 +164,14 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 				return
 			}
 		}
-		if wait := g.limits.request(a.principal, clientAddress(r), g.people != nil && g.people.Local()); wait > 0 {
-			secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
-			w.Header().Set("Retry-After", secs)
-			writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
-				fmt.Sprintf("more than %g requests a second from you; retry in %s s", g.limits.limits.RequestsPerSecond, secs)))
-			return
+		if limited(r.URL.Path) {
+			if wait := g.limits.request(a.principal, clientAddress(r), g.people != nil && g.people.Local()); wait > 0 {
+				secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+				w.Header().Set("Retry-After", secs)
+				writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
+					fmt.Sprintf("more than %g requests a second from you; retry in %s s", g.limits.limits.RequestsPerSecond, secs)))
+				return
+			}
 		}
 		ctx := context.WithValue(r.Context(), authKey{}, a)
 		if !a.principal.Anonymous() {
@@ -177,6 +179,13 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// limited reports whether a path counts against the per-user request
+// limit: the API's operations and the MCP endpoint, not the console's
+// files or its sign-in.
+func limited(path string) bool {
+	return strings.HasPrefix(path, "/api/") || path == "/mcp" || strings.HasPrefix(path, "/mcp/")
 }
 
 // clientAddress is the host of the request's peer.

@@ -23,8 +23,9 @@ var conflicting = map[string]bool{
 // — 400 (the edge refuses bad text in any request), 500 and 503 (the
 // database unreachable) for all; 422 where there are parameters or a
 // body; 413 where there is a body; 404 where the path names something;
-// 409 for the conflicting operations; 401 and 403 come with the
-// operations' security. Open operations say `security: []` (no
+// 409 for the conflicting operations; 401, 403 and 429 (the per-user
+// limits) for every operation that takes credentials, and 404 where its
+// access rule names an owned resource. Open operations say `security: []` (no
 // credentials); the document names its server.
 func documentErrors(oapi *huma.OpenAPI) {
 	oapi.Servers = []*huma.Server{{URL: "/", Description: "this server"}}
@@ -48,6 +49,12 @@ func documentErrors(oapi *huma.OpenAPI) {
 			}
 			if conflicting[op.OperationID] {
 				statuses = append(statuses, http.StatusConflict)
+			}
+			if len(op.Security) > 0 { // credentials: refused (401, 403), and limited per principal (429)
+				statuses = append(statuses, http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests)
+			}
+			if accessRules[op.OperationID].res != noResource {
+				statuses = append(statuses, http.StatusNotFound)
 			}
 			if op.Responses == nil {
 				op.Responses = map[string]*huma.Response{}

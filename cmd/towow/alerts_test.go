@@ -49,11 +49,12 @@ func TestAlertRules(t *testing.T) {
 		DemandID string `json:"demand_id"`
 		Cursor   int64  `json:"cursor"`
 	}
-	postJSON(t, base+"/api/v1/demand/submit", "", map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾", "user_id": "alerts"},
+	token := s.token(t, "alerts")
+	postJSON(t, base+"/api/v1/demand/submit", token, map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾"},
 		http.StatusAccepted, &sub)
 	waitFor(t, "the negotiation ends", func() bool {
 		var d struct{ Status string }
-		getJSONAuth(t, fmt.Sprintf("%s/api/v1/demands/%s?min_cursor=%d", base, sub.DemandID, sub.Cursor), "", &d) // read-your-writes
+		getJSONAuth(t, fmt.Sprintf("%s/api/v1/demands/%s?min_cursor=%d", base, sub.DemandID, sub.Cursor), token, &d) // read-your-writes
 		return d.Status != "" && d.Status != "processing"
 	})
 	resp, err := http.Get(base + "/metrics")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/chromedp/cdproto/runtime"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/towow/towow/data"
@@ -80,27 +81,52 @@ func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration) con
 	return ctx
 }
 
+// signIn signs the page in on the console's sign-in view (local mode) as
+// name: the header then shows the name and 退出.
+func signIn(base, name string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Navigate(base + "/"),
+		chromedp.WaitVisible(`#signin[data-mode="local"] #signin-name`, chromedp.ByQuery),
+		chromedp.SendKeys(`#signin-name`, name, chromedp.ByQuery),
+		chromedp.Click(`#signin-submit`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#sign-out`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#app .card`, chromedp.ByQuery),
+	}
+}
+
 // TestConsoleInBrowser drives the console in headless Chromium against a
-// real `towow serve` on the embedded database: submit a demand and
+// real `towow serve` on the embedded database: sign in on the sign-in
+// view (a refused name first); submit a demand and
 // see the outcome; reload in the middle of a negotiation (held open by an
 // external agent that has not answered yet), restart the server under the
 // open page (EventSource reconnects with Last-Event-ID), and find the
 // timeline without duplicates or holes; stop the server for longer than
 // the reconnect policy lasts and resume with the page's retry control; move the replay slider of a finished negotiation
 // back to an earlier round's proposal; list the agent directory; read the
-// operations view. Screenshots go to .towow/screenshots.
+// operations view; sign out, and the sign-in view is back. Screenshots go
+// to .towow/screenshots.
 func TestConsoleInBrowser(t *testing.T) {
 	const admin = "console-test-admin-token"
 	chrome, dataDir, s, base, shots := browserServer(t, "TOWOW_ADMIN_TOKEN="+admin)
 
 	ctx := newBrowser(t, chrome, 1200, 860, 4*time.Minute)
+	if err := chromedp.Run(ctx); err != nil { // starts the browser on ctx itself: a step's timeout must not close it
+		t.Fatal(err)
+	}
+	// run runs a step within a minute (so that a failure's screenshot and
+	// the page's text are taken while the browser still answers).
 	run := func(what string, actions ...chromedp.Action) {
 		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
+		sctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		if err := chromedp.Run(sctx, actions...); err != nil {
 			var b []byte
-			_ = chromedp.Run(ctx, chromedp.FullScreenshot(&b, 100))
+			var text string
+			// The page's text, then the files and API answers it was refused.
+			_ = chromedp.Run(ctx, chromedp.FullScreenshot(&b, 100), chromedp.Evaluate(`document.body.innerText + "\n" +
+				performance.getEntriesByType("resource").filter(e => e.responseStatus >= 400).map(e => e.responseStatus + " " + e.name).join("\n")`, &text))
 			_ = os.WriteFile(filepath.Join(shots, "failure.png"), b, 0o644)
-			t.Fatalf("%s: %v (screenshot: %s/failure.png; server log:\n%s)", what, err, shots, s.log())
+			t.Fatalf("%s: %v (screenshot: %s/failure.png; the page says:\n%s\nserver log:\n%s)", what, err, shots, text, s.log())
 		}
 	}
 	shot := func(name string) {
@@ -111,6 +137,33 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+
+	// 0. The sign-in view: local mode asks for a name; one the server
+	// refuses is shown with its code; then the person signs in and the
+	// header shows their name.
+	const user = "console"
+	var mode, badName, shown string
+	run("the sign-in view",
+		chromedp.Navigate(base+"/#/history"),
+		chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery),
+		chromedp.AttributeValue(`#signin`, "data-mode", &mode, nil, chromedp.ByQuery))
+	if mode != "local" {
+		t.Fatalf("the sign-in view's mode: %q", mode)
+	}
+	shot("signin")
+	run("a name the server refuses",
+		chromedp.SendKeys(`#signin-name`, "a b", chromedp.ByQuery),
+		chromedp.Click(`#signin-submit`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#signin-error:not(:empty)`, chromedp.ByQuery),
+		chromedp.Text(`#signin-error`, &badName, chromedp.ByQuery))
+	if !strings.Contains(badName, "TOWOW_AUTH_004") {
+		t.Fatalf("a refused name shows %q", badName)
+	}
+	run("sign in", signIn(base, user), chromedp.Text(`#account-name`, &shown, chromedp.ByQuery))
+	if shown != user {
+		t.Fatalf("the header shows %q, want %q", shown, user)
+	}
+	token := mintToken(t, dataDir, user) // the same person, for the API calls below
 
 	// 1. Submit a demand from the home page; the outcome appears.
 	var outcome, hash string
@@ -154,7 +207,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		DemandID string `json:"demand_id"`
 		Cursor   int64  `json:"cursor"`
 	}
-	postJSON(t, base+"/api/v1/demand/submit", "", map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾", "user_id": "console"},
+	postJSON(t, base+"/api/v1/demand/submit", token, map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾"},
 		http.StatusAccepted, &sub)
 	var before int
 	run("open the running negotiation",
@@ -211,10 +264,10 @@ func TestConsoleInBrowser(t *testing.T) {
 		map[string]string{"decision": "decline", "decline_reason": "那周场地已被预订"}, http.StatusCreated, nil)
 	waitFor(t, "the negotiation ends", func() bool {
 		var d struct{ Status string }
-		getJSONAuth(t, base+"/api/v1/demands/"+sub.DemandID, "", &d)
+		getJSONAuth(t, base+"/api/v1/demands/"+sub.DemandID, token, &d)
 		return d.Status != "processing"
 	})
-	want := negotiationCursors(t, base, sub.DemandID)
+	want := negotiationCursors(t, base, sub.DemandID, token)
 	var cursorsText string
 	run("the page receives the whole tree after the reload",
 		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
@@ -229,7 +282,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// event catalog and the event's summary (timeline.Describe's).
 	var lines []string
 	run("the timeline's lines", chromedp.Evaluate(`[...document.querySelectorAll("#timeline li")].map(li => li.children[1].textContent)`, &lines))
-	if wantLines := timelineLines(t, base, sub.DemandID); !slices.Equal(lines, wantLines) {
+	if wantLines := timelineLines(t, base, sub.DemandID, token); !slices.Equal(lines, wantLines) {
 		t.Fatalf("timeline lines:\n got %q\nwant %q", lines, wantLines)
 	}
 
@@ -360,6 +413,33 @@ func TestConsoleInBrowser(t *testing.T) {
 	// 6. A phone-sized screen.
 	run("phone size", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/#/n/"+first), chromedp.WaitVisible(`#outcome`, chromedp.ByQuery))
 	shot("negotiation-phone")
+
+	// 7. 退出: the sign-in view is back (on the phone: its screenshot), the
+	// pages stay behind it, and the API no longer knows this browser.
+	var signedIn bool
+	run("sign out",
+		chromedp.Click(`#sign-out`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery),
+		chromedp.WaitNotPresent(`#outcome`, chromedp.ByQuery),
+		chromedp.Evaluate(`fetch("/auth/me").then(r => r.json()).then(m => m.signed_in)`, &signedIn,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if signedIn {
+		t.Fatal("GET /auth/me says signed in after 退出")
+	}
+	var accountHidden bool
+	run("the header after 退出", chromedp.Evaluate(`document.getElementById("account").hidden && document.querySelector("header.top nav").hidden`, &accountHidden))
+	if !accountHidden {
+		t.Fatal("the header still shows the account or the pages' links after 退出")
+	}
+	shot("signin-phone")
+	run("a page's address shows the sign-in view", chromedp.Navigate(base+"/#/n/"+first), chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery))
+
+	// 8. An ended session (here: the cookie removed under the open page)
+	// brings the sign-in view back at the page's next API answer, a 401.
+	run("sign in again", signIn(base, user), chromedp.Navigate(base+"/#/ops"), chromedp.WaitVisible(`#llm-provider`, chromedp.ByQuery))
+	run("the session ends under the page",
+		network.DeleteCookies("towow_session").WithURL(base+"/"),
+		chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery))
 }
 
 // callJSON sends a request (a JSON body unless body is nil, a bearer token
@@ -431,7 +511,7 @@ func parseCursors(t *testing.T, s string) []int64 {
 
 // negotiationCursors lists the cursors of a negotiation tree's events from
 // the audit API, in log order.
-func negotiationCursors(t *testing.T, base, demandID string) []int64 {
+func negotiationCursors(t *testing.T, base, demandID, token string) []int64 {
 	t.Helper()
 	var out []int64
 	for after := int64(0); ; {
@@ -441,7 +521,7 @@ func negotiationCursors(t *testing.T, base, demandID string) []int64 {
 			} `json:"events"`
 			NextCursor int64 `json:"next_cursor"`
 		}
-		getJSONAuth(t, fmt.Sprintf("%s/api/v1/events?demand_id=%s&limit=1000&after=%d", base, demandID, after), "", &page)
+		getJSONAuth(t, fmt.Sprintf("%s/api/v1/events?demand_id=%s&limit=1000&after=%d", base, demandID, after), token, &page)
 		for _, e := range page.Events {
 			out = append(out, e.Cursor)
 		}
@@ -455,7 +535,7 @@ func negotiationCursors(t *testing.T, base, demandID string) []int64 {
 // timelineLines are a negotiation's timeline lines as the API names its
 // events: each type's label from GET /api/v1/events/catalog followed by
 // the event's summary.
-func timelineLines(t *testing.T, base, demandID string) []string {
+func timelineLines(t *testing.T, base, demandID, token string) []string {
 	t.Helper()
 	var cat struct {
 		Events []struct{ Type, Label string } `json:"events"`
@@ -471,7 +551,7 @@ func timelineLines(t *testing.T, base, demandID string) []string {
 			Summary string `json:"summary"`
 		} `json:"events"`
 	}
-	getJSONAuth(t, fmt.Sprintf("%s/api/v1/events?demand_id=%s&limit=1000", base, demandID), "", &page)
+	getJSONAuth(t, fmt.Sprintf("%s/api/v1/events?demand_id=%s&limit=1000", base, demandID), token, &page)
 	out := make([]string, len(page.Events))
 	for i, e := range page.Events {
 		if labels[e.Type] == "" || e.Summary == "" {

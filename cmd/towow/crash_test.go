@@ -121,10 +121,12 @@ func TestKilledServerHealsFast(t *testing.T) {
 		"想给我们的开源项目做一个新网站，需要设计师和前端开发", "下个月在深圳组织一次黑客马拉松，需要场地、评委和赞助商",
 		"杭州的创业团队需要一位UI设计师和一位后端开发，做一个小程序", "成都办一场摄影展开幕活动，需要场地、摄影师和餐饮"}
 	base := "http://" + s.addr
+	mint := userTokens(t, s.dataDir)
 	var ids []string
+	tokens := map[string]string{} // demand id → its user's token
 	for i := range 30 {
-		resp, err := http.Post(base+"/api/v1/demand/submit", "application/json",
-			strings.NewReader(fmt.Sprintf(`{"raw_input":%q,"user_id":"u%d"}`, texts[i%len(texts)], i)))
+		token := mint(fmt.Sprintf("u%d", i))
+		resp, err := authRequest(http.MethodPost, base+"/api/v1/demand/submit", token, fmt.Sprintf(`{"raw_input":%q}`, texts[i%len(texts)]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,10 +135,14 @@ func TestKilledServerHealsFast(t *testing.T) {
 		}
 		_ = json.NewDecoder(resp.Body).Decode(&b)
 		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("submit %d: %d", i, resp.StatusCode)
+		}
 		ids = append(ids, b.DemandID)
+		tokens[b.DemandID] = token
 	}
 	status := func(id string) string {
-		resp, err := http.Get(base + "/api/v1/demands/" + id)
+		resp, err := authRequest(http.MethodGet, base+"/api/v1/demands/"+id, tokens[id], "")
 		if err != nil {
 			return ""
 		}
@@ -223,9 +229,10 @@ func TestKilledWorkflowResumes(t *testing.T) {
 	env := []string{"DATABASE_URL=" + db, "TOWOW_LLM=builtin", "TOWOW_HTTP_ALLOW=" + host}
 	s := startServer(t, env...)
 	base := "http://" + s.addr
+	token := s.token(t, "u1")
 	post := func(path, body string, into any) int {
 		t.Helper()
-		resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		resp, err := authRequest(http.MethodPost, base+path, token, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +249,7 @@ func TestKilledWorkflowResumes(t *testing.T) {
 	var sub struct {
 		DemandID string `json:"demand_id"`
 	}
-	post("/api/v1/demand/submit", `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾","user_id":"u1"}`, &sub)
+	post("/api/v1/demand/submit", `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾"}`, &sub)
 	type wfView struct {
 		WorkflowID string `json:"workflow_id"`
 		Status     string `json:"status"`
@@ -254,7 +261,7 @@ func TestKilledWorkflowResumes(t *testing.T) {
 		} `json:"nodes"`
 	}
 	get := func(id string) (w wfView) {
-		resp, err := http.Get(base + "/api/v1/workflows/" + id)
+		resp, err := authRequest(http.MethodGet, base+"/api/v1/workflows/"+id, token, "")
 		if err != nil {
 			return w
 		}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/towow/towow/identity"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/pgcluster"
 	"github.com/towow/towow/migrations"
@@ -52,11 +53,105 @@ func freeAddr(t *testing.T) string {
 
 // server is a running `towow serve` process.
 type server struct {
-	cmd    *exec.Cmd
-	addr   string
-	mu     sync.Mutex
-	stderr bytes.Buffer
-	done   chan error
+	cmd  *exec.Cmd
+	addr string
+	// dataDir is its TOWOW_DATA_DIR: its signing key is there (token).
+	dataDir string
+	mu      sync.Mutex
+	stderr  bytes.Buffer
+	done    chan error
+}
+
+// token mints a user token the server accepts, as a person does: `towow
+// token --user name` with the server's TOWOW_DATA_DIR.
+func (s *server) token(t *testing.T, name string) string {
+	t.Helper()
+	return mintToken(t, s.dataDir, name)
+}
+
+// mintToken runs `towow token --user name` on dataDir's signing key and
+// returns the one line it prints.
+func mintToken(t *testing.T, dataDir, name string) string {
+	t.Helper()
+	cmd := exec.Command(towowBin, "token", "--user", name)
+	cmd.Env = append(cleanEnv(), "TOWOW_DATA_DIR="+dataDir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("towow token --user %s: %v\n%s", name, err, stderr.String())
+	}
+	tok := strings.TrimSpace(stdout.String())
+	if tok == "" || strings.Contains(tok, "\n") {
+		t.Fatalf("towow token --user %s printed %q", name, stdout.String())
+	}
+	return tok
+}
+
+// userTokens mints user tokens with dataDir's signing key in this
+// process (for many users; the key is the server's, already written).
+func userTokens(t *testing.T, dataDir string) func(name string) string {
+	t.Helper()
+	signer, err := identity.LoadOrCreateSigner(filepath.Join(dataDir, identity.SigningKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	people := identity.NewLocalWith(signer)
+	return func(name string) string {
+		t.Helper()
+		tok, err := people.MintLocalToken(name, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+}
+
+// authRequest sends a request with a bearer token (none when token is
+// empty) and a JSON body (none when body is empty).
+func authRequest(method, url, token, body string) (*http.Response, error) {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// testDataDirs holds each test's default TOWOW_DATA_DIR for the servers it
+// starts without one (a restarted server keeps its signing key, so the
+// tokens and sessions it signed stay valid).
+var testDataDirs sync.Map // *testing.T → string
+
+func testDataDir(t *testing.T) string {
+	t.Helper()
+	if d, ok := testDataDirs.Load(t); ok {
+		return d.(string)
+	}
+	d, loaded := testDataDirs.LoadOrStore(t, t.TempDir())
+	if !loaded {
+		t.Cleanup(func() { testDataDirs.Delete(t) })
+	}
+	return d.(string)
+}
+
+// envValue is the value of name in env ("" when unset).
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
 }
 
 func (s *server) log() string {
@@ -96,7 +191,11 @@ func startServerAt(t *testing.T, addr string, env ...string) *server {
 // taken reports that it exited because the address was in use.
 func tryServer(t *testing.T, addr string, env ...string) (s *server, taken bool) {
 	t.Helper()
-	s = &server{addr: addr, done: make(chan error, 1)}
+	s = &server{addr: addr, done: make(chan error, 1), dataDir: envValue(env, "TOWOW_DATA_DIR")}
+	if s.dataDir == "" {
+		s.dataDir = testDataDir(t)
+		env = append([]string{"TOWOW_DATA_DIR=" + s.dataDir}, env...)
+	}
 	s.cmd = exec.Command(towowBin, "serve")
 	s.cmd.Env = append(cleanEnv(), append(env, "TOWOW_ADDR="+s.addr)...)
 	pipe, err := s.cmd.StderrPipe()
@@ -316,7 +415,9 @@ func TestCommandErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(towowBin, tc.args...)
-			cmd.Env = append(cleanEnv(), tc.env...)
+			// A data folder of its own: serve writes its signing key there
+			// before it reaches the database.
+			cmd.Env = append(cleanEnv(), append([]string{"TOWOW_DATA_DIR=" + t.TempDir()}, tc.env...)...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()

@@ -39,9 +39,10 @@ func (l *lockedBuffer) String() string {
 // TestMCPStdio runs `towow mcp` as an MCP client does, a subprocess
 // spoken to over stdin and stdout with the SDK's CommandTransport: with
 // ToWow in its own process, and with --server calling a running `towow
-// serve`. Each lists the tools, submits the sample demand, waits for its
-// outcome (builtin brain) and reads its timeline; the logs went to stderr
-// (stdout carried nothing but the protocol, or the client would fail).
+// serve` with a user's token (--token). Each lists the tools, submits the
+// sample demand, waits for its outcome (builtin brain) and reads its
+// timeline; the logs went to stderr (stdout carried nothing but the
+// protocol, or the client would fail).
 func TestMCPStdio(t *testing.T) {
 	tests := []struct {
 		name string
@@ -50,7 +51,7 @@ func TestMCPStdio(t *testing.T) {
 		{"in process", func(*testing.T, string) []string { return []string{"mcp"} }},
 		{"--server", func(t *testing.T, url string) []string {
 			s := startServer(t, "DATABASE_URL="+url)
-			return []string{"mcp", "--server", "http://" + s.addr}
+			return []string{"mcp", "--server", "http://" + s.addr, "--token", s.token(t, "mcp_user")}
 		}},
 	}
 	for _, tc := range tests {
@@ -77,7 +78,8 @@ func TestMCPStdio(t *testing.T) {
 			for _, tool := range tools.Tools {
 				names = append(names, tool.Name)
 			}
-			if len(names) != 11 || !slices.Contains(names, "submit_demand") || !slices.Contains(names, "wait_for_outcome") {
+			if len(names) != 17 || !slices.Contains(names, "submit_demand") || !slices.Contains(names, "wait_for_outcome") ||
+				!slices.Contains(names, "get_workflow") {
 				t.Fatalf("tools: %v", names)
 			}
 

@@ -27,9 +27,12 @@ func TestClusterRestartUnderServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A user's token is checked without the database: the outage is what
+	// the answers below say.
+	token := s.token(t, "u1")
 	submit := func() (status int, code, retryAfter, demandID string) {
-		resp, err := http.Post("http://"+s.addr+"/api/v1/demand/submit", "application/json",
-			strings.NewReader(`{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾","user_id":"u1"}`))
+		resp, err := authRequest(http.MethodPost, "http://"+s.addr+"/api/v1/demand/submit", token,
+			`{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾"}`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +83,7 @@ func TestClusterRestartUnderServer(t *testing.T) {
 		}
 	}
 	for {
-		resp, err := http.Get("http://" + s.addr + "/api/v1/demands/" + demandID)
+		resp, err := authRequest(http.MethodGet, "http://"+s.addr+"/api/v1/demands/"+demandID, token, "")
 		if err != nil {
 			t.Fatal(err)
 		}

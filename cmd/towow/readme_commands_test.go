@@ -66,19 +66,27 @@ var notRunHere = map[string]string{
 	`TOWOW_LLM=anthropic ANTHROPIC_API_KEY=sk-ant-... bin/towow demo "..."`: "needs an Anthropic key and network; provider selection is covered by TestCommandErrors and the llm tests",
 }
 
+// assignment is a documented shell assignment from a command's output,
+// `TOKEN=$(bin/towow token --user alice)`: run is given the command, and
+// the test keeps what it printed for the commands that read $TOKEN.
+var assignment = regexp.MustCompile(`^([A-Z_]+)=\$\((.+)\)$`)
+
 // TestReadmeCommands runs the commands of the README and of docs/*.md
 // against a real `towow serve`, in the order a newcomer would, with the
 // placeholders filled in (<demand_id>, <channel_id>, cursors, tokens) and
 // the address changed to the test server's. Every command in a ```sh block
 // must be run here or be listed in notRunHere with who runs it, so the
-// documents cannot rot.
+// documents cannot rot. The commands run in one folder, the server's
+// working folder as far as they can tell: `bin/towow token` there signs
+// with the server's key (./.towow/signing-key.pem).
 func TestReadmeCommands(t *testing.T) {
 	db := dbtest.NewURL(t)
 	const admin = "readme-test-admin-token"
-	// Later rounds of the external agent's negotiation settle by timeout.
-	s := startServer(t, "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "TOWOW_FEEDBACK_TIMEOUT=2s")
-	base := "http://" + s.addr
 	work := t.TempDir()
+	// Later rounds of the external agent's negotiation settle by timeout.
+	s := startServer(t, "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "TOWOW_FEEDBACK_TIMEOUT=2s",
+		"TOWOW_DATA_DIR="+filepath.Join(work, ".towow"))
+	base := "http://" + s.addr
 	if err := os.MkdirAll(filepath.Join(work, "data"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +105,7 @@ func TestReadmeCommands(t *testing.T) {
 	commands := readmeCommands(t)
 	ran := map[string]bool{}
 	vars := map[string]string{}
+	userToken := "" // $TOKEN: alice's, from the documented `towow token`
 	// run finds the documented command that starts with prefix, fills it in and
 	// runs it; a streaming command (curl -N) is cut after 3 s.
 	run := func(prefix string) string {
@@ -117,6 +126,9 @@ func TestReadmeCommands(t *testing.T) {
 			line = strings.ReplaceAll(line, k, v)
 		}
 		line = strings.ReplaceAll(line, "bin/towow", towowBin)
+		if m := assignment.FindStringSubmatch(line); m != nil {
+			line = m[2] // its output is the value
+		}
 		streaming := strings.HasPrefix(line, "curl -N")
 		if strings.HasPrefix(line, "curl ") {
 			line = "curl --max-time 3 -sS -w '\\n%{http_code}' " + strings.TrimPrefix(line, "curl ")
@@ -128,7 +140,7 @@ func TestReadmeCommands(t *testing.T) {
 		if strings.HasPrefix(cmd, "make ") || strings.HasPrefix(cmd, "go ") {
 			c.Dir = filepath.Join("..", "..") // the repository root
 		}
-		c.Env = append(cleanEnv(), "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "AGENT_TOKEN="+vars["$AGENT_TOKEN"])
+		c.Env = append(cleanEnv(), "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "AGENT_TOKEN="+vars["$AGENT_TOKEN"], "TOKEN="+userToken)
 		out, err := c.CombinedOutput()
 		var exit *exec.ExitError
 		if err != nil && !(streaming && errors.As(err, &exit) && exit.ExitCode() == 28) { // 28: curl's --max-time
@@ -169,7 +181,7 @@ func TestReadmeCommands(t *testing.T) {
 		var st struct {
 			Lag map[string]int64 `json:"projection_lag"`
 		}
-		getJSONAuth(t, base+"/api/v1/status", "", &st)
+		getJSONAuth(t, base+"/api/v1/status", admin, &st)
 		for _, l := range st.Lag {
 			if l > 0 {
 				return false
@@ -177,6 +189,14 @@ func TestReadmeCommands(t *testing.T) {
 		}
 		return len(st.Lag) > 0
 	})
+	// Signing in: alice's token, minted where the server runs; the server
+	// takes it.
+	userToken = run(`TOKEN=$(bin/towow token --user alice)`)
+	if strings.Count(userToken, ".") != 2 || strings.ContainsAny(userToken, " \n") {
+		t.Fatalf("towow token printed %q, want one token", userToken)
+	}
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/demands?limit=5'`)
+
 	// The directory first: an external agent (its token comes back once).
 	vars["$AGENT_TOKEN"] = field(run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents -H`), "token")
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/agents?tag=`)
@@ -220,7 +240,7 @@ func TestReadmeCommands(t *testing.T) {
 	waitFor(t, "River UI lists completed steps", func() bool {
 		return strings.Contains(run(`curl -s 'http://127.0.0.1:8080/riverui/api/jobs?state=completed`), `"kind":"towow.`)
 	})
-	run(`curl -s 'http://127.0.0.1:8080/api/v1/demands?user_id=`)
+	run(`curl -s 'http://127.0.0.1:8080/api/v1/demands?status=`)
 	vars["<cursor>"] = field(run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>`), "last_position")
 	run(`curl -s http://127.0.0.1:8080/api/v1/channels/<channel_id>/proposals`)
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/channels/<channel_id>/state?at=`)
@@ -248,7 +268,7 @@ func TestReadmeCommands(t *testing.T) {
 			Cursor int64 `json:"cursor"`
 		} `json:"events"`
 	}
-	getJSONAuth(t, base+"/api/v1/events?type=towow.aggregation.started&limit=1&demand_id="+vars["<demand_id>"], "", &aggs)
+	getJSONAuth(t, base+"/api/v1/events?type=towow.aggregation.started&limit=1&demand_id="+vars["<demand_id>"], userToken, &aggs)
 	if len(aggs.Events) != 1 {
 		t.Fatalf("no aggregation in %s", vars["<demand_id>"])
 	}

@@ -36,18 +36,20 @@ type whatIfDemand struct {
 // (whatif-form.png, compare.png).
 func TestWhatIfInBrowser(t *testing.T) {
 	chrome, _, s, base, shots := browserServer(t)
+	const user = "whatif_console"
+	token := s.token(t, user)
 
 	// A negotiation the builtin brain settles in round 2, ended.
 	var sub struct {
 		DemandID string `json:"demand_id"`
 		Cursor   int64  `json:"cursor"`
 	}
-	postJSON(t, base+"/api/v1/demand/submit", "", map[string]string{"raw_input": "上海周末办一个50人的产品经理交流会，需要场地、主持和茶歇", "user_id": "whatif_console"},
+	postJSON(t, base+"/api/v1/demand/submit", token, map[string]string{"raw_input": "上海周末办一个50人的产品经理交流会，需要场地、主持和茶歇"},
 		http.StatusAccepted, &sub)
 	orig := sub.DemandID
 	var d whatIfDemand
 	waitFor(t, "the negotiation ends", func() bool {
-		getJSONAuth(t, fmt.Sprintf("%s/api/v1/demands/%s?min_cursor=%d", base, orig, sub.Cursor), "", &d) // read-your-writes
+		getJSONAuth(t, fmt.Sprintf("%s/api/v1/demands/%s?min_cursor=%d", base, orig, sub.Cursor), token, &d) // read-your-writes
 		return d.Status != "processing"
 	})
 	if d.RoundsTaken < 2 || d.FinalProposal == nil {
@@ -68,7 +70,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 			} `json:"payload"`
 		} `json:"events"`
 	}
-	getJSONAuth(t, base+"/api/v1/events?demand_id="+orig+"&type=towow.proposal.distributed&limit=1000", "", &proposals)
+	getJSONAuth(t, base+"/api/v1/events?demand_id="+orig+"&type=towow.proposal.distributed&limit=1000", token, &proposals)
 	if len(proposals.Events) == 0 || proposals.Events[0].Payload.Proposal.Version != 1 {
 		t.Fatalf("the negotiation's proposals: %+v", proposals.Events)
 	}
@@ -93,6 +95,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &browserTab{t: t, name: "whatif", ctx: bctx, shots: shots, srv: s}
+	b.run("sign in as the negotiation's owner", signIn(base, user))
 	attr := func(sel, name string) string {
 		t.Helper()
 		var v string

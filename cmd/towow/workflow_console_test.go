@@ -129,12 +129,14 @@ func (c canvasView) node(id string) canvasNode {
 // to .towow/screenshots (workflow-*.png).
 func TestWorkflowCanvasInBrowser(t *testing.T) {
 	chrome, _, s, base, shots := browserServer(t)
+	const user = "wf_console"
+	token := s.token(t, user)
 
 	// The sample demand's agreement becomes a draft workflow.
 	var sub struct {
 		DemandID string `json:"demand_id"`
 	}
-	postJSON(t, base+"/api/v1/demand/submit", "", map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾", "user_id": "wf_console"},
+	postJSON(t, base+"/api/v1/demand/submit", token, map[string]string{"raw_input": "我想在北京办一场AI主题聚会，需要场地和嘉宾"},
 		http.StatusAccepted, &sub)
 	var wfID string
 	waitFor(t, "the agreement's workflow", func() bool {
@@ -143,7 +145,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 				WorkflowID string `json:"workflow_id"`
 			} `json:"workflows"`
 		}
-		getJSONAuth(t, base+"/api/v1/workflows?demand_id="+sub.DemandID, "", &out)
+		getJSONAuth(t, base+"/api/v1/workflows?demand_id="+sub.DemandID, token, &out)
 		if len(out.Workflows) == 1 {
 			wfID = out.Workflows[0].WorkflowID
 		}
@@ -151,7 +153,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	})
 	canvas := func() canvasView {
 		var c canvasView
-		getJSONAuth(t, base+"/api/v1/workflows/"+wfID+"/canvas", "", &c)
+		getJSONAuth(t, base+"/api/v1/workflows/"+wfID+"/canvas", token, &c)
 		return c
 	}
 	start := canvas()
@@ -162,7 +164,7 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	t.Logf("workflow %s: %d nodes, version %d", wfID, len(start.Nodes), start.Version)
 
 	bctx := newBrowser(t, chrome, 1600, 1000, 3*time.Minute)
-	if err := chromedp.Run(bctx); err != nil { // starts the browser
+	if err := chromedp.Run(bctx, signIn(base, user)); err != nil { // starts the browser; its pages share the session cookie
 		t.Fatal(err)
 	}
 	tab := func(name, via string) *browserTab {

@@ -1,5 +1,5 @@
-// The history page: every negotiation, filtered by status and user, two of
-// them ticked for a comparison.
+// The history page: the signed-in person's negotiations (the server lists
+// no one else's), filtered by status, two of them ticked for a comparison.
 import { api, describe } from "./api.js";
 import { fill, h, label } from "./dom.js";
 import { demandTable } from "./home.js";
@@ -7,7 +7,6 @@ import { demandTable } from "./home.js";
 export function historyPage(app) {
   const status = h("select", { id: "filter-status" }, h("option", { value: "" }, "全部状态"),
     ["processing", "completed", "failed"].map((v) => h("option", { value: v }, label(v))));
-  const user = h("input", { id: "filter-user", placeholder: "用户 ID", size: 14 });
   const body = h("div", {});
   const more = h("button", { class: "ghost", hidden: true }, "更多");
   // Two ticked demands are compared: the first ticked on the left. A third
@@ -34,7 +33,6 @@ export function historyPage(app) {
     if (reset) { cursor = 0; rows = []; }
     const q = new URLSearchParams({ limit: 30 });
     if (status.value) q.set("status", status.value);
-    if (user.value.trim()) q.set("user_id", user.value.trim());
     if (cursor) q.set("cursor", cursor);
     try {
       const out = await api("/api/v1/demands?" + q);
@@ -47,9 +45,8 @@ export function historyPage(app) {
     }
   };
   status.addEventListener("change", () => load(true));
-  user.addEventListener("change", () => load(true));
   more.addEventListener("click", () => load(false));
   app.append(h("section", { class: "card" }, h("h1", {}, "历史协商"),
-    h("div", { class: "row", style: "margin-bottom:.6rem" }, status, user, h("span", { class: "wf-grow" }), pickNote, compare), body, more));
+    h("div", { class: "row", style: "margin-bottom:.6rem" }, status, h("span", { class: "wf-grow" }), pickNote, compare), body, more));
   load(true);
 }

@@ -12,7 +12,6 @@ const EXAMPLES = [
 
 export function homePage(app) {
   const text = h("textarea", { id: "demand-input", maxlength: 10000, placeholder: "用中文或英文写下你的需求……" });
-  const user = h("input", { id: "user-input", value: localStorage.getItem("towow.user") || "user_demo", size: 16, maxlength: 128 });
   const err = h("div", { class: "error", role: "alert" });
   const submit = h("button", { id: "submit-demand", type: "submit" }, "提交需求");
   const form = h("form", {
@@ -21,8 +20,8 @@ export function homePage(app) {
       err.textContent = "";
       submit.disabled = true;
       try {
-        localStorage.setItem("towow.user", user.value);
-        const out = await postJSON("/api/v1/demand/submit", { raw_input: text.value, user_id: user.value });
+        // No user_id: the server knows who is signed in.
+        const out = await postJSON("/api/v1/demand/submit", { raw_input: text.value });
         location.hash = "#/n/" + out.demand_id;
       } catch (ex) {
         err.textContent = describe(ex);
@@ -36,7 +35,7 @@ export function homePage(app) {
   text,
   h("div", { class: "row examples", style: "margin:.6rem 0" }, h("span", { class: "muted small" }, "示例："),
     EXAMPLES.map((ex) => h("button", { type: "button", class: "example", onclick: () => { text.value = ex; text.focus(); } }, ex))),
-  h("div", { class: "row" }, h("label", { for: "user-input", class: "muted" }, "用户"), user, submit),
+  h("div", { class: "row" }, submit),
   err);
   app.append(h("section", { class: "card" }, form), recentCard());
 }
@@ -45,7 +44,7 @@ function recentCard() {
   const list = h("div", {}, h("p", { class: "muted" }, "加载中……"));
   api("/api/v1/demands?limit=8").then((out) => fill(list, demandTable(out.demands)))
     .catch((e) => fill(list, h("p", { class: "error" }, describe(e))));
-  return h("section", { class: "card" }, h("h2", {}, "最近的协商"), list);
+  return h("section", { class: "card" }, h("h2", {}, "我最近的协商"), list);
 }
 
 // demandTable lists demands; with select (the history page's), each row

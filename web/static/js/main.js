@@ -1,8 +1,10 @@
 // ToWow console: a hash-routed single page over the public API. Each page
 // is a function of the element it fills and its route's parameters; it
 // returns what stops it (its streams and timers) when the route changes.
+// No page shows before the person is signed in (auth.js).
 import { showBanner } from "./api.js";
 import { agentPage, agentsPage } from "./agents.js";
+import { startSession } from "./auth.js";
 import { loadCatalog } from "./catalog.js";
 import { comparePage } from "./compare.js";
 import { fill } from "./dom.js";
@@ -30,8 +32,14 @@ function page(name, id, rest) {
   return homePage(app);
 }
 
-function route() {
+function leavePage() {
   cleanup();
+  cleanup = () => {};
+}
+
+function route() {
+  if (!session.signedIn()) return; // the sign-in view stays; signing in shows this route
+  leavePage();
   showBanner("");
   const [name, id, rest] = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
   document.querySelectorAll("[data-nav]").forEach((a) => a.classList.toggle("active",
@@ -43,5 +51,5 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-loadCatalog().catch(() => {}); // early: the streams wait for it
-route();
+loadCatalog().catch(() => {}); // early: the streams wait for it (the catalog needs no sign-in)
+const session = startSession(app, { enter: route, leave: leavePage });

@@ -1,6 +1,6 @@
 // Live streams: an EventSource per followed stream, with a listener for
 // every event type of the catalog, under the console's reconnect policy.
-import { showBanner, showLost } from "./api.js";
+import { showBanner, showLost, stillSignedIn } from "./api.js";
 import { eventTypes } from "./catalog.js";
 
 // SSE_RECONNECT is the reconnect policy: after a dropped connection, try
@@ -13,10 +13,11 @@ const SSE_RECONNECT = { attempts: 5, delay: 3000, backoff: 1.5 };
 // followStream follows an SSE url from cursor from (0: the start), under
 // that policy: onEvent gets every event of the catalog's types, extra maps
 // other message types (e.g. towow.canvas.ack) to their listeners, each
-// message once, in the order of its cursor (its id). gone,
-// when given, is asked after the server refused the stream (an HTTP error,
-// not a dropped connection) and returns true to stop (it shows why). It
-// returns the function that stops following.
+// message once, in the order of its cursor (its id). After the server
+// refused the stream (an HTTP error, not a dropped connection) it stops
+// when the session ended (the sign-in view follows) or when gone, if
+// given, returns true (it shows why). It returns the function that stops
+// following.
 export function followStream(url, onEvent, extra, from, gone) {
   let es = null, last = from || 0, attempt = 0, timer = null, stopped = false, types = [];
   const first = Number(localStorage.getItem("towow.sse.delay")) || SSE_RECONNECT.delay;
@@ -38,7 +39,7 @@ export function followStream(url, onEvent, extra, from, gone) {
     es.onerror = async () => {
       const refused = es.readyState === EventSource.CLOSED;
       es.close(); // the policy below retries, not the browser
-      if (stopped || (refused && gone && await gone())) return;
+      if (stopped || (refused && (!await stillSignedIn().catch(() => true) || (gone && await gone())))) return;
       if (attempt >= SSE_RECONNECT.attempts) {
         showLost("连接已断开：重连 " + SSE_RECONNECT.attempts + " 次都没有成功。", () => { attempt = 0; showBanner("连接中……", "info"); open(); });
         return;

@@ -16,9 +16,11 @@ export function installHistory(wf) {
     if (atEnd) ui.histPos.textContent = history.length ? "现在 · 共 " + history.length + " 个事件" : "";
   };
 
-  // loadEarlier reads the stream's events up to the canvas's cursor.
-  wf.loadEarlier = (until) => {
-    api("/api/v1/events?stream_id=" + encodeURIComponent("workflow-" + id) + "&limit=1000&until=" + until).then((out) => {
+  // loadEarlier reads the stream's events up to the canvas's cursor (the
+  // audit query of its negotiation: a person may list only their own).
+  wf.loadEarlier = (until, demandId) => {
+    const q = new URLSearchParams({ demand_id: demandId, stream_id: "workflow-" + id, limit: 1000, until });
+    api("/api/v1/events?" + q).then((out) => {
       const earlier = (out.events || []).filter((e) => e.cursor <= until && !history.some((x) => x.cursor === e.cursor))
         .map((e) => ({ cursor: e.cursor, event_type: e.event_type, timestamp: e.timestamp, summary: e.summary }));
       history.unshift(...earlier);

@@ -179,7 +179,7 @@ async function start(wf, app, following) {
   wf.snapshot(cv);
   ui.back.setAttribute("href", "#/n/" + cv.demand_id);
   ui.back.textContent = "← 返回协商";
-  wf.loadEarlier(cv.cursor || 0);
+  wf.loadEarlier(cv.cursor || 0, cv.demand_id);
   wf.loadChat();
   following(followStream("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?client_id=" + encodeURIComponent(wf.clientId),
     wf.onEvent, { "towow.canvas.ack": wf.onAck }, cv.cursor || 0));
