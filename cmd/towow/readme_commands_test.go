@@ -85,7 +85,7 @@ func TestReadmeCommands(t *testing.T) {
 	work := t.TempDir()
 	// Later rounds of the external agent's negotiation settle by timeout.
 	s := startServer(t, "DATABASE_URL="+db, "TOWOW_ADMIN_TOKEN="+admin, "TOWOW_FEEDBACK_TIMEOUT=2s",
-		"TOWOW_DATA_DIR="+filepath.Join(work, ".towow"))
+		"TOWOW_DATA_DIR="+filepath.Join(work, ".towow"), "TOWOW_HTTP_ALLOW=127.0.0.1:9000")
 	base := "http://" + s.addr
 	if err := os.MkdirAll(filepath.Join(work, "data"), 0o755); err != nil {
 		t.Fatal(err)
@@ -251,6 +251,16 @@ func TestReadmeCommands(t *testing.T) {
 		t.Fatalf("the replay did not reach the end:\n%s", out)
 	}
 	run(`curl -s http://127.0.0.1:8080/api/v1/agents/user_agent_bob/history`)
+	// Notices: alice's negotiation ended, so her inbox has its notice.
+	if out := run(`curl -s http://127.0.0.1:8080/api/v1/notices`); !strings.Contains(out, `"kind":"negotiation.`) {
+		t.Fatalf("no notice of the negotiation's end:\n%s", out)
+	}
+	if out := run(`curl -s -X POST http://127.0.0.1:8080/api/v1/webhooks`); !strings.Contains(out, `"secret":"whsec_`) {
+		t.Fatalf("the webhook subscription:\n%s", out)
+	}
+	if out := run(`curl -s http://127.0.0.1:8080/api/v1/webhooks -H`); !strings.Contains(out, `"url":"http://127.0.0.1:9000/towow"`) {
+		t.Fatalf("the webhook list:\n%s", out)
+	}
 	run(`curl -s 'http://127.0.0.1:8080/api/v1/llm-calls?`)
 	if out := run(`curl -s http://127.0.0.1:8080/api/v1/demands/<demand_id>/quality`); !strings.Contains(out, `"need_coverage"`) {
 		t.Fatalf("no quality scores:\n%s", out)
