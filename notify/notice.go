@@ -15,8 +15,14 @@ import (
 	"github.com/towow/towow/uow"
 )
 
-// NoticeArgs are the arguments of the Notice step: what happened.
+// NoticeArgs are the arguments of the Notice step: what happened, in one
+// commit.
 type NoticeArgs struct {
+	Items []NoticeItem `json:"items"`
+}
+
+// NoticeItem is one thing that happened that may need someone.
+type NoticeItem struct {
 	About      notice.Kind `json:"kind"`
 	DemandID   string      `json:"demand_id,omitempty"`
 	ChannelID  string      `json:"channel_id,omitempty"`
@@ -40,42 +46,62 @@ type NoticeWorker struct {
 // commit.
 func (w *NoticeWorker) Work(ctx context.Context, job *river.Job[NoticeArgs]) error {
 	p := w.p
-	posts, err := p.notices(ctx, job.Args)
-	if err != nil || len(posts) == 0 {
-		return p.u.JobError(ctx, "notice", err)
+	var posts []notice.Posted
+	for _, it := range job.Args.Items {
+		more, err := p.notices(ctx, it)
+		if err != nil {
+			return p.u.JobError(ctx, "notice", err)
+		}
+		posts = append(posts, more...)
 	}
-	var lock []string
-	for _, n := range posts {
-		lock = append(lock, notice.InboxStream(n.Recipient), notice.WebhooksStream(n.Recipient))
+	if len(posts) == 0 {
+		return nil
+	}
+	// One append per inbox: a commit may hold several notices for one
+	// recipient.
+	byRecipient := map[string][]notice.Posted{}
+	var order, lock []string
+	for i, n := range posts {
+		n.NoticeID = fmt.Sprintf("n-%d-%d", job.ID, i) // the same on a retry of this job: a repeated post is skipped below
+		if _, seen := byRecipient[n.Recipient]; !seen {
+			order = append(order, n.Recipient)
+			lock = append(lock, notice.InboxStream(n.Recipient), notice.WebhooksStream(n.Recipient))
+		}
+		byRecipient[n.Recipient] = append(byRecipient[n.Recipient], n)
 	}
 	cause := uow.Causation(job.Kind, job.ID)
-	_, err = p.u.Commit(ctx, "notice", lock, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+	_, err := p.u.Commit(ctx, "notice", lock, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		plan := &uow.Plan{}
-		for i, n := range posts {
-			n.NoticeID = fmt.Sprintf("n-%d-%d", job.ID, i) // the same on a retry of this job: a repeated post is refused below
-			inbox := notice.InboxStream(n.Recipient)
+		for _, who := range order {
+			inbox := notice.InboxStream(who)
 			v, err := st.StreamVersion(ctx, inbox)
 			if err != nil {
 				return nil, err
 			}
-			evs, err := st.ReadStream(ctx, inbox, max(v-20, 0), 21)
+			recent, err := st.ReadStream(ctx, inbox, max(v-50, 0), 51)
 			if err != nil {
 				return nil, err
 			}
-			if posted(evs, n.NoticeID) {
-				continue
-			}
 			var hooks notice.Webhooks
-			if _, err := st.Fold(ctx, notice.WebhooksStream(n.Recipient), hooks.Apply); err != nil {
+			if _, err := st.Fold(ctx, notice.WebhooksStream(who), hooks.Apply); err != nil {
 				return nil, err
 			}
-			post := n
-			plan.Appends = append(plan.Appends, uow.Append{Stream: inbox, Expected: eventstore.ExpectedVersion(v),
-				Events: []event.Payload{&post}, Meta: uow.Meta("", event.ActorSystem, cause)}) // the recipient's, not the tree's
-			for _, s := range hooks.Subs {
-				if s.Wants(n.Kind) {
-					plan.Jobs = append(plan.Jobs, uow.Job{Args: DeliverArgs{Owner: n.Recipient, SubscriptionID: s.ID, Notice: post}})
+			var evs []event.Payload
+			for _, n := range byRecipient[who] {
+				if posted(recent, n.NoticeID) {
+					continue
 				}
+				post := n
+				evs = append(evs, &post)
+				for _, s := range hooks.Subs {
+					if s.Wants(n.Kind) {
+						plan.Jobs = append(plan.Jobs, uow.Job{Args: DeliverArgs{Owner: who, SubscriptionID: s.ID, Notice: post}})
+					}
+				}
+			}
+			if len(evs) > 0 {
+				plan.Appends = append(plan.Appends, uow.Append{Stream: inbox, Expected: eventstore.ExpectedVersion(v), Events: evs,
+					Meta: uow.Meta("", event.ActorSystem, cause)}) // the recipient's, not the tree's
 			}
 		}
 		return plan, nil
@@ -96,7 +122,7 @@ func posted(evs []eventstore.RecordedEvent, id string) bool {
 }
 
 // notices are the notices a job's event gives.
-func (p *Process) notices(ctx context.Context, a NoticeArgs) ([]notice.Posted, error) {
+func (p *Process) notices(ctx context.Context, a NoticeItem) ([]notice.Posted, error) {
 	st := p.u.Store()
 	user := func(id string) string { return identity.User(id, "").Actor() }
 	switch a.About {

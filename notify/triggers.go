@@ -9,10 +9,11 @@ import (
 )
 
 // Triggers are the notice jobs that committed events start (the unit of
-// work's Follow): one per event that may need someone; the job finds who.
+// work's Follow): one job for the events of one commit that may need
+// someone (none when no event does); the job finds who.
 func Triggers(events []event.Payload) []uow.Job {
-	var out []uow.Job
-	add := func(a NoticeArgs) { out = append(out, uow.Job{Args: a}) }
+	var items []NoticeItem
+	add := func(a NoticeItem) { items = append(items, a) }
 	for _, p := range events {
 		switch e := p.(type) {
 		case *negotiation.NegotiationCompleted:
@@ -20,20 +21,23 @@ func Triggers(events []event.Payload) []uow.Job {
 			if e.Status == negotiation.ChannelStatusFailed {
 				kind = notice.KindFailed
 			}
-			add(NoticeArgs{About: kind, DemandID: e.DemandID, ChannelID: e.ChannelID})
+			add(NoticeItem{About: kind, DemandID: e.DemandID, ChannelID: e.ChannelID})
 		case *negotiation.ChannelInviteSent:
-			add(NoticeArgs{About: notice.KindInvited, DemandID: e.DemandID, ChannelID: e.ChannelID, AgentID: e.AgentID})
+			add(NoticeItem{About: notice.KindInvited, DemandID: e.DemandID, ChannelID: e.ChannelID, AgentID: e.AgentID})
 		case *negotiation.ProposalDistributed:
-			add(NoticeArgs{About: notice.KindReview, DemandID: e.DemandID, ChannelID: e.ChannelID, Round: e.Round})
+			add(NoticeItem{About: notice.KindReview, DemandID: e.DemandID, ChannelID: e.ChannelID, Round: e.Round})
 		case *workflow.NodeStarted:
 			if e.NodeType == workflow.NodeApproval {
-				add(NoticeArgs{About: notice.KindApproval, WorkflowID: e.WorkflowID, NodeID: e.NodeID})
+				add(NoticeItem{About: notice.KindApproval, WorkflowID: e.WorkflowID, NodeID: e.NodeID})
 			}
 		case *workflow.WorkflowCompleted:
-			add(NoticeArgs{About: notice.KindWorkflowCompleted, WorkflowID: e.WorkflowID})
+			add(NoticeItem{About: notice.KindWorkflowCompleted, WorkflowID: e.WorkflowID})
 		case *workflow.WorkflowFailed:
-			add(NoticeArgs{About: notice.KindWorkflowFailed, WorkflowID: e.WorkflowID, NodeID: e.FailedNode})
+			add(NoticeItem{About: notice.KindWorkflowFailed, WorkflowID: e.WorkflowID, NodeID: e.FailedNode})
 		}
 	}
-	return out
+	if len(items) == 0 {
+		return nil
+	}
+	return []uow.Job{{Args: NoticeArgs{Items: items}}}
 }
