@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/domain/event"
@@ -88,6 +89,26 @@ func TestExternalAgentNegotiation(t *testing.T) {
 				t.Fatalf("history of %s: %+v", ch.Invited[0], hist.Body)
 			}
 		})
+	}
+
+	// Notices: each external agent was told of its invitations, of the
+	// proposals to review and of the plans it is part of, in its own
+	// inbox, so it need not poll.
+	kinds := map[string]bool{}
+	for deadline := time.Now().Add(10 * time.Second); len(kinds) < 3 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var notes api.NoticesOutput
+		if st, p := a.do(t, "GET", "/api/v1/notices?limit=200", bulk.Tokens["user_agent_ext1"], nil, &notes.Body); st != 200 {
+			t.Fatalf("the agent's notices: %d %+v", st, p)
+		}
+		for _, n := range notes.Body.Notices {
+			if n.Recipient != "agent:user_agent_ext1" {
+				t.Fatalf("another's notice in its inbox: %+v", n)
+			}
+			kinds[string(n.Kind)] = true
+		}
+	}
+	if !kinds["agent.invited"] || !kinds["proposal.review"] || !kinds["plan.final"] {
+		t.Fatalf("the agent's notice kinds: %v", kinds)
 	}
 
 	// Statistics: every invitation, offer and feedback counted.
