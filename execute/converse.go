@@ -53,7 +53,9 @@ func (wk *ConverseWorker) Work(ctx context.Context, j *river.Job[ConverseArgs]) 
 				history = append(history, t)
 			}
 		}
-		s, c, err := llm.Call(ctx, e.llm, llm.Converse, llm.ConverseInput{Workflow: llm.StateOf(w), History: history, Message: turn.Text,
+		st := llm.StateOf(w)
+		st.Names = e.names(ctx, w.Participants)
+		s, c, err := llm.Call(ctx, e.llm, llm.Converse, llm.ConverseInput{Workflow: st, History: history, Message: turn.Text,
 			Steps: turn.Steps, Now: e.cfg.Now()})
 		if err != nil {
 			return err
@@ -200,4 +202,16 @@ func describeNode(w *workflow.Workflow, id string) string {
 		s += ", skipped: " + r.Reason
 	}
 	return s
+}
+
+// names are the agents' names for people, by id (an agent the directory
+// does not know keeps its id).
+func (e *Process) names(ctx context.Context, ids []string) map[string]string {
+	out := map[string]string{}
+	for _, id := range ids {
+		if p, _, ok, err := e.dir.Get(ctx, id); err == nil && ok && p.UserName != "" {
+			out[id] = p.UserName
+		}
+	}
+	return out
 }

@@ -43,7 +43,7 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 - 标题：{{if .Workflow.Title}}{{.Workflow.Title}}{{else}}未命名{{end}}
 - 状态：{{if .Workflow.Status}}{{.Workflow.Status}}{{else}}未知{{end}}（draft 草稿可修改和执行；running 执行中；completed、failed、cancelled 已结束）
 - 版本：{{.Workflow.Version}}
-- 参与者（task 节点只能分配给他们）：{{if .Workflow.Participants}}{{join .Workflow.Participants "、"}}{{else}}无{{end}}
+- 参与者（task 节点只能分配给他们）：{{if .Workflow.Participants}}{{range $i, $id := .Workflow.Participants}}{{if $i}}、{{end}}{{with index $.Workflow.Names $id}}{{.}}（{{$id}}）{{else}}{{$id}}{{end}}{{end}}{{else}}无{{end}}
 
 ### 节点
 {{if .Workflow.Nodes}}{{range .Workflow.Nodes}}- id ` + "`" + `{{.ID}}` + "`" + `｜类型 {{.Type}}｜标题：{{.Title}}{{if .AssigneeID}}｜负责人：{{.AssigneeID}}{{end}}{{if .Role}}（{{.Role}}）{{end}}｜截止：{{if .Due}}{{.Due}}{{else}}未定{{end}}｜状态：{{if .Status}}{{.Status}}{{else}}pending{{end}}{{if .Error}}｜错误：{{.Error}}{{end}}{{if .Result}}｜结果：{{.Result}}{{end}}
@@ -142,8 +142,11 @@ type WorkflowState struct {
 	Status       workflow.WorkflowStatus `json:"status"`
 	Version      int                     `json:"version"`
 	Participants []string                `json:"participants"`
-	Nodes        []NodeState             `json:"nodes"`
-	Edges        []workflow.WorkflowEdge `json:"edges"`
+	// Names are the participants' names for people, by agent id (the
+	// reply says a name, never an id).
+	Names map[string]string       `json:"names,omitempty"`
+	Nodes []NodeState             `json:"nodes"`
+	Edges []workflow.WorkflowEdge `json:"edges"`
 }
 
 // StateOf is w as the conversation prompt sees it: each node with its

@@ -150,6 +150,18 @@ func (a agent) title(id string) string {
 	return a.say("「"+name+"」", "“"+name+"”")
 }
 
+// who is an agent's name for people (its id when the workflow has none).
+func (a agent) who(id string) string { return orDefault(a.wf.Names[id], id) }
+
+// statusWord is a node's status in the person's words.
+func (a agent) statusWord(s workflow.NodeStatus) string {
+	zh, en := map[workflow.NodeStatus]string{workflow.NodeStatusRunning: "进行中", workflow.NodeStatusCompleted: "已完成",
+		workflow.NodeStatusFailed: "失败了", workflow.NodeStatusSkipped: "已跳过"}, map[workflow.NodeStatus]string{
+		workflow.NodeStatusRunning: "running", workflow.NodeStatusCompleted: "done", workflow.NodeStatusFailed: "failed",
+		workflow.NodeStatusSkipped: "skipped"}
+	return a.say(orDefault(zh[s], "还没开始"), orDefault(en[s], "not started"))
+}
+
 // node returns the node with id, or nil.
 func (a agent) node(id string) *llm.NodeState {
 	for i := range a.wf.Nodes {
@@ -183,7 +195,7 @@ func (a agent) summarise(last workflow.ConversationStep) llm.ConverseReply {
 			text += a.say("，排在"+a.title(id)+"之前", ", before "+a.title(id))
 		}
 		if p.Node != nil && p.Node.AssigneeID != "" {
-			text += a.say("，由 "+p.Node.AssigneeID+" 负责", ", assigned to "+p.Node.AssigneeID)
+			text += a.say("，由 "+a.who(p.Node.AssigneeID)+" 负责", ", assigned to "+a.who(p.Node.AssigneeID))
 		}
 		text += a.say("。", ".")
 	case string(workflow.DecisionUpdateNode):
@@ -194,7 +206,7 @@ func (a agent) summarise(last workflow.ConversationStep) llm.ConverseReply {
 			text = a.say("已修改"+a.title(p.NodeID)+"。", "Updated "+a.title(p.NodeID)+".")
 		}
 	case string(workflow.DecisionDeleteNode):
-		text = a.say("已删除节点 "+p.NodeID+"。", "Removed node "+p.NodeID+".")
+		text = a.say("已删除这一步。", "Removed that step.") // gone from the workflow now, with its title
 	case string(workflow.DecisionConnect):
 		text = a.say("已设置："+a.title(p.From)+"完成后再开始"+a.title(p.To)+"。",
 			"Done: "+a.title(p.To)+" now starts after "+a.title(p.From)+" is completed.")
@@ -210,9 +222,8 @@ func (a agent) summarise(last workflow.ConversationStep) llm.ConverseReply {
 	default: // ask_user, or a tool the brain does not know: pass on what came back
 		text = orDefault(obs, a.say("好的。", "OK."))
 	}
-	if obs != "" && slices.Contains(workflow.DecisionTypes, workflow.DecisionType(last.Action.Tool)) { // the Coordinator's word
-		text += a.say("（"+obs+"）", " ("+obs+")")
-	}
+	// The Coordinator's own words ("ok: … applied, workflow version n")
+	// stay in the step's observation: the person reads what changed.
 	return reply(a.say("上一步已完成，向用户汇报", "the last step went through: report it"), text)
 }
 
@@ -231,10 +242,9 @@ func (a agent) nodeReport(id, obs string) string {
 	case n.Status == workflow.NodeStatusFailed:
 		return a.say(name+"失败了，没有记录错误原因。", name+" failed; no error was recorded.")
 	case n.Result != "":
-		return a.say(name+"的状态："+string(n.Status)+"，结果："+n.Result+"。", name+" is "+string(n.Status)+": "+n.Result+".")
+		return a.say(name+a.statusWord(n.Status)+"，结果："+n.Result+"。", name+" is "+a.statusWord(n.Status)+": "+n.Result+".")
 	}
-	return a.say(name+"的状态："+orDefault(string(n.Status), "pending")+"，没有失败。",
-		name+" is "+orDefault(string(n.Status), "pending")+"; it has not failed.")
+	return a.say(name+a.statusWord(n.Status)+"，没有失败。", name+" is "+a.statusWord(n.Status)+"; it has not failed.")
 }
 
 // workflowReport sums up the workflow: its status and how many nodes are

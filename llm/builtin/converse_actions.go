@@ -119,7 +119,7 @@ func (a agent) add(msg string) llm.ConverseReply {
 	}
 	thought := a.say("用户要新增「"+title+"」", "the person wants “"+title+"” added")
 	if node.AssigneeID != "" {
-		thought += a.say("，由 "+node.AssigneeID+" 负责", ", assigned to "+node.AssigneeID)
+		thought += a.say("，由 "+a.who(node.AssigneeID)+" 负责", ", assigned to "+a.who(node.AssigneeID))
 	}
 	return act(thought, string(workflow.DecisionCreateNode), args, 0.8)
 }
