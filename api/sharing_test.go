@@ -116,6 +116,11 @@ func TestCollaborators(t *testing.T) {
 		}
 		return ids
 	}
+	// The agent told them in the conversation, unasked (bob wrote in Chinese).
+	if got := expect("the reports", alice, "GET", base+"/messages", "", 200, `"report":true`); !strings.Contains(got, "「确认预算」等待 alice 审批") ||
+		!strings.Contains(got, "「确认嘉宾」等待 bob 审批") {
+		t.Fatalf("the conversation's reports: %.600s", got)
+	}
 	if got := waiting(alice); len(got) != 1 || got[0] != "ok" {
 		t.Fatalf("alice's approvals: %v", got)
 	}

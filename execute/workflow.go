@@ -62,6 +62,9 @@ func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, c
 		for _, ev := range ch.events {
 			w.Apply(ev)
 		}
+		// What needs the person, or the run's end, the agent reports in
+		// the same commit.
+		ch.events = append(ch.events, workflow.ReportsFor(w, conv, ch.events, int64(v))...)
 		appended = ch.events
 		return &uow.Plan{Jobs: append(e.workflowReactions(before, w, ch.events), ch.jobs...), Appends: []uow.Append{{
 			Stream: workflow.WorkflowStream(workflowID), Expected: v, Events: ch.events, Meta: uow.Meta(w.DemandID, actor, cause),

@@ -1,7 +1,9 @@
 package workflow
 
 import (
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/towow/towow/domain/event"
 )
@@ -67,6 +69,9 @@ const (
 	EventConversationStep event.EventType = "towow.conversation.step"
 	// EventConversationReplied: the agent ended its turn with a reply.
 	EventConversationReplied event.EventType = "towow.conversation.replied"
+	// EventConversationReported: the agent told the person, unasked, what
+	// happened to the workflow (an approval waiting, the run ended).
+	EventConversationReported event.EventType = "towow.conversation.reported"
 )
 
 // ConversationMessage is the payload of [EventConversationMessage].
@@ -114,7 +119,24 @@ type ConversationReplied struct {
 // EventType implements [event.Payload].
 func (*ConversationReplied) EventType() event.EventType { return EventConversationReplied }
 
-// Turn is one message and what the agent did about it.
+// ConversationReported is the payload of [EventConversationReported]: a
+// report of the agent's own, in the person's language.
+type ConversationReported struct {
+	WorkflowID string `json:"workflow_id"`
+	ReportID   string `json:"report_id"`
+	// About is what happened: approval.waiting, workflow.completed,
+	// workflow.failed.
+	About string `json:"about"`
+	Text  string `json:"text"`
+	// NodeID is the step it is about, if one.
+	NodeID string `json:"node_id,omitempty"`
+}
+
+// EventType implements [event.Payload].
+func (*ConversationReported) EventType() event.EventType { return EventConversationReported }
+
+// Turn is one message and what the agent did about it, or a report of
+// the agent's own (Report: no message, the reply is the report).
 type Turn struct {
 	MessageID string             `json:"message_id"`
 	Text      string             `json:"text"`
@@ -125,6 +147,8 @@ type Turn struct {
 	Reply     string             `json:"reply,omitempty"`
 	Question  bool               `json:"question,omitempty"`
 	Done      bool               `json:"done"`
+	// Report: the agent spoke unasked (Text is empty, Reply the report).
+	Report bool `json:"report,omitempty"`
 }
 
 // Conversation is the session context folded from a workflow's
@@ -147,7 +171,22 @@ func (c *Conversation) Apply(p event.Payload) {
 		if t := c.turn(e.MessageID); t != nil {
 			t.Reply, t.Question, t.Done = e.Reply, e.Question, true
 		}
+	case *ConversationReported:
+		if c.turn(e.ReportID) == nil { // a report is told once
+			c.Turns = append(c.Turns, Turn{MessageID: e.ReportID, Steps: []ConversationStep{}, Reply: e.Text, Done: true, Report: true})
+		}
 	}
+}
+
+// English reports whether the person writes English: their last message
+// has no Chinese characters (no message yet: Chinese, the console's).
+func (c *Conversation) English() bool {
+	for i := len(c.Turns) - 1; i >= 0; i-- {
+		if t := c.Turns[i]; !t.Report && t.Text != "" {
+			return !strings.ContainsFunc(t.Text, func(r rune) bool { return unicode.Is(unicode.Han, r) })
+		}
+	}
+	return false
 }
 
 func (c *Conversation) turn(id string) *Turn {
@@ -168,5 +207,6 @@ func init() {
 		event.NewSpec[ConversationMessage]("A person said something to the conversation agent about a workflow."),
 		event.NewSpec[ConversationStep]("The conversation agent took a step: its thought, its action (a tool or a decision) and what it observed."),
 		event.NewSpec[ConversationReplied]("The conversation agent ended its turn with a reply (or a question for the person)."),
+		event.NewSpec[ConversationReported]("The conversation agent told the person, unasked, what happened to the workflow."),
 	)
 }

@@ -242,6 +242,7 @@ var Payloads = []event.Payload{
 	&negotiation.AgentTokenIssued{AgentID: "user_agent_ext", TokenSHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
 	&negotiation.CollaboratorAdded{DemandID: "d-1", UserID: "bob", Role: negotiation.RoleEditor},
 	&negotiation.CollaboratorRemoved{DemandID: "d-1", UserID: "bob"},
+	&workflow.ConversationReported{WorkflowID: "wf-1", ReportID: "r-1", About: "approval.waiting", Text: "「确认预算」等待你审批。", NodeID: "ok"},
 	&notice.Posted{NoticeID: "n-1-0", Recipient: "user:alice", Kind: notice.KindApproval, Title: "「确认预算」等待你审批", DemandID: "d-1",
 		ChannelID: "collab-1", WorkflowID: "wf-1", NodeID: "ok"},
 	&notice.Subscribed{SubscriptionID: "wh-1", Owner: "user:alice", URL: "https://hooks.example.com/towow", Kinds: []notice.Kind{notice.KindApproval}},

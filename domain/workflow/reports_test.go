@@ -1,0 +1,57 @@
+package workflow
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/domain/event"
+)
+
+// TestReportsFor: given a workflow and the person's conversation, when
+// events happen, then the agent's reports: an approval waiting (with its
+// title and approver), the run completed, the run failed at a step; in
+// the person's language; nothing for events that need no one.
+func TestReportsFor(t *testing.T) {
+	w := &Workflow{ID: "wf-1", UserID: "alice", Title: "AI 聚会", Status: WorkflowStatusRunning,
+		Nodes: []WorkflowNode{{ID: "ok", Type: NodeApproval, Title: "确认预算"}, {ID: "t", Type: NodeTask, Title: "订场地", AssigneeID: "a1"}},
+		Runs:  map[string]*NodeRun{"ok": {Status: NodeStatusRunning, Attempt: 1}}}
+	zh := &Conversation{Turns: []Turn{{MessageID: "m1", Text: "加一个审批", Done: true}}}
+	en := &Conversation{Turns: []Turn{{MessageID: "m1", Text: "add an approval", Done: true}}}
+	for _, tc := range []struct {
+		name   string
+		conv   *Conversation
+		events []event.Payload
+		want   []string // each report's text holds this
+	}{
+		{"an approval waits", zh, []event.Payload{&NodeStarted{WorkflowID: "wf-1", NodeID: "ok", NodeType: NodeApproval}},
+			[]string{"「确认预算」等待 alice 审批"}},
+		{"in English", en, []event.Payload{&NodeStarted{WorkflowID: "wf-1", NodeID: "ok", NodeType: NodeApproval}},
+			[]string{"“确认预算” waits for alice’s approval"}},
+		{"a task starts: nothing", zh, []event.Payload{&NodeStarted{WorkflowID: "wf-1", NodeID: "t", NodeType: NodeTask}}, nil},
+		{"completed", zh, []event.Payload{&WorkflowCompleted{WorkflowID: "wf-1", Results: make([]NodeOutcome, 2)}},
+			[]string{"执行计划「AI 聚会」已完成：2 步都已完成"}},
+		{"failed at a step", en, []event.Payload{&WorkflowFailed{WorkflowID: "wf-1", FailedNode: "t", Error: "the venue is booked"}},
+			[]string{"“订场地” failed (the venue is booked)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ReportsFor(w, tc.conv, tc.events, 7)
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d reports, want %d: %+v", len(got), len(tc.want), got)
+			}
+			for i, p := range got {
+				r := p.(*ConversationReported)
+				if !strings.Contains(r.Text, tc.want[i]) || r.WorkflowID != "wf-1" || r.ReportID == "" || strings.Contains(r.Text, "ok:") {
+					t.Errorf("report %+v, want it to say %q", r, tc.want[i])
+				}
+			}
+		})
+	}
+	// A report folds into the conversation once, as the agent's own turn.
+	c := &Conversation{}
+	r := ReportsFor(w, c, []event.Payload{&NodeStarted{WorkflowID: "wf-1", NodeID: "ok", NodeType: NodeApproval}}, 9)[0]
+	c.Apply(r)
+	c.Apply(r)
+	if len(c.Turns) != 1 || !c.Turns[0].Report || c.Turns[0].Text != "" || c.Turns[0].Reply == "" || !c.Turns[0].Done {
+		t.Fatalf("turns %+v", c.Turns)
+	}
+}
