@@ -66,6 +66,9 @@ type WriteConfig struct {
 	// HTTPClient sends the http nodes' requests (default: a client that
 	// follows no redirect).
 	HTTPClient *http.Client
+	// PeopleDoTasks: a task assigned to a twin waits for its person (or
+	// their external agent) instead of being simulated (TOWOW_TASKS=people).
+	PeopleDoTasks bool
 	// WebhookKey derives the webhook subscriptions' signing secrets
 	// (notify.Config.Key; empty: a key of this process, so secrets shown
 	// by another process do not verify).
@@ -139,7 +142,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
 		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, Now: now})
 	w.Execution = execute.New(w.UoW, dir, client, execute.Config{HTTPAllow: cfg.HTTPAllow, DecisionRateLimit: cfg.DecisionRateLimit,
-		HTTPClient: cfg.HTTPClient, JobTimeout: cfg.JobTimeout, Now: now})
+		HTTPClient: cfg.HTTPClient, JobTimeout: cfg.JobTimeout, PeopleDoTasks: cfg.PeopleDoTasks, Now: now})
 	w.Presence = presence.New(pool, dir, w.Agents, presence.Config{OfflineAfter: cfg.OfflineAfter, Now: now, Logger: log})
 	w.Forks = forks.New(w.UoW, dir, w.Negotiation)
 	key := cfg.WebhookKey

@@ -73,8 +73,8 @@ var nodeEffects = map[workflow.NodeType]nodeEffect{
 		if err != nil {
 			return err
 		}
-		if !ok || prof.IsExternal() {
-			return nil // the agent reports over the API; the timeout settles silence
+		if !ok || prof.IsExternal() || e.cfg.PeopleDoTasks {
+			return nil // the agent (or its person) reports over the API; the timeout settles silence
 		}
 		return e.twinTask(ctx, w, n, prof, finish)
 	},
@@ -142,7 +142,7 @@ func (e *Process) twinTask(ctx context.Context, w *workflow.Workflow, n *workflo
 	}
 	actor := event.AgentActor(prof.AgentID)
 	if ans.Status == workflow.TaskDone {
-		return finish(actor, &call, &workflow.NodeResult{Summary: ans.Summary, By: prof.AgentID}, "", false)
+		return finish(actor, &call, &workflow.NodeResult{Summary: ans.Summary, By: prof.AgentID, Simulated: true}, "", false)
 	}
 	return finish(actor, &call, nil, ans.Problem, false)
 }

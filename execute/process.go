@@ -31,6 +31,10 @@ type Config struct {
 	// JobTimeout bounds one step ([jobs.DefaultJobTimeout]): an http
 	// node's request ends before it.
 	JobTimeout time.Duration
+	// PeopleDoTasks: a task assigned to a twin waits for its person (or
+	// their external agent) instead of being simulated by the twin
+	// (TOWOW_TASKS=people; default: simulate, and say so).
+	PeopleDoTasks bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }

@@ -142,6 +142,8 @@ func TestWorkflowEndToEnd(t *testing.T) {
 	for _, n := range w.Nodes {
 		if r := w.Run(n.ID); r.Status != workflow.NodeStatusCompleted || r.Result == nil {
 			t.Errorf("node %s: %+v", n.ID, r)
+		} else if r.Result.Simulated != (n.Type == workflow.NodeTask) { // the twins' tasks are rehearsals, and say so
+			t.Errorf("node %s (%s): simulated %v", n.ID, n.Type, r.Result.Simulated)
 		}
 	}
 	// The http node: attempt 1 answered 503, attempt 2 200; one request each.
@@ -414,5 +416,45 @@ func TestWorkflowStory(t *testing.T) {
 	}
 	if validated != 5 || rejected != 1 {
 		t.Fatalf("%d decisions validated, %d rejected; want 5 and 1", validated, rejected)
+	}
+}
+
+// TestPeopleDoTasks: with TOWOW_TASKS=people no twin answers for its
+// person: the twins' tasks stay running (waiting for a report) instead of
+// completing as simulations.
+func TestPeopleDoTasks(t *testing.T) {
+	h := writetest.New(t, writetest.Opts{Write: func(c *app.WriteConfig) { c.PeopleDoTasks = true }})
+	ctx := context.Background()
+	sub, err := h.C.SubmitDemand(ctx, "user_alice", writetest.SampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Channel.Agreed() {
+		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
+	}
+	id := workflow.WorkflowIDFor(sub.DemandID)
+	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	if _, err := h.C.Decide(ctx, id, workflow.Decision{Type: workflow.DecisionExecuteWorkflow, BaseVersion: w.Version,
+		Actor: "user:user_alice", Confidence: 1}); err != nil {
+		t.Fatal(err)
+	}
+	after := map[string]bool{} // nodes that wait for another
+	for _, e := range w.Edges {
+		after[e.To] = true
+	}
+	var first string
+	for _, n := range w.Nodes {
+		if n.Type == workflow.NodeTask && first == "" && !after[n.ID] {
+			first = n.ID
+		}
+	}
+	if first == "" {
+		t.Fatalf("no task starts first: %+v", w.Edges)
+	}
+	w = h.WaitWorkflow(id, 10*time.Second, func(w *workflow.Workflow) bool { return w.Run(first).Status == workflow.NodeStatusRunning })
+	time.Sleep(time.Second) // a twin would have answered by now
+	w = h.WaitWorkflow(id, time.Second, func(*workflow.Workflow) bool { return true })
+	if r := w.Run(first); r.Status != workflow.NodeStatusRunning || r.Result != nil {
+		t.Fatalf("the twin's task %s: %+v, want it still waiting for its person", first, r)
 	}
 }

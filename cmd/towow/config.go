@@ -101,6 +101,7 @@ var envVars = []envVar{
 	{"TOWOW_JOB_RESCUE_AFTER", dur(jobs.DefaultRescueAfter), "How long a step may stay claimed before River retries it elsewhere (more than TOWOW_JOB_TIMEOUT): the backstop for a step whose process hangs. A step of a process that died is retried within seconds: every working process holds a liveness lock in PostgreSQL, and the others sweep for steps whose worker lost it."},
 	{"TOWOW_AGENT_OFFLINE_AFTER", dur(presence.DefaultOfflineAfter), "An external agent comes online (towow.agent.online) with its first request and goes offline (towow.agent.offline) when it has made none for this long."},
 	{"TOWOW_HTTP_ALLOW", "(unset: none)", "Hosts a workflow's http nodes may POST to, comma-separated: host, host:port or *.domain (e.g. hooks.example.com,127.0.0.1:9000). An http node to any other host is refused by the Coordinator."},
+	{"TOWOW_TASKS", "simulate", "Who does a workflow's tasks assigned to twins: simulate (the twin answers the task prompt in its person's place, and the result says simulated) or people (the task waits for its person's external agent to report, until its timeout)."},
 	{"TOWOW_DECISION_RATE_LIMIT", num(workflow.DefaultDecisionRateLimit), "Decisions one actor may make on a workflow per minute; more are refused by the Coordinator (rule rate_limit)."},
 	{"TOWOW_PROFILES", "(embedded data/mock_profiles.json)", "Agent profiles loaded (idempotently) at start: a JSON file path, or none."},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "(unset: tracing off)", "OTLP/HTTP collector that turns OpenTelemetry tracing on, e.g. http://localhost:4318 (Jaeger): spans of HTTP requests, River jobs, database and LLM calls, one trace per negotiation tree. The other OTEL_* variables work too (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, _HEADERS, OTEL_RESOURCE_ATTRIBUTES, OTEL_SDK_DISABLED)."},
@@ -125,7 +126,9 @@ type config struct {
 	// negotiation tree's sub-negotiations.
 	Limits          api.Limits
 	TreeTokenBudget int
-	LogLevel        slog.Level
+	// PeopleDoTasks: TOWOW_TASKS=people.
+	PeopleDoTasks bool
+	LogLevel      slog.Level
 
 	LLM              string
 	LLMModel         string
@@ -239,6 +242,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 		p.fail(fmt.Errorf("TOWOW_BUILTIN_LATENCY (%s) must stay under 2/3 of LLM_TIMEOUT (%s)", c.builtinLatency, c.LLMTimeout))
 	}
 	c.OfflineAfter = p.duration("TOWOW_AGENT_OFFLINE_AFTER", presence.DefaultOfflineAfter)
+	switch v := strings.TrimSpace(getenv("TOWOW_TASKS")); v {
+	case "", "simulate":
+	case "people":
+		c.PeopleDoTasks = true
+	default:
+		return c, fmt.Errorf("TOWOW_TASKS=%q: want simulate or people", v)
+	}
 	rps := p.count("TOWOW_USER_RPS", defaultUserRPS, 0)
 	c.Limits = api.Limits{RequestsPerSecond: float64(rps), Burst: 2 * rps,
 		DemandsPerHour: p.count("TOWOW_USER_DEMANDS_PER_HOUR", defaultUserDemandsPerHour, 0),

@@ -55,3 +55,18 @@ func TestReportsFor(t *testing.T) {
 		t.Fatalf("turns %+v", c.Turns)
 	}
 }
+
+// TestCompletedSummary: a milestone reached says its steps are done and
+// does not claim a date that is not fixed.
+func TestCompletedSummary(t *testing.T) {
+	spec := NodeMilestone.Spec()
+	for _, tc := range []struct {
+		due     string
+		pending bool // the summary says the date is not fixed yet
+	}{{"", false}, {"第一周", false}, {"待定", true}, {"TBD", true}, {"日期未定", true}} {
+		got := completedSummary(spec, WorkflowNode{Title: "活动当天", Due: tc.due})
+		if !strings.HasPrefix(got, "里程碑达成：活动当天") || strings.Contains(got, "尚未发生") != tc.pending {
+			t.Errorf("due %q: %q", tc.due, got)
+		}
+	}
+}

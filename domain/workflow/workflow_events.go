@@ -205,6 +205,10 @@ type NodeResult struct {
 	Summary string `json:"summary"`
 	// By is who did it: an agent id, the user, or "system".
 	By string `json:"by,omitempty"`
+	// Simulated says no one did it: a twin answered the task prompt in
+	// its person's place (TOWOW_TASKS=simulate), so the result is a
+	// rehearsal, not a fact.
+	Simulated bool `json:"simulated,omitempty"`
 	// Output holds a node's data, the fields a later node reads as
 	// {{nodes.<id>.output.<key>}}: an http node's status, body and the
 	// fields of its JSON answer (HTTPOutput).

@@ -106,7 +106,7 @@ func (w *Workflow) StartNode(id string, now time.Time) ([]event.Payload, error) 
 	}
 	if s := n.Type.Spec(); s.Start == StartCompleted {
 		out = append(out, &NodeCompleted{WorkflowID: w.ID, NodeID: id, NodeType: n.Type, Attempt: attempt,
-			Result: NodeResult{Summary: s.Completed + n.Title, By: event.ActorSystem}})
+			Result: NodeResult{Summary: completedSummary(s, *n), By: event.ActorSystem}})
 	}
 	return w.settle(out), nil
 }
@@ -351,4 +351,27 @@ func SkipCauseOf(reason string) SkipCause {
 		return SkipOtherNodeFailed
 	}
 	return SkipOther
+}
+
+// completedSummary is what a node that completes as it starts says: a
+// milestone is reached when everything before it is done, which says
+// nothing of its date; a date not yet fixed ("待定", "TBD") is named as
+// such rather than claimed.
+func completedSummary(s NodeSpec, n WorkflowNode) string {
+	out := s.Completed + n.Title
+	if n.Due != "" && undetermined(n.Due) {
+		out += "（日期待定，尚未发生）"
+	}
+	return out
+}
+
+// undetermined reports whether a due date is not fixed yet.
+func undetermined(due string) bool {
+	d := strings.ToLower(strings.TrimSpace(due))
+	for _, w := range []string{"待定", "未定", "待确认", "tbd", "tba", "unknown", "?"} {
+		if strings.Contains(d, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -290,7 +290,7 @@ var Payloads = []event.Payload{
 }
 
 var (
-	sampleResult = workflow.NodeResult{Summary: "场地已确认", By: "user_agent_bob", Output: map[string]string{"status": "200"}}
+	sampleResult = workflow.NodeResult{Summary: "场地已确认", By: "user_agent_bob", Simulated: true, Output: map[string]string{"status": "200"}}
 	sampleChange = workflow.WorkflowChange{WorkflowID: "wf-abc12345", DecisionID: "dec-1", ClientID: "tab-1", Version: 2}
 	sampleNode   = workflow.WorkflowNode{ID: "task-1", Type: workflow.NodeHTTP, Title: "通知场地", Description: "POST 确认", AssigneeID: "user_agent_bob",
 		Role: "场地提供者", Due: "第一周", WaitUntil: sampleTime, URL: "http://127.0.0.1:9/hook", Body: map[string]string{"a": "b"},
