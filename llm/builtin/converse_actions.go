@@ -101,7 +101,10 @@ func (a agent) add(msg string) llm.ConverseReply {
 	if who == "" { // a participant named without 由…负责
 		who = a.participantNamedIn(strings.Replace(rest, anchor, "", 1))
 	}
-	if who != "" {
+	switch {
+	case approvalAsked(title):
+		node.Type = workflow.NodeApproval // the person's own step: no agent does it
+	case who != "":
 		node.Type, node.AssigneeID = workflow.NodeTask, a.participantID(who)
 		node.Role = a.roleOf(node.AssigneeID)
 	}
@@ -384,4 +387,17 @@ func titleWords(title string) []string {
 		}
 	}
 	return out
+}
+
+// approvalAsked reports whether the step a person asks for is an
+// approval (审批, 批准, 确认签字, approve, sign-off): the node type the
+// person names, not a milestone of that title.
+func approvalAsked(title string) bool {
+	t := strings.ToLower(title)
+	for _, w := range []string{"审批", "批准", "审核", "签字", "approv", "sign-off", "sign off"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }

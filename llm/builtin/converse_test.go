@@ -420,3 +420,18 @@ func converseRequests() []llm.Request {
 	}
 	return reqs
 }
+
+// TestAddsTheTypeAsked: a person who asks for an approval step gets an
+// approval node (not a milestone titled 审批), in either language.
+func TestAddsTheTypeAsked(t *testing.T) {
+	for _, msg := range []string{"在场地确认之前加一个审批步骤", "add a budget approval"} {
+		r := converse(salonInput(msg))
+		if string(r.Tool) != string(workflow.DecisionCreateNode) || !r.Args.OK || r.Args.V.Node == nil || r.Args.V.Node.Type != workflow.NodeApproval ||
+			r.Args.V.Node.AssigneeID != "" {
+			t.Errorf("%q: %+v", msg, r)
+		}
+	}
+	if r := converse(salonInput("加一个彩排")); r.Args.V.Node == nil || r.Args.V.Node.Type == workflow.NodeApproval {
+		t.Errorf("a rehearsal: %+v", r)
+	}
+}
