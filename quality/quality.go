@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/towow/towow/domain/event"
@@ -148,7 +149,12 @@ func Score(rootDemandID string, events []Event, tags func(agentID string) []stri
 		conditional: map[string]map[string]bool{}}
 	rootChannel := negotiation.ChannelIDFor(rootDemandID)
 	for _, e := range events {
-		t.treeCost.add(e.LLMCall)
+		// The negotiation's own calls: a workflow the agreement became
+		// runs later, and its calls (tasks, the conversation) are not the
+		// negotiation's cost.
+		if strings.HasPrefix(e.StreamID, negotiation.DemandStream("")) || strings.HasPrefix(e.StreamID, negotiation.ChannelStream("")) {
+			t.treeCost.add(e.LLMCall)
+		}
 		if e.StreamID == negotiation.DemandStream(rootDemandID) || e.StreamID == negotiation.ChannelStream(rootChannel) {
 			t.rootCost.add(e.LLMCall)
 		}

@@ -83,3 +83,16 @@ func TestLLMCostReused(t *testing.T) {
 		t.Fatalf("mean %+v", m.LLM)
 	}
 }
+
+// TestLLMCostIsTheNegotiations: the calls of the workflow an agreement
+// became (its tasks, its conversation) are not the negotiation's cost.
+func TestLLMCostIsTheNegotiations(t *testing.T) {
+	call := &event.LLMCall{PromptKey: "x", Provider: "builtin", InputTokens: 10, OutputTokens: 5, Outcome: event.LLMOutcomeOK}
+	evs := []Event{
+		{StreamID: negotiation.DemandStream("d-1"), LLMCall: call, Payload: &negotiation.DemandUnderstood{DemandID: "d-1"}},
+		{StreamID: "workflow-wf-d-1", LLMCall: call, Payload: &negotiation.DemandUnderstood{DemandID: "d-1"}},
+	}
+	if r := Score("d-1", evs, nil); r.Tree.LLM.Calls != 1 || r.Tree.LLM.InputTokens != 10 {
+		t.Fatalf("tree cost %+v", r.Tree.LLM)
+	}
+}
