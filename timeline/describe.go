@@ -202,6 +202,8 @@ func describeOther(p event.Payload) (round int, subject, summary string) {
 		return 0, ev.DemandID, "与 " + ev.UserID + " 共享（只读）"
 	case *negotiation.CollaboratorRemoved:
 		return 0, ev.DemandID, "不再与 " + ev.UserID + " 共享"
+	case *workflow.ConversationReported:
+		return 0, ev.WorkflowID, negotiation.ClipText(ev.Text, 70)
 	case *notice.Posted:
 		return 0, ev.Recipient, ev.Title
 	case *notice.Subscribed:
@@ -378,26 +380,27 @@ var eventLabels = map[event.EventType]EventLabel{
 	negotiation.EventAgentTokenIssued: {"发放令牌", ContextAgent},
 
 	// Workflows.
-	workflow.EventWorkflowCreated:     {"执行计划", ContextWorkflow},
-	workflow.EventWorkflowNodeAdded:   {"新增步骤", ContextWorkflow},
-	workflow.EventWorkflowNodeUpdated: {"修改步骤", ContextWorkflow},
-	workflow.EventWorkflowNodeDeleted: {"删除步骤", ContextWorkflow},
-	workflow.EventWorkflowNodeMoved:   {"移动步骤", ContextWorkflow},
-	workflow.EventWorkflowEdgeAdded:   {"新增依赖", ContextWorkflow},
-	workflow.EventWorkflowEdgeDeleted: {"删除依赖", ContextWorkflow},
-	workflow.EventWorkflowStarted:     {"开始执行", ContextWorkflow},
-	workflow.EventWorkflowCompleted:   {"执行完成", ContextWorkflow},
-	workflow.EventWorkflowFailed:      {"执行失败", ContextWorkflow},
-	workflow.EventWorkflowCancelled:   {"取消执行", ContextWorkflow},
-	workflow.EventNodeStarted:         {"步骤开始", ContextWorkflow},
-	workflow.EventNodeCompleted:       {"步骤完成", ContextWorkflow},
-	workflow.EventNodeFailed:          {"步骤失败", ContextWorkflow},
-	workflow.EventNodeSkipped:         {"步骤跳过", ContextWorkflow},
-	workflow.EventDecisionValidated:   {"决策通过", ContextWorkflow},
-	workflow.EventDecisionRejected:    {"决策被拒", ContextWorkflow},
-	workflow.EventConversationMessage: {"对话消息", ContextWorkflow},
-	workflow.EventConversationStep:    {"助手", ContextWorkflow},
-	workflow.EventConversationReplied: {"助手回复", ContextWorkflow},
+	workflow.EventWorkflowCreated:      {"执行计划", ContextWorkflow},
+	workflow.EventWorkflowNodeAdded:    {"新增步骤", ContextWorkflow},
+	workflow.EventWorkflowNodeUpdated:  {"修改步骤", ContextWorkflow},
+	workflow.EventWorkflowNodeDeleted:  {"删除步骤", ContextWorkflow},
+	workflow.EventWorkflowNodeMoved:    {"移动步骤", ContextWorkflow},
+	workflow.EventWorkflowEdgeAdded:    {"新增依赖", ContextWorkflow},
+	workflow.EventWorkflowEdgeDeleted:  {"删除依赖", ContextWorkflow},
+	workflow.EventWorkflowStarted:      {"开始执行", ContextWorkflow},
+	workflow.EventWorkflowCompleted:    {"执行完成", ContextWorkflow},
+	workflow.EventWorkflowFailed:       {"执行失败", ContextWorkflow},
+	workflow.EventWorkflowCancelled:    {"取消执行", ContextWorkflow},
+	workflow.EventNodeStarted:          {"步骤开始", ContextWorkflow},
+	workflow.EventNodeCompleted:        {"步骤完成", ContextWorkflow},
+	workflow.EventNodeFailed:           {"步骤失败", ContextWorkflow},
+	workflow.EventNodeSkipped:          {"步骤跳过", ContextWorkflow},
+	workflow.EventDecisionValidated:    {"决策通过", ContextWorkflow},
+	workflow.EventDecisionRejected:     {"决策被拒", ContextWorkflow},
+	workflow.EventConversationMessage:  {"对话消息", ContextWorkflow},
+	workflow.EventConversationStep:     {"助手", ContextWorkflow},
+	workflow.EventConversationReplied:  {"助手回复", ContextWorkflow},
+	workflow.EventConversationReported: {"汇报", ContextWorkflow},
 
 	// System.
 	negotiation.EventErrorOccurred: {"错误", ContextSystem},
