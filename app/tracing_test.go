@@ -393,7 +393,7 @@ func TestTracingOneTreeOneTrace(t *testing.T) {
 			}
 		case s.attrs["db.system.name"] == "postgresql":
 			count["db"]++
-			if s.attrs["db.query.text"] == nil && s.name != "pool.acquire" {
+			if s.attrs["db.query.text"] == nil && s.name != "pool.acquire" && s.name != "connect" { // acquiring, or opening a connection, runs no query
 				t.Errorf("database span %q without db.query.text", s.name)
 			}
 			switch {
