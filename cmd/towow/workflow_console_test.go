@@ -119,18 +119,27 @@ func (c canvasView) node(id string) canvasNode {
 }
 
 // TestWorkflowCanvasInBrowser drives the workflow page in two
-// Chromium pages of one browser against a real `towow serve`: A drags a
-// node and renames another, B sees both live and A's activity has only
-// acknowledgements (echo exclusion); A and B edit the same node from the
-// same version, B gets the conflict and reapplies it on the new version;
-// B asks the conversation agent for a rehearsal, which appears on both
-// canvases; the history slider shows the plan before it, read-only; A runs
-// the workflow and the nodes turn completed on both pages. Screenshots go
-// to .towow/screenshots (workflow-*.png).
+// Chromium pages of one browser against a real `towow serve`, signed in as
+// two people: A as the negotiation's owner (alice), B as bob, whom the
+// owner shares it with on the negotiation page's sharing panel (herself
+// refused, bob as viewer, then editor; B sees who shares it, without
+// controls) (B goes to the server as localhost, A as
+// 127.0.0.1: cookies are per host name, so each page has its own
+// session). A drags a node and renames another, B sees both live and A's
+// activity has only acknowledgements (echo exclusion); A and B edit the
+// same node from the same version, B gets the conflict and reapplies it on
+// the new version; B asks the conversation agent for a rehearsal, which
+// appears on both canvases; the history slider shows the plan before it,
+// read-only; A runs the workflow and the nodes turn completed on both
+// pages; the owner removes bob from the workflow page's sharing panel and
+// bob's page no longer finds it. Screenshots go to .towow/screenshots
+// (workflow-*.png, sharing.png).
 func TestWorkflowCanvasInBrowser(t *testing.T) {
 	chrome, _, s, base, shots := browserServer(t)
-	const user = "wf_console"
-	token := s.token(t, user)
+	const owner, editor = "alice", "bob"
+	token := s.token(t, owner)
+	// B's address: the same server under another host name.
+	baseB := "http://localhost" + s.addr[strings.LastIndex(s.addr, ":"):]
 
 	// The sample demand's agreement becomes a draft workflow.
 	var sub struct {
@@ -164,26 +173,93 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	t.Logf("workflow %s: %d nodes, version %d", wfID, len(start.Nodes), start.Version)
 
 	bctx := newBrowser(t, chrome, 1600, 1000, 3*time.Minute)
-	if err := chromedp.Run(bctx, signIn(base, user)); err != nil { // starts the browser; its pages share the session cookie
+	if err := chromedp.Run(bctx); err != nil { // starts the browser
 		t.Fatal(err)
 	}
-	tab := func(name, via string) *browserTab {
+	// tab opens a page of the browser signed in as user on base: the
+	// workflow page, through the negotiation's link when via names it
+	// (first doing there what onNegotiation does).
+	tab := func(name, base, user, via string, onNegotiation func(*browserTab)) *browserTab {
 		ctx, cancelTab := chromedp.NewContext(bctx) // a new page of the same browser
 		t.Cleanup(cancelTab)
 		if err := chromedp.Run(ctx); err != nil { // opens the page on ctx itself: run's timeouts must not close it
 			t.Fatal(err)
 		}
 		b := &browserTab{t: t, name: name, ctx: ctx, shots: shots, srv: s}
+		var shown string
+		b.run("sign in as "+user, toFront(), signIn(base, user), chromedp.Text(`#account-name`, &shown, chromedp.ByQuery))
+		if shown != user {
+			t.Fatalf("tab %s is signed in as %q, want %q", name, shown, user)
+		}
 		if via != "" { // from the negotiation's page, through its link
 			// In front: the negotiation page renders in animation frames.
-			b.run("open the negotiation", toFront(), chromedp.Navigate(base+"/#/n/"+via), chromedp.Click(`#open-workflow`, chromedp.ByQuery))
+			b.run("open the negotiation", toFront(), chromedp.Navigate(base+"/#/n/"+via), chromedp.WaitVisible(`#open-workflow`, chromedp.ByQuery))
+			if onNegotiation != nil {
+				onNegotiation(b)
+			}
+			b.run("follow its workflow link", chromedp.Click(`#open-workflow`, chromedp.ByQuery))
 		} else {
 			b.run("open the workflow page", chromedp.Navigate(base+"/#/w/"+wfID))
 		}
 		b.run("the canvas", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q]`, moved), chromedp.ByQuery))
 		return b
 	}
-	a, b := tab("A", sub.DemandID), tab("B", "")
+	collaborators := func() map[string]string {
+		var out struct {
+			Collaborators []struct {
+				UserID string `json:"user_id"`
+				Role   string `json:"role"`
+			} `json:"collaborators"`
+		}
+		getJSONAuth(t, base+"/api/v1/negotiations/"+sub.DemandID+"/collaborators", token, &out)
+		roles := map[string]string{}
+		for _, c := range out.Collaborators {
+			roles[c.UserID] = c.Role
+		}
+		return roles
+	}
+	// The owner shares the negotiation with bob on its page's sharing
+	// panel: herself is refused with its code; bob as viewer, listed; then
+	// his role changed to editor.
+	a := tab("A", base, owner, sub.DemandID, func(a *browserTab) {
+		var refused string
+		a.run("open the sharing panel", chromedp.WaitVisible(`#sharing[data-owner="true"]`, chromedp.ByQuery),
+			chromedp.Click(`#sharing-summary`, chromedp.ByQuery), chromedp.WaitVisible(`#share-user`, chromedp.ByQuery))
+		a.run("share with herself",
+			chromedp.SendKeys(`#share-user`, owner, chromedp.ByQuery), chromedp.Click(`#share-add`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#sharing-error:not(:empty)`, chromedp.ByQuery), chromedp.Text(`#sharing-error`, &refused, chromedp.ByQuery))
+		if !strings.Contains(refused, "TOWOW_SHARE_001") {
+			t.Fatalf("sharing with the owner herself shows %q", refused)
+		}
+		var listed string
+		a.run("share with bob as viewer",
+			chromedp.SetValue(`#share-user`, editor, chromedp.ByQuery), chromedp.SetValue(`#share-role`, "viewer", chromedp.ByQuery),
+			chromedp.Click(`#share-add`, chromedp.ByQuery),
+			chromedp.WaitVisible(fmt.Sprintf(`#sharing-list li[data-user=%q][data-role="viewer"]`, editor), chromedp.ByQuery),
+			chromedp.WaitNotPresent(`#sharing-error:not(:empty)`, chromedp.ByQuery),
+			chromedp.Text(`#sharing-summary`, &listed, chromedp.ByQuery))
+		if roles := collaborators(); roles[editor] != "viewer" || len(roles) != 1 || !strings.Contains(listed, "1") {
+			t.Fatalf("after sharing with %s as viewer: %v (the panel says %q)", editor, roles, listed)
+		}
+		a.run("make bob an editor",
+			chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.querySelector('#sharing-list li[data-user=%q] select.share-role');
+				s.value = "editor"; s.dispatchEvent(new Event("change")); })()`, editor), nil),
+			chromedp.WaitVisible(fmt.Sprintf(`#sharing-list li[data-user=%q][data-role="editor"]`, editor), chromedp.ByQuery))
+		if roles := collaborators(); roles[editor] != "editor" {
+			t.Fatalf("after the role change: %v", roles)
+		}
+		a.shot("sharing")
+	})
+	b := tab("B", baseB, editor, "", nil)
+	// B sees who shares it and its role, and no controls.
+	var sharedWith string
+	var controls int
+	b.run("B's sharing panel", chromedp.WaitVisible(`#sharing[data-owner="false"]`, chromedp.ByQuery),
+		chromedp.Text(`#sharing-summary`, &sharedWith, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll("#sharing form, #sharing select, #sharing button").length`, &controls))
+	if !strings.Contains(sharedWith, owner) || !strings.Contains(sharedWith, "编辑者") || controls != 0 {
+		t.Fatalf("B's sharing panel says %q with %d controls", sharedWith, controls)
+	}
 	var hash string
 	a.run("A's address", chromedp.Evaluate(`location.hash`, &hash))
 	if hash != "#/w/"+wfID {
@@ -263,6 +339,16 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 	})
 	a.run("A sees B's title", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q][data-title=%q]`, contested, titleB), chromedp.ByQuery))
 	b.until("B's reapply is acknowledged", `document.querySelector('#wf-activity li[data-kind="ack"]') !== null`)
+	// Each page edits as its own person: the log records B's edit as bob's.
+	var byBob struct {
+		Events []struct {
+			Type string `json:"event_type"`
+		} `json:"events"`
+	}
+	getJSONAuth(t, base+"/api/v1/events?demand_id="+sub.DemandID+"&principal=user:"+editor+"&type=towow.workflow.node_updated", token, &byBob)
+	if len(byBob.Events) != 1 {
+		t.Fatalf("%d node updates recorded as %s's, want B's one reapplied edit", len(byBob.Events), editor)
+	}
 
 	// 2b. A adds a step with the form, connects it (连线: source, then
 	// target), deletes the edge, then the step; B follows each change.
@@ -363,6 +449,17 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		t.Fatalf("ended workflow's canvas data-readonly=%q", ro)
 	}
 	a.shot("workflow-completed")
+
+	// 6. The owner takes bob's access back from the workflow page's sharing
+	// panel: the list is empty, and bob's page no longer finds the workflow.
+	a.run("remove bob",
+		chromedp.Click(`#sharing-summary`, chromedp.ByQuery),
+		chromedp.Click(fmt.Sprintf(`#sharing-list li[data-user=%q] .share-remove`, editor), chromedp.ByQuery),
+		chromedp.WaitNotPresent(fmt.Sprintf(`#sharing-list li[data-user=%q]`, editor), chromedp.ByQuery))
+	if roles := collaborators(); len(roles) != 0 {
+		t.Fatalf("after removing %s: %v", editor, roles)
+	}
+	b.run("B's page no longer finds it", chromedp.Reload(), chromedp.WaitVisible(`#app .card .error`, chromedp.ByQuery))
 	a.run("phone size", chromedp.EmulateViewport(390, 844), chromedp.WaitVisible(`#wf-canvas`, chromedp.ByQuery))
 	a.shot("workflow-phone")
 }

@@ -13,9 +13,11 @@ import { fill, h } from "./dom.js";
 export const whoAmI = () => api("/auth/me", { cache: "no-store" });
 
 // startSession shows the sign-in view or, once signed in, the pages:
-// enter() shows the page of the current route, leave() stops it. It
-// returns signedIn(), which says whether the pages are showing.
-export function startSession(app, { enter, leave }) {
+// enter() shows the page of the current route, leave() stops it;
+// welcome(who) starts what follows the person signed in (the header's
+// inbox), farewell() stops it. It returns signedIn(), which says whether
+// the pages are showing.
+export function startSession(app, { enter, leave, welcome, farewell }) {
   const nav = document.querySelector("header.top nav");
   const account = document.getElementById("account");
   let me = null; // who is signed in (null: the sign-in view shows)
@@ -26,10 +28,12 @@ export function startSession(app, { enter, leave }) {
     fill(account, h("span", { id: "account-name", title: who.user_id }, who.name || who.user_id),
       h("button", { type: "button", id: "sign-out", class: "ghost small", onclick: signOut }, "退出"));
     account.hidden = false;
+    welcome(who);
     enter();
   };
   const showSignIn = (who) => {
     if (me) leave();
+    farewell();
     me = null;
     nav.hidden = true;
     account.hidden = true;
@@ -48,6 +52,7 @@ export function startSession(app, { enter, leave }) {
       else showSignIn(who);
     } catch (e) {
       if (me) leave();
+      farewell();
       me = null;
       fill(app, h("section", { class: "card signin", id: "signin" }, h("p", { class: "error" }, describe(e)),
         h("button", { type: "button", id: "signin-retry", onclick: check }, "重试")));

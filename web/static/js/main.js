@@ -4,12 +4,14 @@
 // No page shows before the person is signed in (auth.js).
 import { showBanner } from "./api.js";
 import { agentPage, agentsPage } from "./agents.js";
+import { approvalsPage } from "./approvals.js";
 import { startSession } from "./auth.js";
 import { loadCatalog } from "./catalog.js";
 import { comparePage } from "./compare.js";
 import { fill } from "./dom.js";
 import { historyPage } from "./history.js";
 import { homePage } from "./home.js";
+import { startInbox } from "./inbox.js";
 import { negotiationPage } from "./negotiation/page.js";
 import { opsPage } from "./ops.js";
 import { workflowPage } from "./workflow/page.js";
@@ -29,6 +31,7 @@ function page(name, id, rest) {
   if (name === "agents" && id) return agentPage(app, id);
   if (name === "agents") return agentsPage(app);
   if (name === "ops") return opsPage(app);
+  if (name === "approvals") return approvalsPage(app);
   return homePage(app);
 }
 
@@ -52,4 +55,11 @@ function route() {
 
 window.addEventListener("hashchange", route);
 loadCatalog().catch(() => {}); // early: the streams wait for it (the catalog needs no sign-in)
-const session = startSession(app, { enter: route, leave: leavePage });
+// The header's inbox (notices, the approvals' count) follows whoever is signed in.
+let stopInbox = () => {};
+const session = startSession(app, {
+  enter: route,
+  leave: leavePage,
+  welcome: (who) => { stopInbox(); stopInbox = startInbox(who); },
+  farewell: () => { stopInbox(); stopInbox = () => {}; },
+});

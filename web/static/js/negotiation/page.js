@@ -10,6 +10,7 @@ import { eventLabel } from "../catalog.js";
 import { clock, fill, h, label } from "../dom.js";
 import { qualityCard } from "../quality.js";
 import { refetcher } from "../refetch.js";
+import { sharingPanel } from "../sharing.js";
 import { followStream } from "../stream.js";
 import { renderHead, renderTree } from "./cards.js";
 import { setupReplay } from "./replay.js";
@@ -27,7 +28,7 @@ export function negotiationPage(app, demandId) {
   const replay = h("section", { class: "card replay", id: "replay", hidden: true });
   const quality = h("div", {});
   const wfLink = h("div", { id: "workflow-link", class: "row", hidden: true });
-  app.append(h("section", { class: "card" }, head, wfLink),
+  app.append(h("section", { class: "card" }, head, wfLink, sharingPanel(demandId)),
     h("div", { class: "grid" },
       h("div", {}, quality, h("section", { class: "card" }, h("h2", {}, "事件时间线 ", count), timeline), replay),
       side));

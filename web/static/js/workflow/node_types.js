@@ -28,3 +28,11 @@ export const isPill = (type) => Boolean((byType.get(type) || {}).pill);
 
 // addableTypes are the types a person adds from the form: [type, label].
 export const addableTypes = () => [...byType.values()].filter((t) => t.console_add).map((t) => [t.type, t.label]);
+
+// answeredByUser reports whether a running node of the type waits for a
+// person's answer over the API (its approver's: approve or reject).
+export const answeredByUser = (type) => (byType.get(type) || {}).answer === "user";
+
+// typeNeeds lists the fields a node of the type has (its needs, optional
+// ones too), e.g. assignee_id for the type that has an assignee.
+export const typeNeeds = (type) => (byType.get(type) || {}).needs || [];

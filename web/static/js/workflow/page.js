@@ -8,8 +8,10 @@
 import { describe } from "../api.js";
 import { badge, fill, h, label, randomHex } from "../dom.js";
 import { refetcher } from "../refetch.js";
+import { sharingPanel } from "../sharing.js";
 import { followStream } from "../stream.js";
 import { installActivity } from "./activity.js";
+import { installApprovals } from "./approve.js";
 import { createCanvas, fetchCanvas } from "./canvas.js";
 import { installChanges } from "./changes.js";
 import { installChat } from "./chat.js";
@@ -29,11 +31,13 @@ function layout(clientId) {
     add: h("button", { type: "button", id: "wf-add", class: "ghost" }, "添加步骤"),
     connect: h("button", { type: "button", id: "wf-connect", class: "ghost", "aria-pressed": "false" }, "连线"),
     note: h("span", { id: "wf-lock-note", class: "small muted" }),
+    sharing: h("div", { class: "wf-sharing" }),
     conflict: h("div", { id: "wf-conflict", class: "wf-conflict", role: "alert", hidden: true }),
     error: h("div", { id: "wf-error", class: "error", role: "alert" }),
     svgWrap: h("div", { class: "wf-canvas-wrap fit" }),
     zoom: h("button", { type: "button", id: "wf-zoom", class: "ghost small", "aria-pressed": "true" }, "适应宽度"),
     panel: h("section", { class: "card wf-panel", id: "wf-panel", hidden: true }),
+    approvals: h("section", { class: "card wf-approvals-card", id: "wf-approvals", hidden: true }),
     chatLog: h("ol", { id: "wf-chat-log", class: "wf-chat-log" }),
     chatInput: h("input", { id: "wf-chat-input", maxlength: 2000, placeholder: "例如：在活动当天之前加一个彩排" }),
     chatSend: h("button", { type: "submit", id: "wf-chat-send" }, "发送"),
@@ -53,7 +57,7 @@ function mount(app, ui) {
     h("section", { class: "card wf-head" },
       h("div", { class: "row" }, ui.title, ui.status, ui.version),
       h("div", { class: "row wf-bar" }, ui.run, ui.cancel, h("span", { class: "wf-sep" }), ui.add, ui.connect, ui.note, h("span", { class: "wf-grow" }), ui.back),
-      ui.conflict, ui.error),
+      ui.sharing, ui.conflict, ui.error),
     h("div", { class: "wf-grid" },
       h("div", { class: "wf-main" },
         h("section", { class: "card wf-canvas-card" }, ui.svgWrap,
@@ -61,7 +65,7 @@ function mount(app, ui) {
         h("section", { class: "card wf-history", id: "wf-history" }, h("h2", {}, "历史"),
           h("p", { class: "small muted" }, "拖动滑块，查看执行计划在任一事件时的样子（只读）。"), ui.slider, h("div", { class: "row" }, ui.histPos, ui.histNow))),
       h("div", { class: "wf-side" },
-        ui.panel,
+        ui.approvals, ui.panel,
         h("section", { class: "card", id: "wf-chat" }, h("h2", {}, "和助手对话"), ui.chatLog, ui.chatForm),
         h("section", { class: "card" }, h("h2", {}, "动态"), ui.activity))));
   ui.zoom.addEventListener("click", () => {
@@ -114,6 +118,7 @@ function render(wf) {
   ui.canvas.draw(shown, { readOnly: wf.readOnly(), selected: wf.selected, connectFrom: wf.connectFrom, titleOf: wf.titleOf });
   if (wf.selected && wf.selected.node && !wf.nodeById(wf.selected.node)) wf.closePanel();
   else if (wf.panelRefresh) wf.panelRefresh();
+  wf.approvalsRefresh();
 }
 
 // installReads gives wf its reads of the server's canvas: snapshot takes a
@@ -156,6 +161,7 @@ export function workflowPage(app, id) {
   installActivity(wf);
   installChanges(wf);
   installPanel(wf);
+  installApprovals(wf);
   installPointer(wf);
   installChat(wf);
   installHistory(wf);
@@ -179,6 +185,7 @@ async function start(wf, app, following) {
   wf.snapshot(cv);
   ui.back.setAttribute("href", "#/n/" + cv.demand_id);
   ui.back.textContent = "← 返回协商";
+  fill(ui.sharing, sharingPanel(cv.demand_id));
   wf.loadEarlier(cv.cursor || 0, cv.demand_id);
   wf.loadChat();
   following(followStream("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?client_id=" + encodeURIComponent(wf.clientId),

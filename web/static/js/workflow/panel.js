@@ -2,7 +2,7 @@
 // state), add a node, delete an edge; and the connect mode's switch.
 import { badge, fill, h, randomHex } from "../dom.js";
 import { freeSpot, NODE_STATUS } from "./canvas.js";
-import { addableTypes, nodeTypeLabel } from "./node_types.js";
+import { addableTypes, answeredByUser, nodeTypeLabel, typeNeeds } from "./node_types.js";
 
 const field = (labelText, input) => h("label", { class: "wf-field" }, h("span", {}, labelText), input);
 
@@ -22,7 +22,8 @@ export function installPanel(wf) {
   // tab renamed the node meanwhile.
   const nodeState = (m, orig, baseVersion) => [
     h("p", { class: "small" }, badge(m.status === "completed" ? "ok" : m.status === "failed" ? "bad" : m.status === "running" ? "processing" : "tag", NODE_STATUS[m.status] || m.status),
-      " ", nodeTypeLabel(m.type), m.attempt ? " · 第 " + m.attempt + " 次尝试" : "", " · 编辑基于 v" + baseVersion,
+      " ", nodeTypeLabel(m.type), answeredByUser(m.type) ? " · 审批人 " + (m.approver || wf.c.user_id) : "",
+      m.attempt ? " · 第 " + m.attempt + " 次尝试" : "", " · 编辑基于 v" + baseVersion,
       m.title !== orig.title ? h("span", { class: "warn-text" }, " · 已被他人改为「" + m.title + "」") : null),
     m.result && m.result.summary ? h("p", { class: "small wf-result" }, "结果：" + m.result.summary) : null,
     m.error ? h("p", { class: "small error" }, "错误：" + m.error) : null,
@@ -64,7 +65,8 @@ export function installPanel(wf) {
         save.disabled = false;
         if (ok) wf.closePanel();
       } },
-      field("标题", inputs.title), field("说明", inputs.description), field("负责人", inputs.assignee_id),
+      field("标题", inputs.title), field("说明", inputs.description),
+      Object.assign(field("负责人", inputs.assignee_id), { hidden: !orig.assignee_id && !typeNeeds(n.type).includes("assignee_id") }),
       field("角色", inputs.role), field("截止", inputs.due),
       h("div", { class: "row" }, save, del)));
     wf.panelRefresh();
@@ -92,15 +94,25 @@ export function installPanel(wf) {
     const description = h("textarea", { id: "wf-new-description", maxlength: 2000 });
     const assignee = assigneeSelect("", "wf-new-assignee");
     const due = h("input", { id: "wf-new-due", maxlength: 100, placeholder: "例如：活动前一周" });
+    // The fields of the chosen type: an assignee only for the type that
+    // has one; who answers a step that waits for a person's answer.
+    const assigneeField = field("负责人", assignee);
+    const answerNote = h("p", { class: "small muted", id: "wf-new-approver" }, "运行到这一步时，由协商的所有者（" + (wf.c.user_id || "") + "）批准或拒绝。");
+    const fit = () => {
+      assigneeField.hidden = !typeNeeds(type.value).includes("assignee_id");
+      answerNote.hidden = !answeredByUser(type.value);
+    };
+    type.addEventListener("change", fit);
+    fit();
     fill(ui.panel, header("添加步骤"),
       h("form", { id: "wf-new-form", onsubmit: async (e) => {
         e.preventDefault();
         const data = { type: type.value, title: title.value.trim(), description: description.value.trim(), position: freeSpot(wf.c) };
-        if (assignee.value) data.assignee_id = assignee.value;
+        if (assignee.value && !assigneeField.hidden) data.assignee_id = assignee.value;
         if (due.value.trim()) data.due = due.value.trim();
         if (await wf.send([{ type: "node_added", node_id: "n-" + randomHex(), data }])) wf.closePanel();
       } },
-      field("类型", type), field("标题", title), field("说明", description), field("负责人", assignee), field("截止", due),
+      field("类型", type), answerNote, field("标题", title), field("说明", description), assigneeField, field("截止", due),
       h("div", { class: "row" }, h("button", { type: "submit", id: "wf-new-save" }, "添加"))));
     ui.panel.hidden = false;
     title.focus();
