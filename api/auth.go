@@ -5,10 +5,8 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -166,7 +164,7 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 		}
 		if limited(r.URL.Path) {
 			if wait := g.limits.request(a.principal, clientAddress(r), g.people != nil && g.people.Local()); wait > 0 {
-				secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+				secs := retryAfter(wait)
 				w.Header().Set("Retry-After", secs)
 				writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
 					fmt.Sprintf("more than %g requests a second from you; retry in %s s", g.limits.limits.RequestsPerSecond, secs)))

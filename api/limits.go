@@ -120,9 +120,14 @@ func (l *limiter) take(keys []string, per float64, burst int) time.Duration {
 	return 0
 }
 
+// retryAfter is a wait as a Retry-After header: whole seconds, at least 1.
+func retryAfter(wait time.Duration) string {
+	return strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+}
+
 // tooMany is a 429 with its Retry-After (whole seconds, at least 1).
 func tooMany(code, detail string, wait time.Duration) error {
-	secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+	secs := retryAfter(wait)
 	return huma.ErrorWithHeaders(newProblem(http.StatusTooManyRequests, code, detail+"; retry in "+secs+" s"), http.Header{"Retry-After": {secs}})
 }
 

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"golang.org/x/oauth2"
@@ -93,7 +91,7 @@ func (s *Server) registerSignIn(mux *http.ServeMux, g guard, csrf *http.CrossOri
 				return
 			}
 			if wait := g.limits.signIn(clientAddress(r)); wait > 0 {
-				secs := strconv.Itoa(max(1, int(math.Ceil(wait.Seconds()))))
+				secs := retryAfter(wait)
 				w.Header().Set("Retry-After", secs)
 				writeProblem(w, newProblem(http.StatusTooManyRequests, CodeTooManyRequests,
 					fmt.Sprintf("more than %d sign-ins an hour from your address; retry in %s s", signInsPerHour, secs)))
