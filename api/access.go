@@ -86,8 +86,9 @@ func onChannel(w who) accessRule { return accessRule{who: w, res: channelRes, pa
 
 // accessRules is every operation's rule, by operation id.
 var accessRules = map[string]accessRule{
-	"healthz": open(), "readyz": open(), "event-catalog": open(), "workflow-node-types": open(),
-	"status": anySignedIn(), "list-agents": anySignedIn(), "get-agent": anySignedIn(),
+	"healthz": open(), "readyz": open(), "event-catalog": open(), "workflow-node-types": open(), "workflow-templates": open(),
+	"create-workflow": user(),
+	"status":          anySignedIn(), "list-agents": anySignedIn(), "get-agent": anySignedIn(),
 	// A person's or an external agent's own inbox and webhooks.
 	"list-notices": anySignedIn(), "notice-stream": anySignedIn(), "create-webhook": anySignedIn(),
 	"list-webhooks": anySignedIn(), "delete-webhook": anySignedIn(), "redeliver-webhook": anySignedIn(),
@@ -131,7 +132,7 @@ const (
 // towow.demand.submitted names its user and its tree's root (a
 // sub-negotiation's and a fork's carry the tree's user), a channel's
 // towow.channel.created its demand, a workflow's towow.workflow.created its
-// demand. An owner never changes, so answers are kept (up to
+// demand (or, for a person's own workflow, its user). An owner never changes, so answers are kept (up to
 // ownerCacheSize, then forgotten at once); the collaborators do change,
 // and are read from the tree's sharing stream each time they are asked.
 type owners struct {
@@ -195,6 +196,10 @@ func (o *owners) of(ctx context.Context, res resource, id string) (tree, error) 
 	case *negotiation.ChannelCreated:
 		t, err = o.of(ctx, demandRes, e.DemandID)
 	case *workflow.WorkflowCreated:
+		if e.DemandID == "" { // a person's own workflow: theirs alone
+			t = tree{owner: e.UserID, root: e.WorkflowID}
+			break
+		}
 		t, err = o.of(ctx, demandRes, e.DemandID)
 	default:
 		return tree{}, errNoOwner
@@ -458,7 +463,9 @@ func (o *owners) seeDemand(ctx context.Context, demandID string) error {
 
 // oneOfYours is nil when the caller may read what a list selects: the
 // admin anything; a user one of their own negotiations, named by
-// demandID (a list across negotiations is the operator's: 403).
+// demandID, or one of their own workflows (a workflow started without a
+// negotiation correlates its events by its own id); a list across
+// negotiations is the operator's: 403.
 func (o *owners) oneOfYours(ctx context.Context, demandID, what string) error {
 	if principalOf(ctx).IsAdmin() {
 		return nil
@@ -466,6 +473,9 @@ func (o *owners) oneOfYours(ctx context.Context, demandID, what string) error {
 	if demandID == "" {
 		return newProblemAt(http.StatusForbidden, CodeForbidden,
 			what+" across negotiations is the operator's: name one of your negotiations with demand_id", "demand_id")
+	}
+	if ok, err := o.canSee(ctx, principalOf(ctx), workflowRes, demandID); err == nil && ok {
+		return nil // a person's own workflow: its events carry its id as their correlation
 	}
 	return o.seeDemand(ctx, demandID)
 }

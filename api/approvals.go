@@ -13,7 +13,8 @@ import (
 // PendingApproval is an approval step waiting for the caller.
 type PendingApproval struct {
 	WorkflowID string                `json:"workflow_id"`
-	DemandID   string                `json:"demand_id" doc:"the negotiation whose agreement the workflow runs"`
+	DemandID   string                `json:"demand_id" doc:"the negotiation whose agreement the workflow runs (empty for a workflow started from a conversation)"`
+	Title      string                `json:"workflow_title" doc:"the workflow's title"`
 	Node       workflow.WorkflowNode `json:"node" doc:"the approval step: its title and description say what is to be approved"`
 }
 
@@ -53,7 +54,8 @@ func (h *workflowHandlers) registerApprovals(api huma.API) {
 			return nil, problem(err)
 		}
 		for _, n := range nodes {
-			out.Body.Approvals = append(out.Body.Approvals, PendingApproval{WorkflowID: n.WorkflowID, DemandID: n.DemandID, Node: n.Node})
+			out.Body.Approvals = append(out.Body.Approvals, PendingApproval{WorkflowID: n.WorkflowID, DemandID: n.DemandID, Title: n.WorkflowTitle,
+				Node: n.Node})
 		}
 		return out, nil
 	})

@@ -57,8 +57,9 @@ type CanvasChangesOutput struct {
 	}
 }
 
-func canvasView(w *workflow.Workflow, cursor int64) CanvasView {
-	return CanvasView{WorkflowView: workflowView(w), Cursor: cursor}
+func (r *workflowReader) canvasView(ctx context.Context, w *workflow.Workflow, cursor int64) (CanvasView, error) {
+	v, err := r.view(ctx, w)
+	return CanvasView{WorkflowView: v, Cursor: cursor}, err
 }
 
 func (h *workflowHandlers) registerCanvas(api huma.API) {
@@ -135,7 +136,11 @@ func (h *workflowHandlers) registerCanvasView(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		return &CanvasOutput{Body: canvasView(w, cursor)}, nil
+		v, err := h.workflows.canvasView(ctx, w, cursor)
+		if err != nil {
+			return nil, err
+		}
+		return &CanvasOutput{Body: v}, nil
 	})
 }
 
@@ -172,7 +177,10 @@ func (h *workflowHandlers) canvasConflict(ctx context.Context, workflowID string
 	p := newProblem(http.StatusConflict, workflow.ErrCanvasConflict.Code, fmt.Sprintf(
 		"the canvas changed since version %d (it is at version %d now): nothing was written; reload it and reapply your changes",
 		c.BaseVersion, w.Version))
-	v := canvasView(w, cursor)
+	v, err := h.workflows.canvasView(ctx, w, cursor)
+	if err != nil {
+		return err
+	}
 	p.Canvas, p.Version = &v, w.Version
 	return p
 }

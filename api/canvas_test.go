@@ -122,6 +122,12 @@ func TestCanvasAPI(t *testing.T) {
 		len(cv.Nodes) != len(w.Nodes) || cv.Nodes[0].Position == (workflow.Position{}) {
 		t.Fatalf("canvas: %d %s", code, b)
 	}
+	// Every participant has its name for people (the mock profiles all have one).
+	for _, id := range cv.Participants {
+		if name := cv.Names[id]; name == "" || name == id {
+			t.Fatalf("participant %s has no display name: %v", id, cv.Names)
+		}
+	}
 	tabA, tabB := a.openTab(t, w.WorkflowID, "tab-a", cv.Cursor), a.openTab(t, w.WorkflowID, "tab-b", cv.Cursor)
 	first, last := cv.Nodes[0].ID, cv.Nodes[len(cv.Nodes)-1].ID
 	type problem struct {

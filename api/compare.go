@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -27,8 +28,9 @@ type NegotiationBranch struct {
 	// Status is processing, finalized, force_finalized, failed or rejected.
 	Status string `json:"status" doc:"processing, finalized, force_finalized, failed or rejected"`
 	Rounds int    `json:"rounds" doc:"rounds the root channel took"`
-	// Participants are the agents the tree's plan assigns.
-	Participants []string              `json:"participants" doc:"the agents the tree's plan assigns (sub-negotiations merged in)"`
+	// Participants are the agents the tree's plan assigns, once each (as
+	// the demands list counts them).
+	Participants []string              `json:"participants" doc:"the agents the tree's plan assigns (sub-negotiations merged in), once each"`
 	Plan         *negotiation.Proposal `json:"plan,omitempty" doc:"the tree's plan: the merged plan, else the root's final proposal"`
 	// LLM is what the tree's LLM calls cost: provider calls and tokens
 	// spent, and answers reused.
@@ -95,7 +97,9 @@ func (h *qualityHandlers) branch(ctx context.Context, demandID string, tags map[
 		Participants: []string{}, Plan: r.Plan, LLM: r.Tree.LLM, Quality: r}
 	if r.Plan != nil {
 		for _, a := range r.Plan.Assignments {
-			b.Participants = append(b.Participants, a.AgentID)
+			if a.AgentID != "" && !slices.Contains(b.Participants, a.AgentID) {
+				b.Participants = append(b.Participants, a.AgentID)
+			}
 		}
 	}
 	return b, nil

@@ -38,6 +38,7 @@ type Commands interface {
 	IssueAgentToken(ctx context.Context, actor, agentID string) (negotiation.AgentChange, error)
 	AuthenticateAgent(ctx context.Context, token string) (negotiation.AgentState, error)
 	RegisterProfiles(ctx context.Context, profiles []negotiation.AgentProfile, source string, issueTokens bool) (negotiation.ProfilesRegistered, error)
+	CreateWorkflow(ctx context.Context, userID, title, template string) (*workflow.Workflow, int64, error)
 	Decide(ctx context.Context, workflowID string, d workflow.Decision) (workflow.DecisionOutcome, error)
 	ChangeCanvas(ctx context.Context, workflowID string, b workflow.CanvasBatch) (workflow.CanvasOutcome, int64, error)
 	ReportTask(ctx context.Context, workflowID, nodeID, agentID string, a workflow.TaskAnswer) (int64, error)
@@ -81,6 +82,7 @@ type ReadModels interface {
 	Workflow(ctx context.Context, workflowID string) (projections.WorkflowState, error)
 	WorkflowTasks(ctx context.Context, agentID string) ([]projections.OpenNode, error)
 	PendingApprovals(ctx context.Context, userID string) ([]projections.OpenNode, error)
+	UserWorkflows(ctx context.Context, userID string, limit int) ([]*workflow.Workflow, error)
 	UserDemandsSince(ctx context.Context, userID string, since time.Time) (projections.Usage, error)
 	UserTokensSince(ctx context.Context, userID string, since time.Time) (projections.Usage, error)
 }

@@ -100,7 +100,7 @@ func statusOf(code string) int {
 		return http.StatusForbidden
 	case notice.ErrNoSubscription.Code, notice.ErrNoNotice.Code:
 		return http.StatusNotFound
-	case workflow.ErrDecisionRejected.Code, workflow.ErrNotAssignee.Code, workflow.ErrMessageInvalid.Code,
+	case workflow.ErrDecisionRejected.Code, workflow.ErrNotAssignee.Code, workflow.ErrMessageInvalid.Code, workflow.ErrNewWorkflowInvalid.Code,
 		negotiation.ErrForkPoint.Code, negotiation.ErrForkChange.Code, negotiation.ErrShareInvalid.Code, notice.ErrSubscriptionInvalid.Code:
 		return http.StatusUnprocessableEntity
 	case negotiation.ErrNotInvited.Code, negotiation.ErrNotParticipant.Code, negotiation.ErrInvalidAnswer.Code,

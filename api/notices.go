@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -23,7 +24,8 @@ type noticeHandlers struct {
 // Notice is one notice as the API shows it.
 type Notice struct {
 	notice.Posted
-	Cursor int64 `json:"cursor" doc:"its position in the log: resume the stream after it"`
+	Cursor   int64     `json:"cursor" doc:"its position in the log: resume the stream after it"`
+	PostedAt time.Time `json:"posted_at" doc:"when it was posted (the stream's frames carry it as timestamp)"`
 }
 
 // NoticesInput pages the inbox.
@@ -115,7 +117,7 @@ func (h *noticeHandlers) registerNotices(api huma.API) {
 		for i := len(evs) - 1; i >= 0; i-- {
 			if p, err := evs[i].Decode(); err == nil {
 				if n, ok := p.(*notice.Posted); ok {
-					out.Body.Notices = append(out.Body.Notices, Notice{Posted: *n, Cursor: evs[i].Position})
+					out.Body.Notices = append(out.Body.Notices, Notice{Posted: *n, Cursor: evs[i].Position, PostedAt: evs[i].RecordedAt})
 				}
 			}
 		}

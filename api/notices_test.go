@@ -110,8 +110,13 @@ func TestNoticesAndWebhooks(t *testing.T) {
 		t.Fatalf("the delivered notice: %+v", n)
 	}
 	// Her inbox lists it; the delivery log holds the failed attempt and the delivered one.
-	if got := expect("alice's notices", alice, "GET", "/api/v1/notices", "", 200); !strings.Contains(got, n.NoticeID) {
+	var inbox api.NoticesOutput
+	if got := expect("alice's notices", alice, "GET", "/api/v1/notices", "", 200); !strings.Contains(got, n.NoticeID) ||
+		json.Unmarshal([]byte(got), &inbox.Body) != nil || len(inbox.Body.Notices) == 0 {
 		t.Fatalf("her inbox: %.400s", got)
+	}
+	if at := inbox.Body.Notices[0].PostedAt; at.IsZero() || time.Since(at) > time.Hour {
+		t.Fatalf("the newest notice was posted at %v", at)
 	}
 	var hooks api.WebhooksOutput
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {

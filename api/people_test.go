@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/towow/towow/identity"
@@ -61,4 +62,15 @@ func TestMain(m *testing.M) {
 	http.DefaultTransport = asOperator{base: http.DefaultTransport}
 	http.DefaultClient.Transport = http.DefaultTransport
 	os.Exit(m.Run())
+}
+
+// expect calls the API as token and fails the test unless the answer has
+// status and holds has; it returns the body.
+func (a *testAPI) expect(t *testing.T, name, token, method, path, body string, status int, has string) string {
+	t.Helper()
+	st, _, got := a.asUser(t, token, method, path, body)
+	if st != status || !strings.Contains(got, has) {
+		t.Fatalf("%s: %d %.400s, want %d %s", name, st, got, status, has)
+	}
+	return got
 }

@@ -138,6 +138,11 @@ func (s *Server) registerSignIn(mux *http.ServeMux, g guard, csrf *http.CrossOri
 			writeProblem(w, newProblem(http.StatusUnauthorized, CodeUnauthorized, "the identity provider's token is not valid: "+err.Error()))
 			return
 		}
+		if strings.HasPrefix(p.ID, p.Name+"@") { // the token named no one but its subject: ask the provider
+			if name := g.people.NameFromUserInfo(r.Context(), tok); name != "" {
+				p.Name = name
+			}
+		}
 		session, err := g.people.MintSession(p)
 		if err != nil {
 			writeProblem(w, newProblem(http.StatusInternalServerError, CodeInternal, "internal error"))

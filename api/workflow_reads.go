@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/towow/towow/domain/event"
@@ -19,6 +20,27 @@ type workflowReader struct {
 	// reads is nil in a server without read models: then only the log
 	// is read.
 	reads ReadModels
+}
+
+// view is w as the API shows it, with its participants' display names
+// (from the agents read model; none in a server without read models).
+func (r *workflowReader) view(ctx context.Context, w *workflow.Workflow) (WorkflowView, error) {
+	v := workflowView(w)
+	v.Names = map[string]string{}
+	if r.reads == nil {
+		return v, nil
+	}
+	for _, id := range w.Participants {
+		a, err := r.reads.GetAgent(ctx, id)
+		switch {
+		case errors.Is(err, projections.ErrNotFound):
+		case err != nil:
+			return v, problem(err)
+		case a.Profile.UserName != "":
+			v.Names[id] = a.Profile.UserName
+		}
+	}
+	return v, nil
 }
 
 // workflowNow returns a workflow as the workflows read model holds it

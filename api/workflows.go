@@ -12,6 +12,7 @@ import (
 	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/metrics"
+	"github.com/towow/towow/projections"
 )
 
 // Workflows: the agreed plan of a root negotiation as a DAG of nodes,
@@ -53,6 +54,7 @@ type WorkflowView struct {
 	Status       workflow.WorkflowStatus `json:"status" enum:"draft,running,completed,failed,cancelled"`
 	Version      int                     `json:"version" doc:"the version decisions must be based on (base_version)"`
 	Participants []string                `json:"participants" doc:"the agents a task may be assigned to"`
+	Names        map[string]string       `json:"names" doc:"the participants' display names, by agent id (an agent without one is left out): show these, not the ids"`
 	Nodes        []WorkflowNodeView      `json:"nodes"`
 	Edges        []workflow.WorkflowEdge `json:"edges"`
 	FailedNode   string                  `json:"failed_node,omitempty"`
@@ -76,7 +78,31 @@ func workflowView(w *workflow.Workflow) WorkflowView {
 
 // WorkflowListInput selects workflows.
 type WorkflowListInput struct {
-	DemandID string `query:"demand_id" required:"true" maxLength:"64" doc:"the root demand whose agreement the workflow carries out"`
+	DemandID string `query:"demand_id" maxLength:"64" doc:"the root demand whose agreement the workflow carries out; without it, the caller's own workflows (the operator: everyone's), newest first"`
+	MinCursor
+}
+
+// maxListedWorkflows bounds the caller's own workflows listed.
+const maxListedWorkflows = 100
+
+// NewWorkflowInput starts a workflow of the caller's own.
+type NewWorkflowInput struct {
+	Body struct {
+		Title    string `json:"title,omitempty" maxLength:"200" doc:"default: the template's title"`
+		Template string `json:"template,omitempty" enum:"blank,approval,event" doc:"what to start from (GET /api/v1/workflows/templates); default blank"`
+	}
+}
+
+// NewWorkflowOutput is the workflow started, as its canvas.
+type NewWorkflowOutput struct {
+	Body CanvasView
+}
+
+// WorkflowTemplatesOutput lists the templates.
+type WorkflowTemplatesOutput struct {
+	Body struct {
+		Templates []workflow.Template `json:"templates"`
+	}
 }
 
 // WorkflowListOutput lists workflows.
@@ -196,6 +222,7 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 	if h.workflows.reads != nil {
 		h.registerWorkflowViews(api)
 	}
+	h.registerNewWorkflows(api)
 
 	huma.Register(api, huma.Operation{
 		OperationID:  "decide-workflow",
@@ -270,7 +297,7 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 		Method:        http.MethodPost,
 		Path:          "/api/v1/workflows/{workflow_id}/messages",
 		Summary:       "Talk to the conversation agent about a workflow",
-		Description:   "The agent (ReAct) loops Thought → Action → Observation over get_workflow, get_node, ask_user and the decisions (each through the Coordinator: a rejection is what it observes) for at most 6 steps, then replies. 202 at once; every step is an event on the workflow's stream (towow.conversation.step, .replied). An empty or over-long text: 422 TOWOW_WORKFLOW_005.",
+		Description:   "The agent (ReAct) loops Thought → Action → Observation over get_workflow, get_node, ask_user, approve_node and reject_node (a waiting approval answered in the name of the message's author, who must be its approver) and the decisions (each through the Coordinator: a rejection is what it observes) for at most 6 steps, then replies. 202 at once; every step is an event on the workflow's stream (towow.conversation.step, .replied). An empty or over-long text: 422 TOWOW_WORKFLOW_005.",
 		Tags:          []string{"workflows"},
 		DefaultStatus: http.StatusAccepted,
 		MaxBodyBytes:  16 << 10,
@@ -335,17 +362,24 @@ func (h *workflowHandlers) registerWorkflowViews(api huma.API) {
 		OperationID: "list-workflows",
 		Method:      http.MethodGet,
 		Path:        "/api/v1/workflows",
-		Summary:     "The workflow a root demand's agreement became (an empty list before the agreement, or without one)",
+		Summary:     "The workflow a root demand's agreement became (an empty list before the agreement, or without one); without demand_id, the caller's own workflows",
 		Tags:        []string{"workflows"},
 	}, func(ctx context.Context, in *WorkflowListInput) (*WorkflowListOutput, error) {
 		out := &WorkflowListOutput{}
 		out.Body.Workflows = []WorkflowView{}
+		if in.DemandID == "" {
+			return h.ownWorkflows(ctx, in.MinCursor)
+		}
 		st, err := h.workflows.freshWorkflow(ctx, workflow.WorkflowIDFor(in.DemandID))
 		if err != nil {
 			return nil, err
 		}
 		if st.Workflow.Exists() {
-			out.Body.Workflows = append(out.Body.Workflows, workflowView(st.Workflow))
+			v, err := h.workflows.view(ctx, st.Workflow)
+			if err != nil {
+				return nil, err
+			}
+			out.Body.Workflows = append(out.Body.Workflows, v)
 		}
 		return out, nil
 	})
@@ -361,7 +395,71 @@ func (h *workflowHandlers) registerWorkflowViews(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		return &WorkflowOutput{Body: workflowView(w)}, nil
+		v, err := h.workflows.view(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		return &WorkflowOutput{Body: v}, nil
+	})
+}
+
+// ownWorkflows lists the caller's workflows (the operator's: everyone's),
+// newest first.
+func (h *workflowHandlers) ownWorkflows(ctx context.Context, m MinCursor) (*WorkflowListOutput, error) {
+	if err := waitFor(ctx, h.workflows.reads, m, projections.Workflows{}.Name()); err != nil {
+		return nil, err
+	}
+	p := principalOf(ctx)
+	user := p.ID
+	if p.IsAdmin() {
+		user = ""
+	}
+	ws, err := h.workflows.reads.UserWorkflows(ctx, user, maxListedWorkflows)
+	if err != nil {
+		return nil, problem(err)
+	}
+	out := &WorkflowListOutput{}
+	out.Body.Workflows = []WorkflowView{}
+	for _, w := range ws {
+		v, err := h.workflows.view(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		out.Body.Workflows = append(out.Body.Workflows, v)
+	}
+	return out, nil
+}
+
+// registerNewWorkflows registers starting a workflow of one's own and its
+// templates.
+func (h *workflowHandlers) registerNewWorkflows(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "workflow-templates", Method: http.MethodGet, Path: "/api/v1/workflows/templates",
+		Summary: "The templates a workflow of one's own may start from", Tags: []string{"workflows"},
+	}, func(ctx context.Context, _ *struct{}) (*WorkflowTemplatesOutput, error) {
+		out := &WorkflowTemplatesOutput{}
+		out.Body.Templates = workflow.Templates
+		return out, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "create-workflow", Method: http.MethodPost, Path: "/api/v1/workflows", DefaultStatus: http.StatusCreated,
+		Summary:     "Start a workflow of one's own, empty or from a template, then build it on its canvas or in its conversation",
+		Description: "The caller owns it and answers its approvals. It has no negotiation behind it, so no participants and no task steps; its other steps (approval, wait, http, milestone) are added by decisions, the canvas or the conversation as on any workflow.",
+		Tags:        []string{"workflows"}, MaxBodyBytes: 4 << 10,
+	}, func(ctx context.Context, in *NewWorkflowInput) (*NewWorkflowOutput, error) {
+		p := principalOf(ctx)
+		if !p.IsUser() {
+			return nil, newProblem(http.StatusForbidden, CodeForbidden, "a workflow belongs to a person: sign in as a user")
+		}
+		w, pos, err := h.commands.CreateWorkflow(ctx, p.ID, in.Body.Title, in.Body.Template)
+		if err != nil {
+			return nil, problem(err)
+		}
+		v, err := h.workflows.canvasView(ctx, w, pos)
+		if err != nil {
+			return nil, err
+		}
+		return &NewWorkflowOutput{Body: v}, nil
 	})
 }
 

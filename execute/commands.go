@@ -127,6 +127,35 @@ func (s *Commands) Approve(ctx context.Context, workflowID, nodeID, userID strin
 	return pos, err
 }
 
+// CreateWorkflow starts a person's own workflow (workflow.NewWorkflow),
+// empty or from a template, and returns it with the position written.
+// ErrNewWorkflowInvalid for an unknown template or a bad title; nothing
+// is written then.
+func (s *Commands) CreateWorkflow(ctx context.Context, userID, title, template string) (*workflow.Workflow, int64, error) {
+	id, err := uow.NewID("wf-", 6)
+	if err != nil {
+		return nil, 0, err
+	}
+	created, err := workflow.NewWorkflow(workflow.NewInput{WorkflowID: id, UserID: userID, Title: title, Template: template, Now: s.p.cfg.Now()})
+	if err != nil {
+		return nil, 0, err
+	}
+	var w *workflow.Workflow
+	_, pos, err := s.p.changeWorkflow(ctx, "create workflow", id, userActor(userID), "workflow:"+id, nil,
+		func(cur *workflow.Workflow, _ *workflow.Conversation) (workflowChange, error) {
+			if cur.Exists() {
+				return workflowChange{}, fmt.Errorf("workflow %s exists already", id)
+			}
+			w = &workflow.Workflow{}
+			w.Apply(created)
+			return workflowChange{events: []event.Payload{created}}, nil
+		})
+	if err != nil {
+		return nil, 0, err
+	}
+	return w, pos, nil
+}
+
 func (s *Commands) requireWorkflow(ctx context.Context, workflowID string) error {
 	v, err := s.p.store.StreamVersion(ctx, workflow.WorkflowStream(workflowID))
 	if err != nil {

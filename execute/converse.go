@@ -2,6 +2,7 @@ package execute
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -47,16 +48,11 @@ func (wk *ConverseWorker) Work(ctx context.Context, j *river.Job[ConverseArgs]) 
 	if a.Step > workflow.MaxAgentSteps {
 		step = workflow.AgentStep{Thought: "步数已用完", Reply: fmt.Sprintf("我已经尝试了 %d 步仍未完成，请换一种说法或直接在画布上修改。", workflow.MaxAgentSteps)}
 	} else {
-		var history []workflow.Turn
-		for _, t := range conv.Turns {
-			if t.Done && t.MessageID != a.MessageID {
-				history = append(history, t)
-			}
-		}
+		summary, history, _ := conv.Context(a.WorkflowID, a.MessageID)
 		st := llm.StateOf(w)
 		st.Names = e.names(ctx, w.Participants)
-		s, c, err := llm.Call(ctx, e.llm, llm.Converse, llm.ConverseInput{Workflow: st, History: history, Message: turn.Text,
-			Steps: turn.Steps, Now: e.cfg.Now()})
+		s, c, err := llm.Call(ctx, e.llm, llm.Converse, llm.ConverseInput{Workflow: st, Summary: summary, History: history,
+			Since: turn.Since, Message: turn.Text, Steps: turn.Steps, Now: e.cfg.Now(), Speaker: turn.UserID})
 		if err != nil {
 			return err
 		}
@@ -70,6 +66,9 @@ func (wk *ConverseWorker) Work(ctx context.Context, j *river.Job[ConverseArgs]) 
 				return workflowChange{}, nil
 			}
 			evs, next, callFor := e.act(w, turn, a.Step, step, seen)
+			if _, _, due := conv.Context(a.WorkflowID, a.MessageID); due != nil {
+				evs = append([]event.Payload{due}, evs...) // the context this step was planned on, recorded once
+			}
 			ch := workflowChange{events: evs, callFor: callFor}
 			if next > 0 {
 				ch.jobs = []uow.Job{{Args: ConverseArgs{WorkflowID: a.WorkflowID, MessageID: a.MessageID, Step: next}}}
@@ -124,6 +123,8 @@ func (e *Process) act(w *workflow.Workflow, turn *workflow.Turn, n int, s workfl
 		rec.Observation = describeWorkflow(w)
 	case workflow.ToolGetNode:
 		rec.Observation = describeNode(w, s.Args.NodeID)
+	case workflow.ToolApprove, workflow.ToolReject:
+		return e.answerApproval(w, turn, rec, s), n + 1, workflow.EventConversationStep
 	case workflow.ToolAskUser:
 		rec.Observation = "asked the person"
 		return []event.Payload{rec, &workflow.ConversationReplied{WorkflowID: w.ID, MessageID: turn.MessageID, Reply: s.Args.Reason,
@@ -169,6 +170,41 @@ func (e *Process) act(w *workflow.Workflow, turn *workflow.Turn, n int, s workfl
 		return append(evs, rec), n + 1, workflow.EventConversationStep
 	}
 	return []event.Payload{rec}, n + 1, workflow.EventConversationStep
+}
+
+// answerApproval gives the person's answer to a running approval
+// (approve_node, reject_node): in the name of the message's author, who
+// must be the node's approver, and only with enough confidence. Refused,
+// nothing but the step is written and the observation says why, in the
+// shape of a validator's refusal ("refused by rule <rule>: <reason>";
+// the rules: confidence, approver, node_state, references).
+func (e *Process) answerApproval(w *workflow.Workflow, turn *workflow.Turn, rec *workflow.ConversationStep, s workflow.AgentStep) []event.Payload {
+	approve := s.Tool == workflow.ToolApprove
+	refuse := func(rule, reason string) []event.Payload {
+		rec.Rejected = true
+		rec.Observation = fmt.Sprintf("refused by rule %s: %s", rule, reason)
+		return []event.Payload{rec}
+	}
+	if s.Confidence < workflow.MinApprovalConfidence {
+		return refuse("confidence", fmt.Sprintf("an approval is answered only when the person clearly asks for it (confidence %.2f < %.2f): ask them",
+			s.Confidence, workflow.MinApprovalConfidence))
+	}
+	evs, err := w.Approve(s.Args.NodeID, turn.UserID, approve, s.Args.Reason, e.cfg.Now())
+	var ee *event.Error
+	switch {
+	case err == nil:
+	case errors.Is(err, workflow.ErrNotApprover) && errors.As(err, &ee):
+		return refuse("approver", ee.Message)
+	case errors.Is(err, workflow.ErrNodeNotOpen):
+		return refuse("node_state", fmt.Sprintf("node %s is not waiting for an approval (it is %s)", s.Args.NodeID, w.Run(s.Args.NodeID).Status))
+	default:
+		return refuse("references", fmt.Sprintf("no approval node %s", s.Args.NodeID))
+	}
+	rec.Observation = "rejected: the step failed, and the workflow with it"
+	if approve {
+		rec.Observation = "approved: the step is completed"
+	}
+	return append(evs, rec)
 }
 
 // describeWorkflow is get_workflow's observation.

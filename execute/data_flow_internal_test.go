@@ -28,8 +28,9 @@ type receiver struct {
 }
 
 type received struct {
-	Path string
-	Body map[string]any
+	Method, Path string
+	Body         map[string]any
+	Raw          []byte
 }
 
 func newReceiver(t *testing.T, answer string) *receiver {
@@ -39,7 +40,7 @@ func newReceiver(t *testing.T, answer string) *receiver {
 		var body map[string]any
 		_ = json.Unmarshal(b, &body)
 		rc.mu.Lock()
-		rc.got = append(rc.got, received{Path: r.URL.EscapedPath(), Body: body})
+		rc.got = append(rc.got, received{Method: r.Method, Path: r.URL.EscapedPath(), Body: body, Raw: b})
 		rc.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Path == "/a" {
@@ -162,6 +163,42 @@ func TestHTTPDataFlow(t *testing.T) {
 			}
 			if out := wf.Run("a").Result.Output; out["venue.address"] != "望京 SOHO 3号" || out["status"] != "200" || out["seats"] != "40" {
 				t.Fatalf("a's output %v", out)
+			}
+		})
+	}
+}
+
+// TestHTTPMethods: an http node sends the method it names (POST when it
+// names none); a GET and a DELETE send no body, the others their body as
+// JSON; the result names the method.
+func TestHTTPMethods(t *testing.T) {
+	tests := []struct {
+		method, sent string
+		body         bool
+	}{{"", "POST", true}, {"POST", "POST", true}, {"PUT", "PUT", true}, {"PATCH", "PATCH", true}, {"GET", "GET", false},
+		{"DELETE", "DELETE", false}}
+	for _, tc := range tests {
+		t.Run(tc.sent, func(t *testing.T) {
+			rc := newReceiver(t, "")
+			u, _ := url.Parse(rc.srv.URL)
+			n := workflow.WorkflowNode{ID: "h", Type: workflow.NodeHTTP, Title: "调用", URL: rc.srv.URL + "/h", Method: tc.method}
+			if tc.body {
+				n.Body = map[string]string{"k": "v"}
+			}
+			wf := &workflow.Workflow{}
+			wf.Apply(&workflow.WorkflowCreated{WorkflowID: "wf-m", Title: "m", Nodes: []workflow.WorkflowNode{n}})
+			e := &Process{cfg: Config{HTTPAllow: []string{u.Host}, Now: time.Now, JobTimeout: time.Minute}, httpClient: rc.srv.Client()}
+			res, failure, _ := e.post(context.Background(), wf, wf.Node("h"), 1)
+			if res == nil {
+				t.Fatalf("failed: %s", failure)
+			}
+			got := rc.requests()
+			if len(got) != 1 || got[0].Method != tc.sent || !strings.HasPrefix(res.Summary, tc.sent+" ") {
+				t.Fatalf("requests %+v, result %q", got, res.Summary)
+			}
+			sent, _ := got[0].Body["body"].(map[string]any)
+			if tc.body != (sent["k"] == "v") || (!tc.body && len(got[0].Raw) != 0) {
+				t.Fatalf("%s sent %q", tc.sent, got[0].Raw)
 			}
 		})
 	}

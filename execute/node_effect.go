@@ -155,8 +155,8 @@ const (
 	maxHTTPError  = workflow.MaxHTTPBodyKept
 )
 
-// post sends an http node's request: its body and the node's identity as
-// JSON, with an Idempotency-Key naming the attempt; its URL and body
+// post sends an http node's request (a POST, PUT or PATCH with its body
+// and the node's identity as JSON; a GET or DELETE with no body), with an Idempotency-Key naming the attempt; its URL and body
 // values rendered first (workflow.Workflow.RenderNode: the references to
 // earlier nodes' results replaced by their values), the rendered URL's
 // host checked against the allow list. It returns the result (the output:
@@ -171,19 +171,25 @@ func (e *Process) post(ctx context.Context, w *workflow.Workflow, node *workflow
 	if !workflow.HostAllowed(n.URL, e.cfg.HTTPAllow) {
 		return nil, "the host of " + n.URL + " is no longer on the allow list", false
 	}
-	body, err := json.Marshal(map[string]any{"workflow_id": w.ID, "node_id": n.ID, "demand_id": w.DemandID, "attempt": attempt,
-		"title": n.Title, "body": n.Body})
-	if err != nil {
-		return nil, err.Error(), false
+	var payload io.Reader
+	if n.SendsBody() {
+		body, err := json.Marshal(map[string]any{"workflow_id": w.ID, "node_id": n.ID, "demand_id": w.DemandID, "attempt": attempt,
+			"title": n.Title, "body": n.Body})
+		if err != nil {
+			return nil, err.Error(), false
+		}
+		payload = bytes.NewReader(body)
 	}
 	timeout := min(n.Timeout(e.cfg.Now()), e.cfg.JobTimeout-5*time.Second)
 	ctx, cancel := context.WithTimeout(ctx, max(timeout, time.Second))
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.URL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, n.HTTPMethod(), n.URL, payload)
 	if err != nil {
 		return nil, err.Error(), false
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Idempotency-Key", fmt.Sprintf("%s/%s/%d", w.ID, n.ID, attempt))
 	resp, err := e.httpClient.Do(req)
 	if err != nil {
@@ -199,6 +205,6 @@ func (e *Process) post(ctx context.Context, w *workflow.Workflow, node *workflow
 		quoted := strings.ToValidUTF8(string(got[:min(len(got), maxHTTPError)]), "")
 		return nil, fmt.Sprintf("%s answered %d: %s", n.URL, resp.StatusCode, strings.TrimSpace(quoted)), retry
 	}
-	return &workflow.NodeResult{Summary: fmt.Sprintf("POST %s → %d", n.URL, resp.StatusCode), By: event.ActorSystem,
+	return &workflow.NodeResult{Summary: fmt.Sprintf("%s %s → %d", n.HTTPMethod(), n.URL, resp.StatusCode), By: event.ActorSystem,
 		Output: workflow.HTTPOutput(resp.StatusCode, got)}, "", false
 }

@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -67,7 +68,7 @@ func (e *Process) changeWorkflow(ctx context.Context, step, workflowID, actor, c
 		ch.events = append(ch.events, workflow.ReportsFor(w, conv, ch.events, int64(v))...)
 		appended = ch.events
 		return &uow.Plan{Jobs: append(e.workflowReactions(before, w, ch.events), ch.jobs...), Appends: []uow.Append{{
-			Stream: workflow.WorkflowStream(workflowID), Expected: v, Events: ch.events, Meta: uow.Meta(w.DemandID, actor, cause),
+			Stream: workflow.WorkflowStream(workflowID), Expected: v, Events: ch.events, Meta: uow.Meta(cmp.Or(w.DemandID, w.ID), actor, cause),
 			Call: call, CallFor: ch.callFor}}}, nil
 	})
 	if err != nil {

@@ -3,10 +3,12 @@ package execute_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -255,6 +257,20 @@ func (r *racing) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	return r.Provider.Complete(ctx, req)
 }
 
+// agreedWorkflow submits the sample demand as user_alice and waits for
+// the workflow its agreement becomes: the demand's id and the workflow's.
+func agreedWorkflow(t *testing.T, h *writetest.Harness) (demandID, workflowID string) {
+	t.Helper()
+	sub, err := h.C.SubmitDemand(context.Background(), "user_alice", writetest.SampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Wait(sub.DemandID, 30*time.Second)
+	id := workflow.WorkflowIDFor(sub.DemandID)
+	h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	return sub.DemandID, id
+}
+
 // TestConversationReplans: a step planned on a version the workflow left
 // while the agent thought is refused by the version rule (recorded) and
 // planned again on the new version, not reported as the agent's failure.
@@ -262,13 +278,7 @@ func TestConversationReplans(t *testing.T) {
 	r := &racing{Provider: builtin.New()}
 	h := writetest.New(t, writetest.Opts{Provider: r})
 	ctx := context.Background()
-	sub, err := h.C.SubmitDemand(ctx, "user_alice", writetest.SampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Wait(sub.DemandID, 30*time.Second)
-	id := workflow.WorkflowIDFor(sub.DemandID)
-	h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	demandID, id := agreedWorkflow(t, h)
 	r.before = func() { // a canvas edit lands while the agent plans: one version sequence for both
 		if _, _, err := h.C.ChangeCanvas(ctx, id, workflow.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
 			Changes: []workflow.CanvasChange{{Type: workflow.CanvasNodeUpdated, NodeID: "milestone-4",
@@ -285,7 +295,7 @@ func TestConversationReplans(t *testing.T) {
 		t.Fatalf("v%d %q %q", w.Version, w.Node("milestone-2").Due, w.Node("milestone-4").Due)
 	}
 	var versionRefusals int
-	for _, e := range h.Events(sub.DemandID) {
+	for _, e := range h.Events(demandID) {
 		if e.Type == workflow.EventDecisionRejected {
 			versionRefusals++
 		}
@@ -456,5 +466,76 @@ func TestPeopleDoTasks(t *testing.T) {
 	w = h.WaitWorkflow(id, time.Second, func(*workflow.Workflow) bool { return true })
 	if r := w.Run(first); r.Status != workflow.NodeStatusRunning || r.Result != nil {
 		t.Fatalf("the twin's task %s: %+v, want it still waiting for its person", first, r)
+	}
+}
+
+// capturing is the builtin brain, keeping the conversation prompts it is
+// asked.
+type capturing struct {
+	llm.Provider
+	mu      sync.Mutex
+	prompts []string
+}
+
+func (c *capturing) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if req.Key == llm.PromptConverse {
+		c.mu.Lock()
+		c.prompts = append(c.prompts, req.Prompt)
+		c.mu.Unlock()
+	}
+	return c.Provider.Complete(ctx, req)
+}
+
+func (c *capturing) last() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.prompts[len(c.prompts)-1]
+}
+
+// TestConversationContextBounded: a colleague's canvas edit between two
+// messages reaches the agent as an observation (and the person hears of it
+// by name); after more turns than the agent reads in full, the older ones
+// are summarised once, recorded on the stream, and the prompt carries the
+// summary instead of those turns.
+func TestConversationContextBounded(t *testing.T) {
+	c := &capturing{Provider: builtin.New()}
+	h := writetest.New(t, writetest.Opts{Provider: c})
+	ctx := context.Background()
+	demandID, id := agreedWorkflow(t, h)
+	first := h.Say(id, "第一个问题：现在怎么样了")
+	if !strings.Contains(first.Reply, "上次之后没有新的变化") {
+		t.Fatalf("the first reply: %q", first.Reply)
+	}
+	if _, _, err := h.C.ChangeCanvas(ctx, id, workflow.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
+		Changes: []workflow.CanvasChange{{Type: workflow.CanvasNodeUpdated, NodeID: "milestone-4",
+			Data: &workflow.CanvasNodeData{NodeChanges: workflow.NodeChanges{Due: new("下周")}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	second := h.Say(id, "现在怎么样了")
+	if len(second.Since) != 1 || second.Since[0].By != "user:bob" || !strings.Contains(second.Reply, "bob 修改了「") ||
+		!strings.Contains(c.last(), "update_node by user:bob on milestone-4") {
+		t.Fatalf("the second turn: %+v", second)
+	}
+	for i := range workflow.HistoryTurns {
+		h.Say(id, fmt.Sprintf("第%d次问：怎么样了", i+3))
+	}
+	var summaries []*workflow.ConversationSummarized
+	for _, e := range h.Events(demandID) {
+		if e.Type == workflow.EventConversationSummarized {
+			p, err := e.Decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			summaries = append(summaries, p.(*workflow.ConversationSummarized))
+		}
+	}
+	if len(summaries) != 1 || summaries[0].Through != first.MessageID || summaries[0].Turns != 1 {
+		t.Fatalf("summaries %+v, want one of the first turn", summaries)
+	}
+	prompt := c.last()
+	older := prompt[strings.Index(prompt, "## 更早的对话（摘要）"):strings.Index(prompt, "## 之前的对话")]
+	recent := prompt[strings.Index(prompt, "## 之前的对话"):strings.Index(prompt, "## 用户现在说")]
+	if !strings.Contains(older, "第一个问题") || strings.Contains(recent, "第一个问题") || strings.Count(recent, "- 用户：") != workflow.HistoryTurns {
+		t.Fatalf("the prompt's context:\n%s\n%s", older, recent)
 	}
 }

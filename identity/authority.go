@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 )
 
@@ -46,6 +48,9 @@ type Authority struct {
 	login *Verifier
 	// endpoint is the provider's authorization and token endpoints.
 	endpoint oauth2.Endpoint
+	// provider answers the userinfo requests of a sign-in (nil in local
+	// mode).
+	provider *oidc.Provider
 }
 
 // LoginConfig is the console's OAuth client for the authorization code
@@ -98,7 +103,7 @@ func NewOIDCWith(ctx context.Context, s *Signer, cfg OIDCConfig) (*Authority, er
 		return nil, err
 	}
 	a := &Authority{signer: s, bearer: verifierOf(ctx, p, cfg.Issuer, cfg.Audience, cfg.Skew),
-		sessions: s.Verifier(AudienceSession, DefaultSkew), oidc: &cfg, endpoint: p.Endpoint()}
+		sessions: s.Verifier(AudienceSession, DefaultSkew), oidc: &cfg, endpoint: p.Endpoint(), provider: p}
 	if cfg.ClientID != "" {
 		a.login = verifierOf(ctx, p, cfg.Issuer, cfg.ClientID, cfg.Skew)
 	}
@@ -145,4 +150,26 @@ func (a *Authority) MintLocalToken(name string, ttl time.Duration) (string, erro
 		return "", fmt.Errorf("user %q: %s", name, why)
 	}
 	return a.signer.Mint(name, name, AudienceAPI, ttl)
+}
+
+// NameFromUserInfo is a signed-in person's display name from the
+// provider's userinfo endpoint (name, else preferred_username, else
+// email), for a sign-in whose ID token named none: "" when the provider
+// has no such endpoint, refuses or says none.
+func (a *Authority) NameFromUserInfo(ctx context.Context, tok *oauth2.Token) string {
+	if a.provider == nil || tok == nil || tok.AccessToken == "" {
+		return ""
+	}
+	info, err := a.provider.UserInfo(oidc.ClientContext(ctx, issuerClient), oauth2.StaticTokenSource(tok))
+	if err != nil {
+		return ""
+	}
+	var c struct {
+		Name              string `json:"name"`
+		PreferredUsername string `json:"preferred_username"`
+	}
+	if info.Claims(&c) != nil {
+		return ""
+	}
+	return firstOf(strings.TrimSpace(c.Name), strings.TrimSpace(c.PreferredUsername), info.Email)
 }

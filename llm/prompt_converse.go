@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"text/template"
@@ -24,10 +25,11 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 	system:      "你是 ToWow 的工作流对话助手。按 ReAct 方式一步一步地调用工具修改或查询工作流，每次只走一步，以有效 JSON 格式输出。",
 	maxTokens:   1500,
 	temperature: 0.2,
-	funcs:       template.FuncMap{"when": formatNow, "maxSteps": func() int { return workflow.MaxAgentSteps }, "nodeTypes": nodeTypeList},
-	replyKeys:   []string{"thought", "tool", "args", "reply"},
-	validate:    validateConverse,
-	fallback:    fallbackConverse,
+	funcs: template.FuncMap{"when": formatNow, "maxSteps": func() int { return workflow.MaxAgentSteps }, "nodeTypes": nodeTypeList,
+		"minApproval": func() float64 { return workflow.MinApprovalConfidence }},
+	replyKeys: []string{"thought", "tool", "args", "reply"},
+	validate:  validateConverse,
+	fallback:  fallbackConverse,
 	template: `# 工作流对话
 
 ## 你的角色
@@ -43,10 +45,11 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 - 标题：{{if .Workflow.Title}}{{.Workflow.Title}}{{else}}未命名{{end}}
 - 状态：{{if .Workflow.Status}}{{.Workflow.Status}}{{else}}未知{{end}}（draft 草稿可修改和执行；running 执行中；completed、failed、cancelled 已结束）
 - 版本：{{.Workflow.Version}}
+- 正在和你说话的用户：{{if .Speaker}}{{.Speaker}}{{else}}未知{{end}}
 - 参与者（task 节点只能分配给他们）：{{if .Workflow.Participants}}{{range $i, $id := .Workflow.Participants}}{{if $i}}、{{end}}{{with index $.Workflow.Names $id}}{{.}}（{{$id}}）{{else}}{{$id}}{{end}}{{end}}{{else}}无{{end}}
 
 ### 节点
-{{if .Workflow.Nodes}}{{range .Workflow.Nodes}}- id ` + "`" + `{{.ID}}` + "`" + `｜类型 {{.Type}}｜标题：{{.Title}}{{if .AssigneeID}}｜负责人：{{.AssigneeID}}{{end}}{{if .Role}}（{{.Role}}）{{end}}｜截止：{{if .Due}}{{.Due}}{{else}}未定{{end}}｜状态：{{if .Status}}{{.Status}}{{else}}pending{{end}}{{if .Error}}｜错误：{{.Error}}{{end}}{{if .Result}}｜结果：{{.Result}}{{end}}
+{{if .Workflow.Nodes}}{{range .Workflow.Nodes}}- id ` + "`" + `{{.ID}}` + "`" + `｜类型 {{.Type}}｜标题：{{.Title}}{{if .AssigneeID}}｜负责人：{{.AssigneeID}}{{end}}{{if .Role}}（{{.Role}}）{{end}}{{if .Approver}}｜审批人：{{.Approver}}{{end}}{{if .URL}}｜{{if .Method}}{{.Method}}{{else}}POST{{end}} {{.URL}}{{end}}｜截止：{{if .Due}}{{.Due}}{{else}}未定{{end}}｜状态：{{if .Status}}{{.Status}}{{else}}pending{{end}}{{if .Error}}｜错误：{{.Error}}{{end}}{{if .Result}}｜结果：{{.Result}}{{end}}
 {{end}}{{else}}工作流还没有节点。
 {{end}}
 ### 依赖（A → B：A 完成后 B 才开始）
@@ -57,14 +60,16 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 - **get_workflow**：查看整个工作流的最新状态。args：` + "`" + `{}` + "`" + `
 - **get_node**：查看一个节点的详情（状态、错误、结果），比如用户问某个任务为什么失败。args：` + "`" + `{"node_id": "节点 id"}` + "`" + `
 - **ask_user**：请求不清楚时向用户提问（不确定指哪个节点、缺少时间或负责人）；问题写在 reason 里，本轮随之结束。args：` + "`" + `{"reason": "要问用户的问题"}` + "`" + `
-- **create_node**：新增节点。args：` + "`" + `{"node": {"type": "{{nodeTypes}}", "title": "标题", "description": "说明", "assignee_id": "负责人（仅 task，必须是参与者）", "role": "角色", "due": "截止时间"}, "after": ["在这些节点之后"], "before": ["在这些节点之前"]}` + "`" + `
-- **update_node**：修改节点，只写要改的字段。args：` + "`" + `{"node_id": "节点 id", "changes": {"title": "…", "description": "…", "assignee_id": "…", "role": "…", "due": "…"}}` + "`" + `
+- **create_node**：新增节点。args：` + "`" + `{"node": {"type": "{{nodeTypes}}", "title": "标题", "description": "说明", "assignee_id": "负责人（仅 task，必须是参与者）", "role": "角色", "due": "截止时间", "approver": "审批人（仅 approval，默认是需求的发起人）", "url": "仅 http", "method": "仅 http：GET、POST、PUT、PATCH、DELETE", "body": {"键": "值（可引用前面节点的输出：{{"{{"}}nodes.节点id.output.字段{{"}}"}}）"}, "wait_until": "仅 wait，RFC 3339 时间"}, "after": ["在这些节点之后"], "before": ["在这些节点之前"]}` + "`" + `
+- **update_node**：修改节点，只写要改的字段。args：` + "`" + `{"node_id": "节点 id", "changes": {"title": "…", "description": "…", "assignee_id": "…", "role": "…", "due": "…", "approver": "…", "url": "…", "method": "…", "body": {}, "wait_until": "…", "timeout_seconds": 30, "max_attempts": 3}}` + "`" + `
 - **delete_node**：删除节点（连同它的依赖）。args：` + "`" + `{"node_id": "节点 id"}` + "`" + `
 - **connect**：加一条依赖，from 完成后 to 才开始。args：` + "`" + `{"from": "节点 id", "to": "节点 id"}` + "`" + `
 - **disconnect**：去掉一条依赖。args：` + "`" + `{"from": "节点 id", "to": "节点 id"}` + "`" + `
 - **move_node**：只在画布上移动节点（不改变执行）。args：` + "`" + `{"node_id": "节点 id", "position": {"x": 0, "y": 0}}` + "`" + `
 - **execute_workflow**：开始执行工作流（仅草稿状态）。args：` + "`" + `{}` + "`" + `
 - **cancel_workflow**：取消工作流。args：` + "`" + `{"reason": "取消原因"}` + "`" + `
+- **approve_node**：以用户本人的名义批准一个正在等待审批（running）的 approval 节点，节点随之完成。args：` + "`" + `{"node_id": "节点 id", "reason": "审批意见（可空）"}` + "`" + `
+- **reject_node**：以用户本人的名义拒绝一个正在等待审批的 approval 节点，节点失败，工作流随之失败。args：` + "`" + `{"node_id": "节点 id", "reason": "拒绝理由"}` + "`" + `
 
 ## 规则
 1. 只使用上面列出的节点 id，**不要编造 id**；用户按标题说节点时，找到对应的 id；对不上或有多个可能时，用 ask_user 问清楚。
@@ -73,13 +78,25 @@ var Converse = define(Prompt[ConverseInput, ConverseReply, workflow.AgentStep]{
 4. 每个修改（create_node、update_node、delete_node、connect、disconnect、move_node、execute_workflow、cancel_workflow）都由协调器校验。被拒绝时，观察里会写明规则和原因：请认真阅读，能改正就改正后再试，否则回复用户解释原因；**不要重复同一个被拒绝的动作**。
 5. 动作成功、用户的请求已经完成时，回复用户说明改了什么或查到了什么。
 6. 不确定用户的意思时，宁可 ask_user，也不要猜着修改。
-7. 用用户的语言回复（用户说中文就用中文，说英文就用英文），简洁具体。
+7. 只有用户在这条消息里**明确**要求批准或拒绝某个审批时，才调用 approve_node 或 reject_node（confidence 至少 {{minApproval}}）；审批只能由它的审批人本人给出，你是替正在说话的用户操作。
+8. 用户要加什么类型的节点，就用那个类型：审批用 approval，等待到某个时间用 wait（wait_until 用 RFC 3339 时间），调用接口用 http（url、method、body），到期自动完成的节点用 milestone，由参与者完成的工作用 task。
+9. 回复里不要出现节点 id、工具名、规则名或版本号：用节点的标题和参与者的名字。
+10. 用用户的语言回复（用户说中文就用中文，说英文就用英文），简洁具体。
 
+## 更早的对话（摘要）
+{{if .Summary}}{{.Summary}}
+{{else}}没有更早的对话。
+{{end}}
 ## 之前的对话
-{{if .History}}{{range .History}}- 用户：{{.Text}}
+{{if .History}}{{range .History}}{{if .Report}}- 助手主动汇报：{{.Reply}}
+{{else}}- 用户：{{.Text}}
 {{range .Steps}}  - 动作：{{if .Action.Tool}}{{.Action.Tool}} {{compact .Action.Args}}{{else}}回复{{end}}{{if .Rejected}}（被拒绝）{{end}}{{if .Observation}} → 观察：{{.Observation}}{{end}}
 {{end}}{{if .Reply}}  - 助手：{{.Reply}}
-{{end}}{{end}}{{else}}这是本次对话的第一条消息。
+{{end}}{{end}}{{end}}{{else}}这是本次对话的第一条消息。
+{{end}}
+## 自你上次回复以来工作流的变化（观察）
+{{if .Since}}{{range .Since}}- {{.String}}
+{{end}}{{else}}没有变化。
 {{end}}
 ## 用户现在说
 {{.Message}}
@@ -157,6 +174,9 @@ func StateOf(w *workflow.Workflow) WorkflowState {
 	for _, n := range w.Nodes {
 		r := w.Run(n.ID)
 		ns := NodeState{WorkflowNode: n, Status: r.Status, Error: r.Error}
+		if n.Type == workflow.NodeApproval {
+			ns.Approver = w.ApproverOf(n) // who answers it, the owner when it names no one
+		}
 		if r.Result != nil {
 			ns.Result = r.Result.Summary
 		}
@@ -169,10 +189,19 @@ func StateOf(w *workflow.Workflow) WorkflowState {
 // next step (a tool call or the reply) on the workflow as it is now.
 type ConverseInput struct {
 	Workflow WorkflowState
-	History  []workflow.Turn             // earlier turns (done)
-	Message  string                      // what the person said now
-	Steps    []workflow.ConversationStep // this turn's steps so far
-	Now      time.Time
+	// Summary sums up the turns older than History ("" when there are
+	// none).
+	Summary string
+	History []workflow.Turn // the latest earlier turns (done), at most workflow.HistoryTurns
+	// Since is what happened to the workflow since the person's last
+	// message (others' edits, node results, the run's end).
+	Since   []workflow.Change
+	Message string                      // what the person said now
+	Steps   []workflow.ConversationStep // this turn's steps so far
+	Now     time.Time
+	// Speaker is the user who sent the message: the agent answers an
+	// approval in their name.
+	Speaker string
 }
 
 // ConverseReply is prompt 11's reply (对话): one ReAct step of the
@@ -283,12 +312,13 @@ const defaultStepConfidence = 0.5
 // and resolved against the workflow (exactly, else case-insensitively or by
 // a node's exact title when that names one node), and ids that name no node
 // are kept as written: the Coordinator refuses them, and the agent reads
-// why. The confidence is clamped to 0-1 (percentages scaled; absent: 0.5). A
+// why. What the person reads (a reply, ask_user's question) keeps no
+// engine words (plainReply). The confidence is clamped to 0-1 (percentages scaled; absent: 0.5). A
 // reply step has no arguments.
 func validateConverse(raw *ConverseReply, in *ConverseInput) (workflow.AgentStep, error) {
 	out := workflow.AgentStep{
 		Thought:    clip(string(raw.Thought), maxTextRunes),
-		Reply:      clip(string(raw.Reply), maxTextRunes),
+		Reply:      plainReply(clip(string(raw.Reply), maxTextRunes), !hasHan(in.Message) && strings.TrimSpace(in.Message) != ""),
 		Confidence: confidenceFraction(raw.Confidence, defaultStepConfidence),
 	}
 	if tool := strings.TrimSpace(string(raw.Tool)); tool != "" {
@@ -314,6 +344,9 @@ func validateConverse(raw *ConverseReply, in *ConverseInput) (workflow.AgentStep
 	out.Args = cleanArgs(raw.Args.V, in)
 	if out.Tool == workflow.ToolAskUser && out.Args.Reason == "" {
 		out.Args.Reason = out.Reply
+	}
+	if out.Tool == workflow.ToolAskUser {
+		out.Args.Reason = plainReply(out.Args.Reason, !hasHan(in.Message) && strings.TrimSpace(in.Message) != "")
 	}
 	if out.Tool == workflow.ToolAskUser && out.Args.Reason == "" {
 		return workflow.AgentStep{}, invalid("ask_user without a question (args.reason)")
@@ -371,6 +404,38 @@ func nodeRef(nodes []NodeState, s string) string {
 		}
 	}
 	return s
+}
+
+// toolWords are the conversation tools in the person's words (Chinese,
+// English), for a reply that names one.
+var toolWords = map[string][2]string{
+	workflow.ToolGetWorkflow: {"查看工作流", "looking at the workflow"}, workflow.ToolGetNode: {"查看步骤", "looking at the step"},
+	workflow.ToolAskUser: {"提问", "asking"}, workflow.ToolApprove: {"批准", "approving"}, workflow.ToolReject: {"拒绝", "rejecting"},
+	string(workflow.DecisionCreateNode): {"新增步骤", "adding a step"}, string(workflow.DecisionUpdateNode): {"修改步骤", "changing a step"},
+	string(workflow.DecisionDeleteNode): {"删除步骤", "removing a step"}, string(workflow.DecisionConnect): {"添加依赖", "adding a dependency"},
+	string(workflow.DecisionDisconnect): {"去掉依赖", "removing a dependency"}, string(workflow.DecisionMoveNode): {"移动步骤", "moving a step"},
+	string(workflow.DecisionExecuteWorkflow): {"开始执行", "starting the run"}, string(workflow.DecisionCancelWorkflow): {"取消执行", "cancelling the run"},
+}
+
+// engineEcho is the Coordinator's own words a model may copy from an
+// observation ("ok: create_node applied, workflow version 3").
+var engineEcho = regexp.MustCompile(`(?i)\bok:\s*[a-z_]+ applied(?:, workflow version \d+)?[.;,]?\s*`)
+
+// plainReply keeps the engine's words out of what the person reads: the
+// Coordinator's "ok: … applied, workflow version n" is dropped and a tool
+// named in the reply becomes what it does, in the person's language.
+func plainReply(reply string, english bool) string {
+	reply = engineEcho.ReplaceAllString(reply, "")
+	for tool, w := range toolWords {
+		if strings.Contains(reply, tool) {
+			word := w[0]
+			if english {
+				word = w[1]
+			}
+			reply = strings.ReplaceAll(reply, tool, word)
+		}
+	}
+	return strings.TrimSpace(reply)
 }
 
 // hasHan reports whether s has a Chinese character (the person writes

@@ -179,6 +179,10 @@ func sampleConverseInput() ConverseInput {
 		Message: "在场地确认之后加一个彩排，由 Zoe 负责",
 		Steps: []workflow.ConversationStep{{WorkflowID: "wf-1", MessageID: "m-2", Step: 1, Action: create, DecisionID: "dec-2", Rejected: true,
 			Observation: "refused by rule assignee: Zoe is not a participant of the agreement (user_agent_bob, user_agent_alice)"}},
-		Now: at.Add(time.Hour),
+		Now:     at.Add(time.Hour),
+		Speaker: "user_alice",
+		Summary: "- 用户：先把工作流看一遍；动作：get_workflow；回复：工作流有 4 个节点。",
+		Since: []workflow.Change{{What: "completed", By: "user_agent_bob", NodeID: "task-1", Detail: "场地已确认"},
+			{What: "create_node", By: "user:user_alice", NodeID: "approval-1", Detail: "预算审批"}},
 	}
 }

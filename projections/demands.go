@@ -26,7 +26,7 @@ func (Demands) Model() Model { return demandsModel }
 var demandsModel = Model{
 	Name: "demands",
 	Types: []event.EventType{negotiation.EventDemandSubmitted, negotiation.EventDemandUnderstood, negotiation.EventDemandAccepted,
-		negotiation.EventNegotiationCompleted, negotiation.EventNegotiationFailed},
+		negotiation.EventNegotiationCompleted, negotiation.EventNegotiationFailed, negotiation.EventNegotiationForked},
 	Apply:    applyDemand,
 	Reset:    (*sqlcdb.Queries).DeleteDemands,
 	Rebuild:  rebuildDemands,
@@ -60,6 +60,9 @@ func applyDemand(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedEv
 			Status: string(status), Outcome: text(string(x.Status)), Payload: e.Payload,
 			RoundsTaken: pgtype.Int4{Int32: int32(x.RoundsTaken), Valid: x.RoundsTaken > 0},
 			Position:    e.Position, RecordedAt: e.RecordedAt, DemandID: x.DemandID})
+	case *negotiation.NegotiationForked:
+		return q.SetDemandForkedFrom(ctx, sqlcdb.SetDemandForkedFromParams{ForkedFrom: x.ForkedFrom, Position: e.Position,
+			RecordedAt: e.RecordedAt, DemandID: x.DemandID})
 	case *negotiation.NegotiationFailed:
 		return q.FailDemand(ctx, sqlcdb.FailDemandParams{
 			Reason: text(string(x.Reason)), ErrorCode: text(x.ErrorCode),
@@ -99,6 +102,9 @@ type DemandView struct {
 	LastPosition    int64           `json:"last_position" doc:"position of the last event folded into this row"`
 	CreatedAt       time.Time       `json:"created_at"`
 	UpdatedAt       time.Time       `json:"updated_at"`
+
+	Participants []string `json:"participants" doc:"the agents the plan assigns, once each: its merged plan (what sub-negotiations added included), else its final proposal; empty before an agreement"`
+	ForkedFrom   string   `json:"forked_from,omitempty" doc:"the demand this one was forked from (what if); absent for a demand that is no fork"`
 }
 
 // GetDemand returns one demand's row, or ErrNotFound.
@@ -161,11 +167,16 @@ func demandViews(rows []sqlcdb.Demand) []DemandView {
 }
 
 func demandView(d sqlcdb.Demand) DemandView {
-	return DemandView{
+	v := DemandView{
 		DemandID: d.DemandID, UserID: d.UserID, RawInput: d.RawInput, RootDemandID: d.RootDemandID,
 		ParentDemandID: d.ParentDemandID.String, ParentChannelID: d.ParentChannelID.String, Depth: int(d.Depth),
 		Status: d.Status, Understanding: d.Understanding, ChannelID: d.ChannelID.String, Outcome: d.Outcome.String,
 		FinalProposal: d.FinalProposal, RoundsTaken: int(d.RoundsTaken.Int32), ErrorCode: d.ErrorCode.String,
 		Cursor: d.SubmittedPosition, LastPosition: d.LastPosition, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
+		Participants: d.Participants, ForkedFrom: d.ForkedFrom.String,
 	}
+	if v.Participants == nil {
+		v.Participants = []string{}
+	}
+	return v
 }

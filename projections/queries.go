@@ -3,6 +3,8 @@ package projections
 import (
 	"context"
 	"fmt"
+
+	"github.com/towow/towow/domain/workflow"
 )
 
 // Queries answers the read side's questions from the read models: what the
@@ -124,6 +126,12 @@ func (q *Queries) SummarizeQuality(ctx context.Context, f QualityFilter) (Qualit
 // Workflow returns a workflow's row (see [GetWorkflow]).
 func (q *Queries) Workflow(ctx context.Context, workflowID string) (WorkflowState, error) {
 	return GetWorkflow(ctx, q.db, workflowID)
+}
+
+// UserWorkflows returns one user's workflows (every user's for ""),
+// newest first.
+func (q *Queries) UserWorkflows(ctx context.Context, userID string, limit int) ([]*workflow.Workflow, error) {
+	return UserWorkflows(ctx, q.db, userID, limit)
 }
 
 // WorkflowTasks returns the running tasks assigned to an agent.

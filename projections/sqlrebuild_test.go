@@ -341,7 +341,7 @@ func (g gen) profile() any {
 func (g gen) event() (evt.EventType, obj, evt.Metadata) {
 	o := obj{}
 	var t evt.EventType
-	switch g.rng.IntN(19) {
+	switch g.rng.IntN(20) {
 	case 0:
 		t = negotiation.EventDemandSubmitted
 		o["demand_id"] = g.demandID()
@@ -368,6 +368,7 @@ func (g gen) event() (evt.EventType, obj, evt.Metadata) {
 		o["demand_id"] = g.demandID()
 		g.put(o, "status", g.pick("finalized", "force_finalized", "failed", ""))
 		g.put(o, "final_proposal", g.proposal())
+		g.put(o, "merged_plan", g.proposal())
 		g.put(o, "rounds_taken", g.rng.IntN(3))
 	case 4:
 		t = negotiation.EventNegotiationFailed
@@ -450,6 +451,11 @@ func (g gen) event() (evt.EventType, obj, evt.Metadata) {
 		g.put(o, "demand_id", g.demandID())
 		g.put(o, "display_name", g.text("Bob"))
 		o["demand_summary"] = "venue"
+	case 18:
+		t = negotiation.EventNegotiationForked
+		o["demand_id"] = g.demandID()
+		g.put(o, "forked_from", g.text(g.demandID()))
+		o["at"] = 12
 	default:
 		t = evt.EventType(g.pick(string(negotiation.EventAgentDeactivated), string(negotiation.EventAgentReactivated),
 			string(negotiation.EventAgentTokenIssued), string(negotiation.EventAgentOnline), string(negotiation.EventAgentOffline)))

@@ -258,7 +258,9 @@ func GetWorkflow(ctx context.Context, db DB, workflowID string) (WorkflowState, 
 // its assignee, a running approval for the demand's user.
 type OpenNode struct {
 	WorkflowID, DemandID, ChannelID, UserID string
-	Node                                    workflow.WorkflowNode
+	// WorkflowTitle is the workflow's title.
+	WorkflowTitle string
+	Node          workflow.WorkflowNode
 }
 
 // WorkflowTasks returns the running task nodes assigned to an agent, by
@@ -281,9 +283,27 @@ func openNodes(ctx context.Context, db DB, t workflow.NodeType, assignee string)
 	}
 	out := make([]OpenNode, len(rows))
 	for i, r := range rows {
-		out[i] = OpenNode{WorkflowID: r.WorkflowID, DemandID: r.DemandID, ChannelID: r.ChannelID, UserID: r.UserID}
+		out[i] = OpenNode{WorkflowID: r.WorkflowID, DemandID: r.DemandID, ChannelID: r.ChannelID, UserID: r.UserID,
+			WorkflowTitle: r.Title}
 		if err := json.Unmarshal(r.Node, &out[i].Node); err != nil {
 			return nil, fmt.Errorf("open %s nodes of %q: node %q of %q: %w", t, assignee, r.NodeID, r.WorkflowID, err)
+		}
+	}
+	return out, nil
+}
+
+// UserWorkflows returns one user's workflows (every user's when userID is
+// empty), newest first, at most limit.
+func UserWorkflows(ctx context.Context, db DB, userID string, limit int) ([]*workflow.Workflow, error) {
+	rows, err := sqlcdb.New(db).ListUserWorkflows(ctx, sqlcdb.ListUserWorkflowsParams{UserID: userID, MaxCount: int32(limit)})
+	if err != nil {
+		return nil, fmt.Errorf("workflows of %q: %w", userID, err)
+	}
+	out := make([]*workflow.Workflow, len(rows))
+	for i, r := range rows {
+		out[i] = &workflow.Workflow{}
+		if err := json.Unmarshal(r.State, out[i]); err != nil {
+			return nil, fmt.Errorf("workflows of %q: row %d: %w", userID, i, err)
 		}
 	}
 	return out, nil

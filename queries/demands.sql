@@ -16,9 +16,16 @@ WHERE demand_id = @demand_id;
 -- name: CompleteDemand :exec
 -- A channel's NegotiationCompleted: finalized and force_finalized complete
 -- the demand, failed fails it. final_proposal is the payload's
--- final_proposal as recorded (RebuildDemands takes it the same way).
+-- final_proposal as recorded (RebuildDemands takes it the same way);
+-- participants are its plan's agents (towow_plan_agents).
 UPDATE demands SET status = @status, outcome = @outcome, final_proposal = nullif(@payload::jsonb -> 'final_proposal', 'null'),
+                   participants = towow_plan_agents(@payload::jsonb),
                    rounds_taken = sqlc.narg('rounds_taken'), last_position = @position, updated_at = @recorded_at
+WHERE demand_id = @demand_id;
+
+-- name: SetDemandForkedFrom :exec
+-- A fork's towow.negotiation.forked: the demand it was forked from.
+UPDATE demands SET forked_from = nullif(@forked_from::text, ''), last_position = @position, updated_at = @recorded_at
 WHERE demand_id = @demand_id;
 
 -- name: FailDemand :exec
@@ -73,16 +80,20 @@ FROM demands d;
 -- payload is detoasted once: (ARRAY[payload])[1] is an untoasted copy, and
 -- OFFSET 0 keeps the planner from copying the expression into every use.
 -- final_proposal is the payload's final_proposal as recorded, as
--- CompleteDemand stores it.
+-- CompleteDemand stores it, participants the last completion's plan's
+-- agents (towow_plan_agents, as CompleteDemand) and forked_from the last
+-- towow.negotiation.forked's.
 WITH ev AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'demand_id', '') AS demand_id,
            d.j ->> 'channel_id' AS channel_id, d.j ->> 'status' AS status, nullif(d.j -> 'final_proposal', 'null') AS final_proposal,
-           (d.j ->> 'rounds_taken')::int AS rounds_taken, d.j ->> 'reason' AS reason, d.j ->> 'error_code' AS error_code
+           (d.j ->> 'rounds_taken')::int AS rounds_taken, d.j ->> 'reason' AS reason, d.j ->> 'error_code' AS error_code,
+           CASE WHEN e.event_type = 'towow.negotiation.completed' THEN to_jsonb(towow_plan_agents(d.j)) END AS participants,
+           d.j ->> 'forked_from' AS forked_from
     FROM events e
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
     WHERE e.global_position <= @head_position
       AND e.event_type IN ('towow.demand.submitted', 'towow.demand.understood', 'towow.demand.accepted',
-                           'towow.negotiation.completed', 'towow.negotiation.failed')
+                           'towow.negotiation.completed', 'towow.negotiation.failed', 'towow.negotiation.forked')
 ), submitted AS (
     SELECT ev.demand_id, min(ev.pos) AS pos FROM ev WHERE ev.typ = 'towow.demand.submitted' GROUP BY ev.demand_id
 ), updates AS (
@@ -102,13 +113,15 @@ WITH ev AS (
            (array_agg(u.final_proposal ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS final_proposal,
            (array_agg(CASE WHEN u.rounds_taken > 0 THEN u.rounds_taken END ORDER BY u.pos DESC)
                 FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS rounds_taken,
-           (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code
+           (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code,
+           (array_agg(u.participants ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS participants,
+           (array_agg(nullif(u.forked_from, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.forked'))[1] AS forked_from
     FROM updates u
     GROUP BY u.demand_id
 )
 INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
                      understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
-                     submitted_position, last_position, created_at, updated_at)
+                     participants, forked_from, submitted_position, last_position, created_at, updated_at)
 SELECT s.demand_id,
        coalesce(e.payload ->> 'user_id', ''),
        coalesce(e.payload ->> 'raw_input', ''),
@@ -123,6 +136,8 @@ SELECT s.demand_id,
        f.final_proposal,
        f.rounds_taken,
        f.error_code,
+       ARRAY(SELECT jsonb_array_elements_text(f.participants)),
+       f.forked_from,
        s.pos,
        coalesce(f.last_pos, s.pos),
        e.recorded_at,

@@ -65,7 +65,7 @@ LEFT JOIN workflows w ON w.workflow_id = @workflow_id;
 -- name: ListOpenWorkflowNodes :many
 -- The open nodes of one type waiting for one assignee (a task's agent, an
 -- approval's user), by workflow, each workflow's in node order.
-SELECT o.workflow_id, w.demand_id, w.channel_id, w.user_id, o.node_id, o.node
+SELECT o.workflow_id, w.demand_id, w.channel_id, w.user_id, coalesce(w.state->>'Title', '')::text AS title, o.node_id, o.node
 FROM workflow_open_nodes o
 JOIN workflows w ON w.workflow_id = o.workflow_id
 WHERE o.node_type = @node_type AND o.assignee = @assignee
@@ -81,3 +81,12 @@ DELETE FROM workflows;
 SELECT ((SELECT count(*) FROM workflows) + (SELECT count(*) FROM workflow_open_nodes))::bigint AS row_count,
        md5(coalesce((SELECT string_agg(w::text, E'\n' ORDER BY w.workflow_id) FROM workflows w), '') ||
            coalesce((SELECT string_agg(o::text, E'\n' ORDER BY o.workflow_id, o.node_id) FROM workflow_open_nodes o), ''))::text AS checksum;
+
+-- name: ListUserWorkflows :many
+-- One user's workflows (every user's when user_id is empty), newest
+-- first.
+SELECT state, last_position
+FROM workflows
+WHERE (@user_id::text = '' OR user_id = @user_id::text)
+ORDER BY (state ->> 'CreatedAt') DESC, workflow_id
+LIMIT @max_count;

@@ -204,6 +204,8 @@ func describeOther(p event.Payload) (round int, subject, summary string) {
 		return 0, ev.DemandID, "不再与 " + ev.UserID + " 共享"
 	case *workflow.ConversationReported:
 		return 0, ev.WorkflowID, negotiation.ClipText(ev.Text, 70)
+	case *workflow.ConversationSummarized:
+		return 0, ev.WorkflowID, fmt.Sprintf("较早的 %d 轮对话已归入摘要", ev.Turns)
 	case *notice.Posted:
 		return 0, ev.Recipient, ev.Title
 	case *notice.Subscribed:
@@ -253,7 +255,7 @@ func describeWorkflow(p event.Payload) (round int, subject, summary string) {
 	case *workflow.WorkflowNodeDeleted:
 		return 0, ev.NodeID, fmt.Sprintf("连同 %d 条依赖", len(ev.Edges))
 	case *workflow.WorkflowNodeMoved:
-		return 0, ev.NodeID, fmt.Sprintf("移到 (%.0f, %.0f)", ev.Position.X, ev.Position.Y)
+		return 0, ev.NodeID, "调整了在画布上的位置"
 	case *workflow.WorkflowEdgeAdded:
 		return 0, ev.Edge.From + "→" + ev.Edge.To, "后一步等前一步完成"
 	case *workflow.WorkflowEdgeDeleted:
@@ -380,27 +382,28 @@ var eventLabels = map[event.EventType]EventLabel{
 	negotiation.EventAgentTokenIssued: {"发放令牌", ContextAgent},
 
 	// Workflows.
-	workflow.EventWorkflowCreated:      {"执行计划", ContextWorkflow},
-	workflow.EventWorkflowNodeAdded:    {"新增步骤", ContextWorkflow},
-	workflow.EventWorkflowNodeUpdated:  {"修改步骤", ContextWorkflow},
-	workflow.EventWorkflowNodeDeleted:  {"删除步骤", ContextWorkflow},
-	workflow.EventWorkflowNodeMoved:    {"移动步骤", ContextWorkflow},
-	workflow.EventWorkflowEdgeAdded:    {"新增依赖", ContextWorkflow},
-	workflow.EventWorkflowEdgeDeleted:  {"删除依赖", ContextWorkflow},
-	workflow.EventWorkflowStarted:      {"开始执行", ContextWorkflow},
-	workflow.EventWorkflowCompleted:    {"执行完成", ContextWorkflow},
-	workflow.EventWorkflowFailed:       {"执行失败", ContextWorkflow},
-	workflow.EventWorkflowCancelled:    {"取消执行", ContextWorkflow},
-	workflow.EventNodeStarted:          {"步骤开始", ContextWorkflow},
-	workflow.EventNodeCompleted:        {"步骤完成", ContextWorkflow},
-	workflow.EventNodeFailed:           {"步骤失败", ContextWorkflow},
-	workflow.EventNodeSkipped:          {"步骤跳过", ContextWorkflow},
-	workflow.EventDecisionValidated:    {"决策通过", ContextWorkflow},
-	workflow.EventDecisionRejected:     {"决策被拒", ContextWorkflow},
-	workflow.EventConversationMessage:  {"对话消息", ContextWorkflow},
-	workflow.EventConversationStep:     {"助手", ContextWorkflow},
-	workflow.EventConversationReplied:  {"助手回复", ContextWorkflow},
-	workflow.EventConversationReported: {"汇报", ContextWorkflow},
+	workflow.EventWorkflowCreated:        {"执行计划", ContextWorkflow},
+	workflow.EventWorkflowNodeAdded:      {"新增步骤", ContextWorkflow},
+	workflow.EventWorkflowNodeUpdated:    {"修改步骤", ContextWorkflow},
+	workflow.EventWorkflowNodeDeleted:    {"删除步骤", ContextWorkflow},
+	workflow.EventWorkflowNodeMoved:      {"移动步骤", ContextWorkflow},
+	workflow.EventWorkflowEdgeAdded:      {"新增依赖", ContextWorkflow},
+	workflow.EventWorkflowEdgeDeleted:    {"删除依赖", ContextWorkflow},
+	workflow.EventWorkflowStarted:        {"开始执行", ContextWorkflow},
+	workflow.EventWorkflowCompleted:      {"执行完成", ContextWorkflow},
+	workflow.EventWorkflowFailed:         {"执行失败", ContextWorkflow},
+	workflow.EventWorkflowCancelled:      {"取消执行", ContextWorkflow},
+	workflow.EventNodeStarted:            {"步骤开始", ContextWorkflow},
+	workflow.EventNodeCompleted:          {"步骤完成", ContextWorkflow},
+	workflow.EventNodeFailed:             {"步骤失败", ContextWorkflow},
+	workflow.EventNodeSkipped:            {"步骤跳过", ContextWorkflow},
+	workflow.EventDecisionValidated:      {"决策通过", ContextWorkflow},
+	workflow.EventDecisionRejected:       {"决策被拒", ContextWorkflow},
+	workflow.EventConversationMessage:    {"对话消息", ContextWorkflow},
+	workflow.EventConversationStep:       {"助手", ContextWorkflow},
+	workflow.EventConversationReplied:    {"助手回复", ContextWorkflow},
+	workflow.EventConversationReported:   {"汇报", ContextWorkflow},
+	workflow.EventConversationSummarized: {"对话摘要", ContextWorkflow},
 
 	// System.
 	negotiation.EventErrorOccurred: {"错误", ContextSystem},

@@ -315,6 +315,15 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`curl -N http://127.0.0.1:8080/api/v1/events/workflows/<workflow_id>/stream`); !strings.Contains(out, "towow.decision.validated") {
 		t.Fatalf("the workflow stream:\n%s", out)
 	}
+	// A workflow of one's own, from a template; then it is in the caller's list.
+	if out := run(`curl -s http://127.0.0.1:8080/api/v1/workflows/templates`); !strings.Contains(out, `"key":"approval"`) {
+		t.Fatalf("the templates:\n%s", out)
+	}
+	own := field(run(`curl -s -X POST http://127.0.0.1:8080/api/v1/workflows -H`), "workflow_id")
+	if own == "" {
+		t.Fatal("no workflow of one's own was started")
+	}
+	waitFor(t, "the caller's workflows list it", func() bool { return strings.Contains(run(`curl -s http://127.0.0.1:8080/api/v1/workflows -H`), own) })
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/bulk`)
 	run(`curl -s -X POST http://127.0.0.1:8080/api/v1/agents/user_agent_bob/deactivate`)
 

@@ -141,11 +141,10 @@ func TestConsoleSignInWithProvider(t *testing.T) {
 	if !strings.HasPrefix(at, base+"/") || !me.SignedIn || me.Mode != "oidc" || me.UserID != "id1@"+host {
 		t.Fatalf("after the provider's form: at %s, /auth/me %+v (want user id1@%s)", at, me, host)
 	}
-	// The header shows the name the provider's ID token gives (its name,
-	// else preferred_username, email, subject: this provider asserts no
-	// profile claims in its ID tokens, so the subject "id1"), the user id
-	// in its title.
-	if shown == "" || shown != me.Name || title != me.UserID || !strings.HasPrefix(me.UserID, shown) {
+	// The header shows the person's name, not their id: this provider
+	// asserts no profile claims in its ID tokens, so the server asks its
+	// userinfo endpoint; the user id is in the title.
+	if shown == "" || shown != me.Name || title != me.UserID || strings.HasPrefix(me.UserID, shown+"@") {
 		t.Fatalf("the header shows %q (title %q); /auth/me says %+v", shown, title, me)
 	}
 	tab.shot("signed-in-provider")

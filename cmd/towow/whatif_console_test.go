@@ -25,14 +25,18 @@ type whatIfDemand struct {
 }
 
 // TestWhatIfInBrowser drives the console's "what if" in
-// headless Chromium against a real `towow serve`: a negotiation of two
-// rounds is forked from its replay slider at the first proposal without
-// one of the final plan's assignees; the compare view shows the plans
-// differ and the fork's participants lack that agent; the fork's page links
-// back to the comparison; a fork with no change from the same point has
-// the same plan, with every LLM answer reused and no provider call; a fork
-// after the end is refused in the form with its code; the history page
-// compares two ticked demands. Screenshots go to .towow/screenshots
+// headless Chromium against a real `towow serve`: the form offers every
+// change the fork endpoint takes; a negotiation of two rounds is forked
+// from its replay slider at the first proposal without one of the final
+// plan's assignees; the compare view shows the plans differ and the
+// fork's participants lack that agent, every agent by name; the fork's
+// page links back to the comparison; a fork with no change from the same
+// point has the same plan, with every LLM answer reused and no provider
+// call; a fork with a rule changed (the form's rule fields) says so in
+// words on its page; a fork after the end is refused in the form with
+// its code; the history page marks the forks 分叉 with a link to the
+// original, counts the participants as the comparison does, and compares
+// two ticked demands. Screenshots go to .towow/screenshots
 // (whatif-form.png, compare.png).
 func TestWhatIfInBrowser(t *testing.T) {
 	chrome, _, s, base, shots := browserServer(t)
@@ -135,20 +139,15 @@ func TestWhatIfInBrowser(t *testing.T) {
 		}
 		return i
 	}
-	// fork submits the open form with a change (and agent for
-	// remove_agent) and waits for the fork's comparison to end; it returns
-	// the fork's id.
-	fork := func(change, agent, screenshot string) string {
+	// fork submits the open form with a change (set, when given, fills in
+	// its fields once the kind is chosen) and waits for the fork's
+	// comparison to end; it returns the fork's id.
+	fork := func(change string, set func(), screenshot string) string {
 		t.Helper()
 		b.eval("choose the change", fmt.Sprintf(`(() => { const t = document.getElementById("whatif-type"); t.value = %q;
 			t.dispatchEvent(new Event("change")); })()`, change), nil)
-		if agent != "" {
-			var chosen string
-			b.run("choose the agent", chromedp.WaitVisible(`#whatif-agent`, chromedp.ByQuery), chromedp.SetValue(`#whatif-agent`, agent, chromedp.ByQuery),
-				chromedp.Evaluate(`document.getElementById("whatif-agent").value`, &chosen))
-			if chosen != agent {
-				t.Fatalf("the form's agents do not list %s (chose %q: %v)", agent, chosen, agents(`#whatif-agent option`))
-			}
+		if set != nil {
+			set()
 		}
 		if screenshot != "" {
 			b.run("scroll to the form", chromedp.ScrollIntoView(`#whatif-form`, chromedp.ByQuery))
@@ -163,14 +162,37 @@ func TestWhatIfInBrowser(t *testing.T) {
 		if l, r := attr(`section.branch[data-side="left"]`, "data-demand"), attr(`section.branch[data-side="right"]`, "data-demand"); l != orig || r != id {
 			t.Fatalf("the comparison's sides: %s | %s, want %s | %s", l, r, orig, id)
 		}
+		// Agents by their names: no agent id on the page.
+		var text string
+		b.eval("the comparison's text", `document.getElementById("compare").innerText`, &text)
+		if strings.Contains(text, "user_agent_") {
+			t.Fatalf("the comparison shows an agent id:\n%s", text)
+		}
 		return id
+	}
+	// chooseAgent picks the agent of a change that names one.
+	chooseAgent := func(agent string) func() {
+		return func() {
+			var chosen string
+			b.run("choose the agent", chromedp.WaitVisible(`#whatif-agent`, chromedp.ByQuery), chromedp.SetValue(`#whatif-agent`, agent, chromedp.ByQuery),
+				chromedp.Evaluate(`document.getElementById("whatif-agent").value`, &chosen))
+			if chosen != agent {
+				t.Fatalf("the form's agents do not list %s (chose %q: %v)", agent, chosen, agents(`#whatif-agent option`))
+			}
+		}
 	}
 
 	// 1. Remove an assignee of the final plan at the first proposal.
 	if at := openWhatIf(atFirstProposal); at != strconv.FormatInt(forkAt, 10) {
 		t.Fatalf("the form forks at cursor %s, want the first proposal's %d", at, forkAt)
 	}
-	without := fork("remove_agent", removed, "whatif-form")
+	// The form offers every change the fork endpoint takes.
+	var kinds string
+	b.eval("the form's changes", `[...document.querySelectorAll("#whatif-type option")].map(o => o.value).join(" ")`, &kinds)
+	if kinds != "none remove_agent add_agent replace_offer replace_feedback change_rule change_demand" {
+		t.Fatalf("the form offers the changes %q", kinds)
+	}
+	without := fork("remove_agent", chooseAgent(removed), "whatif-form")
 	if same := attr(`#plan-diff`, "data-same"); same != "false" {
 		t.Fatalf("fork without %s: #plan-diff data-same=%q", removed, same)
 	}
@@ -199,7 +221,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 
 	// 2. No change from the same point: the same plan, every answer reused.
 	openWhatIf(atFirstProposal)
-	replay := fork("none", "", "")
+	replay := fork("none", nil, "")
 	if same := attr(`#plan-diff`, "data-same"); same != "true" {
 		t.Fatalf("fork with no change: #plan-diff data-same=%q", same)
 	}
@@ -208,6 +230,20 @@ func TestWhatIfInBrowser(t *testing.T) {
 	origCalls, _ := strconv.Atoi(attr(`section.branch[data-side="left"] [data-calls]`, "data-calls"))
 	if calls != 0 || reused == 0 || origCalls == 0 {
 		t.Fatalf("fork with no change: %d provider calls, %d reused (the original: %d calls)", calls, reused, origCalls)
+	}
+
+	// 2b. A rule changed from the same point: the form's rule fields; the
+	// fork's page says what changed, in words.
+	openWhatIf(atFirstProposal)
+	ruled := fork("change_rule", func() {
+		b.run("one round at most", chromedp.WaitVisible(`#whatif-rule-max-rounds`, chromedp.ByQuery),
+			chromedp.SetValue(`#whatif-rule-max-rounds`, "1", chromedp.ByQuery))
+	}, "")
+	var note string
+	b.run("the ruled fork's page", chromedp.Navigate(base+"/#/n/"+ruled), chromedp.WaitVisible(`.fork-note`, chromedp.ByQuery),
+		chromedp.Text(`.fork-note`, &note, chromedp.ByQuery))
+	if !strings.Contains(note, "最多轮次 1 轮") || strings.Contains(note, orig) {
+		t.Fatalf("the fork's note: %q", note)
 	}
 
 	// 3. After the end: the server refuses, the form says why.
@@ -222,11 +258,27 @@ func TestWhatIfInBrowser(t *testing.T) {
 		t.Fatalf("a fork after the end: %q shown, at %s", refused, hash)
 	}
 
-	// 4. History: tick two demands and compare them.
+	// 4. History: the forks are marked 分叉 with a link to the original;
+	// tick two demands and compare them: the history's participant counts
+	// are the comparison's.
 	pick := func(id string) string { return fmt.Sprintf(`#demand-table input.compare-pick[data-demand=%q]`, id) }
+	b.run("the history", chromedp.Navigate(base+"/#/history"), chromedp.WaitVisible(pick(replay), chromedp.ByQuery))
+	for _, id := range []string{without, replay, ruled} {
+		row := fmt.Sprintf(`#demand-table tr[data-demand=%q]`, id)
+		var badge string
+		b.run("the fork's row", chromedp.Text(row+` .badge.b-fork`, &badge, chromedp.ByQuery))
+		if from, link := attr(row, "data-forked-from"), attr(row+` a.fork-original`, "href"); badge != "分叉" || from != orig || link != "#/n/"+orig {
+			t.Fatalf("the fork %s in the history: %q, forked from %q, linked to %q", id, badge, from, link)
+		}
+	}
+	if b.exists(fmt.Sprintf(`#demand-table tr[data-demand=%q] .b-fork`, orig)) {
+		t.Fatalf("the original is marked as a fork")
+	}
+	counts := map[string]string{}
+	for _, id := range []string{orig, replay} {
+		counts[id] = attr(fmt.Sprintf(`#demand-table tr[data-demand=%q] td.participants-count`, id), "data-count")
+	}
 	b.run("compare two demands from the history",
-		chromedp.Navigate(base+"/#/history"),
-		chromedp.WaitVisible(pick(replay), chromedp.ByQuery),
 		chromedp.Click(pick(orig), chromedp.ByQuery),
 		chromedp.Click(pick(replay), chromedp.ByQuery),
 		chromedp.Click(`#compare-selected:not([disabled])`, chromedp.ByQuery))
@@ -236,4 +288,17 @@ func TestWhatIfInBrowser(t *testing.T) {
 		attr(`#plan-diff`, "data-same"); l != orig || r != replay || same != "true" {
 		t.Fatalf("history comparison: %s | %s, data-same=%q", l, r, same)
 	}
+	for side, id := range map[string]string{"left": orig, "right": replay} {
+		if n := len(agents(`section.branch[data-side="` + side + `"] .participants [data-agent]`)); strconv.Itoa(n) != counts[id] || n == 0 {
+			t.Fatalf("%s: the history counts %s participants, the comparison %d", id, counts[id], n)
+		}
+	}
+}
+
+// exists reports whether the page has an element matching sel.
+func (b *browserTab) exists(sel string) bool {
+	b.t.Helper()
+	var ok bool
+	b.eval("is there "+sel, fmt.Sprintf(`document.querySelector(%q) !== null`, sel), &ok)
+	return ok
 }

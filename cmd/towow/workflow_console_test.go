@@ -102,6 +102,7 @@ type canvasNode struct {
 
 // canvasView is the part of GET /api/v1/workflows/{id}/canvas the test reads.
 type canvasView struct {
+	Title   string       `json:"title"`
 	Status  string       `json:"status"`
 	Version int          `json:"version"`
 	Cursor  int64        `json:"cursor"`
@@ -370,15 +371,18 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery),
 		chromedp.WaitReady(edge, chromedp.ByQuery))
 	b.run("B sees the edge", chromedp.WaitReady(edge, chromedp.ByQuery))
-	var refused string
+	var refused, rule string
 	a.run("A's edge back would close a cycle: the Coordinator refuses it",
 		chromedp.Click(`#wf-connect`, chromedp.ByQuery),
 		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, added), chromedp.ByQuery),
 		chromedp.Click(fmt.Sprintf(`g.wf-node[data-node=%q]`, renamed), chromedp.ByQuery),
 		chromedp.WaitVisible(`#wf-activity li[data-kind="rejected"]`, chromedp.ByQuery),
-		chromedp.Text(`#wf-error`, &refused, chromedp.ByQuery))
-	if !strings.Contains(refused, "acyclic") {
-		t.Fatalf("the refused edge's message: %q", refused)
+		chromedp.Text(`#wf-error`, &refused, chromedp.ByQuery),
+		chromedp.AttributeValue(`#wf-error`, "data-rule", &rule, nil, chromedp.ByQuery))
+	// Said in plain words: the loop it would make, no ids and no server English.
+	if rule != "acyclic" || !strings.Contains(refused, "协调者拒绝了这个修改：这样会让步骤互相等待，形成死循环") ||
+		strings.Contains(refused, added) || strings.Contains(refused, renamed) || strings.Contains(refused, "cycle") {
+		t.Fatalf("the refused edge's message: %q (rule %q)", refused, rule)
 	}
 	a.run("the refused edge is not drawn", chromedp.WaitNotPresent(fmt.Sprintf(`path.wf-edge[data-from=%q][data-to=%q]`, added, renamed), chromedp.ByQuery))
 	a.run("A deletes the edge",

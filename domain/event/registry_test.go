@@ -86,6 +86,7 @@ var requiredEventTypes = []string{
 	"towow.conversation.step",
 	"towow.conversation.replied",
 	"towow.conversation.reported",
+	"towow.conversation.summarized",
 	"towow.negotiation.forked",
 	"towow.channel.rules_changed",
 }
@@ -184,7 +185,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		workflow.EventWorkflowCreated, workflow.EventWorkflowNodeAdded, workflow.EventWorkflowNodeUpdated, workflow.EventWorkflowNodeDeleted, workflow.EventWorkflowNodeMoved,
 		workflow.EventWorkflowEdgeAdded, workflow.EventWorkflowEdgeDeleted, workflow.EventWorkflowStarted, workflow.EventWorkflowCompleted, workflow.EventWorkflowFailed,
 		workflow.EventWorkflowCancelled, workflow.EventNodeStarted, workflow.EventNodeCompleted, workflow.EventNodeFailed, workflow.EventNodeSkipped,
-		workflow.EventDecisionValidated, workflow.EventDecisionRejected, workflow.EventConversationMessage, workflow.EventConversationStep, workflow.EventConversationReplied, workflow.EventConversationReported,
+		workflow.EventDecisionValidated, workflow.EventDecisionRejected, workflow.EventConversationMessage, workflow.EventConversationStep, workflow.EventConversationReplied, workflow.EventConversationReported, workflow.EventConversationSummarized,
 		negotiation.EventNegotiationForked, negotiation.EventChannelRulesChanged, negotiation.EventCollaboratorAdded, negotiation.EventCollaboratorRemoved,
 		notice.EventNoticePosted, notice.EventWebhookSubscribed, notice.EventWebhookUnsubscribed, notice.EventWebhookDelivered,
 	}

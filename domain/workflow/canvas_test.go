@@ -129,7 +129,9 @@ func TestDecideCanvasOnce(t *testing.T) {
 }
 
 // TestPlaceNew: a node created without a position goes right of what it
-// follows, else left of what it precedes, else below everything.
+// follows, else left of what it precedes, else below everything; where
+// that spot is taken, on the first free row below it, never over another
+// node.
 func TestPlaceNew(t *testing.T) {
 	w := foldWorkflow(planned()...)
 	t1, m2 := w.Node("task-1").Position, w.Node("milestone-2").Position
@@ -137,17 +139,39 @@ func TestPlaceNew(t *testing.T) {
 	for _, n := range w.Nodes {
 		lowest = max(lowest, n.Position.Y)
 	}
+	free := func(p Position) bool {
+		for _, n := range w.Nodes {
+			if abs(n.Position.X-p.X) < nodeWidth && abs(n.Position.Y-p.Y) < nodeHeight {
+				return false
+			}
+		}
+		return true
+	}
 	for _, tt := range []struct {
 		name          string
 		after, before []string
-		want          Position
+		want          Position // X, and Y when the spot is free
 	}{
-		{"after", []string{"task-1"}, []string{"milestone-2"}, Position{X: t1.X + 260, Y: t1.Y + 60}},
-		{"before", nil, []string{"milestone-2"}, Position{X: m2.X - 260, Y: m2.Y + 60}},
+		{"after", []string{"task-1"}, []string{"milestone-2"}, Position{X: t1.X + 260, Y: t1.Y}},
+		{"before", nil, []string{"milestone-2"}, Position{X: m2.X - 260, Y: m2.Y}},
 		{"neither", nil, nil, Position{X: 40, Y: lowest + 120}},
 	} {
-		if got := w.placeNew(tt.after, tt.before); got != tt.want {
-			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		got := w.placeNew(tt.after, tt.before)
+		if got.X != tt.want.X || got.Y < tt.want.Y || !free(got) || (free(tt.want) && got != tt.want) {
+			t.Errorf("%s: %+v, want %+v or the first free row below it", tt.name, got, tt.want)
 		}
+	}
+	// Twice after the same node: the second goes below the first.
+	evs, err := w.Decide(decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeMilestone, Title: "a"},
+		After: []string{"task-1"}}), allowed)
+	if err != nil || RejectionOf(evs) != nil {
+		t.Fatal(err, evs)
+	}
+	for _, e := range evs {
+		w.Apply(e)
+	}
+	first := w.Nodes[len(w.Nodes)-1].Position
+	if second := w.placeNew([]string{"task-1"}, nil); second.X != first.X || second.Y < first.Y+nodeHeight || !free(second) {
+		t.Fatalf("the second node at %+v, the first at %+v", second, first)
 	}
 }

@@ -17,17 +17,26 @@ import (
 // streamed live and replays without the LLM; its context (history, goals,
 // decisions) is folded from those events.
 
-// Conversation tools: the decisions, and three that change nothing.
+// Conversation tools: the decisions, three that change nothing, and the
+// two answers to a running approval, given in the name of the person who
+// sent the message (only their approver may give them).
 const (
 	ToolGetWorkflow = "get_workflow"
 	ToolGetNode     = "get_node"
 	ToolAskUser     = "ask_user"
+	ToolApprove     = "approve_node"
+	ToolReject      = "reject_node"
 )
 
+// MinApprovalConfidence is the least confidence with which the agent may
+// answer an approval for the person: below it the step is refused and the
+// agent asks instead.
+const MinApprovalConfidence = 0.7
+
 // ConversationTools lists every tool the agent may call: get_workflow,
-// get_node, ask_user and one per decision type.
+// get_node, ask_user, approve_node, reject_node and one per decision type.
 func ConversationTools() []string {
-	out := []string{ToolGetWorkflow, ToolGetNode, ToolAskUser}
+	out := []string{ToolGetWorkflow, ToolGetNode, ToolAskUser, ToolApprove, ToolReject}
 	for _, t := range DecisionTypes {
 		out = append(out, string(t))
 	}
@@ -52,7 +61,8 @@ type AgentStep struct {
 	// Tool is one of ConversationTools; empty when the step replies.
 	Tool string `json:"tool,omitempty"`
 	// Args are the tool's arguments: a decision's payload, or for
-	// get_node the node id, for ask_user the question (Reason).
+	// get_node the node id, for ask_user the question (Reason), for
+	// approve_node and reject_node the node id and the comment (Reason).
 	Args DecisionPayload `json:"args"`
 	// Confidence is the agent's confidence in the action, 0-1.
 	Confidence float64 `json:"confidence,omitempty"`
@@ -149,20 +159,34 @@ type Turn struct {
 	Done      bool               `json:"done"`
 	// Report: the agent spoke unasked (Text is empty, Reply the report).
 	Report bool `json:"report,omitempty"`
+	// Since is what happened to the workflow between the message before
+	// and this one, by anyone but the agent (the agent is told it).
+	Since []Change `json:"since,omitempty"`
 }
 
 // Conversation is the session context folded from a workflow's
 // conversation events: the history of turns and the decisions taken.
 type Conversation struct {
 	Turns []Turn
+	// Summary sums up the turns up to SummarizedThrough (a message id),
+	// SummarizedTurns of them.
+	Summary           string
+	SummarizedThrough string
+	SummarizedTurns   int
+	// pending are the changes since the last message, for the next one.
+	pending []Change
 }
 
 // Apply folds one event (any other is ignored).
 func (c *Conversation) Apply(p event.Payload) {
+	c.observeEvent(p)
 	switch e := p.(type) {
 	case *ConversationMessage:
 		c.Turns = append(c.Turns, Turn{MessageID: e.MessageID, Text: e.Text, ClientID: e.ClientID, UserID: e.UserID,
-			SentAt: e.SentAt, Steps: []ConversationStep{}})
+			SentAt: e.SentAt, Steps: []ConversationStep{}, Since: c.pending})
+		c.pending = nil
+	case *ConversationSummarized:
+		c.Summary, c.SummarizedThrough, c.SummarizedTurns = e.Summary, e.Through, e.Turns
 	case *ConversationStep:
 		if t := c.turn(e.MessageID); t != nil {
 			t.Steps = append(t.Steps, *e)

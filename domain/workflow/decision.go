@@ -90,9 +90,12 @@ type NodeChanges struct {
 	Due            *string            `json:"due,omitempty"`
 	WaitUntil      *time.Time         `json:"wait_until,omitempty"`
 	URL            *string            `json:"url,omitempty"`
+	Method         *string            `json:"method,omitempty" enum:"GET,POST,PUT,PATCH,DELETE"`
 	Body           *map[string]string `json:"body,omitempty"`
 	TimeoutSeconds *int               `json:"timeout_seconds,omitempty"`
 	MaxAttempts    *int               `json:"max_attempts,omitempty"`
+	// Approver is who answers an approval node ("": the demand's owner).
+	Approver *string `json:"approver,omitempty" maxLength:"128"`
 }
 
 // clone copies what a validator may change (the node, the changes).
@@ -133,6 +136,8 @@ func (c NodeChanges) apply(n WorkflowNode) WorkflowNode {
 	set(&n.Role, c.Role)
 	set(&n.Due, c.Due)
 	set(&n.URL, c.URL)
+	set(&n.Method, c.Method)
+	set(&n.Approver, c.Approver)
 	if c.WaitUntil != nil {
 		n.WaitUntil = *c.WaitUntil
 	}

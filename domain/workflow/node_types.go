@@ -1,8 +1,10 @@
 package workflow
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -136,11 +138,11 @@ var nodeSpecs = []NodeSpec{
 		Timeout: 7 * 24 * time.Hour, Start: StartEffect, Answer: AnswerUser, ConsoleAdd: true,
 		Needs: []FieldNeed{{Field: "approver", Optional: true}}},
 	{Type: NodeWait, Label: "等待", Summary: "A durable timer: done at wait_until.",
-		Timeout: time.Minute, Start: StartTimer,
+		Timeout: time.Minute, Start: StartTimer, ConsoleAdd: true,
 		Needs: []FieldNeed{{Field: "wait_until", Missing: "a wait needs the time it waits for"}}},
-	{Type: NodeHTTP, Label: "HTTP 调用", Summary: "POSTs its body as JSON to its URL, whose host must be on the allow list; retried on network errors, 408, 429 and 5xx.",
+	{Type: NodeHTTP, Label: "HTTP 调用", Summary: "Sends its request (POST unless it names GET, PUT, PATCH or DELETE; the body as JSON) to its URL, whose host must be on the allow list; retried on network errors, 408, 429 and 5xx.",
 		Timeout: 30 * time.Second, Start: StartEffect, Retried: true,
-		Needs:     []FieldNeed{{Field: "url", Missing: "an http node needs a URL"}},
+		Needs: []FieldNeed{{Field: "url", Missing: "an http node needs a URL"}, {Field: "method", Optional: true}}, ConsoleAdd: true,
 		Templates: []TemplateField{TemplateURL, TemplateBody}, Outputs: true},
 	{Type: NodeMilestone, Label: "里程碑", Summary: "Done as soon as everything before it is done.",
 		Timeout: time.Minute, Start: StartCompleted, Completed: "里程碑达成：", ConsoleAdd: true, Pill: true},
@@ -219,8 +221,34 @@ var typedFields = []typedField{
 	{name: "assignee_id", set: func(n WorkflowNode) bool { return n.AssigneeID != "" }, only: "only a task has an assignee"},
 	{name: "wait_until", set: func(n WorkflowNode) bool { return !n.WaitUntil.IsZero() }},
 	{name: "url", set: func(n WorkflowNode) bool { return n.URL != "" }, only: "only an http node has a URL", valid: httpURL},
+	{name: "method", set: func(n WorkflowNode) bool { return n.Method != "" }, only: "only an http node has a method", valid: httpMethod},
 	{name: "approver", set: func(n WorkflowNode) bool { return n.Approver != "" }, only: "only an approval node names an approver",
 		valid: approverID},
+}
+
+// HTTPMethods are the methods an http node may use.
+var HTTPMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+
+// HTTPMethod is the method an http node sends (POST when it names none).
+func (n WorkflowNode) HTTPMethod() string { return cmp.Or(n.Method, "POST") }
+
+// SendsBody reports whether an http node's request carries its body
+// (POST, PUT and PATCH do; GET and DELETE do not).
+func (n WorkflowNode) SendsBody() bool {
+	m := n.HTTPMethod()
+	return m != "GET" && m != "DELETE"
+}
+
+// httpMethod refuses a method that is not one of HTTPMethods, and a body
+// on a request that sends none.
+func httpMethod(n WorkflowNode) string {
+	if n.Method != "" && !slices.Contains(HTTPMethods, n.Method) {
+		return fmt.Sprintf("%q is not one of %s", n.Method, strings.Join(HTTPMethods, ", "))
+	}
+	if len(n.Body) > 0 && !n.SendsBody() {
+		return "a " + n.HTTPMethod() + " request sends no body: leave the body out or use POST, PUT or PATCH"
+	}
+	return ""
 }
 
 // approverID refuses an approver that cannot be a user id.

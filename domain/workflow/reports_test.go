@@ -29,7 +29,10 @@ func TestReportsFor(t *testing.T) {
 			[]string{"“确认预算” waits for alice’s approval"}},
 		{"a task starts: nothing", zh, []event.Payload{&NodeStarted{WorkflowID: "wf-1", NodeID: "t", NodeType: NodeTask}}, nil},
 		{"completed", zh, []event.Payload{&WorkflowCompleted{WorkflowID: "wf-1", Results: make([]NodeOutcome, 2)}},
-			[]string{"执行计划「AI 聚会」已完成：2 步都已完成"}},
+			[]string{"执行计划「AI 聚会」已完成：2 步都已完成。"}},
+		{"completed, partly simulated", zh, []event.Payload{&WorkflowCompleted{WorkflowID: "wf-1", Results: []NodeOutcome{
+			{NodeID: "t", Result: NodeResult{Summary: "订好了", Simulated: true}}, {NodeID: "ok"}}}},
+			[]string{"已完成：2 步都已完成。其中 1 步是数字分身模拟完成的，还没有真人确认。"}},
 		{"failed at a step", en, []event.Payload{&WorkflowFailed{WorkflowID: "wf-1", FailedNode: "t", Error: "the venue is booked"}},
 			[]string{"“订场地” failed (the venue is booked)"}},
 	} {

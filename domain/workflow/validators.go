@@ -120,32 +120,68 @@ func (w *Workflow) Decide(d Decision, c DecisionContext) ([]event.Payload, error
 }
 
 // placeNew is where a new node goes: one column right of the nodes it
-// follows, level with the first (a little lower); without any, one column
-// left of the first node it goes before (a little lower); without either,
-// below every node.
+// follows, level with the first; without any, one column left of the
+// first node it goes before; without either, below every node. A spot a
+// node already holds moves down a row at a time until it is free, so a
+// new node is never drawn over another.
 func (w *Workflow) placeNew(after, before []string) Position {
 	var pos Position
+	placed := false
 	for i, id := range after {
 		if n := w.Node(id); n != nil {
-			pos.X = max(pos.X, n.Position.X+260)
+			pos.X = max(pos.X, n.Position.X+columnWidth)
 			if i == 0 {
-				pos.Y = n.Position.Y + 60
+				pos.Y = n.Position.Y
 			}
+			placed = true
 		}
-	}
-	if pos != (Position{}) {
-		return pos
 	}
 	for _, id := range before {
-		if n := w.Node(id); n != nil {
-			return Position{X: max(n.Position.X-260, 0), Y: n.Position.Y + 60}
+		if n := w.Node(id); n != nil && !placed {
+			pos, placed = Position{X: max(n.Position.X-columnWidth, 0), Y: n.Position.Y}, true
 		}
 	}
-	for _, n := range w.Nodes {
-		pos.Y = max(pos.Y, n.Position.Y+120)
+	if !placed {
+		for _, n := range w.Nodes {
+			pos.Y = max(pos.Y, n.Position.Y+rowHeight)
+		}
+		pos.X = 40
 	}
-	pos.X = 40
+	return w.freeSpot(pos)
+}
+
+// The canvas's grid: a node is at most nodeWidth × nodeHeight, columns
+// columnWidth apart, rows rowHeight apart.
+const (
+	columnWidth = 260
+	rowHeight   = 120
+	nodeWidth   = 220
+	nodeHeight  = 100
+)
+
+// freeSpot is pos, or the first spot below it, a row at a time, that no
+// node overlaps.
+func (w *Workflow) freeSpot(pos Position) Position {
+	for range len(w.Nodes) + 1 {
+		taken := false
+		for _, n := range w.Nodes {
+			if abs(n.Position.X-pos.X) < nodeWidth && abs(n.Position.Y-pos.Y) < nodeHeight {
+				pos.Y, taken = n.Position.Y+rowHeight, true
+				break
+			}
+		}
+		if !taken {
+			break
+		}
+	}
 	return pos
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // RejectionOf returns the rejection among a decision's events, or nil

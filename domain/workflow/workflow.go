@@ -69,9 +69,12 @@ type WorkflowNode struct {
 	Due string `json:"due,omitempty"`
 	// WaitUntil is a wait node's time.
 	WaitUntil time.Time `json:"wait_until,omitzero"`
-	// URL and Body are an http node's request (POST, JSON body).
-	URL  string            `json:"url,omitempty"`
-	Body map[string]string `json:"body,omitempty"`
+	// URL, Method and Body are an http node's request: the method is
+	// one of HTTPMethods (empty: POST); a POST, PUT or PATCH sends the
+	// body as JSON, a GET or DELETE sends none.
+	URL    string            `json:"url,omitempty"`
+	Method string            `json:"method,omitempty" enum:"GET,POST,PUT,PATCH,DELETE"`
+	Body   map[string]string `json:"body,omitempty"`
 	// TimeoutSeconds bounds one attempt (0: the type's default);
 	// MaxAttempts is how often an http node is tried (0: the default).
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`

@@ -103,6 +103,9 @@ func TestDecide(t *testing.T) {
 	}
 	old := append(planned(), &DecisionRejected{WorkflowID: "wf-x", Decision: decision("r0", DecisionConnect, 0, DecisionPayload{}),
 		Rule: "version", DecidedAt: wfNow.Add(-2 * time.Minute)})
+	withApproval := planned()
+	withApproval[0].(*WorkflowCreated).Nodes = append(slices.Clone(withApproval[0].(*WorkflowCreated).Nodes),
+		WorkflowNode{ID: "ok-1", Type: NodeApproval, Title: "预算审批"})
 	task := func(assignee string) *WorkflowNode {
 		return &WorkflowNode{Type: NodeTask, Title: "彩排", AssigneeID: assignee}
 	}
@@ -144,9 +147,24 @@ func TestDecide(t *testing.T) {
 			Title: "通知", URL: "ftp://127.0.0.1/x"}}), "node_fields", nil},
 		{"http to an allowed subdomain", planned(), decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeHTTP,
 			Title: "通知", URL: "https://hooks.example.com/x"}}), "", []string{"decision.validated", "workflow.node_added"}},
+		{"http with a method", planned(), decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeHTTP,
+			Title: "更新", URL: "https://hooks.example.com/x", Method: "PUT", Body: map[string]string{"a": "b"}}}), "",
+			[]string{"decision.validated", "workflow.node_added"}},
+		{"http with an unknown method", planned(), decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeHTTP,
+			Title: "更新", URL: "https://hooks.example.com/x", Method: "TRACE"}}), "node_fields", nil},
+		{"a GET with a body", planned(), decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeHTTP,
+			Title: "查询", URL: "https://hooks.example.com/x", Method: "GET", Body: map[string]string{"a": "b"}}}), "node_fields", nil},
+		{"a method on a milestone", planned(), decision("d1", DecisionCreateNode, 1, DecisionPayload{Node: &WorkflowNode{Type: NodeMilestone,
+			Title: "完成", Method: "GET"}}), "node_fields", nil},
 		{"update that changes nothing", planned(), decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "task-1", Changes: &NodeChanges{}}), "node_fields", nil},
 		{"update the due date", planned(), decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "milestone-1",
 			Changes: &NodeChanges{Due: new("第一周周三")}}), "", []string{"decision.validated", "workflow.node_updated"}},
+		{"name a task's approver", planned(), decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "task-1",
+			Changes: &NodeChanges{Approver: new("bob")}}), "node_fields", nil},
+		{"name an approval's approver", withApproval, decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "ok-1",
+			Changes: &NodeChanges{Approver: new("bob")}}), "", []string{"decision.validated", "workflow.node_updated"}},
+		{"an approver that is no user id", withApproval, decision("d1", DecisionUpdateNode, 1, DecisionPayload{NodeID: "ok-1",
+			Changes: &NodeChanges{Approver: new("bob smith")}}), "node_fields", nil},
 		{"update a running node", started, decision("d1", DecisionUpdateNode, 2, DecisionPayload{NodeID: "task-1",
 			Changes: &NodeChanges{Title: new("x")}}), "frozen_nodes", nil},
 		{"an edge into a running node", started, decision("d1", DecisionConnect, 2, DecisionPayload{From: "task-3", To: "task-1"}), "frozen_nodes", nil},

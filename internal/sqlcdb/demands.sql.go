@@ -34,6 +34,7 @@ func (q *Queries) ChecksumDemands(ctx context.Context) (ChecksumDemandsRow, erro
 
 const completeDemand = `-- name: CompleteDemand :exec
 UPDATE demands SET status = $1, outcome = $2, final_proposal = nullif($3::jsonb -> 'final_proposal', 'null'),
+                   participants = towow_plan_agents($3::jsonb),
                    rounds_taken = $4, last_position = $5, updated_at = $6
 WHERE demand_id = $7
 `
@@ -50,7 +51,8 @@ type CompleteDemandParams struct {
 
 // A channel's NegotiationCompleted: finalized and force_finalized complete
 // the demand, failed fails it. final_proposal is the payload's
-// final_proposal as recorded (RebuildDemands takes it the same way).
+// final_proposal as recorded (RebuildDemands takes it the same way);
+// participants are its plan's agents (towow_plan_agents).
 func (q *Queries) CompleteDemand(ctx context.Context, arg CompleteDemandParams) error {
 	_, err := q.db.Exec(ctx, completeDemand,
 		arg.Status,
@@ -103,7 +105,7 @@ func (q *Queries) FailDemand(ctx context.Context, arg FailDemandParams) error {
 }
 
 const getDemand = `-- name: GetDemand :one
-SELECT demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status, understanding, channel_id, outcome, final_proposal, rounds_taken, error_code, submitted_position, last_position, created_at, updated_at FROM demands WHERE demand_id = $1
+SELECT demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status, understanding, channel_id, outcome, final_proposal, rounds_taken, error_code, submitted_position, last_position, created_at, updated_at, participants, forked_from FROM demands WHERE demand_id = $1
 `
 
 func (q *Queries) GetDemand(ctx context.Context, demandID string) (Demand, error) {
@@ -128,6 +130,8 @@ func (q *Queries) GetDemand(ctx context.Context, demandID string) (Demand, error
 		&i.LastPosition,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Participants,
+		&i.ForkedFrom,
 	)
 	return i, err
 }
@@ -168,7 +172,7 @@ func (q *Queries) InsertDemand(ctx context.Context, arg InsertDemandParams) erro
 }
 
 const listDemands = `-- name: ListDemands :many
-SELECT demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status, understanding, channel_id, outcome, final_proposal, rounds_taken, error_code, submitted_position, last_position, created_at, updated_at FROM demands
+SELECT demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status, understanding, channel_id, outcome, final_proposal, rounds_taken, error_code, submitted_position, last_position, created_at, updated_at, participants, forked_from FROM demands
 WHERE ($1::bigint = 0 OR submitted_position < $1::bigint)
   AND ($2::text IS NULL OR status = $2::text)
   AND ($3::text IS NULL OR user_id = $3::text)
@@ -226,6 +230,8 @@ func (q *Queries) ListDemands(ctx context.Context, arg ListDemandsParams) ([]Dem
 			&i.LastPosition,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Participants,
+			&i.ForkedFrom,
 		); err != nil {
 			return nil, err
 		}
@@ -238,7 +244,7 @@ func (q *Queries) ListDemands(ctx context.Context, arg ListDemandsParams) ([]Dem
 }
 
 const listSubDemands = `-- name: ListSubDemands :many
-SELECT demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status, understanding, channel_id, outcome, final_proposal, rounds_taken, error_code, submitted_position, last_position, created_at, updated_at FROM demands WHERE parent_demand_id = $1 ORDER BY submitted_position
+SELECT demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status, understanding, channel_id, outcome, final_proposal, rounds_taken, error_code, submitted_position, last_position, created_at, updated_at, participants, forked_from FROM demands WHERE parent_demand_id = $1 ORDER BY submitted_position
 `
 
 func (q *Queries) ListSubDemands(ctx context.Context, demandID pgtype.Text) ([]Demand, error) {
@@ -269,6 +275,8 @@ func (q *Queries) ListSubDemands(ctx context.Context, demandID pgtype.Text) ([]D
 			&i.LastPosition,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Participants,
+			&i.ForkedFrom,
 		); err != nil {
 			return nil, err
 		}
@@ -284,16 +292,18 @@ const rebuildDemands = `-- name: RebuildDemands :exec
 WITH ev AS (
     SELECT e.global_position AS pos, e.event_type::text AS typ, coalesce(d.j ->> 'demand_id', '') AS demand_id,
            d.j ->> 'channel_id' AS channel_id, d.j ->> 'status' AS status, nullif(d.j -> 'final_proposal', 'null') AS final_proposal,
-           (d.j ->> 'rounds_taken')::int AS rounds_taken, d.j ->> 'reason' AS reason, d.j ->> 'error_code' AS error_code
+           (d.j ->> 'rounds_taken')::int AS rounds_taken, d.j ->> 'reason' AS reason, d.j ->> 'error_code' AS error_code,
+           CASE WHEN e.event_type = 'towow.negotiation.completed' THEN to_jsonb(towow_plan_agents(d.j)) END AS participants,
+           d.j ->> 'forked_from' AS forked_from
     FROM events e
     CROSS JOIN LATERAL (SELECT (ARRAY[e.payload])[1] AS j OFFSET 0) AS d
     WHERE e.global_position <= $1
       AND e.event_type IN ('towow.demand.submitted', 'towow.demand.understood', 'towow.demand.accepted',
-                           'towow.negotiation.completed', 'towow.negotiation.failed')
+                           'towow.negotiation.completed', 'towow.negotiation.failed', 'towow.negotiation.forked')
 ), submitted AS (
     SELECT ev.demand_id, min(ev.pos) AS pos FROM ev WHERE ev.typ = 'towow.demand.submitted' GROUP BY ev.demand_id
 ), updates AS (
-    SELECT u.pos, u.typ, u.demand_id, u.channel_id, u.status, u.final_proposal, u.rounds_taken, u.reason, u.error_code, max(u.pos) FILTER (WHERE u.typ = 'towow.negotiation.completed') OVER (PARTITION BY u.demand_id) AS completed_pos
+    SELECT u.pos, u.typ, u.demand_id, u.channel_id, u.status, u.final_proposal, u.rounds_taken, u.reason, u.error_code, u.participants, u.forked_from, max(u.pos) FILTER (WHERE u.typ = 'towow.negotiation.completed') OVER (PARTITION BY u.demand_id) AS completed_pos
     FROM ev u JOIN submitted s ON s.demand_id = u.demand_id AND u.pos > s.pos
     WHERE u.typ <> 'towow.demand.submitted'
 ), folded AS (
@@ -309,13 +319,15 @@ WITH ev AS (
            (array_agg(u.final_proposal ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS final_proposal,
            (array_agg(CASE WHEN u.rounds_taken > 0 THEN u.rounds_taken END ORDER BY u.pos DESC)
                 FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS rounds_taken,
-           (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code
+           (array_agg(nullif(u.error_code, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.failed'))[1] AS error_code,
+           (array_agg(u.participants ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.completed'))[1] AS participants,
+           (array_agg(nullif(u.forked_from, '') ORDER BY u.pos DESC) FILTER (WHERE u.typ = 'towow.negotiation.forked'))[1] AS forked_from
     FROM updates u
     GROUP BY u.demand_id
 )
 INSERT INTO demands (demand_id, user_id, raw_input, root_demand_id, parent_demand_id, parent_channel_id, depth, status,
                      understanding, channel_id, outcome, final_proposal, rounds_taken, error_code,
-                     submitted_position, last_position, created_at, updated_at)
+                     participants, forked_from, submitted_position, last_position, created_at, updated_at)
 SELECT s.demand_id,
        coalesce(e.payload ->> 'user_id', ''),
        coalesce(e.payload ->> 'raw_input', ''),
@@ -330,6 +342,8 @@ SELECT s.demand_id,
        f.final_proposal,
        f.rounds_taken,
        f.error_code,
+       ARRAY(SELECT jsonb_array_elements_text(f.participants)),
+       f.forked_from,
        s.pos,
        coalesce(f.last_pos, s.pos),
        e.recorded_at,
@@ -356,7 +370,9 @@ LEFT JOIN events u ON u.global_position = f.understood_pos
 // payload is detoasted once: (ARRAY[payload])[1] is an untoasted copy, and
 // OFFSET 0 keeps the planner from copying the expression into every use.
 // final_proposal is the payload's final_proposal as recorded, as
-// CompleteDemand stores it.
+// CompleteDemand stores it, participants the last completion's plan's
+// agents (towow_plan_agents, as CompleteDemand) and forked_from the last
+// towow.negotiation.forked's.
 func (q *Queries) RebuildDemands(ctx context.Context, headPosition int64) error {
 	_, err := q.db.Exec(ctx, rebuildDemands, headPosition)
 	return err
@@ -377,6 +393,29 @@ type SetDemandChannelParams struct {
 func (q *Queries) SetDemandChannel(ctx context.Context, arg SetDemandChannelParams) error {
 	_, err := q.db.Exec(ctx, setDemandChannel,
 		arg.ChannelID,
+		arg.Position,
+		arg.RecordedAt,
+		arg.DemandID,
+	)
+	return err
+}
+
+const setDemandForkedFrom = `-- name: SetDemandForkedFrom :exec
+UPDATE demands SET forked_from = nullif($1::text, ''), last_position = $2, updated_at = $3
+WHERE demand_id = $4
+`
+
+type SetDemandForkedFromParams struct {
+	ForkedFrom string    `json:"forked_from"`
+	Position   int64     `json:"position"`
+	RecordedAt time.Time `json:"recorded_at"`
+	DemandID   string    `json:"demand_id"`
+}
+
+// A fork's towow.negotiation.forked: the demand it was forked from.
+func (q *Queries) SetDemandForkedFrom(ctx context.Context, arg SetDemandForkedFromParams) error {
+	_, err := q.db.Exec(ctx, setDemandForkedFrom,
+		arg.ForkedFrom,
 		arg.Position,
 		arg.RecordedAt,
 		arg.DemandID,

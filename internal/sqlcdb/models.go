@@ -193,6 +193,8 @@ type Demand struct {
 	LastPosition      int64           `json:"last_position"`
 	CreatedAt         time.Time       `json:"created_at"`
 	UpdatedAt         time.Time       `json:"updated_at"`
+	Participants      []string        `json:"participants"`
+	ForkedFrom        pgtype.Text     `json:"forked_from"`
 }
 
 type Event struct {

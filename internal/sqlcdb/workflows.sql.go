@@ -129,7 +129,7 @@ func (q *Queries) InsertWorkflowOpenNodes(ctx context.Context, arg InsertWorkflo
 }
 
 const listOpenWorkflowNodes = `-- name: ListOpenWorkflowNodes :many
-SELECT o.workflow_id, w.demand_id, w.channel_id, w.user_id, o.node_id, o.node
+SELECT o.workflow_id, w.demand_id, w.channel_id, w.user_id, coalesce(w.state->>'Title', '')::text AS title, o.node_id, o.node
 FROM workflow_open_nodes o
 JOIN workflows w ON w.workflow_id = o.workflow_id
 WHERE o.node_type = $1 AND o.assignee = $2
@@ -146,6 +146,7 @@ type ListOpenWorkflowNodesRow struct {
 	DemandID   string          `json:"demand_id"`
 	ChannelID  string          `json:"channel_id"`
 	UserID     string          `json:"user_id"`
+	Title      string          `json:"title"`
 	NodeID     string          `json:"node_id"`
 	Node       json.RawMessage `json:"node"`
 }
@@ -166,9 +167,50 @@ func (q *Queries) ListOpenWorkflowNodes(ctx context.Context, arg ListOpenWorkflo
 			&i.DemandID,
 			&i.ChannelID,
 			&i.UserID,
+			&i.Title,
 			&i.NodeID,
 			&i.Node,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listUserWorkflows = `-- name: ListUserWorkflows :many
+SELECT state, last_position
+FROM workflows
+WHERE ($1::text = '' OR user_id = $1::text)
+ORDER BY (state ->> 'CreatedAt') DESC, workflow_id
+LIMIT $2
+`
+
+type ListUserWorkflowsParams struct {
+	UserID   string `json:"user_id"`
+	MaxCount int32  `json:"max_count"`
+}
+
+type ListUserWorkflowsRow struct {
+	State        json.RawMessage `json:"state"`
+	LastPosition int64           `json:"last_position"`
+}
+
+// One user's workflows (every user's when user_id is empty), newest
+// first.
+func (q *Queries) ListUserWorkflows(ctx context.Context, arg ListUserWorkflowsParams) ([]ListUserWorkflowsRow, error) {
+	rows, err := q.db.Query(ctx, listUserWorkflows, arg.UserID, arg.MaxCount)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListUserWorkflowsRow{}
+	for rows.Next() {
+		var i ListUserWorkflowsRow
+		if err := rows.Scan(&i.State, &i.LastPosition); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

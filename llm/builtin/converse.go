@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/towow/towow/domain/workflow"
@@ -17,14 +18,21 @@ func init() { register(llm.Converse, converse) }
 // the engine's loop always ends: it reads the turn's steps so far first.
 //
 //  1. The last action was refused (Rejected, or an observation starting
-//     with "refused"): reply explaining it with the observation quoted;
-//     never the same action again. A task given to someone outside the
-//     agreement: name the participants.
+//     with "refused"): reply explaining it in plain words (the rule and
+//     the Coordinator's English stay in the observation); never the same
+//     action again. A task given to someone outside the agreement: name
+//     the participants.
 //  2. Any other last step (a decision that went through, get_node,
 //     get_workflow): reply with what changed or what it found ("场地确认
 //     失败：<error>").
-//  3. No step yet: read the message (readMessage), in this order: why …
-//     failed → get_node; add X before/after Y → create_node; remove X →
+//  3. No step yet: read the message (readMessage), in this order: approve
+//     or reject an approval step (not while adding one) → approve_node /
+//     reject_node; how is it going → a reply with what changed since the
+//     person's last message (others' edits, results) and where it stands;
+//     why … failed → get_node; add X before/after Y →
+//     create_node (of the type the message names: a web address → http,
+//     wait until a time → wait, an approval → approval, someone to do it →
+//     task, else milestone); remove X →
 //     delete_node; earlier/later (to a due) → update_node; A before B / 先A
 //     再B → connect; cancel/stop → cancel_workflow; run/start →
 //     execute_workflow; anything else → ask_user.
@@ -36,7 +44,7 @@ func init() { register(llm.Converse, converse) }
 
 // converse answers prompt 11.
 func converse(in *llm.ConverseInput) llm.ConverseReply {
-	a := agent{wf: &in.Workflow, zh: !isEnglishMessage(in.Message)}
+	a := agent{wf: &in.Workflow, zh: !isEnglishMessage(in.Message), now: in.Now, since: in.Since}
 	if n := len(in.Steps); n > 0 {
 		last := in.Steps[n-1]
 		if last.Rejected || strings.HasPrefix(strings.ToLower(strings.TrimSpace(last.Observation)), "refused") {
@@ -49,8 +57,11 @@ func converse(in *llm.ConverseInput) llm.ConverseReply {
 
 // agent is the brain's view of one call: the workflow and the language.
 type agent struct {
-	wf *llm.WorkflowState
-	zh bool
+	wf  *llm.WorkflowState
+	zh  bool
+	now time.Time // the time the message is read at (its location reads a wait's time)
+	// since is what happened since the person's last message.
+	since []workflow.Change
 }
 
 // say picks the Chinese or the English text.
@@ -90,21 +101,25 @@ func isEnglishMessage(s string) bool {
 
 // ---- Rules 1 and 2: after an action.
 
-// explainRejection replies to a refused action with the reason.
+// explainRejection replies to a refused action with the reason, in the
+// person's words (refusal): never the rule's name or the observation's
+// own text.
 func (a agent) explainRejection(last workflow.ConversationStep) llm.ConverseReply {
-	obs := strings.TrimSpace(last.Observation)
-	text := a.say("这个操作没有执行：协调器拒绝了它（"+obs+"）。", "That was not done: the coordinator refused it ("+obs+").")
-	if strings.Contains(obs, "not a participant") || strings.Contains(obs, "不是参与者") {
-		text += a.say("任务只能分配给协议的参与者："+a.participants()+"。要交给其中哪一位？",
-			" Tasks can only be assigned to participants of the agreement: "+a.participants()+". Which of them should take it?")
-	} else {
+	rule, reason := refusalOf(last.Observation)
+	text := a.say("这一步没有做成：", "That was not done: ") + a.refusal(rule, reason, last.Action)
+	switch {
+	case rule == "assignee":
+		text += a.say("任务只能交给协议的参与者："+a.participants()+"。要交给其中哪一位？",
+			" Tasks can only go to the people in the agreement: "+a.participants()+". Which of them should take it?")
+	case rule == "approver" || rule == "node_state" || rule == "confidence":
+	default:
 		text += a.say("工作流没有改动。要换一种改法吗？", " Nothing in the workflow changed. Shall I try it another way?")
 	}
 	return reply(a.say("上一步被拒绝，不再重复，向用户说明原因", "the last step was refused: explain it, do not retry"), text)
 }
 
-// participants lists the agreement's participants with the roles and
-// names of their tasks: "user_agent_bob（场地提供者，Bob）".
+// participants lists the agreement's participants by name with the
+// roles of their tasks: "Bob（场地提供者）".
 func (a agent) participants() string {
 	var out []string
 	for _, id := range a.wf.Participants {
@@ -119,10 +134,12 @@ func (a agent) participants() string {
 				}
 			}
 		}
+		name := a.who(id)
+		about = slices.DeleteFunc(about, func(s string) bool { return s == name })
 		if len(about) > 0 {
-			id += a.say("（"+strings.Join(about, "，")+"）", " ("+strings.Join(about, ", ")+")")
+			name += a.say("（"+strings.Join(about, "，")+"）", " ("+strings.Join(about, ", ")+")")
 		}
-		out = append(out, id)
+		out = append(out, name)
 	}
 	if len(out) == 0 {
 		return a.say("（没有参与者）", "(none)")
@@ -150,8 +167,25 @@ func (a agent) title(id string) string {
 	return a.say("「"+name+"」", "“"+name+"”")
 }
 
-// who is an agent's name for people (its id when the workflow has none).
-func (a agent) who(id string) string { return orDefault(a.wf.Names[id], id) }
+// who is an agent's name for people: the workflow's name for it, else
+// the name or the role its task's title gives, else the id as written (a
+// person the agreement does not know).
+func (a agent) who(id string) string {
+	if name := a.wf.Names[id]; name != "" {
+		return name
+	}
+	for _, n := range a.wf.Nodes {
+		if n.AssigneeID == id {
+			if name := nameInTitle(n.Title); name != "" {
+				return name
+			}
+			if n.Role != "" {
+				return n.Role
+			}
+		}
+	}
+	return id
+}
 
 // statusWord is a node's status in the person's words.
 func (a agent) statusWord(s workflow.NodeStatus) string {
@@ -219,8 +253,13 @@ func (a agent) summarise(last workflow.ConversationStep) llm.ConverseReply {
 		text = a.say("工作流已开始执行。", "The workflow has started.")
 	case string(workflow.DecisionCancelWorkflow):
 		text = a.say("工作流已取消。", "The workflow was cancelled.")
-	default: // ask_user, or a tool the brain does not know: pass on what came back
-		text = orDefault(obs, a.say("好的。", "OK."))
+	case workflow.ToolApprove:
+		text = a.say("已批准"+a.title(p.NodeID)+"，执行继续。", "Approved "+a.title(p.NodeID)+"; the run goes on.")
+	case workflow.ToolReject:
+		text = a.say("已拒绝"+a.title(p.NodeID)+"：这一步失败，执行随之停止。",
+			"Rejected "+a.title(p.NodeID)+": the step failed, and the run stopped with it.")
+	default: // a tool the brain does not know
+		text = a.say("好了。", "Done.")
 	}
 	// The Coordinator's own words ("ok: … applied, workflow version n")
 	// stay in the step's observation: the person reads what changed.
@@ -258,11 +297,11 @@ func (a agent) workflowReport() string {
 	for _, s := range []workflow.NodeStatus{workflow.NodeStatusCompleted, workflow.NodeStatusRunning, workflow.NodeStatusPending,
 		workflow.NodeStatusFailed, workflow.NodeStatusSkipped} {
 		if count[s] > 0 {
-			parts = append(parts, string(s)+" "+strconv.Itoa(count[s]))
+			parts = append(parts, a.say(a.statusWord(s)+" "+strconv.Itoa(count[s])+" 步", strconv.Itoa(count[s])+" "+a.statusWord(s)))
 		}
 	}
-	return a.say("工作流「"+a.wf.Title+"」状态 "+string(a.wf.Status)+"，共 "+strconv.Itoa(len(a.wf.Nodes))+" 个节点（"+strings.Join(parts, "，")+"）。",
-		"Workflow “"+a.wf.Title+"” is "+string(a.wf.Status)+", with "+strconv.Itoa(len(a.wf.Nodes))+" nodes ("+strings.Join(parts, ", ")+").")
+	return a.say("「"+a.wf.Title+"」"+a.workflowWord()+"，共 "+strconv.Itoa(len(a.wf.Nodes))+" 步（"+strings.Join(parts, "，")+"）。",
+		"“"+a.wf.Title+"” is "+a.workflowWord()+", with "+strconv.Itoa(len(a.wf.Nodes))+" steps ("+strings.Join(parts, ", ")+").")
 }
 
 // ---- Rule 3: the message.
@@ -271,7 +310,7 @@ func (a agent) workflowReport() string {
 var (
 	whyWords     = []string{"为什么", "为啥", "怎么", "原因", "why", "what went wrong", "how come"}
 	failWords    = []string{"失败", "出错", "报错", "没成功", "不成功", "挂了", "fail", "failed", "fails", "error", "wrong"}
-	addWords     = []string{"增加", "新增", "添加", "插入", "加上", "加入", "加一个", "加个", "再加", "add", "insert", "create"}
+	addWords     = []string{"增加", "新增", "添加", "插入", "加上", "加入", "加一个", "加个", "再加", "创建", "新建", "add", "insert", "create"}
 	removeWords  = []string{"删除", "删掉", "删了", "去掉", "移除", "拿掉", "remove", "delete", "drop"}
 	earlierWords = []string{"提前", "提早", "早一点", "早点", "earlier", "sooner", "move up", "bring forward"}
 	laterWords   = []string{"推迟", "延后", "延期", "推后", "往后", "晚一点", "晚点", "later", "postpone", "delay", "push back"}
@@ -282,10 +321,19 @@ var (
 // readMessage decides the first step of a turn from the message.
 func (a agent) readMessage(msg string) llm.ConverseReply {
 	lower := strings.ToLower(msg)
+	adds := hasAny(lower, addWords...) || addsInChinese(msg)
+	if !adds {
+		if r, ok := a.approval(msg); ok {
+			return r
+		}
+	}
 	switch {
+	case hasAny(lower, progressWords...) && !adds:
+		return reply(a.say("用户问进展：说说上次之后的变化和现状", "the person asks how it goes: what changed, where it stands"),
+			a.progress(a.since))
 	case hasAny(lower, whyWords...) && hasAny(lower, failWords...):
 		return a.whyFailed(msg)
-	case hasAny(lower, addWords...) || addsInChinese(msg):
+	case adds:
 		return a.add(msg)
 	case hasAny(lower, removeWords...):
 		return a.remove(msg)
@@ -338,12 +386,12 @@ func (a agent) pick(text, what string) (string, *llm.ConverseReply) {
 	return "", &r
 }
 
-// nodeList names nodes by id and title (all of them when ids is nil).
+// nodeList names nodes by title (all of them when ids is nil).
 func (a agent) nodeList(ids []string) string {
 	var out []string
 	for _, n := range a.wf.Nodes {
 		if ids == nil || slices.Contains(ids, n.ID) {
-			out = append(out, n.ID+a.say("「"+n.Title+"」", " “"+n.Title+"”"))
+			out = append(out, a.title(n.ID))
 		}
 	}
 	if len(out) == 0 {

@@ -38,8 +38,8 @@ func (a agent) whyFailed(msg string) llm.ConverseReply {
 	case len(mentioned) == 1:
 		id = mentioned[0]
 	case len(failed) == 0:
-		return reply(a.say("没有失败的节点", "no node failed"), a.say("目前没有失败的节点（工作流状态："+string(a.wf.Status)+"）。",
-			"No node has failed (the workflow is "+string(a.wf.Status)+")."))
+		return reply(a.say("没有失败的节点", "no node failed"), a.say("目前没有失败的步骤（工作流"+a.workflowWord()+"）。",
+			"No step has failed (the workflow is "+a.workflowWord()+")."))
 	default:
 		return a.ask(a.say("有多个失败的节点，问是哪一个", "several nodes failed: ask which"),
 			a.say("有几个节点失败了："+a.nodeList(failed)+"。你问的是哪一个？", "Several nodes failed: "+a.nodeList(failed)+". Which one do you mean?"))
@@ -50,7 +50,7 @@ func (a agent) whyFailed(msg string) llm.ConverseReply {
 
 // Patterns of "add X before/after Y".
 var (
-	addCN = `(?:加上|加入|增加|新增|添加|插入|再加|加)(?:一个|一项|一步|一场|一次|个)?`
+	addCN = `(?:加上|加入|增加|新增|添加|插入|创建|新建|再加|加)(?:一个|一项|一步|一场|一次|个)?`
 	// 在Y之后加X
 	addAnchorFirstCN = regexp.MustCompile(`^(?:在|于)?(.+?)(之前|以前|前面|之后|以后|后面|前|后)(?:再)?` + addCN + `(.+)$`)
 	// 加X，在Y之后
@@ -93,15 +93,29 @@ func (a agent) add(msg string) llm.ConverseReply {
 		}
 	}
 	title = cleanTitle(title)
+	typed, isTyped := a.httpNode(msg)
+	if !isTyped {
+		typed, isTyped = a.waitNode(msg)
+	}
+	if isTyped { // the type the person named, titled as they said or by what it does
+		if anchor != "" {
+			if t := a.givenTitle(strings.Replace(msg, anchor, " ", 1)); t != "" {
+				typed.Title = t
+			}
+		}
+		title = typed.Title
+	}
 	if title == "" {
 		return a.ask(a.say("不知道要加什么", "unclear what to add"), a.say("要新增什么节点？请告诉我它的名称，以及放在哪个节点之前或之后。",
 			"What should I add? Tell me its name and which node it goes before or after."))
 	}
 	node := workflow.WorkflowNode{Type: workflow.NodeMilestone, Title: title}
-	if who == "" { // a participant named without 由…负责
+	if who == "" && !isTyped { // a participant named without 由…负责
 		who = a.participantNamedIn(strings.Replace(rest, anchor, "", 1))
 	}
 	switch {
+	case isTyped:
+		node = typed
 	case approvalAsked(title):
 		node.Type = workflow.NodeApproval // the person's own step: no agent does it
 	case who != "":

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,13 +53,14 @@ type convLoop struct {
 	history []workflow.Turn
 	now     time.Time
 	n       int
+	speaker string // who sends the messages (the workflow's owner unless set)
 }
 
 func newConvLoop(t *testing.T, plan neg.Proposal) *convLoop {
 	now := time.Date(2026, 2, 2, 9, 0, 0, 0, time.UTC)
 	w := &workflow.Workflow{}
 	w.Apply(workflow.PlanWorkflow(workflow.PlanInput{DemandID: plan.DemandID, ChannelID: "c-1", UserID: "requester", Plan: plan, Now: now}))
-	return &convLoop{t: t, w: w, c: llm.NewClient(llm.Config{Provider: New()}), now: now}
+	return &convLoop{t: t, w: w, c: llm.NewClient(llm.Config{Provider: New()}), now: now, speaker: "requester"}
 }
 
 // fail marks a node failed for good.
@@ -113,11 +115,23 @@ func (l *convLoop) run(a workflow.AgentStep, step int) (obs, decisionID string, 
 		return fmt.Sprintf("%s %s: %s %s", n.ID, n.Title, r.Status, r.Error), "", false
 	case workflow.ToolGetWorkflow:
 		return fmt.Sprintf("%s, %d nodes", l.w.Status, len(l.w.Nodes)), "", false
+	case workflow.ToolApprove, workflow.ToolReject: // as the engine answers it, in the speaker's name
+		events, err := l.w.Approve(a.Args.NodeID, l.speaker, a.Tool == workflow.ToolApprove, a.Args.Reason, l.now)
+		switch {
+		case errors.Is(err, workflow.ErrNotApprover):
+			return "refused by rule approver: only " + l.w.ApproverOf(*l.w.Node(a.Args.NodeID)) + " answers this approval", "", true
+		case err != nil:
+			return "refused by rule node_state: " + err.Error(), "", true
+		}
+		for _, e := range events {
+			l.w.Apply(e)
+		}
+		return "approved", "", false
 	}
 	id := fmt.Sprintf("dec-%d-%d", l.n, step)
 	d := workflow.Decision{DecisionID: id, Type: workflow.DecisionType(a.Tool), Actor: event.ActorConversation, Confidence: a.Confidence,
 		BaseVersion: l.w.Version, Payload: a.Args}
-	events, err := l.w.Decide(d, workflow.DecisionContext{Now: l.now})
+	events, err := l.w.Decide(d, workflow.DecisionContext{Now: l.now, AllowedHosts: []string{"hooks.example.com"}})
 	if err != nil {
 		l.t.Fatal(err)
 	}
@@ -161,7 +175,8 @@ func checkTurn(t *testing.T, turn workflow.Turn, want []string, replyHas ...stri
 	}
 	// What the person reads never names a tool, the Coordinator's "ok:"
 	// or a version number.
-	for _, tool := range append([]string{workflow.ToolGetNode, workflow.ToolGetWorkflow, "ask_user", "ok:", "version"},
+	for _, tool := range append([]string{workflow.ToolGetNode, workflow.ToolGetWorkflow, "ask_user", workflow.ToolApprove, workflow.ToolReject,
+		"ok:", "version", "user_agent", "refused", "rule "},
 		func() (s []string) {
 			for _, d := range workflow.DecisionTypes {
 				s = append(s, string(d))
@@ -190,15 +205,14 @@ func TestConverseLoopChinese(t *testing.T) {
 	// A task for someone outside the agreement: refused, explained with
 	// the participants, not retried.
 	turn = l.say("在场地确认之后加一个彩排，由 Zoe 负责")
-	checkTurn(t, turn, []string{"create_node refused"}, "协调器拒绝了它", "Zoe is not a participant",
-		"user_agent_bob（场地提供者，Bob）", "user_agent_alice（演讲嘉宾，Alice）")
+	checkTurn(t, turn, []string{"create_node refused"}, "这位不是协议的参与者", "Bob（场地提供者）", "Alice（演讲嘉宾）")
 	if len(l.w.Nodes) != 4 {
 		t.Errorf("a refused node was added: %d nodes", len(l.w.Nodes))
 	}
 
 	// The same for a participant (by name): a task after 场地确认.
 	checkTurn(t, l.say("在场地确认之后加一个彩排，由 Alice 负责"), []string{"create_node ok"}, "已新增「彩排」", "排在「场地确认」之后",
-		"user_agent_alice")
+		"由 Alice 负责")
 	var rehearsal *workflow.WorkflowNode
 	for i := range l.w.Nodes {
 		if l.w.Nodes[i].Title == "彩排" {
@@ -219,11 +233,11 @@ func TestConverseLoopChinese(t *testing.T) {
 		t.Errorf("edges %v", l.w.Edges)
 	}
 	// A cycle is refused and explained.
-	checkTurn(t, l.say("先活动当天再场地提供者"), []string{"connect refused"}, "refused by rule acyclic", "工作流没有改动")
+	checkTurn(t, l.say("先活动当天再场地提供者"), []string{"connect refused"}, "形成死循环", "工作流没有改动")
 
 	// Ambiguous: ask which node; nothing changed.
 	turn = l.say("删除场地")
-	checkTurn(t, turn, []string{"ask_user"}, "task-1", "milestone-1")
+	checkTurn(t, turn, []string{"ask_user"}, "「场地提供者（Bob）」", "「场地确认」")
 	if !turn.Question {
 		t.Error("not a question")
 	}
@@ -234,7 +248,7 @@ func TestConverseLoopChinese(t *testing.T) {
 	if l.w.Status != workflow.WorkflowStatusRunning {
 		t.Fatalf("status %s", l.w.Status)
 	}
-	checkTurn(t, l.say("执行"), []string{"execute_workflow refused"}, "only a draft can be executed")
+	checkTurn(t, l.say("执行"), []string{"execute_workflow refused"}, "工作流正在执行，现在不能这样做")
 
 	// Why did it fail → get_node on the failed node → its error.
 	l.fail("task-1", "会议厅 3 月 5 日已被预订")
@@ -258,11 +272,11 @@ func TestConverseLoopEnglish(t *testing.T) {
 		"Moved the due date of “Venue confirmed” to week 1")
 	checkTurn(t, l.say("Add a rehearsal before the event day"), []string{"create_node ok"}, "Added “rehearsal”, before “Event day”")
 	checkTurn(t, l.say("Add a sound check after venue confirmed, assigned to Zoe"), []string{"create_node refused"},
-		"the coordinator refused it", "Zoe is not a participant", "user_agent_bob (Venue host, Bob)")
-	checkTurn(t, l.say("Add a sound check after venue confirmed, assigned to Bob"), []string{"create_node ok"}, "assigned to user_agent_bob")
+		"that person is not part of the agreement", "Bob (Venue host)")
+	checkTurn(t, l.say("Add a sound check after venue confirmed, assigned to Bob"), []string{"create_node ok"}, "assigned to Bob")
 	checkTurn(t, l.say("remove the rehearsal"), []string{"delete_node ok"}, "Removed that step")
 	checkTurn(t, l.say("Speaker before Venue confirmed"), []string{"connect ok"}, "“Venue confirmed” now starts after “Speaker（Alice）”")
-	checkTurn(t, l.say("Speaker before Event day"), []string{"connect refused"}, "milestone-2 already runs after task-2",
+	checkTurn(t, l.say("Speaker before Event day"), []string{"connect refused"}, "that dependency is already there",
 		"Nothing in the workflow changed")
 	checkTurn(t, l.say("run it"), []string{"execute_workflow ok"}, "The workflow has started.")
 	l.fail("task-1", "the hall is booked")
@@ -284,8 +298,8 @@ func TestConverseRepliesAfterAnAction(t *testing.T) {
 		Action:      workflow.AgentStep{Tool: "create_node", Args: workflow.DecisionPayload{Node: &workflow.WorkflowNode{Type: "task", Title: "彩排", AssigneeID: "zz"}}},
 		Observation: "refused by rule assignee: zz is not a participant of the agreement (user_agent_bob, user_agent_alice)"}
 	r := converse(salonInput("在场地确认之后加一个彩排，由 zz 负责", refused))
-	if r.Tool != "" || !strings.Contains(string(r.Reply), "zz is not a participant") ||
-		!strings.Contains(string(r.Reply), "任务只能分配给协议的参与者：user_agent_bob（场地提供者，Bob）") {
+	if r.Tool != "" || !strings.Contains(string(r.Reply), "这位不是协议的参与者") ||
+		!strings.Contains(string(r.Reply), "任务只能交给协议的参与者：Bob（场地提供者）") {
 		t.Errorf("after a rejection: %+v", r)
 	}
 	// Rejected without the flag, told by the observation; in English.
@@ -433,5 +447,134 @@ func TestAddsTheTypeAsked(t *testing.T) {
 	}
 	if r := converse(salonInput("加一个彩排")); r.Args.V.Node == nil || r.Args.V.Node.Type == workflow.NodeApproval {
 		t.Errorf("a rehearsal: %+v", r)
+	}
+}
+
+// TestConverseApprovals: the person asks for an approval step and gets a
+// real approval node; once it runs, they answer it in words (approve with
+// a comment, reject), only as its approver; an approve word with no
+// approval waiting changes nothing.
+func TestConverseApprovals(t *testing.T) {
+	l := newConvLoop(t, salonPlan())
+	checkTurn(t, l.say("在活动当天之前加一个审批步骤"), []string{"create_node ok"}, "已新增「审批」", "排在「活动当天」之前")
+	var ok *workflow.WorkflowNode
+	for i := range l.w.Nodes {
+		if l.w.Nodes[i].Type == workflow.NodeApproval {
+			ok = &l.w.Nodes[i]
+		}
+	}
+	if ok == nil || !l.w.HasEdge(ok.ID, "milestone-2") {
+		t.Fatalf("no approval node before 活动当天: %+v", l.w.Nodes)
+	}
+	checkTurn(t, l.say("批准审批"), nil, "「审批」现在还没开始，不在等待审批")
+	l.w.Apply(&workflow.NodeStarted{WorkflowID: l.w.ID, NodeID: ok.ID, NodeType: workflow.NodeApproval, Attempt: 1, Deadline: l.now.Add(time.Hour)})
+
+	l.speaker = "mallory"
+	checkTurn(t, l.say("批准「审批」这一步"), []string{"approve_node refused"}, "这一步只能由 requester 本人审批")
+	if r := l.w.Run(ok.ID); r.Status != workflow.NodeStatusRunning {
+		t.Fatalf("someone else's word answered it: %+v", r)
+	}
+	l.speaker = "requester"
+	checkTurn(t, l.say("批准「审批」这一步，预算在范围内"), []string{"approve_node ok"}, "已批准「审批」，执行继续")
+	if r := l.w.Run(ok.ID); r.Status != workflow.NodeStatusCompleted || r.Result == nil || !strings.Contains(r.Result.Summary, "预算在范围内") ||
+		r.Result.By != "user:requester" {
+		t.Fatalf("the approval: %+v", r)
+	}
+	checkTurn(t, l.say("批准审批"), nil, "「审批」现在已完成，不在等待审批")
+
+	// Reject, in English, on a second approval.
+	l2 := newConvLoop(t, meetupPlan())
+	checkTurn(t, l2.say("Add a budget approval before the event day"), []string{"create_node ok"}, "Added “budget approval”")
+	var id string
+	for _, n := range l2.w.Nodes {
+		if n.Type == workflow.NodeApproval {
+			id = n.ID
+		}
+	}
+	l2.w.Apply(&workflow.NodeStarted{WorkflowID: l2.w.ID, NodeID: id, NodeType: workflow.NodeApproval, Attempt: 1, Deadline: l2.now.Add(time.Hour)})
+	checkTurn(t, l2.say("Reject the budget approval: too expensive"), []string{"reject_node ok"}, "Rejected “budget approval”")
+	if r := l2.w.Run(id); r.Status != workflow.NodeStatusFailed || !strings.Contains(r.Error, "too expensive") {
+		t.Fatalf("the rejection: %+v", r)
+	}
+}
+
+// TestConverseTypedNodes: the person names the type of the step they
+// add, and gets it: a web call with its method, title and body (whose
+// references the Coordinator checks), a wait until a time.
+func TestConverseTypedNodes(t *testing.T) {
+	l := newConvLoop(t, salonPlan())
+	checkTurn(t, l.say("在活动当天之前创建一个 HTTP 节点，叫通知嘉宾，PUT 到 https://hooks.example.com/notify，内容是 plan={{vars.title}} seats=40"),
+		[]string{"create_node ok"}, "已新增「通知嘉宾」", "排在「活动当天」之前")
+	n := l.w.Nodes[len(l.w.Nodes)-1]
+	if n.Type != workflow.NodeHTTP || n.Title != "通知嘉宾" || n.Method != "PUT" || n.URL != "https://hooks.example.com/notify" ||
+		n.Body["plan"] != "{{vars.title}}" || n.Body["seats"] != "40" || !l.w.HasEdge(n.ID, "milestone-2") {
+		t.Fatalf("the http node: %+v", n)
+	}
+	checkTurn(t, l.say("在活动当天之前加一个等待，等到 2026-03-10 18:00"), []string{"create_node ok"}, "已新增「等到 2026-03-10 18:00」")
+	n = l.w.Nodes[len(l.w.Nodes)-1]
+	if n.Type != workflow.NodeWait || !n.WaitUntil.Equal(time.Date(2026, 3, 10, 18, 0, 0, 0, time.UTC)) {
+		t.Fatalf("the wait node: %+v", n)
+	}
+	// A reference to nothing: refused, and said in plain words.
+	checkTurn(t, l.say("创建一个 HTTP 节点，POST 到 https://hooks.example.com/x，内容是 a={{nodes.nope.output.x}}"),
+		[]string{"create_node refused"}, "它引用了前面步骤没有提供的数据")
+	// Off the allow list.
+	checkTurn(t, l.say("创建一个 HTTP 节点，POST 到 https://evil.example.org/x"), []string{"create_node refused"}, "不在允许调用的名单上")
+
+	e := newConvLoop(t, meetupPlan())
+	checkTurn(t, e.say("Add a web call after venue confirmed: GET https://hooks.example.com/status"), []string{"create_node ok"},
+		"Added “Call hooks.example.com”, after “Venue confirmed”")
+	if n := e.w.Nodes[len(e.w.Nodes)-1]; n.Type != workflow.NodeHTTP || n.Method != "GET" || len(n.Body) != 0 {
+		t.Fatalf("the English http node: %+v", n)
+	}
+}
+
+// TestConverseProgress: asked how it goes, the agent says what happened
+// since the person's last message (a colleague's edit, a result, a
+// failure), by name and title, then where the workflow stands; with
+// nothing new it says so.
+func TestConverseProgress(t *testing.T) {
+	in := salonInput("现在怎么样了？")
+	in.Workflow.Names = map[string]string{"user_agent_bob": "Bob"}
+	in.Since = []workflow.Change{
+		{What: "create_node", By: "user:carol", NodeID: "gone", Detail: "预算审批"},
+		{What: "completed", By: "user_agent_bob", NodeID: "task-1", Detail: "场地已确认"},
+		{What: "failed", NodeID: "milestone-1", Detail: "场地被占用"},
+	}
+	r := converse(in)
+	want := "上次之后：carol 新增了「预算审批」；「场地提供者（Bob）」已完成；「场地确认」失败了：场地被占用。"
+	if r.Tool != "" || !strings.HasPrefix(string(r.Reply), want) || !strings.Contains(string(r.Reply), "共 4 步") {
+		t.Fatalf("reply %q, want it to start %q", r.Reply, want)
+	}
+	in.Since = nil
+	if r := converse(in); !strings.HasPrefix(string(r.Reply), "上次之后没有新的变化。") {
+		t.Fatalf("with nothing new: %q", r.Reply)
+	}
+	en := salonInput("what changed?")
+	en.Since = []workflow.Change{{What: "workflow_completed"}}
+	if r := converse(en); !strings.HasPrefix(string(r.Reply), "Since your last message: the whole workflow is done.") {
+		t.Fatalf("in English: %q", r.Reply)
+	}
+}
+
+// TestConverseApprovalByTitle: with two approvals waiting, one titled
+// inside the other's title, the whole title the message names picks one;
+// a word both share asks which.
+func TestConverseApprovalByTitle(t *testing.T) {
+	in := salonInput("")
+	in.Workflow.Nodes = append(in.Workflow.Nodes,
+		llm.NodeState{WorkflowNode: workflow.WorkflowNode{ID: "a1", Type: workflow.NodeApproval, Title: "审批"}, Status: workflow.NodeStatusRunning},
+		llm.NodeState{WorkflowNode: workflow.WorkflowNode{ID: "a2", Type: workflow.NodeApproval, Title: "法务审批"}, Status: workflow.NodeStatusRunning})
+	for _, tc := range []struct{ msg, tool, node string }{
+		{"批准审批，材料齐全", workflow.ToolApprove, "a1"},
+		{"批准法务审批", workflow.ToolApprove, "a2"},
+		{"驳回「法务审批」：条款有问题", workflow.ToolReject, "a2"},
+		{"批准", workflow.ToolAskUser, ""},
+	} {
+		in.Message = tc.msg
+		r := converse(in)
+		if string(r.Tool) != tc.tool || r.Args.V.NodeID != tc.node {
+			t.Errorf("%q: %s %q, want %s %q", tc.msg, r.Tool, r.Args.V.NodeID, tc.tool, tc.node)
+		}
 	}
 }

@@ -74,12 +74,15 @@
 //     capabilities the profile does not cover: then it reports the problem
 //     (see task.go). It draws nothing at random.
 //   - Conversation (prompt 11) is a rule-based ReAct agent (see
-//     converse.go): after a refused action it explains the refusal (naming
-//     the participants when a task went to someone outside the agreement),
+//     converse.go): after a refused action it explains the refusal in plain
+//     words (naming the participants when a task went to someone outside
+//     the agreement),
 //     after any other action it reports what changed or what it found, and
-//     otherwise it reads the message, Chinese or English: why … failed →
-//     get_node, add X before/after Y → create_node (a task when someone is
-//     named to do it), remove → delete_node, earlier/later to a due →
+//     otherwise it reads the message, Chinese or English: approve / reject
+//     a waiting approval → approve_node / reject_node, why … failed →
+//     get_node, add X before/after Y → create_node (an http node for a web
+//     address, a wait for "wait until <time>", an approval, a task when
+//     someone is named to do it), remove → delete_node, earlier/later to a due →
 //     update_node, 先A再B / A before B → connect, cancel → cancel_workflow,
 //     run → execute_workflow, else ask_user. Nodes are found by id or by
 //     the title words they share with the text; several or none: ask_user.

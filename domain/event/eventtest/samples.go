@@ -243,6 +243,7 @@ var Payloads = []event.Payload{
 	&negotiation.CollaboratorAdded{DemandID: "d-1", UserID: "bob", Role: negotiation.RoleEditor},
 	&negotiation.CollaboratorRemoved{DemandID: "d-1", UserID: "bob"},
 	&workflow.ConversationReported{WorkflowID: "wf-1", ReportID: "r-1", About: "approval.waiting", Text: "「确认预算」等待你审批。", NodeID: "ok"},
+	&workflow.ConversationSummarized{WorkflowID: "wf-1", Through: "msg-1", Turns: 3, Summary: "- 用户：把场地确认提前；动作：update_node milestone-1；回复：已修改。"},
 	&notice.Posted{NoticeID: "n-1-0", Recipient: "user:alice", Kind: notice.KindApproval, Title: "「确认预算」等待你审批", DemandID: "d-1",
 		ChannelID: "collab-1", WorkflowID: "wf-1", NodeID: "ok"},
 	&notice.Subscribed{SubscriptionID: "wh-1", Owner: "user:alice", URL: "https://hooks.example.com/towow", Kinds: []notice.Kind{notice.KindApproval}},
@@ -293,11 +294,11 @@ var (
 	sampleResult = workflow.NodeResult{Summary: "场地已确认", By: "user_agent_bob", Simulated: true, Output: map[string]string{"status": "200"}}
 	sampleChange = workflow.WorkflowChange{WorkflowID: "wf-abc12345", DecisionID: "dec-1", ClientID: "tab-1", Version: 2}
 	sampleNode   = workflow.WorkflowNode{ID: "task-1", Type: workflow.NodeHTTP, Title: "通知场地", Description: "POST 确认", AssigneeID: "user_agent_bob",
-		Role: "场地提供者", Due: "第一周", WaitUntil: sampleTime, URL: "http://127.0.0.1:9/hook", Body: map[string]string{"a": "b"},
+		Role: "场地提供者", Due: "第一周", WaitUntil: sampleTime, URL: "http://127.0.0.1:9/hook", Method: "PUT", Body: map[string]string{"a": "b"},
 		TimeoutSeconds: 30, MaxAttempts: 3, Approver: "bob", SubChannelID: "collab-abc12345-1", Position: workflow.Position{X: 1, Y: 2}}
 	sampleDecision = workflow.Decision{DecisionID: "dec-1", Type: workflow.DecisionCreateNode, Actor: event.ActorConversation, ClientID: "tab-1",
 		Confidence: 0.9, BaseVersion: 1, Payload: workflow.DecisionPayload{NodeID: "task-1", Node: &sampleNode, After: []string{"a"},
 			Before: []string{"b"}, Changes: &workflow.NodeChanges{Title: new("t"), Description: new("d"), AssigneeID: new("x"), Role: new("r"),
 				Due: new("d"), WaitUntil: &sampleTime, URL: new("u"), Body: &map[string]string{"k": "v"}, TimeoutSeconds: new(5),
-				MaxAttempts: new(2)}, From: "a", To: "b", Position: &workflow.Position{X: 3, Y: 4}, Reason: "r"}}
+				MaxAttempts: new(2), Method: new("PATCH"), Approver: new("alice")}, From: "a", To: "b", Position: &workflow.Position{X: 3, Y: 4}, Reason: "r"}}
 )

@@ -1,6 +1,8 @@
 // The 待我审批 page (#/approvals): the approval steps waiting for the
 // signed-in person (GET /api/v1/approvals), each with its workflow's title
-// and its step's title, answered here; read again when a notice arrives.
+// (the list's workflow_title; read from the workflow when a server does
+// not send it) and its step's title, answered here; read again when a
+// notice arrives.
 import { api, describe } from "./api.js";
 import { answeredNote, approvalForm } from "./approval_form.js";
 import { fill, h } from "./dom.js";
@@ -20,7 +22,7 @@ export function approvalsPage(app) {
     const li = h("li", { class: "card approval", "data-workflow": a.workflow_id, "data-node": a.node.id, "data-answered": done ? done.state : null },
       h("h2", { class: "approval-step" }, a.node.title),
       h("p", { class: "small" }, "执行计划：", h("a", { class: "approval-workflow", href: "#/w/" + encodeURIComponent(a.workflow_id) }, titles.get(a.workflow_id) || "（无标题）"),
-        " · ", h("a", { href: "#/n/" + encodeURIComponent(a.demand_id) }, "查看协商")),
+        a.demand_id ? [" · ", h("a", { href: "#/n/" + encodeURIComponent(a.demand_id) }, "查看协商")] : null),
       a.node.description ? h("p", { class: "approval-description" }, a.node.description) : null,
       done ? done.note : approvalForm(a.workflow_id, a.node.id, (ok, comment) => {
         answered.set(key, { note: answeredNote(ok, comment), state: ok ? "approved" : "rejected", approval: a });
@@ -34,6 +36,7 @@ export function approvalsPage(app) {
     const mine = ++asked;
     try {
       const out = await api("/api/v1/approvals" + (min ? "?min_cursor=" + min : ""), { cache: "no-store" });
+      for (const a of out.approvals) if (a.workflow_title) titles.set(a.workflow_id, a.workflow_title);
       const missing = [...new Set(out.approvals.map((a) => a.workflow_id))].filter((id) => !titles.has(id));
       await Promise.all(missing.map((id) => api("/api/v1/workflows/" + encodeURIComponent(id))
         .then((w) => titles.set(id, w.title)).catch(() => {})));

@@ -1,5 +1,6 @@
 // The comparison of two negotiations (an original and its fork, or any
 // two): the plan's diff above, each branch below.
+import { agentName, knownName, learnNames, lookUpNames, looksLikeAgentId } from "./agent_names.js";
 import { ApiError, api, describe, showBanner } from "./api.js";
 import { badge, fill, h, label } from "./dom.js";
 import { qualityTable } from "./quality.js";
@@ -14,6 +15,7 @@ export function comparePage(app, path, titles) {
   const load = async () => {
     try {
       const c = await api(path);
+      await lookUpNames(agentIds(c)); // every agent by its name, the diff's dependencies too
       if (stopped) return;
       const final = [c.left, c.right].every(branchFinal);
       renderCompare(box, c, titles, final);
@@ -32,12 +34,28 @@ export function comparePage(app, path, titles) {
 // branchFinal: a side of a comparison has ended and its scores are final.
 const branchFinal = (b) => b.quality.final && b.status !== "processing";
 
+// agentIds are the agents a comparison names: its participants, the
+// plans' and the diff's assignees and the dependencies that are agent ids
+// (a dependency may also be a role); the names the answer gives are
+// remembered.
+function agentIds(c) {
+  const ids = [];
+  const plans = [c.left, c.right].map((b) => (b.plan && b.plan.assignments) || []);
+  for (const a of [...plans.flat(), ...c.plan_diff.added, ...c.plan_diff.removed]) {
+    if (a.display_name) learnNames({ [a.agent_id]: a.display_name });
+    ids.push(a.agent_id, ...(a.dependencies || []).filter(looksLikeAgentId));
+  }
+  for (const x of c.plan_diff.changed) {
+    ids.push(x.agent_id);
+    for (const side of [x.left, x.right]) ids.push(...((side && side.dependencies) || []).filter(looksLikeAgentId));
+  }
+  return ids.concat(c.left.participants, c.right.participants).filter(Boolean);
+}
+
 // renderCompare fills the compare page with a comparison.
 function renderCompare(box, c, titles, final) {
-  const names = {};
-  for (const b of [c.left, c.right]) for (const a of (b.plan && b.plan.assignments) || []) names[a.agent_id] = a.display_name || a.agent_id;
-  for (const a of [...c.plan_diff.added, ...c.plan_diff.removed]) names[a.agent_id] = a.display_name || names[a.agent_id] || a.agent_id;
-  const who = (id) => names[id] || id;
+  // who names an agent (a value that is no agent id, such as a role, as it is).
+  const who = (id) => knownName(id) || (looksLikeAgentId(id) ? agentName(id) : id);
   const runningText = titles[1] === "分叉" ? "分叉进行中" : "协商进行中";
   box.dataset.final = String(final);
   fill(box,
@@ -58,7 +76,8 @@ const DIFF_FIELDS = { role: "角色", need: "需求", responsibility: "职责", 
 // outcome, rounds and LLM cost of both.
 function diffCard(c, titles, who) {
   const d = c.plan_diff;
-  const term = (a, f) => (Array.isArray(a[f]) ? a[f].join("、") : typeof a[f] === "boolean" ? (a[f] ? "是" : "否") : a[f]) || "—";
+  const term = (a, f) => (Array.isArray(a[f]) ? a[f].map(f === "dependencies" ? who : String).join("、")
+    : typeof a[f] === "boolean" ? (a[f] ? "是" : "否") : a[f]) || "—";
   const section = (kind, title, items, item) => items.length ? h("div", { class: "diff diff-" + kind, "data-kind": kind },
     h("h3", {}, title + "（" + items.length + "）"), h("ul", {}, items.map(item))) : null;
   const assignment = (a) => h("li", { "data-agent": a.agent_id }, h("b", {}, who(a.agent_id)), " — " + a.role + (a.responsibility ? "：" + a.responsibility : ""));
@@ -88,7 +107,7 @@ function branchCard(b, title, side, d, who) {
   const stat = (name, value, attrs) => h("span", Object.assign({ class: "stat" }, attrs), h("b", {}, value), name);
   return h("section", { class: "card branch", "data-side": side, "data-demand": b.demand_id, "data-status": b.status, "data-final": String(final) },
     h("div", { class: "row" }, h("h2", { style: "margin:0" }, title), badge(b.status), final ? null : badge("processing", "进行中"),
-      h("span", { class: "wf-grow" }), h("a", { class: "small open-negotiation", href: "#/n/" + encodeURIComponent(b.demand_id) }, "打开协商 " + b.demand_id)),
+      h("span", { class: "wf-grow" }), h("a", { class: "small open-negotiation", href: "#/n/" + encodeURIComponent(b.demand_id) }, "打开协商")),
     h("p", {}, b.raw_input),
     h("p", { class: "small" }, "轮次 ", h("b", { class: "rounds" }, b.rounds || "—"), " · 参与者 ", b.participants.length),
     h("p", { class: "participants" }, "参与者：", b.participants.length ? b.participants.map((id, i) =>

@@ -42,11 +42,21 @@ export const badge = (value, text) => h("span", { class: "badge b-" + value }, t
 export const fmtTime = (ts) => ts ? new Date(ts).toLocaleString("zh-CN", { hour12: false }) : "";
 export const clock = (ts) => ts ? new Date(ts).toLocaleTimeString("zh-CN", { hour12: false }) : "";
 
+// ago says when something happened for people: 刚刚, N 分钟前, the time
+// of day (HH:MM) today, else the date and time ("" when ts is absent).
+export function ago(ts, now) {
+  if (!ts) return "";
+  const t = new Date(ts), n = now || new Date();
+  const s = (n - t) / 1000;
+  if (s < 60) return "刚刚";
+  if (s < 3600) return Math.floor(s / 60) + " 分钟前";
+  const hm = t.toLocaleTimeString("zh-CN", { hour: "2-digit", minute: "2-digit", hour12: false });
+  if (t.toDateString() === n.toDateString()) return hm;
+  return t.toLocaleDateString("zh-CN", { month: "numeric", day: "numeric" }) + " " + hm;
+}
+
 // pct writes a share as a percentage ("" when absent).
 export const pct = (x) => (typeof x === "number" ? Math.round(x * 100) + "%" : "");
-
-// short cuts a text to n characters with an ellipsis.
-export const short = (s, n) => (s || "").length > n ? s.slice(0, n - 1) + "…" : (s || "");
 
 // randomHex draws a short random hex id part.
 export function randomHex() {

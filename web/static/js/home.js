@@ -1,6 +1,7 @@
 // The home page: submit a demand, see the recent negotiations.
 import { api, describe, postJSON } from "./api.js";
 import { badge, fill, fmtTime, h, label } from "./dom.js";
+import { ownWorkflowsCard } from "./own_workflows.js";
 import { qualityCells } from "./quality.js";
 
 const EXAMPLES = [
@@ -37,7 +38,7 @@ export function homePage(app) {
     EXAMPLES.map((ex) => h("button", { type: "button", class: "example", onclick: () => { text.value = ex; text.focus(); } }, ex))),
   h("div", { class: "row" }, submit),
   err);
-  app.append(h("section", { class: "card" }, form), recentCard());
+  app.append(h("section", { class: "card" }, form), recentCard(), ownWorkflowsCard());
 }
 
 function recentCard() {
@@ -47,25 +48,38 @@ function recentCard() {
   return h("section", { class: "card" }, h("h2", {}, "我最近的协商"), list);
 }
 
-// demandTable lists demands; with select (the history page's), each row
-// starts with a checkbox: select.checked(id) says whether it is ticked,
-// select.toggle(id, on) is called when it is (un)ticked.
+// participantCount is how many agents a demand's plan assigns, as the
+// server counts them (participants: the merged plan's agents, once each,
+// as a comparison shows them); a server that does not list them: its
+// final proposal's agents, once each.
+function participantCount(d) {
+  if (Array.isArray(d.participants)) return d.participants.length;
+  const fp = d.final_proposal;
+  return fp && fp.assignments ? new Set(fp.assignments.map((a) => a.agent_id)).size : 0;
+}
+
+// demandTable lists demands; a fork is marked 分叉 with a link to the
+// negotiation it was forked from. With select (the history page's), each
+// row starts with a checkbox: select.checked(id) says whether it is
+// ticked, select.toggle(id, on) is called when it is (un)ticked.
 export function demandTable(demands, select) {
   if (!demands.length) return h("p", { class: "muted" }, "还没有协商。");
   const quality = qualityCells(demands);
   return h("div", { class: "tablewrap" }, h("table", { id: "demand-table" },
     h("thead", {}, h("tr", {}, select ? h("th", {}, "对比") : null, h("th", {}, "时间"), h("th", {}, "需求"), h("th", {}, "状态"), h("th", {}, "轮次"), h("th", {}, "参与者"), h("th", {}, "质量"))),
     h("tbody", {}, demands.map((d) => {
-      const fp = d.final_proposal || null;
-      return h("tr", { "data-demand": d.demand_id },
-        select ? h("td", {}, h("input", { type: "checkbox", class: "compare-pick", "data-demand": d.demand_id, "aria-label": "选择以对比",
+      const n = participantCount(d);
+      return h("tr", { "data-demand": d.demand_id, "data-forked-from": d.forked_from || null },
+        select ? h("td", { class: "pick" }, h("input", { type: "checkbox", class: "compare-pick", "data-demand": d.demand_id, "aria-label": "选择以对比",
           checked: select.checked(d.demand_id), onchange: (e) => select.toggle(d.demand_id, e.target.checked) })) : null,
-        h("td", { class: "small" }, fmtTime(d.created_at)),
-        h("td", {}, h("a", { href: "#/n/" + d.demand_id }, d.raw_input)),
-        h("td", {}, badge(d.outcome && d.status !== "processing" ? d.outcome.split(":")[0] : d.status,
+        h("td", { class: "small when" }, fmtTime(d.created_at)),
+        h("td", { class: "demand" }, d.forked_from ? [badge("fork", "分叉"), " "] : null, h("a", { href: "#/n/" + d.demand_id }, d.raw_input),
+          d.forked_from ? h("div", { class: "small fork-of" }, h("a", { class: "fork-original", href: "#/n/" + encodeURIComponent(d.forked_from) }, "原协商"),
+            " · ", h("a", { href: "#/fork/" + encodeURIComponent(d.demand_id) }, "与原协商对比")) : null),
+        h("td", { class: "status" }, badge(d.outcome && d.status !== "processing" ? d.outcome.split(":")[0] : d.status,
           d.status === "processing" ? "进行中" : label(d.outcome) || label(d.status))),
-        h("td", {}, d.rounds_taken || ""),
-        h("td", {}, fp && fp.assignments ? fp.assignments.length : ""),
+        h("td", { class: "rounds", "data-label": "轮次" }, d.rounds_taken || ""),
+        h("td", { class: "participants-count", "data-count": n, "data-label": "参与者" }, n || ""),
         quality[d.demand_id]);
     }))));
 }

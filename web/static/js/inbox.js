@@ -1,15 +1,16 @@
 // The header's inbox for the signed-in person: the notices badge, with a
 // dropdown of the newest notices (GET /api/v1/notices, then live over
 // GET /api/v1/notices/stream), each linking to its workflow or
-// negotiation; and the count on 待我审批 (GET /api/v1/approvals), read
-// again when a notice arrives or an approval is answered. The badge counts
+// negotiation and saying when it was posted (刚刚, N 分钟前, HH:MM); and
+// the count on 待我审批 (GET /api/v1/approvals), read again when a notice
+// arrives or an approval is answered. The badge counts
 // the notices newer than the last ones the person saw (opening the list
 // sees them; remembered in this browser). The inbox's stream is a quiet
 // one: the browser's EventSource reconnects by itself (Last-Event-ID), and
 // a refused stream is asked again later; the page's banner is left to the
 // page's own streams.
 import { api } from "./api.js";
-import { fill, h } from "./dom.js";
+import { ago, fill, fmtTime, h } from "./dom.js";
 
 const SHOWN = 20; // notices in the dropdown
 
@@ -51,7 +52,8 @@ export function startInbox(who) {
     fill(list, notices.length ? notices.slice(0, SHOWN).map((n) => {
       const href = noticeLink(n);
       return h("li", { "data-kind": n.kind, "data-cursor": n.cursor, class: n.cursor > seen ? "unread" : null },
-        href ? h("a", { href, onclick: () => close() }, n.title) : h("span", {}, n.title));
+        href ? h("a", { href, onclick: () => close() }, n.title) : h("span", {}, n.title),
+        n.posted_at ? h("time", { class: "notice-time", datetime: n.posted_at, title: fmtTime(n.posted_at) }, ago(n.posted_at)) : null);
     }) : h("li", { class: "muted small" }, "还没有通知。"));
   };
   const open = () => {
@@ -94,7 +96,8 @@ export function startInbox(who) {
     const cursor = Number(msg.lastEventId) || 0;
     if (cursor <= last) return;
     last = cursor;
-    const n = Object.assign({}, JSON.parse(msg.data).payload, { cursor });
+    const frame = JSON.parse(msg.data);
+    const n = Object.assign({}, frame.payload, { cursor, posted_at: frame.timestamp });
     notices.unshift(n);
     if (!menu.hidden) { seen = n.cursor; localStorage.setItem(seenKey, String(seen)); }
     render();

@@ -37,7 +37,7 @@ export function qualityCard(q) {
 // aggregate (one request for the whole table).
 export function qualityCells(demands) {
   const cells = {};
-  demands.forEach((d) => { cells[d.demand_id] = h("td", { class: "small quality" }, ""); });
+  demands.forEach((d) => { cells[d.demand_id] = h("td", { class: "small quality", "data-label": "质量" }, ""); });
   api("/api/v1/quality?limit=" + Math.min(200, Math.max(1, demands.length))).then((out) => {
     (out.reports || []).forEach((r) => {
       const c = cells[r.demand_id];

@@ -15,8 +15,8 @@ export function renderHead(el, v) {
   fill(el,
     h("div", { class: "row" }, h("h1", { style: "margin:0" }, v && v.raw_input ? v.raw_input : "加载中……"),
       h("span", { id: "status" }, badge(status, root && root.completed ? label(root.status) : (failure ? "失败" : label(status))))),
-    v && v.fork ? h("p", { class: "row fork-note" }, h("span", { class: "small" }, "假设分支：分叉自 ", h("a", { href: "#/n/" + v.fork.forked_from }, v.fork.forked_from),
-      " @" + v.fork.at + "，改变：" + changeText(v.fork.change, nameOf(v))),
+    v && v.fork ? h("p", { class: "row fork-note" }, h("span", { class: "small" }, "假设分支：分叉自", h("a", { id: "fork-original", href: "#/n/" + encodeURIComponent(v.fork.forked_from) }, "原协商"),
+      "，改变：" + changeText(v.fork.change, nameOf(v))),
     h("a", { class: "button", id: "fork-link", href: "#/fork/" + encodeURIComponent(v.demand_id) }, "与原协商对比")) : null,
     v && v.understanding ? h("p", { class: "muted" }, "理解：", v.understanding.surface_demand,
       v.understanding.capability_tags ? h("span", { class: "tags", style: "display:inline-flex;margin-left:.5rem" }, v.understanding.capability_tags.map((t) => badge("tag", t))) : null) : null,
@@ -71,7 +71,7 @@ function channelView(v, ch, isRoot) {
           h("div", {}, h("b", {}, g.gap_type), " ", h("span", { class: "muted small" }, "重要度 " + g.importance + " · " + g.reason)),
           g.description ? h("div", { class: "small" }, g.description) : null,
           g.sub_channel_id ? h("div", { class: "sub-negotiation", "data-sub-channel": g.sub_channel_id },
-            h("div", { class: "small" }, "子协商 ", g.sub_channel_id, " ", sub ? badge(sub.completed ? sub.status : "processing", sub.completed ? label(sub.status) : "进行中 · 第 " + sub.round + " 轮") : badge("processing", "启动中")),
+            h("div", { class: "small" }, "子协商 ", sub ? badge(sub.completed ? sub.status : "processing", sub.completed ? label(sub.status) : "进行中 · 第 " + sub.round + " 轮") : badge("processing", "启动中")),
             sub ? channelView(v, sub, false) : null) : h("div", { class: "small muted" }, "未开启子协商"));
       })));
   }
@@ -143,16 +143,21 @@ function rejectionCard(v) {
 }
 
 // mergedCard shows the one plan of a negotiation tree: the agreement and
-// what its sub-negotiations added, each marked with where it came from.
+// what its sub-negotiations added, each marked with where it came from
+// (the gap its sub-negotiation filled).
 function mergedCard(v, p) {
   const who = (a) => a.display_name || nameOf(v)(a.agent_id);
+  const gapOf = (sub) => {
+    for (const ch of v.channels) for (const g of ch.gaps || []) if (g.sub_channel_id === sub) return g.gap_type;
+    return "";
+  };
   return h("section", { class: "card", id: "merged-plan" },
     h("h2", {}, "合并方案 ", h("span", { class: "muted small" }, p.assignments.length + " 项分工")),
     h("div", { class: "tablewrap" }, h("table", { class: "assignments" },
       h("thead", {}, h("tr", {}, h("th", {}, "角色"), h("th", {}, "Agent"), h("th", {}, "来自"))),
       h("tbody", {}, (p.assignments || []).map((a) => h("tr", { "data-sub-channel": a.sub_channel_id || "" },
         h("td", {}, a.role), h("td", {}, h("a", { href: "#/agents/" + a.agent_id }, who(a))),
-        h("td", { class: "small muted" }, a.sub_channel_id ? "子协商 " + a.sub_channel_id : "主协商")))))),
+        h("td", { class: "small muted" }, a.sub_channel_id ? "子协商" + (gapOf(a.sub_channel_id) ? "（" + gapOf(a.sub_channel_id) + "）" : "") : "主协商")))))),
     (p.gaps || []).length ? h("p", { class: "small" }, "仍缺：" + p.gaps.join("、")) : null);
 }
 

@@ -94,7 +94,7 @@ export function negotiationPage(app, demandId) {
   };
   const stop = followStream("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream", onEvent, {}, 0, async () => {
     try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); return false; } // there: a passing error, retry
-    catch (e) { showBanner(e.status === 404 ? "没有这个协商：" + demandId : describe(e)); return e.status === 404 || e.status === 401; }
+    catch (e) { showBanner(e.status === 404 ? "没有这个协商（或它没有共享给你）。" : describe(e)); return e.status === 404 || e.status === 401; }
   });
   reads.reload();
   render();

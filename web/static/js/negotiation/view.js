@@ -19,6 +19,13 @@ export const rootChannel = (v) => (v && v.channel_id ? channelOf(v, v.channel_id
 // nameOf names agents by the view's display names (an unknown one by its id).
 export const nameOf = (v) => (id) => (v && v.names[id]) || id;
 
+// RULES name the rules a fork's change_rule may set, with their units.
+export const RULES = [
+  ["max_rounds", "最多轮次", "轮"], ["offer_timeout_seconds", "回应超时", "秒"], ["feedback_timeout_seconds", "反馈超时", "秒"],
+  ["stuck_timeout_seconds", "停滞超时", "秒"], ["max_depth", "子协商最大层数", "层"], ["accept_percent", "达成所需接受率", "%"],
+  ["fail_percent", "低于此接受率即失败", "%"],
+];
+
 // changeText says what a fork changes (who names an agent).
 export function changeText(change, who) {
   if (!change || change.type === "none") return "不做改变（重放）";
@@ -27,8 +34,9 @@ export function changeText(change, who) {
     case "add_agent": return "加入 " + who(change.agent_id);
     case "replace_offer": return who(change.agent_id) + " 的回应改为「" + label((change.offer || {}).decision) + "」";
     case "replace_feedback": return who(change.agent_id) + " 的反馈改为「" + label((change.feedback || {}).feedback_type) + "」";
-    case "change_rule": return "规则改为 " + JSON.stringify(change.rules || {});
+    case "change_rule": return "规则改为：" + RULES.filter(([k]) => (change.rules || {})[k] != null)
+      .map(([k, name, unit]) => name + " " + change.rules[k] + (unit === "%" ? "%" : " " + unit)).join("、");
     case "change_demand": return "需求改为「" + change.text + "」";
   }
-  return change.type;
+  return "其他改变";
 }

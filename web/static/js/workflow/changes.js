@@ -5,6 +5,8 @@
 import { postJSON, describe } from "../api.js";
 import { fill, h, randomHex } from "../dom.js";
 import { normalizeCanvas } from "./canvas.js";
+import { fieldOf } from "./node_form.js";
+import { plainRefusal } from "./refusals.js";
 
 export function installChanges(wf) {
   const { ui, id } = wf;
@@ -17,16 +19,20 @@ export function installChanges(wf) {
   };
 
   // send writes changes (based on baseVersion, by default the canvas's)
-  // and reports whether they were accepted.
-  wf.send = async (changes, baseVersion) => {
+  // and reports whether they were accepted; a refusal that names fields
+  // (422 errors[].location) is given to onRefused as [{field, message}],
+  // for the form to show by its fields.
+  wf.send = async (changes, baseVersion, onRefused) => {
     if (!wf.c) return false;
     ui.error.textContent = "";
+    ui.error.title = "";
+    delete ui.error.dataset.rule;
     try {
       const out = await postJSON(path("canvas/changes"), { client_id: wf.clientId,
         base_version: baseVersion == null ? wf.c.version : baseVersion, batch_id: "b-" + randomHex(), changes });
       accepted(out);
       if ((out.corrections || []).length) {
-        wf.log("correction", "协调者修正了你的修改：" + out.corrections.map((x) => x.field + "（" + (x.reason || x.rule || "") + "）").join("；"));
+        wf.log("correction", "协调者修正了你的修改：" + out.corrections.map((x) => x.message || x.field).join("；"));
       }
       hideConflict();
       wf.scheduleRender();
@@ -35,12 +41,21 @@ export function installChanges(wf) {
       if (e.code === "TOWOW_CANVAS_CONFLICT") {
         showConflict(changes, e, baseVersion);
       } else if (e.code === "TOWOW_CANVAS_LOCKED") {
-        ui.error.textContent = "执行中：结构由服务器决定，只能移动位置。（" + describe(e) + "）";
+        ui.error.textContent = "执行中：结构由服务器决定，只能移动位置。";
+        ui.error.title = describe(e);
         wf.log("locked", "修改被拒：工作流正在执行");
-      } else if (e.code === "TOWOW_DECISION_REJECTED") {
-        const errs = ((e.problem && e.problem.errors) || []).map((x) => (x.location ? x.location + "：" : "") + x.message).join("；");
-        ui.error.textContent = "协调者拒绝了这个修改" + (e.problem && e.problem.rule ? "（规则 " + e.problem.rule + "）" : "") + "：" + (errs || e.message);
-        wf.log("rejected", "修改被拒：" + (errs || e.message));
+      } else if (e.status === 422 && ((e.problem && e.problem.errors) || []).length) {
+        const rule = e.problem.rule || "";
+        const refusals = e.problem.errors.map((x) => {
+          const r = { field: fieldOf(x.location), original: x.message };
+          return { ...r, message: plainRefusal(rule, r) };
+        });
+        const errs = [...new Set(refusals.map((x) => x.message))].join("；");
+        ui.error.title = refusals.map((x) => x.original).join("; "); // the server's words, for support
+        ui.error.textContent = (e.code === "TOWOW_DECISION_REJECTED" ? "协调者拒绝了这个修改：" : "服务器拒绝了这个修改：") + errs;
+        wf.log("rejected", "修改被拒：" + errs);
+        if (e.problem.rule) ui.error.dataset.rule = e.problem.rule; // for tests and support, not for reading
+        if (onRefused) onRefused(refusals);
       } else {
         ui.error.textContent = describe(e);
       }
@@ -58,7 +73,7 @@ export function installChanges(wf) {
     fill(ui.conflict,
       h("p", {}, h("b", {}, "修改冲突："), "你的修改基于 v" + (baseVersion == null ? wf.c.version : baseVersion) + "，但其他人已把执行计划改到了 v" +
         (p.version || (p.canvas && p.canvas.version) || "?") + "。你的修改没有保存。"),
-      h("p", { class: "small muted" }, p.detail || e.message),
+
       h("div", { class: "row" }, h("button", { type: "button", id: "wf-reapply", onclick: reapply }, "重新加载并重新应用"),
         h("button", { type: "button", class: "ghost", onclick: () => { hideConflict(); wf.reload(); } }, "放弃我的修改")));
     ui.conflict.hidden = false;
@@ -85,8 +100,10 @@ export function installChanges(wf) {
     try {
       accepted(await postJSON(path("decisions"), { decision_type: type, base_version: wf.c.version, client_id: wf.clientId }));
     } catch (e) {
-      ui.error.textContent = describe(e);
-      if (e.code === "TOWOW_DECISION_REJECTED") wf.log("rejected", (type === "execute_workflow" ? "运行" : "取消") + "被拒：" + e.message);
+      const plain = e.code === "TOWOW_DECISION_REJECTED" ? plainRefusal((e.problem && e.problem.rule) || "", { field: "" }) : "";
+      ui.error.textContent = plain ? (type === "execute_workflow" ? "不能运行：" : "不能取消：") + plain : describe(e);
+      ui.error.title = describe(e);
+      if (plain) wf.log("rejected", (type === "execute_workflow" ? "运行" : "取消") + "被拒：" + plain);
     }
   };
   ui.run.addEventListener("click", () => decide("execute_workflow"));

@@ -2,9 +2,9 @@
 // the page opened read from the audit query), and the canvas as it was at
 // the one the slider is on, read-only (GET …/canvas?at=).
 import { api, describe } from "../api.js";
-import { eventLine } from "../catalog.js";
 import { clock } from "../dom.js";
 import { fetchCanvas } from "./canvas.js";
+import { eventText } from "./describe.js";
 
 export function installHistory(wf) {
   const { ui, id, history } = wf;
@@ -21,11 +21,13 @@ export function installHistory(wf) {
   wf.loadEarlier = (until, demandId) => {
     const q = new URLSearchParams({ demand_id: demandId, stream_id: "workflow-" + id, limit: 1000, until });
     api("/api/v1/events?" + q).then((out) => {
+      (out.events || []).forEach(wf.sawEvent);
       const earlier = (out.events || []).filter((e) => e.cursor <= until && !history.some((x) => x.cursor === e.cursor))
-        .map((e) => ({ cursor: e.cursor, event_type: e.event_type, timestamp: e.timestamp, summary: e.summary }));
+        .map((e) => ({ cursor: e.cursor, event_type: e.event_type, timestamp: e.timestamp, summary: e.summary, payload: e.payload, metadata: e.metadata }));
       history.unshift(...earlier);
       history.sort((a, b) => a.cursor - b.cursor);
       wf.updateSlider();
+      wf.replayActivity(earlier);
     }).catch(() => {});
   };
 
@@ -37,7 +39,7 @@ export function installHistory(wf) {
     const e = history[i];
     wf.viewAt = e.cursor;
     ui.histNow.hidden = false;
-    ui.histPos.textContent = "第 " + (i + 1) + " / " + history.length + " 个事件 · " + clock(e.timestamp) + " · " + eventLine(e);
+    ui.histPos.textContent = "第 " + (i + 1) + " / " + history.length + " 个事件 · " + clock(e.timestamp) + " · " + eventText(wf, e);
     ui.histPos.dataset.cursor = e.cursor;
     try {
       const cv = await fetchCanvas(id, e.cursor);

@@ -29,6 +29,10 @@ export const isPill = (type) => Boolean((byType.get(type) || {}).pill);
 // addableTypes are the types a person adds from the form: [type, label].
 export const addableTypes = () => [...byType.values()].filter((t) => t.console_add).map((t) => [t.type, t.label]);
 
+// typeInfo is the type's entry: default_timeout_seconds, start, retried…
+// (an empty one for a type the list does not have).
+export const typeInfo = (type) => byType.get(type) || { needs: [] };
+
 // answeredByUser reports whether a running node of the type waits for a
 // person's answer over the API (its approver's: approve or reject).
 export const answeredByUser = (type) => (byType.get(type) || {}).answer === "user";

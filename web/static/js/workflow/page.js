@@ -6,6 +6,8 @@
 // the page read the canvas again, debounced, until it has caught up with
 // the stream. The page keeps no fold of its own.
 import { describe } from "../api.js";
+import { agentName, knownName, lookUpNames } from "../agent_names.js";
+import { whoAmI } from "../auth.js";
 import { badge, fill, h, label, randomHex } from "../dom.js";
 import { refetcher } from "../refetch.js";
 import { sharingPanel } from "../sharing.js";
@@ -18,6 +20,7 @@ import { installChat } from "./chat.js";
 import { installHistory } from "./history.js";
 import { installPanel } from "./panel.js";
 import { installPointer } from "./pointer.js";
+import { installViewport } from "./viewport.js";
 
 // layout builds the page's controls.
 function layout(clientId) {
@@ -34,8 +37,8 @@ function layout(clientId) {
     sharing: h("div", { class: "wf-sharing" }),
     conflict: h("div", { id: "wf-conflict", class: "wf-conflict", role: "alert", hidden: true }),
     error: h("div", { id: "wf-error", class: "error", role: "alert" }),
-    svgWrap: h("div", { class: "wf-canvas-wrap fit" }),
-    zoom: h("button", { type: "button", id: "wf-zoom", class: "ghost small", "aria-pressed": "true" }, "适应宽度"),
+    svgWrap: h("div", { class: "wf-canvas-wrap", id: "wf-canvas-frame" }),
+    zoomBar: h("div", { class: "wf-zoom-bar", role: "toolbar", "aria-label": "缩放" }),
     panel: h("section", { class: "card wf-panel", id: "wf-panel", hidden: true }),
     approvals: h("section", { class: "card wf-approvals-card", id: "wf-approvals", hidden: true }),
     chatLog: h("ol", { id: "wf-chat-log", class: "wf-chat-log" }),
@@ -50,6 +53,11 @@ function layout(clientId) {
   };
 }
 
+// mount puts the controls on the page: the head, then the canvas with
+// the history under it and, beside them, the approvals, the panel, the
+// conversation and the activity (on a narrow screen all stacked: the
+// canvas, the approvals, the panel, the conversation, the history, the
+// activity; style.css orders them).
 function mount(app, ui) {
   ui.svgWrap.append(ui.canvas.svg);
   ui.chatForm.append(ui.chatInput, ui.chatSend);
@@ -61,19 +69,14 @@ function mount(app, ui) {
     h("div", { class: "wf-grid" },
       h("div", { class: "wf-main" },
         h("section", { class: "card wf-canvas-card" }, ui.svgWrap,
-          h("div", { class: "row wf-legend" }, h("span", { class: "small muted wf-grow" }, "拖动步骤可移动位置；点击步骤可编辑；“连线”模式下先点前置步骤，再点后续步骤；点击连线可删除。"), ui.zoom)),
+          h("div", { class: "wf-canvas-foot" }, h("p", { class: "small muted wf-legend" },
+            "拖动步骤可移动位置，拖动空白处可平移，滚轮或双指缩放；点击步骤可编辑；“连线”模式下先点前置步骤，再点后续步骤；点击连线可删除。"), ui.zoomBar)),
         h("section", { class: "card wf-history", id: "wf-history" }, h("h2", {}, "历史"),
           h("p", { class: "small muted" }, "拖动滑块，查看执行计划在任一事件时的样子（只读）。"), ui.slider, h("div", { class: "row" }, ui.histPos, ui.histNow))),
       h("div", { class: "wf-side" },
         ui.approvals, ui.panel,
-        h("section", { class: "card", id: "wf-chat" }, h("h2", {}, "和助手对话"), ui.chatLog, ui.chatForm),
-        h("section", { class: "card" }, h("h2", {}, "动态"), ui.activity))));
-  ui.zoom.addEventListener("click", () => {
-    const fit = !ui.svgWrap.classList.contains("fit");
-    ui.svgWrap.classList.toggle("fit", fit);
-    ui.zoom.setAttribute("aria-pressed", String(fit));
-    ui.zoom.textContent = fit ? "适应宽度" : "原始大小";
-  });
+        h("section", { class: "card wf-chat-card", id: "wf-chat" }, h("h2", {}, "和助手对话"), ui.chatLog, ui.chatForm),
+        h("section", { class: "card wf-activity-card" }, h("h2", {}, "动态"), ui.activity))));
 }
 
 // newWorkflowState is what the page's parts share: the canvas as the
@@ -87,14 +90,33 @@ function newWorkflowState(id, clientId, ui) {
     viewAt: 0, viewCanvas: null, // history: the cursor shown (0: now) and its canvas
     selected: null, connectFrom: null, connectMode: false, drag: null, pendingRender: false,
     panelRefresh: null, closed: false,
-    history: [], // the stream's events: {cursor, event_type, timestamp, summary} (an acknowledgement: mine, no summary)
+    seenTitles: new Map(), // node id → its title as the stream's events gave it (a node not read yet, or deleted since)
+    history: [], // the stream's events: {cursor, event_type, timestamp, summary, payload, metadata} (an acknowledgement: mine, no summary)
   };
   wf.ended = () => wf.c && ["completed", "failed", "cancelled"].includes(wf.c.status);
   wf.running = () => wf.c && wf.c.status === "running";
   wf.structuralLocked = () => !wf.c || wf.viewAt > 0 || wf.running() || wf.ended();
   wf.readOnly = () => !wf.c || wf.viewAt > 0 || wf.ended();
   wf.nodeById = (nid) => wf.c && wf.c.nodes.find((n) => n.id === nid);
-  wf.titleOf = (nid) => { const n = wf.nodeById(nid); return n ? n.title : nid; };
+  // titleOf names a node for people: its title on the canvas, else as an
+  // event gave it, else 已删除的步骤.
+  wf.titleOf = (nid) => {
+    const n = wf.nodeById(nid) || (wf.viewCanvas && wf.viewCanvas.nodes.find((m) => m.id === nid));
+    return n ? n.title : wf.seenTitles.get(nid) || "已删除的步骤";
+  };
+  // sawEvent remembers the title an event gives a node.
+  wf.sawEvent = (ev) => {
+    const n = ev.payload && ev.payload.node;
+    if (n && n.id && n.title) wf.seenTitles.set(n.id, n.title);
+  };
+  // nameOf names an agent for people: the workflow's names, else asked of
+  // the server (the canvas is drawn again when the answer comes).
+  wf.nameOf = (aid) => {
+    const c = wf.viewCanvas || wf.c;
+    if (c && c.names[aid]) return c.names[aid];
+    if (knownName(aid) === undefined) lookUpNames([aid]).then(() => wf.scheduleRender());
+    return agentName(aid);
+  };
   return wf;
 }
 
@@ -115,7 +137,9 @@ function render(wf) {
   if (wf.structuralLocked() && wf.connectMode) wf.setConnect(false);
   ui.note.textContent = wf.viewAt > 0 ? "历史视图：只读" : wf.running() ? "执行中：结构由服务器决定，只能移动位置"
     : wf.ended() ? "执行已结束：只读" : wf.connectMode ? (wf.connectFrom ? "连线：再点后续步骤（" + wf.titleOf(wf.connectFrom) + " → ?）" : "连线：先点前置步骤") : "";
-  ui.canvas.draw(shown, { readOnly: wf.readOnly(), selected: wf.selected, connectFrom: wf.connectFrom, titleOf: wf.titleOf });
+  ui.canvas.draw(shown, { readOnly: wf.readOnly(), selected: wf.selected, connectFrom: wf.connectFrom, titleOf: wf.titleOf,
+    nameOf: wf.nameOf, owner: shown.user_id });
+  wf.syncView();
   if (wf.selected && wf.selected.node && !wf.nodeById(wf.selected.node)) wf.closePanel();
   else if (wf.panelRefresh) wf.panelRefresh();
   wf.approvalsRefresh();
@@ -162,6 +186,7 @@ export function workflowPage(app, id) {
   installChanges(wf);
   installPanel(wf);
   installApprovals(wf);
+  installViewport(wf);
   installPointer(wf);
   installChat(wf);
   installHistory(wf);
@@ -178,15 +203,22 @@ async function start(wf, app, following) {
   try {
     cv = await fetchCanvas(id);
   } catch (e) {
-    fill(app, h("section", { class: "card" }, h("p", { class: "error" }, e.status === 404 ? "没有这个执行计划：" + id : describe(e))));
+    fill(app, h("section", { class: "card" }, h("p", { class: "error" }, e.status === 404 ? "没有这个执行计划（或它没有共享给你）。" : describe(e))));
     return;
   }
+  wf.me = await whoAmI().catch(() => null); // whose turns are 我 in the conversation
   if (wf.closed) return;
   wf.snapshot(cv);
-  ui.back.setAttribute("href", "#/n/" + cv.demand_id);
-  ui.back.textContent = "← 返回协商";
-  fill(ui.sharing, sharingPanel(cv.demand_id));
-  wf.loadEarlier(cv.cursor || 0, cv.demand_id);
+  if (cv.demand_id) {
+    ui.back.setAttribute("href", "#/n/" + cv.demand_id);
+    ui.back.textContent = "← 返回协商";
+    fill(ui.sharing, sharingPanel(cv.demand_id));
+  } else { // a workflow of one's own: no negotiation to go back to, shared with no one
+    ui.back.setAttribute("href", "#/");
+    ui.back.textContent = "← 我的执行计划";
+    fill(ui.sharing, h("p", { class: "small muted" }, "这是你自己新建的执行计划，只有你能看到。"));
+  }
+  wf.loadEarlier(cv.cursor || 0, cv.demand_id || cv.workflow_id); // a workflow of one's own correlates its events by its id
   wf.loadChat();
   following(followStream("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?client_id=" + encodeURIComponent(wf.clientId),
     wf.onEvent, { "towow.canvas.ack": wf.onAck }, cv.cursor || 0));

@@ -1,73 +1,96 @@
-// The workflow page's side panel: edit a node (or see a read-only one's
-// state), add a node, delete an edge; and the connect mode's switch.
+// The workflow page's side panel: a node's editor (its title in full, its
+// state and result, the fields of its type), the form that adds a node,
+// an edge's panel (delete it); and the connect mode's switch. On a narrow
+// screen the panel stacks under the canvas: opening it brings it into
+// view.
+import { agentName } from "../agent_names.js";
 import { badge, fill, h, randomHex } from "../dom.js";
-import { freeSpot, NODE_STATUS } from "./canvas.js";
-import { addableTypes, answeredByUser, nodeTypeLabel, typeNeeds } from "./node_types.js";
+import { freeSpot } from "./canvas.js";
+import { NODE_STATUS } from "./node_shape.js";
+import { changedFields, field, showRefusals, typedFields } from "./node_form.js";
+import { addableTypes, answeredByUser, nodeTypeLabel } from "./node_types.js";
 
-const field = (labelText, input) => h("label", { class: "wf-field" }, h("span", {}, labelText), input);
+// byText says who produced a result: an agent (by name), a person, or nobody to name.
+const byText = (by) => !by || by === "system" ? "" : by.startsWith("user:") ? by.slice(5) : agentName(by);
 
 export function installPanel(wf) {
   const { ui } = wf;
-  const assigneeSelect = (value, fid) => h("select", { id: fid },
-    h("option", { value: "" }, "（无）"),
-    [...new Set([...(wf.c.participants || []), value].filter(Boolean))].map((p) => h("option", { value: p, selected: p === value }, p)));
-  const show = () => { ui.panel.hidden = false; wf.scheduleRender(); };
-  const header = (title, closeId) => h("div", { class: "row" }, h("h2", { style: "margin:0" }, title), h("span", { class: "wf-grow" }),
+  const narrow = matchMedia("(max-width: 960px)");
+  const show = () => {
+    ui.panel.hidden = false;
+    wf.scheduleRender();
+    if (narrow.matches) ui.panel.scrollIntoView({ block: "nearest" });
+  };
+  const header = (title, closeId, sub) => h("div", { class: "wf-panel-head" },
+    h("div", { class: "wf-panel-title" }, h("h2", { id: "wf-panel-title" }, title), sub ? h("div", { class: "small muted" }, sub) : null),
     h("button", { type: "button", class: "ghost small", id: closeId, onclick: wf.closePanel }, "关闭"));
 
   wf.closePanel = () => { wf.selected = null; wf.panelRefresh = null; ui.panel.hidden = true; fill(ui.panel); wf.scheduleRender(); };
 
-  // nodeState shows a node's status, attempts, result, error or why it
-  // was skipped; orig is the form's starting values, to say when another
-  // tab renamed the node meanwhile.
-  const nodeState = (m, orig, baseVersion) => [
-    h("p", { class: "small" }, badge(m.status === "completed" ? "ok" : m.status === "failed" ? "bad" : m.status === "running" ? "processing" : "tag", NODE_STATUS[m.status] || m.status),
-      " ", nodeTypeLabel(m.type), answeredByUser(m.type) ? " · 审批人 " + (m.approver || wf.c.user_id) : "",
-      m.attempt ? " · 第 " + m.attempt + " 次尝试" : "", " · 编辑基于 v" + baseVersion,
-      m.title !== orig.title ? h("span", { class: "warn-text" }, " · 已被他人改为「" + m.title + "」") : null),
-    m.result && m.result.summary ? h("p", { class: "small wf-result" }, "结果：" + m.result.summary) : null,
-    m.error ? h("p", { class: "small error" }, "错误：" + m.error) : null,
-    m.reason ? h("p", { class: "small muted" }, "跳过原因：" + m.reason) : null];
+  // nodeState shows a node's status, attempts, result (marked 模拟 when a
+  // twin answered in its person's place), error or why it was skipped;
+  // orig is the form's starting values, to say when another tab renamed
+  // the node meanwhile.
+  const nodeState = (m, orig, baseVersion) => {
+    const r = m.result;
+    const by = r && byText(r.by);
+    return [
+      h("p", { class: "small" }, badge(m.status === "completed" ? "ok" : m.status === "failed" ? "bad" : m.status === "running" ? "processing" : "tag", NODE_STATUS[m.status] || m.status),
+        r && r.simulated ? [" ", badge("warn", "模拟")] : null,
+        answeredByUser(m.type) ? " · 审批人 " + (m.approver || wf.c.user_id) : "",
+        m.attempt ? " · 第 " + m.attempt + " 次尝试" : "", " · 编辑基于 v" + baseVersion,
+        m.title !== orig.title ? h("span", { class: "warn-text" }, " · 已被他人改为「" + m.title + "」") : null),
+      r && r.summary ? h("div", { class: "small wf-result" + (r.simulated ? " simulated" : ""), "data-simulated": String(!!r.simulated) },
+        h("b", {}, r.simulated ? "模拟结果：" : "结果："), r.summary,
+        r.simulated ? h("div", { class: "wf-sim-note" }, "这是模拟：数字分身替" + (by || "负责人") + "给出的回答，本人没有确认，不代表事情已经办成。")
+          : by ? h("div", { class: "muted" }, "由 " + by + " 完成") : null) : null,
+      m.error ? h("p", { class: "small error" }, "错误：" + m.error) : null,
+      m.reason ? h("p", { class: "small muted" }, "跳过原因：" + m.reason) : null];
+  };
 
   wf.openNode = (nid) => {
     const n = wf.nodeById(nid);
     if (!n) return;
     wf.selected = { node: nid };
     const baseVersion = wf.c.version; // the version this edit is based on
-    const orig = { title: n.title || "", description: n.description || "", assignee_id: n.assignee_id || "", role: n.role || "", due: n.due || "" };
+    const orig = { title: n.title || "", description: n.description || "", role: n.role || "", due: n.due || "" };
     const inputs = {
       title: h("input", { id: "wf-edit-title", value: orig.title, maxlength: 200 }),
       description: h("textarea", { id: "wf-edit-description", maxlength: 2000 }, orig.description),
-      assignee_id: assigneeSelect(orig.assignee_id, "wf-edit-assignee"),
       role: h("input", { id: "wf-edit-role", value: orig.role, maxlength: 200 }),
       due: h("input", { id: "wf-edit-due", value: orig.due, maxlength: 100 }),
     };
+    const typed = typedFields(wf, n, "wf-edit");
+    const labels = Object.assign({ title: field("标题", inputs.title), description: field("说明", inputs.description),
+      role: field("角色", inputs.role), due: field("截止", inputs.due) }, typed.labels);
     const save = h("button", { type: "submit", id: "wf-edit-save" }, "保存");
     const del = h("button", { type: "button", id: "wf-node-delete", class: "danger", onclick: async () => {
       if (await wf.send([{ type: "node_deleted", node_id: nid }])) wf.closePanel();
     } }, "删除步骤");
     const state = h("div", { id: "wf-node-state" });
-    // panelRefresh keeps the status and locks current without touching what is typed.
+    const title = h("span", {}, n.title || "（无标题）");
+    // panelRefresh keeps the title, status and locks current without touching what is typed.
     wf.panelRefresh = () => {
       const m = wf.nodeById(nid);
       if (!m) return;
-      for (const el of [...Object.values(inputs), save, del]) el.disabled = wf.structuralLocked();
+      if (title.textContent !== m.title) title.textContent = m.title;
+      const locked = wf.structuralLocked();
+      for (const el of [...Object.values(inputs), ...Object.values(typed.inputs), save, del]) el.disabled = locked;
+      ui.panel.querySelectorAll(".wf-body-row input, .wf-body-row button, #wf-edit-body-add").forEach((el) => { el.disabled = locked; });
       fill(state, nodeState(m, orig, baseVersion));
     };
-    fill(ui.panel, header(["步骤 ", h("code", {}, nid)], "wf-panel-close"), state,
+    fill(ui.panel, header(title, "wf-panel-close", nodeTypeLabel(n.type)), state,
       h("form", { id: "wf-edit-form", onsubmit: async (e) => {
         e.preventDefault();
-        const data = {};
+        const data = changedFields(n, typed.read(), typed);
         for (const k of Object.keys(inputs)) if (inputs[k].value !== orig[k]) data[k] = inputs[k].value;
         if (!Object.keys(data).length) { wf.closePanel(); return; }
         save.disabled = true;
-        const ok = await wf.send([{ type: "node_updated", node_id: nid, data }], baseVersion);
+        const ok = await wf.send([{ type: "node_updated", node_id: nid, data }], baseVersion, (errs) => showRefusals(labels, errs));
         save.disabled = false;
         if (ok) wf.closePanel();
       } },
-      field("标题", inputs.title), field("说明", inputs.description),
-      Object.assign(field("负责人", inputs.assignee_id), { hidden: !orig.assignee_id && !typeNeeds(n.type).includes("assignee_id") }),
-      field("角色", inputs.role), field("截止", inputs.due),
+      labels.title, labels.description, Object.values(typed.labels), typed.labels.assignee_id.hidden && !orig.role ? null : labels.role, labels.due,
       h("div", { class: "row" }, save, del)));
     wf.panelRefresh();
     show();
@@ -76,7 +99,7 @@ export function installPanel(wf) {
   wf.openEdge = (e) => {
     wf.selected = { edge: e };
     wf.panelRefresh = null;
-    fill(ui.panel, header("依赖"),
+    fill(ui.panel, header("依赖", "wf-panel-close"),
       h("p", {}, wf.titleOf(e.from) + " → " + wf.titleOf(e.to)),
       h("p", { class: "small muted" }, "“" + wf.titleOf(e.to) + "”要等“" + wf.titleOf(e.from) + "”完成后才开始。"),
       h("button", { type: "button", id: "wf-edge-delete", class: "danger", disabled: wf.structuralLocked(), onclick: async () => {
@@ -92,29 +115,26 @@ export function installPanel(wf) {
     const type = h("select", { id: "wf-new-type" }, addableTypes().map(([k, v]) => h("option", { value: k }, v)));
     const title = h("input", { id: "wf-new-title", maxlength: 200, required: true });
     const description = h("textarea", { id: "wf-new-description", maxlength: 2000 });
-    const assignee = assigneeSelect("", "wf-new-assignee");
     const due = h("input", { id: "wf-new-due", maxlength: 100, placeholder: "例如：活动前一周" });
-    // The fields of the chosen type: an assignee only for the type that
-    // has one; who answers a step that waits for a person's answer.
-    const assigneeField = field("负责人", assignee);
-    const answerNote = h("p", { class: "small muted", id: "wf-new-approver" }, "运行到这一步时，由协商的所有者（" + (wf.c.user_id || "") + "）批准或拒绝。");
-    const fit = () => {
-      assigneeField.hidden = !typeNeeds(type.value).includes("assignee_id");
-      answerNote.hidden = !answeredByUser(type.value);
-    };
-    type.addEventListener("change", fit);
-    fit();
-    fill(ui.panel, header("添加步骤"),
+    const typed = typedFields(wf, { type: type.value }, "wf-new");
+    const labels = Object.assign({ type: field("类型", type), title: field("标题", title), description: field("说明", description),
+      due: field("截止", due) }, typed.labels);
+    type.addEventListener("change", () => typed.refit(type.value));
+    const save = h("button", { type: "submit", id: "wf-new-save" }, "添加");
+    fill(ui.panel, header("添加步骤", "wf-panel-close"),
       h("form", { id: "wf-new-form", onsubmit: async (e) => {
         e.preventDefault();
-        const data = { type: type.value, title: title.value.trim(), description: description.value.trim(), position: freeSpot(wf.c) };
-        if (assignee.value && !assigneeField.hidden) data.assignee_id = assignee.value;
+        const data = Object.assign({ type: type.value, title: title.value.trim(), description: description.value.trim(), position: freeSpot(wf.c) },
+          typed.read());
         if (due.value.trim()) data.due = due.value.trim();
-        if (await wf.send([{ type: "node_added", node_id: "n-" + randomHex(), data }])) wf.closePanel();
+        save.disabled = true;
+        const ok = await wf.send([{ type: "node_added", node_id: "n-" + randomHex(), data }], null, (errs) => showRefusals(labels, errs));
+        save.disabled = false;
+        if (ok) wf.closePanel();
       } },
-      field("类型", type), answerNote, field("标题", title), field("说明", description), assigneeField, field("截止", due),
-      h("div", { class: "row" }, h("button", { type: "submit", id: "wf-new-save" }, "添加"))));
-    ui.panel.hidden = false;
+      labels.type, labels.title, labels.description, Object.values(typed.labels), labels.due,
+      h("div", { class: "row" }, save)));
+    show();
     title.focus();
   };
   ui.add.addEventListener("click", openAdd);
