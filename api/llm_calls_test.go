@@ -253,7 +253,7 @@ func llmCallsInLog(t *testing.T, store *eventstore.Store, head int64) []projecti
 				StreamID: e.StreamID, DemandID: e.Metadata.CorrelationID, Actor: e.Metadata.Actor, PromptKey: c.PromptKey,
 				Provider: c.Provider, Model: c.Model, LatencyMS: c.LatencyMS, InputTokens: c.InputTokens,
 				OutputTokens: c.OutputTokens, Outcome: c.Outcome, FallbackUsed: c.FallbackUsed, Error: c.Error,
-				RecordedAt: e.RecordedAt}
+				RecordedAt: e.RecordedAt, Attempts: c.Attempts}
 			if id, ok := strings.CutPrefix(e.Metadata.Actor, "agent:"); ok {
 				v.AgentID = id
 			}
@@ -275,7 +275,7 @@ func checkCalls(t *testing.T, got, want []projections.LLMCallView) {
 			t.Fatalf("call %d recorded at %v, want %v", i, g.RecordedAt, w.RecordedAt)
 		}
 		g.RecordedAt, w.RecordedAt = time.Time{}, time.Time{}
-		if g != w {
+		if !reflect.DeepEqual(g, w) {
 			t.Fatalf("call %d:\n got %+v\nwant %+v", i, g, w)
 		}
 	}

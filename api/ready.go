@@ -30,6 +30,11 @@ type Readiness struct {
 	// MaxLag is the most positions a read model may trail and still count
 	// as caught up (default 1,000).
 	MaxLag int64
+	// LLM reports the LLM client's health: ok, degraded (its breaker is
+	// open) or unauthorized (the provider refused the key); nil: not shown.
+	LLM func() string
+	// LLMRequired makes an unauthorized LLM not ready (503).
+	LLMRequired bool
 }
 
 // HealthOutput is the body of GET /healthz.
@@ -66,6 +71,7 @@ type ReadyOutput struct {
 		Status     string           `json:"status" example:"ready"`
 		Migrations string           `json:"migrations" example:"applied"`
 		Lag        map[string]int64 `json:"projection_lag" doc:"positions each read model trails the log"`
+		LLM        string           `json:"llm,omitempty" enum:"ok,degraded,unauthorized" doc:"the LLM provider: ok; degraded while its circuit breaker is open (calls use their fallbacks); unauthorized when it refused the key (503 with TOWOW_LLM_REQUIRED)"`
 	}
 }
 
@@ -74,7 +80,7 @@ func (h *opsHandlers) registerReady(api huma.API) {
 		OperationID: "readyz",
 		Method:      http.MethodGet,
 		Path:        "/readyz",
-		Summary:     "Readiness: database reachable, migrations applied, read models caught up",
+		Summary:     "Readiness: database reachable, migrations applied, read models caught up, and the LLM provider's state",
 		Tags:        []string{"operations"},
 	}, func(ctx context.Context, _ *struct{}) (*ReadyOutput, error) {
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -108,6 +114,12 @@ func (h *opsHandlers) registerReady(api huma.API) {
 				if l > maxLag {
 					return nil, huma.Error503ServiceUnavailable(fmt.Sprintf("read model %s trails the log by %d positions", name, l))
 				}
+			}
+		}
+		if r.LLM != nil {
+			out.Body.LLM = r.LLM()
+			if r.LLMRequired && out.Body.LLM == "unauthorized" {
+				return nil, huma.Error503ServiceUnavailable("llm: unauthorized: the LLM provider refused the key")
 			}
 		}
 		return out, nil

@@ -51,6 +51,9 @@ type Config struct {
 	// process uses it. Ignored when Pool is set.
 	DatabaseURL string
 	DataDir     string
+	// LLMRequired: /readyz is not ready (503) while the LLM provider
+	// refuses the key (TOWOW_LLM_REQUIRED).
+	LLMRequired bool
 	// Pool, when set, is the database to use as it is (migrated by New,
 	// never closed by Close): the benchmarks' scratch databases.
 	Pool *pgxpool.Pool
@@ -347,7 +350,8 @@ func (a *App) dbTracer() pgx.QueryTracer {
 // health is the API of a process without one: /healthz, /readyz and
 // /metrics only.
 func (a *App) health() *api.Server {
-	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending}, Logger: a.loops}
+	s := &api.Server{DB: a.Pool, Ready: api.Readiness{Pending: a.migrator.Pending, LLM: a.LLM.Health, LLMRequired: a.cfg.LLMRequired},
+		Logger: a.loops}
 	if a.Metrics != nil {
 		s.Metrics = a.Metrics
 	}

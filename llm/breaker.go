@@ -22,7 +22,8 @@ var (
 // newBreaker returns the circuit breaker shared by all prompts: it opens
 // after threshold consecutive failures, stays open for recovery, then lets
 // one probe through (MaxRequests 1). Calls abandoned by the caller
-// (errCallerDone) count neither way. onOpen (nil: none) is called each
+// (errCallerDone) and keys the provider refused (Unauthorized: a
+// configuration error, health.go) count neither way. onOpen (nil: none) is called each
 // time it opens.
 func newBreaker(threshold uint32, recovery time.Duration, log *slog.Logger, onOpen func()) *gobreaker.CircuitBreaker[struct{}] {
 	return gobreaker.NewCircuitBreaker[struct{}](gobreaker.Settings{
@@ -30,7 +31,7 @@ func newBreaker(threshold uint32, recovery time.Duration, log *slog.Logger, onOp
 		MaxRequests: 1,
 		Timeout:     recovery,
 		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= threshold },
-		IsExcluded:  func(err error) bool { return errors.Is(err, errCallerDone) },
+		IsExcluded:  func(err error) bool { return errors.Is(err, errCallerDone) || Unauthorized(err) },
 		OnStateChange: func(name string, from, to gobreaker.State) {
 			log.Warn("llm circuit breaker state changed", "breaker", name, "from", from.String(), "to", to.String())
 			if to == gobreaker.StateOpen && onOpen != nil {

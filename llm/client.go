@@ -76,6 +76,8 @@ type Client struct {
 	// suspect lets one call at a time through while the breaker has
 	// counted failures but not tripped yet (see execute).
 	suspect chan struct{}
+	// auth remembers a key the provider refused (health.go).
+	auth authGate
 }
 
 // NewClient returns a Client for cfg.
@@ -139,8 +141,10 @@ func (c *Client) ProviderName() string { return c.provider.Name() }
 
 // Call runs prompt p for in through c: a recorded answer to the same
 // input when ctx asks for reuse (WithReuse), else render → provider
-// (timeout, breaker, retries) → parse → fallback on failure → record (with
-// the input's hash and the answer parsed). It returns the typed result,
+// (timeout, breaker, retries) → parse (an unusable reply asked again with
+// what was wrong, withFeedback) → fallback on failure → record (with the
+// input's hash, the answer parsed and, when there were several, every
+// attempt). It returns the typed result,
 // the record of the call and an error.
 //
 // The error is non-nil only when ctx is done (cancelled or past its
@@ -157,6 +161,7 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 		out  Out
 		resp Response
 		err  error
+		att  attemptLog
 	)
 	// The rendered prompt is what the model reads: its hash identifies
 	// the call's input (an input field the template leaves out, such as a
@@ -189,18 +194,34 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 		if ir, ok := c.provider.(InputReader); !ok || !ir.ReadsInputOnly() {
 			err = renderErr // a provider that reads only the typed input answers without the prompt
 		}
-		if err == nil {
+		if err == nil && !c.auth.admit(time.Now()) {
+			err = errUnauthorized // the key was refused: not sent again before its next probe
+		} else if err == nil {
 			req := Request{Key: key, System: p.system, Prompt: prompt, Input: &in, MaxTokens: p.maxTokens, Temperature: p.temperature}
+			deadline := time.Now().Add(max(c.budget, c.timeout))
 			err = c.execute(ctx, func() (struct{}, error) {
-				var cerr error
-				resp, cerr = c.completeRetrying(ctx, req)
-				if cerr != nil {
-					return struct{}{}, cerr
+				for reask := 0; ; reask++ {
+					var cerr error
+					resp, cerr = c.completeRetrying(ctx, req, deadline, &att)
+					if cerr != nil {
+						return struct{}{}, cerr
+					}
+					if out, cerr = p.parse(resp.Text, &in); cerr == nil {
+						return struct{}{}, nil
+					}
+					att.unusable(cerr)
+					if reask >= maxReasks || c.budget <= 0 || time.Until(deadline) < minReaskTime || ctx.Err() != nil {
+						return struct{}{}, cerr
+					}
+					c.log.DebugContext(ctx, "llm reply unusable; asking again", "prompt_key", key, "err", cerr)
+					req.Prompt = withFeedback(prompt, resp.Text, cerr)
 				}
-				out, cerr = p.parse(resp.Text, &in)
-				return struct{}{}, cerr
 			})
+			c.noteAuth(ctx, err)
 		}
+	}
+	if len(att.list) > 1 {
+		rec.Attempts = att.list
 	}
 
 	rec.LatencyMS = c.now().Sub(start).Milliseconds()
@@ -223,7 +244,11 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 				rec.Outcome = event.LLMOutcomeError
 			}
 		}
-		c.log.WarnContext(ctx, "llm call failed, using fallback", "prompt_key", rec.PromptKey, "provider", rec.Provider,
+		level := slog.LevelWarn
+		if errors.Is(err, errUnauthorized) {
+			level = slog.LevelDebug // the refused key was logged once (noteAuth)
+		}
+		c.log.Log(ctx, level, "llm call failed, using fallback", "prompt_key", rec.PromptKey, "provider", rec.Provider,
 			"outcome", rec.Outcome, "error", rec.Error, "latency_ms", rec.LatencyMS)
 	} else {
 		c.log.DebugContext(ctx, "llm call", "prompt_key", rec.PromptKey, "provider", rec.Provider, "model", rec.Model,

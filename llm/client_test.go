@@ -95,10 +95,10 @@ func TestClientOK(t *testing.T) {
 			want := event.LLMCall{PromptKey: string(key), Provider: "scripted", Model: "script-1b", LatencyMS: 7,
 				InputTokens: 100, OutputTokens: 50, Outcome: event.LLMOutcomeOK,
 				InputHash: InputHash(key, "script-1", renderedInput(t, key, sampleInput(key))), Answer: goodReply(key)}
-			if rec != want {
+			if !reflect.DeepEqual(rec, want) {
 				t.Errorf("record = %+v, want %+v", rec, want)
 			}
-			if len(hooked) != 1 || hooked[0] != rec {
+			if len(hooked) != 1 || !reflect.DeepEqual(hooked[0], rec) {
 				t.Errorf("OnCall got %+v", hooked)
 			}
 			if reflect.DeepEqual(out, fallbackFor(key)) {
@@ -250,8 +250,65 @@ func TestClientParseFailuresOpenBreaker(t *testing.T) {
 	for range 2 {
 		Call(context.Background(), c, Gaps, sampleGapInput())
 	}
-	if _, rec, _ := Call(context.Background(), c, Gaps, sampleGapInput()); rec.Outcome != event.LLMOutcomeBreakerOpen || p.count() != 2 {
+	// Each call asked maxReasks more times before it failed; the breaker
+	// counts each call once.
+	if _, rec, _ := Call(context.Background(), c, Gaps, sampleGapInput()); rec.Outcome != event.LLMOutcomeBreakerOpen || p.count() != 2*(1+maxReasks) {
 		t.Errorf("after 2 parse failures: %+v, calls %d", rec, p.count())
+	}
+}
+
+// TestClientAsksAgain: a reply that does not parse is asked again with
+// what was wrong with it, and the second answer is used (every attempt
+// recorded); a reply that never parses falls back after maxReasks more
+// tries; a transport failure and its retry are recorded too; a client
+// without a retry budget asks once.
+func TestClientAsksAgain(t *testing.T) {
+	ctx := context.Background()
+	first := true
+	p := &scripted{fn: func(ctx context.Context, req Request) (Response, error) {
+		if first {
+			first = false
+			return garbage(ctx, req)
+		}
+		return answer(ctx, req)
+	}}
+	c := newTestClient(p, Config{})
+	out, rec, err := Call(ctx, c, Gaps, sampleGapInput())
+	if err != nil || rec.Outcome != event.LLMOutcomeOK || rec.FallbackUsed || reflect.DeepEqual(out, Gaps.fallback(new(sampleGapInput()))) {
+		t.Fatalf("asked again: %+v", rec)
+	}
+	if len(rec.Attempts) != 2 || rec.Attempts[0].Outcome != event.LLMOutcomeParseError || rec.Attempts[0].Error == "" ||
+		rec.Attempts[1].Outcome != event.LLMOutcomeOK || p.count() != 2 {
+		t.Fatalf("attempts %+v, calls %d", rec.Attempts, p.count())
+	}
+	again := p.reqs[1].Prompt
+	if !strings.HasPrefix(again, p.reqs[0].Prompt) || !strings.Contains(again, "你上一次的回答无法使用：") ||
+		!strings.Contains(again, "我不知道") || strings.Contains(again, "invalid reply:") {
+		t.Fatalf("the second request does not say what was wrong:\n%s", again[len(p.reqs[0].Prompt):])
+	}
+
+	never := &scripted{fn: garbage}
+	_, rec, _ = Call(ctx, newTestClient(never, Config{}), Gaps, sampleGapInput())
+	if rec.Outcome != event.LLMOutcomeParseError || !rec.FallbackUsed || len(rec.Attempts) != 1+maxReasks || never.count() != 1+maxReasks {
+		t.Fatalf("never parses: %+v, calls %d", rec, never.count())
+	}
+
+	flaky := 0
+	transport := &scripted{fn: func(ctx context.Context, req Request) (Response, error) {
+		if flaky++; flaky == 1 {
+			return Response{}, &safeError{status: 503, msg: "unavailable"}
+		}
+		return answer(ctx, req)
+	}}
+	_, rec, _ = Call(ctx, newTestClient(transport, Config{}), Gaps, sampleGapInput())
+	if rec.Outcome != event.LLMOutcomeOK || len(rec.Attempts) != 2 || rec.Attempts[0].Outcome != event.LLMOutcomeError {
+		t.Fatalf("a transport retry: %+v", rec)
+	}
+
+	once := &scripted{fn: garbage}
+	_, rec, _ = Call(ctx, newTestClient(once, Config{RetryBudget: -1}), Gaps, sampleGapInput())
+	if !rec.FallbackUsed || once.count() != 1 || rec.Attempts != nil {
+		t.Fatalf("without a budget: %+v, calls %d", rec, once.count())
 	}
 }
 

@@ -8,7 +8,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/towow/towow/domain/event"
 )
 
 // Retries. A provider that fails now and then (rate limits, overloaded
@@ -57,17 +61,16 @@ func retryable(err error) bool {
 }
 
 // completeRetrying calls the provider, repeating retryable failures with
-// backoff while the budget lasts (at most maxAttempts attempts); each
-// attempt gets the call timeout, or what is left of the budget when that
-// is less.
-func (c *Client) completeRetrying(ctx context.Context, req Request) (Response, error) {
+// backoff until deadline (at most maxAttempts attempts); each attempt gets
+// the call timeout, or what is left until the deadline when that is less,
+// and is recorded in att.
+func (c *Client) completeRetrying(ctx context.Context, req Request, deadline time.Time, att *attemptLog) (Response, error) {
 	if c.budget <= 0 || c.breaker.Counts().ConsecutiveFailures > 0 {
-		return c.complete(ctx, req, c.timeout)
+		return att.run(func() (Response, error) { return c.complete(ctx, req, c.timeout) })
 	}
-	deadline := time.Now().Add(max(c.budget, c.timeout))
 	for attempt := 0; ; attempt++ {
 		timeout := min(c.timeout, time.Until(deadline))
-		resp, err := c.complete(ctx, req, timeout)
+		resp, err := att.run(func() (Response, error) { return c.complete(ctx, req, timeout) })
 		if err == nil || !retryable(err) || attempt+1 >= maxAttempts {
 			return resp, err
 		}
@@ -83,4 +86,53 @@ func (c *Client) completeRetrying(ctx context.Context, req Request) (Response, e
 		case <-time.After(wait):
 		}
 	}
+}
+
+// attemptLog records a call's attempts (event.LLMCall.Attempts).
+type attemptLog struct {
+	list []event.LLMAttempt
+}
+
+// run makes one attempt and records it.
+func (a *attemptLog) run(attempt func() (Response, error)) (Response, error) {
+	start := time.Now()
+	resp, err := attempt()
+	at := event.LLMAttempt{Outcome: outcomeOf(err), LatencyMS: time.Since(start).Milliseconds()}
+	if err != nil {
+		at.Error = shortError(err)
+	}
+	a.list = append(a.list, at)
+	return resp, err
+}
+
+// unusable marks the last attempt's answer as one that did not parse or
+// validate.
+func (a *attemptLog) unusable(err error) {
+	if n := len(a.list); n > 0 {
+		a.list[n-1].Outcome, a.list[n-1].Error = event.LLMOutcomeParseError, shortError(err)
+	}
+}
+
+// Asking again. A reply that does not parse or validate is usually right
+// the next time when the model is told what was wrong with it: the call
+// asks again, with the prompt followed by the error (and the start of the
+// unusable answer), at most maxReasks times while its budget lasts; only
+// then does the prompt's fallback answer.
+const (
+	maxReasks = 2
+	// minReaskTime is the least time left in the budget worth asking
+	// again in.
+	minReaskTime = time.Second
+	// maxQuotedAnswer bounds what a re-ask quotes of the unusable answer.
+	maxQuotedAnswer = 600
+)
+
+// withFeedback is prompt asking again after answer failed with err.
+func withFeedback(prompt, answer string, err error) string {
+	quoted := strings.TrimSpace(answer)
+	if utf8.RuneCountInString(quoted) > maxQuotedAnswer {
+		quoted = string([]rune(quoted)[:maxQuotedAnswer]) + "…"
+	}
+	return prompt + "\n\n## 上一次回答的问题\n\n你上一次的回答无法使用：" + strings.TrimPrefix(err.Error(), errInvalidReply.Error()+": ") +
+		"。\n\n上一次的回答（开头）：\n\n" + quoted + "\n\n请改正这个问题，严格按照上面的输出要求重新回答：只输出一个有效的 JSON 对象，每个字段用要求的类型（文本是字符串，列表是数组）。\n"
 }

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -35,12 +36,20 @@ func applyLLMCall(ctx context.Context, q *sqlcdb.Queries, e eventstore.RecordedE
 	if c == nil {
 		return nil
 	}
+	var attempts json.RawMessage
+	if len(c.Attempts) > 0 {
+		b, err := json.Marshal(c.Attempts)
+		if err != nil {
+			return fmt.Errorf("llm call attempts: %w", err)
+		}
+		attempts = b
+	}
 	return q.InsertLLMCall(ctx, sqlcdb.InsertLLMCallParams{
 		Position: e.Position, EventID: e.EventID, EventType: string(e.Type), StreamID: e.StreamID,
 		DemandID: e.Metadata.CorrelationID, Actor: e.Metadata.Actor, AgentID: text(agentOf(e.Metadata.Actor)),
 		PromptKey: c.PromptKey, Provider: c.Provider, Model: c.Model, LatencyMs: c.LatencyMS,
 		InputTokens: int32(c.InputTokens), OutputTokens: int32(c.OutputTokens), Outcome: c.Outcome,
-		FallbackUsed: c.FallbackUsed, Error: c.Error, RecordedAt: e.RecordedAt,
+		FallbackUsed: c.FallbackUsed, Error: c.Error, RecordedAt: e.RecordedAt, Attempts: attempts,
 	})
 }
 
@@ -71,6 +80,10 @@ type LLMCallView struct {
 	FallbackUsed bool      `json:"fallback_used" doc:"the prompt's fallback answer was used instead of the model's"`
 	Error        string    `json:"error,omitempty"`
 	RecordedAt   time.Time `json:"recorded_at"`
+	// Attempts are the call's attempts when it took more than one
+	// (transport retries, replies asked again because they did not
+	// parse), in order.
+	Attempts []event.LLMAttempt `json:"attempts,omitempty"`
 }
 
 // LLMCallSummary aggregates the calls of one prompt.
@@ -116,6 +129,11 @@ func ListLLMCalls(ctx context.Context, db DB, f LLMCallFilter) ([]LLMCallView, e
 			DemandID: r.DemandID, Actor: r.Actor, AgentID: r.AgentID.String, PromptKey: r.PromptKey, Provider: r.Provider,
 			Model: r.Model, LatencyMS: r.LatencyMs, InputTokens: int(r.InputTokens), OutputTokens: int(r.OutputTokens),
 			Outcome: r.Outcome, FallbackUsed: r.FallbackUsed, Error: r.Error, RecordedAt: r.RecordedAt}
+		if len(r.Attempts) > 0 {
+			if err := json.Unmarshal(r.Attempts, &out[i].Attempts); err != nil {
+				return nil, fmt.Errorf("list llm calls: the attempts of %d: %w", r.Position, err)
+			}
+		}
 	}
 	return out, nil
 }

@@ -215,6 +215,9 @@ func (g gen) llmCall() *evt.LLMCall {
 		c.Outcome, c.FallbackUsed, c.Error, c.OutputTokens = evt.LLMOutcomeTimeout, true, "context deadline exceeded", 0
 	case 1:
 		c.Model, c.InputTokens, c.OutputTokens, c.LatencyMS = "", 0, 0, 0
+	case 2:
+		c.Attempts = []evt.LLMAttempt{{Outcome: evt.LLMOutcomeParseError, Error: "invalid reply: \"x\"", LatencyMS: 12},
+			{Outcome: evt.LLMOutcomeError, Error: "503"}, {Outcome: evt.LLMOutcomeOK, LatencyMS: 40}}
 	}
 	return c
 }

@@ -1,9 +1,9 @@
 -- name: InsertLLMCall :exec
 -- One event's metadata.llm_call; a replayed event is a no-op.
 INSERT INTO llm_calls (position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider,
-                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at)
+                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at, attempts)
 VALUES (@position, @event_id, @event_type, @stream_id, @demand_id, @actor, sqlc.narg('agent_id'), @prompt_key, @provider,
-        @model, @latency_ms, @input_tokens, @output_tokens, @outcome, @fallback_used, @error, @recorded_at)
+        @model, @latency_ms, @input_tokens, @output_tokens, @outcome, @fallback_used, @error, @recorded_at, sqlc.narg('attempts')::jsonb)
 ON CONFLICT (position) DO NOTHING;
 
 -- name: ListLLMCalls :many
@@ -67,7 +67,7 @@ FROM llm_calls l;
 -- its answer, the metadata is often stored compressed out of line, and
 -- every -> would decompress it again.
 INSERT INTO llm_calls (position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider,
-                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at)
+                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at, attempts)
 SELECT e.global_position,
        e.event_id,
        e.event_type::text,
@@ -84,11 +84,12 @@ SELECT e.global_position,
        coalesce(c.outcome, ''),
        coalesce(c.fallback_used, false),
        coalesce(c.error, ''),
-       e.recorded_at
+       e.recorded_at,
+       CASE WHEN jsonb_typeof(c.attempts) = 'array' AND jsonb_array_length(c.attempts) > 0 THEN c.attempts END
 FROM events e
 CROSS JOIN LATERAL jsonb_to_record(e.metadata) AS m(correlation_id text, actor text, llm_call jsonb)
 CROSS JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(m.llm_call) = 'object' THEN m.llm_call END)
     AS c(prompt_key text, provider text, model text, latency_ms bigint, input_tokens int, output_tokens int,
-         outcome text, fallback_used boolean, error text)
+         outcome text, fallback_used boolean, error text, attempts jsonb)
 WHERE e.global_position <= @head_position
   AND jsonb_typeof(m.llm_call) = 'object';

@@ -29,6 +29,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 	return app.Config{
 		DatabaseURL: c.DatabaseURL,
 		DataDir:     c.DataDir,
+		LLMRequired: c.LLMRequired,
 		CORSOrigins: c.CORSOrigins,
 		AdminToken:  c.AdminToken,
 		Limits:      c.Limits,

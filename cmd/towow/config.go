@@ -79,8 +79,10 @@ var envVars = []envVar{
 	{"TOWOW_TREE_TOKEN_BUDGET", num(defaultTreeTokenBudget), "LLM tokens one negotiation tree may spend before it opens sub-negotiations: prompt 8's decision keeps only the sub-negotiations that what is left pays for, at its estimate each, and records why (budget in the decision). 0: no budget."},
 	{"TOWOW_LOG_LEVEL", defaultLogLevel, "Log level: debug, info, warn or error."},
 	{"TOWOW_LLM", defaultLLM, "LLM provider: builtin (offline simulation), anthropic or openai (any OpenAI-compatible server)."},
+	{"TOWOW_LLM_START_DEGRADED", "(unset: 0)", "1 lets `towow serve` start although the LLM provider refuses the key at its start-up check (every call then uses its fallback, and /readyz says llm: unauthorized)."},
+	{"TOWOW_LLM_REQUIRED", "(unset: 0)", "1 makes /readyz answer 503 while the LLM provider refuses the key (llm: unauthorized)."},
 	{"LLM_MODEL", "(provider default)", "Model name; anthropic defaults to claude-sonnet-4-5-20250929, openai needs one (e.g. qwen2.5:7b on Ollama)."},
-	{"ANTHROPIC_API_KEY", "(unset)", "API key for TOWOW_LLM=anthropic."},
+	{"ANTHROPIC_API_KEY", "(unset)", "API key for TOWOW_LLM=anthropic (required: without it nothing starts)."},
 	{"ANTHROPIC_BASE_URL", "(SDK default)", "Endpoint for TOWOW_LLM=anthropic (a proxy or gateway)."},
 	{"OPENAI_API_KEY", "(unset)", "API key for TOWOW_LLM=openai (local servers usually need none)."},
 	{"OPENAI_BASE_URL", "(SDK default)", "API root for TOWOW_LLM=openai, e.g. http://localhost:11434/v1 for Ollama."},
@@ -122,6 +124,9 @@ type config struct {
 	OIDC identity.OIDCConfig
 	// AllowRemote lets local mode listen on a non-loopback address.
 	AllowRemote bool
+	// LLMStartDegraded lets serve start although the provider refuses the
+	// key; LLMRequired makes /readyz not ready while it does.
+	LLMStartDegraded, LLMRequired bool
 	// Limits are the per-user limits; TreeTokenBudget bounds a
 	// negotiation tree's sub-negotiations.
 	Limits          api.Limits
@@ -192,6 +197,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 	default:
 		return c, fmt.Errorf("TOWOW_ALLOW_REMOTE=%q: want 1 or 0", v)
 	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"TOWOW_LLM_START_DEGRADED", &c.LLMStartDegraded}, {"TOWOW_LLM_REQUIRED", &c.LLMRequired}} {
+		switch v := strings.TrimSpace(getenv(b.name)); v {
+		case "", "0", "false":
+		case "1", "true":
+			*b.dst = true
+		default:
+			return c, fmt.Errorf("%s=%q: want 1 or 0", b.name, v)
+		}
+	}
 	c.AdminToken = getenv("TOWOW_ADMIN_TOKEN")
 	if c.AdminToken != "" && (len(c.AdminToken) < 16 || strings.ContainsAny(c.AdminToken, " \t\r\n")) {
 		return c, fmt.Errorf("TOWOW_ADMIN_TOKEN: want at least 16 characters and no white space")
@@ -208,6 +225,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.LLMModel = getenv("LLM_MODEL")
 	c.AnthropicKey, c.AnthropicURL = getenv("ANTHROPIC_API_KEY"), getenv("ANTHROPIC_BASE_URL")
 	c.OpenAIKey, c.OpenAIURL = getenv("OPENAI_API_KEY"), getenv("OPENAI_BASE_URL")
+	if c.LLM == "anthropic" && strings.TrimSpace(c.AnthropicKey) == "" {
+		return c, fmt.Errorf("TOWOW_LLM=anthropic needs ANTHROPIC_API_KEY (or TOWOW_LLM=builtin to run offline)")
+	}
 	if c.LLM == "openai" && c.LLMModel == "" {
 		return c, fmt.Errorf("TOWOW_LLM=openai needs LLM_MODEL (e.g. LLM_MODEL=qwen2.5:7b for Ollama)")
 	}

@@ -91,7 +91,7 @@ func TestNodeFormsInBrowser(t *testing.T) {
 		chromedp.WaitVisible(`#wf-new-url`, chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-title`, "通知报名系统", chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-url`, "https://elsewhere.example.org/hook", chromedp.ByQuery),
-		chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
+		chromedp.WaitEnabled(`#wf-new-save`, chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.wf-field.refused #wf-new-url`, chromedp.ByQuery))
 	if r := refusal("#wf-new-url"); !strings.Contains(r, "不在允许调用的名单上") {
 		t.Fatalf("the URL's refusal: %q", r)
@@ -112,7 +112,7 @@ func TestNodeFormsInBrowser(t *testing.T) {
 		body("{{nodes."+first+".summary}}"),
 		chromedp.SetValue(`#wf-new-timeout`, "20", chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-attempts`, "2", chromedp.ByQuery),
-		chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
+		chromedp.WaitEnabled(`#wf-new-save`, chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.wf-field.refused #wf-new-body`, chromedp.ByQuery),
 		chromedp.WaitNotPresent(`.wf-field.refused #wf-new-url`, chromedp.ByQuery))
 	if r := refusal("#wf-new-body"); !strings.Contains(r, "引用了前面步骤没有提供的数据") {
@@ -120,7 +120,7 @@ func TestNodeFormsInBrowser(t *testing.T) {
 	}
 	b.run("the body in view", chromedp.ScrollIntoView(`#wf-new-body`, chromedp.ByQuery))
 	b.shot("node-form-http")
-	b.run("add it with a plain body", body("望京会议室"), chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
+	b.run("add it with a plain body", body("望京会议室"), chromedp.WaitEnabled(`#wf-new-save`, chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
 		chromedp.WaitVisible(`g.wf-node[data-title="通知报名系统"]`, chromedp.ByQuery))
 	h := nodes()["通知报名系统"]
 	if h.Type != "http" || h.URL != "https://hooks.example.com/towow" || h.Method != "PUT" || h.TimeoutSeconds != 20 || h.MaxAttempts != 2 ||
@@ -133,13 +133,13 @@ func TestNodeFormsInBrowser(t *testing.T) {
 	node := fmt.Sprintf(`g.wf-node[data-node=%q]`, h.ID)
 	b.run("edit its URL", chromedp.Click(node, chromedp.ByQuery), chromedp.WaitVisible(`#wf-edit-url`, chromedp.ByQuery),
 		chromedp.SetValue(`#wf-edit-url`, "https://elsewhere.example.org/towow", chromedp.ByQuery),
-		chromedp.Click(`#wf-edit-save`, chromedp.ByQuery), chromedp.WaitVisible(`.wf-field.refused #wf-edit-url`, chromedp.ByQuery))
+		chromedp.WaitEnabled(`#wf-edit-save`, chromedp.ByQuery), chromedp.Click(`#wf-edit-save`, chromedp.ByQuery), chromedp.WaitVisible(`.wf-field.refused #wf-edit-url`, chromedp.ByQuery))
 	if r := refusal("#wf-edit-url"); !strings.Contains(r, "不在允许调用的名单上") {
 		t.Fatalf("the edited URL's refusal: %q", r)
 	}
 	b.run("GET on the allowed URL", chromedp.SetValue(`#wf-edit-url`, "https://hooks.example.com/towow?q=1", chromedp.ByQuery),
 		choose(`#wf-edit-method`, "GET"), chromedp.WaitNotVisible(`#wf-edit-body`, chromedp.ByQuery),
-		chromedp.Click(`#wf-edit-save`, chromedp.ByQuery), chromedp.WaitNotPresent(`#wf-edit-form`, chromedp.ByQuery))
+		chromedp.WaitEnabled(`#wf-edit-save`, chromedp.ByQuery), chromedp.Click(`#wf-edit-save`, chromedp.ByQuery), chromedp.WaitNotPresent(`#wf-edit-form`, chromedp.ByQuery))
 	waitFor(t, "the GET on the server", func() bool {
 		n := nodes()["通知报名系统"]
 		return n.Method == "GET" && len(n.Body) == 0 && n.URL == "https://hooks.example.com/towow?q=1"
@@ -150,7 +150,7 @@ func TestNodeFormsInBrowser(t *testing.T) {
 		choose(`#wf-new-type`, "等待"), chromedp.WaitVisible(`#wf-new-wait-until`, chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-title`, "等到报名截止", chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-wait-until`, "2031-05-20T09:30", chromedp.ByQuery),
-		chromedp.Click(`#wf-new-save`, chromedp.ByQuery), chromedp.WaitVisible(`g.wf-node[data-title="等到报名截止"]`, chromedp.ByQuery))
+		chromedp.WaitEnabled(`#wf-new-save`, chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery), chromedp.WaitVisible(`g.wf-node[data-title="等到报名截止"]`, chromedp.ByQuery))
 	var local string
 	b.eval("the browser's reading of the time", `new Date("2031-05-20T09:30").toISOString()`, &local)
 	if w := nodes()["等到报名截止"]; w.Type != "wait" || w.WaitUntil.UTC().Format(time.RFC3339) != strings.Replace(local, ".000Z", "Z", 1) {
@@ -160,11 +160,11 @@ func TestNodeFormsInBrowser(t *testing.T) {
 		choose(`#wf-new-type`, "审批"), chromedp.WaitVisible(`#wf-new-approver`, chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-title`, "预算审批", chromedp.ByQuery),
 		chromedp.SetValue(`#wf-new-approver`, "bob smith", chromedp.ByQuery),
-		chromedp.Click(`#wf-new-save`, chromedp.ByQuery), chromedp.WaitVisible(`.wf-field.refused #wf-new-approver`, chromedp.ByQuery))
+		chromedp.WaitEnabled(`#wf-new-save`, chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery), chromedp.WaitVisible(`.wf-field.refused #wf-new-approver`, chromedp.ByQuery))
 	if r := refusal("#wf-new-approver"); !strings.Contains(r, "审批人需要是一个用户") {
 		t.Fatalf("the approver's refusal: %q", r)
 	}
-	b.run("a user id", chromedp.SetValue(`#wf-new-approver`, "bob", chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
+	b.run("a user id", chromedp.SetValue(`#wf-new-approver`, "bob", chromedp.ByQuery), chromedp.WaitEnabled(`#wf-new-save`, chromedp.ByQuery), chromedp.Click(`#wf-new-save`, chromedp.ByQuery),
 		chromedp.WaitVisible(`g.wf-node[data-title="预算审批"]`, chromedp.ByQuery))
 	if a := nodes()["预算审批"]; a.Type != "approval" || a.Approver != "bob" {
 		t.Fatalf("the approval node on the server: %+v", a)

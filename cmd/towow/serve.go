@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/identity"
+	"github.com/towow/towow/llm"
 )
 
 func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Writer) error {
@@ -38,6 +40,9 @@ func cmdServe(ctx context.Context, cfg config, args []string, _, stderr io.Write
 		return fmt.Errorf("%w: TOWOW_ADDR=%s is reachable from other machines, and local mode (no TOWOW_OIDC_ISSUER) lets anyone sign in as any name: listen on 127.0.0.1, configure an issuer, or set TOWOW_ALLOW_REMOTE=1", errUsage, cfg.Addr)
 	}
 	ac := cfg.app(stderr, false)
+	if err := checkLLM(ctx, cfg, ac.LLM.Provider, ac.Logger); err != nil {
+		return err
+	}
 	ac.Addr, ac.ReadModels, ac.Hub, ac.Metrics, ac.People = cfg.Addr, true, true, true, people
 	if ac.Write.WebhookKey, err = webhookKey(cfg); err != nil {
 		return err
@@ -159,4 +164,29 @@ func randomAdminToken() (string, error) {
 		return "", fmt.Errorf("admin token: %w", err)
 	}
 	return "towow_admin_" + base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// checkLLM asks a configured provider one cheap question before the
+// server starts. A refused key stops the start (unless
+// TOWOW_LLM_START_DEGRADED): every call would fall back. Any other
+// failure (the provider down or slow now) is logged and the server
+// starts: its calls retry, and /readyz shows the breaker.
+func checkLLM(ctx context.Context, cfg config, p llm.Provider, log *slog.Logger) error {
+	if cfg.LLM == "builtin" {
+		return nil
+	}
+	err := llm.CheckProvider(ctx, p, max(cfg.LLMTimeout, 5*time.Second))
+	switch {
+	case err == nil:
+		return nil
+	case llm.Unauthorized(err) && !cfg.LLMStartDegraded:
+		key := map[string]string{"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}[cfg.LLM]
+		return fmt.Errorf("TOWOW_LLM=%s: the provider refused %s (%v): fix the key, or set TOWOW_LLM_START_DEGRADED=1 to start with every call on its fallback",
+			cfg.LLM, key, err)
+	case llm.Unauthorized(err):
+		log.Error("the LLM provider refused the key; starting degraded (TOWOW_LLM_START_DEGRADED): every call uses its fallback", "error", err)
+	default:
+		log.Warn("the LLM provider did not answer the start-up check; starting anyway", "error", err)
+	}
+	return nil
 }

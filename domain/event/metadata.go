@@ -56,6 +56,19 @@ type LLMCall struct {
 	// Answer is the model's raw answer that the parser read, also one
 	// that did not parse (empty when no answer came).
 	Answer string `json:"answer,omitempty"`
+	// Attempts are the call's attempts when it took more than one: each
+	// transport retry (a 5xx, a 429, a timeout, a dropped connection) and
+	// each reply asked again because it did not parse or validate, in
+	// order, the last being the call's outcome.
+	Attempts []LLMAttempt `json:"attempts,omitempty"`
+}
+
+// LLMAttempt is one attempt of an LLM call.
+type LLMAttempt struct {
+	// Outcome is one of the LLMOutcome constants.
+	Outcome   string `json:"outcome"`
+	Error     string `json:"error,omitempty"`
+	LatencyMS int64  `json:"latency_ms"`
 }
 
 // LLM call outcomes.

@@ -7,6 +7,7 @@ package sqlcdb
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -45,30 +46,31 @@ func (q *Queries) DeleteLLMCalls(ctx context.Context) error {
 
 const insertLLMCall = `-- name: InsertLLMCall :exec
 INSERT INTO llm_calls (position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider,
-                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at)
+                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at, attempts)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-        $10, $11, $12, $13, $14, $15, $16, $17)
+        $10, $11, $12, $13, $14, $15, $16, $17, $18::jsonb)
 ON CONFLICT (position) DO NOTHING
 `
 
 type InsertLLMCallParams struct {
-	Position     int64       `json:"position"`
-	EventID      uuid.UUID   `json:"event_id"`
-	EventType    string      `json:"event_type"`
-	StreamID     string      `json:"stream_id"`
-	DemandID     string      `json:"demand_id"`
-	Actor        string      `json:"actor"`
-	AgentID      pgtype.Text `json:"agent_id"`
-	PromptKey    string      `json:"prompt_key"`
-	Provider     string      `json:"provider"`
-	Model        string      `json:"model"`
-	LatencyMs    int64       `json:"latency_ms"`
-	InputTokens  int32       `json:"input_tokens"`
-	OutputTokens int32       `json:"output_tokens"`
-	Outcome      string      `json:"outcome"`
-	FallbackUsed bool        `json:"fallback_used"`
-	Error        string      `json:"error"`
-	RecordedAt   time.Time   `json:"recorded_at"`
+	Position     int64           `json:"position"`
+	EventID      uuid.UUID       `json:"event_id"`
+	EventType    string          `json:"event_type"`
+	StreamID     string          `json:"stream_id"`
+	DemandID     string          `json:"demand_id"`
+	Actor        string          `json:"actor"`
+	AgentID      pgtype.Text     `json:"agent_id"`
+	PromptKey    string          `json:"prompt_key"`
+	Provider     string          `json:"provider"`
+	Model        string          `json:"model"`
+	LatencyMs    int64           `json:"latency_ms"`
+	InputTokens  int32           `json:"input_tokens"`
+	OutputTokens int32           `json:"output_tokens"`
+	Outcome      string          `json:"outcome"`
+	FallbackUsed bool            `json:"fallback_used"`
+	Error        string          `json:"error"`
+	RecordedAt   time.Time       `json:"recorded_at"`
+	Attempts     json.RawMessage `json:"attempts"`
 }
 
 // One event's metadata.llm_call; a replayed event is a no-op.
@@ -91,12 +93,13 @@ func (q *Queries) InsertLLMCall(ctx context.Context, arg InsertLLMCallParams) er
 		arg.FallbackUsed,
 		arg.Error,
 		arg.RecordedAt,
+		arg.Attempts,
 	)
 	return err
 }
 
 const listLLMCalls = `-- name: ListLLMCalls :many
-SELECT position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider, model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at FROM llm_calls
+SELECT position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider, model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at, attempts FROM llm_calls
 WHERE position > $1::bigint
   AND ($2::text IS NULL OR prompt_key = $2::text)
   AND ($3::text IS NULL OR outcome = $3::text)
@@ -164,6 +167,7 @@ func (q *Queries) ListLLMCalls(ctx context.Context, arg ListLLMCallsParams) ([]L
 			&i.FallbackUsed,
 			&i.Error,
 			&i.RecordedAt,
+			&i.Attempts,
 		); err != nil {
 			return nil, err
 		}
@@ -177,7 +181,7 @@ func (q *Queries) ListLLMCalls(ctx context.Context, arg ListLLMCallsParams) ([]L
 
 const rebuildLLMCalls = `-- name: RebuildLLMCalls :exec
 INSERT INTO llm_calls (position, event_id, event_type, stream_id, demand_id, actor, agent_id, prompt_key, provider,
-                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at)
+                       model, latency_ms, input_tokens, output_tokens, outcome, fallback_used, error, recorded_at, attempts)
 SELECT e.global_position,
        e.event_id,
        e.event_type::text,
@@ -194,12 +198,13 @@ SELECT e.global_position,
        coalesce(c.outcome, ''),
        coalesce(c.fallback_used, false),
        coalesce(c.error, ''),
-       e.recorded_at
+       e.recorded_at,
+       CASE WHEN jsonb_typeof(c.attempts) = 'array' AND jsonb_array_length(c.attempts) > 0 THEN c.attempts END
 FROM events e
 CROSS JOIN LATERAL jsonb_to_record(e.metadata) AS m(correlation_id text, actor text, llm_call jsonb)
 CROSS JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(m.llm_call) = 'object' THEN m.llm_call END)
     AS c(prompt_key text, provider text, model text, latency_ms bigint, input_tokens int, output_tokens int,
-         outcome text, fallback_used boolean, error text)
+         outcome text, fallback_used boolean, error text, attempts jsonb)
 WHERE e.global_position <= $1
   AND jsonb_typeof(m.llm_call) = 'object'
 `

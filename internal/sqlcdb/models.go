@@ -209,23 +209,24 @@ type Event struct {
 }
 
 type LlmCall struct {
-	Position     int64       `json:"position"`
-	EventID      uuid.UUID   `json:"event_id"`
-	EventType    string      `json:"event_type"`
-	StreamID     string      `json:"stream_id"`
-	DemandID     string      `json:"demand_id"`
-	Actor        string      `json:"actor"`
-	AgentID      pgtype.Text `json:"agent_id"`
-	PromptKey    string      `json:"prompt_key"`
-	Provider     string      `json:"provider"`
-	Model        string      `json:"model"`
-	LatencyMs    int64       `json:"latency_ms"`
-	InputTokens  int32       `json:"input_tokens"`
-	OutputTokens int32       `json:"output_tokens"`
-	Outcome      string      `json:"outcome"`
-	FallbackUsed bool        `json:"fallback_used"`
-	Error        string      `json:"error"`
-	RecordedAt   time.Time   `json:"recorded_at"`
+	Position     int64           `json:"position"`
+	EventID      uuid.UUID       `json:"event_id"`
+	EventType    string          `json:"event_type"`
+	StreamID     string          `json:"stream_id"`
+	DemandID     string          `json:"demand_id"`
+	Actor        string          `json:"actor"`
+	AgentID      pgtype.Text     `json:"agent_id"`
+	PromptKey    string          `json:"prompt_key"`
+	Provider     string          `json:"provider"`
+	Model        string          `json:"model"`
+	LatencyMs    int64           `json:"latency_ms"`
+	InputTokens  int32           `json:"input_tokens"`
+	OutputTokens int32           `json:"output_tokens"`
+	Outcome      string          `json:"outcome"`
+	FallbackUsed bool            `json:"fallback_used"`
+	Error        string          `json:"error"`
+	RecordedAt   time.Time       `json:"recorded_at"`
+	Attempts     json.RawMessage `json:"attempts"`
 }
 
 type NegotiationQuality struct {
