@@ -194,7 +194,7 @@ func TestClientBreaker(t *testing.T) {
 	if err != nil || rec.Outcome != event.LLMOutcomeBreakerOpen || !rec.FallbackUsed || p.count() != 3 {
 		t.Fatalf("4th call: rec %+v, err %v, provider calls %d", rec, err, p.count())
 	}
-	if out.FeedbackType != negotiation.FeedbackAccept || rec.Error != "circuit breaker open" {
+	if out.FeedbackType != negotiation.FeedbackNoAnswer || rec.Error != "circuit breaker open" {
 		t.Errorf("4th call: %+v, %q", out, rec.Error)
 	}
 
@@ -336,7 +336,7 @@ func TestClientCallerContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || p.count() != 0 || !rec.FallbackUsed || rec.PromptKey != string(PromptOffer) {
 		t.Fatalf("pre-cancelled: err %v, calls %d, rec %+v", err, p.count(), rec)
 	}
-	if out.Decision != negotiation.OfferDecisionDecline {
+	if out.Decision != negotiation.OfferDecisionNoAnswer {
 		t.Errorf("result = %+v", out)
 	}
 

@@ -77,13 +77,14 @@ func checkFilter(in *FilterInput, out FilterResult) problems {
 func checkOffer(_ *OfferInput, out negotiation.OfferAnswer) problems {
 	var p problems
 	switch out.Decision {
-	case negotiation.OfferDecisionParticipate, negotiation.OfferDecisionConditional, negotiation.OfferDecisionDecline:
+	case negotiation.OfferDecisionParticipate, negotiation.OfferDecisionConditional, negotiation.OfferDecisionDecline,
+		negotiation.OfferDecisionNoAnswer: // (no answer: the fallback's only)
 	default:
 		p.add(false, "decision "+string(out.Decision))
 	}
 	p.add((len(out.Conditions) > 0) == (out.Decision == negotiation.OfferDecisionConditional), "conditions iff conditional")
 	p.add(out.DeclineReason == "" || out.Decision == negotiation.OfferDecisionDecline, "decline_reason on a non-decline")
-	p.add(out.Decision == negotiation.OfferDecisionDecline || out.Contribution != "", "no contribution")
+	p.add(!out.Decision.Participates() || out.Contribution != "", "no contribution")
 	p.add(out.Confidence >= 0 && out.Confidence <= 100, "confidence out of range")
 	p.add(cleanStrings(out.Conditions, maxTextRunes) && cleanString(out.Contribution, maxTextRunes), "strings unclean")
 	return p
@@ -143,7 +144,8 @@ func checkCompromise(in *CompromiseInput, out ProposalResult) problems {
 func checkFeedback(_ *FeedbackInput, out negotiation.FeedbackAnswer) problems {
 	var p problems
 	switch out.FeedbackType {
-	case negotiation.FeedbackAccept, negotiation.FeedbackNegotiate, negotiation.FeedbackWithdraw, negotiation.FeedbackReject:
+	case negotiation.FeedbackAccept, negotiation.FeedbackNegotiate, negotiation.FeedbackWithdraw, negotiation.FeedbackReject,
+		negotiation.FeedbackNoAnswer: // (no answer: the fallback's only)
 	default:
 		p.add(false, "feedback type "+string(out.FeedbackType))
 	}

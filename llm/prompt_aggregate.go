@@ -114,7 +114,7 @@ type AggregateReply struct {
 func validateAggregate(raw *AggregateReply, in *AggregateInput) (ProposalResult, error) {
 	allowed := newAllowed()
 	for _, o := range in.Offers {
-		if o.Decision != negotiation.OfferDecisionDecline {
+		if o.Decision.Participates() {
 			allowed.addOffer(o)
 		}
 	}
@@ -140,7 +140,7 @@ func fallbackAggregate(in *AggregateInput) ProposalResult {
 	seen := map[string]bool{}
 	for _, o := range in.Offers {
 		id := strings.TrimSpace(o.AgentID)
-		if id == "" || seen[id] || o.Decision == negotiation.OfferDecisionDecline {
+		if id == "" || seen[id] || !o.Decision.Participates() {
 			continue
 		}
 		seen[id] = true

@@ -158,7 +158,7 @@ func validateCompromise(raw *CompromiseReply, in *CompromiseInput) (ProposalResu
 		allowed.addOffer(OfferView{AgentID: a.AgentID, DisplayName: a.DisplayName, Contribution: a.Responsibility})
 	}
 	for _, o := range in.Offers {
-		if o.Decision != negotiation.OfferDecisionDecline {
+		if o.Decision.Participates() {
 			allowed.addOffer(o)
 		}
 	}

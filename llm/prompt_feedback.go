@@ -207,8 +207,10 @@ func validateFeedback(raw *FeedbackReply, _ *FeedbackInput) (negotiation.Feedbac
 	return out, nil
 }
 
-// fallbackFeedback: accept, so that a twin that cannot be asked does not
-// hold the negotiation up.
+// fallbackFeedback: no answer. A twin that cannot be asked accepts
+// nothing in its person's name: the round counts it against the accept
+// rate, and a round most of whose members gave none is not decided on
+// them.
 func fallbackFeedback(*FeedbackInput) negotiation.FeedbackAnswer {
-	return negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackAccept, Reasoning: "fallback"}
+	return negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackNoAnswer, Reasoning: "fallback: " + fallbackReason}
 }

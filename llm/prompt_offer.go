@@ -151,12 +151,12 @@ func validateOffer(raw *OfferReply, _ *OfferInput) (negotiation.OfferAnswer, err
 	return out, nil
 }
 
-// fallbackOffer: decline, since a twin that cannot be asked commits its
-// person to nothing.
+// fallbackOffer: no answer. A twin that cannot be asked commits its
+// person to nothing, and declines nothing either: a channel whose offers
+// are mostly no answers fails naming the model, not the agents.
 func fallbackOffer(*OfferInput) negotiation.OfferAnswer {
 	return negotiation.OfferAnswer{
-		Decision:      negotiation.OfferDecisionDecline,
-		Reasoning:     "fallback: " + fallbackReason,
-		DeclineReason: fallbackReason,
+		Decision:  negotiation.OfferDecisionNoAnswer,
+		Reasoning: "fallback: " + fallbackReason,
 	}
 }

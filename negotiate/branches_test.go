@@ -198,15 +198,16 @@ func TestLLMDown(t *testing.T) {
 	}
 	out := h.Wait(sub.DemandID, 30*time.Second)
 	// Every fallback answers: the understanding and the candidates by
-	// keyword match, every offer a decline, so the channel ends with the
-	// fallback compromise.
-	if out.Channel == nil || out.Channel.Status != negotiation.ChannelStatusFailed || out.Channel.Failure.Reason != negotiation.FailureNoParticipants ||
-		out.Channel.Failure.ErrorCode != "TOWOW_CHANNEL_010" {
+	// keyword match, every offer "no answer" (not a decline: nobody said
+	// no), so the channel fails naming the model, with the fallback
+	// compromise.
+	if out.Channel == nil || out.Channel.Status != negotiation.ChannelStatusFailed || out.Channel.Failure.Reason != negotiation.FailureModelUnavailable ||
+		out.Channel.Failure.ErrorCode != "TOWOW_LLM_001" {
 		t.Fatalf("outcome %+v:\n%s", out.Channel, h.Timeline(sub.DemandID))
 	}
 	// The understanding's and the filter's fallbacks are recorded with
 	// their codes (recoverable: the negotiation went on), then the failure.
-	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_DEMAND_003", "TOWOW_FILTER_002", "TOWOW_CHANNEL_010"}) {
+	if codes := h.ErrorsOf(sub.DemandID); !slices.Equal(codes, []string{"TOWOW_DEMAND_003", "TOWOW_FILTER_002", "TOWOW_LLM_001"}) {
 		t.Fatalf("errors recorded %v:\n%s", codes, h.Timeline(sub.DemandID))
 	}
 	calls, fallbacks, open := 0, 0, 0

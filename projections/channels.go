@@ -174,7 +174,7 @@ type ProposalView struct {
 type OfferView struct {
 	AgentID       string          `json:"agent_id"`
 	DisplayName   string          `json:"display_name,omitempty"`
-	Decision      string          `json:"decision" enum:"participate,decline,conditional"`
+	Decision      string          `json:"decision" enum:"participate,decline,conditional,no_answer"`
 	Contribution  string          `json:"contribution"`
 	Conditions    json.RawMessage `json:"conditions"`
 	Reasoning     string          `json:"reasoning,omitempty"`
@@ -189,7 +189,7 @@ type FeedbackView struct {
 	AgentID           string          `json:"agent_id"`
 	ProposalVersion   int             `json:"proposal_version"`
 	Round             int             `json:"round"`
-	FeedbackType      string          `json:"feedback_type" enum:"accept,negotiate,withdraw,reject"`
+	FeedbackType      string          `json:"feedback_type" enum:"accept,negotiate,withdraw,reject,no_answer"`
 	Reasoning         string          `json:"reasoning"`
 	AdjustmentRequest string          `json:"adjustment_request,omitempty"`
 	Concerns          json.RawMessage `json:"concerns"`

@@ -144,7 +144,7 @@ type bridgeChannelFailed struct {
 type bridgeAgentResponse struct {
 	AgentID      string `json:"agent_id"`
 	ChannelID    string `json:"channel_id"`
-	ResponseType string `json:"response_type"` // "proposal" (the prototype's only value), or "decline"
+	ResponseType string `json:"response_type"` // "proposal" (the prototype's only value), "decline", or "no_answer" (the model could not answer for the agent)
 	Content      string `json:"content"`
 	// beyond the prototype
 	Decision negotiation.OfferDecision `json:"decision"`
@@ -214,8 +214,11 @@ func (b *Bridge) data(name string, p event.Payload) any {
 		case "agent_response":
 			r := bridgeAgentResponse{AgentID: e.AgentID, ChannelID: e.ChannelID, ResponseType: "proposal",
 				Content: e.Contribution, Decision: e.Decision}
-			if e.Decision == negotiation.OfferDecisionDecline {
+			switch e.Decision {
+			case negotiation.OfferDecisionDecline:
 				r.ResponseType, r.Content = "decline", e.DeclineReason
+			case negotiation.OfferDecisionNoAnswer: // the model could not answer for the agent
+				r.ResponseType, r.Content = "no_answer", ""
 			}
 			return r
 		case "negotiation_progress":

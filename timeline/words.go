@@ -18,6 +18,7 @@ var words = map[string]string{
 	string(negotiation.OfferDecisionParticipate): "参与",
 	string(negotiation.OfferDecisionConditional): "有条件参与",
 	string(negotiation.OfferDecisionDecline):     "拒绝",
+	string(negotiation.OfferDecisionNoAnswer):    "未能回答",
 	// Feedback types.
 	string(negotiation.FeedbackAccept):    "接受",
 	string(negotiation.FeedbackNegotiate): "协商",
@@ -46,6 +47,7 @@ var words = map[string]string{
 	string(negotiation.FailureStuckTimeout):       "长时间没有进展",
 	string(negotiation.FailureNoCandidates):       "没有合适的候选人",
 	string(negotiation.FailureNoParticipants):     "受邀者都拒绝了",
+	string(negotiation.FailureModelUnavailable):   "语言模型暂时无法回答，请稍后再试",
 	string(negotiation.FailureDemandRejected):     "需求未受理",
 	// Rejection reasons.
 	negotiation.RejectUnclear: "需求不清楚",

@@ -31,8 +31,9 @@ type OfferAnswer struct {
 // its twin (prompt 5) or the agent itself (an external agent's feedback)
 // answers. A negotiate needs an adjustment request ([Channel.SubmitFeedback]
 // checks it); the confidence is 0-100. The enum tag lists what an external
-// agent may send; a twin's answer may also be [FeedbackReject], and
-// a feedback that timed out is an accept.
+// agent may send; a twin's answer may also be [FeedbackReject] (or
+// [FeedbackNoAnswer] when the model could not answer for it), and a
+// feedback that timed out is an accept.
 type FeedbackAnswer struct {
 	FeedbackType      FeedbackType `json:"feedback_type" enum:"accept,negotiate,withdraw"`
 	Reasoning         string       `json:"reasoning" required:"false" maxLength:"2000"`

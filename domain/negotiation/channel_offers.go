@@ -127,7 +127,7 @@ func (c *Channel) SubmitOffer(o Offer, displayName string, now time.Time) ([]eve
 	}
 	b := build(c).add(&OfferSubmitted{ChannelID: c.ID, DisplayName: displayName, Offer: o})
 	if len(c.Offers)+1 == len(c.Candidates) {
-		b.closeCollection("all_offers_received", len(c.ActiveParticipants())+btoi(o.Decision != OfferDecisionDecline))
+		b.closeCollection("all_offers_received", len(c.ActiveParticipants())+btoi(o.Decision.Participates()))
 	}
 	return b.done()
 }
@@ -141,7 +141,7 @@ func btoi(b bool) int {
 
 func validateOffer(o Offer) error {
 	switch o.Decision {
-	case OfferDecisionParticipate, OfferDecisionDecline:
+	case OfferDecisionParticipate, OfferDecisionDecline, OfferDecisionNoAnswer:
 	case OfferDecisionConditional:
 		if len(o.Conditions) == 0 {
 			return event.Errorf(ErrInvalidAnswer, "a conditional offer needs at least one condition")
@@ -149,7 +149,7 @@ func validateOffer(o Offer) error {
 	default:
 		return event.Errorf(ErrInvalidAnswer, "decision %q: want participate, decline or conditional", o.Decision)
 	}
-	if o.Decision != OfferDecisionDecline && strings.TrimSpace(o.Contribution) == "" {
+	if o.Decision.Participates() && strings.TrimSpace(o.Contribution) == "" {
 		return event.Errorf(ErrInvalidAnswer, "an offer to participate needs a contribution")
 	}
 	return nil

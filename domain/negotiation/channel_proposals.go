@@ -52,6 +52,16 @@ func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]even
 		return nil, event.Errorf(ErrInvalidTransition, "channel %s is %s with %d participants", c.ID, c.Status, len(c.ActiveParticipants()))
 	}
 	reason, code, msg := FailureNoParticipants, ErrNoParticipants, fmt.Sprintf("all %d invited agents that answered declined", len(c.Offers))
+	noAnswers := 0
+	for _, o := range c.Offers {
+		if o.Decision == OfferDecisionNoAnswer {
+			noAnswers++
+		}
+	}
+	if noAnswers*2 > len(c.Offers) { // the model, not the agents, failed: no one declined
+		reason, code, msg = FailureModelUnavailable, ErrModelUnavailable,
+			fmt.Sprintf("the model could not answer for %d of the %d invited agents", noAnswers, len(c.Offers))
+	}
 	if len(c.Offers) == 0 {
 		reason, code, msg = FailureNoResponsesTimeout, ErrNoOffers, fmt.Sprintf("none of the %d invited agents offered within %d s",
 			len(c.Candidates), c.Rules.OfferTimeoutSeconds)

@@ -51,6 +51,19 @@ func TestProposalDecisions(t *testing.T) {
 			},
 		},
 		{
+			name:  "mostly no answers (the model failed): failed naming the model, not the agents",
+			given: newGiven(3, rules).collecting().offers(OfferDecisionNoAnswer, OfferDecisionNoAnswer, OfferDecisionDecline),
+			when: func(c *Channel) ([]event.Payload, error) {
+				return c.FailNoParticipants(Proposal{Summary: "c"}, t0)
+			},
+			then: []event.EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
+			check: func(t *testing.T, c *Channel, evs []event.Payload) {
+				if f := find[*NegotiationFailed](evs); f.Reason != FailureModelUnavailable || f.ErrorCode != ErrModelUnavailable.Code {
+					t.Errorf("failure %+v", f)
+				}
+			},
+		},
+		{
 			name:  "no offers at all before the timeout",
 			given: newGiven(2, rules).collecting().then(func(c *Channel) ([]event.Payload, error) { return c.OfferTimeout() }),
 			when:  func(c *Channel) ([]event.Payload, error) { return c.FailNoParticipants(Proposal{Summary: "c"}, t0) },

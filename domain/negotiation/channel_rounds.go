@@ -99,7 +99,7 @@ func (c *Channel) SubmitFeedback(f ProposalFeedback, round int, now time.Time) (
 		return nil, event.Errorf(ErrNotParticipant, "agent %s is not a participant of round %d", f.AgentID, c.Round)
 	}
 	switch f.FeedbackType {
-	case FeedbackAccept, FeedbackWithdraw, FeedbackReject:
+	case FeedbackAccept, FeedbackWithdraw, FeedbackReject, FeedbackNoAnswer:
 	case FeedbackNegotiate:
 		if strings.TrimSpace(f.AdjustmentRequest) == "" {
 			return nil, event.Errorf(ErrInvalidAnswer, "negotiate feedback needs an adjustment request")
@@ -146,7 +146,7 @@ func evaluate(c *Channel, b *builder, fbs []ProposalFeedback, now time.Time) {
 		decision = RoundNext
 	}
 	b.add(&FeedbackEvaluated{ChannelID: c.ID, Accepts: t.Accepts, Rejects: t.Rejects, Negotiates: t.Negotiates,
-		Replaced: replaced, AcceptRate: t.AcceptRate(), Round: c.Round, Decision: decision})
+		Replaced: replaced, NoAnswers: t.NoAnswers, AcceptRate: t.AcceptRate(), Round: c.Round, Decision: decision})
 	switch decision {
 	case RoundFinalize:
 		// The final proposal keeps only the agents still in: who accepted
@@ -167,7 +167,12 @@ func evaluate(c *Channel, b *builder, fbs []ProposalFeedback, now time.Time) {
 		reason, code := FailureLowAcceptance, ErrLowAcceptance
 		msg := fmt.Sprintf("round %d: accept rate %.2f under the fail threshold (%d accepts, %d against, %d negotiating)",
 			c.Round, t.AcceptRate(), t.Accepts, t.Rejects, t.Negotiates)
-		if t.Total() == 0 {
+		switch {
+		case t.MostlyNoAnswer():
+			reason, code = FailureModelUnavailable, ErrModelUnavailable
+			msg = fmt.Sprintf("round %d of %d: the model could not answer for %d of %d members", c.Round, c.Rules.MaxRounds,
+				t.NoAnswers, t.Total()+t.NoAnswers)
+		case t.Total() == 0:
 			reason, code = FailureNoFeedback, ErrNoFeedback
 			msg = fmt.Sprintf("round %d of %d ended without any feedback that counts", c.Round, c.Rules.MaxRounds)
 		}

@@ -187,6 +187,14 @@ func TestTallyDecide(t *testing.T) {
 		{Tally{}, 2, 5, RoundNext},
 		{Tally{}, 5, 5, RoundFail},
 		{Tally{Accepts: 7, Negotiates: 3}, 3, 3, RoundForceFinalize}, // 0.7 with 3 rounds configured
+		// No answer (the model failed) is never an acceptance, and a round
+		// mostly without answers is not decided on them.
+		{Tally{Accepts: 4, NoAnswers: 1}, 1, 5, RoundFinalize},                     // 4 of 5 accepted
+		{Tally{Accepts: 3, NoAnswers: 2}, 1, 5, RoundNext},                         // 0.6, not 1.0
+		{Tally{Accepts: 2, NoAnswers: 3}, 1, 5, RoundNext},                         // mostly no answers: not decided
+		{Tally{Accepts: 2, NoAnswers: 3}, 5, 5, RoundFail},                         // and after the last round: the model failed
+		{Tally{NoAnswers: 5}, 2, 5, RoundNext},                                     // nobody could answer
+		{Tally{Accepts: 1, Negotiates: 1, NoAnswers: 2}, 5, 5, RoundForceFinalize}, // half: 0.25 accept, nobody against
 	}
 	for _, tc := range tests {
 		if got := tc.tally.Decide(tc.round, Rules{MaxRounds: tc.maxRounds}); got != tc.want {
@@ -209,4 +217,45 @@ func TestTallyDecide(t *testing.T) {
 			t.Errorf("%+v with %+v: %s, want %s", tc.tally, tc.rules, got, tc.want)
 		}
 	}
+}
+
+// TestNoAnswerRounds: given five participants, when their twins give no
+// answer (the model failed), then no answer never counts as acceptance:
+// one missing answer still finalizes at 4 of 5 without the silent member;
+// most members silent goes on to the next round, and in the last round
+// fails naming the model (TOWOW_LLM_001), never the demand.
+func TestNoAnswerRounds(t *testing.T) {
+	runDecisions(t, []decision{
+		{
+			name:  "one no answer, four accepts: finalized without the silent member",
+			given: fiveInRound1().feedback(FeedbackAccept, FeedbackAccept, FeedbackAccept, FeedbackNoAnswer),
+			when:  lastFeedback(FeedbackAccept),
+			then:  []event.EventType{EventProposalFeedback, tEvaluated, EventProposalFinalized, tStatus},
+			check: func(t *testing.T, c *Channel, evs []event.Payload) {
+				e, f := find[*FeedbackEvaluated](evs), find[*ProposalFinalized](evs)
+				if e.NoAnswers != 1 || e.AcceptRate != 0.8 || len(f.Participants) != 4 || slices.Contains(f.Participants, "a4") {
+					t.Fatalf("evaluated %+v, finalized with %v", e, f.Participants)
+				}
+			},
+		},
+		{
+			name:  "mostly no answers: the next round, not a decision",
+			given: fiveInRound1().feedback(FeedbackAccept, FeedbackAccept, FeedbackNoAnswer, FeedbackNoAnswer),
+			when:  lastFeedback(FeedbackNoAnswer),
+			then:  []event.EventType{EventProposalFeedback, tEvaluated, EventNegotiationRoundStarted, EventProposalAdjusting},
+		},
+		{
+			name:  "mostly no answers in the last round: failed, naming the model",
+			given: inLastRound(2).feedback(FeedbackAccept, FeedbackNoAnswer, FeedbackNoAnswer, FeedbackNoAnswer),
+			when:  lastFeedback(FeedbackAccept),
+			then: []event.EventType{EventProposalFeedback, tEvaluated, EventNegotiationFailed, EventErrorOccurred, tStatus,
+				EventNegotiationCompleted, EventChannelClosed},
+			check: func(t *testing.T, c *Channel, evs []event.Payload) {
+				f := find[*NegotiationFailed](evs)
+				if f.Reason != FailureModelUnavailable || f.ErrorCode != ErrModelUnavailable.Code {
+					t.Fatalf("failed %+v", f)
+				}
+			},
+		},
+	})
 }

@@ -65,6 +65,11 @@ var (
 	// ErrNoParticipants: every invited agent that answered declined
 	// (TOWOW_CHANNEL_010).
 	ErrNoParticipants = &event.Error{Code: "TOWOW_CHANNEL_010", Message: "every invited agent declined", Recoverable: true}
+	// ErrModelUnavailable: the language model could not answer for most
+	// of the agents asked (their twins gave no answer), so nothing was
+	// decided on their behalf: not the demand's fault, try again later
+	// (TOWOW_LLM_001).
+	ErrModelUnavailable = &event.Error{Code: "TOWOW_LLM_001", Message: "the language model was unavailable: most agents could not answer", Recoverable: true}
 	// ErrAggregationFallback: prompt 4 (aggregation) gave no usable answer
 	// and its fallback built a simplified proposal (TOWOW_PROPOSAL_001,
 	// 方案聚合失败).

@@ -329,7 +329,7 @@ func forkChangeIn(c *Channel, id string, change ForkChange, now time.Time) ([]ev
 	case owesFeedback:
 		return c.SubmitFeedback(ProposalFeedback{AgentID: id, FeedbackAnswer: FeedbackAnswer{FeedbackType: FeedbackWithdraw,
 			Reasoning: ForkUnavailableReason}}, 0, now)
-	case offered && !c.Withdrawn[id] && c.Offers[id].Decision != OfferDecisionDecline:
+	case offered && !c.Withdrawn[id] && c.Offers[id].Decision.Participates():
 		return []event.Payload{&AgentWithdrawn{ChannelID: c.ID, DemandID: c.DemandID, AgentID: id, DisplayName: c.DisplayName(id),
 			Reason: ForkUnavailableReason}}, nil
 	}

@@ -28,6 +28,7 @@ const (
 	FailureStuckTimeout       FailureReason = "stuck_timeout"        // non-terminal for over 600 s
 	FailureNoCandidates       FailureReason = "no_candidates"        // smart filtering found nobody (TOWOW_FILTER_001)
 	FailureNoParticipants     FailureReason = "no_participants"      // every invited agent declined
+	FailureModelUnavailable   FailureReason = "llm_unavailable"      // the model could not answer for most of those asked
 	FailureDemandRejected     FailureReason = "demand_rejected"      // unclear demand (towow.demand.rejected, TOWOW_DEMAND_001)
 )
 
@@ -41,8 +42,11 @@ type FeedbackEvaluated struct {
 	Negotiates int    `json:"negotiates"`
 	// Replaced counts withdrawals an alternate will fill (not in Rejects,
 	// not in the rate).
-	Replaced   int          `json:"replaced,omitempty"`
-	AcceptRate float64      `json:"accept_rate"` // accepts / total, 0..1
+	Replaced int `json:"replaced,omitempty"`
+	// NoAnswers counts the members whose twin could not answer (the
+	// model failed): in the rate's total, never accepts.
+	NoAnswers  int          `json:"no_answers,omitempty"`
+	AcceptRate float64      `json:"accept_rate"` // accepts / (total + no answers), 0..1
 	Round      int          `json:"round"`
 	Decision   RoundOutcome `json:"decision"`
 }

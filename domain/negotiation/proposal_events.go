@@ -12,6 +12,11 @@ const (
 	FeedbackNegotiate FeedbackType = "negotiate"
 	FeedbackWithdraw  FeedbackType = "withdraw"
 	FeedbackReject    FeedbackType = "reject"
+	// FeedbackNoAnswer: the participant's twin could not answer (the
+	// model failed and the feedback prompt's fallback stood in). It is no
+	// acceptance: it counts against the accept rate, never for it, and a
+	// round most of whose members gave none is not decided on it.
+	FeedbackNoAnswer FeedbackType = "no_answer"
 )
 
 // AggregationStarted is the payload of [EventAggregationStarted]: how many

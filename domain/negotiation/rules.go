@@ -43,18 +43,27 @@ const MaxSubnets = 3
 // against the proposal.
 type Tally struct {
 	Accepts, Rejects, Negotiates int
+	// NoAnswers are members whose twin could not answer (the model
+	// failed).
+	NoAnswers int
 }
 
-// Total is the number of feedbacks counted.
+// Total is the number of feedbacks counted (answers: no answer is not
+// counted here).
 func (t Tally) Total() int { return t.Accepts + t.Rejects + t.Negotiates }
 
-// AcceptRate is accepts / total (0 when there is no feedback).
+// AcceptRate is accepts / (total + no answers): a member who gave no
+// answer did not accept (0 when there is nothing).
 func (t Tally) AcceptRate() float64 {
-	if t.Total() == 0 {
+	if t.Total()+t.NoAnswers == 0 {
 		return 0
 	}
-	return float64(t.Accepts) / float64(t.Total())
+	return float64(t.Accepts) / float64(t.Total()+t.NoAnswers)
 }
+
+// MostlyNoAnswer reports whether more than half of the members gave no
+// answer: the model, not the members, would decide such a round.
+func (t Tally) MostlyNoAnswer() bool { return t.NoAnswers > 0 && t.NoAnswers*2 > t.Total()+t.NoAnswers }
 
 // Add counts one feedback.
 func (t *Tally) Add(f FeedbackType) {
@@ -63,6 +72,8 @@ func (t *Tally) Add(f FeedbackType) {
 		t.Accepts++
 	case FeedbackNegotiate:
 		t.Negotiates++
+	case FeedbackNoAnswer:
+		t.NoAnswers++
 	default: // reject, withdraw
 		t.Rejects++
 	}
@@ -77,11 +88,19 @@ func (t *Tally) Add(f FeedbackType) {
 // failing (with per-need assignment a round often has one or two members,
 // and one request for a later start must not end the negotiation); in the
 // last round it force-finalizes if anyone accepted, and fails otherwise.
+// A member whose twin gave no answer (the model failed) counts in the
+// total and never as an acceptance; a round most of whose members gave
+// none is not decided on them: the next round, or after the last one a
+// failure that names the model as the cause.
 // The comparisons are done in integers (4 of 5 is exactly 0.8).
 func (t Tally) Decide(round int, r Rules) RoundOutcome {
-	total, maxRounds := t.Total(), r.MaxRounds
+	total, maxRounds := t.Total()+t.NoAnswers, r.MaxRounds
 	accept, fail := r.thresholds()
 	switch {
+	case t.MostlyNoAnswer() && round < maxRounds:
+		return RoundNext
+	case t.MostlyNoAnswer():
+		return RoundFail
 	case total == 0 && round < maxRounds:
 		return RoundNext
 	case total == 0:

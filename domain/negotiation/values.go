@@ -56,7 +56,17 @@ const (
 	OfferDecisionParticipate OfferDecision = "participate"
 	OfferDecisionDecline     OfferDecision = "decline"
 	OfferDecisionConditional OfferDecision = "conditional"
+	// OfferDecisionNoAnswer: the agent's twin could not answer (the model
+	// failed and the offer prompt's fallback stood in): neither a yes nor
+	// a no. Only a twin's fallback gives it; an agent answers for itself.
+	OfferDecisionNoAnswer OfferDecision = "no_answer"
 )
+
+// Participates reports whether the decision takes part (participate or
+// conditional), rather than decline or give no answer.
+func (d OfferDecision) Participates() bool {
+	return d == OfferDecisionParticipate || d == OfferDecisionConditional
+}
 
 // Offer is an agent's response to a demand (响应).
 type Offer struct {

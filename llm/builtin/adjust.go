@@ -82,7 +82,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		if len(d.needs) > 0 {
 			break // with needs, the others are alternates: the channel replaces who withdrew from them
 		}
-		if withdrawn[p.AgentID] || p.Decision == neg.OfferDecisionDecline || hasAssignment(kept, p.AgentID) {
+		if withdrawn[p.AgentID] || !p.Decision.Participates() || hasAssignment(kept, p.AgentID) {
 			continue
 		}
 		tag, role := offerTag(p, d)

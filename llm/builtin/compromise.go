@@ -35,7 +35,7 @@ func compromise(in *llm.CompromiseInput) llm.CompromiseReply {
 	}
 	if len(in.Available) == 0 {
 		for _, o := range in.Offers {
-			if o.Decision == neg.OfferDecisionDecline || withdrawn[o.AgentID] || hasAssignment(out.Assignments, o.AgentID) {
+			if !o.Decision.Participates() || withdrawn[o.AgentID] || hasAssignment(out.Assignments, o.AgentID) {
 				continue
 			}
 			tag, role := offerTag(o, d)

@@ -74,7 +74,7 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 	var plan []planned
 	seen := map[string]bool{}
 	for _, o := range in.Offers {
-		if o.AgentID == "" || seen[o.AgentID] || o.Decision == neg.OfferDecisionDecline {
+		if o.AgentID == "" || seen[o.AgentID] || !o.Decision.Participates() {
 			continue
 		}
 		seen[o.AgentID] = true

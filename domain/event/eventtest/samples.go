@@ -164,8 +164,8 @@ var Payloads = []event.Payload{
 		Participants: []string{"user_agent_bob", "user_agent_alice"}, TotalDurationSeconds: 3600,
 	},
 	&negotiation.FeedbackEvaluated{
-		ChannelID: "collab-abc12345", Accepts: 3, Rejects: 1, Negotiates: 1, Replaced: 1,
-		AcceptRate: 0.6, Round: 2, Decision: negotiation.RoundNext,
+		ChannelID: "collab-abc12345", Accepts: 3, Rejects: 1, Negotiates: 1, Replaced: 1, NoAnswers: 1,
+		AcceptRate: 0.5, Round: 2, Decision: negotiation.RoundNext,
 	},
 	&negotiation.NegotiationRoundStarted{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Round: 2, MaxRounds: 5},
 	&negotiation.NegotiationForceFinalized{

@@ -26,7 +26,7 @@ export function fill(el, ...children) {
 
 // LABELS name the values of statuses, decisions and modes for people.
 const LABELS = {
-  participate: "参与", decline: "拒绝", conditional: "有条件参与",
+  participate: "参与", decline: "拒绝", conditional: "有条件参与", no_answer: "未能回答", llm_unavailable: "语言模型暂时无法回答",
   accept: "接受", negotiate: "协商", withdraw: "退出", reject: "反对",
   finalized: "已达成", force_finalized: "强制定稿", failed: "失败", completed: "已完成", processing: "进行中", rejected: "未受理",
   created: "已创建", broadcasting: "广播中", collecting: "收集回应", aggregating: "汇总方案",
