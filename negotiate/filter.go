@@ -107,11 +107,15 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 			if err != nil {
 				return nil, err
 			}
+			fb := negotiation.FellBack(negotiation.FallbackFilter, call, "", d.ID)
+			if fb != nil {
+				d.Apply(fb) // a fallback's candidates: finding none says nothing of the demand
+			}
 			evs, err := d.Filtered(cands, channelID, active, took)
 			if err != nil || len(evs) == 0 {
 				return nil, err
 			}
-			if fb := negotiation.FellBack(negotiation.FallbackFilter, call, "", d.ID); fb != nil {
+			if fb != nil {
 				evs = slices.Insert(evs, 1, event.Payload(fb)) // right after the filter's result it explains
 			}
 			for _, ev := range evs {

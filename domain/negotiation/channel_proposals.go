@@ -69,7 +69,7 @@ func (c *Channel) FailNoParticipants(compromise Proposal, now time.Time) ([]even
 	compromise.Type = ProposalTypeCompromise
 	compromise = stamp(c, compromise, 1, now, nil)
 	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: reason, LastProposal: &compromise}
-	if len(compromise.Suggestions) > 0 {
+	if len(compromise.Suggestions) > 0 && reason != FailureModelUnavailable { // the model's failure asks nothing of the demand
 		f.Suggestion = compromise.Suggestions[0]
 	}
 	return build(c).fail(code, f, msg)

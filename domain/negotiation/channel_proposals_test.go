@@ -54,11 +54,12 @@ func TestProposalDecisions(t *testing.T) {
 			name:  "mostly no answers (the model failed): failed naming the model, not the agents",
 			given: newGiven(3, rules).collecting().offers(OfferDecisionNoAnswer, OfferDecisionNoAnswer, OfferDecisionDecline),
 			when: func(c *Channel) ([]event.Payload, error) {
-				return c.FailNoParticipants(Proposal{Summary: "c"}, t0)
+				return c.FailNoParticipants(Proposal{Summary: "c", Suggestions: []string{"放宽需求"}}, t0)
 			},
 			then: []event.EventType{EventNegotiationFailed, EventErrorOccurred, tStatus, EventNegotiationCompleted, EventChannelClosed},
 			check: func(t *testing.T, c *Channel, evs []event.Payload) {
-				if f := find[*NegotiationFailed](evs); f.Reason != FailureModelUnavailable || f.ErrorCode != ErrModelUnavailable.Code {
+				// No suggestion to change the demand: the model failed, not the demand.
+				if f := find[*NegotiationFailed](evs); f.Reason != FailureModelUnavailable || f.ErrorCode != ErrModelUnavailable.Code || f.Suggestion != "" {
 					t.Errorf("failure %+v", f)
 				}
 			},

@@ -46,6 +46,27 @@ func TestEveryFailureCarriesItsCode(t *testing.T) {
 			})},
 		{name: "nobody matches", code: "TOWOW_FILTER_001", reason: FailureNoCandidates, recoverable: true, message: "摄影师",
 			when: onDemand(demand(true), func(d *DemandState) ([]event.Payload, error) { return d.Filtered(nil, "collab-d-x", 7, 1) })},
+		{name: "nobody matches a fallback's understanding: the model, not the demand", code: "TOWOW_LLM_001", reason: FailureModelUnavailable,
+			recoverable: true, message: "model unavailable",
+			when: onDemand(demand(true), func(d *DemandState) ([]event.Payload, error) {
+				d.Apply(&ErrorOccurred{ErrorCode: ErrUnderstandingUnavailable.Code, Recoverable: true})
+				evs, err := d.Filtered(nil, "collab-d-x", 7, 1)
+				for _, e := range evs {
+					if r, ok := e.(*DemandRejected); ok {
+						t.Errorf("rejected as a demand nobody can serve: %+v", r)
+					}
+					if f, ok := e.(*NegotiationFailed); ok && f.Suggestion != ModelUnavailableSuggestion {
+						t.Errorf("suggested %q", f.Suggestion)
+					}
+				}
+				return evs, err
+			})},
+		{name: "every invited agent gave no answer: the model", code: "TOWOW_LLM_001", reason: FailureModelUnavailable, channel: true,
+			recoverable: true, message: "could not answer",
+			when: onChannel(newGiven(2, rules).collecting().offers(OfferDecisionNoAnswer, OfferDecisionNoAnswer),
+				func(c *Channel) ([]event.Payload, error) {
+					return c.FailNoParticipants(Proposal{Summary: "c", Suggestions: []string{"放宽需求"}}, t0)
+				})},
 		{name: "a demand stuck before its understanding", code: "TOWOW_DEMAND_005", reason: FailureStuckTimeout, recoverable: true,
 			message: "understanding", when: onDemand(demand(false), (*DemandState).Stuck)},
 		{name: "a demand stuck in filtering", code: "TOWOW_DEMAND_005", reason: FailureStuckTimeout, recoverable: true,

@@ -26,6 +26,9 @@ type DemandState struct {
 	ChannelID            string             // set once smart filtering opened a channel
 	Failure              *NegotiationFailed // set when the demand failed before a channel existed
 	Rejection            *DemandRejected    // set when the demand was rejected
+	// ModelFailed: the understanding or the filter was a fallback's (the
+	// model did not answer), so finding nobody says nothing of the demand.
+	ModelFailed bool
 	// Fork is set on a fork's root demand: where it was forked from and
 	// its change.
 	Fork *NegotiationForked
@@ -71,6 +74,11 @@ func (d *DemandState) Apply(p event.Payload) {
 		d.Failure = e
 	case *DemandRejected:
 		d.Rejection = e
+	case *ErrorOccurred:
+		switch e.ErrorCode {
+		case ErrUnderstandingUnavailable.Code, ErrFilterTimeout.Code, ErrFilterUnparsable.Code:
+			d.ModelFailed = true
+		}
 	}
 }
 
@@ -198,6 +206,10 @@ func (d *DemandState) Stuck() ([]event.Payload, error) {
 		"the demand's "+stage+" had not finished at its stuck deadline"), nil
 }
 
+// ModelUnavailableSuggestion is what a user is told when the model, not
+// the demand, is why nothing could go on.
+const ModelUnavailableSuggestion = "语言模型暂时不可用，这次没能真正理解和处理你的需求；需求本身没有问题，请稍后原样再提交一次。"
+
 // NoCandidatesSuggestion is what a user is told when nobody matched.
 const NoCandidatesSuggestion = "没有找到匹配的协作者：可以换一种说法描述需求、补充地点和时间，或放宽要求后重新提交。"
 
@@ -216,6 +228,11 @@ func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAg
 	}
 	done := &FilterCompleted{DemandID: d.ID, CandidatesCount: len(candidates), Candidates: candidates,
 		TotalAgents: totalAgents, FilterDurationMS: durationMS}
+	if len(candidates) == 0 && d.ModelFailed { // the keyword fallbacks found nobody: not the demand's fault
+		return append([]event.Payload{done}, failed(ErrModelUnavailable, &NegotiationFailed{DemandID: d.ID, Reason: FailureModelUnavailable,
+			Suggestion: ModelUnavailableSuggestion},
+			fmt.Sprintf("no candidate among %d active agents, with the model unavailable for the understanding or the filter", totalAgents))...), nil
+	}
 	if len(candidates) == 0 {
 		var roles []string
 		for _, n := range NeedsOf(d.Understanding.Understanding()) {
