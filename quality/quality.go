@@ -79,6 +79,10 @@ type Scores struct {
 	// means of the assignees' fit (the filter's relevance score, 0-1).
 	WelfareUtilitarian float64 `json:"welfare_utilitarian"`
 	WelfareNash        float64 `json:"welfare_nash"`
+	// NoAnswers is the share of the answers the channels rest on (every
+	// offer, and every member's last feedback) that were a twin's "no
+	// answer": the model failed and the prompt's fallback stood in.
+	NoAnswers float64 `json:"no_answers"`
 	// LLM is what the model calls cost.
 	LLM LLMCost `json:"llm"`
 	// TimeToAgreementMS is from the submission to the agreement (the
@@ -133,8 +137,9 @@ type tree struct {
 	final         map[string]*negotiation.Proposal // channel → final proposal
 	rounds        map[string]int
 	lastRate      map[string]float64
-	lastFeedback  map[string]map[string]negotiation.FeedbackType // channel → agent → last answer
-	conditional   map[string]map[string]bool                     // channel → agents who offered with conditions
+	lastFeedback  map[string]map[string]negotiation.FeedbackType  // channel → agent → last answer
+	conditional   map[string]map[string]bool                      // channel → agents who offered with conditions
+	offered       map[string]map[string]negotiation.OfferDecision // channel → agent → its offer
 	rootCost      LLMCost
 	treeCost      LLMCost
 	invited       []string
@@ -146,7 +151,7 @@ func Score(rootDemandID string, events []Event, tags func(agentID string) []stri
 	t := &tree{root: rootDemandID, needs: map[string][]negotiation.Need{}, fit: map[string]map[string]float64{},
 		channelDemand: map[string]string{}, subChannel: map[string]string{}, final: map[string]*negotiation.Proposal{},
 		rounds: map[string]int{}, lastRate: map[string]float64{}, lastFeedback: map[string]map[string]negotiation.FeedbackType{},
-		conditional: map[string]map[string]bool{}}
+		conditional: map[string]map[string]bool{}, offered: map[string]map[string]negotiation.OfferDecision{}}
 	rootChannel := negotiation.ChannelIDFor(rootDemandID)
 	for _, e := range events {
 		// The negotiation's own calls: a workflow the agreement became
@@ -229,6 +234,7 @@ func Mean(all []Scores) Scores {
 		m.Relevance += s.Relevance / n
 		m.FinalAcceptRate += s.FinalAcceptRate / n
 		m.Stability += s.Stability / n
+		m.NoAnswers += s.NoAnswers / n
 		m.WelfareUtilitarian += s.WelfareUtilitarian / n
 		m.WelfareNash += s.WelfareNash / n
 		rounds += float64(s.Rounds) / n
@@ -236,6 +242,7 @@ func Mean(all []Scores) Scores {
 	}
 	m.NeedCoverage, m.Relevance, m.FinalAcceptRate = round(m.NeedCoverage), round(m.Relevance), round(m.FinalAcceptRate)
 	m.Stability, m.WelfareUtilitarian, m.WelfareNash = round(m.Stability), round(m.WelfareUtilitarian), round(m.WelfareNash)
+	m.NoAnswers = round(m.NoAnswers)
 	m.Rounds, m.TimeToAgreementMS = int(math.Round(rounds)), int64(math.Round(ms))
 	return m
 }
@@ -278,6 +285,7 @@ func (t *tree) apply(e Event, rootChannel string) {
 	case *negotiation.SubnetTriggered:
 		t.subChannel[p.SubChannelID] = p.SubDemandID
 	case *negotiation.OfferSubmitted:
+		setIn(t.offered, p.ChannelID, p.AgentID, p.Decision)
 		if p.Decision == negotiation.OfferDecisionConditional {
 			setIn(t.conditional, p.ChannelID, p.AgentID, true)
 		}
@@ -367,13 +375,25 @@ func (t *tree) scores(needs []negotiation.Need, plan []negotiation.Assignment, c
 	s.Relevance = ratio(float64(relevant), float64(len(plan)))
 	s.Stability = ratio(float64(stable), float64(len(plan)))
 	var rates []float64
+	answers, none := 0, 0
 	for _, c := range channels {
+		for _, d := range t.offered[c] {
+			answers++
+			none += btoi(d == negotiation.OfferDecisionNoAnswer)
+		}
+		for _, f := range t.lastFeedback[c] {
+			answers++
+			none += btoi(f == negotiation.FeedbackNoAnswer)
+		}
 		s.Rounds = max(s.Rounds, t.rounds[c])
 		if r, ok := t.lastRate[c]; ok {
 			rates = append(rates, r)
 		}
 	}
 	s.FinalAcceptRate = mean(rates)
+	if answers > 0 {
+		s.NoAnswers = round(float64(none) / float64(answers))
+	}
 	s.WelfareUtilitarian = mean(fits)
 	if len(fits) > 0 {
 		logs := 0.0
@@ -477,4 +497,11 @@ func EventOf(e eventstore.RecordedEvent) (Event, error) {
 		return Event{}, err
 	}
 	return Event{StreamID: e.StreamID, Payload: p, LLMCall: e.Metadata.LLMCall, RecordedAt: e.RecordedAt}, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

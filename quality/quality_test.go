@@ -96,3 +96,26 @@ func TestLLMCostIsTheNegotiations(t *testing.T) {
 		t.Fatalf("tree cost %+v", r.Tree.LLM)
 	}
 }
+
+// TestNoAnswersShare: the share of a channel's answers (offers and last
+// feedback) that were a twin's no answer; none without answers.
+func TestNoAnswersShare(t *testing.T) {
+	c := negotiation.ChannelIDFor("d1")
+	evs := events(10)
+	for _, a := range []struct {
+		id string
+		d  negotiation.OfferDecision
+	}{{"s1", negotiation.OfferDecisionParticipate}, {"z", negotiation.OfferDecisionNoAnswer}, {"w", negotiation.OfferDecisionNoAnswer}} {
+		evs = append(evs[:4:4], append([]Event{{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.OfferSubmitted{ChannelID: c,
+			Offer: negotiation.Offer{AgentID: a.id, OfferAnswer: negotiation.OfferAnswer{Decision: a.d}}}, RecordedAt: t0}}, evs[4:]...)...)
+	}
+	evs = append(evs[:len(evs)-3:len(evs)-3], append([]Event{{StreamID: negotiation.ChannelStream(c), Payload: &negotiation.ProposalFeedback{
+		ChannelID: c, AgentID: "z", FeedbackAnswer: negotiation.FeedbackAnswer{FeedbackType: negotiation.FeedbackNoAnswer}}, RecordedAt: t0}}, evs[len(evs)-3:]...)...)
+	// Offers s1, z, w, v1 (2 of 4 no answer); last feedback s1, v1, z (1 of 3): 3 of 7.
+	if got := Score("d1", evs, func(string) []string { return nil }).Root.NoAnswers; got != 0.429 {
+		t.Fatalf("no answers %v, want 0.429", got)
+	}
+	if got := Score("d1", events(3), nil).Root.NoAnswers; got != 0 {
+		t.Fatalf("without answers: %v", got)
+	}
+}

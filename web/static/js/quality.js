@@ -12,6 +12,7 @@ const QUALITY_ROWS = [
   ["轮次", (s) => String(s.rounds)],
   ["最终接受率", (s) => pct(s.final_accept_rate)],
   ["稳定性", (s) => pct(s.stability)],
+  ["模型未能回答", (s) => (s.no_answers ? pct(s.no_answers) + " 的回应（分身因模型故障没有回答，不算接受）" : "无")],
   ["福利（平均 / 纳什）", (s) => s.welfare_utilitarian + " / " + s.welfare_nash],
   ["LLM 调用", (s) => s.llm.calls + " 次，" + s.llm.input_tokens + "+" + s.llm.output_tokens + " tokens，回退 " + s.llm.fallbacks + "，复用 " + (s.llm.reused || 0)],
   ["达成用时", (s) => (s.time_to_agreement_ms ? (s.time_to_agreement_ms / 1000).toFixed(1) + " 秒" : "—")],
@@ -42,7 +43,8 @@ export function qualityCells(demands) {
     (out.reports || []).forEach((r) => {
       const c = cells[r.demand_id];
       if (c && r.status !== "rejected" && r.tree.assignees) {
-        fill(c, "覆盖 " + pct(r.tree.need_coverage) + " · 多余 " + r.tree.padding + " · 相关 " + pct(r.tree.relevance));
+        fill(c, "覆盖 " + pct(r.tree.need_coverage) + " · 多余 " + r.tree.padding + " · 相关 " + pct(r.tree.relevance) +
+          (r.tree.no_answers ? " · 未答 " + pct(r.tree.no_answers) : ""));
       }
     });
   }).catch(() => {});
