@@ -365,14 +365,21 @@ func TestClientCallerContext(t *testing.T) {
 	}
 }
 
-func TestClientDropsUnknownAgents(t *testing.T) {
-	p := &scripted{fn: func(context.Context, Request) (Response, error) {
-		return Response{Text: `{"analysis":"a","definitely_related":[{"agent_id":"user_agent_ghost"},{"agent_id":"user_agent_bob"}],
+// TestClientRefusesUnknownAgents: a reply naming an agent that is not in
+// the list is asked again (the error names the id); the corrected reply
+// is used, the excluded agent dropped.
+func TestClientRefusesUnknownAgents(t *testing.T) {
+	p := &scripted{fn: func(_ context.Context, req Request) (Response, error) {
+		if !strings.Contains(req.Prompt, "user_agent_ghost") {
+			return Response{Text: `{"analysis":"a","definitely_related":[{"agent_id":"user_agent_ghost"},{"agent_id":"user_agent_bob"}],
 			"possibly_related":[{"agent_id":"user_agent_eve"}]}`}, nil
+		}
+		return Response{Text: `{"analysis":"a","definitely_related":[{"agent_id":"user_agent_bob"}],"possibly_related":[{"agent_id":"user_agent_eve"}]}`}, nil
 	}}
 	c := newTestClient(p, Config{})
 	out, rec, err := Call(context.Background(), c, Filter, sampleFilterInput())
-	if err != nil || rec.Outcome != event.LLMOutcomeOK || len(out.Candidates) != 1 || out.Candidates[0].AgentID != "user_agent_bob" {
+	if err != nil || rec.Outcome != event.LLMOutcomeOK || len(out.Candidates) != 1 || out.Candidates[0].AgentID != "user_agent_bob" ||
+		len(rec.Attempts) != 2 || !strings.Contains(rec.Attempts[0].Error, "user_agent_ghost") {
 		t.Errorf("out %+v rec %+v err %v", out, rec, err)
 	}
 }

@@ -162,10 +162,9 @@ func TestParseUnderstand(t *testing.T) {
 	}
 }
 
-func TestParseFilterDropsUnknownAndExcluded(t *testing.T) {
+func TestParseFilterStrict(t *testing.T) {
 	in := sampleFilterInput()
 	reply := `{"analysis":"a","definitely_related":[
-		{"agent_id":"user_agent_ghost","reason":"编造的"},
 		{"agent_id":"user_agent_eve","reason":"被排除"},
 		{"agent_id":"USER_AGENT_BOB","reason":"大小写不同","confidence":"90"},
 		"user_agent_alice"],
@@ -191,9 +190,18 @@ func TestParseFilterDropsUnknownAndExcluded(t *testing.T) {
 	if ps := checkFilter(&in, out); ps != nil {
 		t.Error(ps)
 	}
+	// Strict: an unknown id, a number or object where a list is expected,
+	// a wrong-typed element or agent_id, no list at all are errors, not an
+	// empty result; only lists the model wrote empty are one.
 	for _, bad := range []string{
 		`{"definitely_related":[{"agent_id":"nobody"}]}`,
+		`{"definitely_related":[{"agent_id":"user_agent_bob"},{"agent_id":"user_agent_ghost"}],"possibly_related":[]}`,
 		`{"definitely_related":[{"agent_id":"user_agent_bob","match_type":"telepathic"}]}`,
+		`{"definitely_related":7,"possibly_related":7}`,
+		`{"definitely_related":{"agent_id":"user_agent_bob"}}`,
+		`{"definitely_related":[7],"possibly_related":[]}`,
+		`{"definitely_related":[{"agent_id":7}],"possibly_related":[]}`,
+		`{"analysis":"没有人合适"}`,
 	} {
 		if _, err := Filter.parse(bad, &in); !errors.Is(err, errInvalidReply) {
 			t.Errorf("%s: err = %v, want errInvalidReply", bad, err)
@@ -201,6 +209,19 @@ func TestParseFilterDropsUnknownAndExcluded(t *testing.T) {
 	}
 	if out, err := Filter.parse(`{"analysis":"没有合适的人","definitely_related":[],"possibly_related":[]}`, &in); err != nil || len(out.Candidates) != 0 {
 		t.Errorf("empty reply: %+v, %v", out, err)
+	}
+}
+
+// TestParseFilterExplicitlyEmpty: lists the model wrote empty (or null)
+// are an empty result, not an error.
+func TestParseFilterExplicitlyEmpty(t *testing.T) {
+	in := sampleFilterInput()
+	for _, reply := range []string{`{"analysis":"无","definitely_related":[],"possibly_related":[]}`,
+		`{"definitely_related":null,"possibly_related":[]}`, `{"definitely_related":[]}`} {
+		out, err := Filter.parse(reply, &in)
+		if err != nil || len(out.Candidates) != 0 {
+			t.Errorf("%s: %+v, %v", reply, out, err)
+		}
 	}
 }
 

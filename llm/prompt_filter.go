@@ -1,6 +1,8 @@
 package llm
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"text/template"
@@ -50,6 +52,7 @@ var Filter = define(Prompt[FilterInput, FilterReply, FilterResult]{
 4. 候选人总数不超过 {{maxCand .}} 个，按相关度从高到低排列。
 5. agent_id 必须原样使用上面列表中的值，不要编造不存在的 Agent。
 6. confidence 为 0 到 1 之间的小数。
+7. 两个列表都必须写出；没有合适的 Agent 时写空列表 []，不要省略，也不要写成数字或文字。
 
 ## 输出要求
 
@@ -120,6 +123,89 @@ type FilterReply struct {
 	DefinitelyRelated List[ReplyCandidate] `json:"definitely_related"`
 	PossiblyRelated   List[ReplyCandidate] `json:"possibly_related"`
 	TotalCandidates   Scalar               `json:"total_candidates"` // a number
+	// shape is what is wrong with the lists' JSON shapes ("" when they
+	// are lists of candidates): read when decoding, so that an empty
+	// result stands only for lists the model wrote empty.
+	shape string
+}
+
+// UnmarshalJSON implements json.Unmarshaler: the fields as usual (the
+// lenient types), and the shape of the two lists (filterShape).
+func (r *FilterReply) UnmarshalJSON(b []byte) error {
+	type plain FilterReply
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = FilterReply(p)
+	r.shape = filterShape(b)
+	return nil
+}
+
+// filterShape says what is wrong with the shapes of a filter reply's
+// lists: neither list there; a list that is not a JSON array (null is
+// an empty one); an element that is neither a candidate object nor an
+// agent id string, or a candidate whose agent_id is not a string. "" when
+// nothing is.
+func filterShape(b []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return "the reply is not a JSON object"
+	}
+	present := 0
+	for _, key := range []string{"definitely_related", "possibly_related"} {
+		raw, ok := fields[key]
+		if !ok {
+			continue
+		}
+		present++
+		switch firstByte(raw) {
+		case 'n':
+			continue
+		case '[':
+		default:
+			return key + " must be a list of candidates, not " + jsonKind(raw)
+		}
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			return key + " is not a valid list"
+		}
+		for i, e := range elems {
+			switch firstByte(e) {
+			case '"':
+			case '{':
+				var c struct {
+					AgentID json.RawMessage `json:"agent_id"`
+				}
+				if json.Unmarshal(e, &c) != nil || firstByte(c.AgentID) != '"' {
+					return fmt.Sprintf("%s[%d].agent_id must be a string id from the list of agents", key, i)
+				}
+			default:
+				return fmt.Sprintf("%s[%d] must be a candidate object, not %s", key, i, jsonKind(e))
+			}
+		}
+	}
+	if present == 0 {
+		return "the reply has neither definitely_related nor possibly_related: write both lists, empty ([]) when no agent fits"
+	}
+	return ""
+}
+
+// jsonKind names a JSON value's kind: a number, a string, an object, ...
+func jsonKind(b []byte) string {
+	switch firstByte(b) {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // ReplyCandidate is one candidate of prompt 2's reply. A bare string is
@@ -176,6 +262,9 @@ func selectableProfiles(in *FilterInput) []negotiation.AgentProfile {
 // MaxCandidates. A reply that named candidates of which none is valid is
 // invalid (the model hallucinated ids); one that named none is valid.
 func validateFilter(raw *FilterReply, in *FilterInput) (FilterResult, error) {
+	if raw.shape != "" {
+		return FilterResult{}, invalid("%s", raw.shape)
+	}
 	idx := newAgentIndex()
 	for _, p := range in.Profiles {
 		idx.add(p.AgentID, p.UserName)
@@ -186,6 +275,7 @@ func validateFilter(raw *FilterReply, in *FilterInput) (FilterResult, error) {
 	}
 	out := FilterResult{Analysis: clip(string(raw.Analysis), maxTextRunes), Candidates: []Candidate{}}
 	seen := map[string]bool{}
+	var unknown []string
 	limit := maxCandidates(in)
 	groups := []struct {
 		list       []ReplyCandidate
@@ -194,7 +284,11 @@ func validateFilter(raw *FilterReply, in *FilterInput) (FilterResult, error) {
 	for _, g := range groups {
 		for _, rc := range g.list {
 			id, ok := idx.resolve(string(rc.AgentID))
-			if !ok || excluded[id] || seen[id] {
+			if !ok {
+				unknown = append(unknown, clip(string(rc.AgentID), maxShortRunes))
+				continue
+			}
+			if excluded[id] || seen[id] {
 				continue
 			}
 			mt := "inferred"
@@ -226,6 +320,9 @@ func validateFilter(raw *FilterReply, in *FilterInput) (FilterResult, error) {
 				})
 			}
 		}
+	}
+	if len(unknown) > 0 {
+		return FilterResult{}, invalid("unknown agent ids %q: use only the agent_id values of the list of agents", unknown)
 	}
 	if named := len(raw.DefinitelyRelated) + len(raw.PossiblyRelated); named > 0 && len(out.Candidates) == 0 {
 		return FilterResult{}, invalid("none of the %d candidates is a known, allowed agent", named)
