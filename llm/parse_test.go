@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -466,5 +467,30 @@ func TestParseErrorsSayWhatWasWrong(t *testing.T) {
 		if !errors.Is(err, errInvalidReply) || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want an invalid reply saying %q", tc.reply, err, tc.want)
 		}
+	}
+}
+
+// TestFallbackTagsOnKnownTags: the understanding's fallback maps its
+// keyword tags onto the network's known tags, so that the filter's
+// fallback finds the agents that carry them (设计 → UI设计, 平面设计;
+// 技术开发 → 后端开发, 前端开发), and keeps them as they are without
+// known tags.
+func TestFallbackTagsOnKnownTags(t *testing.T) {
+	known := []string{"场地提供", "UI设计", "后端开发", "前端开发", "平面设计", "摄影"}
+	in := UnderstandInput{RawInput: "我们要做一个企业官网，需要设计和技术开发", KnownTags: known}
+	got := Understand.fallback(&in).CapabilityTags
+	for _, want := range []string{"UI设计", "平面设计", "后端开发", "前端开发"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("tags %q lack %s", got, want)
+		}
+	}
+	for _, tag := range got {
+		if !slices.Contains(known, tag) {
+			t.Errorf("tag %q is no known tag (tags %q)", tag, got)
+		}
+	}
+	in.KnownTags = nil
+	if got := Understand.fallback(&in).CapabilityTags; slices.ContainsFunc(got, func(s string) bool { return s == "UI设计" }) || len(got) == 0 {
+		t.Errorf("without known tags: %q", got)
 	}
 }

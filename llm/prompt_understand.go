@@ -2,7 +2,9 @@ package llm
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/towow/towow/domain/negotiation"
 )
@@ -291,15 +293,64 @@ func matchKeywordTags(text string) []string {
 
 // fallbackTags returns the capability tags of a demand without the LLM: the
 // tags the input carries (a sub-demand's), else keyword matches of the raw
-// input, else the generic tag.
+// input mapped onto the network's known tags (onKnownTags), else the
+// generic tag.
 func fallbackTags(in *UnderstandInput) []string {
 	if tags := cleanList(in.CapabilityTags, maxShortRunes, maxTagItems); len(tags) > 0 {
 		return tags
 	}
-	if tags := matchKeywordTags(in.RawInput + " " + in.GapType); len(tags) > 0 {
+	if tags := onKnownTags(matchKeywordTags(in.RawInput+" "+in.GapType), in.RawInput+" "+in.GapType, in.KnownTags); len(tags) > 0 {
 		return tags
 	}
 	return []string{genericTag}
+}
+
+// onKnownTags maps keyword tags onto the network's known tags, so that the
+// filter finds the agents that carry them: each known tag the text names,
+// then, for each keyword tag, the known tags that hold it, that it holds,
+// or that share a two-character word with it (设计 → UI设计 and 平面设计,
+// 技术开发 → 后端开发), in the known tags' order (the most common first),
+// at most maxTagItems. Without known tags, or when none maps, the keyword
+// tags as they are.
+func onKnownTags(tags []string, text string, known []string) []string {
+	if len(known) == 0 {
+		return tags
+	}
+	lower := strings.ToLower(text)
+	var out []string
+	add := func(k string) {
+		if len(out) < maxTagItems && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range known {
+		if kl := strings.ToLower(strings.TrimSpace(k)); kl != "" && strings.Contains(lower, kl) {
+			add(k)
+		}
+	}
+	for _, t := range tags {
+		for _, k := range known {
+			if strings.Contains(k, t) || strings.Contains(t, k) || sharesWord(k, t) {
+				add(k)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return tags
+	}
+	return out
+}
+
+// sharesWord reports whether two tags share two adjacent Chinese
+// characters ("技术开发" and "后端开发" share 开发).
+func sharesWord(a, b string) bool {
+	ra := []rune(a)
+	for i := 0; i+1 < len(ra); i++ {
+		if unicode.Is(unicode.Han, ra[i]) && unicode.Is(unicode.Han, ra[i+1]) && strings.Contains(b, string(ra[i:i+2])) {
+			return true
+		}
+	}
+	return false
 }
 
 // fallbackUnderstand: the raw input (first 100 runes) as surface demand,
