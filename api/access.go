@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -474,8 +475,11 @@ func (o *owners) oneOfYours(ctx context.Context, demandID, what string) error {
 		return newProblemAt(http.StatusForbidden, CodeForbidden,
 			what+" across negotiations is the operator's: name one of your negotiations with demand_id", "demand_id")
 	}
-	if ok, err := o.canSee(ctx, principalOf(ctx), workflowRes, demandID); err == nil && ok {
-		return nil // a person's own workflow: its events carry its id as their correlation
+	if !strings.HasPrefix(demandID, "d-") {
+		// Not a demand id: one of the caller's own workflows, perhaps.
+		if ok, err := o.canSee(ctx, principalOf(ctx), workflowRes, demandID); err == nil && ok {
+			return nil // a person's own workflow: its events carry its id as their correlation
+		}
 	}
 	return o.seeDemand(ctx, demandID)
 }

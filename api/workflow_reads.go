@@ -25,19 +25,32 @@ type workflowReader struct {
 // view is w as the API shows it, with its participants' display names
 // (from the agents read model; none in a server without read models).
 func (r *workflowReader) view(ctx context.Context, w *workflow.Workflow) (WorkflowView, error) {
+	return r.viewNamed(ctx, w, map[string]string{})
+}
+
+// viewNamed is view with the names looked up so far (agent id → name, ""
+// for none), so that a list looks each agent up once.
+func (r *workflowReader) viewNamed(ctx context.Context, w *workflow.Workflow, known map[string]string) (WorkflowView, error) {
 	v := workflowView(w)
 	v.Names = map[string]string{}
 	if r.reads == nil {
 		return v, nil
 	}
 	for _, id := range w.Participants {
-		a, err := r.reads.GetAgent(ctx, id)
-		switch {
-		case errors.Is(err, projections.ErrNotFound):
-		case err != nil:
-			return v, problem(err)
-		case a.Profile.UserName != "":
-			v.Names[id] = a.Profile.UserName
+		name, seen := known[id]
+		if !seen {
+			a, err := r.reads.GetAgent(ctx, id)
+			switch {
+			case errors.Is(err, projections.ErrNotFound):
+			case err != nil:
+				return v, problem(err)
+			default:
+				name = a.Profile.UserName
+			}
+			known[id] = name
+		}
+		if name != "" {
+			v.Names[id] = name
 		}
 	}
 	return v, nil

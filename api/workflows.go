@@ -420,8 +420,9 @@ func (h *workflowHandlers) ownWorkflows(ctx context.Context, m MinCursor) (*Work
 	}
 	out := &WorkflowListOutput{}
 	out.Body.Workflows = []WorkflowView{}
+	known := map[string]string{}
 	for _, w := range ws {
-		v, err := h.workflows.view(ctx, w)
+		v, err := h.workflows.viewNamed(ctx, w, known)
 		if err != nil {
 			return nil, err
 		}

@@ -73,15 +73,8 @@ func TestDataFlowEndToEnd(t *testing.T) {
 	spy := &taskSpy{Provider: builtin.New(), tasks: map[string]string{}}
 	h := writetest.New(t, writetest.Opts{Provider: spy, Write: func(c *app.WriteConfig) { c.HTTPAllow = []string{u.Host} }})
 	ctx := context.Background()
-	sub, err := h.C.SubmitDemand(ctx, "user_alice", writetest.SampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Channel.Agreed() {
-		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
-	}
-	id := workflow.WorkflowIDFor(sub.DemandID)
-	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	demandID, w := agreedWorkflow(t, h, "user_alice")
+	id := w.ID
 	decide := func(d workflow.Decision) error {
 		t.Helper()
 		w := h.WaitWorkflow(id, time.Second, func(*workflow.Workflow) bool { return true })
@@ -125,7 +118,7 @@ func TestDataFlowEndToEnd(t *testing.T) {
 	}
 	w = h.WaitWorkflow(id, 30*time.Second, func(w *workflow.Workflow) bool { return w.Status.Finished() })
 	if w.Status != workflow.WorkflowStatusCompleted {
-		t.Fatalf("workflow %s at %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.Timeline(sub.DemandID))
+		t.Fatalf("workflow %s at %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.Timeline(demandID))
 	}
 	// The venue's answer, folded from the log: its JSON fields as output.
 	if out := w.Run("venue").Result.Output; out["venue.address"] != "望京 SOHO 3号" || out["booking_id"] != "B-42" || out["seats"] != "40" {
@@ -147,15 +140,8 @@ func TestDataFlowEndToEnd(t *testing.T) {
 
 	// Another agreement: its venue answers without a booking id, so the
 	// notice fails as it starts, naming the reference, and never posts.
-	sub, err = h.C.SubmitDemand(ctx, "user_bob", writetest.SampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Channel.Agreed() {
-		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
-	}
-	id = workflow.WorkflowIDFor(sub.DemandID)
-	h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	demandID, w = agreedWorkflow(t, h, "user_bob")
+	id = w.ID
 	if err := create(workflow.WorkflowNode{ID: "venue", Type: workflow.NodeHTTP, Title: "订场地", URL: srv.URL + "/bare"}); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +154,7 @@ func TestDataFlowEndToEnd(t *testing.T) {
 	w = h.WaitWorkflow(id, 30*time.Second, func(w *workflow.Workflow) bool { return w.Status.Finished() })
 	want := `cannot start: url: {{nodes.venue.output.booking_id}}: node venue's output has no field "booking_id" (it has body, ok, status)`
 	if w.Status != workflow.WorkflowStatusFailed || w.FailedNode != "notice" || w.Run("notice").Error != want {
-		t.Fatalf("workflow %s at %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.Timeline(sub.DemandID))
+		t.Fatalf("workflow %s at %s %+v\n%s", w.Status, w.FailedNode, w.Run(w.FailedNode), h.Timeline(demandID))
 	}
 	mu.Lock()
 	defer mu.Unlock()

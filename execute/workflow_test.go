@@ -257,18 +257,19 @@ func (r *racing) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	return r.Provider.Complete(ctx, req)
 }
 
-// agreedWorkflow submits the sample demand as user_alice and waits for
-// the workflow its agreement becomes: the demand's id and the workflow's.
-func agreedWorkflow(t *testing.T, h *writetest.Harness) (demandID, workflowID string) {
+// agreedWorkflow submits the sample demand as user, fails the test unless
+// it ends in an agreement, and waits for the workflow the agreement
+// becomes: the demand's id and the workflow.
+func agreedWorkflow(t *testing.T, h *writetest.Harness, user string) (string, *workflow.Workflow) {
 	t.Helper()
-	sub, err := h.C.SubmitDemand(context.Background(), "user_alice", writetest.SampleDemand)
+	sub, err := h.C.SubmitDemand(context.Background(), user, writetest.SampleDemand)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Wait(sub.DemandID, 30*time.Second)
-	id := workflow.WorkflowIDFor(sub.DemandID)
-	h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
-	return sub.DemandID, id
+	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Channel.Agreed() {
+		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
+	}
+	return sub.DemandID, h.WaitWorkflow(workflow.WorkflowIDFor(sub.DemandID), 10*time.Second, func(*workflow.Workflow) bool { return true })
 }
 
 // TestConversationReplans: a step planned on a version the workflow left
@@ -278,7 +279,8 @@ func TestConversationReplans(t *testing.T) {
 	r := &racing{Provider: builtin.New()}
 	h := writetest.New(t, writetest.Opts{Provider: r})
 	ctx := context.Background()
-	demandID, id := agreedWorkflow(t, h)
+	demandID, agreed := agreedWorkflow(t, h, "user_alice")
+	id := agreed.ID
 	r.before = func() { // a canvas edit lands while the agent plans: one version sequence for both
 		if _, _, err := h.C.ChangeCanvas(ctx, id, workflow.CanvasBatch{ClientID: "tab-bob", Actor: "user:bob", BaseVersion: 1,
 			Changes: []workflow.CanvasChange{{Type: workflow.CanvasNodeUpdated, NodeID: "milestone-4",
@@ -435,15 +437,8 @@ func TestWorkflowStory(t *testing.T) {
 func TestPeopleDoTasks(t *testing.T) {
 	h := writetest.New(t, writetest.Opts{Write: func(c *app.WriteConfig) { c.PeopleDoTasks = true }})
 	ctx := context.Background()
-	sub, err := h.C.SubmitDemand(ctx, "user_alice", writetest.SampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Channel.Agreed() {
-		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
-	}
-	id := workflow.WorkflowIDFor(sub.DemandID)
-	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
+	_, w := agreedWorkflow(t, h, "user_alice")
+	id := w.ID
 	if _, err := h.C.Decide(ctx, id, workflow.Decision{Type: workflow.DecisionExecuteWorkflow, BaseVersion: w.Version,
 		Actor: "user:user_alice", Confidence: 1}); err != nil {
 		t.Fatal(err)
@@ -501,7 +496,8 @@ func TestConversationContextBounded(t *testing.T) {
 	c := &capturing{Provider: builtin.New()}
 	h := writetest.New(t, writetest.Opts{Provider: c})
 	ctx := context.Background()
-	demandID, id := agreedWorkflow(t, h)
+	demandID, agreed := agreedWorkflow(t, h, "user_alice")
+	id := agreed.ID
 	first := h.Say(id, "第一个问题：现在怎么样了")
 	if !strings.Contains(first.Reply, "上次之后没有新的变化") {
 		t.Fatalf("the first reply: %q", first.Reply)

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/sony/gobreaker/v2"
 )
 
 // A provider that refuses the key (401, 403) is not down for a moment: it
@@ -86,7 +88,7 @@ func (c *Client) Health() string {
 	switch {
 	case c.auth.isRefused():
 		return HealthUnauthorized
-	case c.breaker.State().String() != "closed":
+	case c.breaker.State() != gobreaker.StateClosed:
 		return HealthDegraded
 	}
 	return HealthOK

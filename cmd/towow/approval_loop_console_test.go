@@ -156,7 +156,10 @@ func approvalLoop(t *testing.T, p *browserTab, s *server, base, user, suffix str
 		chromedp.WaitNotVisible(`#approvals-count`, chromedp.ByQuery))
 
 	// 6. Back to the plan: it completes, and the assistant says so.
-	p.run("back to the plan", chromedp.Click(item+` .approval-workflow`, chromedp.ByQuery), chromedp.WaitVisible(`g.wf-node`, chromedp.ByQuery))
+	// The answered item re-renders: its link is found and clicked in one
+	// step in the page, so the click never holds a node that was replaced.
+	p.run("back to the plan", chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).click()`, item+` .approval-workflow`), nil),
+		chromedp.WaitVisible(`g.wf-node`, chromedp.ByQuery))
 	p.until("the plan completes", `document.querySelector('#wf-status[data-status="completed"]') !== null`)
 	p.until("the assistant's report", `[...document.querySelectorAll('#wf-chat-log li[data-report="true"]')].some(li => li.textContent.includes("已完成"))`)
 	p.run("the chat in view", chromedp.ScrollIntoView(`#wf-chat-log li[data-report="true"]:last-child`, chromedp.ByQuery))

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -141,7 +142,7 @@ func TestPlaceNew(t *testing.T) {
 	}
 	free := func(p Position) bool {
 		for _, n := range w.Nodes {
-			if abs(n.Position.X-p.X) < nodeWidth && abs(n.Position.Y-p.Y) < nodeHeight {
+			if math.Abs(n.Position.X-p.X) < nodeWidth && math.Abs(n.Position.Y-p.Y) < nodeHeight {
 				return false
 			}
 		}

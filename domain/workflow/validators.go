@@ -165,7 +165,7 @@ func (w *Workflow) freeSpot(pos Position) Position {
 	for range len(w.Nodes) + 1 {
 		taken := false
 		for _, n := range w.Nodes {
-			if abs(n.Position.X-pos.X) < nodeWidth && abs(n.Position.Y-pos.Y) < nodeHeight {
+			if math.Abs(n.Position.X-pos.X) < nodeWidth && math.Abs(n.Position.Y-pos.Y) < nodeHeight {
 				pos.Y, taken = n.Position.Y+rowHeight, true
 				break
 			}
@@ -175,13 +175,6 @@ func (w *Workflow) freeSpot(pos Position) Position {
 		}
 	}
 	return pos
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // RejectionOf returns the rejection among a decision's events, or nil
