@@ -40,6 +40,7 @@ var codeMap = map[string][]string{
 	"jobs":                   {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
 	"identity":               {},
 	"internal/testop":        {},
+	"internal/llmfault":      {"llm", "llm/builtin"},
 	"uow":                    {"domain/event", "domain/negotiation", "eventstore", "identity", "jobs"},
 	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
 	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "identity", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
@@ -57,7 +58,7 @@ var codeMap = map[string][]string{
 	"bench":     {"app", "domain/event", "domain/negotiation", "eventstore", "llm"},
 	"apifuzz":   {},
 	"eval":      {"app", "domain/negotiation", "quality"},
-	"cmd/towow": {"api", "apifuzz", "app", "bench", "data", "domain/negotiation", "domain/workflow", "timeline", "eval", "eventstore", "identity", "internal/database", "internal/logctx",
+	"cmd/towow": {"api", "apifuzz", "app", "bench", "data", "domain/negotiation", "domain/workflow", "timeline", "eval", "eventstore", "identity", "internal/database", "internal/llmfault", "internal/logctx",
 		"internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "llm/builtin", "mcpserver", "negotiate", "presence",
 		"projections"},
 }

@@ -28,11 +28,14 @@ type NodeTimeoutWorker struct {
 	e *Process
 }
 
-// Work fails an attempt still running at its deadline.
+// Work fails an attempt still running at its deadline, moved on by the
+// time the LLM provider was unavailable since the attempt began and the
+// time a step that waited takes to come back (a twin's task waits the
+// outage out, llm.OutageError).
 func (wk *NodeTimeoutWorker) Work(ctx context.Context, job *river.Job[NodeTimeoutArgs]) error {
 	e := wk.e
 	a := job.Args
-	if err := e.u.WaitUntil(ctx, a.Deadline); err != nil {
+	if err := e.u.WaitUntil(ctx, a.Deadline.Add(e.llm.DeadlineExtension(job.CreatedAt))); err != nil {
 		return err
 	}
 	_, _, err := e.workflowStep(ctx, "node timeout", a.WorkflowID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",

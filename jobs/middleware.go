@@ -3,9 +3,11 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/towow/towow/internal/logctx"
@@ -13,12 +15,18 @@ import (
 
 // step runs around every job this process works: the job's log attributes
 // go into its context, so every record the step logs through it can be
-// found by job, demand, channel or workflow; at debug level it logs how
-// long the job waited and ran.
+// found by job, demand, channel or workflow; a step that failed because
+// something it needs is unavailable for a while (an error with a
+// RetryAfter, such as the LLM provider's outage) is snoozed for that long,
+// which does not count as an attempt; at debug level it logs how long the
+// job waited and ran.
 func (r *Runner) step(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
 	start := time.Now()
 	ctx = logctx.With(ctx, jobAttrs(job)...)
 	err := doInner(ctx)
+	if wait, ok := waitFor(err); ok {
+		err = river.JobSnooze(wait)
+	}
 	if r.log.Enabled(ctx, slog.LevelDebug) {
 		r.log.DebugContext(ctx, "step", "attempt", job.Attempt,
 			"queued", start.Sub(job.ScheduledAt).Round(time.Microsecond), "ran", time.Since(start).Round(time.Microsecond), "err", err)
@@ -62,4 +70,20 @@ func jobAttrs(job *rivertype.JobRow) []slog.Attr {
 		attrs = append(attrs, slog.Int("round", ids.Round))
 	}
 	return attrs
+}
+
+// retryAfter is an error that says when to try again.
+type retryAfter interface {
+	error
+	RetryAfter() time.Duration
+}
+
+// waitFor reports how long to snooze a step that failed with err: ok when
+// err (or an error it wraps) has a positive RetryAfter.
+func waitFor(err error) (time.Duration, bool) {
+	var ra retryAfter
+	if err == nil || !errors.As(err, &ra) || ra.RetryAfter() <= 0 {
+		return 0, false
+	}
+	return ra.RetryAfter(), true
 }

@@ -85,11 +85,11 @@ func (p *anthropicProvider) Complete(ctx context.Context, req Request) (Response
 	msg, err := p.client.Messages.New(ctx, params)
 	if err != nil {
 		var apiErr *anthropic.Error
-		status := 0
-		if errors.As(err, &apiErr) && apiErr.Response != nil {
-			status = apiErr.Response.StatusCode
+		var resp *http.Response
+		if errors.As(err, &apiErr) {
+			resp = apiErr.Response
 		}
-		return Response{}, wrapProviderError(p.Name(), status, err)
+		return Response{}, wrapProviderError(p.Name(), resp, err)
 	}
 	var text strings.Builder
 	for _, block := range msg.Content {

@@ -56,6 +56,12 @@ type Config struct {
 	// OnBreakerOpen, when set, is called each time the circuit breaker
 	// opens (for metrics: the openings counter). It must not block.
 	OnBreakerOpen func()
+	// OutageBudget is how long calls wait out a provider that is
+	// unavailable before they fall back (LLM_OUTAGE_BUDGET; the server's
+	// default is DefaultOutageBudget): within it a call that finds the
+	// provider down returns an *OutageError instead of the fallback. Zero
+	// or less: calls fall back at once.
+	OutageBudget time.Duration
 	// TracerProvider, when set, traces every call as a GenAI client span
 	// (see trace.go), a child of the caller's span; nil: no spans, no cost.
 	TracerProvider trace.TracerProvider
@@ -78,11 +84,15 @@ type Client struct {
 	suspect chan struct{}
 	// auth remembers a key the provider refused (health.go).
 	auth authGate
+	// outageBudget and outages: waiting out an outage (outage.go).
+	outageBudget time.Duration
+	outages      outageLog
 }
 
 // NewClient returns a Client for cfg.
 func NewClient(cfg Config) *Client {
-	c := &Client{provider: cfg.Provider, timeout: cfg.Timeout, budget: cfg.RetryBudget, now: cfg.Now, log: cfg.Logger, onCall: cfg.OnCall}
+	c := &Client{provider: cfg.Provider, timeout: cfg.Timeout, budget: cfg.RetryBudget, now: cfg.Now, log: cfg.Logger, onCall: cfg.OnCall,
+		outageBudget: cfg.OutageBudget}
 	if c.provider == nil {
 		c.provider = noProvider{}
 	}
@@ -147,10 +157,13 @@ func (c *Client) ProviderName() string { return c.provider.Name() }
 // attempt). It returns the typed result,
 // the record of the call and an error.
 //
-// The error is non-nil only when ctx is done (cancelled or past its
-// deadline): the result is then the fallback and must not be used. Any
-// failure of the LLM itself gives the prompt's fallback result, with
-// FallbackUsed set in the record, and a nil error.
+// The error is non-nil when ctx is done (cancelled or past its deadline),
+// or when the provider is unavailable and the outage is younger than the
+// client's outage budget (an *OutageError: the step should run again
+// after its RetryAfter, see outage.go); the result must not be used then.
+// Any other failure of the LLM (and an outage that outlasted the budget)
+// gives the prompt's fallback result, with FallbackUsed set in the record,
+// and a nil error.
 func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Reply, Out], in In) (Out, event.LLMCall, error) {
 	key := p.key
 	ctx, span := c.startSpan(ctx, key, p.maxTokens, p.temperature)
@@ -231,6 +244,19 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 	rec.InputTokens, rec.OutputTokens = resp.InputTokens, resp.OutputTokens
 	rec.Outcome = outcomeOf(err)
 	rec.Answer = resp.Text // also an answer that did not parse: the same question gets it again
+	if ctx.Err() == nil {
+		if werr := c.waitOut(key, err, time.Now()); werr != nil {
+			rec.Error = shortError(err)
+			c.log.WarnContext(ctx, "llm provider unavailable; the step waits and asks again", "prompt_key", rec.PromptKey,
+				"provider", rec.Provider, "outcome", rec.Outcome, "error", rec.Error, "retry_after", werr.(*OutageError).Wait.Round(time.Millisecond))
+			if c.onCall != nil {
+				c.onCall(rec)
+			}
+			endSpan(span, rec, resp.Model)
+			var zero Out
+			return zero, rec, werr
+		}
+	}
 	var callerErr error
 	if err != nil {
 		out = p.fallback(&in)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,11 +14,13 @@ import (
 	"unicode/utf8"
 )
 
-// Lenient JSON types, the field types of the reply shapes (each prompt's
-// reply type, such as GapsReply). A model's JSON is often almost right: a number given as a string, a list
-// given as one string, an object where a string was expected. These types
-// accept such values and never fail on a well-formed JSON value of the
-// "wrong" kind; validation happens afterwards, on the typed result. They
+// JSON types, the field types of the reply shapes (each prompt's reply
+// type, such as GapsReply). Alone they decode leniently and never fail on
+// a well-formed JSON value of the "wrong" kind; but a reply is first
+// checked for its shape (shape.go: text must be a string, a list a list,
+// an object an object), so only what stays lenient in a reply is a
+// scalar's form ("0.8", "80%", " 0.9 "), surrounding prose and code
+// fences; validation happens afterwards, on the typed result. They
 // also encode (the builtin brain writes its replies with them) exactly as
 // the plain Go type of their value would: a Text as a string, a Scalar
 // made by NumberScalar as that number, and so on.
@@ -309,7 +312,8 @@ func firstByte(b []byte) byte {
 var errNoJSON = errors.New("no json object in reply")
 
 // decodeReply finds the first balanced top-level JSON object of text that
-// decodes into v (plain JSON, inside a ``` fence, or inside prose). A
+// decodes into v with every field of the right kind (shapeError), plain
+// JSON, inside a ``` fence, or inside prose. A
 // balanced candidate that does not decode is skipped as a whole; an
 // unbalanced '{' is skipped by one byte. At most maxJSONStarts candidates
 // in the first maxReplyBytes are tried. When keys are given, a candidate
@@ -340,7 +344,11 @@ func decodeReply(text string, v any, keys ...string) error {
 		case hasAnyKey(cand, keys):
 			err := json.Unmarshal(cand, v)
 			if err == nil {
-				return nil
+				msg := shapeError(cand, reflect.TypeOf(v))
+				if msg == "" {
+					return nil
+				}
+				err = errors.New(msg)
 			}
 			lastErr = err
 		case keyless == nil:

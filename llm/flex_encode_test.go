@@ -161,7 +161,7 @@ func TestCompromiseReplyOmitsUnaskedFields(t *testing.T) {
 func TestParseCompromiseReadsProposalFields(t *testing.T) {
 	in := sampleCompromiseInput()
 	reply := strings.Replace(replyCompromise, `"type": "compromise",`, `"type": "compromise", "objective": "先办起来",
-  "timeline": {"start_date": "2026-03-01", "milestones": ["场地确认"]}, "rationale": "成本最低", "gaps": "摄影师",`, 1)
+  "timeline": {"start_date": "2026-03-01", "milestones": ["场地确认"]}, "rationale": "成本最低", "gaps": ["摄影师"],`, 1)
 	out, err := Compromise.parse(reply, &in)
 	if err != nil {
 		t.Fatal(err)

@@ -101,11 +101,14 @@ func (p *openAIProvider) Complete(ctx context.Context, req Request) (Response, e
 	r, err := p.client.Chat.Completions.New(ctx, params)
 	if err != nil {
 		var apiErr *openai.Error
-		status := 0
+		var resp *http.Response
 		if errors.As(err, &apiErr) {
-			status = apiErr.StatusCode
+			resp = apiErr.Response
+			if resp == nil {
+				resp = &http.Response{StatusCode: apiErr.StatusCode}
+			}
 		}
-		return Response{}, wrapProviderError(p.Name(), status, err)
+		return Response{}, wrapProviderError(p.Name(), resp, err)
 	}
 	if len(r.Choices) == 0 {
 		return Response{}, errors.New("openai: reply has no choices")

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -59,9 +60,11 @@ func TestFlexTypes(t *testing.T) {
 		X   Scalar                         `json:"x"`
 		Big Scalar                         `json:"big"`
 	}
+	// The types alone decode leniently (a reply is checked for its shape
+	// first: TestStrictShapes).
 	in := `{"s": 42, "l": "单个", "n": "0.8", "p": "75%", "b": "是", "o": "not an object",
 		"c": ["摄影师", {"gap_type": "主持", "importance": "60"}, 3], "x": "NaN", "big": 1e999}`
-	if err := decodeReply(in, &v); err != nil {
+	if err := json.Unmarshal([]byte(in), &v); err != nil {
 		t.Fatal(err)
 	}
 	if v.S != "42" || !reflect.DeepEqual([]string(v.L), []string{"单个"}) {
@@ -84,6 +87,44 @@ func TestFlexTypes(t *testing.T) {
 	}
 	if !v.Big.IsNum || percent(v.Big.Num) != 100 {
 		t.Errorf("big=%+v", v.Big)
+	}
+}
+
+// TestStrictShapes: a reply with a value of the wrong JSON kind is
+// invalid, naming the field, not coerced; absent and null fields, scalars
+// written as text and agent ids where candidates are expected pass.
+func TestStrictShapes(t *testing.T) {
+	type reply struct {
+		S Text                           `json:"s"`
+		L TextList                       `json:"l"`
+		N Scalar                         `json:"n"`
+		O Object[ReplyDeepUnderstanding] `json:"o"`
+		C List[ReplyGap]                 `json:"c"`
+	}
+	tests := []struct {
+		name, in, want string // want: "" for valid, else a part of the error
+	}{
+		{"all of the right kind", `{"s":"文本","l":["a","b"],"n":"80%","o":{"type":"x"},"c":[{"gap_type":"主持"}]}`, ""},
+		{"absent and null", `{"s":null,"l":null,"c":null}`, ""},
+		{"a number for text", `{"s":42}`, "s must be text (a JSON string), not a number"},
+		{"a list for text", `{"s":["a"]}`, "s must be text (a JSON string), not a list"},
+		{"one text for a list", `{"l":"单个"}`, "l must be a list (a JSON array), not a string"},
+		{"a number in a list of texts", `{"l":["a",7]}`, "l[1] must be text (a JSON string), not a number"},
+		{"a list for a number", `{"n":[1]}`, "n must be a single value, not a list"},
+		{"text for an object", `{"o":"not an object"}`, "o must be an object, not a string"},
+		{"a number for a list", `{"c":7}`, "c must be a list (a JSON array), not a number"},
+		{"a number in a list of objects", `{"c":[{"gap_type":"主持"},3]}`, "c[1] must be an object, not a number"},
+		{"a wrong kind inside an element", `{"c":[{"gap_type":5}]}`, "c[0].gap_type must be text (a JSON string), not a number"},
+	}
+	for _, tc := range tests {
+		var v reply
+		err := decodeReply(tc.in, &v, "s", "l", "n", "o", "c")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
+	"time"
 )
 
 // Request is one completion request to a Provider.
@@ -62,7 +64,10 @@ const defaultMaxTokens = 2048
 type safeError struct {
 	msg    string
 	status int // the HTTP status of an API error, 0 if none
-	err    error
+	// retryAfter is the wait the provider asked for (Retry-After,
+	// retry-after-ms), 0 if none.
+	retryAfter time.Duration
+	err        error
 }
 
 func (e *safeError) Error() string { return e.msg }
@@ -70,14 +75,18 @@ func (e *safeError) Unwrap() error { return e.err }
 
 // wrapProviderError turns an SDK error into a safeError named after the
 // provider. status is the HTTP status of an API error (0 if none).
-func wrapProviderError(provider string, status int, err error) error {
+func wrapProviderError(provider string, resp *http.Response, err error) error {
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
 	switch {
 	case status != 0:
 		msg := fmt.Sprintf("%s: http %d", provider, status)
 		if text := http.StatusText(status); text != "" {
 			msg += " " + text
 		}
-		return &safeError{msg: msg, status: status, err: err}
+		return &safeError{msg: msg, status: status, retryAfter: retryAfterHeader(resp.Header, time.Now()), err: err}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &safeError{msg: provider + ": " + context.DeadlineExceeded.Error(), err: err}
 	case errors.Is(err, context.Canceled):
@@ -89,6 +98,35 @@ func wrapProviderError(provider string, status int, err error) error {
 		return &safeError{msg: fmt.Sprintf("%s: %s request: %v", provider, uerr.Op, uerr.Err), err: err}
 	}
 	return &safeError{msg: fmt.Sprintf("%s: %v", provider, err), err: err}
+}
+
+// maxRetryAfter bounds the wait a provider may ask for.
+const maxRetryAfter = time.Minute
+
+// retryAfterHeader is the wait an answer's headers ask for: retry-after-ms
+// (OpenAI's and Anthropic's), else Retry-After in seconds or as an HTTP
+// date; 0 when none or unreadable, at most maxRetryAfter.
+func retryAfterHeader(h http.Header, now time.Time) time.Duration {
+	var d time.Duration
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		d = time.Duration(ms * float64(time.Millisecond))
+	} else if v := h.Get("Retry-After"); v != "" {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
+			d = time.Duration(secs * float64(time.Second))
+		} else if at, err := http.ParseTime(v); err == nil {
+			d = at.Sub(now)
+		}
+	}
+	return min(max(d, 0), maxRetryAfter)
+}
+
+// retryAfterOf is the wait the provider asked for with err, 0 if none.
+func retryAfterOf(err error) time.Duration {
+	var se *safeError
+	if errors.As(err, &se) {
+		return se.retryAfter
+	}
+	return 0
 }
 
 // maxTokens returns req.MaxTokens, or the default when it is not positive.

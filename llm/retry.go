@@ -26,7 +26,8 @@ import (
 // call's final outcome.
 
 // Backoff between attempts: retryBase doubled per attempt, capped at
-// retryMax, each wait drawn between half and all of it; at most
+// retryMax, each wait drawn between half and all of it, or longer when the
+// provider's answer asked for it (Retry-After); at most
 // maxAttempts attempts per call. While the breaker counts failures (the
 // last call failed even with its retries: the provider looks down) a call
 // makes one attempt, so a provider that is down costs one call's retries,
@@ -76,6 +77,7 @@ func (c *Client) completeRetrying(ctx context.Context, req Request, deadline tim
 		}
 		wait := min(retryBase<<min(attempt, 8), retryMax)
 		wait = wait/2 + rand.N(wait/2+1)
+		wait = max(wait, retryAfterOf(err)) // the provider's Retry-After, when it asked for longer
 		if time.Until(deadline)-wait < 100*time.Millisecond {
 			return resp, err // no time for another attempt
 		}

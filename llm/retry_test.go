@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"testing"
 	"time"
 )
@@ -15,15 +16,15 @@ func TestRetryable(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{"429", wrapProviderError("openai", 429, errors.New("x")), true},
-		{"500", wrapProviderError("openai", 500, errors.New("x")), true},
-		{"529 overloaded", wrapProviderError("anthropic", 529, errors.New("x")), true},
-		{"408", wrapProviderError("openai", 408, errors.New("x")), true},
-		{"400", wrapProviderError("openai", 400, errors.New("x")), false},
-		{"401", wrapProviderError("openai", 401, errors.New("x")), false},
-		{"422", wrapProviderError("openai", 422, errors.New("x")), false},
-		{"connection refused", wrapProviderError("openai", 0, &net.OpError{Op: "dial", Err: errors.New("refused")}), true},
-		{"dropped connection", wrapProviderError("openai", 0, io.ErrUnexpectedEOF), true},
+		{"429", wrapProviderError("openai", &http.Response{StatusCode: 429}, errors.New("x")), true},
+		{"500", wrapProviderError("openai", &http.Response{StatusCode: 500}, errors.New("x")), true},
+		{"529 overloaded", wrapProviderError("anthropic", &http.Response{StatusCode: 529}, errors.New("x")), true},
+		{"408", wrapProviderError("openai", &http.Response{StatusCode: 408}, errors.New("x")), true},
+		{"400", wrapProviderError("openai", &http.Response{StatusCode: 400}, errors.New("x")), false},
+		{"401", wrapProviderError("openai", &http.Response{StatusCode: 401}, errors.New("x")), false},
+		{"422", wrapProviderError("openai", &http.Response{StatusCode: 422}, errors.New("x")), false},
+		{"connection refused", wrapProviderError("openai", nil, &net.OpError{Op: "dial", Err: errors.New("refused")}), true},
+		{"dropped connection", wrapProviderError("openai", nil, io.ErrUnexpectedEOF), true},
 		{"attempt timed out", errCallTimeout, true},
 		{"caller done", errCallerDone, false},
 		{"invalid reply", errInvalidReply, false},
@@ -47,7 +48,7 @@ func TestRetriesAbsorbTransientFailures(t *testing.T) {
 	s.set(func(ctx context.Context, req Request) (Response, error) {
 		if failures > 0 {
 			failures--
-			return Response{}, wrapProviderError("scripted", 503, errors.New("overloaded"))
+			return Response{}, wrapProviderError("scripted", &http.Response{StatusCode: 503}, errors.New("overloaded"))
 		}
 		return answer(ctx, req)
 	})
@@ -60,7 +61,7 @@ func TestRetriesAbsorbTransientFailures(t *testing.T) {
 	s = &scripted{}
 	c = NewClient(Config{Provider: s, Timeout: time.Second, RetryBudget: 5 * time.Second})
 	s.set(func(context.Context, Request) (Response, error) {
-		return Response{}, wrapProviderError("scripted", 401, errors.New("bad key"))
+		return Response{}, wrapProviderError("scripted", &http.Response{StatusCode: 401}, errors.New("bad key"))
 	})
 	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); !rec.FallbackUsed || s.count() != 1 {
 		t.Fatalf("a 401: fallback %v after %d attempts, want a fallback after 1", rec.FallbackUsed, s.count())
@@ -69,7 +70,7 @@ func TestRetriesAbsorbTransientFailures(t *testing.T) {
 	s = &scripted{}
 	c = NewClient(Config{Provider: s, Timeout: time.Second, RetryBudget: 30 * time.Second})
 	s.set(func(context.Context, Request) (Response, error) {
-		return Response{}, wrapProviderError("scripted", 503, errors.New("down"))
+		return Response{}, wrapProviderError("scripted", &http.Response{StatusCode: 503}, errors.New("down"))
 	})
 	if _, rec, _ := Call(ctx, c, Offer, sampleOfferInput()); !rec.FallbackUsed || s.count() != maxAttempts {
 		t.Fatalf("a provider that is down: %d attempts on the first call, want %d", s.count(), maxAttempts)

@@ -37,7 +37,7 @@ func (w *DemandStuckWorker) Work(ctx context.Context, job *river.Job[DemandStuck
 	if _, err := e.store.Fold(ctx, negotiation.DemandStream(job.Args.DemandID), d.Apply); err != nil || d.ChannelID != "" || d.Failure != nil {
 		return err
 	}
-	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
+	if err := e.waitDeadline(ctx, job.CreatedAt, job.Args.Deadline); err != nil {
 		return err
 	}
 	_, err := e.demandStep(ctx, "demand stuck check", job.Args.DemandID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",

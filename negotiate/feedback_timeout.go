@@ -35,7 +35,7 @@ func (w *FeedbackTimeoutWorker) Work(ctx context.Context, job *river.Job[Feedbac
 	if err != nil || !c.AwaitingFeedback() || c.Round != job.Args.Round {
 		return err // the round is over already
 	}
-	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
+	if err := e.waitDeadline(ctx, job.CreatedAt, job.Args.Deadline); err != nil {
 		return err
 	}
 	_, err = e.channelStep(ctx, "feedback timeout", job.Args.ChannelID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",

@@ -2,205 +2,126 @@ package negotiate_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
-	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/towow/towow/bench"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/internal/llmfault"
 	"github.com/towow/towow/llm"
-	"github.com/towow/towow/llm/builtin"
 	"github.com/towow/towow/writetest"
 )
 
-// tapProvider sends every request through the real OpenAI-compatible
-// provider to a local server, after telling that server what the builtin
-// brain answers to the same input (the server cannot compute it from the
-// prompt text). Prompts are rendered (it is no InputReader), as for any
-// real model.
-type tapProvider struct {
-	inner  llm.Provider
-	server *faultServer
-}
-
-func (p *tapProvider) Name() string  { return p.inner.Name() }
-func (p *tapProvider) Model() string { return p.inner.Model() }
-func (p *tapProvider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	want, err := builtin.New().Complete(ctx, req)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	p.server.expect(req.System, req.Prompt, want.Text)
-	return p.inner.Complete(ctx, req)
-}
-
-// faultServer is an OpenAI-compatible chat completions endpoint that
-// answers each prompt with the reply it was told, except for a share of
-// requests that fail in one of five ways, in turn: 429, 500, 529, a
-// dropped connection, and an answer slower than the client waits.
-type faultServer struct {
-	*httptest.Server
-	rate  float64
-	slow  time.Duration
-	mu    sync.Mutex
-	rng   *rand.Rand
-	next  int
-	reply map[string]string
-	kinds map[string]int
-}
-
-var faultKinds = []string{"429", "500", "529", "reset", "slow"}
-
-func newFaultServer(t *testing.T, rate float64, slow time.Duration) *faultServer {
-	s := &faultServer{rate: rate, slow: slow, rng: rand.New(rand.NewPCG(1, 2)), reply: map[string]string{}, kinds: map[string]int{}}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *faultServer) expect(system, prompt, reply string) {
-	s.mu.Lock()
-	s.reply[system+"\x00"+prompt] = reply
-	s.mu.Unlock()
-}
-
-func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) == 0 {
-		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-		return
-	}
-	var system, prompt string
-	for _, m := range body.Messages {
-		switch m.Role {
-		case "system":
-			system = m.Content
-		case "user":
-			prompt = m.Content
-		}
-	}
-	s.mu.Lock()
-	reply, known := s.reply[system+"\x00"+prompt]
-	kind := ""
-	if s.rng.Float64() < s.rate {
-		kind = faultKinds[s.next%len(faultKinds)]
-		s.next++
-		s.kinds[kind]++
-	}
-	s.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	switch kind {
-	case "429", "500", "529":
-		code := map[string]int{"429": 429, "500": 500, "529": 529}[kind]
-		w.WriteHeader(code)
-		fmt.Fprintf(w, `{"error":{"message":"injected %s","type":"server_error"}}`, kind)
-		return
-	case "reset":
-		if hj, ok := w.(http.Hijacker); ok {
-			conn, _, err := hj.Hijack()
-			if err == nil {
-				_ = conn.Close()
-				return
-			}
-		}
-	case "slow":
-		select {
-		case <-time.After(s.slow):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if !known {
-		w.WriteHeader(http.StatusInternalServerError)
-		fmt.Fprint(w, `{"error":{"message":"no reply known for this prompt"}}`)
-		return
-	}
-	out, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion", "created": 1, "model": body.Model,
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": reply}}}})
-	_, _ = w.Write(out)
-}
-
-// TestNegotiationsThroughLLMFaults runs negotiations through the real
-// OpenAI-compatible provider against a server that fails 30 % of requests
-// (429, 500, 529, dropped connections and answers slower than the timeout,
-// in equal shares): every negotiation ends, and at least 90 % end as they
-// do without faults (same status, same assigned agents), because the
-// client retries what is retryable within its budget.
-func TestNegotiationsThroughLLMFaults(t *testing.T) {
-	// Ten demands, so that "at least 90 %" allows one to end otherwise (a
-	// call whose retries outlast the budget falls back, as it should).
-	demands := append(slices.Clone(bench.SampleDemands), "年会需要两位主讲嘉宾、一位主持人和5名志愿者",
-		"I need a photographer and a caterer for a 30-person wedding in Shanghai next month",
-		"想给我们的开源项目做一个新网站，需要设计师和前端开发", "找一位律师帮忙看合同")
-	plan := func(o writetest.Outcome) string {
-		if o.Channel == nil {
-			return "failed before a channel"
-		}
-		var ids []string
-		if p := o.Channel.FinalProposal; p != nil {
-			for _, a := range p.Assignments {
-				ids = append(ids, a.AgentID)
-			}
-		}
-		slices.Sort(ids)
-		return string(o.Channel.Status) + " " + strings.Join(ids, ",")
-	}
-	run := func(h *writetest.Harness) map[string]string {
-		ctx := context.Background()
-		ids := map[string]string{}
-		for _, text := range demands {
-			sub, err := h.C.SubmitDemand(ctx, "u1", text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids[text] = sub.DemandID
-		}
-		out := map[string]string{}
-		for text, id := range ids {
-			out[text] = plan(h.Wait(id, 3*time.Minute))
-		}
-		return out
-	}
-	clean := run(writetest.New(t, writetest.Opts{}))
-
-	server := newFaultServer(t, 0.3, 1500*time.Millisecond)
-	provider := &tapProvider{server: server, inner: llm.NewOpenAI(llm.OpenAIConfig{APIKey: "k", BaseURL: server.URL + "/v1", Model: "tap"})}
-	h := writetest.New(t, writetest.Opts{Provider: provider, LLMCfg: func(c *llm.Config) {
-		c.Timeout, c.RetryBudget = time.Second, 8*time.Second
+// faultyHarness is a harness whose LLM is the fault server's provider: a
+// client that waits 2 s per attempt, retries for 8 s and waits out an
+// outage for up to 10 minutes, with a breaker that probes every 5 s.
+func faultyHarness(t *testing.T, srv *llmfault.Server, counter *bench.CallCounter, rules negotiation.Rules) *writetest.Harness {
+	return writetest.New(t, writetest.Opts{Provider: srv.Provider(), Rules: rules, LLMCfg: func(c *llm.Config) {
+		c.Timeout, c.RetryBudget, c.OutageBudget, c.RecoveryTimeout = 2*time.Second, 8*time.Second, 10*time.Minute, 5*time.Second
+		c.OnCall, c.OnBreakerOpen = counter.OnCall, counter.OnBreakerOpen
 	}})
-	faulty := run(h)
+}
 
-	same := 0
-	for _, text := range demands {
-		if faulty[text] == clean[text] {
-			same++
-		} else {
-			t.Logf("%s:\n  without faults: %s\n  with faults:    %s", text, clean[text], faulty[text])
+// cleanEndings are how the fault demands end with the builtin brain and
+// no faults.
+func cleanEndings(t *testing.T, rules negotiation.Rules) map[string]bench.Ending {
+	h := writetest.New(t, writetest.Opts{Rules: rules})
+	clean, _, err := bench.RunDemands(context.Background(), h.C, h.Store, bench.FaultDemands, 3*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return clean
+}
+
+// report logs a run's figures and fails when a finalized plan counted a
+// twin's missing answer.
+func report(t *testing.T, run bench.FaultRun, srv *llmfault.Server) {
+	t.Helper()
+	st := srv.Stats()
+	t.Logf("%s: %d of %d ended as without faults; %d requests, faults %v, %d refused while down; calls %+v; took %s",
+		run.Label, run.Same, run.N, st.Requests, st.Faults, st.WhileDown, run.Calls, run.Took.Round(time.Second))
+	for _, d := range run.Differences {
+		t.Logf("  %s", d)
+	}
+	if run.FinalizedOnNoAnswer > 0 {
+		t.Errorf("%d plans were finalized with a twin's missing answer in their last round", run.FinalizedOnNoAnswer)
+	}
+}
+
+// TestNegotiationsThroughLLMFaults runs ten negotiations through the real
+// OpenAI-compatible provider against a server that fails 30 % of requests
+// in seven ways (500, 429 with Retry-After, 529, a hang longer than the
+// client waits, a dropped connection, a reply cut off halfway, every value
+// of the wrong type): at least 9 of 10 end as they do without faults,
+// because transport faults are retried, unusable replies are asked again
+// and a provider that keeps failing is waited out instead of answered by
+// fallbacks; no plan is finalized on a missing answer.
+func TestNegotiationsThroughLLMFaults(t *testing.T) {
+	clean := cleanEndings(t, negotiation.Rules{})
+	srv := llmfault.New(llmfault.Config{Rate: 0.3, Seed: 7})
+	t.Cleanup(srv.Close)
+	counter := &bench.CallCounter{}
+	h := faultyHarness(t, srv, counter, negotiation.Rules{})
+	got, took, err := bench.RunDemands(context.Background(), h.C, h.Store, bench.FaultDemands, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := bench.FaultRun{Label: "30 % faults", Took: took, Calls: counter.Snapshot()}
+	run.Compare(clean, got)
+	report(t, run, srv)
+	for _, k := range llmfault.Kinds {
+		if srv.Stats().Faults[k] == 0 {
+			t.Fatalf("fault %s never injected (%v): the test did not test it", k, srv.Stats().Faults)
 		}
 	}
-	server.mu.Lock()
-	kinds := fmt.Sprint(server.kinds)
-	server.mu.Unlock()
-	t.Logf("%d of %d negotiations ended as without faults; injected faults: %s", same, len(demands), kinds)
-	for _, k := range faultKinds {
-		if !strings.Contains(kinds, k+":") {
-			t.Fatalf("fault %s never injected (%s): the test did not test it", k, kinds)
-		}
+	if run.Calls.Reasked == 0 {
+		t.Error("no unusable reply was asked again")
 	}
-	if same*10 < len(demands)*9 {
-		t.Fatalf("only %d of %d negotiations ended as they do without faults", same, len(demands))
+	if run.Same*10 < run.N*9 {
+		t.Fatalf("only %d of %d negotiations ended as they do without faults", run.Same, run.N)
+	}
+}
+
+// TestNegotiationsWaitOutAnOutage takes the provider down for 60 s while
+// ten negotiations run, whose offer and feedback windows (15 s) and stuck
+// checks (40 s) are shorter than the outage: none fails, each waits (its
+// steps snoozed, its deadlines moved on) and then ends as it does without
+// faults.
+func TestNegotiationsWaitOutAnOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 60 s outage")
+	}
+	// Windows shorter than the outage: they must be moved on by it, or
+	// the offers and the feedback of the waiting twins would be cut off.
+	rules := negotiation.DefaultRules()
+	rules.OfferTimeoutSeconds, rules.FeedbackTimeoutSeconds, rules.StuckTimeoutSeconds = 15, 15, 40
+	clean := cleanEndings(t, rules)
+	srv := llmfault.New(llmfault.Config{Seed: 1})
+	t.Cleanup(srv.Close)
+	counter := &bench.CallCounter{}
+	h := faultyHarness(t, srv, counter, rules)
+	go func() {
+		time.Sleep(500 * time.Millisecond) // the demands are under way
+		srv.Down(true)
+		time.Sleep(time.Minute)
+		srv.Down(false)
+	}()
+	got, took, err := bench.RunDemands(context.Background(), h.C, h.Store, bench.FaultDemands, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := bench.FaultRun{Label: "60 s outage", Took: took, Calls: counter.Snapshot()}
+	run.Compare(clean, got)
+	report(t, run, srv)
+	switch {
+	case srv.Stats().WhileDown == 0:
+		t.Fatal("no request reached the provider while it was down: the test did not test the outage")
+	case took < time.Minute:
+		t.Fatalf("all negotiations ended within %s, during the outage", took)
+	case run.Calls.Fallbacks > 0:
+		t.Errorf("%d calls used their fallback during a 60 s outage (budget 10 min)", run.Calls.Fallbacks)
+	}
+	if run.Same != run.N {
+		t.Fatalf("%d of %d negotiations ended as without faults", run.Same, run.N)
 	}
 }

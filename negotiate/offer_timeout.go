@@ -34,7 +34,7 @@ func (w *OfferTimeoutWorker) Work(ctx context.Context, job *river.Job[OfferTimeo
 	if err != nil || c.Status != negotiation.ChannelStatusCollecting {
 		return err // collection closed already: nothing to wait for
 	}
-	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
+	if err := e.waitDeadline(ctx, job.CreatedAt, job.Args.Deadline); err != nil {
 		return err
 	}
 	_, err = e.channelStep(ctx, "offer timeout", job.Args.ChannelID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
@@ -23,6 +24,16 @@ func moot(err error) bool {
 // (uow.UnitOfWork.JobError).
 func (e *Process) jobError(ctx context.Context, step string, err error) error {
 	return e.u.JobError(ctx, step, err)
+}
+
+// waitDeadline waits for a deadline set at set (when its job was
+// inserted), moved on by the time the LLM provider was unavailable since
+// then and the time the steps that waited take to come back
+// (llm.Client.DeadlineExtension): a round, a channel or a demand does not time out
+// because the model was down while its steps waited the outage out
+// (llm.OutageError).
+func (e *Process) waitDeadline(ctx context.Context, set, deadline time.Time) error {
+	return e.u.WaitUntil(ctx, deadline.Add(e.llm.DeadlineExtension(set)))
 }
 
 // channelStep decides on a channel, appends the events with reactions and

@@ -33,7 +33,7 @@ func (w *StuckWorker) Work(ctx context.Context, job *river.Job[StuckArgs]) error
 	if err != nil || c.Completed {
 		return err
 	}
-	if err := e.u.WaitUntil(ctx, job.Args.Deadline); err != nil {
+	if err := e.waitDeadline(ctx, job.CreatedAt, job.Args.Deadline); err != nil {
 		return err
 	}
 	_, err = e.channelStep(ctx, "stuck check", job.Args.ChannelID, event.ActorSystem, uow.Causation(job.Kind, job.ID), nil, "",

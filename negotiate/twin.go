@@ -1,11 +1,13 @@
 package negotiate
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
 
@@ -60,31 +62,54 @@ func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n i
 			results <- result{a, err}
 		}()
 	}
-	for pending := n; pending > 0; {
-		r := <-results
-		pending--
-		if r.err != nil {
-			return r.err // the caller's context ended: the job is retried
+	// A twin whose model is unavailable (llm.OutageError) does not stop the
+	// others: the answers that came are committed, and then the job waits
+	// the outage out and asks again for the twins still without an answer.
+	var waiting error
+	take := func(r result) (answer, bool, error) {
+		switch {
+		case r.err == nil:
+			return r.a, true, nil
+		case llm.IsOutage(r.err):
+			waiting = cmp.Or(waiting, r.err)
+			return answer{}, false, nil
 		}
-		batch := []answer{r.a}
+		return answer{}, false, r.err // the caller's context ended: the job is retried
+	}
+	for pending := n; pending > 0; {
+		var batch []answer
+		a, ok, err := take(<-results)
+		pending--
+		if err != nil {
+			return err
+		}
+		if ok {
+			batch = append(batch, a)
+		}
 	drain:
 		for pending > 0 {
 			select {
 			case r := <-results:
 				pending--
-				if r.err != nil {
-					return r.err
+				a, ok, err := take(r)
+				if err != nil {
+					return err
 				}
-				batch = append(batch, r.a)
+				if ok {
+					batch = append(batch, a)
+				}
 			default:
 				break drain
 			}
+		}
+		if len(batch) == 0 {
+			continue
 		}
 		if err := e.commitAnswers(ctx, step, channelID, cause, batch, decide); err != nil {
 			return err
 		}
 	}
-	return nil
+	return waiting
 }
 
 func (e *Process) commitAnswers(ctx context.Context, step, channelID, cause string, batch []answer,

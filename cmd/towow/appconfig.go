@@ -34,7 +34,7 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		AdminToken:  c.AdminToken,
 		Limits:      c.Limits,
 		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
-			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout},
+			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout, OutageBudget: c.OutageBudget},
 		Write: app.WriteConfig{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist, TreeTokenBudget: c.TreeTokenBudget, PeopleDoTasks: c.PeopleDoTasks,
 			Workers: c.Workers, JobTimeout: c.JobTimeout, RescueAfter: c.RescueAfter, HTTPAllow: c.HTTPAllow,
 			DecisionRateLimit: c.DecisionRateLimit, OfflineAfter: c.OfflineAfter},

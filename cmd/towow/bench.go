@@ -21,6 +21,7 @@ import (
 	"github.com/towow/towow/bench"
 	"github.com/towow/towow/data"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/internal/llmfault"
 	"github.com/towow/towow/projections"
 )
 
@@ -42,6 +43,9 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	}
 	if len(args) > 0 && args[0] == "fork" {
 		return cmdBenchFork(ctx, cfg, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "faults" {
+		return cmdBenchFaults(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
 		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
@@ -144,6 +148,93 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 		fmt.Fprintln(stdout)
 		return bench.WriteNegotiate(stdout, res)
 	})
+}
+
+// cmdBenchFaults runs the fault demands through an OpenAI-compatible
+// stand-in that answers as the builtin brain except for a share of
+// requests that fail (llmfault), at each rate and through an outage, and
+// compares how they end with a run without faults.
+func cmdBenchFaults(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench faults", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rates := fs.String("rates", "0,10,30,50", "comma-separated shares of failing requests, in percent")
+	outage := fs.Duration("outage", time.Minute, "a provider outage this long in a run without faults (0: none)")
+	outageAfter := fs.Duration("outage-after", 500*time.Millisecond, "when the outage starts, after the demands are submitted")
+	seed := fs.Uint64("seed", 1, "seed of the faults")
+	hang := fs.Duration("hang", llmfault.DefaultHang, "how long a hanging request waits")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	var pcts []int
+	for _, r := range strings.Split(*rates, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(r))
+		if err != nil || n < 0 || n > 100 {
+			return fmt.Errorf("%w: -rates %q: want percentages between 0 and 100", errUsage, *rates)
+		}
+		pcts = append(pcts, n)
+	}
+	if *outage < 0 || *outageAfter < 0 || *hang <= 0 {
+		return fmt.Errorf("%w: -outage and -outage-after must be 0 or more and -hang positive", errUsage)
+	}
+	fmt.Fprintf(stdout, "towow bench faults: %d demands at once, through an OpenAI-compatible stand-in answering as the builtin brain; faults %v, equally likely; LLM_TIMEOUT %s, LLM_RETRY_BUDGET %s, LLM_OUTAGE_BUDGET %s\n",
+		len(bench.FaultDemands), llmfault.Kinds, cfg.LLMTimeout, cfg.RetryBudget, cfg.OutageBudget)
+	run := func(label string, rate float64, down time.Duration) (bench.FaultRun, map[string]bench.Ending, error) {
+		srv := llmfault.New(llmfault.Config{Rate: rate, Seed: *seed, Hang: *hang})
+		defer srv.Close()
+		counter := &bench.CallCounter{}
+		var endings map[string]bench.Ending
+		fr := bench.FaultRun{Label: label}
+		err := withBenchAppConfig(ctx, cfg, stderr, "bench faults", func(ac *app.Config) {
+			ac.LLM.Provider, ac.LLM.OnCall, ac.LLM.OnBreakerOpen = srv.Provider(), counter.OnCall, counter.OnBreakerOpen
+		}, func(a *app.App, _ *pgxpool.Pool, _ string) error {
+			if down > 0 {
+				go func() {
+					time.Sleep(*outageAfter)
+					srv.Down(true)
+					time.Sleep(down)
+					srv.Down(false)
+				}()
+			}
+			var err error
+			endings, fr.Took, err = bench.RunDemands(ctx, a.Commands, a.Store, bench.FaultDemands, 30*time.Minute)
+			return err
+		})
+		fr.Calls = counter.Snapshot()
+		st := srv.Stats()
+		for _, n := range st.Faults {
+			fr.Injected += n
+		}
+		fr.Injected += st.WhileDown
+		fmt.Fprintf(stdout, "  %s: done in %s\n", label, fr.Took.Round(100*time.Millisecond))
+		return fr, endings, err
+	}
+	first, clean, err := run("0 %", 0, 0)
+	if err != nil {
+		return err
+	}
+	first.Compare(clean, clean)
+	runs := []bench.FaultRun{first}
+	for _, p := range pcts {
+		if p == 0 {
+			continue
+		}
+		fr, got, err := run(fmt.Sprintf("%d %%", p), float64(p)/100, 0)
+		if err != nil {
+			return err
+		}
+		fr.Compare(clean, got)
+		runs = append(runs, fr)
+	}
+	if *outage > 0 {
+		fr, got, err := run(fmt.Sprintf("%s outage", *outage), 0, *outage)
+		if err != nil {
+			return err
+		}
+		fr.Compare(clean, got)
+		runs = append(runs, fr)
+	}
+	fmt.Fprintln(stdout)
+	return bench.WriteFaults(stdout, runs)
 }
 
 func cmdBenchFork(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {

@@ -91,6 +91,7 @@ var envVars = []envVar{
 	{"LLM_RETRY_BUDGET", dur(llm.DefaultRetryBudget) + " (2 × LLM_TIMEOUT)", "Longest one LLM call may take with its retries: a retryable failure (429, 5xx, 529, a dropped connection, a timed-out attempt) is repeated with backoff while it lasts; 0 or less: no retries."},
 	{"LLM_FAILURE_THRESHOLD", num(llm.DefaultFailureThreshold), "Consecutive LLM failures that open the circuit breaker."},
 	{"LLM_RECOVERY_TIMEOUT", dur(llm.DefaultRecoveryTimeout), "How long the breaker stays open before one probe call."},
+	{"LLM_OUTAGE_BUDGET", dur(llm.DefaultOutageBudget), "How long steps wait out an LLM provider that is down (breaker open, 5xx, 429, 529, timeouts) before they use their fallbacks; meanwhile they are snoozed and the negotiation's timeouts are moved on by the outage. 0: fall back at once."},
 	{"TOWOW_MAX_ROUNDS", num(defaultRules.MaxRounds), "Negotiation rounds before a partial agreement is force-finalized."},
 	{"TOWOW_OFFER_TIMEOUT", secs(defaultRules.OfferTimeoutSeconds), "Offer collection window; then the channel goes on with the offers that arrived."},
 	{"TOWOW_FEEDBACK_TIMEOUT", secs(defaultRules.FeedbackTimeoutSeconds), "Feedback window per round; a missing feedback counts as accept."},
@@ -145,6 +146,7 @@ type config struct {
 	RetryBudget      time.Duration // negative: no retries
 	FailureThreshold int
 	RecoveryTimeout  time.Duration
+	OutageBudget     time.Duration // 0: no waiting
 	// builtinLatency makes the builtin brain wait this long before each
 	// answer, as a real model would (TOWOW_BUILTIN_LATENCY, or the
 	// benchmarks' -llm-latency).
@@ -245,6 +247,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.FailureThreshold = p.count("LLM_FAILURE_THRESHOLD", llm.DefaultFailureThreshold, 1)
 	c.RecoveryTimeout = p.duration("LLM_RECOVERY_TIMEOUT", llm.DefaultRecoveryTimeout)
+	if v := strings.TrimSpace(getenv("LLM_OUTAGE_BUDGET")); noneDuration(v) {
+		c.OutageBudget = 0
+	} else {
+		c.OutageBudget = p.duration("LLM_OUTAGE_BUDGET", llm.DefaultOutageBudget)
+	}
 	c.Rules.MaxRounds = p.count("TOWOW_MAX_ROUNDS", c.Rules.MaxRounds, 1)
 	c.Rules.OfferTimeoutSeconds = p.seconds("TOWOW_OFFER_TIMEOUT", c.Rules.OfferTimeoutSeconds)
 	c.Rules.FeedbackTimeoutSeconds = p.seconds("TOWOW_FEEDBACK_TIMEOUT", c.Rules.FeedbackTimeoutSeconds)

@@ -70,6 +70,8 @@ Usage:
                                     prompt 2 tokens, end to end with the builtin brain
   towow bench fork [-n 50] [-c 4]   fork n negotiations of three rounds or more at round 2 without one
                                     agent: LLM calls reused, time to end against the original's
+  towow bench faults [flags]        run 10 demands through a model stand-in failing a share of requests
+                                    (-rates 0,10,30,50, -outage 1m, -seed 1): how many end as without faults
   towow eval [-only id,id] [-c 4]   run the committed scenario suite (36 demands, zh/en, 19 domains, 6
                                     unclear or impossible) on a scratch database and print each
                                     negotiation's quality next to a no-negotiation baseline

@@ -345,9 +345,10 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`make bench`); !strings.Contains(out, "events/s") {
 		t.Fatalf("make bench printed no figures:\n%s", out)
 	}
-	// The Ollama line, against a stand-in on Ollama's address that fails
-	// every call: the demo must still reach a terminal state on the
-	// prompts' fallbacks (a real model is not available here).
+	// The Ollama line, against a stand-in on Ollama's address that has not
+	// pulled the model (Ollama's 404): a configuration error, not an
+	// outage, so the demo must still reach a terminal state on the
+	// prompts' fallbacks at once (a real model is not available here).
 	if ln, err := net.Listen("tcp", "localhost:11434"); err != nil {
 		t.Logf("localhost:11434 is taken; the documented Ollama line is not run: %v", err)
 		ran[`TOWOW_LLM=openai OPENAI_BASE_URL=http://localhost:11434/v1 LLM_MODEL=qwen2.5:7b bin/towow demo "下周六在杭州办读书会，需要场地和一位主持人"`] = true
@@ -355,7 +356,7 @@ func TestReadmeCommands(t *testing.T) {
 		var calls atomic.Int64
 		fake := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			calls.Add(1)
-			http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusServiceUnavailable)
+			http.Error(w, `{"error":{"message":"model \"qwen2.5:7b\" not found, try pulling it first"}}`, http.StatusNotFound)
 		})}
 		go func() { _ = fake.Serve(ln) }()
 		defer fake.Close()
