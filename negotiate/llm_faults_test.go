@@ -84,9 +84,9 @@ func TestNegotiationsThroughLLMFaults(t *testing.T) {
 
 // TestNegotiationsWaitOutAnOutage takes the provider down for 60 s while
 // ten negotiations run, whose offer and feedback windows (15 s) and stuck
-// checks (40 s) are shorter than the outage: none fails, each waits (its
-// steps snoozed, its deadlines moved on) and then ends as it does without
-// faults.
+// checks (40 s) are shorter than the outage, and submits one more during
+// it: none fails, each waits (its steps snoozed, its deadlines moved on)
+// and then ends as it does without faults.
 func TestNegotiationsWaitOutAnOutage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 60 s outage")
@@ -100,15 +100,42 @@ func TestNegotiationsWaitOutAnOutage(t *testing.T) {
 	t.Cleanup(srv.Close)
 	counter := &bench.CallCounter{}
 	h := faultyHarness(t, srv, counter, rules)
+	ctx := context.Background()
+	// One more demand is submitted while the provider is down: it waits
+	// too, at its first step.
+	late := bench.FaultDemands[len(bench.FaultDemands)-1]
+	lateID := make(chan string, 1)
 	go func() {
 		time.Sleep(500 * time.Millisecond) // the demands are under way
 		srv.Down(true)
-		time.Sleep(time.Minute)
+		time.Sleep(5 * time.Second)
+		sub, err := h.C.SubmitDemand(ctx, "u-late", late)
+		if err != nil {
+			t.Error(err)
+		}
+		lateID <- sub.DemandID
+		time.Sleep(55 * time.Second)
 		srv.Down(false)
 	}()
-	got, took, err := bench.RunDemands(context.Background(), h.C, h.Store, bench.FaultDemands, 10*time.Minute)
+	got, took, err := bench.RunDemands(ctx, h.C, h.Store, bench.FaultDemands, 10*time.Minute)
 	if err != nil {
 		t.Fatal(err)
+	}
+	id := <-lateID
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(250 * time.Millisecond) {
+		e, err := bench.ReadEnding(ctx, h.Store, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Text != "" {
+			if e.Text != clean[late].Text {
+				t.Errorf("the demand submitted during the outage ended %q, without faults %q", e.Text, clean[late].Text)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the demand submitted during the outage has not ended")
+		}
 	}
 	run := bench.FaultRun{Label: "60 s outage", Took: took, Calls: counter.Snapshot()}
 	run.Compare(clean, got)
