@@ -26,7 +26,7 @@ import (
 )
 
 // Version is reported in the OpenAPI document.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Server holds what the operations need; Handler hands each resource
 // group's handler type the part it uses.
@@ -122,7 +122,7 @@ func (s *Server) Handler() http.Handler {
 	cfg := huma.DefaultConfig("ToWow API", Version)
 	cfg.Info.Description = "Event-sourced backend for LLM-driven multi-agent negotiation."
 	cfg.Components.SecuritySchemes = securitySchemes()
-	cfg.Transformers = append(cfg.Transformers, s.logServerErrors)
+	cfg.Transformers = append(cfg.Transformers, s.logServerErrors, noNullLists)
 	api := humago.New(mux, cfg)
 	g := s.groups()
 	api.UseMiddleware(g.guard.authorize(api))
@@ -158,6 +158,7 @@ func (s *Server) Handler() http.Handler {
 		panic(err) // a programming error: every operation has a rule
 	}
 	documentErrors(api.OpenAPI())
+	nullableRequestLists(api.OpenAPI())
 	if s.Metrics != nil {
 		mux.Handle("GET /metrics", s.Metrics.Handler())
 	}

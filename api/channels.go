@@ -33,7 +33,7 @@ type ChannelState struct {
 	DemandID        string                    `json:"demand_id"`
 	ParentChannelID string                    `json:"parent_channel_id,omitempty"`
 	Depth           int                       `json:"depth"`
-	Status          negotiation.ChannelStatus `json:"status"`
+	Status          negotiation.ChannelStatus `json:"status" enum:"created,broadcasting,collecting,aggregating,proposal_sent,negotiating,finalized,force_finalized,failed"`
 	Round           int                       `json:"round"`
 	MaxRounds       int                       `json:"max_rounds"`
 	Invited         []string                  `json:"invited"`

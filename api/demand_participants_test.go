@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -46,13 +45,8 @@ func TestDemandParticipants(t *testing.T) {
 	}
 	// The sub-negotiation's agent counts: the root's final proposal alone
 	// assigns fewer.
-	var final struct {
-		Assignments []struct {
-			AgentID string `json:"agent_id"`
-		} `json:"assignments"`
-	}
-	if err := json.Unmarshal(row.FinalProposal, &final); err != nil || len(final.Assignments) >= len(want) {
-		t.Fatalf("the root's final proposal assigns %d (%v), the tree's plan %v: the test needs a sub-negotiation", len(final.Assignments), err, want)
+	if row.FinalProposal == nil || len(row.FinalProposal.Assignments) >= len(want) {
+		t.Fatalf("the root's final proposal %+v, the tree's plan %v: the test needs a sub-negotiation", row.FinalProposal, want)
 	}
 	for j, id := range want {
 		if slices.Index(want, id) != j {

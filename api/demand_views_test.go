@@ -112,8 +112,8 @@ func TestDemandViewsAndRebuild(t *testing.T) {
 		if st := a.getJSON(t, "/api/v1/demands/"+d.DemandID, &one); st != 200 {
 			t.Fatalf("get %s: %d", d.DemandID, st)
 		}
-		if one.ChannelID != negotiation.ChannelIDFor(d.DemandID) || len(one.Understanding) == 0 || one.Outcome == "" ||
-			one.Status == "processing" || (one.Outcome == "finalized" && len(one.FinalProposal) == 0) {
+		if one.ChannelID != negotiation.ChannelIDFor(d.DemandID) || one.Understanding == nil || len(one.Understanding.CapabilityTags) == 0 || one.Outcome == "" ||
+			one.Status == "processing" || (one.Outcome == "finalized" && (one.FinalProposal == nil || len(one.FinalProposal.Assignments) == 0)) {
 			t.Errorf("demand %s incomplete: %+v", d.DemandID, one.DemandView)
 		}
 		for _, sub := range one.SubNegotiations {
@@ -212,7 +212,7 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 	var props struct{ Proposals []projections.ProposalView }
 	a.getJSON(t, "/api/v1/channels/"+channelID+"/proposals", &props)
 	for i, p := range props.Proposals {
-		if p.Version != i+1 || len(p.Proposal) == 0 {
+		if p.Version != i+1 || p.Proposal.Summary == "" {
 			t.Errorf("channel %s proposal %d: %+v", channelID, i, p)
 		}
 	}

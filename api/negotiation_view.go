@@ -55,7 +55,7 @@ type NegotiationChannel struct {
 	DemandID        string                    `json:"demand_id"`
 	ParentChannelID string                    `json:"parent_channel_id,omitempty" doc:"the channel whose gap this sub-negotiation fills"`
 	Depth           int                       `json:"depth" doc:"0 for the root channel, 1 for its sub-negotiations, …"`
-	Status          negotiation.ChannelStatus `json:"status"`
+	Status          negotiation.ChannelStatus `json:"status" enum:"created,broadcasting,collecting,aggregating,proposal_sent,negotiating,finalized,force_finalized,failed"`
 	Round           int                       `json:"round" doc:"the current round, 1-based; 0 before the first"`
 	MaxRounds       int                       `json:"max_rounds"`
 	Completed       bool                      `json:"completed" doc:"the channel ended and so did every sub-negotiation it spawned"`

@@ -12,7 +12,7 @@ import (
 // NodeTypeEntry is one workflow node type as a client shows it, from the
 // domain's table of node types.
 type NodeTypeEntry struct {
-	Type                  string   `json:"type" example:"task"`
+	Type                  string   `json:"type" example:"task" enum:"task,approval,wait,http,milestone"`
 	Label                 string   `json:"label" example:"任务" doc:"the type's name for people (Chinese, as the console shows it)"`
 	Description           string   `json:"description" doc:"what a node of the type does, one English sentence"`
 	DefaultTimeoutSeconds int      `json:"default_timeout_seconds" doc:"how long one attempt may run when the node sets no timeout_seconds"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 
 	"github.com/towow/towow/api"
@@ -49,5 +50,15 @@ func TestWorkflowNodeTypes(t *testing.T) {
 	}
 	if addable == 0 {
 		t.Error("the console may add no node type")
+	}
+}
+
+// TestNodeTypeEnums: the node types' OpenAPI enum is the same wherever a
+// node type is answered (a workflow's node, the node-types list).
+func TestNodeTypeEnums(t *testing.T) {
+	node, _ := reflect.TypeFor[workflow.WorkflowNode]().FieldByName("Type")
+	entry, _ := reflect.TypeFor[api.NodeTypeEntry]().FieldByName("Type")
+	if a, b := node.Tag.Get("enum"), entry.Tag.Get("enum"); a == "" || a != b {
+		t.Fatalf("a workflow node's types %q, the node-types list's %q", a, b)
 	}
 }

@@ -36,6 +36,9 @@ type workflowHandlers struct {
 // WorkflowNodeView is a node with its execution state.
 type WorkflowNodeView struct {
 	workflow.WorkflowNode
+	// ID is the node's id, always there (a node being created may leave
+	// it out; a node of a workflow has one).
+	ID      string               `json:"id" doc:"the node's id in its workflow"`
 	Status  workflow.NodeStatus  `json:"status" enum:"pending,running,completed,failed,skipped"`
 	Attempt int                  `json:"attempt,omitempty"`
 	Result  *workflow.NodeResult `json:"result,omitempty"`
@@ -70,7 +73,7 @@ func workflowView(w *workflow.Workflow) WorkflowView {
 	}
 	for _, n := range w.Nodes {
 		r := w.Run(n.ID)
-		v.Nodes = append(v.Nodes, WorkflowNodeView{WorkflowNode: n, Status: r.Status, Attempt: r.Attempt, Result: r.Result,
+		v.Nodes = append(v.Nodes, WorkflowNodeView{WorkflowNode: n, ID: n.ID, Status: r.Status, Attempt: r.Attempt, Result: r.Result,
 			Error: r.Error, Reason: r.Reason, RetryAt: r.RetryAt})
 	}
 	return v

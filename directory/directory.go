@@ -22,6 +22,7 @@ type Directory struct {
 	store *eventstore.Store
 
 	mu        sync.Mutex
+	syncMu    sync.Mutex // one SyncIndex at a time in this process
 	pos       int64
 	refreshed time.Time
 	agents    map[string]*negotiation.AgentState

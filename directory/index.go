@@ -3,6 +3,7 @@ package directory
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,11 +20,16 @@ const indexBatch = 5000
 // SyncIndex brings the agent index up to the directory, which first
 // catches up with the committed log: it writes every agent whose last
 // event is after the index's position. Any process may do it at any time;
-// rows only move forward.
+// rows only move forward. A process syncs once at a time (the steps that
+// wait then find the index up to date), and writes the agents in id
+// order, so that two processes syncing at once wait for each other's rows
+// instead of deadlocking on them.
 func (d *Directory) SyncIndex(ctx context.Context, db sqlcdb.DBTX) error {
 	if err := d.RefreshIfStale(ctx); err != nil {
 		return err
 	}
+	d.syncMu.Lock()
+	defer d.syncMu.Unlock()
 	q := sqlcdb.New(db)
 	at, err := q.AgentIndexPosition(ctx)
 	if err != nil {
@@ -37,7 +43,8 @@ func (d *Directory) SyncIndex(ctx context.Context, db sqlcdb.DBTX) error {
 	}
 	var batches []sqlcdb.UpsertAgentIndexParams
 	var b sqlcdb.UpsertAgentIndexParams
-	for id, changed := range d.changedAt {
+	for _, id := range slices.Sorted(maps.Keys(d.changedAt)) {
+		changed := d.changedAt[id]
 		if changed <= at {
 			continue
 		}

@@ -194,15 +194,29 @@ func (c *Client) OutageSince() time.Time { return c.outages.current() }
 
 // waitOut decides what a call that failed with err does at now: an
 // *OutageError to wait the outage out, or nil to fall back. It also keeps
-// the outage log.
+// the outage log: a call the provider answered (also with an unusable
+// reply or a refusal such as 404) ends an outage; one that found it
+// unavailable starts one. A breaker refusal waits only during an outage:
+// a breaker opened by refusals (a wrong model name, a bad request) is a
+// configuration error, and its calls fall back at once.
 func (c *Client) waitOut(key PromptKey, err error, now time.Time) error {
-	if err == nil || !outageClass(err) {
-		if err == nil || errors.Is(err, errInvalidReply) {
-			c.outages.answered(now) // the provider answered, even if the reply was unusable
+	var since time.Time
+	switch {
+	case err == nil:
+		c.outages.answered(now)
+		return nil
+	case errors.Is(err, errCallerDone) || errors.Is(err, errUnauthorized):
+		return nil // nothing was learnt of the provider
+	case isBreakerRefusal(err):
+		if since = c.outages.current(); since.IsZero() {
+			return nil
 		}
+	case outageClass(err):
+		since = c.outages.failed(now)
+	default:
+		c.outages.answered(now)
 		return nil
 	}
-	since := c.outages.failed(now)
 	age := now.Sub(since)
 	if c.outageBudget <= 0 || age >= c.outageBudget {
 		return nil

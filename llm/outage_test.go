@@ -60,6 +60,20 @@ func TestCallsWaitOutAnOutage(t *testing.T) {
 		})
 	}
 
+	// A breaker opened by refusals (a model the provider does not have)
+	// is no outage: its refusals fall back at once.
+	s404 := &scripted{}
+	s404.set(status(404))
+	c404 := NewClient(Config{Provider: s404, Timeout: 100 * time.Millisecond, RetryBudget: -1, OutageBudget: time.Minute, FailureThreshold: 1})
+	for i := range 3 {
+		if _, rec, err := Call(ctx, c404, Offer, sampleOfferInput()); err != nil || !rec.FallbackUsed {
+			t.Fatalf("404 call %d (breaker %s): err %v, fallback %v; want the fallback at once", i, c404.BreakerState(), err, rec.FallbackUsed)
+		}
+	}
+	if c404.BreakerState() != "open" || !c404.OutageSince().IsZero() {
+		t.Fatalf("after three 404s: breaker %s, outage since %v; want open and no outage", c404.BreakerState(), c404.OutageSince())
+	}
+
 	// Past the budget the calls fall back; the first answer ends the
 	// outage, which is then counted in OutageBetween.
 	s := &scripted{}

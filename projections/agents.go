@@ -243,8 +243,12 @@ func AgentHistory(ctx context.Context, db DB, agentID string, before int64, limi
 			p.InFinal = slices.Contains(final, agentID)
 		}
 		if r.Decision.Valid {
+			conditions, err := columnList[string](r.Conditions, "conditions")
+			if err != nil {
+				return nil, fmt.Errorf("history of %q: %w", agentID, err)
+			}
 			p.Offer = &OfferView{AgentID: agentID, Decision: r.Decision.String, Contribution: r.Contribution.String,
-				Conditions: r.Conditions, Reasoning: r.Reasoning.String, DeclineReason: r.DeclineReason.String,
+				Conditions: conditions, Reasoning: r.Reasoning.String, DeclineReason: r.DeclineReason.String,
 				RecordedAt: *r.OfferedAt}
 		}
 		out[i], ids[i] = p, r.ChannelID
@@ -256,9 +260,13 @@ func AgentHistory(ctx context.Context, db DB, agentID string, before int64, limi
 	}
 	for _, f := range fbs {
 		p := byChannel[f.ChannelID]
+		concerns, err := columnList[string](f.Concerns, "concerns")
+		if err != nil {
+			return nil, fmt.Errorf("feedback of %q: %w", agentID, err)
+		}
 		p.Feedback = append(p.Feedback, FeedbackView{AgentID: f.AgentID, ProposalVersion: int(f.ProposalVersion),
 			Round: int(f.Round), FeedbackType: f.FeedbackType, Reasoning: f.Reasoning, AdjustmentRequest: f.AdjustmentRequest,
-			Concerns: f.Concerns, Actor: f.Actor, Cursor: f.Position, RecordedAt: f.RecordedAt})
+			Concerns: concerns, Actor: f.Actor, Cursor: f.Position, RecordedAt: f.RecordedAt})
 	}
 	return out, nil
 }

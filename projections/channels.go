@@ -141,6 +141,28 @@ func jsonArray(xs []string) (json.RawMessage, error) {
 	return json.Marshal(xs)
 }
 
+// columnValue decodes a JSONB column written from an event's payload into
+// its typed value: the zero value when the column is empty or null.
+func columnValue[T any](raw []byte, what string) (T, error) {
+	var v T
+	if len(raw) == 0 || string(raw) == "null" {
+		return v, nil
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, fmt.Errorf("decode %s: %w", what, err)
+	}
+	return v, nil
+}
+
+// columnList is columnValue for a list: an empty list, never nil.
+func columnList[T any](raw []byte, what string) ([]T, error) {
+	v, err := columnValue[[]T](raw, what)
+	if v == nil {
+		v = []T{}
+	}
+	return v, err
+}
+
 // ChannelView is one row of the channels read model.
 type ChannelView struct {
 	ChannelID       string    `json:"channel_id"`
@@ -162,40 +184,40 @@ type ChannelView struct {
 
 // ProposalView is one proposal version of a channel.
 type ProposalView struct {
-	Version    int             `json:"version"`
-	Round      int             `json:"round"`
-	Type       string          `json:"type" enum:"normal,compromise"`
-	Proposal   json.RawMessage `json:"proposal" doc:"the proposal as distributed, adjustment_summary included"`
-	Cursor     int64           `json:"cursor"`
-	RecordedAt time.Time       `json:"recorded_at"`
+	Version    int                  `json:"version"`
+	Round      int                  `json:"round"`
+	Type       string               `json:"type" enum:"normal,compromise"`
+	Proposal   negotiation.Proposal `json:"proposal" doc:"the proposal as distributed, adjustment_summary included"`
+	Cursor     int64                `json:"cursor"`
+	RecordedAt time.Time            `json:"recorded_at"`
 }
 
 // OfferView is one agent's offer in a channel.
 type OfferView struct {
-	AgentID       string          `json:"agent_id"`
-	DisplayName   string          `json:"display_name,omitempty"`
-	Decision      string          `json:"decision" enum:"participate,decline,conditional,no_answer"`
-	Contribution  string          `json:"contribution"`
-	Conditions    json.RawMessage `json:"conditions"`
-	Reasoning     string          `json:"reasoning,omitempty"`
-	DeclineReason string          `json:"decline_reason,omitempty"`
-	Confidence    int             `json:"confidence,omitempty"`
-	Cursor        int64           `json:"cursor"`
-	RecordedAt    time.Time       `json:"recorded_at"`
+	AgentID       string    `json:"agent_id"`
+	DisplayName   string    `json:"display_name,omitempty"`
+	Decision      string    `json:"decision" enum:"participate,decline,conditional,no_answer"`
+	Contribution  string    `json:"contribution"`
+	Conditions    []string  `json:"conditions" doc:"what a conditional offer asks for; empty for the others"`
+	Reasoning     string    `json:"reasoning,omitempty"`
+	DeclineReason string    `json:"decline_reason,omitempty"`
+	Confidence    int       `json:"confidence,omitempty"`
+	Cursor        int64     `json:"cursor"`
+	RecordedAt    time.Time `json:"recorded_at"`
 }
 
 // FeedbackView is one agent's feedback on one proposal version.
 type FeedbackView struct {
-	AgentID           string          `json:"agent_id"`
-	ProposalVersion   int             `json:"proposal_version"`
-	Round             int             `json:"round"`
-	FeedbackType      string          `json:"feedback_type" enum:"accept,negotiate,withdraw,reject,no_answer"`
-	Reasoning         string          `json:"reasoning"`
-	AdjustmentRequest string          `json:"adjustment_request,omitempty"`
-	Concerns          json.RawMessage `json:"concerns"`
-	Actor             string          `json:"actor" doc:"agent:<id>, or system for a feedback that timed out (counted as accept)"`
-	Cursor            int64           `json:"cursor"`
-	RecordedAt        time.Time       `json:"recorded_at"`
+	AgentID           string    `json:"agent_id"`
+	ProposalVersion   int       `json:"proposal_version"`
+	Round             int       `json:"round"`
+	FeedbackType      string    `json:"feedback_type" enum:"accept,negotiate,withdraw,reject,no_answer"`
+	Reasoning         string    `json:"reasoning"`
+	AdjustmentRequest string    `json:"adjustment_request,omitempty"`
+	Concerns          []string  `json:"concerns"`
+	Actor             string    `json:"actor" doc:"agent:<id>, or system for a feedback that timed out (counted as accept)"`
+	Cursor            int64     `json:"cursor"`
+	RecordedAt        time.Time `json:"recorded_at"`
 }
 
 // GetChannel returns one channel's row, or ErrNotFound.
@@ -235,7 +257,11 @@ func ChannelProposals(ctx context.Context, db DB, channelID string) ([]ProposalV
 	}
 	out := make([]ProposalView, len(rows))
 	for i, r := range rows {
-		out[i] = ProposalView{Version: int(r.Version), Round: int(r.Round), Type: r.Type, Proposal: r.Proposal,
+		p, err := columnValue[negotiation.Proposal](r.Proposal, "proposal")
+		if err != nil {
+			return nil, fmt.Errorf("proposals of %q: %w", channelID, err)
+		}
+		out[i] = ProposalView{Version: int(r.Version), Round: int(r.Round), Type: r.Type, Proposal: p,
 			Cursor: r.Position, RecordedAt: r.RecordedAt}
 	}
 	return out, nil
@@ -249,8 +275,12 @@ func ChannelOffers(ctx context.Context, db DB, channelID string) ([]OfferView, e
 	}
 	out := make([]OfferView, len(rows))
 	for i, r := range rows {
+		conditions, err := columnList[string](r.Conditions, "conditions")
+		if err != nil {
+			return nil, fmt.Errorf("offers of %q: %w", channelID, err)
+		}
 		out[i] = OfferView{AgentID: r.AgentID, DisplayName: r.DisplayName, Decision: r.Decision, Contribution: r.Contribution,
-			Conditions: r.Conditions, Reasoning: r.Reasoning, DeclineReason: r.DeclineReason, Confidence: int(r.Confidence),
+			Conditions: conditions, Reasoning: r.Reasoning, DeclineReason: r.DeclineReason, Confidence: int(r.Confidence),
 			Cursor: r.Position, RecordedAt: r.RecordedAt}
 	}
 	return out, nil
@@ -265,9 +295,13 @@ func ChannelFeedback(ctx context.Context, db DB, channelID string, version int) 
 	}
 	out := make([]FeedbackView, len(rows))
 	for i, r := range rows {
+		concerns, err := columnList[string](r.Concerns, "concerns")
+		if err != nil {
+			return nil, fmt.Errorf("feedback of %q: %w", channelID, err)
+		}
 		out[i] = FeedbackView{AgentID: r.AgentID, ProposalVersion: int(r.ProposalVersion), Round: int(r.Round),
 			FeedbackType: r.FeedbackType, Reasoning: r.Reasoning, AdjustmentRequest: r.AdjustmentRequest,
-			Concerns: r.Concerns, Actor: r.Actor, Cursor: r.Position, RecordedAt: r.RecordedAt}
+			Concerns: concerns, Actor: r.Actor, Cursor: r.Position, RecordedAt: r.RecordedAt}
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -84,24 +83,24 @@ func text(s string) pgtype.Text { return pgtype.Text{String: s, Valid: s != ""} 
 
 // DemandView is one row of the demands read model.
 type DemandView struct {
-	DemandID        string          `json:"demand_id"`
-	UserID          string          `json:"user_id"`
-	RawInput        string          `json:"raw_input"`
-	RootDemandID    string          `json:"root_demand_id"`
-	ParentDemandID  string          `json:"parent_demand_id,omitempty"`
-	ParentChannelID string          `json:"parent_channel_id,omitempty"`
-	Depth           int             `json:"depth"`
-	Status          string          `json:"status" enum:"processing,completed,failed"`
-	Understanding   json.RawMessage `json:"understanding,omitempty"`
-	ChannelID       string          `json:"channel_id,omitempty"`
-	Outcome         string          `json:"outcome,omitempty" doc:"finalized, force_finalized or failed (the channel's end), or the failure reason"`
-	FinalProposal   json.RawMessage `json:"final_proposal,omitempty"`
-	RoundsTaken     int             `json:"rounds_taken,omitempty"`
-	ErrorCode       string          `json:"error_code,omitempty"`
-	Cursor          int64           `json:"cursor" doc:"position of the demand's submission: the list's page cursor"`
-	LastPosition    int64           `json:"last_position" doc:"position of the last event folded into this row"`
-	CreatedAt       time.Time       `json:"created_at"`
-	UpdatedAt       time.Time       `json:"updated_at"`
+	DemandID        string                        `json:"demand_id"`
+	UserID          string                        `json:"user_id"`
+	RawInput        string                        `json:"raw_input"`
+	RootDemandID    string                        `json:"root_demand_id"`
+	ParentDemandID  string                        `json:"parent_demand_id,omitempty"`
+	ParentChannelID string                        `json:"parent_channel_id,omitempty"`
+	Depth           int                           `json:"depth"`
+	Status          string                        `json:"status" enum:"processing,completed,failed"`
+	Understanding   *negotiation.DemandUnderstood `json:"understanding,omitempty" doc:"the demand as the coordinator understood it (surface demand, capability tags, needs); absent before"`
+	ChannelID       string                        `json:"channel_id,omitempty"`
+	Outcome         string                        `json:"outcome,omitempty" doc:"finalized, force_finalized or failed (the channel's end), or the failure reason"`
+	FinalProposal   *negotiation.Proposal         `json:"final_proposal,omitempty" doc:"the plan the negotiation ended with; absent before its end and after a failure without one"`
+	RoundsTaken     int                           `json:"rounds_taken,omitempty"`
+	ErrorCode       string                        `json:"error_code,omitempty"`
+	Cursor          int64                         `json:"cursor" doc:"position of the demand's submission: the list's page cursor"`
+	LastPosition    int64                         `json:"last_position" doc:"position of the last event folded into this row"`
+	CreatedAt       time.Time                     `json:"created_at"`
+	UpdatedAt       time.Time                     `json:"updated_at"`
 
 	Participants []string `json:"participants" doc:"the agents the plan assigns, once each: its merged plan (what sub-negotiations added included), else its final proposal; empty before an agreement"`
 	ForkedFrom   string   `json:"forked_from,omitempty" doc:"the demand this one was forked from (what if); absent for a demand that is no fork"`
@@ -116,7 +115,7 @@ func GetDemand(ctx context.Context, db DB, demandID string) (DemandView, error) 
 	if err != nil {
 		return DemandView{}, fmt.Errorf("demand %q: %w", demandID, err)
 	}
-	return demandView(d), nil
+	return demandView(d)
 }
 
 // SubDemands returns the sub-demands a demand's channel spawned, oldest
@@ -126,7 +125,7 @@ func SubDemands(ctx context.Context, db DB, demandID string) ([]DemandView, erro
 	if err != nil {
 		return nil, fmt.Errorf("sub-demands of %q: %w", demandID, err)
 	}
-	return demandViews(rows), nil
+	return demandViews(rows)
 }
 
 // DemandFilter selects demands for ListDemands.
@@ -155,28 +154,39 @@ func ListDemands(ctx context.Context, db DB, f DemandFilter) ([]DemandView, erro
 	if err != nil {
 		return nil, fmt.Errorf("list demands: %w", err)
 	}
-	return demandViews(rows), nil
+	return demandViews(rows)
 }
 
-func demandViews(rows []sqlcdb.Demand) []DemandView {
+func demandViews(rows []sqlcdb.Demand) ([]DemandView, error) {
 	out := make([]DemandView, len(rows))
 	for i, r := range rows {
-		out[i] = demandView(r)
+		var err error
+		if out[i], err = demandView(r); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
 }
 
-func demandView(d sqlcdb.Demand) DemandView {
+func demandView(d sqlcdb.Demand) (DemandView, error) {
+	u, err := columnValue[*negotiation.DemandUnderstood](d.Understanding, "understanding")
+	if err != nil {
+		return DemandView{}, fmt.Errorf("demand %q: %w", d.DemandID, err)
+	}
+	final, err := columnValue[*negotiation.Proposal](d.FinalProposal, "final proposal")
+	if err != nil {
+		return DemandView{}, fmt.Errorf("demand %q: %w", d.DemandID, err)
+	}
 	v := DemandView{
 		DemandID: d.DemandID, UserID: d.UserID, RawInput: d.RawInput, RootDemandID: d.RootDemandID,
 		ParentDemandID: d.ParentDemandID.String, ParentChannelID: d.ParentChannelID.String, Depth: int(d.Depth),
-		Status: d.Status, Understanding: d.Understanding, ChannelID: d.ChannelID.String, Outcome: d.Outcome.String,
-		FinalProposal: d.FinalProposal, RoundsTaken: int(d.RoundsTaken.Int32), ErrorCode: d.ErrorCode.String,
+		Status: d.Status, Understanding: u, ChannelID: d.ChannelID.String, Outcome: d.Outcome.String,
+		FinalProposal: final, RoundsTaken: int(d.RoundsTaken.Int32), ErrorCode: d.ErrorCode.String,
 		Cursor: d.SubmittedPosition, LastPosition: d.LastPosition, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 		Participants: d.Participants, ForkedFrom: d.ForkedFrom.String,
 	}
 	if v.Participants == nil {
 		v.Participants = []string{}
 	}
-	return v
+	return v, nil
 }

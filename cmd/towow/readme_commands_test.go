@@ -345,6 +345,9 @@ func TestReadmeCommands(t *testing.T) {
 	if out := run(`make bench`); !strings.Contains(out, "events/s") {
 		t.Fatalf("make bench printed no figures:\n%s", out)
 	}
+	// The server stops first: on the same database its workers would take
+	// the demo's steps and answer them with its builtin brain.
+	s.stop(t)
 	// The Ollama line, against a stand-in on Ollama's address that has not
 	// pulled the model (Ollama's 404): a configuration error, not an
 	// outage, so the demo must still reach a terminal state on the

@@ -41,7 +41,7 @@ type LLMCall struct {
 	InputTokens  int    `json:"input_tokens,omitempty"`
 	OutputTokens int    `json:"output_tokens,omitempty"`
 	// Outcome is one of the LLMOutcome constants.
-	Outcome      string `json:"outcome"`
+	Outcome      string `json:"outcome" enum:"ok,error,timeout,breaker_open,parse_error"`
 	FallbackUsed bool   `json:"fallback_used"`
 	Error        string `json:"error,omitempty"`
 	// Reused says the answer was taken from an earlier recorded call
@@ -66,7 +66,7 @@ type LLMCall struct {
 // LLMAttempt is one attempt of an LLM call.
 type LLMAttempt struct {
 	// Outcome is one of the LLMOutcome constants.
-	Outcome   string `json:"outcome"`
+	Outcome   string `json:"outcome" enum:"ok,error,timeout,breaker_open,parse_error"`
 	Error     string `json:"error,omitempty"`
 	LatencyMS int64  `json:"latency_ms"`
 }

@@ -20,7 +20,7 @@ type Proposal struct {
 	ProposalID        string             `json:"proposal_id,omitempty"` // e.g. "prop_001"
 	DemandID          string             `json:"demand_id"`
 	Version           int                `json:"version"` // 1, 2, 3 ... (the round)
-	Type              ProposalType       `json:"type,omitempty"`
+	Type              ProposalType       `json:"type,omitempty" enum:"normal,compromise"`
 	Summary           string             `json:"summary"`
 	Objective         string             `json:"objective,omitempty"`
 	Assignments       []Assignment       `json:"assignments"`

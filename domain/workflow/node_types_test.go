@@ -3,6 +3,7 @@ package workflow
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -183,4 +184,20 @@ func nodeTypeNames() []string {
 		out = append(out, string(s.Type))
 	}
 	return out
+}
+
+// TestNodeTypeEnum: the node's type field lists exactly the node types of
+// the table, in its order, as its OpenAPI enum.
+func TestNodeTypeEnum(t *testing.T) {
+	f, ok := reflect.TypeFor[WorkflowNode]().FieldByName("Type")
+	if !ok {
+		t.Fatal("WorkflowNode has no Type")
+	}
+	var want []string
+	for _, s := range nodeSpecs {
+		want = append(want, string(s.Type))
+	}
+	if got := f.Tag.Get("enum"); got != strings.Join(want, ",") {
+		t.Fatalf("WorkflowNode.Type's enum is %q, the node types are %q", got, strings.Join(want, ","))
+	}
 }

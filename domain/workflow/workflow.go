@@ -56,7 +56,7 @@ type WorkflowNode struct {
 	// ID names the node in its workflow; a node created without one gets
 	// one derived from its decision.
 	ID    string   `json:"id" required:"false" maxLength:"80"`
-	Type  NodeType `json:"type"`
+	Type  NodeType `json:"type" enum:"task,approval,wait,http,milestone"`
 	Title string   `json:"title"`
 	// Description says what is to be done (a task's responsibility, a
 	// milestone's deliverable).
