@@ -248,7 +248,7 @@ func Call[In, Reply, Out any](ctx context.Context, c *Client, p *Prompt[In, Repl
 		if werr := c.waitOut(key, err, time.Now()); werr != nil {
 			rec.Error = shortError(err)
 			c.log.WarnContext(ctx, "llm provider unavailable; the step waits and asks again", "prompt_key", rec.PromptKey,
-				"provider", rec.Provider, "outcome", rec.Outcome, "error", rec.Error, "retry_after", werr.(*OutageError).Wait.Round(time.Millisecond))
+				"provider", rec.Provider, "outcome", rec.Outcome, "error", rec.Error, "retry_after", werr.Wait.Round(time.Millisecond))
 			if c.onCall != nil {
 				c.onCall(rec)
 			}

@@ -199,7 +199,7 @@ func (c *Client) OutageSince() time.Time { return c.outages.current() }
 // unavailable starts one. A breaker refusal waits only during an outage:
 // a breaker opened by refusals (a wrong model name, a bad request) is a
 // configuration error, and its calls fall back at once.
-func (c *Client) waitOut(key PromptKey, err error, now time.Time) error {
+func (c *Client) waitOut(key PromptKey, err error, now time.Time) *OutageError {
 	var since time.Time
 	switch {
 	case err == nil:

@@ -36,7 +36,7 @@ type Report struct {
 	Final bool `json:"final"`
 	// Status is processing, finalized, force_finalized, failed or
 	// rejected.
-	Status string `json:"status"`
+	Status string `json:"status" enum:"processing,finalized,force_finalized,failed,rejected"`
 	Root   Scores `json:"root"`
 	Tree   Scores `json:"tree"`
 	// Plan is the tree's plan: the root's completion's merged plan, else

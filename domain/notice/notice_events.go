@@ -23,7 +23,7 @@ const (
 type Posted struct {
 	NoticeID   string `json:"notice_id"`
 	Recipient  string `json:"recipient"` // "user:<id>" or "agent:<id>"
-	Kind       Kind   `json:"kind"`
+	Kind       Kind   `json:"kind" enum:"negotiation.agreed,negotiation.failed,approval.waiting,workflow.completed,workflow.failed,agent.invited,proposal.review,plan.final"`
 	Title      string `json:"title"`
 	DemandID   string `json:"demand_id,omitempty"`
 	ChannelID  string `json:"channel_id,omitempty"`
