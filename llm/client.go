@@ -45,7 +45,7 @@ type Config struct {
 	// (LLM_RECOVERY_TIMEOUT); default 30s.
 	RecoveryTimeout time.Duration
 	// Now is the clock used to measure latency; default time.Now. (The
-	// breaker's own timing uses the real clock.)
+	// breaker's own timing and the outages' use the real clock.)
 	Now func() time.Time
 	// Logger receives warnings about fallbacks and breaker state changes;
 	// default: discard.

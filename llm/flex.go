@@ -232,6 +232,9 @@ func (o *Object[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// valueType is T, for the shape check (shape.go).
+func (Object[T]) valueType() reflect.Type { return reflect.TypeFor[T]() }
+
 // MarshalJSON implements json.Marshaler: V, or null when not OK.
 func (o Object[T]) MarshalJSON() ([]byte, error) {
 	if !o.OK {
@@ -257,6 +260,9 @@ func marshalRaw(v any) ([]byte, error) {
 // by one (elements that do not decode are skipped), a single element, or
 // null. It encodes as a JSON list (null when nil).
 type List[T any] []T
+
+// elemType is T, for the shape check (shape.go).
+func (List[T]) elemType() reflect.Type { return reflect.TypeFor[T]() }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (l *List[T]) UnmarshalJSON(b []byte) error {

@@ -112,22 +112,20 @@ func checkList(raw []byte, path string, elem func(e []byte, at string) string) s
 	return ""
 }
 
-// listElem reports whether t is a List[T] (a slice type from this package
-// other than TextList), and its element type.
+// listElem reports whether t is a List[T], and T.
 func listElem(t reflect.Type) (reflect.Type, bool) {
-	if t.Kind() != reflect.Slice || t.PkgPath() != textType.PkgPath() || !strings.HasPrefix(t.Name(), "List[") {
-		return nil, false
+	if l, ok := reflect.Zero(t).Interface().(interface{ elemType() reflect.Type }); ok && t.Kind() == reflect.Slice {
+		return l.elemType(), true
 	}
-	return t.Elem(), true
+	return nil, false
 }
 
 // objectValue reports whether t is an Object[T], and T.
 func objectValue(t reflect.Type) (reflect.Type, bool) {
-	if t.Kind() != reflect.Struct || t.PkgPath() != textType.PkgPath() || !strings.HasPrefix(t.Name(), "Object[") {
-		return nil, false
+	if o, ok := reflect.Zero(t).Interface().(interface{ valueType() reflect.Type }); ok {
+		return o.valueType(), true
 	}
-	f, ok := t.FieldByName("V")
-	return f.Type, ok
+	return nil, false
 }
 
 // acceptsString reports whether a list element of type t may be written as

@@ -88,9 +88,6 @@ func TestNegotiationsThroughLLMFaults(t *testing.T) {
 // it: none fails, each waits (its steps snoozed, its deadlines moved on)
 // and then ends as it does without faults.
 func TestNegotiationsWaitOutAnOutage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 60 s outage")
-	}
 	// Windows shorter than the outage: they must be moved on by it, or
 	// the offers and the feedback of the waiting twins would be cut off.
 	rules := negotiation.DefaultRules()

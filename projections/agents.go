@@ -235,13 +235,11 @@ func AgentHistory(ctx context.Context, db DB, agentID string, before int64, limi
 		p := Participation{ChannelID: r.ChannelID, DemandID: r.DemandID, RootDemandID: r.RootDemandID,
 			Demand: r.RawInput.String, Depth: int(r.Depth.Int32), Status: r.Status.String, Rounds: int(r.RoundsTaken.Int32),
 			InvitedAt: r.InvitedAt, Cursor: r.Position, Feedback: []FeedbackView{}}
-		if len(r.Participants) > 0 {
-			var final []string
-			if err := json.Unmarshal(r.Participants, &final); err != nil {
-				return nil, fmt.Errorf("history of %q: %w", agentID, err)
-			}
-			p.InFinal = slices.Contains(final, agentID)
+		final, err := columnList[string](r.Participants, "participants")
+		if err != nil {
+			return nil, fmt.Errorf("history of %q: %w", agentID, err)
 		}
+		p.InFinal = slices.Contains(final, agentID)
 		if r.Decision.Valid {
 			conditions, err := columnList[string](r.Conditions, "conditions")
 			if err != nil {

@@ -233,18 +233,14 @@ func GetChannel(ctx context.Context, db DB, channelID string) (ChannelView, erro
 		ParentChannelID: c.ParentChannelID.String, Depth: int(c.Depth), Status: c.Status,
 		CurrentRound: int(c.CurrentRound), ProposalVersion: int(c.ProposalVersion), RoundsTaken: int(c.RoundsTaken.Int32),
 		LastPosition: c.LastPosition, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
-	if err := json.Unmarshal(c.Invited, &v.Invited); err != nil {
-		return v, fmt.Errorf("channel %q invited: %w", channelID, err)
+	if v.Invited, err = columnList[string](c.Invited, "invited"); err != nil {
+		return v, fmt.Errorf("channel %q: %w", channelID, err)
 	}
-	if len(c.Participants) > 0 {
-		if err := json.Unmarshal(c.Participants, &v.Participants); err != nil {
-			return v, fmt.Errorf("channel %q participants: %w", channelID, err)
-		}
+	if v.Participants, err = columnList[string](c.Participants, "participants"); err != nil {
+		return v, fmt.Errorf("channel %q: %w", channelID, err)
 	}
-	if len(c.OptionalParticipants) > 0 {
-		if err := json.Unmarshal(c.OptionalParticipants, &v.Optional); err != nil {
-			return v, fmt.Errorf("channel %q optional participants: %w", channelID, err)
-		}
+	if v.Optional, err = columnList[string](c.OptionalParticipants, "optional participants"); err != nil {
+		return v, fmt.Errorf("channel %q: %w", channelID, err)
 	}
 	return v, nil
 }
