@@ -5,7 +5,7 @@ SQLC          := bin/sqlc-$(SQLC_VERSION)
 TEST_PG_DIR   := .towow/testpg
 GOFILES        = $(shell git ls-files --cached --others --exclude-standard '*.go')
 
-.PHONY: all build run test check fmt vet generate generate-check postgres postgres-test browser promtool redocly bench clean
+.PHONY: all build run test check fmt vet generate generate-check postgres postgres-test browser promtool node-tools bench clean
 
 all: build
 
@@ -18,7 +18,7 @@ run: postgres build
 	./bin/towow serve
 
 ## test: gofmt, go vet, generated-code freshness, then every test on a real PostgreSQL
-test: check generate-check postgres-test browser promtool redocly build
+test: check generate-check postgres-test browser promtool node-tools build
 	@status=0; $(GO) test -count=1 ./... || status=$$?; \
 	if [ -z "$$TOWOW_TEST_DATABASE_URL" ]; then ./bin/towow db stop --data-dir $(TEST_PG_DIR) || status=1; fi; \
 	exit $$status
@@ -60,9 +60,12 @@ browser:
 promtool:
 	@./scripts/ensure-promtool.sh
 
-## redocly: Redocly's CLI for the OpenAPI lint test (npm, pinned in the script, cached in bin/)
-redocly:
+## node-tools: the third-party clients the tests run (npm, pinned in the scripts, cached in bin/):
+## Redocly's CLI, openapi-typescript with tsc, the MCP Inspector
+node-tools:
 	@./scripts/ensure-redocly.sh >/dev/null
+	@./scripts/ensure-openapi-ts.sh >/dev/null
+	@./scripts/ensure-mcp-inspector.sh >/dev/null
 
 ## bench: event store benchmark (towow bench append)
 bench: postgres build

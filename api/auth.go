@@ -225,7 +225,11 @@ func (g guard) resolve(r *http.Request) authResult {
 		}
 		p, err := g.people.VerifyBearer(ctx, token)
 		if err != nil {
-			return authResult{err: errBadCredentials{"the token is not valid: " + err.Error()}}
+			why := err.Error()
+			if !errors.Is(err, identity.ErrBadToken) { // its message says so already
+				why = "the token is not valid: " + why
+			}
+			return authResult{err: errBadCredentials{why}}
 		}
 		return authResult{principal: p}
 	}

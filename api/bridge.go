@@ -16,9 +16,13 @@ import (
 // no `event:` line (that frontend reads the name from the JSON, through
 // EventSource's onmessage, which a named event would bypass); timeline.Bridge
 // says which towow.* events give which bridge events and folds their data.
-// The message carrying an event's last frame has `id: <cursor>`, so
-// Last-Event-ID resumes as in the default format; events with no bridge
-// counterpart send nothing.
+// Every message carries an id: an event's last (often only) frame
+// `id: <cursor>`, each frame before it `id: <cursor>:<i>` (i its index,
+// from 0), so an id says how much of the event the client has: resuming
+// from `<cursor>` sends nothing of that event again, resuming from
+// `<cursor>:<i>` sends its frames after i and then goes on, so a
+// connection lost between two frames of an event loses none of them and
+// repeats none. Events with no bridge counterpart send nothing.
 
 // FormatBridge is the negotiation stream's format=bridge: the
 // prototype's SSE bridge frames (the default, "events", is every event in
@@ -34,8 +38,10 @@ type BridgeMessage struct {
 }
 
 // encodeBridge is e's bridge messages after folding it into b (none when
-// e has no bridge counterpart); the last carries e's cursor as its id.
-func encodeBridge(b *timeline.Bridge, e eventstore.RecordedEvent) ([]byte, error) {
+// e has no bridge counterpart), from its frame skip on (the client has
+// the ones before): the last carries `id: <cursor>`, each one before it
+// `id: <cursor>:<i>`.
+func encodeBridge(b *timeline.Bridge, e eventstore.RecordedEvent, skip int) ([]byte, error) {
 	p, err := e.Decode()
 	if err != nil {
 		return nil, fmt.Errorf("bridge event %d: %w", e.Position, err)
@@ -43,12 +49,17 @@ func encodeBridge(b *timeline.Bridge, e eventstore.RecordedEvent) ([]byte, error
 	frames := b.Frames(p)
 	var out []byte
 	for i, f := range frames {
+		if i < skip {
+			continue
+		}
 		data, err := json.Marshal(BridgeMessage{Event: f.Event, Data: f.Data, Timestamp: e.RecordedAt.UTC()})
 		if err != nil {
 			return nil, fmt.Errorf("encode bridge event %d: %w", e.Position, err)
 		}
 		if i == len(frames)-1 {
 			out = fmt.Appendf(out, "id: %d\n", e.Position)
+		} else {
+			out = fmt.Appendf(out, "id: %d:%d\n", e.Position, i)
 		}
 		out = fmt.Appendf(out, "data: %s\n\n", data)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/towow/towow/api"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
@@ -18,7 +19,7 @@ import (
 
 // bridgeMsg is one message of the bridge format as received.
 type bridgeMsg struct {
-	id        int64 // 0: the message has no id: line
+	id        string // "": the message has no id: line
 	raw       string
 	Event     string          `json:"event"`
 	Data      json.RawMessage `json:"data"`
@@ -26,42 +27,39 @@ type bridgeMsg struct {
 }
 
 // followBridge reads the negotiation stream in the bridge format from a
-// resume point (Last-Event-ID; 0: from the start) until n messages came.
-func (a *testAPI) followBridge(t *testing.T, demandID string, lastID int64, n int) []bridgeMsg {
+// resume point (Last-Event-ID; "": from the start) until n messages came;
+// the terminal message must come after them.
+func (a *testAPI) followBridge(t *testing.T, demandID, lastID string, n int) []bridgeMsg {
 	t.Helper()
-	sc, closeStream := a.openStream(t, demandID, "format=bridge", lastID, true, 30*time.Second)
-	defer closeStream()
+	r := a.readSSE(t, "/api/v1/events/negotiations/"+demandID+"/stream?format=bridge", testAdminToken, lastID, 30*time.Second)
 	var out []bridgeMsg
-	var cur bridgeMsg
-	for len(out) < n && sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "id: "):
-			cur.id, _ = strconv.ParseInt(line[4:], 10, 64)
-		case strings.HasPrefix(line, "data: "):
-			cur.raw = line[6:]
-			if err := json.Unmarshal([]byte(cur.raw), &cur); err != nil {
-				t.Fatalf("data %q: %v", line, err)
-			}
-		case strings.HasPrefix(line, "event:"):
-			t.Fatalf("the bridge format has no event: lines (the prototype frontend reads the name from the data): %q", line)
-		case line == "" && cur.raw != "":
-			out = append(out, cur)
-			cur = bridgeMsg{}
+	for _, f := range r.frames {
+		if f.event == api.StreamEndEventType {
+			break
 		}
+		if f.event != "" {
+			t.Fatalf("the bridge format has no event: lines but the terminal one (the prototype frontend reads the name from the data): %q", f.event)
+		}
+		m := bridgeMsg{id: f.id, raw: f.data}
+		if err := json.Unmarshal([]byte(f.data), &m); err != nil {
+			t.Fatalf("data %q: %v", f.data, err)
+		}
+		out = append(out, m)
 	}
 	if len(out) < n {
-		t.Fatalf("bridge stream ended after %d of %d messages: %v", len(out), n, sc.Err())
+		t.Fatalf("bridge stream ended after %d of %d messages", len(out), n)
 	}
-	return out
+	return out[:n]
 }
 
 // TestNegotiationStreamBridge runs a builtin-LLM negotiation and reads its
 // stream with format=bridge: the prototype frontend's frames ({event, data,
 // timestamp}) with the data fields it reads, one message per bridge
-// event of the log in order, ids on the last frame of each event; then
-// resumes with Last-Event-ID in the middle of the offers, where the
-// progress counts go on as in the unbroken stream.
+// event of the log in order, an id on every message (the event's cursor
+// on its last, <cursor>:<i> on each one before); then resumes with
+// Last-Event-ID in the middle of the offers, where the progress counts go
+// on as in the unbroken stream, and between an offer's two messages,
+// where the second comes first and nothing is lost or repeated.
 func TestNegotiationStreamBridge(t *testing.T) {
 	a := newAPI(t)
 	demandID, channelID := a.submit(t, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
@@ -73,7 +71,7 @@ func TestNegotiationStreamBridge(t *testing.T) {
 	// What the log says the bridge must send: one message per bridge event,
 	// the last of each event's messages with its cursor.
 	type wantMsg struct {
-		id    int64
+		id    string
 		event string
 		at    time.Time
 	}
@@ -87,18 +85,18 @@ func TestNegotiationStreamBridge(t *testing.T) {
 		counts[e.Type]++
 		names := bridgeTypes[e.Type]
 		for i, name := range names {
-			w := wantMsg{event: name, at: e.RecordedAt}
-			if i == len(names)-1 {
-				w.id = e.Position
+			w := wantMsg{event: name, at: e.RecordedAt, id: strconv.FormatInt(e.Position, 10)}
+			if i < len(names)-1 {
+				w.id += ":" + strconv.Itoa(i)
 			}
 			want = append(want, w)
 		}
 	}
-	got := a.followBridge(t, demandID, 0, len(want))
+	got := a.followBridge(t, demandID, "", len(want))
 	for i, m := range got {
 		w := want[i]
 		if m.Event != w.event || m.id != w.id {
-			t.Fatalf("message %d: %s id %d, want %s id %d", i, m.Event, m.id, w.event, w.id)
+			t.Fatalf("message %d: %s id %s, want %s id %s", i, m.Event, m.id, w.event, w.id)
 		}
 		var keys map[string]json.RawMessage
 		_ = json.Unmarshal([]byte(m.raw), &keys)
@@ -174,10 +172,12 @@ func TestNegotiationStreamBridge(t *testing.T) {
 		t.Errorf("root channel statuses %v", statuses)
 	}
 
-	// Resume after the id of the second progress frame: the rest, exactly.
+	// Resume after the second progress frame (an offer's last: the id is
+	// its cursor), and after the agent_response before it (the offer's
+	// first frame: <cursor>:0): the rest, exactly, each time.
 	cut := -1
 	for i, m := range got {
-		if m.Event == "negotiation_progress" && m.id > 0 {
+		if m.Event == "negotiation_progress" && !strings.Contains(m.id, ":") {
 			if cut >= 0 {
 				cut = i
 				break
@@ -185,13 +185,27 @@ func TestNegotiationStreamBridge(t *testing.T) {
 			cut = i
 		}
 	}
-	if cut < 0 || got[cut].Event != "negotiation_progress" {
-		t.Fatal("no progress frame to resume after")
+	if cut < 1 || got[cut].Event != "negotiation_progress" || got[cut-1].Event != "agent_response" || got[cut-1].id != got[cut].id+":0" {
+		t.Fatal("no offer's two frames to resume after")
 	}
-	rest := a.followBridge(t, demandID, got[cut].id, len(got)-cut-1)
-	for i, m := range rest {
-		if m.raw != got[cut+1+i].raw || m.id != got[cut+1+i].id {
-			t.Fatalf("resumed message %d:\n got %d %s\nwant %d %s", i, m.id, m.raw, got[cut+1+i].id, got[cut+1+i].raw)
+	for _, from := range []int{cut, cut - 1} {
+		rest := a.followBridge(t, demandID, got[from].id, len(got)-from-1)
+		for i, m := range rest {
+			if m.raw != got[from+1+i].raw || m.id != got[from+1+i].id {
+				t.Fatalf("resumed after %s, message %d:\n got %s %s\nwant %s %s", got[from].id, i, m.id, m.raw, got[from+1+i].id, got[from+1+i].raw)
+			}
+		}
+	}
+	// An id that is no cursor nor a frame's is refused.
+	for _, bad := range []string{"12:x", "12:-1", "0:0", "x"} {
+		req, _ := http.NewRequest(http.MethodGet, a.url+"/api/v1/events/negotiations/"+demandID+"/stream?format=bridge", nil)
+		req.Header.Set("Last-Event-ID", bad)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := readProblem(resp); resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("Last-Event-ID %q: %d %+v", bad, resp.StatusCode, p)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strings"
 	"time"
 
@@ -63,9 +62,6 @@ func (r *workflowReader) canvasView(ctx context.Context, w *workflow.Workflow, c
 }
 
 func (h *workflowHandlers) registerCanvas(api huma.API) {
-	// The acknowledgement is no operation's body: register its schema so
-	// that clients generated from the document know it.
-	api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[CanvasAck](), true, "")
 	if h.workflows.reads != nil {
 		h.registerCanvasView(api)
 	}

@@ -26,7 +26,7 @@ type NegotiationBranch struct {
 	DemandID string `json:"demand_id"`
 	RawInput string `json:"raw_input"`
 	// Status is processing, finalized, force_finalized, failed or rejected.
-	Status string `json:"status" doc:"processing, finalized, force_finalized, failed or rejected"`
+	Status string `json:"status" enum:"processing,finalized,force_finalized,failed,rejected"`
 	Rounds int    `json:"rounds" doc:"rounds the root channel took"`
 	// Participants are the agents the tree's plan assigns, once each (as
 	// the demands list counts them).

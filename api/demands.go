@@ -32,7 +32,7 @@ type SubmitDemandOutput struct {
 	Body struct {
 		DemandID  string `json:"demand_id" example:"d-3f9a1c2b4d5e"`
 		ChannelID string `json:"channel_id" example:"collab-3f9a1c2b4d5e"`
-		Status    string `json:"status" example:"processing" doc:"always processing: the negotiation has started"`
+		Status    string `json:"status" enum:"processing" doc:"always processing: the negotiation has started"`
 		Cursor    int64  `json:"cursor" doc:"global position of the submission event: pass it as min_cursor (or Last-Event-ID) to read from there"`
 	}
 }

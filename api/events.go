@@ -80,25 +80,55 @@ func (in *ListEventsInput) filter() eventstore.Filter {
 // (what EventSource sends on reconnect) or the last_event_id query
 // parameter for clients that cannot set headers.
 type StreamInput struct {
-	LastEventID   string `header:"Last-Event-ID" doc:"resume right after this cursor"`
-	LastEventIDQS int64  `query:"last_event_id" minimum:"0" doc:"same as Last-Event-ID, for clients that cannot set headers"`
+	LastEventID   string `header:"Last-Event-ID" doc:"resume right after this message's id: a cursor, or <cursor>:<i> (frame i, from 0, of an event the bridge format writes as several messages: that event's later frames come first)"`
+	LastEventIDQS int64  `query:"last_event_id" minimum:"0" doc:"same as Last-Event-ID for a whole event's cursor, for clients that cannot set headers"`
 }
 
-func (in StreamInput) after() (int64, error) {
-	if h := strings.TrimSpace(in.LastEventID); h != "" {
-		n, err := strconv.ParseInt(h, 10, 64)
-		if err != nil || n < 0 {
-			return 0, huma.Error400BadRequest(fmt.Sprintf("Last-Event-ID %q is not a cursor", h))
-		}
-		return n, nil
+// streamResume is where a stream resumes: right after the cursor after,
+// and, when the client has only the first frames of the event at partOf
+// (one the bridge format writes as several messages), without those.
+type streamResume struct {
+	after  int64
+	partOf int64 // the event partly received (0: none)
+	frames int   // how many of its first frames the client has
+}
+
+// resume reads the resume point. An id `<cursor>:<i>` is frame i of the
+// event at cursor, whose later frames the client lacks: the stream
+// resumes before that event, without its frames up to i.
+func (in StreamInput) resume() (streamResume, error) {
+	h := strings.TrimSpace(in.LastEventID)
+	if h == "" {
+		return streamResume{after: in.LastEventIDQS}, nil
 	}
-	return in.LastEventIDQS, nil
+	cursor, frame, partial := strings.Cut(h, ":")
+	n, err := strconv.ParseInt(cursor, 10, 64)
+	if err != nil || n < 0 {
+		return streamResume{}, huma.Error400BadRequest(fmt.Sprintf("Last-Event-ID %q is not a cursor", h))
+	}
+	if !partial {
+		return streamResume{after: n}, nil
+	}
+	i, err := strconv.Atoi(frame)
+	if err != nil || i < 0 || n < 1 {
+		return streamResume{}, huma.Error400BadRequest(fmt.Sprintf("Last-Event-ID %q is not a cursor or <cursor>:<frame>", h))
+	}
+	return streamResume{after: n - 1, partOf: n, frames: i + 1}, nil
+}
+
+// after is the cursor to resume after; for a frame of an event written as
+// several messages (which only the bridge format sends), the one before
+// that event, so nothing of it is lost.
+func (in StreamInput) after() (int64, error) {
+	r, err := in.resume()
+	return r.after, err
 }
 
 // NegotiationStreamInput follows one negotiation tree.
 type NegotiationStreamInput struct {
 	DemandID string `path:"demand_id" doc:"the root demand" example:"d-3f9a1c2b4d5e"`
 	Format   string `query:"format" enum:"events,bridge" default:"events" doc:"events: every event as an Event; bridge: the prototype frontend's SSE bridge frames ({event, data, timestamp}) for a frontend written against it"`
+	FollowInput
 	StreamInput
 }
 
@@ -108,6 +138,12 @@ type AllStreamInput struct {
 	TypePrefix string   `query:"type_prefix"`
 	StreamInput
 }
+
+// negotiationStreamDescription documents the negotiation stream: its
+// messages, their ids, resuming, its end and the bridge format.
+const negotiationStreamDescription = "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\n" +
+	"The stream ends with the tree: once its root demand and every sub-negotiation have ended (finalized, force-finalized or failed), it sends what the log holds up to then (the rest of the commit that ended it included), then one terminal message `id: <cursor>`, `event: towow.stream.end`, `data: <StreamEnd>` (`{demand_id, status, reason?, cursor}`: how the root ended, and the stream's position, which is the message's id), and closes. A client that connects or resumes after the end gets the history after its resume point and the terminal message at once; resuming from the terminal message's id gives only it again. With `follow=true` there is no terminal message: the stream stays open and follows the tree's log (e.g. the events of the workflow its agreement became) as long as the client stays.\n\n" +
+	"With `format=bridge`, the stream speaks the prototype frontend's SSE bridge instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. Every message carries an id: an event's last message `id: <cursor>`, each message before it (an event written as several) `id: <cursor>:<i>`, i its index from 0. Resuming with Last-Event-ID `<cursor>` sends nothing of that event again; with `<cursor>:<i>`, that event's messages after i come first, so a connection lost between two messages of an event loses none and repeats none. The terminal message is the same `event: towow.stream.end` in both formats."
 
 func (h *eventHandlers) registerEvents(api huma.API) {
 	huma.Register(api, huma.Operation{
@@ -137,14 +173,14 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 
 	huma.Register(api, huma.Operation{
 		OperationID: "negotiation-stream",
-		Responses:   sseResponses(),
+		Responses:   sseResponses(api, eventFrame, bridgeFrame, endFrame),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/negotiations/{demand_id}/stream",
 		Summary:     "Server-sent events of one negotiation tree (sub-negotiations included)",
-		Description: "Each message is `id: <cursor>`, `event: <event type>` and `data: <Event>`; a comment line keeps the connection alive every 15 s. Reconnect with Last-Event-ID (or ?last_event_id=) to continue right after the last event received: no gap, no duplicate.\n\nWith `format=bridge`, the stream speaks the prototype frontend's SSE bridge instead: each message is `data: <BridgeMessage>` (`{event, data, timestamp}`, no `event:` line), named channel_created, channel_status, agent_response, agent_feedback, negotiation_progress (`progress`: offers received / agents asked, \"3/5\"), proposal_sent, subnet_created, channel_completed or channel_failed; an offer gives agent_response then negotiation_progress, events with no bridge counterpart give nothing. The message that ends an event's frames carries `id: <cursor>`, so Last-Event-ID resumes the same way.",
+		Description: negotiationStreamDescription,
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *NegotiationStreamInput) (*huma.StreamResponse, error) {
-		after, err := in.after()
+		from, err := in.resume()
 		if err != nil {
 			return nil, err
 		}
@@ -155,26 +191,29 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 		if v == 0 {
 			return nil, notFound(fmt.Sprintf("no demand %s", in.DemandID))
 		}
-		f := eventstore.Filter{CorrelationID: in.DemandID}
+		spec := streamSpec{from: from, filter: eventstore.Filter{CorrelationID: in.DemandID}}
 		if in.Format == FormatBridge {
-			b, err := h.bridgeAt(ctx, in.DemandID, after)
-			if err != nil {
+			if spec.bridge, err = h.bridgeAt(ctx, in.DemandID, from.after); err != nil {
 				return nil, problem(err)
 			}
-			return h.streams.streamWith(after, f, "", b), nil
 		}
-		return h.streams.stream(after, f), nil
+		if !in.Follow {
+			if spec.end, err = treeEndAt(ctx, h.events, in.DemandID, from.after); err != nil {
+				return nil, problem(err)
+			}
+		}
+		return h.streams.open(spec), nil
 	})
 
 	huma.Register(api, huma.Operation{
 		OperationID: "event-stream",
-		Responses:   sseResponses(),
+		Responses:   sseResponses(api, eventFrame),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/stream",
 		Summary:     "Server-sent events of every negotiation, optionally filtered by type",
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *AllStreamInput) (*huma.StreamResponse, error) {
-		after, err := in.after()
+		from, err := in.resume()
 		if err != nil {
 			return nil, err
 		}
@@ -182,6 +221,6 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 		for _, t := range in.Type {
 			f.Types = append(f.Types, event.EventType(t))
 		}
-		return h.streams.stream(after, f), nil
+		return h.streams.open(streamSpec{from: from, filter: f}), nil
 	})
 }

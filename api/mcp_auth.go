@@ -31,13 +31,23 @@ import (
 //     Streamable HTTP handler refuses a session used by anyone but its
 //     creator, and Extra["token"] is the caller's bearer token, with which
 //     the tools call the API as that caller (mcpserver.TokenInfoKey);
-//   - any other request is a problem+json 401 (TOWOW_AUTH_001) saying what
-//     to send, with WWW-Authenticate: Bearer resource_metadata="<base>
-//     /.well-known/oauth-protected-resource<path>" (RFC 9728 §5.1);
+//   - any other request is a problem+json 401 (TOWOW_AUTH_001) whose
+//     detail says what to send; its WWW-Authenticate challenge carries the
+//     same text as error_description, so a client that shows no body
+//     still shows the person why. With an OpenID Connect issuer the
+//     challenge also points at the resource's metadata (resource_metadata=
+//     "<base>/.well-known/oauth-protected-resource<path>", RFC 9728),
+//     where a client that implements MCP's authorization finds the issuer
+//     to sign in with. In local mode (and when no one signs in) there is
+//     no authorization server: the challenge points nowhere, as a client
+//     sent to sign in would only reach a dead end;
 //   - that metadata document (also at /.well-known/oauth-protected-resource)
-//     names the resource and the issuer to sign in with (none in local
-//     mode: there is no authorization server, tokens come from `towow
-//     token`).
+//     names the resource and the issuer (none in local mode: tokens come
+//     from `towow token`);
+//   - in local mode the OAuth endpoints a client falls back to when no
+//     authorization server is named (/register, /authorize, /token at the
+//     root) answer 404 saying what to send instead, so a client that tries
+//     to sign in anyway shows it to the person.
 
 // wellKnownResource is the RFC 9728 metadata path prefix.
 const wellKnownResource = "/.well-known/oauth-protected-resource"
@@ -54,6 +64,13 @@ const unknownExpiry = time.Hour
 // with the person's name.
 var oauthScopes = []string{"openid", "profile", "email"}
 
+// mcpRealm is the realm of a protected resource's challenge.
+const mcpRealm = "ToWow"
+
+// fallbackOAuthEndpoints are the endpoints an OAuth client uses at the
+// server's root when no authorization server is named.
+var fallbackOAuthEndpoints = []string{"/register", "/authorize", "/token"}
+
 // mountResource registers m as a protected resource: its handler behind
 // the bearer check, and its metadata.
 func (s *Server) mountResource(mux *http.ServeMux, m Mount) {
@@ -67,6 +84,34 @@ func (s *Server) mountResource(mux *http.ServeMux, m Mount) {
 	if _, pattern := mux.Handler(probe); pattern != wellKnownResource {
 		mux.Handle(wellKnownResource, meta)
 	}
+	if s.oidc() != nil {
+		return
+	}
+	for _, p := range fallbackOAuthEndpoints {
+		probe := &http.Request{Method: http.MethodPost, Host: "x", URL: &url.URL{Path: p}}
+		if _, pattern := mux.Handler(probe); pattern == "" {
+			mux.Handle(p, s.noAuthorizationServer(path))
+		}
+	}
+}
+
+// noAuthorizationServer answers an OAuth endpoint in local mode: there is
+// no authorization server; the resource at path takes a bearer token.
+func (s *Server) noAuthorizationServer(path string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeReadableProblem(w, newProblem(http.StatusNotFound, CodeNotFound,
+			"there is no OAuth sign-in on this server: "+path+" needs "+s.whatToSend()))
+	})
+}
+
+// writeReadableProblem writes p as writeProblem does, its text as written
+// (a client that shows the body raw shows "<token>", not "\u003ctoken\u003e").
+func writeReadableProblem(w http.ResponseWriter, p *Problem) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(p.Status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(p)
 }
 
 // protect admits a user's or the operator's bearer token to next, with
@@ -189,17 +234,44 @@ func (s *Server) oidc() *identity.OIDCConfig {
 	return s.People.OIDC()
 }
 
-// writeResourceUnauthorized writes a protected resource's 401: the
-// challenge pointing at its metadata (with error="invalid_token" when a
-// token came and is not valid), and a problem whose detail is why, then
-// what to send.
+// writeResourceUnauthorized writes a protected resource's 401: a problem
+// whose detail is why, then what to send, and the Bearer challenge with
+// the realm, error="invalid_token" when a token came and is not valid, the
+// detail as error_description and, with an identity provider, the
+// resource's metadata (none in local mode: there is no authorization
+// server to send a client to).
 func (s *Server) writeResourceUnauthorized(w http.ResponseWriter, r *http.Request, path string, invalid bool, why string) {
-	c := `Bearer resource_metadata="` + baseURL(r) + wellKnownResource + path + `"`
-	if invalid {
-		c += `, error="invalid_token"`
+	detail := why + path + " needs " + s.whatToSend()
+	params := []string{`realm="` + mcpRealm + `"`}
+	if s.oidc() != nil {
+		params = append(params, `resource_metadata="`+baseURL(r)+wellKnownResource+path+`"`)
 	}
-	w.Header().Set("WWW-Authenticate", c)
-	writeProblem(w, newProblem(http.StatusUnauthorized, CodeUnauthorized, why+path+" needs "+s.whatToSend()))
+	if invalid {
+		params = append(params, `error="invalid_token"`)
+	}
+	params = append(params, `error_description="`+quotable(detail)+`"`)
+	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
+	writeReadableProblem(w, newProblem(http.StatusUnauthorized, CodeUnauthorized, detail))
+}
+
+// quotable is s as an error_description may carry it inside a quoted
+// string (RFC 6750: printable ASCII but " and \): a quote becomes ', a
+// backslash /, anything else outside printable ASCII (a control character,
+// a letter beyond ASCII) a space or ?.
+func quotable(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '"':
+			return '\''
+		case r == '\\':
+			return '/'
+		case r < 0x20 || r == 0x7f:
+			return ' '
+		case r > 0x7e:
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // whatToSend says which bearer tokens a protected resource takes.

@@ -6,6 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -118,17 +119,43 @@ func TestMCPAuthLocal(t *testing.T) {
 		t.Fatalf("the admin's caller: %+v", c)
 	}
 
-	challenge := `Bearer resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`
-	for _, tc := range []struct{ name, token, challenge string }{
-		{"no token", "", challenge},
-		{"not a token", "not-a-token-0123456789", challenge + `, error="invalid_token"`},
-		{"an unknown agent token", negotiation.AgentTokenPrefix + "0123456789", challenge + `, error="invalid_token"`},
+	// The challenge names no metadata (there is no authorization server to
+	// send a client to) and says what the problem says, in the realm.
+	for _, tc := range []struct {
+		name, token string
+		invalid     bool
+	}{
+		{"no token", "", false},
+		{"not a token", "not-a-token-0123456789", true},
+		{"an unknown agent token", negotiation.AgentTokenPrefix + "0123456789", true},
 	} {
 		resp := mcpPost(t, base, tc.token, nil)
+		header := resp.Header.Get("WWW-Authenticate")
 		p := readProblem(resp)
-		if resp.StatusCode != 401 || p.Code != api.CodeUnauthorized || resp.Header.Get("WWW-Authenticate") != tc.challenge ||
+		if resp.StatusCode != 401 || p.Code != api.CodeUnauthorized ||
 			!strings.Contains(p.Detail, "towow token --user NAME") || !strings.Contains(p.Detail, "admin token") {
-			t.Errorf("%s: %d %q %+v", tc.name, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), p)
+			t.Errorf("%s: %d %+v", tc.name, resp.StatusCode, p)
+		}
+		want := map[string]string{"realm": "ToWow", "error_description": p.Detail}
+		if tc.invalid {
+			want["error"] = "invalid_token"
+		}
+		if got := bearerChallenge(t, header); !maps.Equal(got, want) {
+			t.Errorf("%s: WWW-Authenticate %q: %v, want %v", tc.name, header, got, want)
+		}
+	}
+	// The OAuth endpoints a client falls back to say the same: no one signs
+	// in here, send a token.
+	for _, path := range []string{"/register", "/authorize", "/token"} {
+		req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(`{"client_name":"an MCP client"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := readProblem(resp); resp.StatusCode != 404 || p.Code != api.CodeNotFound ||
+			!strings.Contains(p.Detail, "no OAuth sign-in") || !strings.Contains(p.Detail, "towow token --user NAME") {
+			t.Errorf("POST %s: %d %+v", path, resp.StatusCode, p)
 		}
 	}
 
@@ -143,19 +170,10 @@ func TestMCPAuthLocal(t *testing.T) {
 	if got := mcpJSON(mcpMetadata(t, base+"/.well-known/oauth-protected-resource/mcp", "https")); !strings.Contains(got, `"resource":"`+https+`/mcp"`) {
 		t.Errorf("behind a TLS proxy: %s", got)
 	}
-	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", nil)
-	req.Header.Set("X-Forwarded-Proto", "https")
+	// A preflight of a browser client.
+	req, _ := http.NewRequest(http.MethodOptions, base+"/.well-known/oauth-protected-resource/mcp", nil)
 	resp, err := (&http.Client{Transport: plainTransport}).Do(req)
 	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if got := resp.Header.Get("WWW-Authenticate"); got != `Bearer resource_metadata="`+https+`/.well-known/oauth-protected-resource/mcp"` {
-		t.Errorf("the challenge behind a TLS proxy: %q", got)
-	}
-	// A preflight of a browser client.
-	req, _ = http.NewRequest(http.MethodOptions, base+"/.well-known/oauth-protected-resource/mcp", nil)
-	if resp, err = (&http.Client{Transport: plainTransport}).Do(req); err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
@@ -196,9 +214,50 @@ func TestMCPAuthIssuer(t *testing.T) {
 		t.Errorf("metadata %s, want %s", got, want)
 	}
 
-	resp := mcpPost(t, base, "", nil)
-	if p := readProblem(resp); resp.StatusCode != 401 || !strings.Contains(p.Detail, hs.URL) || !strings.Contains(p.Detail, "towow-api") {
-		t.Errorf("no token: %d %+v", resp.StatusCode, p)
+	// A 401 points at the metadata (https behind a proxy that ended TLS)
+	// and says to bring the issuer's ID token.
+	https := strings.Replace(base, "http://", "https://", 1)
+	for _, tc := range []struct {
+		name, token, proto, metadata string
+		invalid                      bool
+	}{
+		{"no token", "", "", base, false},
+		{"not a token", "not-a-token-0123456789", "", base, true},
+		{"behind a TLS proxy", "", "https", https, false},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{}`))
+		if tc.token != "" {
+			req.Header.Set("Authorization", "Bearer "+tc.token)
+		}
+		if tc.proto != "" {
+			req.Header.Set("X-Forwarded-Proto", tc.proto)
+		}
+		resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := resp.Header.Get("WWW-Authenticate")
+		p := readProblem(resp)
+		if resp.StatusCode != 401 || !strings.Contains(p.Detail, hs.URL) || !strings.Contains(p.Detail, "towow-api") {
+			t.Errorf("%s: %d %+v", tc.name, resp.StatusCode, p)
+		}
+		want := map[string]string{"realm": "ToWow", "resource_metadata": tc.metadata + "/.well-known/oauth-protected-resource/mcp",
+			"error_description": p.Detail}
+		if tc.invalid {
+			want["error"] = "invalid_token"
+		}
+		if got := bearerChallenge(t, header); !maps.Equal(got, want) {
+			t.Errorf("%s: WWW-Authenticate %q: %v, want %v", tc.name, header, got, want)
+		}
+	}
+	// The issuer signs people in: the fallback endpoints are not ToWow's.
+	req, _ := http.NewRequest(http.MethodPost, base+"/register", strings.NewReader(`{}`))
+	resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := readProblem(resp); resp.StatusCode != 404 || strings.Contains(p.Detail, "OAuth sign-in") {
+		t.Errorf("POST /register with an issuer: %d %+v", resp.StatusCode, p)
 	}
 
 	for _, exp := range []time.Time{time.Now().Add(time.Hour), time.Now().Add(-30 * time.Second)} {
@@ -212,5 +271,55 @@ func TestMCPAuthIssuer(t *testing.T) {
 		if c.UserID != "user:42@"+host || c.Token != tok || c.Expiration.Unix() != exp.Unix() {
 			t.Errorf("the caller: %+v", c)
 		}
+	}
+}
+
+// bearerChallenge is the auth-params of a Bearer challenge (RFC 6750),
+// each a quoted string whose text is printable ASCII without " or \.
+func bearerChallenge(t *testing.T, header string) map[string]string {
+	t.Helper()
+	rest, ok := strings.CutPrefix(header, "Bearer ")
+	if !ok {
+		t.Fatalf("not a Bearer challenge: %q", header)
+	}
+	params := map[string]string{}
+	for rest != "" {
+		name, after, ok := strings.Cut(rest, `="`)
+		if !ok {
+			t.Fatalf("challenge %q: no quoted value after %q", header, rest)
+		}
+		value, tail, ok := strings.Cut(after, `"`)
+		if !ok {
+			t.Fatalf("challenge %q: unterminated %s", header, name)
+		}
+		for _, r := range value {
+			if r < 0x20 || r > 0x7e || r == '\\' {
+				t.Errorf("challenge %q: %s holds %q", header, name, r)
+			}
+		}
+		params[name] = value
+		rest = strings.TrimPrefix(tail, ", ")
+	}
+	return params
+}
+
+// TestMCPChallengeQuoting: a reason that quotes something still makes a
+// well-formed challenge: its description is the reason with ' for ".
+func TestMCPChallengeQuoting(t *testing.T) {
+	base := mcpProtectedServer(t, testPeople)
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{}`))
+	req.Header.Set("Authorization", "Basic YWxpY2U6c2VjcmV0")
+	resp, err := (&http.Client{Transport: plainTransport}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := resp.Header.Get("WWW-Authenticate")
+	p := readProblem(resp)
+	if resp.StatusCode != 401 || !strings.Contains(p.Detail, `"Bearer <token>"`) {
+		t.Fatalf("%d %+v", resp.StatusCode, p)
+	}
+	got := bearerChallenge(t, header)
+	if want := strings.ReplaceAll(p.Detail, `"`, "'"); got["error_description"] != want || got["error"] != "invalid_token" {
+		t.Errorf("WWW-Authenticate %q: %v, want the description %q", header, got, want)
 	}
 }

@@ -124,7 +124,7 @@ func (h *noticeHandlers) registerNotices(api huma.API) {
 		return out, nil
 	})
 	huma.Register(api, huma.Operation{
-		OperationID: "notice-stream", Responses: sseResponses(), Method: http.MethodGet, Path: "/api/v1/notices/stream",
+		OperationID: "notice-stream", Responses: sseResponses(api, eventFrame), Method: http.MethodGet, Path: "/api/v1/notices/stream",
 		Summary: "The caller's notices live (server-sent events, each a towow.notice.posted event; resume with Last-Event-ID)",
 		Tags:    []string{"notices", "events"},
 	}, func(ctx context.Context, in *NoticeStreamInput) (*huma.StreamResponse, error) {

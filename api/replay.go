@@ -23,7 +23,7 @@ const maxReplayGap = 30 * time.Second
 func (h *eventHandlers) registerReplay(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "replay-negotiation",
-		Responses:   sseResponses(),
+		Responses:   sseResponses(api, eventFrame),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/negotiations/{demand_id}/replay",
 		Summary:     "Re-emit a stored negotiation as server-sent events with its original relative timing",

@@ -27,6 +27,10 @@ type sseWriter struct {
 	fail    context.CancelFunc // ends the stream after a failed write
 	client  string             // echo exclusion: what this client caused goes out as an ack
 	bridge  *timeline.Bridge   // the bridge format (bridge.go): frames folded for this client
+	// partOf is the event of which the client, resuming, already has the
+	// first received frames (0: none): those are not sent again.
+	partOf   int64
+	received int
 
 	mu     sync.Mutex
 	closed bool
@@ -75,11 +79,20 @@ func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent)
 	return err
 }
 
-// frame is e's SSE message for this client: the shared frame, or an
-// acknowledgement when the client caused e itself.
+// frame is e's SSE messages for this client: the shared frame, or an
+// acknowledgement when the client caused e itself, or the bridge format's
+// frames; without the frames the client already has when it resumed from
+// one of e's frames.
 func (sw *sseWriter) frame(e eventstore.RecordedEvent) ([]byte, error) {
+	skip := 0
+	if sw.partOf != 0 && e.Position == sw.partOf {
+		skip, sw.partOf = sw.received, 0
+	}
 	if sw.bridge != nil {
-		return encodeBridge(sw.bridge, e)
+		return encodeBridge(sw.bridge, e, skip)
+	}
+	if skip > 0 { // the event's one frame was received
+		return nil, nil
 	}
 	if sw.client != "" {
 		if ack, ok := echoOf(e, sw.client); ok {
@@ -87,6 +100,13 @@ func (sw *sseWriter) frame(e eventstore.RecordedEvent) ([]byte, error) {
 		}
 	}
 	return sw.frames.frame(e)
+}
+
+// write writes one message (the terminal frame) and flushes it.
+func (sw *sseWriter) write(frame []byte) error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	return sw.writeLocked(frame)
 }
 
 // comment writes an SSE comment line.

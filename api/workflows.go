@@ -10,7 +10,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/towow/towow/domain/workflow"
-	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/projections"
 )
@@ -218,6 +217,7 @@ type ConversationOutput struct {
 type WorkflowStreamInput struct {
 	WorkflowID string `path:"workflow_id" maxLength:"80"`
 	ClientID   string `query:"client_id" maxLength:"80" doc:"this client (canvas tab): what it changed itself comes back as towow.canvas.ack, not as the change (echo exclusion)"`
+	FollowInput
 	StreamInput
 }
 
@@ -339,22 +339,13 @@ func (h *workflowHandlers) registerWorkflows(api huma.API) {
 
 	huma.Register(api, huma.Operation{
 		OperationID: "workflow-stream",
-		Responses:   sseResponses(),
+		Responses:   sseResponses(api, eventFrame, ackFrame, endFrame),
 		Method:      http.MethodGet,
 		Path:        "/api/v1/events/workflows/{workflow_id}/stream",
 		Summary:     "Server-sent events of one workflow: decisions, changes, node execution, the conversation",
-		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID. With `client_id`, an event that client caused itself (a change or decision it sent, a message it wrote) comes as `event: towow.canvas.ack` whose data is a CanvasAck (components/schemas/CanvasAck: the event's cursor, id, type, decision and the workflow's version after it), under the same `id:`, so resuming keeps its guarantees; every other event comes as it is. The conversation agent's changes carry no client id: every client gets them.",
+		Description: "As the negotiation stream: `id: <cursor>`, resume with Last-Event-ID. With `client_id`, an event that client caused itself (a change or decision it sent, a message it wrote) comes as `event: towow.canvas.ack` whose data is a CanvasAck (components/schemas/CanvasAck: the event's cursor, id, type, decision and the workflow's version after it), under the same `id:`, so resuming keeps its guarantees; every other event comes as it is. The conversation agent's changes carry no client id: every client gets them.\n\nThe stream ends with the workflow: once it completed, failed or was cancelled, the stream sends what the log holds up to then (the rest of that commit included), then one terminal message `id: <cursor>`, `event: towow.stream.end`, `data: <StreamEnd>` (`{workflow_id, status, cursor}`), and closes; a client that connects or resumes after the end gets the history after its resume point and the terminal message at once. With `follow=true` there is no terminal message and the stream stays open: what comes after the end (the conversation, refused decisions) keeps coming.",
 		Tags:        []string{"events", "workflows"},
-	}, func(ctx context.Context, in *WorkflowStreamInput) (*huma.StreamResponse, error) {
-		after, err := in.after()
-		if err != nil {
-			return nil, err
-		}
-		if err := h.workflows.workflowExists(ctx, in.WorkflowID); err != nil {
-			return nil, err
-		}
-		return h.streams.streamFor(after, eventstore.Filter{StreamID: workflow.WorkflowStream(in.WorkflowID)}, in.ClientID), nil
-	})
+	}, h.workflowStream)
 }
 
 // registerWorkflowViews registers the reads of the workflows read model:

@@ -410,6 +410,10 @@ var (
 	tsKey      = []byte(`"timestamp":"`)
 )
 
+// streamEndEvent is the `event:` name of the API's terminal frame: a
+// negotiation's stream sends it once the tree has ended, then closes.
+const streamEndEvent = "towow.stream.end"
+
 // line handles one line of the stream read at now; done reports that
 // the client's stop condition was met.
 func (c *sseClient) line(line []byte, now time.Time) (done bool, err error) {
@@ -424,6 +428,9 @@ func (c *sseClient) line(line []byte, now time.Time) (done bool, err error) {
 			return false, fmt.Errorf("bad id line %q", line)
 		}
 	case bytes.HasPrefix(line, dataPrefix):
+		if c.evType == streamEndEvent { // what the stream follows has ended: nothing comes after it
+			return true, nil
+		}
 		ts, err := c.stamps.recordedAt(c.id, line)
 		if err != nil {
 			return false, err

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -42,7 +43,21 @@ type Agent struct {
 	Mode    string       `json:"mode" jsonschema:"twin or external"`
 	Active  bool         `json:"active"`
 	Profile AgentProfile `json:"profile"`
-	Stats   any          `json:"stats,omitempty" jsonschema:"participation statistics: invitations, offers, feedback, final participations"`
+	Stats   AgentStats   `json:"stats" jsonschema:"participation statistics: invitations, offers, feedback, final participations"`
+}
+
+// AgentStats counts an agent's participation.
+type AgentStats struct {
+	Invitations         int        `json:"invitations" jsonschema:"channels the agent was invited to"`
+	OffersParticipate   int        `json:"offers_participate"`
+	OffersConditional   int        `json:"offers_conditional"`
+	OffersDecline       int        `json:"offers_decline"`
+	FeedbackAccept      int        `json:"feedback_accept"`
+	FeedbackNegotiate   int        `json:"feedback_negotiate"`
+	FeedbackWithdraw    int        `json:"feedback_withdraw"`
+	FeedbackTimedOut    int        `json:"feedback_timed_out" jsonschema:"feedback the round's timeout settled (counted as accept)"`
+	FinalParticipations int        `json:"final_participations" jsonschema:"times the agent was in a final proposal"`
+	LastInvitedAt       *time.Time `json:"last_invited_at,omitempty"`
 }
 
 // AgentProfile is what an agent's profile says about it.
@@ -61,7 +76,7 @@ type AgentProfile struct {
 const defaultAgentPage = 50
 
 func addAgentTools(s *mcp.Server, c *client) {
-	mcp.AddTool(s, &mcp.Tool{Name: "list_agents", Title: "List agents",
+	addTool(s, &mcp.Tool{Name: "list_agents", Title: "List agents",
 		Description: "List the agent directory (digital twins of real people and external agents) with their " +
 			"profiles and participation statistics, filtered by active, mode, tag and location; page with cursor.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -76,7 +91,7 @@ func addAgentTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "search_agents", Title: "Search agents",
+	addTool(s, &mcp.Tool{Name: "search_agents", Title: "Search agents",
 		Description: "Find agents whose id, name or profile summary contains the query (case-insensitive), " +
 			"optionally with a tag and a city.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -100,9 +115,6 @@ func (c *client) agents(ctx context.Context, q url.Values, limit int) (AgentsOut
 	q.Set("limit", strconv.Itoa(limit))
 	var out AgentsOutput
 	err := c.call(ctx, http.MethodGet, "/api/v1/agents", q, "", nil, &out)
-	if out.Agents == nil {
-		out.Agents = []Agent{}
-	}
 	return out, err
 }
 

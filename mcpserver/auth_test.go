@@ -42,11 +42,12 @@ func postMCP(t *testing.T, tw *towow, token, sid, body string) (*http.Response, 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
 // TestMCPSignIn: /mcp takes a user's bearer token or the admin token and
-// nothing else; a refusal says what to send and points at the protected
-// resource metadata (RFC 9728), which names the resource.
+// nothing else; a refusal says what to send, in its body and in its
+// challenge (local mode: a challenge that points at no metadata, as there
+// is no authorization server); the protected resource metadata (RFC 9728)
+// names the resource.
 func TestMCPSignIn(t *testing.T) {
 	tw := startTowow(t)
-	metadataURL := tw.url + "/.well-known/oauth-protected-resource/mcp"
 
 	// An external agent, for its token.
 	var bulk struct{ Tokens map[string]string }
@@ -65,14 +66,12 @@ func TestMCPSignIn(t *testing.T) {
 		name, token, cookie string
 		status              int
 		code                string
-		challenge           string // the WWW-Authenticate (401 only)
+		invalid             bool // a 401 for a token that is not valid (error="invalid_token")
 	}{
-		{name: "no token", status: 401, code: "TOWOW_AUTH_001", challenge: `Bearer resource_metadata="` + metadataURL + `"`},
-		{name: "the console's session", cookie: session, status: 401, code: "TOWOW_AUTH_001", challenge: `Bearer resource_metadata="` + metadataURL + `"`},
-		{name: "a forged user token", token: forged, status: 401, code: "TOWOW_AUTH_001",
-			challenge: `Bearer resource_metadata="` + metadataURL + `", error="invalid_token"`},
-		{name: "not a token", token: "wrong-token-0123456789", status: 401, code: "TOWOW_AUTH_001",
-			challenge: `Bearer resource_metadata="` + metadataURL + `", error="invalid_token"`},
+		{name: "no token", status: 401, code: "TOWOW_AUTH_001"},
+		{name: "the console's session", cookie: session, status: 401, code: "TOWOW_AUTH_001"},
+		{name: "a forged user token", token: forged, status: 401, code: "TOWOW_AUTH_001", invalid: true},
+		{name: "not a token", token: "wrong-token-0123456789", status: 401, code: "TOWOW_AUTH_001", invalid: true},
 		{name: "an agent token", token: bulk.Tokens["user_agent_ext1"], status: 403, code: "TOWOW_AUTH_002"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,8 +94,18 @@ func TestMCPSignIn(t *testing.T) {
 			if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/problem+json" || p.Code != tc.code {
 				t.Fatalf("%d %s %+v, want %d %s", resp.StatusCode, resp.Header.Get("Content-Type"), p, tc.status, tc.code)
 			}
-			if got := resp.Header.Get("WWW-Authenticate"); got != tc.challenge {
-				t.Errorf("WWW-Authenticate %q, want %q", got, tc.challenge)
+			// The challenge: the realm, the error for a bad token, the
+			// detail as its description (a " in it as ').
+			challenge := ""
+			if tc.status == 401 {
+				challenge = `Bearer realm="ToWow", `
+				if tc.invalid {
+					challenge += `error="invalid_token", `
+				}
+				challenge += `error_description="` + strings.ReplaceAll(p.Detail, `"`, "'") + `"`
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); got != challenge {
+				t.Errorf("WWW-Authenticate %q, want %q", got, challenge)
 			}
 			// What to send: a person's token (local mode: towow token) or
 			// the admin token; an agent is told to pass its token to the

@@ -2,10 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,16 +28,17 @@ type InboxOutput struct {
 
 // Task is one thing an external agent should answer.
 type Task struct {
-	Kind       string `json:"kind" jsonschema:"offer: submit_offer; feedback: submit_feedback on this round's proposal; task: complete_workflow_task"`
-	ChannelID  string `json:"channel_id"`
-	DemandID   string `json:"demand_id"`
-	Demand     string `json:"demand,omitempty" jsonschema:"the demand's text"`
-	Reason     string `json:"reason,omitempty" jsonschema:"offer: why the agent was chosen"`
-	Round      int    `json:"round,omitempty" jsonschema:"feedback: the round to name in submit_feedback"`
-	Proposal   any    `json:"proposal,omitempty" jsonschema:"feedback: the proposal under review"`
-	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"task: the workflow"`
-	NodeID     string `json:"node_id,omitempty" jsonschema:"task: the node to report on"`
-	Node       any    `json:"node,omitempty" jsonschema:"task: the workflow node (title, role, description, due)"`
+	Kind      string `json:"kind" jsonschema:"offer: submit_offer; feedback: submit_feedback on this round's proposal; task: complete_workflow_task"`
+	ChannelID string `json:"channel_id"`
+	DemandID  string `json:"demand_id"`
+	Demand    string `json:"demand,omitempty" jsonschema:"the demand's text"`
+	Reason    string `json:"reason,omitempty" jsonschema:"offer: why the agent was chosen"`
+	Round     int    `json:"round,omitempty" jsonschema:"feedback: the round to name in submit_feedback"`
+	// Proposal and Node are the API's own values (the domain's types).
+	Proposal   *negotiation.Proposal  `json:"proposal,omitempty" jsonschema:"feedback: the proposal under review"`
+	WorkflowID string                 `json:"workflow_id,omitempty" jsonschema:"task: the workflow"`
+	NodeID     string                 `json:"node_id,omitempty" jsonschema:"task: the node to report on"`
+	Node       *workflow.WorkflowNode `json:"node,omitempty" jsonschema:"task: the workflow node (title, role, description, due)"`
 }
 
 // OfferInput is submit_offer's input: the agent's token, the channel and
@@ -85,28 +84,24 @@ type TaskReportOutput struct {
 }
 
 func addExternalTools(s *mcp.Server, c *client) {
-	mcp.AddTool(s, &mcp.Tool{Name: "agent_inbox", Title: "An external agent's inbox",
+	addTool(s, &mcp.Tool{Name: "agent_inbox", Title: "An external agent's inbox",
 		Description: "What an external agent is asked for now: offers to submit (submit_offer), proposals to " +
 			"answer (submit_feedback) and running workflow tasks to report on (complete_workflow_task).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in AgentTokenInput) (*mcp.CallToolResult, InboxOutput, error) {
 			var out InboxOutput
 			err := c.call(ctx, http.MethodGet, "/api/v1/agent/inbox", nil, in.AgentToken, nil, &out)
-			if out.Tasks == nil {
-				out.Tasks = []Task{}
-			}
 			for i, t := range out.Tasks {
-				if n, ok := t.Node.(map[string]any); ok {
-					out.Tasks[i].NodeID, _ = n["id"].(string)
+				if t.Node != nil {
+					out.Tasks[i].NodeID = t.Node.ID
 				}
 			}
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "submit_offer", Title: "Submit an external agent's offer",
+	addTool(s, &mcp.Tool{Name: "submit_offer", Title: "Submit an external agent's offer",
 		Description: "An external agent answers its invitation to a channel: participate (with its contribution), " +
-			"decline (with a reason) or conditional (with conditions).",
-		InputSchema: inputSchema[OfferInput]("contribution")},
+			"decline (with a reason) or conditional (with conditions)."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in OfferInput) (*mcp.CallToolResult, AnswerOutput, error) {
 			var out AnswerOutput
 			if err := checkID("channel_id", in.ChannelID); err != nil {
@@ -116,10 +111,9 @@ func addExternalTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "submit_feedback", Title: "Submit an external agent's feedback",
+	addTool(s, &mcp.Tool{Name: "submit_feedback", Title: "Submit an external agent's feedback",
 		Description: "An external agent answers the proposal of a round: accept, negotiate (with what should " +
-			"change, and optionally proposed_changes: field, value, reason) or withdraw.",
-		InputSchema: inputSchema[FeedbackInput]("reasoning")},
+			"change, and optionally proposed_changes: field, value, reason) or withdraw."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in FeedbackInput) (*mcp.CallToolResult, AnswerOutput, error) {
 			var out AnswerOutput
 			if err := checkID("channel_id", in.ChannelID); err != nil {
@@ -133,10 +127,10 @@ func addExternalTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "complete_workflow_task", Title: "Report on a workflow task",
+	addTool(s, &mcp.Tool{Name: "complete_workflow_task", Title: "Report on a workflow task",
 		Description: "An external agent reports on its running workflow task (from its inbox): done with a " +
 			"summary of what was done, or a problem with why it could not be done.",
-		InputSchema: inputSchema[TaskReportInput]("status", "summary")},
+		InputSchema: taskReportSchema()},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in TaskReportInput) (*mcp.CallToolResult, TaskReportOutput, error) {
 			var out TaskReportOutput
 			if err := checkID("workflow_id", in.WorkflowID); err != nil {
@@ -155,21 +149,11 @@ func addExternalTools(s *mcp.Server, c *client) {
 		})
 }
 
-// inputSchema is T's JSON schema with the named properties optional, at
-// any depth: the domain's answers mark them optional for the API with
-// huma's required:"false", which the schema inference does not read.
-func inputSchema[T any](optional ...string) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: input schema: %v", err)) // the types are fixed: a programming error
-	}
-	var relax func(s *jsonschema.Schema)
-	relax = func(s *jsonschema.Schema) {
-		s.Required = slices.DeleteFunc(s.Required, func(name string) bool { return slices.Contains(optional, name) })
-		for _, p := range s.Properties {
-			relax(p)
-		}
-	}
-	relax(s)
+// taskReportSchema is complete_workflow_task's input schema: its status
+// may be left out (done).
+func taskReportSchema() *jsonschema.Schema {
+	s := schemaFor[TaskReportInput]()
+	optional(s, "status")
+	s.Properties["status"].Description = "done (the default) or problem"
 	return s
 }

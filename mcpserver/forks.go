@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/towow/towow/domain/negotiation"
@@ -42,30 +43,67 @@ type CompareInput struct {
 
 // CompareOutput is two negotiations side by side.
 type CompareOutput struct {
-	Left     Branch `json:"left"`
-	Right    Branch `json:"right"`
-	PlanDiff any    `json:"plan_diff" jsonschema:"from left to right: assignments added, removed and changed, gaps closed and opened"`
-	SamePlan bool   `json:"same_plan" jsonschema:"both plans assign the same agents on the same terms and leave the same gaps"`
+	Left     Branch               `json:"left"`
+	Right    Branch               `json:"right"`
+	PlanDiff negotiation.PlanDiff `json:"plan_diff" jsonschema:"from left to right: assignments added, removed and changed, gaps closed and opened"`
+	SamePlan bool                 `json:"same_plan" jsonschema:"both plans assign the same agents on the same terms and leave the same gaps"`
 }
 
 // Branch is one side of a comparison.
 type Branch struct {
-	DemandID     string   `json:"demand_id"`
-	RawInput     string   `json:"raw_input"`
-	Status       string   `json:"status" jsonschema:"processing, finalized, force_finalized, failed or rejected"`
-	Rounds       int      `json:"rounds"`
-	Participants []string `json:"participants,omitempty"`
-	Plan         any      `json:"plan,omitempty"`
-	Quality      any      `json:"quality,omitempty" jsonschema:"need coverage, padding, relevance, stability, welfare, ..."`
-	LLM          any      `json:"llm,omitempty" jsonschema:"LLM calls spent and reused"`
+	DemandID     string                `json:"demand_id"`
+	RawInput     string                `json:"raw_input"`
+	Status       string                `json:"status" jsonschema:"processing, finalized, force_finalized, failed or rejected"`
+	Rounds       int                   `json:"rounds"`
+	Participants []string              `json:"participants" jsonschema:"the agents the plan assigns, once each"`
+	Plan         *negotiation.Proposal `json:"plan,omitempty" jsonschema:"the tree's plan: the merged plan (what sub-negotiations added included), else the root's final proposal; absent without one"`
+	Quality      Quality               `json:"quality" jsonschema:"need coverage, padding, relevance, stability, welfare, ..."`
+	LLM          LLMCost               `json:"llm" jsonschema:"LLM calls spent and reused"`
+}
+
+// Quality is a negotiation's quality as the API scores it: its root
+// channel alone and the whole tree (sub-negotiations merged in).
+type Quality struct {
+	DemandID string `json:"demand_id"`
+	Final    bool   `json:"final" jsonschema:"false while the negotiation runs: the scores are those so far"`
+	Status   string `json:"status" jsonschema:"processing, finalized, force_finalized, failed or rejected"`
+	Root     Scores `json:"root" jsonschema:"the root channel alone"`
+	Tree     Scores `json:"tree" jsonschema:"the whole tree: the user's needs filled by the tree's plan"`
+}
+
+// Scores are the measures of a plan against its needs.
+type Scores struct {
+	Needs              int     `json:"needs" jsonschema:"how many needs"`
+	Places             int     `json:"places" jsonschema:"how many people the needs ask for"`
+	Assignees          int     `json:"assignees" jsonschema:"the plan's assignments"`
+	NeedCoverage       float64 `json:"need_coverage" jsonschema:"the share of places filled, 0-1"`
+	Padding            int     `json:"padding" jsonschema:"assignees beyond a need's count or serving no need"`
+	Relevance          float64 `json:"relevance" jsonschema:"the share of assignees whose profile carries a tag of the need they serve"`
+	Rounds             int     `json:"rounds" jsonschema:"the rounds the agreement took"`
+	FinalAcceptRate    float64 `json:"final_accept_rate" jsonschema:"the accept rate of the last evaluated round"`
+	Stability          float64 `json:"stability" jsonschema:"the share of assignees who accepted in the last round with no open conditions"`
+	WelfareUtilitarian float64 `json:"welfare_utilitarian" jsonschema:"the arithmetic mean of the assignees' fit, 0-1"`
+	WelfareNash        float64 `json:"welfare_nash" jsonschema:"the geometric mean of the assignees' fit, 0-1"`
+	NoAnswers          float64 `json:"no_answers" jsonschema:"the share of answers where the model failed and a fallback stood in"`
+	LLM                LLMCost `json:"llm" jsonschema:"what the model calls cost"`
+	TimeToAgreementMS  int64   `json:"time_to_agreement_ms" jsonschema:"from the submission to the agreement, in milliseconds; 0 without one"`
+}
+
+// LLMCost counts the model calls of a negotiation.
+type LLMCost struct {
+	Calls        int `json:"calls" jsonschema:"calls made to the provider"`
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	Fallbacks    int `json:"fallbacks" jsonschema:"calls whose answer was the prompt's fallback"`
+	Reused       int `json:"reused" jsonschema:"answers reused from an earlier recorded call with the same input"`
 }
 
 func addForkTools(s *mcp.Server, c *client) {
-	mcp.AddTool(s, &mcp.Tool{Name: "fork_negotiation", Title: "Fork a negotiation (what if)",
+	addTool(s, &mcp.Tool{Name: "fork_negotiation", Title: "Fork a negotiation (what if)",
 		Description: "What if: fork a root negotiation after a cursor of its history with one change (none, " +
 			"remove_agent, add_agent, replace_offer, replace_feedback, change_rule, change_demand). The fork is " +
 			"a new negotiation: wait_for_outcome on its demand_id, then compare_negotiations with fork_id.",
-		InputSchema: inputSchema[ForkInput]("contribution", "reasoning")},
+		InputSchema: forkSchema()},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in ForkInput) (*mcp.CallToolResult, ForkOutput, error) {
 			var out ForkOutput
 			if err := checkID("demand_id", in.DemandID); err != nil {
@@ -76,7 +114,7 @@ func addForkTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "compare_negotiations", Title: "Compare two negotiations",
+	addTool(s, &mcp.Tool{Name: "compare_negotiations", Title: "Compare two negotiations",
 		Description: "Two negotiations side by side: outcome, rounds, participants, plans and the plan's diff, " +
 			"quality and LLM cost. Give fork_id for a fork beside its original, or left and right for any two.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -96,4 +134,27 @@ func addForkTools(s *mcp.Server, c *client) {
 			}
 			return nil, out, errors.New("give fork_id, or both left and right")
 		})
+}
+
+// forkChangeText is what each field of a fork's change is (which change
+// types need it comes from negotiation.ForkChangeFields).
+var forkChangeText = map[string]string{
+	"agent_id": "the agent removed or added, or whose offer or feedback is replaced",
+	"offer":    "the agent's offer instead of what it would have said",
+	"feedback": "the agent's feedback on the proposal out at the fork point instead of what it would have said",
+	"rules":    "the rules that change (the others stay)",
+	"text":     "the demand's text in the fork",
+}
+
+// forkSchema is fork_negotiation's input schema: the change's type an
+// enum, and each of its fields described with the change types that need
+// it.
+func forkSchema() *jsonschema.Schema {
+	s := schemaFor[ForkInput]()
+	change := s.Properties["change"]
+	change.Properties["type"].Enum = enumOf(negotiation.ForkChangeTypes)
+	change.Properties["type"].Description = "what the fork changes; the fields each type needs: " +
+		variantsSummary(negotiation.ForkChangeTypes, negotiation.ForkChangeFields)
+	describeVariants(change, "type", negotiation.ForkChangeTypes, negotiation.ForkChangeFields, forkChangeText)
+	return s
 }

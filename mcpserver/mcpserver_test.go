@@ -362,7 +362,12 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 		{"agent_inbox", map[string]any{"agent_token": "not-a-real-token"}, "TOWOW_AUTH_001"},
 		{"agent_inbox", map[string]any{"agent_token": ""}, "TOWOW_AUTH_002"}, // the session's own token (the admin's) is not an agent's,
 		{"submit_offer", map[string]any{"agent_token": "not-a-real-token", "channel_id": sub.ChannelID, "decision": "participate", "contribution": "x"}, "TOWOW_AUTH_001"},
-		{"submit_offer", map[string]any{"agent_token": bulk.Tokens["user_agent_ext1"], "channel_id": sub.ChannelID, "decision": "maybe"}, "TOWOW_REQUEST_001"},
+		// A decision the schema does not list is refused before the API; one
+		// it lists but with a contribution over the API's limit, by the API.
+		{"submit_offer", map[string]any{"agent_token": bulk.Tokens["user_agent_ext1"], "channel_id": sub.ChannelID, "decision": "maybe"},
+			"decision: enum: maybe does not equal any of: [participate decline conditional]"},
+		{"submit_offer", map[string]any{"agent_token": bulk.Tokens["user_agent_ext1"], "channel_id": sub.ChannelID, "decision": "participate",
+			"contribution": strings.Repeat("很", 2001)}, "TOWOW_REQUEST_001"},
 		{"submit_demand", map[string]any{"text": ""}, "TOWOW_"},
 		{"get_negotiation", map[string]any{"demand_id": "d-000000000000"}, "TOWOW_NOT_FOUND"},
 		{"wait_for_outcome", map[string]any{"demand_id": "d-000000000000", "timeout_seconds": 5}, "TOWOW_NOT_FOUND"},

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/towow/towow/domain/negotiation"
 )
 
 // The negotiation tools: submit, read, wait.
@@ -37,29 +39,31 @@ type DemandInput struct {
 // Negotiation is a demand as the read model has it: status, outcome,
 // final proposal and sub-negotiations.
 type Negotiation struct {
-	DemandID        string           `json:"demand_id"`
-	UserID          string           `json:"user_id"`
-	RawInput        string           `json:"raw_input" jsonschema:"the demand's text"`
-	Status          string           `json:"status" jsonschema:"processing, completed or failed"`
-	Outcome         string           `json:"outcome,omitempty" jsonschema:"finalized, force_finalized or failed (the channel's end), or the failure reason"`
-	ErrorCode       string           `json:"error_code,omitempty" jsonschema:"the TOWOW_* code of a failure"`
-	ChannelID       string           `json:"channel_id,omitempty"`
-	RoundsTaken     int              `json:"rounds_taken,omitempty"`
-	Understanding   any              `json:"understanding,omitempty" jsonschema:"how the coordinator understood the demand: summary, tags, needs"`
-	FinalProposal   any              `json:"final_proposal,omitempty" jsonschema:"the agreed plan: assignments (role, agent, responsibility), gaps, timeline"`
-	SubNegotiations []SubNegotiation `json:"sub_negotiations,omitempty" jsonschema:"the negotiations its gaps spawned"`
-	LastPosition    int64            `json:"last_position" jsonschema:"cursor of the last event folded into this view"`
-	UpdatedAt       string           `json:"updated_at,omitempty"`
+	DemandID    string `json:"demand_id"`
+	UserID      string `json:"user_id"`
+	RawInput    string `json:"raw_input" jsonschema:"the demand's text"`
+	Status      string `json:"status" jsonschema:"processing, completed or failed"`
+	Outcome     string `json:"outcome,omitempty" jsonschema:"finalized, force_finalized or failed (the channel's end), or the failure reason"`
+	ErrorCode   string `json:"error_code,omitempty" jsonschema:"the TOWOW_* code of a failure"`
+	ChannelID   string `json:"channel_id,omitempty"`
+	RoundsTaken int    `json:"rounds_taken,omitempty"`
+	// Understanding and FinalProposal are the API's own values (the
+	// domain's types).
+	Understanding   *negotiation.DemandUnderstood `json:"understanding,omitempty" jsonschema:"how the coordinator understood the demand: summary, tags, needs"`
+	FinalProposal   *negotiation.Proposal         `json:"final_proposal,omitempty" jsonschema:"the agreed plan: assignments (role, agent, responsibility), gaps, timeline"`
+	SubNegotiations []SubNegotiation              `json:"sub_negotiations" jsonschema:"the negotiations its gaps spawned"`
+	LastPosition    int64                         `json:"last_position" jsonschema:"cursor of the last event folded into this view"`
+	UpdatedAt       string                        `json:"updated_at,omitempty"`
 }
 
 // SubNegotiation is a sub-demand a gap spawned.
 type SubNegotiation struct {
-	DemandID      string `json:"demand_id"`
-	RawInput      string `json:"raw_input"`
-	Status        string `json:"status"`
-	Outcome       string `json:"outcome,omitempty"`
-	ChannelID     string `json:"channel_id,omitempty"`
-	FinalProposal any    `json:"final_proposal,omitempty"`
+	DemandID      string                `json:"demand_id"`
+	RawInput      string                `json:"raw_input"`
+	Status        string                `json:"status" jsonschema:"processing, completed or failed"`
+	Outcome       string                `json:"outcome,omitempty"`
+	ChannelID     string                `json:"channel_id,omitempty"`
+	FinalProposal *negotiation.Proposal `json:"final_proposal,omitempty" jsonschema:"the plan it ended with"`
 }
 
 // WaitInput is wait_for_outcome's input.
@@ -84,7 +88,7 @@ const (
 )
 
 func addNegotiationTools(s *mcp.Server, c *client) {
-	mcp.AddTool(s, &mcp.Tool{Name: "submit_demand", Title: "Submit a demand",
+	addTool(s, &mcp.Tool{Name: "submit_demand", Title: "Submit a demand",
 		Description: "Submit a demand in natural language (Chinese or English). ToWow understands it, picks " +
 			"candidate agents and negotiates with them over up to five rounds; this returns at once with the " +
 			"demand id. Follow it with wait_for_outcome."},
@@ -98,7 +102,7 @@ func addNegotiationTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "get_negotiation", Title: "Get a negotiation",
+	addTool(s, &mcp.Tool{Name: "get_negotiation", Title: "Get a negotiation",
 		Description: "A negotiation as it stands: status (processing, completed, failed), outcome, rounds, " +
 			"the coordinator's understanding, the final proposal and the sub-negotiations.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -107,7 +111,7 @@ func addNegotiationTools(s *mcp.Server, c *client) {
 			return nil, n, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "wait_for_outcome", Title: "Wait for a negotiation's outcome",
+	addTool(s, &mcp.Tool{Name: "wait_for_outcome", Title: "Wait for a negotiation's outcome",
 		Description: "Wait until a negotiation ends, at most timeout_seconds (default 120, at most 600). " +
 			"Returns done=true with the outcome and the negotiation, or done=false with the status while it " +
 			"is still running (call again to keep waiting).",

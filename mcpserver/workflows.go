@@ -188,7 +188,7 @@ const (
 )
 
 func addWorkflowTools(s *mcp.Server, c *client) {
-	mcp.AddTool(s, &mcp.Tool{Name: "get_workflow", Title: "Get a workflow (the plan to carry out)",
+	addTool(s, &mcp.Tool{Name: "get_workflow", Title: "Get a workflow (the plan to carry out)",
 		Description: "The workflow a negotiation's agreement became, by workflow_id or by the negotiation's demand_id: " +
 			"its status and version, and its steps in the order they can run, each with title, type (task, approval, " +
 			"wait, http, milestone), status (pending, running, completed, failed, skipped), who does it, what it waits " +
@@ -202,7 +202,7 @@ func addWorkflowTools(s *mcp.Server, c *client) {
 			return nil, c.plan(ctx, w), nil
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "decide_workflow", Title: "Decide on a workflow",
+	addTool(s, &mcp.Tool{Name: "decide_workflow", Title: "Decide on a workflow",
 		Description: "Send a decision on a workflow through the Coordinator, based on its current version " +
 			"(get_workflow's version): create_node (payload.node: type, title, …; after/before: node_ids), update_node " +
 			"(node_id, changes), delete_node (node_id), connect and disconnect (from, to), move_node (node_id, position), " +
@@ -215,7 +215,7 @@ func addWorkflowTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "send_workflow_message", Title: "Talk to the workflow's conversation agent",
+	addTool(s, &mcp.Tool{Name: "send_workflow_message", Title: "Talk to the workflow's conversation agent",
 		Description: "Say something about a workflow to its conversation agent (\"add a rehearsal before the event\", " +
 			"\"why did the venue task fail?\", \"run it\"): it looks at the plan and may change it with decisions (each " +
 			"through the Coordinator, as decide_workflow's), then replies. Waits up to wait_seconds (default 30) for the " +
@@ -226,7 +226,7 @@ func addWorkflowTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "get_workflow_messages", Title: "Read a workflow's conversation",
+	addTool(s, &mcp.Tool{Name: "get_workflow_messages", Title: "Read a workflow's conversation",
 		Description: "The conversation about a workflow: each message, the conversation agent's steps and its reply " +
 			"(the last limit turns, default 20). With message_id: that turn only, waiting up to wait_seconds for its reply.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
@@ -235,7 +235,7 @@ func addWorkflowTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "list_pending_approvals", Title: "List the approvals waiting for you",
+	addTool(s, &mcp.Tool{Name: "list_pending_approvals", Title: "List the approvals waiting for you",
 		Description: "The approval steps of running workflows that wait for your answer (you are their approver: the " +
 			"one a step names, else the negotiation's owner). An approval step is listed once it runs, after the steps " +
 			"before it. Answer each with answer_approval.",
@@ -245,7 +245,7 @@ func addWorkflowTools(s *mcp.Server, c *client) {
 			return nil, out, err
 		})
 
-	mcp.AddTool(s, &mcp.Tool{Name: "answer_approval", Title: "Approve or reject an approval step",
+	addTool(s, &mcp.Tool{Name: "answer_approval", Title: "Approve or reject an approval step",
 		Description: "Answer a running approval step (list_pending_approvals): approved=true completes it and the " +
 			"workflow goes on; approved=false rejects it, which fails the step and the workflow. Only its approver may " +
 			"answer (anyone else: TOWOW_WORKFLOW_007); a step that is not running: TOWOW_WORKFLOW_002."},
@@ -351,7 +351,7 @@ func (c *client) plan(ctx context.Context, w apiWorkflow) WorkflowPlan {
 	names := c.agentNames(ctx, w.Participants)
 	name := func(agentID string) string { return cmp.Or(names[agentID], agentID) }
 	p := WorkflowPlan{WorkflowID: w.WorkflowID, DemandID: w.DemandID, Title: w.Title, Status: w.Status, Version: w.Version,
-		Owner: w.UserID, Participants: []Participant{}, Steps: []PlanStep{}}
+		Owner: w.UserID}
 	for _, id := range w.Participants {
 		p.Participants = append(p.Participants, Participant{AgentID: id, Name: name(id)})
 	}
@@ -376,7 +376,7 @@ func (c *client) plan(ctx context.Context, w apiWorkflow) WorkflowPlan {
 	for _, id := range order {
 		n := byID[id]
 		st := PlanStep{NodeID: n.ID, Title: n.Title, Type: string(n.Type), Status: n.Status, Description: n.Description,
-			Due: n.Due, After: []string{}}
+			Due: n.Due}
 		for _, e := range w.Edges {
 			if e.To == n.ID {
 				st.After = append(st.After, e.From)
@@ -529,9 +529,6 @@ func (c *client) decide(ctx context.Context, in DecideInput) (DecideOutput, erro
 		return DecideOutput{}, err
 	}
 	out.DecisionID, out.Version, out.Corrections, out.Repeated, out.Cursor = ans.DecisionID, ans.Version, ans.Corrections, ans.Repeated, ans.Cursor
-	if out.Corrections == nil {
-		out.Corrections = []workflow.Correction{}
-	}
 	// The workflow after it (the API reads its own writes); the decision
 	// stands even when this read fails.
 	if w, err := c.workflow(ctx, in.WorkflowID); err == nil {
@@ -576,7 +573,7 @@ func (c *client) sendMessage(ctx context.Context, in MessageInput) (MessageOutpu
 	}
 	out.ChatTurn = t
 	if out.Text == "" { // not read back yet: the message as sent
-		out.Text, out.Steps = in.Text, []ChatStep{}
+		out.Text = in.Text
 	}
 	out.Waited = secondsSince(start)
 	return out, nil
@@ -584,7 +581,7 @@ func (c *client) sendMessage(ctx context.Context, in MessageInput) (MessageOutpu
 
 // messages reads a workflow's conversation, or one turn of it.
 func (c *client) messages(ctx context.Context, in MessagesInput) (MessagesOutput, error) {
-	out := MessagesOutput{WorkflowID: in.WorkflowID, Turns: []ChatTurn{}}
+	out := MessagesOutput{WorkflowID: in.WorkflowID}
 	if in.WaitSeconds < 0 || time.Duration(in.WaitSeconds)*time.Second > maxReplyWait {
 		return out, fmt.Errorf("wait_seconds must be between 0 and %d (got %d)", int(maxReplyWait.Seconds()), in.WaitSeconds)
 	}
@@ -648,7 +645,7 @@ func (c *client) turns(ctx context.Context, workflowID string) ([]apiTurn, error
 
 // chatTurn is a turn as the tools show it.
 func chatTurn(t apiTurn) ChatTurn {
-	out := ChatTurn{Text: t.Text, UserID: t.UserID, SentAt: t.SentAt, Done: t.Done, Reply: t.Reply, Question: t.Question, Steps: []ChatStep{}}
+	out := ChatTurn{Text: t.Text, UserID: t.UserID, SentAt: t.SentAt, Done: t.Done, Reply: t.Reply, Question: t.Question}
 	for _, s := range t.Steps {
 		out.Steps = append(out.Steps, ChatStep{Thought: s.Action.Thought, Action: s.Action.Tool, Observation: s.Observation, Rejected: s.Rejected})
 	}
@@ -688,7 +685,7 @@ func (c *client) awaitTurn(ctx context.Context, workflowID, messageID string, wa
 // pendingApprovals lists the approvals waiting for the caller, with the
 // title of each one's workflow.
 func (c *client) pendingApprovals(ctx context.Context) (ApprovalsOutput, error) {
-	out := ApprovalsOutput{Approvals: []PendingApproval{}}
+	var out ApprovalsOutput
 	var ans struct {
 		Approvals []struct {
 			WorkflowID string                `json:"workflow_id"`
@@ -714,54 +711,52 @@ func (c *client) pendingApprovals(ctx context.Context) (ApprovalsOutput, error) 
 	return out, nil
 }
 
-// decideSchema is decide_workflow's input schema: the decision types and
-// node types as enums, each payload field described, and the node's id and
-// position optional (the API draws them).
+// decidePayloadText is what each payload field of a decision is (which
+// decision types need it comes from workflow.DecisionPayloads).
+var decidePayloadText = map[string]string{
+	"node_id":  "the step's node_id",
+	"node":     "the new step",
+	"after":    "node_ids of the steps the new one runs after",
+	"before":   "node_ids of the steps that run after the new one",
+	"changes":  "the fields to set (the others stay as they are)",
+	"from":     "the step that runs first (node_id)",
+	"to":       "the step that runs after from (node_id)",
+	"position": "the step's place on the canvas",
+	"reason":   "why",
+}
+
+// decideSchema is decide_workflow's input schema, one flat object (a
+// client may refuse a union at the root): the decision types and node
+// types as enums, each payload field described with the decision types
+// that need it (workflow.DecisionPayloads), and the node's fields.
 func decideSchema() *jsonschema.Schema {
-	s := inputSchema[DecideInput]("id", "position")
-	var types, nodeTypes []any
-	for _, t := range workflow.DecisionTypes {
-		types = append(types, string(t))
-	}
-	for _, t := range workflow.NodeTypes {
-		nodeTypes = append(nodeTypes, string(t))
-	}
-	s.Properties["decision_type"].Enum = types
+	s := schemaFor[DecideInput]()
+	dt := s.Properties["decision_type"]
+	dt.Enum = enumOf(workflow.DecisionTypes)
+	dt.Description += " (" + variantsSummary(workflow.DecisionTypes, workflow.DecisionPayloads) + ")"
 	payload := s.Properties["payload"]
+	describeVariants(payload, "", workflow.DecisionTypes, workflow.DecisionPayloads, decidePayloadText)
 	node := payload.Properties["node"]
-	node.Properties["type"].Enum = nodeTypes
-	for _, d := range []struct {
-		s    *jsonschema.Schema
-		name string
-		text string
-	}{
-		{payload, "node_id", "update_node, delete_node, move_node: the step's node_id"},
-		{payload, "node", "create_node: the new step"},
-		{payload, "after", "create_node: node_ids of the steps the new one runs after"},
-		{payload, "before", "create_node: node_ids of the steps that run after the new one"},
-		{payload, "changes", "update_node: the fields to set (the others stay as they are)"},
-		{payload, "from", "connect, disconnect: the step that runs first (node_id)"},
-		{payload, "to", "connect, disconnect: the step that runs after from (node_id)"},
-		{payload, "position", "move_node: the step's place on the canvas"},
-		{payload, "reason", "cancel_workflow: why"},
-		{node, "id", "leave it out: one is drawn (the answer's node_id)"},
-		{node, "type", "task (an agent's part: assignee_id), approval (approver answers with answer_approval), wait (until wait_until), http (POSTs body to url), milestone (done when everything before it is)"},
-		{node, "title", "what the step is, e.g. 确认预算"},
-		{node, "description", "what is to be done"},
-		{node, "assignee_id", "task only: the agent doing it, one of get_workflow's participants"},
-		{node, "role", "task: the agent's role"},
-		{node, "due", "when it is due, as free text (e.g. 第一周)"},
-		{node, "wait_until", "wait only: when it ends (RFC 3339)"},
-		{node, "url", "http only: the URL to POST to (its host must be on the server's allow list)"},
-		{node, "body", "http: the JSON body, string values"},
-		{node, "timeout_seconds", "how long one attempt may take (default: the type's)"},
-		{node, "max_attempts", "http: how often it is tried (default 3, at most 10)"},
-		{node, "approver", "approval only: the user who answers it (default: the negotiation's owner)"},
-		{node, "sub_channel_id", "leave it out (set on a task that came from a sub-negotiation)"},
-		{node, "position", "leave it out: the step is placed beside the steps it follows"},
+	node.Properties["type"].Enum = enumOf(workflow.NodeTypes)
+	for name, text := range map[string]string{
+		"id":              "leave it out: one is drawn (the answer's node_id)",
+		"type":            "task (an agent's part: assignee_id), approval (approver answers with answer_approval), wait (until wait_until), http (POSTs body to url), milestone (done when everything before it is)",
+		"title":           "what the step is, e.g. 确认预算",
+		"description":     "what is to be done",
+		"assignee_id":     "task only: the agent doing it, one of get_workflow's participants",
+		"role":            "task: the agent's role",
+		"due":             "when it is due, as free text (e.g. 第一周)",
+		"wait_until":      "wait only: when it ends (RFC 3339)",
+		"url":             "http only: the URL to POST to (its host must be on the server's allow list)",
+		"body":            "http: the JSON body, string values",
+		"timeout_seconds": "how long one attempt may take (default: the type's)",
+		"max_attempts":    "http: how often it is tried (default 3, at most 10)",
+		"approver":        "approval only: the user who answers it (default: the negotiation's owner)",
+		"sub_channel_id":  "leave it out (set on a task that came from a sub-negotiation)",
+		"position":        "leave it out: the step is placed beside the steps it follows",
 	} {
-		if p := d.s.Properties[d.name]; p != nil {
-			p.Description = d.text
+		if p := node.Properties[name]; p != nil {
+			p.Description = text
 		}
 	}
 	return s

@@ -211,7 +211,7 @@ type Participation struct {
 	RootDemandID string         `json:"root_demand_id"`
 	Demand       string         `json:"demand,omitempty" doc:"the demand's text"`
 	Depth        int            `json:"depth"`
-	Status       string         `json:"status" doc:"the channel's status now"`
+	Status       string         `json:"status" enum:"created,broadcasting,collecting,aggregating,proposal_sent,negotiating,finalized,force_finalized,failed" doc:"the channel's status now"`
 	Rounds       int            `json:"rounds,omitempty" doc:"rounds taken, once finalized"`
 	InFinal      bool           `json:"in_final" doc:"the agent is in the final proposal"`
 	InvitedAt    time.Time      `json:"invited_at"`

@@ -170,7 +170,7 @@ type ChannelView struct {
 	RootDemandID    string    `json:"root_demand_id"`
 	ParentChannelID string    `json:"parent_channel_id,omitempty"`
 	Depth           int       `json:"depth"`
-	Status          string    `json:"status"`
+	Status          string    `json:"status" enum:"created,broadcasting,collecting,aggregating,proposal_sent,negotiating,finalized,force_finalized,failed"`
 	Invited         []string  `json:"invited"`
 	CurrentRound    int       `json:"current_round"`
 	ProposalVersion int       `json:"proposal_version" doc:"version of the latest proposal distributed (0: none yet)"`

@@ -63,7 +63,8 @@ func readmeCommands(t *testing.T) []string {
 var notRunHere = map[string]string{
 	"make run":  "runs `towow serve` on the embedded database: every server test starts that (startServer), TestServeEmbeddedDatabase on the embedded cluster",
 	"make test": "what CI runs (.ci/run)",
-	`TOWOW_LLM=anthropic ANTHROPIC_API_KEY=sk-ant-... bin/towow demo "..."`: "needs an Anthropic key and network; provider selection is covered by TestCommandErrors and the llm tests",
+	`TOWOW_LLM=anthropic ANTHROPIC_API_KEY=sk-ant-... bin/towow demo "..."`:                                                                  "needs an Anthropic key and network; provider selection is covered by TestCommandErrors and the llm tests",
+	"bin/mcp-inspector-2.12.0/node_modules/.bin/mcp-inspector --cli --strict --method tools/list -e DATABASE_URL=postgres://… bin/towow mcp": "TestInspectorStrict (mcpserver) runs it, over stdio and over /mcp, on a test database",
 }
 
 // assignment is a documented shell assignment from a command's output,

@@ -23,6 +23,12 @@ const (
 	ChannelStatusFailed         ChannelStatus = "failed"
 )
 
+// ChannelStatuses lists the channel statuses, in the order a channel
+// reaches them.
+var ChannelStatuses = []ChannelStatus{ChannelStatusCreated, ChannelStatusBroadcasting, ChannelStatusCollecting,
+	ChannelStatusAggregating, ChannelStatusProposalSent, ChannelStatusNegotiating, ChannelStatusFinalized,
+	ChannelStatusForceFinalized, ChannelStatusFailed}
+
 // IsTerminal reports whether s is a final status (finalized,
 // force_finalized or failed).
 func (s ChannelStatus) IsTerminal() bool {

@@ -62,7 +62,18 @@ const (
 var ForkChangeTypes = []ForkChangeType{ForkNoChange, ForkRemoveAgent, ForkAddAgent, ForkReplaceOffer, ForkReplaceFeedback,
 	ForkChangeRule, ForkChangeDemand}
 
-// ForkChange is the one change a fork makes.
+// ForkChangeFields is each fork change type's fields beside its type.
+var ForkChangeFields = map[ForkChangeType]event.Fields{
+	ForkNoChange:        {},
+	ForkRemoveAgent:     {Required: []string{"agent_id"}},
+	ForkAddAgent:        {Required: []string{"agent_id"}},
+	ForkReplaceOffer:    {Required: []string{"agent_id", "offer"}},
+	ForkReplaceFeedback: {Required: []string{"agent_id", "feedback"}},
+	ForkChangeRule:      {Required: []string{"rules"}},
+	ForkChangeDemand:    {Required: []string{"text"}},
+}
+
+// ForkChange is the one change a fork makes (ForkChangeFields).
 type ForkChange struct {
 	Type    ForkChangeType `json:"type" enum:"none,remove_agent,add_agent,replace_offer,replace_feedback,change_rule,change_demand"`
 	AgentID string         `json:"agent_id,omitempty" maxLength:"128" doc:"the agent removed or added, or whose offer or feedback is replaced"`
@@ -77,11 +88,7 @@ type ForkChange struct {
 
 // NeedsAgent reports whether the change names an agent.
 func (c ForkChange) NeedsAgent() bool {
-	switch c.Type {
-	case ForkRemoveAgent, ForkAddAgent, ForkReplaceOffer, ForkReplaceFeedback:
-		return true
-	}
-	return false
+	return slices.Contains(ForkChangeFields[c.Type].Required, "agent_id")
 }
 
 // RulesChange is the rules a fork's change_rule sets (nil: unchanged).

@@ -99,7 +99,7 @@ type AgentProfile struct {
 	// Mode says who answers for the agent: "twin" (default: the built-in
 	// digital twin, driven by the LLM) or "external" (the agent submits its
 	// offers and feedback itself through commands/the API).
-	Mode AgentMode `json:"mode,omitempty"`
+	Mode AgentMode `json:"mode,omitempty" enum:"twin,external"`
 }
 
 // AgentMode says who answers for an agent.

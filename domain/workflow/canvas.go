@@ -30,13 +30,27 @@ const (
 	CanvasEdgeDeleted CanvasChangeType = "edge_deleted"
 )
 
+// CanvasChangeTypes lists the canvas change types.
+var CanvasChangeTypes = []CanvasChangeType{CanvasNodeAdded, CanvasNodeUpdated, CanvasNodeDeleted, CanvasNodeMoved,
+	CanvasEdgeAdded, CanvasEdgeDeleted}
+
 // canvasDecisions is the decision each canvas change type is.
 var canvasDecisions = map[CanvasChangeType]DecisionType{
 	CanvasNodeAdded: DecisionCreateNode, CanvasNodeUpdated: DecisionUpdateNode, CanvasNodeDeleted: DecisionDeleteNode,
 	CanvasNodeMoved: DecisionMoveNode, CanvasEdgeAdded: DecisionConnect, CanvasEdgeDeleted: DecisionDisconnect,
 }
 
-// CanvasChange is one edit made on the canvas:
+// CanvasChangeFields is each canvas change type's fields beside its type.
+var CanvasChangeFields = map[CanvasChangeType]event.Fields{
+	CanvasNodeAdded:   {Required: []string{"data"}, Optional: []string{"node_id"}},
+	CanvasNodeUpdated: {Required: []string{"node_id", "data"}},
+	CanvasNodeDeleted: {Required: []string{"node_id"}},
+	CanvasNodeMoved:   {Required: []string{"node_id", "data"}},
+	CanvasEdgeAdded:   {Required: []string{"edge"}},
+	CanvasEdgeDeleted: {Required: []string{"edge"}},
+}
+
+// CanvasChange is one edit made on the canvas (CanvasChangeFields):
 // node_added (NodeID, optional, and Data: the node's fields and position),
 // node_updated (NodeID and Data: the fields to change), node_deleted
 // (NodeID), node_moved (NodeID and Data.Position), edge_added and
@@ -53,7 +67,7 @@ type CanvasChange struct {
 // (node_moved; node_added may give one too).
 type CanvasNodeData struct {
 	// Type is a new node's type; a node's type does not change.
-	Type NodeType `json:"type,omitempty"`
+	Type NodeType `json:"type,omitempty" enum:"task,approval,wait,http,milestone"`
 	NodeChanges
 	Position *Position `json:"position,omitempty"`
 }

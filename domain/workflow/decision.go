@@ -59,8 +59,47 @@ type Decision struct {
 	Payload     DecisionPayload `json:"payload"`
 }
 
+// DecisionPayloads is each decision type's payload. The well_formed rule
+// refuses a decision without its required fields, and the API's and the
+// MCP tools' schemas describe each decision type's payload from it.
+var DecisionPayloads = map[DecisionType]event.Fields{
+	DecisionCreateNode:      {Required: []string{"node"}, Optional: []string{"after", "before"}},
+	DecisionUpdateNode:      {Required: []string{"node_id", "changes"}},
+	DecisionDeleteNode:      {Required: []string{"node_id"}},
+	DecisionConnect:         {Required: []string{"from", "to"}},
+	DecisionDisconnect:      {Required: []string{"from", "to"}},
+	DecisionMoveNode:        {Required: []string{"node_id", "position"}},
+	DecisionExecuteWorkflow: {},
+	DecisionCancelWorkflow:  {Optional: []string{"reason"}},
+}
+
+// has reports whether the payload gives the field named by its JSON name.
+func (p DecisionPayload) has(field string) bool {
+	switch field {
+	case "node_id":
+		return p.NodeID != ""
+	case "node":
+		return p.Node != nil
+	case "after":
+		return len(p.After) > 0
+	case "before":
+		return len(p.Before) > 0
+	case "changes":
+		return p.Changes != nil
+	case "from":
+		return p.From != ""
+	case "to":
+		return p.To != ""
+	case "position":
+		return p.Position != nil
+	case "reason":
+		return p.Reason != ""
+	}
+	return false
+}
+
 // DecisionPayload holds a decision's details; which fields count depends
-// on its type:
+// on its type (DecisionPayloads):
 //   - create_node: Node (its ID optional: one is derived), and optionally
 //     After / Before: node ids to connect it behind and ahead of;
 //   - update_node: NodeID and Changes;
@@ -68,7 +107,7 @@ type Decision struct {
 //   - connect, disconnect: From and To;
 //   - move_node: NodeID and Position;
 //   - execute_workflow: nothing;
-//   - cancel_workflow: Reason.
+//   - cancel_workflow: optionally Reason.
 type DecisionPayload struct {
 	NodeID   string        `json:"node_id,omitempty"`
 	Node     *WorkflowNode `json:"node,omitempty"`

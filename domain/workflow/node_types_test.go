@@ -186,18 +186,20 @@ func nodeTypeNames() []string {
 	return out
 }
 
-// TestNodeTypeEnum: the node's type field lists exactly the node types of
+// TestNodeTypeEnum: a node's and a canvas change's type fields list exactly the node types of
 // the table, in its order, as its OpenAPI enum.
 func TestNodeTypeEnum(t *testing.T) {
-	f, ok := reflect.TypeFor[WorkflowNode]().FieldByName("Type")
-	if !ok {
-		t.Fatal("WorkflowNode has no Type")
-	}
 	var want []string
 	for _, s := range nodeSpecs {
 		want = append(want, string(s.Type))
 	}
-	if got := f.Tag.Get("enum"); got != strings.Join(want, ",") {
-		t.Fatalf("WorkflowNode.Type's enum is %q, the node types are %q", got, strings.Join(want, ","))
+	for _, typ := range []reflect.Type{reflect.TypeFor[WorkflowNode](), reflect.TypeFor[CanvasNodeData]()} {
+		f, ok := typ.FieldByName("Type")
+		if !ok {
+			t.Fatalf("%s has no Type", typ.Name())
+		}
+		if got := f.Tag.Get("enum"); got != strings.Join(want, ",") {
+			t.Errorf("%s.Type's enum is %q, the node types are %q", typ.Name(), got, strings.Join(want, ","))
+		}
 	}
 }

@@ -204,32 +204,16 @@ func checkWellFormed(w *Workflow, d *Decision, _ DecisionContext) ([]FieldError,
 		return refuse("confidence", "confidence must be between 0 and 1"), nil
 	}
 	p := d.Payload
-	need := func(ok bool, field, what string) []FieldError {
-		if ok {
-			return nil
-		}
-		return refuse("payload."+field, "%s needs %s", d.Type, what)
+	fields := DecisionPayloads[d.Type]
+	if i := slices.IndexFunc(fields.Required, func(f string) bool { return !p.has(f) }); i >= 0 {
+		return refuse("payload."+fields.Required[i], "%s needs %s", d.Type, strings.Join(fields.Required, " and ")), nil
 	}
 	switch d.Type {
 	case DecisionCreateNode:
-		if errs := need(p.Node != nil, "node", "a node"); errs != nil {
-			return errs, nil
-		}
 		if p.Node.ID == "" { // derived from the decision, so a retry names the same node
 			p.Node.ID = "node-" + shortID(d.DecisionID)
 		}
-	case DecisionUpdateNode:
-		if errs := need(p.NodeID != "" && p.Changes != nil, "changes", "a node_id and changes"); errs != nil {
-			return errs, nil
-		}
-	case DecisionDeleteNode:
-		return need(p.NodeID != "", "node_id", "a node_id"), nil
-	case DecisionConnect, DecisionDisconnect:
-		return need(p.From != "" && p.To != "", "from", "from and to node ids"), nil
 	case DecisionMoveNode:
-		if errs := need(p.NodeID != "" && p.Position != nil, "position", "a node_id and a position"); errs != nil {
-			return errs, nil
-		}
 		if !finite(p.Position.X) || !finite(p.Position.Y) {
 			return refuse("payload.position", "a position is two finite numbers"), nil
 		}

@@ -10,15 +10,21 @@ import { eventTypes } from "./catalog.js";
 // the browser test uses it.)
 const SSE_RECONNECT = { attempts: 5, delay: 3000, backoff: 1.5 };
 
+// STREAM_END is the name of a stream's terminal message.
+const STREAM_END = "towow.stream.end";
+
 // followStream follows an SSE url from cursor from (0: the start), under
 // that policy: onEvent gets every event of the catalog's types, extra maps
 // other message types (e.g. towow.canvas.ack) to their listeners, each
 // message once, in the order of its cursor (its id). After the server
 // refused the stream (an HTTP error, not a dropped connection) it stops
 // when the session ended (the sign-in view follows) or when gone, if
-// given, returns true (it shows why). It returns the function that stops
-// following.
-export function followStream(url, onEvent, extra, from, gone) {
+// given, returns true (it shows why). The stream of something that ends
+// (a negotiation tree, a workflow, unless the url asks to follow on) sends
+// one last message, towow.stream.end, and closes: following stops there,
+// without reconnecting, and onEnd, if given, gets that message's data
+// (what ended and how). It returns the function that stops following.
+export function followStream(url, onEvent, extra, from, gone, onEnd) {
   let es = null, last = from || 0, attempt = 0, timer = null, stopped = false, types = [];
   const first = Number(localStorage.getItem("towow.sse.delay")) || SSE_RECONNECT.delay;
   const open = () => {
@@ -35,6 +41,19 @@ export function followStream(url, onEvent, extra, from, gone) {
     });
     for (const t of types) listen(t, onEvent);
     for (const [t, fn] of Object.entries(extra || {})) listen(t, fn);
+    // The end: the server closes the stream after this message, and a
+    // browser left to itself would reconnect for ever. Its id may repeat
+    // the last one (a stream resumed after the end sends only it).
+    es.addEventListener(STREAM_END, (msg) => {
+      stopped = true;
+      clearTimeout(timer);
+      es.close();
+      showBanner("");
+      last = Math.max(last, Number(msg.lastEventId) || 0);
+      let end = {};
+      try { end = JSON.parse(msg.data); } catch { /* the end all the same */ }
+      if (onEnd) onEnd(end);
+    });
     es.onopen = () => { attempt = 0; showBanner(""); };
     es.onerror = async () => {
       const refused = es.readyState === EventSource.CLOSED;

@@ -92,6 +92,8 @@ export function negotiationPage(app, demandId) {
     if (!view || cursor > view.cursor) reads.refresh();
     render();
   };
+  // The stream ends with the tree (its root and every sub-negotiation):
+  // after the last events, towow.stream.end, and following stops there.
   const stop = followStream("/api/v1/events/negotiations/" + encodeURIComponent(demandId) + "/stream", onEvent, {}, 0, async () => {
     try { await api("/api/v1/demands/" + encodeURIComponent(demandId)); return false; } // there: a passing error, retry
     catch (e) { showBanner(e.status === 404 ? "没有这个协商（或它没有共享给你）。" : describe(e)); return e.status === 404 || e.status === 401; }

@@ -220,7 +220,9 @@ async function start(wf, app, following) {
   }
   wf.loadEarlier(cv.cursor || 0, cv.demand_id || cv.workflow_id); // a workflow of one's own correlates its events by its id
   wf.loadChat();
-  following(followStream("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?client_id=" + encodeURIComponent(wf.clientId),
+  // follow=true: the stream stays open after the workflow's end, since
+  // the conversation (and a refused decision) goes on after it.
+  following(followStream("/api/v1/events/workflows/" + encodeURIComponent(id) + "/stream?follow=true&client_id=" + encodeURIComponent(wf.clientId),
     wf.onEvent, { "towow.canvas.ack": wf.onAck }, cv.cursor || 0));
   render(wf);
 }

@@ -1,14 +1,14 @@
-package api
+package emptylists
 
 import (
 	"encoding/json"
 	"testing"
 )
 
-// TestNoNullLists: nil slices and maps anywhere in a body, through
+// TestFill: nil slices and maps anywhere in a body, through
 // pointers, slices, maps and interfaces, encode as empty; raw JSON and
 // optional fields stay as they are; the original value is not written.
-func TestNoNullLists(t *testing.T) {
+func TestFill(t *testing.T) {
 	type inner struct {
 		Tags  []string          `json:"tags"`
 		Meta  map[string]string `json:"meta"`
@@ -35,11 +35,7 @@ func TestNoNullLists(t *testing.T) {
 		{"nothing to fill", inner{Tags: []string{}, Meta: map[string]string{}}, `{"tags":[],"meta":{}}`},
 	}
 	for _, tc := range tests {
-		got, err := noNullLists(nil, "200", tc.v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(got)
+		b, err := json.Marshal(Fill(tc.v))
 		if err != nil {
 			t.Fatal(err)
 		}

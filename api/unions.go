@@ -1,0 +1,155 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
+)
+
+// Three shapes are one of several variants, told apart by a discriminator:
+// a decision by its decision_type (its payload's fields depend on it), a
+// canvas change and a fork change by their type. Their Go types are one
+// struct holding every variant's fields (the domain's); the document
+// describes each variant as a schema of its own holding only its fields,
+// required as the domain's table says, under oneOf with a discriminator.
+// A generated client gets one type per variant, and a request missing a
+// variant's field is refused, naming the field, before anything runs.
+
+// union is one of them: the component that becomes the union, its
+// discriminator, where the variant's fields are (at: "" for the object
+// itself, else the property holding them) and each variant's fields.
+type union struct {
+	component string
+	property  string
+	at        string
+	variants  []string
+	fields    map[string]event.Fields
+	// name is a variant's component name, e.g. CreateNodeDecision.
+	name func(variant string) string
+}
+
+// unions are the document's discriminated unions.
+func unions() []union {
+	return []union{
+		{component: "DecisionInputBody", property: "decision_type", at: "payload",
+			variants: names(workflow.DecisionTypes), fields: table(workflow.DecisionPayloads),
+			name: func(v string) string { return camel(v) + "Decision" }},
+		{component: "CanvasChange", property: "type",
+			variants: names(workflow.CanvasChangeTypes), fields: table(workflow.CanvasChangeFields),
+			name: func(v string) string { return "Canvas" + camel(v) }},
+		{component: "ForkChange", property: "type",
+			variants: names(negotiation.ForkChangeTypes), fields: table(negotiation.ForkChangeFields),
+			name: func(v string) string { return "Fork" + camel(v) }},
+	}
+}
+
+// applyUnions makes each union's component a oneOf of its variants, each
+// registered as a component of its own. A server without the operations
+// that use a union (one that serves no commands) has no such component.
+func applyUnions(reg huma.Registry) {
+	for _, u := range unions() {
+		u.apply(reg)
+	}
+}
+
+func (u union) apply(reg huma.Registry) {
+	schemas := reg.Map()
+	base := schemas[u.component]
+	if base == nil {
+		return
+	}
+	fieldsOf := base
+	if u.at != "" {
+		fieldsOf = resolve(reg, base.Properties[u.at])
+	}
+	// The discriminator is also declared beside oneOf, so that a value of
+	// no variant is refused naming the variants, not as "matched none".
+	out := &huma.Schema{Description: base.Description, Type: huma.TypeObject, Required: []string{u.property},
+		Properties:    map[string]*huma.Schema{u.property: {Type: huma.TypeString, Enum: enumOf(u.variants)}},
+		Discriminator: &huma.Discriminator{PropertyName: u.property, Mapping: map[string]string{}}}
+	out.Properties[u.property].PrecomputeMessages()
+	for _, v := range u.variants {
+		f := u.fields[v]
+		own := &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: map[string]*huma.Schema{},
+			Required: append([]string{}, f.Required...)}
+		for _, name := range f.All() {
+			own.Properties[name] = fieldsOf.Properties[name]
+		}
+		variant := own
+		if u.at != "" {
+			variant = &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: map[string]*huma.Schema{},
+				Required: append([]string{}, base.Required...)}
+			for name, p := range base.Properties {
+				variant.Properties[name] = p
+			}
+			own.Description = fieldsOf.Description
+			variant.Properties[u.at] = own
+			if len(f.Required) > 0 {
+				variant.Required = append(variant.Required, u.at)
+			}
+		} else {
+			variant.Required = append([]string{u.property}, variant.Required...)
+		}
+		variant.Properties[u.property] = &huma.Schema{Type: huma.TypeString, Enum: []any{v}}
+		variant.Description = base.Description
+		own.PrecomputeMessages()
+		variant.PrecomputeMessages()
+		name := u.name(v)
+		schemas[name] = variant
+		ref := "#/components/schemas/" + name
+		out.OneOf = append(out.OneOf, &huma.Schema{Ref: ref})
+		out.Discriminator.Mapping[v] = ref
+	}
+	out.PrecomputeMessages()
+	schemas[u.component] = out
+}
+
+// resolve is s, or the schema it refers to.
+func resolve(reg huma.Registry, s *huma.Schema) *huma.Schema {
+	for s != nil && s.Ref != "" {
+		s = reg.SchemaFromRef(s.Ref)
+	}
+	return s
+}
+
+// camel is snake_case as CamelCase: create_node → CreateNode.
+func camel(s string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(s, "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// enumOf is a list of strings as enum values.
+func enumOf(list []string) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = v
+	}
+	return out
+}
+
+// names is a list of string-typed names as strings.
+func names[T ~string](list []T) []string {
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// table is a variant table keyed by strings.
+func table[T ~string](m map[T]event.Fields) map[string]event.Fields {
+	out := make(map[string]event.Fields, len(m))
+	for k, v := range m {
+		out[string(k)] = v
+	}
+	return out
+}

@@ -1,0 +1,70 @@
+package workflow_test
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
+)
+
+// jsonNames is the JSON names of t's fields (embedded structs' included).
+func jsonNames(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous {
+			out = append(out, jsonNames(f.Type)...)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out = append(out, name)
+	}
+	return out
+}
+
+// TestUnionFields: every variant of the three unions (a decision's payload,
+// a canvas change, a fork change) has an entry in its table, and every
+// field the table names is a field of the type it describes.
+func TestUnionFields(t *testing.T) {
+	check := func(union string, variants []string, table map[string]event.Fields, typ reflect.Type) {
+		t.Helper()
+		names := jsonNames(typ)
+		for _, v := range variants {
+			f, ok := table[v]
+			if !ok {
+				t.Errorf("%s: %s has no entry", union, v)
+			}
+			for _, name := range f.All() {
+				if !slices.Contains(names, name) {
+					t.Errorf("%s: %s names %q, not a field of %s", union, v, name, typ.Name())
+				}
+			}
+		}
+		if len(table) != len(variants) {
+			t.Errorf("%s: %d entries for %d variants", union, len(table), len(variants))
+		}
+	}
+	table := func(m any) map[string]event.Fields {
+		out := map[string]event.Fields{}
+		iter := reflect.ValueOf(m).MapRange()
+		for iter.Next() {
+			out[iter.Key().String()] = iter.Value().Interface().(event.Fields)
+		}
+		return out
+	}
+	names := func(list any) []string {
+		var out []string
+		v := reflect.ValueOf(list)
+		for i := range v.Len() {
+			out = append(out, v.Index(i).String())
+		}
+		return out
+	}
+	check("decision payload", names(workflow.DecisionTypes), table(workflow.DecisionPayloads), reflect.TypeFor[workflow.DecisionPayload]())
+	check("canvas change", names(workflow.CanvasChangeTypes), table(workflow.CanvasChangeFields), reflect.TypeFor[workflow.CanvasChange]())
+	check("fork change", names(negotiation.ForkChangeTypes), table(negotiation.ForkChangeFields), reflect.TypeFor[negotiation.ForkChange]())
+}
