@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"slices"
@@ -22,6 +23,9 @@ var freeText = map[string]string{
 	"Event.event_type":            "any towow.* type: the catalog (GET /api/v1/events/catalog) lists them",
 	"LLMCallView.event_type":      "the event type the call was made for",
 	"NegotiationGap.gap_type":     "what is missing, in the demand's words (e.g. 摄影师)",
+	"DemandSubmitted.gap_type":    "what is missing, in the demand's words (e.g. 摄影师)",
+	"Gap.gap_type":                "what is missing, in the demand's words (e.g. 摄影师)",
+	"SubnetTriggered.gap_type":    "what is missing, in the demand's words (e.g. 摄影师)",
 	"CatalogEntry.type":           "any towow.* type",
 	"HealthOutputBody.status":     "a fixed word for monitors",
 	"ReadyOutputBody.status":      "a fixed word for monitors",
@@ -78,5 +82,67 @@ func TestEnumsInDocument(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d properties checked: the document's shape changed", checked)
+	}
+}
+
+// anyValue are the schemas that take any JSON value, with why.
+var anyValue = map[string]string{
+	"ErrorDetail.value": "the value a request sent and the API refused, echoed as it came",
+}
+
+// TestSchemasTyped: no schema of the document takes any value (no bare
+// true, no {} with nothing but a description) but those of anyValue, so a
+// generated client reads every answer without unknown.
+func TestSchemasTyped(t *testing.T) {
+	h := (&api.Server{Commands: &app.Commands{}, ReadModels: &projections.Queries{}}).Handler()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/openapi.json", nil))
+	var doc struct {
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.NewDecoder(rec.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	annotations := []string{"description", "examples", "example", "readOnly", "title", "deprecated", "default"}
+	var walk func(s any, at string)
+	walk = func(s any, at string) {
+		m, ok := s.(map[string]any)
+		if !ok {
+			if _, free := anyValue[at]; !free {
+				t.Errorf("%s is %v, which takes any value", at, s)
+			}
+			return
+		}
+		shape := false
+		for k := range m {
+			shape = shape || !slices.Contains(annotations, k)
+		}
+		if _, free := anyValue[at]; !shape && !free {
+			t.Errorf("%s takes any value: give it a type, or list it in anyValue with why", at)
+		}
+		props, _ := m["properties"].(map[string]any)
+		for name, p := range props {
+			walk(p, at+"."+name)
+		}
+		if items, ok := m["items"]; ok {
+			walk(items, at+"[]")
+		}
+		if ap, ok := m["additionalProperties"].(map[string]any); ok {
+			walk(ap, at+"{}")
+		}
+		for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+			list, _ := m[k].([]any)
+			for i, sub := range list {
+				walk(sub, fmt.Sprintf("%s|%s%d", at, k, i))
+			}
+		}
+	}
+	if len(doc.Components.Schemas) < 100 {
+		t.Fatalf("only %d schemas: the document's shape changed", len(doc.Components.Schemas))
+	}
+	for name, s := range doc.Components.Schemas {
+		walk(s, name)
 	}
 }

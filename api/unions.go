@@ -1,6 +1,7 @@
 package api
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -8,6 +9,7 @@ import (
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/workflow"
+	"github.com/towow/towow/timeline"
 )
 
 // Three shapes are one of several variants, told apart by a discriminator:
@@ -54,6 +56,74 @@ func applyUnions(reg huma.Registry) {
 	for _, u := range unions() {
 		u.apply(reg)
 	}
+	for _, u := range valueUnions() {
+		u.apply(reg)
+	}
+}
+
+// valueUnion is a union whose variants differ by the type of one value:
+// an event's payload by its event_type, a bridge message's data by its
+// event. Each variant is the component with the discriminator fixed to
+// its name and the value's schema that of its Go type.
+type valueUnion struct {
+	component string
+	property  string
+	value     string
+	variants  []valueVariant
+}
+
+// valueVariant is one variant of a valueUnion: its discriminator value,
+// the Go type of its value and its component's name.
+type valueVariant struct {
+	name      string
+	value     reflect.Type
+	component string
+}
+
+// valueUnions are the document's unions by a value's type.
+func valueUnions() []valueUnion {
+	events := valueUnion{component: "Event", property: "event_type", value: "payload"}
+	for _, spec := range event.Catalog() {
+		t := reflect.TypeOf(spec.New()).Elem()
+		events.variants = append(events.variants, valueVariant{name: string(spec.Type), value: t, component: t.Name() + "Event"})
+	}
+	bridge := valueUnion{component: "BridgeMessage", property: "event", value: "data"}
+	for _, e := range timeline.BridgeEvents {
+		t := reflect.TypeOf(e.Data)
+		bridge.variants = append(bridge.variants, valueVariant{name: e.Event, value: t, component: t.Name() + "Message"})
+	}
+	return []valueUnion{events, bridge}
+}
+
+func (u valueUnion) apply(reg huma.Registry) {
+	schemas := reg.Map()
+	base := schemas[u.component]
+	if base == nil {
+		return
+	}
+	var all []string
+	for _, v := range u.variants {
+		all = append(all, v.name)
+	}
+	out := &huma.Schema{Description: base.Description, Type: huma.TypeObject, Required: []string{u.property},
+		Properties:    map[string]*huma.Schema{u.property: {Type: huma.TypeString, Enum: enumOf(all)}},
+		Discriminator: &huma.Discriminator{PropertyName: u.property, Mapping: map[string]string{}}}
+	for _, v := range u.variants {
+		variant := &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: map[string]*huma.Schema{},
+			Required: append([]string{}, base.Required...), Description: base.Description}
+		for name, p := range base.Properties {
+			variant.Properties[name] = p
+		}
+		variant.Properties[u.property] = &huma.Schema{Type: huma.TypeString, Enum: []any{v.name}}
+		variant.Properties[u.value] = reg.Schema(v.value, true, "")
+		variant.PrecomputeMessages()
+		schemas[v.component] = variant
+		ref := "#/components/schemas/" + v.component
+		out.OneOf = append(out.OneOf, &huma.Schema{Ref: ref})
+		out.Discriminator.Mapping[v.name] = ref
+	}
+	out.PrecomputeMessages()
+	schemas[u.component] = out
 }
 
 func (u union) apply(reg huma.Registry) {

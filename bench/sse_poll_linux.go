@@ -230,6 +230,8 @@ func (s *pollStream) feed(p []byte, now time.Time) (done bool, err error) {
 		}
 		s.header, raw = true, raw[i+4:]
 	}
+	ended := false // the last chunk came: the lines before it are handled first
+chunks:
 	for len(raw) > 0 {
 		switch {
 		case s.crlf:
@@ -250,7 +252,8 @@ func (s *pollStream) feed(p []byte, now time.Time) (done bool, err error) {
 				return false, fmt.Errorf("chunk size %q", raw[:i])
 			}
 			if size == 0 {
-				return false, errors.New("the server ended the stream")
+				ended, raw = true, raw[i+2:]
+				break chunks
 			}
 			s.left, raw = int(size), raw[i+2:]
 		default:
@@ -266,6 +269,9 @@ func (s *pollStream) feed(p []byte, now time.Time) (done bool, err error) {
 	for {
 		i := bytes.IndexByte(body, '\n')
 		if i < 0 {
+			if ended {
+				return false, errors.New("the server ended the stream")
+			}
 			return false, nil
 		}
 		line := body[:i]

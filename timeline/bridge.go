@@ -108,7 +108,23 @@ func (b *Bridge) ask(channel, agent string) {
 // transformers and notices sent), then what a frontend of this backend
 // also needs (marked "beyond the prototype").
 
-type bridgeChannelCreated struct {
+// BridgeEvents is each bridge event's name and its data's type (a zero
+// value), in the prototype's order: a frame named Name carries a Data of
+// that type. The API's document describes each bridge message from it.
+var BridgeEvents = []BridgeFrame{
+	{Event: "channel_created", Data: BridgeChannelCreated{}},
+	{Event: "channel_status", Data: BridgeChannelStatus{}},
+	{Event: "agent_response", Data: BridgeAgentResponse{}},
+	{Event: "agent_feedback", Data: BridgeAgentFeedback{}},
+	{Event: "negotiation_progress", Data: BridgeProgress{}},
+	{Event: "proposal_sent", Data: BridgeProposalSent{}},
+	{Event: "subnet_created", Data: BridgeSubnetCreated{}},
+	{Event: "channel_completed", Data: BridgeChannelCompleted{}},
+	{Event: "channel_failed", Data: BridgeChannelFailed{}},
+}
+
+// BridgeChannelCreated is channel_created's data: a channel opened for a demand, its candidates and the demand's understanding.
+type BridgeChannelCreated struct {
 	DemandID   string                        `json:"demand_id"`
 	ChannelID  string                        `json:"channel_id"`
 	Candidates []negotiation.Candidate       `json:"candidates"`
@@ -118,14 +134,16 @@ type bridgeChannelCreated struct {
 	Depth           int    `json:"depth"`
 }
 
-type bridgeChannelStatus struct {
+// BridgeChannelStatus is channel_status's data: a channel moved from one status to another.
+type BridgeChannelStatus struct {
 	ChannelID string                    `json:"channel_id"`
 	OldStatus negotiation.ChannelStatus `json:"old_status"`
 	NewStatus negotiation.ChannelStatus `json:"new_status"`
 	Reason    string                    `json:"reason"`
 }
 
-type bridgeChannelCompleted struct {
+// BridgeChannelCompleted is channel_completed's data: a channel agreed on its final proposal (or was force-finalized).
+type BridgeChannelCompleted struct {
 	ChannelID     string               `json:"channel_id"`
 	FinalProposal negotiation.Proposal `json:"final_proposal"`
 	Participants  []string             `json:"participants"`
@@ -134,46 +152,54 @@ type bridgeChannelCompleted struct {
 	OptionalParticipants []string `json:"optional_participants,omitempty"`
 }
 
-type bridgeChannelFailed struct {
+// BridgeChannelFailed is channel_failed's data: a channel failed, and why.
+type BridgeChannelFailed struct {
 	ChannelID string                    `json:"channel_id"`
 	Reason    negotiation.FailureReason `json:"reason"`
 	// beyond the prototype
 	ErrorCode string `json:"error_code,omitempty"`
 }
 
-type bridgeAgentResponse struct {
-	AgentID      string `json:"agent_id"`
-	ChannelID    string `json:"channel_id"`
-	ResponseType string `json:"response_type"` // "proposal" (the prototype's only value), "decline", or "no_answer" (the model could not answer for the agent)
+// BridgeAgentResponse is agent_response's data: an agent's offer, or its decline.
+type BridgeAgentResponse struct {
+	AgentID   string `json:"agent_id"`
+	ChannelID string `json:"channel_id"`
+	// ResponseType is "proposal" (the prototype's only value), "decline",
+	// or "no_answer" (the model could not answer for the agent).
+	ResponseType string `json:"response_type" enum:"proposal,decline,no_answer"`
 	Content      string `json:"content"`
 	// beyond the prototype
 	Decision negotiation.OfferDecision `json:"decision"`
 }
 
-type bridgeAgentFeedback struct {
+// BridgeAgentFeedback is agent_feedback's data: an agent's feedback on a proposal.
+type BridgeAgentFeedback struct {
 	AgentID   string `json:"agent_id"`
 	ChannelID string `json:"channel_id"`
 	Accepted  bool   `json:"accepted"`
 	Reason    string `json:"reason"`
 	// beyond the prototype
-	FeedbackType negotiation.FeedbackType `json:"feedback_type"`
+	FeedbackType negotiation.FeedbackType `json:"feedback_type" enum:"accept,negotiate,withdraw"`
 	Round        int                      `json:"round"`
 }
 
-type bridgeProgress struct {
+// BridgeProgress is negotiation_progress's data: the offers a channel received against the agents it asked.
+type BridgeProgress struct {
 	ChannelID string `json:"channel_id"`
 	AgentID   string `json:"agent_id"`
 	Progress  string `json:"progress"` // offers received / agents asked, "3/5"
 }
 
-type bridgeProposalSent struct {
+// BridgeProposalSent is proposal_sent's data: a proposal distributed for a round.
+type BridgeProposalSent struct {
 	ChannelID string               `json:"channel_id"`
 	Proposal  negotiation.Proposal `json:"proposal"`
 	// beyond the prototype
 	Round int `json:"round"`
 }
 
-type bridgeSubnetCreated struct {
+// BridgeSubnetCreated is subnet_created's data: a sub-negotiation opened for a gap.
+type BridgeSubnetCreated struct {
 	ChannelID string   `json:"channel_id"` // the parent channel
 	Gaps      []string `json:"gaps"`
 	Depth     int      `json:"depth"`
@@ -189,30 +215,30 @@ func (b *Bridge) data(name string, p event.Payload) any {
 	switch e := p.(type) {
 	case *negotiation.ChannelCreated:
 		if name == "channel_created" {
-			return bridgeChannelCreated{DemandID: e.DemandID, ChannelID: e.ChannelID, Candidates: nonNil(e.Candidates),
+			return BridgeChannelCreated{DemandID: e.DemandID, ChannelID: e.ChannelID, Candidates: nonNil(e.Candidates),
 				Analysis: b.understood[e.DemandID], ParentChannelID: e.ParentChannel, Depth: e.RecursionDepth}
 		}
 	case *negotiation.ChannelStatusChanged:
 		if name == "channel_status" {
-			return bridgeChannelStatus{ChannelID: e.ChannelID, OldStatus: e.OldStatus, NewStatus: e.NewStatus, Reason: e.Reason}
+			return BridgeChannelStatus{ChannelID: e.ChannelID, OldStatus: e.OldStatus, NewStatus: e.NewStatus, Reason: e.Reason}
 		}
 	case *negotiation.ProposalFinalized:
 		if name == "channel_completed" {
-			return bridgeChannelCompleted{ChannelID: e.ChannelID, FinalProposal: e.FinalProposal, Participants: nonNil(e.Participants)}
+			return BridgeChannelCompleted{ChannelID: e.ChannelID, FinalProposal: e.FinalProposal, Participants: nonNil(e.Participants)}
 		}
 	case *negotiation.NegotiationForceFinalized:
 		if name == "channel_completed" {
-			return bridgeChannelCompleted{ChannelID: e.ChannelID, FinalProposal: e.FinalProposal,
+			return BridgeChannelCompleted{ChannelID: e.ChannelID, FinalProposal: e.FinalProposal,
 				Participants: nonNil(e.ConfirmedParticipants), ForceFinalized: true, OptionalParticipants: e.OptionalParticipants}
 		}
 	case *negotiation.NegotiationFailed:
 		if name == "channel_failed" {
-			return bridgeChannelFailed{ChannelID: e.ChannelID, Reason: e.Reason, ErrorCode: e.ErrorCode}
+			return BridgeChannelFailed{ChannelID: e.ChannelID, Reason: e.Reason, ErrorCode: e.ErrorCode}
 		}
 	case *negotiation.OfferSubmitted:
 		switch name {
 		case "agent_response":
-			r := bridgeAgentResponse{AgentID: e.AgentID, ChannelID: e.ChannelID, ResponseType: "proposal",
+			r := BridgeAgentResponse{AgentID: e.AgentID, ChannelID: e.ChannelID, ResponseType: "proposal",
 				Content: e.Contribution, Decision: e.Decision}
 			switch e.Decision {
 			case negotiation.OfferDecisionDecline:
@@ -222,21 +248,21 @@ func (b *Bridge) data(name string, p event.Payload) any {
 			}
 			return r
 		case "negotiation_progress":
-			return bridgeProgress{ChannelID: e.ChannelID, AgentID: e.AgentID,
+			return BridgeProgress{ChannelID: e.ChannelID, AgentID: e.AgentID,
 				Progress: fmt.Sprintf("%d/%d", len(b.answered[e.ChannelID]), len(b.asked[e.ChannelID]))}
 		}
 	case *negotiation.ProposalFeedback:
 		if name == "agent_feedback" {
-			return bridgeAgentFeedback{AgentID: e.AgentID, ChannelID: e.ChannelID, Accepted: e.FeedbackType == negotiation.FeedbackAccept,
+			return BridgeAgentFeedback{AgentID: e.AgentID, ChannelID: e.ChannelID, Accepted: e.FeedbackType == negotiation.FeedbackAccept,
 				Reason: e.Reasoning, FeedbackType: e.FeedbackType, Round: e.Round}
 		}
 	case *negotiation.ProposalDistributed:
 		if name == "proposal_sent" {
-			return bridgeProposalSent{ChannelID: e.ChannelID, Proposal: e.Proposal, Round: e.Round}
+			return BridgeProposalSent{ChannelID: e.ChannelID, Proposal: e.Proposal, Round: e.Round}
 		}
 	case *negotiation.SubnetTriggered:
 		if name == "subnet_created" {
-			return bridgeSubnetCreated{ChannelID: e.ParentChannelID, Gaps: []string{e.GapType}, Depth: e.RecursionDepth,
+			return BridgeSubnetCreated{ChannelID: e.ParentChannelID, Gaps: []string{e.GapType}, Depth: e.RecursionDepth,
 				SubChannelID: e.SubChannelID, SubDemandID: e.SubDemandID}
 		}
 	}

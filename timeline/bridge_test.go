@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -115,6 +116,10 @@ func TestBridgeFrames(t *testing.T) {
 			var got []string
 			for _, f := range b.Frames(tc.in) {
 				got = append(got, f.Event+" "+mustJSON(t, f.Data))
+				i := slices.IndexFunc(BridgeEvents, func(e BridgeFrame) bool { return e.Event == f.Event })
+				if i < 0 || reflect.TypeOf(BridgeEvents[i].Data) != reflect.TypeOf(f.Data) {
+					t.Errorf("%s carries a %T, not the type BridgeEvents gives it", f.Event, f.Data)
+				}
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("frames\n got %q\nwant %q", got, tc.want)
@@ -130,4 +135,22 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestBridgeEventsCoverRoutes: every bridge event a route names has its
+// data type in BridgeEvents, and BridgeEvents names no other.
+func TestBridgeEventsCoverRoutes(t *testing.T) {
+	routed := map[string]bool{}
+	for _, r := range BridgeRoutes() {
+		routed[r.Event] = true
+	}
+	for _, e := range BridgeEvents {
+		if !routed[e.Event] {
+			t.Errorf("BridgeEvents names %s, which no route gives", e.Event)
+		}
+		delete(routed, e.Event)
+	}
+	for name := range routed {
+		t.Errorf("the routes give %s, which BridgeEvents lacks", name)
+	}
 }

@@ -25,7 +25,7 @@ const (
 // zero, so earlier payloads read the same).
 type AgentOnline struct {
 	AgentID      string        `json:"agent_id"`
-	AgentType    AgentType     `json:"agent_type"`
+	AgentType    AgentType     `json:"agent_type" enum:"coordinator,channel_admin,user_agent"`
 	Capabilities []string      `json:"capabilities,omitempty"`
 	Profile      *AgentProfile `json:"profile,omitempty"`
 	OnlineAt     time.Time     `json:"online_at,omitzero"`

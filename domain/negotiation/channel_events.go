@@ -108,7 +108,7 @@ func (*ChannelStatusChanged) EventType() event.EventType { return EventChannelSt
 // status and why.
 type ChannelClosed struct {
 	ChannelID string        `json:"channel_id"`
-	Status    ChannelStatus `json:"status"` // the terminal status
+	Status    ChannelStatus `json:"status" enum:"finalized,force_finalized,failed"` // the terminal status
 	Reason    string        `json:"reason,omitempty"`
 }
 

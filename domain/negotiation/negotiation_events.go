@@ -107,7 +107,7 @@ func (*NegotiationFailed) EventType() event.EventType { return EventNegotiationF
 type NegotiationCompleted struct {
 	ChannelID     string            `json:"channel_id"`
 	DemandID      string            `json:"demand_id"`
-	Status        ChannelStatus     `json:"status"` // finalized, force_finalized or failed
+	Status        ChannelStatus     `json:"status" enum:"finalized,force_finalized,failed"`
 	FinalProposal *Proposal         `json:"final_proposal,omitempty"`
 	RoundsTaken   int               `json:"rounds_taken,omitempty"`
 	SubResults    []SubnetCompleted `json:"sub_results,omitempty"`

@@ -86,7 +86,7 @@ type SubnetCompleted struct {
 	ParentChannelID string        `json:"parent_channel_id"`
 	SubChannelID    string        `json:"sub_channel_id"`
 	SubDemandID     string        `json:"sub_demand_id,omitempty"`
-	Status          ChannelStatus `json:"status,omitempty"` // the sub-channel's terminal status
+	Status          ChannelStatus `json:"status,omitempty" enum:"finalized,force_finalized,failed"` // the sub-channel's terminal status
 	Success         bool          `json:"success"`
 	Result          *Proposal     `json:"result,omitempty"`
 	FailureReason   string        `json:"failure_reason,omitempty"`

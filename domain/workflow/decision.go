@@ -44,7 +44,7 @@ func (t DecisionType) structural() bool {
 // ([Workflow.Decide]).
 type Decision struct {
 	DecisionID string       `json:"decision_id"`
-	Type       DecisionType `json:"decision_type"`
+	Type       DecisionType `json:"decision_type" enum:"create_node,update_node,delete_node,connect,disconnect,move_node,execute_workflow,cancel_workflow"`
 	// Actor is who decided: "user:<id>", "conversation_agent", "system".
 	Actor string `json:"actor"`
 	// ClientID names the client (a canvas tab) that made the change and

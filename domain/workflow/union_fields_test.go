@@ -68,3 +68,34 @@ func TestUnionFields(t *testing.T) {
 	check("canvas change", names(workflow.CanvasChangeTypes), table(workflow.CanvasChangeFields), reflect.TypeFor[workflow.CanvasChange]())
 	check("fork change", names(negotiation.ForkChangeTypes), table(negotiation.ForkChangeFields), reflect.TypeFor[negotiation.ForkChange]())
 }
+
+// TestUnionEnums: the discriminator of each union lists exactly its
+// variants, in the table's order, as its OpenAPI enum.
+func TestUnionEnums(t *testing.T) {
+	tests := []struct {
+		typ      reflect.Type
+		field    string
+		variants []string
+	}{
+		{reflect.TypeFor[workflow.Decision](), "Type", strs(workflow.DecisionTypes)},
+		{reflect.TypeFor[workflow.CanvasChange](), "Type", strs(workflow.CanvasChangeTypes)},
+		{reflect.TypeFor[negotiation.ForkChange](), "Type", strs(negotiation.ForkChangeTypes)},
+		{reflect.TypeFor[negotiation.AgentOnline](), "AgentType", strs([]negotiation.AgentType{
+			negotiation.AgentTypeCoordinator, negotiation.AgentTypeChannelAdmin, negotiation.AgentTypeUserAgent})},
+	}
+	for _, tc := range tests {
+		f, _ := tc.typ.FieldByName(tc.field)
+		if got, want := f.Tag.Get("enum"), strings.Join(tc.variants, ","); got != want {
+			t.Errorf("%s.%s's enum is %q, want %q", tc.typ.Name(), tc.field, got, want)
+		}
+	}
+}
+
+// strs is string-typed names as strings.
+func strs[T ~string](list []T) []string {
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = string(v)
+	}
+	return out
+}

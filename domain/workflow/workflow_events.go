@@ -155,7 +155,7 @@ func (*WorkflowStarted) EventType() event.EventType { return EventWorkflowStarte
 // WorkflowCompleted is the payload of [EventWorkflowCompleted].
 type WorkflowCompleted struct {
 	WorkflowID string `json:"workflow_id"`
-	Status     string `json:"status"` // completed
+	Status     string `json:"status" enum:"completed"`
 	// Results are the nodes' results, in node order.
 	Results []NodeOutcome `json:"results"`
 }
@@ -166,7 +166,7 @@ func (*WorkflowCompleted) EventType() event.EventType { return EventWorkflowComp
 // WorkflowFailed is the payload of [EventWorkflowFailed].
 type WorkflowFailed struct {
 	WorkflowID string `json:"workflow_id"`
-	Status     string `json:"status"` // failed
+	Status     string `json:"status" enum:"failed"`
 	FailedNode string `json:"failed_node"`
 	Error      string `json:"error"`
 	// Results are the results of the nodes that completed.
@@ -190,7 +190,7 @@ func (*WorkflowCancelled) EventType() event.EventType { return EventWorkflowCanc
 type NodeStarted struct {
 	WorkflowID string   `json:"workflow_id"`
 	NodeID     string   `json:"node_id"`
-	NodeType   NodeType `json:"node_type"`
+	NodeType   NodeType `json:"node_type" enum:"task,approval,wait,http,milestone"`
 	Attempt    int      `json:"attempt"` // 1, 2, ...
 	// Deadline is when the attempt times out.
 	Deadline time.Time `json:"deadline"`
@@ -225,7 +225,7 @@ type NodeOutcome struct {
 type NodeCompleted struct {
 	WorkflowID string     `json:"workflow_id"`
 	NodeID     string     `json:"node_id"`
-	NodeType   NodeType   `json:"node_type"`
+	NodeType   NodeType   `json:"node_type" enum:"task,approval,wait,http,milestone"`
 	Attempt    int        `json:"attempt"`
 	Result     NodeResult `json:"result"`
 }
@@ -237,7 +237,7 @@ func (*NodeCompleted) EventType() event.EventType { return EventNodeCompleted }
 type NodeFailed struct {
 	WorkflowID string   `json:"workflow_id"`
 	NodeID     string   `json:"node_id"`
-	NodeType   NodeType `json:"node_type"`
+	NodeType   NodeType `json:"node_type" enum:"task,approval,wait,http,milestone"`
 	Attempt    int      `json:"attempt"`
 	Error      string   `json:"error"`
 	// Retry says another attempt follows (after RetryAt); false: the node
@@ -253,7 +253,7 @@ func (*NodeFailed) EventType() event.EventType { return EventNodeFailed }
 type NodeSkipped struct {
 	WorkflowID string   `json:"workflow_id"`
 	NodeID     string   `json:"node_id"`
-	NodeType   NodeType `json:"node_type"`
+	NodeType   NodeType `json:"node_type" enum:"task,approval,wait,http,milestone"`
 	Reason     string   `json:"reason"`
 }
 
