@@ -52,7 +52,7 @@ trap cleanup EXIT
 createdb "$towow_db"
 createdb "$mdb_db"
 (cd "$root" && go build -o bin/towow ./cmd/towow)
-DATABASE_URL="$base/$towow_db" "$root/bin/towow" migrate up >/dev/null
+DATABASE_URL="$base/$towow_db" "$root/bin/towow" migrate up >/dev/null 2>&1
 DATABASE_NAME=$mdb_db CREATE_DATABASE=off bash "$mdb/install.sh" >/dev/null
 
 scripts=$(mktemp -d)
@@ -81,9 +81,12 @@ COMMIT;
 SQL
 
 # tps runs one pgbench and prints its commits per second.
+# message-db's functions call each other unqualified: its sessions run with
+# message_store first on the search path, as its role's settings say.
 tps() {
-  local db=$1 script=$2 clients=$3
-  pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$scripts/$script.sql" "$db" 2>/dev/null |
+  local db=$1 script=$2 clients=$3 options=$PGOPTIONS
+  [ "$db" = "$mdb_db" ] && options="$options -c search_path=message_store,public"
+  PGOPTIONS=$options pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$scripts/$script.sql" "$db" |
     awk '/^tps = / {printf "%.0f", $3}'
 }
 
