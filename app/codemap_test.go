@@ -51,7 +51,7 @@ var codeMap = map[string][]string{
 	"notify":                 {"directory", "domain/event", "domain/negotiation", "domain/notice", "domain/workflow", "eventstore", "identity", "uow"},
 	"api":                    {"domain/event", "domain/negotiation", "domain/notice", "domain/workflow", "timeline", "eventstore", "identity", "internal/emptylists", "internal/metrics", "projections", "quality", "web"},
 	"quality":                {"domain/event", "domain/negotiation", "eventstore"},
-	"mcpserver":              {"domain/event", "domain/negotiation", "domain/workflow", "internal/emptylists", "timeline"},
+	"mcpserver":              {"domain/event", "domain/negotiation", "domain/workflow", "internal/emptylists", "projections", "quality", "timeline"},
 	"app": {"api", "data", "directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "execute", "identity", "forks", "notify", "internal/database", "internal/logthrottle",
 		"internal/metrics", "internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "mcpserver", "negotiate",
 		"presence", "projections", "uow"},

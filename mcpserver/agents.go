@@ -6,9 +6,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/towow/towow/projections"
 )
 
 // The agent directory: list and search.
@@ -39,25 +40,11 @@ type AgentsOutput struct {
 
 // Agent is an agent of the directory.
 type Agent struct {
-	AgentID string       `json:"agent_id"`
-	Mode    string       `json:"mode" jsonschema:"twin or external"`
-	Active  bool         `json:"active"`
-	Profile AgentProfile `json:"profile"`
-	Stats   AgentStats   `json:"stats" jsonschema:"participation statistics: invitations, offers, feedback, final participations"`
-}
-
-// AgentStats counts an agent's participation.
-type AgentStats struct {
-	Invitations         int        `json:"invitations" jsonschema:"channels the agent was invited to"`
-	OffersParticipate   int        `json:"offers_participate"`
-	OffersConditional   int        `json:"offers_conditional"`
-	OffersDecline       int        `json:"offers_decline"`
-	FeedbackAccept      int        `json:"feedback_accept"`
-	FeedbackNegotiate   int        `json:"feedback_negotiate"`
-	FeedbackWithdraw    int        `json:"feedback_withdraw"`
-	FeedbackTimedOut    int        `json:"feedback_timed_out" jsonschema:"feedback the round's timeout settled (counted as accept)"`
-	FinalParticipations int        `json:"final_participations" jsonschema:"times the agent was in a final proposal"`
-	LastInvitedAt       *time.Time `json:"last_invited_at,omitempty"`
+	AgentID string                 `json:"agent_id"`
+	Mode    string                 `json:"mode" jsonschema:"twin or external"`
+	Active  bool                   `json:"active"`
+	Profile AgentProfile           `json:"profile"`
+	Stats   projections.AgentStats `json:"stats" jsonschema:"participation statistics: invitations, offers, feedback, final participations"`
 }
 
 // AgentProfile is what an agent's profile says about it.

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/quality"
 )
 
 // What if: fork a negotiation, compare two.
@@ -57,45 +58,8 @@ type Branch struct {
 	Rounds       int                   `json:"rounds"`
 	Participants []string              `json:"participants" jsonschema:"the agents the plan assigns, once each"`
 	Plan         *negotiation.Proposal `json:"plan,omitempty" jsonschema:"the tree's plan: the merged plan (what sub-negotiations added included), else the root's final proposal; absent without one"`
-	Quality      Quality               `json:"quality" jsonschema:"need coverage, padding, relevance, stability, welfare, ..."`
-	LLM          LLMCost               `json:"llm" jsonschema:"LLM calls spent and reused"`
-}
-
-// Quality is a negotiation's quality as the API scores it: its root
-// channel alone and the whole tree (sub-negotiations merged in).
-type Quality struct {
-	DemandID string `json:"demand_id"`
-	Final    bool   `json:"final" jsonschema:"false while the negotiation runs: the scores are those so far"`
-	Status   string `json:"status" jsonschema:"processing, finalized, force_finalized, failed or rejected"`
-	Root     Scores `json:"root" jsonschema:"the root channel alone"`
-	Tree     Scores `json:"tree" jsonschema:"the whole tree: the user's needs filled by the tree's plan"`
-}
-
-// Scores are the measures of a plan against its needs.
-type Scores struct {
-	Needs              int     `json:"needs" jsonschema:"how many needs"`
-	Places             int     `json:"places" jsonschema:"how many people the needs ask for"`
-	Assignees          int     `json:"assignees" jsonschema:"the plan's assignments"`
-	NeedCoverage       float64 `json:"need_coverage" jsonschema:"the share of places filled, 0-1"`
-	Padding            int     `json:"padding" jsonschema:"assignees beyond a need's count or serving no need"`
-	Relevance          float64 `json:"relevance" jsonschema:"the share of assignees whose profile carries a tag of the need they serve"`
-	Rounds             int     `json:"rounds" jsonschema:"the rounds the agreement took"`
-	FinalAcceptRate    float64 `json:"final_accept_rate" jsonschema:"the accept rate of the last evaluated round"`
-	Stability          float64 `json:"stability" jsonschema:"the share of assignees who accepted in the last round with no open conditions"`
-	WelfareUtilitarian float64 `json:"welfare_utilitarian" jsonschema:"the arithmetic mean of the assignees' fit, 0-1"`
-	WelfareNash        float64 `json:"welfare_nash" jsonschema:"the geometric mean of the assignees' fit, 0-1"`
-	NoAnswers          float64 `json:"no_answers" jsonschema:"the share of answers where the model failed and a fallback stood in"`
-	LLM                LLMCost `json:"llm" jsonschema:"what the model calls cost"`
-	TimeToAgreementMS  int64   `json:"time_to_agreement_ms" jsonschema:"from the submission to the agreement, in milliseconds; 0 without one"`
-}
-
-// LLMCost counts the model calls of a negotiation.
-type LLMCost struct {
-	Calls        int `json:"calls" jsonschema:"calls made to the provider"`
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-	Fallbacks    int `json:"fallbacks" jsonschema:"calls whose answer was the prompt's fallback"`
-	Reused       int `json:"reused" jsonschema:"answers reused from an earlier recorded call with the same input"`
+	Quality      quality.Report        `json:"quality" jsonschema:"need coverage, padding, relevance, stability, welfare, ..."`
+	LLM          quality.LLMCost       `json:"llm" jsonschema:"LLM calls spent and reused"`
 }
 
 func addForkTools(s *mcp.Server, c *client) {

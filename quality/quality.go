@@ -33,12 +33,12 @@ type Report struct {
 	DemandID string `json:"demand_id"`
 	// Final is false while the negotiation runs: the scores are those so
 	// far.
-	Final bool `json:"final"`
+	Final bool `json:"final" doc:"false while the negotiation runs: the scores are those so far"`
 	// Status is processing, finalized, force_finalized, failed or
 	// rejected.
 	Status string `json:"status" enum:"processing,finalized,force_finalized,failed,rejected"`
-	Root   Scores `json:"root"`
-	Tree   Scores `json:"tree"`
+	Root   Scores `json:"root" doc:"the root channel alone"`
+	Tree   Scores `json:"tree" doc:"the whole tree: the user's needs filled by the tree's plan"`
 	// Plan is the tree's plan: the root's completion's merged plan, else
 	// its final proposal (nil without one).
 	Plan *negotiation.Proposal `json:"-"`
@@ -51,58 +51,58 @@ type Report struct {
 // Scores are the measures of a plan against its needs.
 type Scores struct {
 	// Needs is the number of needs; Places the people they ask for.
-	Needs  int `json:"needs"`
-	Places int `json:"places"`
+	Needs  int `json:"needs" doc:"how many needs"`
+	Places int `json:"places" doc:"how many people the needs ask for"`
 	// Assignees is the number of assignments of the plan.
-	Assignees int `json:"assignees"`
+	Assignees int `json:"assignees" doc:"the plan's assignments"`
 	// NeedCoverage is the share of places filled: Σ min(assignees, count)
 	// over Σ count (1 when there is nothing to fill and nothing asked).
 	// For the tree, Needs, Places and NeedCoverage are the user's (the
 	// root demand's) needs filled by the whole tree's plan.
-	NeedCoverage float64 `json:"need_coverage"`
+	NeedCoverage float64 `json:"need_coverage" doc:"the share of places filled, 0-1"`
 	// Padding counts assignees beyond a need's count or serving no need.
-	Padding int `json:"padding"`
+	Padding int `json:"padding" doc:"assignees beyond a need's count or serving no need"`
 	// Relevance is the share of assignees whose profile carries a tag of
 	// the need they serve.
-	Relevance float64 `json:"relevance"`
+	Relevance float64 `json:"relevance" doc:"the share of assignees whose profile carries a tag of the need they serve"`
 	// Rounds is how many rounds the agreement took (the most of any
 	// channel for the tree).
-	Rounds int `json:"rounds"`
+	Rounds int `json:"rounds" doc:"the rounds the agreement took"`
 	// FinalAcceptRate is the accept rate of the last evaluated round (the
 	// mean over channels for the tree).
-	FinalAcceptRate float64 `json:"final_accept_rate"`
+	FinalAcceptRate float64 `json:"final_accept_rate" doc:"the accept rate of the last evaluated round"`
 	// Stability is the share of assignees who accepted in the last round
 	// and have no open conditions (a conditional offer whose conditions
 	// the plan did not accept).
-	Stability float64 `json:"stability"`
+	Stability float64 `json:"stability" doc:"the share of assignees who accepted in the last round with no open conditions"`
 	// WelfareUtilitarian and WelfareNash are the arithmetic and geometric
 	// means of the assignees' fit (the filter's relevance score, 0-1).
-	WelfareUtilitarian float64 `json:"welfare_utilitarian"`
-	WelfareNash        float64 `json:"welfare_nash"`
+	WelfareUtilitarian float64 `json:"welfare_utilitarian" doc:"the arithmetic mean of the assignees' fit, 0-1"`
+	WelfareNash        float64 `json:"welfare_nash" doc:"the geometric mean of the assignees' fit, 0-1"`
 	// NoAnswers is the share of the answers the channels rest on (every
 	// offer, and every member's last feedback) that were a twin's "no
 	// answer": the model failed and the prompt's fallback stood in.
-	NoAnswers float64 `json:"no_answers"`
+	NoAnswers float64 `json:"no_answers" doc:"the share of answers where the model failed and a fallback stood in"`
 	// LLM is what the model calls cost.
-	LLM LLMCost `json:"llm"`
+	LLM LLMCost `json:"llm" doc:"what the model calls cost"`
 	// TimeToAgreementMS is from the submission to the agreement (the
 	// tree's completion for the tree); 0 without one.
-	TimeToAgreementMS int64 `json:"time_to_agreement_ms"`
+	TimeToAgreementMS int64 `json:"time_to_agreement_ms" doc:"from the submission to the agreement, in milliseconds; 0 without one"`
 }
 
 // LLMCost counts the model calls recorded with the events.
 type LLMCost struct {
 	// Calls counts the calls made to the provider; InputTokens and
 	// OutputTokens what they spent.
-	Calls        int `json:"calls"`
+	Calls        int `json:"calls" doc:"calls made to the provider"`
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
 	// Fallbacks counts the calls whose answer was the prompt's fallback.
-	Fallbacks int `json:"fallbacks"`
+	Fallbacks int `json:"fallbacks" doc:"calls whose answer was the prompt's fallback"`
 	// Reused counts the answers taken from an earlier recorded call with
 	// the same input (event.LLMCall.Reused) instead of calling the
 	// provider.
-	Reused int `json:"reused"`
+	Reused int `json:"reused" doc:"answers reused from an earlier recorded call with the same input"`
 }
 
 func (c *LLMCost) add(call *event.LLMCall) {
