@@ -239,9 +239,12 @@ func TestWhatIfInBrowser(t *testing.T) {
 		b.run("one round at most", chromedp.WaitVisible(`#whatif-rule-max-rounds`, chromedp.ByQuery),
 			chromedp.SetValue(`#whatif-rule-max-rounds`, "1", chromedp.ByQuery))
 	}, "")
+	// The page re-renders its head as the fork's events arrive: the note is
+	// read once it holds the change (or after the timeout, to show it).
 	var note string
-	b.run("the ruled fork's page", chromedp.Navigate(base+"/#/n/"+ruled), chromedp.WaitVisible(`.fork-note`, chromedp.ByQuery),
-		chromedp.Text(`.fork-note`, &note, chromedp.ByQuery))
+	b.run("the ruled fork's page", chromedp.Navigate(base+"/#/n/"+ruled),
+		chromedp.Poll(`(() => { const t = (document.querySelector(".fork-note") || {}).innerText || ""; return t.includes("最多轮次") && t })()`,
+			&note, chromedp.WithPollingTimeout(20*time.Second)))
 	if !strings.Contains(note, "最多轮次 1 轮") || strings.Contains(note, orig) {
 		t.Fatalf("the fork's note: %q", note)
 	}
