@@ -96,39 +96,21 @@ func valueUnions() []valueUnion {
 }
 
 func (u valueUnion) apply(reg huma.Registry) {
-	schemas := reg.Map()
-	base := schemas[u.component]
+	base := reg.Map()[u.component]
 	if base == nil {
 		return
 	}
-	var all []string
-	for _, v := range u.variants {
-		all = append(all, v.name)
+	variants := make([]variant, len(u.variants))
+	for i, v := range u.variants {
+		s := objectLike(base)
+		s.Properties[u.value] = reg.Schema(v.value, true, "")
+		variants[i] = variant{value: v.name, component: v.component, schema: s}
 	}
-	out := &huma.Schema{Description: base.Description, Type: huma.TypeObject, Required: []string{u.property},
-		Properties:    map[string]*huma.Schema{u.property: {Type: huma.TypeString, Enum: enumOf(all)}},
-		Discriminator: &huma.Discriminator{PropertyName: u.property, Mapping: map[string]string{}}}
-	for _, v := range u.variants {
-		variant := &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: map[string]*huma.Schema{},
-			Required: append([]string{}, base.Required...), Description: base.Description}
-		for name, p := range base.Properties {
-			variant.Properties[name] = p
-		}
-		variant.Properties[u.property] = &huma.Schema{Type: huma.TypeString, Enum: []any{v.name}}
-		variant.Properties[u.value] = reg.Schema(v.value, true, "")
-		variant.PrecomputeMessages()
-		schemas[v.component] = variant
-		ref := "#/components/schemas/" + v.component
-		out.OneOf = append(out.OneOf, &huma.Schema{Ref: ref})
-		out.Discriminator.Mapping[v.name] = ref
-	}
-	out.PrecomputeMessages()
-	schemas[u.component] = out
+	discriminate(reg, u.component, u.property, variants)
 }
 
 func (u union) apply(reg huma.Registry) {
-	schemas := reg.Map()
-	base := schemas[u.component]
+	base := reg.Map()[u.component]
 	if base == nil {
 		return
 	}
@@ -136,46 +118,76 @@ func (u union) apply(reg huma.Registry) {
 	if u.at != "" {
 		fieldsOf = resolve(reg, base.Properties[u.at])
 	}
-	// The discriminator is also declared beside oneOf, so that a value of
-	// no variant is refused naming the variants, not as "matched none".
-	out := &huma.Schema{Description: base.Description, Type: huma.TypeObject, Required: []string{u.property},
-		Properties:    map[string]*huma.Schema{u.property: {Type: huma.TypeString, Enum: enumOf(u.variants)}},
-		Discriminator: &huma.Discriminator{PropertyName: u.property, Mapping: map[string]string{}}}
-	out.Properties[u.property].PrecomputeMessages()
-	for _, v := range u.variants {
+	variants := make([]variant, len(u.variants))
+	for i, v := range u.variants {
 		f := u.fields[v]
 		own := &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: map[string]*huma.Schema{},
 			Required: append([]string{}, f.Required...)}
 		for _, name := range f.All() {
 			own.Properties[name] = fieldsOf.Properties[name]
 		}
-		variant := own
-		if u.at != "" {
-			variant = &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: map[string]*huma.Schema{},
-				Required: append([]string{}, base.Required...)}
-			for name, p := range base.Properties {
-				variant.Properties[name] = p
-			}
-			own.Description = fieldsOf.Description
-			variant.Properties[u.at] = own
-			if len(f.Required) > 0 {
-				variant.Required = append(variant.Required, u.at)
-			}
+		s := own
+		if u.at == "" {
+			s.Required = append([]string{u.property}, s.Required...)
 		} else {
-			variant.Required = append([]string{u.property}, variant.Required...)
+			s = objectLike(base)
+			own.Description = fieldsOf.Description
+			own.PrecomputeMessages()
+			s.Properties[u.at] = own
+			if len(f.Required) > 0 {
+				s.Required = append(s.Required, u.at)
+			}
 		}
-		variant.Properties[u.property] = &huma.Schema{Type: huma.TypeString, Enum: []any{v}}
-		variant.Description = base.Description
-		own.PrecomputeMessages()
-		variant.PrecomputeMessages()
-		name := u.name(v)
-		schemas[name] = variant
-		ref := "#/components/schemas/" + name
+		s.Description = base.Description
+		variants[i] = variant{value: v, component: u.name(v), schema: s}
+	}
+	discriminate(reg, u.component, u.property, variants)
+}
+
+// variant is one variant of a union: its discriminator value, the name it
+// is registered under and its schema (the discriminator is set by
+// discriminate).
+type variant struct {
+	value     string
+	component string
+	schema    *huma.Schema
+}
+
+// discriminate registers each variant with its discriminator fixed to its
+// value and makes component the oneOf of them. The discriminator is also
+// declared beside oneOf, so that a value of no variant is refused naming
+// the variants, not as "matched none".
+func discriminate(reg huma.Registry, component, property string, variants []variant) {
+	schemas := reg.Map()
+	all := make([]any, len(variants))
+	for i, v := range variants {
+		all[i] = v.value
+	}
+	out := &huma.Schema{Description: schemas[component].Description, Type: huma.TypeObject, Required: []string{property},
+		Properties:    map[string]*huma.Schema{property: {Type: huma.TypeString, Enum: all}},
+		Discriminator: &huma.Discriminator{PropertyName: property, Mapping: map[string]string{}}}
+	out.Properties[property].PrecomputeMessages()
+	for _, v := range variants {
+		v.schema.Properties[property] = &huma.Schema{Type: huma.TypeString, Enum: []any{v.value}}
+		v.schema.PrecomputeMessages()
+		schemas[v.component] = v.schema
+		ref := "#/components/schemas/" + v.component
 		out.OneOf = append(out.OneOf, &huma.Schema{Ref: ref})
-		out.Discriminator.Mapping[v] = ref
+		out.Discriminator.Mapping[v.value] = ref
 	}
 	out.PrecomputeMessages()
-	schemas[u.component] = out
+	schemas[component] = out
+}
+
+// objectLike is a closed object with base's properties (the same
+// schemas), required fields and description.
+func objectLike(base *huma.Schema) *huma.Schema {
+	s := &huma.Schema{Type: huma.TypeObject, AdditionalProperties: false, Properties: make(map[string]*huma.Schema, len(base.Properties)),
+		Required: append([]string{}, base.Required...), Description: base.Description}
+	for name, p := range base.Properties {
+		s.Properties[name] = p
+	}
+	return s
 }
 
 // resolve is s, or the schema it refers to.
@@ -195,15 +207,6 @@ func camel(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// enumOf is a list of strings as enum values.
-func enumOf(list []string) []any {
-	out := make([]any, len(list))
-	for i, v := range list {
-		out[i] = v
-	}
-	return out
 }
 
 // names is a list of string-typed names as strings.

@@ -56,17 +56,9 @@ func TestUnionFields(t *testing.T) {
 		}
 		return out
 	}
-	names := func(list any) []string {
-		var out []string
-		v := reflect.ValueOf(list)
-		for i := range v.Len() {
-			out = append(out, v.Index(i).String())
-		}
-		return out
-	}
-	check("decision payload", names(workflow.DecisionTypes), table(workflow.DecisionPayloads), reflect.TypeFor[workflow.DecisionPayload]())
-	check("canvas change", names(workflow.CanvasChangeTypes), table(workflow.CanvasChangeFields), reflect.TypeFor[workflow.CanvasChange]())
-	check("fork change", names(negotiation.ForkChangeTypes), table(negotiation.ForkChangeFields), reflect.TypeFor[negotiation.ForkChange]())
+	check("decision payload", strs(workflow.DecisionTypes), table(workflow.DecisionPayloads), reflect.TypeFor[workflow.DecisionPayload]())
+	check("canvas change", strs(workflow.CanvasChangeTypes), table(workflow.CanvasChangeFields), reflect.TypeFor[workflow.CanvasChange]())
+	check("fork change", strs(negotiation.ForkChangeTypes), table(negotiation.ForkChangeFields), reflect.TypeFor[negotiation.ForkChange]())
 }
 
 // TestUnionEnums: the discriminator of each union lists exactly its
