@@ -240,7 +240,7 @@ func TestImpersonationRefused(t *testing.T) {
 	op := testop.Start(t, "towow-console")
 	otherIssuer := idTokenFrom(t, op)
 
-	head, _ := a.store.HeadPosition(context.Background())
+	head, _ := a.store.LatestPosition(context.Background())
 	for name, tok := range map[string]string{"signed by another key": wrongKey, "expired": expired, "another audience": session,
 		"alg none": none, "forged subject": forged, "another issuer": otherIssuer, "not a token": "abc.def.ghi"} {
 		st, _, got := a.asUser(t, tok, "POST", "/api/v1/demand/submit", `{"raw_input":"我想在北京办一场AI主题聚会"}`)
@@ -248,8 +248,8 @@ func TestImpersonationRefused(t *testing.T) {
 			t.Errorf("%s: %d %.200s", name, st, got)
 		}
 	}
-	if after, _ := a.store.HeadPosition(context.Background()); after != head {
-		t.Errorf("refused tokens wrote %d events", after-head)
+	if after, _ := a.store.LatestPosition(context.Background()); after != head {
+		t.Errorf("refused tokens wrote to the log: %d → %d", head, after)
 	}
 	if st, _, _ := a.asUser(t, good, "GET", "/api/v1/demands", ""); st != 200 {
 		t.Errorf("the good token: %d", st)

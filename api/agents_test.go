@@ -76,10 +76,11 @@ func (a *testAPI) do(t *testing.T, method, path, token string, body, out any) (i
 	return resp.StatusCode, p
 }
 
-// headPosition is the log's last position.
+// headPosition is the log's last committed position (settled or not): it
+// moves exactly when something is appended.
 func (a *testAPI) headPosition(t *testing.T) int64 {
 	t.Helper()
-	h, err := a.store.HeadPosition(context.Background())
+	h, err := a.store.LatestPosition(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

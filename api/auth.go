@@ -13,6 +13,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/identity"
 )
 
@@ -171,7 +172,9 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 				return
 			}
 		}
-		ctx := context.WithValue(r.Context(), authKey{}, a)
+		// A request reads what it wrote: its commands return once their
+		// events are readable.
+		ctx := eventstore.ReadsItsWrites(context.WithValue(r.Context(), authKey{}, a))
 		if !a.principal.Anonymous() {
 			ctx = identity.With(ctx, a.principal)
 		}

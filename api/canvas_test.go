@@ -168,7 +168,7 @@ func TestCanvasAPI(t *testing.T) {
 		t.Fatalf("stale batch: %d %+v", code, p)
 	}
 	if got := a.headPosition(t); got != head {
-		t.Fatalf("a conflict wrote %d events", got-head)
+		t.Fatalf("a conflict wrote to the log: %d → %d", head, got)
 	}
 	// A move from a stale version is taken: last write wins for positions.
 	code, moveB, p := send("tab-b", 1, "", map[string]any{"type": "node_moved", "node_id": first,

@@ -246,7 +246,7 @@ func TestMinCursorBehind(t *testing.T) {
 	a := newAPI(t)
 	var p struct{ Code string }
 	start := time.Now()
-	if st := a.getJSON(t, "/api/v1/demands?min_cursor=999999999", &p); st != 503 || p.Code != "TOWOW_READMODEL_001" {
+	if st := a.getJSON(t, "/api/v1/demands?min_cursor=9007199254740991", &p); st != 503 || p.Code != "TOWOW_READMODEL_001" {
 		t.Fatalf("%d %+v", st, p)
 	}
 	if waited := time.Since(start); waited < 4*time.Second {

@@ -20,7 +20,7 @@ func TestHostileInput(t *testing.T) {
 	logs := &syncBuffer{}
 	a := newAPIWith(t, "", apiOptions{logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	ctx := context.Background()
-	head, err := a.store.HeadPosition(ctx)
+	head, err := a.store.LatestPosition(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestHostileInput(t *testing.T) {
 			}
 		})
 	}
-	after, err := a.store.HeadPosition(ctx)
+	after, err := a.store.LatestPosition(ctx)
 	if err != nil || after != head {
 		t.Fatalf("refused requests wrote to the log: head %d → %d (%v)", head, after, err)
 	}

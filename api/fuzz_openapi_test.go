@@ -20,7 +20,7 @@ import (
 func TestOpenAPIFuzz(t *testing.T) {
 	a := newAPIWith(t, "", apiOptions{noWorkers: true})
 	rep, err := apifuzz.Run(context.Background(), apifuzz.Options{BaseURL: a.url, Requests: 5000, Seed: 7,
-		AdminToken: testAdminToken, UserTokens: []string{userToken(t, "fuzz_a"), userToken(t, "fuzz_b")}, Head: a.store.HeadPosition,
+		AdminToken: testAdminToken, UserTokens: []string{userToken(t, "fuzz_a"), userToken(t, "fuzz_b")}, Head: a.store.LatestPosition,
 		Client: &http.Client{Transport: plainTransport, Timeout: 10 * time.Second,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}})
 	if err != nil {

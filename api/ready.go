@@ -24,10 +24,10 @@ type opsHandlers struct {
 type Readiness struct {
 	// Pending reports whether a migration is not applied.
 	Pending func(ctx context.Context) (bool, error)
-	// Lag reports, per read model, how many positions its checkpoint trails
-	// the log's head.
+	// Lag reports, per read model, how many events its checkpoint trails
+	// the log's settled head by.
 	Lag func(ctx context.Context) (map[string]int64, error)
-	// MaxLag is the most positions a read model may trail and still count
+	// MaxLag is the most events a read model may trail and still count
 	// as caught up (default 1,000).
 	MaxLag int64
 	// LLM reports the LLM client's health: ok, degraded (its breaker is
@@ -70,7 +70,7 @@ type ReadyOutput struct {
 	Body struct {
 		Status     string           `json:"status" example:"ready"`
 		Migrations string           `json:"migrations" example:"applied"`
-		Lag        map[string]int64 `json:"projection_lag" doc:"positions each read model trails the log"`
+		Lag        map[string]int64 `json:"projection_lag" doc:"events each read model trails the log by"`
 		LLM        string           `json:"llm,omitempty" enum:"ok,degraded,unauthorized" doc:"the LLM provider: ok; degraded while its circuit breaker is open (calls use their fallbacks); unauthorized when it refused the key (503 with TOWOW_LLM_REQUIRED)"`
 	}
 }
@@ -112,7 +112,7 @@ func (h *opsHandlers) registerReady(api huma.API) {
 			}
 			for name, l := range lag {
 				if l > maxLag {
-					return nil, huma.Error503ServiceUnavailable(fmt.Sprintf("read model %s trails the log by %d positions", name, l))
+					return nil, huma.Error503ServiceUnavailable(fmt.Sprintf("read model %s trails the log by %d events", name, l))
 				}
 			}
 		}

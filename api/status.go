@@ -21,8 +21,9 @@ type StatusOutput struct {
 		} `json:"llm"`
 		Rules         negotiation.Rules `json:"rules" doc:"stamped on new channels"`
 		RiverJobs     map[string]int64  `json:"river_jobs" doc:"River jobs by state (all processes on this database)"`
-		ProjectionLag map[string]int64  `json:"projection_lag" doc:"positions each read model trails the log"`
-		Head          int64             `json:"head" doc:"the log's last cursor"`
+		ProjectionLag map[string]int64  `json:"projection_lag" doc:"events each read model trails the log by"`
+		Head          int64             `json:"head" doc:"the log's last settled cursor"`
+		Unsettled     int64             `json:"unsettled_events" doc:"committed events no reader can reach yet, because a write transaction of this database that began writing before them is still open; it stays near 0 unless a transaction is held open"`
 	}
 }
 
@@ -46,6 +47,9 @@ func (h *opsHandlers) registerStatus(api huma.API) {
 			return nil, problem(err)
 		}
 		if b.Head, err = h.events.HeadPosition(ctx); err != nil {
+			return nil, problem(err)
+		}
+		if b.Unsettled, err = h.events.Unsettled(ctx); err != nil {
 			return nil, problem(err)
 		}
 		b.ProjectionLag = map[string]int64{}

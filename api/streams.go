@@ -181,10 +181,11 @@ func (s *streamer) follow(ctx context.Context, after int64, f eventstore.Filter,
 	return s.events.Subscribe(ctx, eventstore.SubscribeOptions{After: after, Filter: f, Notifier: s.notifier}, handle)
 }
 
-// drain writes every event matching f after the cursor after that has
-// committed, and returns the position of the last one (after when none).
-// Positions are handed out in commit order, so once a read comes back
-// short nothing is left before what it saw.
+// drain writes every settled event matching f after the cursor after, and
+// returns the position of the last one (after when none). Nothing can
+// appear below a settled position, so once a read comes back short nothing
+// is left before what it saw. The commit that ended the stream is settled
+// by then (the stream saw it).
 func (s *streamer) drain(ctx context.Context, after int64, f eventstore.Filter, sw *sseWriter) (int64, error) {
 	for {
 		evs, err := s.events.ReadAll(ctx, after, f, eventstore.MaxReadLimit)

@@ -42,8 +42,9 @@ type Options struct {
 	// request that carries one acts as one of them, on the other's
 	// resources as often as on its own). Empty: no user token is sent.
 	UserTokens []string
-	// Head reads the event log's head position: a refused request must
-	// not move it. It is only meaningful when nothing else writes (the
+	// Head reads the event log's last committed position (settled or
+	// not: eventstore.Store.LatestPosition): a refused request must not
+	// move it. It is only meaningful when nothing else writes (the
 	// server's engine is not working). Nil: not checked.
 	Head func(context.Context) (int64, error)
 	// StreamRead is how long a live stream is read before the fuzzer hangs

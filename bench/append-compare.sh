@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/append-compare.sh URL [SECONDS]
+# Usage: [BEFORE=REV] bench/append-compare.sh URL [SECONDS]
 #
 # Appends to ToWow's event store and to message-db (the reference
 # PostgreSQL message store, @eventide/message-db 1.3.1, pinned, installed
@@ -12,7 +12,11 @@
 #   ...-x100   100 events per commit (towow_append with 100 events; message-db:
 #              100 write_message calls in one transaction)
 #
-# It prints commits/s and events/s per row, and ToWow's ratio to message-db.
+#   before     with BEFORE set (a git revision): towow_append as that revision
+#   before-x100  migrated it, in a third database, for a before/after in one run
+#
+# It prints commits/s and events/s per row, and ToWow's ratio to message-db
+# (and to the revision before).
 # URL names a server whose role may create databases and roles (message-db
 # installs a role message_store); two scratch databases are created and
 # dropped. Needs psql and pgbench (Debian's postgresql-client) and npm.
@@ -44,9 +48,11 @@ fi
 
 suffix=$$
 towow_db=towow_append_bench_$suffix mdb_db=message_store_bench_$suffix
+before_db=towow_before_bench_$suffix
 cleanup() {
   dropdb --if-exists "$towow_db" 2>/dev/null || true
   dropdb --if-exists "$mdb_db" 2>/dev/null || true
+  dropdb --if-exists "$before_db" 2>/dev/null || true
 }
 trap cleanup EXIT
 createdb "$towow_db"
@@ -54,6 +60,16 @@ createdb "$mdb_db"
 (cd "$root" && go build -o bin/towow ./cmd/towow)
 DATABASE_URL="$base/$towow_db" "$root/bin/towow" migrate up >/dev/null 2>&1
 DATABASE_NAME=$mdb_db CREATE_DATABASE=off bash "$mdb/install.sh" >/dev/null
+rows="towow mdb-1cat mdb-4cat towow-x100 mdb-4cat-x100"
+if [ -n "${BEFORE:-}" ]; then
+  src=$(mktemp -d)
+  git -C "$root" archive "$BEFORE" | tar -x -C "$src"
+  (cd "$src" && go build -o "$root/bin/towow-before" ./cmd/towow)
+  rm -rf "$src"
+  createdb "$before_db"
+  DATABASE_URL="$base/$before_db" "$root/bin/towow-before" migrate up >/dev/null 2>&1
+  rows="before towow mdb-1cat mdb-4cat before-x100 towow-x100 mdb-4cat-x100"
+fi
 
 scripts=$(mktemp -d)
 trap 'cleanup; rm -rf "$scripts"' EXIT
@@ -86,23 +102,26 @@ SQL
 tps() {
   local db=$1 script=$2 clients=$3 options=$PGOPTIONS
   [ "$db" = "$mdb_db" ] && options="$options -c search_path=message_store,public"
-  PGOPTIONS=$options pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$scripts/$script.sql" "$db" |
+  PGOPTIONS=$options pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$scripts/${script/before/towow}.sql" "$db" |
     awk '/^tps = / {printf "%.0f", $3}'
 }
 
 printf '%-14s %8s %12s %12s %10s\n' "store" clients "commits/s" "events/s" "towow ÷ it"
 for clients in 1 4 16; do
   declare -A got=()
-  for row in towow mdb-1cat mdb-4cat towow-x100 mdb-4cat-x100; do
+  for row in $rows; do
     db=$mdb_db
     [[ $row == towow* ]] && db=$towow_db
+    [[ $row == before* ]] && db=$before_db
     got[$row]=$(tps "$db" "$row" "$clients")
   done
-  for row in towow mdb-1cat mdb-4cat towow-x100 mdb-4cat-x100; do
+  for row in $rows; do
     events=${got[$row]}
     [[ $row == *-x100 ]] && events=$((got[$row] * 100))
     ratio=""
     case $row in
+      before) ratio=$(awk -v a="${got[towow]}" -v b="${got[$row]}" 'BEGIN { if (b > 0) printf "%.2f×", a / b }') ;;
+      before-x100) ratio=$(awk -v a="${got[towow-x100]}" -v b="${got[$row]}" 'BEGIN { if (b > 0) printf "%.2f×", a / b }') ;;
       mdb-1cat | mdb-4cat) ratio=$(awk -v a="${got[towow]}" -v b="${got[$row]}" 'BEGIN { if (b > 0) printf "%.2f×", a / b }') ;;
       mdb-4cat-x100) ratio=$(awk -v a="${got[towow-x100]}" -v b="${got[$row]}" 'BEGIN { if (b > 0) printf "%.2f×", a / b }') ;;
     esac

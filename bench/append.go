@@ -215,6 +215,7 @@ func probe(ctx context.Context, store *eventstore.Store, pool *pgxpool.Pool, str
 		if err := tx.Commit(ctx); err != nil {
 			return err
 		}
+		store.Committed()
 		time.Sleep(probeEvery)
 	}
 	return nil

@@ -204,7 +204,9 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 	if err != nil {
 		return res, err
 	}
-	res.Events = endHead - head
+	if res.Events, err = store.CountBetween(ctx, head, endHead); err != nil {
+		return res, err
+	}
 	endJobs, err := jobCount(ctx, pool)
 	if err != nil {
 		return res, err

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -36,6 +35,11 @@ type SSEOptions struct {
 	// Token is the bearer token the clients send: the admin token (the
 	// all-events stream is the operator's).
 	Token string
+	// IdleArgv, when set, is the command line of a child process that
+	// holds Clients idle followers (`towow bench sse-clients`, with the
+	// stream's URL appended as -url; it is given Token): the run first
+	// measures what idle followers cost this process (MeasureIdle).
+	IdleArgv []string
 }
 
 // The clients' readers.
@@ -58,13 +62,33 @@ type SSEResult struct {
 	Events         int64 // events appended while the clients listened
 	Delivered      int64 // event deliveries counted by the clients (none lost: Events × clients per event)
 	P50, P99, Max  time.Duration
-	// BytesPerClient is the heap and stack growth per connected client
-	// (server and client side together): measured on the run's own
-	// streams when every client follows every event, else on as many idle
-	// streams opened before the run.
-	BytesPerClient float64
-	Elapsed        time.Duration
+	// Idle is what Clients idle followers cost the server, measured
+	// before the run (zero without SSEOptions.IdleArgv).
+	Idle    IdleMemory
+	Elapsed time.Duration
 }
+
+// idleURL is a stream that stays idle: a type no event has.
+func idleURL(baseURL string) string { return baseURL + "/api/v1/events/stream?type=towow.bench.none" }
+
+// measureIdle runs MeasureIdle when opts asks for it.
+func measureIdle(ctx context.Context, baseURL string, opts SSEOptions, n int, progress io.Writer) (IdleMemory, error) {
+	if len(opts.IdleArgv) == 0 {
+		return IdleMemory{}, nil
+	}
+	argv := append(slices.Clip(opts.IdleArgv), "-url", idleURL(baseURL))
+	m, err := MeasureIdle(ctx, argv, opts.Token, n, opts.Timeout)
+	if err != nil {
+		return m, err
+	}
+	if progress != nil {
+		fmt.Fprintf(progress, "  %d idle followers: RSS %s → %s (%.1f KiB each), %s %s after they left; goroutines %d → %d → %d\n",
+			n, mib(m.RSSBefore), mib(m.RSSWith), m.PerClient()/1024, mib(m.RSSAfter), idleSettle, m.GoroutinesBefore, m.GoroutinesWith, m.GoroutinesAfter)
+	}
+	return m, nil
+}
+
+func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 // SSE connects Clients to baseURL's all-events stream, runs Negotiations
 // through the started engine while they listen, and measures how long each
@@ -88,14 +112,16 @@ func SSE(ctx context.Context, a *app.App, pool *pgxpool.Pool, baseURL string, op
 		return res, err
 	}
 	defer rd.close()
-	fl, perClient, err := connect(ctx, rd, fmt.Sprintf("%s/api/v1/events/stream?last_event_id=%d", baseURL, head), opts.Clients, &stamps{}, opts.Timeout)
+	if res.Idle, err = measureIdle(ctx, baseURL, opts, opts.Clients, progress); err != nil {
+		return res, err
+	}
+	fl, err := connect(ctx, rd, fmt.Sprintf("%s/api/v1/events/stream?last_event_id=%d", baseURL, head), opts.Clients, &stamps{}, opts.Timeout)
 	if err != nil {
 		return res, err
 	}
 	defer fl.close()
-	res.BytesPerClient = perClient
 	if progress != nil {
-		fmt.Fprintf(progress, "  %d clients connected (%.1f KiB each)\n", opts.Clients, res.BytesPerClient/1024)
+		fmt.Fprintf(progress, "  %d clients connected\n", opts.Clients)
 	}
 	clients, errs := fl.clients, fl.errs
 
@@ -107,7 +133,9 @@ func SSE(ctx context.Context, a *app.App, pool *pgxpool.Pool, baseURL string, op
 	if err != nil {
 		return res, err
 	}
-	res.Events = end - head
+	if res.Events, err = a.Store.CountBetween(ctx, head, end); err != nil {
+		return res, err
+	}
 	deadline := time.Now().Add(opts.Timeout)
 	for _, c := range clients {
 		for c.last.Load() < end {
@@ -136,13 +164,8 @@ type fleet struct {
 }
 
 // connect opens n clients on url and waits until each has received the
-// stream's opening line; it returns them and the growth of heap and stack
-// per client (both ends of the connection, as the server runs in this
-// process).
-func connect(ctx context.Context, rd reader, url string, n int, shared *stamps, timeout time.Duration) (*fleet, float64, error) {
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
+// stream's opening line.
+func connect(ctx context.Context, rd reader, url string, n int, shared *stamps, timeout time.Duration) (*fleet, error) {
 	cctx, cancel := context.WithCancel(ctx)
 	fl := &fleet{clients: make([]*sseClient, n), errs: make(chan error, n), cancel: cancel}
 	var connected sync.WaitGroup
@@ -166,21 +189,17 @@ func connect(ctx context.Context, rd reader, url string, n int, shared *stamps, 
 		select { // a client that failed also counted as connected
 		case err := <-fl.errs:
 			fl.close()
-			return nil, 0, fmt.Errorf("sse client: %w", err)
+			return nil, fmt.Errorf("sse client: %w", err)
 		default:
 		}
 	case err := <-fl.errs:
 		fl.close()
-		return nil, 0, fmt.Errorf("sse client: %w", err)
+		return nil, fmt.Errorf("sse client: %w", err)
 	case <-time.After(timeout):
 		fl.close()
-		return nil, 0, fmt.Errorf("%d clients not connected within %s", n, timeout)
+		return nil, fmt.Errorf("%d clients not connected within %s", n, timeout)
 	}
-	runtime.GC()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	grown := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
-	return fl, grown / float64(n), nil
+	return fl, nil
 }
 
 // close disconnects the clients and waits for their readers to return.
@@ -226,16 +245,8 @@ func SSENegotiations(ctx context.Context, a *app.App, baseURL string, opts SSEOp
 		return res, err
 	}
 	defer rd.close()
-	// Memory per connection, on idle streams (a type no event has) opened
-	// before the run.
-	probe, perClient, err := connect(ctx, rd, baseURL+"/api/v1/events/stream?type=towow.bench.none", res.Clients, &stamps{}, opts.Timeout)
-	if err != nil {
+	if res.Idle, err = measureIdle(ctx, baseURL, opts, res.Clients, progress); err != nil {
 		return res, err
-	}
-	probe.close()
-	res.BytesPerClient = perClient
-	if progress != nil {
-		fmt.Fprintf(progress, "  %d idle streams: %.1f KiB each\n", res.Clients, perClient/1024)
 	}
 	shared := &stamps{}
 	var mu sync.Mutex
@@ -337,15 +348,22 @@ func watchOne(ctx context.Context, a *app.App, rd reader, baseURL, text string, 
 // WriteSSE prints an SSE run's figures.
 func WriteSSE(w io.Writer, r SSEResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "clients\tnegotiations\tevents\tdeliveries\tdeliveries/s\tp50\tp99\tmax\tmemory/client\telapsed\n")
-	mem := fmt.Sprintf("%.1f KiB", r.BytesPerClient/1024)
+	fmt.Fprintf(tw, "clients\tnegotiations\tevents\tdeliveries\tdeliveries/s\tp50\tp99\tmax\tRSS/idle follower\telapsed\n")
+	mem := "-"
+	if r.Idle.Clients > 0 {
+		mem = fmt.Sprintf("%.1f KiB", r.Idle.PerClient()/1024)
+	}
 	fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\n", r.Clients, r.Negotiations, r.Events, r.Delivered,
 		float64(r.Delivered)/r.Elapsed.Seconds(), r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond),
 		mem, r.Elapsed.Round(time.Millisecond))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "latency: recorded_at (database clock at insert) → the client read the event's data line; p99 target ≤ 50 ms")
+	fmt.Fprintln(w, "latency: recorded_at (database clock at insert) → the client read the event's data line; p99 target ≤ 25 ms")
+	if m := r.Idle; m.Clients > 0 {
+		fmt.Fprintf(w, "memory: the server's RSS %s with no follower, %s with %d idle followers over TCP from another process (%.1f KiB each, target ≤ 64 KiB), %s %s after they left\n",
+			mib(m.RSSBefore), mib(m.RSSWith), m.Clients, m.PerClient()/1024, mib(m.RSSAfter), idleSettle)
+	}
 	watchers := r.Clients
 	if r.PerNegotiation > 0 {
 		watchers = r.PerNegotiation

@@ -240,7 +240,6 @@ func TestEventsAreImmutable(t *testing.T) {
 		"TRUNCATE events",
 		"INSERT INTO events (event_id, stream_id, stream_version, event_type, payload) VALUES (gen_random_uuid(), 'x', 1, 'nope', '{}')",
 		"INSERT INTO events (event_id, stream_id, stream_version, event_type, payload) VALUES (gen_random_uuid(), 'x', 1, 'towow.a', '[]')",
-		"INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, payload) VALUES (1, gen_random_uuid(), 'x', 1, 'towow.a', '{}')",
 	} {
 		if _, err := pool.Exec(ctx, sql); err == nil {
 			t.Errorf("%s: succeeded", sql)
@@ -297,5 +296,77 @@ func TestConcurrentAppendsOneWinner(t *testing.T) {
 		if v, _ := s.StreamVersion(ctx, "race"); v != round+2 {
 			t.Fatalf("version %d, want %d", v, round+2)
 		}
+	}
+}
+
+// TestAppendOrdersAStreamByPosition: a transaction that took its id
+// before another appended to a stream cannot append after that event (its
+// events would be ordered before it); it gets a version conflict, writes
+// nothing, and a new transaction appends.
+func TestAppendOrdersAStreamByPosition(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	older := begin(t, pool)
+	if _, err := older.Exec(ctx, "SELECT pg_current_xact_id()"); err != nil {
+		t.Fatal(err)
+	}
+	first := appendCommitted(t, s, pool, "s", eventstore.NoStream, evN(1, "newer")...)
+	_, err := s.AppendTx(ctx, older, "s", eventstore.AnyVersion, evN(1, "older")...)
+	var conflict *eventstore.VersionConflictError
+	if !errors.As(err, &conflict) || conflict.Actual != 1 {
+		t.Fatalf("append from the older transaction: %v, want a version conflict at 1", err)
+	}
+	if err := older.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Append(ctx, "s", eventstore.ExpectedVersion(1), evN(1, "again")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.FirstPosition <= first.LastPosition || again.FirstVersion != 2 {
+		t.Fatalf("retried append at version %d position %d, after position %d", again.FirstVersion, again.FirstPosition, first.LastPosition)
+	}
+	if got := readAll(t, s, eventstore.Filter{}); len(got) != 2 {
+		t.Fatalf("log has %d events, want 2", len(got))
+	}
+}
+
+// TestAppendPositionsPerTransaction: appends in one transaction take
+// consecutive positions across streams, a rolled-back savepoint gives its
+// positions back, and a raw insert takes the next one.
+func TestAppendPositionsPerTransaction(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	tx := begin(t, pool)
+	a, err := s.AppendTx(ctx, tx, "a", eventstore.NoStream, evN(3, "a")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "SAVEPOINT sp"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendTx(ctx, tx, "gone", eventstore.NoStream, evN(5, "gone")...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT sp"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.AppendTx(ctx, tx, "b", eventstore.NoStream, evN(2, "b")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw int64
+	if err := tx.QueryRow(ctx, `INSERT INTO events (event_id, stream_id, stream_version, event_type, payload)
+		VALUES (gen_random_uuid(), 'raw', 1, 'towow.test.raw', '{}') RETURNING global_position`).Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a.LastPosition != a.FirstPosition+2 || b.FirstPosition != a.LastPosition+1 || raw != b.LastPosition+1 {
+		t.Fatalf("positions a %d..%d, b %d..%d, raw %d: want one run", a.FirstPosition, a.LastPosition, b.FirstPosition, b.LastPosition, raw)
+	}
+	if got := readAll(t, s, eventstore.Filter{}); len(got) != 6 {
+		t.Fatalf("log has %d events, want 6", len(got))
 	}
 }

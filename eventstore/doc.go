@@ -27,48 +27,75 @@
 // prefix, payload that is not a JSON object or is too large, empty stream id)
 // is rejected before the database is touched, with an [*InvalidEventError].
 //
-// # Ordering: positions are handed out in commit order
+// # Ordering: readers stop below the oldest transaction in flight
 //
-// With a plain sequence and concurrent writers, a transaction that drew
-// position 41 can commit after one that drew 42; a reader that already moved
-// past 42 would never see 41. This store closes that gap by serializing
-// appends (mechanism "A" of the design guide):
+// Appends to different streams run and commit in parallel: an append
+// takes only its stream's lock (the one [Store.LockStream] takes), and no
+// appending transaction sends a NOTIFY (a notifying transaction holds
+// PostgreSQL's notification-queue lock through its commit, which would
+// line all commits up again).
 //
-//   - every INSERT into events first takes one transaction-scoped advisory
-//     lock, towow_lock_events(). The server-side append function
-//     towow_append (which Append and AppendTx call) takes it first, and a
-//     BEFORE INSERT ... FOR EACH STATEMENT trigger takes it for any other
-//     writer (psql, a future migration), before the identity column draws a
-//     position;
-//   - the lock is released only after the transaction's commit (or abort) is
-//     complete and visible, so the next appender draws its positions strictly
-//     after every earlier appender has finished.
+// An event's position is its transaction's id shifted left by 16 bits,
+// plus the number of events the transaction appended before it, plus a
+// base fixed when the schema was upgraded (so positions kept rising
+// across the upgrade). The log is therefore ordered by transaction id,
+// then by append order within a transaction; positions are known when the
+// events are inserted, so an append returns them. A transaction may
+// append at most 65,536 events. A row inserted without a position (psql)
+// gets its transaction's next one; the store does not check positions a
+// writer gives itself (a restore copies the stored ones), and after a
+// restore into another cluster the server moves the base up at start, so
+// new events still come after the restored ones.
 //
-// Hence, whenever a reader sees a committed event at position P, every
-// position below P belongs to a transaction that has already committed
-// (visible to the reader) or aborted (a hole that is never filled). A reader
-// can therefore read "global_position > cursor ORDER BY global_position" and
-// advance its cursor to the last row it saw without ever skipping an event.
-// Cursors are single integers, usable directly as SSE ids and audit cursors;
-// they are increasing but not dense (a rolled-back append leaves a hole).
+// A transaction id is drawn when a transaction first writes, not when it
+// commits, so a transaction still in flight may commit events below
+// positions that are already visible. Readers therefore read only below
+// the settled bound (towow_settled_below in the schema): the position of
+// the oldest transaction of this database still in flight (the current
+// snapshot's in-progress list, less transactions seen running in other
+// databases, which cannot write here). Below it every transaction has
+// committed or aborted, so nothing can appear there any more. A reader
+// can read "global_position > cursor AND global_position < bound ORDER BY
+// global_position" and advance its cursor to the last row it saw without
+// ever skipping an event. Cursors are single integers, usable directly as
+// SSE ids and audit cursors; they are increasing but sparse.
 //
-// The price is that appends commit one at a time: the lock is held from the
-// append to the end of the commit (one WAL flush). The caller should append
-// as the last step of its transaction. PostgreSQL itself serializes the
-// commits of transactions that NOTIFY (they take a global lock on the
-// notification queue at pre-commit), so a store that notifies on every
-// append pays most of this cost anyway. `towow bench append` measures it.
+// Other guarantees:
+//
+//   - a stream's versions follow its positions: the stream lock orders
+//     appends to one stream, and an append whose transaction took its id
+//     before the stream's last event was appended is refused as a version
+//     conflict (decide again in a new transaction);
+//   - an event appended after its writer read another (through the log or
+//     its stream) has a higher position: the writer's id is drawn at its
+//     first write, after the read;
+//   - reads of one stream ([Store.ReadStream], [Store.Fold]) see every
+//     committed event, settled or not: a decision always sees the latest
+//     version.
+//
+// The price: a write transaction of this database that stays open (idle
+// in transaction, or a long batch) holds every reader back until it ends,
+// whether or not it appends; transactions of other databases on the same
+// server do not. Keep write transactions short; the server's
+// idle_in_transaction_session_timeout is a good guard. GET /api/v1/status
+// reports the committed events waiting so (unsettled_events).
 //
 // Do not append from a REPEATABLE READ or SERIALIZABLE transaction whose
-// snapshot predates the lock: the version check would read a stale stream.
-// The unique (stream_id, stream_version) constraint still refuses the write.
+// snapshot predates the stream lock: the version check would read a stale
+// stream. The unique (stream_id, stream_version) constraint still refuses
+// the write.
 //
 // # Subscriptions
 //
 // A [Notifier] keeps one LISTEN connection per process on the channel
-// "towow_events" (the insert trigger queues a NOTIFY that PostgreSQL delivers
-// when the appending transaction commits) and fans wake-ups out in memory. [Store.Subscribe] first catches up
-// from its cursor in batches, then waits for a wake-up (or a poll interval, so
-// a lost notification costs latency, never data) and reads again. The
-// notification is only a wake-up: the events are always read from the table.
+// "towow_events" and fans wake-ups out in memory. After appends commit, the
+// store sends one NOTIFY in a transaction of its own ([Store.Committed];
+// [Store.Append] and the unit of work call it), folding commits that come
+// while one is being sent into the next. [Store.Subscribe] first catches
+// up from its cursor in batches, then waits for a wake-up (or a poll
+// interval, so a lost notification costs latency, never data) and reads
+// again; while committed events wait for an older transaction to end, it
+// looks again within milliseconds, since that transaction may never
+// announce anything. The notification is only a wake-up: the events are
+// always read from the table.
 package eventstore

@@ -62,7 +62,7 @@ func NewEvent(id uuid.UUID, p event.Payload, md event.Metadata) (EventData, erro
 
 // RecordedEvent is an event as stored.
 type RecordedEvent struct {
-	Position      int64 // global cursor, increasing in commit order
+	Position      int64 // global cursor: ordered by transaction id, then append order (see the package doc)
 	EventID       uuid.UUID
 	StreamID      string
 	StreamVersion int64

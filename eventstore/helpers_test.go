@@ -74,3 +74,29 @@ func newBenchPool(b *testing.B) *pgxpool.Pool {
 	b.Helper()
 	return dbtest.New(b)
 }
+
+// dbtestPool is a pool on another fresh database of the same server.
+func dbtestPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	return dbtest.New(t)
+}
+
+// appendCommitted appends in a transaction of its own and commits, without
+// waiting for the events to settle (Append waits).
+func appendCommitted(t *testing.T, s *eventstore.Store, pool *pgxpool.Pool, stream string, expected eventstore.ExpectedVersion, evs ...eventstore.EventData) eventstore.AppendResult {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.AppendTx(ctx, tx, stream, expected, evs...)
+	if err != nil {
+		_ = tx.Rollback(ctx)
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

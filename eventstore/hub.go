@@ -227,9 +227,9 @@ func (h *Hub) Follow(ctx context.Context, after int64, f Filter, handle Handler)
 // catchUp reads the database from after until it has delivered everything
 // committed when it started; it returns the position seen up to.
 func (h *Hub) catchUp(ctx context.Context, after int64, f Filter, handle Handler) (int64, error) {
-	// Every event up to the tail (or the head) has committed before the
-	// reads below start, so once a read comes back short, all of them that
-	// match f were delivered.
+	// Every position up to the tail (or the head) is settled before the
+	// reads below start, so once a read comes back short, every event up
+	// to it that matches f was delivered.
 	h.mu.RLock()
 	bound := h.tail
 	h.mu.RUnlock()

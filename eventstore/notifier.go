@@ -11,8 +11,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// NotifyChannel is the PostgreSQL NOTIFY channel the events insert trigger
-// signals on (with an empty payload) when an appending transaction commits.
+// NotifyChannel is the PostgreSQL NOTIFY channel a Store signals on (with
+// an empty payload) after appending transactions commit (Store.Committed;
+// queries/events.sql names it too).
 const NotifyChannel = "towow_events"
 
 // Notifier holds one LISTEN connection for the whole process and wakes every

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -120,27 +121,6 @@ func sameSequence(t *testing.T, who string, got, want []eventstore.RecordedEvent
 	}
 }
 
-// waitBlocked waits until n backends of this database wait on an advisory lock.
-func waitBlocked(t *testing.T, pool *pgxpool.Pool, n int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var got int
-		err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d backends wait on the append lock, want %d", got, n)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 func begin(t *testing.T, pool *pgxpool.Pool) pgx.Tx {
 	t.Helper()
 	tx, err := pool.Begin(context.Background())
@@ -171,9 +151,12 @@ func recv(t *testing.T, ch <-chan error) {
 
 // TestOrderGapOutOfOrderCommits opens real transactions in one order, has
 // them append and commit in another, rolls one back, mixes in a raw SQL
-// insert that bypasses AppendTx, and checks that live subscribers (woken by
-// NOTIFY, polling, paging in tiny batches, filtered) each see every committed
-// event exactly once, in the order of a full read, which is commit order.
+// insert that bypasses AppendTx, keeps a transaction of another database
+// open throughout, and checks that live subscribers (woken by NOTIFY,
+// polling, paging in tiny batches, filtered) see nothing while a
+// transaction with an older id is in flight, and then each see every
+// committed event exactly once, in the order of a full read: transaction
+// id order.
 func TestOrderGapOutOfOrderCommits(t *testing.T) {
 	s, pool := newStore(t)
 	ctx := context.Background()
@@ -184,60 +167,72 @@ func TestOrderGapOutOfOrderCommits(t *testing.T) {
 		"batches of 1":  subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n, BatchSize: 1}),
 		"stream filter": subscribe(t, ctx, s, eventstore.SubscribeOptions{Notifier: n, Filter: eventstore.Filter{StreamID: "s2"}}),
 	}
-	t1, t2, t3, t4 := begin(t, pool), begin(t, pool), begin(t, pool), begin(t, pool)
-	// T1 and T2 start first and take transaction ids before T3 exists.
-	for _, tx := range []pgx.Tx{t1, t2} {
+	takeID := func(tx pgx.Tx) {
+		t.Helper()
 		if _, err := tx.Exec(ctx, "SELECT pg_current_xact_id()"); err != nil {
 			t.Fatal(err)
 		}
 	}
+	seesNothing := func(when string) {
+		t.Helper()
+		time.Sleep(50 * time.Millisecond)
+		for name, c := range subs {
+			if got := c.snapshot(); len(got) != 0 {
+				t.Fatalf("%s: %s saw %d events", when, name, len(got))
+			}
+		}
+		if got := readAll(t, s, eventstore.Filter{}); len(got) != 0 {
+			t.Fatalf("%s: a read returned %d events", when, len(got))
+		}
+		if h := head(t, s); h != 0 {
+			t.Fatalf("%s: head %d, want 0", when, h)
+		}
+	}
+	// A transaction of another database, older than all of them and open
+	// throughout, holds nobody here back.
+	other := begin(t, dbtestPool(t))
+	takeID(other)
+	t1, t2, t3, t4 := begin(t, pool), begin(t, pool), begin(t, pool), begin(t, pool)
+	takeID(t1)
+	takeID(t2)
 	if _, err := s.AppendTx(ctx, t3, "s3", eventstore.NoStream, evN(2, "t3")...); err != nil {
 		t.Fatal(err)
-	}
-	r1 := async(func() error { _, err := s.AppendTx(ctx, t1, "s1", eventstore.NoStream, evN(3, "t1")...); return err })
-	waitBlocked(t, pool, 1)
-	r4 := async(func() error {
-		_, err := t4.Exec(ctx, `INSERT INTO events (event_id, stream_id, stream_version, event_type, payload)
-			VALUES (gen_random_uuid(), 's4', 1, 'towow.test.raw', '{"raw":true}')`)
-		return err
-	})
-	waitBlocked(t, pool, 2)
-	time.Sleep(30 * time.Millisecond)
-	for name, c := range subs {
-		if got := c.snapshot(); len(got) != 0 {
-			t.Fatalf("%s saw %d uncommitted events", name, len(got))
-		}
 	}
 	if err := t3.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, r1) // T1 gets the lock only now
-	afterT3 := readAll(t, s, eventstore.Filter{})
-	if len(afterT3) != 2 {
-		t.Fatalf("after T3 commits the log has %d events, want 2", len(afterT3))
+	s.Committed()
+	seesNothing("T3 committed while T1 and T2 (older ids) are open")
+	// Appends to different streams do not wait for each other.
+	if _, err := s.AppendTx(ctx, t1, "s1", eventstore.NoStream, evN(3, "t1")...); err != nil {
+		t.Fatal(err)
 	}
-	subs["notified"].waitFor(t, afterT3[1].Position, 5*time.Second)
-	r2 := async(func() error { _, err := s.AppendTx(ctx, t2, "s2", eventstore.NoStream, evN(4, "t2")...); return err })
-	waitBlocked(t, pool, 2) // T4 and T2 queue behind T1
+	if _, err := t4.Exec(ctx, `INSERT INTO events (event_id, stream_id, stream_version, event_type, payload)
+			VALUES (gen_random_uuid(), 's4', 1, 'towow.test.raw', '{"raw":true}')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendTx(ctx, t2, "s2", eventstore.NoStream, evN(4, "t2")...); err != nil {
+		t.Fatal(err)
+	}
 	if err := t1.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, r4) // T4 was first in the queue
 	if err := t4.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, r2)
+	seesNothing("T1 rolled back and T4 committed while T2 is open")
 	if err := t2.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
+	s.Committed()
 
 	full := readAll(t, s, eventstore.Filter{})
 	var streams []string
 	for _, e := range full {
 		streams = append(streams, e.StreamID)
 	}
-	if want := []string{"s3", "s3", "s4", "s2", "s2", "s2", "s2"}; fmt.Sprint(streams) != fmt.Sprint(want) {
-		t.Fatalf("log streams %v, want %v (commit order, nothing from the rolled-back T1)", streams, want)
+	if want := []string{"s2", "s2", "s2", "s2", "s3", "s3", "s4"}; fmt.Sprint(streams) != fmt.Sprint(want) {
+		t.Fatalf("log streams %v, want %v (transaction id order, nothing from the rolled-back T1)", streams, want)
 	}
 	for name, c := range subs {
 		want := full
@@ -247,6 +242,9 @@ func TestOrderGapOutOfOrderCommits(t *testing.T) {
 		c.waitFor(t, want[len(want)-1].Position, 5*time.Second)
 		time.Sleep(10 * time.Millisecond) // give a duplicate the chance to show up
 		sameSequence(t, name, c.snapshot(), want)
+	}
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -355,7 +353,7 @@ func randomTx(ctx context.Context, s *eventstore.Store, pool *pgxpool.Pool, rng 
 		return err
 	}
 	if rng.IntN(4) == 0 {
-		time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond) // hold the lock a while
+		time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond) // hold the stream lock a while
 	}
 	if rng.IntN(10) == 0 {
 		mu.Lock()
@@ -374,4 +372,50 @@ func randomTx(ctx context.Context, s *eventstore.Store, pool *pgxpool.Pool, rng 
 	}
 	mu.Unlock()
 	return nil
+}
+
+// TestNoAppendsTransactionHoldsNobodyBack: a long write transaction that
+// declared it appends nothing (as a read-model rebuild does) does not hold
+// readers back, and an append from it is refused.
+func TestNoAppendsTransactionHoldsNobodyBack(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	long := begin(t, pool)
+	if _, err := long.Exec(ctx, `SELECT set_config('application_name', 'rebuild (no appends)', true), pg_current_xact_id()`); err != nil {
+		t.Fatal(err)
+	}
+	res := appendCommitted(t, s, pool, "s", eventstore.NoStream, evN(2, "after")...)
+	if h := head(t, s); h != res.LastPosition {
+		t.Fatalf("head %d while the no-appends transaction is open, want %d", h, res.LastPosition)
+	}
+	if _, err := s.AppendTx(ctx, long, "other", eventstore.NoStream, evN(1, "refused")...); err == nil ||
+		!strings.Contains(err.Error(), "appends no events") {
+		t.Fatalf("append from the no-appends transaction: %v", err)
+	}
+	if err := long.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Without the declaration, the same transaction holds readers back.
+	plain := begin(t, pool)
+	if _, err := plain.Exec(ctx, `SELECT pg_current_xact_id()`); err != nil {
+		t.Fatal(err)
+	}
+	appendCommitted(t, s, pool, "s", eventstore.ExpectedVersion(2), evN(1, "held")...)
+	if h := head(t, s); h != res.LastPosition {
+		t.Fatalf("head %d while a plain write transaction is open, want %d", h, res.LastPosition)
+	}
+	// Append waits for its events to settle, but not for ever.
+	start := time.Now()
+	if _, err := s.Append(ctx, "s", eventstore.ExpectedVersion(3), evN(1, "waits")...); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < eventstore.SettleWaitMax {
+		t.Fatalf("Append returned after %s with an older write transaction open", waited)
+	}
+	if err := plain.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if h := head(t, s); h <= res.LastPosition {
+		t.Fatalf("head %d after the plain transaction ended, want past %d", h, res.LastPosition)
+	}
 }

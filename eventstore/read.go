@@ -70,7 +70,10 @@ func (s *Store) StreamVersion(ctx context.Context, streamID string) (int64, erro
 	return v, nil
 }
 
-// HeadPosition returns the highest committed global position, 0 if empty.
+// HeadPosition returns the highest settled global position (0 if none):
+// the last event a reader can reach now. An event committed by a
+// transaction that took its id after one still in flight is not settled
+// until that one ends (see the package doc).
 func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 	p, err := s.q.HeadPosition(ctx)
 	if err != nil {
@@ -79,9 +82,10 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 	return p, nil
 }
 
-// ReadAll returns up to limit events of all streams with position > after
-// that match f, in position order. Feeding the last returned Position back
-// as after pages through the log without gaps (see the package doc).
+// ReadAll returns up to limit settled events of all streams with position
+// > after that match f, in position order. Feeding the last returned
+// Position back as after pages through the log without gaps (see the
+// package doc).
 func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) ([]RecordedEvent, error) {
 	p := sqlcdb.ReadAllParams{
 		AfterPosition: after,
@@ -112,6 +116,52 @@ func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) (
 		return nil, fmt.Errorf("read all after %d: %w", after, err)
 	}
 	return toRecorded(rows)
+}
+
+// CountBetween returns how many events lie at positions in (after, until]
+// (positions are sparse: their difference is not a count).
+func (s *Store) CountBetween(ctx context.Context, after, until int64) (int64, error) {
+	if until <= after {
+		return 0, nil
+	}
+	n, err := s.q.CountEventsBetween(ctx, sqlcdb.CountEventsBetweenParams{AfterPosition: after, UntilPosition: until})
+	if err != nil {
+		return 0, fmt.Errorf("count events in (%d, %d]: %w", after, until, err)
+	}
+	return n, nil
+}
+
+// LatestPosition returns the highest committed position, settled or not
+// (0 if none): it moves exactly when something is appended, so it tells
+// whether a write happened. Readers stop at HeadPosition.
+func (s *Store) LatestPosition(ctx context.Context) (int64, error) {
+	p, err := s.q.LatestPosition(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("latest position: %w", err)
+	}
+	return p, nil
+}
+
+// Unsettled returns how many committed events readers cannot reach yet,
+// because a write transaction of this database with an older id is still
+// open (see the package doc). It stays near 0 unless one is held open.
+func (s *Store) Unsettled(ctx context.Context) (int64, error) {
+	n, err := s.q.CountUnsettled(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count unsettled events: %w", err)
+	}
+	return n, nil
+}
+
+// frontier is where readers stand: every position below settledBelow is
+// final; latest is the highest committed position (above settledBelow
+// while an older transaction is still in flight).
+func (s *Store) frontier(ctx context.Context) (settledBelow, latest int64, err error) {
+	f, err := s.q.Frontier(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read frontier: %w", err)
+	}
+	return f.SettledBelow, f.Latest, nil
 }
 
 func optText(s string) pgtype.Text { return pgtype.Text{String: s, Valid: s != ""} }

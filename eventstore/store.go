@@ -31,6 +31,8 @@ type Store struct {
 	// set; see customPlans.
 	qc   *sqlcdb.Queries
 	opts Options
+	// announce tells listeners that events committed (Committed).
+	announce *announcer
 }
 
 // New returns a Store on pool.
@@ -38,8 +40,16 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 	if opts.MaxPayloadBytes <= 0 {
 		opts.MaxPayloadBytes = DefaultMaxPayloadBytes
 	}
-	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts}
+	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts,
+		announce: &announcer{q: sqlcdb.New(pool)}}
 }
+
+// Committed tells every Notifier (in this process and others) that events
+// were committed: it sends one NOTIFY on NotifyChannel, in a transaction of
+// its own, soon after. Calls while one is being sent are folded into one
+// more. Append calls it itself; a caller of AppendTx calls it after its
+// commit. Without it, subscriptions find the events at their next poll.
+func (s *Store) Committed() { s.announce.poke() }
 
 // In returns a Store whose reads run inside tx (appends always take their
 // transaction as an argument). A step that serializes on a stream lock reads
@@ -53,8 +63,9 @@ func (s *Store) In(tx pgx.Tx) *Store {
 
 // LockStream takes a transaction-scoped lock on a stream id: writers that
 // take it before reading the stream never conflict with each other (the
-// expected-version check still guards against writers that do not).
-// Lock several streams in sorted order to avoid deadlocks.
+// expected-version check still guards against writers that do not). It is
+// the lock an append to that stream takes too. Lock several streams in
+// sorted order to avoid deadlocks.
 func (s *Store) LockStream(ctx context.Context, tx pgx.Tx, streamID string) error {
 	if err := s.q.WithTx(tx).LockStream(ctx, streamID); err != nil {
 		return fmt.Errorf("lock stream %q: %w", streamID, err)
@@ -79,21 +90,39 @@ type AppendResult struct {
 }
 
 // Append appends events to a stream in a transaction of its own: a single
-// statement in autocommit mode, so one network round trip, and the append
-// lock is held only while the server inserts and commits.
+// statement in autocommit mode, so one network round trip, and the
+// stream's lock is held only while the server inserts and commits. It
+// announces the commit (Committed) and returns once the events are settled
+// (WaitSettled), so a read of the log that follows sees them; if a write
+// transaction that began before stays open, it returns after
+// SettleWaitMax all the same.
 func (s *Store) Append(ctx context.Context, streamID string, expected ExpectedVersion, events ...EventData) (AppendResult, error) {
-	return s.appendOn(ctx, s.pool, streamID, expected, events)
+	res, err := s.appendOn(ctx, s.pool, streamID, expected, events)
+	if err != nil {
+		return res, err
+	}
+	if !res.Duplicate {
+		s.Committed()
+	}
+	s.SettleBriefly(ctx, res.LastPosition)
+	return res, nil
 }
 
 // AppendTx appends events to a stream inside tx, atomically, if the stream
-// is at the expected version. It takes the store-wide append lock, which is
-// held until tx ends: append as the last step before committing (enqueuing
-// River jobs after it is fine).
+// is at the expected version. It takes the stream's lock (LockStream),
+// held until tx ends; appends to other streams go on in parallel. Call
+// Committed after committing tx.
 //
 // Errors: *InvalidEventError (nothing sent to the database),
 // *VersionConflictError and ErrEventIDReused: in these cases nothing was
-// written and tx is still usable. Any other error comes from the database
-// (cancelled context, statement timeout, ...) and has aborted tx.
+// written and tx is still usable. A *VersionConflictError also reports a
+// transaction that took its id before the stream's last event was
+// appended (it wrote something before this append, while another
+// transaction appended to the stream): its events would be ordered before
+// that event, so it must decide again in a new transaction. Any other
+// error comes from the database (cancelled context, statement timeout,
+// the same event id appended concurrently to another stream, ...) and has
+// aborted tx.
 func (s *Store) AppendTx(ctx context.Context, tx pgx.Tx, streamID string, expected ExpectedVersion, events ...EventData) (AppendResult, error) {
 	return s.appendOn(ctx, tx, streamID, expected, events)
 }

@@ -31,7 +31,7 @@ type Handler func(ctx context.Context, batch []RecordedEvent) error
 // up), then new events as they commit. It blocks until ctx ends (returning
 // ctx.Err()), the handler fails, or a read fails. With Filter.UntilPosition
 // set it returns nil once every event up to that position was delivered
-// (positions are handed out in commit order, so none can appear later).
+// (once that position is settled, none can appear below it).
 // Filter.Since and Filter.Until only filter; they do not end the
 // subscription.
 func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Handler) error {
@@ -56,21 +56,14 @@ func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Han
 	defer timer.Stop()
 	cursor := opts.After
 	until := opts.Filter.UntilPosition
+	// settling is the next wait while committed events wait for an older
+	// transaction to end: that transaction may never append (and so never
+	// announce), so the subscription looks again soon, backing off.
+	settling := time.Duration(0)
+	// final: every event up to until is settled, so the next read that
+	// comes back short has delivered all of them.
+	final := false
 	for {
-		// With a bound: once the head has passed it before a read, that read
-		// sees every event up to the bound (positions are handed out in
-		// commit order), so the subscription can end after it.
-		final := false
-		if until > 0 {
-			if cursor >= until {
-				return nil
-			}
-			head, err := s.HeadPosition(ctx)
-			if err != nil {
-				return err
-			}
-			final = head >= until
-		}
 		batch, err := s.ReadAll(ctx, cursor, opts.Filter, opts.BatchSize)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -87,10 +80,30 @@ func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Han
 				continue // more backlog
 			}
 		}
-		if final {
+		if final || (until > 0 && cursor >= until) {
 			return nil
 		}
-		timer.Reset(opts.PollInterval)
+		// The read stopped below the settled bound it ran under; the bound
+		// read now is at least as high.
+		below, latest, err := s.frontier(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		if until > 0 && below > until {
+			final = true
+			continue
+		}
+		wait := opts.PollInterval
+		if latest >= below {
+			settling = min(max(2*settling, time.Millisecond), opts.PollInterval, 50*time.Millisecond)
+			wait = settling
+		} else {
+			settling = 0
+		}
+		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

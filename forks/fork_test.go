@@ -128,7 +128,7 @@ func TestForkReusesAndChanges(t *testing.T) {
 		}
 	}
 	if got := h.Head(); got != head {
-		t.Fatalf("refused forks wrote %d events", got-head)
+		t.Fatalf("refused forks wrote to the log: %d → %d", head, got)
 	}
 }
 

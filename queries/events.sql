@@ -8,8 +8,19 @@ FROM events
 WHERE stream_id = @stream_id;
 
 -- name: HeadPosition :one
+-- The highest settled position: no event can commit below it any more
+-- (towow_settled_below, migrations/00018_concurrent_appends.sql). The bound
+-- is an InitPlan, so it is computed once per query, not once per row.
 SELECT coalesce(max(global_position), 0)::bigint AS position
-FROM events;
+FROM events
+WHERE global_position < (SELECT towow_settled_below());
+
+-- name: Frontier :one
+-- Where readers stand: every position below settled_below is final; latest
+-- is the highest committed position, which a transaction still in flight
+-- with an older id may hold above settled_below for a while.
+SELECT (SELECT towow_settled_below())::bigint AS settled_below,
+       coalesce((SELECT max(global_position) FROM events), 0)::bigint AS latest;
 
 -- name: ReadStreamForward :many
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
@@ -34,6 +45,7 @@ LIMIT @max_count;
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
 FROM events
 WHERE global_position > @after_position
+  AND global_position < (SELECT towow_settled_below())
   AND (sqlc.narg('until_position')::bigint IS NULL OR global_position <= sqlc.narg('until_position')::bigint)
   AND (sqlc.narg('stream_id')::text IS NULL OR stream_id = sqlc.narg('stream_id')::text)
   AND (cardinality(@event_types::text[]) = 0 OR event_type = ANY(@event_types::text[]))
@@ -59,3 +71,34 @@ WHERE metadata ->> 'correlation_id' = @demand_id::text
   AND coalesce(metadata -> 'llm_call' ->> 'answer', '') <> ''
 ORDER BY global_position
 LIMIT 1;
+
+-- name: AnnounceCommit :exec
+-- Wakes every listener on the events channel (eventstore.NotifyChannel).
+-- Sent in a transaction of its own after appends commit, never inside
+-- one: see eventstore/announce.go.
+SELECT pg_notify('towow_events', '');
+
+-- name: CountEventsBetween :one
+-- How many events lie in (after, until]: a read model's lag in events.
+SELECT count(*)::bigint AS events
+FROM events
+WHERE global_position > @after_position AND global_position <= @until_position;
+
+-- name: CountUnsettled :one
+-- Committed events readers cannot reach yet: a write transaction of this
+-- database with an older id is still open.
+SELECT count(*)::bigint AS events
+FROM events
+WHERE global_position >= (SELECT towow_settled_below());
+
+-- name: RebasePositions :one
+-- Moves the position base up if the next position would not be above every
+-- stored one (after a restore into another cluster); see
+-- migrations/00018_concurrent_appends.sql.
+SELECT towow_rebase_positions()::boolean AS rebased;
+
+-- name: LatestPosition :one
+-- The highest committed position, settled or not: whether anything was
+-- written at all.
+SELECT coalesce(max(global_position), 0)::bigint AS position
+FROM events;

@@ -71,3 +71,9 @@ SELECT e.stream_id,
 FROM events e
 WHERE e.global_position <= @head_position
 GROUP BY e.stream_id;
+
+-- name: DeclareNoAppends :exec
+-- Declares, for the rest of the transaction and before its first write,
+-- that it appends no events: event readers then do not wait for it
+-- (towow_settled_below), and an append from it is refused.
+SELECT set_config('application_name', left(current_setting('application_name'), 48) || ' (no appends)', true);

@@ -173,8 +173,8 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 				}
 				jobs = append(slices.Clip(jobs), u.cfg.Follow(evs)...)
 			}
-			// Jobs first: the append takes the store-wide append lock, held
-			// until commit, so it should be the last statement.
+			// Jobs first, appends last: an append takes its stream's lock,
+			// held until commit.
 			if err := u.insertJobs(ctx, tx, jobs, jobTrace); err != nil {
 				return err
 			}
@@ -221,6 +221,15 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			return 0, fmt.Errorf("%s: %w", step, err)
 		}
 		if done != nil {
+			if last > 0 {
+				u.store.Committed()
+				if eventstore.WantsItsWrites(ctx) && !u.store.SettleBriefly(ctx, last) {
+					// The commit stands; the caller's next read of the log
+					// may not show it yet.
+					u.log.InfoContext(ctx, "commit: events not settled yet; a write transaction that began before them is still open",
+						"step", step, "cursor", last, "waited", eventstore.SettleWaitMax)
+				}
+			}
 			for _, a := range done.Appends {
 				for _, ev := range a.Events {
 					if u.cfg.Observe != nil {

@@ -236,10 +236,11 @@ func Trim(s string, n int) string {
 	return s
 }
 
-// Head is the log's head position.
+// Head is the log's last committed position, settled or not: it moves
+// exactly when something is appended.
 func (h *Harness) Head() int64 {
 	h.T.Helper()
-	p, err := h.Store.HeadPosition(context.Background())
+	p, err := h.Store.LatestPosition(context.Background())
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -255,6 +256,7 @@ func (h *Harness) Refused(t testing.TB, name string, want error, cmd func() erro
 	if err := cmd(); !errors.Is(err, want) {
 		t.Fatalf("%s: %v, want %v", name, err, want)
 	}
+	h.Store.SettleBriefly(context.Background(), h.Head()) // what it may have written is readable
 	evs, err := h.Store.ReadAll(context.Background(), before, eventstore.Filter{}, eventstore.MaxReadLimit)
 	if err != nil {
 		t.Fatal(err)

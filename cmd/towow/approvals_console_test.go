@@ -162,7 +162,7 @@ func TestApprovalsInBrowser(t *testing.T) {
 		chromedp.WaitVisible(item+`[data-answered="approved"] .approval-done`, chromedp.ByQuery),
 		chromedp.WaitNotVisible(`#approvals-count`, chromedp.ByQuery))
 	waitFor(t, "the approval completed on the server", func() bool { return canvas().node(nodeID).Status == "completed" })
-	a.run("back to the canvas", chromedp.Click(item+` .approval-workflow`, chromedp.ByQuery),
+	a.run("back to the canvas", jsClick(item+` .approval-workflow`),
 		chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q][data-status="completed"]`, nodeID), chromedp.ByQuery))
 	a.until("the workflow completes", `document.querySelector('#wf-status[data-status="completed"]') !== null`)
 	b.run("bob sees it completed", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q][data-status="completed"]`, nodeID), chromedp.ByQuery),

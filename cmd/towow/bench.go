@@ -32,6 +32,9 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "sse" {
 		return cmdBenchSSE(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "sse-clients" {
+		return cmdBenchSSEClients(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "rebuild" {
 		return cmdBenchRebuild(ctx, cfg, args[1:], stdout, stderr)
 	}
@@ -48,7 +51,7 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return cmdBenchFaults(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -259,6 +262,23 @@ func cmdBenchFork(ctx context.Context, cfg config, args []string, stdout, stderr
 	})
 }
 
+// cmdBenchSSEClients holds idle SSE followers for `bench sse` (which runs
+// it in a child process, so that the server's memory is measured alone);
+// the bearer token comes on the first line of standard input.
+func cmdBenchSSEClients(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench sse-clients", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", "", "the stream the followers open")
+	n := fs.Int("n", 1000, "idle followers")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if *url == "" || *n < 1 || *n > 10000 {
+		return fmt.Errorf("%w: -url is required and -n must be 1..10000", errUsage)
+	}
+	return bench.HoldIdle(ctx, *url, *n, 2*time.Minute, os.Stdin, stdout)
+}
+
 func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench sse", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -270,6 +290,7 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	perClient := fs.Bool("per-client", false, "without the shared event hub: each client reads the database on every commit (for comparison)")
 	readerKind := fs.String("reader", "", "how the clients read: poll (raw sockets in one epoll loop per core; Linux, the default there) or http (Go's net/http client, a goroutine per client)")
 	latency := fs.Duration("llm-latency", time.Second, "the builtin brain answers after about this long (each wait 0.5x-1.5x), as a model would; 0: at once, the engine flat out")
+	idle := fs.Bool("idle", true, "first measure the server's memory (RSS) with -clients idle followers, held by a child process over TCP (Linux)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -320,6 +341,13 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 		// A negotiation takes a few dozen model answers one after another.
 		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind, Token: cfg.AdminToken,
 			Timeout: 2*time.Minute + 60**latency}
+		if *idle {
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("bench sse: this program's path, for the idle followers' process: %w", err)
+			}
+			opts.IdleArgv = []string{exe, "bench", "sse-clients", "-n", strconv.Itoa(*clients)}
+		}
 		run := func() (bench.SSEResult, error) {
 			return bench.SSE(ctx, a, pool, base, opts, stdout)
 		}
@@ -386,6 +414,10 @@ func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, std
 		if err != nil {
 			return err
 		}
+		events, err := a.Store.CountBetween(ctx, 0, head)
+		if err != nil {
+			return err
+		}
 		// First the live path: a fresh runner catching up event by event
 		// (batches of 500, checkpoint per batch).
 		runner := projections.NewRunner(pool, a.Store, nil, nil)
@@ -395,15 +427,15 @@ func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, std
 				return err
 			}
 			took := time.Since(t0)
-			fmt.Fprintf(stdout, "catch-up %-8s %d events in %s (%.0f events/s)\n", m.Name(), head, took.Round(time.Millisecond), float64(head)/took.Seconds())
+			fmt.Fprintf(stdout, "catch-up %-8s %d events in %s (%.0f events/s)\n", m.Name(), events, took.Round(time.Millisecond), float64(events)/took.Seconds())
 		}
 		fmt.Fprintf(stdout, "rebuild: every read model again from the first event, each in one transaction\n")
 		took, err := rebuildModels(ctx, pool, projections.All(), stdout)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "all read models: %d events in %s = %.0f events/s (target >= 20,000)\n", head,
-			took.Round(time.Millisecond), float64(head)/took.Seconds())
+		fmt.Fprintf(stdout, "all read models: %d events in %s = %.0f events/s (target >= 20,000)\n", events,
+			took.Round(time.Millisecond), float64(events)/took.Seconds())
 		return nil
 	})
 }

@@ -26,7 +26,7 @@ func TestBenchSSE(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bench sse %v: %v\n%s", args, err, out)
 		}
-		if !strings.Contains(string(out), "p99") || !strings.Contains(string(out), "target ≤ 50 ms") {
+		if !strings.Contains(string(out), "p99") || !strings.Contains(string(out), "target ≤ 25 ms") {
 			t.Fatalf("bench sse %v printed no figures:\n%s", args, out)
 		}
 	}

@@ -323,11 +323,11 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.SetValue(`#demand-input`, "x", chromedp.ByQuery),
 		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#rejection`, chromedp.ByQuery),
-		chromedp.AttributeValue(`#rejection`, "data-reason", &reason, nil, chromedp.ByQuery),
-		chromedp.SetValue(`#clarify-input`, "下周在上海拍产品照片，需要一位摄影师", chromedp.ByQuery), // nothing the held-open external agent offers
-		chromedp.Click(`#clarify-submit`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector("#rejection").dataset.reason`, &reason),
+		jsSetValue(`#clarify-input`, "下周在上海拍产品照片，需要一位摄影师"), // nothing the held-open external agent offers
+		jsClick(`#clarify-submit`),
 		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
-		chromedp.AttributeValue(`#outcome`, "data-outcome", &clarified, nil, chromedp.ByQuery))
+		chromedp.Evaluate(`document.querySelector("#outcome").dataset.outcome`, &clarified))
 	if reason != "unclear" || (clarified != "finalized" && clarified != "force_finalized" && clarified != "failed") {
 		t.Fatalf("rejection %q, clarified negotiation %q", reason, clarified)
 	}
@@ -445,6 +445,25 @@ func TestConsoleInBrowser(t *testing.T) {
 // callJSON sends a request (a JSON body unless body is nil, a bearer token
 // unless token is empty), requires the status and decodes the answer into
 // out (unless nil).
+// jsClick clicks the element sel selects once it is visible, finding it
+// again at the moment of the click: the console re-renders a view as its
+// stream delivers events, so a node found a moment earlier may be gone.
+func jsClick(sel string) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.WaitVisible(sel, chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) throw new Error("no " + %q); e.click(); })()`, sel, sel), nil),
+	}
+}
+
+// jsSetValue sets the value of the input sel selects, found at that moment
+// (see jsClick).
+func jsSetValue(sel, value string) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.WaitVisible(sel, chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) throw new Error("no " + %q); e.value = %q; })()`, sel, sel, value), nil),
+	}
+}
+
 func callJSON(t *testing.T, method, url, token string, body any, status int, out any) {
 	t.Helper()
 	var rd *bytes.Reader

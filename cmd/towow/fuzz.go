@@ -64,7 +64,7 @@ func cmdFuzz(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		fmt.Fprintf(stdout, "towow fuzz: %d requests, seed %d, server %s, scratch database %s\n", *n, *seed, base, name)
 		t0 := time.Now()
 		rep, err := apifuzz.Run(ctx, apifuzz.Options{BaseURL: base, Requests: *n, Seed: *seed, AdminToken: cfg.AdminToken,
-			UserTokens: users, Head: a.Store.HeadPosition})
+			UserTokens: users, Head: a.Store.LatestPosition})
 		fmt.Fprintf(stdout, "%d requests over %d operations in %s: %d bodies validated, %d streams read, %d unsendable\n",
 			rep.Requests, rep.Operations, time.Since(t0).Round(time.Millisecond), rep.Validated, rep.Streams, rep.Unsendable)
 		for _, s := range slices.Sorted(maps.Keys(rep.Statuses)) {

@@ -29,7 +29,7 @@ func wantsHelp(args []string) bool {
 
 // flagged are the commands that parse flags: their help adds the flags.
 var flagged = map[string]bool{
-	"bench append": true, "bench negotiate": true, "bench sse": true, "bench rebuild": true, "bench soak": true,
+	"bench append": true, "bench negotiate": true, "bench sse": true, "bench sse-clients": true, "bench rebuild": true, "bench soak": true,
 	"bench filter": true, "bench fork": true, "bench faults": true, "db start": true, "db stop": true, "db status": true, "db url": true,
 	"eval": true, "fuzz": true, "mcp": true, "token": true, "projections rebuild": true,
 }

@@ -62,6 +62,9 @@ Usage:
   towow bench append [flags]        benchmark the event store (towow bench append --help)
   towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
+                                    and the server's memory per idle follower (RSS, followers in a child process)
+  towow bench sse-clients -url URL  hold -n idle SSE followers (token: first line of standard input) until
+                                    standard input closes (bench sse runs it in a child process)
   towow bench rebuild [-n 200]      benchmark rebuilding the read models from a log of n negotiations
   towow bench soak [-n 1000]        run n negotiations in one process (engine, read models, hub) and
                                     print its memory every 100 (-every N, -c 8, -memprofile FILE)

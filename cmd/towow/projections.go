@@ -67,7 +67,7 @@ func rebuildModels(ctx context.Context, pool *pgxpool.Pool, models []projections
 			same = fmt.Sprintf("differs from the rows before (%d rows, md5 %s)", before.Rows, before.MD5)
 		}
 		fmt.Fprintf(stdout, "%-8s up to cursor %d in %s (%.0f events/s): %d rows, md5 %s, %s\n", m.Name(),
-			res.Position, res.Elapsed.Round(time.Millisecond), float64(res.Position)/res.Elapsed.Seconds(), after.Rows, after.MD5, same)
+			res.Position, res.Elapsed.Round(time.Millisecond), float64(res.Events)/res.Elapsed.Seconds(), after.Rows, after.MD5, same)
 		took += res.Elapsed
 	}
 	return took, nil

@@ -61,6 +61,12 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	if _, ok := rp["application_name"]; !ok {
 		rp["application_name"] = opts.ApplicationName
 	}
+	// A write transaction left open holds every event reader back (see
+	// eventstore's package doc): the server ends one that sits idle this
+	// long. The URL may set another value.
+	if _, ok := rp["idle_in_transaction_session_timeout"]; !ok {
+		rp["idle_in_transaction_session_timeout"] = IdleInTransactionTimeout
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", Redact(dsn), err)
@@ -73,6 +79,10 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	}
 	return pool, nil
 }
+
+// IdleInTransactionTimeout is the server setting idle_in_transaction_session_timeout
+// that Open asks for unless the URL names one.
+const IdleInTransactionTimeout = "60s"
 
 // Redact returns a connection string with its password replaced by "xxxxx",
 // safe to print.

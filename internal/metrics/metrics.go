@@ -53,7 +53,7 @@ const maxPending = 10000
 type Sources struct {
 	// BreakerOpen reports whether the LLM circuit breaker is open.
 	BreakerOpen func() bool
-	// Lag reports each read model's lag in positions.
+	// Lag reports each read model's lag in events.
 	Lag func(ctx context.Context) (map[string]int64, error)
 	// Pool is the database holding River's job table.
 	Pool *pgxpool.Pool
@@ -195,7 +195,7 @@ func (m *Metrics) Handler() http.Handler {
 type dbCollector struct{ src Sources }
 
 var (
-	lagDesc  = prometheus.NewDesc("projection_lag_positions", "Positions each read model trails the event log.", []string{"projection"}, nil)
+	lagDesc  = prometheus.NewDesc("projection_lag_events", "Events each read model trails the event log by.", []string{"projection"}, nil)
 	jobsDesc = prometheus.NewDesc("river_jobs", "River jobs by state.", []string{"state"}, nil)
 )
 

@@ -67,6 +67,15 @@ func (m *Migrator) Up(ctx context.Context) error {
 	for _, r := range res {
 		m.logger.Info("migration applied", "version", r.Source.Version, "path", r.Source.Path, "duration", r.Duration)
 	}
+	// A log restored into another cluster holds positions above the ones
+	// its transaction ids would give: new events must still come after.
+	rebased, err := sqlcdb.New(m.pool).RebasePositions(ctx)
+	if err != nil {
+		return fmt.Errorf("check the event positions: %w", err)
+	}
+	if rebased {
+		m.logger.Warn("event positions rebased: the log holds positions above what this cluster's transaction ids give (restored from another cluster?); new events come after them")
+	}
 	return m.riverUp(ctx)
 }
 

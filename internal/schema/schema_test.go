@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/internal/schema"
 	"github.com/towow/towow/migrations"
@@ -135,5 +136,49 @@ func TestDownUp(t *testing.T) {
 	}
 	if err := pool.QueryRow(ctx, "SELECT to_regclass('events') IS NOT NULL").Scan(&exists); err != nil || !exists {
 		t.Fatalf("events table after up: %v %v", exists, err)
+	}
+}
+
+// TestRebaseAfterRestore: a log restored into another cluster holds
+// positions above what this cluster's transaction ids give; migrating
+// moves the base up, so new events come after the restored ones (and the
+// restored ones are settled), and a second run changes nothing.
+func TestRebaseAfterRestore(t *testing.T) {
+	pool := emptyDB(t)
+	ctx := context.Background()
+	m, err := schema.New(pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// As COPY restores them: stored positions, far above this cluster's.
+	const restored = int64(1) << 50
+	if _, err := pool.Exec(ctx, `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, payload)
+		VALUES ($1, gen_random_uuid(), 'old', 1, 'towow.test.restored', '{}')`, restored); err != nil {
+		t.Fatal(err)
+	}
+	s := eventstore.New(pool, eventstore.Options{})
+	if h, err := s.HeadPosition(ctx); err != nil || h != 0 {
+		t.Fatalf("before the rebase the restored event is not settled: head %d %v, want 0", h, err)
+	}
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.HeadPosition(ctx); err != nil || h != restored {
+		t.Fatalf("after the rebase head %d %v, want %d", h, err, restored)
+	}
+	res, err := s.Append(ctx, "new", eventstore.NoStream, eventstore.EventData{Type: "towow.test.after", Payload: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FirstPosition <= restored {
+		t.Fatalf("new event at %d, not after the restored one at %d", res.FirstPosition, restored)
+	}
+	var again bool
+	if err := pool.QueryRow(ctx, "SELECT towow_rebase_positions()").Scan(&again); err != nil || again {
+		t.Fatalf("second rebase: %v %v, want false", again, err)
 	}
 }

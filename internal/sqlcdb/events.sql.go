@@ -12,13 +12,97 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const announceCommit = `-- name: AnnounceCommit :exec
+SELECT pg_notify('towow_events', '')
+`
+
+// Wakes every listener on the events channel (eventstore.NotifyChannel).
+// Sent in a transaction of its own after appends commit, never inside
+// one: see eventstore/announce.go.
+func (q *Queries) AnnounceCommit(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, announceCommit)
+	return err
+}
+
+const countEventsBetween = `-- name: CountEventsBetween :one
+SELECT count(*)::bigint AS events
+FROM events
+WHERE global_position > $1 AND global_position <= $2
+`
+
+type CountEventsBetweenParams struct {
+	AfterPosition int64 `json:"after_position"`
+	UntilPosition int64 `json:"until_position"`
+}
+
+// How many events lie in (after, until]: a read model's lag in events.
+func (q *Queries) CountEventsBetween(ctx context.Context, arg CountEventsBetweenParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countEventsBetween, arg.AfterPosition, arg.UntilPosition)
+	var events int64
+	err := row.Scan(&events)
+	return events, err
+}
+
+const countUnsettled = `-- name: CountUnsettled :one
+SELECT count(*)::bigint AS events
+FROM events
+WHERE global_position >= (SELECT towow_settled_below())
+`
+
+// Committed events readers cannot reach yet: a write transaction of this
+// database with an older id is still open.
+func (q *Queries) CountUnsettled(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, countUnsettled)
+	var events int64
+	err := row.Scan(&events)
+	return events, err
+}
+
+const frontier = `-- name: Frontier :one
+SELECT (SELECT towow_settled_below())::bigint AS settled_below,
+       coalesce((SELECT max(global_position) FROM events), 0)::bigint AS latest
+`
+
+type FrontierRow struct {
+	SettledBelow int64 `json:"settled_below"`
+	Latest       int64 `json:"latest"`
+}
+
+// Where readers stand: every position below settled_below is final; latest
+// is the highest committed position, which a transaction still in flight
+// with an older id may hold above settled_below for a while.
+func (q *Queries) Frontier(ctx context.Context) (FrontierRow, error) {
+	row := q.db.QueryRow(ctx, frontier)
+	var i FrontierRow
+	err := row.Scan(&i.SettledBelow, &i.Latest)
+	return i, err
+}
+
 const headPosition = `-- name: HeadPosition :one
+SELECT coalesce(max(global_position), 0)::bigint AS position
+FROM events
+WHERE global_position < (SELECT towow_settled_below())
+`
+
+// The highest settled position: no event can commit below it any more
+// (towow_settled_below, migrations/00018_concurrent_appends.sql). The bound
+// is an InitPlan, so it is computed once per query, not once per row.
+func (q *Queries) HeadPosition(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, headPosition)
+	var position int64
+	err := row.Scan(&position)
+	return position, err
+}
+
+const latestPosition = `-- name: LatestPosition :one
 SELECT coalesce(max(global_position), 0)::bigint AS position
 FROM events
 `
 
-func (q *Queries) HeadPosition(ctx context.Context) (int64, error) {
-	row := q.db.QueryRow(ctx, headPosition)
+// The highest committed position, settled or not: whether anything was
+// written at all.
+func (q *Queries) LatestPosition(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, latestPosition)
 	var position int64
 	err := row.Scan(&position)
 	return position, err
@@ -28,6 +112,7 @@ const readAll = `-- name: ReadAll :many
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
 FROM events
 WHERE global_position > $1
+  AND global_position < (SELECT towow_settled_below())
   AND ($2::bigint IS NULL OR global_position <= $2::bigint)
   AND ($3::text IS NULL OR stream_id = $3::text)
   AND (cardinality($4::text[]) = 0 OR event_type = ANY($4::text[]))
@@ -184,6 +269,20 @@ func (q *Queries) ReadStreamForward(ctx context.Context, arg ReadStreamForwardPa
 		return nil, err
 	}
 	return items, nil
+}
+
+const rebasePositions = `-- name: RebasePositions :one
+SELECT towow_rebase_positions()::boolean AS rebased
+`
+
+// Moves the position base up if the next position would not be above every
+// stored one (after a restore into another cluster); see
+// migrations/00018_concurrent_appends.sql.
+func (q *Queries) RebasePositions(ctx context.Context) (bool, error) {
+	row := q.db.QueryRow(ctx, rebasePositions)
+	var rebased bool
+	err := row.Scan(&rebased)
+	return rebased, err
 }
 
 const recordedLLMAnswer = `-- name: RecordedLLMAnswer :many

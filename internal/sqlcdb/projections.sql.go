@@ -31,6 +31,18 @@ func (q *Queries) ChecksumStreams(ctx context.Context) (ChecksumStreamsRow, erro
 	return i, err
 }
 
+const declareNoAppends = `-- name: DeclareNoAppends :exec
+SELECT set_config('application_name', left(current_setting('application_name'), 48) || ' (no appends)', true)
+`
+
+// Declares, for the rest of the transaction and before its first write,
+// that it appends no events: event readers then do not wait for it
+// (towow_settled_below), and an append from it is refused.
+func (q *Queries) DeclareNoAppends(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, declareNoAppends)
+	return err
+}
+
 const deleteStreams = `-- name: DeleteStreams :exec
 DELETE FROM streams
 `
