@@ -2,6 +2,7 @@ package eventstore
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -42,22 +43,84 @@ func (s *Store) SettleBriefly(ctx context.Context, pos int64) bool {
 // WaitSettled waits until every position up to pos is settled: no
 // transaction that could still commit below it is open. That takes as
 // long as the oldest write transaction of this database that began
-// writing before pos was appended: usually no wait at all.
+// writing before pos was appended: usually no wait at all. Concurrent
+// waiters share one watcher, which reads the settled bound about every
+// millisecond while anyone waits.
 func (s *Store) WaitSettled(ctx context.Context, pos int64) error {
-	wait := 500 * time.Microsecond
+	return s.settle.wait(ctx, s, pos)
+}
+
+// settleTick is how often the watcher reads the settled bound while
+// someone waits.
+const settleTick = time.Millisecond
+
+// settleWatch shares one reader of the settled bound among every
+// goroutine waiting for a position to settle: sixteen writers each
+// polling it would cost the server sixteen queries a millisecond.
+type settleWatch struct {
+	mu      sync.Mutex
+	below   int64         // the last settled bound read
+	err     error         // the last read's error (nil once one succeeds)
+	waiters int           // goroutines in wait
+	running bool          // the watcher goroutine is reading
+	changed chan struct{} // closed (and replaced) after each read
+}
+
+func (w *settleWatch) wait(ctx context.Context, s *Store, pos int64) error {
+	w.mu.Lock()
+	if w.changed == nil {
+		w.changed = make(chan struct{})
+	}
+	w.waiters++
+	if !w.running {
+		w.running, w.err = true, nil
+		go w.watch(s)
+	}
+	defer func() {
+		w.mu.Lock()
+		w.waiters--
+		w.mu.Unlock()
+	}()
 	for {
-		below, _, err := s.frontier(ctx)
-		if err != nil {
-			return err
-		}
-		if below > pos {
+		if w.below > pos {
+			w.mu.Unlock()
 			return nil
 		}
+		if w.err != nil {
+			err := w.err
+			w.mu.Unlock()
+			return err
+		}
+		ch := w.changed
+		w.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(wait):
+		case <-ch:
 		}
-		wait = min(2*wait, 20*time.Millisecond)
+		w.mu.Lock()
+	}
+}
+
+// watch reads the settled bound every settleTick while anyone waits.
+func (w *settleWatch) watch(s *Store) {
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), announceTimeout)
+		below, _, err := s.frontier(ctx)
+		cancel()
+		w.mu.Lock()
+		if err == nil {
+			w.below = max(w.below, below)
+		}
+		w.err = err
+		close(w.changed)
+		w.changed = make(chan struct{})
+		if w.waiters == 0 {
+			w.running = false
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+		time.Sleep(settleTick)
 	}
 }

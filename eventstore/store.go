@@ -33,6 +33,8 @@ type Store struct {
 	opts Options
 	// announce tells listeners that events committed (Committed).
 	announce *announcer
+	// settle is shared by WaitSettled's callers.
+	settle *settleWatch
 }
 
 // New returns a Store on pool.
@@ -41,7 +43,7 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 		opts.MaxPayloadBytes = DefaultMaxPayloadBytes
 	}
 	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts,
-		announce: &announcer{q: sqlcdb.New(pool)}}
+		announce: &announcer{q: sqlcdb.New(pool)}, settle: &settleWatch{}}
 }
 
 // Committed tells every Notifier (in this process and others) that events

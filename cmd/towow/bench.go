@@ -51,7 +51,7 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return cmdBenchFaults(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-cpuprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -136,6 +136,7 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 200, "negotiations to run")
 	c := fs.Int("c", 8, "negotiations in flight at once")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (this process: engine and API) to this file")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -144,6 +145,17 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	}
 	return withBenchApp(ctx, cfg, stderr, "bench negotiate measures orchestration", false, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return fmt.Errorf("cpuprofile: %w", err)
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return fmt.Errorf("cpuprofile: %w", err)
+			}
+			defer pprof.StopCPUProfile()
+		}
 		res, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
 		if err != nil {
 			return err

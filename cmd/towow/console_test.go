@@ -322,12 +322,10 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.WaitVisible(`#demand-input`, chromedp.ByQuery),
 		chromedp.SetValue(`#demand-input`, "x", chromedp.ByQuery),
 		chromedp.Click(`#submit-demand`, chromedp.ByQuery),
-		chromedp.WaitVisible(`#rejection`, chromedp.ByQuery),
-		chromedp.Evaluate(`document.querySelector("#rejection").dataset.reason`, &reason),
+		jsData(`#rejection`, "reason", &reason),
 		jsSetValue(`#clarify-input`, "下周在上海拍产品照片，需要一位摄影师"), // nothing the held-open external agent offers
 		jsClick(`#clarify-submit`),
-		chromedp.WaitVisible(`#outcome`, chromedp.ByQuery),
-		chromedp.Evaluate(`document.querySelector("#outcome").dataset.outcome`, &clarified))
+		jsData(`#outcome`, "outcome", &clarified))
 	if reason != "unclear" || (clarified != "finalized" && clarified != "force_finalized" && clarified != "failed") {
 		t.Fatalf("rejection %q, clarified negotiation %q", reason, clarified)
 	}
@@ -445,23 +443,27 @@ func TestConsoleInBrowser(t *testing.T) {
 // callJSON sends a request (a JSON body unless body is nil, a bearer token
 // unless token is empty), requires the status and decodes the answer into
 // out (unless nil).
-// jsClick clicks the element sel selects once it is visible, finding it
-// again at the moment of the click: the console re-renders a view as its
-// stream delivers events, so a node found a moment earlier may be gone.
+// jsClick clicks the element sel selects, found at the moment of the
+// click and retried until it is there and visible: the console re-renders
+// a view as its stream delivers events, so a node found a moment earlier
+// may be gone.
 func jsClick(sel string) chromedp.Action {
-	return chromedp.Tasks{
-		chromedp.WaitVisible(sel, chromedp.ByQuery),
-		chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) throw new Error("no " + %q); e.click(); })()`, sel, sel), nil),
-	}
+	var done bool
+	return chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		if (!e || e.getClientRects().length === 0) return false; e.click(); return true; })()`, sel), &done)
 }
 
-// jsSetValue sets the value of the input sel selects, found at that moment
-// (see jsClick).
+// jsSetValue sets the value of the input sel selects (see jsClick).
 func jsSetValue(sel, value string) chromedp.Action {
-	return chromedp.Tasks{
-		chromedp.WaitVisible(sel, chromedp.ByQuery),
-		chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) throw new Error("no " + %q); e.value = %q; })()`, sel, sel, value), nil),
-	}
+	var done bool
+	return chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		if (!e || e.getClientRects().length === 0) return false; e.value = %q; return true; })()`, sel, value), &done)
+}
+
+// jsData reads the data attribute name of the element sel selects, once
+// it is there with one (see jsClick).
+func jsData(sel, name string, out *string) chromedp.Action {
+	return chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return (e && e.dataset[%q]) || false; })()`, sel, name), out)
 }
 
 func callJSON(t *testing.T, method, url, token string, body any, status int, out any) {

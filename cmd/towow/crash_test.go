@@ -156,11 +156,16 @@ func TestKilledServerHealsFast(t *testing.T) {
 		_ = json.NewDecoder(resp.Body).Decode(&v)
 		return v.Demand.Status + v.Status
 	}
-	time.Sleep(2500 * time.Millisecond) // mid-way: a negotiation takes a dozen model answers one after another
+	// Mid-way: kill as soon as the first negotiations end, so the others
+	// are at different stages (a negotiation takes a dozen model answers,
+	// some one after another).
 	ended := 0
-	for _, id := range ids {
-		if st := status(id); st == "completed" || st == "failed" {
-			ended++
+	for deadline := time.Now().Add(20 * time.Second); ended == 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		for _, id := range ids {
+			if st := status(id); st == "completed" || st == "failed" {
+				ended++
+			}
 		}
 	}
 	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {

@@ -60,7 +60,7 @@ Usage:
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
   towow bench append [flags]        benchmark the event store (towow bench append --help)
-  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8)
+  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -cpuprofile FILE)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
                                     and the server's memory per idle follower (RSS, followers in a child process)
   towow bench sse-clients -url URL  hold -n idle SSE followers (token: first line of standard input) until
