@@ -155,6 +155,10 @@ type guard struct {
 // write that does not come from the console's own origin.
 func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A request reads what it wrote: its commands (an agent's first
+		// contact, recorded while its token is resolved, among them)
+		// return once their events are readable.
+		r = r.WithContext(eventstore.ReadsItsWrites(r.Context()))
 		a := g.resolve(r)
 		if a.cookie && a.err == nil {
 			if err := csrf.Check(r); err != nil {
@@ -172,9 +176,7 @@ func (g guard) authenticate(csrf *http.CrossOriginProtection, next http.Handler)
 				return
 			}
 		}
-		// A request reads what it wrote: its commands return once their
-		// events are readable.
-		ctx := eventstore.ReadsItsWrites(context.WithValue(r.Context(), authKey{}, a))
+		ctx := context.WithValue(r.Context(), authKey{}, a)
 		if !a.principal.Anonymous() {
 			ctx = identity.With(ctx, a.principal)
 		}
