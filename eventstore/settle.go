@@ -66,11 +66,10 @@ type settleWatch struct {
 	changed chan struct{} // closed (and replaced) after each read
 }
 
+func newSettleWatch() *settleWatch { return &settleWatch{changed: make(chan struct{})} }
+
 func (w *settleWatch) wait(ctx context.Context, s *Store, pos int64) error {
 	w.mu.Lock()
-	if w.changed == nil {
-		w.changed = make(chan struct{})
-	}
 	w.waiters++
 	if !w.running {
 		w.running, w.err = true, nil

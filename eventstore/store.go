@@ -43,7 +43,7 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 		opts.MaxPayloadBytes = DefaultMaxPayloadBytes
 	}
 	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts,
-		announce: &announcer{q: sqlcdb.New(pool)}, settle: &settleWatch{}}
+		announce: &announcer{q: sqlcdb.New(pool)}, settle: newSettleWatch()}
 }
 
 // Committed tells every Notifier (in this process and others) that events

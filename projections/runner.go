@@ -261,21 +261,19 @@ func (r *Runner) Rebuild(ctx context.Context, p ReadModel) (RebuildResult, error
 
 // Lag returns how many events each named projector's checkpoint trails the
 // log's settled head by (positions are sparse, so their difference is not a
-// count).
+// count): two queries however many names.
 func (r *Runner) Lag(ctx context.Context, names ...string) (map[string]int64, error) {
 	head, err := r.store.HeadPosition(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]int64, len(names))
-	for _, n := range names {
-		pos, err := r.Checkpoint(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		if out[n], err = r.store.CountBetween(ctx, pos, head); err != nil {
-			return nil, err
-		}
+	rows, err := sqlcdb.New(r.pool).ProjectionLags(ctx, sqlcdb.ProjectionLagsParams{Names: names, Head: head})
+	if err != nil {
+		return nil, fmt.Errorf("projection lag: %w", err)
+	}
+	out := make(map[string]int64, len(rows))
+	for _, row := range rows {
+		out[row.Name] = row.Events
 	}
 	return out, nil
 }

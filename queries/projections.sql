@@ -77,3 +77,13 @@ GROUP BY e.stream_id;
 -- that it appends no events: event readers then do not wait for it
 -- (towow_settled_below), and an append from it is refused.
 SELECT set_config('application_name', left(current_setting('application_name'), 48) || ' (no appends)', true);
+
+-- name: ProjectionLags :many
+-- How many events each named read model's checkpoint trails @head by (a
+-- read model with no checkpoint yet trails by every event up to @head),
+-- in one round trip.
+SELECT n.name::text AS name,
+       (SELECT count(*) FROM events e
+        WHERE e.global_position > coalesce(c.position, 0) AND e.global_position <= @head::bigint)::bigint AS events
+FROM unnest(@names::text[]) AS n(name)
+LEFT JOIN projection_checkpoints c ON c.name = n.name;

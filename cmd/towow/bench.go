@@ -131,6 +131,23 @@ func withScratchDB(ctx context.Context, cfg config, stderr io.Writer, fn func(po
 	return fn(bpool, name)
 }
 
+// startCPUProfile profiles this process into the file path until the
+// returned stop is called ("" profiles nothing).
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
 func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench negotiate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -145,17 +162,11 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	}
 	return withBenchApp(ctx, cfg, stderr, "bench negotiate measures orchestration", false, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
-		if *cpuProfile != "" {
-			f, err := os.Create(*cpuProfile)
-			if err != nil {
-				return fmt.Errorf("cpuprofile: %w", err)
-			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return fmt.Errorf("cpuprofile: %w", err)
-			}
-			defer pprof.StopCPUProfile()
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
 		}
+		defer stopProfile()
 		res, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
 		if err != nil {
 			return err
@@ -339,17 +350,11 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 		}
 		fmt.Fprintf(stdout, "towow bench sse: %d clients following %s (%s), %d negotiations %d at a time, builtin brain answering after about %s, scratch database %s\n",
 			*clients, *follow, mode, *n, *c, *latency, name)
-		if *cpuProfile != "" {
-			f, err := os.Create(*cpuProfile)
-			if err != nil {
-				return fmt.Errorf("cpuprofile: %w", err)
-			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return fmt.Errorf("cpuprofile: %w", err)
-			}
-			defer pprof.StopCPUProfile()
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
 		}
+		defer stopProfile()
 		// A negotiation takes a few dozen model answers one after another.
 		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind, Token: cfg.AdminToken,
 			Timeout: 2*time.Minute + 60**latency}

@@ -34,6 +34,21 @@ func emptyDB(t *testing.T) *pgxpool.Pool {
 	return p
 }
 
+// migratedUp migrates pool's database up and returns its migrator (closed
+// when the test ends).
+func migratedUp(t *testing.T, pool *pgxpool.Pool) *schema.Migrator {
+	t.Helper()
+	m, err := schema.New(pool, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	if err := m.Up(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func pending(t *testing.T, pool *pgxpool.Pool) (towow, river int) {
 	t.Helper()
 	m, err := schema.New(pool, nil)
@@ -111,14 +126,7 @@ func TestConcurrentUp(t *testing.T) {
 func TestDownUp(t *testing.T) {
 	pool := emptyDB(t)
 	ctx := context.Background()
-	m, err := schema.New(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	m := migratedUp(t, pool)
 	for range migrations.Count() {
 		if err := m.Down(ctx); err != nil {
 			t.Fatal(err)
@@ -146,14 +154,7 @@ func TestDownUp(t *testing.T) {
 func TestRebaseAfterRestore(t *testing.T) {
 	pool := emptyDB(t)
 	ctx := context.Background()
-	m, err := schema.New(pool, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	m := migratedUp(t, pool)
 	// As COPY restores them: stored positions, far above this cluster's.
 	const restored = int64(1) << 50
 	if _, err := pool.Exec(ctx, `INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, payload)

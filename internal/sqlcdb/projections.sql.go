@@ -152,6 +152,47 @@ func (q *Queries) LockCheckpoint(ctx context.Context, name string) (int64, error
 	return position, err
 }
 
+const projectionLags = `-- name: ProjectionLags :many
+SELECT n.name::text AS name,
+       (SELECT count(*) FROM events e
+        WHERE e.global_position > coalesce(c.position, 0) AND e.global_position <= $1::bigint)::bigint AS events
+FROM unnest($2::text[]) AS n(name)
+LEFT JOIN projection_checkpoints c ON c.name = n.name
+`
+
+type ProjectionLagsParams struct {
+	Head  int64    `json:"head"`
+	Names []string `json:"names"`
+}
+
+type ProjectionLagsRow struct {
+	Name   string `json:"name"`
+	Events int64  `json:"events"`
+}
+
+// How many events each named read model's checkpoint trails @head by (a
+// read model with no checkpoint yet trails by every event up to @head),
+// in one round trip.
+func (q *Queries) ProjectionLags(ctx context.Context, arg ProjectionLagsParams) ([]ProjectionLagsRow, error) {
+	rows, err := q.db.Query(ctx, projectionLags, arg.Head, arg.Names)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProjectionLagsRow{}
+	for rows.Next() {
+		var i ProjectionLagsRow
+		if err := rows.Scan(&i.Name, &i.Events); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const rebuildStreams = `-- name: RebuildStreams :exec
 INSERT INTO streams (stream_id, version, event_count, first_position, last_position,
                      last_event_type, correlation_id, created_at, updated_at)
