@@ -106,15 +106,16 @@ func TestKilledProcessResumes(t *testing.T) {
 // TestKilledServerHealsFast: with the default job timeout and rescue delay,
 // every negotiation a SIGKILLed server was running ends within 60 s of the
 // restart. The first server runs 30 negotiations with a builtin brain that
-// answers like a model (about 400 ms a call), and is killed while they are
-// at different stages (understanding, offers, rounds, sub-negotiations);
-// the second notices that the dead process's steps lost their worker (its
-// liveness lock is gone) and runs them again at once, without waiting for
-// River's rescue (TOWOW_JOB_RESCUE_AFTER, 3 min). Each demand is
-// understood exactly once.
+// answers like a model (about 400 ms a call), started in three waves so
+// that the kill finds them at different stages (the first wave ending or in
+// sub-negotiations, the second half-way through its rounds, the third
+// being understood); the second server notices that the dead process's
+// steps lost their worker (its liveness lock is gone) and runs them again
+// at once, without waiting for River's rescue (TOWOW_JOB_RESCUE_AFTER,
+// 3 min). Each demand is understood exactly once.
 func TestKilledServerHealsFast(t *testing.T) {
 	db := dbtest.NewURL(t)
-	s := startServer(t, "DATABASE_URL="+db, "TOWOW_LLM=builtin", "TOWOW_BUILTIN_LATENCY=400ms")
+	s := startServer(t, "DATABASE_URL="+db, "TOWOW_LLM=builtin", "TOWOW_BUILTIN_LATENCY=400ms", "TOWOW_USER_RPS=0")
 	texts := []string{"我想在北京办一场AI主题聚会，需要场地和嘉宾", "需要一位摄影师和一位化妆师", "找一个数据分析师做用户研究",
 		"上海周末办一个50人的产品经理交流会，需要场地、主持和茶歇", "年会需要两位主讲嘉宾、一位主持人和5名志愿者",
 		"I need a photographer and a caterer for a 30-person wedding in Shanghai next month",
@@ -124,22 +125,25 @@ func TestKilledServerHealsFast(t *testing.T) {
 	mint := userTokens(t, s.dataDir)
 	var ids []string
 	tokens := map[string]string{} // demand id → its user's token
-	for i := range 30 {
-		token := mint(fmt.Sprintf("u%d", i))
-		resp, err := authRequest(http.MethodPost, base+"/api/v1/demand/submit", token, fmt.Sprintf(`{"raw_input":%q}`, texts[i%len(texts)]))
-		if err != nil {
-			t.Fatal(err)
+	submitWave := func() {
+		for range 10 {
+			i := len(ids)
+			token := mint(fmt.Sprintf("u%d", i))
+			resp, err := authRequest(http.MethodPost, base+"/api/v1/demand/submit", token, fmt.Sprintf(`{"raw_input":%q}`, texts[i%len(texts)]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b struct {
+				DemandID string `json:"demand_id"`
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&b)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted {
+				t.Fatalf("submit %d: %d", i, resp.StatusCode)
+			}
+			ids = append(ids, b.DemandID)
+			tokens[b.DemandID] = token
 		}
-		var b struct {
-			DemandID string `json:"demand_id"`
-		}
-		_ = json.NewDecoder(resp.Body).Decode(&b)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusAccepted {
-			t.Fatalf("submit %d: %d", i, resp.StatusCode)
-		}
-		ids = append(ids, b.DemandID)
-		tokens[b.DemandID] = token
 	}
 	status := func(id string) string {
 		resp, err := authRequest(http.MethodGet, base+"/api/v1/demands/"+id, tokens[id], "")
@@ -156,32 +160,48 @@ func TestKilledServerHealsFast(t *testing.T) {
 		_ = json.NewDecoder(resp.Body).Decode(&v)
 		return v.Demand.Status + v.Status
 	}
-	// Mid-way: kill as soon as the first negotiations end, so the others
-	// are at different stages (a negotiation takes a dozen model answers,
-	// some one after another).
-	ended := 0
-	for deadline := time.Now().Add(20 * time.Second); ended == 0 && time.Now().Before(deadline); {
+	ended := func(id string) bool { st := status(id); return st == "completed" || st == "failed" }
+
+	// The first wave's time to its first end measures how long a
+	// negotiation takes on this machine now; the other waves start from it.
+	start := time.Now()
+	submitWave()
+	for first := false; !first; {
+		if time.Since(start) > 60*time.Second {
+			t.Fatal("no negotiation of the first wave ended within 60 s")
+		}
 		time.Sleep(100 * time.Millisecond)
 		for _, id := range ids {
-			if st := status(id); st == "completed" || st == "failed" {
-				ended++
+			if first = ended(id); first {
+				break
 			}
+		}
+	}
+	took := time.Since(start)
+	submitWave()
+	time.Sleep(took / 4)
+	submitWave()
+	time.Sleep(took / 4)
+	endedBefore := 0 // counted just before the kill: an upper bound
+	for _, id := range ids {
+		if ended(id) {
+			endedBefore++
 		}
 	}
 	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	<-s.done
-	if ended > 20 {
-		t.Fatalf("%d of 30 negotiations had ended before the kill: the test did not catch them running", ended)
+	if endedBefore > 15 {
+		t.Fatalf("%d of 30 negotiations had ended before the kill: the test did not catch them running", endedBefore)
 	}
 
 	restarted := time.Now()
-	s2 := startServerAt(t, s.addr, "DATABASE_URL="+db, "TOWOW_LLM=builtin")
+	s2 := startServerAt(t, s.addr, "DATABASE_URL="+db, "TOWOW_LLM=builtin", "TOWOW_USER_RPS=0")
 	defer s2.stop(t)
 	for _, id := range ids {
 		for {
-			if st := status(id); st == "completed" || st == "failed" {
+			if ended(id) {
 				break
 			}
 			if time.Since(restarted) > 60*time.Second {
@@ -198,7 +218,8 @@ func TestKilledServerHealsFast(t *testing.T) {
 			t.Fatalf("%d demands submitted, %d understandings:\n%s", sub, u, rout)
 		}
 	}
-	t.Logf("30 negotiations, %d ended before the kill; the other %d ended %s after the restart", ended, 30-ended, healed.Round(100*time.Millisecond))
+	t.Logf("a negotiation took %s before the kill; 30 negotiations, %d ended before the kill; the other %d ended %s after the restart",
+		took.Round(100*time.Millisecond), endedBefore, 30-endedBefore, healed.Round(100*time.Millisecond))
 }
 
 // TestKilledWorkflowResumes: a server executing a workflow is SIGKILLed
