@@ -56,7 +56,7 @@ var codeMap = map[string][]string{
 		"internal/metrics", "internal/pgcluster", "internal/schema", "internal/tracing", "jobs", "llm", "mcpserver", "negotiate",
 		"presence", "projections", "uow"},
 	"writetest": {"app", "data", "directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/dbtest", "llm", "llm/builtin"},
-	"bench":     {"app", "domain/event", "domain/negotiation", "eventstore", "llm"},
+	"bench":     {"app", "domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "llm", "projections"},
 	"apifuzz":   {},
 	"eval":      {"app", "domain/negotiation", "quality"},
 	"cmd/towow": {"api", "apifuzz", "app", "bench", "data", "domain/negotiation", "domain/workflow", "timeline", "eval", "eventstore", "identity", "internal/database", "internal/llmfault", "internal/logctx",

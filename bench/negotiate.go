@@ -33,8 +33,22 @@ var SampleDemands = []string{
 type NegotiateOptions struct {
 	N           int // negotiations in total (default 200)
 	Concurrency int // negotiations in flight at once (default 8)
-	// Timeout bounds one negotiation (default 60s).
+	// Timeout bounds one negotiation (default 60s, or 60 model latencies).
 	Timeout time.Duration
+	// Latency is the model latency the engine's LLM answers with (0: at
+	// once); with it, each tree's time to agreement is also counted in
+	// latencies, beside the least its dependency graph allows.
+	Latency time.Duration
+}
+
+// TreeTiming is one negotiation tree's time to agreement and the least
+// number of model calls, one after another, its dependency graph allows
+// (CriticalCalls).
+type TreeTiming struct {
+	Demand        string
+	Took          time.Duration
+	Outcome       string
+	CriticalCalls int
 }
 
 // NegotiateResult holds the figures of a run.
@@ -49,6 +63,10 @@ type NegotiateResult struct {
 	MedianRounds       int
 	MedianChannels     int // channels per negotiation tree (sub-negotiations included)
 	MedianCandidates   int
+	// Latency is the options' model latency; Trees are the trees in the
+	// order they ended (kept only with a latency).
+	Latency time.Duration
+	Trees   []TreeTiming
 }
 
 // Negotiate runs N negotiations, Concurrency at a time, through a started
@@ -62,7 +80,7 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 		opts.Concurrency = 8
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = 60 * time.Second
+		opts.Timeout = max(60*time.Second, 60*opts.Latency)
 	}
 	store := a.Store
 	notifier := eventstore.NewNotifier(pool.Config().ConnConfig, nil)
@@ -121,10 +139,10 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 	}()
 
 	type done struct {
-		demandID string
-		took     time.Duration
-		outcome  string
-		err      error
+		demandID, text string
+		took           time.Duration
+		outcome        string
+		err            error
 	}
 	results := make(chan done, opts.N)
 	next := make(chan int)
@@ -154,7 +172,7 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 				}
 				select {
 				case outcome := <-ch:
-					results <- done{demandID: sub.DemandID, took: time.Since(t0), outcome: outcome}
+					results <- done{demandID: sub.DemandID, text: SampleDemands[i%len(SampleDemands)], took: time.Since(t0), outcome: outcome}
 				case <-time.After(opts.Timeout):
 					results <- done{demandID: sub.DemandID, err: fmt.Errorf("negotiation %s not finished within %s", sub.DemandID, opts.Timeout)}
 				case <-ctx.Done():
@@ -175,9 +193,10 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 	}()
 	go func() { wg.Wait(); close(results) }()
 
-	res := NegotiateResult{N: opts.N, Concurrency: opts.Concurrency, Outcomes: map[string]int{}}
+	res := NegotiateResult{N: opts.N, Concurrency: opts.Concurrency, Outcomes: map[string]int{}, Latency: opts.Latency}
 	var took []time.Duration
 	var ids []string
+	var trees []TreeTiming
 	var firstErr error
 	for r := range results {
 		if r.err != nil {
@@ -188,6 +207,7 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 		}
 		took = append(took, r.took)
 		ids = append(ids, r.demandID)
+		trees = append(trees, TreeTiming{Demand: r.text, Took: r.took, Outcome: r.outcome})
 		res.Outcomes[r.outcome]++
 		if progress != nil && len(took)%max(1, opts.N/10) == 0 {
 			fmt.Fprintf(progress, "  %d/%d negotiations done\n", len(took), opts.N)
@@ -213,12 +233,16 @@ func Negotiate(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Negotia
 	}
 	res.Jobs = endJobs - startJobs
 	var steps, rounds, channels, cands []int
-	for _, id := range ids {
+	for i, id := range ids {
 		s, err := Steps(ctx, store, id)
 		if err != nil {
 			return res, err
 		}
 		steps, rounds, channels, cands = append(steps, s.Sequential), append(rounds, s.Rounds), append(channels, s.Channels), append(cands, s.Candidates)
+		trees[i].CriticalCalls = s.CriticalCalls
+	}
+	if opts.Latency > 0 {
+		res.Trees = trees
 	}
 	res.MedianSteps, res.MedianRounds, res.MedianChannels, res.MedianCandidates = median(steps), median(rounds), median(channels), median(cands)
 	return res, nil
@@ -253,6 +277,9 @@ type StepStats struct {
 	Rounds     int // rounds of the root channel
 	Channels   int
 	Candidates int // invited to the root channel
+	// CriticalCalls is the least number of model calls one after another
+	// that the tree's dependency graph allows (CriticalCalls).
+	CriticalCalls int
 }
 
 // Steps computes StepStats from a negotiation tree's events.
@@ -284,6 +311,7 @@ func Steps(ctx context.Context, store *eventstore.Store, rootDemandID string) (S
 			}
 		}
 	}
+	s.CriticalCalls = CriticalCalls(evs, negotiation.ChannelIDFor(rootDemandID))
 	return s, nil
 }
 
@@ -302,5 +330,20 @@ func WriteNegotiate(w io.Writer, r NegotiateResult) error {
 	}
 	sort.Strings(outs)
 	fmt.Fprintf(tw, "outcomes\t%s\n", strings.Join(outs, ", "))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.Latency <= 0 || len(r.Trees) == 0 {
+		return nil
+	}
+	// Per tree: wall time in model latencies against the least the
+	// dependency graph allows; the difference is the engine's own time.
+	fmt.Fprintf(w, "\ntime to agreement at %.1fs a model call (wall time ÷ latency = latencies on the critical path; the dependency graph's least):\n", r.Latency.Seconds())
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "demand\toutcome\ttime\tlatencies\tleast\tleast time")
+	for _, t := range r.Trees {
+		fmt.Fprintf(tw, "%s\t%s\t%.1fs\t%.1f\t%d\t%.1fs\n", negotiation.ClipText(t.Demand, 24), t.Outcome, t.Took.Seconds(),
+			t.Took.Seconds()/r.Latency.Seconds(), t.CriticalCalls, float64(t.CriticalCalls)*r.Latency.Seconds())
+	}
 	return tw.Flush()
 }

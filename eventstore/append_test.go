@@ -40,7 +40,7 @@ func TestAppendExpectedVersion(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			before := head(t, s)
+			before := latest(t, s)
 			res, err := s.Append(ctx, tc.stream, tc.expected, evN(2, tc.name)...)
 			if tc.wantErr {
 				var conflict *eventstore.VersionConflictError
@@ -50,7 +50,7 @@ func TestAppendExpectedVersion(t *testing.T) {
 				if conflict.Actual != tc.wantActual || conflict.StreamID != tc.stream || conflict.Expected != tc.expected {
 					t.Fatalf("conflict = %+v, want actual %d", conflict, tc.wantActual)
 				}
-				if h := head(t, s); h != before {
+				if h := latest(t, s); h != before {
 					t.Fatalf("a conflicting append wrote: head %d -> %d", before, h)
 				}
 				return
@@ -134,7 +134,7 @@ func TestAppendIdempotentEventID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := head(t, s)
+	h := latest(t, s)
 	// Same events again, even with the stale expected version: a no-op that says so.
 	again, err := s.Append(ctx, "st", eventstore.NoStream, batch...)
 	if err != nil {
@@ -143,7 +143,7 @@ func TestAppendIdempotentEventID(t *testing.T) {
 	if !again.Duplicate || again.FirstPosition != first.FirstPosition || again.LastVersion != first.LastVersion {
 		t.Fatalf("re-append = %+v, first = %+v", again, first)
 	}
-	if head(t, s) != h {
+	if latest(t, s) != h {
 		t.Fatal("re-append wrote")
 	}
 	// A single already-stored event is a duplicate too.
@@ -171,7 +171,7 @@ func TestAppendIdempotentEventID(t *testing.T) {
 			if !errors.Is(err, eventstore.ErrEventIDReused) {
 				t.Fatalf("err = %v, want ErrEventIDReused", err)
 			}
-			if head(t, s) != h {
+			if latest(t, s) != h {
 				t.Fatal("wrote despite the error")
 			}
 		})
@@ -215,7 +215,7 @@ func TestAppendRejectsBadInput(t *testing.T) {
 			}
 		})
 	}
-	if h := head(t, s); h != 0 {
+	if h := latest(t, s); h != 0 {
 		t.Fatalf("bad input wrote: head %d", h)
 	}
 	// An escaped backslash followed by "u0000" is ordinary text, not NUL.

@@ -59,6 +59,18 @@ func head(t *testing.T, s *eventstore.Store) int64 {
 	return h
 }
 
+// latest is the highest committed position, settled or not: what a check
+// that nothing was written compares (the settled head can still move when
+// an earlier commit settles).
+func latest(t *testing.T, s *eventstore.Store) int64 {
+	t.Helper()
+	p, err := s.LatestPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func ctxT(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)

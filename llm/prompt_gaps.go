@@ -9,11 +9,12 @@ import (
 // PromptGaps is the key of prompt 7 缺口识别.
 const PromptGaps PromptKey = "gap_identify"
 
-// Gaps is prompt 7 (缺口识别): which capabilities the final proposal still
-// lacks, against the demand and the participants' feedback.
+// Gaps is prompt 7 (缺口识别): which capabilities the willing offers still
+// lack, against the demand. It is asked as soon as the offers are in, so
+// sub-negotiations can start while the rounds run.
 var Gaps = define(Prompt[GapInput, GapsReply, GapResult]{
 	key:         PromptGaps,
-	system:      "你是 ToWow 的缺口识别系统。对照需求检查最终方案，找出仍然缺失的能力，以有效 JSON 格式输出。",
+	system:      "你是 ToWow 的缺口识别系统。对照需求检查愿意参与者的回应，找出仍然缺失的能力，以有效 JSON 格式输出。",
 	maxTokens:   1500,
 	temperature: 0.3,
 	replyKeys:   []string{"is_complete", "gaps"},
@@ -32,22 +33,17 @@ var Gaps = define(Prompt[GapInput, GapsReply, GapResult]{
 ### 用户原始输入
 {{.RawInput}}
 
-## 最终方案
+## 愿意参与者的回应
 ` + "```json" + `
-{{json .Proposal}}
-` + "```" + `
-
-## 参与者反馈
-` + "```json" + `
-{{json .Feedbacks}}
+{{json .Offers}}
 ` + "```" + `
 
 ## 识别任务
 
-1. 对照需求的能力标签和上下文，检查方案的角色分配是否覆盖了所有关键环节。
-2. 结合参与者的反馈（顾虑、退出），找出仍然缺失的能力。
+1. 对照需求的能力标签、人数和上下文，检查愿意参与者的回应是否覆盖了所有关键环节（每位参与者按其回应中的角色计）。
+2. 找出仍然缺失的能力，包括需求没有明说、但这类事通常需要的环节。
 3. 每个缺口给出重要性（0-100 的整数）、原因和建议的能力标签。
-4. 如果方案已经完整，is_complete 为 true，gaps 为空列表。
+4. 如果回应已经覆盖完整，is_complete 为 true，gaps 为空列表。
 
 ## 输出要求
 
@@ -71,12 +67,13 @@ var Gaps = define(Prompt[GapInput, GapsReply, GapResult]{
 `,
 })
 
-// GapInput is prompt 7's input.
+// GapInput is prompt 7's input: the demand and the offers of every agent
+// who offered to take part. It holds nothing the rounds change, so the
+// same negotiation asks the same question whenever it is asked.
 type GapInput struct {
-	Demand    negotiation.Understanding `json:"demand"`
-	RawInput  string                    `json:"raw_input"`
-	Proposal  negotiation.Proposal      `json:"final_proposal"`
-	Feedbacks []FeedbackView            `json:"agent_feedbacks"`
+	Demand   negotiation.Understanding `json:"demand"`
+	RawInput string                    `json:"raw_input"`
+	Offers   []OfferView               `json:"offers"`
 }
 
 // GapResult is prompt 7's validated output (importance clamped to 0-100).

@@ -36,9 +36,9 @@ var Recursion = define(Prompt[RecursionInput, RecursionReply, RecursionResult]{
 {{json .Gaps}}
 ` + "```" + `
 
-## 当前方案
+## 愿意参与者的回应
 ` + "```json" + `
-{{json .Proposal}}
+{{json .Offers}}
 ` + "```" + `
 
 ## 递归深度
@@ -47,7 +47,7 @@ var Recursion = define(Prompt[RecursionInput, RecursionReply, RecursionResult]{
 ## 判断条件
 
 只有同时满足以下三个条件时，才为缺口发起子协商：
-1. **需求满足度**：当前方案明显无法满足需求，缺口会影响需求的实现。
+1. **需求满足度**：愿意参与者的回应明显无法满足需求，缺口会影响需求的实现。
 2. **利益相关方**：网络中很可能有具备相应能力、愿意参与的协作者。
 3. **成本效益**：发起子协商的收益大于其成本（按本次协商的规模估计，一次子协商约 {{.EstimatedCost.Tokens}} tokens、{{.EstimatedCost.TimeSeconds}} 秒）。
 
@@ -85,7 +85,7 @@ type RecursionInput struct {
 	Demand   negotiation.Understanding `json:"demand"`
 	RawInput string                    `json:"raw_input"`
 	Gaps     []negotiation.Gap         `json:"gaps"`
-	Proposal negotiation.Proposal      `json:"current_proposal"`
+	Offers   []OfferView               `json:"offers"`    // who offered to take part (the gaps are what they leave)
 	Depth    int                       `json:"depth"`     // depth of the channel deciding (0 = root)
 	MaxDepth int                       `json:"max_depth"` // sub-negotiations allowed while Depth < MaxDepth
 	// EstimatedCost is what a sub-negotiation is expected to cost, for the

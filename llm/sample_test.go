@@ -113,11 +113,11 @@ func sampleGaps() []negotiation.Gap {
 }
 
 func sampleGapInput() GapInput {
-	return GapInput{Demand: sampleDemand(), RawInput: sampleRaw, Proposal: sampleProposal(), Feedbacks: sampleFeedbacks()}
+	return GapInput{Demand: sampleDemand(), RawInput: sampleRaw, Offers: sampleOffers()}
 }
 
 func sampleRecursionInput() RecursionInput {
-	return RecursionInput{Demand: sampleDemand(), RawInput: sampleRaw, Gaps: sampleGaps(), Proposal: sampleProposal(), Depth: 0, MaxDepth: 1,
+	return RecursionInput{Demand: sampleDemand(), RawInput: sampleRaw, Gaps: sampleGaps(), Offers: sampleOffers(), Depth: 0, MaxDepth: 1,
 		EstimatedCost: negotiation.SubnetCost{Tokens: 9800, TimeSeconds: 21}}
 }
 

@@ -566,8 +566,9 @@ func TestTC1FiftyPercentRound(t *testing.T) {
 }
 
 // TestTreeBudgetHoldsRecursion: prompt 8 asks for a sub-negotiation, but
-// the tree's token budget is spent: none is opened, and the channel's
-// completion records why (the budget, what was spent, the estimate).
+// the tree's token budget is spent: none is opened, and the
+// towow.subnet.declined records why (the budget, what was spent, the
+// estimate); the channel completes.
 func TestTreeBudgetHoldsRecursion(t *testing.T) {
 	s := script5()
 	s.Feedback = func(*llm.FeedbackInput) string { return writetest.FeedbackReply(A) }
@@ -585,15 +586,15 @@ func TestTreeBudgetHoldsRecursion(t *testing.T) {
 	}
 	var hold *negotiation.BudgetHold
 	for _, e := range h.Events(sub.DemandID) {
-		if e.Type == negotiation.EventNegotiationCompleted {
+		if e.Type == negotiation.EventSubnetDeclined {
 			p, _ := e.Decode()
-			if d := p.(*negotiation.NegotiationCompleted).RecursionDecision; d != nil {
+			if d := p.(*negotiation.SubnetDeclined).Decision; d != nil {
 				hold = d.Budget
 			}
 		}
 	}
 	if hold == nil || hold.Limit != 1 || hold.Asked != 1 || hold.Kept != 0 || hold.Spent <= 1 || hold.PerSubnet <= 0 {
-		t.Fatalf("the completion's budget hold: %+v", hold)
+		t.Fatalf("the declined recursion's budget hold: %+v", hold)
 	}
 	h.Check(sub.DemandID)
 }

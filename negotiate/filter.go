@@ -36,7 +36,7 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 	if err != nil {
 		return err
 	}
-	if !d.Exists() || d.Understanding == nil || d.ChannelID != "" || d.Failure != nil {
+	if !d.Exists() || (d.Understanding == nil && !d.IsSub()) || d.ChannelID != "" || d.Failure != nil || d.FilterDone {
 		return nil
 	}
 	active, _, err := e.dir.Summary(ctx, 0)
@@ -53,20 +53,22 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 			exclude = append(exclude, c.AgentID)
 		}
 	}
-	rules := e.cfg.Rules
 	fork, err := e.forkChange(ctx, d) // a fork's later channels follow its change
 	if err != nil {
 		return err
 	}
-	switch {
-	case fork == nil:
-	case fork.Type == negotiation.ForkRemoveAgent:
+	if fork != nil && fork.Type == negotiation.ForkRemoveAgent {
 		exclude = append(exclude, fork.AgentID)
-	case fork.Type == negotiation.ForkChangeRule && fork.Rules != nil:
-		rules = fork.Rules.Apply(rules)
 	}
 	started := e.cfg.Now()
 	u := d.PromptUnderstanding()
+	if d.Understanding == nil { // a sub-demand, filtered beside its understanding: on what its gap asks
+		parent, _, err := e.loadDemand(ctx, d.ParentDemandID)
+		if err != nil {
+			return err
+		}
+		u = d.GapUnderstanding(parent.PromptUnderstanding())
+	}
 	// Stage 1: SQL shortlists per need; stage 2: prompt 2 reads only the
 	// shortlist. Nobody on it: the demand is rejected without a call.
 	shortlist, err := e.shortlist(ctx, shortlistQuery{Needs: negotiation.NeedsOf(u), Location: u.Context.Location, Salt: d.RawInput,
@@ -131,25 +133,41 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 			if d.ChannelID == "" {
 				return p, nil
 			}
-			c := &negotiation.Channel{}
-			created, err := c.Create(negotiation.CreateChannel{ChannelID: channelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
-				ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
-			if err != nil {
-				return nil, err
-			}
-			for _, ev := range created {
-				c.Apply(ev)
-			}
-			more, err := e.reactions(ctx, created, c, nil)
-			if err != nil {
-				return nil, err
-			}
-			p.Jobs = append(p.Jobs, more...)
-			meta.Actor = event.ActorChannelAdmin
-			p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: eventstore.NoStream, Events: created, Meta: meta})
-			return p, nil
+			return p, e.openChannel(ctx, d, cands, meta, p)
 		})
 	return e.jobError(ctx, "filter candidates", err)
+}
+
+// openChannel adds to p the creation of accepted demand d's channel with
+// its candidates cands, and the jobs it sets off. meta is the demand
+// events' metadata. A fork's changed rules apply to the channels of its
+// tree.
+func (e *Process) openChannel(ctx context.Context, d *negotiation.DemandState, cands []negotiation.Candidate, meta event.Metadata, p *uow.Plan) error {
+	rules := e.cfg.Rules
+	fork, err := e.forkChange(ctx, d)
+	if err != nil {
+		return err
+	}
+	if fork != nil && fork.Type == negotiation.ForkChangeRule && fork.Rules != nil {
+		rules = fork.Rules.Apply(rules)
+	}
+	c := &negotiation.Channel{}
+	created, err := c.Create(negotiation.CreateChannel{ChannelID: d.ChannelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
+		ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
+	if err != nil {
+		return err
+	}
+	for _, ev := range created {
+		c.Apply(ev)
+	}
+	jobs, err := e.reactions(ctx, created, c, nil)
+	if err != nil {
+		return err
+	}
+	p.Jobs = append(p.Jobs, jobs...)
+	meta.Actor = event.ActorChannelAdmin
+	p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(d.ChannelID), Expected: eventstore.NoStream, Events: created, Meta: meta})
+	return nil
 }
 
 // forkChange is the change of the fork whose tree d belongs to (nil for a

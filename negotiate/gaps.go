@@ -25,7 +25,12 @@ type GapsWorker struct {
 	e *Process
 }
 
-// Work runs gap identification (prompt 7) after an agreement.
+// Work runs gap identification (prompt 7) as soon as the offers are in:
+// it reads the willing offers, so sub-negotiations can start while the
+// rounds run. Its input depends on nothing the rounds change (not the
+// proposal, not the feedback), so the same negotiation asks the same
+// question whenever the step runs, and a replay or a fork reuses the
+// answer.
 func (w *GapsWorker) Work(ctx context.Context, job *river.Job[GapsArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)
@@ -36,12 +41,8 @@ func (w *GapsWorker) Work(ctx context.Context, job *river.Job[GapsArgs]) error {
 	if err != nil {
 		return err
 	}
-	fbs := c.FeedbackList()
-	if len(fbs) == 0 {
-		fbs = c.LastRoundFeedback
-	}
-	res, call, err := llm.Call(ctx, e.llm, llm.Gaps, llm.GapInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Proposal: promptProposal(*c.FinalProposal),
-		Feedbacks: feedbackViews(c, fbs)})
+	res, call, err := llm.Call(ctx, e.llm, llm.Gaps, llm.GapInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput,
+		Offers: willingViews(c)})
 	if err != nil {
 		return err
 	}

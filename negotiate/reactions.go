@@ -22,7 +22,7 @@ func (e *Process) reactions(ctx context.Context, events []event.Payload, c *nego
 			deadline := now.Add(seconds(e.cfg.Rules.StuckTimeoutSeconds))
 			jobs = append(jobs, uow.Job{Args: UnderstandArgs{DemandID: ev.DemandID}},
 				uow.Deadlined(DemandStuckArgs{DemandID: ev.DemandID, Deadline: deadline}, deadline))
-		case *negotiation.DemandUnderstood:
+		case *negotiation.FilterStarted: // after the understanding; for a sub-demand, beside it
 			jobs = append(jobs, uow.Job{Args: FilterArgs{DemandID: ev.DemandID}})
 		case *negotiation.ChannelCreated:
 			jobs = append(jobs, uow.Job{Args: BroadcastArgs{ChannelID: ev.ChannelID}},
@@ -43,6 +43,9 @@ func (e *Process) reactions(ctx context.Context, events []event.Payload, c *nego
 			}
 		case *negotiation.AggregationStarted:
 			jobs = append(jobs, uow.Job{Args: AggregateArgs{ChannelID: ev.ChannelID}})
+			if len(c.ActiveParticipants()) > 0 { // gaps are analysed while the rounds run
+				jobs = append(jobs, uow.Job{Args: GapsArgs{ChannelID: ev.ChannelID}})
+			}
 		case *negotiation.ProposalDistributed:
 			if slices.ContainsFunc(c.RoundMembers(), e.dir.IsTwin) {
 				jobs = append(jobs, uow.Job{Args: TwinFeedbackArgs{ChannelID: c.ID, Round: ev.Round}})
@@ -56,7 +59,9 @@ func (e *Process) reactions(ctx context.Context, events []event.Payload, c *nego
 				jobs = append(jobs, uow.Job{Args: ForceFinalizeArgs{ChannelID: ev.ChannelID}})
 			}
 		case *negotiation.ProposalFinalized, *negotiation.NegotiationForceFinalized:
-			jobs = append(jobs, uow.Job{Args: GapsArgs{ChannelID: c.ID}})
+			if c.AwaitingGaps() { // offers closed before gaps were analysed early (older logs)
+				jobs = append(jobs, uow.Job{Args: GapsArgs{ChannelID: c.ID}})
+			}
 		case *negotiation.GapIdentified:
 			if c.AwaitingRecursion() {
 				jobs = append(jobs, uow.Job{Args: RecursionArgs{ChannelID: c.ID}})

@@ -40,16 +40,21 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 	if err != nil {
 		return err
 	}
+	// Like prompt 7's, the input holds nothing the rounds change.
 	cost := subnetCost(c)
-	res, call, err := llm.Call(ctx, e.llm, llm.Recursion, llm.RecursionInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput, Gaps: c.Gaps,
-		Proposal: promptProposal(*c.FinalProposal), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
+	res, call, err := llm.Call(ctx, e.llm, llm.Recursion, llm.RecursionInput{Demand: d.PromptUnderstanding(), RawInput: d.RawInput,
+		Gaps: c.Gaps, Offers: willingViews(c), Depth: c.Depth, MaxDepth: c.Rules.MaxDepth, EstimatedCost: cost})
 	if err != nil {
 		return err
 	}
 	var plans []negotiation.SubnetPlan
 	if res.ShouldRecurse {
 		for _, s := range res.SubDemands {
-			plans = append(plans, negotiation.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: shortfall(d, c, s.GapType)})
+			need, err := e.shortfall(ctx, d, c, s.GapType)
+			if err != nil {
+				return err
+			}
+			plans = append(plans, negotiation.SubnetPlan{GapType: s.GapType, SubDemand: s.Demand, NeedCount: need})
 		}
 	}
 	decision := res.Decision(cost)
@@ -60,10 +65,14 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 		}
 		plans, decision.Budget = negotiation.FitTreeBudget(plans, cost.Tokens, int(spent), e.cfg.TreeTokenBudget)
 	}
+	active, _, err := e.dir.Summary(ctx, 0)
+	if err != nil {
+		return err
+	}
 	cause := uow.Causation(job.Kind, job.ID)
 	callFor := negotiation.EventSubnetTriggered
-	if len(plans) == 0 { // the answer ends the channel: record it there
-		callFor = negotiation.EventNegotiationCompleted
+	if len(plans) == 0 {
+		callFor = negotiation.EventSubnetDeclined
 	}
 	lock := []string{negotiation.ChannelStream(c.ID)}
 	for i := range min(len(plans), negotiation.MaxSubnets) {
@@ -93,6 +102,9 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 			if err != nil {
 				return nil, err
 			}
+			// Its smart filtering starts beside its understanding, on what
+			// the gap asks for.
+			subEvs = append(subEvs, &negotiation.FilterStarted{DemandID: t.SubDemandID, TotalAgents: active})
 			more, err := e.reactions(ctx, subEvs, nil, sub)
 			if err != nil {
 				return nil, err
@@ -107,12 +119,23 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 }
 
 // shortfall is how many people the gap of the parent demand d (channel c)
-// still needs, 0 when the gap names none of its needs.
-func shortfall(d *negotiation.DemandState, c *negotiation.Channel, gap string) int {
+// still needs beside the willing agents (negotiation.Shortfall), 0 when the
+// gap names none of its needs.
+func (e *Process) shortfall(ctx context.Context, d *negotiation.DemandState, c *negotiation.Channel, gap string) (int, error) {
 	if d == nil || d.Understanding == nil {
-		return 0
+		return 0, nil
 	}
-	return negotiation.Shortfall(negotiation.NeedsOf(d.Understanding.Understanding()), c.FinalProposal, gap)
+	var tags [][]string
+	for _, id := range c.Willing() {
+		prof, _, ok, err := e.dir.Get(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			tags = append(tags, prof.Tags)
+		}
+	}
+	return negotiation.Shortfall(negotiation.NeedsOf(d.Understanding.Understanding()), tags, gap), nil
 }
 
 // Prompt 8's cost estimate (its estimated_cost: a fixed guess of 5000
@@ -121,20 +144,22 @@ func shortfall(d *negotiation.DemandState, c *negotiation.Channel, gap string) i
 // understanding and filtering, one offer per candidate, the aggregation,
 // per round one feedback per participant and an adjustment, gap
 // identification and this decision — at tokensPerCall each, and its
-// sequential steps at secondsPerStep each. It is derived from the
-// channel's events alone, not from measured tokens or clocks, so a replay
-// or a fork of the same log asks prompt 8 the same question (and reuses
-// its answer).
+// sequential steps at secondsPerStep each. It is derived from what the
+// channel's events fix once its offers are in, not from measured tokens or
+// clocks or from how far the rounds got, so a replay or a fork of the same
+// log asks prompt 8 the same question (and reuses its answer).
 const (
 	tokensPerCall  = 700 // a typical prompt of 2-9 with its answer
 	secondsPerStep = 3   // a typical model call
+	typicalRounds  = 2   // rounds a negotiation typically takes
 )
 
-// subnetCost is the estimate for a sub-negotiation of c.
+// subnetCost is the estimate for a sub-negotiation of c, from what is fixed
+// once its offers are in: its candidates, its willing agents (as the
+// participants) and typicalRounds rounds.
 func subnetCost(c *negotiation.Channel) negotiation.SubnetCost {
-	rounds := max(c.Round, 1)
-	participants := max(len(c.ActiveParticipants()), 1)
-	calls := 2 + len(c.Candidates) + 1 + rounds*(participants+1) + 2
-	steps := 5 + 2*rounds // understand, filter, offers, aggregate, each round's feedback and adjustment, gaps
+	participants := max(len(c.Willing()), 1)
+	calls := 2 + len(c.Candidates) + 1 + typicalRounds*(participants+1) + 2
+	steps := 5 + 2*typicalRounds // understand, filter, offers, aggregate, each round's feedback and adjustment, gaps
 	return negotiation.SubnetCost{Tokens: calls * tokensPerCall, TimeSeconds: steps * secondsPerStep}
 }

@@ -69,11 +69,8 @@ func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channel
 		return nil, c, err
 	}
 	p := &uow.Plan{Jobs: jobs}
-	if wf, err := e.agreedWorkflow(ctx, st, c, evs); err != nil {
+	if err := e.addAgreedWorkflow(ctx, st, c, evs, cause, p); err != nil {
 		return nil, c, err
-	} else if wf != nil { // first, so it comes before the completion in the log
-		p.Appends = append(p.Appends, uow.Append{Stream: workflow.WorkflowStream(wf.WorkflowID), Expected: eventstore.NoStream,
-			Events: []event.Payload{wf}, Meta: uow.Meta(c.RootDemandID, event.ActorCoordinator, cause)})
 	}
 	p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
 		Meta: uow.Meta(c.RootDemandID, actor, cause), Call: call, CallFor: callFor})
@@ -102,6 +99,21 @@ func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause s
 		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(demandID), Expected: v, Events: evs,
 			Meta: uow.Meta(d.RootDemandID, actor, cause), Call: call, CallFor: callFor}}}, nil
 	})
+}
+
+// addAgreedWorkflow adds to p, first (so it comes before the completion in
+// the log), the draft workflow that events completing the root channel c
+// (c after them) with an agreed plan create (agreedWorkflow); nothing
+// otherwise. Every step that can complete a channel calls it.
+func (e *Process) addAgreedWorkflow(ctx context.Context, st *eventstore.Store, c *negotiation.Channel, events []event.Payload, cause string,
+	p *uow.Plan) error {
+	wf, err := e.agreedWorkflow(ctx, st, c, events)
+	if err != nil || wf == nil {
+		return err
+	}
+	p.Appends = append([]uow.Append{{Stream: workflow.WorkflowStream(wf.WorkflowID), Expected: eventstore.NoStream,
+		Events: []event.Payload{wf}, Meta: uow.Meta(c.RootDemandID, event.ActorCoordinator, cause)}}, p.Appends...)
+	return nil
 }
 
 // agreedWorkflow is the draft workflow a root negotiation's agreement

@@ -34,6 +34,17 @@ func participantViews(c *negotiation.Channel) []llm.OfferView {
 	return out
 }
 
+// willingViews are the offers of every agent who offered to take part,
+// withdrawn since or not, in invitation order: the same whenever they are
+// read after the offers closed.
+func willingViews(c *negotiation.Channel) []llm.OfferView {
+	var out []llm.OfferView
+	for _, id := range invitationOrder(c, c.Willing()) {
+		out = append(out, offerView(c, id))
+	}
+	return out
+}
+
 // allOfferViews are every offer received, declines included, in
 // invitation order.
 func allOfferViews(c *negotiation.Channel) []llm.OfferView {

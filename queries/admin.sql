@@ -16,3 +16,10 @@ SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = @name::text)
 -- Serializes the writes on one stream (steps and commands) for the rest of the
 -- transaction (uow.UnitOfWork.Commit); streams are locked in sorted order.
 SELECT pg_advisory_xact_lock(hashtextextended(@stream_id::text, 0));
+
+-- name: TableSizes :many
+-- Every table of the schema with its indexes and TOAST, in bytes.
+SELECT c.relname::text AS name, pg_total_relation_size(c.oid)::bigint AS bytes
+FROM pg_catalog.pg_class c
+WHERE c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
+ORDER BY c.relname;

@@ -102,3 +102,14 @@ SELECT towow_rebase_positions()::boolean AS rebased;
 -- written at all.
 SELECT coalesce(max(global_position), 0)::bigint AS position
 FROM events;
+
+-- name: LoadEvents :exec
+-- A bulk load of events (a benchmark's copies of trees), in order, with
+-- positions its transaction takes: as many as it writes, in one call.
+-- rows is a JSON array of {event_id, stream_id, stream_version,
+-- event_type, payload, metadata}.
+WITH taken AS (SELECT towow_take_positions(jsonb_array_length(@rows::jsonb))::bigint AS first)
+INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, payload, metadata)
+SELECT taken.first + r.ord - 1, (r.e ->> 'event_id')::uuid, r.e ->> 'stream_id', (r.e ->> 'stream_version')::bigint,
+       r.e ->> 'event_type', r.e -> 'payload', r.e -> 'metadata'
+FROM taken, jsonb_array_elements(@rows::jsonb) WITH ORDINALITY AS r(e, ord);

@@ -144,6 +144,11 @@ func Describe(p event.Payload) (round int, subject, summary string) {
 		return 0, ev.ChannelID, "缺口：" + strings.Join(g, "、")
 	case *negotiation.SubnetTriggered:
 		return 0, ev.SubChannelID, fmt.Sprintf("为「%s」开启子协商", ev.GapType)
+	case *negotiation.SubnetDeclined:
+		if ev.Decision != nil && ev.Decision.Budget != nil {
+			return 0, ev.ChannelID, "缺口不开子协商：本次协商的预算已不够"
+		}
+		return 0, ev.ChannelID, "缺口不开子协商：不值得另外找人"
 	case *negotiation.SubnetCompleted:
 		outcome := "未成功"
 		if ev.Success {
@@ -361,6 +366,7 @@ var eventLabels = map[event.EventType]EventLabel{
 	negotiation.EventNegotiationForked:         {"分叉", ContextNegotiation},
 	negotiation.EventGapIdentified:             {"发现缺口", ContextNegotiation},
 	negotiation.EventSubnetTriggered:           {"子协商", ContextNegotiation},
+	negotiation.EventSubnetDeclined:            {"不开子协商", ContextNegotiation},
 	negotiation.EventSubnetCompleted:           {"子协商结束", ContextNegotiation},
 	negotiation.EventAgentWithdrawn:            {"退出", ContextNegotiation},
 	negotiation.EventCollaboratorAdded:         {"共享", ContextNegotiation},

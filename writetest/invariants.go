@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/workflow"
 	"github.com/towow/towow/eventstore"
 )
 
@@ -113,6 +114,37 @@ func (h *Harness) Check(demandID string) {
 			if !reflect.DeepEqual(folded, loaded) {
 				t.Fatalf("demand %s: fold differs from the loaded state", id)
 			}
+		}
+	}
+	checkAgreedWorkflow(t, demandID, stored)
+}
+
+// checkAgreedWorkflow: a root channel that completes with an agreed plan
+// has its draft workflow created once, before the completion, whichever
+// step completed it.
+func checkAgreedWorkflow(t testing.TB, demandID string, stored []eventstore.RecordedEvent) {
+	t.Helper()
+	root := negotiation.ChannelIDFor(demandID)
+	workflows := 0
+	for _, e := range stored {
+		if e.Type == workflow.EventWorkflowCreated {
+			workflows++
+		}
+		if e.Type != negotiation.EventNegotiationCompleted {
+			continue
+		}
+		p, _ := e.Decode()
+		done := p.(*negotiation.NegotiationCompleted)
+		if done.ChannelID != root {
+			continue
+		}
+		c := &negotiation.Channel{}
+		c.Apply(&negotiation.ChannelCreated{ChannelID: root, DemandID: demandID})
+		c.Status = done.Status
+		c.FinalProposal = done.FinalProposal
+		c.Apply(done)
+		if plan := c.AgreedPlan(); plan != nil && len(plan.Assignments) > 0 && workflows != 1 {
+			t.Fatalf("%s: completed with an agreed plan after %d towow.workflow.created, want 1", demandID, workflows)
 		}
 	}
 }

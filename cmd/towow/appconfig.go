@@ -16,6 +16,9 @@ func (c config) provider() llm.Provider {
 	case "openai":
 		return llm.NewOpenAI(llm.OpenAIConfig{APIKey: c.OpenAIKey, BaseURL: c.OpenAIURL, Model: c.LLMModel})
 	}
+	if c.builtinExact {
+		return builtin.NewWithExactLatency(c.builtinLatency)
+	}
 	return builtin.NewWithLatency(c.builtinLatency)
 }
 

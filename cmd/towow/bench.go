@@ -50,8 +50,11 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if len(args) > 0 && args[0] == "faults" {
 		return cmdBenchFaults(ctx, cfg, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "scale" {
+		return cmdBenchScale(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-cpuprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-llm-latency 2s] [-cpuprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4] | towow bench scale [-sizes 100000,1000000] [-templates 12] [-forks 2] [-repeat 20]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -154,12 +157,17 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	n := fs.Int("n", 200, "negotiations to run")
 	c := fs.Int("c", 8, "negotiations in flight at once")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (this process: engine and API) to this file")
+	latency := fs.Duration("llm-latency", 0, "the builtin brain answers after exactly this long, as a model would: each tree's time to agreement is printed in model latencies, beside the least its dependency graph allows; 0: at once, the engine flat out")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *n < 1 || *c < 1 || *c > 256 {
 		return fmt.Errorf("%w: -n must be at least 1 and -c between 1 and 256", errUsage)
 	}
+	if *latency < 0 || *latency >= cfg.LLMTimeout {
+		return fmt.Errorf("%w: -llm-latency must be at least 0 and under LLM_TIMEOUT (%s)", errUsage, cfg.LLMTimeout)
+	}
+	cfg.builtinLatency, cfg.builtinExact = *latency, true
 	return withBenchApp(ctx, cfg, stderr, "bench negotiate measures orchestration", false, func(a *app.App, pool *pgxpool.Pool, name string) error {
 		fmt.Fprintf(stdout, "towow bench negotiate: %d negotiations, %d at a time, builtin brain, scratch database %s\n", *n, *c, name)
 		stopProfile, err := startCPUProfile(*cpuProfile)
@@ -167,7 +175,7 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 			return err
 		}
 		defer stopProfile()
-		res, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: *c}, stdout)
+		res, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: *c, Latency: *latency}, stdout)
 		if err != nil {
 			return err
 		}

@@ -151,6 +151,8 @@ type config struct {
 	// answer, as a real model would (TOWOW_BUILTIN_LATENCY, or the
 	// benchmarks' -llm-latency).
 	builtinLatency time.Duration
+	// builtinExact makes every wait builtinLatency exactly (benchmarks).
+	builtinExact bool
 
 	Rules         negotiation.Rules
 	MaxCandidates int

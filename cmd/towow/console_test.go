@@ -72,8 +72,10 @@ func browserServer(t *testing.T, env ...string) (chrome, dataDir string, s *serv
 // test (a new tab: chromedp.NewContext of it).
 func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration) context.Context {
 	t.Helper()
+	// A loaded machine can take longer than chromedp's default 20 s to
+	// start Chromium.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(w, h))
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(w, h), chromedp.WSURLReadTimeout(time.Minute))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	ctx, cancel := context.WithTimeout(bctx, within)

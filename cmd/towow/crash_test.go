@@ -192,7 +192,9 @@ func TestKilledServerHealsFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-s.done
-	if endedBefore > 15 {
+	// The third wave started a quarter of the fastest negotiation's time
+	// before the kill, so its ten at least were running.
+	if endedBefore > 20 {
 		t.Fatalf("%d of 30 negotiations had ended before the kill: the test did not catch them running", endedBefore)
 	}
 

@@ -60,7 +60,7 @@ Usage:
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
   towow bench append [flags]        benchmark the event store (towow bench append --help)
-  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -cpuprofile FILE)
+  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -llm-latency 2s, -cpuprofile FILE)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
                                     and the server's memory per idle follower (RSS, followers in a child process)
   towow bench sse-clients -url URL  hold -n idle SSE followers (token: first line of standard input) until
@@ -75,6 +75,9 @@ Usage:
                                     agent: LLM calls reused, time to end against the original's
   towow bench faults [flags]        run 10 demands through a model stand-in failing a share of requests
                                     (-rates 0,10,30,50, -outage 1m, -seed 1): how many end as without faults
+  towow bench scale [flags]         grow a log to -sizes events (100000,1000000; up to 10000000) by copying
+                                    real negotiation trees; at each size time the per-tree queries, the
+                                    read models' catch-up and rebuild, and the disk a tree takes
   towow eval [-only id,id] [-c 4]   run the committed scenario suite (36 demands, zh/en, 19 domains, 6
                                     unclear or impossible) on a scratch database and print each
                                     negotiation's quality next to a no-negotiation baseline

@@ -411,6 +411,9 @@ func TestCommandErrors(t *testing.T) {
 		{"bench sse bad reader", []string{"bench", "sse", "-reader", "curl"}, nil, 2, "towow: usage: -reader must be poll or http"},
 		{"bench sse bad latency", []string{"bench", "sse", "-llm-latency", "-1s"}, nil, 2, "towow: usage: -llm-latency must be at least 0 and under 2/3 of LLM_TIMEOUT (10s)"},
 		{"bench sse latency over the timeout", []string{"bench", "sse", "-llm-latency", "7s"}, nil, 2, "towow: usage: -llm-latency must be at least 0 and under 2/3 of LLM_TIMEOUT (10s)"},
+		{"bench negotiate latency over the timeout", []string{"bench", "negotiate", "-llm-latency", "10s"}, nil, 2, "towow: usage: -llm-latency must be at least 0 and under LLM_TIMEOUT (10s)"},
+		{"bench scale sizes not ascending", []string{"bench", "scale", "-sizes", "1000000,100000"}, nil, 2, "towow: usage: -sizes must be ascending numbers of events from 1 to 10000000"},
+		{"bench scale over ten million", []string{"bench", "scale", "-sizes", "20000000"}, nil, 2, "towow: usage: -sizes must be ascending numbers of events from 1 to 10000000"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

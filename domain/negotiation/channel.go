@@ -98,6 +98,8 @@ func (c *Channel) Apply(p event.Payload) {
 		c.GapsDone, c.Gaps = true, e.Gaps
 	case *SubnetTriggered:
 		c.Subnets = append(c.Subnets, *e)
+	case *SubnetDeclined:
+		c.Declined = true
 	case *SubnetCompleted:
 		r := *e
 		c.subResult[e.SubChannelID] = &r
@@ -147,12 +149,26 @@ func (c *Channel) Agreed() bool {
 	return c.Status == ChannelStatusFinalized || c.Status == ChannelStatusForceFinalized
 }
 
-// AwaitingGaps reports whether gap identification (prompt 7) is due.
-func (c *Channel) AwaitingGaps() bool { return c.Agreed() && !c.GapsDone && !c.Completed }
+// OffersClosed reports whether the offers are in and the channel has not
+// failed: it is aggregating, negotiating or agreed.
+func (c *Channel) OffersClosed() bool {
+	switch c.Status {
+	case ChannelStatusAggregating, ChannelStatusProposalSent, ChannelStatusNegotiating,
+		ChannelStatusFinalized, ChannelStatusForceFinalized:
+		return c.Failure == nil
+	}
+	return false
+}
+
+// AwaitingGaps reports whether gap identification (prompt 7) is due: as
+// soon as the offers are in, while the rounds run (a channel agreed
+// before its gap analysis, as in older logs, still has it due).
+func (c *Channel) AwaitingGaps() bool { return c.OffersClosed() && !c.GapsDone && !c.Completed }
 
 // AwaitingRecursion reports whether the recursion decision (prompt 8) is
-// due: gaps were found, no sub-negotiation was triggered yet, and the
-// channel is not complete.
+// due: gaps were found below the maximum depth, it was not decided yet,
+// and the channel has neither failed nor completed.
 func (c *Channel) AwaitingRecursion() bool {
-	return c.Agreed() && c.GapsDone && len(c.Gaps) > 0 && len(c.Subnets) == 0 && !c.Completed
+	return c.OffersClosed() && c.GapsDone && len(c.Gaps) > 0 && c.Depth < c.Rules.MaxDepth &&
+		len(c.Subnets) == 0 && !c.Declined && !c.Completed
 }

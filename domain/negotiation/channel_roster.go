@@ -72,6 +72,19 @@ func (r *roster) MissingOffers() []string {
 	return out
 }
 
+// Willing are the agents whose offer was participate or conditional,
+// withdrawn or not, in offer order: once the offers are closed, a fixed
+// list whatever the rounds did since.
+func (r *roster) Willing() []string {
+	var out []string
+	for _, id := range r.OfferOrder {
+		if r.Offers[id].Decision.Participates() {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // ActiveParticipants are the agents whose offer was participate or
 // conditional and who have not withdrawn, in offer order.
 func (r *roster) ActiveParticipants() []string {

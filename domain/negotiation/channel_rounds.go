@@ -162,7 +162,7 @@ func evaluate(c *Channel, b *builder, fbs []ProposalFeedback, now time.Time) {
 		b.add(&ProposalFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: final,
 			ParticipantsCount: len(members), RoundsTaken: c.Round, Participants: members,
 			TotalDurationSeconds: secondsSince(c.CreatedAt, now)})
-		b.to(ChannelStatusFinalized, "consensus")
+		b.to(ChannelStatusFinalized, "consensus").completeWhenDone()
 	case RoundFail:
 		reason, code := FailureLowAcceptance, ErrLowAcceptance
 		msg := fmt.Sprintf("round %d: accept rate %.2f under the fail threshold (%d accepts, %d against, %d negotiating)",
@@ -261,5 +261,6 @@ func (c *Channel) ForceFinalize(compromise Proposal, now time.Time) ([]event.Pay
 		add(&NegotiationForceFinalized{ChannelID: c.ID, DemandID: c.DemandID, FinalProposal: compromise,
 			ConfirmedParticipants: confirmed, OptionalParticipants: optional, RoundsTaken: c.Round, AcceptRate: rate}).
 		to(ChannelStatusForceFinalized, "max_rounds").
+		completeWhenDone().
 		done()
 }

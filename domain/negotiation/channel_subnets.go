@@ -2,24 +2,28 @@ package negotiation
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/towow/towow/domain/event"
 )
 
-// After an agreement: gap identification (prompt 7) finds what the final
-// proposal still lacks; the recursion decision (prompt 8) triggers
-// sub-negotiations for it, and the last of their results completes the
-// channel with one merged plan. Without gaps, at the maximum depth, or
-// without sub-negotiations, the channel completes at once.
+// As soon as the offers are in, gap identification (prompt 7) finds what
+// the willing offers leave uncovered, while the rounds go on; the
+// recursion decision (prompt 8) triggers sub-negotiations for it right
+// then. The channel completes, with one merged plan, once it is agreed,
+// its gaps are analysed and decided on, and every sub-negotiation it
+// triggered has ended; a failure completes it at once (a sub-negotiation
+// still running then ends on its own, and ends the tree).
 
-// subnetTree is what follows an agreement: the gaps found, the
-// sub-negotiations triggered and their results, and the completion. A
-// Channel embeds it.
+// subnetTree is the gap analysis and what follows it: the gaps found, the
+// sub-negotiations triggered (or declined) and their results, and the
+// completion. A Channel embeds it.
 type subnetTree struct {
 	GapsDone  bool
 	Gaps      []Gap
 	Subnets   []SubnetTriggered           // in trigger order
+	Declined  bool                        // prompt 8 triggered none
 	subResult map[string]*SubnetCompleted // sub channel id → result
 	Completed bool
 	// MergedPlan is the completion's merged plan (nil without
@@ -32,11 +36,11 @@ func (t *subnetTree) SubnetResult(subChannelID string) *SubnetCompleted {
 	return t.subResult[subChannelID]
 }
 
-// IdentifyGaps records prompt 7's gaps after an agreement. Without gaps the
-// channel completes; at the maximum depth a sub-negotiation is not allowed,
-// which is recorded as TOWOW_SUBNET_001, and the channel completes.
-// complete and analysis are prompt 7's verdict and reasoning, recorded as
-// they are.
+// IdentifyGaps records prompt 7's gaps once the offers are in. At the
+// maximum depth a sub-negotiation is not allowed, which is recorded as
+// TOWOW_SUBNET_001. An agreed channel with nothing left to wait for
+// completes. complete and analysis are prompt 7's verdict and reasoning,
+// recorded as they are.
 func (c *Channel) IdentifyGaps(gaps []Gap, complete bool, analysis string) ([]event.Payload, error) {
 	if !c.Exists() {
 		return nil, event.Errorf(ErrNotFound, "channel not created")
@@ -46,15 +50,11 @@ func (c *Channel) IdentifyGaps(gaps []Gap, complete bool, analysis string) ([]ev
 	}
 	b := build(c).add(&GapIdentified{ChannelID: c.ID, DemandID: c.DemandID, Gaps: gaps, OverallCompletion: completion(gaps),
 		IsComplete: complete, Analysis: analysis})
-	switch {
-	case len(gaps) == 0:
-		b.add(completed(c))
-	case c.Depth >= c.Rules.MaxDepth:
+	if len(gaps) > 0 && c.Depth >= c.Rules.MaxDepth {
 		b.add(occurred(ErrMaxDepth, fmt.Sprintf("gaps found at depth %d; sub-negotiations are limited to depth %d", c.Depth, c.Rules.MaxDepth),
 			c.ID, c.DemandID))
-		b.add(completed(c))
 	}
-	return b.done()
+	return b.completeWhenDone().done()
 }
 
 // completion estimates how complete a proposal is from its gaps' importance.
@@ -77,25 +77,23 @@ type SubnetPlan struct {
 
 // Recurse records prompt 8's decision: it triggers up to MaxSubnets
 // sub-negotiations (ids derived from the channel, so a retry cannot spawn
-// twice), or completes the channel when there are none. The caller also
-// submits each sub-demand (DemandState.Submit with SubDemandOrigin).
-// decision, when given, is recorded on each towow.subnet.triggered, or on
-// the completion when there are none.
+// twice), or records that it triggers none. The caller also submits each
+// sub-demand (DemandState.Submit with SubDemandOrigin). decision, when
+// given, is recorded on each towow.subnet.triggered, or on the
+// towow.subnet.declined.
 func (c *Channel) Recurse(plans []SubnetPlan, decision *RecursionDecision) ([]event.Payload, error) {
 	if !c.Exists() {
 		return nil, event.Errorf(ErrNotFound, "channel not created")
 	}
+	if len(plans) > 0 && c.Depth >= c.Rules.MaxDepth && !c.Completed {
+		return nil, event.Errorf(ErrMaxDepth, "channel %s is at depth %d of %d", c.ID, c.Depth, c.Rules.MaxDepth)
+	}
 	if !c.AwaitingRecursion() {
 		return nil, nil
 	}
-	if len(plans) > 0 && c.Depth >= c.Rules.MaxDepth {
-		return nil, event.Errorf(ErrMaxDepth, "channel %s is at depth %d of %d", c.ID, c.Depth, c.Rules.MaxDepth)
-	}
 	b := build(c)
 	if len(plans) == 0 {
-		done := completed(c)
-		done.RecursionDecision = decision
-		return b.add(done).done()
+		return b.add(&SubnetDeclined{ChannelID: c.ID, DemandID: c.DemandID, Decision: decision}).completeWhenDone().done()
 	}
 	for i, p := range plans[:min(len(plans), MaxSubnets)] {
 		sub := SubDemandID(c.DemandID, i)
@@ -107,8 +105,8 @@ func (c *Channel) Recurse(plans []SubnetPlan, decision *RecursionDecision) ([]ev
 	return b.done()
 }
 
-// SubnetDone records the end of a sub-negotiation; the last one completes
-// the channel with every sub-result.
+// SubnetDone records the end of a sub-negotiation; the channel completes
+// with every sub-result once it is agreed and the last one has ended.
 func (c *Channel) SubnetDone(r SubnetCompleted) ([]event.Payload, error) {
 	if !c.Exists() {
 		return nil, event.Errorf(ErrNotFound, "channel not created")
@@ -121,40 +119,72 @@ func (c *Channel) SubnetDone(r SubnetCompleted) ([]event.Payload, error) {
 		return nil, nil
 	}
 	r.ParentChannelID = c.ID
-	b := build(c).add(&r)
-	pending := 0
-	for _, s := range c.Subnets {
-		if s.SubChannelID != r.SubChannelID && c.subResult[s.SubChannelID] == nil {
-			pending++
-		}
-	}
-	if pending == 0 {
-		done := completed(c)
-		for _, s := range c.Subnets {
-			if res := c.subResult[s.SubChannelID]; res != nil {
-				done.SubResults = append(done.SubResults, *res)
-			} else {
-				done.SubResults = append(done.SubResults, r)
-			}
-		}
-		done.MergedPlan = mergedPlan(c, done.SubResults)
-		b.add(done)
-	}
-	return b.done()
+	return build(c).add(&r).completeWhenDone().done()
 }
 
-// mergedPlan is the one plan of c's negotiation tree, given the
-// sub-results subs: the final proposal's assignments, then those of every sub-negotiation that agreed,
+// completeWhenDone adds the completion when the channel, with the events
+// collected so far, has nothing left to wait for: it is agreed, its gaps
+// are analysed, a recursion decision is made (when it may recurse) and
+// every sub-negotiation it triggered has ended. The completion carries the
+// sub-results in trigger order and the merged plan.
+func (b *builder) completeWhenDone() *builder {
+	c := b.c
+	if b.err != nil || c.Completed || (b.status != ChannelStatusFinalized && b.status != ChannelStatusForceFinalized) {
+		return b
+	}
+	gapsDone, gaps, decided := c.GapsDone, c.Gaps, c.Declined || len(c.Subnets) > 0
+	final, rounds := c.FinalProposal, c.RoundsTaken
+	subnets := slices.Clone(c.Subnets)
+	results := maps.Clone(c.subResult)
+	if results == nil {
+		results = map[string]*SubnetCompleted{}
+	}
+	for _, e := range b.events {
+		switch e := e.(type) {
+		case *GapIdentified:
+			gapsDone, gaps = true, e.Gaps
+		case *SubnetTriggered:
+			subnets, decided = append(subnets, *e), true
+		case *SubnetDeclined:
+			decided = true
+		case *SubnetCompleted:
+			results[e.SubChannelID] = e
+		case *ProposalFinalized:
+			final, rounds = &e.FinalProposal, e.RoundsTaken
+		case *NegotiationForceFinalized:
+			final, rounds = &e.FinalProposal, e.RoundsTaken
+		case *NegotiationCompleted:
+			return b
+		}
+	}
+	if !gapsDone || (len(gaps) > 0 && c.Depth < c.Rules.MaxDepth && !decided) {
+		return b
+	}
+	done := &NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: b.status, FinalProposal: final, RoundsTaken: rounds}
+	for _, s := range subnets {
+		r := results[s.SubChannelID]
+		if r == nil {
+			return b
+		}
+		done.SubResults = append(done.SubResults, *r)
+	}
+	done.MergedPlan = mergedPlan(final, subnets, done.SubResults)
+	return b.add(done)
+}
+
+// mergedPlan is the one plan of a negotiation tree whose final proposal
+// is final and whose sub-negotiations subnets ended with subs: the final
+// proposal's assignments, then those of every sub-negotiation that agreed,
 // each marked with the sub-channel it came from; the gaps a
 // sub-negotiation filled are dropped (one it filled only in part, fewer
 // assignees than its need count, stays a gap), and its alternates kept
 // (marked too). Nil without a final proposal or without any agreed
 // sub-negotiation (the final proposal is then the plan).
-func mergedPlan(c *Channel, subs []SubnetCompleted) *Proposal {
-	if c.FinalProposal == nil {
+func mergedPlan(final *Proposal, subnets []SubnetTriggered, subs []SubnetCompleted) *Proposal {
+	if final == nil {
 		return nil
 	}
-	plan := *c.FinalProposal
+	plan := *final
 	plan.Assignments = slices.Clone(plan.Assignments)
 	plan.Alternates = slices.Clone(plan.Alternates)
 	plan.Gaps = slices.Clone(plan.Gaps)
@@ -172,7 +202,7 @@ func mergedPlan(c *Channel, subs []SubnetCompleted) *Proposal {
 			a.SubChannelID = r.SubChannelID
 			plan.Alternates = append(plan.Alternates, a)
 		}
-		for _, s := range c.Subnets {
+		for _, s := range subnets {
 			if s.SubChannelID == r.SubChannelID && len(r.Result.Assignments) >= max(1, s.NeedCount) {
 				plan.Gaps = slices.DeleteFunc(plan.Gaps, func(g string) bool { return g == s.GapType })
 			}

@@ -23,6 +23,8 @@ type DemandState struct {
 	NeedCount            int // a sub-demand's: how many people its gap still needs
 	Understanding        *DemandUnderstood
 	Candidates           []Candidate
+	FilterStarted        bool               // smart filtering was started
+	FilterDone           bool               // smart filtering recorded its result
 	ChannelID            string             // set once smart filtering opened a channel
 	Failure              *NegotiationFailed // set when the demand failed before a channel existed
 	Rejection            *DemandRejected    // set when the demand was rejected
@@ -50,6 +52,22 @@ func (d *DemandState) PromptUnderstanding() Understanding {
 // IsSub reports whether the demand is a sub-demand spawned to fill a gap.
 func (d *DemandState) IsSub() bool { return d.ParentChannelID != "" }
 
+// GapUnderstanding is what a sub-demand asks for before prompt 1 has
+// read it, as its gap states it: one need (the gap's role and capability
+// tags, for as many people as the gap still needs) in the parent's
+// context (place, date, scale, budget). Smart filtering reads it, so a
+// sub-negotiation's candidates are chosen while its demand is being
+// understood. parent is the parent demand's understanding.
+func (d *DemandState) GapUnderstanding(parent Understanding) Understanding {
+	tags := d.CapabilityHints
+	if len(tags) == 0 {
+		tags = []string{d.GapType}
+	}
+	need := Need{Role: d.GapType, CapabilityTags: tags, Count: min(max(1, d.NeedCount), MaxNeedCount)}
+	return Understanding{SurfaceDemand: d.RawInput, CapabilityTags: tags, Needs: NormalizeNeeds([]Need{need}),
+		Context: parent.Context, Confidence: parent.Confidence}
+}
+
 // Apply evolves the state by one event of the demand's stream.
 func (d *DemandState) Apply(p event.Payload) {
 	switch e := p.(type) {
@@ -66,8 +84,10 @@ func (d *DemandState) Apply(p event.Payload) {
 		d.GapType, d.Depth, d.CapabilityHints, d.NeedCount = e.GapType, e.RecursionDepth, e.CapabilityTags, e.NeedCount
 	case *DemandUnderstood:
 		d.Understanding = e
+	case *FilterStarted:
+		d.FilterStarted = true
 	case *FilterCompleted:
-		d.Candidates = e.Candidates
+		d.Candidates, d.FilterDone = e.Candidates, true
 	case *DemandAccepted:
 		d.ChannelID = e.ChannelID
 	case *NegotiationFailed:
@@ -140,18 +160,24 @@ func (d *DemandState) Submit(cmd SubmitDemand) ([]event.Payload, error) {
 
 // Understand records prompt 1's understanding; a demand without needs
 // (nothing in it maps to a capability) is rejected at once, with what to
-// clarify, and fails with TOWOW_DEMAND_001. Nothing to do (nil, nil) once
-// the demand is understood.
+// clarify, and fails with TOWOW_DEMAND_001. A sub-demand whose candidates
+// were chosen first (smart filtering runs beside its understanding) is
+// accepted with it, and gets its channel. Nothing to do (nil, nil) once
+// the demand is understood or failed.
 func (d *DemandState) Understand(u Understanding) ([]event.Payload, error) {
 	if !d.Exists() {
 		return nil, event.Errorf(ErrNotFound, "demand not submitted")
 	}
-	if d.Understanding != nil {
+	if d.Understanding != nil || d.Failure != nil {
 		return nil, nil
 	}
 	if needs := NeedsOf(u); d.NeedCount > 1 && len(needs) == 1 { // a sub-demand for several people of one gap
 		needs[0].Count = min(d.NeedCount, MaxNeedCount)
 		u.Needs = needs
+	}
+	if len(NeedsOf(u)) > 0 && d.FilterDone && len(d.Candidates) > 0 { // a sub-demand filtered first: its channel opens now
+		id := ChannelIDFor(d.ID)
+		return []event.Payload{u.Understood(d.ID), &DemandAccepted{DemandID: d.ID, ChannelID: id, CandidateCount: len(d.Candidates)}}, nil
 	}
 	if len(NeedsOf(u)) > 0 {
 		return []event.Payload{u.Understood(d.ID)}, nil
@@ -215,15 +241,16 @@ const NoCandidatesSuggestion = "没有找到匹配的协作者：可以换一种
 
 // Filtered records smart filtering's result: with candidates, the demand is
 // accepted and gets channelID; without any, it is rejected (no match) and
-// fails with TOWOW_FILTER_001.
-// Nothing to do once either happened.
+// fails with TOWOW_FILTER_001. A sub-demand may be filtered before it is
+// understood (on its GapUnderstanding): its candidates are recorded, and
+// Understand accepts it. Nothing to do once any of that happened.
 func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAgents, durationMS int) ([]event.Payload, error) {
 	switch {
 	case !d.Exists():
 		return nil, event.Errorf(ErrNotFound, "demand not submitted")
-	case d.Understanding == nil:
+	case d.Understanding == nil && !d.IsSub():
 		return nil, event.Errorf(ErrInvalidTransition, "demand %s is not understood yet", d.ID)
-	case d.ChannelID != "" || d.Failure != nil:
+	case d.ChannelID != "" || d.Failure != nil || d.FilterDone:
 		return nil, nil
 	}
 	done := &FilterCompleted{DemandID: d.ID, CandidatesCount: len(candidates), Candidates: candidates,
@@ -235,14 +262,21 @@ func (d *DemandState) Filtered(candidates []Candidate, channelID string, totalAg
 	}
 	if len(candidates) == 0 {
 		var roles []string
-		for _, n := range NeedsOf(d.Understanding.Understanding()) {
-			roles = append(roles, n.Role)
+		if d.Understanding == nil {
+			roles = append(roles, d.GapType)
+		} else {
+			for _, n := range NeedsOf(d.Understanding.Understanding()) {
+				roles = append(roles, n.Role)
+			}
 		}
 		return append([]event.Payload{done,
 			&DemandRejected{DemandID: d.ID, Reason: RejectNoMatch, Message: "协作网络中没有人能满足这项需求",
 				Suggestion: NoCandidatesSuggestion, UnservedNeeds: roles}},
 			failed(ErrNoCandidates, &NegotiationFailed{DemandID: d.ID, Reason: FailureNoCandidates, Suggestion: NoCandidatesSuggestion},
 				fmt.Sprintf("smart filtering found no candidate among %d active agents for: %s", totalAgents, strings.Join(roles, ", ")))...), nil
+	}
+	if d.Understanding == nil { // a sub-demand: accepted once understood
+		return []event.Payload{done}, nil
 	}
 	done.ChannelID = channelID
 	return []event.Payload{done, &DemandAccepted{DemandID: d.ID, ChannelID: channelID, CandidateCount: len(candidates)}}, nil

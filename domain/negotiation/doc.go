@@ -10,7 +10,7 @@
 // A [Channel] is the largest aggregate, so it is kept in parts: its state
 // in small types it embeds (the roster of candidates, offers and
 // withdrawals; the round under way; the gaps and sub-negotiations that
-// follow an agreement), each with its own queries, the fold of all its
+// run beside the rounds once the offers are in), each with its own queries, the fold of all its
 // events in one Apply; its decisions as methods grouped by phase, one
 // file each: offers, proposals, rounds, sub-negotiations and deadlines. The helpers a
 // decision shares (stamping a proposal, evaluating a round, merging the

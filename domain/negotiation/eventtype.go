@@ -91,6 +91,9 @@ const (
 	EventGapIdentified event.EventType = "towow.gap.identified"
 	// EventSubnetTriggered: a sub-negotiation was started for a gap (触发子网).
 	EventSubnetTriggered event.EventType = "towow.subnet.triggered"
+	// EventSubnetDeclined: the recursion decision started no
+	// sub-negotiation for the gaps found (不触发子网).
+	EventSubnetDeclined event.EventType = "towow.subnet.declined"
 	// EventSubnetCompleted: a sub-negotiation ended (子网完成).
 	EventSubnetCompleted event.EventType = "towow.subnet.completed"
 )

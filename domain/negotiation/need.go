@@ -166,20 +166,19 @@ func FitToNeeds(needs []Need, assignments, alternates []Assignment, gaps []strin
 	return kept, alt, gapsOut
 }
 
-// Shortfall is how many people the need named role still lacks in plan:
-// its count less the assignees serving it (at least 1); 0 when role names
-// no need.
-func Shortfall(needs []Need, plan *Proposal, role string) int {
+// Shortfall is how many people the need named role still lacks beside
+// the willing agents whose profiles carry willingTags (one tag list each):
+// its count less those that serve it (at least 1); 0 when role names no
+// need.
+func Shortfall(needs []Need, willingTags [][]string, role string) int {
 	for _, n := range needs {
 		if n.Role != role {
 			continue
 		}
 		got := 0
-		if plan != nil {
-			for _, a := range plan.Assignments {
-				if a.Need == role || a.Role == role {
-					got++
-				}
+		for _, tags := range willingTags {
+			if n.Serves(tags) {
+				got++
 			}
 		}
 		return max(1, n.Count-got)

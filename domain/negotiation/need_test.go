@@ -101,3 +101,25 @@ func TestCoverage(t *testing.T) {
 		t.Error("nothing asked: coverage 1")
 	}
 }
+
+// TestShortfall: a gap's need count less the willing agents who serve it,
+// at least one; nothing for a gap that names no need.
+func TestShortfall(t *testing.T) {
+	needs := []Need{{Role: "演讲嘉宾", CapabilityTags: []string{"演讲嘉宾"}, Count: 3}, {Role: "摄影师", CapabilityTags: []string{"摄影"}, Count: 1}}
+	tests := []struct {
+		name    string
+		willing [][]string
+		role    string
+		want    int
+	}{
+		{"nobody willing", nil, "演讲嘉宾", 3},
+		{"one of three", [][]string{{"演讲嘉宾", "AI"}, {"场地提供"}}, "演讲嘉宾", 2},
+		{"all covered still asks for one", [][]string{{"摄影"}, {"摄影"}}, "摄影师", 1},
+		{"an implied need", [][]string{{"摄影"}}, "餐饮", 0},
+	}
+	for _, tc := range tests {
+		if got := Shortfall(needs, tc.willing, tc.role); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -115,8 +115,8 @@ type NegotiationCompleted struct {
 	// assignments merged in, each marked with its sub-channel, without the
 	// gaps they filled; absent when no sub-negotiation agreed.
 	MergedPlan *Proposal `json:"merged_plan,omitempty"`
-	// RecursionDecision is prompt 8's answer when it decided against
-	// sub-negotiations and so completed the channel.
+	// RecursionDecision is, in older logs, prompt 8's answer when it
+	// decided against sub-negotiations (now on towow.subnet.declined).
 	RecursionDecision *RecursionDecision `json:"recursion_decision,omitempty"`
 }
 

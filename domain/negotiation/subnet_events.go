@@ -2,8 +2,9 @@ package negotiation
 
 import "github.com/towow/towow/domain/event"
 
-// GapIdentified is the payload of [EventGapIdentified]
-// (the gaps left in an agreed proposal, and how complete it is).
+// GapIdentified is the payload of [EventGapIdentified] (what the
+// willing offers, and the proposal when there is one, leave uncovered,
+// and how complete that is; in older logs, an agreed proposal's gaps).
 type GapIdentified struct {
 	ChannelID         string `json:"channel_id"`
 	DemandID          string `json:"demand_id"`
@@ -80,6 +81,18 @@ type SubnetCost struct {
 // EventType implements [event.Payload].
 func (*SubnetTriggered) EventType() event.EventType { return EventSubnetTriggered }
 
+// SubnetDeclined is the payload of [EventSubnetDeclined] (prompt 8
+// started no sub-negotiation for the gaps found, or the tree's budget
+// held every one back).
+type SubnetDeclined struct {
+	ChannelID string             `json:"channel_id"`
+	DemandID  string             `json:"demand_id"`
+	Decision  *RecursionDecision `json:"recursion_decision,omitempty"`
+}
+
+// EventType implements [event.Payload].
+func (*SubnetDeclined) EventType() event.EventType { return EventSubnetDeclined }
+
 // SubnetCompleted is the payload of [EventSubnetCompleted]
 // (whether it succeeded; result is the sub-channel's final proposal).
 type SubnetCompleted struct {
@@ -100,6 +113,7 @@ func init() {
 	event.Register(
 		event.NewSpec[GapIdentified]("Gaps (missing capabilities) were identified in a proposal."),
 		event.NewSpec[SubnetTriggered]("A sub-negotiation was started to fill a gap."),
+		event.NewSpec[SubnetDeclined]("Gaps were found, and no sub-negotiation was started for them."),
 		event.NewSpec[SubnetCompleted]("A sub-negotiation ended, successfully or not."),
 	)
 }

@@ -55,3 +55,36 @@ func (q *Queries) LockStream(ctx context.Context, streamID string) error {
 	_, err := q.db.Exec(ctx, lockStream, streamID)
 	return err
 }
+
+const tableSizes = `-- name: TableSizes :many
+SELECT c.relname::text AS name, pg_total_relation_size(c.oid)::bigint AS bytes
+FROM pg_catalog.pg_class c
+WHERE c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
+ORDER BY c.relname
+`
+
+type TableSizesRow struct {
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+}
+
+// Every table of the schema with its indexes and TOAST, in bytes.
+func (q *Queries) TableSizes(ctx context.Context) ([]TableSizesRow, error) {
+	rows, err := q.db.Query(ctx, tableSizes)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TableSizesRow{}
+	for rows.Next() {
+		var i TableSizesRow
+		if err := rows.Scan(&i.Name, &i.Bytes); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -7,6 +7,7 @@ package sqlcdb
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -106,6 +107,23 @@ func (q *Queries) LatestPosition(ctx context.Context) (int64, error) {
 	var position int64
 	err := row.Scan(&position)
 	return position, err
+}
+
+const loadEvents = `-- name: LoadEvents :exec
+WITH taken AS (SELECT towow_take_positions(jsonb_array_length($1::jsonb))::bigint AS first)
+INSERT INTO events (global_position, event_id, stream_id, stream_version, event_type, payload, metadata)
+SELECT taken.first + r.ord - 1, (r.e ->> 'event_id')::uuid, r.e ->> 'stream_id', (r.e ->> 'stream_version')::bigint,
+       r.e ->> 'event_type', r.e -> 'payload', r.e -> 'metadata'
+FROM taken, jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(e, ord)
+`
+
+// A bulk load of events (a benchmark's copies of trees), in order, with
+// positions its transaction takes: as many as it writes, in one call.
+// rows is a JSON array of {event_id, stream_id, stream_version,
+// event_type, payload, metadata}.
+func (q *Queries) LoadEvents(ctx context.Context, rows json.RawMessage) error {
+	_, err := q.db.Exec(ctx, loadEvents, rows)
+	return err
 }
 
 const readAll = `-- name: ReadAll :many

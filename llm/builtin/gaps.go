@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	neg "github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
 )
 
@@ -28,27 +27,9 @@ var implicitReasons = map[string]string{
 // gaps answers prompt 7.
 func gaps(in *llm.GapInput) llm.GapsReply {
 	d := fromUnderstanding(in.Demand, in.RawInput)
-	withdrawn := map[string]string{}
-	for _, f := range in.Feedbacks {
-		if f.FeedbackType == neg.FeedbackWithdraw || f.FeedbackType == neg.FeedbackReject {
-			withdrawn[f.AgentID] = orDefault(f.DisplayName, f.AgentID)
-		}
-	}
-	var active, left []llm.ReplyAssignment
-	for _, a := range fromDomain(in.Proposal.Assignments) {
-		if _, ok := withdrawn[string(a.AgentID)]; ok {
-			left = append(left, a)
-		} else {
-			active = append(active, a)
-		}
-	}
+	// The willing offers as prompt 4 would assign them.
+	active := aggregate(&llm.AggregateInput{Demand: in.Demand, RawInput: in.RawInput, Offers: in.Offers}).Assignments
 	covered := coveredTags(active)
-	lostBy := map[string]string{}
-	for _, a := range left {
-		for _, t := range tagOfRole(string(a.Role)) {
-			lostBy[t] = string(a.DisplayName)
-		}
-	}
 
 	out := llm.GapsReply{Gaps: []llm.ReplyGap{}}
 	for i, n := range d.needs { // every need against the assignments
@@ -62,9 +43,9 @@ func gaps(in *llm.GapInput) llm.GapsReply {
 			covered = append(covered, n.CapabilityTags...)
 			continue
 		}
-		reason := "需求需要" + strconv.Itoa(n.Count) + "位" + n.Role + "，方案中只有" + strconv.Itoa(got) + "位"
+		reason := "需求需要" + strconv.Itoa(n.Count) + "位" + n.Role + "，愿意参与的只有" + strconv.Itoa(got) + "位"
 		if got == 0 {
-			reason = "需求明确需要" + quote(n.Role) + "，但方案中没有人负责"
+			reason = "需求明确需要" + quote(n.Role) + "，但愿意参与的人中没有人负责"
 		}
 		imp := between(70, 90, d.seed(), n.Role, "gap")
 		if i == 0 {
@@ -77,10 +58,7 @@ func gaps(in *llm.GapInput) llm.GapsReply {
 		if contains(covered, t) || len(d.needs) > 0 {
 			continue
 		}
-		reason := "需求明确需要" + quote(t) + "，但方案中没有人负责"
-		if who, ok := lostBy[t]; ok {
-			reason = "原本负责" + roleOf(t) + "的" + who + "已退出，" + quote(t) + "无人承担"
-		}
+		reason := "需求明确需要" + quote(t) + "，但愿意参与的人中没有人负责"
 		imp := between(70, 90, d.seed(), t, "gap")
 		if i == 0 {
 			imp = max(imp, 80)
@@ -130,19 +108,16 @@ func gaps(in *llm.GapInput) llm.GapsReply {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("方案共" + strconv.Itoa(len(active)) + "项分工，覆盖了需求中的" + strconv.Itoa(len(got)) + "/" + strconv.Itoa(len(d.tags)) + "项能力")
+	b.WriteString(strconv.Itoa(len(active)) + "位愿意参与的协作者覆盖了需求中的" + strconv.Itoa(len(got)) + "/" + strconv.Itoa(len(d.tags)) + "项能力")
 	if len(got) > 0 {
 		b.WriteString("（" + quoteAll(got) + "）")
 	}
 	b.WriteString("。")
-	if len(left) > 0 {
-		b.WriteString(strconv.Itoa(len(left)) + "位参与者已退出。")
-	}
 	if implicit > 0 {
 		b.WriteString("作为" + d.event + "，还有未明说但通常需要的环节。")
 	}
 	if complete {
-		b.WriteString("没有发现明显缺口，方案完整。")
+		b.WriteString("没有发现明显缺口。")
 	} else {
 		types := make([]string, len(out.Gaps))
 		for i, g := range out.Gaps {

@@ -234,8 +234,8 @@ func (e *testEngine) run(raw string) negotiation {
 	}
 	n.final = prop
 	if n.outcome != "failed" {
-		e.call(llm.PromptGaps, &llm.GapInput{Demand: n.u, RawInput: raw, Proposal: prop}, &n.gaps)
-		e.call(llm.PromptRecursion, &llm.RecursionInput{Demand: n.u, RawInput: raw, Gaps: n.gaps.Gaps, Proposal: prop,
+		e.call(llm.PromptGaps, &llm.GapInput{Demand: n.u, RawInput: raw, Offers: views}, &n.gaps)
+		e.call(llm.PromptRecursion, &llm.RecursionInput{Demand: n.u, RawInput: raw, Gaps: n.gaps.Gaps, Offers: views,
 			Depth: 0, MaxDepth: 1}, &n.recursion)
 	}
 	return n

@@ -38,22 +38,23 @@ func TestNeedsIn(t *testing.T) {
 	}
 }
 
-// TestGapsCheckEveryNeed: prompt 7 checks each need against the
-// assignments, counts included; a composite need is covered by its role.
+// TestGapsCheckEveryNeed: prompt 7 checks each need against the willing
+// offers, counts included; a composite need is covered by an offer of
+// one of its tags.
 func TestGapsCheckEveryNeed(t *testing.T) {
 	raw := "年会需要两位主讲嘉宾和一位评委"
 	var u neg.Understanding
 	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw}, &u)
-	prop := neg.Proposal{Assignments: []neg.Assignment{
-		{AgentID: "a", Role: "演讲嘉宾", Need: "演讲嘉宾"}, {AgentID: "b", Role: "评委", Need: "评委"}}}
-	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: raw, Proposal: prop}))
+	offers := []llm.OfferView{{AgentID: "a", Decision: neg.OfferDecisionParticipate, Contribution: "作为演讲嘉宾，分享大模型落地"},
+		{AgentID: "b", Decision: neg.OfferDecisionParticipate, Contribution: "作为评委，从AI研究的角度点评项目"}}
+	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: raw, Offers: offers}))
 	var got []string
 	for _, gap := range g.Gaps {
 		if gap.GapType == "演讲嘉宾" || gap.GapType == "评委" { // the needs' gaps (not the event's implicit ones)
 			got = append(got, gap.GapType+": "+gap.Reason)
 		}
 	}
-	if len(got) != 1 || !strings.HasPrefix(got[0], "演讲嘉宾: 需求需要2位演讲嘉宾，方案中只有1位") {
+	if len(got) != 1 || !strings.HasPrefix(got[0], "演讲嘉宾: 需求需要2位演讲嘉宾，愿意参与的只有1位") {
 		t.Errorf("gaps %v", got)
 	}
 }

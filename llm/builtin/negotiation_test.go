@@ -277,11 +277,11 @@ func TestAdjustReplacesFromAlternates(t *testing.T) {
 
 func TestSampleDemandHasAnImportantGap(t *testing.T) {
 	u := sampleUnderstanding(t)
-	prop := neg.Proposal{Assignments: []neg.Assignment{
-		{AgentID: "a", DisplayName: "A", Role: "场地提供者", Responsibility: "提供场地"},
-		{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Responsibility: "分享AI"},
-	}}
-	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: sampleDemand, Proposal: prop}))
+	offers := []llm.OfferView{
+		{AgentID: "a", DisplayName: "A", Decision: neg.OfferDecisionParticipate, Contribution: "作为场地提供者，提供场地"},
+		{AgentID: "b", DisplayName: "B", Decision: neg.OfferDecisionParticipate, Contribution: "作为演讲嘉宾，分享AI"},
+	}
+	g := plain[tGaps](t, gaps(&llm.GapInput{Demand: u, RawInput: sampleDemand, Offers: offers}))
 	if g.IsComplete || len(g.Gaps) == 0 || g.Gaps[0].Importance < 60 {
 		t.Fatalf("gaps: %+v", g)
 	}
@@ -295,7 +295,7 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 		dgaps = append(dgaps, neg.Gap{GapType: gap.GapType, Importance: gap.Importance, Reason: gap.Reason,
 			SuggestedCapabilityTags: gap.SuggestedCapabilityTags})
 	}
-	r := plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 0, MaxDepth: 1}))
+	r := plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Offers: offers, Depth: 0, MaxDepth: 1}))
 	if !r.ShouldRecurse || len(r.SubDemands) == 0 || len(r.SubDemands) > 3 {
 		t.Fatalf("recursion: %+v", r)
 	}
@@ -307,7 +307,7 @@ func TestSampleDemandHasAnImportantGap(t *testing.T) {
 	t.Logf("gaps %+v; sub-demands %+v", g.Gaps, r.SubDemands)
 
 	// At the maximum depth: no recursion.
-	r = plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Proposal: prop, Depth: 1, MaxDepth: 1}))
+	r = plain[tRecursion](t, recursion(&llm.RecursionInput{Demand: u, RawInput: sampleDemand, Gaps: dgaps, Offers: offers, Depth: 1, MaxDepth: 1}))
 	if r.ShouldRecurse || len(r.SubDemands) != 0 || r.Condition3Met || !strings.Contains(r.Condition3Analysis, "最大递归深度") {
 		t.Errorf("at max depth: %+v", r)
 	}
@@ -350,9 +350,9 @@ func TestSubNegotiation(t *testing.T) {
 	t.Logf("sub-demand %q: %d candidates, first %+v", sd.Description, len(all), all[0])
 	// A sub-demand covering its tag is complete: no implicit event needs.
 	c := all[0]
-	prop := neg.Proposal{Assignments: []neg.Assignment{{AgentID: c.AgentID, Role: roleOf(sd.CapabilityTags[0])}}}
+	offer := llm.OfferView{AgentID: c.AgentID, Decision: neg.OfferDecisionParticipate, Contribution: "作为" + roleOf(sd.CapabilityTags[0]) + "，参与"}
 	var g llm.GapResult
-	e.call(llm.PromptGaps, &llm.GapInput{Demand: u, RawInput: sd.Description, Proposal: prop}, &g)
+	e.call(llm.PromptGaps, &llm.GapInput{Demand: u, RawInput: sd.Description, Offers: []llm.OfferView{offer}}, &g)
 	if !g.IsComplete {
 		t.Errorf("sub-demand gaps: %+v", g)
 	}

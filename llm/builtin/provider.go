@@ -21,6 +21,7 @@ const ModelName = "towow-builtin-v1"
 // prose. The zero value is ready to use and answers at once.
 type Provider struct {
 	latency time.Duration
+	exact   bool // every wait is latency, not spread around it
 }
 
 // New returns the builtin provider; it answers at once.
@@ -33,9 +34,20 @@ func New() llm.Provider { return &Provider{} }
 // wait is the only use of time; answers never depend on it.
 func NewWithLatency(d time.Duration) llm.Provider { return &Provider{latency: max(d, 0)} }
 
+// NewWithExactLatency returns the builtin provider that waits exactly d
+// before each answer: a benchmark can then count a run's time in model
+// latencies.
+func NewWithExactLatency(d time.Duration) llm.Provider {
+	return &Provider{latency: max(d, 0), exact: true}
+}
+
 // wait is how long to wait before answering with text: latency scaled by
-// a factor in [0.5, 1.5) taken from text's FNV-1a hash.
+// a factor in [0.5, 1.5) taken from text's FNV-1a hash (exactly latency
+// for an exact provider).
 func (p *Provider) wait(text string) time.Duration {
+	if p.exact {
+		return p.latency
+	}
 	h := fnv.New32a()
 	h.Write([]byte(text))
 	return p.latency/2 + time.Duration(uint64(p.latency)*uint64(h.Sum32()%1024)/1024)

@@ -207,6 +207,7 @@ var Payloads = []event.Payload{
 		}},
 		OverallCompletion: 80, IsComplete: true, Analysis: "方案基本完整，摄影是次要缺口",
 	},
+	&negotiation.SubnetDeclined{ChannelID: "collab-abc12345", DemandID: "d-abc12345", Decision: &sampleRecursion},
 	&negotiation.SubnetTriggered{
 		ParentChannelID: "collab-abc12345", ParentDemandID: "d-abc12345",
 		SubDemandID: "d-sub-1", SubChannelID: "collab-sub-1", GapType: "摄影师", RecursionDepth: 1,

@@ -1,0 +1,513 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/towow/towow/app"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/sqlcdb"
+	"github.com/towow/towow/projections"
+)
+
+// ScaleOptions configures Scale.
+type ScaleOptions struct {
+	// Sizes are the log sizes, in events, to measure at, ascending.
+	Sizes []int64
+	// Templates is how many negotiation trees the engine runs first
+	// (default 12); Forks of them are forked (default 2). The log is
+	// grown by copying these trees (negotiations with their
+	// sub-negotiations and draft workflows, and forks) under new ids.
+	Templates, Forks int
+	// Repeat is how many times each query is timed at each size (default
+	// 20): each time on another tree, spread over the log.
+	Repeat int
+	// Base is the API's URL and Token an admin token for it.
+	Base, Token string
+}
+
+// ScalePoint is what Scale measured at one size of the log.
+type ScalePoint struct {
+	Events, Trees int64
+	// Load is how long copying trees into the log took to reach this
+	// size from the size before.
+	Load time.Duration
+	// Each query's median and 95th percentile over Repeat runs: the
+	// audit query of one tree (GET /api/v1/events?demand_id=, every
+	// event), GET /api/v1/demands/{id}, one tree's stream resumed from an
+	// old cursor (GET /api/v1/events/negotiations/{id}/stream with
+	// Last-Event-ID, read to its end), and read-your-writes (POST
+	// /api/v1/demand/submit, then GET /api/v1/demands/{id}?min_cursor=
+	// its cursor).
+	Audit, Demand, Resume, ReadYourWrites [2]time.Duration
+	// CatchUp is how long after the load the live read models, which
+	// follow the log during it, had caught up with the events copied
+	// since the size before (CatchUpEvents).
+	CatchUp       time.Duration
+	CatchUpEvents int64
+	// Rebuild is a full rebuild of every read model.
+	Rebuild time.Duration
+	// EventBytes is the events table with its indexes and TOAST;
+	// ReadModelBytes the read models' tables.
+	EventBytes, ReadModelBytes int64
+}
+
+// template is one tree of the log to copy: its events, and the id tokens
+// (the hex part of "d-3f9a1c2b4d5e") a copy renames.
+type template struct {
+	events []eventstore.RecordedEvent
+	tokens []string
+}
+
+// Scale runs Templates negotiations (and Forks forks of them) with a's
+// engine, then grows the log to each of Sizes by copying their trees
+// under new ids, and at each size times the per-tree queries over HTTP,
+// the read models' catch-up and rebuild, and the disk the log takes.
+func Scale(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOptions, progress io.Writer) ([]ScalePoint, error) {
+	if opts.Templates <= 0 {
+		opts.Templates = 12
+	}
+	if opts.Forks < 0 || opts.Forks > opts.Templates {
+		opts.Forks = 0
+	}
+	if opts.Repeat <= 0 {
+		opts.Repeat = 20
+	}
+	tpls, err := scaleTemplates(ctx, a, pool, opts, progress)
+	if err != nil {
+		return nil, err
+	}
+	q := sqlcdb.New(pool)
+	head, err := a.Store.HeadPosition(ctx)
+	if err != nil {
+		return nil, err
+	}
+	events, err := a.Store.CountBetween(ctx, 0, head)
+	if err != nil {
+		return nil, err
+	}
+	roots := []string{} // root demand ids of every tree in the log, in load order
+	for _, t := range tpls {
+		roots = append(roots, "d-"+t.tokens[0])
+	}
+	var points []ScalePoint
+	caughtUp := events
+	for _, size := range opts.Sizes {
+		p := ScalePoint{}
+		t0 := time.Now()
+		// Eight trees (about 2,000 events) a statement.
+		for i := 0; events < size; {
+			var rows []loadRow
+			for range 8 {
+				var root string
+				if rows, root, err = copyTree(rows, tpls[i%len(tpls)]); err != nil {
+					return nil, err
+				}
+				i++
+				roots = append(roots, root)
+			}
+			if err := load(ctx, q, rows); err != nil {
+				return nil, err
+			}
+			events += int64(len(rows))
+			if progress != nil && len(roots)%(8*500) == 0 {
+				fmt.Fprintf(progress, "  %d events, %d trees\n", events, len(roots))
+			}
+		}
+		p.Load, p.Events, p.Trees = time.Since(t0), events, int64(len(roots))
+		if p.CatchUp, err = waitCaughtUp(ctx, a); err != nil {
+			return nil, err
+		}
+		p.CatchUpEvents, caughtUp = events-caughtUp, events
+		if progress != nil {
+			fmt.Fprintf(progress, "%d events (%d trees): loaded in %s, read models caught up in %s\n", p.Events, p.Trees,
+				p.Load.Round(time.Millisecond), p.CatchUp.Round(time.Millisecond))
+		}
+		if err := timeQueries(ctx, opts, roots, &p); err != nil {
+			return nil, err
+		}
+		if p.Rebuild, err = rebuildAll(ctx, a); err != nil {
+			return nil, err
+		}
+		if p.EventBytes, p.ReadModelBytes, err = diskBytes(ctx, pool); err != nil {
+			return nil, err
+		}
+		// read-your-writes added trees of their own
+		if events, err = countAll(ctx, a.Store); err != nil {
+			return nil, err
+		}
+		caughtUp = events
+		points = append(points, p)
+	}
+	return points, nil
+}
+
+// scaleTemplates runs the template negotiations and forks, and reads the
+// trees back.
+func scaleTemplates(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOptions, progress io.Writer) ([]template, error) {
+	if progress != nil {
+		fmt.Fprintf(progress, "running %d negotiations and %d forks to copy\n", opts.Templates, opts.Forks)
+	}
+	var roots []string
+	for i := range opts.Templates {
+		sub, err := a.Commands.SubmitDemand(ctx, "bench", SampleDemands[i%len(SampleDemands)])
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, sub.DemandID)
+	}
+	for i, root := range slices.Clone(roots) {
+		evs, err := waitEnd(ctx, a.Store, root, 2*time.Minute)
+		if err != nil {
+			return nil, err
+		}
+		if i >= opts.Forks {
+			continue
+		}
+		// Fork at the first proposal, without its first assignee.
+		for _, e := range evs {
+			if e.Type != negotiation.EventProposalDistributed || e.StreamID != negotiation.ChannelStream(negotiation.ChannelIDFor(root)) {
+				continue
+			}
+			p, err := e.Decode()
+			if err != nil {
+				return nil, err
+			}
+			prop := p.(*negotiation.ProposalDistributed).Proposal
+			if len(prop.Assignments) == 0 {
+				break
+			}
+			forkID, _, err := a.Commands.Fork(ctx, root, e.Position,
+				negotiation.ForkChange{Type: negotiation.ForkRemoveAgent, AgentID: prop.Assignments[0].AgentID})
+			if err != nil {
+				return nil, fmt.Errorf("fork %s: %w", root, err)
+			}
+			if _, err := waitEnd(ctx, a.Store, forkID, 2*time.Minute); err != nil {
+				return nil, err
+			}
+			roots = append(roots, forkID)
+			break
+		}
+	}
+	var out []template
+	for _, root := range roots {
+		evs, err := a.Store.ReadAll(ctx, 0, eventstore.Filter{CorrelationID: root}, eventstore.MaxReadLimit)
+		if err != nil {
+			return nil, err
+		}
+		t := template{events: evs, tokens: []string{strings.TrimPrefix(root, "d-")}}
+		for _, e := range evs { // a fork names the tree it was forked from
+			if e.Type != negotiation.EventNegotiationForked {
+				continue
+			}
+			p, err := e.Decode()
+			if err != nil {
+				return nil, err
+			}
+			if f := p.(*negotiation.NegotiationForked); f.ForkedFrom != "" {
+				t.tokens = append(t.tokens, strings.TrimPrefix(f.ForkedFrom, "d-"))
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// loadRow is one event of a copy, as LoadEvents takes it.
+type loadRow struct {
+	EventID       uuid.UUID       `json:"event_id"`
+	StreamID      string          `json:"stream_id"`
+	StreamVersion int64           `json:"stream_version"`
+	EventType     string          `json:"event_type"`
+	Payload       json.RawMessage `json:"payload"`
+	Metadata      json.RawMessage `json:"metadata"`
+}
+
+// copyTree adds to rows a copy of t under new ids, and returns them with
+// the copy's root demand id.
+func copyTree(rows []loadRow, t template) ([]loadRow, string, error) {
+	names := make([]string, 0, 2*len(t.tokens))
+	for _, tok := range t.tokens {
+		b := make([]byte, 6)
+		if _, err := rand.Read(b); err != nil {
+			return nil, "", err
+		}
+		names = append(names, tok, hex.EncodeToString(b))
+	}
+	rename := strings.NewReplacer(names...)
+	for _, e := range t.events {
+		meta, err := json.Marshal(e.Metadata)
+		if err != nil {
+			return nil, "", err
+		}
+		rows = append(rows, loadRow{EventID: uuid.New(), StreamID: rename.Replace(e.StreamID), StreamVersion: e.StreamVersion,
+			EventType: string(e.Type), Payload: json.RawMessage(rename.Replace(string(e.Payload))),
+			Metadata: json.RawMessage(rename.Replace(string(meta)))})
+	}
+	return rows, "d-" + names[1], nil
+}
+
+// load appends rows in one statement, with positions its transaction
+// takes.
+func load(ctx context.Context, q *sqlcdb.Queries, rows []loadRow) error {
+	body, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	if err := q.LoadEvents(ctx, body); err != nil {
+		return fmt.Errorf("load %d events: %w", len(rows), err)
+	}
+	return nil
+}
+
+// waitCaughtUp waits until every read model of a's runner has caught up
+// with the log's head, and returns how long that took.
+func waitCaughtUp(ctx context.Context, a *app.App) (time.Duration, error) {
+	t0 := time.Now()
+	head, err := a.Store.HeadPosition(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		behind := false
+		for _, m := range projections.All() {
+			cp, err := a.Runner.Checkpoint(ctx, m.Name())
+			if err != nil {
+				return 0, err
+			}
+			behind = behind || cp < head
+		}
+		if !behind {
+			return time.Since(t0), nil
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// rebuildAll rebuilds every read model and returns how long it took.
+func rebuildAll(ctx context.Context, a *app.App) (time.Duration, error) {
+	var took time.Duration
+	for _, m := range projections.All() {
+		res, err := a.Runner.Rebuild(ctx, m)
+		if err != nil {
+			return 0, err
+		}
+		took += res.Elapsed
+	}
+	return took, nil
+}
+
+// diskBytes is the size of the events table (with its indexes and TOAST)
+// and of the read models' tables (every other table but River's, goose's
+// and the read models' checkpoints).
+func diskBytes(ctx context.Context, pool *pgxpool.Pool) (events, readModels int64, err error) {
+	sizes, err := sqlcdb.New(pool).TableSizes(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("table sizes: %w", err)
+	}
+	for _, s := range sizes {
+		switch {
+		case s.Name == "events":
+			events = s.Bytes
+		case !strings.HasPrefix(s.Name, "river_") && s.Name != "goose_db_version" && s.Name != "projection_checkpoints":
+			readModels += s.Bytes
+		}
+	}
+	return events, readModels, nil
+}
+
+func countAll(ctx context.Context, store *eventstore.Store) (int64, error) {
+	head, err := store.HeadPosition(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return store.CountBetween(ctx, 0, head)
+}
+
+// timeQueries times each per-tree query opts.Repeat times, on trees
+// spread over the log (roots in load order).
+func timeQueries(ctx context.Context, opts ScaleOptions, roots []string, p *ScalePoint) error {
+	var audit, demand, resume, ryw []time.Duration
+	for i := range opts.Repeat {
+		root := roots[(i*len(roots))/opts.Repeat+len(roots)/(2*opts.Repeat)]
+		t0 := time.Now()
+		body, err := apiGet(ctx, opts, "/api/v1/events?demand_id="+url.QueryEscape(root)+"&limit=1000", "")
+		if err != nil {
+			return err
+		}
+		audit = append(audit, time.Since(t0))
+		var page struct {
+			Events []struct {
+				Cursor int64 `json:"cursor"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil || len(page.Events) == 0 {
+			return fmt.Errorf("audit of %s: %d events (%v): %.200s", root, len(page.Events), err, body)
+		}
+		t0 = time.Now()
+		if _, err := apiGet(ctx, opts, "/api/v1/demands/"+root, ""); err != nil {
+			return err
+		}
+		demand = append(demand, time.Since(t0))
+		// Resume from the tree's first event: everything after it, to
+		// the end of the stream.
+		t0 = time.Now()
+		if err := readStream(ctx, opts, root, page.Events[0].Cursor); err != nil {
+			return err
+		}
+		resume = append(resume, time.Since(t0))
+		t0 = time.Now()
+		if err := readYourWrite(ctx, opts); err != nil {
+			return err
+		}
+		ryw = append(ryw, time.Since(t0))
+	}
+	p.Audit, p.Demand, p.Resume, p.ReadYourWrites = quantiles(audit), quantiles(demand), quantiles(resume), quantiles(ryw)
+	return nil
+}
+
+// quantiles are the median and the 95th percentile of ds.
+func quantiles(ds []time.Duration) [2]time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return [2]time.Duration{s[len(s)/2], s[min(len(s)-1, len(s)*95/100)]}
+}
+
+// apiGet GETs path with the admin token and returns the body of a 200.
+func apiGet(ctx context.Context, opts ScaleOptions, path, lastEventID string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, opts.Base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+opts.Token)
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %d %.200s", path, resp.StatusCode, body)
+	}
+	return body, nil
+}
+
+// readStream reads one ended tree's stream, resumed after cursor, to its
+// terminal message.
+func readStream(ctx context.Context, opts ScaleOptions, root string, cursor int64) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, opts.Base+"/api/v1/events/negotiations/"+root+"/stream", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+opts.Token)
+	req.Header.Set("Last-Event-ID", fmt.Sprint(cursor))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("stream of %s: %d", root, resp.StatusCode)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	events := 0
+	for sc.Scan() {
+		line := sc.Bytes()
+		if bytes.HasPrefix(line, []byte("event: towow.stream.end")) {
+			if events == 0 {
+				return fmt.Errorf("stream of %s resumed after %d: no event before its end", root, cursor)
+			}
+			return nil
+		}
+		if bytes.HasPrefix(line, []byte("data:")) {
+			events++
+		}
+	}
+	return fmt.Errorf("stream of %s ended without its terminal message (%v)", root, sc.Err())
+}
+
+// readYourWrite submits a demand and reads it back from the read model
+// at the submission's cursor.
+func readYourWrite(ctx context.Context, opts ScaleOptions) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, opts.Base+"/api/v1/demand/submit",
+		strings.NewReader(`{"raw_input":"需要一位摄影师，周六在上海拍活动"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+opts.Token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var sub struct {
+		DemandID string `json:"demand_id"`
+		Cursor   int64  `json:"cursor"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&sub); err != nil || resp.StatusCode != http.StatusAccepted {
+		return fmt.Errorf("submit: %d (%v)", resp.StatusCode, err)
+	}
+	_, err = apiGet(ctx, opts, fmt.Sprintf("/api/v1/demands/%s?min_cursor=%d", sub.DemandID, sub.Cursor), "")
+	return err
+}
+
+// WriteScale prints Scale's figures, one column per size.
+func WriteScale(w io.Writer, points []ScalePoint) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	row := func(name string, f func(p ScalePoint) string) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, p := range points {
+			fmt.Fprintf(tw, "%s\t", f(p))
+		}
+		fmt.Fprintln(tw)
+	}
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+	q := func(d [2]time.Duration) string { return ms(d[0]) + " / " + ms(d[1]) }
+	row("events", func(p ScalePoint) string { return fmt.Sprint(p.Events) })
+	row("negotiation trees", func(p ScalePoint) string { return fmt.Sprint(p.Trees) })
+	row("audit of one tree, ms p50 / p95", func(p ScalePoint) string { return q(p.Audit) })
+	row("GET /demands/{id}, ms", func(p ScalePoint) string { return q(p.Demand) })
+	row("stream resumed from an old cursor, ms", func(p ScalePoint) string { return q(p.Resume) })
+	row("read-your-writes (submit, read), ms", func(p ScalePoint) string { return q(p.ReadYourWrites) })
+	row("load (copying trees), s", func(p ScalePoint) string { return fmt.Sprintf("%.1f", p.Load.Seconds()) })
+	row("read models caught up, s after the load", func(p ScalePoint) string { return fmt.Sprintf("%.1f", p.CatchUp.Seconds()) })
+	row("read models kept pace at, events/s", func(p ScalePoint) string {
+		return fmt.Sprintf("%.0f", float64(p.CatchUpEvents)/(p.Load+p.CatchUp).Seconds())
+	})
+	row("full rebuild, s", func(p ScalePoint) string { return fmt.Sprintf("%.1f", p.Rebuild.Seconds()) })
+	row("full rebuild, events/s", func(p ScalePoint) string { return fmt.Sprintf("%.0f", float64(p.Events)/p.Rebuild.Seconds()) })
+	row("events table, MiB", func(p ScalePoint) string { return fmt.Sprintf("%.0f", float64(p.EventBytes)/(1<<20)) })
+	row("read models, MiB", func(p ScalePoint) string { return fmt.Sprintf("%.0f", float64(p.ReadModelBytes)/(1<<20)) })
+	row("disk per tree (events + read models), KiB", func(p ScalePoint) string {
+		return fmt.Sprintf("%.1f", float64(p.EventBytes+p.ReadModelBytes)/float64(p.Trees)/1024)
+	})
+	return tw.Flush()
+}
