@@ -61,8 +61,10 @@ type ScalePoint struct {
 	// since the size before (CatchUpEvents).
 	CatchUp       time.Duration
 	CatchUpEvents int64
-	// Rebuild is a full rebuild of every read model.
-	Rebuild time.Duration
+	// Rebuild is a full rebuild of every read model; RebuildByModel each
+	// model's, by name.
+	Rebuild        time.Duration
+	RebuildByModel map[string]time.Duration
 	// EventBytes is the events table with its indexes and TOAST;
 	// ReadModelBytes the read models' tables.
 	EventBytes, ReadModelBytes int64
@@ -130,6 +132,9 @@ func Scale(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOption
 				fmt.Fprintf(progress, "  %d events, %d trees\n", events, len(roots))
 			}
 		}
+		if err := q.AnalyzeEvents(ctx); err != nil { // as autovacuum would, soon after such a load
+			return nil, fmt.Errorf("analyze events: %w", err)
+		}
 		p.Load, p.Events, p.Trees = time.Since(t0), events, int64(len(roots))
 		if p.CatchUp, err = waitCaughtUp(ctx, a); err != nil {
 			return nil, err
@@ -139,10 +144,10 @@ func Scale(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOption
 			fmt.Fprintf(progress, "%d events (%d trees): loaded in %s, read models caught up in %s\n", p.Events, p.Trees,
 				p.Load.Round(time.Millisecond), p.CatchUp.Round(time.Millisecond))
 		}
-		if err := timeQueries(ctx, opts, roots, &p); err != nil {
+		if err := timeQueries(ctx, a, opts, roots, &p); err != nil {
 			return nil, err
 		}
-		if p.Rebuild, err = rebuildAll(ctx, a); err != nil {
+		if p.Rebuild, p.RebuildByModel, err = rebuildAll(ctx, a); err != nil {
 			return nil, err
 		}
 		if p.EventBytes, p.ReadModelBytes, err = diskBytes(ctx, pool); err != nil {
@@ -304,17 +309,20 @@ func waitCaughtUp(ctx context.Context, a *app.App) (time.Duration, error) {
 	}
 }
 
-// rebuildAll rebuilds every read model and returns how long it took.
-func rebuildAll(ctx context.Context, a *app.App) (time.Duration, error) {
+// rebuildAll rebuilds every read model and returns how long it took, in
+// all and by model.
+func rebuildAll(ctx context.Context, a *app.App) (time.Duration, map[string]time.Duration, error) {
 	var took time.Duration
+	by := map[string]time.Duration{}
 	for _, m := range projections.All() {
 		res, err := a.Runner.Rebuild(ctx, m)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		took += res.Elapsed
+		by[m.Name()] = res.Elapsed
 	}
-	return took, nil
+	return took, by, nil
 }
 
 // diskBytes is the size of the events table (with its indexes and TOAST)
@@ -345,8 +353,10 @@ func countAll(ctx context.Context, store *eventstore.Store) (int64, error) {
 }
 
 // timeQueries times each per-tree query opts.Repeat times, on trees
-// spread over the log (roots in load order).
-func timeQueries(ctx context.Context, opts ScaleOptions, roots []string, p *ScalePoint) error {
+// spread over the log (roots in load order), then read-your-writes as
+// often, and waits for the negotiations those submitted to end, so that
+// they weigh on no other figure.
+func timeQueries(ctx context.Context, a *app.App, opts ScaleOptions, roots []string, p *ScalePoint) error {
 	var audit, demand, resume, ryw []time.Duration
 	for i := range opts.Repeat {
 		root := roots[(i*len(roots))/opts.Repeat+len(roots)/(2*opts.Repeat)]
@@ -376,11 +386,21 @@ func timeQueries(ctx context.Context, opts ScaleOptions, roots []string, p *Scal
 			return err
 		}
 		resume = append(resume, time.Since(t0))
-		t0 = time.Now()
-		if err := readYourWrite(ctx, opts); err != nil {
+	}
+	var submitted []string
+	for range opts.Repeat {
+		t0 := time.Now()
+		id, err := readYourWrite(ctx, opts)
+		if err != nil {
 			return err
 		}
 		ryw = append(ryw, time.Since(t0))
+		submitted = append(submitted, id)
+	}
+	for _, id := range submitted {
+		if _, err := waitEnd(ctx, a.Store, id, 2*time.Minute); err != nil {
+			return err
+		}
 	}
 	p.Audit, p.Demand, p.Resume, p.ReadYourWrites = quantiles(audit), quantiles(demand), quantiles(resume), quantiles(ryw)
 	return nil
@@ -454,18 +474,18 @@ func readStream(ctx context.Context, opts ScaleOptions, root string, cursor int6
 }
 
 // readYourWrite submits a demand and reads it back from the read model
-// at the submission's cursor.
-func readYourWrite(ctx context.Context, opts ScaleOptions) error {
+// at the submission's cursor; it returns the demand's id.
+func readYourWrite(ctx context.Context, opts ScaleOptions) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, opts.Base+"/api/v1/demand/submit",
 		strings.NewReader(`{"raw_input":"需要一位摄影师，周六在上海拍活动"}`))
 	if err != nil {
-		return err
+		return "", err
 	}
 	req.Header.Set("Authorization", "Bearer "+opts.Token)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer resp.Body.Close()
 	var sub struct {
@@ -473,10 +493,10 @@ func readYourWrite(ctx context.Context, opts ScaleOptions) error {
 		Cursor   int64  `json:"cursor"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&sub); err != nil || resp.StatusCode != http.StatusAccepted {
-		return fmt.Errorf("submit: %d (%v)", resp.StatusCode, err)
+		return "", fmt.Errorf("submit: %d (%v)", resp.StatusCode, err)
 	}
 	_, err = apiGet(ctx, opts, fmt.Sprintf("/api/v1/demands/%s?min_cursor=%d", sub.DemandID, sub.Cursor), "")
-	return err
+	return sub.DemandID, err
 }
 
 // WriteScale prints Scale's figures, one column per size.
@@ -504,6 +524,9 @@ func WriteScale(w io.Writer, points []ScalePoint) error {
 	})
 	row("full rebuild, s", func(p ScalePoint) string { return fmt.Sprintf("%.1f", p.Rebuild.Seconds()) })
 	row("full rebuild, events/s", func(p ScalePoint) string { return fmt.Sprintf("%.0f", float64(p.Events)/p.Rebuild.Seconds()) })
+	for _, m := range projections.All() {
+		row("  rebuild of "+m.Name()+", s", func(p ScalePoint) string { return fmt.Sprintf("%.1f", p.RebuildByModel[m.Name()].Seconds()) })
+	}
 	row("events table, MiB", func(p ScalePoint) string { return fmt.Sprintf("%.0f", float64(p.EventBytes)/(1<<20)) })
 	row("read models, MiB", func(p ScalePoint) string { return fmt.Sprintf("%.0f", float64(p.ReadModelBytes)/(1<<20)) })
 	row("disk per tree (events + read models), KiB", func(p ScalePoint) string {

@@ -23,3 +23,8 @@ SELECT c.relname::text AS name, pg_total_relation_size(c.oid)::bigint AS bytes
 FROM pg_catalog.pg_class c
 WHERE c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
 ORDER BY c.relname;
+
+-- name: AnalyzeEvents :exec
+-- Fresh planner statistics for the events table (autovacuum would gather
+-- them too, later): a bulk load runs it before it measures queries.
+ANALYZE events;

@@ -34,6 +34,17 @@ func (q *Queries) AdvisoryUnlock(ctx context.Context, key int64) (bool, error) {
 	return pg_advisory_unlock, err
 }
 
+const analyzeEvents = `-- name: AnalyzeEvents :exec
+ANALYZE events
+`
+
+// Fresh planner statistics for the events table (autovacuum would gather
+// them too, later): a bulk load runs it before it measures queries.
+func (q *Queries) AnalyzeEvents(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, analyzeEvents)
+	return err
+}
+
 const databaseExists = `-- name: DatabaseExists :one
 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = $1::text)
 `
