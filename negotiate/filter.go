@@ -62,7 +62,10 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 	}
 	started := e.cfg.Now()
 	u := d.PromptUnderstanding()
-	if d.Understanding == nil { // a sub-demand, filtered beside its understanding: on what its gap asks
+	// A sub-demand is filtered beside its understanding, on what its gap
+	// asks, whichever of the two ends first: the same question either way
+	// (a fork reuses the answer).
+	if d.IsSub() {
 		parent, _, err := e.loadDemand(ctx, d.ParentDemandID)
 		if err != nil {
 			return err

@@ -52,10 +52,10 @@ func (d *DemandState) PromptUnderstanding() Understanding {
 // IsSub reports whether the demand is a sub-demand spawned to fill a gap.
 func (d *DemandState) IsSub() bool { return d.ParentChannelID != "" }
 
-// GapUnderstanding is what a sub-demand asks for before prompt 1 has
-// read it, as its gap states it: one need (the gap's role and capability
-// tags, for as many people as the gap still needs) in the parent's
-// context (place, date, scale, budget). Smart filtering reads it, so a
+// GapUnderstanding is what a sub-demand asks for as its gap states it:
+// one need (the gap's role and capability tags, for as many people as the
+// gap still needs) in the parent's context (place, date, scale, budget).
+// Smart filtering reads it, whether or not prompt 1 has answered yet, so a
 // sub-negotiation's candidates are chosen while its demand is being
 // understood. parent is the parent demand's understanding.
 func (d *DemandState) GapUnderstanding(parent Understanding) Understanding {
