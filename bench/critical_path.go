@@ -30,46 +30,35 @@ type stageCalls struct {
 // for counts nothing. Times the model latency, it is the shortest time to
 // agreement the design allows that tree.
 func CriticalCalls(evs []eventstore.RecordedEvent, rootChannelID string) int {
-	channels := map[string]*stageCalls{}
-	byDemand := map[string]*stageCalls{}
-	demand := func(id string) *stageCalls {
-		if s := byDemand[id]; s != nil {
+	// Each event counts for the stream it is in: a demand's, or a
+	// channel's (a channel shares its demand's count).
+	byStream := map[string]*stageCalls{}
+	stages := func(stream string) *stageCalls {
+		if s := byStream[stream]; s != nil {
 			return s
 		}
 		s := &stageCalls{feedbackRounds: map[int]bool{}}
-		byDemand[id] = s
+		byStream[stream] = s
 		return s
 	}
 	for _, ev := range evs {
+		if ev.Type != negotiation.EventChannelCreated && ev.Metadata.LLMCall == nil {
+			continue
+		}
 		p, err := ev.Decode()
 		if err != nil {
 			continue
 		}
 		if c, ok := p.(*negotiation.ChannelCreated); ok {
-			channels[c.ChannelID] = demand(c.DemandID)
+			byStream[ev.StreamID] = stages(negotiation.DemandStream(c.DemandID))
 			if c.ParentChannel != "" {
-				if parent := channels[c.ParentChannel]; parent != nil {
-					parent.subs = append(parent.subs, c.ChannelID)
-				}
+				parent := stages(negotiation.ChannelStream(c.ParentChannel))
+				parent.subs = append(parent.subs, c.ChannelID)
 			}
-		}
-		call := ev.Metadata.LLMCall
-		if call == nil {
 			continue
 		}
-		var s *stageCalls
-		switch x := p.(type) {
-		case *negotiation.DemandUnderstood:
-			s = demand(x.DemandID)
-		case *negotiation.FilterCompleted:
-			s = demand(x.DemandID)
-		default:
-			s = channels[channelOf(p)]
-		}
-		if s == nil {
-			continue
-		}
-		switch llm.PromptKey(call.PromptKey) {
+		s := stages(ev.StreamID)
+		switch llm.PromptKey(ev.Metadata.LLMCall.PromptKey) {
 		case llm.PromptUnderstand:
 			s.understand = 1
 		case llm.PromptFilter:
@@ -94,7 +83,7 @@ func CriticalCalls(evs []eventstore.RecordedEvent, rootChannelID string) int {
 	}
 	var path func(id string, root bool) int
 	path = func(id string, root bool) int {
-		s := channels[id]
+		s := byStream[negotiation.ChannelStream(id)]
 		if s == nil {
 			return 0
 		}
@@ -110,29 +99,4 @@ func CriticalCalls(evs []eventstore.RecordedEvent, rootChannelID string) int {
 		return pre + s.offers + max(rounds, s.gaps+s.recursion+sub)
 	}
 	return path(rootChannelID, true)
-}
-
-// channelOf is the channel an event of a channel stream belongs to.
-func channelOf(p any) string {
-	switch x := p.(type) {
-	case *negotiation.OfferSubmitted:
-		return x.ChannelID
-	case *negotiation.ProposalDistributed:
-		return x.ChannelID
-	case *negotiation.ProposalFeedback:
-		return x.ChannelID
-	case *negotiation.GapIdentified:
-		return x.ChannelID
-	case *negotiation.SubnetTriggered:
-		return x.ParentChannelID
-	case *negotiation.SubnetDeclined:
-		return x.ChannelID
-	case *negotiation.NegotiationCompleted:
-		return x.ChannelID
-	case *negotiation.NegotiationFailed:
-		return x.ChannelID
-	case *negotiation.NegotiationForceFinalized:
-		return x.ChannelID
-	}
-	return ""
 }

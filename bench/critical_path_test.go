@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/towow/towow/domain/event"
@@ -9,15 +10,15 @@ import (
 	"github.com/towow/towow/llm"
 )
 
-// recorded is p as the store would return it, with the LLM call of
-// prompt key when key is not empty.
-func recorded(t *testing.T, p event.Payload, key llm.PromptKey) eventstore.RecordedEvent {
+// recorded is p as the store would return it, in stream, with the LLM
+// call of prompt key when key is not empty.
+func recorded(t *testing.T, stream string, p event.Payload, key llm.PromptKey) eventstore.RecordedEvent {
 	t.Helper()
 	typ, v, data, err := event.EncodePayload(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := eventstore.RecordedEvent{Type: typ, Payload: data, Metadata: event.Metadata{SchemaVersion: v}}
+	ev := eventstore.RecordedEvent{StreamID: stream, Type: typ, Payload: data, Metadata: event.Metadata{SchemaVersion: v}}
 	if key != "" {
 		ev.Metadata.LLMCall = &event.LLMCall{PromptKey: string(key)}
 	}
@@ -73,6 +74,23 @@ func TestCriticalCalls(t *testing.T) {
 		}
 		return ""
 	}
+	// streamOf is the stream the engine appends p to.
+	streamOf := func(p event.Payload) string {
+		switch x := p.(type) {
+		case *negotiation.DemandUnderstood:
+			return negotiation.DemandStream(x.DemandID)
+		case *negotiation.FilterCompleted:
+			return negotiation.DemandStream(x.DemandID)
+		case *negotiation.SubnetTriggered:
+			return negotiation.ChannelStream(x.ParentChannelID)
+		}
+		var c struct {
+			ChannelID string `json:"channel_id"`
+		}
+		_, _, data, _ := event.EncodePayload(p)
+		_ = json.Unmarshal(data, &c)
+		return negotiation.ChannelStream(c.ChannelID)
+	}
 	tests := []struct {
 		name string
 		evs  []event.Payload
@@ -91,7 +109,7 @@ func TestCriticalCalls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var evs []eventstore.RecordedEvent
 			for _, p := range tc.evs {
-				evs = append(evs, recorded(t, p, key(p)))
+				evs = append(evs, recorded(t, streamOf(p), p, key(p)))
 			}
 			if got := CriticalCalls(evs, "collab-a"); got != tc.want {
 				t.Errorf("critical calls %d, want %d", got, tc.want)

@@ -115,7 +115,7 @@ func Scale(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOption
 		t0 := time.Now()
 		// Eight trees (about 2,000 events) a statement.
 		for i := 0; events < size; {
-			var rows []loadRow
+			var rows []sqlcdb.Event
 			for range 8 {
 				var root string
 				if rows, root, err = copyTree(rows, tpls[i%len(tpls)]); err != nil {
@@ -234,19 +234,9 @@ func scaleTemplates(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts Sc
 	return out, nil
 }
 
-// loadRow is one event of a copy, as LoadEvents takes it.
-type loadRow struct {
-	EventID       uuid.UUID       `json:"event_id"`
-	StreamID      string          `json:"stream_id"`
-	StreamVersion int64           `json:"stream_version"`
-	EventType     string          `json:"event_type"`
-	Payload       json.RawMessage `json:"payload"`
-	Metadata      json.RawMessage `json:"metadata"`
-}
-
 // copyTree adds to rows a copy of t under new ids, and returns them with
 // the copy's root demand id.
-func copyTree(rows []loadRow, t template) ([]loadRow, string, error) {
+func copyTree(rows []sqlcdb.Event, t template) ([]sqlcdb.Event, string, error) {
 	names := make([]string, 0, 2*len(t.tokens))
 	for _, tok := range t.tokens {
 		b := make([]byte, 6)
@@ -261,7 +251,7 @@ func copyTree(rows []loadRow, t template) ([]loadRow, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		rows = append(rows, loadRow{EventID: uuid.New(), StreamID: rename.Replace(e.StreamID), StreamVersion: e.StreamVersion,
+		rows = append(rows, sqlcdb.Event{EventID: uuid.New(), StreamID: rename.Replace(e.StreamID), StreamVersion: e.StreamVersion,
 			EventType: string(e.Type), Payload: json.RawMessage(rename.Replace(string(e.Payload))),
 			Metadata: json.RawMessage(rename.Replace(string(meta)))})
 	}
@@ -269,8 +259,8 @@ func copyTree(rows []loadRow, t template) ([]loadRow, string, error) {
 }
 
 // load appends rows in one statement, with positions its transaction
-// takes.
-func load(ctx context.Context, q *sqlcdb.Queries, rows []loadRow) error {
+// takes (their own positions and times are not read).
+func load(ctx context.Context, q *sqlcdb.Queries, rows []sqlcdb.Event) error {
 	body, err := json.Marshal(rows)
 	if err != nil {
 		return err
@@ -289,24 +279,10 @@ func waitCaughtUp(ctx context.Context, a *app.App) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	for {
-		behind := false
-		for _, m := range projections.All() {
-			cp, err := a.Runner.Checkpoint(ctx, m.Name())
-			if err != nil {
-				return 0, err
-			}
-			behind = behind || cp < head
-		}
-		if !behind {
-			return time.Since(t0), nil
-		}
-		select {
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+	if err := a.Runner.WaitFor(ctx, head, projections.Names()...); err != nil {
+		return 0, err
 	}
+	return time.Since(t0), nil
 }
 
 // rebuildAll rebuilds every read model and returns how long it took, in

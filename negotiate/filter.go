@@ -106,46 +106,25 @@ func (w *FilterWorker) Work(ctx context.Context, job *river.Job[FilterArgs]) err
 		cands = append(cands, negotiation.Candidate{AgentID: fork.AgentID, DisplayName: prof.UserName, Reason: negotiation.ForkAddedReason})
 	}
 	channelID := negotiation.ChannelIDFor(d.ID)
-	_, err = e.u.Commit(ctx, "filter candidates", []string{negotiation.DemandStream(d.ID), negotiation.ChannelStream(channelID)},
-		func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
-			d, v, err := e.loadDemandFrom(ctx, st, job.Args.DemandID)
-			if err != nil {
-				return nil, err
-			}
+	_, err = e.demandStep(ctx, "filter candidates", d.ID, event.ActorCoordinator, uow.Causation(job.Kind, job.ID), call,
+		negotiation.EventFilterCompleted, func(d *negotiation.DemandState) ([]event.Payload, error) {
 			fb := negotiation.FellBack(negotiation.FallbackFilter, call, "", d.ID)
 			if fb != nil {
 				d.Apply(fb) // a fallback's candidates: finding none says nothing of the demand
 			}
 			evs, err := d.Filtered(cands, channelID, active, took)
-			if err != nil || len(evs) == 0 {
-				return nil, err
-			}
-			if fb != nil {
+			if fb != nil && len(evs) > 0 {
 				evs = slices.Insert(evs, 1, event.Payload(fb)) // right after the filter's result it explains
 			}
-			for _, ev := range evs {
-				d.Apply(ev)
-			}
-			meta := uow.Meta(d.RootDemandID, event.ActorCoordinator, uow.Causation(job.Kind, job.ID))
-			jobs, err := e.reactions(ctx, evs, nil, d)
-			if err != nil {
-				return nil, err
-			}
-			p := &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(d.ID), Expected: v, Events: evs, Meta: meta,
-				Call: call, CallFor: negotiation.EventFilterCompleted}}}
-			if d.ChannelID == "" {
-				return p, nil
-			}
-			return p, e.openChannel(ctx, d, cands, meta, p)
+			return evs, err
 		})
 	return e.jobError(ctx, "filter candidates", err)
 }
 
 // openChannel adds to p the creation of accepted demand d's channel with
-// its candidates cands, and the jobs it sets off. meta is the demand
-// events' metadata. A fork's changed rules apply to the channels of its
-// tree.
-func (e *Process) openChannel(ctx context.Context, d *negotiation.DemandState, cands []negotiation.Candidate, meta event.Metadata, p *uow.Plan) error {
+// its candidates, and the jobs it sets off. meta is the demand events'
+// metadata. A fork's changed rules apply to the channels of its tree.
+func (e *Process) openChannel(ctx context.Context, d *negotiation.DemandState, meta event.Metadata, p *uow.Plan) error {
 	rules := e.cfg.Rules
 	fork, err := e.forkChange(ctx, d)
 	if err != nil {
@@ -156,7 +135,7 @@ func (e *Process) openChannel(ctx context.Context, d *negotiation.DemandState, c
 	}
 	c := &negotiation.Channel{}
 	created, err := c.Create(negotiation.CreateChannel{ChannelID: d.ChannelID, DemandID: d.ID, RootDemandID: d.RootDemandID,
-		ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: cands, Rules: rules, Now: e.cfg.Now()})
+		ParentChannelID: d.ParentChannelID, ParentDemandID: d.ParentDemandID, Depth: d.Depth, Candidates: d.Candidates, Rules: rules, Now: e.cfg.Now()})
 	if err != nil {
 		return err
 	}

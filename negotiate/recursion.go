@@ -65,9 +65,11 @@ func (w *RecursionWorker) Work(ctx context.Context, job *river.Job[RecursionArgs
 		}
 		plans, decision.Budget = negotiation.FitTreeBudget(plans, cost.Tokens, int(spent), e.cfg.TreeTokenBudget)
 	}
-	active, _, err := e.dir.Summary(ctx, 0)
-	if err != nil {
-		return err
+	active := 0 // the network's size, for the sub-demands' filter.started
+	if len(plans) > 0 {
+		if active, _, err = e.dir.Summary(ctx, 0); err != nil {
+			return err
+		}
 	}
 	cause := uow.Causation(job.Kind, job.ID)
 	callFor := negotiation.EventSubnetTriggered

@@ -77,10 +77,12 @@ func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channel
 	return p, c, nil
 }
 
-// demandStep is channelStep for a demand stream.
+// demandStep is channelStep for a demand stream. Events that accept the
+// demand open its channel in the same commit (openChannel).
 func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause string, call *event.LLMCall, callFor event.EventType,
 	decide func(d *negotiation.DemandState) ([]event.Payload, error)) (int64, error) {
-	return e.u.Commit(ctx, step, []string{negotiation.DemandStream(demandID)}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
+	lock := []string{negotiation.DemandStream(demandID), negotiation.ChannelStream(negotiation.ChannelIDFor(demandID))}
+	return e.u.Commit(ctx, step, lock, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
 		d, v, err := e.loadDemandFrom(ctx, st, demandID)
 		if err != nil {
 			return nil, err
@@ -96,8 +98,13 @@ func (e *Process) demandStep(ctx context.Context, step, demandID, actor, cause s
 		if err != nil {
 			return nil, err
 		}
-		return &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(demandID), Expected: v, Events: evs,
-			Meta: uow.Meta(d.RootDemandID, actor, cause), Call: call, CallFor: callFor}}}, nil
+		meta := uow.Meta(d.RootDemandID, actor, cause)
+		p := &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(demandID), Expected: v, Events: evs,
+			Meta: meta, Call: call, CallFor: callFor}}}
+		if slices.ContainsFunc(evs, func(ev event.Payload) bool { _, ok := ev.(*negotiation.DemandAccepted); return ok }) {
+			return p, e.openChannel(ctx, d, meta, p)
+		}
+		return p, nil
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
-	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/uow"
 )
@@ -52,38 +51,16 @@ func (w *UnderstandWorker) Work(ctx context.Context, job *river.Job[UnderstandAr
 	if err != nil {
 		return err
 	}
-	cause := uow.Causation(job.Kind, job.ID)
-	channelID := negotiation.ChannelIDFor(d.ID)
-	_, err = e.u.Commit(ctx, "understand demand", []string{negotiation.DemandStream(d.ID), negotiation.ChannelStream(channelID)},
-		func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
-			d, v, err := e.loadDemandFrom(ctx, st, job.Args.DemandID)
-			if err != nil {
-				return nil, err
-			}
+	_, err = e.demandStep(ctx, "understand demand", d.ID, event.ActorCoordinator, uow.Causation(job.Kind, job.ID), &call,
+		negotiation.EventDemandUnderstood, func(d *negotiation.DemandState) ([]event.Payload, error) {
 			evs, err := d.Understand(u)
-			if err != nil || len(evs) == 0 {
-				return nil, err
-			}
 			if len(evs) == 1 && !d.FilterStarted { // not rejected: filtering starts (a sub-demand's started with it)
 				evs = append(evs, &negotiation.FilterStarted{DemandID: d.ID, TotalAgents: active})
 			}
-			if fb := negotiation.FellBack(negotiation.FallbackUnderstand, &call, "", d.ID); fb != nil {
+			if fb := negotiation.FellBack(negotiation.FallbackUnderstand, &call, "", d.ID); fb != nil && len(evs) > 0 {
 				evs = slices.Insert(evs, 1, event.Payload(fb)) // right after the understanding it explains
 			}
-			for _, ev := range evs {
-				d.Apply(ev)
-			}
-			jobs, err := e.reactions(ctx, evs, nil, d)
-			if err != nil {
-				return nil, err
-			}
-			meta := uow.Meta(d.RootDemandID, event.ActorCoordinator, cause)
-			p := &uow.Plan{Jobs: jobs, Appends: []uow.Append{{Stream: negotiation.DemandStream(d.ID), Expected: v, Events: evs, Meta: meta,
-				Call: &call, CallFor: negotiation.EventDemandUnderstood}}}
-			if d.ChannelID == "" {
-				return p, nil
-			}
-			return p, e.openChannel(ctx, d, d.Candidates, meta, p) // filtered first: its channel opens now
+			return evs, err
 		})
 	return e.jobError(ctx, "understand demand", err)
 }

@@ -138,10 +138,7 @@ func checkAgreedWorkflow(t testing.TB, demandID string, stored []eventstore.Reco
 		if done.ChannelID != root {
 			continue
 		}
-		c := &negotiation.Channel{}
-		c.Apply(&negotiation.ChannelCreated{ChannelID: root, DemandID: demandID})
-		c.Status = done.Status
-		c.FinalProposal = done.FinalProposal
+		c := &negotiation.Channel{Status: done.Status, FinalProposal: done.FinalProposal}
 		c.Apply(done)
 		if plan := c.AgreedPlan(); plan != nil && len(plan.Assignments) > 0 && workflows != 1 {
 			t.Fatalf("%s: completed with an agreed plan after %d towow.workflow.created, want 1", demandID, workflows)

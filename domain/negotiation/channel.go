@@ -94,18 +94,8 @@ func (c *Channel) Apply(p event.Payload) {
 	case *NegotiationFailed:
 		c.Failure = e
 		c.pendingForce = false
-	case *GapIdentified:
-		c.GapsDone, c.Gaps = true, e.Gaps
-	case *SubnetTriggered:
-		c.Subnets = append(c.Subnets, *e)
-	case *SubnetDeclined:
-		c.Declined = true
-	case *SubnetCompleted:
-		r := *e
-		c.subResult[e.SubChannelID] = &r
-	case *NegotiationCompleted:
-		c.Completed = true
-		c.MergedPlan = e.MergedPlan
+	default:
+		c.subnetTree.apply(p)
 	}
 }
 

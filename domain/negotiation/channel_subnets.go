@@ -31,6 +31,28 @@ type subnetTree struct {
 	MergedPlan *Proposal
 }
 
+// apply evolves the tree by one event of the channel's stream (others
+// leave it as it is).
+func (t *subnetTree) apply(p event.Payload) {
+	switch e := p.(type) {
+	case *GapIdentified:
+		t.GapsDone, t.Gaps = true, e.Gaps
+	case *SubnetTriggered:
+		t.Subnets = append(t.Subnets, *e)
+	case *SubnetDeclined:
+		t.Declined = true
+	case *SubnetCompleted:
+		r := *e
+		if t.subResult == nil {
+			t.subResult = map[string]*SubnetCompleted{}
+		}
+		t.subResult[e.SubChannelID] = &r
+	case *NegotiationCompleted:
+		t.Completed = true
+		t.MergedPlan = e.MergedPlan
+	}
+}
+
 // SubnetResult returns the result of a sub-negotiation, nil while it runs.
 func (t *subnetTree) SubnetResult(subChannelID string) *SubnetCompleted {
 	return t.subResult[subChannelID]
@@ -132,43 +154,31 @@ func (b *builder) completeWhenDone() *builder {
 	if b.err != nil || c.Completed || (b.status != ChannelStatusFinalized && b.status != ChannelStatusForceFinalized) {
 		return b
 	}
-	gapsDone, gaps, decided := c.GapsDone, c.Gaps, c.Declined || len(c.Subnets) > 0
+	// The tree as the events collected so far leave it (on copies).
+	t := subnetTree{GapsDone: c.GapsDone, Gaps: c.Gaps, Subnets: slices.Clone(c.Subnets), Declined: c.Declined,
+		subResult: maps.Clone(c.subResult)}
 	final, rounds := c.FinalProposal, c.RoundsTaken
-	subnets := slices.Clone(c.Subnets)
-	results := maps.Clone(c.subResult)
-	if results == nil {
-		results = map[string]*SubnetCompleted{}
-	}
 	for _, e := range b.events {
+		t.apply(e)
 		switch e := e.(type) {
-		case *GapIdentified:
-			gapsDone, gaps = true, e.Gaps
-		case *SubnetTriggered:
-			subnets, decided = append(subnets, *e), true
-		case *SubnetDeclined:
-			decided = true
-		case *SubnetCompleted:
-			results[e.SubChannelID] = e
 		case *ProposalFinalized:
 			final, rounds = &e.FinalProposal, e.RoundsTaken
 		case *NegotiationForceFinalized:
 			final, rounds = &e.FinalProposal, e.RoundsTaken
-		case *NegotiationCompleted:
-			return b
 		}
 	}
-	if !gapsDone || (len(gaps) > 0 && c.Depth < c.Rules.MaxDepth && !decided) {
+	if t.Completed || !t.GapsDone || (len(t.Gaps) > 0 && c.Depth < c.Rules.MaxDepth && !t.Declined && len(t.Subnets) == 0) {
 		return b
 	}
 	done := &NegotiationCompleted{ChannelID: c.ID, DemandID: c.DemandID, Status: b.status, FinalProposal: final, RoundsTaken: rounds}
-	for _, s := range subnets {
-		r := results[s.SubChannelID]
+	for _, s := range t.Subnets {
+		r := t.SubnetResult(s.SubChannelID)
 		if r == nil {
 			return b
 		}
 		done.SubResults = append(done.SubResults, *r)
 	}
-	done.MergedPlan = mergedPlan(final, subnets, done.SubResults)
+	done.MergedPlan = mergedPlan(final, t.Subnets, done.SubResults)
 	return b.add(done)
 }
 
