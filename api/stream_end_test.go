@@ -140,8 +140,18 @@ func TestNegotiationStreamEnds(t *testing.T) {
 	}
 	events := live.frames[:len(live.frames)-1]
 	if len(events) != len(log) || end.Cursor != log[len(log)-1].Position {
-		t.Fatalf("live: %d messages before the end (cursor %d), the log holds %d up to it (the last at %d)",
-			len(events), end.Cursor, len(log), log[len(log)-1].Position)
+		sent := map[string]bool{}
+		for _, f := range events {
+			sent[f.id] = true
+		}
+		var missing []string
+		for _, e := range log {
+			if !sent[strconv.FormatInt(e.Position, 10)] {
+				missing = append(missing, fmt.Sprintf("%d %s on %s (recorded %s)", e.Position, e.Type, e.StreamID, e.RecordedAt.Format(time.RFC3339Nano)))
+			}
+		}
+		t.Fatalf("live: %d messages before the end (cursor %d, the last sent at %s), the log holds %d up to it (the last at %d); not sent: %v",
+			len(events), end.Cursor, last.at.Format(time.RFC3339Nano), len(log), log[len(log)-1].Position, missing)
 	}
 	var rootStatus negotiation.ChannelStatus
 	rootClosed := -1

@@ -137,7 +137,8 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 		FetchPollInterval: cfg.FetchPollInterval, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: log,
 		TracerProvider: cfg.TracerProvider})
 	w.UoW = uow.New(pool, store, w.Jobs, uow.Config{Now: now, Logger: log, Observe: cfg.Observe,
-		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale, Follow: notify.Triggers})
+		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale,
+		Follow: func(evs []event.Payload) []uow.Job { return notify.Triggers(evs, dir) }})
 	w.Agents = directory.NewWriter(w.UoW, dir)
 	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
 		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, Now: now})

@@ -28,6 +28,7 @@ type Directory struct {
 	agents    map[string]*negotiation.AgentState
 	changedAt map[string]int64  // agent id → position of its last event
 	tokens    map[string]string // token SHA-256 → agent id (current tokens only)
+	externals int               // agents whose profile says they answer for themselves
 
 	// summary's cache, valid at position summaryAt
 	summaryAt   int64
@@ -94,8 +95,14 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 				a = &negotiation.AgentState{}
 				d.agents[id] = a
 			}
-			old := a.TokenSHA256
+			old, wasExternal := a.TokenSHA256, a.Exists() && a.Profile.IsExternal()
 			a.Apply(p)
+			switch isExternal := a.Exists() && a.Profile.IsExternal(); {
+			case isExternal && !wasExternal:
+				d.externals++
+			case wasExternal && !isExternal:
+				d.externals--
+			}
 			if a.TokenSHA256 != old {
 				delete(d.tokens, old)
 				d.tokens[a.TokenSHA256] = id
@@ -188,6 +195,16 @@ func (d *Directory) byToken(tokenSHA256 string) (negotiation.AgentState, bool) {
 func (d *Directory) IsTwin(agentID string) bool {
 	p, _, ok := d.Lookup(agentID)
 	return !ok || !p.IsExternal()
+}
+
+// HasExternal reports whether any agent, active or not, answers for
+// itself (is external), from the directory as last refreshed (no I/O).
+// When none does, nobody is to be told of invitations and proposals: the
+// twins answer in-process.
+func (d *Directory) HasExternal() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.externals > 0
 }
 
 // Online returns the ids of the agents online, sorted, from the directory

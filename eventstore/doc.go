@@ -30,7 +30,7 @@
 // # Ordering: readers stop below the oldest transaction in flight
 //
 // Appends to different streams run and commit in parallel: an append
-// takes only its stream's lock (the one [Store.LockStream] takes), and no
+// takes only its stream's lock (the one [Store.LockStreams] takes), and no
 // appending transaction sends a NOTIFY (a notifying transaction holds
 // PostgreSQL's notification-queue lock through its commit, which would
 // line all commits up again).

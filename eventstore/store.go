@@ -63,16 +63,21 @@ func (s *Store) In(tx pgx.Tx) *Store {
 	return &c
 }
 
-// LockStream takes a transaction-scoped lock on a stream id: writers that
-// take it before reading the stream never conflict with each other (the
-// expected-version check still guards against writers that do not). It is
-// the lock an append to that stream takes too. Lock several streams in
-// sorted order to avoid deadlocks.
-func (s *Store) LockStream(ctx context.Context, tx pgx.Tx, streamID string) error {
-	if err := s.q.WithTx(tx).LockStream(ctx, streamID); err != nil {
-		return fmt.Errorf("lock stream %q: %w", streamID, err)
+// LockStreams takes the write locks of streams, in the order given (sort
+// them: two writers locking the same streams in different orders could
+// wait on each other), held until tx ends — the lock every append to them
+// takes — and returns each stream's version once they are all held: no
+// other writer can move them until tx ends.
+func (s *Store) LockStreams(ctx context.Context, tx pgx.Tx, streams []string) (map[string]int64, error) {
+	rows, err := s.q.WithTx(tx).LockStreams(ctx, streams)
+	if err != nil {
+		return nil, fmt.Errorf("lock streams %q: %w", streams, err)
 	}
-	return nil
+	versions := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		versions[r.StreamID] = r.Version
+	}
+	return versions, nil
 }
 
 // AppendResult describes a successful append.
@@ -111,7 +116,7 @@ func (s *Store) Append(ctx context.Context, streamID string, expected ExpectedVe
 }
 
 // AppendTx appends events to a stream inside tx, atomically, if the stream
-// is at the expected version. It takes the stream's lock (LockStream),
+// is at the expected version. It takes the stream's lock (LockStreams),
 // held until tx ends; appends to other streams go on in parallel. Call
 // Committed after committing tx.
 //

@@ -24,8 +24,12 @@ const (
 	// exceed the widest fan-out, the candidates of one channel.
 	DefaultWorkers = 50
 	// DefaultFetchCooldown and DefaultFetchPollInterval tune River's
-	// fetcher: a step's follow-up starts within milliseconds.
-	DefaultFetchCooldown     = time.Millisecond
+	// fetcher: a step's follow-up starts within milliseconds. The cooldown
+	// also spaces River's insert notifications (a NOTIFY inside the
+	// inserting transaction, which queues every notifying commit behind
+	// the one before): at 5 ms rather than 1, `bench negotiate -c 8` runs
+	// about 5% more negotiations a second.
+	DefaultFetchCooldown     = 5 * time.Millisecond
 	DefaultFetchPollInterval = 50 * time.Millisecond
 	// DefaultJobTimeout bounds one step.
 	DefaultJobTimeout = 2 * time.Minute

@@ -65,6 +65,7 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 		return nil, fmt.Errorf("user context: %w", err)
 	}
 	ids := make([]string, len(submitted))
+	var streams []string // where a root demand ends: its stream, its channel's
 	subs := make([]*negotiation.DemandSubmitted, len(submitted))
 	for i, ev := range submitted {
 		p, err := ev.Decode()
@@ -76,8 +77,9 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 			return nil, fmt.Errorf("user context: event %d is %s", ev.Position, ev.Type)
 		}
 		ids[i], subs[i] = s.DemandID, s
+		streams = append(streams, negotiation.DemandStream(s.DemandID), negotiation.ChannelStream(negotiation.ChannelIDFor(s.DemandID)))
 	}
-	endRows, err := q.DemandOutcomesBefore(ctx, sqlcdb.DemandOutcomesBeforeParams{DemandIds: ids, Before: before})
+	endRows, err := q.DemandOutcomesBefore(ctx, sqlcdb.DemandOutcomesBeforeParams{StreamIds: streams, DemandIds: ids, Before: before})
 	if err != nil {
 		return nil, fmt.Errorf("user context: %w", err)
 	}

@@ -8,10 +8,21 @@ import (
 	"github.com/towow/towow/uow"
 )
 
+// Agents is what Triggers asks the agent directory (as last refreshed;
+// no I/O): which agents answer for themselves (external agents), the only
+// ones told of invitations and proposals (a twin answers in-process).
+type Agents interface {
+	IsTwin(agentID string) bool
+	HasExternal() bool
+}
+
 // Triggers are the notice jobs that committed events start (the unit of
 // work's Follow): one job for the events of one commit that may need
-// someone (none when no event does); the job finds who.
-func Triggers(events []event.Payload) []uow.Job {
+// someone (none when no event does); the job finds who. An invitation
+// needs someone only when its agent is external, and a proposal only when
+// some agent is (its recipients, the channel's external participants, are
+// the job's to find).
+func Triggers(events []event.Payload, agents Agents) []uow.Job {
 	var items []NoticeItem
 	add := func(a NoticeItem) { items = append(items, a) }
 	for _, p := range events {
@@ -23,8 +34,14 @@ func Triggers(events []event.Payload) []uow.Job {
 			}
 			add(NoticeItem{About: kind, DemandID: e.DemandID, ChannelID: e.ChannelID})
 		case *negotiation.ChannelInviteSent:
+			if agents.IsTwin(e.AgentID) {
+				continue
+			}
 			add(NoticeItem{About: notice.KindInvited, DemandID: e.DemandID, ChannelID: e.ChannelID, AgentID: e.AgentID})
 		case *negotiation.ProposalDistributed:
+			if !agents.HasExternal() {
+				continue
+			}
 			add(NoticeItem{About: notice.KindReview, DemandID: e.DemandID, ChannelID: e.ChannelID, Round: e.Round})
 		case *workflow.NodeStarted:
 			if e.NodeType == workflow.NodeApproval {

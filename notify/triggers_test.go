@@ -2,6 +2,7 @@ package notify
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/towow/towow/domain/event"
@@ -10,33 +11,44 @@ import (
 	"github.com/towow/towow/domain/workflow"
 )
 
+// agents is a directory as Triggers reads it: the external agents' ids.
+type agents []string
+
+func (a agents) IsTwin(id string) bool { return !slices.Contains(a, id) }
+func (a agents) HasExternal() bool     { return len(a) > 0 }
+
 // TestTriggers: the events that may need someone start one notice job per
-// commit with an item each; the others start none.
+// commit with an item each; the others start none. Invitations need their
+// agent to be external, proposals some agent to be.
 func TestTriggers(t *testing.T) {
+	invitesAndProposal := []event.Payload{
+		&negotiation.ChannelInviteSent{ChannelID: "c", DemandID: "d", AgentID: "a1"},
+		&negotiation.ChannelInviteSent{ChannelID: "c", DemandID: "d", AgentID: "x1"},
+		&negotiation.ProposalDistributed{ChannelID: "c", DemandID: "d", Round: 2}}
 	for _, tc := range []struct {
-		name   string
-		events []event.Payload
-		want   []NoticeItem
+		name     string
+		events   []event.Payload
+		external agents
+		want     []NoticeItem
 	}{
-		{"nothing that needs anyone", []event.Payload{&negotiation.OfferSubmitted{}, &workflow.NodeStarted{NodeType: workflow.NodeTask}}, nil},
-		{"an agreement", []event.Payload{&negotiation.NegotiationCompleted{ChannelID: "c", DemandID: "d", Status: negotiation.ChannelStatusFinalized}},
+		{"nothing that needs anyone", []event.Payload{&negotiation.OfferSubmitted{}, &workflow.NodeStarted{NodeType: workflow.NodeTask}}, agents{"x1"}, nil},
+		{"an agreement", []event.Payload{&negotiation.NegotiationCompleted{ChannelID: "c", DemandID: "d", Status: negotiation.ChannelStatusFinalized}}, nil,
 			[]NoticeItem{{About: notice.KindAgreed, DemandID: "d", ChannelID: "c"}}},
-		{"a failure", []event.Payload{&negotiation.NegotiationCompleted{ChannelID: "c", DemandID: "d", Status: negotiation.ChannelStatusFailed}},
+		{"a failure", []event.Payload{&negotiation.NegotiationCompleted{ChannelID: "c", DemandID: "d", Status: negotiation.ChannelStatusFailed}}, nil,
 			[]NoticeItem{{About: notice.KindFailed, DemandID: "d", ChannelID: "c"}}},
-		{"invitations and a proposal, one job", []event.Payload{
-			&negotiation.ChannelInviteSent{ChannelID: "c", DemandID: "d", AgentID: "a1"},
-			&negotiation.ChannelInviteSent{ChannelID: "c", DemandID: "d", AgentID: "a2"},
-			&negotiation.ProposalDistributed{ChannelID: "c", DemandID: "d", Round: 2}},
-			[]NoticeItem{{About: notice.KindInvited, DemandID: "d", ChannelID: "c", AgentID: "a1"},
-				{About: notice.KindInvited, DemandID: "d", ChannelID: "c", AgentID: "a2"},
+		{"invitations and a proposal, one job: the external agent's invitation", invitesAndProposal, agents{"x1"},
+			[]NoticeItem{{About: notice.KindInvited, DemandID: "d", ChannelID: "c", AgentID: "x1"},
 				{About: notice.KindReview, DemandID: "d", ChannelID: "c", Round: 2}}},
-		{"an approval starts", []event.Payload{&workflow.NodeStarted{WorkflowID: "w", NodeID: "ok", NodeType: workflow.NodeApproval}},
+		{"invitations of twins, a proposal, an external agent elsewhere", invitesAndProposal, agents{"x9"},
+			[]NoticeItem{{About: notice.KindReview, DemandID: "d", ChannelID: "c", Round: 2}}},
+		{"invitations and a proposal in a network of twins", invitesAndProposal, nil, nil},
+		{"an approval starts", []event.Payload{&workflow.NodeStarted{WorkflowID: "w", NodeID: "ok", NodeType: workflow.NodeApproval}}, nil,
 			[]NoticeItem{{About: notice.KindApproval, WorkflowID: "w", NodeID: "ok"}}},
-		{"a workflow ends", []event.Payload{&workflow.WorkflowCompleted{WorkflowID: "w"}, &workflow.WorkflowFailed{WorkflowID: "v", FailedNode: "n"}},
+		{"a workflow ends", []event.Payload{&workflow.WorkflowCompleted{WorkflowID: "w"}, &workflow.WorkflowFailed{WorkflowID: "v", FailedNode: "n"}}, nil,
 			[]NoticeItem{{About: notice.KindWorkflowCompleted, WorkflowID: "w"}, {About: notice.KindWorkflowFailed, WorkflowID: "v", NodeID: "n"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			jobs := Triggers(tc.events)
+			jobs := Triggers(tc.events, tc.external)
 			if tc.want == nil {
 				if len(jobs) != 0 {
 					t.Fatalf("jobs %+v", jobs)

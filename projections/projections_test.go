@@ -267,3 +267,53 @@ func TestFailedRebuildKeepsTheOldRows(t *testing.T) {
 		t.Fatalf("after a failed rebuild: %+v checkpoint %d; want %+v checkpoint %d", after, cp, before, last)
 	}
 }
+
+// blocking writes a row for its first event, then waits until released:
+// a batch held open after its first write.
+type blocking struct {
+	entered, release chan struct{}
+}
+
+func (blocking) Name() string { return "blocking" }
+
+func (b blocking) Apply(ctx context.Context, db projections.DB, e eventstore.RecordedEvent) error {
+	if _, err := db.Exec(ctx, "UPDATE projection_checkpoints SET position = position WHERE name = 'blocking'"); err != nil {
+		return err
+	}
+	select {
+	case b.entered <- struct{}{}:
+		<-b.release
+	default: // entered already
+	}
+	return nil
+}
+
+// TestBatchDoesNotHoldReadersBack: events committed while a read model's
+// batch is open (it has written) are read at once, not when it ends: the
+// batch appends nothing and says so.
+func TestBatchDoesNotHoldReadersBack(t *testing.T) {
+	pool := dbtest.New(t)
+	s := eventstore.New(pool, eventstore.Options{})
+	ctx := context.Background()
+	appendRandom(t, s, rand.New(rand.NewPCG(7, 8)), 3)
+	b := blocking{entered: make(chan struct{}), release: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() {
+		_, err := projections.NewRunner(pool, s, nil, nil).CatchUp(ctx, b)
+		done <- err
+	}()
+	<-b.entered
+	res, err := s.Append(ctx, "stream-late", eventstore.NoStream,
+		eventstore.EventData{Type: "towow.test.late", Payload: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReadAll(ctx, res.LastPosition-1, eventstore.Filter{}, 10)
+	close(b.release)
+	if err != nil || len(got) != 1 || got[0].Position != res.LastPosition {
+		t.Fatalf("with a batch open, a read after the new event's position found %d events (%v); want it", len(got), err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -144,6 +144,14 @@ func (r *Runner) applyBatch(ctx context.Context, p Projector, batch []eventstore
 	var pos int64
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		q := sqlcdb.New(tx)
+		// A batch writes read-model rows, never events: said before its
+		// first write, the log's readers do not wait for it to end (every
+		// write transaction of the database still in flight holds the
+		// settled bound back otherwise, and the read models write all the
+		// time).
+		if err := q.DeclareNoAppends(ctx); err != nil {
+			return fmt.Errorf("declare no appends: %w", err)
+		}
 		stored, err := q.LockCheckpoint(ctx, p.Name())
 		if err != nil {
 			return fmt.Errorf("lock checkpoint: %w", err)

@@ -12,10 +12,11 @@ SELECT pg_advisory_unlock(@key::bigint);
 -- name: DatabaseExists :one
 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = @name::text);
 
--- name: LockStream :exec
--- Serializes the writes on one stream (steps and commands) for the rest of the
--- transaction (uow.UnitOfWork.Commit); streams are locked in sorted order.
-SELECT pg_advisory_xact_lock(hashtextextended(@stream_id::text, 0));
+-- name: LockStreams :many
+-- Serializes the writes on these streams (steps and commands) for the rest
+-- of the transaction (uow.UnitOfWork.Commit; the streams come sorted), and
+-- returns each one's version once it is locked.
+SELECT stream_id::text AS stream_id, version::bigint AS version FROM towow_lock_streams(@stream_ids::text[]);
 
 -- name: TableSizes :many
 -- Every table of the schema with its indexes and TOAST, in bytes.

@@ -29,6 +29,17 @@ WHERE stream_id = @stream_id AND stream_version >= @from_version
 ORDER BY stream_version
 LIMIT @max_count;
 
+-- name: ReadStreamPayloads :many
+-- A stream's payloads from @from_version on, with what decoding them
+-- needs (their type and schema version) and nothing else: a fold reads
+-- no metadata.
+SELECT global_position, event_id, event_type, payload,
+       coalesce((metadata ->> 'schema_version')::int, 0)::int AS schema_version
+FROM events
+WHERE stream_id = @stream_id AND stream_version >= @from_version
+ORDER BY stream_version
+LIMIT @max_count;
+
 -- name: ReadStreamBackward :many
 -- The latest events of a stream, newest first.
 SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at

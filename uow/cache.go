@@ -10,53 +10,63 @@ import (
 )
 
 // eventCache keeps the decoded events of the streams of running
-// negotiations. A stream leaves it when its negotiation ends (see drop and
-// ended), so a long-running process keeps nothing per finished
-// negotiation; max bounds it besides, oldest first. Events are
-// immutable and a stream only grows at its end, so a cached prefix stays
-// valid forever: loading a stream reads and decodes only the events after
-// it. (A step folds its channel twice, and a channel's twelve twins fold it
-// in parallel; without the cache each of those re-decodes the whole stream.)
+// negotiations, and of the last few that ended. Events are immutable and
+// a stream only grows at its end, so a cached prefix stays valid forever:
+// loading a stream reads and decodes only the events after it, and the
+// events this process commits join it as they are written (extend). (A
+// step folds its channel twice, and a channel's twelve twins fold it in
+// parallel; without the cache each of those re-decodes the whole stream.)
 // Reads see only committed events, so nothing cached can be rolled back.
+//
+// When its negotiation ends, a stream is retired (see retire and ended):
+// kept for the steps that read it just after the end (the notices, the
+// parent of a sub-negotiation), among the last maxRetired ended streams
+// only, so a long-running process keeps nothing per finished negotiation
+// beyond those. max bounds the running streams besides, oldest first.
 type eventCache struct {
-	mu      sync.Mutex
-	max     int
-	streams map[string][]event.Payload // index i holds version i+1
-	order   []string                   // oldest first, for eviction
+	mu         sync.Mutex
+	max        int
+	maxRetired int
+	streams    map[string][]event.Payload // index i holds version i+1
+	order      []string                   // running streams, oldest first, for eviction
+	retired    []string                   // ended streams, oldest first
 }
 
-func newEventCache(maxStreams int) *eventCache {
-	return &eventCache{max: maxStreams, streams: map[string][]event.Payload{}}
+func newEventCache(maxStreams, maxRetired int) *eventCache {
+	return &eventCache{max: maxStreams, maxRetired: maxRetired, streams: map[string][]event.Payload{}}
 }
 
 // load returns every event of stream, decoded, and the stream's version.
-// The returned slice must not be modified.
-func (c *eventCache) load(ctx context.Context, st *eventstore.Store, stream string) ([]event.Payload, int64, error) {
+// The returned slice must not be modified. at is the stream's version when
+// the caller knows it (it holds the stream's lock), else -1: a cache that
+// holds the stream up to at reads nothing.
+func (c *eventCache) load(ctx context.Context, st *eventstore.Store, stream string, at int64) ([]event.Payload, int64, error) {
 	c.mu.Lock()
 	cached := c.streams[stream]
 	c.mu.Unlock()
 	events := cached[:len(cached):len(cached)] // appends below copy
+	if at >= 0 && int64(len(events)) == at {
+		return events, at, nil
+	}
 	for {
-		evs, err := st.ReadStream(ctx, stream, int64(len(events))+1, eventstore.MaxReadLimit)
+		ps, err := st.DecodeStream(ctx, stream, int64(len(events))+1, eventstore.MaxReadLimit)
 		if err != nil {
 			return nil, 0, err
 		}
-		for _, ev := range evs {
-			p, err := ev.Decode()
-			if err != nil {
-				return nil, 0, err
-			}
-			events = append(events, p)
-		}
-		if len(evs) < eventstore.MaxReadLimit {
+		events = append(events, ps...)
+		if len(ps) < eventstore.MaxReadLimit {
 			break
 		}
 	}
 	switch {
-	case closes(events[len(cached):], stream):
-		c.drop(stream) // over: late readers (timeouts, stuck checks) must not keep it
-	case len(events) > len(cached):
+	case !closes(events[len(cached):], stream):
+		if len(events) > len(cached) {
+			c.store(stream, events)
+		}
+	case len(cached) > 0: // it ended while cached: its late readers come now
 		c.store(stream, events)
+		c.retire(stream)
+	default: // a late read of a stream that ended long ago: not kept
 	}
 	return events, int64(len(events)), nil
 }
@@ -69,6 +79,46 @@ func closes(events []event.Payload, stream string) bool {
 		}
 	}
 	return false
+}
+
+// appended is what one append of a commit wrote: its events, from
+// version first of stream on.
+type appended struct {
+	stream string
+	first  int64
+	events []eventstore.EventData
+}
+
+// extend adds to a cached stream the events this process has just
+// committed to it, from version first on, when the cache holds the stream
+// exactly up to them (or the stream is new): the next load then reads
+// only what other writers appended since. They are decoded from the bytes
+// that were stored, so a step folds the same events whether it reads them
+// here or from the log. Anything else (a gap, a stream loaded further by
+// then, an event that does not decode) leaves the cache as it was, for
+// the next load to read from the log.
+func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventData) {
+	c.mu.Lock()
+	at := int64(len(c.streams[stream]))
+	c.mu.Unlock()
+	if at != first-1 {
+		return
+	}
+	ps := make([]event.Payload, len(evs))
+	for i, e := range evs {
+		p, err := event.DecodePayload(e.Type, e.Metadata.SchemaVersion, e.Payload)
+		if err != nil {
+			return
+		}
+		ps[i] = p
+	}
+	c.mu.Lock()
+	cur := c.streams[stream]
+	ok := int64(len(cur)) == first-1
+	c.mu.Unlock()
+	if ok {
+		c.store(stream, append(cur[:len(cur):len(cur)], ps...))
+	}
 }
 
 func (c *eventCache) store(stream string, events []event.Payload) {
@@ -88,21 +138,23 @@ func (c *eventCache) store(stream string, events []event.Payload) {
 	}
 }
 
-// drop forgets streams: a negotiation that ended is not folded by its
-// steps any more, so its streams leave the cache at once instead of
-// waiting to be evicted (a later read, e.g. a stuck check, reads them
-// again from the store).
-func (c *eventCache) drop(streams ...string) {
+// retire moves streams whose negotiation ended from the running ones to
+// the retired ones, forgetting the oldest retired beyond maxRetired. A
+// stream not cached stays so.
+func (c *eventCache) retire(streams ...string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range streams {
-		if _, ok := c.streams[s]; !ok {
-			continue
+		i := slices.Index(c.order, s)
+		if i < 0 {
+			continue // not cached, or retired already
 		}
-		delete(c.streams, s)
-		if i := slices.Index(c.order, s); i >= 0 {
-			c.order = slices.Delete(c.order, i, i+1)
-		}
+		c.order = slices.Delete(c.order, i, i+1)
+		c.retired = append(c.retired, s)
+	}
+	for len(c.retired) > c.maxRetired {
+		delete(c.streams, c.retired[0])
+		c.retired = c.retired[1:]
 	}
 }
 

@@ -61,8 +61,13 @@ type UnitOfWork struct {
 
 // eventCacheStreams bounds the streams whose decoded events the unit of
 // work keeps: those of running negotiations (four or so each) fit many
-// times.
-const eventCacheStreams = 1024
+// times. retiredCacheStreams bounds those kept after their negotiation
+// ended, for the steps that read them then: the last few dozen
+// negotiations' worth.
+const (
+	eventCacheStreams   = 1024
+	retiredCacheStreams = 128
+)
 
 // maxConflictRetries bounds the reload-and-decide loop of a commit.
 const maxConflictRetries = 50
@@ -76,7 +81,7 @@ func New(pool *pgxpool.Pool, store *eventstore.Store, jobs Inserter, cfg Config)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &UnitOfWork{cfg: cfg, pool: pool, store: store, jobs: jobs, cache: newEventCache(eventCacheStreams), log: cfg.Logger}
+	return &UnitOfWork{cfg: cfg, pool: pool, store: store, jobs: jobs, cache: newEventCache(eventCacheStreams, retiredCacheStreams), log: cfg.Logger}
 }
 
 // Store is the event store written to (reads outside a commit use it).
@@ -135,16 +140,20 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 	for attempt := range maxConflictRetries {
 		var last int64
 		var done *Plan
+		var written []appended
 		var tLock, tBuild, tJobs, tAppend time.Time
 		t0 := time.Now()
 		err := pgx.BeginFunc(ctx, u.pool, func(tx pgx.Tx) error {
-			for _, stream := range lock {
-				if err := u.store.LockStream(ctx, tx, stream); err != nil {
+			bctx := ctx
+			if len(lock) > 0 {
+				versions, err := u.store.LockStreams(ctx, tx, lock)
+				if err != nil {
 					return err
 				}
+				bctx = context.WithValue(ctx, lockedKey{}, versions)
 			}
 			tLock = time.Now()
-			p, err := build(ctx, u.store.In(tx))
+			p, err := build(bctx, u.store.In(tx))
 			tBuild = time.Now()
 			if err != nil || p.empty() {
 				return err
@@ -196,6 +205,9 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 					return err
 				}
 				last = max(last, res.LastPosition)
+				if !res.Duplicate {
+					written = append(written, appended{stream: a.Stream, first: res.FirstVersion, events: evs})
+				}
 			}
 			done = p
 			return nil
@@ -230,12 +242,15 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 						"step", step, "cursor", last, "waited", eventstore.SettleWaitMax)
 				}
 			}
+			for _, w := range written {
+				u.cache.extend(w.stream, w.first, w.events)
+			}
 			for _, a := range done.Appends {
 				for _, ev := range a.Events {
 					if u.cfg.Observe != nil {
 						u.cfg.Observe(ev)
 					}
-					u.cache.drop(ended(ev)...)
+					u.cache.retire(ended(ev)...)
 				}
 			}
 		}
@@ -312,8 +327,18 @@ func (u *UnitOfWork) insertJobs(ctx context.Context, tx pgx.Tx, js []Job, tracep
 // the event cache and returns its version. The events apply sees are
 // shared with the cache: the state they build is read-only unless its
 // Apply never writes into an event's memory.
+//
+// Inside a commit's build, a stream the commit locked is at the version
+// the lock returned: when the cache holds it up to there, Fold reads
+// nothing.
 func (u *UnitOfWork) Fold(ctx context.Context, st *eventstore.Store, stream string, apply func(event.Payload)) (eventstore.ExpectedVersion, error) {
-	events, version, err := u.cache.load(ctx, st, stream)
+	at := int64(-1)
+	if versions, ok := ctx.Value(lockedKey{}).(map[string]int64); ok {
+		if v, ok := versions[stream]; ok {
+			at = v
+		}
+	}
+	events, version, err := u.cache.load(ctx, st, stream, at)
 	if err != nil {
 		return 0, err
 	}
@@ -322,6 +347,10 @@ func (u *UnitOfWork) Fold(ctx context.Context, st *eventstore.Store, stream stri
 	}
 	return eventstore.ExpectedVersion(version), nil
 }
+
+// lockedKey keys, in a commit's build context, the versions of the streams
+// the commit locked (map[string]int64).
+type lockedKey struct{}
 
 // treeTrace is the traceparent of the tree whose root demand is root: the
 // one of the running step, else the one on the root demand's first event,

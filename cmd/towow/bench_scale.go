@@ -48,8 +48,9 @@ func cmdBenchScale(ctx context.Context, cfg config, args []string, stdout, stder
 		}
 		cfg.AdminToken = t
 	}
-	setup := func(ac *app.Config) { ac.ReadModels, ac.Hub = true, true }
+	setup := func(ac *app.Config) { ac.Hub = true }
 	return withBenchAppConfig(ctx, cfg, stderr, "bench scale builds its log with the engine", setup, func(a *app.App, pool *pgxpool.Pool, name string) error {
+		bench.ScaleReadModels(a, pool)
 		base, stop, err := serveLocal(ctx, a)
 		if err != nil {
 			return err

@@ -67,6 +67,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	if _, ok := rp["idle_in_transaction_session_timeout"]; !ok {
 		rp["idle_in_transaction_session_timeout"] = IdleInTransactionTimeout
 	}
+	cfg.AfterConnect = registerRawJSON
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", Redact(dsn), err)

@@ -2,8 +2,11 @@ package database_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
@@ -53,5 +56,51 @@ func TestOpenErrorsAreOneReadableLine(t *testing.T) {
 			strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "%!") {
 			t.Errorf("Open(%q) = %v, want one line starting %q without the password", tc.url, err, tc.want)
 		}
+	}
+}
+
+// TestJSONScansAsBytes checks that json and jsonb values, in the text and
+// the binary format, scan into a json.RawMessage as the server sent them,
+// that SQL NULL scans as nil, and that other targets still unmarshal.
+func TestJSONScansAsBytes(t *testing.T) {
+	ctx := context.Background()
+	pool, err := database.Open(ctx, dbtest.NewURL(t), database.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	tests := []struct {
+		name, sql string
+		want      json.RawMessage
+	}{
+		{"jsonb object", `SELECT '{"b": [1, 2], "a": "x"}'::jsonb`, json.RawMessage(`{"a": "x", "b": [1, 2]}`)},
+		{"json as written", `SELECT '{"b":1,  "a":2}'::json`, json.RawMessage(`{"b":1,  "a":2}`)},
+		{"jsonb null", `SELECT 'null'::jsonb`, json.RawMessage(`null`)},
+		{"SQL NULL", `SELECT NULL::jsonb`, nil},
+		{"jsonb parameter", `SELECT $1::jsonb`, json.RawMessage(`{"k": "中文"}`)},
+	}
+	for _, format := range []struct {
+		name string
+		mode pgx.QueryExecMode
+	}{{"binary", pgx.QueryExecModeCacheStatement}, {"text", pgx.QueryExecModeSimpleProtocol}} {
+		for _, tc := range tests {
+			t.Run(format.name+"/"+tc.name, func(t *testing.T) {
+				args := []any{format.mode}
+				if strings.Contains(tc.sql, "$1") {
+					args = append(args, json.RawMessage(`{"k":"中文"}`))
+				}
+				var got json.RawMessage
+				if err := pool.QueryRow(ctx, tc.sql, args...).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(tc.want) || (got == nil) != (tc.want == nil) {
+					t.Fatalf("scanned %q, want %q", got, tc.want)
+				}
+			})
+		}
+	}
+	var m map[string]int
+	if err := pool.QueryRow(ctx, `SELECT '{"a": 1}'::jsonb`).Scan(&m); err != nil || m["a"] != 1 {
+		t.Fatalf("scan into a map: %v, %v", m, err)
 	}
 }

@@ -56,15 +56,36 @@ func (q *Queries) DatabaseExists(ctx context.Context, name string) (bool, error)
 	return exists, err
 }
 
-const lockStream = `-- name: LockStream :exec
-SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))
+const lockStreams = `-- name: LockStreams :many
+SELECT stream_id::text AS stream_id, version::bigint AS version FROM towow_lock_streams($1::text[])
 `
 
-// Serializes the writes on one stream (steps and commands) for the rest of the
-// transaction (uow.UnitOfWork.Commit); streams are locked in sorted order.
-func (q *Queries) LockStream(ctx context.Context, streamID string) error {
-	_, err := q.db.Exec(ctx, lockStream, streamID)
-	return err
+type LockStreamsRow struct {
+	StreamID string `json:"stream_id"`
+	Version  int64  `json:"version"`
+}
+
+// Serializes the writes on these streams (steps and commands) for the rest
+// of the transaction (uow.UnitOfWork.Commit; the streams come sorted), and
+// returns each one's version once it is locked.
+func (q *Queries) LockStreams(ctx context.Context, streamIds []string) ([]LockStreamsRow, error) {
+	rows, err := q.db.Query(ctx, lockStreams, streamIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []LockStreamsRow{}
+	for rows.Next() {
+		var i LockStreamsRow
+		if err := rows.Scan(&i.StreamID, &i.Version); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const tableSizes = `-- name: TableSizes :many

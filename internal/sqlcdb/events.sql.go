@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -278,6 +279,58 @@ func (q *Queries) ReadStreamForward(ctx context.Context, arg ReadStreamForwardPa
 			&i.Payload,
 			&i.Metadata,
 			&i.RecordedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const readStreamPayloads = `-- name: ReadStreamPayloads :many
+SELECT global_position, event_id, event_type, payload,
+       coalesce((metadata ->> 'schema_version')::int, 0)::int AS schema_version
+FROM events
+WHERE stream_id = $1 AND stream_version >= $2
+ORDER BY stream_version
+LIMIT $3
+`
+
+type ReadStreamPayloadsParams struct {
+	StreamID    string `json:"stream_id"`
+	FromVersion int64  `json:"from_version"`
+	MaxCount    int32  `json:"max_count"`
+}
+
+type ReadStreamPayloadsRow struct {
+	GlobalPosition int64           `json:"global_position"`
+	EventID        uuid.UUID       `json:"event_id"`
+	EventType      string          `json:"event_type"`
+	Payload        json.RawMessage `json:"payload"`
+	SchemaVersion  int32           `json:"schema_version"`
+}
+
+// A stream's payloads from @from_version on, with what decoding them
+// needs (their type and schema version) and nothing else: a fold reads
+// no metadata.
+func (q *Queries) ReadStreamPayloads(ctx context.Context, arg ReadStreamPayloadsParams) ([]ReadStreamPayloadsRow, error) {
+	rows, err := q.db.Query(ctx, readStreamPayloads, arg.StreamID, arg.FromVersion, arg.MaxCount)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ReadStreamPayloadsRow{}
+	for rows.Next() {
+		var i ReadStreamPayloadsRow
+		if err := rows.Scan(
+			&i.GlobalPosition,
+			&i.EventID,
+			&i.EventType,
+			&i.Payload,
+			&i.SchemaVersion,
 		); err != nil {
 			return nil, err
 		}

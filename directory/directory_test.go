@@ -1,0 +1,67 @@
+package directory_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/towow/towow/directory"
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/dbtest"
+)
+
+// TestHasExternal: the directory knows whether any agent answers for
+// itself, through registrations and profile changes either way, and
+// which ones are twins.
+func TestHasExternal(t *testing.T) {
+	ctx := context.Background()
+	store := eventstore.New(dbtest.New(t), eventstore.Options{})
+	profile := func(id string, mode negotiation.AgentMode) negotiation.AgentProfile {
+		return negotiation.AgentProfile{AgentID: id, UserName: id, ProfileSummary: "北京的场地方", Location: "北京",
+			Tags: []string{"场地"}, Mode: mode}
+	}
+	write := func(id string, p event.Payload) {
+		t.Helper()
+		ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), p, event.Metadata{Actor: event.ActorSystem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Append(ctx, negotiation.AgentStream(id), eventstore.AnyVersion, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() *directory.Directory {
+		t.Helper()
+		d := directory.NewDirectory(store)
+		if err := d.RefreshIfStale(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	steps := []struct {
+		name  string
+		id    string
+		event event.Payload
+		want  bool
+	}{
+		{"a twin registers", "twin", &negotiation.AgentRegistered{AgentID: "twin", Profile: profile("twin", negotiation.AgentModeTwin)}, false},
+		{"an external agent registers", "ext", &negotiation.AgentRegistered{AgentID: "ext", Profile: profile("ext", negotiation.AgentModeExternal)}, true},
+		{"it becomes a twin", "ext", &negotiation.AgentUpdated{AgentID: "ext", Profile: profile("ext", negotiation.AgentModeTwin)}, false},
+		{"the twin becomes external", "twin", &negotiation.AgentUpdated{AgentID: "twin", Profile: profile("twin", negotiation.AgentModeExternal)}, true},
+		{"and stays so on a second change", "twin", &negotiation.AgentUpdated{AgentID: "twin", Profile: profile("twin", negotiation.AgentModeExternal)}, true},
+	}
+	for _, s := range steps {
+		write(s.id, s.event)
+		d := read()
+		if got := d.HasExternal(); got != s.want {
+			t.Fatalf("%s: HasExternal = %v, want %v", s.name, got, s.want)
+		}
+	}
+	d := read()
+	if !d.IsTwin("ext") || d.IsTwin("twin") || !d.IsTwin("nobody") {
+		t.Fatalf("IsTwin: ext %v, twin %v, nobody %v; want true, false, true", d.IsTwin("ext"), d.IsTwin("twin"), d.IsTwin("nobody"))
+	}
+}
