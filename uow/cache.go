@@ -91,8 +91,9 @@ type appended struct {
 
 // extend adds to a cached stream the events this process has just
 // committed to it, from version first on, when the cache holds the stream
-// exactly up to them (or the stream is new): the next load then reads
-// only what other writers appended since. They are decoded from the bytes
+// exactly up to them: the next load then reads only what other writers
+// appended since. A stream nobody folded (an inbox, a new stream) is not
+// cached by being written to. They are decoded from the bytes
 // that were stored, so a step folds the same events whether it reads them
 // here or from the log. Anything else (a gap, a stream loaded further by
 // then, an event that does not decode) leaves the cache as it was, for
@@ -101,7 +102,7 @@ func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventDa
 	c.mu.Lock()
 	at := int64(len(c.streams[stream]))
 	c.mu.Unlock()
-	if at != first-1 {
+	if at == 0 || at != first-1 {
 		return
 	}
 	ps := make([]event.Payload, len(evs))

@@ -85,10 +85,10 @@ func TestCacheRetiresEndedNegotiations(t *testing.T) {
 	}
 }
 
-// TestCacheExtendsWithCommittedEvents: the events a commit wrote join the
+// TestCacheExtendsWithCommittedEvents: the events a commit wrote join a
 // cached stream when they follow what it holds, decoded as the log holds
-// them, and a load then reads only what other writers appended; a gap or
-// a repeat changes nothing.
+// them, and a load then reads only what other writers appended; a gap, a
+// repeat or a stream not cached changes nothing.
 func TestCacheExtendsWithCommittedEvents(t *testing.T) {
 	ctx := context.Background()
 	store := eventstore.New(dbtest.New(t), eventstore.Options{})
@@ -107,8 +107,11 @@ func TestCacheExtendsWithCommittedEvents(t *testing.T) {
 	}
 	c := newEventCache(16, 2)
 	c.extend(ch, 1, []eventstore.EventData{created}) // a new stream's first events
-	if n := len(c.streams[ch]); n != 1 {
-		t.Fatalf("a new stream's committed events: %d cached, want 1", n)
+	if _, ok := c.streams[ch]; ok {
+		t.Fatal("a stream nobody folded was cached by being written to")
+	}
+	if _, _, err := c.load(ctx, store, ch, -1); err != nil || len(c.streams[ch]) != 1 {
+		t.Fatalf("load: %d cached, %v; want 1", len(c.streams[ch]), err)
 	}
 	status := encode(&negotiation.ChannelStatusChanged{ChannelID: "collab-1", OldStatus: negotiation.ChannelStatusCreated, NewStatus: negotiation.ChannelStatusBroadcasting})
 	if _, err := store.Append(ctx, ch, 1, status); err != nil {

@@ -66,7 +66,7 @@ type UnitOfWork struct {
 // negotiations' worth.
 const (
 	eventCacheStreams   = 1024
-	retiredCacheStreams = 128
+	retiredCacheStreams = 32
 )
 
 // maxConflictRetries bounds the reload-and-decide loop of a commit.

@@ -178,33 +178,68 @@ type Outcome struct {
 	Channel *negotiation.Channel // nil when the demand failed before a channel existed
 }
 
-// Wait polls until the demand's negotiation tree completed.
+// Wait polls until the demand's negotiation tree ended: its root demand
+// failed or its root channel completed, as the process sees them, and then
+// every demand of the tree ended in the log as its readers see it (the
+// settled log, which Events and Check read: an event the process already
+// reads may wait there for an older transaction to end, and a root that
+// failed does not wait for a sub-negotiation still running, which ends on
+// its own). The outcome is the process's view after that.
 func (h *Harness) Wait(demandID string, within time.Duration) Outcome {
 	h.T.Helper()
 	ctx := context.Background()
 	deadline := time.Now().Add(within)
 	for {
-		d, err := h.Demand(ctx, demandID)
-		if err != nil {
-			h.T.Fatal(err)
-		}
-		if d.Failure != nil {
-			return Outcome{Demand: d}
-		}
-		if d.ChannelID != "" {
-			c, err := h.Channel(ctx, d.ChannelID)
-			if err != nil {
-				h.T.Fatal(err)
-			}
-			if c.Completed {
-				return Outcome{Demand: d, Channel: c}
-			}
+		out, ended := h.outcome(ctx, demandID)
+		if ended && h.treeEnded(ctx, demandID) {
+			out, _ = h.outcome(ctx, demandID)
+			return out
 		}
 		if time.Now().After(deadline) {
 			h.T.Fatalf("negotiation %s not complete after %s:\n%s", demandID, within, h.Timeline(demandID))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// outcome is the demand's root as the process sees it, and whether it
+// ended.
+func (h *Harness) outcome(ctx context.Context, demandID string) (Outcome, bool) {
+	h.T.Helper()
+	d, err := h.Demand(ctx, demandID)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if d.Failure != nil {
+		return Outcome{Demand: d}, true
+	}
+	if d.ChannelID == "" {
+		return Outcome{Demand: d}, false
+	}
+	c, err := h.Channel(ctx, d.ChannelID)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return Outcome{Demand: d, Channel: c}, c.Completed
+}
+
+// treeEnded reports whether the settled log holds the end of the tree and
+// of every demand in it.
+func (h *Harness) treeEnded(ctx context.Context, demandID string) bool {
+	h.T.Helper()
+	evs, err := h.Store.ReadAll(ctx, 0, eventstore.Filter{CorrelationID: demandID, Types: negotiation.TreeEndTypes}, eventstore.MaxReadLimit)
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	end := negotiation.NewTreeEnd(demandID)
+	for _, e := range evs {
+		p, err := e.Decode()
+		if err != nil {
+			h.T.Fatal(err)
+		}
+		end.Apply(p)
+	}
+	return end.Ended()
 }
 
 // Events returns every event of a negotiation tree.
