@@ -28,6 +28,22 @@ func (a *testAPI) presenceEvents(t *testing.T) []eventstore.RecordedEvent {
 	return evs
 }
 
+// presenceEventsAfter waits (up to 5 s) until the log's readers see at
+// least n presence events, and returns them: a contact commits its event
+// before its request answers, but a reader sees it once every transaction
+// that began writing before it has ended.
+func (a *testAPI) presenceEventsAfter(t *testing.T, n int) []eventstore.RecordedEvent {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		evs := a.presenceEvents(t)
+		if len(evs) >= n || time.Now().After(deadline) {
+			return evs
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func presenceTypes(evs []eventstore.RecordedEvent) []event.EventType {
 	out := make([]event.EventType, len(evs))
 	for i, e := range evs {
@@ -98,7 +114,7 @@ func TestAgentPresence(t *testing.T) {
 	}
 
 	inbox()
-	evs := a.presenceEvents(t)
+	evs := a.presenceEventsAfter(t, 1)
 	if len(evs) != 1 || evs[0].Type != negotiation.EventAgentOnline || evs[0].StreamID != negotiation.AgentStream(ext.AgentID) ||
 		evs[0].Metadata.Actor != event.AgentActor(ext.AgentID) {
 		t.Fatalf("after the first contact: %+v", evs)
@@ -157,7 +173,7 @@ func TestAgentPresence(t *testing.T) {
 	}
 
 	inbox()
-	evs = a.presenceEvents(t)
+	evs = a.presenceEventsAfter(t, 3)
 	if !slices.Equal(presenceTypes(evs), []event.EventType{negotiation.EventAgentOnline, negotiation.EventAgentOffline, negotiation.EventAgentOnline}) {
 		t.Fatalf("after contact following the silence: %v", presenceTypes(evs))
 	}
