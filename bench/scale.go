@@ -49,6 +49,8 @@ type ScaleOptions struct {
 
 // ScalePoint is what Scale measured at one size of the log.
 type ScalePoint struct {
+	// Events and Trees are the log the figures were taken on (the
+	// catch-up's trees included).
 	Events, Trees int64
 	// Load is how long copying trees into the log took to reach this
 	// size from the size before.
@@ -143,6 +145,26 @@ func Scale(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOption
 		}
 		return nil
 	}
+	// live times, with the read models following the log, their catch-up
+	// with opts.CatchUp more events and the per-tree queries.
+	live := func(p *ScalePoint) error {
+		stop := followLive(a)
+		defer stop()
+		before := events
+		if err := grow(events + opts.CatchUp); err != nil {
+			return err
+		}
+		var err error
+		if p.CatchUp, err = waitCaughtUp(ctx, a); err != nil {
+			return err
+		}
+		p.CatchUpEvents = events - before
+		if progress != nil {
+			fmt.Fprintf(progress, "  rebuilt in %s; %d more events caught up with in %s\n", p.Rebuild.Round(time.Millisecond),
+				p.CatchUpEvents, p.CatchUp.Round(time.Millisecond))
+		}
+		return timeQueries(ctx, a, opts, roots, p)
+	}
 	for _, size := range opts.Sizes {
 		p := ScalePoint{}
 		t0 := time.Now()
@@ -152,38 +174,21 @@ func Scale(ctx context.Context, a *app.App, pool *pgxpool.Pool, opts ScaleOption
 		if err := q.AnalyzeEvents(ctx); err != nil { // as autovacuum would, soon after such a load
 			return nil, fmt.Errorf("analyze events: %w", err)
 		}
-		p.Load, p.Events, p.Trees = time.Since(t0), events, int64(len(roots))
+		p.Load = time.Since(t0)
 		if progress != nil {
-			fmt.Fprintf(progress, "%d events (%d trees): loaded in %s; rebuilding the read models\n", p.Events, p.Trees,
+			fmt.Fprintf(progress, "%d events (%d trees): loaded in %s; rebuilding the read models\n", events, len(roots),
 				p.Load.Round(time.Millisecond))
 		}
 		if p.Rebuild, p.RebuildByModel, err = rebuildAll(ctx, a); err != nil {
 			return nil, err
 		}
-		stop := followLive(a)
-		before := events
-		if err := grow(events + opts.CatchUp); err != nil {
-			stop()
-			return nil, err
-		}
-		if p.CatchUp, err = waitCaughtUp(ctx, a); err != nil {
-			stop()
-			return nil, err
-		}
-		p.CatchUpEvents = events - before
-		if progress != nil {
-			fmt.Fprintf(progress, "  rebuilt in %s; %d more events caught up with in %s\n", p.Rebuild.Round(time.Millisecond),
-				p.CatchUpEvents, p.CatchUp.Round(time.Millisecond))
-		}
-		err := timeQueries(ctx, a, opts, roots, &p)
-		stop()
-		if err != nil {
+		if err := live(&p); err != nil {
 			return nil, err
 		}
 		if p.EventBytes, p.ReadModelBytes, err = diskBytes(ctx, pool); err != nil {
 			return nil, err
 		}
-		p.Events, p.Trees = events, int64(len(roots)) // the disk figures count the catch-up's trees
+		p.Events, p.Trees = events, int64(len(roots)) // the log measured on, the catch-up's trees included
 		// read-your-writes added trees of their own
 		if events, err = countAll(ctx, a.Store); err != nil {
 			return nil, err

@@ -95,9 +95,9 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 				a = &negotiation.AgentState{}
 				d.agents[id] = a
 			}
-			old, wasExternal := a.TokenSHA256, a.Exists() && a.Profile.IsExternal()
+			old, wasExternal := a.TokenSHA256, a.Profile.IsExternal()
 			a.Apply(p)
-			switch isExternal := a.Exists() && a.Profile.IsExternal(); {
+			switch isExternal := a.Profile.IsExternal(); {
 			case isExternal && !wasExternal:
 				d.externals++
 			case wasExternal && !isExternal:

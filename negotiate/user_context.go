@@ -64,7 +64,6 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 	if err != nil {
 		return nil, fmt.Errorf("user context: %w", err)
 	}
-	ids := make([]string, len(submitted))
 	var streams []string // where a root demand ends: its stream, its channel's
 	subs := make([]*negotiation.DemandSubmitted, len(submitted))
 	for i, ev := range submitted {
@@ -76,10 +75,10 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 		if !ok {
 			return nil, fmt.Errorf("user context: event %d is %s", ev.Position, ev.Type)
 		}
-		ids[i], subs[i] = s.DemandID, s
+		subs[i] = s
 		streams = append(streams, negotiation.DemandStream(s.DemandID), negotiation.ChannelStream(negotiation.ChannelIDFor(s.DemandID)))
 	}
-	endRows, err := q.DemandOutcomesBefore(ctx, sqlcdb.DemandOutcomesBeforeParams{StreamIds: streams, DemandIds: ids, Before: before})
+	endRows, err := q.DemandOutcomesBefore(ctx, sqlcdb.DemandOutcomesBeforeParams{StreamIds: streams, Before: before})
 	if err != nil {
 		return nil, fmt.Errorf("user context: %w", err)
 	}

@@ -14,10 +14,10 @@ ORDER BY e.global_position DESC
 LIMIT @max_count;
 
 -- name: DemandOutcomesBefore :many
--- How each of @demand_ids (root demands) had ended by log position
--- @before: its last towow.demand.rejected, towow.negotiation.failed or
--- root towow.negotiation.completed before it (none: still running then).
--- Those are on the demands' own streams and their root channels' streams,
+-- How root demands had ended by log position @before: each one's last
+-- towow.demand.rejected, towow.negotiation.failed or root
+-- towow.negotiation.completed before it (none: still running then). Those
+-- are on the demands' own streams and their root channels' streams,
 -- @stream_ids: a few dozen events each, read through their stream index,
 -- however long the trees' other streams and the log are.
 SELECT DISTINCT ON (e.metadata ->> 'correlation_id')
@@ -25,7 +25,6 @@ SELECT DISTINCT ON (e.metadata ->> 'correlation_id')
 FROM events e
 WHERE e.stream_id = ANY(@stream_ids::text[])
   AND e.event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow.negotiation.completed')
-  AND e.metadata ->> 'correlation_id' = ANY(@demand_ids::text[])
   AND e.payload ->> 'demand_id' = e.metadata ->> 'correlation_id'
   AND e.global_position < @before
 ORDER BY e.metadata ->> 'correlation_id', e.global_position DESC;

@@ -92,20 +92,24 @@ type appended struct {
 // extend adds to a cached stream the events this process has just
 // committed to it, from version first on, when the cache holds the stream
 // exactly up to them: the next load then reads only what other writers
-// appended since. A stream nobody folded (an inbox, a new stream) is not
-// cached by being written to. They are decoded from the bytes
-// that were stored, so a step folds the same events whether it reads them
-// here or from the log. Anything else (a gap, a stream loaded further by
-// then, an event that does not decode) leaves the cache as it was, for
-// the next load to read from the log.
+// appended since. The events are decoded from the bytes that were stored,
+// so a step folds the same events whether it reads them here or from the
+// log. Anything else (a stream nobody folded, such as an inbox or a new
+// stream; a gap; a stream loaded further by then; an event that does not
+// decode) leaves the cache as it was, for the next load to read from the
+// log.
 func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventData) {
+	holds := func() ([]event.Payload, bool) {
+		cur, ok := c.streams[stream]
+		return cur, ok && int64(len(cur)) == first-1
+	}
 	c.mu.Lock()
-	at := int64(len(c.streams[stream]))
+	_, ok := holds()
 	c.mu.Unlock()
-	if at == 0 || at != first-1 {
+	if !ok {
 		return
 	}
-	ps := make([]event.Payload, len(evs))
+	ps := make([]event.Payload, len(evs)) // decoded outside the lock
 	for i, e := range evs {
 		p, err := event.DecodePayload(e.Type, e.Metadata.SchemaVersion, e.Payload)
 		if err != nil {
@@ -114,11 +118,9 @@ func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventDa
 		ps[i] = p
 	}
 	c.mu.Lock()
-	cur := c.streams[stream]
-	ok := int64(len(cur)) == first-1
-	c.mu.Unlock()
-	if ok {
-		c.store(stream, append(cur[:len(cur):len(cur)], ps...))
+	defer c.mu.Unlock()
+	if cur, ok := holds(); ok {
+		c.streams[stream] = append(cur[:len(cur):len(cur)], ps...)
 	}
 }
 

@@ -227,7 +227,7 @@ func (h *Harness) outcome(ctx context.Context, demandID string) (Outcome, bool) 
 // of every demand in it.
 func (h *Harness) treeEnded(ctx context.Context, demandID string) bool {
 	h.T.Helper()
-	evs, err := h.Store.ReadAll(ctx, 0, eventstore.Filter{CorrelationID: demandID, Types: negotiation.TreeEndTypes}, eventstore.MaxReadLimit)
+	evs, err := eventstore.ReadEvery(ctx, h.Store, 0, eventstore.Filter{CorrelationID: demandID, Types: negotiation.TreeEndTypes})
 	if err != nil {
 		h.T.Fatal(err)
 	}

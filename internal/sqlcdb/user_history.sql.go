@@ -15,26 +15,24 @@ SELECT DISTINCT ON (e.metadata ->> 'correlation_id')
 FROM events e
 WHERE e.stream_id = ANY($1::text[])
   AND e.event_type IN ('towow.demand.rejected', 'towow.negotiation.failed', 'towow.negotiation.completed')
-  AND e.metadata ->> 'correlation_id' = ANY($2::text[])
   AND e.payload ->> 'demand_id' = e.metadata ->> 'correlation_id'
-  AND e.global_position < $3
+  AND e.global_position < $2
 ORDER BY e.metadata ->> 'correlation_id', e.global_position DESC
 `
 
 type DemandOutcomesBeforeParams struct {
 	StreamIds []string `json:"stream_ids"`
-	DemandIds []string `json:"demand_ids"`
 	Before    int64    `json:"before"`
 }
 
-// How each of @demand_ids (root demands) had ended by log position
-// @before: its last towow.demand.rejected, towow.negotiation.failed or
-// root towow.negotiation.completed before it (none: still running then).
-// Those are on the demands' own streams and their root channels' streams,
+// How root demands had ended by log position @before: each one's last
+// towow.demand.rejected, towow.negotiation.failed or root
+// towow.negotiation.completed before it (none: still running then). Those
+// are on the demands' own streams and their root channels' streams,
 // @stream_ids: a few dozen events each, read through their stream index,
 // however long the trees' other streams and the log are.
 func (q *Queries) DemandOutcomesBefore(ctx context.Context, arg DemandOutcomesBeforeParams) ([]Event, error) {
-	rows, err := q.db.Query(ctx, demandOutcomesBefore, arg.StreamIds, arg.DemandIds, arg.Before)
+	rows, err := q.db.Query(ctx, demandOutcomesBefore, arg.StreamIds, arg.Before)
 	if err != nil {
 		return nil, err
 	}
