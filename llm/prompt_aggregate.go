@@ -41,10 +41,11 @@ var Aggregate = define(Prompt[AggregateInput, AggregateReply, ProposalResult]{
 
 1. **人尽其才**：根据每个参与者的贡献分配角色和具体职责，每个参与者最多一个角色。
 2. **尊重条件**：有条件参与（conditional）的响应，方案应尽量满足其条件，无法满足的写在 notes 中。
-3. **只用已响应的人**：assignments 中的 agent_id 必须原样使用上面响应中的值。
-4. **可执行**：给出时间线和里程碑；需求中仍未覆盖的能力写入 gaps。
-5. **条件是否接受**：每个分配写明 conditions_accepted：该参与者响应中的条件是否全部纳入了方案（没有条件的写 true；只纳入了一部分或还待商量的写 false，并在 notes 中说明）。
-6. **成功标准与风险**：success_criteria 写 2-4 条可以检验的成功标准，risks 写 1-3 条主要风险及应对；还需要向用户确认的写入 open_questions。
+3. **择优安排**：同一职责有多人响应时，优先安排 match_reason 和 relevance_score 显示更合适的人（例如与需求同城、不必远途往返），其余愿意参与的人写入 alternates 作为候补。
+4. **只用已响应的人**：assignments 中的 agent_id 必须原样使用上面响应中的值。
+5. **可执行**：给出时间线和里程碑；需求中仍未覆盖的能力写入 gaps。
+6. **条件是否接受**：每个分配写明 conditions_accepted：该参与者响应中的条件是否全部纳入了方案（没有条件的写 true；只纳入了一部分或还待商量的写 false，并在 notes 中说明）。
+7. **成功标准与风险**：success_criteria 写 2-4 条可以检验的成功标准，risks 写 1-3 条主要风险及应对；还需要向用户确认的写入 open_questions。
 
 ## 输出要求
 
@@ -64,6 +65,9 @@ var Aggregate = define(Prompt[AggregateInput, AggregateReply, ProposalResult]{
       "notes": "备注",
       "conditions_accepted": true
     }
+  ],
+  "alternates": [
+    {"agent_id": "yyy", "display_name": "Carol", "role": "场地提供者", "responsibility": "候补：提供场地"}
   ],
   "timeline": {
     "start_date": "2026-02-15",

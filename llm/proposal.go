@@ -10,7 +10,10 @@ import (
 // (compromise): the views of offers and feedback they read, the reply's
 // assignments and timeline, and how a reply becomes a negotiation.Proposal.
 
-// OfferView is one offer as the aggregation prompts see it.
+// OfferView is one offer as the aggregation prompts see it, with the
+// matchmaker's word on its agent (prompt 2's reason and relevance score:
+// where the agent is, how well its profile fits), so that of several
+// agents offering the same thing the plan can take the one who fits best.
 type OfferView struct {
 	AgentID      string                    `json:"agent_id"`
 	DisplayName  string                    `json:"display_name"`
@@ -18,6 +21,8 @@ type OfferView struct {
 	Contribution string                    `json:"contribution"`
 	Conditions   []string                  `json:"conditions,omitempty"`
 	Reasoning    string                    `json:"reasoning,omitempty"`
+	MatchReason  string                    `json:"match_reason,omitempty"`
+	Relevance    int                       `json:"relevance_score,omitempty"`
 }
 
 // setsConditions says whether the offer came with conditions (a

@@ -18,10 +18,13 @@ func demandOf(d *negotiation.DemandState) negotiation.Demand {
 	return out
 }
 
+// offerView is the agent's offer with why the channel invited it.
 func offerView(c *negotiation.Channel, agentID string) llm.OfferView {
 	o := c.Offers[agentID]
+	cand, _ := c.Candidate(agentID)
 	return llm.OfferView{AgentID: agentID, DisplayName: c.DisplayName(agentID), Decision: o.Decision,
-		Contribution: o.Contribution, Conditions: o.Conditions, Reasoning: o.Reasoning}
+		Contribution: o.Contribution, Conditions: o.Conditions, Reasoning: o.Reasoning,
+		MatchReason: cand.Reason, Relevance: cand.RelevanceScore}
 }
 
 // participantViews are the offers of the channel's active participants,

@@ -57,6 +57,17 @@ func (r *roster) DisplayName(agentID string) string {
 	return agentID
 }
 
+// Candidate is the agent's invitation: why it was chosen and how well it
+// fits; false if the channel did not invite it.
+func (r *roster) Candidate(agentID string) (Candidate, bool) {
+	for _, cand := range r.Candidates {
+		if cand.AgentID == agentID {
+			return cand, true
+		}
+	}
+	return Candidate{}, false
+}
+
 // Invited reports whether the agent was invited.
 func (r *roster) Invited(agentID string) bool { return r.invited[agentID] }
 

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"regexp"
 	"strconv"
 	"strings"
@@ -56,7 +57,9 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 		kept = append(kept, a)
 	}
 	// Who left a need is replaced by the first alternate of that need still
-	// in, who takes over the role and duties, as the channel would; the alternate stops standing by.
+	// in (the aggregation ranked them by fit), who takes over the role with
+	// the duties it offered itself, as the channel would; the alternate
+	// stops standing by.
 	alternates := fromDomain(cur.Alternates)
 	for _, w := range left {
 		if w.Need == "" {
@@ -68,7 +71,7 @@ func adjust(in *llm.AdjustInput) llm.AdjustReply {
 				continue
 			}
 			kept = append(kept, llm.ReplyAssignment{AgentID: alt.AgentID, DisplayName: alt.DisplayName, Role: w.Role, Need: w.Need,
-				Responsibility: w.Responsibility, Dependencies: w.Dependencies, ConditionsAccepted: alt.ConditionsAccepted,
+				Responsibility: cmp.Or(alt.Responsibility, w.Responsibility), Dependencies: w.Dependencies, ConditionsAccepted: alt.ConditionsAccepted,
 				Notes: llm.Text(strings.TrimSpace("接替退出的" + string(w.DisplayName) + "。" + string(alt.Notes)))})
 			sum.ChangesMade = append(sum.ChangesMade, llm.ReplyChange{
 				Aspect: "替补", Before: w.DisplayName + "担任" + w.Role, After: alt.DisplayName + "担任" + w.Role,

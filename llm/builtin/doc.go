@@ -48,16 +48,20 @@
 //     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
 //     and English; a demand that names nobody to ask for has none (the
 //     engine rejects it).
-//   - Aggregation (prompt 4) assigns per need, up to its count, who
-//     participates without conditions first, then in a seeded order that
-//     does not depend on when offers arrived; the other willing
+//   - Aggregation (prompt 4) assigns per need, up to its count, the
+//     better fits first (the filter's relevance score, in bands of ten,
+//     which rates where an agent is as well as what it does), within a
+//     band who participates without conditions, then in a seeded order
+//     that does not depend on when offers arrived; the other willing
 //     agents become alternates and a need nobody took is a gap. It writes
 //     only part of the conditions into the notes, so conditional agents
 //     tend to negotiate in round 1. Alternates accept standing by. Feedback (prompt 5) accepts a proposal that
 //     reflects the agent's conditions; a few agents raise scheduling points,
 //     about 6% withdraw in round 1 (weak matches more often), and a small
 //     seeded share is stubborn for several rounds, so some negotiations run
-//     to the fifth round. Adjustment (prompt 6) writes each request into the
+//     to the fifth round. Adjustment (prompt 6) puts the first alternate
+//     still in, with the duties it offered, in the place of who withdrew
+//     from a need, and writes each request into the
 //     requester's notes (declining a seeded few), so the next review
 //     accepts. Most ordinary demands settle in round 1; about a third have a
 //     first round between 0.5 and 0.8 and most of those reach 0.8 in round 2

@@ -132,6 +132,55 @@ func TestAggregateAssignsPerNeed(t *testing.T) {
 	}
 }
 
+// TestAggregatePrefersTheBetterFit: of several agents offering the same
+// need, the one the matchmaker rated a band higher (here: in the demand's
+// city, against one who would travel) takes it, even with conditions;
+// within a band, who offers without conditions goes first. The others
+// stand by in that order, which is whom an adjustment calls in first.
+func TestAggregatePrefersTheBetterFit(t *testing.T) {
+	u := sampleUnderstanding(t)
+	speaker := func(id string, rel int, d neg.OfferDecision) llm.OfferView {
+		return llm.OfferView{AgentID: id, DisplayName: strings.ToUpper(id), Decision: d, Contribution: "作为演讲嘉宾，分享AI实践", Relevance: rel}
+	}
+	tests := []struct {
+		name   string
+		offers []llm.OfferView
+		want   []string // the speaker, then the alternates in order
+	}{
+		{"the local one, though conditional", []llm.OfferView{
+			speaker("far", 62, neg.OfferDecisionParticipate), speaker("local", 88, neg.OfferDecisionConditional)},
+			[]string{"local", "far"}},
+		{"one band: who sets no conditions", []llm.OfferView{
+			speaker("cond", 86, neg.OfferDecisionConditional), speaker("free", 81, neg.OfferDecisionParticipate)},
+			[]string{"free", "cond"}},
+		{"three bands", []llm.OfferView{
+			speaker("low", 45, neg.OfferDecisionParticipate), speaker("mid", 71, neg.OfferDecisionParticipate),
+			speaker("top", 93, neg.OfferDecisionParticipate)},
+			[]string{"top", "mid", "low"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reversed := slices.Clone(tt.offers) // the arrival order does not matter
+			slices.Reverse(reversed)
+			for _, order := range [][]llm.OfferView{tt.offers, reversed} {
+				p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: sampleDemand, Offers: order}))
+				var got []string
+				for _, a := range p.Assignments {
+					if a.Need == "演讲嘉宾" {
+						got = append(got, a.AgentID)
+					}
+				}
+				for _, a := range p.Alternates {
+					got = append(got, a.AgentID)
+				}
+				if !slices.Equal(got, tt.want) {
+					t.Errorf("speaker then alternates %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
 // pickAgent finds an agent id whose seeded temperament is ordinary: not
 // stubborn, not withdrawing, and whose request is not declined in round 2.
 func pickAgent(t *testing.T, feedbackDemand, rawDemand demand) string {
@@ -249,21 +298,21 @@ func TestAdjustDropsWithdrawnAgents(t *testing.T) {
 }
 
 // TestAdjustReplacesFromAlternates: who withdrew from a need is replaced
-// by the need's first alternate still in, who takes over the role and
-// duties, so the adjusted proposal is a valid answer (before, the only
+// by the need's first alternate still in, who takes over the role with
+// the duties it offered (not those of who left), so the adjusted proposal is a valid answer (before, the only
 // assignee's withdrawal left none: a parse error and the fallback).
 func TestAdjustReplacesFromAlternates(t *testing.T) {
 	u := sampleUnderstanding(t)
 	prop := neg.Proposal{
 		Assignments: []neg.Assignment{{AgentID: "b", DisplayName: "B", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "分享AI"}},
 		Alternates: []neg.Assignment{{AgentID: "w", DisplayName: "W", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选"},
-			{AgentID: "c", DisplayName: "C", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "备选", ConditionsAccepted: true}},
+			{AgentID: "c", DisplayName: "C", Role: "演讲嘉宾", Need: "演讲嘉宾", Responsibility: "讲大模型落地", ConditionsAccepted: true}},
 	}
 	in := llm.AdjustInput{Demand: u, RawInput: sampleDemand, Current: prop, Round: 2, MaxRounds: 5,
 		Participants: []llm.OfferView{{AgentID: "c", DisplayName: "C", Decision: neg.OfferDecisionParticipate}},
 		Feedbacks:    []llm.FeedbackView{{AgentID: "b", DisplayName: "B", FeedbackType: neg.FeedbackWithdraw}}}
 	adj := plain[tAdjusted](t, adjust(&in))
-	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "c" || adj.Assignments[0].Responsibility != "分享AI" ||
+	if len(adj.Assignments) != 1 || adj.Assignments[0].AgentID != "c" || adj.Assignments[0].Responsibility != "讲大模型落地" ||
 		adj.Assignments[0].ConditionsAccepted == nil || !*adj.Assignments[0].ConditionsAccepted ||
 		slices.ContainsFunc(adj.Alternates, func(a tAssignment) bool { return a.AgentID == "c" }) {
 		t.Fatalf("adjusted: %+v", adj)

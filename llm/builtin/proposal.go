@@ -150,16 +150,23 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 // offers beyond a count, or serving no need, become alternates; a need
 // short of its count is a gap, named by its role.
 func fitNeeds(plan []planned, needs []neg.Need, offers []llm.OfferView, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
-	// Who takes a place does not depend on when the offers arrived: who
-	// participates without conditions first, then a seeded draw (a model's
-	// taste).
-	conditional := map[string]bool{}
+	// Who takes a place does not depend on when the offers arrived: the
+	// better fit first (the matchmaker's relevance score, in bands of ten:
+	// it rates where an agent is as well as what it does, so someone in
+	// the demand's city comes before someone who would have to travel),
+	// then who participates without conditions, then a seeded draw (a
+	// model's taste).
+	conditional, band := map[string]bool{}, map[string]int{}
 	for _, o := range offers {
 		conditional[o.AgentID] = o.Decision == neg.OfferDecisionConditional
+		band[o.AgentID] = o.Relevance / 10
 	}
 	plan = slices.Clone(plan)
 	slices.SortStableFunc(plan, func(a, b planned) int {
 		ia, ib := string(a.a.AgentID), string(b.a.AgentID)
+		if band[ia] != band[ib] {
+			return cmp.Compare(band[ib], band[ia])
+		}
 		if conditional[ia] != conditional[ib] {
 			if conditional[ia] {
 				return 1
