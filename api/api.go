@@ -26,7 +26,7 @@ import (
 )
 
 // Version is reported in the OpenAPI document.
-const Version = "0.4.0"
+const Version = "0.5.0"
 
 // Server holds what the operations need; Handler hands each resource
 // group's handler type the part it uses.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -33,14 +34,17 @@ func TestQuality(t *testing.T) {
 			WelfareUtilitarian                        float64 `json:"welfare_utilitarian"`
 			WelfareNash                               float64 `json:"welfare_nash"`
 			TimeToAgreementMS                         int64   `json:"time_to_agreement_ms"`
+			IrrelevantAssignees                       *int    `json:"irrelevant_assignees"`
 			LLM                                       struct {
 				Calls       int `json:"calls"`
 				InputTokens int `json:"input_tokens"`
 			} `json:"llm"`
 		} `json:"root"`
 		Tree struct {
-			Assignees int
-			LLM       struct{ Calls int } `json:"llm"`
+			Assignees           int
+			Relevance           float64
+			IrrelevantAssignees *int                `json:"irrelevant_assignees"`
+			LLM                 struct{ Calls int } `json:"llm"`
 		} `json:"tree"`
 	}
 	if st := a.getJSON(t, "/api/v1/demands/"+wedding+"/quality", &q); st != 200 {
@@ -52,6 +56,12 @@ func TestQuality(t *testing.T) {
 		r.WelfareUtilitarian <= 0 || r.WelfareNash <= 0 || r.WelfareNash > r.WelfareUtilitarian || r.TimeToAgreementMS <= 0 ||
 		r.LLM.Calls < 4 || r.LLM.InputTokens == 0 || q.Tree.Assignees < r.Assignees || q.Tree.LLM.Calls < r.LLM.Calls {
 		t.Fatalf("wedding quality: %+v", q)
+	}
+	// Irrelevant assignees: none at the root (every assignee's profile
+	// serves its need); in the tree, those the relevance leaves out.
+	if tr := q.Tree; r.IrrelevantAssignees == nil || *r.IrrelevantAssignees != 0 || tr.IrrelevantAssignees == nil ||
+		*tr.IrrelevantAssignees != tr.Assignees-int(math.Round(tr.Relevance*float64(tr.Assignees))) {
+		t.Fatalf("irrelevant assignees: root %v, tree %+v", r.IrrelevantAssignees, tr)
 	}
 	weddingAssignees := r.Assignees
 

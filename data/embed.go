@@ -13,8 +13,9 @@ import _ "embed"
 var MockProfiles []byte
 
 // EvalScenarios is data/eval_scenarios.json: the demands `towow eval`
-// runs, in Chinese and English over more than ten domains, each
-// with whether an agreement or a rejection is expected.
+// runs, in Chinese and English over more than 25 domains, each with
+// whether an agreement or a rejection is expected and, for an agreement,
+// the needs and the city a careful reader finds in it (eval.Scenario).
 //
 //go:embed eval_scenarios.json
 var EvalScenarios []byte

@@ -27,6 +27,12 @@ type Scenario struct {
 	Text   string `json:"text"`
 	// Expect is agree (a plan) or reject (unclear or impossible).
 	Expect string `json:"expect"`
+	// Needs are the needs a careful reader finds in Text (tags from the
+	// network's vocabulary, none for a need no agent can serve) and City
+	// the place it names ("" none, 远程 remote work): ground truth written
+	// without looking at the brain. A reject has neither.
+	Needs []negotiation.Need `json:"needs,omitempty"`
+	City  string             `json:"city,omitempty"`
 }
 
 // ParseScenarios reads a suite (data.EvalScenarios).
@@ -50,7 +56,9 @@ type Row struct {
 	// baseline's plan would deliver once people answer (agents the
 	// negotiation did not ask are counted as coming).
 	BaselineKept float64
-	Err          error
+	// Fit is the plan against the scenario's own needs and city.
+	Fit Fit
+	Err error
 }
 
 // Totals sum up the rows.
@@ -63,6 +71,10 @@ type Totals struct {
 	Coverage, Stability, BaselineCoverage, BaselineStability, BaselineKept float64
 	Padding, BaselinePadding, Assignees, Irrelevant                        int
 	IrrelevantShare                                                        float64
+	// Truth sums the plans' Fit against the scenarios' own needs (the
+	// ground truth); TruthCoverage is its Filled over Places.
+	Truth         Fit
+	TruthCoverage float64
 }
 
 // Run submits every scenario (c at a time) to a, waits for each to end
@@ -128,6 +140,17 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 	}
 	q := quality.Score(sub.DemandID, events, tags)
 	r.Status, r.Tree = q.Status, q.Tree
+	if q.Plan != nil {
+		r.Fit = fit(s, q.Plan.Assignments, willingIn(events), func(id string) ([]string, string) {
+			p, _, _, err := a.Directory.Get(ctx, id)
+			if err != nil {
+				return nil, ""
+			}
+			return p.Tags, p.Location
+		})
+	} else {
+		r.Fit = fit(s, nil, nil, nil)
+	}
 	r.Baseline, r.BaselineKept, r.Err = baseline(ctx, a, events, s.Text, tags)
 	return r
 }
@@ -248,7 +271,15 @@ func Sum(rows []Row) Totals {
 		t.Padding += r.Tree.Padding
 		t.BaselinePadding += r.Baseline.Padding
 		t.Assignees += r.Tree.Assignees
-		t.Irrelevant += r.Tree.Assignees - int(r.Tree.Relevance*float64(r.Tree.Assignees)+0.5)
+		t.Irrelevant += r.Tree.IrrelevantAssignees
+		t.Truth.Places += r.Fit.Places
+		t.Truth.Filled += r.Fit.Filled
+		t.Truth.Lacking += r.Fit.Lacking
+		t.Truth.CityMisses += r.Fit.CityMisses
+		t.Truth.Unasked += r.Fit.Unasked
+	}
+	if t.Truth.Places > 0 {
+		t.TruthCoverage = float64(t.Truth.Filled) / float64(t.Truth.Places)
 	}
 	if plans > 0 {
 		n := float64(plans)
@@ -261,32 +292,72 @@ func Sum(rows []Row) Totals {
 	return t
 }
 
-// Write prints a row per scenario and the totals.
+// Write prints a row per scenario and the totals: of the whole run, then
+// of each half of the suite it holds (dev, holdout).
 func Write(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\tdomain\texpect\toutcome\tneeds\tplaces\tassignees\tcoverage\tpadding\trelevance\tstability\trounds\tLLM calls\t| baseline coverage\twithout refusers\tbaseline stability\t")
+	fmt.Fprintln(tw, "scenario\tset\tdomain\texpect\toutcome\tneeds\tplaces\tassignees\tcoverage\tpadding\tirrelevant\tstability\trounds\tLLM calls\t| own needs\tcity misses\tunasked\t| baseline coverage\twithout refusers\tbaseline stability\t")
 	for _, r := range rows {
+		set := SetOf(r.ID)
 		if r.Err != nil {
-			fmt.Fprintf(tw, "%s\t%s\t%s\terror: %v\t\t\t\t\t\t\t\t\t\t|\t\t\t\n", r.ID, r.Domain, r.Expect, r.Err)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\terror: %v\t\t\t\t\t\t\t\t\t\t|\t\t\t|\t\t\t\n", r.ID, set, r.Domain, r.Expect, r.Err)
 			continue
 		}
 		s, b := r.Tree, r.Baseline
 		if r.Status == "rejected" {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t%d\t| -\t-\t-\t\n", r.ID, r.Domain, r.Expect, r.Status, s.LLM.Calls)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t%d\t| %s\t-\t-\t| -\t-\t-\t\n", r.ID, set, r.Domain, r.Expect, r.Status,
+				s.LLM.Calls, ownNeeds(r.Fit))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f%%\t%d\t%.0f%%\t%.0f%%\t%d\t%d\t| %.0f%%\t%.0f%%\t%.0f%%\t\n", r.ID, r.Domain, r.Expect,
-			r.Status, s.Needs, s.Places, s.Assignees, s.NeedCoverage*100, s.Padding, s.Relevance*100, s.Stability*100, s.Rounds,
-			s.LLM.Calls, b.NeedCoverage*100, r.BaselineKept*100, b.Stability*100)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.0f%%\t%d\t%d\t%.0f%%\t%d\t%d\t| %s\t%d\t%d\t| %.0f%%\t%.0f%%\t%.0f%%\t\n", r.ID, set, r.Domain,
+			r.Expect, r.Status, s.Needs, s.Places, s.Assignees, s.NeedCoverage*100, s.Padding, s.IrrelevantAssignees, s.Stability*100,
+			s.Rounds, s.LLM.Calls, ownNeeds(r.Fit), r.Fit.CityMisses, r.Fit.Unasked, b.NeedCoverage*100, r.BaselineKept*100, b.Stability*100)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeTotals(w, "", rows); err != nil {
+		return err
+	}
+	for _, set := range []string{SetDev, SetHoldout} {
+		half := slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return SetOf(r.ID) != set })
+		if len(half) == 0 || len(half) == len(rows) {
+			continue
+		}
+		if err := writeTotals(w, set, half); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ownNeeds is a row's places filled of those its own needs ask for
+// ("2/3"; "-" when it names none), with the needs nobody can serve.
+func ownNeeds(f Fit) string {
+	if f.Places == 0 && f.Lacking == 0 {
+		return "-"
+	}
+	out := fmt.Sprintf("%d/%d", f.Filled, f.Places)
+	if f.Lacking > 0 {
+		out += fmt.Sprintf(" +%d lacking", f.Lacking)
+	}
+	return out
+}
+
+// writeTotals prints the totals of rows under a heading (none for the
+// whole run).
+func writeTotals(w io.Writer, heading string, rows []Row) error {
 	t := Sum(rows)
-	_, err := fmt.Fprintf(w, "\n%d scenarios, %d ended as expected; %d agreed; unclear or impossible rejected: %d of %d\n"+
+	if heading != "" {
+		heading = "\n" + heading + ":"
+	}
+	_, err := fmt.Fprintf(w, "%s\n%d scenarios, %d ended as expected; %d agreed; unclear or impossible rejected: %d of %d\n"+
 		"negotiated: coverage %.1f%%, padding %d, irrelevant assignees %d of %d (%.1f%%), stability %.1f%%\n"+
+		"own needs:  coverage %.1f%% (%d of %d places; %d needs nobody in the network serves), city misses %d, assignees asked for by no need %d of %d\n"+
 		"baseline:   coverage %.1f%% (%.1f%% without the assignees who declined or withdrew when asked), padding %d, stability %.1f%% (no offers, nobody confirmed)\n",
-		t.Scenarios, t.Expected, t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
-		t.IrrelevantShare*100, t.Stability*100, t.BaselineCoverage*100, t.BaselineKept*100, t.BaselinePadding, t.BaselineStability*100)
+		heading, t.Scenarios, t.Expected, t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
+		t.IrrelevantShare*100, t.Stability*100, t.TruthCoverage*100, t.Truth.Filled, t.Truth.Places, t.Truth.Lacking, t.Truth.CityMisses,
+		t.Truth.Unasked, t.Assignees,
+		t.BaselineCoverage*100, t.BaselineKept*100, t.BaselinePadding, t.BaselineStability*100)
 	return err
 }

@@ -92,7 +92,8 @@ func summarizeQuality(ctx context.Context, q *sqlcdb.Queries, f QualityFilter) (
 	}
 	for _, m := range means {
 		s := quality.Scores{Needs: int(m.Needs), Places: int(m.Places), Assignees: int(m.Assignees), Padding: int(m.Padding),
-			NeedCoverage: m.NeedCoverage, Relevance: m.Relevance, Rounds: int(m.Rounds), FinalAcceptRate: m.FinalAcceptRate,
+			IrrelevantAssignees: int(m.IrrelevantAssignees), NeedCoverage: m.NeedCoverage, Relevance: m.Relevance,
+			Rounds: int(m.Rounds), FinalAcceptRate: m.FinalAcceptRate,
 			Stability: m.Stability, WelfareUtilitarian: m.WelfareUtilitarian, WelfareNash: m.WelfareNash,
 			LLM: quality.LLMCost{Calls: int(m.LlmCalls), InputTokens: int(m.LlmInputTokens), OutputTokens: int(m.LlmOutputTokens),
 				Fallbacks: int(m.LlmFallbacks)},

@@ -2,6 +2,7 @@ package projections_test
 
 import (
 	"context"
+	"log/slog"
 	"maps"
 	"math"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/internal/dbtest"
+	"github.com/towow/towow/internal/schema"
 	"github.com/towow/towow/projections"
 	"github.com/towow/towow/quality"
 )
@@ -264,12 +266,70 @@ func TestQualityModel(t *testing.T) {
 	}
 }
 
+// TestQualityRowsScoredBefore: rows the model wrote before quality scores
+// counted irrelevant assignees get the count from what they hold when the
+// schema is upgraded (migration 00020), the same as scoring them again.
+func TestQualityRowsScoredBefore(t *testing.T) {
+	pool := dbtest.New(t)
+	s := eventstore.New(pool, eventstore.Options{})
+	ctx := context.Background()
+	appendScripted(t, s, qualityTrees("1", "u1"))
+	appendScripted(t, s, qualityTrees("2", "u2"))
+	r := projections.NewRunner(pool, s, nil, nil)
+	for _, m := range []projections.ReadModel{projections.Demands{}, projections.Quality{}} {
+		if _, err := r.CatchUp(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reports := func() map[string]quality.Report {
+		all, err := projections.SummarizeQuality(ctx, pool, projections.QualityFilter{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]quality.Report{}
+		for _, rep := range all.Reports {
+			out[rep.DemandID] = rep
+		}
+		return out
+	}
+	scored := reports()
+	irrelevant := 0
+	for _, rep := range scored {
+		irrelevant += rep.Root.IrrelevantAssignees + rep.Tree.IrrelevantAssignees
+	}
+	if irrelevant == 0 {
+		t.Fatalf("no irrelevant assignee in the trees, nothing to derive: %+v", scored)
+	}
+	m, err := schema.New(pool, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Down(ctx); err != nil { // the rows as the model wrote them before
+		t.Fatal(err)
+	}
+	var keyed int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM negotiation_quality WHERE root ? 'irrelevant_assignees' OR tree ? 'irrelevant_assignees'`).Scan(&keyed); err != nil || keyed != 0 {
+		t.Fatalf("rolled back: %d rows still count irrelevant assignees (%v)", keyed, err)
+	}
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := reports()
+	for id, want := range scored {
+		if g := got[id]; g.Root != want.Root || g.Tree != want.Tree {
+			t.Errorf("%s upgraded: root %+v tree %+v\nscored: root %+v tree %+v", id, g.Root, g.Tree, want.Root, want.Tree)
+		}
+	}
+}
+
 // sameMean compares a summary's means with quality.Mean's: the sums
 // exactly, the averages to their rounding unit (SQL averages exactly; Go
 // adds up x/n, which may round a tie the other way).
 func sameMean(a, b quality.Scores) bool {
 	near := func(x, y, unit float64) bool { return math.Abs(x-y) <= unit+1e-9 }
 	return a.Needs == b.Needs && a.Places == b.Places && a.Assignees == b.Assignees && a.Padding == b.Padding && a.LLM == b.LLM &&
+		a.IrrelevantAssignees == b.IrrelevantAssignees &&
 		near(a.NeedCoverage, b.NeedCoverage, 0.001) && near(a.Relevance, b.Relevance, 0.001) &&
 		near(a.FinalAcceptRate, b.FinalAcceptRate, 0.001) && near(a.Stability, b.Stability, 0.001) &&
 		near(a.WelfareUtilitarian, b.WelfareUtilitarian, 0.001) && near(a.WelfareNash, b.WelfareNash, 0.001) &&

@@ -65,6 +65,10 @@ type Scores struct {
 	// Relevance is the share of assignees whose profile carries a tag of
 	// the need they serve.
 	Relevance float64 `json:"relevance" doc:"the share of assignees whose profile carries a tag of the need they serve"`
+	// IrrelevantAssignees counts the others: assignees whose profile
+	// carries none of the capabilities of the need they serve (one who
+	// serves no need among them). A good plan has none.
+	IrrelevantAssignees int `json:"irrelevant_assignees" doc:"assignees whose profile carries none of the capabilities of the need they serve (one serving no need counts too); a good plan has none"`
 	// Rounds is how many rounds the agreement took (the most of any
 	// channel for the tree).
 	Rounds int `json:"rounds" doc:"the rounds the agreement took"`
@@ -211,7 +215,7 @@ func Score(rootDemandID string, events []Event, tags func(agentID string) []stri
 }
 
 // Mean sums up many negotiations' scores: the counts (needs, places,
-// assignees, padding, LLM cost) are summed, the rest averaged (rounds and
+// assignees, padding, irrelevant assignees, LLM cost) are summed, the rest averaged (rounds and
 // time to agreement rounded).
 func Mean(all []Scores) Scores {
 	var m Scores
@@ -225,6 +229,7 @@ func Mean(all []Scores) Scores {
 		m.Places += s.Places
 		m.Assignees += s.Assignees
 		m.Padding += s.Padding
+		m.IrrelevantAssignees += s.IrrelevantAssignees
 		m.LLM.Calls += s.LLM.Calls
 		m.LLM.InputTokens += s.LLM.InputTokens
 		m.LLM.OutputTokens += s.LLM.OutputTokens
@@ -373,6 +378,7 @@ func (t *tree) scores(needs []negotiation.Need, plan []negotiation.Assignment, c
 	}
 	s.NeedCoverage = ratio(s.NeedCoverage, float64(s.Places))
 	s.Relevance = ratio(float64(relevant), float64(len(plan)))
+	s.IrrelevantAssignees = len(plan) - relevant
 	s.Stability = ratio(float64(stable), float64(len(plan)))
 	var rates []float64
 	answers, none := 0, 0

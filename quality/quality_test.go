@@ -43,7 +43,7 @@ func TestScore(t *testing.T) {
 	}
 	r := Score("d1", events(10), tags)
 	s := r.Root
-	want := Scores{Needs: 2, Places: 3, Assignees: 3, NeedCoverage: 0.667, Padding: 1, Relevance: 0.333, Rounds: 2,
+	want := Scores{Needs: 2, Places: 3, Assignees: 3, NeedCoverage: 0.667, Padding: 1, Relevance: 0.333, IrrelevantAssignees: 2, Rounds: 2,
 		FinalAcceptRate: 0.667, Stability: 0.333, WelfareUtilitarian: 0.467, WelfareNash: 0.33,
 		LLM: LLMCost{Calls: 2, InputTokens: 200, OutputTokens: 40}, TimeToAgreementMS: 3000}
 	if !r.Final || r.Status != "finalized" || s != want {

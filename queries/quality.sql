@@ -159,6 +159,7 @@ SELECT s.kind::text                                                             
        sum((s.j ->> 'places')::bigint)::bigint                                         AS places,
        sum((s.j ->> 'assignees')::bigint)::bigint                                      AS assignees,
        sum((s.j ->> 'padding')::bigint)::bigint                                        AS padding,
+       sum((s.j ->> 'irrelevant_assignees')::bigint)::bigint                           AS irrelevant_assignees,
        sum((s.j -> 'llm' ->> 'calls')::bigint)::bigint                                 AS llm_calls,
        sum((s.j -> 'llm' ->> 'input_tokens')::bigint)::bigint                          AS llm_input_tokens,
        sum((s.j -> 'llm' ->> 'output_tokens')::bigint)::bigint                         AS llm_output_tokens,

@@ -131,6 +131,16 @@ func TestEvalSlice(t *testing.T) {
 	if coverage < 95 || m[2] != "0" || irrelevant > 10 {
 		t.Fatalf("coverage %s%%, padding %s, irrelevant %s%%:\n%s", m[1], m[2], m[3], s)
 	}
+	// Against the needs the scenarios name themselves (not the brain's
+	// reading of them): every place of these five filled, no city missed.
+	own := regexp.MustCompile(`own needs:  coverage ([0-9.]+)% \(([0-9]+) of ([0-9]+) places; [0-9]+ needs nobody in the network serves\), city misses ([0-9]+)`).FindStringSubmatch(s)
+	if own == nil || own[2] != own[3] || own[3] == "0" || own[4] != "0" {
+		t.Fatalf("own needs: %v\n%s", own, s)
+	}
+	// The suite's halves are totalled apart.
+	if !strings.Contains(s, "\ndev:\n") || !strings.Contains(s, "\nholdout:\n") {
+		t.Fatalf("no totals per half:\n%s", s)
+	}
 	// The negotiated plans cover at least what the baseline's would once
 	// its assignees answer.
 	b := regexp.MustCompile(`baseline: +coverage [0-9.]+% \(([0-9.]+)% without`).FindStringSubmatch(s)
@@ -139,6 +149,11 @@ func TestEvalSlice(t *testing.T) {
 	}
 	if kept, _ := strconv.ParseFloat(b[1], 64); coverage < kept {
 		t.Fatalf("negotiated coverage %.1f%% below the baseline's %.1f%% without refusers:\n%s", coverage, kept, s)
+	}
+	cmd = exec.Command(towowBin, "eval", "-set", "nope")
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "-set must be dev, holdout or all") {
+		t.Fatalf("eval -set nope:\n%s", out)
 	}
 	cmd = exec.Command(towowBin, "eval", "-only", "nope")
 	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)

@@ -22,6 +22,7 @@ func cmdEval(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	only := fs.String("only", "", "comma-separated scenario ids (default: all)")
+	set := fs.String("set", "all", "the half of the suite to run: dev (tuned on), holdout (never tuned on) or all")
 	c := fs.Int("c", 4, "negotiations in flight at once")
 	timeout := fs.Duration("timeout", 2*time.Minute, "longest one negotiation may take")
 	if err := fs.Parse(args); err != nil {
@@ -29,6 +30,9 @@ func cmdEval(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 	}
 	if *c < 1 || *c > 64 || *timeout <= 0 {
 		return fmt.Errorf("%w: -c must be 1..64 and -timeout positive", errUsage)
+	}
+	if *set != "all" && *set != eval.SetDev && *set != eval.SetHoldout {
+		return fmt.Errorf("%w: -set must be dev, holdout or all, not %q", errUsage, *set)
 	}
 	scenarios, err := eval.ParseScenarios(data.EvalScenarios)
 	if err != nil {
@@ -40,6 +44,9 @@ func cmdEval(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		if len(scenarios) != len(ids) {
 			return fmt.Errorf("%w: -only %q names scenarios the suite does not have", errUsage, *only)
 		}
+	}
+	if *set != "all" {
+		scenarios = slices.DeleteFunc(scenarios, func(s eval.Scenario) bool { return eval.SetOf(s.ID) != *set })
 	}
 	setup := func(ac *app.Config) {}
 	return withBenchAppConfig(ctx, cfg, stderr, "eval runs the builtin brain (a real model is not deterministic)", setup,

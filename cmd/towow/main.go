@@ -78,9 +78,10 @@ Usage:
   towow bench scale [flags]         grow a log to -sizes events (100000,1000000; up to 10000000) by copying
                                     real negotiation trees; at each size time the per-tree queries, the
                                     read models' catch-up and rebuild, and the disk a tree takes
-  towow eval [-only id,id] [-c 4]   run the committed scenario suite (36 demands, zh/en, 19 domains, 6
-                                    unclear or impossible) on a scratch database and print each
-                                    negotiation's quality next to a no-negotiation baseline
+  towow eval [-set dev|holdout]     run the committed scenario suite (116 demands, zh/en, 40 domains, 19
+       [-only id,id] [-c 4]         unclear or impossible; a dev half to tune on and a holdout half) on a
+                                    scratch database and print each negotiation's quality, its plan
+                                    against the needs the scenario names, and a no-negotiation baseline
   towow fuzz [-n 100000] [-seed 1]  send the API n valid, boundary and hostile requests drawn from its
                                     OpenAPI document (scratch database, engine idle) and check every
                                     answer against the document; exits 1 at the first violation

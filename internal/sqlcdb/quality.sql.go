@@ -338,6 +338,7 @@ SELECT s.kind::text                                                             
        sum((s.j ->> 'places')::bigint)::bigint                                         AS places,
        sum((s.j ->> 'assignees')::bigint)::bigint                                      AS assignees,
        sum((s.j ->> 'padding')::bigint)::bigint                                        AS padding,
+       sum((s.j ->> 'irrelevant_assignees')::bigint)::bigint                           AS irrelevant_assignees,
        sum((s.j -> 'llm' ->> 'calls')::bigint)::bigint                                 AS llm_calls,
        sum((s.j -> 'llm' ->> 'input_tokens')::bigint)::bigint                          AS llm_input_tokens,
        sum((s.j -> 'llm' ->> 'output_tokens')::bigint)::bigint                         AS llm_output_tokens,
@@ -367,24 +368,25 @@ type QualityMeansParams struct {
 }
 
 type QualityMeansRow struct {
-	Kind               string  `json:"kind"`
-	N                  int64   `json:"n"`
-	Needs              int64   `json:"needs"`
-	Places             int64   `json:"places"`
-	Assignees          int64   `json:"assignees"`
-	Padding            int64   `json:"padding"`
-	LlmCalls           int64   `json:"llm_calls"`
-	LlmInputTokens     int64   `json:"llm_input_tokens"`
-	LlmOutputTokens    int64   `json:"llm_output_tokens"`
-	LlmFallbacks       int64   `json:"llm_fallbacks"`
-	NeedCoverage       float64 `json:"need_coverage"`
-	Relevance          float64 `json:"relevance"`
-	FinalAcceptRate    float64 `json:"final_accept_rate"`
-	Stability          float64 `json:"stability"`
-	WelfareUtilitarian float64 `json:"welfare_utilitarian"`
-	WelfareNash        float64 `json:"welfare_nash"`
-	Rounds             int64   `json:"rounds"`
-	TimeToAgreementMs  int64   `json:"time_to_agreement_ms"`
+	Kind                string  `json:"kind"`
+	N                   int64   `json:"n"`
+	Needs               int64   `json:"needs"`
+	Places              int64   `json:"places"`
+	Assignees           int64   `json:"assignees"`
+	Padding             int64   `json:"padding"`
+	IrrelevantAssignees int64   `json:"irrelevant_assignees"`
+	LlmCalls            int64   `json:"llm_calls"`
+	LlmInputTokens      int64   `json:"llm_input_tokens"`
+	LlmOutputTokens     int64   `json:"llm_output_tokens"`
+	LlmFallbacks        int64   `json:"llm_fallbacks"`
+	NeedCoverage        float64 `json:"need_coverage"`
+	Relevance           float64 `json:"relevance"`
+	FinalAcceptRate     float64 `json:"final_accept_rate"`
+	Stability           float64 `json:"stability"`
+	WelfareUtilitarian  float64 `json:"welfare_utilitarian"`
+	WelfareNash         float64 `json:"welfare_nash"`
+	Rounds              int64   `json:"rounds"`
+	TimeToAgreementMs   int64   `json:"time_to_agreement_ms"`
 }
 
 // quality.Mean over the agreed negotiations in the filter, once for the
@@ -408,6 +410,7 @@ func (q *Queries) QualityMeans(ctx context.Context, arg QualityMeansParams) ([]Q
 			&i.Places,
 			&i.Assignees,
 			&i.Padding,
+			&i.IrrelevantAssignees,
 			&i.LlmCalls,
 			&i.LlmInputTokens,
 			&i.LlmOutputTokens,

@@ -8,7 +8,7 @@ import { fill, h, pct } from "./dom.js";
 const QUALITY_ROWS = [
   ["需求覆盖", (s) => pct(s.need_coverage) + "（" + s.places + " 个名额）"],
   ["多余分配", (s) => String(s.padding)],
-  ["相关性", (s) => pct(s.relevance)],
+  ["相关性", (s) => pct(s.relevance) + (s.irrelevant_assignees ? "（" + s.irrelevant_assignees + " 人不具备所需能力）" : "")],
   ["轮次", (s) => String(s.rounds)],
   ["最终接受率", (s) => pct(s.final_accept_rate)],
   ["稳定性", (s) => pct(s.stability)],
@@ -44,6 +44,7 @@ export function qualityCells(demands) {
       const c = cells[r.demand_id];
       if (c && r.status !== "rejected" && r.tree.assignees) {
         fill(c, "覆盖 " + pct(r.tree.need_coverage) + " · 多余 " + r.tree.padding + " · 相关 " + pct(r.tree.relevance) +
+          (r.tree.irrelevant_assignees ? " · 不对口 " + r.tree.irrelevant_assignees + " 人" : "") +
           (r.tree.no_answers ? " · 未答 " + pct(r.tree.no_answers) : ""));
       }
     });

@@ -1,0 +1,79 @@
+package eval
+
+import (
+	"testing"
+
+	"github.com/towow/towow/domain/negotiation"
+)
+
+func TestFit(t *testing.T) {
+	profiles := map[string]struct {
+		tags []string
+		loc  string
+	}{
+		"venue-hz": {[]string{"场地提供"}, "杭州"}, "venue-bj": {[]string{"场地提供"}, "北京"},
+		"sound-hz": {[]string{"音响设备"}, "杭州"}, "sound-sh": {[]string{"音响设备"}, "上海"},
+		"writer": {[]string{"文案写作"}, "远程"},
+	}
+	profile := func(id string) ([]string, string) { return profiles[id].tags, profiles[id].loc }
+	venue := negotiation.Need{Role: "场地", CapabilityTags: []string{"场地提供"}, Count: 1}
+	sound := negotiation.Need{Role: "音响师", CapabilityTags: []string{"音响设备"}, Count: 2}
+	magician := negotiation.Need{Role: "魔术师", Count: 1}
+	plan := func(ids ...string) []negotiation.Assignment {
+		var out []negotiation.Assignment
+		for _, id := range ids {
+			out = append(out, negotiation.Assignment{AgentID: id})
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		s       Scenario
+		plan    []negotiation.Assignment
+		willing []string
+		want    Fit
+	}{
+		{"filled in the city", Scenario{Needs: []negotiation.Need{venue, sound}, City: "杭州"},
+			plan("venue-hz", "sound-hz", "sound-sh"), []string{"venue-hz", "venue-bj", "sound-hz", "sound-sh"},
+			Fit{Places: 3, Filled: 3}},
+		{"a venue from Beijing while Hangzhou's offered", Scenario{Needs: []negotiation.Need{venue}, City: "杭州"},
+			plan("venue-bj"), []string{"venue-hz", "venue-bj"}, Fit{Places: 1, Filled: 1, CityMisses: 1}},
+		{"from elsewhere when nobody in the city offered", Scenario{Needs: []negotiation.Need{venue}, City: "杭州"},
+			plan("venue-bj"), []string{"venue-bj"}, Fit{Places: 1, Filled: 1}},
+		{"no city asked", Scenario{Needs: []negotiation.Need{venue}},
+			plan("venue-bj"), []string{"venue-hz", "venue-bj"}, Fit{Places: 1, Filled: 1}},
+		{"an assignee who serves no need fills nothing", Scenario{Needs: []negotiation.Need{venue, sound}},
+			plan("writer", "sound-sh"), nil, Fit{Places: 3, Filled: 1, Unasked: 1}},
+		{"one assignee fills one place", Scenario{Needs: []negotiation.Need{{Role: "场地", CapabilityTags: []string{"场地提供"}, Count: 2}}},
+			plan("venue-hz"), nil, Fit{Places: 2, Filled: 1}},
+		{"a need the network lacks is apart", Scenario{Needs: []negotiation.Need{venue, magician}},
+			plan("venue-hz"), nil, Fit{Places: 1, Filled: 1, Lacking: 1}},
+		{"no plan", Scenario{Needs: []negotiation.Need{venue}}, nil, nil, Fit{Places: 1}},
+		{"beyond a need's count: not unasked", Scenario{Needs: []negotiation.Need{venue}},
+			plan("venue-hz", "venue-bj"), nil, Fit{Places: 1, Filled: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fit(tt.s, tt.plan, tt.willing, profile); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSetOf: the split is fixed by the id alone and cuts a suite about
+// in half.
+func TestSetOf(t *testing.T) {
+	if SetOf("meetup-zh") != SetOf("meetup-zh") {
+		t.Fatal("the split is not a function of the id")
+	}
+	dev := 0
+	for i := range 200 {
+		if SetOf("scenario-"+string(rune('a'+i%26))+string(rune('a'+i/26))) == SetDev {
+			dev++
+		}
+	}
+	if dev < 70 || dev > 130 {
+		t.Errorf("%d of 200 ids in dev", dev)
+	}
+}
