@@ -33,6 +33,10 @@ type Scenario struct {
 	// without looking at the brain. A reject has neither.
 	Needs []negotiation.Need `json:"needs,omitempty"`
 	City  string             `json:"city,omitempty"`
+	// Tuned marks a scenario the brain's keyword tables were fitted to
+	// before the suite was split: it is in dev, whatever the seed says, so
+	// that the holdout holds only demands nobody tuned on.
+	Tuned bool `json:"tuned,omitempty"`
 }
 
 // ParseScenarios reads a suite (data.EvalScenarios).
@@ -298,7 +302,7 @@ func Write(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "scenario\tset\tdomain\texpect\toutcome\tneeds\tplaces\tassignees\tcoverage\tpadding\tirrelevant\tstability\trounds\tLLM calls\t| own needs\tcity misses\tunasked\t| baseline coverage\twithout refusers\tbaseline stability\t")
 	for _, r := range rows {
-		set := SetOf(r.ID)
+		set := SetOf(r.Scenario)
 		if r.Err != nil {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\terror: %v\t\t\t\t\t\t\t\t\t\t|\t\t\t|\t\t\t\n", r.ID, set, r.Domain, r.Expect, r.Err)
 			continue
@@ -320,7 +324,7 @@ func Write(w io.Writer, rows []Row) error {
 		return err
 	}
 	for _, set := range []string{SetDev, SetHoldout} {
-		half := slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return SetOf(r.ID) != set })
+		half := slices.DeleteFunc(slices.Clone(rows), func(r Row) bool { return SetOf(r.Scenario) != set })
 		if len(half) == 0 || len(half) == len(rows) {
 			continue
 		}

@@ -14,7 +14,8 @@ import (
 // (expected to be rejected, naming no needs), every other one naming the
 // needs a reader finds in it with tags of the network's vocabulary (or
 // none, for a need nobody in the network serves), some with a city and
-// counts; both halves of the split hold at least 40% of it.
+// counts; the holdout holds at least 30 untuned scenarios, 5 of them to
+// reject, and dev at least 40.
 func TestSuite(t *testing.T) {
 	s, err := ParseScenarios(data.EvalScenarios)
 	if err != nil {
@@ -31,15 +32,17 @@ func TestSuite(t *testing.T) {
 		}
 	}
 	domains, ids := map[string]bool{}, map[string]bool{}
-	var rejects, lacking, cities, counted, dev int
+	var rejects, lacking, cities, counted, dev, heldRejects int
 	for _, sc := range s {
 		domains[sc.Domain] = true
 		if ids[sc.ID] {
 			t.Errorf("id %s repeats", sc.ID)
 		}
 		ids[sc.ID] = true
-		if SetOf(sc.ID) == SetDev {
+		if SetOf(sc) == SetDev {
 			dev++
+		} else if sc.Expect == "reject" {
+			heldRejects++
 		}
 		switch sc.Expect {
 		case "reject":
@@ -73,8 +76,8 @@ func TestSuite(t *testing.T) {
 		t.Fatalf("%d scenarios, %d domains, %d unclear or impossible, %d needs nobody serves, %d with a city, %d needs counted",
 			len(s), len(domains), rejects, lacking, cities, counted)
 	}
-	if dev*10 < len(s)*4 || (len(s)-dev)*10 < len(s)*4 {
-		t.Fatalf("the split: %d of %d in dev", dev, len(s))
+	if held := len(s) - dev; held < 30 || dev < 40 || heldRejects < 5 {
+		t.Fatalf("the split: %d of %d in dev, %d held out (%d of them to reject)", dev, len(s), held, heldRejects)
 	}
 }
 

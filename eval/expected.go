@@ -21,12 +21,16 @@ const (
 // ones).
 const splitSeed = "towow-eval-split-1"
 
-// SetOf is the half a scenario belongs to, from its id alone: FNV-1a of
-// the seed and the id, even for dev, odd for holdout. A scenario added
+// SetOf is the half a scenario belongs to: dev for one the brain was
+// tuned on before the split (Scenario.Tuned), else by its id alone, FNV-1a
+// of the seed and the id, even for dev, odd for holdout. A scenario added
 // later does not move the others.
-func SetOf(id string) string {
+func SetOf(s Scenario) string {
+	if s.Tuned {
+		return SetDev
+	}
 	h := fnv.New32a()
-	h.Write([]byte(splitSeed + "/" + id))
+	h.Write([]byte(splitSeed + "/" + s.ID))
 	if h.Sum32()%2 == 0 {
 		return SetDev
 	}
@@ -108,11 +112,18 @@ func fit(s Scenario, plan []negotiation.Assignment, willing []string, profile fu
 }
 
 // willingIn lists the agents who offered to take part (participate or
-// conditional) in any channel of the tree, each once.
+// conditional) in a channel of the tree and did not withdraw from it, each
+// once: who was there to be chosen.
 func willingIn(events []quality.Event) []string {
 	var out []string
+	withdrew := map[string]bool{}
 	for _, e := range events {
-		if o, ok := e.Payload.(*negotiation.OfferSubmitted); ok && o.Decision.Participates() && !slices.Contains(out, o.AgentID) {
+		if w, ok := e.Payload.(*negotiation.AgentWithdrawn); ok {
+			withdrew[w.AgentID] = true
+		}
+	}
+	for _, e := range events {
+		if o, ok := e.Payload.(*negotiation.OfferSubmitted); ok && o.Decision.Participates() && !withdrew[o.AgentID] && !slices.Contains(out, o.AgentID) {
 			out = append(out, o.AgentID)
 		}
 	}

@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/quality"
 )
 
 func TestFit(t *testing.T) {
@@ -61,19 +63,41 @@ func TestFit(t *testing.T) {
 	}
 }
 
-// TestSetOf: the split is fixed by the id alone and cuts a suite about
-// in half.
+// TestSetOf: the split is fixed by the id alone and cuts the untuned
+// scenarios about in half; a tuned one is always in dev.
 func TestSetOf(t *testing.T) {
-	if SetOf("meetup-zh") != SetOf("meetup-zh") {
+	s := Scenario{ID: "meetup-zh"}
+	if SetOf(s) != SetOf(s) {
 		t.Fatal("the split is not a function of the id")
 	}
-	dev := 0
+	dev, tunedDev := 0, 0
 	for i := range 200 {
-		if SetOf("scenario-"+string(rune('a'+i%26))+string(rune('a'+i/26))) == SetDev {
+		s := Scenario{ID: "scenario-" + string(rune('a'+i%26)) + string(rune('a'+i/26))}
+		if SetOf(s) == SetDev {
 			dev++
 		}
+		s.Tuned = true
+		if SetOf(s) == SetDev {
+			tunedDev++
+		}
 	}
-	if dev < 70 || dev > 130 {
-		t.Errorf("%d of 200 ids in dev", dev)
+	if dev < 70 || dev > 130 || tunedDev != 200 {
+		t.Errorf("%d of 200 ids in dev, %d of 200 tuned ones", dev, tunedDev)
+	}
+}
+
+// TestWillingIn: who offered to take part and stayed; a decline or a
+// withdrawal leaves the agent out.
+func TestWillingIn(t *testing.T) {
+	offer := func(id string, d negotiation.OfferDecision) quality.Event {
+		return quality.Event{Payload: &negotiation.OfferSubmitted{Offer: negotiation.Offer{AgentID: id, OfferAnswer: negotiation.OfferAnswer{Decision: d}}}}
+	}
+	events := []quality.Event{
+		offer("a", negotiation.OfferDecisionParticipate), offer("b", negotiation.OfferDecisionConditional),
+		offer("c", negotiation.OfferDecisionDecline), offer("d", negotiation.OfferDecisionParticipate),
+		{Payload: &negotiation.AgentWithdrawn{AgentID: "d"}}, offer("a", negotiation.OfferDecisionParticipate),
+	}
+	if got := willingIn(events); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("willing %v, want [a b]", got)
 	}
 }

@@ -69,8 +69,8 @@ func TestWorkflowEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := h.Wait(sub.DemandID, 30*time.Second)
-	if !out.Channel.Agreed() {
-		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
+	if !out.Agreed() {
+		t.Fatalf("no agreement (failure %+v):\n%s", out.Demand.Failure, h.Timeline(sub.DemandID))
 	}
 	id := workflow.WorkflowIDFor(sub.DemandID)
 	w := h.WaitWorkflow(id, 10*time.Second, func(*workflow.Workflow) bool { return true })
@@ -266,8 +266,8 @@ func agreedWorkflow(t *testing.T, h *writetest.Harness, user string) (string, *w
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Channel.Agreed() {
-		t.Fatalf("no agreement:\n%s", h.Timeline(sub.DemandID))
+	if out := h.Wait(sub.DemandID, 30*time.Second); !out.Agreed() {
+		t.Fatalf("no agreement (failure %+v):\n%s", out.Demand.Failure, h.Timeline(sub.DemandID))
 	}
 	return sub.DemandID, h.WaitWorkflow(workflow.WorkflowIDFor(sub.DemandID), 10*time.Second, func(*workflow.Workflow) bool { return true })
 }

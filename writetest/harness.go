@@ -178,6 +178,10 @@ type Outcome struct {
 	Channel *negotiation.Channel // nil when the demand failed before a channel existed
 }
 
+// Agreed reports whether the root channel ended in (partial) agreement;
+// false when the demand failed before a channel existed.
+func (o Outcome) Agreed() bool { return o.Channel != nil && o.Channel.Agreed() }
+
 // Wait polls until the demand's negotiation tree ended: its root demand
 // failed or its root channel completed, as the process sees them, and then
 // every demand of the tree ended in the log as its readers see it (the

@@ -435,6 +435,13 @@ func cmdBenchRebuild(ctx context.Context, cfg config, args []string, stdout, std
 		if _, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: 8}, nil); err != nil {
 			return err
 		}
+		// The engine stops before the models are measured: steps still due
+		// after the trees ended (the requester's notices) would append
+		// between the catch-up and the rebuild, and the rebuild would then
+		// hold events the caught-up model never saw.
+		if err := a.WriteSide.Stop(ctx); err != nil {
+			return err
+		}
 		head, err := a.Store.HeadPosition(ctx)
 		if err != nil {
 			return err

@@ -46,7 +46,7 @@ func cmdEval(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		}
 	}
 	if *set != "all" {
-		scenarios = slices.DeleteFunc(scenarios, func(s eval.Scenario) bool { return eval.SetOf(s.ID) != *set })
+		scenarios = slices.DeleteFunc(scenarios, func(s eval.Scenario) bool { return eval.SetOf(s) != *set })
 	}
 	setup := func(ac *app.Config) {}
 	return withBenchAppConfig(ctx, cfg, stderr, "eval runs the builtin brain (a real model is not deterministic)", setup,

@@ -34,6 +34,9 @@
 //
 //   - Understanding (prompt 1) maps Chinese and English keywords onto the
 //     shared capability-tag vocabulary (场地提供, 演讲嘉宾, 活动策划, 摄影 …),
+//     an English keyword also in the forms made from it by rule (plurals,
+//     the agent nouns of -ing words, hyphenated compounds written with a
+//     space),
 //     adds 活动策划 to event-like demands and extracts the city, the number
 //     of attendees, the date and the budget as written.
 //   - Filtering (prompt 2) scores every profile by tag overlap, location
@@ -46,14 +49,17 @@
 //     conditions and 20% decline, with a reason.
 //   - Understanding also names the demand's needs: the roles it
 //     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
-//     and English; a demand that names nobody to ask for has none (the
-//     engine rejects it).
+//     and English; a role word that names what an event is about
+//     ("产品经理交流会", "摄影展") asks for nobody; a demand that names
+//     nobody to ask for has none (the engine rejects it).
 //   - Aggregation (prompt 4) assigns per need, up to its count, the
 //     better fits first (the filter's relevance score, in bands of ten,
 //     which rates where an agent is as well as what it does), within a
 //     band who participates without conditions, then in a seeded order
-//     that does not depend on when offers arrived; the other willing
-//     agents become alternates and a need nobody took is a gap. It writes
+//     that does not depend on when offers arrived; a need still short
+//     takes a willing agent left over who offered to cover it as well
+//     ("也可以兼顾餐饮供应商的工作"); the other willing agents become
+//     alternates and a need nobody took is a gap. It writes
 //     only part of the conditions into the notes, so conditional agents
 //     tend to negotiate in round 1. Alternates accept standing by. Feedback (prompt 5) accepts a proposal that
 //     reflects the agent's conditions; a few agents raise scheduling points,

@@ -48,6 +48,83 @@ var vocabulary = []tagInfo{
 	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "司机", "交通", "shuttle", "transport", "transportation", "pickup", "driver", "airport"}},
 }
 
+// tagKeywords are the keywords of each vocabulary tag (same order) with
+// the English forms a writer may use in their place: every English
+// keyword's plural, the agent nouns of its -ing form ("marketing" →
+// "marketer", "editing" → "editor"), and a hyphenated one also with a
+// space ("front-end" → "front end"). The forms are made by rule, not
+// listed, so they cover every keyword alike.
+var tagKeywords = func() [][]string {
+	out := make([][]string, len(vocabulary))
+	for i, t := range vocabulary {
+		seen := map[string]bool{}
+		for _, kw := range t.keywords {
+			for _, f := range inflections(kw) {
+				if !seen[f] {
+					seen[f] = true
+					out[i] = append(out[i], f)
+				}
+			}
+		}
+	}
+	return out
+}()
+
+// inflections are an English keyword's forms (itself first): the plural
+// and, for an -ing word, its agent nouns, of the keyword's last word; a
+// hyphenated keyword's forms also with spaces. Other keywords are their
+// own only form.
+func inflections(kw string) []string {
+	if !isASCII(kw) || kw == "" {
+		return []string{kw}
+	}
+	head, last := "", kw
+	if i := strings.LastIndexAny(kw, " -"); i >= 0 {
+		head, last = kw[:i+1], kw[i+1:]
+	}
+	forms := []string{last}
+	if len(last) >= 2 && !strings.ContainsAny(last, "0123456789") {
+		forms = append(forms, plural(last))
+	}
+	if base, ok := strings.CutSuffix(last, "ing"); ok && len(base) >= 3 {
+		forms = append(forms, base+"er", base+"ers", base+"or", base+"ors")
+	}
+	out := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		out = append(out, head+f)
+		if strings.Contains(head, "-") {
+			out = append(out, strings.ReplaceAll(head, "-", " ")+f)
+		}
+	}
+	return out
+}
+
+// plural is an English noun's regular plural.
+func plural(w string) string {
+	switch {
+	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "x"), strings.HasSuffix(w, "ch"), strings.HasSuffix(w, "sh"):
+		return w + "es"
+	case strings.HasSuffix(w, "y") && len(w) > 1 && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
+}
+
+// dehyphen writes a hyphen between two letters as a space, so "live-stream"
+// reads as "live stream" and "sound-system" as "sound system".
+func dehyphen(lower string) string {
+	if !strings.Contains(lower, "-") {
+		return lower
+	}
+	b := []byte(lower)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == '-' && isASCIIAlnum(b[i-1]) && isASCIIAlnum(b[i+1]) {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // tagIndex maps a vocabulary tag to its position in vocabulary.
 var tagIndex = func() map[string]int {
 	m := make(map[string]int, len(vocabulary))
@@ -177,7 +254,7 @@ var tagMemo = struct {
 const tagMemoMax = 20000
 
 func scanTags(text string) []string {
-	lower := strings.ToLower(text)
+	lower := dehyphen(strings.ToLower(text))
 	type hit struct {
 		tag string
 		pos int
@@ -186,7 +263,7 @@ func scanTags(text string) []string {
 	var hits []hit
 	for i, t := range vocabulary {
 		best := findKeyword(lower, strings.ToLower(t.tag))
-		for _, kw := range t.keywords {
+		for _, kw := range tagKeywords[i] {
 			if p := findKeyword(lower, kw); p >= 0 && (best < 0 || p < best) {
 				best = p
 			}
@@ -317,21 +394,21 @@ func eventName(text string) string {
 // findEvent is the position of the first occurrence of an event keyword
 // that is not a modifier of another noun, or -1.
 func findEvent(lower, kw string) int {
+	return findKeywordUnless(lower, kw, func(rest string) bool {
+		return slices.ContainsFunc(notEventAfter[kw], func(w string) bool { return strings.HasPrefix(rest, w) })
+	})
+}
+
+// findKeywordUnless is the position of the first occurrence of kw (as
+// findKeyword) whose following text does not make skip true, or -1.
+func findKeywordUnless(lower, kw string, skip func(rest string) bool) int {
 	for from := 0; from < len(lower); {
 		i := findKeyword(lower[from:], kw)
 		if i < 0 {
 			return -1
 		}
 		i += from
-		rest := lower[i+len(kw):]
-		modifier := false
-		for _, w := range notEventAfter[kw] {
-			if strings.HasPrefix(rest, w) {
-				modifier = true
-				break
-			}
-		}
-		if !modifier {
+		if !skip(lower[i+len(kw):]) {
 			return i
 		}
 		from = i + len(kw)

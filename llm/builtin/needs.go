@@ -41,7 +41,7 @@ type need struct {
 // role needs a venue and a planner; a text that names neither needs
 // nothing (the demand is unclear).
 func needsIn(raw string, event string) []neg.Need {
-	lower := strings.ToLower(raw)
+	lower := dehyphen(strings.ToLower(raw))
 	var found []need
 	taken := map[string]bool{}
 	for _, c := range compositeRoles {
@@ -55,10 +55,10 @@ func needsIn(raw string, event string) []neg.Need {
 		strong   bool // by a keyword of this tag alone
 	}
 	hits := map[string]hit{}
-	for _, t := range vocabulary {
+	for i, t := range vocabulary {
 		h := hit{pos: -1}
-		for _, kw := range append([]string{strings.ToLower(t.tag)}, t.keywords...) {
-			p := findKeyword(lower, kw)
+		for _, kw := range append([]string{strings.ToLower(t.tag)}, tagKeywords[i]...) {
+			p := findRoleKeyword(lower, kw)
 			if p < 0 || composite(lower, p) {
 				continue
 			}
@@ -100,6 +100,28 @@ func needsIn(raw string, event string) []neg.Need {
 	return neg.NormalizeNeeds(out)
 }
 
+// findRoleKeyword is the position of the first occurrence of kw that asks
+// for someone, or -1: not one that names who an event is for or about
+// ("产品经理交流会", "摄影展", "AI研究沙龙": the words right after it name
+// the event), which says nothing about the people it needs.
+func findRoleKeyword(lower, kw string) int { return findKeywordUnless(lower, kw, namesEvent) }
+
+// namesEvent reports whether rest begins with an event noun (an event
+// word of eventWords other than the generic 活动 / event, or 展 for an
+// exhibition), so that the word before it is the event's subject.
+func namesEvent(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, "展") {
+		return true
+	}
+	for _, e := range eventWords {
+		if e.name != "活动" && e.name != "婚礼" && strings.HasPrefix(rest, e.kw) {
+			return true
+		}
+	}
+	return false
+}
+
 // composite reports whether the keyword at p is part of a composite
 // role's keyword ("评审" is not a request for a 审计).
 func composite(lower string, p int) bool {
@@ -128,8 +150,8 @@ func firstKeyword(lower string, kws []string) int {
 // are one need served by either.
 var shared, sharers = func() (map[string]bool, map[string][]string) {
 	owners := map[string][]string{}
-	for _, t := range vocabulary {
-		for _, kw := range t.keywords {
+	for i, t := range vocabulary {
+		for _, kw := range tagKeywords[i] {
 			owners[kw] = append(owners[kw], t.tag)
 		}
 	}

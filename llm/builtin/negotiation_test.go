@@ -181,6 +181,34 @@ func TestAggregatePrefersTheBetterFit(t *testing.T) {
 	}
 }
 
+// TestAggregateTakesWhoAlsoCovers: a need nobody offered for goes to a
+// willing agent left over who offered to cover it as well, with that
+// need's duties, instead of staying a gap; with an offer of its own, the
+// need takes that one and the all-rounder stands by.
+func TestAggregateTakesWhoAlsoCovers(t *testing.T) {
+	const raw = "上海办一个50人的交流会，需要场地和茶歇"
+	var u neg.Understanding
+	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw}, &u)
+	venue := llm.OfferView{AgentID: "v", DisplayName: "V", Decision: neg.OfferDecisionParticipate, Contribution: "作为场地提供者，徐汇80人多功能厅", Relevance: 90}
+	both := llm.OfferView{AgentID: "b", DisplayName: "B", Decision: neg.OfferDecisionParticipate,
+		Contribution: "作为场地提供者，静安区餐吧，可包场；也可以兼顾餐饮供应商的工作", Relevance: 80}
+	cater := llm.OfferView{AgentID: "c", DisplayName: "C", Decision: neg.OfferDecisionParticipate, Contribution: "作为餐饮供应商，茶歇和简餐", Relevance: 70}
+	p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: raw, Offers: []llm.OfferView{both, venue}}))
+	if len(p.Gaps) != 0 || len(p.Assignments) != 2 || len(p.Alternates) != 0 || p.Assignments[0].AgentID != "v" ||
+		p.Assignments[1].AgentID != "b" || p.Assignments[1].Need == p.Assignments[0].Need ||
+		!strings.HasPrefix(p.Assignments[1].Responsibility, "兼顾餐饮供应商的工作") {
+		t.Fatalf("the all-rounder: assignments %+v, alternates %+v, gaps %v", p.Assignments, p.Alternates, p.Gaps)
+	}
+	p = plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: raw, Offers: []llm.OfferView{both, venue, cater}}))
+	var got []string
+	for _, a := range p.Assignments {
+		got = append(got, a.AgentID)
+	}
+	if !slices.Equal(got, []string{"v", "c"}) || len(p.Alternates) != 1 || p.Alternates[0].AgentID != "b" {
+		t.Fatalf("with a caterer: assignments %v, alternates %+v", got, p.Alternates)
+	}
+}
+
 // pickAgent finds an agent id whose seeded temperament is ordinary: not
 // stubborn, not withdrawing, and whose request is not declined in round 2.
 func pickAgent(t *testing.T, feedbackDemand, rawDemand demand) string {

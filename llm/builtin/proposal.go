@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"cmp"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -145,10 +146,12 @@ func aggregate(in *llm.AggregateInput) llm.AggregateReply {
 }
 
 // fitNeeds assigns per need, in the needs' order: the offers whose tag
-// serves a need take it (unconditional ones first), up to its count, under
-// the need's role; willing
-// offers beyond a count, or serving no need, become alternates; a need
-// short of its count is a gap, named by its role.
+// serves a need take it (the better fits first, see below), up to its
+// count, under the need's role. A need still short then takes a willing
+// agent left over who offered to cover it as well ("也可以兼顾餐饮服务"),
+// rather than going without. Willing offers beyond a count, or serving no
+// need, become alternates; a need short of its count is a gap, named by
+// its role.
 func fitNeeds(plan []planned, needs []neg.Need, offers []llm.OfferView, seed string) (kept []planned, alternates []llm.ReplyAssignment, gaps []string) {
 	// Who takes a place does not depend on when the offers arrived: the
 	// better fit first (the matchmaker's relevance score, in bands of ten:
@@ -175,33 +178,77 @@ func fitNeeds(plan []planned, needs []neg.Need, offers []llm.OfferView, seed str
 		}
 		return cmp.Compare(unit(seed, ia, "pick"), unit(seed, ib, "pick"))
 	})
-	taken := make([]bool, len(plan))
-	for _, n := range needs {
-		got := 0
+	need := make([]int, len(plan)) // the need each planned agent serves or stands by for; -1 none
+	placed := make([]bool, len(plan))
+	got := make([]int, len(needs))
+	for i := range plan {
+		need[i] = -1
+	}
+	for j, n := range needs {
 		for i, p := range plan {
-			if taken[i] || !n.Serves([]string{p.tag}) {
+			if need[i] >= 0 || !n.Serves([]string{p.tag}) {
 				continue
 			}
-			taken[i] = true
-			p.a.Need = llm.Text(n.Role)
-			if got < n.Count {
-				got++
-				p.a.Role = llm.Text(n.Role)
-				kept = append(kept, p)
-			} else {
-				alternates = append(alternates, p.a)
+			need[i] = j
+			if got[j] < n.Count {
+				got[j]++
+				placed[i] = true
 			}
 		}
-		if got < n.Count {
-			gaps = append(gaps, n.Role)
+	}
+	for j, n := range needs {
+		for i, p := range plan {
+			if got[j] < n.Count && !placed[i] && n.Serves(p.also) {
+				need[i], placed[i] = j, true
+				got[j]++
+				plan[i].a.Responsibility = llm.Text(alsoDuties(p, n))
+			}
 		}
 	}
 	for i, p := range plan {
-		if !taken[i] {
+		if need[i] >= 0 {
+			p.a.Need = llm.Text(needs[need[i]].Role)
+		}
+		if placed[i] {
+			p.a.Role = llm.Text(needs[need[i]].Role)
+			kept = append(kept, p)
+		} else {
 			alternates = append(alternates, p.a)
 		}
 	}
+	// Kept and alternates in the needs' order, as the proposal reads.
+	byNeed := func(a llm.ReplyAssignment) int {
+		return slices.IndexFunc(needs, func(n neg.Need) bool { return n.Role == string(a.Need) })
+	}
+	slices.SortStableFunc(kept, func(a, b planned) int { return cmp.Compare(rank(byNeed(a.a)), rank(byNeed(b.a))) })
+	slices.SortStableFunc(alternates, func(a, b llm.ReplyAssignment) int { return cmp.Compare(rank(byNeed(a)), rank(byNeed(b))) })
+	for j, n := range needs {
+		if got[j] < n.Count {
+			gaps = append(gaps, n.Role)
+		}
+	}
 	return kept, alternates, gaps
+}
+
+// alsoDuties are the duties of an agent placed on a need it offered to
+// cover besides its own role: that need's work, with what it offered
+// first for context.
+func alsoDuties(p planned, n neg.Need) string {
+	tag := p.also[slices.IndexFunc(p.also, func(t string) bool { return n.Serves([]string{t}) })]
+	own, _, _ := strings.Cut(string(p.a.Responsibility), "；")
+	r := "兼顾" + roleOf(tag) + "的工作（本职：" + own + "）"
+	if extra := responsibilityExtra[tag]; extra != "" {
+		r += "；" + extra
+	}
+	return r
+}
+
+// rank orders a need's index, none (-1) last.
+func rank(i int) int {
+	if i < 0 {
+		return math.MaxInt
+	}
+	return i
 }
 
 // responsibility is an assignment's duties: the offered contribution

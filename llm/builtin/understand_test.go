@@ -198,3 +198,60 @@ func TestUnderstandUsesUserHistory(t *testing.T) {
 		})
 	}
 }
+
+// TestEnglishForms: an English need is recognised in the forms writers
+// use, made by rule from the keywords: plurals, agent nouns of -ing words,
+// hyphenated compounds.
+func TestEnglishForms(t *testing.T) {
+	tests := []struct {
+		text string
+		want string
+	}{
+		{"we need a community marketer", "市场推广"},
+		{"two marketers for the launch", "市场推广"},
+		{"a trailer editor", "视频剪辑"},
+		{"two MCs for the gala", "主持"},
+		{"live-stream the keynote", "直播"},
+		{"a front-end developer", "前端开发"},
+		{"someone to handle the printers", "印刷物料"},
+		{"an event planner", "活动策划"},
+	}
+	for _, tt := range tests {
+		if got := tagsInText(tt.text); !slices.Contains(got, tt.want) {
+			t.Errorf("%q: tags %v, want %s among them", tt.text, got, tt.want)
+		}
+	}
+	// Rules, not guesses: no bare stem is made a keyword ("plan" is not
+	// planning, "post" is not a poster).
+	for _, text := range []string{"we plan to meet", "post it online", "market day"} {
+		for _, tag := range tagsInText(text) {
+			if tag == "活动策划" || tag == "平面设计" || tag == "市场推广" {
+				t.Errorf("%q: recognised %s", text, tag)
+			}
+		}
+	}
+}
+
+// TestEventSubjectIsNoNeed: a role word that names who or what an event
+// is about ("产品经理交流会", "摄影展") asks for nobody; the same word
+// asking for someone does.
+func TestEventSubjectIsNoNeed(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string // the needs' first tags
+	}{
+		{"上海办一个产品经理交流会，需要场地和主持", []string{"场地提供", "主持"}},
+		{"我们需要一位产品经理", []string{"产品经理"}},
+		{"成都办一场摄影展开幕活动，需要场地和摄影师", []string{"场地提供", "摄影"}},
+		{"AI研究沙龙需要一位主持人", []string{"主持"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, n := range needsIn(tt.text, eventName(tt.text)) {
+			got = append(got, n.CapabilityTags[0])
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: needs %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
