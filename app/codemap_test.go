@@ -36,7 +36,7 @@ var codeMap = map[string][]string{
 	"internal/dbtest":        {"internal/database", "internal/pgcluster", "internal/schema", "internal/sqlcdb", "migrations"},
 	"eventstore":             {"domain/event", "internal/sqlcdb"},
 	"llm":                    {"domain/event", "domain/negotiation", "domain/workflow"},
-	"llm/builtin":            {"domain/negotiation", "domain/workflow", "llm"},
+	"llm/builtin":            {"data", "domain/negotiation", "domain/workflow", "llm"},
 	"projections":            {"domain/event", "domain/negotiation", "domain/workflow", "eventstore", "internal/sqlcdb", "quality"},
 	"jobs":                   {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
 	"identity":               {},

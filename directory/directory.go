@@ -64,6 +64,19 @@ func (d *Directory) RefreshIfStale(ctx context.Context) error {
 	if time.Since(d.refreshed) < directoryMaxAge {
 		return nil
 	}
+	// While the directory knows no agent (a process just started, the
+	// profiles just registered), what was committed before this read gets
+	// a moment to settle (eventstore.SettleBriefly): the log's readers see
+	// an event only once every older write transaction has ended, and a
+	// directory that read none of the profiles just registered would have
+	// the next filter find nobody.
+	if len(d.agents) == 0 {
+		latest, err := d.store.LatestPosition(ctx)
+		if err != nil {
+			return fmt.Errorf("agent directory: %w", err)
+		}
+		d.store.SettleBriefly(ctx, latest)
+	}
 	return d.refresh(ctx, d.store)
 }
 

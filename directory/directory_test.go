@@ -3,6 +3,7 @@ package directory_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -63,5 +64,46 @@ func TestHasExternal(t *testing.T) {
 	d := read()
 	if !d.IsTwin("ext") || d.IsTwin("twin") || !d.IsTwin("nobody") {
 		t.Fatalf("IsTwin: ext %v, twin %v, nobody %v; want true, false, true", d.IsTwin("ext"), d.IsTwin("twin"), d.IsTwin("nobody"))
+	}
+}
+
+// TestFirstReadWaitsForProfilesToSettle: profiles registered while an
+// older write transaction is still open are committed but not yet
+// readable through the log; a directory that knows no agent yet waits a
+// moment for them (until that transaction ends) instead of reading an
+// empty network, which would leave the next filter with nobody.
+func TestFirstReadWaitsForProfilesToSettle(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	store := eventstore.New(pool, eventstore.Options{})
+	blocker, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blocker.Rollback(ctx)
+	if _, err := blocker.Exec(ctx, `SELECT pg_current_xact_id()`); err != nil { // it holds a transaction id: a write in flight
+		t.Fatal(err)
+	}
+	p := negotiation.AgentProfile{AgentID: "venue", UserName: "venue", ProfileSummary: "北京的场地方", Location: "北京", Tags: []string{"场地"}}
+	ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), &negotiation.AgentRegistered{AgentID: "venue", Profile: p}, event.Metadata{Actor: event.ActorSystem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Append(ctx, negotiation.AgentStream("venue"), eventstore.NoStream, ev); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := store.Unsettled(ctx); err != nil || n == 0 {
+		t.Fatalf("the registration should wait behind the open transaction: %d unsettled (%v)", n, err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		blocker.Rollback(ctx)
+	}()
+	d := directory.NewDirectory(store)
+	if err := d.RefreshIfStale(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, active, ok := d.Lookup("venue"); !ok || !active {
+		t.Fatalf("the first read missed the profile registered before it (ok %v, active %v)", ok, active)
 	}
 }

@@ -50,8 +50,10 @@
 //   - Understanding also names the demand's needs: the roles it
 //     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
 //     and English; a role word that names what an event is about
-//     ("产品经理交流会", "摄影展") asks for nobody; a demand that names
-//     nobody to ask for has none (the engine rejects it).
+//     ("产品经理交流会", "摄影展") asks for nobody; a demand whose words
+//     name nobody in the vocabulary is read with the lexicon generated from
+//     the profiles' own texts (lexicon.go); one that names nobody at all
+//     has no needs (the engine rejects it).
 //   - Aggregation (prompt 4) assigns per need, up to its count, the
 //     better fits first (the filter's relevance score, in bands of ten,
 //     which rates where an agent is as well as what it does), within a

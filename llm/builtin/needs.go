@@ -85,6 +85,12 @@ func needsIn(raw string, event string) []neg.Need {
 		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
 			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
 	}
+	if len(found) == 0 {
+		// Nobody named in the vocabulary's words, and no event: the
+		// profiles' own words may still name someone ("会写小红书种草笔记
+		// 的写手").
+		found = lexiconNeeds(lower)
+	}
 	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
 	var out []neg.Need
 	prevEnd := -1

@@ -45,6 +45,15 @@ func understand(in *llm.UnderstandInput) llm.UnderstandReply {
 	if len(needs) == 0 { // nothing to ask anyone for: the engine rejects it
 		return unclear(d)
 	}
+	if len(d.tags) == 0 { // needs the profile lexicon named: their tags are the demand's
+		for _, n := range needs {
+			for _, t := range n.CapabilityTags {
+				if !contains(d.tags, t) {
+					d.tags = append(d.tags, t)
+				}
+			}
+		}
+	}
 	seed := d.seed()
 
 	var out llm.UnderstandReply
