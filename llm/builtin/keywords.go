@@ -394,21 +394,22 @@ func eventName(text string) string {
 // findEvent is the position of the first occurrence of an event keyword
 // that is not a modifier of another noun, or -1.
 func findEvent(lower, kw string) int {
-	return findKeywordUnless(lower, kw, func(rest string) bool {
+	return findKeywordUnless(lower, kw, func(_, rest string) bool {
 		return slices.ContainsFunc(notEventAfter[kw], func(w string) bool { return strings.HasPrefix(rest, w) })
 	})
 }
 
 // findKeywordUnless is the position of the first occurrence of kw (as
-// findKeyword) whose following text does not make skip true, or -1.
-func findKeywordUnless(lower, kw string, skip func(rest string) bool) int {
+// findKeyword) whose surrounding text (before it, after it) does not make
+// skip true, or -1.
+func findKeywordUnless(lower, kw string, skip func(before, rest string) bool) int {
 	for from := 0; from < len(lower); {
 		i := findKeyword(lower[from:], kw)
 		if i < 0 {
 			return -1
 		}
 		i += from
-		if !skip(lower[i+len(kw):]) {
+		if !skip(lower[:i], lower[i+len(kw):]) {
 			return i
 		}
 		from = i + len(kw)

@@ -109,8 +109,26 @@ func needsIn(raw string, event string) []neg.Need {
 // findRoleKeyword is the position of the first occurrence of kw that asks
 // for someone, or -1: not one that names who an event is for or about
 // ("产品经理交流会", "摄影展", "AI研究沙龙": the words right after it name
-// the event), which says nothing about the people it needs.
-func findRoleKeyword(lower, kw string) int { return findKeywordUnless(lower, kw, namesEvent) }
+// the event; "training for 40 staff": a number of people before it),
+// which says nothing about the people it needs.
+func findRoleKeyword(lower, kw string) int {
+	return findKeywordUnless(lower, kw, func(before, rest string) bool { return namesEvent(rest) || namesAudience(before) })
+}
+
+// audienceRe ends a text that counts who something is for ("training for
+// 40 staff", "a talk to 200 employees"): the word after it is the
+// audience, not someone to ask; lookingForRe ends one that asks for them
+// ("looking for 3 volunteers").
+var (
+	audienceRe   = regexp.MustCompile(`\b(?:for|to)\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
+	lookingForRe = regexp.MustCompile(`\b(?:look|looking|search|searching|ask|asking|hire|hiring|call|calling)\s+for\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
+)
+
+// namesAudience reports whether the text before a role word counts an
+// audience, so that the word names who the demand is for.
+func namesAudience(before string) bool {
+	return audienceRe.MatchString(before) && !lookingForRe.MatchString(before)
+}
 
 // namesEvent reports whether rest begins with an event noun (an event
 // word of eventWords other than the generic 活动 / event, or 展 for an

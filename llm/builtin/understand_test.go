@@ -233,8 +233,8 @@ func TestEnglishForms(t *testing.T) {
 }
 
 // TestEventSubjectIsNoNeed: a role word that names who or what an event
-// is about ("产品经理交流会", "摄影展") asks for nobody; the same word
-// asking for someone does.
+// is about ("产品经理交流会", "摄影展") or its audience ("for 40 staff")
+// asks for nobody; the same word asking for someone does.
 func TestEventSubjectIsNoNeed(t *testing.T) {
 	tests := []struct {
 		text string
@@ -244,6 +244,8 @@ func TestEventSubjectIsNoNeed(t *testing.T) {
 		{"我们需要一位产品经理", []string{"产品经理"}},
 		{"成都办一场摄影展开幕活动，需要场地和摄影师", []string{"场地提供", "摄影"}},
 		{"AI研究沙龙需要一位主持人", []string{"主持"}},
+		{"corporate training for 40 staff, looking for an experienced product manager", []string{"产品经理"}},
+		{"we are looking for 3 volunteers", []string{"志愿者"}},
 	}
 	for _, tt := range tests {
 		var got []string
