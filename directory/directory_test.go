@@ -24,16 +24,6 @@ func TestHasExternal(t *testing.T) {
 		return negotiation.AgentProfile{AgentID: id, UserName: id, ProfileSummary: "北京的场地方", Location: "北京",
 			Tags: []string{"场地"}, Mode: mode}
 	}
-	write := func(id string, p event.Payload) {
-		t.Helper()
-		ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), p, event.Metadata{Actor: event.ActorSystem})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Append(ctx, negotiation.AgentStream(id), eventstore.AnyVersion, ev); err != nil {
-			t.Fatal(err)
-		}
-	}
 	read := func() *directory.Directory {
 		t.Helper()
 		d := directory.NewDirectory(store)
@@ -55,7 +45,7 @@ func TestHasExternal(t *testing.T) {
 		{"and stays so on a second change", "twin", &negotiation.AgentUpdated{AgentID: "twin", Profile: profile("twin", negotiation.AgentModeExternal)}, true},
 	}
 	for _, s := range steps {
-		write(s.id, s.event)
+		appendAgentEvent(t, store, s.id, s.event)
 		d := read()
 		if got := d.HasExternal(); got != s.want {
 			t.Fatalf("%s: HasExternal = %v, want %v", s.name, got, s.want)
@@ -85,13 +75,7 @@ func TestFirstReadWaitsForProfilesToSettle(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := negotiation.AgentProfile{AgentID: "venue", UserName: "venue", ProfileSummary: "北京的场地方", Location: "北京", Tags: []string{"场地"}}
-	ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), &negotiation.AgentRegistered{AgentID: "venue", Profile: p}, event.Metadata{Actor: event.ActorSystem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Append(ctx, negotiation.AgentStream("venue"), eventstore.NoStream, ev); err != nil {
-		t.Fatal(err)
-	}
+	appendAgentEvent(t, store, "venue", &negotiation.AgentRegistered{AgentID: "venue", Profile: p})
 	if n, err := store.Unsettled(ctx); err != nil || n == 0 {
 		t.Fatalf("the registration should wait behind the open transaction: %d unsettled (%v)", n, err)
 	}
@@ -105,5 +89,17 @@ func TestFirstReadWaitsForProfilesToSettle(t *testing.T) {
 	}
 	if _, active, ok := d.Lookup("venue"); !ok || !active {
 		t.Fatalf("the first read missed the profile registered before it (ok %v, active %v)", ok, active)
+	}
+}
+
+// appendAgentEvent appends p to the agent's stream, as the system.
+func appendAgentEvent(t *testing.T, store *eventstore.Store, agentID string, p event.Payload) {
+	t.Helper()
+	ev, err := eventstore.NewEvent(uuid.Must(uuid.NewV7()), p, event.Metadata{Actor: event.ActorSystem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Append(context.Background(), negotiation.AgentStream(agentID), eventstore.AnyVersion, ev); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -135,26 +135,24 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	tags := func(id string) []string {
+	profile := func(id string) (tags []string, location string) {
 		p, _, _, err := a.Directory.Get(ctx, id)
 		if err != nil {
-			return nil
+			return nil, ""
 		}
-		return p.Tags
+		return p.Tags, p.Location
+	}
+	tags := func(id string) []string {
+		t, _ := profile(id)
+		return t
 	}
 	q := quality.Score(sub.DemandID, events, tags)
 	r.Status, r.Tree = q.Status, q.Tree
+	var plan []negotiation.Assignment
 	if q.Plan != nil {
-		r.Fit = fit(s, q.Plan.Assignments, willingIn(events), func(id string) ([]string, string) {
-			p, _, _, err := a.Directory.Get(ctx, id)
-			if err != nil {
-				return nil, ""
-			}
-			return p.Tags, p.Location
-		})
-	} else {
-		r.Fit = fit(s, nil, nil, nil)
+		plan = q.Plan.Assignments
 	}
+	r.Fit = fit(s, plan, willingIn(events), profile)
 	r.Baseline, r.BaselineKept, r.Err = baseline(ctx, a, events, s.Text, tags)
 	return r
 }
@@ -276,11 +274,7 @@ func Sum(rows []Row) Totals {
 		t.BaselinePadding += r.Baseline.Padding
 		t.Assignees += r.Tree.Assignees
 		t.Irrelevant += r.Tree.IrrelevantAssignees
-		t.Truth.Places += r.Fit.Places
-		t.Truth.Filled += r.Fit.Filled
-		t.Truth.Lacking += r.Fit.Lacking
-		t.Truth.CityMisses += r.Fit.CityMisses
-		t.Truth.Unasked += r.Fit.Unasked
+		t.Truth.add(r.Fit)
 	}
 	if t.Truth.Places > 0 {
 		t.TruthCoverage = float64(t.Truth.Filled) / float64(t.Truth.Places)

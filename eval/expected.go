@@ -58,14 +58,23 @@ type Fit struct {
 	Unasked int
 }
 
+// add sums g into f.
+func (f *Fit) add(g Fit) {
+	f.Places += g.Places
+	f.Filled += g.Filled
+	f.Lacking += g.Lacking
+	f.CityMisses += g.CityMisses
+	f.Unasked += g.Unasked
+}
+
 // fit measures plan against s's needs. willing are the agents who offered
 // to take part anywhere in the tree; profile gives an agent's tags and
 // location.
 func fit(s Scenario, plan []negotiation.Assignment, willing []string, profile func(agentID string) (tags []string, location string)) Fit {
 	var f Fit
-	used := map[string]bool{}
+	inPlan, used := map[string]bool{}, map[string]bool{} // used: counted for a need already
 	for _, a := range plan {
-		used[a.AgentID] = false
+		inPlan[a.AgentID] = true
 	}
 	inCity := func(id string) bool {
 		_, loc := profile(id)
@@ -94,8 +103,7 @@ func fit(s Scenario, plan []negotiation.Assignment, willing []string, profile fu
 			got++
 			if local && !inCity(a.AgentID) && slices.ContainsFunc(willing, func(id string) bool {
 				tags, _ := profile(id)
-				_, placed := used[id]
-				return !placed && inCity(id) && n.Serves(tags)
+				return !inPlan[id] && inCity(id) && n.Serves(tags)
 			}) {
 				f.CityMisses++
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
@@ -160,17 +161,8 @@ func appendScripted(t *testing.T, s *eventstore.Store, evs []scripted) {
 // filter counted and averaged (quality.Mean), running ones counted, limit
 // bounding only the reports.
 func TestQualityModel(t *testing.T) {
-	pool := dbtest.New(t)
-	s := eventstore.New(pool, eventstore.Options{})
+	pool, s := scoredQualityTrees(t)
 	ctx := context.Background()
-	appendScripted(t, s, qualityTrees("1", "u1"))
-	appendScripted(t, s, qualityTrees("2", "u2"))
-	r := projections.NewRunner(pool, s, nil, nil)
-	for _, m := range []projections.ReadModel{projections.Demands{}, projections.Quality{}} {
-		if _, err := r.CatchUp(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-	}
 	all, err := projections.SummarizeQuality(ctx, pool, projections.QualityFilter{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -266,21 +258,29 @@ func TestQualityModel(t *testing.T) {
 	}
 }
 
-// TestQualityRowsScoredBefore: rows the model wrote before quality scores
-// counted irrelevant assignees get the count from what they hold when the
-// schema is upgraded (migration 00020), the same as scoring them again.
-func TestQualityRowsScoredBefore(t *testing.T) {
+// scoredQualityTrees appends two users' sets of quality trees to a fresh
+// database and has the demands and quality models catch up with them.
+func scoredQualityTrees(t *testing.T) (*pgxpool.Pool, *eventstore.Store) {
+	t.Helper()
 	pool := dbtest.New(t)
 	s := eventstore.New(pool, eventstore.Options{})
-	ctx := context.Background()
 	appendScripted(t, s, qualityTrees("1", "u1"))
 	appendScripted(t, s, qualityTrees("2", "u2"))
 	r := projections.NewRunner(pool, s, nil, nil)
 	for _, m := range []projections.ReadModel{projections.Demands{}, projections.Quality{}} {
-		if _, err := r.CatchUp(ctx, m); err != nil {
+		if _, err := r.CatchUp(context.Background(), m); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return pool, s
+}
+
+// TestQualityRowsScoredBefore: rows the model wrote before quality scores
+// counted irrelevant assignees get the count from what they hold when the
+// schema is upgraded (migration 00020), the same as scoring them again.
+func TestQualityRowsScoredBefore(t *testing.T) {
+	pool, _ := scoredQualityTrees(t)
+	ctx := context.Background()
 	reports := func() map[string]quality.Report {
 		all, err := projections.SummarizeQuality(ctx, pool, projections.QualityFilter{Limit: 100})
 		if err != nil {

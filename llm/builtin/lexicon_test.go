@@ -29,7 +29,7 @@ func TestProfileLexicon(t *testing.T) {
 			words[i][w] = true
 		}
 	}
-	for _, e := range profileLexicon {
+	for _, e := range profileLexicon() {
 		users := 0
 		for i, p := range profiles {
 			if !words[i][e.word] {
@@ -50,7 +50,7 @@ func TestProfileLexicon(t *testing.T) {
 		}
 	}
 	for word, tag := range map[string]string{"小红书": "文案写作", "调音": "音响设备", "短片": "视频剪辑", "python": "后端开发"} {
-		if !slices.ContainsFunc(profileLexicon, func(e lexiconEntry) bool { return e.word == word && slices.Contains(e.tags, tag) }) {
+		if !slices.ContainsFunc(profileLexicon(), func(e lexiconEntry) bool { return e.word == word && slices.Contains(e.tags, tag) }) {
 			t.Errorf("%q → %s is not in the lexicon", word, tag)
 		}
 	}
