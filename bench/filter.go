@@ -3,15 +3,14 @@ package bench
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/llm"
+	"github.com/towow/towow/mocknet"
 )
 
 // FilterResult is the smart filter measured on a network of one size.
@@ -41,41 +40,13 @@ var FilterDemands = append(slices.Clone(SampleDemands),
 	"年会需要两位主讲嘉宾、一位主持人和5名志愿者",
 	"找一位律师帮忙看合同", "需要司机接送嘉宾去机场")
 
-// SyntheticProfiles returns n profiles drawn deterministically from the
-// mock profiles' tags, cities and availabilities: one to three tags each,
-// a short summary, a city or remote.
-func SyntheticProfiles(n int, tags []string) []negotiation.AgentProfile {
-	cities := []string{"北京", "上海", "深圳", "杭州", "广州", "成都", "远程"}
-	avail := []string{"周末全天", "工作日晚上", "仅工作日", "时间灵活", "提前两周预约"}
-	out := make([]negotiation.AgentProfile, n)
-	for i := range out {
-		h := fnv.New64a()
-		fmt.Fprint(h, i)
-		x := h.Sum64()
-		k := 1 + int(x%3)
-		var ts []string
-		for j := 0; j < k; j++ {
-			t := tags[int((x>>(8+8*j))%uint64(len(tags)))]
-			if !slices.Contains(ts, t) {
-				ts = append(ts, t)
-			}
-		}
-		city := cities[int((x>>40)%uint64(len(cities)))]
-		out[i] = negotiation.AgentProfile{AgentID: fmt.Sprintf("bench_agent_%06d", i), UserName: fmt.Sprintf("合成用户%d", i),
-			ProfileSummary: fmt.Sprintf("我在%s工作，擅长%s，做过不少相关项目，乐于和社区合作。", city, strings.Join(ts, "、")),
-			Location:       city, Tags: ts, Availability: avail[int((x>>48)%uint64(len(avail)))],
-			Capabilities: map[string]string{ts[0]: "有五年以上" + ts[0] + "经验"}, Interests: []string{"AI", "创业"}}
-	}
-	return out
-}
-
-// Filter loads n synthetic profiles into a (an App on an empty database
-// whose engine uses the builtin brain), then shortlists for every demand
+// Filter loads a generated network of n profiles (mocknet.Network) into a
+// (an App on an empty database whose engine uses the builtin brain), then shortlists for every demand
 // of FilterDemands reps times, and runs both stages of the filter once per
 // demand.
-func Filter(ctx context.Context, a *app.App, n, reps int, tags []string, progress io.Writer) (FilterResult, error) {
+func Filter(ctx context.Context, a *app.App, n, reps int, progress io.Writer) (FilterResult, error) {
 	res := FilterResult{Agents: n}
-	profiles := SyntheticProfiles(n, tags)
+	profiles := mocknet.Network(n)
 	t0 := time.Now()
 	for i := 0; i < n; i += loadBatch {
 		if _, err := a.Commands.RegisterProfiles(ctx, profiles[i:min(n, i+loadBatch)], "bench", false); err != nil {

@@ -7,7 +7,11 @@ import _ "embed"
 // MockProfiles is data/mock_profiles.json: a JSON array of 100 mock agent
 // profiles (digital twins of fictional people in 北京, 上海, 深圳, 杭州, 广州,
 // 成都 and 远程), whose tags are drawn from the shared capability
-// vocabulary. Decode it with negotiation.ParseProfiles. It must not be modified.
+// vocabulary and whose summaries (200 to 500 characters, in the first
+// person) tell concrete experience and claim no capability outside their
+// tags. Decode it with negotiation.ParseProfiles; never change the bytes
+// in place (every reader shares them). Larger networks of the same shape
+// come from mocknet.Network.
 //
 //go:embed mock_profiles.json
 var MockProfiles []byte

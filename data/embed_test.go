@@ -58,8 +58,8 @@ func TestMockProfilesLoad(t *testing.T) {
 		if p.Availability == "" {
 			t.Errorf("profile #%d (%s): no availability", i, p.AgentID)
 		}
-		if n := len([]rune(p.ProfileSummary)); n < 80 || n > 300 {
-			t.Errorf("profile #%d (%s): summary of %d characters, want 80-300", i, p.AgentID, n)
+		if n := len([]rune(p.ProfileSummary)); n < 200 || n > 500 {
+			t.Errorf("profile #%d (%s): summary of %d characters, want 200-500", i, p.AgentID, n)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,8 +18,6 @@ import (
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/bench"
-	"github.com/towow/towow/data"
-	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/llmfault"
 	"github.com/towow/towow/projections"
 )
@@ -520,7 +517,7 @@ func cmdBenchSoak(ctx context.Context, cfg config, args []string, stdout, stderr
 func cmdBenchFilter(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench filter", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	sizes := fs.String("sizes", "100,1000,10000,100000", "comma-separated network sizes (synthetic profiles)")
+	sizes := fs.String("sizes", "100,1000,10000,100000", "comma-separated network sizes (generated profiles)")
 	reps := fs.Int("reps", 20, "times each demand is shortlisted per size")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -536,26 +533,14 @@ func cmdBenchFilter(ctx context.Context, cfg config, args []string, stdout, stde
 	if *reps < 1 {
 		return fmt.Errorf("%w: -reps must be at least 1", errUsage)
 	}
-	profiles, perrs := negotiation.ParseProfiles(data.MockProfiles)
-	if len(perrs) > 0 {
-		return fmt.Errorf("the embedded profiles: %v", perrs[0])
-	}
-	var tags []string
-	for _, p := range profiles {
-		for _, t := range p.Tags {
-			if !slices.Contains(tags, t) {
-				tags = append(tags, t)
-			}
-		}
-	}
 	cfg.Profiles = "none"
-	fmt.Fprintf(stdout, "towow bench filter: %d demands, %d shortlists each per size, %d tags, builtin brain, shortlist of %d\n",
-		len(bench.FilterDemands), *reps, len(tags), cfg.Shortlist)
+	fmt.Fprintf(stdout, "towow bench filter: %d demands, %d shortlists each per size, generated networks (mocknet), builtin brain, shortlist of %d\n",
+		len(bench.FilterDemands), *reps, cfg.Shortlist)
 	var rows []bench.FilterResult
 	for _, n := range ns {
 		err := withBenchApp(ctx, cfg, stderr, "bench filter measures the builtin filter", false, func(a *app.App, _ *pgxpool.Pool, name string) error {
 			fmt.Fprintf(stdout, "%d agents, scratch database %s\n", n, name)
-			r, err := bench.Filter(ctx, a, n, *reps, tags, stdout)
+			r, err := bench.Filter(ctx, a, n, *reps, stdout)
 			rows = append(rows, r)
 			return err
 		})

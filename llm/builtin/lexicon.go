@@ -15,9 +15,11 @@ import (
 // generated from the mock profiles' own texts (data.MockProfiles: their
 // summaries and capabilities) rather than listed. A word names the tags
 // every profile using it carries, when at least lexiconSupport profiles
-// use it and they share one or two tags: "小红书" (two profiles, both
-// 文案写作), "短片" (both 视频剪辑), "调音" (both 音响设备 and 直播:
-// either serves). Understanding falls back on it when a demand names nobody in
+// use it, they share one or two tags, and some profile offers it in its
+// capabilities (a word only summaries use is as often a pastime as a
+// trade: two developers who play badminton do not make "羽毛球" a
+// developer's word): "短片" (both 视频剪辑), "问卷设计" (数据分析), "调音"
+// (音响设备). Understanding falls back on it when a demand names nobody in
 // the vocabulary's keywords, before calling the demand unclear.
 
 // lexiconSupport is how many profiles must use a word for it to count.
@@ -43,14 +45,17 @@ var profileLexicon = sync.OnceValue(func() []lexiconEntry { return buildLexicon(
 // of a profile's summary and capabilities.
 func buildLexicon(raw []byte) []lexiconEntry {
 	profiles, _ := neg.ParseProfiles(raw)
-	users := map[string][]int{} // word → the profiles using it
+	users := map[string][]int{}  // word → the profiles using it
+	offered := map[string]bool{} // words some profile's capabilities use
 	for i, p := range profiles {
-		var text strings.Builder
-		text.WriteString(p.ProfileSummary)
+		var caps strings.Builder
 		for k, v := range p.Capabilities {
-			text.WriteString("。" + k + "。" + v)
+			caps.WriteString("。" + k + "。" + v)
 		}
-		for _, w := range lexiconWords(text.String()) {
+		for _, w := range lexiconWords(caps.String()) {
+			offered[w] = true
+		}
+		for _, w := range lexiconWords(p.ProfileSummary + caps.String()) {
 			if n := len(users[w]); n == 0 || users[w][n-1] != i {
 				users[w] = append(users[w], i)
 			}
@@ -58,7 +63,7 @@ func buildLexicon(raw []byte) []lexiconEntry {
 	}
 	var out []lexiconEntry
 	for w, ps := range users {
-		if len(ps) < lexiconSupport {
+		if len(ps) < lexiconSupport || !offered[w] {
 			continue
 		}
 		shared := slices.Clone(profiles[ps[0]].Tags)

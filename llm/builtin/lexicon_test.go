@@ -12,7 +12,9 @@ import (
 
 // TestProfileLexicon: the lexicon is generated from the profiles' texts:
 // each word is used by at least two profiles, all of which carry its tags
-// (one or two); words the network's people use for their work are in it.
+// (one or two), and by some profile's capabilities (what they offer, not
+// their pastimes); words the network's people use for their work are in
+// it.
 func TestProfileLexicon(t *testing.T) {
 	profiles, errs := neg.ParseProfiles(data.MockProfiles)
 	if errs != nil {
@@ -42,14 +44,22 @@ func TestProfileLexicon(t *testing.T) {
 				}
 			}
 		}
-		if users < lexiconSupport || len(e.tags) == 0 || len(e.tags) > 2 {
+		offered := slices.ContainsFunc(profiles, func(p neg.AgentProfile) bool {
+			for k, v := range p.Capabilities {
+				if slices.Contains(lexiconWords(k+"。"+v), e.word) {
+					return true
+				}
+			}
+			return false
+		})
+		if users < lexiconSupport || len(e.tags) == 0 || len(e.tags) > 2 || !offered {
 			t.Errorf("%q → %v: used by %d profiles", e.word, e.tags, users)
 		}
 		if strings.ContainsAny(e.word, lexiconFunctionRunes) {
 			t.Errorf("%q holds a function character", e.word)
 		}
 	}
-	for word, tag := range map[string]string{"小红书": "文案写作", "调音": "音响设备", "短片": "视频剪辑", "python": "后端开发"} {
+	for word, tag := range map[string]string{"调音": "音响设备", "短片": "视频剪辑", "java": "后端开发", "问卷设计": "数据分析"} {
 		if !slices.ContainsFunc(profileLexicon(), func(e lexiconEntry) bool { return e.word == word && slices.Contains(e.tags, tag) }) {
 			t.Errorf("%q → %s is not in the lexicon", word, tag)
 		}
@@ -65,7 +75,7 @@ func TestLexiconNamesWhoTheKeywordsMiss(t *testing.T) {
 		text string
 		want []string // the needs' tags; none: unclear
 	}{
-		{"远程兼职就行，找一位会写小红书种草笔记的写手，每周三篇", []string{"文案写作"}},
+		{"远程兼职就行，找一位做过问卷设计的人，帮我们把题目理一理", []string{"数据分析"}},
 		{"帮我弄一下", nil},
 		{"下周六在杭州搞个读书会", []string{"场地提供", "活动策划"}},
 	}
@@ -81,7 +91,7 @@ func TestLexiconNamesWhoTheKeywordsMiss(t *testing.T) {
 	// The whole answer: understood, not the fallback.
 	res, call, err := llm.Call(t.Context(), llm.NewClient(llm.Config{Provider: New()}), llm.Understand,
 		llm.UnderstandInput{RawInput: tests[0].text})
-	if err != nil || call.FallbackUsed || len(res.Needs) != 1 || res.Needs[0].CapabilityTags[0] != "文案写作" {
+	if err != nil || call.FallbackUsed || len(res.Needs) != 1 || res.Needs[0].CapabilityTags[0] != "数据分析" {
 		t.Fatalf("understood %+v, call %+v, %v", res, call, err)
 	}
 }
