@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -53,6 +54,15 @@ type Server struct {
 	// disconnected then, rather than holding its goroutine and buffers
 	// forever; it resumes with Last-Event-ID when it reconnects.
 	SSEWriteTimeout time.Duration
+	// TrustedProxies are the peers (reverse proxies) whose X-Forwarded-For,
+	// X-Forwarded-Proto and X-Forwarded-Host are believed: the client's
+	// address, HTTPS (Secure cookies, https URLs) and the host asked for.
+	// From anyone else those headers are removed. Empty: nobody's.
+	TrustedProxies []netip.Prefix
+	// BodyTimeout is how long a client has to send a request's body, from
+	// the end of its headers (0: DefaultBodyTimeout; negative: no limit);
+	// a slower one is answered 408 (TOWOW_REQUEST_005) and disconnected.
+	BodyTimeout time.Duration
 	// Ready configures /readyz.
 	Ready Readiness
 	// Metrics, when set, is served at GET /metrics (Prometheus text
@@ -175,13 +185,13 @@ func (s *Server) Handler() http.Handler {
 	// Any other request under /api/ is a problem+json 405 (with Allow) when
 	// the path answers other methods, else a 404, not the mux's plain text.
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		if allow := allowedMethods(mux, r); len(allow) > 0 {
+		if allow, _ := allowedMethods(mux, r); len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
 			writeProblem(w, newProblem(http.StatusMethodNotAllowed, CodeMethod,
-				r.Method+" "+r.URL.Path+" is not an operation; this path answers "+strings.Join(allow, ", ")))
+				r.Method+" "+excerpt(r.URL.Path)+" is not an operation; this path answers "+strings.Join(allow, ", ")))
 			return
 		}
-		writeProblem(w, newProblem(http.StatusNotFound, CodeNotFound, "no such API path: "+r.Method+" "+r.URL.Path+" (see /docs)"))
+		writeProblem(w, newProblem(http.StatusNotFound, CodeNotFound, "no such API path: "+r.Method+" "+excerpt(r.URL.Path)+" (see /docs)"))
 	})
 	csrf := http.NewCrossOriginProtection()
 	for _, o := range s.CORSOrigins {
@@ -190,7 +200,7 @@ func (s *Server) Handler() http.Handler {
 		}
 	}
 	s.registerSignIn(mux, g.guard, csrf)
-	return withCORS(s.CORSOrigins, s.edge(g.guard.authenticate(csrf, routeNamed(mux))))
+	return forwarded(s.TrustedProxies, withCORS(s.CORSOrigins, s.edge(g.guard.authenticate(csrf, literalRoutes(mux, routeNamed(mux))))))
 }
 
 // handlerGroups are the operations' handler types, one per resource
@@ -233,16 +243,51 @@ func (s *Server) groups() handlerGroups {
 	}
 }
 
+// literalRoutes answers 405 (with Allow) a request whose path is a literal
+// route of other methods, which the mux would give to a wildcard route of
+// its own method: GET /api/v1/agents/bulk is not the agent "bulk" (only
+// POST answers that path), though GET /api/v1/agents/{agent_id} matches.
+func literalRoutes(mux *http.ServeMux, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		_, own := mux.Handler(r)
+		if !strings.Contains(own, "{") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		allow, wildcards := allowedMethods(mux, r)
+		if strings.Count(own, "{") <= wildcards {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeProblem(w, newProblem(http.StatusMethodNotAllowed, CodeMethod,
+			r.Method+" "+excerpt(r.URL.Path)+" is not an operation; this path answers "+strings.Join(allow, ", ")))
+	})
+}
+
 // allowedMethods lists the methods whose operations answer r's path (none:
-// the path is unknown).
-func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
-	var allow []string
+// the path is unknown): those of the routes that name it most closely,
+// with the fewest wildcards, which it returns too. /api/v1/agents/bulk is
+// POST's route, not the agent "bulk" of GET and PUT.
+func allowedMethods(mux *http.ServeMux, r *http.Request) (allow []string, wildcards int) {
+	wildcards = -1
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
-		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/api/" {
+		_, pattern := mux.Handler(probe)
+		if pattern == "" || pattern == "/api/" {
+			continue
+		}
+		switch n := strings.Count(pattern, "{"); {
+		case wildcards < 0 || n < wildcards:
+			allow, wildcards = []string{m}, n
+		case n == wildcards:
 			allow = append(allow, m)
 		}
 	}
-	return allow
+	return allow, wildcards
 }

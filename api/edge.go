@@ -6,14 +6,17 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -245,19 +248,73 @@ func (s *Server) edge(next http.Handler) http.Handler {
 				"path", r.URL.EscapedPath(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			writeProblem(w, newProblem(http.StatusInternalServerError, CodeInternal, "internal error"))
 		}()
-		if param, why := s.checkRequest(r); why != "" {
+		body, err := s.readBody(w, r)
+		if err != nil {
+			s.logger().WarnContext(r.Context(), "request body too slow", "request_id", id, "method", r.Method,
+				"path", excerpt(r.URL.EscapedPath()), "timeout", s.bodyTimeout().String())
+			w.Header().Set("Connection", "close") // what is left of the body is never read
+			writeProblem(w, newProblem(http.StatusRequestTimeout, CodeBodyTimeout,
+				"the request body did not arrive within "+s.bodyTimeout().String()+"; send it again"))
+			return
+		}
+		if param, why := s.checkRequest(r, body); why != "" {
 			s.logger().WarnContext(r.Context(), "request refused at the edge", "request_id", id, "method", r.Method,
-				"path", r.URL.EscapedPath(), "param", param, "why", why)
-			writeProblem(w, newProblem(http.StatusBadRequest, CodeBadText, param+": "+why))
+				"path", excerpt(r.URL.EscapedPath()), "param", param, "why", why)
+			writeProblem(w, newProblem(http.StatusBadRequest, CodeBadText, excerpt(param)+": "+why))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// readBody reads the first maxScannedBody bytes of r's body (the whole of
+// any body the API accepts) and puts them back in front of the rest. The
+// client has BodyTimeout to send them, from the end of its headers: a
+// client that trickles its body holds a connection and a goroutine, so it
+// is cut off there (errBodyTimeout). It returns nil for a body too large
+// to check, or one cut short (the operation sees the same error).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	rc := http.NewResponseController(w)
+	if d := s.bodyTimeout(); d > 0 {
+		_ = rc.SetReadDeadline(time.Now().Add(d)) // not every connection has deadlines (HTTP/2 and tests do)
+	}
+	buf, err := io.ReadAll(io.LimitReader(r.Body, maxScannedBody+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, errBodyTimeout
+	}
+	_ = rc.SetReadDeadline(time.Time{})
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
+	if err != nil || len(buf) > maxScannedBody {
+		return nil, nil // the operation reads the rest (and refuses what is too large)
+	}
+	return buf, nil
+}
+
+// errBodyTimeout is a request body not sent within BodyTimeout.
+var errBodyTimeout = errors.New("request body not received in time")
+
+// DefaultBodyTimeout is how long a client has to send a request's body
+// when Server.BodyTimeout is zero: a megabyte at about 35 KB/s.
+const DefaultBodyTimeout = 30 * time.Second
+
+// bodyTimeout is the server's body deadline (negative: none).
+func (s *Server) bodyTimeout() time.Duration {
+	if s.BodyTimeout == 0 {
+		return DefaultBodyTimeout
+	}
+	return s.BodyTimeout
+}
+
 // checkRequest returns the first parameter that fails the edge's checks
-// and why ("" when none); it reads a JSON body (bounded) and puts it back.
-func (s *Server) checkRequest(r *http.Request) (param, why string) {
+// and why ("" when none): the path, the query, the headers the API reads
+// and the strings of body, the JSON body read so far (nil: none to check).
+func (s *Server) checkRequest(r *http.Request, body []byte) (param, why string) {
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		if why := badPath(r.URL.Path); why != "" {
 			return "path", why
@@ -267,15 +324,15 @@ func (s *Server) checkRequest(r *http.Request) (param, why string) {
 	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return "query", "not a valid query string (" + err.Error() + ")"
+		return "query", "not a valid query string (" + excerpt(err.Error()) + ")"
 	}
 	for k, vs := range q {
 		if why := badText(k, false); why != "" {
-			return "query parameter name " + strconv.Quote(k), why
+			return "query parameter name " + strconv.Quote(excerpt(k)), why
 		}
 		for _, v := range vs {
 			if why := badText(v, false); why != "" {
-				return "query parameter " + strconv.Quote(k), why
+				return "query parameter " + strconv.Quote(excerpt(k)), why
 			}
 		}
 	}
@@ -286,18 +343,7 @@ func (s *Server) checkRequest(r *http.Request) (param, why string) {
 			}
 		}
 	}
-	if r.Body == nil || r.Body == http.NoBody {
-		return "", ""
-	}
-	buf, err := io.ReadAll(io.LimitReader(r.Body, maxScannedBody+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
-	if err != nil || len(buf) > maxScannedBody {
-		return "", "" // the operation reads the rest (and refuses what is too large)
-	}
-	if where, why := badJSON(buf); why != "" {
+	if where, why := badJSON(body); why != "" {
 		return where, why
 	}
 	return "", ""

@@ -75,6 +75,9 @@ func TestHostileInput(t *testing.T) {
 		{"POST", "/api/v1/demand/submit", `{"raw_input":"ok","user_id":"u1","a\u0000":1}`, 400, bad, `body["a\x00"] (the key)`, ""},
 		{"DELETE", "/api/v1/demand/submit", "", 405, "TOWOW_REQUEST_004", "", "POST"},
 		{"PUT", "/api/v1/agents", "", 405, "TOWOW_REQUEST_004", "", "GET, HEAD, POST"},
+		{"GET", "/api/v1/agents/bulk", "", 405, "TOWOW_REQUEST_004", "", "POST"},
+		{"PUT", "/api/v1/agents/bulk", `{"user_name":"x"}`, 405, "TOWOW_REQUEST_004", "", "POST"},
+		{"DELETE", "/api/v1/agents/bulk", "", 405, "TOWOW_REQUEST_004", "", "POST"},
 		{"GET", "/api/v1/nope", "", 404, "TOWOW_NOT_FOUND", "", ""},
 	}
 	for _, tc := range tests {

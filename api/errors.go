@@ -1,10 +1,12 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -35,24 +37,66 @@ type Problem struct {
 
 // Codes for errors that do not come from the domain.
 const (
-	CodeBadRequest = "TOWOW_REQUEST_001" // a body or parameter that does not validate
-	CodeTooLarge   = "TOWOW_REQUEST_002" // a body over the size limit
-	CodeNotFound   = "TOWOW_NOT_FOUND"
-	CodeMethod     = "TOWOW_REQUEST_004" // a method the path does not answer (405, with Allow)
-	CodeInternal   = "TOWOW_SYSTEM_003"  // internal error
-	CodeDatabase   = "TOWOW_SYSTEM_001"  // database unavailable
+	CodeBadRequest  = "TOWOW_REQUEST_001" // a body or parameter that does not validate
+	CodeTooLarge    = "TOWOW_REQUEST_002" // a body over the size limit
+	CodeNotFound    = "TOWOW_NOT_FOUND"
+	CodeMethod      = "TOWOW_REQUEST_004" // a method the path does not answer (405, with Allow)
+	CodeBodyTimeout = "TOWOW_REQUEST_005" // a request body not sent within the server's body timeout (408)
+	CodeInternal    = "TOWOW_SYSTEM_003"  // internal error
+	CodeDatabase    = "TOWOW_SYSTEM_001"  // database unavailable
 )
 
 func init() {
 	// Every error Huma itself builds (validation, 404 routes, 413 bodies)
 	// carries a code too, in the same problem+json shape.
 	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
-		p := newProblem(status, codeForStatus(status), msg)
+		p := newProblem(status, codeForStatus(status), excerpt(msg))
 		for _, err := range errs {
+			var d *huma.ErrorDetail
+			if errors.As(err, &d) {
+				err = &huma.ErrorDetail{Message: excerpt(d.Message), Location: excerpt(d.Location), Value: excerptValue(d.Value)}
+			}
 			p.Add(err)
 		}
 		return p
 	}
+}
+
+// maxExcerpt bounds, in bytes, any piece of a request an error answer
+// quotes back: a path, a parameter's name or value, a body that is not
+// JSON. The answer says where and what is wrong, never the whole input.
+const maxExcerpt = 120
+
+// excerpt is s cut to maxExcerpt bytes at a character boundary, with "…"
+// when cut.
+func excerpt(s string) string {
+	if len(s) <= maxExcerpt {
+		return s
+	}
+	cut := maxExcerpt
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// excerptValue is an error detail's value with a long text cut to an
+// excerpt; a long list or object (JSON that failed to validate) becomes
+// the excerpt of its JSON.
+func excerptValue(v any) any {
+	switch v := v.(type) {
+	case nil, bool, float64, int, int64:
+		return v
+	case string:
+		return excerpt(v)
+	case []byte:
+		return excerpt(string(v))
+	}
+	b, err := json.Marshal(v)
+	if err != nil || len(b) <= maxExcerpt {
+		return v
+	}
+	return excerpt(string(b))
 }
 
 // newProblem is the problem of status with its standard title, code and
@@ -72,6 +116,8 @@ func codeForStatus(status int) string {
 		return CodeForbidden
 	case status == http.StatusRequestEntityTooLarge:
 		return CodeTooLarge
+	case status == http.StatusRequestTimeout:
+		return CodeBodyTimeout
 	case status == http.StatusServiceUnavailable:
 		return CodeDatabase
 	case status >= 500:

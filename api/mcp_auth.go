@@ -305,11 +305,10 @@ func (s *Server) resourceMetadata(path string) http.Handler {
 }
 
 // baseURL is the scheme and host the request was sent to: https over TLS,
-// or when a proxy that ended TLS says so (X-Forwarded-Proto: https; the
-// URL only goes back to the client that sent it).
+// or when a trusted proxy that ended TLS says so (see forwarded).
 func baseURL(r *http.Request) string {
 	scheme := "http"
-	if r.TLS != nil || strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto")), "https") {
+	if isHTTPS(r) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host

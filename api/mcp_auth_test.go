@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ type mcpCaller struct {
 
 // mcpProtectedServer serves api.Server with an OAuth mount at /mcp whose
 // handler reports its caller, over real HTTP.
-func mcpProtectedServer(t *testing.T, people *identity.Authority) string {
+func mcpProtectedServer(t *testing.T, people *identity.Authority, trusted ...netip.Prefix) string {
 	t.Helper()
 	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ti := auth.TokenInfoFromContext(r.Context())
@@ -43,11 +44,14 @@ func mcpProtectedServer(t *testing.T, people *identity.Authority) string {
 		tok, _ := ti.Extra["token"].(string)
 		_ = json.NewEncoder(w).Encode(mcpCaller{UserID: ti.UserID, Token: tok, Expiration: ti.Expiration})
 	})
-	srv := httptest.NewServer((&api.Server{AdminToken: testAdminToken, People: people,
+	srv := httptest.NewServer((&api.Server{AdminToken: testAdminToken, People: people, TrustedProxies: trusted,
 		Mounts: []api.Mount{{Pattern: "/mcp", Handler: echo, OAuth: true}}}).Handler())
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// loopback trusts the test's own client as a reverse proxy.
+var loopback = netip.MustParsePrefix("127.0.0.1/32")
 
 // mcpPost sends POST /mcp with token (none when "") and returns the answer,
 // its body decoded into out when it is a 2xx.
@@ -102,7 +106,7 @@ func mcpJSON(v any) string {
 // expiry), and refuses anything else with a 401 pointing at metadata that
 // names no authorization server.
 func TestMCPAuthLocal(t *testing.T) {
-	base := mcpProtectedServer(t, testPeople)
+	base := mcpProtectedServer(t, testPeople, loopback)
 	alice := userToken(t, "alice")
 	var c mcpCaller
 	if resp := mcpPost(t, base, alice, &c); resp.StatusCode != 200 {
@@ -165,10 +169,15 @@ func TestMCPAuthLocal(t *testing.T) {
 			t.Errorf("%s: %s, want %s", path, got, want)
 		}
 	}
-	// Behind a proxy that ended TLS: https.
+	// Behind a trusted proxy that ended TLS: https. A server that trusts
+	// no proxy ignores the header, whoever sends it.
 	https := strings.Replace(base, "http://", "https://", 1)
 	if got := mcpJSON(mcpMetadata(t, base+"/.well-known/oauth-protected-resource/mcp", "https")); !strings.Contains(got, `"resource":"`+https+`/mcp"`) {
 		t.Errorf("behind a TLS proxy: %s", got)
+	}
+	untrusting := mcpProtectedServer(t, testPeople)
+	if got := mcpJSON(mcpMetadata(t, untrusting+"/.well-known/oauth-protected-resource/mcp", "https")); !strings.Contains(got, `"resource":"`+untrusting+`/mcp"`) {
+		t.Errorf("X-Forwarded-Proto from a peer that is no trusted proxy was believed: %s", got)
 	}
 	// A preflight of a browser client.
 	req, _ := http.NewRequest(http.MethodOptions, base+"/.well-known/oauth-protected-resource/mcp", nil)
@@ -200,7 +209,7 @@ func TestMCPAuthIssuer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := mcpProtectedServer(t, people)
+	base := mcpProtectedServer(t, people, loopback)
 	u, err := url.Parse(hs.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -124,7 +124,7 @@ func (s *Server) openSession(scope string) http.HandlerFunc {
 			Expires:  expires,
 			MaxAge:   int(SessionTTL / time.Second),
 			HttpOnly: true,
-			Secure:   r.TLS != nil,
+			Secure:   isHTTPS(r),
 			SameSite: http.SameSiteStrictMode,
 		})
 		w.Header().Set("Cache-Control", "no-store")
@@ -137,7 +137,7 @@ func (s *Server) openSession(scope string) http.HandlerFunc {
 func closeSession(scope string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: scope, MaxAge: -1,
-			HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+			HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteStrictMode})
 		w.WriteHeader(http.StatusNoContent)
 	}
 }

@@ -62,6 +62,7 @@ type apiOptions struct {
 	profiles        []negotiation.AgentProfile // default: the embedded mock profiles
 	rules           negotiation.Rules          // default: the design's
 	sseWriteTimeout time.Duration              // default: the server's
+	bodyTimeout     time.Duration              // default: the server's
 	logger          *slog.Logger               // default: none
 	noWorkers       bool                       // insert-only write side: nothing runs after a command
 	offlineAfter    time.Duration              // default: presence.DefaultOfflineAfter
@@ -118,7 +119,7 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
 	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
 		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
-		SSEWriteTimeout: o.sseWriteTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
+		SSEWriteTimeout: o.sseWriteTimeout, BodyTimeout: o.bodyTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
 		Logger: o.logger, People: cmp.Or(o.people, testPeople), Limits: o.limits}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()

@@ -169,17 +169,13 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, p identity
 // top-level navigation from another site), Secure over TLS.
 func setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+		SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 }
 
 // callbackURL is where the provider sends the browser back: this
 // server's /auth/callback, as the browser reached it.
 func callbackURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + "/auth/callback"
+	return baseURL(r) + "/auth/callback"
 }
 
 func valueOr(c *http.Cookie, err error) string {

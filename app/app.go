@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"sync"
@@ -72,6 +73,15 @@ type Config struct {
 	People *identity.Authority
 	// Limits are the API's per-user limits (see api.Limits).
 	Limits api.Limits
+	// BodyTimeout is how long a client has to send a request's body (see
+	// api.Server.BodyTimeout).
+	BodyTimeout time.Duration
+	// TLSCertFile and TLSKeyFile, both set, make Run serve HTTPS (with
+	// HTTP/2) from these PEM files, reloaded when they change.
+	TLSCertFile, TLSKeyFile string
+	// TrustedProxies are the peers whose X-Forwarded-For, -Proto and -Host
+	// the API believes (see api.Server.TrustedProxies).
+	TrustedProxies []netip.Prefix
 
 	// LLM configures the LLM client (Provider required; Logger and
 	// OnCall are filled in by New).
@@ -139,6 +149,8 @@ type App struct {
 	loops    *slog.Logger
 	migrator *schema.Migrator
 	closers  []func()
+	// cert is the HTTPS certificate (nil: plain HTTP).
+	cert *certificate
 	// riverUI is River UI's mount, built the first time API is called
 	// (riverui.go).
 	riverUI func() (api.Mount, error)
@@ -176,6 +188,14 @@ func (a *App) start(ctx context.Context) (err error) {
 			a.log.Error("flush traces", "err", err)
 		}
 	})
+	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
+		return errors.New("TOWOW_TLS_CERT and TOWOW_TLS_KEY go together: set both for HTTPS, or neither")
+	}
+	if cfg.TLSCertFile != "" {
+		if a.cert, err = loadCertificate(cfg.TLSCertFile, cfg.TLSKeyFile, a.log); err != nil {
+			return err
+		}
+	}
 	if err := a.openDB(ctx); err != nil {
 		return err
 	}
@@ -293,6 +313,7 @@ func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
 	s.CORSOrigins, s.AdminToken, s.People, s.Limits = a.cfg.CORSOrigins, a.cfg.AdminToken, a.cfg.People, a.cfg.Limits
+	s.BodyTimeout, s.TrustedProxies = a.cfg.BodyTimeout, a.cfg.TrustedProxies
 	if a.Queries != nil {
 		s.ReadModels, s.Ready.Lag = a.Queries, a.lag
 	}
@@ -391,9 +412,19 @@ func (a *App) serve(ctx context.Context, ln net.Listener, h http.Handler) error 
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	a.log.Info("towow listening", "url", "http://"+ln.Addr().String(), "llm", a.LLM.ProviderName())
+	scheme := "http"
+	if a.cert != nil {
+		scheme, srv.TLSConfig = "https", tlsConfig(a.cert)
+	}
+	a.log.Info("towow listening", "url", scheme+"://"+ln.Addr().String(), "llm", a.LLM.ProviderName())
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if a.cert != nil {
+			errc <- srv.ServeTLS(ln, "", "") // the certificate comes from TLSConfig.GetCertificate
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("http server: %w", err)

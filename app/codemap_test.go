@@ -42,6 +42,7 @@ var codeMap = map[string][]string{
 	"jobs":                   {"internal/logctx", "internal/logthrottle", "internal/sqlcdb"},
 	"identity":               {},
 	"internal/testop":        {},
+	"internal/testca":        {},
 	"internal/llmfault":      {"llm", "llm/builtin"},
 	"uow":                    {"domain/event", "domain/negotiation", "eventstore", "identity", "jobs"},
 	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},

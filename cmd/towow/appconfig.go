@@ -30,12 +30,16 @@ func (c config) app(stderr io.Writer, quiet bool) app.Config {
 		logger = c.quietLogger(stderr)
 	}
 	return app.Config{
-		DatabaseURL: c.DatabaseURL,
-		DataDir:     c.DataDir,
-		LLMRequired: c.LLMRequired,
-		CORSOrigins: c.CORSOrigins,
-		AdminToken:  c.AdminToken,
-		Limits:      c.Limits,
+		DatabaseURL:    c.DatabaseURL,
+		DataDir:        c.DataDir,
+		LLMRequired:    c.LLMRequired,
+		CORSOrigins:    c.CORSOrigins,
+		AdminToken:     c.AdminToken,
+		Limits:         c.Limits,
+		BodyTimeout:    c.BodyTimeout,
+		TLSCertFile:    c.TLSCert,
+		TLSKeyFile:     c.TLSKey,
+		TrustedProxies: c.TrustedProxies,
 		LLM: llm.Config{Provider: c.provider(), Timeout: c.LLMTimeout, RetryBudget: c.RetryBudget,
 			FailureThreshold: uint32(c.FailureThreshold), RecoveryTimeout: c.RecoveryTimeout, OutageBudget: c.OutageBudget},
 		Write: app.WriteConfig{Rules: c.Rules, MaxCandidates: c.MaxCandidates, Shortlist: c.Shortlist, TreeTokenBudget: c.TreeTokenBudget, PeopleDoTasks: c.PeopleDoTasks,

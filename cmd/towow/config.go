@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -65,6 +67,10 @@ var envVars = []envVar{
 	{"DATABASE_URL", "(unset: embedded cluster)", "PostgreSQL connection URL. When unset, towow runs a private cluster in $TOWOW_DATA_DIR/pg from the system's PostgreSQL binaries."},
 	{"TOWOW_DATA_DIR", "./" + defaultDataDir, "Folder for the embedded cluster (pg/, pg.password, pg.port, pg.log)."},
 	{"TOWOW_ADDR", defaultAddr, "HTTP listen address of `towow serve`."},
+	{"TOWOW_TLS_CERT", "(unset: plain HTTP)", "PEM certificate (chain) file: with TOWOW_TLS_KEY, `towow serve` speaks HTTPS only, with HTTP/2, TLS 1.2 and 1.3 and forward-secret AEAD ciphers; a renewed file is picked up within 30 s, without a restart."},
+	{"TOWOW_TLS_KEY", "(unset)", "PEM private key file of TOWOW_TLS_CERT."},
+	{"TOWOW_TRUSTED_PROXIES", "(unset: none)", "Comma-separated addresses or CIDR ranges of reverse proxies (e.g. 127.0.0.1,10.0.0.0/8) whose X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed: the client's address (sign-in limits, logs), HTTPS (Secure cookies) and the host. From anyone else those headers are ignored."},
+	{"TOWOW_BODY_TIMEOUT", dur(api.DefaultBodyTimeout), "Longest a client may take to send a request's body, from the end of its headers; a slower one is answered 408 (TOWOW_REQUEST_005) and disconnected. 0 or less: no limit."},
 	{"CORS_ORIGINS", "(unset: no CORS)", "Comma-separated browser origins allowed to call the API, e.g. http://localhost:5173; * allows any."},
 	{"TOWOW_METRICS_ADDR", "(unset: none)", "`towow worker` only: address where it serves GET /metrics, /healthz and /readyz, e.g. 127.0.0.1:9091 (`towow serve` serves them on TOWOW_ADDR)."},
 	{"TOWOW_ADMIN_TOKEN", "(unset: random, printed at start)", "Bearer token of the operator endpoints (agent directory writes, rebuilds, River UI at /riverui/); at least 16 characters. When unset, `towow serve` draws one and prints it once."},
@@ -118,9 +124,14 @@ type config struct {
 	DatabaseURL string
 	DataDir     string
 	Addr        string
-	CORSOrigins []string
-	AdminToken  string
-	MetricsAddr string
+	BodyTimeout time.Duration // negative: none
+	// TLSCert and TLSKey are the HTTPS key pair's files (empty: HTTP).
+	TLSCert, TLSKey string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-* count.
+	TrustedProxies []netip.Prefix
+	CORSOrigins    []string
+	AdminToken     string
+	MetricsAddr    string
 	// OIDC is the identity provider (Issuer empty: local mode).
 	OIDC identity.OIDCConfig
 	// AllowRemote lets local mode listen on a non-loopback address.
@@ -238,6 +249,29 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.Rules = negotiation.DefaultRules()
 	p := parser{getenv: getenv}
 	c.LLMTimeout = p.duration("LLM_TIMEOUT", llm.DefaultTimeout)
+	c.TLSCert, c.TLSKey = strings.TrimSpace(getenv("TOWOW_TLS_CERT")), strings.TrimSpace(getenv("TOWOW_TLS_KEY"))
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return c, errors.New("TOWOW_TLS_CERT and TOWOW_TLS_KEY go together: set both for HTTPS, or neither")
+	}
+	for _, v := range strings.Split(getenv("TOWOW_TRUSTED_PROXIES"), ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		prefix, err := netip.ParsePrefix(v)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return c, fmt.Errorf("TOWOW_TRUSTED_PROXIES: %q is neither an address nor a CIDR range (e.g. 127.0.0.1 or 10.0.0.0/8)", v)
+			}
+			prefix = netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen())
+		}
+		c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
+	}
+	if v := strings.TrimSpace(getenv("TOWOW_BODY_TIMEOUT")); noneDuration(v) {
+		c.BodyTimeout = -1 // no limit
+	} else {
+		c.BodyTimeout = p.duration("TOWOW_BODY_TIMEOUT", api.DefaultBodyTimeout)
+	}
 	c.RetryBudget = 2 * c.LLMTimeout
 	if v := strings.TrimSpace(getenv("LLM_RETRY_BUDGET")); noneDuration(v) {
 		c.RetryBudget = -1 // no retries

@@ -67,15 +67,16 @@ func browserServer(t *testing.T, env ...string) (chrome, dataDir string, s *serv
 	return chrome, dataDir, s, "http://" + s.addr, screenshotDir(t)
 }
 
-// newBrowser starts headless Chromium (chrome) with a w×h window and
-// returns its first tab's context, which ends after within or with the
+// newBrowser starts headless Chromium (chrome) with a w×h window (and the
+// more options) and returns its first tab's context, which ends after within or with the
 // test (a new tab: chromedp.NewContext of it).
-func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration) context.Context {
+func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration, more ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	// A loaded machine can take longer than chromedp's default 20 s to
 	// start Chromium.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(w, h), chromedp.WSURLReadTimeout(time.Minute))
+	opts = append(opts, more...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	ctx, cancel := context.WithTimeout(bctx, within)

@@ -10,9 +10,12 @@ import (
 )
 
 // cmdDB manages the embedded cluster: start (and leave running), stop,
-// status, url. start and url start the cluster detached: it keeps running
-// after this process exits and after the last towow serve using it stops,
-// until towow db stop, which stops it whoever still uses it.
+// status, url. start starts the cluster detached: it keeps running after
+// this process exits and after the last towow serve using it stops, until
+// towow db stop, which stops it whoever still uses it. url prints the
+// running cluster's URL and changes nothing about who stops it (a server
+// that started it still stops it when it exits); when none runs, it
+// starts one detached, as start does.
 func cmdDB(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: towow db start|stop|status|url [--data-dir DIR]", errUsage)
@@ -28,9 +31,13 @@ func cmdDB(ctx context.Context, cfg config, args []string, stdout, stderr io.Wri
 		// Detached: the cluster stays running for other processes once
 		// this one exits (which releases its use of the cluster), even
 		// when no process uses it any more; `towow db stop` stops it.
-		c, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: *dir, Logger: cfg.logger(stderr), Detached: true})
+		start := args[0] == "start"
+		c, err := pgcluster.Start(ctx, pgcluster.Config{DataDir: *dir, Logger: cfg.logger(stderr), Detached: start, DetachIfStarted: !start})
 		if err != nil {
 			return err
+		}
+		if !start && c.Owned() {
+			fmt.Fprintf(stderr, "towow: started the embedded cluster in %s; it keeps running until towow db stop\n", *dir)
 		}
 		fmt.Fprintln(stdout, c.URL("towow"))
 		return nil

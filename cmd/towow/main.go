@@ -10,6 +10,8 @@
 //	towow migrate up|down|status   manage the schema
 //	towow projections rebuild      fold the read models again from the log
 //	towow db start|stop|status|url manage the embedded cluster
+//	towow backup FILE              pg_dump the database to FILE
+//	towow restore FILE             load a backup into an empty database
 //	towow bench append             measure the event store
 //	towow bench negotiate          measure the negotiation engine
 //	towow bench sse                measure live event delivery to SSE clients
@@ -59,6 +61,10 @@ Usage:
                                     keep serving (readers see the old rows until it commits)
   towow db start|stop|status|url    manage the embedded PostgreSQL cluster
                                     (flag: --data-dir DIR, default $TOWOW_DATA_DIR/pg)
+  towow backup FILE                 write the whole database (embedded, or DATABASE_URL) to FILE with
+                                    pg_dump, from one consistent snapshot; a running server goes on
+  towow restore FILE                load a backup into an empty database (a fresh TOWOW_DATA_DIR, or
+                                    an empty DATABASE_URL); the log continues from where it was
   towow bench append [flags]        benchmark the event store (towow bench append --help)
   towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -llm-latency 2s, -cpuprofile FILE)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
@@ -118,6 +124,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdMigrate(ctx, cfg, args[1:], stdout, stderr)
 		case "db":
 			err = cmdDB(ctx, cfg, args[1:], stdout, stderr)
+		case "backup":
+			err = cmdBackup(ctx, cfg, args[1:], stdout, stderr)
+		case "restore":
+			err = cmdRestore(ctx, cfg, args[1:], stdout, stderr)
 		case "worker":
 			err = cmdWorker(ctx, cfg, args[1:], stdout, stderr)
 		case "demo":

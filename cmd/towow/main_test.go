@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -55,11 +56,21 @@ func freeAddr(t *testing.T) string {
 type server struct {
 	cmd  *exec.Cmd
 	addr string
+	// scheme is "https" under TOWOW_TLS_CERT, else "" (http).
+	scheme string
 	// dataDir is its TOWOW_DATA_DIR: its signing key is there (token).
 	dataDir string
 	mu      sync.Mutex
 	stderr  bytes.Buffer
 	done    chan error
+}
+
+// url is the server's base URL.
+func (s *server) url() string {
+	if s.scheme == "" {
+		return "http://" + s.addr
+	}
+	return s.scheme + "://" + s.addr
 }
 
 // token mints a user token the server accepts, as a person does: `towow
@@ -221,8 +232,14 @@ func tryServer(t *testing.T, addr string, env ...string) (s *server, taken bool)
 		}
 	})
 	deadline := time.Now().Add(30 * time.Second)
+	health := http.Get
+	if envValue(env, "TOWOW_TLS_CERT") != "" {
+		// Only whether it answers: the HTTPS tests check the certificate.
+		insecure := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+		s.scheme, health = "https", insecure.Get
+	}
 	for {
-		resp, err := http.Get("http://" + s.addr + "/healthz")
+		resp, err := health(s.url() + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {

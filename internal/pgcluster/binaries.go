@@ -164,3 +164,38 @@ func clusterVersion(dataDir string) (string, error) {
 	}
 	return strings.TrimSpace(string(b)), nil
 }
+
+// Tool returns the path of a PostgreSQL client program (pg_dump,
+// pg_restore) from the same installation as the cluster's server: the
+// directory of its initdb, of the cluster's own major version.
+func (c *Cluster) Tool(name string) (string, error) {
+	major, _ := clusterVersion(c.layout.dataDir)
+	bins, err := findBinaries(c.binDir, major)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(bins.dir, name)
+	if !isExecutable(p) {
+		return "", fmt.Errorf("%s not found next to the server's programs in %s (Debian installs it with postgresql)", name, bins.dir)
+	}
+	return p, nil
+}
+
+// ClientTool returns the path of a PostgreSQL client program for a server
+// that is not the embedded cluster: the newest <libRoot>/*/bin first (a
+// newer pg_dump reads older servers, not the reverse), then PATH.
+func ClientTool(name string) (string, error) {
+	for _, dir := range libBinDirs() {
+		if p := filepath.Join(dir, name); isExecutable(p) {
+			return p, nil
+		}
+	}
+	for _, dir := range filepath.SplitList(searchPath()) {
+		if dir != "" && filepath.IsAbs(dir) {
+			if p := filepath.Join(dir, name); isExecutable(p) {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s not found in %s/*/bin or on PATH: install postgresql-client", name, libRoot)
+}

@@ -31,9 +31,14 @@ type Config struct {
 	// Detached leaves the server running for others once its users are
 	// gone: Start creates the marker file <DataDir>.detached, and while it
 	// exists no [Cluster.Stop] stops the server; only the package-level
-	// [Stop] does, and it removes the marker. towow db start and towow db
-	// url set it. A Start without Detached leaves an existing marker alone.
+	// [Stop] does, and it removes the marker. towow db start sets it. A
+	// Start without Detached leaves an existing marker alone.
 	Detached bool
+	// DetachIfStarted is Detached only when this Start starts the server:
+	// attaching to a running one changes nothing about who stops it, so a
+	// server started by towow serve still stops when that serve exits
+	// (towow db url).
+	DetachIfStarted bool
 }
 
 // Cluster is a running PostgreSQL cluster, started or attached to by
@@ -141,7 +146,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{layout: l, acct: acct, binDir: cfg.BinDir, logger: logger}
-	if err := c.startLocked(ctx, cfg.Detached); err != nil {
+	if err := c.startLocked(ctx, cfg.Detached, cfg.Detached || cfg.DetachIfStarted); err != nil {
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			err = fmt.Errorf("%w: %w", cerr, err) // e.g. initdb killed by the cancellation
 		}
@@ -150,8 +155,10 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	return c, nil
 }
 
-// startLocked runs the check-init-start sequence; the caller holds the lock.
-func (c *Cluster) startLocked(ctx context.Context, detached bool) error {
+// startLocked runs the check-init-start sequence; the caller holds the
+// lock. It marks the cluster detached when it attaches to a running server
+// with attachDetached, or starts one with startDetached.
+func (c *Cluster) startLocked(ctx context.Context, attachDetached, startDetached bool) error {
 	begin := time.Now()
 	l := c.layout
 	pm, state, err := inspect(l.dataDir)
@@ -163,7 +170,7 @@ func (c *Cluster) startLocked(ctx context.Context, detached bool) error {
 		if err := c.attach(ctx, pm); err != nil {
 			return err
 		}
-		return c.join(ctx, detached)
+		return c.join(ctx, attachDetached)
 	case stateStale:
 		c.logger.InfoContext(ctx, "removing stale postmaster.pid", "dir", l.dataDir, "pid", pm.pid)
 		if err := os.Remove(filepath.Join(l.dataDir, "postmaster.pid")); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -202,7 +209,7 @@ func (c *Cluster) startLocked(ctx context.Context, detached bool) error {
 	if err := ctx.Err(); err != nil {
 		return err // interrupted before anything was started
 	}
-	if err := c.startServer(ctx, bins, detached); err != nil {
+	if err := c.startServer(ctx, bins, startDetached); err != nil {
 		// No server ran before (we hold the lock): whatever runs now is
 		// the one this attempt started, and nobody else knows of it.
 		if stopErr := c.stopStarted(ctx, bins); stopErr != nil {

@@ -355,3 +355,57 @@ func TestDetached(t *testing.T) {
 	}
 	assertRunning(t, dir, false, 0)
 }
+
+// TestDetachIfStarted: attaching with DetachIfStarted (towow db url) to a
+// server another user started changes nothing about who stops it: that
+// user's Stop still stops it. Starting one with it marks it detached.
+func TestDetachIfStarted(t *testing.T) {
+	requireBinaries(t)
+	dir := testDataDir(t)
+	ctx := testContext(t)
+
+	server := startCluster(t, dir) // towow serve, first
+	if !server.Owned() {
+		t.Fatal("the first Start did not start the server")
+	}
+	url, err := Start(ctx, Config{DataDir: dir, DetachIfStarted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url.Owned() {
+		t.Fatal("DetachIfStarted started a second server")
+	}
+	if _, err := os.Stat(dir + ".detached"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("attaching with DetachIfStarted marked the cluster detached: %v", err)
+	}
+	if err := url.Stop(ctx); err != nil { // towow db url exits
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, true, server.Port())
+	if err := server.Stop(ctx); err != nil { // towow serve exits
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, false, 0)
+	assertNoServerProcesses(t, dir)
+
+	// With nothing running, it starts the server detached.
+	url, err = Start(ctx, Config{DataDir: dir, DetachIfStarted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !url.Owned() {
+		t.Fatal("DetachIfStarted did not start a server when none ran")
+	}
+	if _, err := os.Stat(dir + ".detached"); err != nil {
+		t.Fatalf("no detached marker: %v", err)
+	}
+	port := url.Port()
+	if err := url.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, true, port)
+	if err := Stop(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	assertRunning(t, dir, false, 0)
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/towow/towow/internal/pgcluster"
+)
+
+// backupTarget is the database a backup or restore works on: its URL
+// without the password (given to the tool in PGPASSWORD, so that no
+// process listing shows it), the tool's path, and done, which ends this
+// process's use of the embedded cluster.
+type backupTarget struct {
+	url, password, tool string
+	done                func()
+}
+
+// openBackupTarget resolves DATABASE_URL, or the embedded cluster of
+// TOWOW_DATA_DIR (started when it is not running, stopped again by done
+// when nobody else uses it), and the PostgreSQL program tool of the same
+// installation as the cluster (the newest installed for DATABASE_URL).
+func openBackupTarget(ctx context.Context, cfg config, stderr io.Writer, tool string) (backupTarget, error) {
+	t := backupTarget{done: func() {}}
+	raw := cfg.DatabaseURL
+	var err error
+	if raw == "" {
+		c, serr := pgcluster.Start(ctx, pgcluster.Config{DataDir: cfg.embeddedDir(), Logger: cfg.logger(stderr)})
+		if serr != nil {
+			return t, serr
+		}
+		t.done = func() { _ = c.Stop(context.WithoutCancel(ctx)) }
+		raw = c.URL("towow")
+		t.tool, err = c.Tool(tool)
+	} else {
+		t.tool, err = pgcluster.ClientTool(tool)
+	}
+	if err != nil {
+		t.done()
+		return t, err
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.done()
+		return t, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	if u.User != nil {
+		t.password, _ = u.User.Password()
+		u.User = url.User(u.User.Username())
+	}
+	t.url = u.String()
+	return t, nil
+}
+
+// run runs the tool with args and PGPASSWORD, returning its first error
+// line when it fails.
+func (t backupTarget) run(ctx context.Context, args ...string) error {
+	cmd := exec.CommandContext(ctx, t.tool, args...)
+	cmd.Env = append(os.Environ(), "PGPASSWORD="+t.password)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if i := strings.IndexByte(msg, '\n'); i > 0 {
+			msg = msg[:i]
+		}
+		return fmt.Errorf("%s: %w: %s", t.tool, err, msg)
+	}
+	return nil
+}
+
+// connect opens a connection to the target database.
+func (t backupTarget) connect(ctx context.Context) (*pgx.Conn, error) {
+	cc, err := pgx.ParseConfig(t.url)
+	if err != nil {
+		return nil, err
+	}
+	cc.Password = t.password
+	return pgx.ConnectConfig(ctx, cc)
+}
+
+// cmdBackup writes the whole database (the event log, the read models,
+// River's queue, the schema's version) to FILE with pg_dump, in its
+// compressed custom format, from one consistent snapshot: a running server
+// may go on meanwhile. The file appears only once complete.
+func cmdBackup(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: towow backup FILE", errUsage)
+	}
+	file := fs.Arg(0)
+	t, err := openBackupTarget(ctx, cfg, stderr, "pg_dump")
+	if err != nil {
+		return err
+	}
+	defer t.done()
+	partial := file + ".partial"
+	if err := t.run(ctx, "--format=custom", "--no-owner", "--no-privileges", "--file="+partial, "--dbname="+t.url); err != nil {
+		_ = os.Remove(partial)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := os.Rename(partial, file); err != nil {
+		_ = os.Remove(partial)
+		return fmt.Errorf("backup: %w", err)
+	}
+	st, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backup written to %s (%d bytes); restore it with: towow restore %s\n", file, st.Size(), file)
+	return nil
+}
+
+// errNotEmpty is a restore into a database that already holds tables.
+var errNotEmpty = errors.New("the database is not empty")
+
+// cmdRestore loads a backup of `towow backup` into an empty database: a
+// fresh TOWOW_DATA_DIR's embedded cluster, or an empty DATABASE_URL. It
+// refuses a database that holds any table (nothing is overwritten), loads
+// everything in one transaction (a failure leaves the database empty),
+// and moves the log's position base above every restored position, so
+// that new events, and the cursors clients hold, continue from there.
+func cmdRestore(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: towow restore FILE", errUsage)
+	}
+	file := fs.Arg(0)
+	if _, err := os.Stat(file); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	t, err := openBackupTarget(ctx, cfg, stderr, "pg_restore")
+	if err != nil {
+		return err
+	}
+	defer t.done()
+	conn, err := t.connect(ctx)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var tables int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = 'public'`).Scan(&tables); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	if tables > 0 {
+		return fmt.Errorf("restore: %w (%d tables): restore into a fresh TOWOW_DATA_DIR or an empty database; nothing was changed", errNotEmpty, tables)
+	}
+	if err := t.run(ctx, "--exit-on-error", "--single-transaction", "--no-owner", "--no-privileges", "--dbname="+t.url, file); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	var events int64
+	var rebased bool
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&events); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	if err := conn.QueryRow(ctx, `SELECT towow_rebase_positions()`).Scan(&rebased); err != nil {
+		return fmt.Errorf("restore: move the position base: %w", err)
+	}
+	fmt.Fprintf(stdout, "restored %d events from %s; start the server on it (towow serve)\n", events, file)
+	return nil
+}
