@@ -279,7 +279,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	}
 	rc := http.NewResponseController(w)
 	if d := s.bodyTimeout(); d > 0 {
-		_ = rc.SetReadDeadline(time.Now().Add(d)) // not every connection has deadlines (HTTP/2 and tests do)
+		_ = rc.SetReadDeadline(time.Now().Add(d)) // a connection without deadlines reads on
 	}
 	buf, err := io.ReadAll(io.LimitReader(r.Body, maxScannedBody+1))
 	if errors.Is(err, os.ErrDeadlineExceeded) {

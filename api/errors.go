@@ -54,7 +54,9 @@ func init() {
 		for _, err := range errs {
 			var d *huma.ErrorDetail
 			if errors.As(err, &d) {
-				err = &huma.ErrorDetail{Message: excerpt(d.Message), Location: excerpt(d.Location), Value: excerptValue(d.Value)}
+				// A message is the schema's words (an enum may list many
+				// values), so it may run longer than an excerpt of input.
+				err = &huma.ErrorDetail{Message: cut(d.Message, 4*maxExcerpt), Location: excerpt(d.Location), Value: excerptValue(d.Value)}
 			}
 			p.Add(err)
 		}
@@ -69,15 +71,17 @@ const maxExcerpt = 120
 
 // excerpt is s cut to maxExcerpt bytes at a character boundary, with "…"
 // when cut.
-func excerpt(s string) string {
-	if len(s) <= maxExcerpt {
+func excerpt(s string) string { return cut(s, maxExcerpt) }
+
+// cut is s cut to n bytes at a character boundary, with "…" when cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxExcerpt
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return s[:cut] + "…"
+	return s[:n] + "…"
 }
 
 // excerptValue is an error detail's value with a long text cut to an

@@ -35,6 +35,7 @@ var codeMap = map[string][]string{
 	"internal/metrics":       {"domain/event", "domain/negotiation", "domain/workflow"},
 	"internal/tracing":       {},
 	"internal/dbtest":        {"internal/database", "internal/pgcluster", "internal/schema", "internal/sqlcdb", "migrations"},
+	"personal":               {"internal/sqlcdb"},
 	"eventstore":             {"domain/event", "internal/sqlcdb"},
 	"llm":                    {"domain/event", "domain/negotiation", "domain/workflow"},
 	"llm/builtin":            {"data", "domain/negotiation", "domain/workflow", "llm"},

@@ -248,6 +248,14 @@ type NegotiationQualityPlace struct {
 	Places   int32  `json:"places"`
 }
 
+type PersonalKey struct {
+	KeyID      uuid.UUID   `json:"key_id"`
+	Subject    pgtype.Text `json:"subject"`
+	WrappedKey []byte      `json:"wrapped_key"`
+	CreatedAt  time.Time   `json:"created_at"`
+	ErasedAt   *time.Time  `json:"erased_at"`
+}
+
 type PgLock struct {
 	Locktype pgtype.Text   `json:"locktype"`
 	Classid  pgtype.Uint32 `json:"classid"`

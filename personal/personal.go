@@ -1,0 +1,302 @@
+// Package personal keeps personal data erasable in an append-only log by
+// crypto-shredding. Each data subject (a person, an agent's owner) has a
+// data key of its own, made the first time something of theirs is sealed;
+// a personal text is stored sealed with it (AES-256-GCM) as an envelope
+// string, "{{towow:p1:<key id>:<nonce and ciphertext, base64url>}}", which
+// fits any JSON string field and is found again inside any text (a JSON
+// document, a rendered prompt). Reveal puts the plaintext back in place of
+// every envelope; once the subject's key is erased (Erase), it puts
+// Erased instead, wherever the envelope went: events, read models,
+// backups taken afterwards. The key id is random, so recording an erasure
+// names no one.
+package personal
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/towow/towow/internal/sqlcdb"
+)
+
+// Erased is what a reader sees in place of a personal text whose
+// subject's key is erased.
+const Erased = "[已删除]"
+
+// envelopePrefix opens every sealed text.
+const envelopePrefix = "{{towow:p1:"
+
+// envelope finds sealed texts: the key id (32 hex digits) and the nonce
+// and ciphertext (unpadded base64url).
+var envelope = regexp.MustCompile(`\{\{towow:p1:([0-9a-f]{32}):([A-Za-z0-9_-]+)\}\}`)
+
+// KeyProvider wraps and unwraps data keys: the local provider stores them
+// as they are (erasing the row destroys them); a KMS would wrap them with
+// a key it never hands out, so that the table alone reveals nothing.
+type KeyProvider interface {
+	Wrap(ctx context.Context, key []byte) ([]byte, error)
+	Unwrap(ctx context.Context, wrapped []byte) ([]byte, error)
+}
+
+// Local is the KeyProvider that keeps data keys in the table as they are.
+type Local struct{}
+
+// Wrap returns key as it is.
+func (Local) Wrap(_ context.Context, key []byte) ([]byte, error) { return key, nil }
+
+// Unwrap returns wrapped as it is.
+func (Local) Unwrap(_ context.Context, wrapped []byte) ([]byte, error) { return wrapped, nil }
+
+// Keys seals and reveals personal texts with the data keys of the
+// personal_keys table. Keys it has used are cached (unwrapped) for
+// cacheFor: another process's erasure takes effect here within that long;
+// this process's own, at once.
+type Keys struct {
+	db       sqlcdb.DBTX
+	provider KeyProvider
+	now      func() time.Time
+
+	mu    sync.Mutex
+	byID  map[uuid.UUID]cachedKey
+	bySub map[string]uuid.UUID
+}
+
+// cachedKey is a data key (nil: erased) and when it was read.
+type cachedKey struct {
+	aead cipher.AEAD
+	read time.Time
+}
+
+// cacheFor is how long a data key read from the table is used without
+// reading it again.
+const cacheFor = 30 * time.Second
+
+// New returns the keys of db's personal_keys table, wrapped by provider
+// (nil: Local).
+func New(db sqlcdb.DBTX, provider KeyProvider) *Keys {
+	if provider == nil {
+		provider = Local{}
+	}
+	return &Keys{db: db, provider: provider, now: time.Now, byID: map[uuid.UUID]cachedKey{}, bySub: map[string]uuid.UUID{}}
+}
+
+// ErrNoSubject is a seal for an empty subject.
+var ErrNoSubject = errors.New("personal: no data subject")
+
+// Seal returns text sealed with subject's data key (made now if the
+// subject has none). An empty text stays empty: there is nothing to
+// protect, and "no answer" stays visible as such.
+func (k *Keys) Seal(ctx context.Context, subject, text string) (string, error) {
+	if text == "" || IsSealed(text) {
+		return text, nil
+	}
+	if subject == "" {
+		return "", ErrNoSubject
+	}
+	id, aead, err := k.subjectKey(ctx, subject)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(text)+aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", fmt.Errorf("personal: nonce: %w", err)
+	}
+	// The key id is the additional data: a sealed text moved under
+	// another key's envelope does not open.
+	sealed := aead.Seal(nonce, nonce, []byte(text), id[:])
+	return envelopePrefix + strings.ReplaceAll(id.String(), "-", "") + ":" + base64.RawURLEncoding.EncodeToString(sealed) + "}}", nil
+}
+
+// IsSealed reports whether text is exactly one envelope.
+func IsSealed(text string) bool {
+	if !strings.HasPrefix(text, envelopePrefix) {
+		return false
+	}
+	loc := envelope.FindStringIndex(text)
+	return loc != nil && loc[0] == 0 && loc[1] == len(text)
+}
+
+// Reveal returns text with every envelope in it replaced by its plaintext,
+// or by Erased when its key is erased, unknown or the envelope does not
+// open. With escape, each plaintext is escaped as the inside of a JSON
+// string (text is a JSON document). It fails only when the table cannot
+// be read.
+func (k *Keys) Reveal(ctx context.Context, text string, escape bool) (string, error) {
+	if !strings.Contains(text, envelopePrefix) {
+		return text, nil
+	}
+	var firstErr error
+	out := envelope.ReplaceAllStringFunc(text, func(m string) string {
+		plain, err := k.open(ctx, m)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			return m
+		}
+		if escape {
+			return jsonEscape(plain)
+		}
+		return plain
+	})
+	if firstErr != nil {
+		return "", firstErr
+	}
+	return out, nil
+}
+
+// open returns the plaintext of one envelope, or Erased.
+func (k *Keys) open(ctx context.Context, m string) (string, error) {
+	parts := envelope.FindStringSubmatch(m)
+	id, err := uuid.Parse(parts[1])
+	if err != nil {
+		return Erased, nil
+	}
+	sealed, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil {
+		return Erased, nil
+	}
+	aead, err := k.keyByID(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if aead == nil || len(sealed) < aead.NonceSize() {
+		return Erased, nil
+	}
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], id[:])
+	if err != nil {
+		return Erased, nil
+	}
+	return string(plain), nil
+}
+
+// Erase destroys subject's data key: every text sealed with it reveals
+// Erased from now on, in this process at once and in others within
+// cacheFor. It returns the key's id (what an erasure event may record),
+// and ok false when the subject had no key (nothing of theirs was sealed,
+// or it is erased already).
+func (k *Keys) Erase(ctx context.Context, subject string) (id uuid.UUID, ok bool, err error) {
+	id, err = sqlcdb.New(k.db).ErasePersonalKey(ctx, sqlcdb.ErasePersonalKeyParams{ErasedAt: k.now().UTC(), Subject: subject})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, false, nil
+	}
+	if err != nil {
+		return uuid.Nil, false, fmt.Errorf("personal: erase: %w", err)
+	}
+	k.mu.Lock()
+	k.byID[id] = cachedKey{read: k.now()}
+	delete(k.bySub, subject)
+	k.mu.Unlock()
+	return id, true, nil
+}
+
+// subjectKey is subject's data key, made and recorded if it has none.
+func (k *Keys) subjectKey(ctx context.Context, subject string) (uuid.UUID, cipher.AEAD, error) {
+	k.mu.Lock()
+	id, ok := k.bySub[subject]
+	c := k.byID[id]
+	k.mu.Unlock()
+	if ok && c.aead != nil && k.now().Sub(c.read) < cacheFor {
+		return id, c.aead, nil
+	}
+	q := sqlcdb.New(k.db)
+	row, err := q.PersonalKeyOfSubject(ctx, subject)
+	if errors.Is(err, pgx.ErrNoRows) {
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return uuid.Nil, nil, fmt.Errorf("personal: new key: %w", err)
+		}
+		wrapped, werr := k.provider.Wrap(ctx, key)
+		if werr != nil {
+			return uuid.Nil, nil, fmt.Errorf("personal: wrap a new key: %w", werr)
+		}
+		if err := q.CreatePersonalKey(ctx, sqlcdb.CreatePersonalKeyParams{KeyID: uuid.New(), Subject: subject, WrappedKey: wrapped}); err != nil {
+			return uuid.Nil, nil, fmt.Errorf("personal: record a new key: %w", err)
+		}
+		row, err = q.PersonalKeyOfSubject(ctx, subject) // ours, or one recorded meanwhile
+	}
+	if err != nil {
+		return uuid.Nil, nil, fmt.Errorf("personal: key of a subject: %w", err)
+	}
+	aead, err := k.aead(ctx, row.WrappedKey)
+	if err != nil {
+		return uuid.Nil, nil, err
+	}
+	k.mu.Lock()
+	k.byID[row.KeyID] = cachedKey{aead: aead, read: k.now()}
+	k.bySub[subject] = row.KeyID
+	k.mu.Unlock()
+	return row.KeyID, aead, nil
+}
+
+// keyByID is the data key of id, nil when erased or unknown.
+func (k *Keys) keyByID(ctx context.Context, id uuid.UUID) (cipher.AEAD, error) {
+	k.mu.Lock()
+	c, ok := k.byID[id]
+	k.mu.Unlock()
+	if ok && k.now().Sub(c.read) < cacheFor {
+		return c.aead, nil
+	}
+	row, err := sqlcdb.New(k.db).PersonalKeyByID(ctx, id)
+	var aead cipher.AEAD
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+	case err != nil:
+		return nil, fmt.Errorf("personal: read a key: %w", err)
+	case row.WrappedKey != nil:
+		if aead, err = k.aead(ctx, row.WrappedKey); err != nil {
+			return nil, err
+		}
+	}
+	k.mu.Lock()
+	k.byID[id] = cachedKey{aead: aead, read: k.now()}
+	k.mu.Unlock()
+	return aead, nil
+}
+
+// aead unwraps a data key into its cipher.
+func (k *Keys) aead(ctx context.Context, wrapped []byte) (cipher.AEAD, error) {
+	key, err := k.provider.Unwrap(ctx, wrapped)
+	if err != nil {
+		return nil, fmt.Errorf("personal: unwrap a key: %w", err)
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("personal: key: %w", err)
+	}
+	return cipher.NewGCM(block)
+}
+
+// jsonEscape is s escaped as the inside of a JSON string.
+func jsonEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
