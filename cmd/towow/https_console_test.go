@@ -19,7 +19,8 @@ import (
 // certificate authority (the browser trusts exactly that certificate's
 // key): the page loads over HTTPS, a person signs in (the session cookie
 // is Secure), submits a demand and follows it live to its outcome over
-// the stream, at desktop and phone width. Screenshots go to
+// the stream, at desktop and phone width; the agreement names everyone
+// in the merged plan. Screenshots go to
 // .towow/screenshots (https-*.png).
 func TestConsoleOverHTTPS(t *testing.T) {
 	dir := t.TempDir()
@@ -79,6 +80,16 @@ func TestConsoleOverHTTPS(t *testing.T) {
 			}
 			if protocol != "h2" {
 				t.Errorf("the page came over %q, want HTTP/2 (h2)", protocol)
+			}
+			// The agreement names everyone in the merged plan, the
+			// sub-negotiation's people too.
+			var missing []string
+			run("the outcome's participants",
+				chromedp.WaitVisible(`#merged-plan`, chromedp.ByQuery),
+				chromedp.Evaluate(`[...document.querySelectorAll("#merged-plan tbody tr td:nth-child(2)")].map(td => td.innerText.trim())
+					.filter(n => !document.querySelector("#outcome").innerText.includes(n))`, &missing))
+			if len(missing) > 0 {
+				t.Errorf("the outcome's participants leave out %v of the merged plan", missing)
 			}
 			var png []byte
 			run("screenshot", chromedp.CaptureScreenshot(&png))

@@ -38,7 +38,7 @@ export function renderTree(v) {
 function channelView(v, ch, isRoot) {
   const who = nameOf(v);
   const out = [];
-  if (ch.outcome) out.push(outcomeCard(ch.outcome, v));
+  if (ch.outcome) out.push(outcomeCard(ch.outcome, v, ch.merged_plan));
   if (ch.merged_plan) out.push(mergedCard(v, ch.merged_plan));
   if (ch.proposal) {
     out.push(proposalCard(v, ch.proposal, ch.proposal_round));
@@ -108,8 +108,10 @@ function proposalCard(v, p, round) {
       h("ul", {}, p.timeline.milestones.map((m) => h("li", {}, h("b", {}, m.date), " ", m.name, m.deliverable ? h("span", { class: "muted" }, "：" + m.deliverable) : null)))] : null);
 }
 
-// outcomeCard shows how a channel (or the demand) ended.
-function outcomeCard(o, v) {
+// outcomeCard shows how a channel (or the demand) ended. With the tree's
+// merged plan, the participants are everyone in it: the sub-negotiations'
+// people took part in the agreement too.
+function outcomeCard(o, v, merged) {
   const who = nameOf(v);
   const title = { finalized: "协商达成", force_finalized: "强制定稿（已到最后一轮）", failed: "协商失败" }[o.kind] || label(o.kind);
   return h("section", { class: "card outcome " + o.kind, id: "outcome", "data-outcome": o.kind },
@@ -117,8 +119,16 @@ function outcomeCard(o, v) {
     o.kind === "failed" ? h("p", {}, (o.error_code ? "[" + o.error_code + "] " : "") + label(o.reason), o.suggestion ? h("div", { class: "small" }, "建议：" + o.suggestion) : null) : null,
     o.kind === "force_finalized" ? [h("p", {}, "确认参与：", (o.confirmed || []).map(who).join("、") || "无"),
       h("p", {}, "可选参与（仍在协商）：", (o.optional || []).map(who).join("、") || "无")] : null,
-    o.kind === "finalized" ? h("p", {}, "参与者：", (o.participants || []).map(who).join("、")) : null,
+    o.kind === "finalized" ? h("p", {}, "参与者：", participantsOf(o, merged).map(who).join("、")) : null,
     o.proposal && o.proposal.type === "compromise" ? h("p", { class: "small muted" }, "妥协方案：" + o.proposal.summary) : null);
+}
+
+// participantsOf is who took part in an outcome: the channel's own
+// participants, then those the merged plan adds, each once.
+function participantsOf(o, merged) {
+  const ids = [...(o.participants || [])];
+  for (const a of (merged && merged.assignments) || []) if (!ids.includes(a.agent_id)) ids.push(a.agent_id);
+  return ids;
 }
 
 // rejectionCard explains why a demand was not negotiated and lets the user
