@@ -50,13 +50,9 @@ func needsIn(raw string, event string) []neg.Need {
 			taken[c.role] = true
 		}
 	}
-	type hit struct {
-		pos, end int
-		strong   bool // by a keyword of this tag alone
-	}
-	hits := map[string]hit{}
+	hits := map[string]keywordHit{}
 	for i, t := range vocabulary {
-		h := hit{pos: -1}
+		h := keywordHit{pos: -1}
 		for _, kw := range append([]string{strings.ToLower(t.tag)}, tagKeywords[i]...) {
 			p := findRoleKeyword(lower, kw)
 			if p < 0 || composite(lower, p) {
@@ -64,8 +60,11 @@ func needsIn(raw string, event string) []neg.Need {
 			}
 			strong := !shared[kw]
 			if h.pos < 0 || (strong && !h.strong) || (strong == h.strong && p < h.pos) {
-				h = hit{p, p + len(kw), strong}
+				h = keywordHit{p, p + len(kw), strong}
 			}
+		}
+		if h.pos < 0 {
+			h = verbHit(lower, i)
 		}
 		if h.pos >= 0 {
 			hits[t.tag] = h
@@ -104,6 +103,41 @@ func needsIn(raw string, event string) []neg.Need {
 		prevEnd = max(prevEnd, n.end)
 	}
 	return neg.NormalizeNeeds(out)
+}
+
+// verbHit is where a verb of vocabulary tag i's keywords is asked for
+// (verbs.go), as a keyword hit of the tag alone, or pos -1. An object that
+// names another tag takes the verb's place.
+func verbHit(lower string, i int) keywordHit {
+	h := keywordHit{pos: -1}
+	namesOther := func(object string) bool {
+		for j, t := range vocabulary {
+			if j == i {
+				continue
+			}
+			for _, kw := range append([]string{strings.ToLower(t.tag)}, tagKeywords[j]...) {
+				if findKeyword(object, kw) >= 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, kw := range tagKeywords[i] {
+		for _, v := range verbsOf(kw, tagKeywords[i]) {
+			if p := findVerb(lower, v, namesOther); p >= 0 && (h.pos < 0 || p < h.pos) {
+				h = keywordHit{p, p + len(v), !shared[kw]}
+			}
+		}
+	}
+	return h
+}
+
+// keywordHit is where a tag's keyword is in a text, and whether the
+// keyword names that tag alone.
+type keywordHit struct {
+	pos, end int
+	strong   bool
 }
 
 // findRoleKeyword is the position of the first occurrence of kw that asks

@@ -24,6 +24,12 @@ func TestNeedsIn(t *testing.T) {
 		{"需要司机接送嘉宾去机场", "交通接送×1[交通接送] 演讲嘉宾×1[演讲嘉宾]"},
 		{"帮我找一个海报设计师", "平面设计师×1[平面设计 UI设计]"},
 		{"下周六在杭州搞个读书会", "场地提供者×1[场地提供] 活动策划×1[活动策划]"},
+		// The work asked for by its verb; an object that names a trade
+		// takes the verb's place; a verb not asked for names nobody.
+		{"Need someone to write our press kit and to edit two short videos", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
+		{"Can you help us find someone to design a poster", "平面设计师×1[平面设计]"},
+		{"Need help to account for the costs", ""},
+		{"We plan to keep it small", ""},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},
@@ -56,5 +62,23 @@ func TestGapsCheckEveryNeed(t *testing.T) {
 	}
 	if len(got) != 1 || !strings.HasPrefix(got[0], "演讲嘉宾: 需求需要2位演讲嘉宾，愿意参与的只有1位") {
 		t.Errorf("gaps %v", got)
+	}
+}
+
+// TestVerbsOf: the verbs of gerund keywords, and of agent-noun keywords
+// beside an activity on the same stem, by rule.
+func TestVerbsOf(t *testing.T) {
+	for _, tc := range []struct {
+		kw, siblings, want string
+	}{
+		{"writing", "", "writ write"}, {"editor", "editing", "edit edite"}, {"planner", "planning", "plan plane"},
+		{"translator", "translation", "translat translate"}, {"catering", "", "cater catere"},
+		{"photographer", "photography photos", "photograph photographe"},
+		{"poster", "posters logo", ""}, {"driver", "transport", ""},
+		{"video editing", "", ""}, {"mc", "", ""}, {"pm", "", ""}, {"翻译", "", ""},
+	} {
+		if got := strings.Join(verbsOf(tc.kw, strings.Fields(tc.siblings+" "+tc.kw)), " "); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.kw, got, tc.want)
+		}
 	}
 }
