@@ -94,10 +94,15 @@ func needsIn(raw string, event string) []neg.Need {
 	var out []neg.Need
 	prevEnd := -1
 	for _, n := range found {
-		if len(out) > 0 && n.pos == prevEnd { // "海报设计师", "摄影摄像": one person, either skill
+		switch {
+		case len(out) > 0 && n.pos == prevEnd && slices.Equal(out[len(out)-1].CapabilityTags, []string{"市场推广"}):
+			// "宣传海报", "推广文案": promotion says what the thing is for;
+			// the thing names who makes it.
+			out[len(out)-1] = n.Need
+		case len(out) > 0 && n.pos == prevEnd: // "海报设计师", "摄影摄像": one person, either skill
 			last := &out[len(out)-1]
 			last.CapabilityTags = append(slices.Clone(last.CapabilityTags), n.CapabilityTags...)
-		} else {
+		default:
 			out = append(out, n.Need)
 		}
 		prevEnd = max(prevEnd, n.end)

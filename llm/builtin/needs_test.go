@@ -23,6 +23,7 @@ func TestNeedsIn(t *testing.T) {
 		{"找一位律师帮忙看合同", "法律顾问×1[法律咨询]"},
 		{"需要司机接送嘉宾去机场", "交通接送×1[交通接送] 演讲嘉宾×1[演讲嘉宾]"},
 		{"帮我找一个海报设计师", "平面设计师×1[平面设计 UI设计]"},
+		{"再找人做几张宣传海报，还要一篇推广文案", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
 		{"下周六在杭州搞个读书会", "场地提供者×1[场地提供] 活动策划×1[活动策划]"},
 		// The work asked for by its verb; an object that names a trade
 		// takes the verb's place; a verb not asked for names nobody.
