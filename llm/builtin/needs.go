@@ -60,7 +60,7 @@ func needsIn(raw string, event string) []neg.Need {
 			}
 			strong := !shared[kw]
 			if h.pos < 0 || (strong && !h.strong) || (strong == h.strong && p < h.pos) {
-				h = keywordHit{p, p + len(kw), strong}
+				h = keywordHit{p, p + len(kw), strong, 0}
 			}
 		}
 		if h.pos < 0 {
@@ -78,7 +78,11 @@ func needsIn(raw string, event string) []neg.Need {
 		if !h.strong && slices.ContainsFunc(sharers[t.tag], func(o string) bool { return hits[o].strong }) {
 			continue
 		}
-		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: countBefore(lower, h.pos)}, h.pos, h.end})
+		count := h.count
+		if count == 0 {
+			count = countBefore(lower, h.pos)
+		}
+		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end})
 	}
 	if len(found) == 0 && event != "" {
 		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
@@ -129,20 +133,27 @@ func verbHit(lower string, i int) keywordHit {
 		return false
 	}
 	for _, kw := range tagKeywords[i] {
+		if v := zhVerbOf(kw); v != "" {
+			if p, n := findZhVerb(lower, v); p >= 0 && (h.pos < 0 || p < h.pos) {
+				h = keywordHit{p, p + len(v), !shared[kw], n}
+			}
+		}
 		for _, v := range verbsOf(kw, tagKeywords[i]) {
 			if p := findVerb(lower, v, namesOther); p >= 0 && (h.pos < 0 || p < h.pos) {
-				h = keywordHit{p, p + len(v), !shared[kw]}
+				h = keywordHit{p, p + len(v), !shared[kw], 0}
 			}
 		}
 	}
 	return h
 }
 
-// keywordHit is where a tag's keyword is in a text, and whether the
-// keyword names that tag alone.
+// keywordHit is where a tag's keyword is in a text, whether the keyword
+// names that tag alone, and how many people it asks for when that is not
+// written right before it (0: it is; countBefore reads it).
 type keywordHit struct {
 	pos, end int
 	strong   bool
+	count    int
 }
 
 // findRoleKeyword is the position of the first occurrence of kw that asks

@@ -30,6 +30,9 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to write our press kit and to edit two short videos", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
 		{"Can you help us find someone to design a poster", "平面设计师×1[平面设计]"},
 		{"Need help to account for the costs", ""},
+		{"要租个报告厅，再请两位行业前辈分享职业经验", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
+		{"周末办个读书分享会，需要场地", "场地提供者×1[场地提供]"},
+		{"我想分享一下我们的经验", ""},
 		{"We plan to keep it small", ""},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
@@ -80,6 +83,16 @@ func TestVerbsOf(t *testing.T) {
 	} {
 		if got := strings.Join(verbsOf(tc.kw, strings.Fields(tc.siblings+" "+tc.kw)), " "); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.kw, got, tc.want)
+		}
+	}
+}
+
+// TestZhVerbOf: a Chinese keyword naming a person by what they do gives
+// that activity as a verb.
+func TestZhVerbOf(t *testing.T) {
+	for kw, want := range map[string]string{"分享人": "分享", "分享者": "分享", "主持人": "主持", "讲者": "", "摄影师": "", "photographer": ""} {
+		if got := zhVerbOf(kw); got != want {
+			t.Errorf("%s: %q, want %q", kw, got, want)
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package builtin
 
 import (
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Verbs: an English demand often asks for the work rather than the worker
@@ -13,7 +16,10 @@ import (
 // after "to", "and", "can", "could", "will", "help", "please" or at the
 // start, with an object after it. The object decides when it names a
 // trade itself: "design a poster" asks for a poster's designer (平面设计),
-// not whatever "designer" names.
+// not whatever "designer" names. In Chinese, a keyword naming a person by
+// what they do ("分享人") gives the activity ("分享"), which names the tag
+// where someone is asked to do it: "再请两位行业前辈分享职业经验" asks for
+// two speakers; "分享会" is an event, and "我想分享一下" asks nobody.
 
 // verbCues are the words after which a verb is asked for.
 var verbCues = []string{"to ", "and ", "can ", "could ", "will ", "help ", "please "}
@@ -73,6 +79,64 @@ func verbsOf(kw string, siblings []string) []string {
 		return []string{stem}
 	}
 	return []string{stem, stem + "e"}
+}
+
+// zhVerbOf is the verb of a Chinese keyword naming a person by what they
+// do, with 人 or 者 after it ("分享人", "分享者" → "分享"), when that is at
+// least two characters; "" otherwise.
+func zhVerbOf(kw string) string {
+	r := []rune(kw)
+	if isASCII(kw) || len(r) < 3 || (r[len(r)-1] != '人' && r[len(r)-1] != '者') {
+		return ""
+	}
+	return string(r[:len(r)-1])
+}
+
+// zhCues are the words that ask someone to do something ("请两位前辈分享").
+var zhCues = []string{"请", "邀请", "找", "需要"}
+
+// zhCueSpan is how far, in bytes, before a Chinese verb its cue may be
+// (about ten characters: "请两位行业前辈").
+const zhCueSpan = 30
+
+// zhAskedCount is a count among the people a cue asks ("请两位行业前辈").
+var zhAskedCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个)`)
+
+// findZhVerb is where a Chinese verb is first asked for in lower (a cue
+// shortly before it in the same clause, and no event named right after
+// it: "分享会" is an event, "分享职业经验" the work), or -1; and the count
+// of the people asked between the cue and the verb (0: none written).
+func findZhVerb(lower, verb string) (pos, count int) {
+	pos = findKeywordUnless(lower, verb, func(before, rest string) bool {
+		if namesEvent(rest) {
+			return true
+		}
+		clause := clauseBefore(before)
+		return !slices.ContainsFunc(zhCues, func(c string) bool { return strings.Contains(clause, c) })
+	})
+	if pos < 0 {
+		return -1, 0
+	}
+	if m := zhAskedCount.FindStringSubmatch(clauseBefore(lower[:pos])); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return pos, max(1, n)
+		}
+		return pos, max(1, parseCNNumber(m[1]))
+	}
+	return pos, 0
+}
+
+// clauseBefore is the end of before within zhCueSpan bytes and its last
+// clause.
+func clauseBefore(before string) string {
+	clause := before[max(0, len(before)-zhCueSpan):]
+	for !utf8.ValidString(clause) && len(clause) > 0 {
+		clause = clause[1:]
+	}
+	if i := strings.LastIndexAny(clause, "，,。；;！？"); i >= 0 {
+		clause = clause[i:]
+	}
+	return clause
 }
 
 // findVerb is where verb is first asked for in lower (see verbCues), or
