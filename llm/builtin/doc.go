@@ -51,7 +51,9 @@
 //     asks for with their tags and counts ("两位主讲嘉宾" → 2), in Chinese
 //     and English; a role word that names what an event is about
 //     ("产品经理交流会", "摄影展") or whom it is for ("training for 40
-//     staff") asks for nobody; a demand whose words
+//     staff") asks for nobody; work asked for by its verb names its
+//     trade ("someone to write our job ads", "请两位前辈分享", verbs.go);
+//     "宣传海报" asks for the poster's designer; a demand whose words
 //     name nobody in the vocabulary is read with the lexicon generated from
 //     the profiles' own texts (lexicon.go); one that names nobody at all
 //     has no needs (the engine rejects it).
