@@ -66,6 +66,9 @@ func needsIn(raw string, event string) []neg.Need {
 		if h.pos < 0 {
 			h = verbHit(lower, i)
 		}
+		if p, end := findWorker(lower, i); p >= 0 && (h.pos < 0 || p < h.pos) {
+			h = keywordHit{p, end, true, 0}
+		}
 		if h.pos >= 0 {
 			hits[t.tag] = h
 		}

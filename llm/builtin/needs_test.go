@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,9 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to write our press kit and to edit two short videos", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
 		{"Can you help us find someone to design a poster", "平面设计师×1[平面设计]"},
 		{"Need help to account for the costs", ""},
+		// A thing and a worker name a trade; a host is not one.
+		{"Need a sound engineer and a data specialist for the launch", "音响设备支持×1[音响设备] 数据分析师×1[数据分析]"},
+		{"The expert will present", ""},
 		{"要租个报告厅，再请两位行业前辈分享职业经验", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
 		{"周末办个读书分享会，需要场地", "场地提供者×1[场地提供]"},
 		{"我想分享一下我们的经验", ""},
@@ -94,5 +98,20 @@ func TestZhVerbOf(t *testing.T) {
 		if got := zhVerbOf(kw); got != want {
 			t.Errorf("%s: %q, want %q", kw, got, want)
 		}
+	}
+}
+
+// TestWorkerHeads: the heads that name a trade before a worker noun leave
+// out function words and events.
+func TestWorkerHeads(t *testing.T) {
+	for i, v := range vocabulary {
+		for _, h := range workerHeadsOf(i) {
+			if len(h) < 4 || h == "conference" || h == "event" {
+				t.Errorf("%s: head %q", v.tag, h)
+			}
+		}
+	}
+	if i := tagIndex["音响设备"]; !slices.Contains(workerHeadsOf(i), "sound") {
+		t.Errorf("音响设备's heads %v lack sound", workerHeadsOf(i))
 	}
 }

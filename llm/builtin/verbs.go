@@ -154,3 +154,44 @@ func findVerb(lower, verb string, namesOther func(object string) bool) int {
 		return namesOther(objectOf(rest))
 	})
 }
+
+// Trades named by a thing and a worker: "sound engineer", "av tech",
+// "event specialist". The first word of a two-word English keyword
+// ("sound system", "av equipment", "event planner") followed by a noun
+// for a skilled worker names the keyword's tag.
+
+// workerNouns are the nouns for a skilled worker of any trade.
+var workerNouns = []string{"engineer", "engineers", "technician", "technicians", "tech", "techs", "specialist", "specialists",
+	"expert", "experts", "crew", "crews", "person", "guy", "pro", "pros"}
+
+// workerHeadsOf are the heads (first words) of tag i's two-word English
+// keywords that say what the work is on: four letters or more (not "the
+// host", "an mc") and no event ("conference room": a conference
+// technician works the sound, not the room).
+func workerHeadsOf(i int) []string {
+	var out []string
+	for _, kw := range tagKeywords[i] {
+		head, rest, ok := strings.Cut(kw, " ")
+		if ok && isASCII(kw) && !strings.Contains(rest, " ") && len(head) >= 4 &&
+			!slices.ContainsFunc(eventWords, func(e struct{ kw, name string }) bool { return e.kw == head }) {
+			if !slices.Contains(out, head) {
+				out = append(out, head)
+			}
+		}
+	}
+	return out
+}
+
+// findWorker is where a head of tag i is first followed by a worker noun
+// in lower ("sound engineer"), or -1, with the end of the worker noun.
+func findWorker(lower string, i int) (pos, end int) {
+	pos = -1
+	for _, head := range workerHeadsOf(i) {
+		for _, n := range workerNouns {
+			if p := findKeyword(lower, head+" "+n); p >= 0 && (pos < 0 || p < pos) {
+				pos, end = p, p+len(head)+1+len(n)
+			}
+		}
+	}
+	return pos, end
+}
