@@ -195,3 +195,40 @@ func findWorker(lower string, i int) (pos, end int) {
 	}
 	return pos, end
 }
+
+// People asked to help, with no trade named for them ("需要几个人帮忙摆摊",
+// "a few people to help with check-in"), are volunteers.
+
+var (
+	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:个|名|位)?\s*人\s*(?:来)?帮忙`)
+	enHelpers = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|persons|folks|hands)\s+to\s+help\b`)
+)
+
+// findHelpers is where people are asked to help in lower, or -1, with the
+// match's end and how many: a number as written, two for "几" and "a few",
+// three for "several" and "some".
+func findHelpers(lower string) (pos, end, count int) {
+	for _, re := range []*regexp.Regexp{zhHelpers, enHelpers} {
+		m := re.FindStringSubmatchIndex(lower)
+		if m == nil {
+			continue
+		}
+		n := lower[m[2]:m[3]]
+		switch {
+		case n == "几" || n == "a few" || n == "a couple of":
+			count = 2
+		case n == "several" || n == "some":
+			count = 3
+		default:
+			if v, err := strconv.Atoi(n); err == nil {
+				count = v
+			} else if v := enNumbers[n]; v > 0 {
+				count = v
+			} else {
+				count = parseCNNumber(n)
+			}
+		}
+		return m[0], m[1], max(1, count)
+	}
+	return -1, 0, 0
+}
