@@ -69,6 +69,11 @@ func needsIn(raw string, event string) []neg.Need {
 		if p, end := findWorker(lower, i); p >= 0 && (h.pos < 0 || p < h.pos) {
 			h = keywordHit{p, end, true, 0}
 		}
+		if h.pos < 0 {
+			if p, end := findAskedObject(lower, i); p >= 0 {
+				h = keywordHit{p, end, true, 0}
+			}
+		}
 		if t.tag == "志愿者" && h.pos < 0 {
 			if p, end, n := findHelpers(lower); p >= 0 {
 				h = keywordHit{p, end, true, n}

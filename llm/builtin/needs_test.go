@@ -31,6 +31,10 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to write our press kit and to edit two short videos", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
 		{"Can you help us find someone to design a poster", "平面设计师×1[平面设计]"},
 		{"Need help to account for the costs", ""},
+		// Work asked for on a trade's thing names the trade.
+		{"Our lab needs someone to clean survey data", "数据分析师×1[数据分析]"},
+		{"Looking for somebody to fix our sound before the show", "音响设备支持×1[音响设备]"},
+		{"The data we have is old", ""},
 		// People asked to help are volunteers.
 		{"小区想办美食节，需要几个人帮忙摆摊，还要一套音响", "现场志愿者×2[志愿者] 音响设备支持×1[音响设备]"},
 		{"We need 4 people to help with the cleanup", "现场志愿者×4[志愿者]"},

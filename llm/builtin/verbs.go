@@ -232,3 +232,26 @@ func findHelpers(lower string) (pos, end, count int) {
 	}
 	return -1, 0, 0
 }
+
+// Work asked for on a trade's thing: "someone to clean survey data",
+// "somebody to fix our sound". A head of the tag's two-word keywords
+// (workerHeadsOf: "data" of "data analysis") in the object of a verb
+// someone is asked to do names the tag, whatever the verb.
+
+// askedWork finds a verb someone is asked to do and its object.
+var askedWork = regexp.MustCompile(`\b(?:someone|somebody|anyone|a person|people) to [a-z]+`)
+
+// findAskedObject is where a head of tag i is first in the object of work
+// someone is asked to do, or -1, with the head's end.
+func findAskedObject(lower string, i int) (pos, end int) {
+	heads := workerHeadsOf(i)
+	for _, m := range askedWork.FindAllStringIndex(lower, -1) {
+		obj := objectOf(lower[m[1]:])
+		for _, h := range heads {
+			if p := findKeyword(obj, h); p >= 0 {
+				return m[1] + p, m[1] + p + len(h)
+			}
+		}
+	}
+	return -1, 0
+}
