@@ -27,7 +27,7 @@ import (
 )
 
 // Version is reported in the OpenAPI document.
-const Version = "0.5.0"
+const Version = "0.6.0"
 
 // Server holds what the operations need; Handler hands each resource
 // group's handler type the part it uses.
@@ -97,7 +97,8 @@ type Server struct {
 // reads have folded the log that far.
 
 // CodeBehind is returned when a read model has not reached the min_cursor
-// the client asked for within 5 s (retry later).
+// the client asked for within 5 s, or the log has not settled that far
+// (retry later).
 const CodeBehind = "TOWOW_READMODEL_001"
 
 // readWait bounds how long a read waits for its read models to reach
@@ -120,6 +121,25 @@ func waitFor(ctx context.Context, rm ReadModels, m MinCursor, names ...string) e
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return newProblem(http.StatusServiceUnavailable, CodeBehind,
 				fmt.Sprintf("the read model has not reached cursor %d within %s; retry", m.MinCursor, readWait))
+		}
+		return problem(err)
+	}
+	return nil
+}
+
+// waitSettled waits, at most readWait, until the log can be read up to
+// minCursor (0: no wait): no write that could still commit below it is
+// open.
+func waitSettled(ctx context.Context, events EventReader, minCursor int64) error {
+	if minCursor == 0 {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, readWait)
+	defer cancel()
+	if err := events.WaitSettled(wctx, minCursor); err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return newProblem(http.StatusServiceUnavailable, CodeBehind,
+				fmt.Sprintf("the log has not settled up to cursor %d within %s; retry", minCursor, readWait))
 		}
 		return problem(err)
 	}

@@ -54,6 +54,7 @@ type EventReader interface {
 	StreamVersion(ctx context.Context, streamID string) (int64, error)
 	HeadPosition(ctx context.Context) (int64, error)
 	Unsettled(ctx context.Context) (int64, error)
+	WaitSettled(ctx context.Context, pos int64) error
 	Fold(ctx context.Context, streamID string, apply func(event.Payload)) (int64, error)
 	Subscribe(ctx context.Context, opts eventstore.SubscribeOptions, handle eventstore.Handler) error
 }

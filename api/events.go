@@ -47,6 +47,7 @@ func envelope(e eventstore.RecordedEvent) Event {
 // ListEventsInput filters the audit query.
 type ListEventsInput struct {
 	After      int64     `query:"after" minimum:"0" doc:"only events after this cursor (exclusive)"`
+	MinCursor  int64     `query:"min_cursor" minimum:"0" doc:"wait (at most 5 s) until every event up to this cursor can be listed, e.g. the cursor a write returned: the log is read below the oldest write still in flight"`
 	Until      int64     `query:"until" minimum:"0" doc:"only events up to this cursor (inclusive); 0: no bound"`
 	StreamID   string    `query:"stream_id" doc:"one stream, e.g. channel-collab-3f9a1c2b4d5e"`
 	Type       []string  `query:"type" doc:"event types (any of)"`
@@ -154,6 +155,9 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 		Tags:        []string{"events"},
 	}, func(ctx context.Context, in *ListEventsInput) (*ListEventsOutput, error) {
 		if err := h.owners.oneOfYours(ctx, in.DemandID, "the event list"); err != nil {
+			return nil, err
+		}
+		if err := waitSettled(ctx, h.events, in.MinCursor); err != nil {
 			return nil, err
 		}
 		evs, err := h.events.ReadAll(ctx, in.After, in.filter(), in.Limit)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -115,5 +116,36 @@ func TestErrorsQuoteOnlyExcerpts(t *testing.T) {
 				t.Fatalf("the answer (%d bytes) echoes the input: %.600s", len(b), b)
 			}
 		})
+	}
+}
+
+// TestEventsMinCursor: the audit list reads its own writes with
+// min_cursor (the cursor a write returned), and answers 503
+// TOWOW_READMODEL_001 when the log has not settled that far within its
+// wait.
+func TestEventsMinCursor(t *testing.T) {
+	a := newAPIWith(t, "", apiOptions{noWorkers: true})
+	alice := userToken(t, "alice")
+	sub := a.expect(t, "submit", alice, "POST", "/api/v1/demand/submit", `{"raw_input":"周末在北京办一场AI聚会，需要场地"}`, 202, "cursor")
+	var s struct {
+		DemandID string `json:"demand_id"`
+		Cursor   int64  `json:"cursor"`
+	}
+	if err := json.Unmarshal([]byte(sub), &s); err != nil || s.Cursor == 0 {
+		t.Fatalf("submit: %s (%v)", sub, err)
+	}
+	got := a.expect(t, "the submitted demand, read at once", alice, "GET",
+		fmt.Sprintf("/api/v1/events?demand_id=%s&type=towow.demand.submitted&min_cursor=%d", s.DemandID, s.Cursor), "", 200, "towow.demand.submitted")
+	if !strings.Contains(got, s.DemandID) {
+		t.Fatalf("the list: %.500s", got)
+	}
+	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/events?demand_id=%s&min_cursor=%d", a.url, s.DemandID, s.Cursor<<20), nil)
+	req.Header.Set("Authorization", "Bearer "+alice)
+	resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := readProblem(resp); resp.StatusCode != http.StatusServiceUnavailable || p.Code != "TOWOW_READMODEL_001" {
+		t.Fatalf("a cursor the log never reaches: %d %+v, want 503 TOWOW_READMODEL_001", resp.StatusCode, p)
 	}
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -125,25 +126,25 @@ func TestCollaborators(t *testing.T) {
 	}
 	expect("bob answers the owner's approval", bob, "POST", base+"/nodes/ok/approval", `{"approved":true}`, 403, "TOWOW_WORKFLOW_007")
 	expect("alice answers bob's approval", alice, "POST", base+"/nodes/ok2/approval", `{"approved":true}`, 403, "TOWOW_WORKFLOW_007")
-	expect("alice approves hers", alice, "POST", base+"/nodes/ok/approval", `{"approved":true}`, 200, "cursor")
-	expect("bob rejects his", bob, "POST", base+"/nodes/ok2/approval", `{"approved":false,"comment":"嘉宾未定"}`, 200, "cursor")
-	// The log is read below the oldest write still in flight, so an answer
-	// just recorded may take a moment to be listed (another step's
-	// transaction may be open): wait for it, up to 10 s.
-	logged := func(name, path, has string) string {
-		t.Helper()
-		var got string
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if got = expect(name, alice, "GET", path, "", 200, ""); strings.Contains(got, has) {
-				break
-			}
+	cursorOf := func(body string) int64 {
+		var c struct {
+			Cursor int64 `json:"cursor"`
 		}
-		return got
+		if err := json.Unmarshal([]byte(body), &c); err != nil || c.Cursor == 0 {
+			t.Fatalf("no cursor in %s (%v)", body, err)
+		}
+		return c.Cursor
 	}
-	if got := logged("who answered", "/api/v1/events?demand_id="+sub.DemandID+"&type=towow.node.failed&principal=user:bob", "被 bob 拒绝：嘉宾未定"); !strings.Contains(got, "被 bob 拒绝：嘉宾未定") {
+	approved := cursorOf(expect("alice approves hers", alice, "POST", base+"/nodes/ok/approval", `{"approved":true}`, 200, "cursor"))
+	rejected := cursorOf(expect("bob rejects his", bob, "POST", base+"/nodes/ok2/approval", `{"approved":false,"comment":"嘉宾未定"}`, 200, "cursor"))
+	// Read-your-writes on the log: min_cursor waits until the answers can
+	// be listed (the log is read below the oldest write still in flight).
+	got := expect("who answered", alice, "GET", fmt.Sprintf("/api/v1/events?demand_id=%s&type=towow.node.failed&principal=user:bob&min_cursor=%d", sub.DemandID, rejected), "", 200, "")
+	if !strings.Contains(got, "被 bob 拒绝：嘉宾未定") {
 		t.Fatalf("bob's rejection is not recorded as his: %.800s", got)
 	}
-	if got := logged("alice's approval", "/api/v1/events?demand_id="+sub.DemandID+"&type=towow.node.completed&principal=user:alice", `"by":"user:alice"`); !strings.Contains(got, `"by":"user:alice"`) {
+	got = expect("alice's approval", alice, "GET", fmt.Sprintf("/api/v1/events?demand_id=%s&type=towow.node.completed&principal=user:alice&min_cursor=%d", sub.DemandID, approved), "", 200, "")
+	if !strings.Contains(got, `"by":"user:alice"`) {
 		t.Fatalf("alice's approval does not name her: %.800s", got)
 	}
 
