@@ -8,6 +8,7 @@ package mocknet
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/towow/towow/domain/negotiation"
@@ -141,7 +142,7 @@ func profile(i int) negotiation.AgentProfile {
 	ts := []*trade{primary}
 	for k := d.intn(3); k > 0 && len(primary.kin) > 0; k-- {
 		t := tradeOf(d.pick(primary.kin))
-		if t != nil && !containsTrade(ts, t) {
+		if t != nil && !slices.Contains(ts, t) {
 			ts = append(ts, t)
 		}
 	}
@@ -223,15 +224,6 @@ func tradeOf(tag string) *trade {
 		}
 	}
 	return nil
-}
-
-func containsTrade(ts []*trade, t *trade) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // pickN draws k distinct elements of s (all of s when it is shorter).

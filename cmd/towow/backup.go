@@ -94,15 +94,10 @@ func (t backupTarget) connect(ctx context.Context) (*pgx.Conn, error) {
 // compressed custom format, from one consistent snapshot: a running server
 // may go on meanwhile. The file appears only once complete.
 func cmdBackup(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+	file, err := fileArg("backup", args, stderr)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: towow backup FILE", errUsage)
-	}
-	file := fs.Arg(0)
 	t, err := openBackupTarget(ctx, cfg, stderr, "pg_dump")
 	if err != nil {
 		return err
@@ -125,6 +120,20 @@ func cmdBackup(ctx context.Context, cfg config, args []string, stdout, stderr io
 	return nil
 }
 
+// fileArg is the one FILE argument of `towow <name> FILE` (it takes no
+// flags but -h).
+func fileArg(name string, args []string, stderr io.Writer) (string, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return "", fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if fs.NArg() != 1 {
+		return "", fmt.Errorf("%w: towow %s FILE", errUsage, name)
+	}
+	return fs.Arg(0), nil
+}
+
 // errNotEmpty is a restore into a database that already holds tables.
 var errNotEmpty = errors.New("the database is not empty")
 
@@ -135,15 +144,10 @@ var errNotEmpty = errors.New("the database is not empty")
 // and moves the log's position base above every restored position, so
 // that new events, and the cursors clients hold, continue from there.
 func cmdRestore(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+	file, err := fileArg("restore", args, stderr)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: towow restore FILE", errUsage)
-	}
-	file := fs.Arg(0)
 	if _, err := os.Stat(file); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

@@ -36,23 +36,31 @@ func runNegotiation(t *testing.T, s *server, token string) string {
 	}
 	deadline := time.Now().Add(time.Minute)
 	for {
-		resp, err := authRequest(http.MethodGet, s.url()+"/api/v1/demands/"+sub.DemandID, token, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d struct {
-			Status string `json:"status"`
-		}
-		_ = json.NewDecoder(resp.Body).Decode(&d)
-		resp.Body.Close()
-		if d.Status == "completed" || d.Status == "failed" {
+		st := demandStatus(t, s.url(), token, sub.DemandID)
+		if st == "completed" || st == "failed" {
 			return sub.DemandID
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the negotiation did not end within a minute (%q); log:\n%s", d.Status, s.log())
+			t.Fatalf("the negotiation did not end within a minute (%q); log:\n%s", st, s.log())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// demandStatus is a demand's status as its person reads it ("" when the
+// read fails).
+func demandStatus(t *testing.T, base, token, id string) string {
+	t.Helper()
+	resp, err := authRequest(http.MethodGet, base+"/api/v1/demands/"+id, token, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var d struct {
+		Status string `json:"status"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&d)
+	return d.Status
 }
 
 // databaseContents is, for every table and sequence of an embedded

@@ -83,20 +83,12 @@ func TestClusterRestartUnderServer(t *testing.T) {
 		}
 	}
 	for {
-		resp, err := authRequest(http.MethodGet, "http://"+s.addr+"/api/v1/demands/"+demandID, token, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d struct {
-			Status string `json:"status"`
-		}
-		_ = json.NewDecoder(resp.Body).Decode(&d)
-		resp.Body.Close()
-		if d.Status == "completed" || d.Status == "failed" {
+		st := demandStatus(t, s.url(), token, demandID)
+		if st == "completed" || st == "failed" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the negotiation after the restart did not end within 60 s (%q); log:\n%s", d.Status, s.log()[logBefore:])
+			t.Fatalf("the negotiation after the restart did not end within 60 s (%q); log:\n%s", st, s.log()[logBefore:])
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -133,28 +133,17 @@ func needsIn(raw string, event string) []neg.Need {
 func verbHit(lower string, i int) keywordHit {
 	h := keywordHit{pos: -1}
 	namesOther := func(object string) bool {
-		for j, t := range vocabulary {
-			if j == i {
-				continue
-			}
-			for _, kw := range append([]string{strings.ToLower(t.tag)}, tagKeywords[j]...) {
-				if findKeyword(object, kw) >= 0 {
-					return true
-				}
-			}
-		}
-		return false
+		return slices.ContainsFunc(tagsInText(object), func(t string) bool { return t != vocabulary[i].tag })
 	}
-	for _, kw := range tagKeywords[i] {
-		if v := zhVerbOf(kw); v != "" {
-			if p, n := findZhVerb(lower, v); p >= 0 && (h.pos < 0 || p < h.pos) {
-				h = keywordHit{p, p + len(v), !shared[kw], n}
-			}
+	for _, v := range tagVerbs[i] {
+		p, n := -1, 0
+		if v.zh {
+			p, n = findZhVerb(lower, v.verb)
+		} else {
+			p = findVerb(lower, v.verb, namesOther)
 		}
-		for _, v := range verbsOf(kw, tagKeywords[i]) {
-			if p := findVerb(lower, v, namesOther); p >= 0 && (h.pos < 0 || p < h.pos) {
-				h = keywordHit{p, p + len(v), !shared[kw], 0}
-			}
+		if p >= 0 && (h.pos < 0 || p < h.pos) {
+			h = keywordHit{p, p + len(v.verb), v.strong, n}
 		}
 	}
 	return h

@@ -81,6 +81,30 @@ func verbsOf(kw string, siblings []string) []string {
 	return []string{stem, stem + "e"}
 }
 
+// tagVerb is a verb of a tag's keyword: Chinese or English, and whether
+// the keyword names that tag alone.
+type tagVerb struct {
+	verb       string
+	zh, strong bool
+}
+
+// tagVerbs are each vocabulary tag's verbs (zhVerbOf and verbsOf of its
+// keywords, in their order), made once.
+var tagVerbs = func() [][]tagVerb {
+	out := make([][]tagVerb, len(vocabulary))
+	for i := range vocabulary {
+		for _, kw := range tagKeywords[i] {
+			if v := zhVerbOf(kw); v != "" {
+				out[i] = append(out[i], tagVerb{v, true, !shared[kw]})
+			}
+			for _, v := range verbsOf(kw, tagKeywords[i]) {
+				out[i] = append(out[i], tagVerb{v, false, !shared[kw]})
+			}
+		}
+	}
+	return out
+}()
+
 // zhVerbOf is the verb of a Chinese keyword naming a person by what they
 // do, with 人 or 者 after it ("分享人", "分享者" → "分享"), when that is at
 // least two characters; "" otherwise.
@@ -164,6 +188,15 @@ func findVerb(lower, verb string, namesOther func(object string) bool) int {
 var workerNouns = []string{"engineer", "engineers", "technician", "technicians", "tech", "techs", "specialist", "specialists",
 	"expert", "experts", "crew", "crews", "person", "guy", "pro", "pros"}
 
+// workerHeads are workerHeadsOf each vocabulary tag, made once.
+var workerHeads = func() [][]string {
+	out := make([][]string, len(vocabulary))
+	for i := range vocabulary {
+		out[i] = workerHeadsOf(i)
+	}
+	return out
+}()
+
 // workerHeadsOf are the heads (first words) of tag i's two-word English
 // keywords that say what the work is on: four letters or more (not "the
 // host", "an mc") and no event ("conference room": a conference
@@ -186,7 +219,7 @@ func workerHeadsOf(i int) []string {
 // in lower ("sound engineer"), or -1, with the end of the worker noun.
 func findWorker(lower string, i int) (pos, end int) {
 	pos = -1
-	for _, head := range workerHeadsOf(i) {
+	for _, head := range workerHeads[i] {
 		for _, n := range workerNouns {
 			if p := findKeyword(lower, head+" "+n); p >= 0 && (pos < 0 || p < pos) {
 				pos, end = p, p+len(head)+1+len(n)
@@ -244,7 +277,7 @@ var askedWork = regexp.MustCompile(`\b(?:someone|somebody|anyone|a person|people
 // findAskedObject is where a head of tag i is first in the object of work
 // someone is asked to do, or -1, with the head's end.
 func findAskedObject(lower string, i int) (pos, end int) {
-	heads := workerHeadsOf(i)
+	heads := workerHeads[i]
 	for _, m := range askedWork.FindAllStringIndex(lower, -1) {
 		obj := objectOf(lower[m[1]:])
 		for _, h := range heads {
