@@ -89,6 +89,9 @@ func onChannel(w who) accessRule { return accessRule{who: w, res: channelRes, pa
 var accessRules = map[string]accessRule{
 	"healthz": open(), "readyz": open(), "event-catalog": open(), "workflow-node-types": open(), "workflow-templates": open(),
 	"create-workflow": user(),
+	// A person erases their own data (the handler answers 404 for anyone
+	// else's), the admin anyone's.
+	"erase-user-data": user(),
 	"status":          anySignedIn(), "list-agents": anySignedIn(), "get-agent": anySignedIn(),
 	// A person's or an external agent's own inbox and webhooks.
 	"list-notices": anySignedIn(), "notice-stream": anySignedIn(), "create-webhook": anySignedIn(),

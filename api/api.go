@@ -27,7 +27,7 @@ import (
 )
 
 // Version is reported in the OpenAPI document.
-const Version = "0.6.0"
+const Version = "0.7.0"
 
 // Server holds what the operations need; Handler hands each resource
 // group's handler type the part it uses.
@@ -87,6 +87,9 @@ type Server struct {
 	// Logger logs refused input (WARN) and every 5xx with its cause
 	// (ERROR), with the request id; nil: discard.
 	Logger *slog.Logger
+	// Personal reveals the sealed personal texts of response bodies and
+	// stream frames; nil: they go out as stored.
+	Personal Personal
 	// Mounts are further handlers served beside the operations (see
 	// Mount), behind the same edge checks and CORS.
 	Mounts []Mount
@@ -155,7 +158,7 @@ func (s *Server) Handler() http.Handler {
 	// than leave the field out (SPDX's form for a licence of one's own).
 	cfg.Info.License = &huma.License{Name: "Proprietary: all rights reserved", Identifier: "LicenseRef-ToWow-Proprietary"}
 	cfg.Components.SecuritySchemes = securitySchemes()
-	cfg.Transformers = append(cfg.Transformers, s.logServerErrors, noNullLists)
+	cfg.Transformers = append(cfg.Transformers, s.logServerErrors, noNullLists, s.revealPersonal)
 	api := humago.New(mux, cfg)
 	g := s.groups()
 	api.UseMiddleware(g.guard.authorize(api))
@@ -164,6 +167,7 @@ func (s *Server) Handler() http.Handler {
 	if s.Commands != nil {
 		g.demands.registerDemands(api)
 		g.sharing.registerSharing(api)
+		g.erasure.registerErasure(api)
 		g.notices.registerNotices(api)
 		g.events.registerEvents(api)
 		g.events.registerCatalog(api)
@@ -236,6 +240,7 @@ type handlerGroups struct {
 	quality   *qualityHandlers
 	sharing   *sharingHandlers
 	notices   *noticeHandlers
+	erasure   *erasureHandlers
 }
 
 // groups builds the handler groups from the server's dependencies; the
@@ -245,13 +250,13 @@ func (s *Server) groups() handlerGroups {
 	g := guard{adminToken: s.AdminToken, commands: s.Commands, people: s.People, owners: newOwners(s.Events),
 		limits: newLimiter(s.Limits, s.ReadModels)}
 	streams := &streamer{events: s.Events, hub: s.Hub, notifier: s.Notifier, metrics: s.Metrics,
-		frames: newFrameCache(8192), heartbeat: s.Heartbeat, writeTimeout: s.SSEWriteTimeout}
+		frames: newFrameCache(8192), heartbeat: s.Heartbeat, writeTimeout: s.SSEWriteTimeout, reveal: s.revealJSON}
 	flows := &workflowReader{events: s.Events, reads: s.ReadModels}
 	return handlerGroups{
 		guard:    g,
 		ops:      &opsHandlers{db: s.DB, ready: s.Ready, status: s.Status, events: s.Events, reads: s.ReadModels, guard: g},
 		demands:  &demandHandlers{commands: s.Commands, reads: s.ReadModels, limits: g.limits},
-		events:   &eventHandlers{events: s.Events, streams: streams, owners: g.owners},
+		events:   &eventHandlers{events: s.Events, streams: streams, owners: g.owners, reveal: s.revealJSON},
 		channels: &channelHandlers{events: s.Events, reads: s.ReadModels},
 		agents: &agentHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, guard: g,
 			workflows: flows},
@@ -259,7 +264,9 @@ func (s *Server) groups() handlerGroups {
 			guard: g},
 		sharing: &sharingHandlers{commands: s.Commands, owners: g.owners},
 		notices: &noticeHandlers{commands: s.Commands, events: s.Events, streams: streams},
-		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners, limits: g.limits},
+		erasure: &erasureHandlers{commands: s.Commands},
+		quality: &qualityHandlers{commands: s.Commands, events: s.Events, reads: s.ReadModels, owners: g.owners, limits: g.limits,
+			reveal: s.revealJSON},
 	}
 }
 

@@ -80,6 +80,11 @@ func (h *qualityHandlers) compare(ctx context.Context, left, right string) (*Com
 		if err != nil {
 			return nil, err
 		}
+		// Texts are compared as written: each copy of a text is sealed
+		// on its own, so two sealed copies of one text differ.
+		if err := revealInto(ctx, h.reveal, &b.Plan); err != nil {
+			return nil, problem(err)
+		}
 		*side.dst = b
 	}
 	out.Body.Diff = negotiation.DiffPlans(out.Body.Left.Plan, out.Body.Right.Plan)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/towow/towow/domain/erasure"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/notice"
@@ -45,6 +46,7 @@ type Commands interface {
 	Approve(ctx context.Context, workflowID, nodeID, userID string, approved bool, comment string) (int64, error)
 	SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error)
 	Conversation(ctx context.Context, workflowID string) ([]workflow.Turn, error)
+	EraseUser(ctx context.Context, userID string) (erasure.Erased, int64, error)
 }
 
 // EventReader reads the log (*eventstore.Store).

@@ -148,8 +148,12 @@ func badJSON(data []byte) (where, why string) {
 				stack[top].isKey = true
 			}
 		}
-		if _, ok := tok.(string); !ok {
+		str, ok := tok.(string)
+		if !ok {
 			continue
+		}
+		if strings.Contains(str, sealedMark) {
+			return path(), "holds " + strconv.Quote(sealedMark) + ", which marks a sealed personal text and cannot be sent"
 		}
 		raw := data[start:dec.InputOffset()]
 		if i := bytes.IndexByte(raw, '"'); i >= 0 {
@@ -164,6 +168,11 @@ func badJSON(data []byte) (where, why string) {
 		}
 	}
 }
+
+// sealedMark opens a sealed personal text as stored. No client text may
+// hold it: a text copied from another subject's sealed one would otherwise
+// be revealed to its sender.
+const sealedMark = "{{towow:p1:"
 
 // isName reports whether a JSON key can be shown as .key in a path.
 func isName(k string) bool {

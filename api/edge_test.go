@@ -73,6 +73,9 @@ func TestHostileInput(t *testing.T) {
 		{"POST", "/api/v1/demand/submit", `{"raw_input":"ok","user_id":"u\u0007"}`, 400, bad, "body.user_id", ""},
 		{"POST", "/api/v1/demand/submit", `{"raw_input":"ok","user_id":"u1","x":[1,{"y":"\b"}]}`, 400, bad, "body.x[1].y", ""},
 		{"POST", "/api/v1/demand/submit", `{"raw_input":"ok","user_id":"u1","a\u0000":1}`, 400, bad, `body["a\x00"] (the key)`, ""},
+		// The mark of a sealed personal text, as sent and as JSON escapes.
+		{"POST", "/api/v1/demand/submit", `{"raw_input":"看 {{towow:p1:0123456789abcdef0123456789abcdef:AAAA}}","user_id":"u1"}`, 400, bad, "body.raw_input", ""},
+		{"POST", "/api/v1/demand/submit", `{"raw_input":"\u007b{towow:p1:x","user_id":"u1"}`, 400, bad, "body.raw_input", ""},
 		{"DELETE", "/api/v1/demand/submit", "", 405, "TOWOW_REQUEST_004", "", "POST"},
 		{"PUT", "/api/v1/agents", "", 405, "TOWOW_REQUEST_004", "", "GET, HEAD, POST"},
 		{"GET", "/api/v1/agents/bulk", "", 405, "TOWOW_REQUEST_004", "", "POST"},

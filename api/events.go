@@ -22,6 +22,8 @@ type eventHandlers struct {
 	events  EventReader
 	streams *streamer
 	owners  *owners
+	// reveal reveals the sealed personal texts of a replay's frames.
+	reveal func(ctx context.Context, data []byte) ([]byte, error)
 }
 
 // Event is an event as the API sends it: its id, type, time and payload,

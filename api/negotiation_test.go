@@ -33,6 +33,7 @@ import (
 	"github.com/towow/towow/internal/metrics"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
+	"github.com/towow/towow/personal"
 	"github.com/towow/towow/projections"
 )
 
@@ -85,12 +86,13 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	store := eventstore.New(pool, eventstore.Options{})
+	keys := personal.New(pool, nil) // personal texts sealed at rest, revealed by the API, as served
+	store := eventstore.New(pool, eventstore.Options{Personal: keys})
 	m := metrics.New()
 	client := llm.NewClient(llm.Config{Provider: builtin.New(), OnCall: m.LLMCall})
 	dir := directory.NewDirectory(store)
 	e, err := app.NewWriteSide(pool, store, dir, client, !o.noWorkers, app.WriteConfig{Observe: m.Observe, Rules: o.rules, OfflineAfter: o.offlineAfter,
-		HTTPAllow: o.httpAllow})
+		HTTPAllow: o.httpAllow, Personal: keys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,9 +119,11 @@ func newAPIWith(t *testing.T, url string, o apiOptions) *testAPI {
 		}
 	}
 	m.Watch(metrics.Sources{Pool: pool, BreakerOpen: func() bool { return client.BreakerState() == "open" }})
-	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store,
+	queries := projections.NewQueries(runner, pool)
+	queries.Reveal = store.Reveal
+	srv := httptest.NewServer((&api.Server{DB: pool, Commands: cmds, Events: store, Personal: keys,
 		Status: testStatus{client: client, rules: e.Rules(), pool: pool}, Notifier: n, Hub: hub, Heartbeat: 50 * time.Millisecond,
-		SSEWriteTimeout: o.sseWriteTimeout, BodyTimeout: o.bodyTimeout, Metrics: m, ReadModels: projections.NewQueries(runner, pool), AdminToken: testAdminToken,
+		SSEWriteTimeout: o.sseWriteTimeout, BodyTimeout: o.bodyTimeout, Metrics: m, ReadModels: queries, AdminToken: testAdminToken,
 		Logger: o.logger, People: cmp.Or(o.people, testPeople), Limits: o.limits}).Handler())
 	t.Cleanup(func() {
 		srv.CloseClientConnections()

@@ -23,6 +23,8 @@ type qualityHandlers struct {
 	reads    ReadModels
 	owners   *owners
 	limits   *limiter
+	// reveal reveals the sealed texts of the plans compared.
+	reveal func(ctx context.Context, data []byte) ([]byte, error)
 }
 
 // QualityInput names a negotiation.

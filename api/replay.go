@@ -54,6 +54,9 @@ func (h *eventHandlers) registerReplay(api huma.API) {
 				}
 				prev = e.RecordedAt
 				frame, err := encodeFrame(e)
+				if err == nil {
+					frame, err = h.reveal(ctx, frame)
+				}
 				if err != nil {
 					return
 				}

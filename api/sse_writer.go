@@ -25,8 +25,10 @@ type sseWriter struct {
 	frames  *frameCache
 	timeout time.Duration      // bounds each write
 	fail    context.CancelFunc // ends the stream after a failed write
-	client  string             // echo exclusion: what this client caused goes out as an ack
-	bridge  *timeline.Bridge   // the bridge format (bridge.go): frames folded for this client
+	// reveal, when set, reveals the sealed personal texts of each write.
+	reveal func([]byte) ([]byte, error)
+	client string           // echo exclusion: what this client caused goes out as an ack
+	bridge *timeline.Bridge // the bridge format (bridge.go): frames folded for this client
 	// partOf is the event of which the client, resuming, already has the
 	// first received frames (0: none): those are not sent again.
 	partOf   int64
@@ -155,6 +157,13 @@ func (sw *sseWriter) writeLocked(p []byte) error {
 func (sw *sseWriter) sendLocked(p []byte) error {
 	if sw.closed {
 		return errStreamClosed
+	}
+	if sw.reveal != nil {
+		var err error
+		if p, err = sw.reveal(p); err != nil {
+			sw.fail()
+			return err
+		}
 	}
 	if sw.rc != nil {
 		// Not every ResponseWriter supports deadlines (httptest's

@@ -76,6 +76,10 @@ type streamer struct {
 	// heartbeat is the keep-alive interval (<= 0: 15 s); writeTimeout
 	// bounds each write to a client (0: 30 s).
 	heartbeat, writeTimeout time.Duration
+	// reveal reveals the sealed personal texts of what is written (the
+	// frames are cached and shared sealed; each client's copy is
+	// revealed as it is sent, so an erasure applies to the next frame).
+	reveal func(ctx context.Context, data []byte) ([]byte, error)
 }
 
 // streamSpec is one client's stream: the events matching filter after the
@@ -115,6 +119,9 @@ func (s *streamer) open(spec streamSpec) *huma.StreamResponse {
 		ctx, cancel := context.WithCancel(hctx.Context())
 		defer cancel()
 		sw := newSSEWriter(hctx.BodyWriter(), s.frames, cmp.Or(s.writeTimeout, 30*time.Second), cancel)
+		if s.reveal != nil {
+			sw.reveal = func(p []byte) ([]byte, error) { return s.reveal(ctx, p) }
+		}
 		sw.client, sw.bridge = spec.client, spec.bridge
 		sw.partOf, sw.received = spec.from.partOf, spec.from.frames
 		defer sw.close()

@@ -41,6 +41,7 @@ import (
 	"github.com/towow/towow/internal/tracing"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/mcpserver"
+	"github.com/towow/towow/personal"
 	"github.com/towow/towow/projections"
 )
 
@@ -124,6 +125,10 @@ type App struct {
 	Store     *eventstore.Store
 	Directory *directory.Directory
 	LLM       *llm.Client
+	// Personal seals personal texts as events are written and reveals
+	// them to the readers allowed to see them; erasing a data subject's
+	// key erases its texts everywhere.
+	Personal *personal.Keys
 	// WriteSide is the unit of work, the River runner and the processes.
 	WriteSide *WriteSide
 	// Commands are the processes' commands (WriteSide.Commands).
@@ -209,10 +214,14 @@ func (a *App) start(ctx context.Context) (err error) {
 	if cfg.Metrics {
 		a.Metrics = metrics.New()
 	}
-	a.Store = eventstore.New(a.Pool, eventstore.Options{})
+	if err := a.openKeys(ctx); err != nil {
+		return err
+	}
+	a.Store = eventstore.New(a.Pool, eventstore.Options{Personal: a.Personal})
 	a.Directory = directory.NewDirectory(a.Store)
 	lc, ec := cfg.LLM, cfg.Write
 	lc.Logger, ec.Logger = a.log, a.log
+	ec.Personal = a.Personal
 	if a.Metrics != nil {
 		lc.OnCall, lc.OnBreakerOpen, ec.Observe = a.Metrics.LLMCall, a.Metrics.BreakerOpened, a.Metrics.Observe
 	}
@@ -254,6 +263,7 @@ func (a *App) start(ctx context.Context) (err error) {
 			go a.Runner.RunForever(bg, p)
 		}
 		a.Queries = projections.NewQueries(a.Runner, a.Pool)
+		a.Queries.Reveal = a.Store.Reveal
 		src.Lag = a.lag
 	}
 	if a.Metrics != nil {
@@ -313,7 +323,7 @@ func (a *App) rest() *api.Server {
 	s := a.health()
 	s.Commands, s.Events, s.Status, s.Notifier, s.Hub = a.Commands, a.Store, status{a}, a.Notifier, a.Hub
 	s.CORSOrigins, s.AdminToken, s.People, s.Limits = a.cfg.CORSOrigins, a.cfg.AdminToken, a.cfg.People, a.cfg.Limits
-	s.BodyTimeout, s.TrustedProxies = a.cfg.BodyTimeout, a.cfg.TrustedProxies
+	s.BodyTimeout, s.TrustedProxies, s.Personal = a.cfg.BodyTimeout, a.cfg.TrustedProxies, a.Personal
 	if a.Queries != nil {
 		s.ReadModels, s.Ready.Lag = a.Queries, a.lag
 	}
@@ -457,6 +467,22 @@ func (a *App) openDB(ctx context.Context) error {
 	}
 	a.Pool = pool
 	a.closers = append(a.closers, closeDB)
+	return nil
+}
+
+// openKeys opens the personal data keys on a small pool of their own: a
+// key is made inside a commit's transaction, whose connection the main
+// pool has already given out, and it must be recorded at once (a key the
+// commit's rollback took away would seal texts nothing can open).
+func (a *App) openKeys(ctx context.Context) error {
+	pc := a.Pool.Config().Copy()
+	pc.MaxConns, pc.MinConns = 4, 0
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return fmt.Errorf("open the personal keys' pool: %w", err)
+	}
+	a.closers = append(a.closers, pool.Close)
+	a.Personal = personal.New(pool, nil)
 	return nil
 }
 

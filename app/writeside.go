@@ -22,6 +22,7 @@ import (
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/negotiate"
 	"github.com/towow/towow/notify"
+	"github.com/towow/towow/personal"
 	"github.com/towow/towow/presence"
 	"github.com/towow/towow/uow"
 )
@@ -30,6 +31,9 @@ import (
 // concerns. A zero field takes its default (negotiate.Default*,
 // jobs.Default*, presence.DefaultOfflineAfter).
 type WriteConfig struct {
+	// Personal seals personal texts before they are stored, and erases
+	// them on request (nil: stored as they are, and no erasure).
+	Personal *personal.Keys
 	// Rules are stamped on every new channel (defaults: negotiation.DefaultRules).
 	Rules negotiation.Rules
 	// MaxCandidates bounds smart filtering ([negotiate.DefaultMaxCandidates]).
@@ -108,6 +112,9 @@ type Commands struct {
 	*directoryCommands
 	*forks.Forks
 	*notifyCommands
+	// Eraser erases a person's data on request (nil without personal
+	// data keys: EraseUser is then refused).
+	*personal.Eraser
 }
 
 // The embedded command types, under names of their own (each package calls
@@ -136,9 +143,13 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 	w.Jobs = jobs.New(pool, work, jobs.Config{Workers: cfg.Workers, FetchCooldown: cfg.FetchCooldown,
 		FetchPollInterval: cfg.FetchPollInterval, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: log,
 		TracerProvider: cfg.TracerProvider})
-	w.UoW = uow.New(pool, store, w.Jobs, uow.Config{Now: now, Logger: log, Observe: cfg.Observe,
+	ucfg := uow.Config{Now: now, Logger: log, Observe: cfg.Observe,
 		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale,
-		Follow: func(evs []event.Payload) []uow.Job { return notify.Triggers(evs, dir) }})
+		Follow: func(evs []event.Payload) []uow.Job { return notify.Triggers(evs, dir) }}
+	if cfg.Personal != nil {
+		ucfg.Personal = cfg.Personal
+	}
+	w.UoW = uow.New(pool, store, w.Jobs, ucfg)
 	w.Agents = directory.NewWriter(w.UoW, dir)
 	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
 		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, Now: now})
@@ -159,6 +170,9 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 		workflowCommands:  execute.NewCommands(w.Execution),
 		directoryCommands: directory.NewCommands(w.Agents, dir, w.Presence.AgentContact), Forks: w.Forks,
 		notifyCommands: notify.NewCommands(w.Notify)}
+	if cfg.Personal != nil {
+		w.Commands.Eraser = personal.NewEraser(w.UoW, cfg.Personal)
+	}
 	if work {
 		ws := w.Jobs.Workers()
 		w.Negotiation.Register(ws)

@@ -98,7 +98,7 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 			return fmt.Errorf("agent directory: %w", err)
 		}
 		for _, ev := range evs {
-			p, err := ev.Decode()
+			p, err := st.Decode(ctx, ev) // profiles are matched on their words: revealed, in memory only
 			if err != nil {
 				return fmt.Errorf("agent directory: %w", err)
 			}

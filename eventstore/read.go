@@ -1,6 +1,7 @@
 package eventstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -205,12 +206,64 @@ func (s *Store) DecodeStream(ctx context.Context, streamID string, fromVersion i
 	}
 	out := make([]event.Payload, len(rows))
 	for i, r := range rows {
-		if out[i], err = event.DecodePayload(event.EventType(r.EventType), int(r.SchemaVersion), r.Payload); err != nil {
+		data, err := s.revealJSON(ctx, r.Payload)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = event.DecodePayload(event.EventType(r.EventType), int(r.SchemaVersion), data); err != nil {
 			return nil, fmt.Errorf("event %s at position %d: %w", r.EventID, r.GlobalPosition, err)
 		}
 	}
 	return out, nil
 }
+
+// Decode decodes e's payload with its personal texts revealed.
+func (s *Store) Decode(ctx context.Context, e RecordedEvent) (event.Payload, error) {
+	e, err := s.RevealEvent(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return e.Decode()
+}
+
+// RevealEvent returns e with the personal texts of its payload revealed
+// (for a reader that shows them: a command-line timeline).
+func (s *Store) RevealEvent(ctx context.Context, e RecordedEvent) (RecordedEvent, error) {
+	data, err := s.revealJSON(ctx, e.Payload)
+	if err != nil {
+		return e, err
+	}
+	e.Payload = data
+	return e, nil
+}
+
+// Reveal returns text with its sealed texts revealed (text as it is
+// without a Revealer).
+func (s *Store) Reveal(ctx context.Context, text string) (string, error) {
+	if s.opts.Personal == nil {
+		return text, nil
+	}
+	out, err := s.opts.Personal.Reveal(ctx, text, false)
+	if err != nil {
+		return "", fmt.Errorf("reveal: %w", err)
+	}
+	return out, nil
+}
+
+// revealJSON returns a JSON document with its sealed texts revealed.
+func (s *Store) revealJSON(ctx context.Context, data []byte) ([]byte, error) {
+	if s.opts.Personal == nil || !bytes.Contains(data, sealedMark) {
+		return data, nil
+	}
+	out, err := s.opts.Personal.Reveal(ctx, string(data), true)
+	if err != nil {
+		return nil, fmt.Errorf("reveal: %w", err)
+	}
+	return []byte(out), nil
+}
+
+// sealedMark opens every sealed text; a payload without it has none.
+var sealedMark = []byte("{{towow:p1:")
 
 // Fold reads every event of a stream, oldest first, decodes each and hands
 // it to apply (an aggregate's Apply); it returns the stream's version (0:

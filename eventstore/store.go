@@ -21,6 +21,17 @@ const DefaultMaxPayloadBytes = 256 << 10
 type Options struct {
 	// MaxPayloadBytes limits one event's payload; 0 means DefaultMaxPayloadBytes.
 	MaxPayloadBytes int
+	// Personal, when set, reveals the personal texts sealed in events for
+	// the readers that work on their content: DecodeStream, Fold, Decode
+	// and Reveal. ReadStream, ReadAll and the subscriptions hand events on
+	// as stored, sealed.
+	Personal Revealer
+}
+
+// Revealer puts the plaintext back in place of every sealed text in a
+// text (*personal.Keys); with escape, the text is a JSON document.
+type Revealer interface {
+	Reveal(ctx context.Context, text string, escape bool) (string, error)
 }
 
 // Store appends to and reads from the events table.

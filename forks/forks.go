@@ -106,7 +106,7 @@ func (e *Forks) fork(ctx context.Context, from, newDemandID string, at int64, ch
 		d := &negotiation.DemandState{}
 		for _, ev := range copied {
 			if ev.StreamID == negotiation.DemandStream(from) {
-				p, err := ev.Decode()
+				p, err := e.store.Decode(ctx, ev) // its text, to compare with the change's
 				if err != nil {
 					return 0, fmt.Errorf("fork %s: %w", from, err)
 				}

@@ -92,5 +92,9 @@ func (r recordedAnswers) Answer(ctx context.Context, key llm.PromptKey, inputHas
 	if len(answers) == 0 {
 		return "", false, nil
 	}
-	return strings.ReplaceAll(answers[0], r.from, r.to), true, nil
+	answer, err := r.e.store.Reveal(ctx, answers[0]) // recorded sealed
+	if err != nil {
+		return "", false, fmt.Errorf("recorded answer: %w", err)
+	}
+	return strings.ReplaceAll(answer, r.from, r.to), true, nil
 }

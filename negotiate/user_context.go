@@ -67,7 +67,7 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 	var streams []string // where a root demand ends: its stream, its channel's
 	subs := make([]*negotiation.DemandSubmitted, len(submitted))
 	for i, ev := range submitted {
-		p, err := ev.Decode()
+		p, err := e.store.Decode(ctx, ev)
 		if err != nil {
 			return nil, fmt.Errorf("user context: %w", err)
 		}
@@ -88,7 +88,7 @@ func (e *Process) userContext(ctx context.Context, d *negotiation.DemandState) (
 	}
 	endOf := map[string]event.Payload{}
 	for _, ev := range ends {
-		p, err := ev.Decode()
+		p, err := e.store.Decode(ctx, ev)
 		if err != nil {
 			return nil, fmt.Errorf("user context: %w", err)
 		}

@@ -65,7 +65,15 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	if !ok {
 		return nil
 	}
-	status, failure := p.post(ctx, sub, a.Notice)
+	// The title is stored sealed (here in the job's arguments too): the
+	// subscriber gets it revealed, or "[已删除]" once its subject is erased.
+	n := a.Notice
+	title, err := p.u.Store().Reveal(ctx, n.Title)
+	if err != nil {
+		return err
+	}
+	n.Title = title
+	status, failure := p.post(ctx, sub, n)
 	d := &notice.Delivered{SubscriptionID: sub.ID, NoticeID: a.Notice.NoticeID, Attempt: job.Attempt, Status: status, Error: failure}
 	stream := notice.WebhooksStream(a.Owner)
 	if _, err := p.u.Commit(ctx, "deliver", []string{stream}, func(ctx context.Context, st *eventstore.Store) (*uow.Plan, error) {
@@ -124,3 +132,7 @@ func (p *Process) post(ctx context.Context, sub notice.Subscription, n notice.Po
 	}
 	return resp.StatusCode, ""
 }
+
+// PersonalSubject implements event.Subjected: the notice's title is
+// sealed as the notice is.
+func (a DeliverArgs) PersonalSubject() string { return a.Notice.PersonalSubject() }

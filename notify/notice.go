@@ -52,6 +52,11 @@ func (w *NoticeWorker) Work(ctx context.Context, job *river.Job[NoticeArgs]) err
 		if err != nil {
 			return p.u.JobError(ctx, "notice", err)
 		}
+		for i := range more {
+			if more[i].Tree, err = p.treeOf(ctx, more[i]); err != nil {
+				return p.u.JobError(ctx, "notice", err)
+			}
+		}
 		posts = append(posts, more...)
 	}
 	if len(posts) == 0 {
@@ -198,6 +203,26 @@ func (p *Process) notices(ctx context.Context, a NoticeItem) ([]notice.Posted, e
 		return []notice.Posted{n}, nil
 	}
 	return nil, nil
+}
+
+// treeOf is the root demand of the tree a notice is about (the
+// correlation of its demand's or workflow's first event): the notice's
+// title quotes that tree's texts, and is sealed under its key.
+func (p *Process) treeOf(ctx context.Context, n notice.Posted) (string, error) {
+	stream := ""
+	switch {
+	case n.DemandID != "":
+		stream = negotiation.DemandStream(n.DemandID)
+	case n.WorkflowID != "":
+		stream = workflow.WorkflowStream(n.WorkflowID)
+	default:
+		return "", nil
+	}
+	evs, err := p.u.Store().ReadStream(ctx, stream, 0, 1)
+	if err != nil || len(evs) == 0 {
+		return "", err
+	}
+	return evs[0].Metadata.CorrelationID, nil
 }
 
 // external reports whether agentID is an external agent (a twin needs no

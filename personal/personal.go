@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/sqlcdb"
 )
 
@@ -35,11 +38,12 @@ import (
 const Erased = "[已删除]"
 
 // envelopePrefix opens every sealed text.
-const envelopePrefix = "{{towow:p1:"
+const envelopePrefix = event.SealedPrefix
 
-// envelope finds sealed texts: the key id (32 hex digits) and the nonce
-// and ciphertext (unpadded base64url).
-var envelope = regexp.MustCompile(`\{\{towow:p1:([0-9a-f]{32}):([A-Za-z0-9_-]+)\}\}`)
+// envelope finds sealed texts: the key id (32 hex digits), the nonce
+// and ciphertext (unpadded base64url) and, after "~", the length a
+// summary clips it to once revealed (event.ClipSealed).
+var envelope = regexp.MustCompile(`\{\{towow:p1:([0-9a-f]{32}):([A-Za-z0-9_-]+)(?:~([0-9]{1,4}))?\}\}`)
 
 // KeyProvider wraps and unwraps data keys: the local provider stores them
 // as they are (erasing the row destroys them); a KMS would wrap them with
@@ -95,8 +99,11 @@ func New(db sqlcdb.DBTX, provider KeyProvider) *Keys {
 var ErrNoSubject = errors.New("personal: no data subject")
 
 // Seal returns text sealed with subject's data key (made now if the
-// subject has none). An empty text stays empty: there is nothing to
-// protect, and "no answer" stays visible as such.
+// subject has none), or Erased once the subject is erased: an erasure is
+// final, also for what a step still running writes after it. An empty
+// text stays empty: there is nothing to protect, and "no answer" stays
+// visible as such. A text already sealed is returned as it is (a copy
+// keeps the key of the text it copies).
 func (k *Keys) Seal(ctx context.Context, subject, text string) (string, error) {
 	if text == "" || IsSealed(text) {
 		return text, nil
@@ -108,6 +115,9 @@ func (k *Keys) Seal(ctx context.Context, subject, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if aead == nil {
+		return Erased, nil
+	}
 	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(text)+aead.Overhead())
 	if _, err := rand.Read(nonce); err != nil {
 		return "", fmt.Errorf("personal: nonce: %w", err)
@@ -116,6 +126,12 @@ func (k *Keys) Seal(ctx context.Context, subject, text string) (string, error) {
 	// another key's envelope does not open.
 	sealed := aead.Seal(nonce, nonce, []byte(text), id[:])
 	return envelopePrefix + strings.ReplaceAll(id.String(), "-", "") + ":" + base64.RawURLEncoding.EncodeToString(sealed) + "}}", nil
+}
+
+// SealFor returns a function that seals texts for subject (the form
+// event.SealPersonal takes).
+func (k *Keys) SealFor(ctx context.Context, subject string) func(string) (string, error) {
+	return func(text string) (string, error) { return k.Seal(ctx, subject, text) }
 }
 
 // IsSealed reports whether text is exactly one envelope.
@@ -129,36 +145,57 @@ func IsSealed(text string) bool {
 
 // Reveal returns text with every envelope in it replaced by its plaintext,
 // or by Erased when its key is erased, unknown or the envelope does not
-// open. With escape, each plaintext is escaped as the inside of a JSON
-// string (text is a JSON document). It fails only when the table cannot
-// be read.
+// open; a plaintext holding envelopes of its own (a text written around a
+// copied one) is revealed in turn, to maxNesting levels. With escape, each
+// plaintext is escaped as the inside of a JSON string (text is a JSON
+// document). It fails only when the table cannot be read.
 func (k *Keys) Reveal(ctx context.Context, text string, escape bool) (string, error) {
-	if !strings.Contains(text, envelopePrefix) {
-		return text, nil
-	}
-	var firstErr error
-	out := envelope.ReplaceAllStringFunc(text, func(m string) string {
-		plain, err := k.open(ctx, m)
-		if err != nil {
-			if firstErr == nil {
-				firstErr = err
+	for range maxNesting {
+		if !strings.Contains(text, envelopePrefix) {
+			return text, nil
+		}
+		var firstErr error
+		out := envelope.ReplaceAllStringFunc(text, func(m string) string {
+			plain, err := k.open(ctx, m)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return m
 			}
-			return m
+			if escape {
+				return jsonEscape(plain)
+			}
+			return plain
+		})
+		if firstErr != nil {
+			return "", firstErr
 		}
-		if escape {
-			return jsonEscape(plain)
+		if out == text {
+			return out, nil
 		}
-		return plain
-	})
-	if firstErr != nil {
-		return "", firstErr
+		text = out
 	}
-	return out, nil
+	return text, nil
 }
 
-// open returns the plaintext of one envelope, or Erased.
+// maxNesting bounds how deep Reveal opens envelopes inside plaintexts.
+const maxNesting = 4
+
+// open returns the plaintext of one envelope (clipped as it asks), or
+// Erased.
 func (k *Keys) open(ctx context.Context, m string) (string, error) {
 	parts := envelope.FindStringSubmatch(m)
+	plain, err := k.openSealed(ctx, parts)
+	if err != nil || parts[3] == "" {
+		return plain, err
+	}
+	n, _ := strconv.Atoi(parts[3])
+	return negotiation.ClipText(plain, max(n, 2)), nil
+}
+
+// openSealed returns the plaintext of one envelope's parts, or Erased.
+func (k *Keys) openSealed(ctx context.Context, parts []string) (string, error) {
 	id, err := uuid.Parse(parts[1])
 	if err != nil {
 		return Erased, nil
@@ -187,8 +224,14 @@ func (k *Keys) open(ctx context.Context, m string) (string, error) {
 // and ok false when the subject had no key (nothing of theirs was sealed,
 // or it is erased already).
 func (k *Keys) Erase(ctx context.Context, subject string) (id uuid.UUID, ok bool, err error) {
-	id, err = sqlcdb.New(k.db).ErasePersonalKey(ctx, sqlcdb.ErasePersonalKeyParams{ErasedAt: k.now().UTC(), Subject: subject})
+	q := sqlcdb.New(k.db)
+	id, err = q.ErasePersonalKey(ctx, sqlcdb.ErasePersonalKeyParams{ErasedAt: k.now().UTC(), Subject: subject})
 	if errors.Is(err, pgx.ErrNoRows) {
+		// Nothing sealed for it (yet): recorded as erased all the same.
+		if err := q.MarkSubjectErased(ctx, sqlcdb.MarkSubjectErasedParams{KeyID: uuid.New(), Subject: subject, ErasedAt: k.now().UTC()}); err != nil {
+			return uuid.Nil, false, fmt.Errorf("personal: erase: %w", err)
+		}
+		k.forgetSubject(subject)
 		return uuid.Nil, false, nil
 	}
 	if err != nil {
@@ -196,12 +239,20 @@ func (k *Keys) Erase(ctx context.Context, subject string) (id uuid.UUID, ok bool
 	}
 	k.mu.Lock()
 	k.byID[id] = cachedKey{read: k.now()}
-	delete(k.bySub, subject)
 	k.mu.Unlock()
+	k.forgetSubject(subject)
 	return id, true, nil
 }
 
-// subjectKey is subject's data key, made and recorded if it has none.
+// forgetSubject drops what the cache knows of subject's key.
+func (k *Keys) forgetSubject(subject string) {
+	k.mu.Lock()
+	delete(k.bySub, subject)
+	k.mu.Unlock()
+}
+
+// subjectKey is subject's data key, made and recorded if it has none; a
+// nil cipher when the subject is erased.
 func (k *Keys) subjectKey(ctx context.Context, subject string) (uuid.UUID, cipher.AEAD, error) {
 	k.mu.Lock()
 	id, ok := k.bySub[subject]
@@ -228,6 +279,9 @@ func (k *Keys) subjectKey(ctx context.Context, subject string) (uuid.UUID, ciphe
 	}
 	if err != nil {
 		return uuid.Nil, nil, fmt.Errorf("personal: key of a subject: %w", err)
+	}
+	if row.WrappedKey == nil {
+		return row.KeyID, nil, nil
 	}
 	aead, err := k.aead(ctx, row.WrappedKey)
 	if err != nil {

@@ -78,16 +78,31 @@ func TestSealRevealErase(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT subject, wrapped_key FROM personal_keys WHERE key_id = $1`, id).Scan(&subject, &key); err != nil {
 		t.Fatal(err)
 	}
-	if subject != nil || key != nil {
-		t.Fatalf("the erased row keeps %v %v", subject, key)
+	if subject != alice || key != nil {
+		t.Fatalf("the erased row keeps %v %v; want its subject and no key", subject, key)
 	}
-	// A new text of alice's gets a new key, which the erasure does not cover.
-	c, err := keys.Seal(ctx, alice, "新的")
+	// The erasure is final: a text sealed for alice afterwards (a step
+	// still running) is stored erased, in this process and in a fresh one.
+	for _, k := range []*personal.Keys{keys, personal.New(pool, nil)} {
+		if c, err := k.Seal(ctx, alice, "新的"); err != nil || c != personal.Erased {
+			t.Fatalf("sealed after the erasure: %q %v; want %q", c, err, personal.Erased)
+		}
+	}
+	// A subject with nothing sealed yet is erased all the same.
+	if _, had, err := keys.Erase(ctx, "user:carol"); err != nil || had {
+		t.Fatalf("erase a subject without a key: %v %v", had, err)
+	}
+	if c, _ := keys.Seal(ctx, "user:carol", "后来的"); c != personal.Erased {
+		t.Fatalf("sealed for an erased subject without a key: %q", c)
+	}
+	// A text written around a sealed one reveals both; erased inside, the
+	// marker stands where the inner text was.
+	outer, err := keys.Seal(ctx, "user:dave", "改写自："+b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := keys.Reveal(ctx, c, false); got != "新的" {
-		t.Fatalf("after a new key: %q", got)
+	if got, _ := keys.Reveal(ctx, outer, false); got != "改写自：bob 的需求" {
+		t.Fatalf("nested: %q", got)
 	}
 	// Tampered or foreign envelopes reveal as erased, never as garbage.
 	tampered := b[:len(b)-6] + "AAAA}}"

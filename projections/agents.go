@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -200,6 +201,50 @@ func ListAgents(ctx context.Context, db DB, f AgentFilter) ([]AgentView, error) 
 		}
 	}
 	return out, nil
+}
+
+// searchAgents is ListAgents for a deployment whose names and summaries
+// are sealed: SQL cannot match them, so the agents the other filters
+// select are read in pages and matched once revealed (a directory of
+// 10,000 agents is 10,000 small decryptions, a few milliseconds).
+func searchAgents(ctx context.Context, db DB, f AgentFilter, reveal func(context.Context, string) (string, error)) ([]AgentView, error) {
+	q := strings.ToLower(f.Query)
+	matches := func(texts ...string) (bool, error) {
+		for _, t := range texts {
+			plain, err := reveal(ctx, t)
+			if err != nil {
+				return false, err
+			}
+			if strings.Contains(strings.ToLower(plain), q) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	page := f
+	page.Query, page.Limit = "", 500
+	var out []AgentView
+	for {
+		rows, err := ListAgents(ctx, db, page)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range rows {
+			ok, err := matches(a.AgentID, a.Profile.UserName, a.Profile.ProfileSummary)
+			if err != nil {
+				return nil, fmt.Errorf("search agents: %w", err)
+			}
+			if ok {
+				if out = append(out, a); len(out) == f.Limit {
+					return out, nil
+				}
+			}
+		}
+		if len(rows) < page.Limit {
+			return out, nil
+		}
+		page.AfterID = rows[len(rows)-1].AgentID
+	}
 }
 
 // Participation is one negotiation an agent was invited to: the channel,

@@ -13,6 +13,9 @@ import (
 type Queries struct {
 	runner *Runner
 	db     DB
+	// Reveal, when set, reveals a sealed personal text (the read models
+	// keep them sealed): the searches over names and summaries need it.
+	Reveal func(ctx context.Context, text string) (string, error)
 }
 
 // NewQueries returns the read side over runner's read models, read
@@ -99,7 +102,10 @@ func (q *Queries) GetAgent(ctx context.Context, agentID string) (AgentView, erro
 
 // ListAgents lists agents.
 func (q *Queries) ListAgents(ctx context.Context, f AgentFilter) ([]AgentView, error) {
-	return ListAgents(ctx, q.db, f)
+	if q.Reveal == nil || f.Query == "" {
+		return ListAgents(ctx, q.db, f)
+	}
+	return searchAgents(ctx, q.db, f, q.Reveal)
 }
 
 // AgentHistory returns an agent's negotiations, newest first.

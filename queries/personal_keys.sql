@@ -6,7 +6,7 @@ VALUES (@key_id, @subject::text, @wrapped_key)
 ON CONFLICT (subject) DO NOTHING;
 
 -- name: PersonalKeyOfSubject :one
--- The live data key of @subject.
+-- The data key of @subject: wrapped_key is null once erased.
 SELECT key_id, wrapped_key FROM personal_keys WHERE subject = @subject::text;
 
 -- name: PersonalKeyByID :one
@@ -14,8 +14,25 @@ SELECT key_id, wrapped_key FROM personal_keys WHERE subject = @subject::text;
 SELECT key_id, wrapped_key, erased_at FROM personal_keys WHERE key_id = @key_id;
 
 -- name: ErasePersonalKey :one
--- Destroys @subject's data key: the row keeps only its id and when it was
--- erased. No row: the subject never had a key (or it is already erased).
-UPDATE personal_keys SET subject = NULL, wrapped_key = NULL, erased_at = @erased_at::timestamptz
-WHERE subject = @subject::text
+-- Destroys @subject's data key; the row keeps the subject, so that nothing
+-- is sealed for it again. No row: the subject never had a key, or it is
+-- erased already.
+UPDATE personal_keys SET wrapped_key = NULL, erased_at = @erased_at::timestamptz
+WHERE subject = @subject::text AND erased_at IS NULL
 RETURNING key_id;
+
+-- name: MarkSubjectErased :exec
+-- Records @subject as erased though nothing of it was sealed yet: a text
+-- sealed for it later is stored as erased.
+INSERT INTO personal_keys (key_id, subject, erased_at)
+VALUES (@key_id, @subject::text, @erased_at::timestamptz)
+ON CONFLICT (subject) DO NOTHING;
+
+-- name: TreesOfUser :many
+-- The negotiation trees and the workflows @user_id started: the roots
+-- their events are correlated by.
+SELECT DISTINCT (metadata ->> 'correlation_id')::text AS root FROM events
+WHERE event_type IN ('towow.demand.submitted', 'towow.workflow.created')
+  AND payload ->> 'user_id' = @user_id::text
+  AND coalesce(metadata ->> 'correlation_id', '') <> ''
+ORDER BY root;

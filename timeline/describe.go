@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/towow/towow/domain/erasure"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/notice"
@@ -217,6 +218,8 @@ func describeOther(p event.Payload) (round int, subject, summary string) {
 		return 0, ev.Owner, "新的 Webhook 订阅：" + ev.URL
 	case *notice.Unsubscribed:
 		return 0, ev.SubscriptionID, "Webhook 订阅已取消"
+	case *erasure.Erased:
+		return 0, ev.ErasureID, fmt.Sprintf("个人数据已按要求删除（%d 组，销毁 %d 把密钥）", ev.Subjects, len(ev.KeyIDs))
 	case *notice.Delivered:
 		if ev.Error != "" {
 			return 0, ev.SubscriptionID, fmt.Sprintf("第 %d 次投递失败：%s", ev.Attempt, negotiation.ClipText(ev.Error, 60))
@@ -313,7 +316,7 @@ const (
 	ContextWorkflow EventContext = "workflow"
 	// ContextNotice: notices to people and agents, and their webhooks.
 	ContextNotice EventContext = "notice"
-	// ContextSystem: errors.
+	// ContextSystem: errors, and erasures of personal data.
 	ContextSystem EventContext = "system"
 )
 
@@ -377,6 +380,7 @@ var eventLabels = map[event.EventType]EventLabel{
 	notice.EventWebhookSubscribed:   {"订阅 Webhook", ContextNotice},
 	notice.EventWebhookUnsubscribed: {"取消 Webhook", ContextNotice},
 	notice.EventWebhookDelivered:    {"Webhook 投递", ContextNotice},
+	erasure.EventErased:             {"删除个人数据", ContextSystem},
 
 	// Agents.
 	negotiation.EventAgentOnline:      {"上线", ContextAgent},

@@ -98,7 +98,7 @@ type appended struct {
 // stream; a gap; a stream loaded further by then; an event that does not
 // decode) leaves the cache as it was, for the next load to read from the
 // log.
-func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventData) {
+func (c *eventCache) extend(ctx context.Context, st *eventstore.Store, stream string, first int64, evs []eventstore.EventData) {
 	holds := func() ([]event.Payload, bool) {
 		cur, ok := c.streams[stream]
 		return cur, ok && int64(len(cur)) == first-1
@@ -111,7 +111,7 @@ func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventDa
 	}
 	ps := make([]event.Payload, len(evs)) // decoded outside the lock
 	for i, e := range evs {
-		p, err := event.DecodePayload(e.Type, e.Metadata.SchemaVersion, e.Payload)
+		p, err := st.Decode(ctx, eventstore.RecordedEvent{Type: e.Type, Payload: e.Payload, Metadata: e.Metadata})
 		if err != nil {
 			return
 		}
@@ -122,6 +122,14 @@ func (c *eventCache) extend(stream string, first int64, evs []eventstore.EventDa
 	if cur, ok := holds(); ok {
 		c.streams[stream] = append(cur[:len(cur):len(cur)], ps...)
 	}
+}
+
+// clear forgets every stream.
+func (c *eventCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.streams)
+	c.order, c.retired = nil, nil
 }
 
 func (c *eventCache) store(stream string, events []event.Payload) {

@@ -2,10 +2,12 @@ package uow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/domain/notice"
 	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/identity"
 	"github.com/towow/towow/jobs"
@@ -44,6 +47,16 @@ type Config struct {
 	// a process that did not decide them (the notices), in the same
 	// transaction; a fork's copied history starts none.
 	Follow func(events []event.Payload) []Job
+	// Personal, when set, seals every event's personal texts (and those
+	// of an LLM call's answer, and of job arguments) before they are
+	// stored; nil stores them as they are.
+	Personal Sealer
+}
+
+// Sealer seals a personal text with its data subject's key
+// (*personal.Keys).
+type Sealer interface {
+	Seal(ctx context.Context, subject, text string) (string, error)
 }
 
 // UnitOfWork is the one way anything writes: lock the streams a decision
@@ -89,6 +102,10 @@ func (u *UnitOfWork) Store() *eventstore.Store { return u.store }
 
 // Pool is the database.
 func (u *UnitOfWork) Pool() *pgxpool.Pool { return u.pool }
+
+// Forget drops every decoded event the unit of work keeps: after an
+// erasure, no step of this process decides on texts it read before.
+func (u *UnitOfWork) Forget() { u.cache.clear() }
 
 // Now is the clock's time.
 func (u *UnitOfWork) Now() time.Time { return u.cfg.Now() }
@@ -191,7 +208,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			for _, a := range p.Appends {
 				a.Meta.TraceParent = traces[rootOf(a)]
 				a.Meta.Principal = identity.From(ctx).Actor()
-				evs, err := encode(a)
+				evs, err := u.encode(ctx, a)
 				if err != nil {
 					return err
 				}
@@ -243,7 +260,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 				}
 			}
 			for _, w := range written {
-				u.cache.extend(w.stream, w.first, w.events)
+				u.cache.extend(ctx, u.store, w.stream, w.first, w.events)
 			}
 			for _, a := range done.Appends {
 				for _, ev := range a.Events {
@@ -272,7 +289,7 @@ func agentOf(p event.Payload) string {
 	return ""
 }
 
-func encode(a Append) ([]eventstore.EventData, error) {
+func (u *UnitOfWork) encode(ctx context.Context, a Append) ([]eventstore.EventData, error) {
 	out := make([]eventstore.EventData, len(a.Events))
 	for i, p := range a.Events {
 		md := a.Meta
@@ -294,6 +311,9 @@ func encode(a Append) ([]eventstore.EventData, error) {
 		if err != nil {
 			return nil, fmt.Errorf("event id: %w", err)
 		}
+		if p, err = u.seal(ctx, subjectOf(a, p), p, &md); err != nil {
+			return nil, err
+		}
 		ev, err := eventstore.NewEvent(id, p, md)
 		if err != nil {
 			return nil, err
@@ -301,6 +321,60 @@ func encode(a Append) ([]eventstore.EventData, error) {
 		out[i] = ev
 	}
 	return out, nil
+}
+
+// subjectOf is the data subject whose key seals p's personal texts: an
+// agent's, for its own stream (its profile); else the tree's, named by the
+// payload (a notice) or by the append's correlation; else the stream
+// owner's (an inbox, a webhook list).
+func subjectOf(a Append, p event.Payload) string {
+	if id, ok := strings.CutPrefix(a.Stream, negotiation.AgentStream("")); ok {
+		return event.PrincipalSubject(identity.Agent(id).Actor())
+	}
+	if s, ok := p.(event.Subjected); ok && s.PersonalSubject() != "" {
+		return s.PersonalSubject()
+	}
+	if a.Meta.CorrelationID != "" {
+		return event.TreeSubject(a.Meta.CorrelationID)
+	}
+	for _, prefix := range []string{notice.InboxStream(""), notice.WebhooksStream("")} {
+		if owner, ok := strings.CutPrefix(a.Stream, prefix); ok {
+			return event.PrincipalSubject(owner)
+		}
+	}
+	return ""
+}
+
+// seal returns p with its personal texts, and those of md's LLM call,
+// sealed for subject. p is copied first (through its JSON), so the
+// caller's payload stays as it was.
+func (u *UnitOfWork) seal(ctx context.Context, subject string, p event.Payload, md *event.Metadata) (event.Payload, error) {
+	if u.cfg.Personal == nil {
+		return p, nil
+	}
+	seal := func(text string) (string, error) { return u.cfg.Personal.Seal(ctx, subject, text) }
+	if md.LLMCall != nil && md.LLMCall.Answer != "" {
+		call := *md.LLMCall
+		if err := event.SealPersonal(&call, seal); err != nil {
+			return nil, fmt.Errorf("seal an llm answer: %w", err)
+		}
+		md.LLMCall = &call
+	}
+	if !event.HasPersonal(p) {
+		return p, nil
+	}
+	t, v, data, err := event.EncodePayload(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	cp, err := event.DecodePayload(t, v, data)
+	if err != nil {
+		return nil, fmt.Errorf("copy event: %w", err)
+	}
+	if err := event.SealPersonal(cp, seal); err != nil {
+		return nil, fmt.Errorf("seal %s: %w", t, err)
+	}
+	return cp, nil
 }
 
 // insertJobs enqueues jobs in tx; traceparent is their tree's ("": none).
@@ -315,12 +389,45 @@ func (u *UnitOfWork) insertJobs(ctx context.Context, tx pgx.Tx, js []Job, tracep
 		if !j.At.IsZero() && j.At.After(u.cfg.Now()) {
 			opts.ScheduledAt = j.At
 		}
-		params[i] = river.InsertManyParams{Args: j.Args, InsertOpts: opts}
+		args, err := u.sealArgs(ctx, j.Args)
+		if err != nil {
+			return err
+		}
+		params[i] = river.InsertManyParams{Args: args, InsertOpts: opts}
 	}
 	if err := u.jobs.InsertManyTx(ctx, tx, params); err != nil {
 		return fmt.Errorf("enqueue follow-up jobs: %w", err)
 	}
 	return nil
+}
+
+// sealArgs returns a copy of job arguments with their personal texts
+// sealed for the subject they name (River keeps a job's arguments in its
+// table after the job ran). Arguments with personal texts must name it.
+func (u *UnitOfWork) sealArgs(ctx context.Context, args river.JobArgs) (river.JobArgs, error) {
+	if u.cfg.Personal == nil || !event.HasPersonal(args) {
+		return args, nil
+	}
+	s, ok := args.(event.Subjected)
+	if !ok || s.PersonalSubject() == "" {
+		return nil, fmt.Errorf("job %s holds personal texts and names no data subject", args.Kind())
+	}
+	// A copy through JSON (as River stores it): the caller's arguments
+	// share nothing with it.
+	data, err := json.Marshal(args)
+	if err != nil {
+		return nil, fmt.Errorf("copy job %s: %w", args.Kind(), err)
+	}
+	cp := reflect.New(reflect.TypeOf(args))
+	if err := json.Unmarshal(data, cp.Interface()); err != nil {
+		return nil, fmt.Errorf("copy job %s: %w", args.Kind(), err)
+	}
+	if err := event.SealPersonal(cp.Interface(), func(text string) (string, error) {
+		return u.cfg.Personal.Seal(ctx, s.PersonalSubject(), text)
+	}); err != nil {
+		return nil, fmt.Errorf("seal job %s: %w", args.Kind(), err)
+	}
+	return cp.Elem().Interface().(river.JobArgs), nil
 }
 
 // Fold folds stream from st (the pool's store, or a transaction's) through

@@ -22,7 +22,15 @@ import (
 // up to a minute, for it to end; it returns the demand's id.
 func runNegotiation(t *testing.T, s *server, token string) string {
 	t.Helper()
-	resp, err := authRequest(http.MethodPost, s.url()+"/api/v1/demand/submit", token, `{"raw_input":"我想在北京办一场AI主题聚会，需要场地和嘉宾"}`)
+	return runDemand(t, s, token, "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+}
+
+// runDemand submits text as the token's person and waits, up to a minute,
+// for it to end; it returns the demand's id.
+func runDemand(t *testing.T, s *server, token, text string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"raw_input": text})
+	resp, err := authRequest(http.MethodPost, s.url()+"/api/v1/demand/submit", token, string(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,13 @@ import (
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/personal"
 )
 
 // printer prints a negotiation tree's events and notices its end.
 type printer struct {
 	w        io.Writer
+	store    *eventstore.Store // reveals the personal texts printed
 	demandID string
 	start    time.Time
 	done     *negotiation.NegotiationCompleted
@@ -23,14 +25,18 @@ type printer struct {
 	rejected *negotiation.DemandRejected    // the root demand was rejected
 }
 
-func (p *printer) print(e eventstore.RecordedEvent) {
+func (p *printer) print(ctx context.Context, e eventstore.RecordedEvent) error {
+	e, err := p.store.RevealEvent(ctx, e)
+	if err != nil {
+		return err
+	}
 	if p.start.IsZero() {
 		p.start = e.RecordedAt
 	}
 	fmt.Fprintln(p.w, timelineLine(e, p.start))
 	pl, err := e.Decode()
 	if err != nil {
-		return
+		return nil //nolint:nilerr // a type this build does not know: its line says so
 	}
 	switch ev := pl.(type) {
 	case *negotiation.NegotiationCompleted:
@@ -46,6 +52,7 @@ func (p *printer) print(e eventstore.RecordedEvent) {
 			p.rejected = ev
 		}
 	}
+	return nil
 }
 
 func (p *printer) finished() bool { return p.done != nil || p.failure != nil }
@@ -82,12 +89,14 @@ func cmdDemo(ctx context.Context, cfg config, args []string, stdout, stderr io.W
 		return err
 	}
 	fmt.Fprintf(stdout, "demand %s, channel %s, LLM %s\n\n", sub.DemandID, sub.ChannelID, cfg.LLM)
-	p := &printer{w: stdout, demandID: sub.DemandID}
+	p := &printer{w: stdout, store: store, demandID: sub.DemandID}
 	err = store.Subscribe(ctx, eventstore.SubscribeOptions{After: head, Notifier: a.Notifier,
 		Filter: eventstore.Filter{CorrelationID: sub.DemandID}},
-		func(_ context.Context, batch []eventstore.RecordedEvent) error {
+		func(ctx context.Context, batch []eventstore.RecordedEvent) error {
 			for _, e := range batch {
-				p.print(e)
+				if err := p.print(ctx, e); err != nil {
+					return err
+				}
 			}
 			if p.finished() {
 				return errFinished
@@ -110,8 +119,8 @@ func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io
 		return err
 	}
 	defer closeDB()
-	store := eventstore.New(pool, eventstore.Options{})
-	p := &printer{w: stdout, demandID: args[0]}
+	store := eventstore.New(pool, eventstore.Options{Personal: personal.New(pool, nil)})
+	p := &printer{w: stdout, store: store, demandID: args[0]}
 	var after int64
 	n := 0
 	for {
@@ -120,7 +129,9 @@ func cmdReplay(ctx context.Context, cfg config, args []string, stdout, stderr io
 			return err
 		}
 		for _, e := range page {
-			p.print(e)
+			if err := p.print(ctx, e); err != nil {
+				return err
+			}
 			n++
 		}
 		if len(page) < eventstore.MaxReadLimit {

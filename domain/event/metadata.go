@@ -55,7 +55,7 @@ type LLMCall struct {
 	InputHash string `json:"input_hash,omitempty"`
 	// Answer is the model's raw answer that the parser read, also one
 	// that did not parse (empty when no answer came).
-	Answer string `json:"answer,omitempty"`
+	Answer string `json:"answer,omitempty" personal:"true"`
 	// Attempts are the call's attempts when it took more than one: each
 	// transport retry (a 5xx, a 429, a timeout, a dropped connection) and
 	// each reply asked again because it did not parse or validate, in

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/towow/towow/domain/erasure"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/event/eventtest"
 	"github.com/towow/towow/domain/negotiation"
@@ -65,6 +66,8 @@ var requiredEventTypes = []string{
 	"towow.webhook.subscribed",
 	"towow.webhook.unsubscribed",
 	"towow.webhook.delivered",
+	// Erasures.
+	"towow.personal.erased",
 	// Workflows.
 	"towow.workflow.created",
 	"towow.workflow.node_added",
@@ -189,6 +192,7 @@ func TestEveryEventConstantIsRegistered(t *testing.T) {
 		workflow.EventDecisionValidated, workflow.EventDecisionRejected, workflow.EventConversationMessage, workflow.EventConversationStep, workflow.EventConversationReplied, workflow.EventConversationReported, workflow.EventConversationSummarized,
 		negotiation.EventNegotiationForked, negotiation.EventChannelRulesChanged, negotiation.EventCollaboratorAdded, negotiation.EventCollaboratorRemoved,
 		notice.EventNoticePosted, notice.EventWebhookSubscribed, notice.EventWebhookUnsubscribed, notice.EventWebhookDelivered,
+		erasure.EventErased,
 	}
 	if len(consts) != len(requiredEventTypes) {
 		t.Errorf("%d constants, %d required types", len(consts), len(requiredEventTypes))

@@ -54,8 +54,8 @@ type AgentWithdrawn struct {
 	ChannelID   string `json:"channel_id"`
 	DemandID    string `json:"demand_id"`
 	AgentID     string `json:"agent_id"`
-	DisplayName string `json:"display_name"`
-	Reason      string `json:"reason"`
+	DisplayName string `json:"display_name" personal:"true"`
+	Reason      string `json:"reason" personal:"true"`
 }
 
 // EventType implements [event.Payload].
@@ -66,7 +66,7 @@ func (*AgentWithdrawn) EventType() event.EventType { return EventAgentWithdrawn 
 // values are strings (ids, names), which keeps it deterministic.
 type ErrorOccurred struct {
 	ErrorCode    string            `json:"error_code"`
-	ErrorMessage string            `json:"error_message"`
+	ErrorMessage string            `json:"error_message" personal:"true"`
 	Context      map[string]string `json:"context,omitempty"`
 	Recoverable  bool              `json:"recoverable"`
 }
@@ -99,7 +99,7 @@ func (*AgentUpdated) EventType() event.EventType { return EventAgentUpdated }
 // no longer considered for new negotiations.
 type AgentDeactivated struct {
 	AgentID string `json:"agent_id"`
-	Reason  string `json:"reason,omitempty"`
+	Reason  string `json:"reason,omitempty" personal:"true"`
 }
 
 // EventType implements [event.Payload].

@@ -20,10 +20,10 @@ package negotiation
 // decision; the confidence is 0-100.
 type OfferAnswer struct {
 	Decision      OfferDecision `json:"decision" enum:"participate,decline,conditional"`
-	Contribution  string        `json:"contribution" required:"false" maxLength:"2000" doc:"what the agent brings (required unless it declines)"`
-	Conditions    []string      `json:"conditions,omitempty" maxItems:"20" doc:"required for conditional"`
-	Reasoning     string        `json:"reasoning,omitempty" maxLength:"2000"`
-	DeclineReason string        `json:"decline_reason,omitempty" maxLength:"2000"`
+	Contribution  string        `json:"contribution" required:"false" maxLength:"2000" doc:"what the agent brings (required unless it declines)" personal:"true"`
+	Conditions    []string      `json:"conditions,omitempty" maxItems:"20" doc:"required for conditional" personal:"true"`
+	Reasoning     string        `json:"reasoning,omitempty" maxLength:"2000" personal:"true"`
+	DeclineReason string        `json:"decline_reason,omitempty" maxLength:"2000" personal:"true"`
 	Confidence    int           `json:"confidence,omitempty" minimum:"0" maximum:"100"`
 }
 
@@ -36,9 +36,9 @@ type OfferAnswer struct {
 // feedback that timed out is an accept.
 type FeedbackAnswer struct {
 	FeedbackType      FeedbackType `json:"feedback_type" enum:"accept,negotiate,withdraw"`
-	Reasoning         string       `json:"reasoning" required:"false" maxLength:"2000"`
-	AdjustmentRequest string       `json:"adjustment_request,omitempty" maxLength:"2000" doc:"what should change (for negotiate)"`
-	Concerns          []string     `json:"concerns,omitempty" maxItems:"20"`
+	Reasoning         string       `json:"reasoning" required:"false" maxLength:"2000" personal:"true"`
+	AdjustmentRequest string       `json:"adjustment_request,omitempty" maxLength:"2000" doc:"what should change (for negotiate)" personal:"true"`
+	Concerns          []string     `json:"concerns,omitempty" maxItems:"20" personal:"true"`
 	Confidence        int          `json:"confidence,omitempty" minimum:"0" maximum:"100"`
 	// ProposedChanges are the concrete changes a negotiate feedback asks
 	// for: each a field, its new value and why.
@@ -49,8 +49,8 @@ type FeedbackAnswer struct {
 // field, its new value, and why.
 type ProposedChange struct {
 	Field  string `json:"field" minLength:"1" maxLength:"200" doc:"what to change, e.g. timeline.start_date or my responsibility"`
-	Value  string `json:"value" maxLength:"2000" doc:"the value asked for"`
-	Reason string `json:"reason,omitempty" maxLength:"2000"`
+	Value  string `json:"value" maxLength:"2000" doc:"the value asked for" personal:"true"`
+	Reason string `json:"reason,omitempty" maxLength:"2000" personal:"true"`
 }
 
 // Understanding is a demand as understood by prompt 1: what

@@ -76,12 +76,12 @@ func (*ChannelCreated) EventType() event.EventType { return EventChannelCreated 
 type ChannelInviteSent struct {
 	ChannelID     string `json:"channel_id"`
 	AgentID       string `json:"agent_id"`
-	DemandSummary string `json:"demand_summary"`
+	DemandSummary string `json:"demand_summary" personal:"true"`
 	DemandID      string `json:"demand_id,omitempty"`
-	DisplayName   string `json:"display_name,omitempty"`
+	DisplayName   string `json:"display_name,omitempty" personal:"true"`
 	// Reason is why the agent was invited: the filter's reason for a
 	// candidate the channel was created with, or a fork's add_agent.
-	Reason string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty" personal:"true"`
 	// Broadcast marks the invitation of a candidate the channel was
 	// created with, sent when the demand is broadcast (absent: a candidate
 	// added after the channel opened, a fork's add_agent). Read models

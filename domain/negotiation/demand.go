@@ -305,6 +305,9 @@ func ForkDemandText(d *DemandState, text string) (string, error) {
 // the understanding prompt's user history). The prompt's input depends on
 // it, so a fork reuses recorded answers only while it is unchanged..
 func ClipText(s string, n int) string {
+	if c, sealed := event.ClipSealed(s, n); sealed {
+		return c // clipped once revealed
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s

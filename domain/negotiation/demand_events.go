@@ -22,8 +22,8 @@ func (u Urgency) Valid() bool {
 type DemandSubmitted struct {
 	DemandID          string             `json:"demand_id"`
 	UserID            string             `json:"user_id"`
-	RawInput          string             `json:"raw_input"`
-	SurfaceDemand     string             `json:"surface_demand,omitempty"`
+	RawInput          string             `json:"raw_input" personal:"true"`
+	SurfaceDemand     string             `json:"surface_demand,omitempty" personal:"true"`
 	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
 	// The fields below are set for a sub-demand spawned to fill a gap.
 	RootDemandID    string   `json:"root_demand_id,omitempty"` // the negotiation tree's root demand
@@ -47,13 +47,13 @@ func (*DemandSubmitted) EventType() event.EventType { return EventDemandSubmitte
 // (the optional fields are the rest of prompt 1's output).
 type DemandUnderstood struct {
 	DemandID          string             `json:"demand_id"`
-	SurfaceDemand     string             `json:"surface_demand"`
+	SurfaceDemand     string             `json:"surface_demand" personal:"true"`
 	CapabilityTags    []string           `json:"capability_tags"`
 	Needs             []Need             `json:"needs,omitempty"` // absent in older events (see NeedsOf)
 	Confidence        Confidence         `json:"confidence"`
 	DeepUnderstanding *DeepUnderstanding `json:"deep_understanding,omitempty"`
 	Context           *DemandContext     `json:"context,omitempty"`
-	Uncertainties     []string           `json:"uncertainties,omitempty"`
+	Uncertainties     []string           `json:"uncertainties,omitempty" personal:"true"`
 }
 
 // EventType implements [event.Payload].
@@ -67,7 +67,7 @@ type DemandBroadcast struct {
 	DemandID        string   `json:"demand_id"`
 	RecipientsCount int      `json:"recipients_count"`
 	RequesterID     string   `json:"requester_id,omitempty"`
-	SurfaceDemand   string   `json:"surface_demand,omitempty"`
+	SurfaceDemand   string   `json:"surface_demand,omitempty" personal:"true"`
 	CapabilityTags  []string `json:"capability_tags,omitempty"`
 	LocationHint    string   `json:"location_hint,omitempty"`
 	Urgency         Urgency  `json:"urgency,omitempty"` // absent means normal
@@ -97,9 +97,9 @@ func (*DemandAccepted) EventType() event.EventType { return EventDemandAccepted 
 type DemandRejected struct {
 	DemandID      string   `json:"demand_id"`
 	Reason        string   `json:"reason"`
-	Message       string   `json:"message,omitempty"`
-	Suggestion    string   `json:"suggestion,omitempty"`
-	Questions     []string `json:"questions,omitempty"`
+	Message       string   `json:"message,omitempty" personal:"true"`
+	Suggestion    string   `json:"suggestion,omitempty" personal:"true"`
+	Questions     []string `json:"questions,omitempty" personal:"true"`
 	UnservedNeeds []string `json:"unserved_needs,omitempty"` // roles
 }
 

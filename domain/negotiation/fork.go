@@ -83,7 +83,7 @@ type ForkChange struct {
 	// Rules is change_rule's: the rules that change (nil: unchanged).
 	Rules *RulesChange `json:"rules,omitempty" doc:"change_rule: the rules that change"`
 	// Text is change_demand's: the demand's text in the fork.
-	Text string `json:"text,omitempty" maxLength:"10000" doc:"change_demand: the demand's text in the fork"`
+	Text string `json:"text,omitempty" maxLength:"10000" doc:"change_demand: the demand's text in the fork" personal:"true"`
 }
 
 // NeedsAgent reports whether the change names an agent.
@@ -139,7 +139,7 @@ type ChannelRulesChanged struct {
 	ChannelID string `json:"channel_id"`
 	DemandID  string `json:"demand_id"`
 	Rules     Rules  `json:"rules" doc:"the channel's rules from now on"`
-	Reason    string `json:"reason"`
+	Reason    string `json:"reason" personal:"true"`
 }
 
 // EventType implements [event.Payload].

@@ -93,8 +93,8 @@ type NegotiationFailed struct {
 	DemandID     string        `json:"demand_id"`
 	Reason       FailureReason `json:"reason"`
 	LastProposal *Proposal     `json:"last_proposal,omitempty"`
-	ErrorCode    string        `json:"error_code,omitempty"` // e.g. TOWOW_FILTER_001
-	Suggestion   string        `json:"suggestion,omitempty"` // what the user can do next
+	ErrorCode    string        `json:"error_code,omitempty"`                 // e.g. TOWOW_FILTER_001
+	Suggestion   string        `json:"suggestion,omitempty" personal:"true"` // what the user can do next
 }
 
 // EventType implements [event.Payload].

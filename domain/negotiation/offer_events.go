@@ -10,7 +10,7 @@ type OfferRequested struct {
 	DemandID     string `json:"demand_id"`
 	AgentID      string `json:"agent_id"` // the agent asked for an offer
 	Round        int    `json:"round"`
-	FilterReason string `json:"filter_reason,omitempty"`
+	FilterReason string `json:"filter_reason,omitempty" personal:"true"`
 	MatchScore   int    `json:"match_score,omitempty"` // 0-100
 }
 
@@ -22,7 +22,7 @@ func (*OfferRequested) EventType() event.EventType { return EventOfferRequested 
 // inlined in JSON.
 type OfferSubmitted struct {
 	ChannelID   string `json:"channel_id"`
-	DisplayName string `json:"display_name,omitempty"`
+	DisplayName string `json:"display_name,omitempty" personal:"true"`
 	Offer
 }
 

@@ -21,20 +21,20 @@ type Proposal struct {
 	DemandID          string             `json:"demand_id"`
 	Version           int                `json:"version"` // 1, 2, 3 ... (the round)
 	Type              ProposalType       `json:"type,omitempty" enum:"normal,compromise"`
-	Summary           string             `json:"summary"`
-	Objective         string             `json:"objective,omitempty"`
+	Summary           string             `json:"summary" personal:"true"`
+	Objective         string             `json:"objective,omitempty" personal:"true"`
 	Assignments       []Assignment       `json:"assignments"`
 	Alternates        []Assignment       `json:"alternates,omitempty"` // willing, beyond a need's count: named, not assigned
 	Timeline          *Timeline          `json:"timeline,omitempty"`
-	Rationale         string             `json:"rationale,omitempty"`
-	Gaps              []string           `json:"gaps,omitempty"`
+	Rationale         string             `json:"rationale,omitempty" personal:"true"`
+	Gaps              []string           `json:"gaps,omitempty" personal:"true"`
 	Confidence        Confidence         `json:"confidence,omitempty"`
-	OpenQuestions     []string           `json:"open_questions,omitempty"`
-	SuccessCriteria   []string           `json:"success_criteria,omitempty"` // how to tell the plan worked (prompts 4 and 6)
-	Risks             []string           `json:"risks,omitempty"`            // what may go wrong (prompts 4 and 6)
+	OpenQuestions     []string           `json:"open_questions,omitempty" personal:"true"`
+	SuccessCriteria   []string           `json:"success_criteria,omitempty" personal:"true"` // how to tell the plan worked (prompts 4 and 6)
+	Risks             []string           `json:"risks,omitempty" personal:"true"`            // what may go wrong (prompts 4 and 6)
 	Compromises       []Compromise       `json:"compromises,omitempty"`
-	Unresolved        []string           `json:"unresolved,omitempty"`
-	Suggestions       []string           `json:"suggestions,omitempty"`
+	Unresolved        []string           `json:"unresolved,omitempty" personal:"true"`
+	Suggestions       []string           `json:"suggestions,omitempty" personal:"true"`
 	AdjustmentSummary *AdjustmentSummary `json:"adjustment_summary,omitempty"`
 	CreatedAt         time.Time          `json:"created_at,omitzero"`
 }
@@ -42,15 +42,15 @@ type Proposal struct {
 // Assignment is one participant's role in a [Proposal] (角色分配).
 type Assignment struct {
 	AgentID     string `json:"agent_id"`
-	DisplayName string `json:"display_name,omitempty"`
+	DisplayName string `json:"display_name,omitempty" personal:"true"`
 	Role        string `json:"role"`           // e.g. "场地提供者" (venue provider)
 	Need        string `json:"need,omitempty"` // the role of the demand's need it serves
 	// SubChannelID is set in a merged plan on the assignments a
 	// sub-negotiation made.
 	SubChannelID   string   `json:"sub_channel_id,omitempty"`
-	Responsibility string   `json:"responsibility"` // 具体职责
+	Responsibility string   `json:"responsibility" personal:"true"` // 具体职责
 	Dependencies   []string `json:"dependencies,omitempty"`
-	Notes          string   `json:"notes,omitempty"`
+	Notes          string   `json:"notes,omitempty" personal:"true"`
 	// ConditionsAccepted reports whether the proposal takes in every
 	// condition of the agent's offer. True for an offer without
 	// conditions; for a conditional offer the proposal's author must say
@@ -67,17 +67,17 @@ type Timeline struct {
 
 // Milestone is one step of a [Timeline].
 type Milestone struct {
-	Name        string `json:"name"`
+	Name        string `json:"name" personal:"true"`
 	Date        string `json:"date"`
-	Deliverable string `json:"deliverable"` // 交付物
+	Deliverable string `json:"deliverable" personal:"true"` // 交付物
 }
 
 // Compromise is one disputed point settled by a compromise proposal
 // (prompt 9): the issue and how it was resolved.
 type Compromise struct {
-	Issue      string `json:"issue"`      // 争议点
-	Resolution string `json:"resolution"` // 妥协方案
-	Rationale  string `json:"rationale"`  // 理由
+	Issue      string `json:"issue" personal:"true"`      // 争议点
+	Resolution string `json:"resolution" personal:"true"` // 妥协方案
+	Rationale  string `json:"rationale" personal:"true"`  // 理由
 }
 
 // AdjustmentSummary explains how prompt 6 adjusted a proposal to the
@@ -86,21 +86,21 @@ type Compromise struct {
 type AdjustmentSummary struct {
 	Round             int               `json:"round"`
 	ChangesMade       []ProposalChange  `json:"changes_made,omitempty"`
-	RequestsAddressed []string          `json:"requests_addressed,omitempty"`
+	RequestsAddressed []string          `json:"requests_addressed,omitempty" personal:"true"`
 	RequestsDeclined  []DeclinedRequest `json:"requests_declined,omitempty"`
 }
 
 // ProposalChange is one change made by an adjustment (changes_made).
 type ProposalChange struct {
 	Aspect string `json:"aspect"` // 调整方面
-	Before string `json:"before"`
-	After  string `json:"after"`
-	Reason string `json:"reason"`
+	Before string `json:"before" personal:"true"`
+	After  string `json:"after" personal:"true"`
+	Reason string `json:"reason" personal:"true"`
 }
 
 // DeclinedRequest is an adjustment request that was not granted
 // (requests_declined), with the reason.
 type DeclinedRequest struct {
-	Request string `json:"request"`
-	Reason  string `json:"reason"`
+	Request string `json:"request" personal:"true"`
+	Reason  string `json:"reason" personal:"true"`
 }

@@ -14,7 +14,7 @@ type GapIdentified struct {
 	// in older events). A complete proposal may still list
 	// minor gaps.
 	IsComplete bool   `json:"is_complete,omitempty"`
-	Analysis   string `json:"analysis,omitempty"`
+	Analysis   string `json:"analysis,omitempty" personal:"true"`
 }
 
 // EventType implements [event.Payload].
@@ -68,7 +68,7 @@ type RecursionCondition struct {
 	Name string `json:"name"`
 	// Met is what the answer stated (absent: it did not say).
 	Met      *bool  `json:"met,omitempty"`
-	Analysis string `json:"analysis,omitempty"`
+	Analysis string `json:"analysis,omitempty" personal:"true"`
 }
 
 // SubnetCost is what a sub-negotiation is expected to cost

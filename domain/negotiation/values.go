@@ -28,9 +28,9 @@ type Demand struct {
 // DeepUnderstanding is the "deep understanding" of a demand produced by
 // prompt 1 (深层理解): the motivation and preferences behind the words.
 type DeepUnderstanding struct {
-	Motivation        string   `json:"motivation,omitempty"`         // 动机
-	LikelyPreferences []string `json:"likely_preferences,omitempty"` // 偏好列表
-	EmotionalContext  string   `json:"emotional_context,omitempty"`  // 情绪上下文
+	Motivation        string   `json:"motivation,omitempty" personal:"true"`         // 动机
+	LikelyPreferences []string `json:"likely_preferences,omitempty" personal:"true"` // 偏好列表
+	EmotionalContext  string   `json:"emotional_context,omitempty" personal:"true"`  // 情绪上下文
 }
 
 // DemandContext is the context of a demand extracted by prompt 1
@@ -79,23 +79,23 @@ type Offer struct {
 
 // Gap is a missing capability in a proposal (缺口).
 type Gap struct {
-	GapType                 string   `json:"gap_type"`   // e.g. "摄影师" (photographer)
-	Importance              int      `json:"importance"` // 0-100
-	Reason                  string   `json:"reason"`     // why it matters
+	GapType                 string   `json:"gap_type"`               // e.g. "摄影师" (photographer)
+	Importance              int      `json:"importance"`             // 0-100
+	Reason                  string   `json:"reason" personal:"true"` // why it matters
 	SuggestedCapabilityTags []string `json:"suggested_capability_tags,omitempty"`
-	Description             string   `json:"description,omitempty"` // what is missing, in a sentence
+	Description             string   `json:"description,omitempty" personal:"true"` // what is missing, in a sentence
 }
 
 // AgentProfile describes the user behind a user agent (Agent 简介).
 type AgentProfile struct {
-	AgentID        string            `json:"agent_id"`        // e.g. "user_agent_bob"
-	UserName       string            `json:"user_name"`       // display name
-	ProfileSummary string            `json:"profile_summary"` // 200-500 characters
+	AgentID        string            `json:"agent_id"`                        // e.g. "user_agent_bob"
+	UserName       string            `json:"user_name" personal:"true"`       // display name
+	ProfileSummary string            `json:"profile_summary" personal:"true"` // 200-500 characters
 	Location       string            `json:"location"`
-	Tags           []string          `json:"tags"`                   // capability tags used by filtering
-	Capabilities   map[string]string `json:"capabilities,omitempty"` // detailed capabilities
-	Interests      []string          `json:"interests,omitempty"`
-	Availability   string            `json:"availability,omitempty"`
+	Tags           []string          `json:"tags"`                                   // capability tags used by filtering
+	Capabilities   map[string]string `json:"capabilities,omitempty" personal:"true"` // detailed capabilities
+	Interests      []string          `json:"interests,omitempty" personal:"true"`
+	Availability   string            `json:"availability,omitempty" personal:"true"`
 	// Mode says who answers for the agent: "twin" (default: the built-in
 	// digital twin, driven by the LLM) or "external" (the agent submits its
 	// offers and feedback itself through commands/the API).
@@ -118,15 +118,15 @@ func (p AgentProfile) IsExternal() bool { return p.Mode == AgentModeExternal }
 // towow.filter.completed lists it.
 type Candidate struct {
 	AgentID        string `json:"agent_id"`
-	DisplayName    string `json:"display_name,omitempty"`
-	Reason         string `json:"reason"`                    // why it was chosen
+	DisplayName    string `json:"display_name,omitempty" personal:"true"`
+	Reason         string `json:"reason" personal:"true"`    // why it was chosen
 	RelevanceScore int    `json:"relevance_score,omitempty"` // 0-100: how well the agent fits
 }
 
 // SubDemand is the demand a sub-negotiation works on (one of prompt 8's
 // sub_demands).
 type SubDemand struct {
-	Description    string   `json:"description"`
+	Description    string   `json:"description" personal:"true"`
 	CapabilityTags []string `json:"capability_tags,omitempty"`
 	Priority       string   `json:"priority,omitempty"` // e.g. "high"
 }

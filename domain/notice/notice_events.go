@@ -24,15 +24,28 @@ type Posted struct {
 	NoticeID   string `json:"notice_id"`
 	Recipient  string `json:"recipient"` // "user:<id>" or "agent:<id>"
 	Kind       Kind   `json:"kind" enum:"negotiation.agreed,negotiation.failed,approval.waiting,workflow.completed,workflow.failed,agent.invited,proposal.review,plan.final"`
-	Title      string `json:"title"`
+	Title      string `json:"title" personal:"true"`
 	DemandID   string `json:"demand_id,omitempty"`
 	ChannelID  string `json:"channel_id,omitempty"`
 	WorkflowID string `json:"workflow_id,omitempty"`
 	NodeID     string `json:"node_id,omitempty"`
+	// Tree is the root demand id of the negotiation tree the notice is
+	// about (a person's own workflow: its workflow id): its title quotes
+	// the tree's texts, so it is sealed under the tree's key.
+	Tree string `json:"tree,omitempty"`
 }
 
 // EventType implements [event.Payload].
 func (*Posted) EventType() event.EventType { return EventNoticePosted }
+
+// PersonalSubject implements [event.Subjected]: the tree's, else the
+// recipient's.
+func (p *Posted) PersonalSubject() string {
+	if p.Tree != "" {
+		return event.TreeSubject(p.Tree)
+	}
+	return event.PrincipalSubject(p.Recipient)
+}
 
 // Subscribed is the payload of [EventWebhookSubscribed]. The signing
 // secret is not recorded: it is derived from the server's key and the

@@ -57,7 +57,7 @@ const MaxAgentSteps = 6
 // prompt's answer): a thought and either an action (a tool with its
 // arguments) or the reply that ends the turn.
 type AgentStep struct {
-	Thought string `json:"thought"`
+	Thought string `json:"thought" personal:"true"`
 	// Tool is one of ConversationTools; empty when the step replies.
 	Tool string `json:"tool,omitempty"`
 	// Args are the tool's arguments: a decision's payload, or for
@@ -67,7 +67,7 @@ type AgentStep struct {
 	// Confidence is the agent's confidence in the action, 0-1.
 	Confidence float64 `json:"confidence,omitempty"`
 	// Reply ends the turn.
-	Reply string `json:"reply,omitempty"`
+	Reply string `json:"reply,omitempty" personal:"true"`
 }
 
 // Conversation events, on the workflow's stream.
@@ -88,7 +88,7 @@ const (
 type ConversationMessage struct {
 	WorkflowID string    `json:"workflow_id"`
 	MessageID  string    `json:"message_id"`
-	Text       string    `json:"text"`
+	Text       string    `json:"text" personal:"true"`
 	ClientID   string    `json:"client_id,omitempty"`
 	UserID     string    `json:"user_id,omitempty"`
 	SentAt     time.Time `json:"sent_at"`
@@ -106,7 +106,7 @@ type ConversationStep struct {
 	MessageID   string    `json:"message_id"`
 	Step        int       `json:"step"` // 1, 2, ...
 	Action      AgentStep `json:"action"`
-	Observation string    `json:"observation"`
+	Observation string    `json:"observation" personal:"true"`
 	DecisionID  string    `json:"decision_id,omitempty"`
 	// Rejected says the action's decision was refused (the observation
 	// says why).
@@ -120,7 +120,7 @@ func (*ConversationStep) EventType() event.EventType { return EventConversationS
 type ConversationReplied struct {
 	WorkflowID string `json:"workflow_id"`
 	MessageID  string `json:"message_id"`
-	Reply      string `json:"reply"`
+	Reply      string `json:"reply" personal:"true"`
 	Steps      int    `json:"steps"`
 	// Question says the reply asks the person something (ask_user).
 	Question bool `json:"question,omitempty"`
@@ -137,7 +137,7 @@ type ConversationReported struct {
 	// About is what happened: approval.waiting, workflow.completed,
 	// workflow.failed.
 	About string `json:"about"`
-	Text  string `json:"text"`
+	Text  string `json:"text" personal:"true"`
 	// NodeID is the step it is about, if one.
 	NodeID string `json:"node_id,omitempty"`
 }

@@ -40,7 +40,7 @@ type ConversationSummarized struct {
 	Through string `json:"through"`
 	// Turns counts the turns summarised in all.
 	Turns   int    `json:"turns"`
-	Summary string `json:"summary"`
+	Summary string `json:"summary" personal:"true"`
 }
 
 // EventType implements [event.Payload].

@@ -111,26 +111,26 @@ func (p DecisionPayload) has(field string) bool {
 type DecisionPayload struct {
 	NodeID   string        `json:"node_id,omitempty"`
 	Node     *WorkflowNode `json:"node,omitempty"`
-	After    []string      `json:"after,omitempty"`
-	Before   []string      `json:"before,omitempty"`
+	After    []string      `json:"after,omitempty" personal:"true"`
+	Before   []string      `json:"before,omitempty" personal:"true"`
 	Changes  *NodeChanges  `json:"changes,omitempty"`
 	From     string        `json:"from,omitempty"`
 	To       string        `json:"to,omitempty"`
 	Position *Position     `json:"position,omitempty"`
-	Reason   string        `json:"reason,omitempty"`
+	Reason   string        `json:"reason,omitempty" personal:"true"`
 }
 
 // NodeChanges are the fields an update_node sets (nil: unchanged).
 type NodeChanges struct {
-	Title          *string            `json:"title,omitempty"`
-	Description    *string            `json:"description,omitempty"`
+	Title          *string            `json:"title,omitempty" personal:"true"`
+	Description    *string            `json:"description,omitempty" personal:"true"`
 	AssigneeID     *string            `json:"assignee_id,omitempty"`
 	Role           *string            `json:"role,omitempty"`
 	Due            *string            `json:"due,omitempty"`
 	WaitUntil      *time.Time         `json:"wait_until,omitempty"`
-	URL            *string            `json:"url,omitempty"`
+	URL            *string            `json:"url,omitempty" personal:"true"`
 	Method         *string            `json:"method,omitempty" enum:"GET,POST,PUT,PATCH,DELETE"`
-	Body           *map[string]string `json:"body,omitempty"`
+	Body           *map[string]string `json:"body,omitempty" personal:"true"`
 	TimeoutSeconds *int               `json:"timeout_seconds,omitempty"`
 	MaxAttempts    *int               `json:"max_attempts,omitempty"`
 	// Approver is who answers an approval node ("": the demand's owner).
@@ -204,9 +204,9 @@ type FieldError struct {
 type Correction struct {
 	Rule    string `json:"rule"`
 	Field   string `json:"field"`
-	From    string `json:"from"`
-	To      string `json:"to"`
-	Message string `json:"message"`
+	From    string `json:"from" personal:"true"`
+	To      string `json:"to" personal:"true"`
+	Message string `json:"message" personal:"true"`
 }
 
 // DecisionContext is what the validators know beyond the workflow: the

@@ -57,10 +57,10 @@ type WorkflowNode struct {
 	// one derived from its decision.
 	ID    string   `json:"id" required:"false" maxLength:"80"`
 	Type  NodeType `json:"type" enum:"task,approval,wait,http,milestone"`
-	Title string   `json:"title"`
+	Title string   `json:"title" personal:"true"`
 	// Description says what is to be done (a task's responsibility, a
 	// milestone's deliverable).
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty" personal:"true"`
 	// AssigneeID is a task's agent, a participant of the agreement; Role
 	// its role there.
 	AssigneeID string `json:"assignee_id,omitempty"`
@@ -72,9 +72,9 @@ type WorkflowNode struct {
 	// URL, Method and Body are an http node's request: the method is
 	// one of HTTPMethods (empty: POST); a POST, PUT or PATCH sends the
 	// body as JSON, a GET or DELETE sends none.
-	URL    string            `json:"url,omitempty"`
+	URL    string            `json:"url,omitempty" personal:"true"`
 	Method string            `json:"method,omitempty" enum:"GET,POST,PUT,PATCH,DELETE"`
-	Body   map[string]string `json:"body,omitempty"`
+	Body   map[string]string `json:"body,omitempty" personal:"true"`
 	// TimeoutSeconds bounds one attempt (0: the type's default);
 	// MaxAttempts is how often an http node is tried (0: the default).
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`

@@ -59,7 +59,7 @@ type WorkflowCreated struct {
 	DemandID   string `json:"demand_id"`
 	ChannelID  string `json:"channel_id"`
 	UserID     string `json:"user_id,omitempty"`
-	Title      string `json:"title"`
+	Title      string `json:"title" personal:"true"`
 	// Participants are the agents of the agreement (merged plan): the
 	// only agents a task may be assigned to.
 	Participants []string       `json:"participants"`
@@ -180,7 +180,7 @@ func (*WorkflowFailed) EventType() event.EventType { return EventWorkflowFailed 
 type WorkflowCancelled struct {
 	WorkflowID string `json:"workflow_id"`
 	DecisionID string `json:"decision_id,omitempty"`
-	Reason     string `json:"reason,omitempty"`
+	Reason     string `json:"reason,omitempty" personal:"true"`
 }
 
 // EventType implements [event.Payload].
@@ -202,7 +202,7 @@ func (*NodeStarted) EventType() event.EventType { return EventNodeStarted }
 // NodeResult is what a node produced.
 type NodeResult struct {
 	// Summary says in a line what was done.
-	Summary string `json:"summary"`
+	Summary string `json:"summary" personal:"true"`
 	// By is who did it: an agent id, the user, or "system".
 	By string `json:"by,omitempty"`
 	// Simulated says no one did it: a twin answered the task prompt in
@@ -212,7 +212,7 @@ type NodeResult struct {
 	// Output holds a node's data, the fields a later node reads as
 	// {{nodes.<id>.output.<key>}}: an http node's status, body and the
 	// fields of its JSON answer (HTTPOutput).
-	Output map[string]string `json:"output,omitempty"`
+	Output map[string]string `json:"output,omitempty" personal:"true"`
 }
 
 // NodeOutcome is one node's result in a workflow's end.
@@ -280,7 +280,7 @@ type DecisionRejected struct {
 	Decision   Decision `json:"decision"`
 	// Rule names the validator that refused it.
 	Rule   string       `json:"rule"`
-	Reason string       `json:"reason"`
+	Reason string       `json:"reason" personal:"true"`
 	Errors []FieldError `json:"errors"`
 	// Version is the workflow's current version (unchanged).
 	Version   int       `json:"version"`

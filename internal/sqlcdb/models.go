@@ -249,11 +249,11 @@ type NegotiationQualityPlace struct {
 }
 
 type PersonalKey struct {
-	KeyID      uuid.UUID   `json:"key_id"`
-	Subject    pgtype.Text `json:"subject"`
-	WrappedKey []byte      `json:"wrapped_key"`
-	CreatedAt  time.Time   `json:"created_at"`
-	ErasedAt   *time.Time  `json:"erased_at"`
+	KeyID      uuid.UUID  `json:"key_id"`
+	Subject    string     `json:"subject"`
+	WrappedKey []byte     `json:"wrapped_key"`
+	CreatedAt  time.Time  `json:"created_at"`
+	ErasedAt   *time.Time `json:"erased_at"`
 }
 
 type PgLock struct {

@@ -32,8 +32,8 @@ func (q *Queries) CreatePersonalKey(ctx context.Context, arg CreatePersonalKeyPa
 }
 
 const erasePersonalKey = `-- name: ErasePersonalKey :one
-UPDATE personal_keys SET subject = NULL, wrapped_key = NULL, erased_at = $1::timestamptz
-WHERE subject = $2::text
+UPDATE personal_keys SET wrapped_key = NULL, erased_at = $1::timestamptz
+WHERE subject = $2::text AND erased_at IS NULL
 RETURNING key_id
 `
 
@@ -42,13 +42,33 @@ type ErasePersonalKeyParams struct {
 	Subject  string    `json:"subject"`
 }
 
-// Destroys @subject's data key: the row keeps only its id and when it was
-// erased. No row: the subject never had a key (or it is already erased).
+// Destroys @subject's data key; the row keeps the subject, so that nothing
+// is sealed for it again. No row: the subject never had a key, or it is
+// erased already.
 func (q *Queries) ErasePersonalKey(ctx context.Context, arg ErasePersonalKeyParams) (uuid.UUID, error) {
 	row := q.db.QueryRow(ctx, erasePersonalKey, arg.ErasedAt, arg.Subject)
 	var key_id uuid.UUID
 	err := row.Scan(&key_id)
 	return key_id, err
+}
+
+const markSubjectErased = `-- name: MarkSubjectErased :exec
+INSERT INTO personal_keys (key_id, subject, erased_at)
+VALUES ($1, $2::text, $3::timestamptz)
+ON CONFLICT (subject) DO NOTHING
+`
+
+type MarkSubjectErasedParams struct {
+	KeyID    uuid.UUID `json:"key_id"`
+	Subject  string    `json:"subject"`
+	ErasedAt time.Time `json:"erased_at"`
+}
+
+// Records @subject as erased though nothing of it was sealed yet: a text
+// sealed for it later is stored as erased.
+func (q *Queries) MarkSubjectErased(ctx context.Context, arg MarkSubjectErasedParams) error {
+	_, err := q.db.Exec(ctx, markSubjectErased, arg.KeyID, arg.Subject, arg.ErasedAt)
+	return err
 }
 
 const personalKeyByID = `-- name: PersonalKeyByID :one
@@ -78,10 +98,40 @@ type PersonalKeyOfSubjectRow struct {
 	WrappedKey []byte    `json:"wrapped_key"`
 }
 
-// The live data key of @subject.
+// The data key of @subject: wrapped_key is null once erased.
 func (q *Queries) PersonalKeyOfSubject(ctx context.Context, subject string) (PersonalKeyOfSubjectRow, error) {
 	row := q.db.QueryRow(ctx, personalKeyOfSubject, subject)
 	var i PersonalKeyOfSubjectRow
 	err := row.Scan(&i.KeyID, &i.WrappedKey)
 	return i, err
+}
+
+const treesOfUser = `-- name: TreesOfUser :many
+SELECT DISTINCT (metadata ->> 'correlation_id')::text AS root FROM events
+WHERE event_type IN ('towow.demand.submitted', 'towow.workflow.created')
+  AND payload ->> 'user_id' = $1::text
+  AND coalesce(metadata ->> 'correlation_id', '') <> ''
+ORDER BY root
+`
+
+// The negotiation trees and the workflows @user_id started: the roots
+// their events are correlated by.
+func (q *Queries) TreesOfUser(ctx context.Context, userID string) ([]string, error) {
+	rows, err := q.db.Query(ctx, treesOfUser, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var root string
+		if err := rows.Scan(&root); err != nil {
+			return nil, err
+		}
+		items = append(items, root)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

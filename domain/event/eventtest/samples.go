@@ -3,6 +3,7 @@ package eventtest
 import (
 	"time"
 
+	"github.com/towow/towow/domain/erasure"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/domain/notice"
@@ -246,7 +247,8 @@ var Payloads = []event.Payload{
 	&workflow.ConversationReported{WorkflowID: "wf-1", ReportID: "r-1", About: "approval.waiting", Text: "「确认预算」等待你审批。", NodeID: "ok"},
 	&workflow.ConversationSummarized{WorkflowID: "wf-1", Through: "msg-1", Turns: 3, Summary: "- 用户：把场地确认提前；动作：update_node milestone-1；回复：已修改。"},
 	&notice.Posted{NoticeID: "n-1-0", Recipient: "user:alice", Kind: notice.KindApproval, Title: "「确认预算」等待你审批", DemandID: "d-1",
-		ChannelID: "collab-1", WorkflowID: "wf-1", NodeID: "ok"},
+		ChannelID: "collab-1", WorkflowID: "wf-1", NodeID: "ok", Tree: "d-1"},
+	&erasure.Erased{ErasureID: "erasure-1a2b3c4d5e6f7a8b", KeyIDs: []string{"4147f136519146b8b5c2e645384c2eff"}, Subjects: 3},
 	&notice.Subscribed{SubscriptionID: "wh-1", Owner: "user:alice", URL: "https://hooks.example.com/towow", Kinds: []notice.Kind{notice.KindApproval}},
 	&notice.Unsubscribed{SubscriptionID: "wh-1"},
 	&notice.Delivered{SubscriptionID: "wh-1", NoticeID: "n-1-0", Attempt: 2, Status: 500, Error: "the receiver answered 500"},

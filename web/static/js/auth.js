@@ -1,6 +1,6 @@
 // Signing in. The console asks the server who it is talking to (GET
 // /auth/me) before it shows any page: a person signed in sees the pages
-// and, in the header, their name and 退出; anyone else the sign-in view of
+// and, in the header, their name, 删除我的数据 and 退出; anyone else the sign-in view of
 // the server's mode. Local mode (no identity provider): a name is enough
 // (POST /auth/local); an identity provider: 登录 goes to /auth/login and
 // comes back signed in. The session is an HttpOnly cookie the page never
@@ -26,6 +26,7 @@ export function startSession(app, { enter, leave, welcome, farewell }) {
     me = who;
     nav.hidden = false;
     fill(account, h("span", { id: "account-name", title: who.user_id }, who.name || who.user_id),
+      h("a", { href: "#/erase", id: "erase-link", class: "small muted" }, "删除我的数据"),
       h("button", { type: "button", id: "sign-out", class: "ghost small", onclick: signOut }, "退出"));
     account.hidden = false;
     welcome(who);

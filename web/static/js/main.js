@@ -9,6 +9,7 @@ import { startSession } from "./auth.js";
 import { loadCatalog } from "./catalog.js";
 import { comparePage } from "./compare.js";
 import { fill } from "./dom.js";
+import { erasePage } from "./erase.js";
 import { historyPage } from "./history.js";
 import { homePage } from "./home.js";
 import { startInbox } from "./inbox.js";
@@ -32,6 +33,7 @@ function page(name, id, rest) {
   if (name === "agents") return agentsPage(app);
   if (name === "ops") return opsPage(app);
   if (name === "approvals") return approvalsPage(app);
+  if (name === "erase") return erasePage(app);
   return homePage(app);
 }
 

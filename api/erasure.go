@@ -1,0 +1,54 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/towow/towow/domain/erasure"
+)
+
+// erasureHandlers serve a person's right to erasure: their personal texts
+// are stored sealed with keys of their own, and destroying the keys
+// erases them from every event, read model and backup taken afterwards.
+type erasureHandlers struct {
+	commands Commands
+}
+
+// EraseUserInput names the person whose data is erased.
+type EraseUserInput struct {
+	UserID string `path:"user_id" maxLength:"200" doc:"yourself (the admin: anyone)"`
+}
+
+// EraseUserOutput is the recorded erasure.
+type EraseUserOutput struct {
+	Body struct {
+		erasure.Erased
+		Cursor int64 `json:"cursor" doc:"the erasure's position in the log"`
+	}
+}
+
+func (h *erasureHandlers) registerErasure(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "erase-user-data", Method: http.MethodDelete, Path: "/api/v1/users/{user_id}/data",
+		Summary: "Erase a person's data: their demands, messages and everything written in their negotiations and workflows",
+		Description: "Destroys the keys the person's personal texts were sealed with: from then on every read, " +
+			"stream, replay, fork, comparison and the console show \"[已删除]\" in their place, and nothing can decrypt them, " +
+			"backups taken afterwards included. Ids, counts, outcomes and quality figures stay, and the read models rebuild " +
+			"as before. The erasure is final (what a negotiation still running writes for them later is stored erased) and is " +
+			"itself recorded as an event that names only the destroyed keys. A person erases their own data; the admin anyone's.",
+		Tags: []string{"people"},
+	}, func(ctx context.Context, in *EraseUserInput) (*EraseUserOutput, error) {
+		if p := principalOf(ctx); !p.IsAdmin() && p.ID != in.UserID {
+			return nil, notFound("no user " + excerpt(in.UserID)) // another person's data is not there to see
+		}
+		rec, pos, err := h.commands.EraseUser(ctx, in.UserID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &EraseUserOutput{}
+		out.Body.Erased, out.Body.Cursor = rec, pos
+		return out, nil
+	})
+}
