@@ -92,7 +92,10 @@ var accessRules = map[string]accessRule{
 	// A person erases their own data (the handler answers 404 for anyone
 	// else's), the admin anyone's.
 	"erase-user-data": user(),
-	"status":          anySignedIn(), "list-agents": anySignedIn(), "get-agent": anySignedIn(),
+	// An agent erases its own profile (the handler answers 404 for any
+	// other), the admin any agent's.
+	"erase-agent-data": anySignedIn(),
+	"status":           anySignedIn(), "list-agents": anySignedIn(), "get-agent": anySignedIn(),
 	// A person's or an external agent's own inbox and webhooks.
 	"list-notices": anySignedIn(), "notice-stream": anySignedIn(), "create-webhook": anySignedIn(),
 	"list-webhooks": anySignedIn(), "delete-webhook": anySignedIn(), "redeliver-webhook": anySignedIn(),

@@ -47,6 +47,7 @@ type Commands interface {
 	SendMessage(ctx context.Context, workflowID, text, clientID, userID string) (string, int64, error)
 	Conversation(ctx context.Context, workflowID string) ([]workflow.Turn, error)
 	EraseUser(ctx context.Context, userID string) (erasure.Erased, int64, error)
+	EraseAgent(ctx context.Context, agentID string) (erasure.Erased, int64, error)
 }
 
 // EventReader reads the log (*eventstore.Store).

@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/towow/towow/domain/erasure"
+	"github.com/towow/towow/identity"
 )
 
 // erasureHandlers serve a person's right to erasure: their personal texts
@@ -19,6 +20,11 @@ type erasureHandlers struct {
 // EraseUserInput names the person whose data is erased.
 type EraseUserInput struct {
 	UserID string `path:"user_id" maxLength:"200" doc:"yourself (the admin: anyone)"`
+}
+
+// EraseAgentInput names the agent whose profile is erased.
+type EraseAgentInput struct {
+	AgentID string `path:"agent_id" maxLength:"200" doc:"the calling agent itself (the admin: any agent)"`
 }
 
 // EraseUserOutput is the recorded erasure.
@@ -44,6 +50,26 @@ func (h *erasureHandlers) registerErasure(api huma.API) {
 			return nil, notFound("no user " + excerpt(in.UserID)) // another person's data is not there to see
 		}
 		rec, pos, err := h.commands.EraseUser(ctx, in.UserID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &EraseUserOutput{}
+		out.Body.Erased, out.Body.Cursor = rec, pos
+		return out, nil
+	})
+	huma.Register(api, huma.Operation{
+		OperationID: "erase-agent-data", Method: http.MethodDelete, Path: "/api/v1/agents/{agent_id}/data",
+		Summary: "Erase an agent's profile: its name, summary, capabilities, interests and availability",
+		Description: "Destroys the key the agent's profile texts were sealed with: every version of its profile then shows " +
+			"\"[已删除]\" in reads, the directory and new negotiations (it keeps its id, tags and city; deactivate it to stop its invitations). " +
+			"What it said in other people's negotiations belongs to them and stays. An external agent erases its own profile " +
+			"(with its token); the admin any agent's.",
+		Tags: []string{"people"},
+	}, func(ctx context.Context, in *EraseAgentInput) (*EraseUserOutput, error) {
+		if p := principalOf(ctx); !p.IsAdmin() && !(p.Kind == identity.KindAgent && p.ID == in.AgentID) {
+			return nil, notFound("no agent " + excerpt(in.AgentID))
+		}
+		rec, pos, err := h.commands.EraseAgent(ctx, in.AgentID)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -47,7 +47,7 @@ var codeMap = map[string][]string{
 	"internal/testca":        {},
 	"internal/llmfault":      {"llm", "llm/builtin"},
 	"uow":                    {"domain/event", "domain/negotiation", "domain/notice", "eventstore", "identity", "jobs"},
-	"directory":              {"domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
+	"directory":              {"domain/erasure", "domain/event", "domain/negotiation", "eventstore", "internal/sqlcdb", "uow"},
 	"negotiate":              {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "identity", "internal/logctx", "internal/sqlcdb", "llm", "uow"},
 	"execute":                {"directory", "domain/event", "domain/negotiation", "domain/workflow", "eventstore", "jobs", "llm", "uow"},
 	"presence":               {"directory", "domain/event", "domain/negotiation", "internal/sqlcdb"},

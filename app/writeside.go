@@ -171,7 +171,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 		directoryCommands: directory.NewCommands(w.Agents, dir, w.Presence.AgentContact), Forks: w.Forks,
 		notifyCommands: notify.NewCommands(w.Notify)}
 	if cfg.Personal != nil {
-		w.Commands.Eraser = personal.NewEraser(w.UoW, cfg.Personal)
+		w.Commands.Eraser = personal.NewEraser(w.UoW, cfg.Personal, dir.Invalidate)
 	}
 	if work {
 		ws := w.Jobs.Workers()

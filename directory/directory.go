@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/towow/towow/domain/erasure"
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/eventstore"
@@ -43,7 +44,7 @@ const directoryMaxAge = 200 * time.Millisecond
 // agentEventTypes are the events of the agent streams.
 var agentEventTypes = []event.EventType{negotiation.EventAgentRegistered, negotiation.EventAgentUpdated,
 	negotiation.EventAgentDeactivated, negotiation.EventAgentReactivated, negotiation.EventAgentTokenIssued,
-	negotiation.EventAgentOnline, negotiation.EventAgentOffline}
+	negotiation.EventAgentOnline, negotiation.EventAgentOffline, erasure.EventErased}
 
 // presenceEvent reports whether an agent event changes only the agent's
 // presence (nothing the agent index holds).
@@ -80,9 +81,9 @@ func (d *Directory) RefreshIfStale(ctx context.Context) error {
 	return d.refresh(ctx, d.store)
 }
 
-// invalidate makes the next read catch up (after this process wrote to an
+// Invalidate makes the next read catch up (after this process wrote to an
 // agent stream).
-func (d *Directory) invalidate() {
+func (d *Directory) Invalidate() {
 	d.mu.Lock()
 	d.refreshed = time.Time{}
 	d.mu.Unlock()
@@ -98,11 +99,26 @@ func (d *Directory) refresh(ctx context.Context, st *eventstore.Store) error {
 			return fmt.Errorf("agent directory: %w", err)
 		}
 		for _, ev := range evs {
+			id, onAgent := strings.CutPrefix(ev.StreamID, negotiation.AgentStream(""))
+			if ev.Type == erasure.EventErased {
+				// An agent's profile was erased: read again, it holds the
+				// marker where its words were (a person's erasure is none
+				// of the directory's business).
+				if a := d.agents[id]; onAgent && a != nil {
+					fresh := &negotiation.AgentState{}
+					if _, err := st.Fold(ctx, ev.StreamID, fresh.Apply); err != nil {
+						return fmt.Errorf("agent directory: %w", err)
+					}
+					a.Profile = fresh.Profile
+					d.changedAt[id] = ev.Position
+				}
+				d.pos = ev.Position
+				continue
+			}
 			p, err := st.Decode(ctx, ev) // profiles are matched on their words: revealed, in memory only
 			if err != nil {
 				return fmt.Errorf("agent directory: %w", err)
 			}
-			id := strings.TrimPrefix(ev.StreamID, negotiation.AgentStream(""))
 			a := d.agents[id]
 			if a == nil {
 				a = &negotiation.AgentState{}
@@ -182,7 +198,7 @@ func (d *Directory) ByToken(ctx context.Context, tokenSHA256 string) (negotiatio
 	if a, ok := d.byToken(tokenSHA256); ok {
 		return a, true, nil
 	}
-	d.invalidate()
+	d.Invalidate()
 	if err := d.RefreshIfStale(ctx); err != nil {
 		return negotiation.AgentState{}, false, err
 	}

@@ -57,7 +57,6 @@ func (d *Directory) SyncIndex(ctx context.Context, db sqlcdb.DBTX) error {
 		b.Modes = append(b.Modes, string(a.Profile.Mode))
 		b.Tags = append(b.Tags, strings.Join(a.Profile.Tags, "\x1f"))
 		b.Locations = append(b.Locations, a.Profile.Location)
-		b.Availabilities = append(b.Availabilities, a.Profile.Availability)
 		b.Positions = append(b.Positions, changed)
 		if len(b.AgentIds) == indexBatch {
 			b.Position = at // only the last batch moves the position

@@ -47,7 +47,7 @@ func (e *Writer) DecideAgent(ctx context.Context, step, agentID, actor string,
 		return &uow.Plan{Appends: []uow.Append{{Stream: stream, Expected: eventstore.ExpectedVersion(v), Events: evs,
 			Meta: event.Metadata{Actor: actor, CausationID: "api:" + step}}}}, nil
 	})
-	e.dir.invalidate()
+	e.dir.Invalidate()
 	return res, pos, err
 }
 
@@ -102,6 +102,6 @@ func (e *Writer) DecideAgents(ctx context.Context, step string, meta event.Metad
 		}
 		return p, nil
 	})
-	e.dir.invalidate() // the refresh inside the transaction could not see its own writes
+	e.dir.Invalidate() // the refresh inside the transaction could not see its own writes
 	return pos, err
 }

@@ -19,7 +19,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,10 +39,52 @@ const Erased = "[已删除]"
 // envelopePrefix opens every sealed text.
 const envelopePrefix = event.SealedPrefix
 
-// envelope finds sealed texts: the key id (32 hex digits), the nonce
-// and ciphertext (unpadded base64url) and, after "~", the length a
-// summary clips it to once revealed (event.ClipSealed).
-var envelope = regexp.MustCompile(`\{\{towow:p1:([0-9a-f]{32}):([A-Za-z0-9_-]+)(?:~([0-9]{1,4}))?\}\}`)
+// An envelope is envelopePrefix, the key id (32 hex digits), ":", the
+// nonce and ciphertext (unpadded base64url), optionally "~" and the length
+// a summary clips it to once revealed (event.ClipSealed), and "}}".
+
+// envelopeAt parses the envelope text holds at its start: its parts (key
+// id, sealed data, clip length or "") and its length; n is 0 when text
+// does not start with a whole envelope.
+func envelopeAt(text string) (parts [3]string, n int) {
+	if !strings.HasPrefix(text, envelopePrefix) {
+		return parts, 0
+	}
+	i := len(envelopePrefix)
+	if len(text) < i+33 || text[i+32] != ':' {
+		return parts, 0
+	}
+	for _, c := range []byte(text[i : i+32]) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return parts, 0
+		}
+	}
+	parts[0] = text[i : i+32]
+	i += 33
+	start := i
+	for i < len(text) && (text[i] >= 'A' && text[i] <= 'Z' || text[i] >= 'a' && text[i] <= 'z' || text[i] >= '0' && text[i] <= '9' || text[i] == '-' || text[i] == '_') {
+		i++
+	}
+	if i == start {
+		return parts, 0
+	}
+	parts[1] = text[start:i]
+	if i < len(text) && text[i] == '~' {
+		i++
+		start = i
+		for i < len(text) && i-start < 4 && text[i] >= '0' && text[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return parts, 0
+		}
+		parts[2] = text[start:i]
+	}
+	if !strings.HasPrefix(text[i:], "}}") {
+		return parts, 0
+	}
+	return parts, i + 2
+}
 
 // KeyProvider wraps and unwraps data keys: the local provider stores them
 // as they are (erasing the row destroys them); a KMS would wrap them with
@@ -139,8 +180,8 @@ func IsSealed(text string) bool {
 	if !strings.HasPrefix(text, envelopePrefix) {
 		return false
 	}
-	loc := envelope.FindStringIndex(text)
-	return loc != nil && loc[0] == 0 && loc[1] == len(text)
+	_, n := envelopeAt(text)
+	return n == len(text)
 }
 
 // Reveal returns text with every envelope in it replaced by its plaintext,
@@ -154,27 +195,36 @@ func (k *Keys) Reveal(ctx context.Context, text string, escape bool) (string, er
 		if !strings.Contains(text, envelopePrefix) {
 			return text, nil
 		}
-		var firstErr error
-		out := envelope.ReplaceAllStringFunc(text, func(m string) string {
-			plain, err := k.open(ctx, m)
+		var b strings.Builder
+		b.Grow(len(text))
+		rest, changed := text, false
+		for {
+			i := strings.Index(rest, envelopePrefix)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			b.WriteString(rest[:i])
+			parts, n := envelopeAt(rest[i:])
+			if n == 0 { // not a whole envelope: kept as it is
+				b.WriteString(envelopePrefix)
+				rest = rest[i+len(envelopePrefix):]
+				continue
+			}
+			plain, err := k.open(ctx, parts)
 			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return m
+				return "", err
 			}
 			if escape {
-				return jsonEscape(plain)
+				plain = jsonEscape(plain)
 			}
-			return plain
-		})
-		if firstErr != nil {
-			return "", firstErr
+			b.WriteString(plain)
+			rest, changed = rest[i+n:], true
 		}
-		if out == text {
-			return out, nil
+		if !changed {
+			return text, nil
 		}
-		text = out
+		text = b.String()
 	}
 	return text, nil
 }
@@ -184,23 +234,22 @@ const maxNesting = 4
 
 // open returns the plaintext of one envelope (clipped as it asks), or
 // Erased.
-func (k *Keys) open(ctx context.Context, m string) (string, error) {
-	parts := envelope.FindStringSubmatch(m)
+func (k *Keys) open(ctx context.Context, parts [3]string) (string, error) {
 	plain, err := k.openSealed(ctx, parts)
-	if err != nil || parts[3] == "" {
+	if err != nil || parts[2] == "" {
 		return plain, err
 	}
-	n, _ := strconv.Atoi(parts[3])
+	n, _ := strconv.Atoi(parts[2])
 	return negotiation.ClipText(plain, max(n, 2)), nil
 }
 
 // openSealed returns the plaintext of one envelope's parts, or Erased.
-func (k *Keys) openSealed(ctx context.Context, parts []string) (string, error) {
-	id, err := uuid.Parse(parts[1])
+func (k *Keys) openSealed(ctx context.Context, parts [3]string) (string, error) {
+	id, err := uuid.Parse(parts[0])
 	if err != nil {
 		return Erased, nil
 	}
-	sealed, err := base64.RawURLEncoding.DecodeString(parts[2])
+	sealed, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
 		return Erased, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/towow/towow/domain/negotiation"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/personal"
 )
@@ -33,6 +34,17 @@ func TestSealRevealErase(t *testing.T) {
 	}
 	if strings.Contains(a, "北京") || !personal.IsSealed(a) || !personal.IsSealed(b) {
 		t.Fatalf("sealed: %q %q", a, b)
+	}
+	// A summary's clip applies once revealed; a text that only looks like
+	// the start of an envelope is left as it is.
+	for _, tc := range []struct{ in, want string }{
+		{negotiation.ClipText(a, 8), "我想在北京办一…"},
+		{"看 " + a[:20] + " 和 " + b, "看 " + a[:20] + " 和 bob 的需求"},
+		{a + a, text + text},
+	} {
+		if got, err := keys.Reveal(ctx, tc.in, false); err != nil || got != tc.want {
+			t.Fatalf("Reveal(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
 	}
 	if again, _ := keys.Seal(ctx, alice, a); again != a {
 		t.Fatal("sealing a sealed text sealed it twice")

@@ -6,15 +6,15 @@ SELECT position FROM agent_index_position WHERE id = 1;
 -- moves the index's position there; a row never goes back to an older
 -- state.
 WITH rows AS (
-    INSERT INTO agent_index (agent_id, active, mode, tags, location, availability, last_position)
-    SELECT r.agent_id, r.active, r.mode, string_to_array(r.tags, E'\x1f'), r.location, r.availability, r.last_position
+    INSERT INTO agent_index (agent_id, active, mode, tags, location, last_position)
+    SELECT r.agent_id, r.active, r.mode, string_to_array(r.tags, E'\x1f'), r.location, r.last_position
     FROM (SELECT unnest(@agent_ids::text[]) AS agent_id, unnest(@actives::boolean[]) AS active,
                  unnest(@modes::text[]) AS mode, unnest(@tags::text[]) AS tags,
-                 unnest(@locations::text[]) AS location, unnest(@availabilities::text[]) AS availability,
+                 unnest(@locations::text[]) AS location,
                  unnest(@positions::bigint[]) AS last_position) AS r
     ON CONFLICT (agent_id) DO UPDATE
         SET active = EXCLUDED.active, mode = EXCLUDED.mode, tags = EXCLUDED.tags, location = EXCLUDED.location,
-            availability = EXCLUDED.availability, last_position = EXCLUDED.last_position
+            last_position = EXCLUDED.last_position
         WHERE agent_index.last_position < EXCLUDED.last_position
     RETURNING 1
 )

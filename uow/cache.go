@@ -87,6 +87,10 @@ type appended struct {
 	stream string
 	first  int64
 	events []eventstore.EventData
+	// plain are the payloads as written (nil: the stored one, which a
+	// fork's copy holds sealed), so the cache decodes without revealing
+	// what it sealed a moment ago.
+	plain [][]byte
 }
 
 // extend adds to a cached stream the events this process has just
@@ -98,7 +102,8 @@ type appended struct {
 // stream; a gap; a stream loaded further by then; an event that does not
 // decode) leaves the cache as it was, for the next load to read from the
 // log.
-func (c *eventCache) extend(ctx context.Context, st *eventstore.Store, stream string, first int64, evs []eventstore.EventData) {
+func (c *eventCache) extend(ctx context.Context, st *eventstore.Store, w appended) {
+	stream, first, evs := w.stream, w.first, w.events
 	holds := func() ([]event.Payload, bool) {
 		cur, ok := c.streams[stream]
 		return cur, ok && int64(len(cur)) == first-1
@@ -111,7 +116,13 @@ func (c *eventCache) extend(ctx context.Context, st *eventstore.Store, stream st
 	}
 	ps := make([]event.Payload, len(evs)) // decoded outside the lock
 	for i, e := range evs {
-		p, err := st.Decode(ctx, eventstore.RecordedEvent{Type: e.Type, Payload: e.Payload, Metadata: e.Metadata})
+		var p event.Payload
+		var err error
+		if i < len(w.plain) && w.plain[i] != nil {
+			p, err = event.DecodePayload(e.Type, e.Metadata.SchemaVersion, w.plain[i])
+		} else {
+			p, err = st.Decode(ctx, eventstore.RecordedEvent{Type: e.Type, Payload: e.Payload, Metadata: e.Metadata})
+		}
 		if err != nil {
 			return
 		}

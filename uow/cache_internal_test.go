@@ -106,7 +106,7 @@ func TestCacheExtendsWithCommittedEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newEventCache(16, 2)
-	c.extend(ctx, store, ch, 1, []eventstore.EventData{created}) // a new stream's first events
+	c.extend(ctx, store, appended{stream: ch, first: 1, events: []eventstore.EventData{created}}) // a new stream's first events
 	if _, ok := c.streams[ch]; ok {
 		t.Fatal("a stream nobody folded was cached by being written to")
 	}
@@ -132,7 +132,7 @@ func TestCacheExtendsWithCommittedEvents(t *testing.T) {
 		if tc.first == 1 {
 			evs = []eventstore.EventData{created}
 		}
-		c.extend(ctx, store, ch, tc.first, evs)
+		c.extend(ctx, store, appended{stream: ch, first: tc.first, events: evs})
 		if n := len(c.streams[ch]); n != tc.want {
 			t.Fatalf("%s: %d events cached, want %d", tc.name, n, tc.want)
 		}

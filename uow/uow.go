@@ -208,7 +208,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			for _, a := range p.Appends {
 				a.Meta.TraceParent = traces[rootOf(a)]
 				a.Meta.Principal = identity.From(ctx).Actor()
-				evs, err := u.encode(ctx, a)
+				evs, plain, err := u.encode(ctx, a)
 				if err != nil {
 					return err
 				}
@@ -223,7 +223,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 				}
 				last = max(last, res.LastPosition)
 				if !res.Duplicate {
-					written = append(written, appended{stream: a.Stream, first: res.FirstVersion, events: evs})
+					written = append(written, appended{stream: a.Stream, first: res.FirstVersion, events: evs, plain: plain})
 				}
 			}
 			done = p
@@ -260,7 +260,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 				}
 			}
 			for _, w := range written {
-				u.cache.extend(ctx, u.store, w.stream, w.first, w.events)
+				u.cache.extend(ctx, u.store, w)
 			}
 			for _, a := range done.Appends {
 				for _, ev := range a.Events {
@@ -289,8 +289,12 @@ func agentOf(p event.Payload) string {
 	return ""
 }
 
-func (u *UnitOfWork) encode(ctx context.Context, a Append) ([]eventstore.EventData, error) {
+// encode encodes a's events as they are stored (personal texts sealed),
+// and the payloads as written, for the event cache (nil where the stored
+// one is the same).
+func (u *UnitOfWork) encode(ctx context.Context, a Append) ([]eventstore.EventData, [][]byte, error) {
 	out := make([]eventstore.EventData, len(a.Events))
+	plain := make([][]byte, len(a.Events))
 	for i, p := range a.Events {
 		md := a.Meta
 		switch agent := agentOf(p); {
@@ -309,18 +313,19 @@ func (u *UnitOfWork) encode(ctx context.Context, a Append) ([]eventstore.EventDa
 		}
 		id, err := uuid.NewV7()
 		if err != nil {
-			return nil, fmt.Errorf("event id: %w", err)
+			return nil, nil, fmt.Errorf("event id: %w", err)
 		}
-		if p, err = u.seal(ctx, subjectOf(a, p), p, &md); err != nil {
-			return nil, err
-		}
-		ev, err := eventstore.NewEvent(id, p, md)
+		sealed, written, err := u.seal(ctx, subjectOf(a, p), p, &md)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out[i] = ev
+		ev, err := eventstore.NewEvent(id, sealed, md)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i], plain[i] = ev, written
 	}
-	return out, nil
+	return out, plain, nil
 }
 
 // subjectOf is the data subject whose key seals p's personal texts: an
@@ -346,35 +351,36 @@ func subjectOf(a Append, p event.Payload) string {
 }
 
 // seal returns p with its personal texts, and those of md's LLM call,
-// sealed for subject. p is copied first (through its JSON), so the
-// caller's payload stays as it was.
-func (u *UnitOfWork) seal(ctx context.Context, subject string, p event.Payload, md *event.Metadata) (event.Payload, error) {
+// sealed for subject, and p's JSON as written (nil when nothing in it is
+// sealed). p is copied first (through its JSON), so the caller's payload
+// stays as it was.
+func (u *UnitOfWork) seal(ctx context.Context, subject string, p event.Payload, md *event.Metadata) (event.Payload, []byte, error) {
 	if u.cfg.Personal == nil {
-		return p, nil
+		return p, nil, nil
 	}
 	seal := func(text string) (string, error) { return u.cfg.Personal.Seal(ctx, subject, text) }
 	if md.LLMCall != nil && md.LLMCall.Answer != "" {
 		call := *md.LLMCall
 		if err := event.SealPersonal(&call, seal); err != nil {
-			return nil, fmt.Errorf("seal an llm answer: %w", err)
+			return nil, nil, fmt.Errorf("seal an llm answer: %w", err)
 		}
 		md.LLMCall = &call
 	}
 	if !event.HasPersonal(p) {
-		return p, nil
+		return p, nil, nil
 	}
 	t, v, data, err := event.EncodePayload(p)
 	if err != nil {
-		return nil, fmt.Errorf("encode event: %w", err)
+		return nil, nil, fmt.Errorf("encode event: %w", err)
 	}
 	cp, err := event.DecodePayload(t, v, data)
 	if err != nil {
-		return nil, fmt.Errorf("copy event: %w", err)
+		return nil, nil, fmt.Errorf("copy event: %w", err)
 	}
 	if err := event.SealPersonal(cp, seal); err != nil {
-		return nil, fmt.Errorf("seal %s: %w", t, err)
+		return nil, nil, fmt.Errorf("seal %s: %w", t, err)
 	}
-	return cp, nil
+	return cp, data, nil
 }
 
 // insertJobs enqueues jobs in tx; traceparent is their tree's ("": none).

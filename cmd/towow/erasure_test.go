@@ -108,6 +108,8 @@ func TestEraseUserData(t *testing.T) {
 		t.Fatalf("the fork's comparison before the erasure: %d %.800s", code, body)
 	}
 
+	_, qualityBefore := get(alice, "/api/v1/demands/"+aliceDemand+"/quality")
+
 	if code, body := erase(bob, "alice"); code != http.StatusNotFound {
 		t.Fatalf("bob erases alice's data: %d %s; want 404", code, body)
 	}
@@ -157,6 +159,10 @@ func TestEraseUserData(t *testing.T) {
 				t.Fatalf("GET %s after the erasure still holds %q", path, w)
 			}
 		}
+	}
+	// The quality figures are the same numbers.
+	if code, q := get(alice, "/api/v1/demands/"+aliceDemand+"/quality"); code != http.StatusOK || q != qualityBefore || !strings.Contains(q, "need_coverage") {
+		t.Fatalf("quality after the erasure: %d %s; before: %s", code, q, qualityBefore)
 	}
 	if code, body := get(bob, "/api/v1/demands/"+bobDemand); code != http.StatusOK || !holdsAll(body, bobWords) {
 		t.Fatalf("bob's demand after alice's erasure: %d %s", code, body)

@@ -116,15 +116,15 @@ func (q *Queries) ShortlistAgents(ctx context.Context, arg ShortlistAgentsParams
 
 const upsertAgentIndex = `-- name: UpsertAgentIndex :exec
 WITH rows AS (
-    INSERT INTO agent_index (agent_id, active, mode, tags, location, availability, last_position)
-    SELECT r.agent_id, r.active, r.mode, string_to_array(r.tags, E'\x1f'), r.location, r.availability, r.last_position
+    INSERT INTO agent_index (agent_id, active, mode, tags, location, last_position)
+    SELECT r.agent_id, r.active, r.mode, string_to_array(r.tags, E'\x1f'), r.location, r.last_position
     FROM (SELECT unnest($2::text[]) AS agent_id, unnest($3::boolean[]) AS active,
                  unnest($4::text[]) AS mode, unnest($5::text[]) AS tags,
-                 unnest($6::text[]) AS location, unnest($7::text[]) AS availability,
-                 unnest($8::bigint[]) AS last_position) AS r
+                 unnest($6::text[]) AS location,
+                 unnest($7::bigint[]) AS last_position) AS r
     ON CONFLICT (agent_id) DO UPDATE
         SET active = EXCLUDED.active, mode = EXCLUDED.mode, tags = EXCLUDED.tags, location = EXCLUDED.location,
-            availability = EXCLUDED.availability, last_position = EXCLUDED.last_position
+            last_position = EXCLUDED.last_position
         WHERE agent_index.last_position < EXCLUDED.last_position
     RETURNING 1
 )
@@ -133,14 +133,13 @@ WHERE id = 1 AND (SELECT count(*) FROM rows) >= 0
 `
 
 type UpsertAgentIndexParams struct {
-	Position       int64    `json:"position"`
-	AgentIds       []string `json:"agent_ids"`
-	Actives        []bool   `json:"actives"`
-	Modes          []string `json:"modes"`
-	Tags           []string `json:"tags"`
-	Locations      []string `json:"locations"`
-	Availabilities []string `json:"availabilities"`
-	Positions      []int64  `json:"positions"`
+	Position  int64    `json:"position"`
+	AgentIds  []string `json:"agent_ids"`
+	Actives   []bool   `json:"actives"`
+	Modes     []string `json:"modes"`
+	Tags      []string `json:"tags"`
+	Locations []string `json:"locations"`
+	Positions []int64  `json:"positions"`
 }
 
 // Writes the agents changed up to @position (tags joined by U+001F) and
@@ -154,7 +153,6 @@ func (q *Queries) UpsertAgentIndex(ctx context.Context, arg UpsertAgentIndexPara
 		arg.Modes,
 		arg.Tags,
 		arg.Locations,
-		arg.Availabilities,
 		arg.Positions,
 	)
 	return err

@@ -100,7 +100,6 @@ type AgentIndex struct {
 	Mode         string   `json:"mode"`
 	Tags         []string `json:"tags"`
 	Location     string   `json:"location"`
-	Availability string   `json:"availability"`
 	LastPosition int64    `json:"last_position"`
 }
 
