@@ -70,11 +70,12 @@ func (a *testAPI) readModelPresence(t *testing.T, agentID string, want bool) pro
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var v projections.AgentView
-		if st, p := a.do(t, "GET", "/api/v1/agents/"+agentID, "", nil, &v); st != 200 {
-			t.Fatalf("agent %s: %d %+v", agentID, st, p)
-		}
-		if v.Online == want {
+		st, p := a.do(t, "GET", "/api/v1/agents/"+agentID, "", nil, &v)
+		switch {
+		case st == 200 && v.Online == want:
 			return v
+		case st != 200 && st != 404: // 404: the read model has not folded the agent's creation yet
+			t.Fatalf("agent %s: %d %+v", agentID, st, p)
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("agents read model: %s online %v, want %v", agentID, v.Online, want)

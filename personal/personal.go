@@ -104,9 +104,10 @@ func (Local) Wrap(_ context.Context, key []byte) ([]byte, error) { return key, n
 func (Local) Unwrap(_ context.Context, wrapped []byte) ([]byte, error) { return wrapped, nil }
 
 // Keys seals and reveals personal texts with the data keys of the
-// personal_keys table. Keys it has used are cached (unwrapped) for
-// cacheFor: another process's erasure takes effect here within that long;
-// this process's own, at once.
+// personal_keys table. Keys it has used are cached (unwrapped): for
+// revealing, revealFor, so another process's erasure takes effect here
+// within that long (this process's own, at once); for sealing, sealFor (a
+// text sealed meanwhile with a key erased elsewhere opens for no one).
 type Keys struct {
 	db       sqlcdb.DBTX
 	provider KeyProvider
@@ -123,9 +124,12 @@ type cachedKey struct {
 	read time.Time
 }
 
-// cacheFor is how long a data key read from the table is used without
-// reading it again.
-const cacheFor = 30 * time.Second
+// revealFor and sealFor are how long a data key read from the table is
+// used, to reveal and to seal, without reading it again.
+const (
+	revealFor = 5 * time.Second
+	sealFor   = 30 * time.Second
+)
 
 // New returns the keys of db's personal_keys table, wrapped by provider
 // (nil: Local).
@@ -269,7 +273,7 @@ func (k *Keys) openSealed(ctx context.Context, parts [3]string) (string, error) 
 
 // Erase destroys subject's data key: every text sealed with it reveals
 // Erased from now on, in this process at once and in others within
-// cacheFor. It returns the key's id (what an erasure event may record),
+// revealFor. It returns the key's id (what an erasure event may record),
 // and ok false when the subject had no key (nothing of theirs was sealed,
 // or it is erased already).
 func (k *Keys) Erase(ctx context.Context, subject string) (id uuid.UUID, ok bool, err error) {
@@ -307,7 +311,7 @@ func (k *Keys) subjectKey(ctx context.Context, subject string) (uuid.UUID, ciphe
 	id, ok := k.bySub[subject]
 	c := k.byID[id]
 	k.mu.Unlock()
-	if ok && c.aead != nil && k.now().Sub(c.read) < cacheFor {
+	if ok && c.aead != nil && k.now().Sub(c.read) < sealFor {
 		return id, c.aead, nil
 	}
 	q := sqlcdb.New(k.db)
@@ -348,7 +352,7 @@ func (k *Keys) keyByID(ctx context.Context, id uuid.UUID) (cipher.AEAD, error) {
 	k.mu.Lock()
 	c, ok := k.byID[id]
 	k.mu.Unlock()
-	if ok && k.now().Sub(c.read) < cacheFor {
+	if ok && k.now().Sub(c.read) < revealFor {
 		return c.aead, nil
 	}
 	row, err := sqlcdb.New(k.db).PersonalKeyByID(ctx, id)

@@ -36,3 +36,20 @@ WHERE event_type IN ('towow.demand.submitted', 'towow.workflow.created')
   AND payload ->> 'user_id' = @user_id::text
   AND coalesce(metadata ->> 'correlation_id', '') <> ''
 ORDER BY root;
+
+-- name: EventsAfter :many
+-- A page of the log after @after_position, as stored, for sealing the
+-- personal texts of events written before they were sealed.
+SELECT global_position, event_id, stream_id, event_type, payload, metadata
+FROM events
+WHERE global_position > @after_position
+ORDER BY global_position
+LIMIT @max_count;
+
+-- name: AllowResealing :exec
+-- Lets this transaction (only) replace events' payload and metadata
+-- (towow_events_immutable).
+SELECT set_config('towow.resealing', 'on', true);
+
+-- name: ResealEvent :exec
+UPDATE events SET payload = @payload, metadata = @metadata WHERE event_id = @event_id;

@@ -328,22 +328,27 @@ func (u *UnitOfWork) encode(ctx context.Context, a Append) ([]eventstore.EventDa
 	return out, plain, nil
 }
 
-// subjectOf is the data subject whose key seals p's personal texts: an
-// agent's, for its own stream (its profile); else the tree's, named by the
-// payload (a notice) or by the append's correlation; else the stream
-// owner's (an inbox, a webhook list).
-func subjectOf(a Append, p event.Payload) string {
-	if id, ok := strings.CutPrefix(a.Stream, negotiation.AgentStream("")); ok {
+// subjectOf is the data subject whose key seals the personal texts of p,
+// appended by a.
+func subjectOf(a Append, p event.Payload) string { return SubjectOf(a.Stream, a.Meta.CorrelationID, p) }
+
+// SubjectOf is the data subject whose key seals the personal texts of p
+// on stream, correlated to correlation: an agent's, for its own stream
+// (its profile); else the tree's, named by the payload (a notice) or by
+// the correlation; else the stream owner's (an inbox, a webhook list); ""
+// when nobody's.
+func SubjectOf(stream, correlation string, p event.Payload) string {
+	if id, ok := strings.CutPrefix(stream, negotiation.AgentStream("")); ok {
 		return event.PrincipalSubject(identity.Agent(id).Actor())
 	}
 	if s, ok := p.(event.Subjected); ok && s.PersonalSubject() != "" {
 		return s.PersonalSubject()
 	}
-	if a.Meta.CorrelationID != "" {
-		return event.TreeSubject(a.Meta.CorrelationID)
+	if correlation != "" {
+		return event.TreeSubject(correlation)
 	}
 	for _, prefix := range []string{notice.InboxStream(""), notice.WebhooksStream("")} {
-		if owner, ok := strings.CutPrefix(a.Stream, prefix); ok {
+		if owner, ok := strings.CutPrefix(stream, prefix); ok {
 			return event.PrincipalSubject(owner)
 		}
 	}

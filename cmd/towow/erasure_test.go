@@ -175,6 +175,12 @@ func TestEraseUserData(t *testing.T) {
 		t.Fatalf("towow projections rebuild after the erasure: %d\n%s%s", exit, out, errOut)
 	}
 
+	// Everything the server wrote was sealed as written: the upgrade's
+	// sealing finds nothing to do.
+	if out, errOut, exit := runTowow(t, env, "personal", "seal"); exit != 0 || !strings.Contains(out, "sealed 0 personal texts in 0 events") {
+		t.Fatalf("towow personal seal: %d %s%s", exit, out, errOut)
+	}
+
 	// No one's words are in the database.
 	c, err := pgcluster.Start(context.Background(), pgcluster.Config{DataDir: pgDir})
 	if err != nil {

@@ -12,6 +12,7 @@
 //	towow db start|stop|status|url manage the embedded cluster
 //	towow backup FILE              pg_dump the database to FILE
 //	towow restore FILE             load a backup into an empty database
+//	towow personal seal            seal the personal texts of older events
 //	towow bench append             measure the event store
 //	towow bench negotiate          measure the negotiation engine
 //	towow bench sse                measure live event delivery to SSE clients
@@ -65,6 +66,8 @@ Usage:
                                     pg_dump, from one consistent snapshot; a running server goes on
   towow restore FILE                load a backup into an empty database (a fresh TOWOW_DATA_DIR, or
                                     an empty DATABASE_URL); the log continues from where it was
+  towow personal seal               seal the personal texts of events written before they were
+                                    sealed (an upgrade), then rebuild the read models; servers stopped
   towow bench append [flags]        benchmark the event store (towow bench append --help)
   towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -llm-latency 2s, -cpuprofile FILE)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
@@ -128,6 +131,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			err = cmdBackup(ctx, cfg, args[1:], stdout, stderr)
 		case "restore":
 			err = cmdRestore(ctx, cfg, args[1:], stdout, stderr)
+		case "personal":
+			err = cmdPersonal(ctx, cfg, args[1:], stdout, stderr)
 		case "worker":
 			err = cmdWorker(ctx, cfg, args[1:], stdout, stderr)
 		case "demo":

@@ -7,10 +7,22 @@ package sqlcdb
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
 )
+
+const allowResealing = `-- name: AllowResealing :exec
+SELECT set_config('towow.resealing', 'on', true)
+`
+
+// Lets this transaction (only) replace events' payload and metadata
+// (towow_events_immutable).
+func (q *Queries) AllowResealing(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, allowResealing)
+	return err
+}
 
 const createPersonalKey = `-- name: CreatePersonalKey :exec
 INSERT INTO personal_keys (key_id, subject, wrapped_key)
@@ -50,6 +62,57 @@ func (q *Queries) ErasePersonalKey(ctx context.Context, arg ErasePersonalKeyPara
 	var key_id uuid.UUID
 	err := row.Scan(&key_id)
 	return key_id, err
+}
+
+const eventsAfter = `-- name: EventsAfter :many
+SELECT global_position, event_id, stream_id, event_type, payload, metadata
+FROM events
+WHERE global_position > $1
+ORDER BY global_position
+LIMIT $2
+`
+
+type EventsAfterParams struct {
+	AfterPosition int64 `json:"after_position"`
+	MaxCount      int32 `json:"max_count"`
+}
+
+type EventsAfterRow struct {
+	GlobalPosition int64           `json:"global_position"`
+	EventID        uuid.UUID       `json:"event_id"`
+	StreamID       string          `json:"stream_id"`
+	EventType      string          `json:"event_type"`
+	Payload        json.RawMessage `json:"payload"`
+	Metadata       json.RawMessage `json:"metadata"`
+}
+
+// A page of the log after @after_position, as stored, for sealing the
+// personal texts of events written before they were sealed.
+func (q *Queries) EventsAfter(ctx context.Context, arg EventsAfterParams) ([]EventsAfterRow, error) {
+	rows, err := q.db.Query(ctx, eventsAfter, arg.AfterPosition, arg.MaxCount)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []EventsAfterRow{}
+	for rows.Next() {
+		var i EventsAfterRow
+		if err := rows.Scan(
+			&i.GlobalPosition,
+			&i.EventID,
+			&i.StreamID,
+			&i.EventType,
+			&i.Payload,
+			&i.Metadata,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const markSubjectErased = `-- name: MarkSubjectErased :exec
@@ -104,6 +167,21 @@ func (q *Queries) PersonalKeyOfSubject(ctx context.Context, subject string) (Per
 	var i PersonalKeyOfSubjectRow
 	err := row.Scan(&i.KeyID, &i.WrappedKey)
 	return i, err
+}
+
+const resealEvent = `-- name: ResealEvent :exec
+UPDATE events SET payload = $1, metadata = $2 WHERE event_id = $3
+`
+
+type ResealEventParams struct {
+	Payload  json.RawMessage `json:"payload"`
+	Metadata json.RawMessage `json:"metadata"`
+	EventID  uuid.UUID       `json:"event_id"`
+}
+
+func (q *Queries) ResealEvent(ctx context.Context, arg ResealEventParams) error {
+	_, err := q.db.Exec(ctx, resealEvent, arg.Payload, arg.Metadata, arg.EventID)
+	return err
 }
 
 const treesOfUser = `-- name: TreesOfUser :many
