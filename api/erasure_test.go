@@ -39,7 +39,7 @@ func TestEraseAgentData(t *testing.T) {
 		}
 	}
 	var before projections.AgentView
-	if st := a.getJSON(t, "/api/v1/agents/user_agent_ext1", &before); st != 200 || before.Profile.UserName != "外部一号" {
+	if st := a.getJSON(t, "/api/v1/agents/user_agent_ext1?min_cursor="+strconv.FormatInt(one.Cursor, 10), &before); st != 200 || before.Profile.UserName != "外部一号" {
 		t.Fatalf("before: %d %+v", st, before.Profile)
 	}
 	var rec api.EraseUserOutput
