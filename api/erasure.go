@@ -49,13 +49,7 @@ func (h *erasureHandlers) registerErasure(api huma.API) {
 		if p := principalOf(ctx); !p.IsAdmin() && p.ID != in.UserID {
 			return nil, notFound("no user " + excerpt(in.UserID)) // another person's data is not there to see
 		}
-		rec, pos, err := h.commands.EraseUser(ctx, in.UserID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		out := &EraseUserOutput{}
-		out.Body.Erased, out.Body.Cursor = rec, pos
-		return out, nil
+		return erasureOutput(h.commands.EraseUser(ctx, in.UserID))
 	})
 	huma.Register(api, huma.Operation{
 		OperationID: "erase-agent-data", Method: http.MethodDelete, Path: "/api/v1/agents/{agent_id}/data",
@@ -69,12 +63,16 @@ func (h *erasureHandlers) registerErasure(api huma.API) {
 		if p := principalOf(ctx); !p.IsAdmin() && !(p.Kind == identity.KindAgent && p.ID == in.AgentID) {
 			return nil, notFound("no agent " + excerpt(in.AgentID))
 		}
-		rec, pos, err := h.commands.EraseAgent(ctx, in.AgentID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		out := &EraseUserOutput{}
-		out.Body.Erased, out.Body.Cursor = rec, pos
-		return out, nil
+		return erasureOutput(h.commands.EraseAgent(ctx, in.AgentID))
 	})
+}
+
+// erasureOutput answers a recorded erasure, or the error that stopped it.
+func erasureOutput(rec erasure.Erased, pos int64, err error) (*EraseUserOutput, error) {
+	if err != nil {
+		return nil, problem(err)
+	}
+	out := &EraseUserOutput{}
+	out.Body.Erased, out.Body.Cursor = rec, pos
+	return out, nil
 }

@@ -52,9 +52,13 @@ func (w *NoticeWorker) Work(ctx context.Context, job *river.Job[NoticeArgs]) err
 		if err != nil {
 			return p.u.JobError(ctx, "notice", err)
 		}
-		for i := range more {
-			if more[i].Tree, err = p.treeOf(ctx, more[i]); err != nil {
+		if len(more) > 0 { // one item's notices are all about one tree
+			tree, err := p.treeOf(ctx, more[0])
+			if err != nil {
 				return p.u.JobError(ctx, "notice", err)
+			}
+			for i := range more {
+				more[i].Tree = tree
 			}
 		}
 		posts = append(posts, more...)

@@ -173,12 +173,6 @@ func (k *Keys) Seal(ctx context.Context, subject, text string) (string, error) {
 	return envelopePrefix + strings.ReplaceAll(id.String(), "-", "") + ":" + base64.RawURLEncoding.EncodeToString(sealed) + "}}", nil
 }
 
-// SealFor returns a function that seals texts for subject (the form
-// event.SealPersonal takes).
-func (k *Keys) SealFor(ctx context.Context, subject string) func(string) (string, error) {
-	return func(text string) (string, error) { return k.Seal(ctx, subject, text) }
-}
-
 // IsSealed reports whether text is exactly one envelope.
 func IsSealed(text string) bool {
 	if !strings.HasPrefix(text, envelopePrefix) {

@@ -30,10 +30,14 @@ ON CONFLICT (subject) DO NOTHING;
 
 -- name: TreesOfUser :many
 -- The negotiation trees and the workflows @user_id started: the roots
--- their events are correlated by.
-SELECT DISTINCT (metadata ->> 'correlation_id')::text AS root FROM events
-WHERE event_type IN ('towow.demand.submitted', 'towow.workflow.created')
-  AND payload ->> 'user_id' = @user_id::text
+-- their events are correlated by. Demands first, through the index of a
+-- user's submissions (events_user_demands_idx).
+SELECT (metadata ->> 'correlation_id')::text AS root FROM events
+WHERE event_type = 'towow.demand.submitted' AND payload ->> 'user_id' = @user_id::text
+  AND coalesce(metadata ->> 'correlation_id', '') <> ''
+UNION
+SELECT (metadata ->> 'correlation_id')::text FROM events
+WHERE event_type = 'towow.workflow.created' AND payload ->> 'user_id' = @user_id::text
   AND coalesce(metadata ->> 'correlation_id', '') <> ''
 ORDER BY root;
 

@@ -185,15 +185,19 @@ func (q *Queries) ResealEvent(ctx context.Context, arg ResealEventParams) error 
 }
 
 const treesOfUser = `-- name: TreesOfUser :many
-SELECT DISTINCT (metadata ->> 'correlation_id')::text AS root FROM events
-WHERE event_type IN ('towow.demand.submitted', 'towow.workflow.created')
-  AND payload ->> 'user_id' = $1::text
+SELECT (metadata ->> 'correlation_id')::text AS root FROM events
+WHERE event_type = 'towow.demand.submitted' AND payload ->> 'user_id' = $1::text
+  AND coalesce(metadata ->> 'correlation_id', '') <> ''
+UNION
+SELECT (metadata ->> 'correlation_id')::text FROM events
+WHERE event_type = 'towow.workflow.created' AND payload ->> 'user_id' = $1::text
   AND coalesce(metadata ->> 'correlation_id', '') <> ''
 ORDER BY root
 `
 
 // The negotiation trees and the workflows @user_id started: the roots
-// their events are correlated by.
+// their events are correlated by. Demands first, through the index of a
+// user's submissions (events_user_demands_idx).
 func (q *Queries) TreesOfUser(ctx context.Context, userID string) ([]string, error) {
 	rows, err := q.db.Query(ctx, treesOfUser, userID)
 	if err != nil {
