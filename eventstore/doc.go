@@ -60,6 +60,19 @@
 // ever skipping an event. Cursors are single integers, usable directly as
 // SSE ids and audit cursors; they are increasing but sparse.
 //
+// The bound is exact for the query that computed it, but two queries do
+// not always agree in time order: a transaction that is not waited for
+// (another database's, or one declared to append nothing) and that ends
+// between a query's snapshot and its look at the running backends is
+// waited for by that query, whose bound then dips below an earlier
+// query's. So no query's bound vouches for another's rows: [Store.ReadPage]
+// returns with its events how far its own read is complete
+// ([Page.Through]), and the hub, subscriptions and projection catch-up
+// advance by that. A Store also looks again when a short read dips below
+// the highest bound it has seen (the next query no longer has the ended
+// transaction in its snapshot), so its reads, and WaitSettled, never go
+// back behind one another.
+//
 // Other guarantees:
 //
 //   - a stream's versions follow its positions: the stream lock orders

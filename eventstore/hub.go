@@ -224,36 +224,25 @@ func (h *Hub) Follow(ctx context.Context, after int64, f Filter, handle Handler)
 	}
 }
 
-// catchUp reads the database from after until it has delivered everything
-// committed when it started; it returns the position seen up to.
+// catchUp reads the database from after until a read comes back short;
+// it returns the position seen up to: that read's own bound, never the
+// tail's (a later query may run under a lower bound than the tail's last
+// one, and so come back short below the tail with events still to read).
 func (h *Hub) catchUp(ctx context.Context, after int64, f Filter, handle Handler) (int64, error) {
-	// Every position up to the tail (or the head) is settled before the
-	// reads below start, so once a read comes back short, every event up
-	// to it that matches f was delivered.
-	h.mu.RLock()
-	bound := h.tail
-	h.mu.RUnlock()
-	if bound == 0 {
-		head, err := h.store.HeadPosition(ctx)
-		if err != nil {
-			return after, err
-		}
-		bound = head
-	}
 	cursor := after
 	for {
-		batch, err := h.store.ReadAll(ctx, cursor, f, MaxReadLimit)
+		page, err := h.store.ReadPage(ctx, cursor, f, MaxReadLimit)
 		if err != nil {
 			return after, err
 		}
-		if len(batch) > 0 {
-			if err := handle(ctx, batch); err != nil {
+		if len(page.Events) > 0 {
+			if err := handle(ctx, page.Events); err != nil {
 				return after, err
 			}
-			cursor = batch[len(batch)-1].Position
 		}
-		if len(batch) < MaxReadLimit {
-			return max(cursor, bound), nil
+		cursor = page.Through
+		if len(page.Events) < MaxReadLimit {
+			return cursor, nil
 		}
 	}
 }

@@ -112,7 +112,21 @@ func startNotifier(t *testing.T, pool *pgxpool.Pool) *eventstore.Notifier {
 func sameSequence(t *testing.T, who string, got, want []eventstore.RecordedEvent) {
 	t.Helper()
 	if len(got) != len(want) {
-		t.Fatalf("%s saw %d events, the full read has %d", who, len(got), len(want))
+		seen := map[int64]bool{}
+		for _, e := range got {
+			seen[e.Position] = true
+		}
+		var missing []string
+		for i, e := range want {
+			if !seen[e.Position] && len(missing) < 20 {
+				prev := int64(0)
+				if i > 0 {
+					prev = want[i-1].Position
+				}
+				missing = append(missing, fmt.Sprintf("%d (%s, after %d)", e.Position, e.StreamID, prev))
+			}
+		}
+		t.Fatalf("%s saw %d events, the full read has %d; missing: %v", who, len(got), len(want), missing)
 	}
 	for i := range got {
 		if got[i].Position != want[i].Position || got[i].EventID != want[i].EventID {

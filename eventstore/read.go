@@ -88,6 +88,31 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 // Position back as after pages through the log without gaps (see the
 // package doc).
 func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) ([]RecordedEvent, error) {
+	p, err := s.ReadPage(ctx, after, f, limit)
+	return p.Events, err
+}
+
+// maxDipRetries bounds how often ReadPage looks again after a dip of the
+// settled bound (one look almost always suffices); after that it returns
+// the shorter page, still correct for its own bound (Page.Through).
+const maxDipRetries = 10
+
+// Page is one read of the log ([Store.ReadPage]).
+type Page struct {
+	// Events are the events read, in position order.
+	Events []RecordedEvent
+	// Through is how far the read is complete: every event matching the
+	// filter at a position in (after, Through] is in Events. A full page
+	// ends at its last event; a shorter one reaches up to the settled
+	// bound its query ran under. A reader that must have seen everything
+	// up to some position reads on from Through until Through reaches it:
+	// a later query may run under a lower bound than an earlier one (see
+	// the package doc), so no other query's bound vouches for this read.
+	Through int64
+}
+
+// ReadPage is ReadAll, also telling how far the read is complete.
+func (s *Store) ReadPage(ctx context.Context, after int64, f Filter, limit int) (Page, error) {
 	p := sqlcdb.ReadAllParams{
 		AfterPosition: after,
 		EventTypes:    make([]string, len(f.Types)),
@@ -112,11 +137,56 @@ func (s *Store) ReadAll(ctx context.Context, after int64, f Filter, limit int) (
 	if !f.Until.IsZero() {
 		p.Until = &f.Until
 	}
-	rows, err := s.qc.ReadAll(ctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("read all after %d: %w", after, err)
+	var rows []sqlcdb.ReadAllRow
+	var below int64
+	var err error
+	for attempt := 0; ; attempt++ {
+		if rows, err = s.qc.ReadAll(ctx, p); err != nil {
+			return Page{}, fmt.Errorf("read all after %d: %w", after, err)
+		}
+		if len(rows) == 0 {
+			return Page{Through: after}, nil // no bound: nothing is known beyond after
+		}
+		below = rows[0].SettledBelow
+		// A query's bound dips below an earlier one's when a transaction
+		// of another database (or one that appends nothing) ends between
+		// its snapshot and its look at the running backends. The next
+		// query no longer sees that transaction: look again, so that this
+		// store's reads never go back behind one another (a page that came
+		// back short under a dip could hide events an earlier read, or
+		// WaitSettled, already vouched for).
+		highest := s.highest.Load()
+		if below >= highest || int32(len(rows)) == p.MaxCount || s.inTx || attempt == maxDipRetries {
+			if !s.inTx {
+				s.sawBound(below)
+			}
+			break
+		}
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return Page{}, fmt.Errorf("read all after %d: %w", after, ctx.Err())
+			case <-time.After(time.Millisecond):
+			}
+		}
 	}
-	return toRecorded(rows)
+	page := Page{Through: after}
+	if rows[0].GlobalPosition == 0 {
+		rows = rows[:0] // the bound's row: no event matched
+	}
+	page.Events = make([]RecordedEvent, len(rows))
+	for i, r := range rows {
+		if page.Events[i], err = recorded(sqlcdb.Event{GlobalPosition: r.GlobalPosition, EventID: r.EventID, StreamID: r.StreamID,
+			StreamVersion: r.StreamVersion, EventType: r.EventType, Payload: r.Payload, Metadata: r.Metadata, RecordedAt: r.RecordedAt}); err != nil {
+			return Page{}, err
+		}
+	}
+	if int32(len(page.Events)) == p.MaxCount {
+		page.Through = page.Events[len(page.Events)-1].Position
+	} else {
+		page.Through = max(after, below-1)
+	}
+	return page, nil
 }
 
 // CountBetween returns how many events lie at positions in (after, until]
@@ -162,7 +232,20 @@ func (s *Store) frontier(ctx context.Context) (settledBelow, latest int64, err e
 	if err != nil {
 		return 0, 0, fmt.Errorf("read frontier: %w", err)
 	}
+	if !s.inTx {
+		s.sawBound(f.SettledBelow)
+	}
 	return f.SettledBelow, f.Latest, nil
+}
+
+// sawBound raises highest to below.
+func (s *Store) sawBound(below int64) {
+	for {
+		h := s.highest.Load()
+		if below <= h || s.highest.CompareAndSwap(h, below) {
+			return
+		}
+	}
 }
 
 func optText(s string) pgtype.Text { return pgtype.Text{String: s, Valid: s != ""} }
@@ -180,20 +263,28 @@ func Recorded(rows []sqlcdb.Event) ([]RecordedEvent, error) { return toRecorded(
 func toRecorded(rows []sqlcdb.Event) ([]RecordedEvent, error) {
 	out := make([]RecordedEvent, len(rows))
 	for i, r := range rows {
-		out[i] = RecordedEvent{
-			Position:      r.GlobalPosition,
-			EventID:       r.EventID,
-			StreamID:      r.StreamID,
-			StreamVersion: r.StreamVersion,
-			Type:          event.EventType(r.EventType),
-			Payload:       r.Payload,
-			RecordedAt:    r.RecordedAt,
-		}
-		if err := json.Unmarshal(r.Metadata, &out[i].Metadata); err != nil {
-			return nil, fmt.Errorf("event %s at position %d: metadata: %w", r.EventID, r.GlobalPosition, err)
+		var err error
+		if out[i], err = recorded(r); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+func recorded(r sqlcdb.Event) (RecordedEvent, error) {
+	e := RecordedEvent{
+		Position:      r.GlobalPosition,
+		EventID:       r.EventID,
+		StreamID:      r.StreamID,
+		StreamVersion: r.StreamVersion,
+		Type:          event.EventType(r.EventType),
+		Payload:       r.Payload,
+		RecordedAt:    r.RecordedAt,
+	}
+	if err := json.Unmarshal(r.Metadata, &e.Metadata); err != nil {
+		return e, fmt.Errorf("event %s at position %d: metadata: %w", r.EventID, r.GlobalPosition, err)
+	}
+	return e, nil
 }
 
 // DecodeStream returns up to limit payloads of a stream from fromVersion

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -46,6 +47,12 @@ type Store struct {
 	announce *announcer
 	// settle is shared by WaitSettled's callers.
 	settle *settleWatch
+	// highest is the highest settled bound any read of this store (and its
+	// copies) ran under; see ReadPage.
+	highest *atomic.Int64
+	// inTx: reads run inside a caller's transaction (In), whose snapshot
+	// a second look would not move.
+	inTx bool
 }
 
 // New returns a Store on pool.
@@ -54,7 +61,7 @@ func New(pool *pgxpool.Pool, opts Options) *Store {
 		opts.MaxPayloadBytes = DefaultMaxPayloadBytes
 	}
 	return &Store{pool: pool, q: sqlcdb.New(pool), qc: sqlcdb.New(customPlans{pool}), opts: opts,
-		announce: &announcer{q: sqlcdb.New(pool)}, settle: newSettleWatch()}
+		announce: &announcer{q: sqlcdb.New(pool)}, settle: newSettleWatch(), highest: new(atomic.Int64)}
 }
 
 // Committed tells every Notifier (in this process and others) that events
@@ -71,6 +78,7 @@ func (s *Store) In(tx pgx.Tx) *Store {
 	c := *s
 	c.q = s.q.WithTx(tx)
 	c.qc = sqlcdb.New(customPlans{tx})
+	c.inTx = true
 	return &c
 }
 

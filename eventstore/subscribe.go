@@ -60,41 +60,34 @@ func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Han
 	// transaction to end: that transaction may never append (and so never
 	// announce), so the subscription looks again soon, backing off.
 	settling := time.Duration(0)
-	// final: every event up to until is settled, so the next read that
-	// comes back short has delivered all of them.
-	final := false
 	for {
-		batch, err := s.ReadAll(ctx, cursor, opts.Filter, opts.BatchSize)
+		page, err := s.ReadPage(ctx, cursor, opts.Filter, opts.BatchSize)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return err
 		}
-		if len(batch) > 0 {
-			if err := handle(ctx, batch); err != nil {
+		if len(page.Events) > 0 {
+			if err := handle(ctx, page.Events); err != nil {
 				return err
 			}
-			cursor = batch[len(batch)-1].Position
-			if len(batch) == opts.BatchSize {
-				continue // more backlog
-			}
 		}
-		if final || (until > 0 && cursor >= until) {
+		// Everything matching up to Through is delivered; only this read's
+		// own bound says so (see Page).
+		cursor = page.Through
+		if until > 0 && cursor >= until {
 			return nil
 		}
-		// The read stopped below the settled bound it ran under; the bound
-		// read now is at least as high.
+		if len(page.Events) >= min(opts.BatchSize, MaxReadLimit) {
+			continue // more backlog
+		}
 		below, latest, err := s.frontier(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return err
-		}
-		if until > 0 && below > until {
-			final = true
-			continue
 		}
 		wait := opts.PollInterval
 		if latest >= below {

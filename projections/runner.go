@@ -112,21 +112,38 @@ func (r *Runner) CatchUp(ctx context.Context, p Projector) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for pos < head {
-		batch, err := r.store.ReadAll(ctx, pos, eventstore.Filter{UntilPosition: head}, r.BatchSize)
+	// Every event up to head has committed, but a read may still run
+	// under a lower bound and come back short: read on from where each read
+	// is complete (Page.Through) until that reaches head.
+	for read := pos; read < head; {
+		page, err := r.store.ReadPage(ctx, read, eventstore.Filter{UntilPosition: head}, r.BatchSize)
 		if err != nil {
 			return pos, err
 		}
-		if len(batch) == 0 {
-			break
+		if len(page.Events) > 0 {
+			next, err := r.applyBatch(ctx, p, page.Events)
+			if err != nil {
+				return pos, err
+			}
+			pos = max(pos, next, page.Events[len(page.Events)-1].Position)
 		}
-		next, err := r.applyBatch(ctx, p, batch)
-		if err != nil {
-			return pos, err
-		}
-		pos = max(next, batch[len(batch)-1].Position)
+		read = stepped(ctx, read, page.Through)
 	}
 	return pos, nil
+}
+
+// stepped returns through, the position a read of the log is complete up
+// to, pausing a moment first when the read came no further than from: its
+// query ran under a lower settled bound than an earlier one did (see
+// eventstore.Page), which the next query, a moment later, no longer has.
+func stepped(ctx context.Context, from, through int64) int64 {
+	if through <= from {
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return through
 }
 
 func (r *Runner) start(ctx context.Context, p Projector) (int64, error) {
@@ -235,24 +252,21 @@ func (r *Runner) Rebuild(ctx context.Context, p ReadModel) (RebuildResult, error
 		if t, ok := p.(Typed); ok {
 			filter.Types = t.Types()
 		}
-		var pos int64
-		for pos < head {
-			batch, err := r.store.ReadAll(ctx, pos, filter, eventstore.MaxReadLimit)
+		for pos := int64(0); pos < head; {
+			page, err := r.store.ReadPage(ctx, pos, filter, eventstore.MaxReadLimit)
 			if err != nil {
 				return err
 			}
-			if len(batch) == 0 {
-				break
-			}
+			batch := page.Events
 			for _, e := range batch {
 				if err := p.Apply(ctx, pipe, e); err != nil {
 					return fmt.Errorf("apply event %s (%s, position %d): %w", e.EventID, e.Type, e.Position, err)
 				}
 			}
 			if err := pipe.flush(ctx); err != nil {
-				return fmt.Errorf("apply events up to position %d: %w", batch[len(batch)-1].Position, err)
+				return fmt.Errorf("apply events up to position %d: %w", page.Through, err)
 			}
-			pos = batch[len(batch)-1].Position
+			pos = stepped(ctx, pos, page.Through)
 		}
 		res.Position = head
 		if res.Events, err = r.store.CountBetween(ctx, 0, head); err != nil {

@@ -53,21 +53,40 @@ LIMIT @max_count;
 -- this query as an unnamed statement (eventstore/read.go, customPlans), so it
 -- is planned with the actual values: unused filters fold away and the planner
 -- picks the index of the filter that is set, instead of one generic plan.
-SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
-FROM events
-WHERE global_position > @after_position
-  AND global_position < (SELECT towow_settled_below())
-  AND (sqlc.narg('until_position')::bigint IS NULL OR global_position <= sqlc.narg('until_position')::bigint)
-  AND (sqlc.narg('stream_id')::text IS NULL OR stream_id = sqlc.narg('stream_id')::text)
-  AND (cardinality(@event_types::text[]) = 0 OR event_type = ANY(@event_types::text[]))
-  AND (sqlc.narg('type_pattern')::text IS NULL OR event_type LIKE sqlc.narg('type_pattern')::text)
-  AND (sqlc.narg('correlation_id')::text IS NULL OR metadata ->> 'correlation_id' = sqlc.narg('correlation_id')::text)
-  AND (sqlc.narg('actor')::text IS NULL OR metadata ->> 'actor' = sqlc.narg('actor')::text)
-  AND (sqlc.narg('principal')::text IS NULL OR coalesce(metadata ->> 'principal', 'system') = sqlc.narg('principal')::text)
-  AND (sqlc.narg('since')::timestamptz IS NULL OR recorded_at >= sqlc.narg('since')::timestamptz)
-  AND (sqlc.narg('until')::timestamptz IS NULL OR recorded_at < sqlc.narg('until')::timestamptz)
-ORDER BY global_position
-LIMIT @max_count;
+-- Every row carries the settled bound the query read under, and a query that
+-- finds no event still returns one row (global_position 0) to carry it: two
+-- queries may compute different bounds, the later one even a lower one (a
+-- transaction of another database that ends between a query's snapshot and
+-- its look at the running backends), so a reader may trust only the bound
+-- of the read that returned its events.
+SELECT b.settled_below::bigint AS settled_below,
+       coalesce(e.global_position, 0)::bigint AS global_position,
+       coalesce(e.event_id, '00000000-0000-0000-0000-000000000000')::uuid AS event_id,
+       coalesce(e.stream_id, '')::text AS stream_id,
+       coalesce(e.stream_version, 0)::bigint AS stream_version,
+       coalesce(e.event_type, '')::text AS event_type,
+       coalesce(e.payload, '{}')::jsonb AS payload,
+       coalesce(e.metadata, '{}')::jsonb AS metadata,
+       coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
+FROM (SELECT towow_settled_below() AS settled_below) b
+LEFT JOIN LATERAL (
+    SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
+    FROM events ev
+    WHERE ev.global_position > @after_position
+      AND ev.global_position < b.settled_below
+      AND (sqlc.narg('until_position')::bigint IS NULL OR ev.global_position <= sqlc.narg('until_position')::bigint)
+      AND (sqlc.narg('stream_id')::text IS NULL OR ev.stream_id = sqlc.narg('stream_id')::text)
+      AND (cardinality(@event_types::text[]) = 0 OR ev.event_type = ANY(@event_types::text[]))
+      AND (sqlc.narg('type_pattern')::text IS NULL OR ev.event_type LIKE sqlc.narg('type_pattern')::text)
+      AND (sqlc.narg('correlation_id')::text IS NULL OR ev.metadata ->> 'correlation_id' = sqlc.narg('correlation_id')::text)
+      AND (sqlc.narg('actor')::text IS NULL OR ev.metadata ->> 'actor' = sqlc.narg('actor')::text)
+      AND (sqlc.narg('principal')::text IS NULL OR coalesce(ev.metadata ->> 'principal', 'system') = sqlc.narg('principal')::text)
+      AND (sqlc.narg('since')::timestamptz IS NULL OR ev.recorded_at >= sqlc.narg('since')::timestamptz)
+      AND (sqlc.narg('until')::timestamptz IS NULL OR ev.recorded_at < sqlc.narg('until')::timestamptz)
+    ORDER BY ev.global_position
+    LIMIT @max_count
+) e ON true
+ORDER BY e.global_position;
 
 -- name: RecordedLLMAnswer :many
 -- The answer of a negotiation tree's recorded LLM call with this prompt

@@ -128,21 +128,34 @@ func (q *Queries) LoadEvents(ctx context.Context, rows json.RawMessage) error {
 }
 
 const readAll = `-- name: ReadAll :many
-SELECT global_position, event_id, stream_id, stream_version, event_type, payload, metadata, recorded_at
-FROM events
-WHERE global_position > $1
-  AND global_position < (SELECT towow_settled_below())
-  AND ($2::bigint IS NULL OR global_position <= $2::bigint)
-  AND ($3::text IS NULL OR stream_id = $3::text)
-  AND (cardinality($4::text[]) = 0 OR event_type = ANY($4::text[]))
-  AND ($5::text IS NULL OR event_type LIKE $5::text)
-  AND ($6::text IS NULL OR metadata ->> 'correlation_id' = $6::text)
-  AND ($7::text IS NULL OR metadata ->> 'actor' = $7::text)
-  AND ($8::text IS NULL OR coalesce(metadata ->> 'principal', 'system') = $8::text)
-  AND ($9::timestamptz IS NULL OR recorded_at >= $9::timestamptz)
-  AND ($10::timestamptz IS NULL OR recorded_at < $10::timestamptz)
-ORDER BY global_position
-LIMIT $11
+SELECT b.settled_below::bigint AS settled_below,
+       coalesce(e.global_position, 0)::bigint AS global_position,
+       coalesce(e.event_id, '00000000-0000-0000-0000-000000000000')::uuid AS event_id,
+       coalesce(e.stream_id, '')::text AS stream_id,
+       coalesce(e.stream_version, 0)::bigint AS stream_version,
+       coalesce(e.event_type, '')::text AS event_type,
+       coalesce(e.payload, '{}')::jsonb AS payload,
+       coalesce(e.metadata, '{}')::jsonb AS metadata,
+       coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
+FROM (SELECT towow_settled_below() AS settled_below) b
+LEFT JOIN LATERAL (
+    SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
+    FROM events ev
+    WHERE ev.global_position > $1
+      AND ev.global_position < b.settled_below
+      AND ($2::bigint IS NULL OR ev.global_position <= $2::bigint)
+      AND ($3::text IS NULL OR ev.stream_id = $3::text)
+      AND (cardinality($4::text[]) = 0 OR ev.event_type = ANY($4::text[]))
+      AND ($5::text IS NULL OR ev.event_type LIKE $5::text)
+      AND ($6::text IS NULL OR ev.metadata ->> 'correlation_id' = $6::text)
+      AND ($7::text IS NULL OR ev.metadata ->> 'actor' = $7::text)
+      AND ($8::text IS NULL OR coalesce(ev.metadata ->> 'principal', 'system') = $8::text)
+      AND ($9::timestamptz IS NULL OR ev.recorded_at >= $9::timestamptz)
+      AND ($10::timestamptz IS NULL OR ev.recorded_at < $10::timestamptz)
+    ORDER BY ev.global_position
+    LIMIT $11
+) e ON true
+ORDER BY e.global_position
 `
 
 type ReadAllParams struct {
@@ -159,11 +172,29 @@ type ReadAllParams struct {
 	MaxCount      int32       `json:"max_count"`
 }
 
+type ReadAllRow struct {
+	SettledBelow   int64           `json:"settled_below"`
+	GlobalPosition int64           `json:"global_position"`
+	EventID        uuid.UUID       `json:"event_id"`
+	StreamID       string          `json:"stream_id"`
+	StreamVersion  int64           `json:"stream_version"`
+	EventType      string          `json:"event_type"`
+	Payload        json.RawMessage `json:"payload"`
+	Metadata       json.RawMessage `json:"metadata"`
+	RecordedAt     time.Time       `json:"recorded_at"`
+}
+
 // Every optional filter is NULL (or empty) when unused. The event store runs
 // this query as an unnamed statement (eventstore/read.go, customPlans), so it
 // is planned with the actual values: unused filters fold away and the planner
 // picks the index of the filter that is set, instead of one generic plan.
-func (q *Queries) ReadAll(ctx context.Context, arg ReadAllParams) ([]Event, error) {
+// Every row carries the settled bound the query read under, and a query that
+// finds no event still returns one row (global_position 0) to carry it: two
+// queries may compute different bounds, the later one even a lower one (a
+// transaction of another database that ends between a query's snapshot and
+// its look at the running backends), so a reader may trust only the bound
+// of the read that returned its events.
+func (q *Queries) ReadAll(ctx context.Context, arg ReadAllParams) ([]ReadAllRow, error) {
 	rows, err := q.db.Query(ctx, readAll,
 		arg.AfterPosition,
 		arg.UntilPosition,
@@ -181,10 +212,11 @@ func (q *Queries) ReadAll(ctx context.Context, arg ReadAllParams) ([]Event, erro
 		return nil, err
 	}
 	defer rows.Close()
-	items := []Event{}
+	items := []ReadAllRow{}
 	for rows.Next() {
-		var i Event
+		var i ReadAllRow
 		if err := rows.Scan(
+			&i.SettledBelow,
 			&i.GlobalPosition,
 			&i.EventID,
 			&i.StreamID,
