@@ -19,7 +19,7 @@ run: postgres build
 
 ## test: gofmt, go vet, generated-code freshness, then every test on a real PostgreSQL
 test: check generate-check postgres-test browser promtool node-tools build
-	@status=0; $(GO) test -count=1 ./... || status=$$?; \
+	@status=0; $(GO) test -count=1 -timeout 25m ./... || status=$$?; \
 	if [ -z "$$TOWOW_TEST_DATABASE_URL" ]; then ./bin/towow db stop --data-dir $(TEST_PG_DIR) || status=1; fi; \
 	exit $$status
 

@@ -83,6 +83,16 @@ func needsIn(raw string, event string) []neg.Need {
 			hits[t.tag] = h
 		}
 	}
+	// A keyword inside another tag's longer one names that tag alone:
+	// "speakers" in "speakers and mics" is equipment, not a speaker.
+	for tag, h := range hits {
+		for other, o := range hits {
+			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
+				delete(hits, tag)
+				break
+			}
+		}
+	}
 	for _, t := range vocabulary {
 		h, ok := hits[t.tag]
 		if !ok {

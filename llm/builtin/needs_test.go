@@ -42,6 +42,16 @@ func TestNeedsIn(t *testing.T) {
 		// A thing and a worker name a trade; a host is not one.
 		{"Need a sound engineer and a data specialist for the launch", "音响设备支持×1[音响设备] 数据分析师×1[数据分析]"},
 		{"The expert will present", ""},
+		// Equipment words that name people elsewhere: a keyword inside a
+		// longer one of another trade names that trade alone.
+		{"Two live-stream hosts, plus someone to bring speakers and mics", "直播技术支持×2[直播] 音响设备支持×1[音响设备]"},
+		{"Catering for the dinner, plus a PA system for the speeches", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
+		{"We need three speakers for the forum", "演讲嘉宾×3[演讲嘉宾]"},
+		{"Looking for a DJ and lighting for our party", "音响设备支持×1[音响设备]"},
+		// What the work is about names the trade: the data, the film.
+		{"店铺转化率掉了，想找人看看后台数据", "数据分析师×1[数据分析]"},
+		{"还想拍一条宣传短片", "视频剪辑师×1[视频剪辑]"},
+		{"Need someone for translating at the press conference", "翻译×1[翻译]"},
 		{"要租个报告厅，再请两位行业前辈分享职业经验", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
 		{"周末办个读书分享会，需要场地", "场地提供者×1[场地提供]"},
 		{"我想分享一下我们的经验", ""},
