@@ -55,8 +55,11 @@
 //     trade ("someone to write our job ads", "请两位前辈分享", verbs.go);
 //     "宣传海报" asks for the poster's designer; a demand whose words
 //     name nobody in the vocabulary is read with the lexicon generated from
-//     the profiles' own texts (lexicon.go); one that names nobody at all
-//     has no needs (the engine rejects it).
+//     the profiles' own texts (lexicon.go); a person asked for by a noun
+//     no trade names ("想请一位营养师") is a need of its own, reported as a
+//     gap (rolenouns.go); a keyword inside another trade's longer one
+//     names that trade alone ("speakers and mics"); one that names nobody
+//     at all has no needs (the engine rejects it as unclear).
 //   - Aggregation (prompt 4) assigns per need, up to its count, the
 //     better fits first (the filter's relevance score, in bands of ten,
 //     which rates where an agent is as well as what it does), within a

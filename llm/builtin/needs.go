@@ -107,6 +107,11 @@ func needsIn(raw string, event string) []neg.Need {
 		}
 		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end})
 	}
+	if len(found) == 0 {
+		// A person the demand asks for by a noun the vocabulary does not
+		// know is still a need (reported as a gap), at an event too.
+		found = roleNounNeeds(lower)
+	}
 	if len(found) == 0 && event != "" {
 		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
 			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
@@ -117,6 +122,7 @@ func needsIn(raw string, event string) []neg.Need {
 		// 的写手").
 		found = lexiconNeeds(lower)
 	}
+
 	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
 	var out []neg.Need
 	prevEnd := -1

@@ -52,6 +52,20 @@ func TestNeedsIn(t *testing.T) {
 		{"店铺转化率掉了，想找人看看后台数据", "数据分析师×1[数据分析]"},
 		{"还想拍一条宣传短片", "视频剪辑师×1[视频剪辑]"},
 		{"Need someone for translating at the press conference", "翻译×1[翻译]"},
+		{"找人帮忙把活动视频剪成三分钟的精华版", "视频剪辑师×1[视频剪辑]"},
+		{"需要有人帮忙把产品说明书翻成日文", "翻译×1[翻译]"},
+		{"公司团建需要订大巴去郊区", "交通接送×1[交通接送]"},
+		{"We want to run a Python workshop and need two instructors", "演讲嘉宾×2[演讲嘉宾]"},
+		{"Seeking interns to help at the registration desk", "现场志愿者×1[志愿者]"},
+		// A person asked for by a noun nobody's trade names is a need of
+		// its own (a gap), at an event too; a noun that names no person
+		// is not.
+		{"想请一位营养师来给员工讲讲健康饮食", "营养师×1[营养师]"},
+		{"婚礼想请一个化妆师", "化妆师×1[化妆师]"},
+		{"Looking for a makeup artist for a wedding in Suzhou", "makeup artist×1[makeup artist]"},
+		{"社区义诊需要3名医生", "医生×3[医生]"},
+		{"I need a better life", ""},
+		{"我需要一个答案", ""},
 		{"要租个报告厅，再请两位行业前辈分享职业经验", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
 		{"周末办个读书分享会，需要场地", "场地提供者×1[场地提供]"},
 		{"我想分享一下我们的经验", ""},

@@ -1,0 +1,64 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+
+	neg "github.com/towow/towow/domain/negotiation"
+)
+
+// Role nouns: a demand that asks for a kind of person the vocabulary and
+// the profiles do not know ("想请一位营养师", "need a nutritionist") is
+// clear all the same. The person it names becomes a need of its own, with
+// the noun as its role and tag: nobody in the network serves it, so the
+// negotiation reports it as a gap instead of refusing the demand as
+// unclear. Only a noun asked for counts (after 需要, 找, 请, 招, 缺 or
+// "need", "looking for", "hire"), and only one that names a person by its
+// ending (…师, …员; …ist, …ian, …er).
+
+var (
+	// cnRoleNoun: a Chinese person noun right after a word that asks for
+	// someone, with an optional count between.
+	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的)?([\p{Han}]{1,4}?(?:师|员|生|工|手))`)
+	// enRoleNoun: an English person noun (with one word before it at
+	// most) right after a phrase that asks for someone.
+	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|seeking|hire|hiring|find|want)\s+(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)?\s*((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
+)
+
+// notRoleNouns end like a person noun and name none.
+var notRoleNouns = []string{"other", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
+	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
+	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door",
+	"学生会", "员工"}
+
+// roleNounNeeds returns the needs the role nouns asked for in a text
+// name, at most one per noun.
+func roleNounNeeds(lower string) []need {
+	var found []need
+	seen := map[string]bool{}
+	add := func(role string, p, end int) {
+		if seen[role] || slices.Contains(notRoleNouns, lastWord(role)) {
+			return
+		}
+		seen[role] = true
+		found = append(found, need{neg.Need{Role: role, CapabilityTags: []string{role}, Count: countBefore(lower, p)}, p, end})
+	}
+	for _, m := range cnRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
+		add(lower[m[2]:m[3]], m[2], m[3])
+	}
+	for _, m := range enRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
+		add(lower[m[2]:m[3]], m[2], m[3])
+	}
+	return found
+}
+
+// lastWord is a phrase's last space-separated word (all of it when it
+// has none).
+func lastWord(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == ' ' {
+			return s[i+1:]
+		}
+	}
+	return s
+}
