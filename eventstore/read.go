@@ -238,7 +238,10 @@ func (s *Store) frontier(ctx context.Context) (settledBelow, latest int64, err e
 	return f.SettledBelow, f.Latest, nil
 }
 
-// sawBound raises highest to below.
+// sawBound raises highest to below: a bound a query outside any caller's
+// transaction ran under (inside one, the caller's own uncommitted appends
+// are not in its snapshot's list of transactions in flight, so that bound
+// vouches for nothing).
 func (s *Store) sawBound(below int64) {
 	for {
 		h := s.highest.Load()

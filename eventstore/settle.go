@@ -45,7 +45,10 @@ func (s *Store) SettleBriefly(ctx context.Context, pos int64) bool {
 // long as the oldest write transaction of this database that began
 // writing before pos was appended: usually no wait at all. Concurrent
 // waiters share one watcher, which reads the settled bound about every
-// millisecond while anyone waits.
+// millisecond while anyone waits; a read that already ran under a higher
+// bound answers at once. Call it on a store outside a transaction (not
+// one from In: a bound read inside the caller's transaction vouches for
+// nothing).
 func (s *Store) WaitSettled(ctx context.Context, pos int64) error {
 	return s.settle.wait(ctx, s, pos)
 }
@@ -59,7 +62,6 @@ const settleTick = time.Millisecond
 // polling it would cost the server sixteen queries a millisecond.
 type settleWatch struct {
 	mu      sync.Mutex
-	below   int64         // the last settled bound read
 	err     error         // the last read's error (nil once one succeeds)
 	waiters int           // goroutines in wait
 	running bool          // the watcher goroutine is reading
@@ -68,7 +70,12 @@ type settleWatch struct {
 
 func newSettleWatch() *settleWatch { return &settleWatch{changed: make(chan struct{})} }
 
+// wait returns once a read of the settled bound (the watcher's, or any
+// other read of the store: Store.highest) is above pos.
 func (w *settleWatch) wait(ctx context.Context, s *Store, pos int64) error {
+	if s.highest.Load() > pos {
+		return nil
+	}
 	w.mu.Lock()
 	w.waiters++
 	if !w.running {
@@ -81,7 +88,7 @@ func (w *settleWatch) wait(ctx context.Context, s *Store, pos int64) error {
 		w.mu.Unlock()
 	}()
 	for {
-		if w.below > pos {
+		if s.highest.Load() > pos {
 			w.mu.Unlock()
 			return nil
 		}
@@ -105,12 +112,9 @@ func (w *settleWatch) wait(ctx context.Context, s *Store, pos int64) error {
 func (w *settleWatch) watch(s *Store) {
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), announceTimeout)
-		below, _, err := s.frontier(ctx)
+		_, _, err := s.frontier(ctx) // raises s.highest
 		cancel()
 		w.mu.Lock()
-		if err == nil {
-			w.below = max(w.below, below)
-		}
 		w.err = err
 		close(w.changed)
 		w.changed = make(chan struct{})

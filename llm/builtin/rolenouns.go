@@ -3,6 +3,7 @@ package builtin
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	neg "github.com/towow/towow/domain/negotiation"
 )
@@ -28,8 +29,7 @@ var (
 // notRoleNouns end like a person noun and name none.
 var notRoleNouns = []string{"other", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
 	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
-	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door",
-	"学生会", "员工"}
+	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "员工"}
 
 // roleNounNeeds returns the needs the role nouns asked for in a text
 // name, at most one per noun.
@@ -37,7 +37,7 @@ func roleNounNeeds(lower string) []need {
 	var found []need
 	seen := map[string]bool{}
 	add := func(role string, p, end int) {
-		if seen[role] || slices.Contains(notRoleNouns, lastWord(role)) {
+		if seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) {
 			return
 		}
 		seen[role] = true
@@ -50,15 +50,4 @@ func roleNounNeeds(lower string) []need {
 		add(lower[m[2]:m[3]], m[2], m[3])
 	}
 	return found
-}
-
-// lastWord is a phrase's last space-separated word (all of it when it
-// has none).
-func lastWord(s string) string {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == ' ' {
-			return s[i+1:]
-		}
-	}
-	return s
 }
