@@ -250,7 +250,8 @@ func (s *Server) groups() handlerGroups {
 	g := guard{adminToken: s.AdminToken, commands: s.Commands, people: s.People, owners: newOwners(s.Events),
 		limits: newLimiter(s.Limits, s.ReadModels)}
 	streams := &streamer{events: s.Events, hub: s.Hub, notifier: s.Notifier, metrics: s.Metrics,
-		frames: newFrameCache(8192), heartbeat: s.Heartbeat, writeTimeout: s.SSEWriteTimeout, reveal: s.revealJSON}
+		frames: newFrameCache(8192, s.revealHeld), shared: &sharedReads{events: s.Events}, heartbeat: s.Heartbeat,
+		writeTimeout: s.SSEWriteTimeout, reveal: s.revealJSON}
 	flows := &workflowReader{events: s.Events, reads: s.ReadModels}
 	return handlerGroups{
 		guard:    g,

@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/projections"
@@ -58,5 +61,42 @@ func TestEraseAgentData(t *testing.T) {
 	}
 	if other, _, _, _ := a.engine.Directory.Get(t.Context(), "user_agent_ext2"); other.UserName != "外部二号" {
 		t.Fatalf("another agent's profile: %+v", other)
+	}
+}
+
+// TestErasureReachesStreams: the frames of a negotiation's stream are
+// revealed once and kept for every follower; after Alice erases her data,
+// a stream read again from the start (the same frames, still kept) holds
+// none of her words and shows "[已删除]" where they were.
+func TestErasureReachesStreams(t *testing.T) {
+	a := newAPI(t)
+	const secret = "我想在北京办一场AI主题聚会，需要场地和嘉宾，联系人王小明"
+	alice := userToken(t, "alice")
+	st, _, body := a.asUser(t, alice, "POST", "/api/v1/demand/submit", `{"raw_input":"`+secret+`"}`)
+	var sub struct {
+		DemandID string `json:"demand_id"`
+	}
+	if st != 202 || json.Unmarshal([]byte(body), &sub) != nil || sub.DemandID == "" {
+		t.Fatalf("alice submits: %d %s", st, body)
+	}
+	path := "/api/v1/events/negotiations/" + sub.DemandID + "/stream"
+	read := func(what string) string {
+		r := a.readSSE(t, path, alice, "", 60*time.Second)
+		endOf(t, what, r)
+		var all strings.Builder
+		for _, f := range r.frames {
+			all.WriteString(f.data)
+		}
+		return all.String()
+	}
+	if before := read("before the erasure"); !strings.Contains(before, "王小明") || strings.Contains(before, "{{towow:") {
+		t.Fatalf("before the erasure the stream should show her words, revealed: %.300s", before)
+	}
+	if st, p := a.do(t, "DELETE", "/api/v1/users/alice/data", alice, nil, nil); st != 200 {
+		t.Fatalf("alice erases her data: %d %+v", st, p)
+	}
+	after := read("after the erasure")
+	if strings.Contains(after, "王小明") || strings.Contains(after, "AI主题聚会") || !strings.Contains(after, "[已删除]") {
+		t.Fatalf("after the erasure the stream still shows her words, or no erasure mark: %.300s", after)
 	}
 }

@@ -190,7 +190,7 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := h.events.StreamVersion(ctx, negotiation.DemandStream(in.DemandID))
+		v, err := h.streams.shared.StreamVersion(ctx, negotiation.DemandStream(in.DemandID))
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -204,7 +204,7 @@ func (h *eventHandlers) registerEvents(api huma.API) {
 			}
 		}
 		if !in.Follow {
-			if spec.end, err = treeEndAt(ctx, h.events, in.DemandID, from.after); err != nil {
+			if spec.end, err = h.streams.treeEndAt(ctx, in.DemandID, from.after); err != nil {
 				return nil, problem(err)
 			}
 		}

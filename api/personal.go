@@ -17,8 +17,12 @@ import (
 
 // Personal reveals sealed personal texts (*personal.Keys): with escape,
 // text is a JSON document and each plaintext is escaped for it.
+// RevealHeld also returns whether what it revealed still holds (false once
+// a key that revealed it may have been erased since), for an answer kept
+// to be handed out again.
 type Personal interface {
 	Reveal(ctx context.Context, text string, escape bool) (string, error)
+	RevealHeld(ctx context.Context, text string, escape bool) (revealed string, holds func() bool, err error)
 }
 
 // revealJSON returns data (a JSON document, or SSE frames of them) with
@@ -33,6 +37,20 @@ func (s *Server) revealJSON(ctx context.Context, data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("reveal personal texts: %w", err)
 	}
 	return []byte(out), nil
+}
+
+// revealHeld is revealJSON for a frame kept for many clients: it also
+// returns whether what it revealed still holds (nil: for good, nothing was
+// sealed).
+func (s *Server) revealHeld(ctx context.Context, data []byte) ([]byte, func() bool, error) {
+	if s.Personal == nil || !bytes.Contains(data, []byte(sealedMark)) {
+		return data, nil, nil
+	}
+	out, holds, err := s.Personal.RevealHeld(ctx, string(data), true)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reveal personal texts: %w", err)
+	}
+	return []byte(out), holds, nil
 }
 
 // revealPersonal is the response transformer that reveals the sealed

@@ -25,7 +25,9 @@ type sseWriter struct {
 	frames  *frameCache
 	timeout time.Duration      // bounds each write
 	fail    context.CancelFunc // ends the stream after a failed write
-	// reveal, when set, reveals the sealed personal texts of each write.
+	// reveal, when set, reveals the sealed personal texts of the frames
+	// made for this client alone (the shared ones come revealed from
+	// frames).
 	reveal func([]byte) ([]byte, error)
 	client string           // echo exclusion: what this client caused goes out as an ack
 	bridge *timeline.Bridge // the bridge format (bridge.go): frames folded for this client
@@ -56,12 +58,12 @@ const sseChunk = 64 << 10
 
 // events writes a batch as SSE messages: one write when it fits in
 // sseChunk (an event or a few, the live case), else a write per chunk.
-func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent) error {
+func (sw *sseWriter) events(ctx context.Context, batch []eventstore.RecordedEvent) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	sw.out = sw.out[:0]
 	for _, e := range batch {
-		frame, err := sw.frame(e)
+		frame, err := sw.frame(ctx, e)
 		if err != nil {
 			sw.fail()
 			return err
@@ -81,33 +83,47 @@ func (sw *sseWriter) events(_ context.Context, batch []eventstore.RecordedEvent)
 	return err
 }
 
-// frame is e's SSE messages for this client: the shared frame, or an
-// acknowledgement when the client caused e itself, or the bridge format's
-// frames; without the frames the client already has when it resumed from
-// one of e's frames.
-func (sw *sseWriter) frame(e eventstore.RecordedEvent) ([]byte, error) {
+// frame is e's SSE messages for this client, revealed: the shared frame,
+// or an acknowledgement when the client caused e itself, or the bridge
+// format's frames; without the frames the client already has when it
+// resumed from one of e's frames.
+func (sw *sseWriter) frame(ctx context.Context, e eventstore.RecordedEvent) ([]byte, error) {
 	skip := 0
 	if sw.partOf != 0 && e.Position == sw.partOf {
 		skip, sw.partOf = sw.received, 0
 	}
 	if sw.bridge != nil {
-		return encodeBridge(sw.bridge, e, skip)
+		return sw.revealed(encodeBridge(sw.bridge, e, skip))
 	}
 	if skip > 0 { // the event's one frame was received
 		return nil, nil
 	}
 	if sw.client != "" {
 		if ack, ok := echoOf(e, sw.client); ok {
-			return encodeAck(ack)
+			return sw.revealed(encodeAck(ack))
 		}
 	}
-	return sw.frames.frame(e)
+	return sw.frames.frame(ctx, e)
 }
 
-// write writes one message (the terminal frame) and flushes it.
+// revealed is a frame made for this client alone, revealed.
+func (sw *sseWriter) revealed(frame []byte, err error) ([]byte, error) {
+	if err != nil || sw.reveal == nil {
+		return frame, err
+	}
+	return sw.reveal(frame)
+}
+
+// write writes one message made for this client (the terminal frame),
+// revealed, and flushes it.
 func (sw *sseWriter) write(frame []byte) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
+	frame, err := sw.revealed(frame, nil)
+	if err != nil {
+		sw.fail()
+		return err
+	}
 	return sw.writeLocked(frame)
 }
 
@@ -157,13 +173,6 @@ func (sw *sseWriter) writeLocked(p []byte) error {
 func (sw *sseWriter) sendLocked(p []byte) error {
 	if sw.closed {
 		return errStreamClosed
-	}
-	if sw.reveal != nil {
-		var err error
-		if p, err = sw.reveal(p); err != nil {
-			sw.fail()
-			return err
-		}
 	}
 	if sw.rc != nil {
 		// Not every ResponseWriter supports deadlines (httptest's

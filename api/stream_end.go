@@ -76,16 +76,20 @@ func encodeStreamEnd(end StreamEnd) ([]byte, error) {
 type treeEnd struct {
 	demandID string
 	fold     *negotiation.TreeEnd
+	// decode decodes an event's payload: the frame cache's, which decodes
+	// each event once for every stream that folds it.
+	decode func(eventstore.RecordedEvent) (event.Payload, error)
 }
 
 // treeEndAt is the end of the tree of the root demand demandID as its
-// events up to the cursor after (inclusive) leave it.
-func treeEndAt(ctx context.Context, events EventReader, demandID string, after int64) (*treeEnd, error) {
-	t := &treeEnd{demandID: demandID, fold: negotiation.NewTreeEnd(demandID)}
+// events up to the cursor after (inclusive) leave it: read with the
+// streams that open on the same tree at once, decoded once for them all.
+func (s *streamer) treeEndAt(ctx context.Context, demandID string, after int64) (*treeEnd, error) {
+	t := &treeEnd{demandID: demandID, fold: negotiation.NewTreeEnd(demandID), decode: s.frames.payload}
 	if after == 0 {
 		return t, nil
 	}
-	evs, err := eventstore.ReadEvery(ctx, events, 0, eventstore.Filter{CorrelationID: demandID,
+	evs, err := eventstore.ReadEvery(ctx, s.shared, 0, eventstore.Filter{CorrelationID: demandID,
 		Types: negotiation.TreeEndTypes, UntilPosition: after})
 	if err != nil {
 		return nil, fmt.Errorf("end of the tree %s: %w", demandID, err)
@@ -102,7 +106,7 @@ func (t *treeEnd) apply(e eventstore.RecordedEvent) error {
 	if !slices.Contains(negotiation.TreeEndTypes, e.Type) {
 		return nil
 	}
-	p, err := e.Decode()
+	p, err := t.decode(e)
 	if err != nil {
 		return fmt.Errorf("end of the tree %s: %w", t.demandID, err)
 	}

@@ -73,6 +73,9 @@ type streamer struct {
 	// metrics, when set, counts the open streams.
 	metrics *metrics.Metrics
 	frames  *frameCache
+	// shared shares the reads of streams that open on, or end with, the
+	// same negotiation tree at once.
+	shared *sharedReads
 	// heartbeat is the keep-alive interval (<= 0: 15 s); writeTimeout
 	// bounds each write to a client (0: 30 s).
 	heartbeat, writeTimeout time.Duration
@@ -192,10 +195,11 @@ func (s *streamer) follow(ctx context.Context, after int64, f eventstore.Filter,
 // returns the position of the last one (after when none). Nothing can
 // appear below a settled position, so once a read comes back short nothing
 // is left before what it saw. The commit that ended the stream is settled
-// by then (the stream saw it).
+// by then (the stream saw it), and so is it for a read it shares with
+// another stream that reached the same position.
 func (s *streamer) drain(ctx context.Context, after int64, f eventstore.Filter, sw *sseWriter) (int64, error) {
 	for {
-		evs, err := s.events.ReadAll(ctx, after, f, eventstore.MaxReadLimit)
+		evs, err := s.shared.ReadAll(ctx, after, f, eventstore.MaxReadLimit)
 		if err != nil {
 			return after, err
 		}

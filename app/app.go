@@ -254,7 +254,12 @@ func (a *App) start(ctx context.Context) (err error) {
 	go func() { _ = a.Notifier.Run(bg) }()
 	src := metrics.Sources{Pool: a.Pool, BreakerOpen: func() bool { return a.LLM.BreakerState() == "open" }}
 	if cfg.Hub {
-		a.Hub = eventstore.NewHub(a.Store, a.Notifier, eventstore.HubOptions{Logger: a.loops})
+		tail, err := a.openTailPool(ctx)
+		if err != nil {
+			return err
+		}
+		a.Hub = eventstore.NewHub(a.Store, a.Notifier, eventstore.HubOptions{Logger: a.loops,
+			Tail: eventstore.New(tail, eventstore.Options{Personal: a.Personal})})
 		go func() { _ = a.Hub.Run(bg) }()
 	}
 	if cfg.ReadModels {
@@ -484,6 +489,20 @@ func (a *App) openKeys(ctx context.Context) error {
 	a.closers = append(a.closers, pool.Close)
 	a.Personal = personal.New(pool, nil)
 	return nil
+}
+
+// openTailPool opens the live streams' shared tail its own connection
+// (and a spare): every follower waits for the tail's reads, which must not
+// queue behind a burst of requests that takes the main pool's connections.
+func (a *App) openTailPool(ctx context.Context) (*pgxpool.Pool, error) {
+	pc := a.Pool.Config().Copy()
+	pc.MaxConns, pc.MinConns = 2, 1
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("open the event tail's pool: %w", err)
+	}
+	a.closers = append(a.closers, pool.Close)
+	return pool, nil
 }
 
 // OpenDB connects to databaseURL or, when it is empty, to the embedded

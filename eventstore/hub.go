@@ -17,7 +17,8 @@ import (
 // starts behind the buffer, or falls behind it, reads the database until it
 // is back within it, so delivery stays exactly once and in order.
 type Hub struct {
-	store    *Store
+	store    *Store // followers' catch-up reads
+	tailRead *Store // the shared tail's reads
 	notifier *Notifier
 	capacity int
 	log      *slog.Logger
@@ -44,6 +45,11 @@ type HubOptions struct {
 	Capacity int
 	// Logger receives tail failures (default: discarded).
 	Logger *slog.Logger
+	// Tail is the store the shared tail reads through (default: the
+	// hub's). Every follower waits for the tail's reads, so a store on a
+	// connection pool of its own keeps them from queueing behind
+	// everything else the process asks of the database.
+	Tail *Store
 }
 
 // NewHub returns a hub over store, woken by notifier. Run must be running
@@ -55,7 +61,10 @@ func NewHub(store *Store, notifier *Notifier, opts HubOptions) *Hub {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{store: store, notifier: notifier, capacity: opts.Capacity, log: opts.Logger, changed: make(chan struct{}),
+	if opts.Tail == nil {
+		opts.Tail = store
+	}
+	return &Hub{store: store, tailRead: opts.Tail, notifier: notifier, capacity: opts.Capacity, log: opts.Logger, changed: make(chan struct{}),
 		byCorrelation: map[string]chan struct{}{}}
 }
 
@@ -82,7 +91,7 @@ func (h *Hub) follow(ctx context.Context) error {
 	after := h.tail
 	h.mu.Unlock()
 	if !started {
-		head, err := h.store.HeadPosition(ctx)
+		head, err := h.tailRead.HeadPosition(ctx)
 		if err != nil {
 			return err
 		}
@@ -92,7 +101,7 @@ func (h *Hub) follow(ctx context.Context) error {
 		h.mu.Unlock()
 		h.publish(nil, head)
 	}
-	return h.store.Subscribe(ctx, SubscribeOptions{After: after, Notifier: h.notifier},
+	return h.tailRead.Subscribe(ctx, SubscribeOptions{After: after, Notifier: h.notifier},
 		func(_ context.Context, batch []RecordedEvent) error {
 			h.publish(batch, batch[len(batch)-1].Position)
 			return nil

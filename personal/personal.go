@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -116,6 +117,9 @@ type Keys struct {
 	mu    sync.Mutex
 	byID  map[uuid.UUID]cachedKey
 	bySub map[string]uuid.UUID
+	// erasures counts this process's erasures: a Lease taken before one
+	// no longer holds.
+	erasures atomic.Uint64
 }
 
 // cachedKey is a data key (nil: erased) and when it was read.
@@ -189,9 +193,49 @@ func IsSealed(text string) bool {
 // plaintext is escaped as the inside of a JSON string (text is a JSON
 // document). It fails only when the table cannot be read.
 func (k *Keys) Reveal(ctx context.Context, text string, escape bool) (string, error) {
+	out, _, err := k.revealLease(ctx, text, escape)
+	return out, err
+}
+
+// RevealHeld is Reveal that also returns whether its answer still holds:
+// holds turns false once a key that revealed it is due to be read from
+// the table again (another process may have erased it meanwhile), or once
+// this process erases any key. Whoever keeps a revealed text to hand out
+// again (one frame for a thousand followers of a stream) reveals it anew
+// when it no longer holds, so an erasure reaches them as it reaches
+// Reveal.
+func (k *Keys) RevealHeld(ctx context.Context, text string, escape bool) (revealed string, holds func() bool, err error) {
+	out, l, err := k.revealLease(ctx, text, escape)
+	if err != nil {
+		return "", nil, err
+	}
+	return out, l.holds, nil
+}
+
+// A lease says how long a revealed text reads the same: until one of the
+// keys that revealed it is due to be read from the table again, and only
+// while this process erases nothing. A text no key decided (nothing in it
+// was sealed) reads the same for good.
+type lease struct {
+	keys     *Keys // nil: no key decided the text
+	until    time.Time
+	erasures uint64
+}
+
+// holds reports whether the text revealed under l still reads the same.
+func (l lease) holds() bool {
+	if l.keys == nil {
+		return true
+	}
+	return l.keys.erasures.Load() == l.erasures && l.keys.now().Before(l.until)
+}
+
+// revealLease is Reveal that also returns how long its answer holds.
+func (k *Keys) revealLease(ctx context.Context, text string, escape bool) (string, lease, error) {
+	l := lease{erasures: k.erasures.Load()}
 	for range maxNesting {
 		if !strings.Contains(text, envelopePrefix) {
-			return text, nil
+			return text, l, nil
 		}
 		var b strings.Builder
 		b.Grow(len(text))
@@ -209,9 +253,12 @@ func (k *Keys) Reveal(ctx context.Context, text string, escape bool) (string, er
 				rest = rest[i+len(envelopePrefix):]
 				continue
 			}
-			plain, err := k.open(ctx, parts)
+			plain, read, err := k.open(ctx, parts)
 			if err != nil {
-				return "", err
+				return "", lease{}, err
+			}
+			if until := read.Add(revealFor); !read.IsZero() && (l.keys == nil || until.Before(l.until)) {
+				l.keys, l.until = k, until
 			}
 			if escape {
 				plain = jsonEscape(plain)
@@ -220,49 +267,51 @@ func (k *Keys) Reveal(ctx context.Context, text string, escape bool) (string, er
 			rest, changed = rest[i+n:], true
 		}
 		if !changed {
-			return text, nil
+			return text, l, nil
 		}
 		text = b.String()
 	}
-	return text, nil
+	return text, l, nil
 }
 
 // maxNesting bounds how deep Reveal opens envelopes inside plaintexts.
 const maxNesting = 4
 
 // open returns the plaintext of one envelope (clipped as it asks), or
-// Erased.
-func (k *Keys) open(ctx context.Context, parts [3]string) (string, error) {
-	plain, err := k.openSealed(ctx, parts)
+// Erased, and when the key that decided it was read from the table (zero
+// when no key did: the envelope is malformed, and stays so).
+func (k *Keys) open(ctx context.Context, parts [3]string) (string, time.Time, error) {
+	plain, read, err := k.openSealed(ctx, parts)
 	if err != nil || parts[2] == "" {
-		return plain, err
+		return plain, read, err
 	}
 	n, _ := strconv.Atoi(parts[2])
-	return negotiation.ClipText(plain, max(n, 2)), nil
+	return negotiation.ClipText(plain, max(n, 2)), read, nil
 }
 
-// openSealed returns the plaintext of one envelope's parts, or Erased.
-func (k *Keys) openSealed(ctx context.Context, parts [3]string) (string, error) {
+// openSealed returns the plaintext of one envelope's parts, or Erased, and
+// when its key was read.
+func (k *Keys) openSealed(ctx context.Context, parts [3]string) (string, time.Time, error) {
 	id, err := uuid.Parse(parts[0])
 	if err != nil {
-		return Erased, nil
+		return Erased, time.Time{}, nil
 	}
 	sealed, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
-		return Erased, nil
+		return Erased, time.Time{}, nil
 	}
-	aead, err := k.keyByID(ctx, id)
+	aead, read, err := k.keyByID(ctx, id)
 	if err != nil {
-		return "", err
+		return "", time.Time{}, err
 	}
 	if aead == nil || len(sealed) < aead.NonceSize() {
-		return Erased, nil
+		return Erased, read, nil
 	}
 	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], id[:])
 	if err != nil {
-		return Erased, nil
+		return Erased, read, nil
 	}
-	return string(plain), nil
+	return string(plain), read, nil
 }
 
 // Erase destroys subject's data key: every text sealed with it reveals
@@ -287,6 +336,7 @@ func (k *Keys) Erase(ctx context.Context, subject string) (id uuid.UUID, ok bool
 	k.mu.Lock()
 	k.byID[id] = cachedKey{read: k.now()}
 	k.mu.Unlock()
+	k.erasures.Add(1)
 	k.forgetSubject(subject)
 	return id, true, nil
 }
@@ -341,29 +391,31 @@ func (k *Keys) subjectKey(ctx context.Context, subject string) (uuid.UUID, ciphe
 	return row.KeyID, aead, nil
 }
 
-// keyByID is the data key of id, nil when erased or unknown.
-func (k *Keys) keyByID(ctx context.Context, id uuid.UUID) (cipher.AEAD, error) {
+// keyByID is the data key of id, nil when erased or unknown, and when it
+// was read from the table.
+func (k *Keys) keyByID(ctx context.Context, id uuid.UUID) (cipher.AEAD, time.Time, error) {
 	k.mu.Lock()
 	c, ok := k.byID[id]
 	k.mu.Unlock()
 	if ok && k.now().Sub(c.read) < revealFor {
-		return c.aead, nil
+		return c.aead, c.read, nil
 	}
 	row, err := sqlcdb.New(k.db).PersonalKeyByID(ctx, id)
 	var aead cipher.AEAD
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
-		return nil, fmt.Errorf("personal: read a key: %w", err)
+		return nil, time.Time{}, fmt.Errorf("personal: read a key: %w", err)
 	case row.WrappedKey != nil:
 		if aead, err = k.aead(ctx, row.WrappedKey); err != nil {
-			return nil, err
+			return nil, time.Time{}, err
 		}
 	}
+	read := k.now()
 	k.mu.Lock()
-	k.byID[id] = cachedKey{aead: aead, read: k.now()}
+	k.byID[id] = cachedKey{aead: aead, read: read}
 	k.mu.Unlock()
-	return aead, nil
+	return aead, read, nil
 }
 
 // aead unwraps a data key into its cipher.
