@@ -159,6 +159,7 @@ func (s *Server) Handler() http.Handler {
 	cfg.Info.License = &huma.License{Name: "Proprietary: all rights reserved", Identifier: "LicenseRef-ToWow-Proprietary"}
 	cfg.Components.SecuritySchemes = securitySchemes()
 	cfg.Transformers = append(cfg.Transformers, s.logServerErrors, noNullLists, s.revealPersonal)
+	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
 	api := humago.New(mux, cfg)
 	g := s.groups()
 	api.UseMiddleware(g.guard.authorize(api))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -54,24 +55,53 @@ func (s *Server) revealHeld(ctx context.Context, data []byte) ([]byte, func() bo
 }
 
 // revealPersonal is the response transformer that reveals the sealed
-// texts of a body: the body as JSON, revealed, when it holds any. It runs
-// last, after every transformer that works on the body's Go value.
+// texts of a body: the body as JSON (encoded as the serializer would),
+// revealed when it holds any. It runs last, after every transformer that
+// works on the body's Go value, and hands the serializer the JSON it made
+// (encodedBody), which writes it as it is: a body is encoded once.
 func (s *Server) revealPersonal(hctx huma.Context, _ string, v any) (any, error) {
 	if s.Personal == nil || v == nil {
 		return v, nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as huma.DefaultJSONFormat
+	if err := enc.Encode(v); err != nil {
 		return v, nil //nolint:nilerr // a body JSON cannot encode is the serializer's to refuse
 	}
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if !bytes.Contains(data, []byte(sealedMark)) {
-		return v, nil
+		return encodedBody(data), nil
 	}
 	out, err := s.revealJSON(hctx.Context(), data)
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(out), nil
+	return encodedBody(out), nil
+}
+
+// encodedBody is a response body already encoded as JSON by
+// revealPersonal: jsonFormat writes it as it is.
+type encodedBody []byte
+
+// MarshalJSON returns the body as it is (for a serializer other than
+// jsonFormat).
+func (b encodedBody) MarshalJSON() ([]byte, error) { return b, nil }
+
+// jsonFormat is huma.DefaultJSONFormat, except that an encodedBody is
+// written as it is rather than encoded (and checked) a second time.
+var jsonFormat = huma.Format{
+	Marshal: func(w io.Writer, v any) error {
+		if b, ok := v.(encodedBody); ok {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			_, err := w.Write([]byte{'\n'}) // as json.Encoder ends a value
+			return err
+		}
+		return huma.DefaultJSONFormat.Marshal(w, v)
+	},
+	Unmarshal: huma.DefaultJSONFormat.Unmarshal,
 }
 
 // revealInto reveals, in place, the sealed personal texts of *v (a value
