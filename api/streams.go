@@ -79,9 +79,10 @@ type streamer struct {
 	// heartbeat is the keep-alive interval (<= 0: 15 s); writeTimeout
 	// bounds each write to a client (0: 30 s).
 	heartbeat, writeTimeout time.Duration
-	// reveal reveals the sealed personal texts of what is written (the
-	// frames are cached and shared sealed; each client's copy is
-	// revealed as it is sent, so an erasure applies to the next frame).
+	// reveal reveals the sealed personal texts of the frames made for one
+	// client alone (acknowledgements, the bridge format, the terminal
+	// frame); the shared frames come revealed from frames, which reveals
+	// them again once an erasure may have touched them.
 	reveal func(ctx context.Context, data []byte) ([]byte, error)
 }
 

@@ -117,7 +117,7 @@ type Keys struct {
 	mu    sync.Mutex
 	byID  map[uuid.UUID]cachedKey
 	bySub map[string]uuid.UUID
-	// erasures counts this process's erasures: a Lease taken before one
+	// erasures counts this process's erasures: a lease taken before one
 	// no longer holds.
 	erasures atomic.Uint64
 }
