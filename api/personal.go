@@ -17,12 +17,11 @@ import (
 // read "[已删除]" everywhere.
 
 // Personal reveals sealed personal texts (*personal.Keys): with escape,
-// text is a JSON document and each plaintext is escaped for it.
-// RevealHeld also returns whether what it revealed still holds (false once
-// a key that revealed it may have been erased since), for an answer kept
-// to be handed out again.
+// text is a JSON document and each plaintext is escaped for it. It also
+// returns whether what it revealed still holds (false once a key that
+// revealed it may have been erased since; nil: for good), for an answer
+// kept to be handed out again.
 type Personal interface {
-	Reveal(ctx context.Context, text string, escape bool) (string, error)
 	RevealHeld(ctx context.Context, text string, escape bool) (revealed string, holds func() bool, err error)
 }
 
@@ -30,19 +29,13 @@ type Personal interface {
 // its sealed texts revealed; data as it is when there is nothing to
 // reveal.
 func (s *Server) revealJSON(ctx context.Context, data []byte) ([]byte, error) {
-	if s.Personal == nil || !bytes.Contains(data, []byte(sealedMark)) {
-		return data, nil
-	}
-	out, err := s.Personal.Reveal(ctx, string(data), true)
-	if err != nil {
-		return nil, fmt.Errorf("reveal personal texts: %w", err)
-	}
-	return []byte(out), nil
+	out, _, err := s.revealHeld(ctx, data)
+	return out, err
 }
 
-// revealHeld is revealJSON for a frame kept for many clients: it also
-// returns whether what it revealed still holds (nil: for good, nothing was
-// sealed).
+// revealHeld is revealJSON that also returns whether what it revealed
+// still holds (nil: for good, nothing was sealed), for a frame kept for
+// many clients.
 func (s *Server) revealHeld(ctx context.Context, data []byte) ([]byte, func() bool, error) {
 	if s.Personal == nil || !bytes.Contains(data, []byte(sealedMark)) {
 		return data, nil, nil

@@ -21,7 +21,6 @@ import (
 // encoding itself.
 type plainKeys struct{}
 
-func (plainKeys) Reveal(_ context.Context, text string, _ bool) (string, error) { return text, nil }
 func (plainKeys) RevealHeld(_ context.Context, text string, _ bool) (string, func() bool, error) {
 	return text, nil, nil
 }

@@ -28,45 +28,44 @@ type sharedReads struct {
 // began it when others wait for it.
 const sharedReadTimeout = 30 * time.Second
 
-// ReadAll is the events' ReadAll, shared with any identical read under way.
-func (r *sharedReads) ReadAll(ctx context.Context, after int64, f eventstore.Filter, limit int) ([]eventstore.RecordedEvent, error) {
-	key := fmt.Sprintf("%d %d %+v", after, limit, f)
-	ch := r.group.DoChan(key, func() (any, error) {
+// share runs read once for every caller that asks with key while it is
+// under way, and reports whether the answer was shared with another one.
+func share[T any](ctx context.Context, g *singleflight.Group, key string, read func(context.Context) (T, error)) (T, bool, error) {
+	ch := g.DoChan(key, func() (any, error) {
 		// Not the first asker's context: the others wait for this read too.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedReadTimeout)
 		defer cancel()
-		return r.events.ReadAll(rctx, after, f, limit)
+		return read(rctx)
 	})
+	var zero T
 	select {
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return zero, false, ctx.Err()
 	case res := <-ch:
 		if res.Err != nil {
-			return nil, res.Err
+			return zero, res.Shared, res.Err
 		}
-		return res.Val.([]eventstore.RecordedEvent), nil
+		return res.Val.(T), res.Shared, nil
 	}
+}
+
+// ReadAll is the events' ReadAll, shared with any identical read under way.
+func (r *sharedReads) ReadAll(ctx context.Context, after int64, f eventstore.Filter, limit int) ([]eventstore.RecordedEvent, error) {
+	evs, _, err := share(ctx, &r.group, fmt.Sprintf("%d %d %+v", after, limit, f), func(ctx context.Context) ([]eventstore.RecordedEvent, error) {
+		return r.events.ReadAll(ctx, after, f, limit)
+	})
+	return evs, err
 }
 
 // StreamVersion is the events' StreamVersion, shared with an identical
 // read under way; a stream the shared read did not find is looked up again
 // on its own (it may have been created since that read began).
 func (r *sharedReads) StreamVersion(ctx context.Context, streamID string) (int64, error) {
-	ch := r.group.DoChan("version "+streamID, func() (any, error) {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedReadTimeout)
-		defer cancel()
-		return r.events.StreamVersion(rctx, streamID)
-	})
-	select {
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	case res := <-ch:
-		if res.Err != nil {
-			return 0, res.Err
-		}
-		if v := res.Val.(int64); v > 0 || !res.Shared {
-			return v, nil
-		}
+	v, shared, err := share(ctx, &r.group, "version "+streamID, func(ctx context.Context) (int64, error) {
 		return r.events.StreamVersion(ctx, streamID)
+	})
+	if err != nil || v > 0 || !shared {
+		return v, err
 	}
+	return r.events.StreamVersion(ctx, streamID)
 }

@@ -109,6 +109,10 @@ type Page struct {
 	// a later query may run under a lower bound than an earlier one (see
 	// the package doc), so no other query's bound vouches for this read.
 	Through int64
+	// below and latest are the query's settled bound and the highest
+	// position committed in its snapshot: while latest >= below, committed
+	// events wait above the bound for an older transaction (Subscribe).
+	below, latest int64
 }
 
 // ReadPage is ReadAll, also telling how far the read is complete.
@@ -138,7 +142,7 @@ func (s *Store) ReadPage(ctx context.Context, after int64, f Filter, limit int) 
 		p.Until = &f.Until
 	}
 	var rows []sqlcdb.ReadAllRow
-	var below int64
+	var below, latest int64
 	var err error
 	for attempt := 0; ; attempt++ {
 		if rows, err = s.qc.ReadAll(ctx, p); err != nil {
@@ -147,7 +151,7 @@ func (s *Store) ReadPage(ctx context.Context, after int64, f Filter, limit int) 
 		if len(rows) == 0 {
 			return Page{Through: after}, nil // no bound: nothing is known beyond after
 		}
-		below = rows[0].SettledBelow
+		below, latest = rows[0].SettledBelow, rows[0].Latest
 		// A query's bound dips below an earlier one's when a transaction
 		// of another database (or one that appends nothing) ends between
 		// its snapshot and its look at the running backends. The next
@@ -170,7 +174,7 @@ func (s *Store) ReadPage(ctx context.Context, after int64, f Filter, limit int) 
 			}
 		}
 	}
-	page := Page{Through: after}
+	page := Page{Through: after, below: below, latest: latest}
 	if rows[0].GlobalPosition == 0 {
 		rows = rows[:0] // the bound's row: no event matched
 	}

@@ -82,15 +82,8 @@ func (s *Store) Subscribe(ctx context.Context, opts SubscribeOptions, handle Han
 		if len(page.Events) >= min(opts.BatchSize, MaxReadLimit) {
 			continue // more backlog
 		}
-		below, latest, err := s.frontier(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return err
-		}
 		wait := opts.PollInterval
-		if latest >= below {
+		if page.latest >= page.below {
 			settling = min(max(2*settling, time.Millisecond), opts.PollInterval, 50*time.Millisecond)
 			wait = settling
 		} else {

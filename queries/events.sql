@@ -53,13 +53,16 @@ LIMIT @max_count;
 -- this query as an unnamed statement (eventstore/read.go, customPlans), so it
 -- is planned with the actual values: unused filters fold away and the planner
 -- picks the index of the filter that is set, instead of one generic plan.
--- Every row carries the settled bound the query read under, and a query that
--- finds no event still returns one row (global_position 0) to carry it: two
+-- Every row carries the settled bound the query read under (and the highest
+-- position committed, latest, which a subscription waits on when it lies above
+-- the bound), and a query that finds no event still returns one row
+-- (global_position 0) to carry them: two
 -- queries may compute different bounds, the later one even a lower one (a
 -- transaction of another database that ends between a query's snapshot and
 -- its look at the running backends), so a reader may trust only the bound
 -- of the read that returned its events.
 SELECT b.settled_below::bigint AS settled_below,
+       b.latest::bigint AS latest,
        coalesce(e.global_position, 0)::bigint AS global_position,
        coalesce(e.event_id, '00000000-0000-0000-0000-000000000000')::uuid AS event_id,
        coalesce(e.stream_id, '')::text AS stream_id,
@@ -68,7 +71,8 @@ SELECT b.settled_below::bigint AS settled_below,
        coalesce(e.payload, '{}')::jsonb AS payload,
        coalesce(e.metadata, '{}')::jsonb AS metadata,
        coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
-FROM (SELECT towow_settled_below() AS settled_below) b
+FROM (SELECT towow_settled_below() AS settled_below,
+             (SELECT coalesce(max(global_position), 0) FROM events) AS latest) b
 LEFT JOIN LATERAL (
     SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
     FROM events ev

@@ -122,7 +122,6 @@ func needsIn(raw string, event string) []neg.Need {
 		// 的写手").
 		found = lexiconNeeds(lower)
 	}
-
 	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
 	var out []neg.Need
 	prevEnd := -1
