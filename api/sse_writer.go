@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -22,7 +23,7 @@ var errStreamClosed = errors.New("event stream closed")
 type sseWriter struct {
 	w       io.Writer
 	rc      *http.ResponseController // nil when w is no http.ResponseWriter
-	frames  *frameCache
+	cache   *frameCache
 	timeout time.Duration      // bounds each write
 	fail    context.CancelFunc // ends the stream after a failed write
 	// reveal, when set, reveals the sealed personal texts of the frames
@@ -38,12 +39,13 @@ type sseWriter struct {
 
 	mu     sync.Mutex
 	closed bool
-	out    []byte
+	out    []byte   // the bytes of the write being made
+	frames [][]byte // the frames of the batch being written
 	beat   *time.Timer
 }
 
 func newSSEWriter(w io.Writer, frames *frameCache, timeout time.Duration, fail context.CancelFunc) *sseWriter {
-	sw := &sseWriter{w: w, frames: frames, timeout: timeout, fail: fail}
+	sw := &sseWriter{w: w, cache: frames, timeout: timeout, fail: fail}
 	if rw, ok := w.(http.ResponseWriter); ok {
 		sw.rc = http.NewResponseController(rw)
 	}
@@ -57,17 +59,33 @@ func newSSEWriter(w io.Writer, frames *frameCache, timeout time.Duration, fail c
 const sseChunk = 64 << 10
 
 // events writes a batch as SSE messages: one write when it fits in
-// sseChunk (an event or a few, the live case), else a write per chunk.
+// sseChunk (an event or a few, the live case), else a write per chunk. The
+// batch's frames are gathered first, so the write buffer is sized once
+// rather than grown while a burst goes out.
 func (sw *sseWriter) events(ctx context.Context, batch []eventstore.RecordedEvent) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	sw.out = sw.out[:0]
+	if sw.bridge == nil {
+		sw.cache.prepare(ctx, batch)
+	}
+	frames, size := sw.frames[:0], 0
+	defer func() {
+		clear(frames)
+		sw.frames = frames[:0]
+		if cap(frames) > 64 {
+			sw.frames = nil // a catch-up's worth: not kept for the stream's life
+		}
+	}()
 	for _, e := range batch {
 		frame, err := sw.frame(ctx, e)
 		if err != nil {
 			sw.fail()
 			return err
 		}
+		frames, size = append(frames, frame), size+len(frame)
+	}
+	sw.out = slices.Grow(sw.out[:0], min(size, sseChunk))
+	for _, frame := range frames {
 		if len(sw.out) > 0 && len(sw.out)+len(frame) > sseChunk {
 			if err := sw.sendLocked(sw.out); err != nil {
 				return err
@@ -103,7 +121,7 @@ func (sw *sseWriter) frame(ctx context.Context, e eventstore.RecordedEvent) ([]b
 			return sw.revealed(encodeAck(ack))
 		}
 	}
-	return sw.frames.frame(ctx, e)
+	return sw.cache.frame(ctx, e)
 }
 
 // revealed is a frame made for this client alone, revealed.

@@ -184,9 +184,19 @@ func (h *Hub) take(after int64, f Filter) (evs []RecordedEvent, seen int64, chan
 		}
 		return 0
 	})
+	// Counted first, so a burst is copied into one allocation.
+	n := 0
 	for _, e := range h.buf[i:] {
 		if f.Match(e) {
-			evs = append(evs, e)
+			n++
+		}
+	}
+	if n > 0 {
+		evs = make([]RecordedEvent, 0, n)
+		for _, e := range h.buf[i:] {
+			if f.Match(e) {
+				evs = append(evs, e)
+			}
 		}
 	}
 	return evs, h.tail, h.wakeup(f), true
