@@ -57,9 +57,16 @@
 //     name nobody in the vocabulary is read with the lexicon generated from
 //     the profiles' own texts (lexicon.go); a person asked for by a noun
 //     no trade names ("想请一位营养师") is a need of its own, reported as a
-//     gap (rolenouns.go); a keyword inside another trade's longer one
-//     names that trade alone ("speakers and mics"); one that names nobody
-//     at all has no needs (the engine rejects it as unclear).
+//     gap (rolenouns.go), also as a later item of a list beside trades
+//     the vocabulary names ("需要化妆师、摄影师和一位司仪"), unless the
+//     profiles' own words name its trade ("调音师"); a keyword inside
+//     another trade's longer one names that trade alone ("speakers and
+//     mics"); what the demand says it has or does not want is no need
+//     ("场地我们已经有了", "we already have a venue"); things before a
+//     participle are its worker's work ("posters and catalogues
+//     printed"); a count is the worker's, not the situation's ("三位外宾"
+//     asks for one translator); one that names nobody at all has no needs
+//     (the engine rejects it as unclear).
 //   - Aggregation (prompt 4) assigns per need, up to its count, the
 //     better fits first (the filter's relevance score, in bands of ten,
 //     which rates where an agent is as well as what it does), within a

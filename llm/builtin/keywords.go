@@ -19,23 +19,24 @@ type tagInfo struct {
 // vocabulary is the shared capability-tag vocabulary, in a fixed order.
 var vocabulary = []tagInfo{
 	{"场地提供", "场地提供者", []string{"场地", "会议室", "会场", "场所", "礼堂", "报告厅", "办公空间", "活动空间", "借个地方", "找个地方",
-		"venue", "venues", "space", "meeting room", "conference room", "hall", "room"}},
+		"宴会厅", "多功能厅", "展厅", "场馆", "容纳",
+		"venue", "venues", "space", "meeting room", "conference room", "hall", "room", "ballroom", "auditorium"}},
 	{"演讲嘉宾", "演讲嘉宾", []string{"嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "instructor", "speaker", "speakers", "talk", "talks",
 		"keynote", "lecture", "panelist", "panelists", "guest speaker"}},
 	{"活动策划", "活动策划", []string{"策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizer", "organiser", "agenda"}},
-	{"主持", "主持人", []string{"主持人", "主持", "司仪", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee"}},
-	{"摄影", "摄影师", []string{"拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "photographer", "photographers", "photography", "photo", "photos", "pictures"}},
+	{"主持", "主持人", []string{"主持人", "主持", "司仪", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
+	{"摄影", "摄影师", []string{"拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "形象照", "证件照", "写真", "photographer", "photographers", "photography", "photo", "photos", "pictures", "headshot", "headshots", "portrait", "portraits"}},
 	{"摄像", "摄像师", []string{"摄像", "录像", "录制", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
-	{"视频剪辑", "视频剪辑师", []string{"剪辑师", "editor", "editors", "剪辑", "后期", "剪视频", "短视频", "视频剪", "精彩集锦", "短片", "宣传片", "video editing", "video editor", "editing", "vlog",
-		"short film", "promo video", "promotional video"}},
+	{"视频剪辑", "视频剪辑师", []string{"剪辑师", "editor", "editors", "剪辑", "后期", "剪视频", "短视频", "视频剪", "精彩集锦", "短片", "宣传片", "highlight reel", "video editing", "video editor", "editing", "vlog",
+		"short film", "promo video", "promotional video", "video ad", "subtitles", "captions"}},
 	{"直播", "直播技术支持", []string{"直播", "推流", "导播", "线上转播", "livestream", "live stream", "streaming", "broadcast"}},
-	{"平面设计", "平面设计师", []string{"海报", "平面设计", "logo", "视觉设计", "宣传图", "主视觉", "店招", "门头", "vi", "signage", "插画师", "排版", "poster", "posters", "graphic design", "graphic designer", "illustrator", "illustration", "layout", "branding"}},
-	{"UI设计", "UI设计师", []string{"设计师", "网页设计", "web designer", "web design", "ui", "ux", "界面", "交互设计", "原型", "用户体验", "figma", "ui设计", "designer"}},
-	{"前端开发", "前端工程师", []string{"前端", "网站", "网页", "小程序", "h5", "app", "开发", "程序员", "website", "web", "frontend", "front-end", "developer", "developers", "mobile app"}},
+	{"平面设计", "平面设计师", []string{"海报", "平面设计", "logo", "视觉设计", "宣传图", "主视觉", "店招", "门头", "vi", "signage", "插画师", "排版", "封面", "演示文稿", "poster", "posters", "graphic design", "graphic designer", "illustrator", "illustration", "layout", "branding", "album cover", "cover art", "slides", "slide deck", "pitch deck"}},
+	{"UI设计", "UI设计师", []string{"设计师", "网页设计", "web designer", "web design", "ui", "ux", "界面", "交互设计", "原型", "用户体验", "ux researcher", "figma", "ui设计", "designer"}},
+	{"前端开发", "前端工程师", []string{"前端", "网站", "网页", "小程序", "h5", "app", "开发", "程序员", "website", "web", "frontend", "front-end", "developer", "developers", "mobile app", "网店", "落地页", "landing page", "online store", "shopify"}},
 	{"后端开发", "后端工程师", []string{"后端", "服务器", "数据库", "接口", "网站", "app", "开发", "程序员", "website", "backend", "back-end", "server", "database", "api", "developer", "developers"}},
 	{"AI研究", "AI技术顾问", []string{"算法", "机器学习", "深度学习", "模型训练", "ai研究", "人工智能研究", "研究员", "machine learning", "deep learning", "researcher", "ml"}},
-	{"数据分析", "数据分析师", []string{"数据分析", "数据可视化", "统计", "报表", "分析数据", "后台数据", "看看数据", "数据复盘",
-		"data analysis", "data analyst", "analytics", "dashboard", "statistics", "metrics", "survey", "look at the data", "look at our data"}},
+	{"数据分析", "数据分析师", []string{"数据分析", "分析师", "数据可视化", "统计", "报表", "分析数据", "后台数据", "看看数据", "数据复盘",
+		"data analysis", "data analyst", "analyst", "analytics", "dashboard", "statistics", "metrics", "survey", "look at the data", "look at our data"}},
 	{"产品经理", "产品经理", []string{"产品经理", "产品规划", "需求文档", "产品设计", "product manager", "prd", "pm"}},
 	{"餐饮服务", "餐饮供应商", []string{"餐饮", "厨师", "做饭", "caterer", "caterers", "chef", "吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心",
 		"服务员", "bartender", "waiter", "waitstaff", "catering", "food", "snacks", "drinks", "lunch", "dinner", "coffee", "pizza", "meal", "meals"}},
@@ -43,13 +44,13 @@ var vocabulary = []tagInfo{
 	{"音响设备", "音响设备支持", []string{"音响", "麦克风", "话筒", "投影", "灯光", "设备", "音箱", "audio", "sound system", "microphone", "microphones",
 		"mic", "pa system", "public address", "loudspeaker", "speaker system", "sound equipment", "sound gear",
 		"speakers and mics", "speakers and microphones", "mics and speakers", "microphones and speakers", "projector", "av equipment", "lighting", "lights", "dj"}},
-	{"市场推广", "推广负责人", []string{"推广", "宣传", "营销", "招募", "引流", "曝光", "公众号", "promotion", "marketing", "promote", "publicity", "advertise", "social media", "outreach"}},
-	{"文案写作", "文案撰写", []string{"文案", "写作", "文章", "推文", "新闻稿", "copywriting", "copywriter", "writing", "article", "articles", "press release", "blog"}},
+	{"市场推广", "推广负责人", []string{"推广", "宣传", "营销", "招募", "引流", "曝光", "公众号", "广告投放", "媒体报道", "promotion", "marketing", "seo", "sem", "google ads", "advertising", "wechat", "weibo", "douyin", "tiktok", "instagram", "facebook", "linkedin", "promote", "publicity", "advertise", "social media", "outreach"}},
+	{"文案写作", "文案撰写", []string{"文案", "写作", "文章", "推文", "新闻稿", "润色", "copywriting", "copy editor", "proofread", "proofreading", "copywriter", "writing", "article", "articles", "press release", "blog"}},
 	{"法律咨询", "法律顾问", []string{"律师", "法务", "法律", "合同", "合规", "知识产权", "legal", "lawyer", "contract", "contracts", "compliance"}},
-	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "finance", "accounting", "accountant", "tax", "bookkeeping", "invoice"}},
+	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "财税", "报税", "审计", "finance", "accounting", "accountant", "tax", "cfo", "bookkeeping", "invoice", "audit"}},
 	{"志愿者", "现场志愿者", []string{"志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "引导员", "volunteer", "volunteers", "helpers", "staff", "check-in", "registration desk", "usher", "intern"}},
-	{"印刷物料", "物料印刷", []string{"印刷", "物料", "易拉宝", "横幅", "胸牌", "宣传册", "传单", "贴纸", "print", "printing", "banner", "banners", "badge", "badges", "brochure", "flyers", "stickers", "swag"}},
-	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "shuttle", "bus", "transport", "transportation", "pickup", "driver", "airport"}},
+	{"印刷物料", "物料印刷", []string{"印刷", "物料", "易拉宝", "横幅", "胸牌", "宣传册", "宣传单", "单页", "纪念册", "画册", "传单", "贴纸", "print", "printing", "banner", "banners", "badge", "badges", "brochure", "flyers", "stickers", "swag"}},
+	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "接站", "接驳", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
 }
 
 // tagKeywords are the keywords of each vocabulary tag (same order) with
@@ -63,7 +64,7 @@ var tagKeywords = func() [][]string {
 	for i, t := range vocabulary {
 		seen := map[string]bool{}
 		for _, kw := range t.keywords {
-			for _, f := range inflections(kw) {
+			for _, f := range inflections(kw, t.keywords) {
 				if !seen[f] {
 					seen[f] = true
 					out[i] = append(out[i], f)
@@ -75,10 +76,11 @@ var tagKeywords = func() [][]string {
 }()
 
 // inflections are an English keyword's forms (itself first): the plural
-// and, for an -ing word, its agent nouns, of the keyword's last word; a
-// hyphenated keyword's forms also with spaces. Other keywords are their
-// own only form.
-func inflections(kw string) []string {
+// and, for an -ing word, its agent nouns, of the keyword's last word, and
+// for a verb whose -ing form is among its siblings (the other keywords of
+// its tag) the past participle; a hyphenated keyword's forms also with
+// spaces. Other keywords are their own only form.
+func inflections(kw string, siblings []string) []string {
 	if !isASCII(kw) || kw == "" {
 		return []string{kw}
 	}
@@ -92,6 +94,11 @@ func inflections(kw string) []string {
 	}
 	if base, ok := strings.CutSuffix(last, "ing"); ok && len(base) >= 3 {
 		forms = append(forms, base+"er", base+"ers", base+"or", base+"ors")
+	}
+	if slices.Contains(siblings, last+"ing") || slices.Contains(siblings, strings.TrimSuffix(last, "e")+"ing") {
+		// A verb with its -ing form beside it: its past participle too
+		// ("print", "printing" → "printed materials").
+		forms = append(forms, strings.TrimSuffix(last, "e")+"ed")
 	}
 	out := make([]string, 0, 2*len(forms))
 	for _, f := range forms {
@@ -147,7 +154,7 @@ var eventWords = []struct{ kw, name string }{
 	{"会议", "会议"}, {"讲座", "讲座"}, {"活动", "活动"},
 	{"meetup", "聚会"}, {"meet-up", "聚会"}, {"party", "派对"}, {"gathering", "聚会"}, {"workshop", "工作坊"},
 	{"hackathon", "黑客松"}, {"wedding", "婚礼"}, {"婚礼", "婚礼"}, {"婚宴", "婚礼"}, {"黑客马拉松", "黑客松"}, {"summit", "峰会"}, {"forum", "论坛"}, {"conference", "会议"}, {"salon", "沙龙"},
-	{"product launch", "发布会"}, {"launch event", "发布会"}, {"launch party", "发布会"}, {"event", "活动"}, {"events", "活动"}, {"seminar", "研讨会"},
+	{"screening", "放映会"}, {"放映会", "放映会"}, {"product launch", "发布会"}, {"launch event", "发布会"}, {"launch party", "发布会"}, {"event", "活动"}, {"events", "活动"}, {"seminar", "研讨会"},
 }
 
 // themes are demand topics; for an event they describe what it is about

@@ -135,3 +135,13 @@ func lexiconNeeds(lower string) []need {
 	}
 	return found
 }
+
+// lexiconWordIn is the longest lexicon word within a role noun, if any.
+func lexiconWordIn(noun string) (lexiconEntry, bool) {
+	for _, e := range profileLexicon() { // longest first
+		if strings.Contains(noun, e.word) {
+			return e, true
+		}
+	}
+	return lexiconEntry{}, false
+}

@@ -45,7 +45,7 @@ func needsIn(raw string, event string) []neg.Need {
 	var found []need
 	taken := map[string]bool{}
 	for _, c := range compositeRoles {
-		if p := firstKeyword(lower, c.keywords); p >= 0 {
+		if p := firstKeyword(lower, c.keywords); p >= 0 && !negatedAt(lower, p, p) {
 			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countBefore(lower, p)}, p, p})
 			taken[c.role] = true
 		}
@@ -59,24 +59,28 @@ func needsIn(raw string, event string) []neg.Need {
 				continue
 			}
 			strong := !shared[kw]
-			if h.pos < 0 || (strong && !h.strong) || (strong == h.strong && p < h.pos) {
-				h = keywordHit{p, p + len(kw), strong, 0}
+			if h.pos >= 0 && !betterHit(kw, p, strong, h) {
+				continue
+			}
+			h = keywordHit{p, p + len(kw), strong, 0, kw}
+			if contextWords[kw] {
+				h.count = 1 // "三位外宾": the count is of the guests
 			}
 		}
 		if h.pos < 0 {
 			h = verbHit(lower, i)
 		}
 		if p, end := findWorker(lower, i); p >= 0 && (h.pos < 0 || p < h.pos) {
-			h = keywordHit{p, end, true, 0}
+			h = keywordHit{p, end, true, 0, ""}
 		}
 		if h.pos < 0 {
 			if p, end := findAskedObject(lower, i); p >= 0 {
-				h = keywordHit{p, end, true, 0}
+				h = keywordHit{p, end, true, 0, ""}
 			}
 		}
 		if t.tag == "志愿者" && h.pos < 0 {
 			if p, end, n := findHelpers(lower); p >= 0 {
-				h = keywordHit{p, end, true, n}
+				h = keywordHit{p, end, true, n, ""}
 			}
 		}
 		if h.pos >= 0 {
@@ -90,6 +94,25 @@ func needsIn(raw string, event string) []neg.Need {
 			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
 				delete(hits, tag)
 				break
+			}
+		}
+	}
+	for tag, h := range hits {
+		if negatedAt(lower, h.pos, h.end) {
+			delete(hits, tag)
+		}
+	}
+	// "posters and catalogues printed": the things a participle comes
+	// after are what its worker works on, not needs of their own; not
+	// across another verb ("our logo redesigned and cards printed").
+	for tag, h := range hits {
+		if !isParticiple(h.word) || !endsPhrase(lower[h.end:]) { // "printed badges": the badges are the thing
+			continue
+		}
+		for other, o := range hits {
+			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
+				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) {
+				delete(hits, other)
 			}
 		}
 	}
@@ -107,10 +130,15 @@ func needsIn(raw string, event string) []neg.Need {
 		}
 		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end})
 	}
-	if len(found) == 0 {
-		// A person the demand asks for by a noun the vocabulary does not
-		// know is still a need (reported as a gap), at an event too.
-		found = roleNounNeeds(lower)
+	// A person the demand asks for by a noun the vocabulary does not know
+	// is still a need (reported as a gap), at an event too, and beside
+	// the needs the vocabulary names ("需要化妆师、摄影师和一位司仪").
+	for _, r := range roleNounNeeds(lower) {
+		if !negatedAt(lower, r.pos, r.end) && !slices.ContainsFunc(found, func(n need) bool {
+			return r.pos < max(n.end, n.pos+1) && n.pos < r.end || namesNeed(lower[r.pos:r.end], n.Need)
+		}) {
+			found = append(found, r)
+		}
 	}
 	if len(found) == 0 && event != "" {
 		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
@@ -130,6 +158,12 @@ func needsIn(raw string, event string) []neg.Need {
 		case len(out) > 0 && n.pos == prevEnd && slices.Equal(out[len(out)-1].CapabilityTags, []string{"市场推广"}):
 			// "宣传海报", "推广文案": promotion says what the thing is for;
 			// the thing names who makes it.
+			out[len(out)-1] = n.Need
+		case len(out) > 0 && n.pos == prevEnd && !inVocabulary(n.Need) && inVocabulary(out[len(out)-1]):
+			// A noun for the person, then what the trade asks of them.
+		case len(out) > 0 && n.pos == prevEnd && inVocabulary(n.Need) && !inVocabulary(out[len(out)-1]):
+			// "两位在职工程师分享经验": the person a role noun names, asked
+			// for the work a trade does, is that trade's.
 			out[len(out)-1] = n.Need
 		case len(out) > 0 && n.pos == prevEnd: // "海报设计师", "摄影摄像": one person, either skill
 			last := &out[len(out)-1]
@@ -158,7 +192,7 @@ func verbHit(lower string, i int) keywordHit {
 			p = findVerb(lower, v.verb, namesOther)
 		}
 		if p >= 0 && (h.pos < 0 || p < h.pos) {
-			h = keywordHit{p, p + len(v.verb), v.strong, n}
+			h = keywordHit{p, p + len(v.verb), v.strong, n, ""}
 		}
 	}
 	return h
@@ -171,7 +205,99 @@ type keywordHit struct {
 	pos, end int
 	strong   bool
 	count    int
+	word     string // the keyword, when a keyword of the tag was hit
 }
+
+// betterHit reports whether keyword kw at p (strong: no other tag has it)
+// marks a tag's need better than the hit h so far: a strong keyword before
+// a shared one; then a word for the worker before a word for the
+// situation (contextWords); then the earlier, and of two at one place the
+// longer.
+func betterHit(kw string, p int, strong bool, h keywordHit) bool {
+	switch {
+	case strong != h.strong:
+		return strong
+	case contextWords[kw] != contextWords[h.word]:
+		return !contextWords[kw]
+	case p == h.pos: // "ux researcher" over "ux"
+		return len(kw) > h.end-h.pos
+	}
+	return p < h.pos
+}
+
+// namesNeed reports whether a role noun holds a keyword of n's trade
+// ("理财讲师" holds 讲师): the noun is that need's person, however the
+// text named the need first.
+func namesNeed(noun string, n neg.Need) bool {
+	if !inVocabulary(n) {
+		return false
+	}
+	for _, t := range n.CapabilityTags {
+		if i, ok := tagIndex[t]; ok && slices.ContainsFunc(tagKeywords[i], func(kw string) bool { return findKeyword(noun, kw) >= 0 }) {
+			return true
+		}
+	}
+	return false
+}
+
+// inVocabulary reports whether n asks for a trade of the vocabulary (not
+// a role noun's person nobody's trade names).
+func inVocabulary(n neg.Need) bool {
+	if len(n.CapabilityTags) == 0 {
+		return false
+	}
+	_, ok := tagIndex[n.CapabilityTags[0]]
+	return ok
+}
+
+// negationCues say, in the clause of a role word, that the demand has it
+// already or does not want it ("场地我们已经有了", "we already have a
+// venue", "no need for a host").
+var negationCues = []string{"不需要", "不用", "无需", "已经有", "已有", "有了", "不缺", "already have", "already has", "already got",
+	"already booked", "don't need", "do not need", "doesn't need", "no need for", "not looking for"}
+
+// clauseSeps end a clause; " but " and 但 / 只 turn from what a demand has
+// to what it asks for.
+var clauseSeps = []string{"，", ",", "。", ".", "；", ";", "！", "!", "？", "?", "：", ":", " but ", "但", "只", "还需要", "还要"}
+
+// negatedAt reports whether the clause around lower[p:end] says the
+// demand has that already or does not want it.
+func negatedAt(lower string, p, end int) bool {
+	start, stop := 0, len(lower)
+	for _, sep := range clauseSeps {
+		if i := strings.LastIndex(lower[:p], sep); i >= 0 && i+len(sep) > start {
+			start = i + len(sep)
+		}
+		if i := strings.Index(lower[end:], sep); i >= 0 && end+i < stop {
+			stop = end + i
+		}
+	}
+	clause := lower[start:stop]
+	return slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) })
+}
+
+// isParticiple reports whether an English word is a past participle by
+// its form ("printed", "redesigned").
+func isParticiple(w string) bool {
+	return len(w) > 4 && isASCII(w) && !strings.Contains(w, " ") && strings.HasSuffix(w, "ed")
+}
+
+// endsPhrase reports whether rest, the text after a word, starts a new
+// phrase: nothing, a punctuation mark, or a word that joins phrases.
+func endsPhrase(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" || strings.ContainsAny(rest[:1], ",.;:!?)") {
+		return true
+	}
+	w, _, _ := strings.Cut(rest, " ")
+	return slices.Contains([]string{"and", "by", "for", "in", "on", "at", "before", "after", "with", "to", "so", "please", "too", "as"}, w)
+}
+
+// contextWords are keywords that name the situation calling for a tag's
+// worker rather than the worker ("外宾" for a translator): the worker's
+// own word, where the text has one, is the need's place and count, and a
+// count before a situation word counts something else ("三位外宾").
+var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": true}
 
 // findRoleKeyword is the position of the first occurrence of kw that asks
 // for someone, or -1: not one that names who an event is for or about
@@ -264,8 +390,9 @@ var shared, sharers = func() (map[string]bool, map[string][]string) {
 }()
 
 var (
-	// cnCount is a Chinese count right before a role: "两位", "3名", "五个".
-	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?\s*$`)
+	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
+	// or with a measure word and a short 的 phrase between ("几个会说英语的").
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的)\s*$`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
 	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)
@@ -286,6 +413,9 @@ func countBefore(lower string, p int) int {
 	if m := cnCount.FindStringSubmatch(before); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return max(1, n)
+		}
+		if m[1] == "几" { // "几个志愿者": a few
+			return 2
 		}
 		return max(1, parseCNNumber(m[1]))
 	}

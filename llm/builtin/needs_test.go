@@ -70,6 +70,33 @@ func TestNeedsIn(t *testing.T) {
 		{"周末办个读书分享会，需要场地", "场地提供者×1[场地提供]"},
 		{"我想分享一下我们的经验", ""},
 		{"We plan to keep it small", ""},
+		// What the demand has already or does not want is no need.
+		{"场地我们已经有了，不需要再找，只缺一位主持人和两名摄影师", "主持人×1[主持] 摄影师×2[摄影]"},
+		{"We already have a venue; we just need a couple of speakers and someone to livestream it", "演讲嘉宾×2[演讲嘉宾] 直播技术支持×1[直播]"},
+		// The things a participle comes after are its worker's work;
+		// before a noun, the noun is.
+		{"Art opening: need posters and catalogues printed, a photographer and snacks", "物料印刷×1[印刷物料] 摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
+		{"Need our logo redesigned and new business cards printed", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"We need the whole conference filmed and a highlight reel cut afterwards", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"Product launch: we need a host, a photographer and printed badges", "主持人×1[主持] 摄影师×1[摄影] 物料印刷×1[印刷物料]"},
+		// The worker's word, not the situation's, gives the count.
+		{"明天上午需要一辆车从机场接三位外宾到酒店，再安排一名随行翻译", "交通接送×1[交通接送] 翻译×1[翻译]"},
+		// A word that says what another trade's thing is about.
+		{"We need someone to shoot product photos and write descriptions", "摄影师×1[摄影] 文案撰写×1[文案写作]"},
+		// Later items of a list, and counts past a short description.
+		{"周六的婚礼需要化妆师、摄影师和一位司仪", "化妆师×1[化妆师] 摄影师×1[摄影] 主持人×1[主持]"},
+		{"Need a wedding planner, a florist and a string quartet", "活动策划×1[活动策划] florist×1[florist]"},
+		{"招聘季要做校园宣讲，需要海报、易拉宝和两位在职工程师分享经验", "平面设计师×1[平面设计] 物料印刷×1[印刷物料] 演讲嘉宾×2[演讲嘉宾]"},
+		{"能不能帮我找几个会说英语的志愿者，周末在北京的国际马拉松帮忙", "现场志愿者×2[志愿者]"},
+		{"要租个能坐200人的报告厅", "场地提供者×1[场地提供]"},
+		{"需要5个人周日帮忙布置展台，另外需要音响师", "现场志愿者×5[志愿者] 音响设备支持×1[音响设备]"},
+		// A role noun the profiles' words name is their trade.
+		{"武汉的草地音乐节需要调音师", "音响设备支持×1[音响设备]"},
+		{"需要一个数据工程师搭数据仓库", "数据工程师×1[数据工程师]"},
+		{"银行网点要办理财讲座，需要一位理财讲师和签到人员", "演讲嘉宾×1[演讲嘉宾] 现场志愿者×1[志愿者]"},
+		{"Need a UX researcher to interview 10 users and a designer to turn findings into wireframes", "UI设计师×1[UI设计]"},
+		{"健身房开业活动，需要DJ、主持人和一些宣传单页", "音响设备支持×1[音响设备] 主持人×1[主持] 物料印刷×1[印刷物料]"},
+		{"Our car dealership wants a video ad and someone to manage our WeChat account", "视频剪辑师×1[视频剪辑] 推广负责人×1[市场推广]"},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},

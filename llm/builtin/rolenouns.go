@@ -20,10 +20,18 @@ import (
 var (
 	// cnRoleNoun: a Chinese person noun right after a word that asks for
 	// someone, with an optional count between.
-	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的)?([\p{Han}]{1,4}?(?:师|员|生|工|手))`)
+	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手))`)
 	// enRoleNoun: an English person noun (with one word before it at
 	// most) right after a phrase that asks for someone.
 	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|seeking|hire|hiring|find|want)\s+(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)?\s*((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
+)
+
+// cnListRoleNoun and enListRoleNoun are a person noun as a later item of a
+// list (after 、 和 及, or ", a" and "and a"); they count after a word
+// that asks for someone earlier in the same sentence.
+var (
+	cnListRoleNoun = regexp.MustCompile(`(?:、|和|及)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手))`)
+	enListRoleNoun = regexp.MustCompile(`(?:,|\band)\s+(?:a|an|one|two|three|four|five|[0-9]+)\s+((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
 )
 
 // notRoleNouns end like a person noun and name none.
@@ -41,13 +49,35 @@ func roleNounNeeds(lower string) []need {
 			return
 		}
 		seen[role] = true
-		found = append(found, need{neg.Need{Role: role, CapabilityTags: []string{role}, Count: countBefore(lower, p)}, p, end})
+		tags := []string{role}
+		if e, ok := lexiconWordIn(role); ok {
+			// The profiles' own word for the work ("调音" in "调音师"):
+			// a trade of the network after all.
+			role, tags = roleOf(e.tags[0]), slices.Clone(e.tags)
+		}
+		found = append(found, need{neg.Need{Role: role, CapabilityTags: tags, Count: countBefore(lower, p)}, p, end})
 	}
 	for _, m := range cnRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
 		add(lower[m[2]:m[3]], m[2], m[3])
 	}
 	for _, m := range enRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
 		add(lower[m[2]:m[3]], m[2], m[3])
+	}
+	// The later items of a list the demand asks for ("需要化妆师、摄影师和
+	// 一位司仪", "need a wedding planner, a florist and a DJ").
+	for _, l := range []struct {
+		item *regexp.Regexp
+		cues []string
+	}{{cnListRoleNoun, []string{"需要", "找", "请", "招", "缺", "求"}}, {enListRoleNoun, []string{"need", "looking for", "seeking", "hire", "hiring", "find", "want"}}} {
+		for _, m := range l.item.FindAllStringSubmatchIndex(lower, -1) {
+			clause := lower[:m[0]]
+			if i := strings.LastIndexAny(clause, "。.;；!！?？"); i >= 0 {
+				clause = clause[i:]
+			}
+			if slices.ContainsFunc(l.cues, func(c string) bool { return strings.Contains(clause, c) }) {
+				add(lower[m[2]:m[3]], m[2], m[3])
+			}
+		}
 	}
 	return found
 }

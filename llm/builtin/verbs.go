@@ -120,8 +120,9 @@ func zhVerbOf(kw string) string {
 var zhCues = []string{"请", "邀请", "找", "需要"}
 
 // zhCueSpan is how far, in bytes, before a Chinese verb its cue may be
-// (about ten characters: "请两位行业前辈").
-const zhCueSpan = 30
+// (about twenty characters: "请两位行业前辈", "需要海报、易拉宝和两位在职工程师",
+// the last item of a list the cue asks for).
+const zhCueSpan = 60
 
 // zhAskedCount is a count among the people a cue asks ("请两位行业前辈").
 var zhAskedCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个)`)
@@ -141,7 +142,9 @@ func findZhVerb(lower, verb string) (pos, count int) {
 	if pos < 0 {
 		return -1, 0
 	}
-	if m := zhAskedCount.FindStringSubmatch(clauseBefore(lower[:pos])); m != nil {
+	// The count nearest the verb: a list's earlier items have their own.
+	if ms := zhAskedCount.FindAllStringSubmatch(clauseBefore(lower[:pos]), -1); ms != nil {
+		m := ms[len(ms)-1]
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return pos, max(1, n)
 		}
@@ -233,7 +236,7 @@ func findWorker(lower string, i int) (pos, end int) {
 // "a few people to help with check-in"), are volunteers.
 
 var (
-	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:个|名|位)?\s*人\s*(?:来)?帮忙`)
+	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?帮忙`)
 	enHelpers = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|persons|folks|hands)\s+to\s+help\b`)
 )
 
@@ -271,6 +274,23 @@ func findHelpers(lower string) (pos, end, count int) {
 // (workerHeadsOf: "data" of "data analysis") in the object of a verb
 // someone is asked to do names the tag, whatever the verb.
 
+// modifiesTrade reports whether after, the text right after a head of tag
+// i, starts with a word of another tag: the head then says what that
+// other trade's thing is about ("product photos" are a photographer's
+// work, not a product manager's).
+func modifiesTrade(after string, i int) bool {
+	next, _, _ := strings.Cut(strings.TrimLeft(after, " "), " ")
+	if next == "" {
+		return false
+	}
+	for j := range vocabulary {
+		if j != i && slices.Contains(tagKeywords[j], next) {
+			return true
+		}
+	}
+	return false
+}
+
 // askedWork finds a verb someone is asked to do and its object.
 var askedWork = regexp.MustCompile(`\b(?:someone|somebody|anyone|a person|people) to [a-z]+`)
 
@@ -281,7 +301,7 @@ func findAskedObject(lower string, i int) (pos, end int) {
 	for _, m := range askedWork.FindAllStringIndex(lower, -1) {
 		obj := objectOf(lower[m[1]:])
 		for _, h := range heads {
-			if p := findKeyword(obj, h); p >= 0 {
+			if p := findKeyword(obj, h); p >= 0 && !modifiesTrade(obj[p+len(h):], i) {
 				return m[1] + p, m[1] + p + len(h)
 			}
 		}
