@@ -65,8 +65,9 @@
 //     ("场地我们已经有了", "we already have a venue"); things before a
 //     participle are its worker's work ("posters and catalogues
 //     printed"); a count is the worker's, not the situation's ("三位外宾"
-//     asks for one translator); one that names nobody at all has no needs
-//     (the engine rejects it as unclear).
+//     asks for one translator), and may come after the role ("评委五位");
+//     one that names nobody at all has no needs (the engine rejects it
+//     as unclear).
 //   - Aggregation (prompt 4) assigns per need, up to its count, the
 //     better fits first (the filter's relevance score, in bands of ten,
 //     which rates where an agent is as well as what it does), within a

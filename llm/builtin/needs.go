@@ -32,6 +32,10 @@ var compositeRoles = []struct {
 type need struct {
 	neg.Need
 	pos, end int
+	// situation: named by a word for the situation calling for the
+	// worker (contextWords), which says what the next need's person is
+	// like when it comes right before it ("双语主持": a bilingual host).
+	situation bool
 }
 
 // needsIn returns the needs a root demand's text names, in the order it
@@ -46,7 +50,13 @@ func needsIn(raw string, event string) []neg.Need {
 	taken := map[string]bool{}
 	for _, c := range compositeRoles {
 		if p := firstKeyword(lower, c.keywords); p >= 0 && !negatedAt(lower, p, p) {
-			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countBefore(lower, p)}, p, p})
+			end := p
+			for _, kw := range c.keywords {
+				if strings.HasPrefix(lower[p:], kw) {
+					end = max(end, p+len(kw))
+				}
+			}
+			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countAt(lower, p, end)}, p, p, false})
 			taken[c.role] = true
 		}
 	}
@@ -126,9 +136,9 @@ func needsIn(raw string, event string) []neg.Need {
 		}
 		count := h.count
 		if count == 0 {
-			count = countBefore(lower, h.pos)
+			count = countAt(lower, h.pos, h.end)
 		}
-		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end})
+		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end, contextWords[h.word]})
 	}
 	// A person the demand asks for by a noun the vocabulary does not know
 	// is still a need (reported as a gap), at an event too, and beside
@@ -152,12 +162,16 @@ func needsIn(raw string, event string) []neg.Need {
 	}
 	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
 	var out []neg.Need
-	prevEnd := -1
+	prevEnd, lastPos, lastSituation := -1, 0, false
 	for _, n := range found {
 		switch {
 		case len(out) > 0 && n.pos == prevEnd && slices.Equal(out[len(out)-1].CapabilityTags, []string{"市场推广"}):
 			// "宣传海报", "推广文案": promotion says what the thing is for;
 			// the thing names who makes it.
+			out[len(out)-1] = n.Need
+		case len(out) > 0 && n.pos == prevEnd && (lastSituation || objectOfBa(lower, lastPos)):
+			// "双语主持": what the host is like; "把宣传册翻译成英文": what
+			// the translator works on.
 			out[len(out)-1] = n.Need
 		case len(out) > 0 && n.pos == prevEnd && !inVocabulary(n.Need) && inVocabulary(out[len(out)-1]):
 			// A noun for the person, then what the trade asks of them.
@@ -172,6 +186,7 @@ func needsIn(raw string, event string) []neg.Need {
 			out = append(out, n.Need)
 		}
 		prevEnd = max(prevEnd, n.end)
+		lastSituation, lastPos = n.situation, n.pos
 	}
 	return neg.NormalizeNeeds(out)
 }
@@ -392,7 +407,10 @@ var shared, sharers = func() (map[string]bool, map[string][]string) {
 var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
 	// or with a measure word and a short 的 phrase between ("几个会说英语的").
-	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的)\s*$`)
+	// cnCountAfter is a Chinese count right after a role: "评委五位",
+	// "导览员三名".
+	cnCountAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	cnCount      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的)\s*$`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
 	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)
@@ -404,26 +422,65 @@ var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five"
 // countBefore reads how many people the words before position p ask for
 // (1 when they say nothing).
 func countBefore(lower string, p int) int {
+	if n, ok := writtenCountBefore(lower, p); ok {
+		return n
+	}
+	return 1
+}
+
+// countAt is the count of the role word at lower[p:end]: written before it
+// ("三位评委"), else right after it ("评委五位", "导览员三名"), else 1.
+func countAt(lower string, p, end int) int {
+	if n, ok := writtenCountBefore(lower, p); ok {
+		return n
+	}
+	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return max(1, n)
+		}
+		return max(1, parseCNNumber(m[1]))
+	}
+	return 1
+}
+
+// objectOfBa reports whether the word at p is what 把 earlier in its
+// clause acts on ("把公司的宣传册翻译成英文": the brochure is translated).
+func objectOfBa(lower string, p int) bool {
+	before := lower[:p]
+	if i := strings.LastIndexAny(before, "，,。；;！？"); i >= 0 {
+		before = before[i:]
+	}
+	return strings.Contains(before, "把")
+}
+
+// writtenCountBefore is the count written right before position p of
+// lower, if one is.
+func writtenCountBefore(lower string, p int) (int, bool) {
 	before := lower[:p]
 	if i := strings.LastIndexAny(before, "，,、;；。.和及与"); i >= 0 && p-i < 24 {
 		before = before[i:]
 	} else if len(before) > 24 {
 		before = before[len(before)-24:]
 	}
+	for _, sep := range []string{" and ", " plus ", " or "} { // "a room for 25 and lunch": 25 is the room's
+		if i := strings.LastIndex(before, sep); i >= 0 {
+			before = before[i+len(sep)-1:]
+		}
+	}
 	if m := cnCount.FindStringSubmatch(before); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
-			return max(1, n)
+			return max(1, n), true
 		}
 		if m[1] == "几" { // "几个志愿者": a few
-			return 2
+			return 2, true
 		}
-		return max(1, parseCNNumber(m[1]))
+		return max(1, parseCNNumber(m[1])), true
 	}
 	if m := enCount.FindStringSubmatch(before); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
-			return max(1, n)
+			return max(1, n), true
 		}
-		return enNumbers[strings.ToLower(m[1])]
+		return enNumbers[strings.ToLower(m[1])], true
 	}
-	return 1
+	return 0, false
 }

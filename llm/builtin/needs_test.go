@@ -97,6 +97,19 @@ func TestNeedsIn(t *testing.T) {
 		{"Need a UX researcher to interview 10 users and a designer to turn findings into wireframes", "UI设计师×1[UI设计]"},
 		{"健身房开业活动，需要DJ、主持人和一些宣传单页", "音响设备支持×1[音响设备] 主持人×1[主持] 物料印刷×1[印刷物料]"},
 		{"Our car dealership wants a video ad and someone to manage our WeChat account", "视频剪辑师×1[视频剪辑] 推广负责人×1[市场推广]"},
+		// Counts written after the role; a count before "and" is the
+		// item before it.
+		{"南昌的高校辩论赛需要评委五位和一位主持人", "评委×5[演讲嘉宾 AI研究 产品经理] 主持人×1[主持]"},
+		{"我们在佛山的工厂开放日需要导览员三名、大巴两辆", "导览员×3[导览员] 交通接送×1[交通接送]"},
+		{"Weekend coding bootcamp: need two instructors, a room for 25 and lunch both days", "演讲嘉宾×2[演讲嘉宾] 场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
+		// A situation word before a role says what the person is like;
+		// what 把 acts on is the work; "的分享" is a thing.
+		{"昆明的民族音乐会想请人做双语主持，还要直播", "主持人×1[主持] 直播技术支持×1[直播]"},
+		{"想找人把公司的宣传册翻译成英文，再重新排版", "翻译×1[翻译] 平面设计师×1[平面设计]"},
+		{"厦门的创业营缺三位导师，另外想找个人把每天的分享剪成短视频", "导师×3[演讲嘉宾 产品经理 AI研究] 视频剪辑师×1[视频剪辑]"},
+		// A verb that names a trade keeps its object from naming another.
+		{"Looking for someone to edit our wedding video", "视频剪辑师×1[视频剪辑]"},
+		{"青岛啤酒节的展位需要设计一套展板并印出来，还要两个促销员", "物料印刷×1[印刷物料] 促销员×2[促销员]"},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},

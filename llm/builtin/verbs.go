@@ -133,7 +133,7 @@ var zhAskedCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九�
 // of the people asked between the cue and the verb (0: none written).
 func findZhVerb(lower, verb string) (pos, count int) {
 	pos = findKeywordUnless(lower, verb, func(before, rest string) bool {
-		if namesEvent(rest) {
+		if namesEvent(rest) || strings.HasSuffix(before, "的") { // "每天的分享": a thing, not the work
 			return true
 		}
 		clause := clauseBefore(before)
@@ -294,11 +294,33 @@ func modifiesTrade(after string, i int) bool {
 // askedWork finds a verb someone is asked to do and its object.
 var askedWork = regexp.MustCompile(`\b(?:someone|somebody|anyone|a person|people) to [a-z]+`)
 
+// tradeVerbs are the English verbs some tag names by rule (tagVerbs) or as
+// a keyword ("print", "translate").
+var tradeVerbs = func() map[string]bool {
+	out := map[string]bool{}
+	for i := range vocabulary {
+		for _, v := range tagVerbs[i] {
+			if !v.zh {
+				out[v.verb] = true
+			}
+		}
+		for _, kw := range tagKeywords[i] {
+			if isASCII(kw) && !strings.ContainsAny(kw, " -") {
+				out[kw] = true
+			}
+		}
+	}
+	return out
+}()
+
 // findAskedObject is where a head of tag i is first in the object of work
 // someone is asked to do, or -1, with the head's end.
 func findAskedObject(lower string, i int) (pos, end int) {
 	heads := workerHeads[i]
 	for _, m := range askedWork.FindAllStringIndex(lower, -1) {
+		if verb := lower[strings.LastIndex(lower[:m[1]], " ")+1 : m[1]]; tradeVerbs[verb] {
+			continue // "someone to edit our wedding video": the verb names the trade
+		}
 		obj := objectOf(lower[m[1]:])
 		for _, h := range heads {
 			if p := findKeyword(obj, h); p >= 0 && !modifiesTrade(obj[p+len(h):], i) {
