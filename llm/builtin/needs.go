@@ -137,6 +137,9 @@ func needsIn(raw string, event string) []neg.Need {
 		count := h.count
 		if count == 0 {
 			count = countAt(lower, h.pos, h.end)
+			if count > 1 && !countsPeople(lower, h) {
+				count = 1 // "a few photos for the menu": one photographer
+			}
 		}
 		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end, contextWords[h.word]})
 	}
@@ -169,7 +172,8 @@ func needsIn(raw string, event string) []neg.Need {
 			// "宣传海报", "推广文案": promotion says what the thing is for;
 			// the thing names who makes it.
 			out[len(out)-1] = n.Need
-		case len(out) > 0 && n.pos == prevEnd && (lastSituation || objectOfBa(lower, lastPos)):
+		case len(out) > 0 && lastSituation && (n.pos == prevEnd || n.pos == prevEnd+1 && lower[prevEnd] == ' '),
+			len(out) > 0 && n.pos == prevEnd && objectOfBa(lower, lastPos):
 			// "双语主持": what the host is like; "把宣传册翻译成英文": what
 			// the translator works on.
 			out[len(out)-1] = n.Need
@@ -442,6 +446,31 @@ func countAt(lower string, p, end int) int {
 	}
 	return 1
 }
+
+// countsPeople reports whether a count before an English keyword hit
+// counts the people asked for: not when the keyword names a thing a
+// worker makes or handles ("a few photos for the menu", "two short
+// videos": one photographer, one editor), unless a word for people
+// follows it ("two live-stream hosts"). A Chinese count counts people by
+// its measure word (cnCount).
+func countsPeople(lower string, h keywordHit) bool {
+	if h.word == "" || !isASCII(h.word) {
+		return true
+	}
+	last := h.word[strings.LastIndex(h.word, " ")+1:]
+	if !slices.Contains(thingNouns, strings.TrimSuffix(last, "s")) {
+		return true
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(lower[h.end:], " "), " ")
+	next = strings.TrimRight(next, ",.;:!?)")
+	return slices.Contains(workerNouns, next) || slices.Contains([]string{"host", "hosts", "people"}, next)
+}
+
+// thingNouns are English keywords (singular) that name a thing a worker
+// makes or handles, not the worker.
+var thingNouns = []string{"photo", "picture", "poster", "banner", "badge", "flyer", "sticker", "brochure", "video", "clip",
+	"meal", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
+	"projector", "microphone", "mic", "light"}
 
 // objectOfBa reports whether the word at p is what 把 earlier in its
 // clause acts on ("把公司的宣传册翻译成英文": the brochure is translated).

@@ -110,6 +110,12 @@ func TestNeedsIn(t *testing.T) {
 		// A verb that names a trade keeps its object from naming another.
 		{"Looking for someone to edit our wedding video", "视频剪辑师×1[视频剪辑]"},
 		{"青岛啤酒节的展位需要设计一套展板并印出来，还要两个促销员", "物料印刷×1[印刷物料] 促销员×2[促销员]"},
+		// A count of things is not a count of workers.
+		{"Our cafe wants a new signboard, table cards and a few photos for the menu", "平面设计师×1[平面设计] 摄影师×1[摄影]"},
+		{"For our charity gala we need an auctioneer, a string trio and a host", "auctioneer×1[auctioneer] 主持人×1[主持]"},
+		{"Need bilingual volunteers to guide foreign guests at the expo", "现场志愿者×1[志愿者]"},
+		{"Conference needs simultaneous interpreters, an AV team and lunch for 150", "翻译×1[翻译] 音响设备支持×1[音响设备] 餐饮供应商×1[餐饮服务]"},
+		{"Need someone to give a talk on data privacy law to our engineers", "演讲嘉宾×1[演讲嘉宾]"},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},

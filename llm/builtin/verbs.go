@@ -189,7 +189,7 @@ func findVerb(lower, verb string, namesOther func(object string) bool) int {
 
 // workerNouns are the nouns for a skilled worker of any trade.
 var workerNouns = []string{"engineer", "engineers", "technician", "technicians", "tech", "techs", "specialist", "specialists",
-	"expert", "experts", "crew", "crews", "person", "guy", "pro", "pros"}
+	"expert", "experts", "crew", "crews", "team", "teams", "person", "guy", "pro", "pros"}
 
 // workerHeads are workerHeadsOf each vocabulary tag, made once.
 var workerHeads = func() [][]string {
@@ -291,6 +291,18 @@ func modifiesTrade(after string, i int) bool {
 	return false
 }
 
+// namesOtherTrade reports whether text holds a keyword of a tag other
+// than i: in an object, what comes first is the thing asked for ("give a
+// talk on data privacy": a talk, about data).
+func namesOtherTrade(text string, i int) bool {
+	for j := range vocabulary {
+		if j != i && slices.ContainsFunc(tagKeywords[j], func(kw string) bool { return findKeyword(text, kw) >= 0 }) {
+			return true
+		}
+	}
+	return false
+}
+
 // askedWork finds a verb someone is asked to do and its object.
 var askedWork = regexp.MustCompile(`\b(?:someone|somebody|anyone|a person|people) to [a-z]+`)
 
@@ -323,7 +335,7 @@ func findAskedObject(lower string, i int) (pos, end int) {
 		}
 		obj := objectOf(lower[m[1]:])
 		for _, h := range heads {
-			if p := findKeyword(obj, h); p >= 0 && !modifiesTrade(obj[p+len(h):], i) {
+			if p := findKeyword(obj, h); p >= 0 && !modifiesTrade(obj[p+len(h):], i) && !namesOtherTrade(obj[:p], i) {
 				return m[1] + p, m[1] + p + len(h)
 			}
 		}
