@@ -410,11 +410,12 @@ var shared, sharers = func() (map[string]bool, map[string][]string) {
 
 var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
-	// or with a measure word and a short 的 phrase between ("几个会说英语的").
+	// or with a measure word and a short 的 phrase or a word of two
+	// characters between ("几个会说英语的", "十个学生").
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名".
 	cnCountAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
-	cnCount      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的)\s*$`)
+	cnCount      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
 	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)
