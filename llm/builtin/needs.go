@@ -219,7 +219,7 @@ func verbHit(lower string, i int) keywordHit {
 
 // keywordHit is where a tag's keyword is in a text, whether the keyword
 // names that tag alone, and how many people it asks for when that is not
-// written right before it (0: it is; countBefore reads it).
+// written where it is (0: it is; countAt reads it).
 type keywordHit struct {
 	pos, end int
 	strong   bool
@@ -412,10 +412,10 @@ var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
 	// or with a measure word and a short 的 phrase or a word of two
 	// characters between ("几个会说英语的", "十个学生").
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名".
 	cnCountAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
-	cnCount      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
 	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)
@@ -423,15 +423,6 @@ var (
 
 var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
-
-// countBefore reads how many people the words before position p ask for
-// (1 when they say nothing).
-func countBefore(lower string, p int) int {
-	if n, ok := writtenCountBefore(lower, p); ok {
-		return n
-	}
-	return 1
-}
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名"), else 1.

@@ -13,9 +13,11 @@ import (
 // clear all the same. The person it names becomes a need of its own, with
 // the noun as its role and tag: nobody in the network serves it, so the
 // negotiation reports it as a gap instead of refusing the demand as
-// unclear. Only a noun asked for counts (after 需要, 找, 请, 招, 缺 or
-// "need", "looking for", "hire"), and only one that names a person by its
-// ending (…师, …员; …ist, …ian, …er).
+// unclear. Only a noun asked for counts (after 需要, 找, 请, 招, 缺, 还要 or
+// "need", "looking for", "hire", or as a later item of a list asked for
+// so), and only one that names a person by its ending (…师, …员; …ist,
+// …ian, …er). A noun holding a word the profiles use for a trade
+// ("调音师": 调音) is that trade's need instead.
 
 var (
 	// cnRoleNoun: a Chinese person noun right after a word that asks for
