@@ -38,7 +38,7 @@ var vocabulary = []tagInfo{
 	{"数据分析", "数据分析师", []string{"数据分析", "分析师", "市场调研", "数据可视化", "统计", "报表", "分析数据", "后台数据", "看看数据", "数据复盘",
 		"data analysis", "data analyst", "analyst", "statistician", "data scientist", "data science", "analytics", "dashboard", "statistics", "metrics", "survey", "look at the data", "look at our data"}},
 	{"产品经理", "产品经理", []string{"产品经理", "产品规划", "需求文档", "产品设计", "product manager", "prd", "pm"}},
-	{"餐饮服务", "餐饮供应商", []string{"餐饮", "厨师", "做饭", "caterer", "caterers", "chef", "吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心",
+	{"餐饮服务", "餐饮供应商", []string{"餐饮", "厨师", "厨子", "做饭", "caterer", "caterers", "chef", "吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心",
 		"服务员", "bartender", "waiter", "waitstaff", "catering", "food", "snacks", "drinks", "lunch", "dinner", "coffee", "pizza", "meal", "meals"}},
 	{"翻译", "翻译", []string{"翻译", "翻成", "译成", "同传", "口译", "外宾", "双语", "translator", "translation", "translate", "translating", "interpreter", "bilingual"}},
 	{"音响设备", "音响设备支持", []string{"音响", "麦克风", "话筒", "投影", "灯光", "设备", "音箱", "audio", "sound system", "microphone", "microphones",

@@ -119,6 +119,12 @@ func TestNeedsIn(t *testing.T) {
 		{"学校科技节再来十个学生志愿者", "现场志愿者×10[志愿者]"},
 		{"年底盘点需要两个临时会计帮忙对账", "财务顾问×2[财务]"},
 		{"我们是做宠物食品的，想拍一组产品图，再写点详情页文案", "摄影师×1[摄影] 文案撰写×1[文案写作]"},
+		// People whose nouns end like no person noun.
+		{"年会想请一支乐队和一个魔术师", "乐队×1[乐队] 魔术师×1[魔术师]"},
+		{"演唱会需要十名保安维持秩序", "保安×10[保安]"},
+		{"We need a band and a clown for the kids' party", "band×1[band] clown×1[clown]"},
+		{"找个厨子做二十人的家宴", "餐饮供应商×1[餐饮服务]"},
+		{"The band played well", ""},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},

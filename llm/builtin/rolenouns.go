@@ -16,8 +16,9 @@ import (
 // unclear. Only a noun asked for counts (after 需要, 找, 请, 招, 缺, 还要 or
 // "need", "looking for", "hire", or as a later item of a list asked for
 // so), and only one that names a person by its ending (…师, …员; …ist,
-// …ian, …er). A noun holding a word the profiles use for a trade
-// ("调音师": 调音) is that trade's need instead.
+// …ian, …er) or is a common noun for people (plainPersonNouns: 乐队,
+// "nurse"). A noun holding a word the profiles use for a trade ("调音师":
+// 调音) is that trade's need instead.
 
 var (
 	// cnRoleNoun: a Chinese person noun right after a word that asks for
@@ -70,16 +71,49 @@ func roleNounNeeds(lower string) []need {
 	for _, l := range []struct {
 		item *regexp.Regexp
 		cues []string
-	}{{cnListRoleNoun, []string{"需要", "找", "请", "招", "缺", "求"}}, {enListRoleNoun, []string{"need", "looking for", "seeking", "hire", "hiring", "find", "want"}}} {
+	}{{cnListRoleNoun, cnAskCues}, {enListRoleNoun, enAskCues}} {
 		for _, m := range l.item.FindAllStringSubmatchIndex(lower, -1) {
-			clause := lower[:m[0]]
-			if i := strings.LastIndexAny(clause, "。.;；!！?？"); i >= 0 {
-				clause = clause[i:]
-			}
-			if slices.ContainsFunc(l.cues, func(c string) bool { return strings.Contains(clause, c) }) {
+			if askedBefore(lower, m[0], l.cues) {
 				add(lower[m[2]:m[3]], m[2], m[3])
 			}
 		}
 	}
+	// People whose nouns carry no person ending ("一支乐队", "a nurse"),
+	// asked for earlier in the sentence.
+	for _, w := range plainPersonNouns {
+		p := findKeyword(lower, w)
+		if p < 0 && isASCII(w) {
+			p = findKeyword(lower, plural(w))
+		}
+		cues := cnAskCues
+		if isASCII(w) {
+			cues = enAskCues
+		}
+		if p >= 0 && askedBefore(lower, p, cues) {
+			add(w, p, p+len(w))
+		}
+	}
 	return found
 }
+
+// cnAskCues and enAskCues are the words that ask for someone.
+var (
+	cnAskCues = []string{"需要", "找", "请", "招", "缺", "求", "还要"}
+	enAskCues = []string{"need", "looking for", "seeking", "hire", "hiring", "find", "want"}
+)
+
+// askedBefore reports whether a cue asks for someone earlier in the
+// sentence holding position p.
+func askedBefore(lower string, p int, cues []string) bool {
+	sentence := lower[:p]
+	if i := strings.LastIndexAny(sentence, "。.;；!！?？"); i >= 0 {
+		sentence = sentence[i:]
+	}
+	return slices.ContainsFunc(cues, func(c string) bool { return strings.Contains(sentence, c) })
+}
+
+// plainPersonNouns are common nouns for people that end like no person
+// noun (…师, …员; …er, …ist), so the patterns above miss them. Words
+// that also name things ("model", "guide", "security") are left out.
+var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家",
+	"band", "clown", "nurse", "tour guide", "security guard", "bodyguard", "cook", "nanny"}
