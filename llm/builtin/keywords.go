@@ -50,7 +50,7 @@ var vocabulary = []tagInfo{
 	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "财税", "报税", "审计", "finance", "accounting", "accountant", "tax", "cfo", "financial advisor", "financial planning", "bookkeeping", "invoice", "audit"}},
 	{"志愿者", "现场志愿者", []string{"志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "引导员", "volunteer", "volunteers", "helpers", "staff", "check-in", "registration desk", "usher", "intern"}},
 	{"印刷物料", "物料印刷", []string{"印刷", "物料", "易拉宝", "横幅", "胸牌", "宣传册", "宣传单", "单页", "印出来", "纪念册", "画册", "传单", "贴纸", "print", "printing", "banner", "banners", "badge", "badges", "brochure", "flyers", "stickers", "swag"}},
-	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "接站", "接驳", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
+	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "商务车", "专车", "租车", "接站", "接驳", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
 }
 
 // tagKeywords are the keywords of each vocabulary tag (same order) with

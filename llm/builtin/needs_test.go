@@ -125,6 +125,8 @@ func TestNeedsIn(t *testing.T) {
 		{"We need a band and a clown for the kids' party", "band×1[band] clown×1[clown]"},
 		{"找个厨子做二十人的家宴", "餐饮供应商×1[餐饮服务]"},
 		{"The band played well", ""},
+		{"公司想拍一部微电影，需要编剧、导演和演员", "演员×1[演员]"},
+		{"下周要接待一个日本代表团，需要日语翻译两名和一辆商务车", "翻译×2[翻译] 交通接送×1[交通接送]"},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},

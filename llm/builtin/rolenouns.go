@@ -48,7 +48,10 @@ func roleNounNeeds(lower string) []need {
 	var found []need
 	seen := map[string]bool{}
 	add := func(role string, p, end int) {
-		if seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) {
+		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
+			role, p = role[i+len("和"):], p+i+len("和")
+		}
+		if role == "" || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) {
 			return
 		}
 		seen[role] = true
@@ -115,5 +118,5 @@ func askedBefore(lower string, p int, cues []string) bool {
 // plainPersonNouns are common nouns for people that end like no person
 // noun (…师, …员; …er, …ist), so the patterns above miss them. Words
 // that also name things ("model", "guide", "security") are left out.
-var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家",
+var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家",
 	"band", "clown", "nurse", "tour guide", "security guard", "bodyguard", "cook", "nanny"}
