@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return cmdBenchScale(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-llm-latency 2s] [-cpuprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4] | towow bench scale [-sizes 100000,1000000] [-templates 12] [-forks 2] [-repeat 20]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-llm-latency 2s] [-cpuprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] [-cpuprofile FILE] [-mutexprofile FILE] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4] | towow bench scale [-sizes 100000,1000000] [-templates 12] [-forks 2] [-repeat 20]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -146,6 +147,24 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("cpuprofile: %w", err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// startMutexProfile samples lock contention (one event in five) until
+// stop, which writes the profile to path; no path: nothing.
+func startMutexProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("mutexprofile: %w", err)
+	}
+	runtime.SetMutexProfileFraction(5)
+	return func() {
+		runtime.SetMutexProfileFraction(0)
+		_ = pprof.Lookup("mutex").WriteTo(f, 0)
+		f.Close()
+	}, nil
 }
 
 func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
@@ -314,6 +333,7 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 	n := fs.Int("n", 16, "negotiations run while they listen")
 	c := fs.Int("c", 8, "negotiations in flight at once")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	mutexProfile := fs.String("mutexprofile", "", "write a profile of the run's lock contention (who waited on which lock, and how long) to this file")
 	follow := fs.String("follow", "demand", "what each client follows: demand (a live negotiation's stream, as the frontend does: -clients/-c clients per negotiation) or all (every event)")
 	perClient := fs.Bool("per-client", false, "without the shared event hub: each client reads the database on every commit (for comparison)")
 	readerKind := fs.String("reader", "", "how the clients read: poll (raw sockets in one epoll loop per core; Linux, the default there) or http (Go's net/http client, a goroutine per client)")
@@ -360,6 +380,11 @@ func cmdBenchSSE(ctx context.Context, cfg config, args []string, stdout, stderr 
 			return err
 		}
 		defer stopProfile()
+		stopMutex, err := startMutexProfile(*mutexProfile)
+		if err != nil {
+			return err
+		}
+		defer stopMutex()
 		// A negotiation takes a few dozen model answers one after another.
 		opts := bench.SSEOptions{Clients: *clients, Negotiations: *n, Concurrency: *c, Reader: *readerKind, Token: cfg.AdminToken,
 			Timeout: 2*time.Minute + 60**latency}

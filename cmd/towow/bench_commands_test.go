@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,13 +14,14 @@ import (
 
 // TestBenchSSE runs a small `towow bench sse` in both modes, with both
 // readers, flat out and paced: it fails unless every client received every
-// event it follows.
+// event it follows. The paced run writes its lock-contention profile.
 func TestBenchSSE(t *testing.T) {
 	url := freshEmptyDatabase(t)
+	mutexProfile := filepath.Join(t.TempDir(), "mutex.pprof")
 	for _, args := range [][]string{
 		{"-follow", "all", "-reader", "poll", "-llm-latency", "0"},
 		{"-follow", "demand", "-reader", "http", "-llm-latency", "0"},
-		{"-follow", "demand", "-llm-latency", "20ms"},
+		{"-follow", "demand", "-llm-latency", "20ms", "-mutexprofile", mutexProfile},
 	} {
 		cmd := exec.Command(towowBin, append([]string{"bench", "sse", "-clients", "20", "-n", "3", "-c", "2"}, args...)...)
 		cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
@@ -29,6 +32,10 @@ func TestBenchSSE(t *testing.T) {
 		if !strings.Contains(string(out), "p99") || !strings.Contains(string(out), "target ≤ 25 ms") {
 			t.Fatalf("bench sse %v printed no figures:\n%s", args, out)
 		}
+	}
+	// A pprof profile is gzip-compressed protocol buffers.
+	if b, err := os.ReadFile(mutexProfile); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("bench sse -mutexprofile wrote no profile: %d bytes, %v", len(b), err)
 	}
 }
 
