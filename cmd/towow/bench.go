@@ -135,36 +135,33 @@ func withScratchDB(ctx context.Context, cfg config, stderr io.Writer, fn func(po
 // startCPUProfile profiles this process into the file path until the
 // returned stop is called ("" profiles nothing).
 func startCPUProfile(path string) (stop func(), err error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("cpuprofile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cpuprofile: %w", err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return startProfile(path, "cpuprofile", func(f *os.File) error { return pprof.StartCPUProfile(f) }, func(*os.File) { pprof.StopCPUProfile() })
 }
 
 // startMutexProfile samples lock contention (one event in five) until
 // stop, which writes the profile to path; no path: nothing.
 func startMutexProfile(path string) (stop func(), err error) {
+	return startProfile(path, "mutexprofile",
+		func(*os.File) error { runtime.SetMutexProfileFraction(5); return nil },
+		func(f *os.File) { runtime.SetMutexProfileFraction(0); _ = pprof.Lookup("mutex").WriteTo(f, 0) })
+}
+
+// startProfile creates path and starts a profile into it (begin) until
+// stop ends it (end) and closes the file; no path: nothing. flag names the
+// profile in errors.
+func startProfile(path, flag string, begin func(*os.File) error, end func(*os.File)) (stop func(), err error) {
 	if path == "" {
 		return func() {}, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("mutexprofile: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	runtime.SetMutexProfileFraction(5)
-	return func() {
-		runtime.SetMutexProfileFraction(0)
-		_ = pprof.Lookup("mutex").WriteTo(f, 0)
+	if err := begin(f); err != nil {
 		f.Close()
-	}, nil
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return func() { end(f); f.Close() }, nil
 }
 
 func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
