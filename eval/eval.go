@@ -152,7 +152,16 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 	if q.Plan != nil {
 		plan = q.Plan.Assignments
 	}
-	r.Fit = fit(s, plan, willingIn(events), profile)
+	active, err := a.Directory.Active(ctx)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	agents := make([]string, len(active))
+	for i, p := range active {
+		agents[i] = p.AgentID
+	}
+	r.Fit = fit(s, tree{plan: plan, willing: willingIn(events), read: readIn(events), agents: agents, profile: profile})
 	r.Baseline, r.BaselineKept, r.Err = baseline(ctx, a, events, s.Text, tags)
 	return r
 }
@@ -330,7 +339,8 @@ func Write(w io.Writer, rows []Row) error {
 }
 
 // ownNeeds is a row's places filled of those its own needs ask for
-// ("2/3"; "-" when it names none), with the needs nobody can serve.
+// ("2/3"; "-" when it names none), with the needs nobody can serve and
+// why places were missed (Missed: "1/3, 2 unread").
 func ownNeeds(f Fit) string {
 	if f.Places == 0 && f.Lacking == 0 {
 		return "-"
@@ -338,6 +348,14 @@ func ownNeeds(f Fit) string {
 	out := fmt.Sprintf("%d/%d", f.Filled, f.Places)
 	if f.Lacking > 0 {
 		out += fmt.Sprintf(" +%d lacking", f.Lacking)
+	}
+	for _, m := range []struct {
+		n    int
+		word string
+	}{{f.Missed.Unread, "unread"}, {f.Missed.Scarce, "scarce"}, {f.Missed.LeftOut, "left out"}, {f.Missed.Unoffered, "unoffered"}} {
+		if m.n > 0 {
+			out += fmt.Sprintf(", %d %s", m.n, m.word)
+		}
 	}
 	return out
 }
@@ -352,10 +370,11 @@ func writeTotals(w io.Writer, heading string, rows []Row) error {
 	_, err := fmt.Fprintf(w, "%s\n%d scenarios, %d ended as expected; %d agreed; unclear or impossible rejected: %d of %d\n"+
 		"negotiated: coverage %.1f%%, padding %d, irrelevant assignees %d of %d (%.1f%%), stability %.1f%%\n"+
 		"own needs:  coverage %.1f%% (%d of %d places; %d needs nobody in the network serves), city misses %d, assignees asked for by no need %d of %d\n"+
+		"            places missed: %d of needs not read, %d more than the network holds, %d of people who offered and were left out, %d that too few offered for\n"+
 		"baseline:   coverage %.1f%% (%.1f%% without the assignees who declined or withdrew when asked), padding %d, stability %.1f%% (no offers, nobody confirmed)\n",
 		heading, t.Scenarios, t.Expected, t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
 		t.IrrelevantShare*100, t.Stability*100, t.TruthCoverage*100, t.Truth.Filled, t.Truth.Places, t.Truth.Lacking, t.Truth.CityMisses,
-		t.Truth.Unasked, t.Assignees,
+		t.Truth.Unasked, t.Assignees, t.Truth.Missed.Unread, t.Truth.Missed.Scarce, t.Truth.Missed.LeftOut, t.Truth.Missed.Unoffered,
 		t.BaselineCoverage*100, t.BaselineKept*100, t.BaselinePadding, t.BaselineStability*100)
 	return err
 }

@@ -81,13 +81,6 @@ func TestSuite(t *testing.T) {
 	}
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func TestSum(t *testing.T) {
 	rows := []Row{
 		{Scenario: Scenario{Expect: "agree"}, Status: "finalized",

@@ -56,7 +56,29 @@ type Fit struct {
 	// scenario's needs: people the person did not ask for (an extra need
 	// the brain read in, a photographer for a party, counts).
 	Unasked int
+	// Missed says why the places of Places that are not Filled are not.
+	Missed Missed
 }
+
+// Missed sorts the unfilled places of a plan by the first reason that
+// holds for each, in this order.
+type Missed struct {
+	// Unread: the brain read no need that this one's agents would serve
+	// (a demand refused as unclear reads none).
+	Unread int
+	// Scarce: the network holds fewer agents who serve the need than it
+	// asks for; no brain fills these.
+	Scarce int
+	// LeftOut: an agent who serves the need offered to take part, and the
+	// plan left them out.
+	LeftOut int
+	// Unoffered: the rest. The network holds enough, but too few of them
+	// were asked or offered (not shortlisted, declined, withdrew).
+	Unoffered int
+}
+
+// Total is the number of places missed.
+func (m Missed) Total() int { return m.Unread + m.Scarce + m.LeftOut + m.Unoffered }
 
 // add sums g into f.
 func (f *Fit) add(g Fit) {
@@ -65,22 +87,45 @@ func (f *Fit) add(g Fit) {
 	f.Lacking += g.Lacking
 	f.CityMisses += g.CityMisses
 	f.Unasked += g.Unasked
+	f.Missed.Unread += g.Missed.Unread
+	f.Missed.Scarce += g.Missed.Scarce
+	f.Missed.LeftOut += g.Missed.LeftOut
+	f.Missed.Unoffered += g.Missed.Unoffered
 }
 
-// fit measures plan against s's needs. willing are the agents who offered
-// to take part anywhere in the tree; profile gives an agent's tags and
-// location.
-func fit(s Scenario, plan []negotiation.Assignment, willing []string, profile func(agentID string) (tags []string, location string)) Fit {
+// tree is what fit reads of a negotiation tree and of its network.
+type tree struct {
+	// plan is the merged plan's assignments (none when the tree ended
+	// without one).
+	plan []negotiation.Assignment
+	// willing are the agents who offered to take part anywhere in the
+	// tree; read the needs the brain understood in it (the root's and
+	// every sub-demand's).
+	willing []string
+	read    []negotiation.Need
+	// agents are every active agent of the network; profile gives an
+	// agent's tags and location.
+	agents  []string
+	profile func(agentID string) (tags []string, location string)
+}
+
+// fit measures t's plan against s's needs.
+func fit(s Scenario, t tree) Fit {
 	var f Fit
 	inPlan, used := map[string]bool{}, map[string]bool{} // used: counted for a need already
-	for _, a := range plan {
+	for _, a := range t.plan {
 		inPlan[a.AgentID] = true
 	}
+	serves := func(n negotiation.Need, id string) bool {
+		tags, _ := t.profile(id)
+		return n.Serves(tags)
+	}
 	inCity := func(id string) bool {
-		_, loc := profile(id)
+		_, loc := t.profile(id)
 		return loc == s.City
 	}
 	local := s.City != "" && s.City != "远程"
+	leftOut := map[string]bool{} // willing agents counted as left out already
 	for _, n := range s.Needs {
 		if len(n.CapabilityTags) == 0 {
 			f.Lacking++
@@ -88,35 +133,71 @@ func fit(s Scenario, plan []negotiation.Assignment, willing []string, profile fu
 		}
 		f.Places += n.Count
 		got := 0
-		for _, a := range plan {
+		for _, a := range t.plan {
 			if got == n.Count {
 				break
 			}
-			if used[a.AgentID] {
-				continue
-			}
-			tags, _ := profile(a.AgentID)
-			if !n.Serves(tags) {
+			if used[a.AgentID] || !serves(n, a.AgentID) {
 				continue
 			}
 			used[a.AgentID] = true
 			got++
-			if local && !inCity(a.AgentID) && slices.ContainsFunc(willing, func(id string) bool {
-				tags, _ := profile(id)
-				return !inPlan[id] && inCity(id) && n.Serves(tags)
+			if local && !inCity(a.AgentID) && slices.ContainsFunc(t.willing, func(id string) bool {
+				return !inPlan[id] && inCity(id) && serves(n, id)
 			}) {
 				f.CityMisses++
 			}
 		}
 		f.Filled += got
+		missing := n.Count - got
+		if missing == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(t.read, func(r negotiation.Need) bool { return n.Serves(r.CapabilityTags) }) {
+			f.Missed.Unread += missing
+			continue
+		}
+		held := 0
+		for _, id := range t.agents {
+			held += btoi(serves(n, id))
+		}
+		scarce := min(missing, max(0, n.Count-held))
+		f.Missed.Scarce += scarce
+		missing -= scarce
+		for _, id := range t.willing {
+			if missing > 0 && !inPlan[id] && !leftOut[id] && serves(n, id) {
+				leftOut[id] = true
+				f.Missed.LeftOut++
+				missing--
+			}
+		}
+		f.Missed.Unoffered += missing
 	}
-	for _, a := range plan {
-		tags, _ := profile(a.AgentID)
-		if !slices.ContainsFunc(s.Needs, func(n negotiation.Need) bool { return n.Serves(tags) }) {
+	for _, a := range t.plan {
+		if !slices.ContainsFunc(s.Needs, func(n negotiation.Need) bool { return serves(n, a.AgentID) }) {
 			f.Unasked++
 		}
 	}
 	return f
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// readIn lists the needs the brain understood in a tree: those of the
+// root demand and of every sub-demand.
+func readIn(events []quality.Event) []negotiation.Need {
+	var out []negotiation.Need
+	for _, e := range events {
+		if d, ok := e.Payload.(*negotiation.DemandUnderstood); ok {
+			out = append(out, negotiation.NeedsOf(d.Understanding())...)
+		}
+	}
+	return out
 }
 
 // willingIn lists the agents who offered to take part (participate or

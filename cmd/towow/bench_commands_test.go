@@ -141,7 +141,8 @@ func TestEvalSlice(t *testing.T) {
 	// Against the needs the scenarios name themselves (not the brain's
 	// reading of them): every place of these five filled, no city missed.
 	own := regexp.MustCompile(`own needs:  coverage ([0-9.]+)% \(([0-9]+) of ([0-9]+) places; [0-9]+ needs nobody in the network serves\), city misses ([0-9]+)`).FindStringSubmatch(s)
-	if own == nil || own[2] != own[3] || own[3] == "0" || own[4] != "0" {
+	if own == nil || own[2] != own[3] || own[3] == "0" || own[4] != "0" ||
+		!strings.Contains(s, "places missed: 0 of needs not read, 0 more than the network holds, 0 of people who offered and were left out, 0 that too few offered for") {
 		t.Fatalf("own needs: %v\n%s", own, s)
 	}
 	// These scenarios were tuned on: all dev.

@@ -181,6 +181,35 @@ func TestAggregatePrefersTheBetterFit(t *testing.T) {
 	}
 }
 
+// TestAggregatePrefersTheRolesOwnTrade: a need's first tag is what its
+// role mainly is, so a judge's place goes to the speaker who offered
+// before a product manager rated higher (a later tag of the same need),
+// who stands by.
+func TestAggregatePrefersTheRolesOwnTrade(t *testing.T) {
+	const raw = "下个月在深圳组织一次黑客马拉松，需要场地和一位评委"
+	var u neg.Understanding
+	newTestEngine(t, nil).call(llm.PromptUnderstand, &llm.UnderstandInput{RawInput: raw}, &u)
+	judge := slices.IndexFunc(u.Needs, func(n neg.Need) bool { return n.Role == "评委" })
+	if judge < 0 || len(u.Needs[judge].CapabilityTags) < 2 || u.Needs[judge].CapabilityTags[0] != "演讲嘉宾" ||
+		!slices.Contains(u.Needs[judge].CapabilityTags, "产品经理") {
+		t.Fatalf("the judge need: %+v", u.Needs)
+	}
+	pm := llm.OfferView{AgentID: "pm", DisplayName: "PM", Decision: neg.OfferDecisionParticipate, Contribution: "作为产品经理，梳理需求并输出产品方案", Relevance: 95}
+	speaker := llm.OfferView{AgentID: "sp", DisplayName: "SP", Decision: neg.OfferDecisionParticipate, Contribution: "作为演讲嘉宾，IoT 平台架构", Relevance: 72}
+	for _, offers := range [][]llm.OfferView{{pm, speaker}, {speaker, pm}} {
+		p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: raw, Offers: offers}))
+		var judges []string
+		for _, a := range p.Assignments {
+			if a.Need == "评委" {
+				judges = append(judges, a.AgentID)
+			}
+		}
+		if !slices.Equal(judges, []string{"sp"}) || len(p.Alternates) != 1 || p.Alternates[0].AgentID != "pm" {
+			t.Fatalf("judges %v, alternates %+v", judges, p.Alternates)
+		}
+	}
+}
+
 // TestAggregateTakesWhoAlsoCovers: a need nobody offered for goes to a
 // willing agent left over who offered to cover it as well, with that
 // need's duties, instead of staying a gap; with an offer of its own, the

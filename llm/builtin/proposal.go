@@ -185,8 +185,8 @@ func fitNeeds(plan []planned, needs []neg.Need, offers []llm.OfferView, seed str
 		need[i] = -1
 	}
 	for j, n := range needs {
-		for i, p := range plan {
-			if need[i] >= 0 || !n.Serves([]string{p.tag}) {
+		for _, i := range byTagOf(plan, n) {
+			if need[i] >= 0 {
 				continue
 			}
 			need[i] = j
@@ -228,6 +228,22 @@ func fitNeeds(plan []planned, needs []neg.Need, offers []llm.OfferView, seed str
 		}
 	}
 	return kept, alternates, gaps
+}
+
+// byTagOf lists the indexes of the planned offers whose tag serves n, in
+// the order of n's tags, plan's order within one tag: a need's first tag
+// is what its role mainly is (a judge is a speaker first, a product
+// manager last), so someone who offered as that comes first.
+func byTagOf(plan []planned, n neg.Need) []int {
+	var out []int
+	for _, t := range n.CapabilityTags {
+		for i, p := range plan {
+			if p.tag == t {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }
 
 // alsoDuties are the duties of an agent placed on a need it offered to
