@@ -189,3 +189,75 @@ func TestMergedPlanPartialGap(t *testing.T) {
 		})
 	}
 }
+
+// TestMergedPlanGapWidenedAfterTrigger: given a sub-negotiation triggered
+// for one more volunteer while the proposal under review placed two, when
+// one of those two withdraws in the next round and the channel agrees
+// without them, then the sub-negotiation's one volunteer no longer closes
+// the gap (the parent lost one since): the merged plan keeps it; two
+// close it, and so does one when nobody withdrew.
+func TestMergedPlanGapWidenedAfterTrigger(t *testing.T) {
+	first := Proposal{Summary: "plan", Assignments: []Assignment{
+		{AgentID: "a1", Role: "场地提供者", Need: "场地"},
+		{AgentID: "a2", Role: "志愿者", Need: "志愿者"},
+		{AgentID: "a3", Role: "志愿者", Need: "志愿者"},
+	}, Gaps: []string{"志愿者"}}
+	tests := []struct {
+		name     string
+		early    bool // triggered before the first proposal: what that proposal placed counts
+		withdraw bool
+		sub      int
+		wantGaps []string
+	}{
+		{"one withdrew, the sub-negotiation found one", false, true, 1, []string{"志愿者"}},
+		{"one withdrew, the sub-negotiation found two", false, true, 2, nil},
+		{"nobody withdrew, the sub-negotiation found one", false, false, 1, nil},
+		{"triggered before any proposal, one withdrew, one found", true, true, 1, []string{"志愿者"}},
+		{"triggered before any proposal, nobody withdrew, one found", true, false, 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := OfferDecisionParticipate
+			g := newGiven(3, DefaultRules()).collecting().offers(p, p, p)
+			propose := func(c *Channel) ([]event.Payload, error) { return c.Propose(first, t0) }
+			if !tc.early {
+				g.then(propose)
+			}
+			g.then(func(c *Channel) ([]event.Payload, error) {
+				return c.IdentifyGaps([]Gap{{GapType: "志愿者", Importance: 80}}, false, "")
+			}).then(func(c *Channel) ([]event.Payload, error) {
+				return c.Recurse([]SubnetPlan{{GapType: "志愿者", NeedCount: 1}}, nil)
+			})
+			if tc.early {
+				g.then(propose)
+			}
+			if tc.withdraw {
+				g.feedback(FeedbackAccept, FeedbackAccept, FeedbackWithdraw).then(func(c *Channel) ([]event.Payload, error) {
+					return c.Adjust(Proposal{Summary: "plan 2", Assignments: first.Assignments[:2], Gaps: []string{"志愿者"}}, t0)
+				}).feedback(FeedbackAccept, FeedbackAccept)
+			} else {
+				g.feedback(FeedbackAccept, FeedbackAccept, FeedbackAccept)
+			}
+			c := fold(g.events...)
+			if c.Status != ChannelStatusFinalized || len(c.Subnets) != 1 {
+				t.Fatalf("status %s, %d sub-negotiations", c.Status, len(c.Subnets))
+			}
+			var as []Assignment
+			for i := range tc.sub {
+				as = append(as, Assignment{AgentID: fmt.Sprint("v", i), Role: "志愿者", Need: "志愿者"})
+			}
+			evs, err := c.SubnetDone(SubnetCompleted{SubChannelID: c.Subnets[0].SubChannelID, Status: ChannelStatusFinalized,
+				Success: true, Result: &Proposal{Assignments: as}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := find[*NegotiationCompleted](evs)
+			if done == nil || done.MergedPlan == nil {
+				t.Fatalf("%+v", evs)
+			}
+			if !slices.Equal(done.MergedPlan.Gaps, tc.wantGaps) {
+				t.Fatalf("merged gaps %v, want %v", done.MergedPlan.Gaps, tc.wantGaps)
+			}
+		})
+	}
+}

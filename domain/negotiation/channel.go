@@ -72,6 +72,7 @@ func (c *Channel) Apply(p event.Payload) {
 		c.roundState.start(e.Round)
 	case *ProposalDistributed:
 		c.roundState.distribute(e.Proposal, c.ActiveParticipants())
+		c.subnetTree.proposed(c.Proposal)
 	case *ProposalFeedback:
 		c.Feedback[e.AgentID] = *e
 	case *AgentWithdrawn:
@@ -95,7 +96,7 @@ func (c *Channel) Apply(p event.Payload) {
 		c.Failure = e
 		c.pendingForce = false
 	default:
-		c.subnetTree.apply(p)
+		c.subnetTree.apply(p, c.Proposal)
 	}
 }
 

@@ -77,7 +77,7 @@ func (c *Channel) Stuck() ([]event.Payload, error) {
 				s.SubChannelID, c.Rules.StuckTimeoutSeconds), c.ID, c.DemandID))
 			done.SubResults = append(done.SubResults, r)
 		}
-		done.MergedPlan = mergedPlan(c.FinalProposal, c.Subnets, done.SubResults)
+		done.MergedPlan = mergedPlan(c.FinalProposal, c.Subnets, done.SubResults, c.placed)
 		return b.add(done).done()
 	}
 	f := &NegotiationFailed{ChannelID: c.ID, DemandID: c.DemandID, Reason: FailureStuckTimeout, LastProposal: c.Proposal,

@@ -25,6 +25,11 @@ type subnetTree struct {
 	Subnets   []SubnetTriggered           // in trigger order
 	Declined  bool                        // prompt 8 triggered none
 	subResult map[string]*SubnetCompleted // sub channel id → result
+	// placed is, per sub channel id, how many assignees of the proposal
+	// under review when the sub-negotiation was triggered (or of the first
+	// one after, when none was yet) served its gap: what the parent held
+	// then, so that the merged plan can tell whether it lost some since.
+	placed    map[string]int
 	Completed bool
 	// MergedPlan is the completion's merged plan (nil without
 	// sub-negotiations that added to it).
@@ -32,13 +37,17 @@ type subnetTree struct {
 }
 
 // apply evolves the tree by one event of the channel's stream (others
-// leave it as it is).
-func (t *subnetTree) apply(p event.Payload) {
+// leave it as it is); current is the proposal under review then (nil:
+// none yet, or not known).
+func (t *subnetTree) apply(p event.Payload, current *Proposal) {
 	switch e := p.(type) {
 	case *GapIdentified:
 		t.GapsDone, t.Gaps = true, e.Gaps
 	case *SubnetTriggered:
 		t.Subnets = append(t.Subnets, *e)
+		if current != nil {
+			t.notePlaced(e.SubChannelID, servingNeed(current, e.GapType))
+		}
 	case *SubnetDeclined:
 		t.Declined = true
 	case *SubnetCompleted:
@@ -51,6 +60,35 @@ func (t *subnetTree) apply(p event.Payload) {
 		t.Completed = true
 		t.MergedPlan = e.MergedPlan
 	}
+}
+
+// notePlaced records what the parent held for a sub-negotiation's gap.
+func (t *subnetTree) notePlaced(subChannelID string, n int) {
+	if t.placed == nil {
+		t.placed = map[string]int{}
+	}
+	t.placed[subChannelID] = n
+}
+
+// proposed gives the sub-negotiations triggered before any proposal what
+// the first proposal holds for their gaps.
+func (t *subnetTree) proposed(p *Proposal) {
+	for _, s := range t.Subnets {
+		if _, ok := t.placed[s.SubChannelID]; !ok {
+			t.notePlaced(s.SubChannelID, servingNeed(p, s.GapType))
+		}
+	}
+}
+
+// servingNeed counts p's assignees who serve the need named role.
+func servingNeed(p *Proposal, role string) int {
+	n := 0
+	for _, a := range p.Assignments {
+		if a.Need == role {
+			n++
+		}
+	}
+	return n
 }
 
 // SubnetResult returns the result of a sub-negotiation, nil while it runs.
@@ -156,10 +194,10 @@ func (b *builder) completeWhenDone() *builder {
 	}
 	// The tree as the events collected so far leave it (on copies).
 	t := subnetTree{GapsDone: c.GapsDone, Gaps: c.Gaps, Subnets: slices.Clone(c.Subnets), Declined: c.Declined,
-		subResult: maps.Clone(c.subResult)}
+		subResult: maps.Clone(c.subResult), placed: maps.Clone(c.placed)}
 	final, rounds := c.FinalProposal, c.RoundsTaken
 	for _, e := range b.events {
-		t.apply(e)
+		t.apply(e, c.Proposal)
 		switch e := e.(type) {
 		case *ProposalFinalized:
 			final, rounds = &e.FinalProposal, e.RoundsTaken
@@ -178,7 +216,7 @@ func (b *builder) completeWhenDone() *builder {
 		}
 		done.SubResults = append(done.SubResults, *r)
 	}
-	done.MergedPlan = mergedPlan(final, t.Subnets, done.SubResults)
+	done.MergedPlan = mergedPlan(final, t.Subnets, done.SubResults, t.placed)
 	return b.add(done)
 }
 
@@ -186,11 +224,14 @@ func (b *builder) completeWhenDone() *builder {
 // is final and whose sub-negotiations subnets ended with subs: the final
 // proposal's assignments, then those of every sub-negotiation that agreed,
 // each marked with the sub-channel it came from; the gaps a
-// sub-negotiation filled are dropped (one it filled only in part, fewer
-// assignees than its need count, stays a gap), and its alternates kept
-// (marked too). Nil without a final proposal or without any agreed
+// sub-negotiation filled are dropped, and its alternates kept (marked
+// too). A gap stays when the sub-negotiation filled it only in part:
+// fewer assignees than its need count, plus the assignees of the gap the
+// parent lost after triggering it (placed: what the parent held then;
+// one who withdrew in a later round widens the gap the sub-negotiation
+// was sized for). Nil without a final proposal or without any agreed
 // sub-negotiation (the final proposal is then the plan).
-func mergedPlan(final *Proposal, subnets []SubnetTriggered, subs []SubnetCompleted) *Proposal {
+func mergedPlan(final *Proposal, subnets []SubnetTriggered, subs []SubnetCompleted, placed map[string]int) *Proposal {
 	if final == nil {
 		return nil
 	}
@@ -213,7 +254,11 @@ func mergedPlan(final *Proposal, subnets []SubnetTriggered, subs []SubnetComplet
 			plan.Alternates = append(plan.Alternates, a)
 		}
 		for _, s := range subnets {
-			if s.SubChannelID == r.SubChannelID && len(r.Result.Assignments) >= max(1, s.NeedCount) {
+			lost := 0
+			if held, ok := placed[s.SubChannelID]; ok {
+				lost = max(0, held-servingNeed(final, s.GapType))
+			}
+			if s.SubChannelID == r.SubChannelID && len(r.Result.Assignments) >= max(1, s.NeedCount)+lost {
 				plan.Gaps = slices.DeleteFunc(plan.Gaps, func(g string) bool { return g == s.GapType })
 			}
 		}
