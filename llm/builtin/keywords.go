@@ -19,9 +19,9 @@ type tagInfo struct {
 // vocabulary is the shared capability-tag vocabulary, in a fixed order.
 var vocabulary = []tagInfo{
 	{"场地提供", "场地提供者", []string{"场地", "会议室", "会场", "场所", "礼堂", "报告厅", "办公空间", "活动空间", "借个地方", "找个地方",
-		"宴会厅", "多功能厅", "展厅", "场馆", "容纳",
+		"宴会厅", "多功能厅", "展厅", "场馆", "容纳", "能坐下", "坐得下", "开会的地方",
 		"venue", "venues", "space", "meeting room", "conference room", "hall", "room", "ballroom", "auditorium"}},
-	{"演讲嘉宾", "演讲嘉宾", []string{"嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "instructor", "speaker", "speakers", "talk", "talks",
+	{"演讲嘉宾", "演讲嘉宾", []string{"嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "大牛", "instructor", "speaker", "speakers", "talk", "talks",
 		"keynote", "lecture", "panelist", "panelists", "guest speaker"}},
 	{"活动策划", "活动策划", []string{"策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizer", "organiser", "agenda"}},
 	{"主持", "主持人", []string{"主持人", "主持", "司仪", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
@@ -35,7 +35,7 @@ var vocabulary = []tagInfo{
 	{"前端开发", "前端工程师", []string{"前端", "网站", "网页", "小程序", "h5", "app", "开发", "程序员", "website", "web", "frontend", "front-end", "developer", "developers", "mobile app", "web page", "webpage", "网店", "落地页", "landing page", "online store", "shopify"}},
 	{"后端开发", "后端工程师", []string{"后端", "服务器", "数据库", "接口", "网站", "app", "开发", "程序员", "website", "backend", "back-end", "server", "database", "api", "developer", "developers"}},
 	{"AI研究", "AI技术顾问", []string{"算法", "机器学习", "深度学习", "模型训练", "ai研究", "人工智能研究", "研究员", "machine learning", "deep learning", "researcher", "ml"}},
-	{"数据分析", "数据分析师", []string{"数据分析", "分析师", "市场调研", "数据可视化", "统计", "报表", "分析数据", "后台数据", "看看数据", "数据复盘",
+	{"数据分析", "数据分析师", []string{"数据分析", "分析师", "市场调研", "数据可视化", "统计", "报表", "分析数据", "后台数据", "看看数据", "数据复盘", "用户流失", "流失率", "留存率", "crunch",
 		"data analysis", "data analyst", "analyst", "statistician", "data scientist", "data science", "analytics", "dashboard", "statistics", "metrics", "survey", "look at the data", "look at our data"}},
 	{"产品经理", "产品经理", []string{"产品经理", "产品规划", "需求文档", "产品设计", "product manager", "prd", "pm"}},
 	{"餐饮服务", "餐饮供应商", []string{"餐饮", "厨师", "厨子", "做饭", "caterer", "caterers", "chef", "吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心",
@@ -43,14 +43,14 @@ var vocabulary = []tagInfo{
 	{"翻译", "翻译", []string{"翻译", "翻成", "译成", "同传", "口译", "外宾", "双语", "translator", "translation", "translate", "translating", "interpreter", "bilingual"}},
 	{"音响设备", "音响设备支持", []string{"音响", "麦克风", "话筒", "投影", "灯光", "设备", "音箱", "audio", "sound system", "microphone", "microphones",
 		"mic", "pa system", "public address", "调音", "loudspeaker", "speaker system", "sound equipment", "sound gear",
-		"speakers and mics", "speakers and microphones", "mics and speakers", "microphones and speakers", "projector", "av equipment", "av team", "av crew", "lighting", "lights", "dj"}},
-	{"市场推广", "推广负责人", []string{"推广", "宣传", "营销", "招募", "引流", "曝光", "公众号", "广告投放", "媒体报道", "promotion", "marketing", "seo", "sem", "google ads", "advertising", "wechat", "weibo", "douyin", "tiktok", "instagram", "facebook", "linkedin", "promote", "publicity", "advertise", "social media", "outreach"}},
-	{"文案写作", "文案撰写", []string{"文案", "写作", "文章", "推文", "新闻稿", "润色", "约稿", "编辑", "copywriting", "copy editor", "proofread", "proofreading", "copywriter", "writing", "article", "articles", "press release", "blog"}},
-	{"法律咨询", "法律顾问", []string{"律师", "法务", "法律", "合同", "合规", "知识产权", "legal", "lawyer", "contract", "contracts", "compliance"}},
-	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "财税", "报税", "审计", "finance", "accounting", "accountant", "tax", "cfo", "financial advisor", "financial planning", "bookkeeping", "invoice", "audit"}},
-	{"志愿者", "现场志愿者", []string{"志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "引导员", "volunteer", "volunteers", "helpers", "staff", "check-in", "registration desk", "usher", "intern"}},
+		"speakers and mics", "speakers and microphones", "mics and speakers", "microphones and speakers", "projector", "av equipment", "av team", "av crew", "lighting", "lights", "dj", "mixer", "mixing desk", "mixing console", "sound desk"}},
+	{"市场推广", "推广负责人", []string{"推广", "宣传", "营销", "招募", "引流", "曝光", "公众号", "广告投放", "媒体报道", "promotion", "marketing", "seo", "sem", "google ads", "advertising", "wechat", "weibo", "douyin", "tiktok", "instagram", "facebook", "linkedin", "promote", "publicity", "advertise", "social media", "outreach", "the word out", "spread the word"}},
+	{"文案写作", "文案撰写", []string{"文案", "写作", "文章", "推文", "新闻稿", "润色", "约稿", "编辑", "笔头", "写稿", "撰稿", "写公众号", "copywriting", "copy editor", "proofread", "proofreading", "copywriter", "writing", "article", "articles", "press release", "blog"}},
+	{"法律咨询", "法律顾问", []string{"律师", "法务", "法律", "合同", "合规", "知识产权", "条款", "agreement", "agreements", "nda", "legal", "lawyer", "contract", "contracts", "compliance"}},
+	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "财税", "报税", "审计", "懂税", "个税", "节税", "账目", "做账", "查账", "对账", "finance", "accounting", "accountant", "tax", "cfo", "financial advisor", "financial planning", "bookkeeping", "invoice", "audit"}},
+	{"志愿者", "现场志愿者", []string{"志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "引导员", "extra hands", "helping hands", "more hands", "food bank", "volunteer", "volunteers", "helpers", "staff", "check-in", "registration desk", "usher", "intern"}},
 	{"印刷物料", "物料印刷", []string{"印刷", "物料", "易拉宝", "横幅", "胸牌", "宣传册", "宣传单", "单页", "印出来", "纪念册", "画册", "传单", "贴纸", "print", "printing", "banner", "banners", "badge", "badges", "brochure", "flyers", "stickers", "swag"}},
-	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "商务车", "专车", "租车", "接站", "接驳", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
+	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "商务车", "专车", "租车", "接站", "接驳", "火车站", "高铁站", "ride", "rides", "train station", "pick up", "drop off", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
 }
 
 // tagKeywords are the keywords of each vocabulary tag (same order) with

@@ -98,13 +98,11 @@ func needsIn(raw string, event string) []neg.Need {
 		}
 	}
 	// A keyword inside another tag's longer one names that tag alone:
-	// "speakers" in "speakers and mics" is equipment, not a speaker.
+	// "speakers" in "speakers and mics" is equipment, not a speaker, and
+	// "food" in "food bank" no caterer.
 	for tag, h := range hits {
-		for other, o := range hits {
-			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
-				delete(hits, tag)
-				break
-			}
+		if h.word != "" && insideLonger(lower, tag, h) {
+			delete(hits, tag)
 		}
 	}
 	for tag, h := range hits {
@@ -225,6 +223,35 @@ type keywordHit struct {
 	strong   bool
 	count    int
 	word     string // the keyword, when a keyword of the tag was hit
+}
+
+// insideLonger reports whether the hit h of tag lies inside a longer
+// keyword of another tag, wherever in lower that one occurs.
+func insideLonger(lower, tag string, h keywordHit) bool {
+	for i, t := range vocabulary {
+		if t.tag == tag {
+			continue
+		}
+		for _, kw := range tagKeywords[i] {
+			if len(kw) <= h.end-h.pos {
+				continue
+			}
+			for from := 0; ; {
+				p := strings.Index(lower[from:], kw)
+				if p < 0 || from+p > h.pos {
+					break
+				}
+				p += from
+				end := p + len(kw)
+				whole := !isASCII(kw) || ((p == 0 || !isASCIIAlnum(lower[p-1])) && (end >= len(lower) || !isASCIIAlnum(lower[end])))
+				if whole && end >= h.end {
+					return true
+				}
+				from = p + 1
+			}
+		}
+	}
+	return false
 }
 
 // betterHit reports whether keyword kw at p (strong: no other tag has it)

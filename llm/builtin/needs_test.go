@@ -130,6 +130,21 @@ func TestNeedsIn(t *testing.T) {
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
 		{"asdfgh qwerty", ""},
+		// General words for work asked for plainly: a tax-savvy person, a
+		// place to sit thirty, a writer with a good pen, an expert, churn
+		// analysis, a ride, the numbers, an agreement, the word out, extra
+		// hands; a keyword inside another trade's longer one, wherever
+		// that one is ("food" in "food bank").
+		{"老板让我找个懂税的帮忙看下账", "财务顾问×1[财务]"},
+		{"需要个地方，能坐下三十人开会", "场地提供者×1[场地提供]"},
+		{"公众号没人写，想找个笔头好的", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
+		{"想请一位业内大牛来给员工讲讲AI", "演讲嘉宾×1[演讲嘉宾]"},
+		{"我们想分析一下用户流失的原因", "数据分析师×1[数据分析]"},
+		{"Need a ride for 5 guests from the train station to the hotel", "交通接送×1[交通接送]"},
+		{"Looking for somebody who can crunch our sales numbers", "数据分析师×1[数据分析]"},
+		{"Can anyone review the terms of our supplier agreement?", "法律顾问×1[法律咨询]"},
+		{"Need help getting the word out about our new cafe", "推广负责人×1[市场推广]"},
+		{"Need a few extra hands at the food bank on Sunday", "现场志愿者×3[志愿者]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
