@@ -26,7 +26,7 @@ var vocabulary = []tagInfo{
 	{"活动策划", "活动策划", []string{"策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizer", "organiser", "agenda"}},
 	{"主持", "主持人", []string{"主持人", "主持", "司仪", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
 	{"摄影", "摄影师", []string{"拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "形象照", "证件照", "写真", "拍一组", "产品图", "商品图", "photographer", "photographers", "photography", "photo", "photos", "pictures", "headshot", "headshots", "portrait", "portraits"}},
-	{"摄像", "摄像师", []string{"摄像", "录像", "录制", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
+	{"摄像", "摄像师", []string{"摄像", "录像", "录制", "录下来", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
 	{"视频剪辑", "视频剪辑师", []string{"剪辑师", "editor", "editors", "剪辑", "后期", "剪视频", "短视频", "视频剪", "精彩集锦", "短片", "宣传片", "highlight reel", "video editing", "video editor", "editing", "vlog",
 		"short film", "promo video", "promotional video", "video ad", "subtitles", "captions"}},
 	{"直播", "直播技术支持", []string{"直播", "推流", "导播", "线上转播", "livestream", "live stream", "streaming", "broadcast"}},

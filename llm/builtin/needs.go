@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	neg "github.com/towow/towow/domain/negotiation"
 )
@@ -106,7 +107,7 @@ func needsIn(raw string, event string) []neg.Need {
 		}
 	}
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) {
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) {
 			delete(hits, tag)
 		}
 	}
@@ -320,6 +321,23 @@ func negatedAt(lower string, p, end int) bool {
 	}
 	clause := lower[start:stop]
 	return slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) })
+}
+
+// existingAt reports whether the keyword at p is said to be there already:
+// right after "有个" or "有一场" ("周六有个讲座，想找人录下来": the lecture
+// is what gets recorded), where nothing before the 有 wants it ("需要有个
+// 主持人") or asks whether there is one ("有没有").
+func existingAt(lower string, p int) bool {
+	before := lower[:p]
+	for _, m := range []string{"个", "一个", "一场", "场", "一次", "位", "一位"} {
+		rest, ok := strings.CutSuffix(before, "有"+m)
+		if !ok {
+			continue
+		}
+		r, _ := utf8.DecodeLastRuneInString(rest)
+		return !strings.ContainsRune("要需想得望没能该", r)
+	}
+	return false
 }
 
 // isParticiple reports whether an English word is a past participle by

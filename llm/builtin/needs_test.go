@@ -145,6 +145,15 @@ func TestNeedsIn(t *testing.T) {
 		{"Can anyone review the terms of our supplier agreement?", "法律顾问×1[法律咨询]"},
 		{"Need help getting the word out about our new cafe", "推广负责人×1[市场推广]"},
 		{"Need a few extra hands at the food bank on Sunday", "现场志愿者×3[志愿者]"},
+		// What 把 acts on is the work's object; what a demand says there is
+		// already ("有个讲座", "有一位翻译") is no need, unless it wants one
+		// ("需要有个") or asks whether there is one ("有没有").
+		{"想把一场讲座录下来并做成短视频", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"周六有个讲座，想找人录下来", "摄像师×1[摄像]"},
+		{"我们有个场地，需要一位主持人", "主持人×1[主持]"},
+		{"年会需要有个主持人", "主持人×1[主持]"},
+		{"有没有摄影师可以拍婚礼", "摄影师×1[摄影]"},
+		{"我们公司有一位翻译，但还需要同传设备", "音响设备支持×1[音响设备]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
