@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -68,7 +70,10 @@ type Row struct {
 // Totals sum up the rows.
 type Totals struct {
 	Scenarios, Agreed, Expected int // Expected: rows that ended as the suite expects
-	Unclear, UnclearRejected    int
+	// Otherwise counts the rows that did not, by how they ended
+	// (rejected, failed, an error …).
+	Otherwise                map[string]int
+	Unclear, UnclearRejected int
 	// Coverage and stability are means over the scenarios that expect a
 	// plan; Padding and Irrelevant are sums of assignees, with the share
 	// of irrelevant assignees.
@@ -263,8 +268,13 @@ func Sum(rows []Row) Totals {
 		}
 		rejected := r.Status == "rejected"
 		agreed := r.Status == "finalized" || r.Status == "force_finalized"
-		if (r.Expect == "reject" && rejected) || (r.Expect == "agree" && agreed) {
+		switch {
+		case (r.Expect == "reject" && rejected) || (r.Expect == "agree" && agreed):
 			t.Expected++
+		case r.Err != nil:
+			t.otherwise("error")
+		default:
+			t.otherwise(r.Status)
 		}
 		if r.Expect == "reject" {
 			t.Unclear++
@@ -297,6 +307,30 @@ func Sum(rows []Row) Totals {
 		t.IrrelevantShare = float64(t.Irrelevant) / float64(t.Assignees)
 	}
 	return t
+}
+
+// otherwise counts a row that ended as status where the suite expects
+// otherwise.
+func (t *Totals) otherwise(status string) {
+	if t.Otherwise == nil {
+		t.Otherwise = map[string]int{}
+	}
+	t.Otherwise[status]++
+}
+
+// otherwiseText is " (4 otherwise: 3 rejected, 1 failed)", or "" when
+// every row ended as expected.
+func (t Totals) otherwiseText() string {
+	if len(t.Otherwise) == 0 {
+		return ""
+	}
+	var parts []string
+	n := 0
+	for _, st := range slices.Sorted(maps.Keys(t.Otherwise)) {
+		parts = append(parts, fmt.Sprintf("%d %s", t.Otherwise[st], st))
+		n += t.Otherwise[st]
+	}
+	return fmt.Sprintf(" (%d otherwise: %s)", n, strings.Join(parts, ", "))
 }
 
 // Write prints a row per scenario and the totals: of the whole run, then
@@ -367,12 +401,12 @@ func writeTotals(w io.Writer, heading string, rows []Row) error {
 	if heading != "" {
 		heading = "\n" + heading + ":"
 	}
-	_, err := fmt.Fprintf(w, "%s\n%d scenarios, %d ended as expected; %d agreed; unclear or impossible rejected: %d of %d\n"+
+	_, err := fmt.Fprintf(w, "%s\n%d scenarios, %d ended as expected%s; %d agreed; unclear or impossible rejected: %d of %d\n"+
 		"negotiated: coverage %.1f%%, padding %d, irrelevant assignees %d of %d (%.1f%%), stability %.1f%%\n"+
 		"own needs:  coverage %.1f%% (%d of %d places; %d needs nobody in the network serves), city misses %d, assignees asked for by no need %d of %d\n"+
 		"            places missed: %d of needs not read, %d more than the network holds, %d of people who offered and were left out, %d that too few offered for\n"+
 		"baseline:   coverage %.1f%% (%.1f%% without the assignees who declined or withdrew when asked), padding %d, stability %.1f%% (no offers, nobody confirmed)\n",
-		heading, t.Scenarios, t.Expected, t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
+		heading, t.Scenarios, t.Expected, t.otherwiseText(), t.Agreed, t.UnclearRejected, t.Unclear, t.Coverage*100, t.Padding, t.Irrelevant, t.Assignees,
 		t.IrrelevantShare*100, t.Stability*100, t.TruthCoverage*100, t.Truth.Filled, t.Truth.Places, t.Truth.Lacking, t.Truth.CityMisses,
 		t.Truth.Unasked, t.Assignees, t.Truth.Missed.Unread, t.Truth.Missed.Scarce, t.Truth.Missed.LeftOut, t.Truth.Missed.Unoffered,
 		t.BaselineCoverage*100, t.BaselineKept*100, t.BaselinePadding, t.BaselineStability*100)

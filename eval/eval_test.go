@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/towow/towow/data"
@@ -94,8 +95,15 @@ func TestSum(t *testing.T) {
 	}
 	got := Sum(rows)
 	want := Totals{Scenarios: 5, Agreed: 3, Expected: 3, Unclear: 2, UnclearRejected: 1, Coverage: 2.0 / 3, Stability: 1.0 / 3,
-		BaselineCoverage: 0.5, BaselineKept: 1.0 / 3, Assignees: 7, Irrelevant: 4, IrrelevantShare: 4.0 / 7}
-	if got != want {
+		BaselineCoverage: 0.5, BaselineKept: 1.0 / 3, Assignees: 7, Irrelevant: 4, IrrelevantShare: 4.0 / 7,
+		Otherwise: map[string]int{"failed": 1, "finalized": 1}}
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)
+	}
+	if s := got.otherwiseText(); s != " (2 otherwise: 1 failed, 1 finalized)" {
+		t.Fatalf("otherwise %q", s)
+	}
+	if s := Sum(rows[:1]).otherwiseText(); s != "" {
+		t.Fatalf("all as expected: otherwise %q", s)
 	}
 }
