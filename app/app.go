@@ -229,6 +229,9 @@ func (a *App) start(ctx context.Context) (err error) {
 		lc.TracerProvider, ec.TracerProvider = tp, tp
 	}
 	a.LLM = llm.NewClient(lc)
+	if ec.JobsPool, err = a.openJobsPool(ctx); err != nil {
+		return err
+	}
 	if a.WriteSide, err = NewWriteSide(a.Pool, a.Store, a.Directory, a.LLM, !cfg.Idle, ec); err != nil {
 		return err
 	}
@@ -490,6 +493,29 @@ func (a *App) openKeys(ctx context.Context) error {
 	a.Personal = personal.New(pool, nil)
 	return nil
 }
+
+// openJobsPool opens River's own pool (fetching, completing and rescuing
+// jobs, electing a leader), whose sessions declare they append no events:
+// River writes in short transactions all the time, and every write
+// transaction of the database still in flight holds the log's readers back
+// otherwise (live streams waited for River's fetches and completions).
+// Steps append events and insert their follow-up jobs on the main pool.
+func (a *App) openJobsPool(ctx context.Context) (*pgxpool.Pool, error) {
+	pc := a.Pool.Config().Copy()
+	pc.MaxConns, pc.MinConns = min(pc.MaxConns, jobsPoolConns), 0
+	database.DeclareNoAppends(pc)
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("open the jobs' pool: %w", err)
+	}
+	a.closers = append(a.closers, pool.Close)
+	return pool, nil
+}
+
+// jobsPoolConns bounds River's own pool: a fetcher per queue, the
+// completer, the notifier's listening connection, the leader's
+// maintenance and the liveness lock.
+const jobsPoolConns = 16
 
 // openTailPool opens the live streams' shared tail its own connection
 // (and a spare): every follower waits for the tail's reads, which must not

@@ -34,6 +34,9 @@ type WriteConfig struct {
 	// Personal seals personal texts before they are stored, and erases
 	// them on request (nil: stored as they are, and no erasure).
 	Personal *personal.Keys
+	// JobsPool is where River's own work runs (jobs.Config.Pool; nil: the
+	// write side's pool).
+	JobsPool *pgxpool.Pool
 	// Rules are stamped on every new channel (defaults: negotiation.DefaultRules).
 	Rules negotiation.Rules
 	// MaxCandidates bounds smart filtering ([negotiate.DefaultMaxCandidates]).
@@ -142,7 +145,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 	w := &WriteSide{Directory: dir}
 	w.Jobs = jobs.New(pool, work, jobs.Config{Workers: cfg.Workers, FetchCooldown: cfg.FetchCooldown,
 		FetchPollInterval: cfg.FetchPollInterval, JobTimeout: cfg.JobTimeout, RescueAfter: cfg.RescueAfter, Logger: log,
-		TracerProvider: cfg.TracerProvider})
+		TracerProvider: cfg.TracerProvider, Pool: cfg.JobsPool})
 	ucfg := uow.Config{Now: now, Logger: log, Observe: cfg.Observe,
 		Tracing: cfg.TracerProvider != nil, BeforeCommit: dir.RefreshIfStale,
 		Follow: func(evs []event.Payload) []uow.Job { return notify.Triggers(evs, dir) }}

@@ -69,7 +69,7 @@ func (l *liveness) hold(ctx context.Context) error {
 		_ = l.conn.Close(context.WithoutCancel(ctx))
 		l.conn = nil
 	}
-	pc, err := l.r.pool.Acquire(ctx)
+	pc, err := l.r.cfg.Pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("liveness lock: %w", err)
 	}
@@ -84,7 +84,7 @@ func (l *liveness) hold(ctx context.Context) error {
 
 // sweep makes the running jobs of dead processes available again.
 func (l *liveness) sweep(ctx context.Context) error {
-	rows, err := sqlcdb.New(l.r.pool).RescueOrphanedJobs(ctx, sweepMinAge.Seconds())
+	rows, err := sqlcdb.New(l.r.cfg.Pool).RescueOrphanedJobs(ctx, sweepMinAge.Seconds())
 	if err != nil {
 		return fmt.Errorf("sweep for dead workers' steps: %w", err)
 	}

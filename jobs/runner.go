@@ -66,6 +66,13 @@ type Config struct {
 	// keeps each negotiation tree in one trace (see trace.go); nil:
 	// tracing off, nothing is added.
 	TracerProvider trace.TracerProvider
+	// Pool is where River's own work runs: fetching, completing and
+	// rescuing jobs, electing a leader, the liveness lock (nil: the
+	// runner's pool). Jobs inserted with a step's transaction go with
+	// that transaction. A pool whose sessions declare they append no
+	// events (database.DeclareNoAppends) keeps River's write transactions
+	// from holding the log's readers back.
+	Pool *pgxpool.Pool
 }
 
 // Defaults returns c with every zero field set to its Default* value.
@@ -98,7 +105,6 @@ func (c Config) Defaults() Config {
 // processes). It knows no process.
 type Runner struct {
 	cfg      Config
-	pool     *pgxpool.Pool
 	work     bool
 	workers  *river.Workers
 	periodic []*river.PeriodicJob
@@ -112,10 +118,14 @@ type Runner struct {
 	stopLive context.CancelFunc
 }
 
-// New returns a runner on pool, not yet open.
+// New returns a runner that inserts jobs with the transactions of pool and
+// runs River's own work on cfg.Pool (pool when nil), not yet open.
 func New(pool *pgxpool.Pool, work bool, cfg Config) *Runner {
 	cfg = cfg.Defaults()
-	return &Runner{cfg: cfg, pool: pool, work: work, workers: river.NewWorkers(), log: cfg.Logger,
+	if cfg.Pool == nil {
+		cfg.Pool = pool
+	}
+	return &Runner{cfg: cfg, work: work, workers: river.NewWorkers(), log: cfg.Logger,
 		throttledLog: slog.New(logthrottle.New(cfg.Logger.Handler(), logthrottle.Interval))}
 }
 
@@ -154,7 +164,7 @@ func (r *Runner) Open(middleware ...rivertype.Middleware) error {
 		rc.Workers = r.workers
 		rc.PeriodicJobs = r.periodic
 	}
-	rcl, err := river.NewClient(riverpgxv5.New(r.pool), rc)
+	rcl, err := river.NewClient(riverpgxv5.New(r.cfg.Pool), rc)
 	if err != nil {
 		return fmt.Errorf("river client: %w", err)
 	}

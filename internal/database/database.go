@@ -81,6 +81,27 @@ func Open(ctx context.Context, dsn string, opts Options) (*pgxpool.Pool, error) 
 	return pool, nil
 }
 
+// NoAppendsSuffix ends the application name of a session that appends no
+// events. The log's readers do not wait for such a session's write
+// transactions to end (towow_settled_below), and an append from one is
+// refused (towow_take_positions).
+const NoAppendsSuffix = " (no appends)"
+
+// DeclareNoAppends names every session of cfg's pool as one that appends
+// no events (NoAppendsSuffix), keeping its application name (clipped to
+// 48 bytes, so that the whole name fits the server's 63).
+func DeclareNoAppends(cfg *pgxpool.Config) {
+	rp := cfg.ConnConfig.RuntimeParams
+	name := rp["application_name"]
+	if strings.HasSuffix(name, NoAppendsSuffix) {
+		return
+	}
+	if len(name) > 48 {
+		name = strings.ToValidUTF8(name[:48], "")
+	}
+	rp["application_name"] = name + NoAppendsSuffix
+}
+
 // IdleInTransactionTimeout is the server setting idle_in_transaction_session_timeout
 // that Open asks for unless the URL names one.
 const IdleInTransactionTimeout = "60s"

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
@@ -102,5 +103,29 @@ func TestJSONScansAsBytes(t *testing.T) {
 	var m map[string]int
 	if err := pool.QueryRow(ctx, `SELECT '{"a": 1}'::jsonb`).Scan(&m); err != nil || m["a"] != 1 {
 		t.Fatalf("scan into a map: %v, %v", m, err)
+	}
+}
+
+// TestDeclareNoAppends: the pool's sessions end their application name in
+// " (no appends)", once, within the server's 63 bytes.
+func TestDeclareNoAppends(t *testing.T) {
+	long := strings.Repeat("名", 30) // 90 bytes
+	tests := []struct{ name, want string }{
+		{"towow", "towow (no appends)"},
+		{"towow (no appends)", "towow (no appends)"},
+		{"", " (no appends)"},
+		{long, strings.Repeat("名", 16) + " (no appends)"},
+	}
+	for _, tt := range tests {
+		cfg, err := pgxpool.ParseConfig("postgres://u@localhost/db")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.ConnConfig.RuntimeParams["application_name"] = tt.name
+		database.DeclareNoAppends(cfg)
+		got := cfg.ConnConfig.RuntimeParams["application_name"]
+		if got != tt.want || len(got) > 63 {
+			t.Errorf("%q: got %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
