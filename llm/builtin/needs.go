@@ -354,7 +354,7 @@ func endsPhrase(rest string) bool {
 		return true
 	}
 	w, _, _ := strings.Cut(rest, " ")
-	return slices.Contains([]string{"and", "by", "for", "in", "on", "at", "before", "after", "with", "to", "so", "please", "too", "as"}, w)
+	return slices.Contains([]string{"and", "by", "for", "in", "on", "at", "before", "after", "with", "to", "into", "so", "please", "too", "as"}, w)
 }
 
 // contextWords are keywords that name the situation calling for a tag's

@@ -154,6 +154,21 @@ func TestNeedsIn(t *testing.T) {
 		{"年会需要有个主持人", "主持人×1[主持]"},
 		{"有没有摄影师可以拍婚礼", "摄影师×1[摄影]"},
 		{"我们公司有一位翻译，但还需要同传设备", "音响设备支持×1[音响设备]"},
+		// Things a trade makes, asked for by the thing: a brand guide, a
+		// mascot, T-shirts, charts, a handbook, minutes, a manual, an
+		// animation, a cake; "translated into" ends the translator's phrase.
+		{"想做个品牌手册", "平面设计师×1[平面设计]"},
+		{"需要一批定制T恤，印上活动logo", "物料印刷×1[印刷物料] 平面设计师×1[平面设计]"},
+		{"想给公司做一本员工手册", "文案撰写×1[文案写作]"},
+		{"需要人帮忙做会议纪要", "文案撰写×1[文案写作]"},
+		{"需要一份活动的新闻通稿", "文案撰写×1[文案写作]"},
+		{"想要一段开场动画", "视频剪辑师×1[视频剪辑]"},
+		{"Looking for a mascot design", "平面设计师×1[平面设计]"},
+		{"Need custom t-shirts for the team", "物料印刷×1[印刷物料]"},
+		{"We want an annual report with charts", "数据分析师×1[数据分析]"},
+		{"Need meeting minutes taken at our board meeting", "文案撰写×1[文案写作]"},
+		{"Need our user manual translated into Spanish", "翻译×1[翻译]"},
+		{"Looking for a wedding cake", "餐饮供应商×1[餐饮服务]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
