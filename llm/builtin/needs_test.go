@@ -169,6 +169,18 @@ func TestNeedsIn(t *testing.T) {
 		{"Need meeting minutes taken at our board meeting", "文案撰写×1[文案写作]"},
 		{"Need our user manual translated into Spanish", "翻译×1[翻译]"},
 		{"Looking for a wedding cake", "餐饮供应商×1[餐饮服务]"},
+		// Domains' own words: promo photos, localization, casters and
+		// livestream hosts, survey analysis, interpretation, a trainer, a
+		// trailer, pixel art, a food photographer (no caterer), a car.
+		{"猫咖开业想拍点宣传照，再印些传单", "摄影师×1[摄影] 物料印刷×1[印刷物料]"},
+		{"独立游戏要上Steam，想找人做宣传片和英文本地化", "视频剪辑师×1[视频剪辑] 翻译×1[翻译]"},
+		{"Indie game launch: need a trailer and localization into Japanese", "视频剪辑师×1[视频剪辑] 翻译×1[翻译]"},
+		{"Esports tournament needs casters and a stream setup", "主持人×1[主持] 直播技术支持×1[直播]"},
+		{"想做一场助农直播，需要主播和运营", "直播技术支持×1[直播] 主持人×1[主持]"},
+		{"实验室要做问卷分析，需要懂SPSS的", "数据分析师×1[数据分析]"},
+		{"Conference needs simultaneous interpretation and registration staff", "翻译×1[翻译] 现场志愿者×1[志愿者]"},
+		{"Restaurant opening: need a food photographer and menu design", "摄影师×1[摄影] 平面设计师×1[平面设计]"},
+		{"公司团建想找个地方烧烤，还要有人安排车", "场地提供者×1[场地提供] 交通接送×1[交通接送]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
