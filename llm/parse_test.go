@@ -185,8 +185,8 @@ func TestParseUnderstand(t *testing.T) {
 	if out.Confidence != negotiation.ConfidenceHigh || out.Context.ExpectedAttendees != 50 || len(out.CapabilityTags) != 3 {
 		t.Errorf("got %+v", out)
 	}
-	// Lenient: attendees as a string, tags missing (keyword fallback),
-	// confidence as a fraction.
+	// Lenient: attendees as a string, tags missing (keyword fallback, read
+	// onto the network's known tags), confidence as a fraction.
 	out, err = Understand.parse(`{"surface_demand":"  办沙龙  ","context":{"expected_attendees":"60"},"confidence":0.2}`, &in)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestParseUnderstand(t *testing.T) {
 	if out.SurfaceDemand != "办沙龙" || out.Context.ExpectedAttendees != 60 || out.Confidence != negotiation.ConfidenceLow {
 		t.Errorf("got %+v", out)
 	}
-	if !reflect.DeepEqual(out.CapabilityTags, []string{"场地", "演讲嘉宾", "摄影"}) {
+	if !reflect.DeepEqual(out.CapabilityTags, []string{"演讲嘉宾", "场地提供", "摄影"}) {
 		t.Errorf("fallback tags = %q", out.CapabilityTags)
 	}
 	for _, bad := range []string{`{"surface_demand":""}`, `{"surface_demand":"x","confidence":"very"}`, `not json`} {

@@ -230,8 +230,10 @@ func validateUnderstand(raw *UnderstandReply, in *UnderstandInput) (negotiation.
 	case len(out.CapabilityTags) == 0 && in.GapType == "" && len(in.CapabilityTags) == 0:
 		// Neither tags nor needs: the model found nothing to ask anyone
 		// for (an unclear or impossible demand) unless the words say
-		// otherwise; the engine rejects a demand without needs.
-		out.CapabilityTags = matchKeywordTags(in.RawInput)
+		// otherwise, read onto the network's tags (a demand to "设计" a
+		// page asks the designers, not for a "设计" nobody carries); the
+		// engine rejects a demand without needs.
+		out.CapabilityTags = onKnownTags(matchKeywordTags(in.RawInput), in.RawInput, in.KnownTags)
 	case len(out.CapabilityTags) == 0:
 		out.CapabilityTags = fallbackTags(in)
 	}

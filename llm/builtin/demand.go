@@ -136,9 +136,15 @@ func fromUnderstanding(u neg.Understanding, raw string) demand {
 	if d.event == "" {
 		d.event = eventName(u.SurfaceDemand)
 	}
-	if len(u.Needs) > 0 {
+	switch {
+	case len(u.Needs) > 0:
 		d.needs = u.Needs
 		d.tags = normalizeTags(neg.NeedTags(u.Needs))
+	case len(d.tags) > 0:
+		// Tags without needs (an understanding read from the words alone,
+		// or an older one): one person per tag, as the quality scores
+		// count them, not everyone who offered.
+		d.needs = neg.NeedsOf(neg.Understanding{CapabilityTags: d.tags})
 	}
 	if len(d.tags) == 0 {
 		d.tags = tagsInText(text)

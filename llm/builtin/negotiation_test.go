@@ -210,6 +210,24 @@ func TestAggregatePrefersTheRolesOwnTrade(t *testing.T) {
 	}
 }
 
+// TestAggregateTagsWithoutNeeds: an understanding with tags and no needs
+// (read from the words alone) asks one person per tag; the others who
+// offered stand by instead of all being placed.
+func TestAggregateTagsWithoutNeeds(t *testing.T) {
+	u := neg.Understanding{SurfaceDemand: "重新设计淘宝店详情页", CapabilityTags: []string{"UI设计", "平面设计"}}
+	offer := func(id, role string) llm.OfferView {
+		return llm.OfferView{AgentID: id, DisplayName: id, Decision: neg.OfferDecisionParticipate, Contribution: "作为" + role + "，做过电商页面", Relevance: 80}
+	}
+	p := plain[tProposal](t, aggregate(&llm.AggregateInput{Demand: u, RawInput: "淘宝店详情页想重新设计",
+		Offers: []llm.OfferView{offer("u1", "UI设计师"), offer("u2", "UI设计师"), offer("g1", "平面设计师"), offer("g2", "平面设计师")}}))
+	if len(p.Assignments) != 2 || len(p.Alternates) != 2 || len(p.Gaps) != 0 {
+		t.Fatalf("assignments %+v, alternates %+v, gaps %v", p.Assignments, p.Alternates, p.Gaps)
+	}
+	if strings.Contains(p.Summary, "协作协作") || strings.Contains(p.Summary, "（") {
+		t.Fatalf("summary %q", p.Summary)
+	}
+}
+
 // TestAggregateTakesWhoAlsoCovers: a need nobody offered for goes to a
 // willing agent left over who offered to cover it as well, with that
 // need's duties, instead of staying a gap; with an offer of its own, the

@@ -419,8 +419,9 @@ func summarize(d demand, n int, roles []string) (summary, objective string) {
 		where = "（" + d.city + "）"
 	}
 	name := strings.TrimPrefix(d.short(), "这场")
-	if d.event == "" {
-		name = "协作"
+	if d.event == "" { // "杭州协作方案", not "协作（杭州）协作方案"
+		name, where = strings.TrimPrefix(where, "（"), ""
+		name = strings.TrimSuffix(name, "）")
 	}
 	if n == 0 {
 		summary = name + where + "方案：暂无可用的参与者"
