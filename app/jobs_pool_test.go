@@ -2,10 +2,12 @@ package app_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/towow/towow/app"
+	"github.com/towow/towow/internal/database"
 	"github.com/towow/towow/internal/dbtest"
 	"github.com/towow/towow/llm"
 	"github.com/towow/towow/llm/builtin"
@@ -52,7 +54,7 @@ func TestRiverDeclaresNoAppends(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT current_setting('application_name')`).Scan(&name); err != nil {
 		t.Fatal(err)
 	}
-	if name == "" || len(name) >= len(" (no appends)") && name[len(name)-len(" (no appends)"):] == " (no appends)" {
+	if name == "" || strings.HasSuffix(name, database.NoAppendsSuffix) {
 		t.Fatalf("the main pool's application name %q", name)
 	}
 }

@@ -77,9 +77,6 @@ type Missed struct {
 	Unoffered int
 }
 
-// Total is the number of places missed.
-func (m Missed) Total() int { return m.Unread + m.Scarce + m.LeftOut + m.Unoffered }
-
 // add sums g into f.
 func (f *Fit) add(g Fit) {
 	f.Places += g.Places
