@@ -104,6 +104,13 @@ func needsIn(raw string, event string) []neg.Need {
 	for tag, h := range hits {
 		if h.word != "" && insideLonger(lower, tag, h) {
 			delete(hits, tag)
+			continue
+		}
+		for other, o := range hits {
+			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
+				delete(hits, tag)
+				break
+			}
 		}
 	}
 	for tag, h := range hits {
