@@ -376,7 +376,25 @@ var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": 
 // the event; "training for 40 staff": a number of people before it),
 // which says nothing about the people it needs.
 func findRoleKeyword(lower, kw string) int {
-	return findKeywordUnless(lower, kw, func(before, rest string) bool { return namesEvent(rest) || namesAudience(before) })
+	return findKeywordUnless(lower, kw, func(before, rest string) bool {
+		return namesEvent(rest) || namesAudience(before) || ownActivity(before, kw)
+	})
+}
+
+// ownActivities are the words for organising an event that, said of the
+// writer, are what they do themselves ("Planning a charity run, need
+// volunteers"; "we're organizing a meetup"), not help they ask for
+// ("need help organizing an offsite").
+var ownActivities = map[string]bool{"planning": true, "organizing": true, "organising": true}
+
+// ownWorkRe ends the text before an activity word that makes it the
+// writer's own: nothing, or "we're", "we are", "i'm", "i am".
+var ownWorkRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im|currently))\s*$`)
+
+// ownActivity reports whether kw, after before, is the writer's own
+// activity (ownActivities).
+func ownActivity(before, kw string) bool {
+	return ownActivities[kw] && ownWorkRe.MatchString(before)
 }
 
 // audienceRe ends a text that counts who something is for ("training for

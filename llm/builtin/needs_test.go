@@ -181,6 +181,19 @@ func TestNeedsIn(t *testing.T) {
 		{"Conference needs simultaneous interpretation and registration staff", "翻译×1[翻译] 现场志愿者×1[志愿者]"},
 		{"Restaurant opening: need a food photographer and menu design", "摄影师×1[摄影] 平面设计师×1[平面设计]"},
 		{"公司团建想找个地方烧烤，还要有人安排车", "场地提供者×1[场地提供] 交通接送×1[交通接送]"},
+		// Plain English: the writer's own planning is no need ("Planning a
+		// charity run"), help with it is ("Need help organizing"); a place
+		// to host, a booking page, a camera crew, SQL, a van, people to hand
+		// out flyers; a freelancer is no trade of its own.
+		{"Planning a charity run in Xiamen, need volunteers, water stations and a photographer", "现场志愿者×1[志愿者] 摄影师×1[摄影]"},
+		{"We're organizing a meetup and need a venue", "场地提供者×1[场地提供]"},
+		{"Need help organizing a three-day offsite for 30 people in Hangzhou", "活动策划×1[活动策划]"},
+		{"Throwing a retirement party for my dad in Chengdu, need somewhere to host 40 people and food", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
+		{"Can someone help set up a booking page for my yoga studio?", "前端工程师×1[前端开发]"},
+		{"Need a host and a camera crew for a panel discussion", "主持人×1[主持] 摄像师×1[摄像]"},
+		{"Need someone who knows SQL to pull some reports", "数据分析师×1[数据分析]"},
+		{"Need a van to move equipment from Beijing to Tianjin", "交通接送×1[交通接送]"},
+		{"Hiring a freelancer to write blog posts about travel", "文案撰写×1[文案写作]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {

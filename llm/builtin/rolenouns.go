@@ -37,10 +37,12 @@ var (
 	enListRoleNoun = regexp.MustCompile(`(?:,|\band)\s+(?:a|an|one|two|three|four|five|[0-9]+)\s+((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
 )
 
-// notRoleNouns end like a person noun and name none.
+// notRoleNouns end like a person noun and name no trade of their own.
 var notRoleNouns = []string{"other", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
 	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
-	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "员工"}
+	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "员工",
+	// a person by how they work, not by what they do
+	"freelancer", "contractor", "volunteer", "helper", "trailer", "explainer"}
 
 // roleNounNeeds returns the needs the role nouns asked for in a text
 // name, at most one per noun.
