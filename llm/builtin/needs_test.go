@@ -194,6 +194,15 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone who knows SQL to pull some reports", "数据分析师×1[数据分析]"},
 		{"Need a van to move equipment from Beijing to Tianjin", "交通接送×1[交通接送]"},
 		{"Hiring a freelancer to write blog posts about travel", "文案撰写×1[文案写作]"},
+		// The same in colloquial Chinese: audio to cut, a recap to cut, the
+		// reason sales fell, running a Xiaohongshu account, flyers handed
+		// out, someone who knows product, a truck, a bartender.
+		{"我们要录一档播客，需要人帮忙剪音频", "视频剪辑师×1[视频剪辑]"},
+		{"新品发布会需要人全程跟拍，会后剪一个一分钟的回顾", "摄影师×1[摄影] 视频剪辑师×1[视频剪辑]"},
+		{"上个季度销量掉得厉害，想找人分析下原因", "数据分析师×1[数据分析]"},
+		{"想找人帮我们代运营小红书一个月", "推广负责人×1[市场推广]"},
+		{"想找个懂产品的人帮我们梳理MVP", "产品经理×1[产品经理]"},
+		{"八十人的宴会需要餐饮和调酒师", "餐饮供应商×1[餐饮服务]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
