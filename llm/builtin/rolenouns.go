@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	neg "github.com/towow/towow/domain/negotiation"
 )
@@ -53,7 +54,7 @@ func roleNounNeeds(lower string) []need {
 		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
 			role, p = role[i+len("和"):], p+i+len("和")
 		}
-		if role == "" || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) {
+		if role == "" || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) || endsInsideWord(role, lower[end:]) {
 			return
 		}
 		seen[role] = true
@@ -99,6 +100,19 @@ func roleNounNeeds(lower string) []need {
 		}
 	}
 	return found
+}
+
+// wordsAcross are common words whose first character is a person ending
+// and whose second follows it: a role noun ending there is half of one
+// ("给员工做培训" holds no "给员").
+var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "手机", "手续", "手工"}
+
+// endsInsideWord reports whether the role noun's last character and the
+// text after it make one of wordsAcross.
+func endsInsideWord(role, rest string) bool {
+	last, _ := utf8.DecodeLastRuneInString(role)
+	next, _ := utf8.DecodeRuneInString(rest)
+	return slices.Contains(wordsAcross, string([]rune{last, next}))
 }
 
 // cnAskCues and enAskCues are the words that ask for someone.
