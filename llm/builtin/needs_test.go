@@ -204,13 +204,12 @@ func TestNeedsIn(t *testing.T) {
 		{"想找个懂产品的人帮我们梳理MVP", "产品经理×1[产品经理]"},
 		{"八十人的宴会需要餐饮和调酒师", "餐饮供应商×1[餐饮服务]"},
 		// A role noun ends before a common word it starts ("给员工": no
-		// "给员"); an opening video, a scraper, a homepage design, guiding
-		// on site, notes taken.
+		// "给员"); an opening video, a scraper, a homepage design, notes
+		// taken.
 		{"需要给员工做一次消防培训，找个讲师", "演讲嘉宾×1[演讲嘉宾]"},
 		{"年会需要拍一个开场视频", "视频剪辑师×1[视频剪辑]"},
 		{"我们需要一个懂Python的人帮忙写爬虫", "后端工程师×1[后端开发]"},
 		{"想找人翻新一下公司官网的首页设计", "UI设计师×1[UI设计]"},
-		{"招两个兼职做活动现场的引导", "现场志愿者×1[志愿者]"},
 		{"Need someone to moderate a panel and someone to take notes", "主持人×1[主持] 文案撰写×1[文案写作]"},
 	} {
 		var got []string
