@@ -333,9 +333,15 @@ func negatedAt(lower string, p, end int) bool {
 // existingAt reports whether the keyword at p is said to be there already:
 // right after "有个" or "有一场" ("周六有个讲座，想找人录下来": the lecture
 // is what gets recorded), where nothing before the 有 wants it ("需要有个
-// 主持人") or asks whether there is one ("有没有").
+// 主持人") or asks whether there is one ("有没有"); or right after "开了家"
+// (the writer's own shop).
 func existingAt(lower string, p int) bool {
 	before := lower[:p]
+	for _, own := range []string{"开了家", "开了一家", "开了个", "开了一个"} { // "我开了家咖啡馆": the writer's own
+		if strings.HasSuffix(before, own) {
+			return true
+		}
+	}
 	for _, m := range []string{"个", "一个", "一场", "场", "一次", "位", "一位"} {
 		rest, ok := strings.CutSuffix(before, "有"+m)
 		if !ok {

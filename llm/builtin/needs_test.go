@@ -211,6 +211,16 @@ func TestNeedsIn(t *testing.T) {
 		{"我们需要一个懂Python的人帮忙写爬虫", "后端工程师×1[后端开发]"},
 		{"想找人翻新一下公司官网的首页设计", "UI设计师×1[UI设计]"},
 		{"Need someone to moderate a panel and someone to take notes", "主持人×1[主持] 文案撰写×1[文案写作]"},
+		// The writer's own shop is no need ("我开了家咖啡馆"); a résumé into
+		// English, a car to book, a recording to transcribe, packaging,
+		// more customers, user research.
+		{"我开了家咖啡馆，想让更多人知道", "推广负责人×1[市场推广]"},
+		{"有没有人能帮我把简历改成英文的", "翻译×1[翻译]"},
+		{"下周三公司要接待一批日本客人，得有人陪同翻译，还要订车", "翻译×1[翻译] 交通接送×1[交通接送]"},
+		{"能不能找个人帮忙把会议录音整理成文字", "文案撰写×1[文案写作]"},
+		{"给老客户寄的节日礼盒需要设计包装", "平面设计师×1[平面设计]"},
+		{"Anyone who can turn our recordings into transcripts?", "文案撰写×1[文案写作]"},
+		{"Who can help us get more customers for our bakery?", "推广负责人×1[市场推广]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
