@@ -221,6 +221,20 @@ func TestNeedsIn(t *testing.T) {
 		{"给老客户寄的节日礼盒需要设计包装", "平面设计师×1[平面设计]"},
 		{"Anyone who can turn our recordings into transcripts?", "文案撰写×1[文案写作]"},
 		{"Who can help us get more customers for our bakery?", "推广负责人×1[市场推广]"},
+		// People named by the network's trades in other words: a curator,
+		// a floor manager, a stenographer, a graphic artist (美工), a
+		// coder, a sound desk, a cashier, a baker, a barista, a stagehand,
+		// a motion designer, an influencer.
+		{"下个月的活动需要一位策展人", "活动策划×1[活动策划]"},
+		{"下个月的活动需要一位美工", "平面设计师×1[平面设计]"},
+		{"下个月的活动需要一位音控", "音响设备支持×1[音响设备]"},
+		{"下个月的活动需要一位出纳", "财务顾问×1[财务]"},
+		{"下个月的活动需要一位速记员", "文案撰写×1[文案写作]"},
+		{"For our event next month we need a barista", "餐饮供应商×1[餐饮服务]"},
+		{"For our event next month we need a stagehand", "现场志愿者×1[志愿者]"},
+		{"For our event next month we need a motion designer", "视频剪辑师×1[视频剪辑]"},
+		{"For our event next month we need a lighting designer", "音响设备支持×1[音响设备]"},
+		{"For our event next month we need a community manager", "推广负责人×1[市场推广]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
