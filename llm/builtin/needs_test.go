@@ -235,6 +235,17 @@ func TestNeedsIn(t *testing.T) {
 		{"For our event next month we need a motion designer", "视频剪辑师×1[视频剪辑]"},
 		{"For our event next month we need a lighting designer", "音响设备支持×1[音响设备]"},
 		{"For our event next month we need a community manager", "推广负责人×1[市场推广]"},
+		// Each trade's everyday words ("人工智能" holds no person called
+		// "人工").
+		{"我们需要人工智能方面的顾问", ""},
+		{"我们需要宴席和水果", "餐饮供应商×1[餐饮服务]"},
+		{"我们需要名片和邀请函设计", "平面设计师×1[平面设计]"},
+		{"我们需要条幅和手提袋", "物料印刷×1[印刷物料]"},
+		{"我们需要人帮忙修图", "摄影师×1[摄影]"},
+		{"我们需要一间教室", "场地提供者×1[场地提供]"},
+		{"We need wireframes for our event app", "UI设计师×1[UI设计] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"We need a chatbot for our website", "AI技术顾问×1[AI研究] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"We need refreshments and a booth for the fair", "餐饮供应商×1[餐饮服务] 场地提供者×1[场地提供]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {

@@ -41,7 +41,7 @@ var (
 // notRoleNouns end like a person noun and name no trade of their own.
 var notRoleNouns = []string{"other", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
 	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
-	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "员工",
+	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "员工", "人工",
 	// a person by how they work, not by what they do
 	"freelancer", "contractor", "volunteer", "helper", "trailer", "explainer"}
 
@@ -54,7 +54,7 @@ func roleNounNeeds(lower string) []need {
 		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
 			role, p = role[i+len("和"):], p+i+len("和")
 		}
-		if role == "" || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) || endsInsideWord(role, lower[end:]) {
+		if utf8.RuneCountInString(role) < 2 || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) || endsInsideWord(role, lower[end:]) {
 			return
 		}
 		seen[role] = true
