@@ -246,6 +246,17 @@ func TestNeedsIn(t *testing.T) {
 		{"We need wireframes for our event app", "UI设计师×1[UI设计] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"We need a chatbot for our website", "AI技术顾问×1[AI研究] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"We need refreshments and a booth for the fair", "餐饮供应商×1[餐饮服务] 场地提供者×1[场地提供]"},
+		// Work asked for by its verb, colloquially.
+		{"想找人帮忙剪一下视频", "视频剪辑师×1[视频剪辑]"},
+		{"想找人帮忙印点东西", "物料印刷×1[印刷物料]"},
+		{"想找人帮忙推一下我们的活动", "推广负责人×1[市场推广]"},
+		{"想找人帮忙算一下账", "财务顾问×1[财务]"},
+		{"想找人帮忙跑一下数据", "数据分析师×1[数据分析]"},
+		{"想找人帮忙做一桌菜", "餐饮供应商×1[餐饮服务]"},
+		{"想找人帮忙训练个模型", "AI技术顾问×1[AI研究]"},
+		{"Can someone cut this video down?", "视频剪辑师×1[视频剪辑]"},
+		{"Can someone do our books?", "财务顾问×1[财务]"},
+		{"Can someone set up the sound?", "音响设备支持×1[音响设备]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
