@@ -257,6 +257,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Can someone cut this video down?", "视频剪辑师×1[视频剪辑]"},
 		{"Can someone do our books?", "财务顾问×1[财务]"},
 		{"Can someone set up the sound?", "音响设备支持×1[音响设备]"},
+		// Each trade's everyday English.
+		{"We need canapés and name tags for our event", "餐饮供应商×1[餐饮服务] 物料印刷×1[印刷物料]"},
+		{"We need an attorney and a CPA for our event", "法律顾问×1[法律咨询] 财务顾问×1[财务]"},
+		{"We need a master of ceremonies and video coverage for our event", "主持人×1[主持] 摄像师×1[摄像]"},
+		{"We need mockups and a sizzle reel for our event", "UI设计师×1[UI设计] 视频剪辑师×1[视频剪辑]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
