@@ -262,6 +262,14 @@ func TestNeedsIn(t *testing.T) {
 		{"We need an attorney and a CPA for our event", "法律顾问×1[法律咨询] 财务顾问×1[财务]"},
 		{"We need a master of ceremonies and video coverage for our event", "主持人×1[主持] 摄像师×1[摄像]"},
 		{"We need mockups and a sizzle reel for our event", "UI设计师×1[UI设计] 视频剪辑师×1[视频剪辑]"},
+		// Each trade's everyday Chinese, a second pass; a role noun starts
+		// after the words that ask for it ("请个老师": 老师).
+		{"下周的活动需要软文和背景板", "文案撰写×1[文案写作] 物料印刷×1[印刷物料]"},
+		{"下周的活动需要拉新和宣发", "推广负责人×1[市场推广]"},
+		{"下周的活动需要一个AI技术顾问", "AI技术顾问×1[AI研究]"},
+		{"下周的活动需要数据报告", "数据分析师×1[数据分析]"},
+		{"下周的活动需要加字幕", "视频剪辑师×1[视频剪辑]"},
+		{"下周的活动需要请个老师讲讲", "老师×1[老师]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {

@@ -51,6 +51,11 @@ func roleNounNeeds(lower string) []need {
 	var found []need
 	seen := map[string]bool{}
 	add := func(role string, p, end int) {
+		for _, cue := range []string{"请", "找", "招", "求", "个", "位", "名"} { // "请个老师": the noun is 老师
+			for strings.HasPrefix(role, cue) && utf8.RuneCountInString(role) > 2 {
+				role, p = role[len(cue):], p+len(cue)
+			}
+		}
 		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
 			role, p = role[i+len("和"):], p+i+len("和")
 		}
