@@ -483,15 +483,28 @@ func (a *App) openDB(ctx context.Context) error {
 // pool has already given out, and it must be recorded at once (a key the
 // commit's rollback took away would seal texts nothing can open).
 func (a *App) openKeys(ctx context.Context) error {
-	pc := a.Pool.Config().Copy()
-	pc.MaxConns, pc.MinConns = 4, 0
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	pool, err := a.openSidePool(ctx, "the personal keys' pool", 4, 0, nil)
 	if err != nil {
-		return fmt.Errorf("open the personal keys' pool: %w", err)
+		return err
 	}
-	a.closers = append(a.closers, pool.Close)
 	a.Personal = personal.New(pool, nil)
 	return nil
+}
+
+// openSidePool opens a small pool beside the main one, on its settings
+// (adjust, when set, changes them further), closed with the App.
+func (a *App) openSidePool(ctx context.Context, what string, maxConns, minConns int32, adjust func(*pgxpool.Config)) (*pgxpool.Pool, error) {
+	pc := a.Pool.Config().Copy()
+	pc.MaxConns, pc.MinConns = maxConns, minConns
+	if adjust != nil {
+		adjust(pc)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", what, err)
+	}
+	a.closers = append(a.closers, pool.Close)
+	return pool, nil
 }
 
 // openJobsPool opens River's own pool (fetching, completing and rescuing
@@ -501,15 +514,10 @@ func (a *App) openKeys(ctx context.Context) error {
 // otherwise (live streams waited for River's fetches and completions).
 // Steps append events and insert their follow-up jobs on the main pool.
 func (a *App) openJobsPool(ctx context.Context) (*pgxpool.Pool, error) {
-	pc := a.Pool.Config().Copy()
-	pc.MaxConns, pc.MinConns = min(pc.MaxConns, jobsPoolConns), 0
-	database.DeclareNoAppends(pc)
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
-	if err != nil {
-		return nil, fmt.Errorf("open the jobs' pool: %w", err)
-	}
-	a.closers = append(a.closers, pool.Close)
-	return pool, nil
+	return a.openSidePool(ctx, "the jobs' pool", jobsPoolConns, 0, func(pc *pgxpool.Config) {
+		pc.MaxConns = min(pc.MaxConns, a.Pool.Config().MaxConns)
+		database.DeclareNoAppends(pc)
+	})
 }
 
 // jobsPoolConns bounds River's own pool: a fetcher per queue, the
@@ -521,14 +529,7 @@ const jobsPoolConns = 16
 // (and a spare): every follower waits for the tail's reads, which must not
 // queue behind a burst of requests that takes the main pool's connections.
 func (a *App) openTailPool(ctx context.Context) (*pgxpool.Pool, error) {
-	pc := a.Pool.Config().Copy()
-	pc.MaxConns, pc.MinConns = 2, 1
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
-	if err != nil {
-		return nil, fmt.Errorf("open the event tail's pool: %w", err)
-	}
-	a.closers = append(a.closers, pool.Close)
-	return pool, nil
+	return a.openSidePool(ctx, "the event tail's pool", 2, 1, nil)
 }
 
 // OpenDB connects to databaseURL or, when it is empty, to the embedded

@@ -89,6 +89,15 @@ type Totals struct {
 // Run submits every scenario (c at a time) to a, waits for each to end
 // (at most timeout each) and scores it and its baseline.
 func Run(ctx context.Context, a *app.App, scenarios []Scenario, c int, timeout time.Duration) ([]Row, error) {
+	// The network the scenarios are measured against, the same for all.
+	active, err := a.Directory.Active(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the network's agents: %w", err)
+	}
+	agents := make([]string, len(active))
+	for i, p := range active {
+		agents[i] = p.AgentID
+	}
 	rows := make([]Row, len(scenarios))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -97,7 +106,7 @@ func Run(ctx context.Context, a *app.App, scenarios []Scenario, c int, timeout t
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				rows[i] = run(ctx, a, scenarios[i], timeout)
+				rows[i] = run(ctx, a, scenarios[i], agents, timeout)
 			}
 		}()
 	}
@@ -112,7 +121,7 @@ func Run(ctx context.Context, a *app.App, scenarios []Scenario, c int, timeout t
 	return rows, ctx.Err()
 }
 
-func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row {
+func run(ctx context.Context, a *app.App, s Scenario, agents []string, timeout time.Duration) Row {
 	r := Row{Scenario: s}
 	// A user of its own per scenario: each is that user's first demand, so
 	// prompt 1 sees no user_context built from whichever scenarios the
@@ -156,15 +165,6 @@ func run(ctx context.Context, a *app.App, s Scenario, timeout time.Duration) Row
 	var plan []negotiation.Assignment
 	if q.Plan != nil {
 		plan = q.Plan.Assignments
-	}
-	active, err := a.Directory.Active(ctx)
-	if err != nil {
-		r.Err = err
-		return r
-	}
-	agents := make([]string, len(active))
-	for i, p := range active {
-		agents[i] = p.AgentID
 	}
 	r.Fit = fit(s, tree{plan: plan, willing: willingIn(events), read: readIn(events), agents: agents, profile: profile})
 	r.Baseline, r.BaselineKept, r.Err = baseline(ctx, a, events, s.Text, tags)

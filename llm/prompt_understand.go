@@ -233,7 +233,7 @@ func validateUnderstand(raw *UnderstandReply, in *UnderstandInput) (negotiation.
 		// otherwise, read onto the network's tags (a demand to "设计" a
 		// page asks the designers, not for a "设计" nobody carries); the
 		// engine rejects a demand without needs.
-		out.CapabilityTags = onKnownTags(matchKeywordTags(in.RawInput), in.RawInput, in.KnownTags)
+		out.CapabilityTags = wordTags(in.RawInput, in.KnownTags)
 	case len(out.CapabilityTags) == 0:
 		out.CapabilityTags = fallbackTags(in)
 	}
@@ -301,10 +301,16 @@ func fallbackTags(in *UnderstandInput) []string {
 	if tags := cleanList(in.CapabilityTags, maxShortRunes, maxTagItems); len(tags) > 0 {
 		return tags
 	}
-	if tags := onKnownTags(matchKeywordTags(in.RawInput+" "+in.GapType), in.RawInput+" "+in.GapType, in.KnownTags); len(tags) > 0 {
+	if tags := wordTags(in.RawInput+" "+in.GapType, in.KnownTags); len(tags) > 0 {
 		return tags
 	}
 	return []string{genericTag}
+}
+
+// wordTags are the capability tags the keywords of text name, read onto
+// the network's known tags (onKnownTags).
+func wordTags(text string, known []string) []string {
+	return onKnownTags(matchKeywordTags(text), text, known)
 }
 
 // onKnownTags maps keyword tags onto the network's known tags, so that the

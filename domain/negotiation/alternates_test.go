@@ -170,21 +170,9 @@ func TestMergedPlanPartialGap(t *testing.T) {
 				t.Fatalf("triggered with need count %d, want %d", c.Subnets[0].NeedCount, tc.needCount)
 			}
 			c.FinalProposal.Gaps = []string{"g0"}
-			var as []Assignment
-			for i := range tc.assignees {
-				as = append(as, Assignment{AgentID: fmt.Sprint("p", i), Role: "g0"})
-			}
-			evs, err := c.SubnetDone(SubnetCompleted{SubChannelID: c.Subnets[0].SubChannelID, Status: ChannelStatusFinalized,
-				Success: true, Result: &Proposal{Assignments: as}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			done := find[*NegotiationCompleted](evs)
-			if done == nil || done.MergedPlan == nil {
-				t.Fatalf("%+v", evs)
-			}
-			if !slices.Equal(done.MergedPlan.Gaps, tc.wantGaps) || len(done.MergedPlan.Assignments) != 2+tc.assignees {
-				t.Fatalf("gaps %v (want %v), %d assignments", done.MergedPlan.Gaps, tc.wantGaps, len(done.MergedPlan.Assignments))
+			merged := mergedAfter(t, c, assignees("p", Assignment{Role: "g0"}, tc.assignees))
+			if !slices.Equal(merged.Gaps, tc.wantGaps) || len(merged.Assignments) != 2+tc.assignees {
+				t.Fatalf("gaps %v (want %v), %d assignments", merged.Gaps, tc.wantGaps, len(merged.Assignments))
 			}
 		})
 	}
@@ -242,22 +230,36 @@ func TestMergedPlanGapWidenedAfterTrigger(t *testing.T) {
 			if c.Status != ChannelStatusFinalized || len(c.Subnets) != 1 {
 				t.Fatalf("status %s, %d sub-negotiations", c.Status, len(c.Subnets))
 			}
-			var as []Assignment
-			for i := range tc.sub {
-				as = append(as, Assignment{AgentID: fmt.Sprint("v", i), Role: "志愿者", Need: "志愿者"})
-			}
-			evs, err := c.SubnetDone(SubnetCompleted{SubChannelID: c.Subnets[0].SubChannelID, Status: ChannelStatusFinalized,
-				Success: true, Result: &Proposal{Assignments: as}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			done := find[*NegotiationCompleted](evs)
-			if done == nil || done.MergedPlan == nil {
-				t.Fatalf("%+v", evs)
-			}
-			if !slices.Equal(done.MergedPlan.Gaps, tc.wantGaps) {
-				t.Fatalf("merged gaps %v, want %v", done.MergedPlan.Gaps, tc.wantGaps)
+			merged := mergedAfter(t, c, assignees("v", Assignment{Role: "志愿者", Need: "志愿者"}, tc.sub))
+			if !slices.Equal(merged.Gaps, tc.wantGaps) {
+				t.Fatalf("merged gaps %v, want %v", merged.Gaps, tc.wantGaps)
 			}
 		})
 	}
+}
+
+// assignees are n copies of like, with agent ids prefix0, prefix1, ….
+func assignees(prefix string, like Assignment, n int) []Assignment {
+	out := make([]Assignment, n)
+	for i := range out {
+		out[i] = like
+		out[i].AgentID = fmt.Sprint(prefix, i)
+	}
+	return out
+}
+
+// mergedAfter ends c's first sub-negotiation agreed with as and returns
+// the merged plan of the completion that follows.
+func mergedAfter(t *testing.T, c *Channel, as []Assignment) *Proposal {
+	t.Helper()
+	evs, err := c.SubnetDone(SubnetCompleted{SubChannelID: c.Subnets[0].SubChannelID, Status: ChannelStatusFinalized,
+		Success: true, Result: &Proposal{Assignments: as}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := find[*NegotiationCompleted](evs)
+	if done == nil || done.MergedPlan == nil {
+		t.Fatalf("%+v", evs)
+	}
+	return done.MergedPlan
 }

@@ -205,14 +205,14 @@ func isASCII(s string) bool {
 // findKeyword returns the byte index of the first occurrence of kw in the
 // lower-cased text, or -1. ASCII keywords match whole words only ("ai" does
 // not match "said"); others match anywhere.
-func findKeyword(lower, kw string) int {
-	if kw == "" {
+func findKeyword(lower, kw string) int { return findKeywordFrom(lower, kw, 0) }
+
+// findKeywordFrom is findKeyword for the occurrences that start at from or
+// later (word boundaries read in the whole text).
+func findKeywordFrom(lower, kw string, from int) int {
+	if kw == "" || from > len(lower) {
 		return -1
 	}
-	if !isASCII(kw) {
-		return strings.Index(lower, kw)
-	}
-	from := 0
 	for {
 		i := strings.Index(lower[from:], kw)
 		if i < 0 {
@@ -220,7 +220,7 @@ func findKeyword(lower, kw string) int {
 		}
 		i += from
 		end := i + len(kw)
-		if (i == 0 || !isASCIIAlnum(lower[i-1])) && (end >= len(lower) || !isASCIIAlnum(lower[end])) {
+		if !isASCII(kw) || (i == 0 || !isASCIIAlnum(lower[i-1])) && (end >= len(lower) || !isASCIIAlnum(lower[end])) {
 			return i
 		}
 		from = i + 1

@@ -244,18 +244,10 @@ func insideLonger(lower, tag string, h keywordHit) bool {
 			if len(kw) <= h.end-h.pos {
 				continue
 			}
-			for from := 0; ; {
-				p := strings.Index(lower[from:], kw)
-				if p < 0 || from+p > h.pos {
-					break
-				}
-				p += from
-				end := p + len(kw)
-				whole := !isASCII(kw) || ((p == 0 || !isASCIIAlnum(lower[p-1])) && (end >= len(lower) || !isASCIIAlnum(lower[end])))
-				if whole && end >= h.end {
+			for p := findKeyword(lower, kw); p >= 0 && p <= h.pos; p = findKeywordFrom(lower, kw, p+1) {
+				if p+len(kw) >= h.end {
 					return true
 				}
-				from = p + 1
 			}
 		}
 	}
@@ -507,12 +499,21 @@ func countAt(lower string, p, end int) int {
 		return n
 	}
 	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			return max(1, n)
-		}
-		return max(1, parseCNNumber(m[1]))
+		return countNumber(m[1])
 	}
 	return 1
+}
+
+// countNumber is a written count: digits or Chinese numerals, with 几
+// ("几个志愿者": a few) read as 2; at least 1.
+func countNumber(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return max(1, n)
+	}
+	if s == "几" {
+		return 2
+	}
+	return max(1, parseCNNumber(s))
 }
 
 // countsPeople reports whether a count before an English keyword hit
@@ -565,13 +566,7 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 		}
 	}
 	if m := cnCount.FindStringSubmatch(before); m != nil {
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			return max(1, n), true
-		}
-		if m[1] == "几" { // "几个志愿者": a few
-			return 2, true
-		}
-		return max(1, parseCNNumber(m[1])), true
+		return countNumber(m[1]), true
 	}
 	if m := enCount.FindStringSubmatch(before); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {

@@ -144,11 +144,7 @@ func findZhVerb(lower, verb string) (pos, count int) {
 	}
 	// The count nearest the verb: a list's earlier items have their own.
 	if ms := zhAskedCount.FindAllStringSubmatch(clauseBefore(lower[:pos]), -1); ms != nil {
-		m := ms[len(ms)-1]
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			return pos, max(1, n)
-		}
-		return pos, max(1, parseCNNumber(m[1]))
+		return pos, countNumber(ms[len(ms)-1][1])
 	}
 	return pos, 0
 }
