@@ -26,11 +26,11 @@ var vocabulary = []tagInfo{
 	{"活动策划", "活动策划", []string{"策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizing", "organising", "策展", "场控", "婚庆", "会务", "curator", "curators", "coordinator", "coordinators", "event coordinator", "organizer", "organiser", "agenda"}},
 	{"主持", "主持人", []string{"主持人", "主持", "司仪", "解说", "主播", "报幕", "master of ceremonies", "someone to host", "announcer", "compère", "compere", "quizmaster", "caster", "casters", "shoutcaster", "commentator", "commentators", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
 	{"摄影", "摄影师", []string{"拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "形象照", "证件照", "写真", "拍一组", "产品图", "商品图", "宣传照", "照相", "修图", "candid shots", "candids", "retouching", "product shots", "food photographer", "food photography", "photographer", "photographers", "photography", "photo", "photos", "pictures", "headshot", "headshots", "portrait", "portraits"}},
-	{"摄像", "摄像师", []string{"摄像", "录像", "录制", "录下来", "录视频", "video of the event", "video coverage", "录一段", "拍一段", "拍段视频", "录个视频", "camera crew", "camera operator", "cameraman", "camera person", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
-	{"视频剪辑", "视频剪辑师", []string{"剪辑师", "editor", "editors", "剪辑", "后期", "剪视频", "短视频", "视频剪", "精彩集锦", "短片", "宣传片", "highlight reel", "video editing", "video editor", "editing", "vlog", "trailer", "trailers", "game trailer", "recap video", "剪音频", "音频剪辑", "音频后期", "剪一个", "剪一段", "剪个", "开场视频", "剪片", "做个视频", "视频制作", "加字幕", "edited video", "sizzle reel", "short video", "recap", "剪一下", "cut this video", "cut the video", "cut our video", "调色", "配乐", "post-production", "color grading", "reels", "motion designer", "animator", "animators", "highlight video", "动画", "animation", "motion graphics",
+	{"摄像", "摄像师", []string{"导演", "摄像", "录像", "录制", "录下来", "录视频", "video of the event", "video coverage", "录一段", "拍一段", "拍段视频", "录个视频", "camera crew", "camera operator", "cameraman", "camera person", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
+	{"视频剪辑", "视频剪辑师", []string{"highlights", "audio editing", "audio editor", "podcast editing", "podcast editor", "剪辑师", "editor", "editors", "剪辑", "后期", "剪视频", "短视频", "视频剪", "精彩集锦", "短片", "宣传片", "highlight reel", "video editing", "video editor", "editing", "vlog", "trailer", "trailers", "game trailer", "recap video", "剪音频", "音频剪辑", "音频后期", "剪一个", "剪一段", "剪个", "开场视频", "剪片", "做个视频", "视频制作", "加字幕", "edited video", "sizzle reel", "short video", "recap", "剪一下", "cut this video", "cut the video", "cut our video", "调色", "配乐", "post-production", "color grading", "reels", "motion designer", "animator", "animators", "highlight video", "动画", "animation", "motion graphics",
 		"short film", "promo video", "promotional video", "video ad", "subtitles", "captions"}},
-	{"直播", "直播技术支持", []string{"直播", "推流", "导播", "stream setup", "webcast", "streamed online", "线上转播", "livestream", "live stream", "streaming", "broadcast"}},
-	{"平面设计", "平面设计师", []string{"海报", "平面设计", "logo", "视觉设计", "宣传图", "主视觉", "店招", "门头", "vi", "signage", "signboard", "插画师", "插图", "排版", "封面", "详情页设计", "主图设计", "菜单设计", "包装设计", "设计包装", "礼盒设计", "物料设计", "kv设计", "graphics", "banner design", "social media graphics", "brochure design", "名片", "邀请函设计", "画册设计", "标志设计", "business cards", "invitation design", "flyer design", "美工", "art director", "packaging design", "packaging", "pixel art", "game art", "artwork", "menu design", "品牌手册", "吉祥物", "brand guide", "brand guidelines", "style guide", "brand identity", "mascot", "deck", "演示文稿", "poster", "posters", "graphic design", "graphic designer", "illustrator", "illustration", "layout", "branding", "album cover", "cover art", "slides", "slide deck", "pitch deck"}},
+	{"直播", "直播技术支持", []string{"stream operator", "stream operators", "stream tech", "直播", "推流", "导播", "stream setup", "webcast", "streamed online", "线上转播", "livestream", "live stream", "streaming", "broadcast"}},
+	{"平面设计", "平面设计师", []string{"cover design", "cover art", "book cover", "album cover", "sign design", "storefront sign", "门头设计", "海报", "平面设计", "logo", "视觉设计", "宣传图", "主视觉", "店招", "门头", "vi", "signage", "signboard", "插画师", "插图", "排版", "封面", "详情页设计", "主图设计", "菜单设计", "包装设计", "设计包装", "礼盒设计", "物料设计", "kv设计", "graphics", "banner design", "social media graphics", "brochure design", "名片", "邀请函设计", "画册设计", "标志设计", "business cards", "invitation design", "flyer design", "美工", "art director", "packaging design", "packaging", "pixel art", "game art", "artwork", "menu design", "品牌手册", "吉祥物", "brand guide", "brand guidelines", "style guide", "brand identity", "mascot", "deck", "演示文稿", "poster", "posters", "graphic design", "graphic designer", "illustrator", "illustration", "layout", "branding", "album cover", "cover art", "slides", "slide deck", "pitch deck"}},
 	{"UI设计", "UI设计师", []string{"设计师", "首页设计", "页面设计", "wireframes", "app设计", "mockups", "mockup", "design system", "app screens", "screen design", "wireframe", "prototype", "prototypes", "app design", "用户调研", "user interviews", "user research", "usability testing", "网页设计", "web designer", "web design", "ui", "ux", "界面", "交互设计", "原型", "用户体验", "ux researcher", "figma", "ui设计", "designer"}},
 	{"前端开发", "前端工程师", []string{"前端", "网站", "网页", "小程序", "h5", "app", "开发", "程序员", "website", "web", "frontend", "front-end", "developer", "developers", "mobile app", "web page", "webpage", "网店", "码农", "落地页", "landing page", "online store", "shopify", "booking page", "signup page", "sign-up page", "checkout page"}},
 	{"后端开发", "后端工程师", []string{"后端", "服务器", "数据库", "爬虫", "服务端", "integration", "integrations", "接口", "网站", "码农", "devops", "sre", "app", "开发", "程序员", "website", "backend", "back-end", "server", "database", "api", "developer", "developers"}},
@@ -38,19 +38,19 @@ var vocabulary = []tagInfo{
 	{"数据分析", "数据分析师", []string{"数据分析", "分析师", "市场调研", "数据可视化", "统计", "报表", "分析数据", "后台数据", "看看数据", "数据复盘", "分析原因", "分析下原因", "分析一下原因", "问卷分析", "数据清洗", "spss", "stata", "sql", "reporting", "用户流失", "流失率", "留存率", "数据报告", "调研分析", "数据整理", "data crunching", "excel expert", "跑数据", "跑一下数据", "市场调查", "kpi", "kpis", "图表", "charts", "infographic", "infographics", "crunch",
 		"data analysis", "data analyst", "analyst", "statistician", "data scientist", "data science", "analytics", "dashboard", "statistics", "metrics", "survey", "look at the data", "look at our data"}},
 	{"产品经理", "产品经理", []string{"产品经理", "产品规划", "需求文档", "懂产品", "需求分析", "需求梳理", "product lead", "product management", "产品需求", "产品方案", "product strategy", "roadmap", "梳理需求", "mvp", "产品设计", "product manager", "prd", "pm"}},
-	{"餐饮服务", "餐饮供应商", []string{"餐饮", "厨师", "厨子", "做饭", "caterer", "caterers", "chef", "吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心", "调酒师", "调酒", "面点", "外卖", "饮品", "下午茶", "canapés", "canapes", "finger food", "hors d'oeuvres", "做一桌", "一桌菜", "做菜", "cook for", "水果", "宴席", "buffet", "refreshments", "breakfast", "baker", "bakers", "barista", "baristas", "蛋糕", "甜品", "cake", "cakes", "dessert", "desserts",
+	{"餐饮服务", "餐饮供应商", []string{"wine", "beer", "cocktails", "餐饮", "厨师", "厨子", "做饭", "caterer", "caterers", "chef", "吃", "餐", "饭", "茶歇", "零食", "饮料", "咖啡", "酒水", "披萨", "食物", "点心", "调酒师", "调酒", "面点", "外卖", "饮品", "下午茶", "canapés", "canapes", "finger food", "hors d'oeuvres", "做一桌", "一桌菜", "做菜", "cook for", "水果", "宴席", "buffet", "refreshments", "breakfast", "baker", "bakers", "barista", "baristas", "蛋糕", "甜品", "cake", "cakes", "dessert", "desserts",
 		"服务员", "bartender", "waiter", "waitstaff", "catering", "food", "snacks", "drinks", "lunch", "dinner", "coffee", "pizza", "meal", "meals"}},
-	{"翻译", "翻译", []string{"翻译", "翻成", "译成", "同传", "口译", "外宾", "双语", "本地化", "英文版", "翻一下", "笔译", "改成英文", "英文简历", "中译英", "英译中", "subtitling", "localization", "localisation", "localize", "interpretation", "interpreting", "simultaneous interpretation", "translator", "translation", "translate", "translating", "interpreter", "bilingual"}},
-	{"音响设备", "音响设备支持", []string{"音响", "麦克风", "话筒", "投影", "灯光", "设备", "音箱", "audio", "sound system", "microphone", "microphones",
+	{"翻译", "翻译", []string{"同声传译", "翻译", "翻成", "译成", "同传", "口译", "外宾", "双语", "本地化", "英文版", "翻一下", "笔译", "改成英文", "英文简历", "中译英", "英译中", "subtitling", "localization", "localisation", "localize", "interpretation", "interpreting", "simultaneous interpretation", "translator", "translation", "translate", "translating", "interpreter", "bilingual"}},
+	{"音响设备", "音响设备支持", []string{"同声传译设备", "音响", "麦克风", "话筒", "投影", "灯光", "设备", "音箱", "audio", "sound system", "microphone", "microphones",
 		"mic", "pa system", "public address", "调音", "loudspeaker", "speaker system", "sound equipment", "sound gear",
 		"speakers and mics", "speakers and microphones", "mics and speakers", "microphones and speakers", "projector", "av equipment", "av team", "av crew", "lighting", "lights", "dj", "音控", "扩音", "led", "av", "set up the sound", "sound setup", "soundcheck", "sound check", "led屏", "led screen", "roadie", "roadies", "lighting designer", "mixer", "mixing desk", "mixing console", "sound desk"}},
 	{"市场推广", "推广负责人", []string{"推广", "宣传", "营销", "招募", "引流", "曝光", "公众号", "广告投放", "媒体报道", "代运营", "拉新", "宣发", "推一下", "帮忙推", "public relations", "ad campaign", "让更多人知道", "知名度", "more customers", "attract customers", "customer acquisition", "地推", "运营专员", "新媒体运营", "社群运营", "网红", "kol", "influencer", "influencers", "content creator", "community manager", "promotion", "marketing", "seo", "sem", "google ads", "advertising", "wechat", "weibo", "douyin", "tiktok", "instagram", "facebook", "linkedin", "promote", "publicity", "advertise", "social media", "outreach", "the word out", "spread the word"}},
-	{"文案写作", "文案撰写", []string{"文案", "写作", "文章", "推文", "新闻稿", "润色", "约稿", "编辑", "笔头", "写稿", "撰稿", "写公众号", "product description", "product descriptions", "员工手册", "新闻通稿", "会议纪要", "整理成文字", "录音整理", "转写", "transcript", "transcripts", "transcription", "transcribe", "速记", "演讲稿", "软文", "活动总结", "website copy", "web copy", "write a post", "write posts", "newsletter", "newsletters", "stenographer", "transcriber", "take notes", "note taker", "notetaker", "纪要", "说明书", "handbook", "press kit", "meeting minutes", "take minutes", "user manual", "instruction manual", "copywriting", "copy editor", "proofread", "proofreading", "copywriter", "writing", "article", "articles", "press release", "blog"}},
-	{"法律咨询", "法律顾问", []string{"律师", "法务", "法律", "合同", "合规", "知识产权", "条款", "商标注册", "attorney", "attorneys", "solicitor", "legal counsel", "trademark", "agreement", "agreements", "nda", "legal", "lawyer", "contract", "contracts", "compliance"}},
+	{"文案写作", "文案撰写", []string{"编剧", "文案", "写作", "文章", "推文", "新闻稿", "润色", "约稿", "编辑", "笔头", "写稿", "撰稿", "写公众号", "product description", "product descriptions", "员工手册", "新闻通稿", "会议纪要", "整理成文字", "录音整理", "转写", "transcript", "transcripts", "transcription", "transcribe", "速记", "演讲稿", "软文", "活动总结", "website copy", "web copy", "write a post", "write posts", "newsletter", "newsletters", "stenographer", "transcriber", "take notes", "note taker", "notetaker", "纪要", "说明书", "handbook", "press kit", "meeting minutes", "take minutes", "user manual", "instruction manual", "copywriting", "copy editor", "proofread", "proofreading", "copywriter", "writing", "article", "articles", "press release", "blog"}},
+	{"法律咨询", "法律顾问", []string{"股权", "股份", "仲裁", "劳动纠纷", "维权", "官司", "起诉", "诉讼", "lawsuit", "litigation", "arbitration", "legal dispute", "律师", "法务", "法律", "合同", "合规", "知识产权", "条款", "商标注册", "attorney", "attorneys", "solicitor", "legal counsel", "trademark", "agreement", "agreements", "nda", "legal", "lawyer", "contract", "contracts", "compliance"}},
 	{"财务", "财务顾问", []string{"财务", "记账", "报销", "税务", "会计", "发票", "财税", "报税", "审计", "懂税", "个税", "节税", "账目", "做账", "查账", "对账", "出纳", "报账", "cpa", "financial statements", "算账", "算一下账", "do our books", "bookkeeper", "财报", "payroll", "finance", "accounting", "accountant", "tax", "cfo", "financial advisor", "financial planning", "bookkeeping", "invoice", "audit"}},
-	{"志愿者", "现场志愿者", []string{"志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "引导员", "发传单", "现场的引导", "做引导", "场务", "义工", "引导", "greeter", "greeters", "帮忙的人", "礼仪", "stagehand", "stagehands", "extra hands", "helping hands", "more hands", "food bank", "hand out", "handing out", "volunteer", "volunteers", "helpers", "staff", "check-in", "registration desk", "usher", "intern"}},
+	{"志愿者", "现场志愿者", []string{"展台助理", "现场助理", "booth staff", "booth assistant", "booth assistants", "志愿者", "人手", "帮手", "签到", "现场支持", "工作人员", "引导员", "发传单", "现场的引导", "做引导", "场务", "义工", "引导", "greeter", "greeters", "帮忙的人", "礼仪", "stagehand", "stagehands", "extra hands", "helping hands", "more hands", "food bank", "hand out", "handing out", "volunteer", "volunteers", "helpers", "staff", "check-in", "registration desk", "usher", "intern"}},
 	{"印刷物料", "物料印刷", []string{"印刷", "物料", "易拉宝", "横幅", "胸牌", "宣传册", "宣传单", "单页", "印出来", "纪念册", "画册", "传单", "贴纸", "喷绘", "桌牌", "背景板", "kt板", "name tags", "name tag", "lanyards", "backdrop", "印点", "印一些", "印一批", "印些", "条幅", "手提袋", "tote bags", "signs", "t恤", "文化衫", "t-shirt", "t-shirts", "tees", "merch", "merchandise", "print", "printing", "banner", "banners", "badge", "badges", "brochure", "flyers", "stickers", "swag"}},
-	{"交通接送", "交通接送", []string{"接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "商务车", "专车", "租车", "接站", "接驳", "货车", "订车", "taxis", "car service", "car rental", "chauffeur", "叫车", "约车", "运到", "安排车", "派车", "火车站", "高铁站", "ride", "rides", "train station", "pick up", "drop off", "van", "vans", "truck", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
+	{"交通接送", "交通接送", []string{"婚车", "coach bus", "coach buses", "wedding car", "接送", "接机", "送机", "班车", "包车", "大巴", "巴士", "司机", "交通", "机场", "用车", "车辆", "商务车", "专车", "租车", "接站", "接驳", "货车", "订车", "taxis", "car service", "car rental", "chauffeur", "叫车", "约车", "运到", "安排车", "派车", "火车站", "高铁站", "ride", "rides", "train station", "pick up", "drop off", "van", "vans", "truck", "shuttle", "bus", "minibus", "transport", "transportation", "pickup", "driver", "airport"}},
 }
 
 // tagKeywords are the keywords of each vocabulary tag (same order) with
@@ -275,7 +275,11 @@ func scanTags(text string) []string {
 	for i, t := range vocabulary {
 		best := findKeyword(lower, strings.ToLower(t.tag))
 		for _, kw := range tagKeywords[i] {
-			if p := findKeyword(lower, kw); p >= 0 && (best < 0 || p < best) {
+			p := findKeyword(lower, kw)
+			for p >= 0 && insideLonger(lower, i, kw, p) { // "同声传译设备" is equipment, not an interpreter
+				p = findKeywordFrom(lower, kw, p+len(kw))
+			}
+			if p >= 0 && (best < 0 || p < best) {
 				best = p
 			}
 		}
@@ -295,6 +299,51 @@ func scanTags(text string) []string {
 	}
 	return out
 }
+
+// insideLonger reports whether keyword kw of tag i, at p, lies inside a
+// longer keyword of another tag: "food" in "food bank" is no caterer,
+// "同声传译" in "同声传译设备" no interpreter.
+func insideLonger(lower string, i int, kw string, p int) bool {
+	for _, l := range longerKeywords[kw] {
+		if l.tag == i {
+			continue
+		}
+		for q := findKeyword(lower, l.kw); q >= 0 && q <= p; q = findKeywordFrom(lower, l.kw, q+1) {
+			if q+len(l.kw) >= p+len(kw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// longerKeyword is a keyword of tag (its index in vocabulary) that holds
+// a shorter one.
+type longerKeyword struct {
+	tag int
+	kw  string
+}
+
+// longerKeywords maps each keyword to the longer keywords holding it.
+var longerKeywords = func() map[string][]longerKeyword {
+	out := map[string][]longerKeyword{}
+	for i := range vocabulary {
+		for _, kw := range tagKeywords[i] {
+			if _, done := out[kw]; done {
+				continue
+			}
+			out[kw] = nil
+			for j := range vocabulary {
+				for _, l := range tagKeywords[j] {
+					if len(l) > len(kw) && strings.Contains(l, kw) {
+						out[kw] = append(out[kw], longerKeyword{j, l})
+					}
+				}
+			}
+		}
+	}
+	return out
+}()
 
 // normalizeTag maps a tag written by anyone (a real model, a profile) onto
 // the vocabulary: a vocabulary tag stays, a known keyword maps to its tags,

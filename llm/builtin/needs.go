@@ -22,7 +22,7 @@ var compositeRoles = []struct {
 	tags     []string
 	keywords []string
 }{
-	{"评委", []string{"演讲嘉宾", "AI研究", "产品经理"}, []string{"评委", "评审", "裁判", "judge", "judges", "jury", "juror", "jurors"}},
+	{"评委", []string{"演讲嘉宾", "AI研究", "产品经理"}, []string{"评委", "评审", "judge", "judges", "jury", "juror", "jurors"}},
 	{"导师", []string{"演讲嘉宾", "产品经理", "AI研究"}, []string{"导师", "mentor", "mentors", "coach", "coaches"}},
 	// No profile sponsors anything today: the need is named, and reported
 	// as a gap, rather than dropped.
@@ -56,6 +56,9 @@ func needsIn(raw string, event string) []neg.Need {
 				if strings.HasPrefix(lower[p:], kw) {
 					end = max(end, p+len(kw))
 				}
+			}
+			if longerKeywordAt(lower, p, end) {
+				continue // "a coach bus" is transport, not a mentor
 			}
 			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countAt(lower, p, end)}, p, p, false})
 			taken[c.role] = true
@@ -102,7 +105,7 @@ func needsIn(raw string, event string) []neg.Need {
 	// "speakers" in "speakers and mics" is equipment, not a speaker, and
 	// "food" in "food bank" no caterer.
 	for tag, h := range hits {
-		if h.word != "" && insideLonger(lower, tag, h) {
+		if h.word != "" && insideLonger(lower, tagIndex[tag], h.word, h.pos) {
 			delete(hits, tag)
 			continue
 		}
@@ -113,10 +116,41 @@ func needsIn(raw string, event string) []neg.Need {
 			}
 		}
 	}
+	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) {
-			delete(hits, tag)
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) {
+			gone = append(gone, tag)
 		}
+	}
+	for _, tag := range gone {
+		delete(hits, tag)
+	}
+	// "someone to translate our app into Japanese", "Translating our user
+	// manual into German": the verb of work someone is asked to do, or
+	// the work the demand starts with, when it is a trade's keyword,
+	// keeps its object from naming another trade (the app is what gets
+	// translated).
+	gone = gone[:0]
+	for _, m := range append(askedWork.FindAllStringIndex(lower, -1), leadingGerund.FindStringIndex(lower)) {
+		if m == nil {
+			continue
+		}
+		verb := strings.LastIndex(lower[:m[1]], " ") + 1
+		obj, _, _ := strings.Cut(objectOf(lower[m[1]:]), ":")
+		objEnd := m[1] + len(obj)
+		for tag, h := range hits {
+			if h.pos != verb || h.end != m[1] {
+				continue
+			}
+			for other, o := range hits {
+				if other != tag && o.pos > m[1] && o.pos < objEnd {
+					gone = append(gone, other)
+				}
+			}
+		}
+	}
+	for _, tag := range gone {
+		delete(hits, tag)
 	}
 	// "posters and catalogues printed": the things a participle comes
 	// after are what its worker works on, not needs of their own; not
@@ -145,6 +179,9 @@ func needsIn(raw string, event string) []neg.Need {
 			count = countAt(lower, h.pos, h.end)
 			if count > 1 && !countsPeople(lower, h) {
 				count = 1 // "a few photos for the menu": one photographer
+			}
+			if count == 1 {
+				count = max(1, peopleCountElsewhere(lower, tagIndex[t.tag], h.pos))
 			}
 		}
 		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end, contextWords[h.word]})
@@ -233,27 +270,6 @@ type keywordHit struct {
 	word     string // the keyword, when a keyword of the tag was hit
 }
 
-// insideLonger reports whether the hit h of tag lies inside a longer
-// keyword of another tag, wherever in lower that one occurs.
-func insideLonger(lower, tag string, h keywordHit) bool {
-	for i, t := range vocabulary {
-		if t.tag == tag {
-			continue
-		}
-		for _, kw := range tagKeywords[i] {
-			if len(kw) <= h.end-h.pos {
-				continue
-			}
-			for p := findKeyword(lower, kw); p >= 0 && p <= h.pos; p = findKeywordFrom(lower, kw, p+1) {
-				if p+len(kw) >= h.end {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // betterHit reports whether keyword kw at p (strong: no other tag has it)
 // marks a tag's need better than the hit h so far: a strong keyword before
 // a shared one; then a word for the worker before a word for the
@@ -269,6 +285,101 @@ func betterHit(kw string, p int, strong bool, h keywordHit) bool {
 		return len(kw) > h.end-h.pos
 	}
 	return p < h.pos
+}
+
+// ownSubject reports whether the hit h of tag i is the writer's own thing
+// that wants another tag's work: the subject at the text's start, said
+// to be the writer's ("Our online store needs product photos",
+// "我们的小程序总是卡顿，想找个懂服务器的人") or followed by a verb of
+// wanting ("餐厅想换一套新的菜单和门头设计"), with a hit of another tag
+// after it and no other keyword of tag i (the thing is no need; the work
+// it wants is). A subject wanting nothing else named ("our website needs
+// to be rebuilt") stays the need.
+func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) bool {
+	from := h.end
+	switch before := strings.TrimSpace(lower[:h.pos]); {
+	case slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, before):
+		// "我们的小程序总是卡顿，想找个懂服务器的人": whatever it does
+	case before == "" || before == "我们" || before == "咱们":
+		m := ownSubjectVerb.FindStringIndex(lower[h.end:])
+		if m == nil {
+			return false
+		}
+		from += m[1]
+	default:
+		return false
+	}
+	for _, kw := range tagKeywords[i] {
+		if findKeywordFrom(lower, kw, from) >= 0 {
+			return false
+		}
+	}
+	for tag, o := range hits {
+		if tagIndex[tag] != i && o.pos >= from {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingGerund is a demand's first word when it is an -ing form.
+var leadingGerund = regexp.MustCompile(`^[a-z]+ing\b`)
+
+// ownSubjectVerb starts with the rest of a subject's noun and a verb of
+// wanting: "厅想", "厅需要", " needs", " wants".
+var ownSubjectVerb = regexp.MustCompile(`^(?:\p{Han}{0,3}(?:想要|想|需要|要|打算|准备|希望|计划)|(?: [a-z]+)? (?:needs|wants|requires|is looking for)\b)`)
+
+// asksWithCount reports whether the hit h is a verb asking for a count
+// of another hit's people: followed by the count, then, in the same
+// list item, by the other ("招募10名马拉松赛道志愿者" recruits volunteers,
+// not promotion).
+func asksWithCount(lower string, h keywordHit, hits map[string]keywordHit) bool {
+	m := cnCountAfter.FindStringIndex(lower[h.end:])
+	if m == nil {
+		return false
+	}
+	after := h.end + m[1]
+	for _, o := range hits {
+		if o.pos >= after && o.pos-after <= 18 && !strings.ContainsAny(lower[after:o.pos], "，,、;；。.和及与或") {
+			return true
+		}
+	}
+	return false
+}
+
+// peopleCountElsewhere is the count of people written before another
+// place where a keyword of tag i stands than at p ("补给站缺人手，需要
+// 20名志愿者": 20), or 0; only a Chinese count by a measure word only
+// people take (an English count before "dinner" counts the guests).
+func peopleCountElsewhere(lower string, i, p int) int {
+	best := 0
+	for _, kw := range tagKeywords[i] {
+		if contextWords[kw] {
+			continue
+		}
+		for q := findKeyword(lower, kw); q >= 0; q = findKeywordFrom(lower, kw, q+len(kw)) {
+			if q == p {
+				continue
+			}
+			if n, ok := writtenCountBefore(lower, q); ok && n > best && cnPeopleMeasure.MatchString(lower[max(0, q-24):q]) {
+				best = n
+			}
+		}
+	}
+	return best
+}
+
+// longerKeywordAt reports whether a vocabulary keyword longer than
+// lower[p:end] starts at p.
+func longerKeywordAt(lower string, p, end int) bool {
+	for i := range vocabulary {
+		for _, kw := range tagKeywords[i] {
+			if len(kw) > end-p && findKeywordFrom(lower, kw, p) == p {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namesNeed reports whether a role noun holds a keyword of n's trade
@@ -431,7 +542,7 @@ func namesEvent(rest string) bool {
 func composite(lower string, p int) bool {
 	for _, c := range compositeRoles {
 		for _, kw := range c.keywords {
-			if i := findKeyword(lower, kw); i >= 0 && p >= i && p < i+len(kw) {
+			if i := findKeyword(lower, kw); i >= 0 && p >= i && p < i+len(kw) && !longerKeywordAt(lower, i, i+len(kw)) {
 				return true
 			}
 		}
@@ -481,6 +592,14 @@ var (
 	// or with a measure word and a short 的 phrase or a word of two
 	// characters between ("几个会说英语的", "十个学生").
 	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
+	// cnPeopleCount is a Chinese count by a measure word only people take
+	// (位, 名), with a longer word between it and the role
+	// ("10名马拉松赛道志愿者"); the word must not join or ask (checked
+	// where it is used).
+	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)(\p{Han}{3,6})\s*$`)
+	// cnPeopleMeasure ends with a count by a measure word only people
+	// take, and at most six characters after it.
+	cnPeopleMeasure = regexp.MustCompile(`(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)\p{Han}{0,6}$`)
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名".
 	cnCountAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
@@ -566,6 +685,9 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 		}
 	}
 	if m := cnCount.FindStringSubmatch(before); m != nil {
+		return countNumber(m[1]), true
+	}
+	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && !strings.ContainsAny(m[2], "的和与及或要找请需") {
 		return countNumber(m[1]), true
 	}
 	if m := enCount.FindStringSubmatch(before); m != nil {

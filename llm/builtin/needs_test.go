@@ -125,7 +125,7 @@ func TestNeedsIn(t *testing.T) {
 		{"We need a band and a clown for the kids' party", "band×1[band] clown×1[clown]"},
 		{"找个厨子做二十人的家宴", "餐饮供应商×1[餐饮服务]"},
 		{"The band played well", ""},
-		{"公司想拍一部微电影，需要编剧、导演和演员", "演员×1[演员]"},
+		{"公司想拍一部微电影，需要编剧、导演和演员", "文案撰写×1[文案写作] 摄像师×1[摄像] 演员×1[演员]"},
 		{"下周要接待一个日本代表团，需要日语翻译两名和一辆商务车", "翻译×2[翻译] 交通接送×1[交通接送]"},
 		{"x", ""},
 		{"我需要一艘宇宙飞船去火星", ""},
@@ -270,6 +270,28 @@ func TestNeedsIn(t *testing.T) {
 		{"下周的活动需要数据报告", "数据分析师×1[数据分析]"},
 		{"下周的活动需要加字幕", "视频剪辑师×1[视频剪辑]"},
 		{"下周的活动需要请个老师讲讲", "老师×1[老师]"},
+		// A referee is no hackathon judge; a coach bus no mentor.
+		{"周末在深圳办羽毛球友谊赛，需要裁判两名、摄影一名", "裁判×2[裁判] 摄影师×1[摄影]"},
+		{"Company trip to Guilin for 25 people: need a coach bus and a local guide", "交通接送×1[交通接送] local guide×1[local guide]"},
+		// A count by 位 or 名 reaches past a longer word, and holds where
+		// the trade is named again; a verb followed by a count asks for
+		// the people after it.
+		{"马拉松补给站缺人手，需要8名志愿者和一辆运送物资的货车", "现场志愿者×8[志愿者] 交通接送×1[交通接送]"},
+		{"招募10名马拉松赛道志愿者，北京", "现场志愿者×10[志愿者]"},
+		// The writer's own thing, wanting another trade's work, is no need.
+		{"餐厅想换一套新的菜单和门头设计", "平面设计师×1[平面设计]"},
+		{"Our online store needs product photos and better product descriptions", "摄影师×1[摄影] 文案撰写×1[文案写作]"},
+		{"Our website needs to be rebuilt", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		// The verb of work someone is asked to do keeps its object.
+		{"We need someone to translate our app into Japanese", "翻译×1[翻译]"},
+		// Words of the domain batch.
+		{"劳动仲裁的事想咨询一下专业人士，最好在上海", "法律顾问×1[法律咨询]"},
+		{"婚礼需要司仪、跟拍摄影和婚车", "主持人×1[主持] 摄影师×1[摄影] 交通接送×1[交通接送]"},
+		{"行业峰会需要同声传译和会场", "翻译×1[翻译] 场地提供者×1[场地提供]"},
+		{"Publishing a poetry book: need a cover design and an English translation", "平面设计师×1[平面设计] 翻译×1[翻译]"},
+		{"Podcast needs audio editing and cover art", "视频剪辑师×1[视频剪辑] 平面设计师×1[平面设计]"},
+		{"Live-selling session for local farmers: need a host and a stream operator", "主持人×1[主持] 直播技术支持×1[直播]"},
+		{"给初中生上一堂AI科普课，需要一位讲师和两名助教", "演讲嘉宾×1[演讲嘉宾] 助教×2[助教]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {

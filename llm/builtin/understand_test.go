@@ -83,6 +83,16 @@ func TestKeywordsMapToVocabulary(t *testing.T) {
 	if got := tagsInText("she said the email was fine"); len(got) != 0 {
 		t.Errorf("tagsInText matched inside words: %v", got)
 	}
+	// A keyword inside another tag's longer one names that tag alone.
+	for text, want := range map[string][]string{
+		"路演厅还预留了同声传译设备的接入位": {"音响设备"},
+		"we run a food bank": {"志愿者"},
+		"需要同声传译，也需要同声传译设备": {"翻译", "音响设备"},
+	} {
+		if got := tagsInText(text); !slices.Equal(got, want) {
+			t.Errorf("tagsInText(%q) = %v, want %v", text, got, want)
+		}
+	}
 }
 
 func TestUnderstandContext(t *testing.T) {
