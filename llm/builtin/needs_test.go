@@ -292,6 +292,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Podcast needs audio editing and cover art", "视频剪辑师×1[视频剪辑] 平面设计师×1[平面设计]"},
 		{"Live-selling session for local farmers: need a host and a stream operator", "主持人×1[主持] 直播技术支持×1[直播]"},
 		{"给初中生上一堂AI科普课，需要一位讲师和两名助教", "演讲嘉宾×1[演讲嘉宾] 助教×2[助教]"},
+		// Everyday words of each trade, a third pass.
+		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
+		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
+		{"For our launch we need a publicist, a scriptwriter and motion graphics", "推广负责人×1[市场推广] 文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
+		{"新书发布会需要交传和中巴接驳", "翻译×1[翻译] 交通接送×1[交通接送]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {
