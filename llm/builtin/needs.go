@@ -24,6 +24,9 @@ var compositeRoles = []struct {
 }{
 	{"评委", []string{"演讲嘉宾", "AI研究", "产品经理"}, []string{"评委", "评审", "judge", "judges", "jury", "juror", "jurors"}},
 	{"导师", []string{"演讲嘉宾", "产品经理", "AI研究"}, []string{"导师", "mentor", "mentors", "coach", "coaches"}},
+	// An anchor selling or talking on a stream is a host or a livestream
+	// hand.
+	{"主播", []string{"直播", "主持"}, []string{"主播", "带货主播", "streamer", "streamers"}},
 	// No profile sponsors anything today: the need is named, and reported
 	// as a gap, rather than dropped.
 	{"赞助商", []string{"赞助"}, []string{"赞助商", "赞助", "冠名", "sponsor", "sponsors", "sponsorship"}},
@@ -118,7 +121,7 @@ func needsIn(raw string, event string) []neg.Need {
 	}
 	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) {
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
 			gone = append(gone, tag)
 		}
 	}
@@ -287,26 +290,24 @@ func betterHit(kw string, p int, strong bool, h keywordHit) bool {
 	return p < h.pos
 }
 
-// ownSubject reports whether the hit h of tag i is the writer's own thing
-// that wants another tag's work: the subject at the text's start, said
-// to be the writer's ("Our online store needs product photos",
-// "我们的小程序总是卡顿，想找个懂服务器的人") or followed by a verb of
-// wanting ("餐厅想换一套新的菜单和门头设计"), with a hit of another tag
-// after it and no other keyword of tag i (the thing is no need; the work
-// it wants is). A subject wanting nothing else named ("our website needs
-// to be rebuilt") stays the need.
+// ownSubject reports whether the hit h of tag i is in the writer's own
+// subject, which wants another tag's work: said to be the writer's ("Our
+// online store needs product photos", "我们的小程序总是卡顿，想找个懂服务器
+// 的人"), or all the words before the demand's first verb of wanting, in
+// one short phrase ("医院科普讲座需要主持人" holds the lecture, not a
+// speaker wanted; "会计师事务所需要一个官网"; "餐厅想换一套新的菜单"). A
+// count right after the verb makes the words before it the need ("主持人
+// 需要一位，摄影师两位"), and so does no other tag wanted after it ("our
+// website needs to be rebuilt"), or the same tag named again after it.
 func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) bool {
-	from := h.end
-	switch before := strings.TrimSpace(lower[:h.pos]); {
-	case slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, before):
-		// "我们的小程序总是卡顿，想找个懂服务器的人": whatever it does
-	case before == "" || before == "我们" || before == "咱们":
-		m := ownSubjectVerb.FindStringIndex(lower[h.end:])
-		if m == nil {
-			return false
-		}
-		from += m[1]
-	default:
+	from := -1
+	if slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, strings.TrimSpace(lower[:h.pos])) {
+		from = h.end
+	} else if m := wantingVerb.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 &&
+		!strings.ContainsAny(lower[:m[0]], "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) {
+		from = m[1]
+	}
+	if from < 0 {
 		return false
 	}
 	for _, kw := range tagKeywords[i] {
@@ -322,12 +323,32 @@ func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) b
 	return false
 }
 
+// ownerOf reports whether the hit h says whose or what another hit's
+// thing is for, right before "的" and, at most two characters on, that
+// hit ("官网的首页设计" asks for the page's design; "志愿者的午餐" for
+// lunch, the volunteers are there).
+func ownerOf(lower string, h keywordHit, hits map[string]keywordHit) bool {
+	if !strings.HasPrefix(lower[h.end:], "的") {
+		return false
+	}
+	next := h.end + len("的")
+	for _, o := range hits {
+		if o.pos >= next && o.pos <= next+len("午餐") && !strings.ContainsAny(lower[next:o.pos], "，,、和及与") {
+			return true
+		}
+	}
+	return false
+}
+
 // leadingGerund is a demand's first word when it is an -ing form.
 var leadingGerund = regexp.MustCompile(`^[a-z]+ing\b`)
 
-// ownSubjectVerb starts with the rest of a subject's noun and a verb of
-// wanting: "厅想", "厅需要", " needs", " wants".
-var ownSubjectVerb = regexp.MustCompile(`^(?:\p{Han}{0,3}(?:想要|想|需要|要|打算|准备|希望|计划)|(?: [a-z]+)? (?:needs|wants|requires|is looking for)\b)`)
+var (
+	// wantingVerb is a verb of wanting.
+	wantingVerb = regexp.MustCompile(`需要|想要|想|要|打算|准备|希望|计划|\b(?:needs|wants|requires|is looking for)\b`)
+	// countOnly is a count that ends its phrase: "一位，", "两名".
+	countOnly = regexp.MustCompile(`^\s*(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名|个)?\s*(?:[，,。.；;、]|$)`)
+)
 
 // asksWithCount reports whether the hit h is a verb asking for a count
 // of another hit's people: followed by the count, then, in the same
@@ -601,8 +622,8 @@ var (
 	// take, and at most six characters after it.
 	cnPeopleMeasure = regexp.MustCompile(`(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)\p{Han}{0,6}$`)
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
-	// "导览员三名".
-	cnCountAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	// "导览员三名", "翻译需要两名".
+	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
 	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)

@@ -176,7 +176,7 @@ func TestNeedsIn(t *testing.T) {
 		{"独立游戏要上Steam，想找人做宣传片和英文本地化", "视频剪辑师×1[视频剪辑] 翻译×1[翻译]"},
 		{"Indie game launch: need a trailer and localization into Japanese", "视频剪辑师×1[视频剪辑] 翻译×1[翻译]"},
 		{"Esports tournament needs casters and a stream setup", "主持人×1[主持] 直播技术支持×1[直播]"},
-		{"想做一场助农直播，需要主播和运营", "直播技术支持×1[直播] 主持人×1[主持]"},
+		{"想做一场助农直播，需要主播和运营", "直播技术支持×1[直播] 主播×1[直播 主持]"},
 		{"实验室要做问卷分析，需要懂SPSS的", "数据分析师×1[数据分析]"},
 		{"Conference needs simultaneous interpretation and registration staff", "翻译×1[翻译] 现场志愿者×1[志愿者]"},
 		{"Restaurant opening: need a food photographer and menu design", "摄影师×1[摄影] 平面设计师×1[平面设计]"},
@@ -292,6 +292,21 @@ func TestNeedsIn(t *testing.T) {
 		{"Podcast needs audio editing and cover art", "视频剪辑师×1[视频剪辑] 平面设计师×1[平面设计]"},
 		{"Live-selling session for local farmers: need a host and a stream operator", "主持人×1[主持] 直播技术支持×1[直播]"},
 		{"给初中生上一堂AI科普课，需要一位讲师和两名助教", "演讲嘉宾×1[演讲嘉宾] 助教×2[助教]"},
+		// The words before the first verb of wanting are the writer's own
+		// (the lecture is theirs, the firm is theirs), unless a count
+		// follows the verb; a thing's owner before 的 is no need.
+		{"医院科普讲座需要主持人、直播和宣传海报", "主持人×1[主持] 直播技术支持×1[直播] 平面设计师×1[平面设计]"},
+		{"会计师事务所需要一个官网", "前端工程师×1[前端开发]"},
+		{"AI研究员想找一位产品经理合作", "产品经理×1[产品经理]"},
+		{"主持人需要一位，摄影师需要两位", "主持人×1[主持] 摄影师×2[摄影]"},
+		{"需要给志愿者的午餐和一位摄影师", "餐饮供应商×1[餐饮服务] 摄影师×1[摄影]"},
+		// An anchor is a host or a livestream hand; people nobody in the
+		// network is are gaps of their own.
+		{"助农直播需要一个主播和场控", "主播×1[直播 主持] 活动策划×1[活动策划]"},
+		{"独立游戏需要美术外包和音效设计", "平面设计师×1[平面设计] 视频剪辑师×1[视频剪辑]"},
+		{"Esports final: need two shoutcasters, a stream director and stage lighting", "主持人×2[主持] 直播技术支持×1[直播] 音响设备支持×1[音响设备]"},
+		{"Pet adoption drive: need volunteers, a vet on site and posters", "现场志愿者×1[志愿者] vet×1[vet] 平面设计师×1[平面设计]"},
+		{"Publishing house needs a copy editor and a cover designer", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
