@@ -100,6 +100,11 @@ func needsIn(raw string, event string) []neg.Need {
 				h = keywordHit{p, end, true, n, ""}
 			}
 		}
+		if t.tag == "翻译" && h.pos < 0 {
+			if m := languageSpeaker.FindStringIndex(lower); m != nil {
+				h = keywordHit{m[0], m[1], true, 0, ""}
+			}
+		}
 		if h.pos >= 0 {
 			hits[t.tag] = h
 		}
@@ -121,7 +126,7 @@ func needsIn(raw string, event string) []neg.Need {
 	}
 	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
 			gone = append(gone, tag)
 		}
 	}
@@ -321,6 +326,22 @@ func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) b
 		}
 	}
 	return false
+}
+
+// languageSpeaker is a person asked for because they speak a language:
+// an interpreter's work, said without the word ("想找个会说日语的人陪客户",
+// "a person who speaks Japanese to accompany our clients"). A language
+// said of another role ("几个会说英语的志愿者", "volunteers who speak
+// English") is what that person is like.
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese)\b`)
+
+// servedGuest reports whether the hit h is a speaker's word for the
+// guests another need serves, right after its verb ("接送嘉宾": the
+// guests are driven, not asked for).
+func servedGuest(lower string, h keywordHit) bool {
+	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导"}, func(v string) bool {
+		return strings.HasSuffix(lower[:h.pos], v)
+	})
 }
 
 // ownerOf reports whether the hit h says whose or what another hit's

@@ -22,7 +22,7 @@ func TestNeedsIn(t *testing.T) {
 		{"年会需要两位主讲嘉宾、一位主持人和5名志愿者", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持] 现场志愿者×5[志愿者]"},
 		{"We need two keynote speakers and 3 professional photographers for our summit", "演讲嘉宾×2[演讲嘉宾] 摄影师×3[摄影]"},
 		{"找一位律师帮忙看合同", "法律顾问×1[法律咨询]"},
-		{"需要司机接送嘉宾去机场", "交通接送×1[交通接送] 演讲嘉宾×1[演讲嘉宾]"},
+		{"需要司机接送嘉宾去机场", "交通接送×1[交通接送]"},
 		{"帮我找一个海报设计师", "平面设计师×1[平面设计 UI设计]"},
 		{"再找人做几张宣传海报，还要一篇推广文案", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
 		{"下周六在杭州搞个读书会", "场地提供者×1[场地提供] 活动策划×1[活动策划]"},
@@ -307,6 +307,15 @@ func TestNeedsIn(t *testing.T) {
 		{"Esports final: need two shoutcasters, a stream director and stage lighting", "主持人×2[主持] 直播技术支持×1[直播] 音响设备支持×1[音响设备]"},
 		{"Pet adoption drive: need volunteers, a vet on site and posters", "现场志愿者×1[志愿者] vet×1[vet] 平面设计师×1[平面设计]"},
 		{"Publishing house needs a copy editor and a cover designer", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		// Work said by what the person can do: a language spoken is an
+		// interpreter's; the guests a driver takes are no speakers.
+		{"Need a person who speaks Japanese to accompany our clients in Osaka", "翻译×1[翻译]"},
+		{"想找个会说日语的人陪客户在大阪逛两天", "翻译×1[翻译]"},
+		{"想找一个能开车的人帮忙接送嘉宾", "交通接送×1[交通接送]"},
+		{"Anyone good with numbers who can sort out our expenses?", "财务顾问×1[财务]"},
+		{"Looking for someone who can build a simple booking system", "后端工程师×1[后端开发]"},
+		{"有没有人能帮忙把这段采访剪出来", "视频剪辑师×1[视频剪辑]"},
+		{"Need someone handy with a camera for our product launch", "摄影师×1[摄影]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
