@@ -72,7 +72,11 @@ func needsIn(raw string, event string) []neg.Need {
 		h := keywordHit{pos: -1}
 		for _, kw := range append([]string{strings.ToLower(t.tag)}, tagKeywords[i]...) {
 			p := findRoleKeyword(lower, kw)
-			if p < 0 || composite(lower, p) {
+			// A keyword inside another tag's longer one names that tag
+			// alone ("speakers" in "speakers and mics" is equipment, "food"
+			// in "food bank" no caterer), and leaves the tag to its other
+			// keywords ("楼书" in "楼书设计" leaves "伴手礼" to the printer).
+			if p < 0 || composite(lower, p) || insideLonger(lower, i, kw, p) {
 				continue
 			}
 			strong := !shared[kw]
@@ -109,14 +113,8 @@ func needsIn(raw string, event string) []neg.Need {
 			hits[t.tag] = h
 		}
 	}
-	// A keyword inside another tag's longer one names that tag alone:
-	// "speakers" in "speakers and mics" is equipment, not a speaker, and
-	// "food" in "food bank" no caterer.
+	// A hit inside another tag's longer hit names that tag alone.
 	for tag, h := range hits {
-		if h.word != "" && insideLonger(lower, tagIndex[tag], h.word, h.pos) {
-			delete(hits, tag)
-			continue
-		}
 		for other, o := range hits {
 			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
 				delete(hits, tag)

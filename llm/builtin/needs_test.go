@@ -316,6 +316,10 @@ func TestNeedsIn(t *testing.T) {
 		{"Looking for someone who can build a simple booking system", "后端工程师×1[后端开发]"},
 		{"有没有人能帮忙把这段采访剪出来", "视频剪辑师×1[视频剪辑]"},
 		{"Need someone handy with a camera for our product launch", "摄影师×1[摄影]"},
+		// Deliverables named as the suite's roles are.
+		{"楼盘开放日需要楼书设计和伴手礼", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"下个月的活动需要数据看板、竞品分析和访谈记录", "数据分析师×1[数据分析] 产品经理×1[产品经理] 文案撰写×1[文案写作]"},
+		{"音乐节需要舞台搭建和急救", "音响设备支持×1[音响设备] 急救×1[急救]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
