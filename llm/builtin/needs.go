@@ -697,7 +697,7 @@ func countsPeople(lower string, h keywordHit) bool {
 // thingNouns are English keywords (singular) that name a thing a worker
 // makes or handles, not the worker.
 var thingNouns = []string{"photo", "picture", "poster", "banner", "badge", "flyer", "sticker", "brochure", "video", "clip",
-	"meal", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
+	"meal", "dinner", "lunch", "breakfast", "course", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
 	"projector", "microphone", "mic", "light"}
 
 // objectOfBa reports whether the word at p is what 把 earlier in its

@@ -320,6 +320,12 @@ func TestNeedsIn(t *testing.T) {
 		{"楼盘开放日需要楼书设计和伴手礼", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
 		{"下个月的活动需要数据看板、竞品分析和访谈记录", "数据分析师×1[数据分析] 产品经理×1[产品经理] 文案撰写×1[文案写作]"},
 		{"音乐节需要舞台搭建和急救", "音响设备支持×1[音响设备] 急救×1[急救]"},
+		// English in the suite's style; a count of courses is no count
+		// of caterers.
+		{"Corporate gala: need a ballroom, a five-course dinner, a live band and an MC", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务] band×1[band] 主持人×1[主持]"},
+		{"Music festival in Chengdu: need sound engineers, lighting, security and food trucks", "音响设备支持×1[音响设备] 餐饮供应商×1[餐饮服务]"},
+		{"Product launch in Beijing: need a stage designer, an MC, a livestream and press releases", "音响设备支持×1[音响设备] 主持人×1[主持] 直播技术支持×1[直播] 文案撰写×1[文案写作]"},
+		{"Book club in Chengdu: need a cosy room, tea and snacks, and a discussion leader", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务] 主持人×1[主持]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
