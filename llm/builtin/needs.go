@@ -202,15 +202,18 @@ func needsIn(raw string, event string) []neg.Need {
 			found = append(found, r)
 		}
 	}
-	if len(found) == 0 && event != "" {
-		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
-			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
-	}
-	if len(found) == 0 {
+	if len(found) == 0 && event == "" {
 		// Nobody named in the vocabulary's words, and no event: the
 		// profiles' own words may still name someone ("会写小红书种草笔记
 		// 的写手").
 		found = lexiconNeeds(lower)
+	}
+	if len(found) == 0 {
+		found = generalNeeds(lower)
+	}
+	if len(found) == 0 && event != "" {
+		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
+			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
 	}
 	slices.SortStableFunc(found, func(a, b need) int { return a.pos - b.pos })
 	var out []neg.Need
@@ -368,6 +371,29 @@ var (
 	// countOnly is a count that ends its phrase: "一位，", "两名".
 	countOnly = regexp.MustCompile(`^\s*(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名|个)?\s*(?:[，,。.；;、]|$)`)
 )
+
+// generalWork are words for a kind of work several trades do, read only
+// when nothing more precise names anyone: one person, of any of them
+// ("周六的活动需要一个负责设计的人": a graphic or a UI designer).
+var generalWork = []struct {
+	role  string
+	tags  []string
+	words []string
+}{
+	{"设计师", []string{"平面设计", "UI设计"}, []string{"设计", "design", "designer", "designers"}},
+	{"开发工程师", []string{"前端开发", "后端开发"}, []string{"编程", "程序", "coding", "code", "programmer", "programmers"}},
+}
+
+// generalNeeds are the needs generalWork's words name in lower.
+func generalNeeds(lower string) []need {
+	var out []need
+	for _, g := range generalWork {
+		if p := firstKeyword(lower, g.words); p >= 0 && !negatedAt(lower, p, p) {
+			out = append(out, need{neg.Need{Role: g.role, CapabilityTags: g.tags, Count: 1}, p, p, false})
+		}
+	}
+	return out
+}
 
 // asksWithCount reports whether the hit h is a verb asking for a count
 // of another hit's people: followed by the count, then, in the same

@@ -326,6 +326,13 @@ func TestNeedsIn(t *testing.T) {
 		{"Music festival in Chengdu: need sound engineers, lighting, security and food trucks", "音响设备支持×1[音响设备] 餐饮供应商×1[餐饮服务]"},
 		{"Product launch in Beijing: need a stage designer, an MC, a livestream and press releases", "音响设备支持×1[音响设备] 主持人×1[主持] 直播技术支持×1[直播] 文案撰写×1[文案写作]"},
 		{"Book club in Chengdu: need a cosy room, tea and snacks, and a discussion leader", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务] 主持人×1[主持]"},
+		// A person asked for by what they do ("…的"); a kind of work
+		// several trades do, when nothing more precise is named, asks for
+		// one person of any of them (not the event's venue and planner).
+		{"周六的活动还缺一个印东西的，在上海", "物料印刷×1[印刷物料]"},
+		{"周六的活动还缺一个写代码的，在上海", "前端工程师×1[前端开发]"},
+		{"周六的活动还缺一个跑腿的，在上海", "现场志愿者×1[志愿者]"},
+		{"周六的活动需要一个负责设计的人", "设计师×1[平面设计 UI设计]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
