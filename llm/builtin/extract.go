@@ -82,7 +82,7 @@ func attendeesIn(text string) int {
 
 // parseCNNumber parses a small Chinese numeral ("五十", "一百二十", "两千").
 func parseCNNumber(s string) int {
-	digits := map[rune]int{'零': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	digits := map[rune]int{'零': 0, '一': 1, '二': 2, '两': 2, '俩': 2, '三': 3, '仨': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 	units := map[rune]int{'十': 10, '百': 100, '千': 1000}
 	total, cur := 0, 0
 	for _, r := range s {

@@ -24,6 +24,8 @@ var compositeRoles = []struct {
 }{
 	{"评委", []string{"演讲嘉宾", "AI研究", "产品经理"}, []string{"评委", "评审", "judge", "judges", "jury", "juror", "jurors"}},
 	{"导师", []string{"演讲嘉宾", "产品经理", "AI研究"}, []string{"导师", "mentor", "mentors", "coach", "coaches"}},
+	// A full-stack developer works on either end.
+	{"全栈工程师", []string{"前端开发", "后端开发"}, []string{"全栈", "full stack", "fullstack"}},
 	// An anchor selling or talking on a stream is a host or a livestream
 	// hand.
 	{"主播", []string{"直播", "主持"}, []string{"主播", "带货主播", "streamer", "streamers"}},
@@ -655,9 +657,9 @@ var shared, sharers = func() (map[string]bool, map[string][]string) {
 
 var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
-	// or with a measure word and a short 的 phrase or a word of two
+	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of two
 	// characters between ("几个会说英语的", "十个学生").
-	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
 	// cnPeopleCount is a Chinese count by a measure word only people take
 	// (位, 名), with a longer word between it and the role
 	// ("10名马拉松赛道志愿者"); the word must not join or ask (checked
@@ -671,20 +673,28 @@ var (
 	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
-	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\s+(?:[a-z-]+\s+){0,2}$`)
+	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\+?\s+(?:[a-z-]+\s+){0,2}$`)
+	// timesBefore and countAfter are counts written as in a list: "2x
+	// photographers", "摄影师 x2", "志愿者（10人）", "volunteers (approx. 15)".
+	timesBefore = regexp.MustCompile(`\b([0-9]+)\s*[x×]\s*$`)
+	countAfter  = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:[x×*]\s*([0-9]+)\b|[（(]\s*(?:约|大约|approx\.?|about|around|~)?\s*([0-9]+)\s*\+?\s*(?:人|名|位|people|persons)?\s*[)）])`)
 )
 
 var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
 
 // countAt is the count of the role word at lower[p:end]: written before it
-// ("三位评委"), else right after it ("评委五位", "导览员三名"), else 1.
+// ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
+// "志愿者（10人）"), else 1.
 func countAt(lower string, p, end int) int {
 	if n, ok := writtenCountBefore(lower, p); ok {
 		return n
 	}
 	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1])
+	}
+	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil {
+		return countNumber(m[1] + m[2])
 	}
 	return 1
 }
@@ -754,6 +764,9 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 		return countNumber(m[1]), true
 	}
 	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && !strings.ContainsAny(m[2], "的和与及或要找请需") {
+		return countNumber(m[1]), true
+	}
+	if m := timesBefore.FindStringSubmatch(before); m != nil {
 		return countNumber(m[1]), true
 	}
 	if m := enCount.FindStringSubmatch(before); m != nil {
