@@ -106,9 +106,9 @@ func needsIn(raw string, event string) []neg.Need {
 				h = keywordHit{p, end, true, n, ""}
 			}
 		}
-		if t.tag == "翻译" && h.pos < 0 {
-			if m := languageSpeaker.FindStringIndex(lower); m != nil {
-				h = keywordHit{m[0], m[1], true, 0, ""}
+		if re := workPatterns[t.tag]; re != nil && h.pos < 0 {
+			if m := re.FindStringIndex(lower); m != nil && !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+				h = keywordHit{m[0], m[1], true, 0, ""} // not "拍一个开场视频", an editor's
 			}
 		}
 		if h.pos >= 0 {
@@ -126,7 +126,7 @@ func needsIn(raw string, event string) []neg.Need {
 	}
 	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || purposeOf(lower, h, hits) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
 			gone = append(gone, tag)
 		}
 	}
@@ -331,12 +331,40 @@ func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) b
 	return false
 }
 
-// languageSpeaker is a person asked for because they speak a language:
-// an interpreter's work, said without the word ("想找个会说日语的人陪客户",
-// "a person who speaks Japanese to accompany our clients"). A language
-// said of another role ("几个会说英语的志愿者", "volunteers who speak
-// English") is what that person is like.
+// workPatterns name a tag's work in words no keyword holds, read when
+// none of its keywords is there: a person asked for because they speak a
+// language is an interpreter ("想找个会说日语的人陪客户", "a person who
+// speaks Japanese to accompany our clients"; a language said of another
+// role, "几个会说英语的志愿者", is what that person is like), and a video
+// to shoot is a camera operator's ("拍一下现场视频", "拍房源视频").
+var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot}
+
+// videoShoot is a video to shoot.
+var videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频`)
+
+// languageSpeaker is a person asked for because they speak a language.
 var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese)\b`)
+
+// purposeOf reports whether the hit h names the product the work of the
+// hit before it is for, when that work builds nothing: a website, an app
+// or a store after "for" ("a copywriter for the website" writes and
+// nobody builds; "wireframes for our event app" still ask for the app).
+func purposeOf(lower string, h keywordHit, hits map[string]keywordHit) bool {
+	if !slices.Contains([]string{"website", "websites", "site", "app", "apps", "mobile app", "online store", "store", "shop"}, h.word) ||
+		!forTheRe.MatchString(lower[:h.pos]) {
+		return false
+	}
+	prev, at := "", -1
+	for tag, o := range hits {
+		if o.end <= h.pos && o.end > at {
+			prev, at = tag, o.end
+		}
+	}
+	return prev != "" && !slices.Contains([]string{"UI设计", "前端开发", "后端开发", "AI研究", "数据分析", "产品经理"}, prev)
+}
+
+// forTheRe ends a text with "for", its article and up to two words.
+var forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)?(?:[a-z-]+\s+){0,2}$`)
 
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
@@ -478,8 +506,10 @@ func inVocabulary(n neg.Need) bool {
 // negationCues say, in the clause of a role word, that the demand has it
 // already or does not want it ("场地我们已经有了", "we already have a
 // venue", "no need for a host").
-var negationCues = []string{"不需要", "不用", "无需", "已经有", "已有", "有了", "不缺", "already have", "already has", "already got",
-	"already booked", "don't need", "do not need", "doesn't need", "no need for", "not looking for"}
+var negationCues = []string{"不需要", "不用", "无需", "已经有", "已有", "有了", "不缺", "订好了", "已经订好", "已订好", "定好了", "已经定好",
+	"找好了", "已经找好", "约好了", "已经约好", "已经联系好", "搞定了", "已经搞定", "already have", "already has", "already got",
+	"already booked", "we have the", "we've got the", "we've booked", "is booked", "is sorted", "is taken care of",
+	"don't need", "do not need", "doesn't need", "no need for", "not looking for"}
 
 // clauseSeps end a clause; " but " and 但 / 只 turn from what a demand has
 // to what it asks for.
@@ -569,10 +599,15 @@ var ownActivities = map[string]bool{"planning": true, "organizing": true, "organ
 var ownWorkRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im|currently))\s*$`)
 
 // ownActivity reports whether kw, after before, is the writer's own
-// activity (ownActivities).
+// activity (ownActivities), or what that activity makes ("I'm organising a
+// fundraising dinner": the dinner is theirs, not a caterer wanted).
 func ownActivity(before, kw string) bool {
-	return ownActivities[kw] && ownWorkRe.MatchString(before)
+	return ownActivities[kw] && ownWorkRe.MatchString(before) || ownObjectRe.MatchString(before)
 }
+
+// ownObjectRe ends the text before the object of the writer's own
+// organising, a few words into it.
+var ownObjectRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im))\s*(?:planning|organizing|organising|hosting|throwing|running)\s+(?:(?:a|an|our|the|my)\s+)?(?:[a-z-]+\s+){0,3}$`)
 
 // audienceRe ends a text that counts who something is for ("training for
 // 40 staff", "a talk to 200 employees"): the word after it is the

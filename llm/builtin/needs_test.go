@@ -345,6 +345,12 @@ func TestNeedsIn(t *testing.T) {
 		// Both ends, or a full-stack developer working on either.
 		{"需要前后端各一个", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"找一个全栈工程师", "全栈工程师×1[前端开发 后端开发]"},
+		// Narratives: what is booked already, what the writer organises,
+		// what a non-technical worker's work is for, a video to shoot.
+		{"公司年底要办答谢会，大概100人。场地已经订好了，现在缺一个有经验的主持人和晚宴的餐饮", "主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
+		{"I'm organising a fundraising dinner for a local shelter. What I still need is an MC and a photographer", "主持人×1[主持] 摄影师×1[摄影]"},
+		{"Looking for a graphic designer for the logo and a copywriter for the website", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
+		{"乐队的演出需要一个调音师，另外想找人拍一下现场视频", "音响设备支持×1[音响设备] 摄像师×1[摄像]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
