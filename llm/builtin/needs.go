@@ -107,7 +107,10 @@ func needsIn(raw string, event string) []neg.Need {
 			}
 		}
 		if re := workPatterns[t.tag]; re != nil && h.pos < 0 {
-			if m := re.FindStringIndex(lower); m != nil && !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+			if m := re.FindStringSubmatchIndex(lower); m != nil && !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count
+					m = m[2:4]
+				}
 				h = keywordHit{m[0], m[1], true, 0, ""} // not "拍一个开场视频", an editor's
 			}
 		}
@@ -126,7 +129,8 @@ func needsIn(raw string, event string) []neg.Need {
 	}
 	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || purposeOf(lower, h, hits) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || purposeOf(lower, h, hits) ||
+			genericDesigner(lower, tag, h, hits) || businessOf(lower, h) || passiveObject(lower, tag, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
 			gone = append(gone, tag)
 		}
 	}
@@ -198,6 +202,9 @@ func needsIn(raw string, event string) []neg.Need {
 	// is still a need (reported as a gap), at an event too, and beside
 	// the needs the vocabulary names ("需要化妆师、摄影师和一位司仪").
 	for _, r := range roleNounNeeds(lower) {
+		if keywordSet[lower[r.pos:r.end]] {
+			continue // the vocabulary decided on it ("a designer for the poster": the poster's)
+		}
 		if !negatedAt(lower, r.pos, r.end) && !slices.ContainsFunc(found, func(n need) bool {
 			return r.pos < max(n.end, n.pos+1) && n.pos < r.end || namesNeed(lower[r.pos:r.end], n.Need)
 		}) {
@@ -335,15 +342,65 @@ func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) b
 // none of its keywords is there: a person asked for because they speak a
 // language is an interpreter ("想找个会说日语的人陪客户", "a person who
 // speaks Japanese to accompany our clients"; a language said of another
-// role, "几个会说英语的志愿者", is what that person is like), and a video
-// to shoot is a camera operator's ("拍一下现场视频", "拍房源视频").
-var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot}
+// role, "几个会说英语的志愿者", is what that person is like); a video to
+// shoot is a camera operator's ("拍一下现场视频", "拍房源视频") and one to
+// cut an editor's; counted hosts are hosts.
+var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts}
 
-// videoShoot is a video to shoot.
-var videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频`)
+var (
+	// videoShoot is a video to shoot; videoCut one to cut ("再剪一些短的讲解视频").
+	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频`)
+	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频`)
+	// countedHosts are hosts counted ("two hosts"): "hosts" alone is as
+	// often the verb ("our company hosts a meetup").
+	countedHosts = regexp.MustCompile(`\b(?:[0-9]+|two|three|four|five|six|a couple of|several)\s+(hosts)\b`)
+)
 
 // languageSpeaker is a person asked for because they speak a language.
 var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese)\b`)
+
+// genericDesigner reports whether the hit h of UI设计 is the word
+// "designer" alone, followed in its clause by a graphic designer's thing
+// ("找个设计师做招聘海报", "a designer for the recruitment poster"): the
+// thing says which designer.
+func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if tag != "UI设计" || !slices.Contains([]string{"设计师", "designer", "designers"}, h.word) {
+		return false
+	}
+	g, ok := hits["平面设计"]
+	return ok && g.pos >= h.end && g.pos-h.end <= 40 && !strings.ContainsAny(lower[h.end:g.pos], "，,。.；;！!？?")
+}
+
+// businessOf reports whether the hit h names the kind of the writer's
+// business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
+// 需要…", "Launching a coffee brand: need …"); after it, the business is
+// what is asked for ("需要找一家翻译公司").
+func businessOf(lower string, h keywordHit) bool {
+	rest := strings.TrimLeft(lower[h.end:], " ")
+	if !slices.ContainsFunc([]string{"品牌", "店", "公司", "工作室", "brand", "shop", "company", "studio", "business"}, func(b string) bool { return strings.HasPrefix(rest, b) }) {
+		return false
+	}
+	m := firstWant.FindStringIndex(lower)
+	return m != nil && h.end <= m[0]
+}
+
+// firstWant is a verb of wanting, in either language.
+var firstWant = regexp.MustCompile(`需要|想要|想|要|打算|准备|希望|计划|\b(?:need|needs|want|wants|looking for|require|requires)\b`)
+
+// passiveObject reports whether the hit h is what a later work word in its
+// clause acts on ("海报和画册需要印刷": the posters get printed; nobody
+// designs them).
+func passiveObject(lower, tag string, h keywordHit) bool {
+	m := passiveWork.FindStringIndex(lower[h.end:])
+	if m == nil || strings.ContainsAny(lower[h.end:h.end+m[0]], "，,。；;！？") {
+		return false
+	}
+	return slices.ContainsFunc(tagsInText(lower[h.end+m[0]:h.end+m[1]]), func(t string) bool { return t != tag })
+}
+
+// passiveWork is a verb of wanting and a work word after a thing: "需要印刷",
+// "得印出来", "要翻译".
+var passiveWork = regexp.MustCompile(`(?:需要|需|要|得)(?:印刷|印出来|翻译|剪辑|拍摄)`)
 
 // purposeOf reports whether the hit h names the product the work of the
 // hit before it is for, when that work builds nothing: a website, an app
@@ -445,8 +502,9 @@ func asksWithCount(lower string, h keywordHit, hits map[string]keywordHit) bool 
 
 // peopleCountElsewhere is the count of people written before another
 // place where a keyword of tag i stands than at p ("补给站缺人手，需要
-// 20名志愿者": 20), or 0; only a Chinese count by a measure word only
-// people take (an English count before "dinner" counts the guests).
+// 20名志愿者": 20; "recruiting talk: … two industry veterans": 2), or 0:
+// a Chinese count by a measure word only people take, an English one
+// before a word for people (not "a 120-person company dinner").
 func peopleCountElsewhere(lower string, i, p int) int {
 	best := 0
 	for _, kw := range tagKeywords[i] {
@@ -457,7 +515,8 @@ func peopleCountElsewhere(lower string, i, p int) int {
 			if q == p {
 				continue
 			}
-			if n, ok := writtenCountBefore(lower, q); ok && n > best && cnPeopleMeasure.MatchString(lower[max(0, q-24):q]) {
+			people := cnPeopleMeasure.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw})
+			if n, ok := writtenCountBefore(lower, q); ok && n > best && people {
 				best = n
 			}
 		}
@@ -629,7 +688,7 @@ func namesAudience(before string) bool {
 // exhibition), so that the word before it is the event's subject.
 func namesEvent(rest string) bool {
 	rest = strings.TrimLeft(rest, " ")
-	if strings.HasPrefix(rest, "展") {
+	if strings.HasPrefix(rest, "展") || slices.ContainsFunc(eventNouns, func(e string) bool { return strings.HasPrefix(rest, e) }) {
 		return true
 	}
 	for _, e := range eventWords {
@@ -639,6 +698,12 @@ func namesEvent(rest string) bool {
 	}
 	return false
 }
+
+// eventNouns are more nouns for an event, read only to tell the event's
+// subject ("food festival", "美食节", "band night") from a need; as event
+// words they would add an event's implicit venue and planner. "环节" is a
+// part of one ("演讲环节需要一套扩音设备": the speeches, not a speaker).
+var eventNouns = []string{"festival", "fair", "gala", "tournament", "night", "show", "expo", "节", "赛", "环节"}
 
 // composite reports whether the keyword at p is part of a composite
 // role's keyword ("评审" is not a request for a 审计).

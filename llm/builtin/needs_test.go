@@ -351,6 +351,17 @@ func TestNeedsIn(t *testing.T) {
 		{"I'm organising a fundraising dinner for a local shelter. What I still need is an MC and a photographer", "主持人×1[主持] 摄影师×1[摄影]"},
 		{"Looking for a graphic designer for the logo and a copywriter for the website", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
 		{"乐队的演出需要一个调音师，另外想找人拍一下现场视频", "音响设备支持×1[音响设备] 摄像师×1[摄像]"},
+		// The suite's own demands said in the other language.
+		{"Company fun sports day in Shenzhen, about 300 people: need two hosts, boxed lunches and shuttle buses", "主持人×2[主持] 餐饮供应商×1[餐饮服务] 交通接送×1[交通接送]"},
+		{"Campus recruiting talk in Shanghai next month: need a lecture hall for 200 and two industry veterans to share career advice", "演讲嘉宾×2[演讲嘉宾] 场地提供者×1[场地提供]"},
+		{"Our neighbourhood is holding a food festival: need a few people to help keep order, plus a sound system for music", "现场志愿者×2[志愿者] 音响设备支持×1[音响设备]"},
+		{"公司在招人：需要有人写招聘启事，再找个设计师做招聘海报", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"We're hiring: need someone to write our job ads and a designer for the recruitment poster", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"深圳新咖啡品牌上市：需要一位市场推广、一位文案和一位做包装的平面设计师", "推广负责人×1[市场推广] 文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"周五杭州公司晚宴120人，需要餐饮，另外演讲环节需要一套扩音设备", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
+		{"上海艺术展开幕：海报和画册需要印刷，还要一位摄影师和酒水小食", "物料印刷×1[印刷物料] 摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
+		{"医院患者教育项目：需要有人写健康科普文章，再剪一些短的讲解视频", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
+		{"我们杭州的实验室需要一位机器学习研究员合写论文，还要有人帮忙清洗问卷数据", "AI技术顾问×1[AI研究] 数据分析师×1[数据分析]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
