@@ -205,8 +205,12 @@ func needsIn(raw string, event string) []neg.Need {
 		if keywordSet[lower[r.pos:r.end]] {
 			continue // the vocabulary decided on it ("a designer for the poster": the poster's)
 		}
+		if t, ok := misspelt(lower[r.pos:r.end]); ok { // "phtographer": a photographer
+			r.Need = neg.Need{Role: vocabulary[t].role, CapabilityTags: []string{vocabulary[t].tag}, Count: r.Count}
+		}
 		if !negatedAt(lower, r.pos, r.end) && !slices.ContainsFunc(found, func(n need) bool {
-			return r.pos < max(n.end, n.pos+1) && n.pos < r.end || namesNeed(lower[r.pos:r.end], n.Need)
+			return r.pos < max(n.end, n.pos+1) && n.pos < r.end || namesNeed(lower[r.pos:r.end], n.Need) ||
+				slices.Equal(n.CapabilityTags, r.CapabilityTags)
 		}) {
 			found = append(found, r)
 		}
@@ -480,6 +484,49 @@ func generalNeeds(lower string) []need {
 		}
 	}
 	return out
+}
+
+// misspelt is the tag of the one-word English keyword of eight letters or
+// more that an English word as long is one slip from (a letter left out,
+// added, changed or two swapped: "phtographer", "vidographer",
+// "translater"), when exactly one tag's keyword is. Shorter words slip
+// into other words ("painter", "printer").
+func misspelt(word string) (int, bool) {
+	if !isASCII(word) || strings.Contains(word, " ") || len(word) < 8 {
+		return 0, false
+	}
+	found := -1
+	for i := range vocabulary {
+		for _, kw := range tagKeywords[i] {
+			if len(kw) >= 8 && !strings.ContainsAny(kw, " -") && isASCII(kw) && oneSlip(word, kw) {
+				if found >= 0 && found != i {
+					return 0, false
+				}
+				found = i
+			}
+		}
+	}
+	return found, found >= 0
+}
+
+// oneSlip reports whether a and b differ by one letter left out, added,
+// changed, or two neighbours swapped.
+func oneSlip(a, b string) bool {
+	if a == b || len(a)-len(b) > 1 || len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(a) == len(b):
+		return a[i+1:] == b[i+1:] || i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case len(a) > len(b):
+		return a[i+1:] == b[i:]
+	default:
+		return a[i:] == b[i+1:]
+	}
 }
 
 // asksWithCount reports whether the hit h is a verb asking for a count

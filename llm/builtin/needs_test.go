@@ -362,6 +362,12 @@ func TestNeedsIn(t *testing.T) {
 		{"上海艺术展开幕：海报和画册需要印刷，还要一位摄影师和酒水小食", "物料印刷×1[印刷物料] 摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
 		{"医院患者教育项目：需要有人写健康科普文章，再剪一些短的讲解视频", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
 		{"我们杭州的实验室需要一位机器学习研究员合写论文，还要有人帮忙清洗问卷数据", "AI技术顾问×1[AI研究] 数据分析师×1[数据分析]"},
+		// A slip of one letter in a long English role noun; a head two
+		// trades share names neither.
+		{"need a phtographer and a vidographer", "摄影师×1[摄影] 摄像师×1[摄像]"},
+		{"Need a painter for the mural", "painter×1[painter]"},
+		{"Looking for somebody to fix our audio before the show", "音响设备支持×1[音响设备]"},
+		{"Need someone to man the registration table", "现场志愿者×1[志愿者]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},

@@ -193,6 +193,19 @@ var workerHeads = func() [][]string {
 	for i := range vocabulary {
 		out[i] = workerHeadsOf(i)
 	}
+	// A head that another tag has too, as a head or as a keyword, names
+	// neither ("registration" of "registration desk" and of a booking
+	// system; "audio" of "audio editing" is the sound crew's keyword).
+	for i := range out {
+		out[i] = slices.DeleteFunc(slices.Clone(out[i]), func(h string) bool {
+			for j := range vocabulary {
+				if j != i && (slices.Contains(workerHeadsOf(j), h) || slices.Contains(tagKeywords[j], h)) {
+					return true
+				}
+			}
+			return false
+		})
+	}
 	return out
 }()
 
