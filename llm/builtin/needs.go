@@ -130,7 +130,7 @@ func needsIn(raw string, event string) []neg.Need {
 	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
 		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || purposeOf(lower, h, hits) ||
-			genericDesigner(lower, tag, h, hits) || businessOf(lower, h) || passiveObject(lower, tag, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, h, hits) {
+			genericDesigner(lower, tag, h, hits) || businessOf(lower, h) || passiveObject(lower, tag, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, tag, h, hits) || ownProduct(lower, tag, h, hits) || skillOf(lower, h) {
 			gone = append(gone, tag)
 		}
 	}
@@ -440,17 +440,55 @@ func servedGuest(lower string, h keywordHit) bool {
 // thing is for, right before "的" and, at most two characters on, that
 // hit ("官网的首页设计" asks for the page's design; "志愿者的午餐" for
 // lunch, the volunteers are there).
-func ownerOf(lower string, h keywordHit, hits map[string]keywordHit) bool {
-	if !strings.HasPrefix(lower[h.end:], "的") {
+func ownerOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if !strings.HasPrefix(lower[h.end:], "的") || tagAgain(lower, tag, h.end) {
 		return false
 	}
 	next := h.end + len("的")
-	for _, o := range hits {
-		if o.pos >= next && o.pos <= next+len("午餐") && !strings.ContainsAny(lower[next:o.pos], "，,、和及与") {
+	for other, o := range hits {
+		if other != tag && o.pos >= next && o.pos <= next+len("午餐") && !strings.ContainsAny(lower[next:o.pos], "，,、和及与") {
 			return true
 		}
 	}
 	return false
+}
+
+// productWords are the keywords for a product the writer may already have.
+var productWords = map[string]bool{"app": true, "网站": true, "官网": true, "小程序": true, "数据库": true, "服务器": true,
+	"website": true, "site": true, "online store": true, "database": true, "server": true}
+
+// ownProduct reports whether the hit h is the writer's product, told of
+// in a clause before the demand's first verb of wanting, when another
+// tag's work is asked for after it and the tag is not named again ("App
+// 的注册流程太复杂，想找个交互设计师优化一下").
+func ownProduct(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	m := firstWant.FindStringIndex(lower)
+	if !productWords[h.word] || m == nil || h.end > m[0] || tagAgain(lower, tag, m[1]) {
+		return false
+	}
+	for other, o := range hits {
+		if other != tag && o.pos >= m[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// skillOf reports whether the hit h is a skill a person asked for has:
+// "with" before it and "skills", "experience" or "background" after it
+// ("a backend dev with SQL skills").
+func skillOf(lower string, h keywordHit) bool {
+	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:])
+}
+
+var (
+	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
+	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
+)
+
+// tagAgain reports whether a keyword of tag stands at from or later.
+func tagAgain(lower, tag string, from int) bool {
+	return slices.ContainsFunc(tagKeywords[tagIndex[tag]], func(kw string) bool { return findKeywordFrom(lower, kw, from) >= 0 })
 }
 
 // leadingGerund is a demand's first word when it is an -ing form.
@@ -732,10 +770,12 @@ func namesAudience(before string) bool {
 
 // namesEvent reports whether rest begins with an event noun (an event
 // word of eventWords other than the generic 活动 / event, or 展 for an
-// exhibition), so that the word before it is the event's subject.
+// exhibition, not 展示 "to show"), so that the word before it is the
+// event's subject.
 func namesEvent(rest string) bool {
 	rest = strings.TrimLeft(rest, " ")
-	if strings.HasPrefix(rest, "展") || slices.ContainsFunc(eventNouns, func(e string) bool { return strings.HasPrefix(rest, e) }) {
+	exhibition := strings.HasPrefix(rest, "展") && !slices.ContainsFunc([]string{"展示", "展现"}, func(v string) bool { return strings.HasPrefix(rest, v) })
+	if exhibition || slices.ContainsFunc(eventNouns, func(e string) bool { return strings.HasPrefix(rest, e) }) {
 		return true
 	}
 	for _, e := range eventWords {

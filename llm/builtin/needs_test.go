@@ -368,6 +368,17 @@ func TestNeedsIn(t *testing.T) {
 		{"Need a painter for the mural", "painter×1[painter]"},
 		{"Looking for somebody to fix our audio before the show", "音响设备支持×1[音响设备]"},
 		{"Need someone to man the registration table", "现场志愿者×1[志愿者]"},
+		// Software demands: the writer's product told of before the
+		// request; a skill the person has; a thing named after it shown
+		// (展示) is no exhibition.
+		{"App的注册流程太复杂，想找个交互设计师优化一下", "UI设计师×1[UI设计]"},
+		{"想做一个英文版的官网，需要翻译和前端", "翻译×1[翻译] 前端工程师×1[前端开发]"},
+		{"我们的小程序总是卡顿，想找个懂服务器的人看看", "后端工程师×1[后端开发]"},
+		{"Migrating our database to Postgres, need a backend dev with SQL skills", "后端工程师×1[后端开发]"},
+		{"想做一个数据大屏展示销售情况", "前端工程师×1[前端开发]"},
+		{"想把客服系统接入大模型，需要懂RAG的工程师", "AI技术顾问×1[AI研究]"},
+		{"Need help with our WeChat mini program backend", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"Need someone to scrape competitor prices daily", "后端工程师×1[后端开发]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
