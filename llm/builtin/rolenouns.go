@@ -141,3 +141,46 @@ func askedBefore(lower string, p int, cues []string) bool {
 // that also name things ("model", "guide", "security") are left out.
 var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "急救", "医疗保障", "无人机",
 	"band", "clown", "nurse", "tour guide", "local guide", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "cook", "nanny"}
+
+// misspelt is the tag of the one-word English keyword of eight letters or
+// more that an English word as long is one slip from (a letter left out,
+// added, changed or two swapped: "phtographer", "vidographer",
+// "translater"), when exactly one tag's keyword is. Shorter words slip
+// into other words ("painter", "printer").
+func misspelt(word string) (int, bool) {
+	if !isASCII(word) || strings.Contains(word, " ") || len(word) < 8 {
+		return 0, false
+	}
+	found := -1
+	for i := range vocabulary {
+		for _, kw := range tagKeywords[i] {
+			if len(kw) >= 8 && !strings.ContainsAny(kw, " -") && isASCII(kw) && oneSlip(word, kw) {
+				if found >= 0 && found != i {
+					return 0, false
+				}
+				found = i
+			}
+		}
+	}
+	return found, found >= 0
+}
+
+// oneSlip reports whether a and b differ by one letter left out, added,
+// changed, or two neighbours swapped.
+func oneSlip(a, b string) bool {
+	if a == b || len(a)-len(b) > 1 || len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(a) == len(b):
+		return a[i+1:] == b[i+1:] || i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	case len(a) > len(b):
+		return a[i+1:] == b[i:]
+	default:
+		return a[i:] == b[i+1:]
+	}
+}

@@ -351,3 +351,24 @@ func findAskedObject(lower string, i int) (pos, end int) {
 	}
 	return -1, 0
 }
+
+// workPatterns name a tag's work in words no keyword holds, read when
+// none of its keywords is there: a person asked for because they speak a
+// language is an interpreter ("想找个会说日语的人陪客户", "a person who
+// speaks Japanese to accompany our clients"; a language said of another
+// role, "几个会说英语的志愿者", is what that person is like); a video to
+// shoot is a camera operator's ("拍一下现场视频", "拍房源视频") and one to
+// cut an editor's; counted hosts are hosts.
+var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts}
+
+var (
+	// videoShoot is a video to shoot; videoCut one to cut ("再剪一些短的讲解视频").
+	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频`)
+	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频`)
+	// countedHosts are hosts counted ("two hosts"): "hosts" alone is as
+	// often the verb ("our company hosts a meetup").
+	countedHosts = regexp.MustCompile(`\b(?:[0-9]+|two|three|four|five|six|a couple of|several)\s+(hosts)\b`)
+)
+
+// languageSpeaker is a person asked for because they speak a language.
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese)\b`)

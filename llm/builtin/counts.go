@@ -1,0 +1,147 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Counts: how many people a need asks for, as people write them.
+
+// peopleCountElsewhere is the count of people written before another
+// place where a keyword of tag i stands than at p ("补给站缺人手，需要
+// 20名志愿者": 20; "recruiting talk: … two industry veterans": 2), or 0:
+// a Chinese count by a measure word only people take, an English one
+// before a word for people (not "a 120-person company dinner").
+func peopleCountElsewhere(lower string, i, p int) int {
+	best := 0
+	for _, kw := range tagKeywords[i] {
+		if contextWords[kw] {
+			continue
+		}
+		for q := findKeyword(lower, kw); q >= 0; q = findKeywordFrom(lower, kw, q+len(kw)) {
+			if q == p {
+				continue
+			}
+			people := cnPeopleMeasure.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw})
+			if n, ok := writtenCountBefore(lower, q); ok && n > best && people {
+				best = n
+			}
+		}
+	}
+	return best
+}
+
+var (
+	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
+	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of two
+	// characters between ("几个会说英语的", "十个学生").
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
+	// cnPeopleCount is a Chinese count by a measure word only people take
+	// (位, 名), with a longer word between it and the role
+	// ("10名马拉松赛道志愿者"); the word must not join or ask (checked
+	// where it is used).
+	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)(\p{Han}{3,6})\s*$`)
+	// cnPeopleMeasure ends with a count by a measure word only people
+	// take, and at most six characters after it.
+	cnPeopleMeasure = regexp.MustCompile(`(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)\p{Han}{0,6}$`)
+	// cnCountAfter is a Chinese count right after a role: "评委五位",
+	// "导览员三名", "翻译需要两名".
+	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	// enCount is an English count right before a role, with at most two
+	// words between: "two keynote speakers", "3 professional photographers".
+	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\+?\s+(?:[a-z-]+\s+){0,2}$`)
+	// timesBefore and countAfter are counts written as in a list: "2x
+	// photographers", "摄影师 x2", "志愿者（10人）", "volunteers (approx. 15)".
+	timesBefore = regexp.MustCompile(`\b([0-9]+)\s*[x×]\s*$`)
+	countAfter  = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:[x×*]\s*([0-9]+)\b|[（(]\s*(?:约|大约|approx\.?|about|around|~)?\s*([0-9]+)\s*\+?\s*(?:人|名|位|people|persons)?\s*[)）])`)
+)
+
+var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
+
+// countAt is the count of the role word at lower[p:end]: written before it
+// ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
+// "志愿者（10人）"), else 1.
+func countAt(lower string, p, end int) int {
+	if n, ok := writtenCountBefore(lower, p); ok {
+		return n
+	}
+	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
+		return countNumber(m[1])
+	}
+	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil {
+		return countNumber(m[1] + m[2])
+	}
+	return 1
+}
+
+// countNumber is a written count: digits or Chinese numerals, with 几
+// ("几个志愿者": a few) read as 2; at least 1.
+func countNumber(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return max(1, n)
+	}
+	if s == "几" {
+		return 2
+	}
+	return max(1, parseCNNumber(s))
+}
+
+// countsPeople reports whether a count before an English keyword hit
+// counts the people asked for: not when the keyword names a thing a
+// worker makes or handles ("a few photos for the menu", "two short
+// videos": one photographer, one editor), unless a word for people
+// follows it ("two live-stream hosts"). A Chinese count counts people by
+// its measure word (cnCount).
+func countsPeople(lower string, h keywordHit) bool {
+	if h.word == "" || !isASCII(h.word) {
+		return true
+	}
+	last := h.word[strings.LastIndex(h.word, " ")+1:]
+	if !slices.Contains(thingNouns, strings.TrimSuffix(last, "s")) {
+		return true
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(lower[h.end:], " "), " ")
+	next = strings.TrimRight(next, ",.;:!?)")
+	return slices.Contains(workerNouns, next) || slices.Contains([]string{"host", "hosts", "people"}, next)
+}
+
+// thingNouns are English keywords (singular) that name a thing a worker
+// makes or handles, not the worker.
+var thingNouns = []string{"photo", "picture", "poster", "banner", "badge", "flyer", "sticker", "brochure", "video", "clip",
+	"meal", "dinner", "lunch", "breakfast", "course", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
+	"projector", "microphone", "mic", "light"}
+
+// writtenCountBefore is the count written right before position p of
+// lower, if one is.
+func writtenCountBefore(lower string, p int) (int, bool) {
+	before := lower[:p]
+	if i := strings.LastIndexAny(before, "，,、;；。.和及与"); i >= 0 && p-i < 24 {
+		before = before[i:]
+	} else if len(before) > 24 {
+		before = before[len(before)-24:]
+	}
+	for _, sep := range []string{" and ", " plus ", " or "} { // "a room for 25 and lunch": 25 is the room's
+		if i := strings.LastIndex(before, sep); i >= 0 {
+			before = before[i+len(sep)-1:]
+		}
+	}
+	if m := cnCount.FindStringSubmatch(before); m != nil {
+		return countNumber(m[1]), true
+	}
+	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && !strings.ContainsAny(m[2], "的和与及或要找请需") {
+		return countNumber(m[1]), true
+	}
+	if m := timesBefore.FindStringSubmatch(before); m != nil {
+		return countNumber(m[1]), true
+	}
+	if m := enCount.FindStringSubmatch(before); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return max(1, n), true
+		}
+		return enNumbers[strings.ToLower(m[1])], true
+	}
+	return 0, false
+}

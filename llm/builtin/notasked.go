@@ -1,0 +1,390 @@
+package builtin
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// What a demand names without asking for it: what it has or does not
+// want, what the writer owns or organises, what another need's work is on
+// or for. setAside deletes those hits before the needs are made.
+
+// setAside deletes the hits a demand names without asking for them.
+func setAside(lower string, hits map[string]keywordHit) {
+	var gone []string // decided on every hit before any goes
+	for tag, h := range hits {
+		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || purposeOf(lower, h, hits) ||
+			genericDesigner(lower, tag, h, hits) || businessOf(lower, h) || passiveObject(lower, tag, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, tag, h, hits) || ownProduct(lower, tag, h, hits) || skillOf(lower, h) {
+			gone = append(gone, tag)
+		}
+	}
+	for _, tag := range gone {
+		delete(hits, tag)
+	}
+	// "someone to translate our app into Japanese", "Translating our user
+	// manual into German": the verb of work someone is asked to do, or
+	// the work the demand starts with, when it is a trade's keyword,
+	// keeps its object from naming another trade (the app is what gets
+	// translated).
+	gone = gone[:0]
+	for _, m := range append(askedWork.FindAllStringIndex(lower, -1), leadingGerund.FindStringIndex(lower)) {
+		if m == nil {
+			continue
+		}
+		verb := strings.LastIndex(lower[:m[1]], " ") + 1
+		obj, _, _ := strings.Cut(objectOf(lower[m[1]:]), ":")
+		objEnd := m[1] + len(obj)
+		for tag, h := range hits {
+			if h.pos != verb || h.end != m[1] {
+				continue
+			}
+			for other, o := range hits {
+				if other != tag && o.pos > m[1] && o.pos < objEnd {
+					gone = append(gone, other)
+				}
+			}
+		}
+	}
+	for _, tag := range gone {
+		delete(hits, tag)
+	}
+	// "posters and catalogues printed": the things a participle comes
+	// after are what its worker works on, not needs of their own; not
+	// across another verb ("our logo redesigned and cards printed").
+	for tag, h := range hits {
+		if !isParticiple(h.word) || !endsPhrase(lower[h.end:]) { // "printed badges": the badges are the thing
+			continue
+		}
+		for other, o := range hits {
+			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
+				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) {
+				delete(hits, other)
+			}
+		}
+	}
+}
+
+// ownSubject reports whether the hit h of tag i is in the writer's own
+// subject, which wants another tag's work: said to be the writer's ("Our
+// online store needs product photos", "我们的小程序总是卡顿，想找个懂服务器
+// 的人"), or all the words before the demand's first verb of wanting, in
+// one short phrase ("医院科普讲座需要主持人" holds the lecture, not a
+// speaker wanted; "会计师事务所需要一个官网"; "餐厅想换一套新的菜单"). A
+// count right after the verb makes the words before it the need ("主持人
+// 需要一位，摄影师两位"), and so does no other tag wanted after it ("our
+// website needs to be rebuilt"), or the same tag named again after it.
+func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) bool {
+	from := -1
+	if slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, strings.TrimSpace(lower[:h.pos])) {
+		from = h.end
+	} else if m := firstWant.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 &&
+		!strings.ContainsAny(lower[:m[0]], "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) {
+		from = m[1]
+	}
+	if from < 0 {
+		return false
+	}
+	for _, kw := range tagKeywords[i] {
+		if findKeywordFrom(lower, kw, from) >= 0 {
+			return false
+		}
+	}
+	for tag, o := range hits {
+		if tagIndex[tag] != i && o.pos >= from {
+			return true
+		}
+	}
+	return false
+}
+
+// genericDesigner reports whether the hit h of UI设计 is the word
+// "designer" alone, followed in its clause by a graphic designer's thing
+// ("找个设计师做招聘海报", "a designer for the recruitment poster"): the
+// thing says which designer.
+func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if tag != "UI设计" || !slices.Contains([]string{"设计师", "designer", "designers"}, h.word) {
+		return false
+	}
+	g, ok := hits["平面设计"]
+	return ok && g.pos >= h.end && g.pos-h.end <= 40 && !strings.ContainsAny(lower[h.end:g.pos], "，,。.；;！!？?")
+}
+
+// businessOf reports whether the hit h names the kind of the writer's
+// business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
+// 需要…", "Launching a coffee brand: need …"); after it, the business is
+// what is asked for ("需要找一家翻译公司").
+func businessOf(lower string, h keywordHit) bool {
+	rest := strings.TrimLeft(lower[h.end:], " ")
+	if !slices.ContainsFunc([]string{"品牌", "店", "公司", "工作室", "brand", "shop", "company", "studio", "business"}, func(b string) bool { return strings.HasPrefix(rest, b) }) {
+		return false
+	}
+	m := firstWant.FindStringIndex(lower)
+	return m != nil && h.end <= m[0]
+}
+
+// firstWant is a verb of wanting, in either language.
+var firstWant = regexp.MustCompile(`需要|想要|想|要|打算|准备|希望|计划|\b(?:need|needs|want|wants|looking for|require|requires)\b`)
+
+// passiveObject reports whether the hit h is what a later work word in its
+// clause acts on ("海报和画册需要印刷": the posters get printed; nobody
+// designs them).
+func passiveObject(lower, tag string, h keywordHit) bool {
+	m := passiveWork.FindStringIndex(lower[h.end:])
+	if m == nil || strings.ContainsAny(lower[h.end:h.end+m[0]], "，,。；;！？") {
+		return false
+	}
+	return slices.ContainsFunc(tagsInText(lower[h.end+m[0]:h.end+m[1]]), func(t string) bool { return t != tag })
+}
+
+// passiveWork is a verb of wanting and a work word after a thing: "需要印刷",
+// "得印出来", "要翻译".
+var passiveWork = regexp.MustCompile(`(?:需要|需|要|得)(?:印刷|印出来|翻译|剪辑|拍摄)`)
+
+// purposeOf reports whether the hit h names the product the work of the
+// hit before it is for, when that work builds nothing: a website, an app
+// or a store after "for" ("a copywriter for the website" writes and
+// nobody builds; "wireframes for our event app" still ask for the app).
+func purposeOf(lower string, h keywordHit, hits map[string]keywordHit) bool {
+	if !slices.Contains([]string{"website", "websites", "site", "app", "apps", "mobile app", "online store", "store", "shop"}, h.word) ||
+		!forTheRe.MatchString(lower[:h.pos]) {
+		return false
+	}
+	prev, at := "", -1
+	for tag, o := range hits {
+		if o.end <= h.pos && o.end > at {
+			prev, at = tag, o.end
+		}
+	}
+	return prev != "" && !slices.Contains([]string{"UI设计", "前端开发", "后端开发", "AI研究", "数据分析", "产品经理"}, prev)
+}
+
+// forTheRe ends a text with "for", its article and up to two words.
+var forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)?(?:[a-z-]+\s+){0,2}$`)
+
+// servedGuest reports whether the hit h is a speaker's word for the
+// guests another need serves, right after its verb ("接送嘉宾": the
+// guests are driven, not asked for).
+func servedGuest(lower string, h keywordHit) bool {
+	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导"}, func(v string) bool {
+		return strings.HasSuffix(lower[:h.pos], v)
+	})
+}
+
+// ownerOf reports whether the hit h says whose or what another hit's
+// thing is for, right before "的" and, at most two characters on, that
+// hit ("官网的首页设计" asks for the page's design; "志愿者的午餐" for
+// lunch, the volunteers are there).
+func ownerOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if !strings.HasPrefix(lower[h.end:], "的") || tagAgain(lower, tag, h.end) {
+		return false
+	}
+	next := h.end + len("的")
+	for other, o := range hits {
+		if other != tag && o.pos >= next && o.pos <= next+len("午餐") && !strings.ContainsAny(lower[next:o.pos], "，,、和及与") {
+			return true
+		}
+	}
+	return false
+}
+
+// productWords are the keywords for a product the writer may already have.
+var productWords = map[string]bool{"app": true, "网站": true, "官网": true, "小程序": true, "数据库": true, "服务器": true,
+	"website": true, "site": true, "online store": true, "database": true, "server": true}
+
+// ownProduct reports whether the hit h is the writer's product, told of
+// in a clause before the demand's first verb of wanting, when another
+// tag's work is asked for after it and the tag is not named again ("App
+// 的注册流程太复杂，想找个交互设计师优化一下").
+func ownProduct(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	m := firstWant.FindStringIndex(lower)
+	if !productWords[h.word] || m == nil || h.end > m[0] || tagAgain(lower, tag, m[1]) {
+		return false
+	}
+	for other, o := range hits {
+		if other != tag && o.pos >= m[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// skillOf reports whether the hit h is a skill a person asked for has:
+// "with" before it and "skills", "experience" or "background" after it
+// ("a backend dev with SQL skills").
+func skillOf(lower string, h keywordHit) bool {
+	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:])
+}
+
+var (
+	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
+	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
+)
+
+// tagAgain reports whether a keyword of tag stands at from or later.
+func tagAgain(lower, tag string, from int) bool {
+	return slices.ContainsFunc(tagKeywords[tagIndex[tag]], func(kw string) bool { return findKeywordFrom(lower, kw, from) >= 0 })
+}
+
+// leadingGerund is a demand's first word when it is an -ing form.
+var leadingGerund = regexp.MustCompile(`^[a-z]+ing\b`)
+
+// countOnly is a count that ends its phrase: "一位，", "两名".
+var countOnly = regexp.MustCompile(`^\s*(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名|个)?\s*(?:[，,。.；;、]|$)`)
+
+// asksWithCount reports whether the hit h is a verb asking for a count
+// of another hit's people: followed by the count, then, in the same
+// list item, by the other ("招募10名马拉松赛道志愿者" recruits volunteers,
+// not promotion).
+func asksWithCount(lower string, h keywordHit, hits map[string]keywordHit) bool {
+	m := cnCountAfter.FindStringIndex(lower[h.end:])
+	if m == nil {
+		return false
+	}
+	after := h.end + m[1]
+	for _, o := range hits {
+		if o.pos >= after && o.pos-after <= 18 && !strings.ContainsAny(lower[after:o.pos], "，,、;；。.和及与或") {
+			return true
+		}
+	}
+	return false
+}
+
+// negationCues say, in the clause of a role word, that the demand has it
+// already or does not want it ("场地我们已经有了", "we already have a
+// venue", "no need for a host").
+var negationCues = []string{"不需要", "不用", "无需", "已经有", "已有", "有了", "不缺", "订好了", "已经订好", "已订好", "定好了", "已经定好",
+	"找好了", "已经找好", "约好了", "已经约好", "已经联系好", "搞定了", "已经搞定", "already have", "already has", "already got",
+	"already booked", "we have the", "we've got the", "we've booked", "is booked", "is sorted", "is taken care of",
+	"don't need", "do not need", "doesn't need", "no need for", "not looking for"}
+
+// clauseSeps end a clause; " but " and 但 / 只 turn from what a demand has
+// to what it asks for.
+var clauseSeps = []string{"，", ",", "。", ".", "；", ";", "！", "!", "？", "?", "：", ":", " but ", "但", "只", "还需要", "还要"}
+
+// negatedAt reports whether the clause around lower[p:end] says the
+// demand has that already or does not want it.
+func negatedAt(lower string, p, end int) bool {
+	start, stop := 0, len(lower)
+	for _, sep := range clauseSeps {
+		if i := strings.LastIndex(lower[:p], sep); i >= 0 && i+len(sep) > start {
+			start = i + len(sep)
+		}
+		if i := strings.Index(lower[end:], sep); i >= 0 && end+i < stop {
+			stop = end + i
+		}
+	}
+	clause := lower[start:stop]
+	return slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) })
+}
+
+// existingAt reports whether the keyword at p is said to be there already:
+// right after "有个" or "有一场" ("周六有个讲座，想找人录下来": the lecture
+// is what gets recorded), where nothing before the 有 wants it ("需要有个
+// 主持人") or asks whether there is one ("有没有"); or right after "开了家"
+// (the writer's own shop).
+func existingAt(lower string, p int) bool {
+	before := lower[:p]
+	for _, own := range []string{"开了家", "开了一家", "开了个", "开了一个"} { // "我开了家咖啡馆": the writer's own
+		if strings.HasSuffix(before, own) {
+			return true
+		}
+	}
+	for _, m := range []string{"个", "一个", "一场", "场", "一次", "位", "一位"} {
+		rest, ok := strings.CutSuffix(before, "有"+m)
+		if !ok {
+			continue
+		}
+		r, _ := utf8.DecodeLastRuneInString(rest)
+		return !strings.ContainsRune("要需想得望没能该", r)
+	}
+	return false
+}
+
+// isParticiple reports whether an English word is a past participle by
+// its form ("printed", "redesigned").
+func isParticiple(w string) bool {
+	return len(w) > 4 && isASCII(w) && !strings.Contains(w, " ") && strings.HasSuffix(w, "ed")
+}
+
+// endsPhrase reports whether rest, the text after a word, starts a new
+// phrase: nothing, a punctuation mark, or a word that joins phrases.
+func endsPhrase(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" || strings.ContainsAny(rest[:1], ",.;:!?)") {
+		return true
+	}
+	w, _, _ := strings.Cut(rest, " ")
+	return slices.Contains([]string{"and", "by", "for", "in", "on", "at", "before", "after", "with", "to", "into", "so", "please", "too", "as"}, w)
+}
+
+// ownActivities are the words for organising an event that, said of the
+// writer, are what they do themselves ("Planning a charity run, need
+// volunteers"; "we're organizing a meetup"), not help they ask for
+// ("need help organizing an offsite").
+var ownActivities = map[string]bool{"planning": true, "organizing": true, "organising": true}
+
+// ownWorkRe ends the text before an activity word that makes it the
+// writer's own: nothing, or "we're", "we are", "i'm", "i am".
+var ownWorkRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im|currently))\s*$`)
+
+// ownActivity reports whether kw, after before, is the writer's own
+// activity (ownActivities), or what that activity makes ("I'm organising a
+// fundraising dinner": the dinner is theirs, not a caterer wanted).
+func ownActivity(before, kw string) bool {
+	return ownActivities[kw] && ownWorkRe.MatchString(before) || ownObjectRe.MatchString(before)
+}
+
+// ownObjectRe ends the text before the object of the writer's own
+// organising, a few words into it.
+var ownObjectRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im))\s*(?:planning|organizing|organising|hosting|throwing|running)\s+(?:(?:a|an|our|the|my)\s+)?(?:[a-z-]+\s+){0,3}$`)
+
+// audienceRe ends a text that counts who something is for ("training for
+// 40 staff", "a talk to 200 employees"): the word after it is the
+// audience, not someone to ask; lookingForRe ends one that asks for them
+// ("looking for 3 volunteers").
+var (
+	audienceRe   = regexp.MustCompile(`\b(?:for|to)\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
+	lookingForRe = regexp.MustCompile(`\b(?:look|looking|search|searching|ask|asking|hire|hiring|call|calling)\s+for\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
+)
+
+// namesAudience reports whether the text before a role word counts an
+// audience, so that the word names who the demand is for.
+func namesAudience(before string) bool {
+	return audienceRe.MatchString(before) && !lookingForRe.MatchString(before)
+}
+
+// namesEvent reports whether rest begins with an event noun (an event
+// word of eventWords other than the generic 活动 / event, or 展 for an
+// exhibition, not 展示 "to show"), so that the word before it is the
+// event's subject.
+func namesEvent(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	exhibition := strings.HasPrefix(rest, "展") && !slices.ContainsFunc([]string{"展示", "展现"}, func(v string) bool { return strings.HasPrefix(rest, v) })
+	if exhibition || slices.ContainsFunc(eventNouns, func(e string) bool { return strings.HasPrefix(rest, e) }) {
+		return true
+	}
+	for _, e := range eventWords {
+		if e.name != "活动" && e.name != "婚礼" && strings.HasPrefix(rest, e.kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventNouns are more nouns for an event, read only to tell the event's
+// subject ("food festival", "美食节", "band night") from a need; as event
+// words they would add an event's implicit venue and planner. "环节" is a
+// part of one ("演讲环节需要一套扩音设备": the speeches, not a speaker).
+var eventNouns = []string{"festival", "fair", "gala", "tournament", "night", "show", "expo", "节", "赛", "环节"}
+
+// objectOfBa reports whether the word at p is what 把 earlier in its
+// clause acts on ("把公司的宣传册翻译成英文": the brochure is translated).
+func objectOfBa(lower string, p int) bool {
+	before := lower[:p]
+	if i := strings.LastIndexAny(before, "，,。；;！？"); i >= 0 {
+		before = before[i:]
+	}
+	return strings.Contains(before, "把")
+}
