@@ -61,6 +61,10 @@ var (
 var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
 
+// timeUnit is a unit of time after a number: "a 2-hour DJ set", "两个小时
+// 的主持" count hours, not people.
+var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚)|^\S+\s+(?:hours?|days?|minutes?|weeks?|nights?)\b`)
+
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
 // "志愿者（10人）"), else 1.
@@ -128,7 +132,7 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 			before = before[i+len(sep)-1:]
 		}
 	}
-	if m := cnCount.FindStringSubmatch(before); m != nil {
+	if m := cnCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) {
 		return countNumber(m[1]), true
 	}
 	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && !strings.ContainsAny(m[2], "的和与及或要找请需") {
@@ -137,7 +141,7 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 	if m := timesBefore.FindStringSubmatch(before); m != nil {
 		return countNumber(m[1]), true
 	}
-	if m := enCount.FindStringSubmatch(before); m != nil {
+	if m := enCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return max(1, n), true
 		}

@@ -379,6 +379,11 @@ func TestNeedsIn(t *testing.T) {
 		{"想把客服系统接入大模型，需要懂RAG的工程师", "AI技术顾问×1[AI研究]"},
 		{"Need help with our WeChat mini program backend", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"Need someone to scrape competitor prices daily", "后端工程师×1[后端开发]"},
+		// Hours and days are no people; 客服 is a person nobody in the
+		// network is.
+		{"Need a 2-hour DJ set at our party in Kunming", "音响设备支持×1[音响设备]"},
+		{"需要两个小时的主持和两位周末志愿者", "主持人×1[主持] 现场志愿者×2[志愿者]"},
+		{"618大促在金华，需要两名客服", "客服×2[客服]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
