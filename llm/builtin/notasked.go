@@ -11,12 +11,24 @@ import (
 // want, what the writer owns or organises, what another need's work is on
 // or for. setAside deletes those hits before the needs are made.
 
+// aside is a rule that sets a hit aside: whether the hit h of tag, among
+// all the hits, is named without being asked for.
+type aside func(lower, tag string, h keywordHit, hits map[string]keywordHit) bool
+
+// asides are the rules setAside applies, each below.
+var asides = []aside{
+	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+		return negatedAt(lower, h.pos, h.end)
+	},
+	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf,
+}
+
 // setAside deletes the hits a demand names without asking for them.
 func setAside(lower string, hits map[string]keywordHit) {
 	var gone []string // decided on every hit before any goes
 	for tag, h := range hits {
-		if negatedAt(lower, h.pos, h.end) || existingAt(lower, h.pos) || servedGuest(lower, h) || purposeOf(lower, h, hits) ||
-			genericDesigner(lower, tag, h, hits) || businessOf(lower, h) || passiveObject(lower, tag, h) || asksWithCount(lower, h, hits) || ownSubject(lower, tagIndex[tag], h, hits) || ownerOf(lower, tag, h, hits) || ownProduct(lower, tag, h, hits) || skillOf(lower, h) {
+		if slices.ContainsFunc(asides, func(a aside) bool { return a(lower, tag, h, hits) }) {
 			gone = append(gone, tag)
 		}
 	}
@@ -75,11 +87,12 @@ func setAside(lower string, hits map[string]keywordHit) {
 // count right after the verb makes the words before it the need ("主持人
 // 需要一位，摄影师两位"), and so does no other tag wanted after it ("our
 // website needs to be rebuilt"), or the same tag named again after it.
-func ownSubject(lower string, i int, h keywordHit, hits map[string]keywordHit) bool {
+func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	i := tagIndex[tag]
 	from := -1
 	if slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, strings.TrimSpace(lower[:h.pos])) {
 		from = h.end
-	} else if m := firstWant.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 &&
+	} else if m := wantingVerb.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 &&
 		!strings.ContainsAny(lower[:m[0]], "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) {
 		from = m[1]
 	}
@@ -115,22 +128,22 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 // business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
 // 需要…", "Launching a coffee brand: need …"); after it, the business is
 // what is asked for ("需要找一家翻译公司").
-func businessOf(lower string, h keywordHit) bool {
+func businessOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	rest := strings.TrimLeft(lower[h.end:], " ")
 	if !slices.ContainsFunc([]string{"品牌", "店", "公司", "工作室", "brand", "shop", "company", "studio", "business"}, func(b string) bool { return strings.HasPrefix(rest, b) }) {
 		return false
 	}
-	m := firstWant.FindStringIndex(lower)
+	m := wantingVerb.FindStringIndex(lower)
 	return m != nil && h.end <= m[0]
 }
 
-// firstWant is a verb of wanting, in either language.
-var firstWant = regexp.MustCompile(`需要|想要|想|要|打算|准备|希望|计划|\b(?:need|needs|want|wants|looking for|require|requires)\b`)
+// wantingVerb is a verb of wanting, in either language.
+var wantingVerb = regexp.MustCompile(`需要|想要|想|要|打算|准备|希望|计划|\b(?:need|needs|want|wants|looking for|require|requires)\b`)
 
 // passiveObject reports whether the hit h is what a later work word in its
 // clause acts on ("海报和画册需要印刷": the posters get printed; nobody
 // designs them).
-func passiveObject(lower, tag string, h keywordHit) bool {
+func passiveObject(lower, tag string, h keywordHit, _ map[string]keywordHit) bool {
 	m := passiveWork.FindStringIndex(lower[h.end:])
 	if m == nil || strings.ContainsAny(lower[h.end:h.end+m[0]], "，,。；;！？") {
 		return false
@@ -146,7 +159,7 @@ var passiveWork = regexp.MustCompile(`(?:需要|需|要|得)(?:印刷|印出来|
 // hit before it is for, when that work builds nothing: a website, an app
 // or a store after "for" ("a copywriter for the website" writes and
 // nobody builds; "wireframes for our event app" still ask for the app).
-func purposeOf(lower string, h keywordHit, hits map[string]keywordHit) bool {
+func purposeOf(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
 	if !slices.Contains([]string{"website", "websites", "site", "app", "apps", "mobile app", "online store", "store", "shop"}, h.word) ||
 		!forTheRe.MatchString(lower[:h.pos]) {
 		return false
@@ -166,7 +179,7 @@ var forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
 // guests are driven, not asked for).
-func servedGuest(lower string, h keywordHit) bool {
+func servedGuest(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导"}, func(v string) bool {
 		return strings.HasSuffix(lower[:h.pos], v)
 	})
@@ -198,7 +211,7 @@ var productWords = map[string]bool{"app": true, "网站": true, "官网": true, 
 // tag's work is asked for after it and the tag is not named again ("App
 // 的注册流程太复杂，想找个交互设计师优化一下").
 func ownProduct(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
-	m := firstWant.FindStringIndex(lower)
+	m := wantingVerb.FindStringIndex(lower)
 	if !productWords[h.word] || m == nil || h.end > m[0] || tagAgain(lower, tag, m[1]) {
 		return false
 	}
@@ -213,7 +226,7 @@ func ownProduct(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 // skillOf reports whether the hit h is a skill a person asked for has:
 // "with" before it and "skills", "experience" or "background" after it
 // ("a backend dev with SQL skills").
-func skillOf(lower string, h keywordHit) bool {
+func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:])
 }
 
@@ -237,7 +250,7 @@ var countOnly = regexp.MustCompile(`^\s*(?:[0-9]+|[一二两三四五六七八�
 // of another hit's people: followed by the count, then, in the same
 // list item, by the other ("招募10名马拉松赛道志愿者" recruits volunteers,
 // not promotion).
-func asksWithCount(lower string, h keywordHit, hits map[string]keywordHit) bool {
+func asksWithCount(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
 	m := cnCountAfter.FindStringIndex(lower[h.end:])
 	if m == nil {
 		return false
