@@ -142,11 +142,11 @@ func askedBefore(lower string, p int, cues []string) bool {
 var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "急救", "医疗保障", "无人机",
 	"band", "clown", "nurse", "tour guide", "local guide", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "cook", "nanny"}
 
-// misspelt is the tag of the one-word English keyword of eight letters or
-// more that an English word as long is one slip from (a letter left out,
-// added, changed or two swapped: "phtographer", "vidographer",
-// "translater"), when exactly one tag's keyword is. Shorter words slip
-// into other words ("painter", "printer").
+// misspelt is the tag of the one-word English keyword that an English
+// word is one slip from (a letter left out, added, changed or two swapped:
+// "phtographer", "vidographer", "translater"), both of eight letters or
+// more, when exactly one tag's keyword is. Shorter words slip into other
+// words ("painter", "printer").
 func misspelt(word string) (int, bool) {
 	if !isASCII(word) || strings.Contains(word, " ") || len(word) < 8 {
 		return 0, false

@@ -194,8 +194,9 @@ var workerHeads = func() [][]string {
 		out[i] = workerHeadsOf(i)
 	}
 	// A head that another tag has too, as a head or as a keyword, names
-	// neither ("registration" of "registration desk" and of a booking
-	// system; "audio" of "audio editing" is the sound crew's keyword).
+	// neither ("booking" of a booking page's front end and of a booking
+	// system's back end; "audio" of "audio editing" is the sound crew's
+	// keyword).
 	for i := range out {
 		out[i] = slices.DeleteFunc(slices.Clone(out[i]), func(h string) bool {
 			for j := range vocabulary {
