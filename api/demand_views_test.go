@@ -187,14 +187,17 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 		t.Fatal(err)
 	}
 	count := map[event.EventType]int{}
+	var upTo int64 // the channel's last event: every read below waits for it
 	for _, e := range evs {
 		count[e.Type]++
+		upTo = max(upTo, e.Position)
 	}
+	at := fmt.Sprintf("min_cursor=%d", upTo)
 	var c struct {
 		projections.ChannelView
 		SubChannels []string `json:"sub_channels"`
 	}
-	if st := a.getJSON(t, "/api/v1/channels/"+channelID, &c); st != 200 {
+	if st := a.getJSON(t, "/api/v1/channels/"+channelID+"?"+at, &c); st != 200 {
 		t.Fatalf("get channel %s: %d", channelID, st)
 	}
 	if c.SubChannels == nil || len(c.SubChannels) != count[negotiation.EventSubnetTriggered] {
@@ -202,7 +205,7 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 	}
 	for _, sub := range c.SubChannels {
 		var child projections.ChannelView
-		if a.getJSON(t, "/api/v1/channels/"+sub, &child); child.ParentChannelID != channelID {
+		if a.getJSON(t, "/api/v1/channels/"+sub+"?"+at, &child); child.ParentChannelID != channelID {
 			t.Errorf("sub-channel %s of %s names parent %q", sub, channelID, child.ParentChannelID)
 		}
 	}
@@ -210,25 +213,25 @@ func (a *testAPI) checkChannel(t *testing.T, channelID, outcome string) {
 		t.Errorf("channel %s: %+v; want status %s, %d proposals", channelID, c, outcome, count[negotiation.EventProposalDistributed])
 	}
 	var props struct{ Proposals []projections.ProposalView }
-	a.getJSON(t, "/api/v1/channels/"+channelID+"/proposals", &props)
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/proposals?"+at, &props)
 	for i, p := range props.Proposals {
 		if p.Version != i+1 || p.Proposal.Summary == "" {
 			t.Errorf("channel %s proposal %d: %+v", channelID, i, p)
 		}
 	}
 	var offers struct{ Offers []projections.OfferView }
-	a.getJSON(t, "/api/v1/channels/"+channelID+"/offers", &offers)
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/offers?"+at, &offers)
 	var fb struct{ Feedback []projections.FeedbackView }
-	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback", &fb)
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback?"+at, &fb)
 	var fb1 struct{ Feedback []projections.FeedbackView }
-	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback?proposal_version=1", &fb1)
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/feedback?proposal_version=1&"+at, &fb1)
 	if len(props.Proposals) != count[negotiation.EventProposalDistributed] || len(offers.Offers) != count[negotiation.EventOfferSubmitted] ||
 		len(fb.Feedback) != count[negotiation.EventProposalFeedback] || len(fb1.Feedback) == 0 || len(fb1.Feedback) > len(fb.Feedback) {
 		t.Errorf("channel %s: %d proposals, %d offers, %d feedback (%d on v1); the log has %v", channelID,
 			len(props.Proposals), len(offers.Offers), len(fb.Feedback), len(fb1.Feedback), count)
 	}
 	var parts struct{ Participants []api.Participant }
-	a.getJSON(t, "/api/v1/channels/"+channelID+"/participants", &parts)
+	a.getJSON(t, "/api/v1/channels/"+channelID+"/participants?"+at, &parts)
 	inFinal := 0
 	for _, p := range parts.Participants {
 		if p.InFinal {
