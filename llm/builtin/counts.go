@@ -67,7 +67,7 @@ var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
-// "志愿者（10人）"), else 1.
+// "志愿者（10人）"), else for each item of its list ("各两位"), else 1.
 func countAt(lower string, p, end int) int {
 	if n, ok := writtenCountBefore(lower, p); ok {
 		return n
@@ -78,8 +78,15 @@ func countAt(lower string, p, end int) int {
 	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1] + m[2])
 	}
+	if m := eachCount.FindStringSubmatch(lower[end:]); m != nil {
+		return countNumber(m[1])
+	}
 	return 1
 }
+
+// eachCount is a count for every item of a list, later in the role's
+// clause: "需要主持人、摄影师、化妆师各两位".
+var eachCount = regexp.MustCompile(`^[^，,。.；;！!？?]*?各\s*([0-9]+|[一二两三四五六七八九十几俩仨]+)\s*(?:位|名|个|人)`)
 
 // countNumber is a written count: digits or Chinese numerals, with 几
 // ("几个志愿者": a few) read as 2; at least 1.
