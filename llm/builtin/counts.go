@@ -67,7 +67,8 @@ var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
-// "志愿者（10人）"), else for each item of its list ("各两位"), else 1.
+// "志愿者（10人）"), else for each item of its list ("各两位"), else the
+// sum of its split by task ("志愿者：签到4人、引导6人"), else 1.
 func countAt(lower string, p, end int) int {
 	if n, ok := writtenCountBefore(lower, p); ok {
 		return n
@@ -81,8 +82,34 @@ func countAt(lower string, p, end int) int {
 	if m := eachCount.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1])
 	}
+	if n := splitCount(lower[end:]); n > 0 {
+		return n
+	}
 	return 1
 }
+
+// splitCount is the sum of the counts a role is split into by task right
+// after it ("志愿者：签到4人、引导6人", "volunteers: 6 for check-in and 4 for
+// guiding"), or 0.
+func splitCount(rest string) int {
+	m := taskSplit.FindString(rest)
+	if m == "" {
+		return 0
+	}
+	sum := 0
+	for _, n := range taskCount.FindAllStringSubmatch(m, -1) {
+		sum += countNumber(n[1])
+	}
+	return sum
+}
+
+var (
+	// taskSplit is a list of two or more tasks, each with a count, right
+	// after a role and a colon or bracket.
+	taskSplit = regexp.MustCompile(`^\s*[：:（(]\s*(?:(?:\p{Han}{1,6}\s*[0-9]+\s*(?:人|名|位|个)|[0-9]+\s+for\s+[a-z-]+(?:\s+[a-z-]+)?)\s*(?:[、,，;；]|\s+and\s+|和)?\s*){2,}`)
+	// taskCount is one count of taskSplit's list.
+	taskCount = regexp.MustCompile(`([0-9]+)\s*(?:人|名|位|个|for\b)`)
+)
 
 // eachCount is a count for every item of a list, later in the role's
 // clause: "需要主持人、摄影师、化妆师各两位".

@@ -389,6 +389,9 @@ func TestNeedsIn(t *testing.T) {
 		// person.
 		{"需要主持人、摄影师、化妆师各两位", "主持人×2[主持] 摄影师×2[摄影] 化妆师×2[化妆师]"},
 		{"需要一名摄影兼摄像", "摄影师×1[摄影 摄像]"},
+		// A role split by task counts every task's people.
+		{"需要志愿者：签到4人、引导6人", "现场志愿者×10[志愿者]"},
+		{"Need volunteers: 6 for check-in and 4 for guiding", "现场志愿者×10[志愿者]"},
 		// Everyday words of each trade, a third pass.
 		{"下个月的活动需要两位行业专家和一个控场的主持", "演讲嘉宾×2[演讲嘉宾] 主持人×1[主持]"},
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
