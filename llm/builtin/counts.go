@@ -35,9 +35,9 @@ func peopleCountElsewhere(lower string, i, p int) int {
 
 var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
-	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of two
-	// characters between ("几个会说英语的", "十个学生").
-	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,2})\s*$`)
+	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of up
+	// to three characters between ("几个会说英语的", "十个学生", "几个大学生").
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,3})\s*$`)
 	// cnPeopleCount is a Chinese count by a measure word only people take
 	// (位, 名), with a longer word between it and the role
 	// ("10名马拉松赛道志愿者"); the word must not join or ask (checked
@@ -63,7 +63,7 @@ var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five"
 
 // timeUnit is a unit of time after a number: "a 2-hour DJ set", "两个小时
 // 的主持" count hours, not people.
-var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚)|^\S+\s+(?:hours?|days?|minutes?|weeks?|nights?)\b`)
+var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚|月|年)|^\S+\s+(?:hours?|days?|minutes?|weeks?|nights?)\b`)
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",

@@ -183,11 +183,13 @@ func keywordHits(lower string) map[string]keywordHit {
 			}
 		}
 		if re := workPatterns[t.tag]; re != nil && h.pos < 0 {
-			if m := re.FindStringSubmatchIndex(lower); m != nil && !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+			if m := re.FindStringSubmatchIndex(lower); m != nil {
 				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count
 					m = m[2:4]
 				}
-				h = keywordHit{m[0], m[1], true, 0, ""} // not "拍一个开场视频", an editor's
+				if !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+					h = keywordHit{m[0], m[1], true, 0, ""} // not "拍一个开场视频", an editor's
+				}
 			}
 		}
 		if h.pos >= 0 {

@@ -389,6 +389,14 @@ func TestNeedsIn(t *testing.T) {
 		// person.
 		{"需要主持人、摄影师、化妆师各两位", "主持人×2[主持] 摄影师×2[摄影] 化妆师×2[化妆师]"},
 		{"需要一名摄影兼摄像", "摄影师×1[摄影 摄像]"},
+		// The theme of the event the writer holds is no need; a host
+		// counted or described is a host; a measure word and a word of
+		// three characters still count ("几个大学生").
+		{"准备在成都办一场宠物摄影大赛，需要评委、场地和奖品赞助", "评委×1[演讲嘉宾 AI研究 产品经理] 场地提供者×1[场地提供] 赞助商×1[赞助]"},
+		{"社区要办垃圾分类宣传活动，需要志愿者和宣传海报", "现场志愿者×1[志愿者] 平面设计师×1[平面设计]"},
+		{"Need a bilingual host and two interpreters for a China-EU business forum in Shanghai", "主持人×1[主持] 翻译×2[翻译]"},
+		{"我们在做一个公益项目，给留守儿童上网课，需要几个大学生志愿者和一个懂直播的", "现场志愿者×2[志愿者] 直播技术支持×1[直播]"},
+		{"公司要参加广交会，需要两个会英语的翻译、一批宣传册，还得有人帮忙布展", "翻译×2[翻译] 物料印刷×1[印刷物料] 现场志愿者×1[志愿者]"},
 		// A role split by task counts every task's people.
 		{"需要志愿者：签到4人、引导6人", "现场志愿者×10[志愿者]"},
 		{"Need volunteers: 6 for check-in and 4 for guiding", "现场志愿者×10[志愿者]"},

@@ -21,8 +21,28 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme,
 }
+
+// eventTheme reports whether the hit h is the theme of the event the
+// writer holds, between a verb of holding and the event's noun in one
+// clause ("准备在成都办一场宠物摄影大赛": no photographer; "社区要办垃圾分
+// 类宣传活动": no promoter).
+func eventTheme(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	start := max(0, h.pos-30)
+	for !utf8.ValidString(lower[start:h.pos]) {
+		start++
+	}
+	return holdVerb.MatchString(lower[start:h.pos]) && eventAfter.MatchString(lower[h.end:])
+}
+
+var (
+	// holdVerb ends a clause at a verb of holding an event and what may
+	// come between it and the event's theme.
+	holdVerb = regexp.MustCompile(`(?:办|举办|组织|搞|举行|开展)[^，,。；;：:！!？?]{0,12}$`)
+	// eventAfter starts with the rest of a theme and the event's noun.
+	eventAfter = regexp.MustCompile(`^\p{Han}{0,4}?(?:活动|大赛|比赛|大会|会议|讲座|沙龙|展览|展|节|赛|会)`)
+)
 
 // setAside deletes the hits a demand names without asking for them.
 func setAside(lower string, hits map[string]keywordHit) {
@@ -390,7 +410,7 @@ func namesEvent(rest string) bool {
 // subject ("food festival", "美食节", "band night") from a need; as event
 // words they would add an event's implicit venue and planner. "环节" is a
 // part of one ("演讲环节需要一套扩音设备": the speeches, not a speaker).
-var eventNouns = []string{"festival", "fair", "gala", "tournament", "night", "show", "expo", "节", "赛", "环节"}
+var eventNouns = []string{"festival", "fair", "gala", "tournament", "night", "show", "expo", "exhibition", "节", "赛", "环节"}
 
 // objectOfBa reports whether the word at p is what 把 earlier in its
 // clause acts on ("把公司的宣传册翻译成英文": the brochure is translated).

@@ -366,9 +366,9 @@ var (
 	// videoShoot is a video to shoot; videoCut one to cut ("再剪一些短的讲解视频").
 	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频`)
 	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频`)
-	// countedHosts are hosts counted ("two hosts"): "hosts" alone is as
-	// often the verb ("our company hosts a meetup").
-	countedHosts = regexp.MustCompile(`\b(?:[0-9]+|two|three|four|five|six|a couple of|several)\s+(hosts)\b`)
+	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
+	// "host" alone is as often the verb ("our company hosts a meetup").
+	countedHosts = regexp.MustCompile(`\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?(hosts?)\b`)
 )
 
 // languageSpeaker is a person asked for because they speak a language.
