@@ -397,6 +397,13 @@ func TestNeedsIn(t *testing.T) {
 		{"Need a bilingual host and two interpreters for a China-EU business forum in Shanghai", "主持人×1[主持] 翻译×2[翻译]"},
 		{"我们在做一个公益项目，给留守儿童上网课，需要几个大学生志愿者和一个懂直播的", "现场志愿者×2[志愿者] 直播技术支持×1[直播]"},
 		{"公司要参加广交会，需要两个会英语的翻译、一批宣传册，还得有人帮忙布展", "翻译×2[翻译] 物料印刷×1[印刷物料] 现场志愿者×1[志愿者]"},
+		// English as people write to ask: a video to shoot, a PR person,
+		// live captions, what a worker's work is for, a language spoken.
+		{"We're a startup in Shenzhen: looking for a PR person, someone to shoot a launch video and a venue for about 100 people", "推广负责人×1[市场推广] 摄像师×1[摄像] 场地提供者×1[场地提供]"},
+		{"Our law firm needs a translator for Japanese contracts, ideally someone with legal background", "翻译×1[翻译]"},
+		{"The conference needs live captions and a sign language interpreter", "文案撰写×1[文案写作] 翻译×1[翻译]"},
+		{"We need an emcee who can speak Cantonese for our Guangzhou gala", "主持人×1[主持]"},
+		{"Looking for a bilingual emcee and a DJ for our gala", "主持人×1[主持] 音响设备支持×1[音响设备]"},
 		// A role split by task counts every task's people.
 		{"需要志愿者：签到4人、引导6人", "现场志愿者×10[志愿者]"},
 		{"Need volunteers: 6 for check-in and 4 for guiding", "现场志愿者×10[志愿者]"},

@@ -21,7 +21,7 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage,
 }
 
 // eventTheme reports whether the hit h is the theme of the event the
@@ -175,26 +175,31 @@ func passiveObject(lower, tag string, h keywordHit, _ map[string]keywordHit) boo
 // "得印出来", "要翻译".
 var passiveWork = regexp.MustCompile(`(?:需要|需|要|得)(?:印刷|印出来|翻译|剪辑|拍摄)`)
 
-// purposeOf reports whether the hit h names the product the work of the
-// hit before it is for, when that work builds nothing: a website, an app
-// or a store after "for" ("a copywriter for the website" writes and
-// nobody builds; "wireframes for our event app" still ask for the app).
+// purposeOf reports whether the hit h, after "for", names what the work of
+// the hit before it is for, when that work builds nothing ("a copywriter
+// for the website" writes and nobody builds; "a translator for Japanese
+// contracts" translates them; "wireframes for our event app" still ask
+// for the app).
 func purposeOf(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
-	if !slices.Contains([]string{"website", "websites", "site", "app", "apps", "mobile app", "online store", "store", "shop"}, h.word) ||
-		!forTheRe.MatchString(lower[:h.pos]) {
+	m := forTheRe.FindStringIndex(lower[:h.pos])
+	if m == nil || searchingFor.MatchString(lower[:m[0]]) { // "looking for a bilingual emcee"
 		return false
 	}
 	prev, at := "", -1
 	for tag, o := range hits {
-		if o.end <= h.pos && o.end > at {
+		if o.end <= m[0] && o.end > at {
 			prev, at = tag, o.end
 		}
 	}
 	return prev != "" && !slices.Contains([]string{"UI设计", "前端开发", "后端开发", "AI研究", "数据分析", "产品经理"}, prev)
 }
 
-// forTheRe ends a text with "for", its article and up to two words.
-var forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)?(?:[a-z-]+\s+){0,2}$`)
+var (
+	// forTheRe ends a text with "for", its article and up to two words.
+	forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)?(?:[a-z-]+\s+){0,2}$`)
+	// searchingFor ends a text with a verb whose "for" asks for someone.
+	searchingFor = regexp.MustCompile(`\b(?:look|looking|search|searching|ask|asking|call|calling|hunt|hunting)\s*$`)
+)
 
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
@@ -242,6 +247,15 @@ func ownProduct(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 	}
 	return false
 }
+
+// spokenLanguage reports whether the hit h is "speak" said of a language
+// ("an emcee who can speak Cantonese"): a skill, not a talk.
+func spokenLanguage(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	return speakLanguage.MatchString(lower[h.pos:])
+}
+
+// speakLanguage starts with "speak" and a language.
+var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese|chinese)\b`)
 
 // skillOf reports whether the hit h is a skill a person asked for has:
 // "with" before it and "skills", "experience" or "background" after it

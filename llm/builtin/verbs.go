@@ -363,8 +363,9 @@ func findAskedObject(lower string, i int) (pos, end int) {
 var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts}
 
 var (
-	// videoShoot is a video to shoot; videoCut one to cut ("再剪一些短的讲解视频").
-	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频`)
+	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
+	// video"); videoCut one to cut ("再剪一些短的讲解视频").
+	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|\bshoot(?:ing)?\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b`)
 	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
