@@ -404,6 +404,9 @@ func TestNeedsIn(t *testing.T) {
 		{"The conference needs live captions and a sign language interpreter", "文案撰写×1[文案写作] 翻译×1[翻译]"},
 		{"We need an emcee who can speak Cantonese for our Guangzhou gala", "主持人×1[主持]"},
 		{"Looking for a bilingual emcee and a DJ for our gala", "主持人×1[主持] 音响设备支持×1[音响设备]"},
+		// Role nouns of each trade, a second pass.
+		{"活动需要一位剧本杀主持人和一位插画家", "主持人×1[主持] 平面设计师×1[平面设计]"},
+		{"活动需要产品助理、数据专员和小编各一位", "产品经理×1[产品经理] 数据分析师×1[数据分析] 文案撰写×1[文案写作]"},
 		// A role split by task counts every task's people.
 		{"需要志愿者：签到4人、引导6人", "现场志愿者×10[志愿者]"},
 		{"Need volunteers: 6 for check-in and 4 for guiding", "现场志愿者×10[志愿者]"},
