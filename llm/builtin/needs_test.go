@@ -404,6 +404,9 @@ func TestNeedsIn(t *testing.T) {
 		{"The conference needs live captions and a sign language interpreter", "文案撰写×1[文案写作] 翻译×1[翻译]"},
 		{"We need an emcee who can speak Cantonese for our Guangzhou gala", "主持人×1[主持]"},
 		{"Looking for a bilingual emcee and a DJ for our gala", "主持人×1[主持] 音响设备支持×1[音响设备]"},
+		// A hit set aside leaves its trade to the trade's next keyword.
+		{"准备办一场宣传活动，需要推广和海报", "推广负责人×1[市场推广] 平面设计师×1[平面设计]"},
+		{"我们已经有场地了，但需要一个更大的场地", "场地提供者×1[场地提供]"},
 		// Role nouns of each trade, a second pass.
 		{"活动需要一位剧本杀主持人和一位插画家", "主持人×1[主持] 平面设计师×1[平面设计]"},
 		{"活动需要产品助理、数据专员和小编各一位", "产品经理×1[产品经理] 数据分析师×1[数据分析] 文案撰写×1[文案写作]"},

@@ -46,11 +46,25 @@ var (
 
 // setAside deletes the hits a demand names without asking for them.
 func setAside(lower string, hits map[string]keywordHit) {
-	var gone []string // decided on every hit before any goes
+	// Decided on every hit before any goes or moves. A hit set aside
+	// leaves its trade to the trade's next keyword, which the rules judge
+	// in turn ("准备办一场宣传活动，需要推广和海报": the promotion asked for
+	// is the second word).
+	var gone []string
+	moved := map[string]keywordHit{}
 	for tag, h := range hits {
-		if slices.ContainsFunc(asides, func(a aside) bool { return a(lower, tag, h, hits) }) {
-			gone = append(gone, tag)
+		for slices.ContainsFunc(asides, func(a aside) bool { return a(lower, tag, h, hits) }) {
+			next, ok := nextKeywordHit(lower, tag, h.end)
+			if !ok {
+				gone = append(gone, tag)
+				break
+			}
+			h = next
+			moved[tag] = h
 		}
+	}
+	for tag, h := range moved {
+		hits[tag] = h
 	}
 	for _, tag := range gone {
 		delete(hits, tag)
@@ -268,6 +282,23 @@ var (
 	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
 	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
 )
+
+// nextKeywordHit is the first hit of a keyword of tag at from or later,
+// the longest there, not inside another tag's longer keyword.
+func nextKeywordHit(lower, tag string, from int) (keywordHit, bool) {
+	i := tagIndex[tag]
+	best := keywordHit{pos: -1}
+	for _, kw := range tagKeywords[i] {
+		p := findKeywordFrom(lower, kw, from)
+		for p >= 0 && insideLonger(lower, i, kw, p) {
+			p = findKeywordFrom(lower, kw, p+len(kw))
+		}
+		if p >= 0 && (best.pos < 0 || p < best.pos || p == best.pos && p+len(kw) > best.end) {
+			best = keywordHit{p, p + len(kw), !shared[kw], 0, kw}
+		}
+	}
+	return best, best.pos >= 0
+}
 
 // tagAgain reports whether a keyword of tag stands at from or later.
 func tagAgain(lower, tag string, from int) bool {
