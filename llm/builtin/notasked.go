@@ -99,6 +99,7 @@ func setAside(lower string, hits map[string]keywordHit) {
 	// "posters and catalogues printed": the things a participle comes
 	// after are what its worker works on, not needs of their own; not
 	// across another verb ("our logo redesigned and cards printed").
+	gone = gone[:0]
 	for tag, h := range hits {
 		if !isParticiple(h.word) || !endsPhrase(lower[h.end:]) { // "printed badges": the badges are the thing
 			continue
@@ -106,9 +107,12 @@ func setAside(lower string, hits map[string]keywordHit) {
 		for other, o := range hits {
 			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
 				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) {
-				delete(hits, other)
+				gone = append(gone, other)
 			}
 		}
+	}
+	for _, tag := range gone {
+		delete(hits, tag)
 	}
 }
 
