@@ -8,9 +8,6 @@ import (
 
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/internal/database"
-	"github.com/towow/towow/internal/dbtest"
-	"github.com/towow/towow/llm"
-	"github.com/towow/towow/llm/builtin"
 )
 
 // TestRiverDeclaresNoAppends: River's own sessions (those that fetch its
@@ -19,17 +16,8 @@ import (
 // append on the main pool: a negotiation ends as before.
 func TestRiverDeclaresNoAppends(t *testing.T) {
 	ctx := context.Background()
-	pool := dbtest.New(t)
-	a, err := app.New(ctx, app.Config{Pool: pool, LLM: llm.Config{Provider: builtin.New()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.Close)
-	sub, err := a.Commands.SubmitDemand(ctx, "u1", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitNegotiation(t, a, sub.DemandID) // tracing_test.go
+	a, _ := negotiatedApp(t, app.Config{}) // tracing_test.go
+	pool := a.Pool
 
 	// The sessions whose last query fetched River's jobs.
 	const q = `SELECT count(*) FILTER (WHERE application_name LIKE '%(no appends)'), count(*)

@@ -15,9 +15,6 @@ import (
 	"github.com/towow/towow/api"
 	"github.com/towow/towow/app"
 	"github.com/towow/towow/domain/negotiation"
-	"github.com/towow/towow/internal/dbtest"
-	"github.com/towow/towow/llm"
-	"github.com/towow/towow/llm/builtin"
 )
 
 const riverUIAdminToken = "riverui-admin-token-0123456789"
@@ -31,21 +28,10 @@ const riverUIAdminToken = "riverui-admin-token-0123456789"
 // (it reads the real river_job table).
 func TestRiverUI(t *testing.T) {
 	ctx := context.Background()
-	pool := dbtest.New(t)
-	a, err := app.New(ctx, app.Config{Pool: pool, AdminToken: riverUIAdminToken, LLM: llm.Config{Provider: builtin.New()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.Close)
+	// A negotiation, followed in the log to its end.
+	a, sub := negotiatedApp(t, app.Config{AdminToken: riverUIAdminToken}) // tracing_test.go
 	srv := httptest.NewServer(a.API().Handler())
 	t.Cleanup(srv.Close)
-
-	// A negotiation, followed in the log to its end.
-	sub, err := a.Commands.SubmitDemand(ctx, "u1", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitNegotiation(t, a, sub.DemandID) // tracing_test.go
 
 	// An external agent's token: valid for its own operations, not here.
 	ext := negotiation.AgentProfile{AgentID: "user_agent_riverui", UserName: "外部", Location: "北京",

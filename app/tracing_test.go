@@ -222,6 +222,26 @@ func firstStreamed(t *testing.T, url string) int64 {
 
 var errEnded = errors.New("ended")
 
+// negotiatedApp is an App on a fresh database with the builtin brain
+// (cfg's other fields as given) that has run one negotiation to its end:
+// the App and the demand's submission.
+func negotiatedApp(t *testing.T, cfg app.Config) (*app.App, negotiation.DemandSubmission) {
+	t.Helper()
+	cfg.Pool = dbtest.New(t)
+	cfg.LLM = llm.Config{Provider: builtin.New()}
+	a, err := app.New(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	sub, err := a.Commands.SubmitDemand(t.Context(), "u1", "我想在北京办一场AI主题聚会，需要场地和嘉宾")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitNegotiation(t, a, sub.DemandID)
+	return a, sub
+}
+
 // waitNegotiation waits for the root channel of demandID to complete, then
 // for the steps the engine still has to run now (not the timeouts
 // scheduled for later) to be done.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Counts: how many people a need asks for, as people write them.
@@ -24,7 +25,7 @@ func peopleCountElsewhere(lower string, i, p int) int {
 			if q == p {
 				continue
 			}
-			people := cnPeopleMeasure.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw})
+			people := cnPeopleCount.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw})
 			if n, ok := writtenCountBefore(lower, q); ok && n > best && people {
 				best = n
 			}
@@ -38,14 +39,11 @@ var (
 	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of up
 	// to three characters between ("几个会说英语的", "十个学生", "几个大学生").
 	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,3})\s*$`)
-	// cnPeopleCount is a Chinese count by a measure word only people take
-	// (位, 名), with a longer word between it and the role
-	// ("10名马拉松赛道志愿者"); the word must not join or ask (checked
-	// where it is used).
-	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)(\p{Han}{3,6})\s*$`)
-	// cnPeopleMeasure ends with a count by a measure word only people
-	// take, and at most six characters after it.
-	cnPeopleMeasure = regexp.MustCompile(`(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)\p{Han}{0,6}$`)
+	// cnPeopleCount ends with a Chinese count by a measure word only
+	// people take (位, 名) and at most six characters after it; with
+	// three or more ("10名马拉松赛道志愿者") it counts the role after them,
+	// when they neither join nor ask (checked where it is used).
+	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)(\p{Han}{0,6})\s*$`)
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名", "翻译需要两名".
 	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
@@ -169,7 +167,7 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 	if m := cnCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) {
 		return countNumber(m[1]), true
 	}
-	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && !strings.ContainsAny(m[2], "的和与及或要找请需") {
+	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && utf8.RuneCountInString(m[2]) >= 3 && !strings.ContainsAny(m[2], "的和与及或要找请需") {
 		return countNumber(m[1]), true
 	}
 	if m := timesBefore.FindStringSubmatch(before); m != nil {

@@ -304,7 +304,7 @@ func scanTags(text string) []string {
 // longer keyword of another tag: "food" in "food bank" is no caterer,
 // "同声传译" in "同声传译设备" no interpreter.
 func insideLonger(lower string, i int, kw string, p int) bool {
-	for _, l := range longerKeywords[kw] {
+	for _, l := range longerKeywords()[kw] {
 		if l.tag == i {
 			continue
 		}
@@ -335,8 +335,9 @@ type longerKeyword struct {
 	kw  string
 }
 
-// longerKeywords maps each keyword to the longer keywords holding it.
-var longerKeywords = func() map[string][]longerKeyword {
+// longerKeywords maps each keyword to the longer keywords holding it,
+// built the first time a text is read (about 20 ms: not at every start).
+var longerKeywords = sync.OnceValue(func() map[string][]longerKeyword {
 	out := map[string][]longerKeyword{}
 	for i := range vocabulary {
 		for _, kw := range tagKeywords[i] {
@@ -354,7 +355,7 @@ var longerKeywords = func() map[string][]longerKeyword {
 		}
 	}
 	return out
-}()
+})
 
 // normalizeTag maps a tag written by anyone (a real model, a profile) onto
 // the vocabulary: a vocabulary tag stays, a known keyword maps to its tags,

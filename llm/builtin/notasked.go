@@ -126,7 +126,6 @@ func setAside(lower string, hits map[string]keywordHit) {
 // 需要一位，摄影师两位"), and so does no other tag wanted after it ("our
 // website needs to be rebuilt"), or the same tag named again after it.
 func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
-	i := tagIndex[tag]
 	from := -1
 	if slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, strings.TrimSpace(lower[:h.pos])) {
 		from = h.end
@@ -134,16 +133,11 @@ func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 		!strings.ContainsAny(lower[:m[0]], "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) {
 		from = m[1]
 	}
-	if from < 0 {
+	if from < 0 || tagAgain(lower, tag, from) {
 		return false
 	}
-	for _, kw := range tagKeywords[i] {
-		if findKeywordFrom(lower, kw, from) >= 0 {
-			return false
-		}
-	}
-	for tag, o := range hits {
-		if tagIndex[tag] != i && o.pos >= from {
+	for other, o := range hits {
+		if other != tag && o.pos >= from {
 			return true
 		}
 	}
@@ -273,7 +267,7 @@ func spokenLanguage(lower, _ string, h keywordHit, _ map[string]keywordHit) bool
 }
 
 // speakLanguage starts with "speak" and a language.
-var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese|chinese)\b`)
+var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + languageNames + `|chinese)\b`)
 
 // skillOf reports whether the hit h is a skill a person asked for has:
 // "with" before it and "skills", "experience" or "background" after it

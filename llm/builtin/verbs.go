@@ -189,18 +189,19 @@ var workerNouns = []string{"engineer", "engineers", "technician", "technicians",
 
 // workerHeads are workerHeadsOf each vocabulary tag, made once.
 var workerHeads = func() [][]string {
-	out := make([][]string, len(vocabulary))
+	all := make([][]string, len(vocabulary))
 	for i := range vocabulary {
-		out[i] = workerHeadsOf(i)
+		all[i] = workerHeadsOf(i)
 	}
 	// A head that another tag has too, as a head or as a keyword, names
 	// neither ("booking" of a booking page's front end and of a booking
 	// system's back end; "audio" of "audio editing" is the sound crew's
 	// keyword).
-	for i := range out {
-		out[i] = slices.DeleteFunc(slices.Clone(out[i]), func(h string) bool {
+	out := make([][]string, len(vocabulary))
+	for i := range all {
+		out[i] = slices.DeleteFunc(slices.Clone(all[i]), func(h string) bool {
 			for j := range vocabulary {
-				if j != i && (slices.Contains(workerHeadsOf(j), h) || slices.Contains(tagKeywords[j], h)) {
+				if j != i && (slices.Contains(all[j], h) || slices.Contains(tagKeywords[j], h)) {
 					return true
 				}
 			}
@@ -372,5 +373,8 @@ var (
 	countedHosts = regexp.MustCompile(`\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?(hosts?)\b`)
 )
 
+// languageNames are the languages a person asked for may speak, in English.
+const languageNames = `japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese`
+
 // languageSpeaker is a person asked for because they speak a language.
-var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese)\b`)
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b`)
