@@ -418,6 +418,22 @@ func TestNeedsIn(t *testing.T) {
 		{"App上线前需要埋点和A/B测试，再找个运维", "数据分析师×1[数据分析] 后端工程师×1[后端开发]"},
 		{"For our launch we need a publicist, a scriptwriter and motion graphics", "推广负责人×1[市场推广] 文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
 		{"新书发布会需要交传和中巴接驳", "翻译×1[翻译] 交通接送×1[交通接送]"},
+		// Whom or what the work is for, after "for", "of" or "to" and "our".
+		{"We're throwing a retirement party for our CFO, need a caterer and someone to MC", "餐饮供应商×1[餐饮服务] 主持人×1[主持]"},
+		{"Need some nice photos of our cakes", "摄影师×1[摄影]"},
+		{"Looking for a tutor for our staff and someone to translate the manual", "tutor×1[tutor] 翻译×1[翻译]"},
+		// Everyday words of each trade, a fourth pass.
+		{"社团招新需要一个宣传视频，找人拍和剪", "视频剪辑师×1[视频剪辑] 摄像师×1[摄像]"},
+		{"我们学校运动会需要十名志愿者，还要打印号码布", "现场志愿者×10[志愿者] 物料印刷×1[印刷物料]"},
+		{"想做品牌升级，需要重新设计logo，再写一份品牌故事", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
+		{"学术研讨会需要同声传译和会议记录", "翻译×1[翻译] 文案撰写×1[文案写作]"},
+		{"我们要做一个小程序点餐系统，需要前端和后端各一名", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"Need help building an internal tool that pulls data from our CRM", "后端工程师×1[后端开发]"},
+		{"Our choir needs a recording space and someone to design the CD sleeve", "场地提供者×1[场地提供] 平面设计师×1[平面设计]"},
+		{"Need a designer to redo our restaurant menu", "平面设计师×1[平面设计]"},
+		{"Looking for an illustrator for a picture book and someone to edit the text", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
+		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
+		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
 		var got []string
 		for _, n := range needsIn(tc.text, eventName(tc.text)) {

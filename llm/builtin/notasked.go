@@ -21,7 +21,7 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter,
 }
 
 // eventTheme reports whether the hit h is the theme of the event the
@@ -211,6 +211,44 @@ var (
 	forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)?(?:[a-z-]+\s+){0,2}$`)
 	// searchingFor ends a text with a verb whose "for" asks for someone.
 	searchingFor = regexp.MustCompile(`\b(?:look|looking|search|searching|ask|asking|call|calling|hunt|hunting)\s*$`)
+)
+
+// ownedAfter reports whether the hit h is the writer's own, after "for",
+// "of" or "to" and "our" or "my" ("a retirement party for our CFO",
+// "photos of our cakes", "a tutor for our staff"): whom or what the work
+// is for, not a need. Not a thing built ("wireframes for our event app"
+// ask for the app too), nor what a person is asked for ("someone for our
+// website"); after "of", only what another need's thing shows ("photos of
+// our cakes"; "the terms of our supplier agreement" are the agreement's).
+func ownedAfter(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if slices.Contains(builtTags, tag) {
+		return false
+	}
+	m := ownedBefore.FindStringSubmatchIndex(lower[:h.pos])
+	if m == nil || askedFor.MatchString(lower[:m[0]]) {
+		return false
+	}
+	if lower[m[2]:m[3]] != "of" {
+		return true
+	}
+	start := strings.LastIndexAny(lower[:m[0]], ",.;:!?") + 1 // the clause
+	for _, o := range hits {
+		if o.pos >= start && o.end <= m[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// builtTags are the trades that build a product.
+var builtTags = []string{"前端开发", "后端开发", "AI研究"}
+
+var (
+	// ownedBefore ends a text with a preposition, "our" or "my" and at
+	// most one word.
+	ownedBefore = regexp.MustCompile(`\b(for|of|to)\s+(?:our|my)\s+(?:[a-z-]+\s+)?$`)
+	// askedFor ends a text with whom "for" asks for.
+	askedFor = regexp.MustCompile(`\b(?:someone|somebody|anyone|help|people|person|look|looking|search|searching)\s*$`)
 )
 
 // servedGuest reports whether the hit h is a speaker's word for the

@@ -43,7 +43,9 @@ var notRoleNouns = []string{"other", "order", "number", "answer", "water", "pape
 	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
 	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "员工", "人工",
 	// a person by how they work, not by what they do
-	"freelancer", "contractor", "volunteer", "helper", "trailer", "explainer"}
+	"freelancer", "contractor", "volunteer", "helper", "trailer", "explainer",
+	// places
+	"restaurant"}
 
 // roleNounNeeds returns the needs the role nouns asked for in a text
 // name, at most one per noun.

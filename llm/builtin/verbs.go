@@ -366,8 +366,8 @@ var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像"
 var (
 	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
 	// video"); videoCut one to cut ("再剪一些短的讲解视频").
-	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|\bshoot(?:ing)?\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b`)
-	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频`)
+	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\bshoot(?:ing)?\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b`)
+	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
 	countedHosts = regexp.MustCompile(`\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?(hosts?)\b`)
