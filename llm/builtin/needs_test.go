@@ -432,6 +432,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Our choir needs a recording space and someone to design the CD sleeve", "场地提供者×1[场地提供] 平面设计师×1[平面设计]"},
 		{"Need a designer to redo our restaurant menu", "平面设计师×1[平面设计]"},
 		{"Looking for an illustrator for a picture book and someone to edit the text", "平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
+		{"研究生毕业典礼要直播，还要请一位校友代表发言", "直播技术支持×1[直播] 演讲嘉宾×1[演讲嘉宾]"},
+		{"我们在做一款健身App，需要一个懂增长的运营和一个iOS开发", "推广负责人×1[市场推广] 前端工程师×1[前端开发]"},
+		{"活动当天需要人负责签到和发放物料", "现场志愿者×1[志愿者]"},
+		{"帮我们写一份商业计划书，再做一份路演PPT", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"周年庆需要定制一批印logo的保温杯和帆布袋", "物料印刷×1[印刷物料]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
