@@ -437,6 +437,9 @@ func TestNeedsIn(t *testing.T) {
 		{"活动当天需要人负责签到和发放物料", "现场志愿者×1[志愿者]"},
 		{"帮我们写一份商业计划书，再做一份路演PPT", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
 		{"周年庆需要定制一批印logo的保温杯和帆布袋", "物料印刷×1[印刷物料]"},
+		{"We need event staff for a trade show, bilingual preferred", "现场志愿者×1[志愿者]"},
+		{"Hiring someone to manage our Xiaohongshu account and write posts", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
+		{"A workshop for 30 founders: need a speaker on fundraising and tea breaks", "演讲嘉宾×1[演讲嘉宾] 餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -309,14 +309,18 @@ var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + language
 
 // skillOf reports whether the hit h is a skill a person asked for has:
 // "with" before it and "skills", "experience" or "background" after it
-// ("a backend dev with SQL skills").
+// ("a backend dev with SQL skills"), or a wish after it ("bilingual
+// preferred").
 func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:])
+	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:]) || wishedSkill.MatchString(lower[h.end:])
 }
 
 var (
 	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
 	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
+	// wishedSkill follows what a person had better have ("bilingual
+	// preferred", "SQL a plus", "懂英语优先").
+	wishedSkill = regexp.MustCompile(`^\s*(?:preferred|is a plus|a plus|is a bonus|a bonus|优先)`)
 )
 
 // nextKeywordHit is the first hit of a keyword of tag at from or later,
