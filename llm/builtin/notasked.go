@@ -158,16 +158,23 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 
 // businessOf reports whether the hit h names the kind of the writer's
 // business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
-// 需要…", "Launching a coffee brand: need …"); after it, the business is
-// what is asked for ("需要找一家翻译公司").
+// 需要…", "Launching a coffee brand: need …") or wherever it is the
+// writer's own ("帮我们的咖啡店设计杯套"); after that verb, another
+// business is what is asked for ("需要找一家翻译公司").
 func businessOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	rest := strings.TrimLeft(lower[h.end:], " ")
-	if !slices.ContainsFunc([]string{"品牌", "店", "公司", "工作室", "brand", "shop", "company", "studio", "business"}, func(b string) bool { return strings.HasPrefix(rest, b) }) {
+	if !slices.ContainsFunc([]string{"品牌", "店", "馆", "公司", "工作室", "brand", "shop", "company", "studio", "business"}, func(b string) bool { return strings.HasPrefix(rest, b) }) {
 		return false
+	}
+	if ownBefore.MatchString(lower[:h.pos]) {
+		return true
 	}
 	m := wantingVerb.FindStringIndex(lower)
 	return m != nil && h.end <= m[0]
 }
+
+// ownBefore ends a text with a word that makes what follows the writer's.
+var ownBefore = regexp.MustCompile(`(?:我们的|我的|咱们的|自己的|自家的?|\bour\s+|\bmy\s+)$`)
 
 // wantingVerb is a verb of wanting, in either language.
 var wantingVerb = regexp.MustCompile(`需要|想要|想|要|打算|准备|希望|计划|\b(?:need|needs|want|wants|looking for|require|requires)\b`)
