@@ -448,6 +448,12 @@ func TestNeedsIn(t *testing.T) {
 		{"学校招生宣传需要做一本招生手册", "物料印刷×1[印刷物料]"},
 		{"想请一位设计师帮我们的咖啡店设计杯套和贴纸", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
 		{"校友返校日需要签到志愿者和一个纪念视频", "现场志愿者×1[志愿者] 视频剪辑师×1[视频剪辑]"},
+		{"老板让我搞定发布会的物料：签到处背景板、桌牌、胸牌，还有给嘉宾的伴手礼", "物料印刷×1[印刷物料]"},
+		{"公司要做一个内部培训平台，要有视频课程和考试功能", "后端工程师×1[后端开发]"},
+		{"我们是一家律所，想拍一组律师形象照，再做一个新官网", "摄影师×1[摄影] 前端工程师×1[前端开发]"},
+		{"Our library wants to run a coding club: need two volunteer instructors", "演讲嘉宾×2[演讲嘉宾]"},
+		{"Our team needs help analyzing app reviews", "数据分析师×1[数据分析]"},
+		{"Need a bilingual MC and a photo booth for a gala", "主持人×1[主持] 摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

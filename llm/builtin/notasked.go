@@ -21,8 +21,27 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker,
 }
+
+// photoSubject reports whether the hit h is who or what a photo shows,
+// right before the photo's noun ("律师形象照": a photographer, no lawyer).
+func photoSubject(lower, tag string, h keywordHit, _ map[string]keywordHit) bool {
+	rest := strings.TrimLeft(lower[h.end:], " ")
+	return tag != "摄影" && slices.ContainsFunc(photoNouns, func(n string) bool { return strings.HasPrefix(rest, n) })
+}
+
+// photoNouns are the photos a photographer takes of someone or something.
+var photoNouns = []string{"形象照", "证件照", "写真", "照片", "合影", "宣传照", "headshot", "portrait", "photo"}
+
+// kindOfWorker reports whether the hit h is "volunteer" said of another
+// worker ("two volunteer instructors": instructors who work unpaid).
+func kindOfWorker(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	return h.word == "volunteer" && workerAfter.MatchString(lower[h.end:])
+}
+
+// workerAfter starts with a noun for a worker.
+var workerAfter = regexp.MustCompile(`^\s+(?:[a-z]+(?:er|or|ist|ian)s?|coach|coaches|guide|guides|medics?|nurses?)\b`)
 
 // eventTheme reports whether the hit h is the theme of the event the
 // writer holds, between a verb of holding and the event's noun in one
@@ -70,12 +89,14 @@ func setAside(lower string, hits map[string]keywordHit) {
 		delete(hits, tag)
 	}
 	// "someone to translate our app into Japanese", "Translating our user
-	// manual into German": the verb of work someone is asked to do, or
-	// the work the demand starts with, when it is a trade's keyword,
+	// manual into German": the verb of work someone is asked to do (or
+	// help asked with: "help analyzing app reviews"), or the work the
+	// demand starts with, when it is a trade's keyword,
 	// keeps its object from naming another trade (the app is what gets
 	// translated).
 	gone = gone[:0]
-	for _, m := range append(askedWork.FindAllStringIndex(lower, -1), leadingGerund.FindStringIndex(lower)) {
+	asked := append(askedWork.FindAllStringIndex(lower, -1), helpDoing.FindAllStringIndex(lower, -1)...)
+	for _, m := range append(asked, leadingGerund.FindStringIndex(lower)) {
 		if m == nil {
 			continue
 		}
@@ -260,9 +281,9 @@ var (
 
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
-// guests are driven, not asked for).
+// guests are driven, not asked for; "给嘉宾的伴手礼").
 func servedGuest(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导"}, func(v string) bool {
+	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导", "给", "为"}, func(v string) bool {
 		return strings.HasSuffix(lower[:h.pos], v)
 	})
 }
@@ -354,6 +375,9 @@ func tagAgain(lower, tag string, from int) bool {
 
 // leadingGerund is a demand's first word when it is an -ing form.
 var leadingGerund = regexp.MustCompile(`^[a-z]+ing\b`)
+
+// helpDoing is help asked with work ("needs help analyzing app reviews").
+var helpDoing = regexp.MustCompile(`\bhelp (?:with )?[a-z]+ing\b`)
 
 // countOnly is a count that ends its phrase: "一位，", "两名".
 var countOnly = regexp.MustCompile(`^\s*(?:[0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名|个)?\s*(?:[，,。.；;、]|$)`)

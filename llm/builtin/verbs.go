@@ -361,7 +361,8 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // role, "几个会说英语的志愿者", is what that person is like); a video to
 // shoot is a camera operator's ("拍一下现场视频", "拍房源视频") and one to
 // cut an editor's; pictures to take ("拍模特图") are a photographer's; a
-// system to build ("搭一个会员积分系统") is a back-end developer's; counted
+// system or platform to build ("搭一个会员积分系统") is a back-end
+// developer's; counted
 // hosts are hosts.
 var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts,
 	"摄影": pictureShoot, "后端开发": systemBuild}
@@ -374,7 +375,7 @@ var (
 	// pictureShoot is pictures to take; systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)`)
-	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?系统(?:$|[，。,；;、！!？?\s和])`)
+	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
 	countedHosts = regexp.MustCompile(`\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?(hosts?)\b`)
