@@ -105,7 +105,7 @@ func vocabularyNeeds(lower string) []need {
 		}
 		count := h.count
 		if count == 0 {
-			count = countAt(lower, h.pos, h.end)
+			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end))
 			if count > 1 && !countsPeople(lower, h) {
 				count = 1 // "a few photos for the menu": one photographer
 			}
@@ -116,6 +116,24 @@ func vocabularyNeeds(lower string) []need {
 		found = append(found, need{neg.Need{Role: t.role, CapabilityTags: []string{t.tag}, Count: count}, h.pos, h.end, contextWords[h.word]})
 	}
 	return found
+}
+
+// runOfTag is the end of the keywords of tag that follow one another from
+// end on, with nothing between: "签到志愿者两名" is counted after 志愿者,
+// not after 签到.
+func runOfTag(lower, tag string, end int) int {
+	for {
+		next := end
+		for _, kw := range tagKeywords[tagIndex[tag]] {
+			if !isASCII(kw) && strings.HasPrefix(lower[end:], kw) {
+				next = max(next, end+len(kw))
+			}
+		}
+		if next == end {
+			return end
+		}
+		end = next
+	}
 }
 
 // besideRoleNouns adds to found the people the demand asks for by a noun

@@ -454,6 +454,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Our library wants to run a coding club: need two volunteer instructors", "演讲嘉宾×2[演讲嘉宾]"},
 		{"Our team needs help analyzing app reviews", "数据分析师×1[数据分析]"},
 		{"Need a bilingual MC and a photo booth for a gala", "主持人×1[主持] 摄影师×1[摄影]"},
+		{"公众号粉丝涨不动了，需要一个懂新媒体的人，顺便写几篇爆款", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
+		{"帮忙找一个人做PPT，下周要给投资人路演", "平面设计师×1[平面设计]"},
+		{"技术沙龙需要茶歇和签到志愿者两名", "餐饮供应商×1[餐饮服务] 现场志愿者×2[志愿者]"},
+		{"筹款晚会需要主持人和晚宴", "主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
+		{"想办一场交流会，需要一个咖啡馆包场", "场地提供者×1[场地提供]"},
+		{"需要一位资深HR顾问帮我们搭建薪酬体系", "hr顾问×1[hr顾问]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -362,16 +362,18 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // shoot is a camera operator's ("拍一下现场视频", "拍房源视频") and one to
 // cut an editor's; pictures to take ("拍模特图") are a photographer's; a
 // system or platform to build ("搭一个会员积分系统") is a back-end
-// developer's; counted
+// developer's; pieces to write ("写几篇爆款") are a copywriter's; counted
 // hosts are hosts.
 var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts,
-	"摄影": pictureShoot, "后端开发": systemBuild}
+	"摄影": pictureShoot, "后端开发": systemBuild, "文案写作": piecesToWrite}
 
 var (
 	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
 	// video"); videoCut one to cut ("再剪一些短的讲解视频").
 	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\bshoot(?:ing)?\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b`)
 	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪`)
+	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
+	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
 	// pictureShoot is pictures to take; systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)`)
