@@ -167,12 +167,16 @@ func keywordHits(lower string) map[string]keywordHit {
 	for i, t := range vocabulary {
 		h := keywordHit{pos: -1}
 		for _, kw := range append([]string{strings.ToLower(t.tag)}, tagKeywords[i]...) {
-			p := findRoleKeyword(lower, kw)
 			// A keyword inside another tag's longer one names that tag
 			// alone ("speakers" in "speakers and mics" is equipment, "food"
 			// in "food bank" no caterer), and leaves the tag to its other
-			// keywords ("楼书" in "楼书设计" leaves "伴手礼" to the printer).
-			if p < 0 || composite(lower, p) || insideLonger(lower, i, kw, p) {
+			// keywords and places ("楼书" in "楼书设计" leaves "伴手礼" to the
+			// printer; "写直播脚本、做直播运营": the second 直播).
+			p := findKeywordUnless(lower, kw, func(before, rest string) bool {
+				q := len(before)
+				return roleKeywordSkipped(before, rest, kw) || composite(lower, q) || insideLonger(lower, i, kw, q)
+			})
+			if p < 0 {
 				continue
 			}
 			strong := !shared[kw]
@@ -214,13 +218,23 @@ func keywordHits(lower string) map[string]keywordHit {
 			hits[t.tag] = h
 		}
 	}
-	// A hit inside another tag's longer hit names that tag alone.
+	// A hit inside another tag's longer hit names that tag alone; the tag
+	// goes to its next keyword ("写直播脚本、做直播运营": the second 直播).
+	// Decided on every hit before any moves.
+	inside := map[string]bool{}
 	for tag, h := range hits {
 		for other, o := range hits {
 			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
-				delete(hits, tag)
+				inside[tag] = true
 				break
 			}
+		}
+	}
+	for tag := range inside {
+		if next, ok := nextKeywordHit(lower, tag, hits[tag].end); ok {
+			hits[tag] = next
+		} else {
+			delete(hits, tag)
 		}
 	}
 	return hits
@@ -378,15 +392,13 @@ func inVocabulary(n neg.Need) bool {
 // count before a situation word counts something else ("三位外宾").
 var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": true}
 
-// findRoleKeyword is the position of the first occurrence of kw that asks
-// for someone, or -1: not one that names who an event is for or about
-// ("产品经理交流会", "摄影展", "AI研究沙龙": the words right after it name
-// the event; "training for 40 staff": a number of people before it),
-// which says nothing about the people it needs.
-func findRoleKeyword(lower, kw string) int {
-	return findKeywordUnless(lower, kw, func(before, rest string) bool {
-		return namesEvent(rest) || namesAudience(before) || ownActivity(before, kw)
-	})
+// roleKeywordSkipped reports whether kw, between before and rest, does not
+// ask for someone: it names who an event is for or about ("产品经理交流会",
+// "摄影展", "AI研究沙龙": the words right after it name the event;
+// "training for 40 staff": a number of people before it), which says
+// nothing about the people it needs, or the writer's own activity.
+func roleKeywordSkipped(before, rest, kw string) bool {
+	return namesEvent(rest) || namesAudience(before) || ownActivity(before, kw)
 }
 
 // composite reports whether the keyword at p is part of a composite
