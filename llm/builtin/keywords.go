@@ -23,7 +23,7 @@ var vocabulary = []tagInfo{
 		"venue", "venues", "space", "meeting room", "conference room", "hall", "room", "ballroom", "auditorium"}},
 	{"演讲嘉宾", "演讲嘉宾", []string{"代表发言", "上台发言", "industry veteran", "industry veterans", "industry expert", "industry experts", "行业专家", "教授", "学者", "professor", "professors", "presenter", "presenters", "guest lecturer", "嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "大牛", "讲课", "workshop leader", "someone to speak", "fireside chat", "panel of experts", "给大家讲", "授课", "lecturer", "lecturers", "instructor", "speaker", "speakers", "talk", "talks",
 		"keynote", "lecture", "panelist", "panelists", "guest speaker"}},
-	{"活动策划", "活动策划", []string{"帮忙组织", "统筹", "活动执行", "执行团队", "策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizing", "organising", "策展", "场控", "婚庆", "会务", "curator", "curators", "coordinator", "coordinators", "event coordinator", "organizer", "organiser", "agenda"}},
+	{"活动策划", "活动策划", []string{"event management", "event manager", "event managers", "帮忙组织", "统筹", "活动执行", "执行团队", "策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizing", "organising", "策展", "场控", "婚庆", "会务", "curator", "curators", "coordinator", "coordinators", "event coordinator", "organizer", "organiser", "agenda"}},
 	{"主持", "主持人", []string{"discussion leader", "discussion host", "串场", "控场", "播音员", "主持人", "主持", "司仪", "解说", "报幕", "master of ceremonies", "someone to host", "announcer", "compère", "compere", "quizmaster", "caster", "casters", "shoutcaster", "commentator", "commentators", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
 	{"摄影", "摄影师", []string{"photo booth", "photobooth", "photog", "photogs", "camera", "拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "形象照", "证件照", "写真", "拍一组", "产品图", "商品图", "宣传照", "照相", "修图", "candid shots", "candids", "retouching", "product shots", "food photographer", "food photography", "photographer", "photographers", "photography", "photo", "photos", "pictures", "headshot", "headshots", "portrait", "portraits"}},
 	{"摄像", "摄像师", []string{"拍视频", "拍个视频", "拍条视频", "拍一条视频", "拍一个视频", "视频拍摄", "拍摄视频", "导演", "摄像", "录像", "录制", "录下来", "录视频", "video of the event", "video coverage", "录一段", "拍一段", "拍段视频", "录个视频", "camera crew", "camera operator", "cameraman", "camera person", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
@@ -301,8 +301,9 @@ func scanTags(text string) []string {
 }
 
 // insideLonger reports whether keyword kw of tag i, at p, lies inside a
-// longer keyword of another tag: "food" in "food bank" is no caterer,
-// "同声传译" in "同声传译设备" no interpreter.
+// longer keyword of another tag, or a noun for people nobody in the
+// network is: "food" in "food bank" is no caterer, "同声传译" in "同声传译设
+// 备" no interpreter, "designer" in "interior designer" no UI designer.
 func insideLonger(lower string, i int, kw string, p int) bool {
 	for _, l := range longerKeywords()[kw] {
 		if l.tag == i {
@@ -328,8 +329,8 @@ var keywordSet = func() map[string]bool {
 	return out
 }()
 
-// longerKeyword is a keyword of tag (its index in vocabulary) that holds
-// a shorter one.
+// longerKeyword is a keyword of tag (its index in vocabulary; -1: a noun
+// of plainPersonNouns) that holds a shorter one.
 type longerKeyword struct {
 	tag int
 	kw  string
@@ -350,6 +351,11 @@ var longerKeywords = sync.OnceValue(func() map[string][]longerKeyword {
 					if len(l) > len(kw) && strings.Contains(l, kw) {
 						out[kw] = append(out[kw], longerKeyword{j, l})
 					}
+				}
+			}
+			for _, l := range plainPersonNouns {
+				if len(l) > len(kw) && strings.Contains(l, kw) {
+					out[kw] = append(out[kw], longerKeyword{-1, l})
 				}
 			}
 		}

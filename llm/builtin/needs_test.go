@@ -465,6 +465,9 @@ func TestNeedsIn(t *testing.T) {
 		{"需要做一份行业研究报告，需要懂数据的人帮忙收集和分析", "数据分析师×1[数据分析]"},
 		{"需要写一篇新闻稿并联系媒体发布", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
 		{"Need a Python developer to automate our Excel reports", "后端工程师×1[后端开发]"},
+		{"Opening an office: need an interior designer and a website", "interior designer×1[interior designer] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"新办公室装修，需要一位室内设计师", "室内设计师×1[室内设计师]"},
+		{"Organizing a summit: need an event management company and interpreters", "活动策划×1[活动策划] 翻译×1[翻译]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
