@@ -468,6 +468,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Opening an office: need an interior designer and a website", "interior designer×1[interior designer] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"新办公室装修，需要一位室内设计师", "室内设计师×1[室内设计师]"},
 		{"Organizing a summit: need an event management company and interpreters", "活动策划×1[活动策划] 翻译×1[翻译]"},
+		{"下周六办一场露营音乐会，需要帐篷营地和音响", "场地提供者×1[场地提供] 音响设备支持×1[音响设备]"},
+		{"想找人给我们的小说写个剧本改编", "文案撰写×1[文案写作]"},
+		{"需要做一套电商详情页和主图", "平面设计师×1[平面设计]"},
+		{"需要一个人在展会上帮我们发名片和介绍产品", "现场志愿者×1[志愿者]"},
+		{"我们需要给海外客户做一份英文的产品介绍视频", "视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
