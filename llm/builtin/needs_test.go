@@ -473,6 +473,7 @@ func TestNeedsIn(t *testing.T) {
 		{"需要做一套电商详情页和主图", "平面设计师×1[平面设计]"},
 		{"需要一个人在展会上帮我们发名片和介绍产品", "现场志愿者×1[志愿者]"},
 		{"我们需要给海外客户做一份英文的产品介绍视频", "视频剪辑师×1[视频剪辑]"},
+		{"Film screening in Beijing: need a cinema room and someone to lead the Q&A", "场地提供者×1[场地提供] 主持人×1[主持]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

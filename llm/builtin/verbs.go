@@ -170,8 +170,9 @@ func findVerb(lower, verb string, namesOther func(object string) bool) int {
 		for _, c := range verbCues {
 			asked = asked || strings.HasSuffix(before, c)
 		}
-		// "account for", "plan for": a phrasal verb, not the work.
-		if !asked || !strings.HasPrefix(rest, " ") || len(rest) < 2 || !isASCIIAlnum(rest[1]) || strings.HasPrefix(rest, " for ") {
+		// "account for", "plan for": a phrasal verb, not the work; "film
+		// screening": the verb's word names the event.
+		if !asked || !strings.HasPrefix(rest, " ") || len(rest) < 2 || !isASCIIAlnum(rest[1]) || strings.HasPrefix(rest, " for ") || namesEvent(rest) {
 			return true
 		}
 		return namesOther(objectOf(rest))
