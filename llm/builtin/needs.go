@@ -204,6 +204,11 @@ func keywordHits(lower string) map[string]keywordHit {
 				h = keywordHit{p, end, true, n, ""}
 			}
 		}
+		if re := workOnThings[t.tag]; re != nil && h.pos < 0 {
+			if m := re.FindStringIndex(lower); m != nil {
+				h = keywordHit{m[0], m[1], true, 0, ""}
+			}
+		}
 		if re := workPatterns[t.tag]; re != nil && h.pos < 0 {
 			if m := re.FindStringSubmatchIndex(lower); m != nil {
 				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count

@@ -119,7 +119,8 @@ func setAside(lower string, hits map[string]keywordHit) {
 	}
 	// "posters and catalogues printed": the things a participle comes
 	// after are what its worker works on, not needs of their own; not
-	// across another verb ("our logo redesigned and cards printed").
+	// across another verb ("our logo redesigned and cards printed"), nor
+	// past a thing's own words ("a room for 40 and leaflets printed").
 	gone = gone[:0]
 	for tag, h := range hits {
 		if !isParticiple(h.word) || !endsPhrase(lower[h.end:]) { // "printed badges": the badges are the thing
@@ -127,7 +128,8 @@ func setAside(lower string, hits map[string]keywordHit) {
 		}
 		for other, o := range hits {
 			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
-				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) {
+				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) &&
+				!qualified.MatchString(between) {
 				gone = append(gone, other)
 			}
 		}
@@ -225,6 +227,9 @@ func purposeOf(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
 	if m == nil || searchingFor.MatchString(lower[:m[0]]) { // "looking for a bilingual emcee"
 		return false
 	}
+	if listJoin.MatchString(lower[m[0]:h.pos]) { // "a videographer for a walkthrough and snacks"
+		return false
+	}
 	prev, at := "", -1
 	for tag, o := range hits {
 		if o.end <= m[0] && o.end > at {
@@ -237,6 +242,8 @@ func purposeOf(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
 var (
 	// forTheRe ends a text with "for", its article and up to two words.
 	forTheRe = regexp.MustCompile(`\bfor\s+(?:(?:the|our|a|an|my|your|their)\s+)?(?:[a-z-]+\s+){0,2}$`)
+	// listJoin joins the items of a list.
+	listJoin = regexp.MustCompile(`\b(?:and|plus|or)\b`)
 	// searchingFor ends a text with a verb whose "for" asks for someone.
 	searchingFor = regexp.MustCompile(`\b(?:look|looking|search|searching|ask|asking|call|calling|hunt|hunting)\s*$`)
 )
@@ -375,6 +382,10 @@ func tagAgain(lower, tag string, from int) bool {
 
 // leadingGerund is a demand's first word when it is an -ing form.
 var leadingGerund = regexp.MustCompile(`^[a-z]+ing\b`)
+
+// qualified holds a preposition or a number: the words before it say more
+// of a thing than that it is worked on.
+var qualified = regexp.MustCompile(`\b(?:for|with|in|at|on|from|of)\b|[0-9]`)
 
 // helpDoing is help asked with work ("needs help analyzing app reviews").
 var helpDoing = regexp.MustCompile(`\bhelp (?:with )?[a-z]+ing\b`)

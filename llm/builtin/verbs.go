@@ -368,6 +368,11 @@ func findAskedObject(lower string, i int) (pos, end int) {
 var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts,
 	"摄影": pictureShoot, "后端开发": systemBuild, "文案写作": piecesToWrite}
 
+// workOnThings name a tag's work on things another tag's keywords name,
+// read when none of its keywords is there; the work takes the things in
+// ("设计易拉宝": a graphic designer, not also a printer).
+var workOnThings = map[string]*regexp.Regexp{"平面设计": printedDesign}
+
 var (
 	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
 	// video"); videoCut one to cut ("再剪一些短的讲解视频").
@@ -375,6 +380,8 @@ var (
 	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
+	// printedDesign is a printed thing to design.
+	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?)\b)`)
 	// pictureShoot is pictures to take; systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)`)
