@@ -482,6 +482,9 @@ func TestNeedsIn(t *testing.T) {
 		{"公益组织需要一个筹款页面和宣传文案", "前端工程师×1[前端开发] 文案撰写×1[文案写作]"},
 		{"展览开幕式需要主持人、开幕酒会和现场摄影", "主持人×1[主持] 餐饮供应商×1[餐饮服务] 摄影师×1[摄影]"},
 		{"Our indie game needs a composer and a pixel artist", "composer×1[composer] 平面设计师×1[平面设计]"},
+		{"给员工做体检宣讲，需要请一位医生讲解，再做几张海报", "医生×1[医生] 平面设计师×1[平面设计]"},
+		{"社区需要做展板和发传单的志愿者", "物料印刷×1[印刷物料] 现场志愿者×1[志愿者]"},
+		{"新品上市需要写产品文案，再投放朋友圈广告", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -30,6 +30,9 @@ var (
 	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|seeking|hire|hiring|find|want)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
 )
 
+// leadingCount is a count and its measure word at the start of a noun.
+var leadingCount = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几]+)(?:位|名|个)`)
+
 // cnListRoleNoun and enListRoleNoun are a person noun as a later item of a
 // list (after 、 和 及, or ", a" and "and a"); they count after a word
 // that asks for someone earlier in the same sentence.
@@ -57,6 +60,9 @@ func roleNounNeeds(lower string) []need {
 			for strings.HasPrefix(role, cue) && utf8.RuneCountInString(role) > 2 {
 				role, p = role[len(cue):], p+len(cue)
 			}
+		}
+		if m := leadingCount.FindString(role); m != "" && utf8.RuneCountInString(role[len(m):]) >= 2 { // "需要请一位医生": 医生
+			role, p = role[len(m):], p+len(m)
 		}
 		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
 			role, p = role[i+len("和"):], p+i+len("和")
