@@ -485,6 +485,9 @@ func TestNeedsIn(t *testing.T) {
 		{"给员工做体检宣讲，需要请一位医生讲解，再做几张海报", "医生×1[医生] 平面设计师×1[平面设计]"},
 		{"社区需要做展板和发传单的志愿者", "物料印刷×1[印刷物料] 现场志愿者×1[志愿者]"},
 		{"新品上市需要写产品文案，再投放朋友圈广告", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
+		// Chinese with English words.
+		{"workshop需要一个host，再来点snacks", "主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
+		{"需要一个PM和一个dev", "产品经理×1[产品经理] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

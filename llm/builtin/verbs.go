@@ -388,7 +388,7 @@ var (
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
-	countedHosts = regexp.MustCompile(`\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?(hosts?)\b`)
+	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b`)
 )
 
 // languageNames are the languages a person asked for may speak, in English.
