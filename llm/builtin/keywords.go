@@ -18,7 +18,7 @@ type tagInfo struct {
 
 // vocabulary is the shared capability-tag vocabulary, in a fixed order.
 var vocabulary = []tagInfo{
-	{"场地提供", "场地提供者", []string{"营地", "酒店宴会厅", "酒店会议室", "咖啡馆", "咖啡厅", "展位", "包厢", "录音棚", "recording studio", "cabin", "villa", "resort", "茶室", "活动室", "场地", "会议室", "会场", "场所", "礼堂", "报告厅", "办公空间", "活动空间", "借个地方", "找个地方",
+	{"场地提供", "场地提供者", []string{"地儿", "租个厅", "营地", "酒店宴会厅", "酒店会议室", "咖啡馆", "咖啡厅", "展位", "包厢", "录音棚", "recording studio", "cabin", "villa", "resort", "茶室", "活动室", "场地", "会议室", "会场", "场所", "礼堂", "报告厅", "办公空间", "活动空间", "借个地方", "找个地方",
 		"宴会厅", "多功能厅", "展厅", "场馆", "容纳", "能坐下", "坐得下", "开会的地方", "教室", "包场", "露台", "包间", "classroom", "rooftop", "booth", "stall", "lawn", "event space", "somewhere to host", "somewhere to hold", "place to host", "place to hold",
 		"venue", "venues", "space", "meeting room", "conference room", "hall", "room", "ballroom", "auditorium"}},
 	{"演讲嘉宾", "演讲嘉宾", []string{"代表发言", "上台发言", "industry veteran", "industry veterans", "industry expert", "industry experts", "行业专家", "教授", "学者", "professor", "professors", "presenter", "presenters", "guest lecturer", "嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "大牛", "讲课", "workshop leader", "someone to speak", "fireside chat", "panel of experts", "给大家讲", "授课", "lecturer", "lecturers", "instructor", "speaker", "speakers", "talk", "talks",

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -403,8 +404,12 @@ var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": 
 // "training for 40 staff": a number of people before it), which says
 // nothing about the people it needs, or the writer's own activity.
 func roleKeywordSkipped(before, rest, kw string) bool {
-	return namesEvent(rest) || namesAudience(before) || ownActivity(before, kw)
+	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw)
 }
+
+// modalBefore ends with a word that makes the next one a verb: "能主持年会"
+// hosts the party, "摄影展" is an exhibition.
+var modalBefore = regexp.MustCompile(`(?:能|会|来|帮忙|负责|可以)$`)
 
 // composite reports whether the keyword at p is part of a composite
 // role's keyword ("评审" is not a request for a 审计).

@@ -488,6 +488,9 @@ func TestNeedsIn(t *testing.T) {
 		// Chinese with English words.
 		{"workshop需要一个host，再来点snacks", "主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
 		{"需要一个PM和一个dev", "产品经理×1[产品经理] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"我们这边缺个能主持年会的", "主持人×1[主持]"},
+		{"周末聚会，想租个厅，管饭的那种", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
+		{"急需一个能办50人活动的地儿", "场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
