@@ -59,9 +59,9 @@ var (
 var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
 
-// timeUnit is a unit of time after a number: "a 2-hour DJ set", "两个小时
-// 的主持" count hours, not people.
-var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚|月|年)|^\S+\s+(?:hours?|days?|minutes?|weeks?|nights?)\b`)
+// timeUnit is a unit of time after a number: "a 2-hour DJ set", "a
+// 90-second recap", "两个小时的主持" count time, not people.
+var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚|月|年)|^\S+\s+(?:hours?|days?|minutes?|mins?|seconds?|secs?|weeks?|nights?)\b`)
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",

@@ -491,6 +491,11 @@ func TestNeedsIn(t *testing.T) {
 		{"我们这边缺个能主持年会的", "主持人×1[主持]"},
 		{"周末聚会，想租个厅，管饭的那种", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
 		{"急需一个能办50人活动的地儿", "场地提供者×1[场地提供]"},
+		{"Want a designer for flyers", "平面设计师×1[平面设计]"},
+		{"Require one interpreter (EN-CN) for a 2-day factory audit", "翻译×1[翻译]"},
+		{"Can someone build us a simple booking form for our yoga classes?", "前端工程师×1[前端开发]"},
+		{"Need a videographer to capture our conference and make a 90-second recap", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"Could use a hand with our seating plan and a calligrapher for place cards", "calligrapher×1[calligrapher]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

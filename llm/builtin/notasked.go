@@ -176,6 +176,9 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 		return false
 	}
 	g, ok := hits["平面设计"]
+	if ok && g.pos == h.pos { // "a designer for flyers": the printed thing's designer
+		return true
+	}
 	return ok && g.pos >= h.end && g.pos-h.end <= 40 && !strings.ContainsAny(lower[h.end:g.pos], "，,。.；;！!？?")
 }
 
