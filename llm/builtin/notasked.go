@@ -538,9 +538,9 @@ func namesEvent(rest string) bool {
 
 // eventNouns are more nouns for an event, read only to tell the event's
 // subject ("food festival", "美食节", "band night", "film screening") from
-// a need; as event
-// words they would add an event's implicit venue and planner. "环节" is a
-// part of one ("演讲环节需要一套扩音设备": the speeches, not a speaker).
+// a need; as event words they would add an event's implicit venue and
+// planner. "环节" is a part of one ("演讲环节需要一套扩音设备": the
+// speeches, not a speaker).
 var eventNouns = []string{"festival", "fair", "gala", "tournament", "night", "show", "expo", "exhibition", "screening", "club", "节", "赛", "环节", "放映"}
 
 // objectOfBa reports whether the word at p is what 把 earlier in its

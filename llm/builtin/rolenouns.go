@@ -16,14 +16,15 @@ import (
 // negotiation reports it as a gap instead of refusing the demand as
 // unclear. Only a noun asked for counts (after 需要, 找, 请, 招, 缺, 还要 or
 // "need", "looking for", "hire", or as a later item of a list asked for
-// so), and only one that names a person by its ending (…师, …员; …ist,
+// so), and only one that names a person by its ending (…师, …员, …顾问; …ist,
 // …ian, …er) or is a common noun for people (plainPersonNouns: 乐队,
 // "nurse"). A noun holding a word the profiles use for a trade ("调音师":
 // 调音) is that trade's need instead.
 
 var (
-	// cnRoleNoun: a Chinese person noun right after a word that asks for
-	// someone, with an optional count between.
+	// cnRoleNoun: a Chinese person noun (…师, …员, …生, …工, …手, or an
+	// adviser, …顾问, whose name may hold Latin letters: "HR顾问") right
+	// after a word that asks for someone, with an optional count between.
 	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
 	// most) right after a phrase that asks for someone.
