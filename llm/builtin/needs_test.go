@@ -496,6 +496,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Can someone build us a simple booking form for our yoga classes?", "前端工程师×1[前端开发]"},
 		{"Need a videographer to capture our conference and make a 90-second recap", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
 		{"Could use a hand with our seating plan and a calligrapher for place cards", "calligrapher×1[calligrapher]"},
+		{"需要一个会日语的导购员", "导购员×1[导购员]"},
+		{"给我们的新车发布会找个车模和摄影", "车模×1[车模] 摄影师×1[摄影]"},
+		{"找一个会做Excel数据透视表的人帮我整理销售数据", "数据分析师×1[数据分析]"},
+		{"We need flyers designed, printed and handed out at the station", "平面设计师×1[平面设计] 物料印刷×1[印刷物料] 现场志愿者×1[志愿者]"},
+		{"杭州的民宿需要会无人机航拍的飞手", "无人机×1[无人机]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

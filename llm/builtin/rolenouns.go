@@ -25,7 +25,7 @@ var (
 	// cnRoleNoun: a Chinese person noun (…师, …员, …生, …工, …手, or an
 	// adviser, …顾问, whose name may hold Latin letters: "HR顾问") right
 	// after a word that asks for someone, with an optional count between.
-	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手)|[\p{Han}a-z]{1,4}?顾问)`)
+	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
 	// most) right after a phrase that asks for someone.
 	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|seeking|hire|hiring|find|want)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
@@ -81,6 +81,9 @@ func roleNounNeeds(lower string) []need {
 		found = append(found, need{neg.Need{Role: role, CapabilityTags: tags, Count: countAt(lower, p, end)}, p, end, false})
 	}
 	for _, m := range cnRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
+		if before := lower[m[0]:m[2]]; len(tagsInText(before)) > 0 || slices.ContainsFunc(plainPersonNouns, func(w string) bool { return strings.Contains(before, w) }) {
+			continue // "懂RAG的工程师", "会无人机航拍的飞手": what they know names them
+		}
 		add(lower[m[2]:m[3]], m[2], m[3])
 	}
 	for _, m := range enRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
@@ -149,7 +152,7 @@ func askedBefore(lower string, p int, cues []string) bool {
 // noun (…师, …员; …er, …ist), so the patterns above miss them. Words
 // that also name things ("model", "guide", "security") are left out.
 var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机",
-	"band", "clown", "nurse", "tour guide", "local guide", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "cook", "nanny", "interior designer", "室内设计师"}
+	"band", "clown", "nurse", "tour guide", "local guide", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "cook", "nanny", "interior designer", "室内设计师", "车模"}
 
 // misspelt is the tag of the one-word English keyword that an English
 // word is one slip from (a letter left out, added, changed or two swapped:
