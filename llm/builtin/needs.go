@@ -44,7 +44,8 @@ type need struct {
 
 // needsIn returns the needs a root demand's text names, in the order it
 // names them: composite roles, the vocabulary's tags, role nouns it does
-// not know; else the profiles' own words, else a kind of work several
+// not know and a kind of work several trades do as an item of their own
+// in a list; else the profiles' own words, else a kind of work several
 // trades do. An event that names no role needs a venue and a planner; a
 // text that names neither needs nothing (the demand is unclear).
 func needsIn(raw string, event string) []neg.Need {
@@ -52,6 +53,9 @@ func needsIn(raw string, event string) []neg.Need {
 	found := compositeNeeds(lower)
 	found = append(found, vocabularyNeeds(lower)...)
 	found = besideRoleNouns(lower, found)
+	if len(found) > 0 {
+		found = append(found, listedGeneralNeeds(lower, found)...)
+	}
 	if len(found) == 0 && event == "" {
 		// Nobody named in the vocabulary's words, and no event: the
 		// profiles' own words may still name someone ("会写小红书种草笔记
@@ -353,6 +357,38 @@ func generalNeeds(lower string) []need {
 	}
 	return out
 }
+
+// listedGeneralNeeds are the needs generalWork's words name as an item of
+// their own in a list beside other needs ("需要会英文的运营和设计": a
+// designer of either trade), when no need found so far is of their
+// trades.
+func listedGeneralNeeds(lower string, found []need) []need {
+	var out []need
+	for _, g := range generalWork {
+		if slices.ContainsFunc(found, func(n need) bool {
+			return slices.ContainsFunc(n.CapabilityTags, func(t string) bool { return slices.Contains(g.tags, t) })
+		}) {
+			continue
+		}
+		for _, w := range g.words {
+			p := findKeywordUnless(lower, w, func(before, rest string) bool {
+				return !listItemBefore.MatchString(before) || !listItemAfter.MatchString(rest)
+			})
+			if p >= 0 {
+				out = append(out, need{neg.Need{Role: g.role, CapabilityTags: g.tags, Count: 1}, p, p + len(w), false})
+				break
+			}
+		}
+	}
+	return out
+}
+
+var (
+	// listItemBefore and listItemAfter hold a list's item alone: after an
+	// asking word or a list's joint, before a clause's end or a joint.
+	listItemBefore = regexp.MustCompile(`(?:需要|还要|和|、|及|以及|\band |, )$`)
+	listItemAfter  = regexp.MustCompile(`^(?:$|[，,。.；;、！!？?]|和|及|\s+and\b)`)
+)
 
 // longerKeywordAt reports whether a vocabulary keyword longer than
 // lower[p:end] starts at p.

@@ -501,6 +501,9 @@ func TestNeedsIn(t *testing.T) {
 		{"找一个会做Excel数据透视表的人帮我整理销售数据", "数据分析师×1[数据分析]"},
 		{"We need flyers designed, printed and handed out at the station", "平面设计师×1[平面设计] 物料印刷×1[印刷物料] 现场志愿者×1[志愿者]"},
 		{"杭州的民宿需要会无人机航拍的飞手", "无人机×1[无人机]"},
+		{"我们要做海外社媒运营，需要会英文的运营和设计", "推广负责人×1[市场推广] 设计师×1[平面设计 UI设计]"},
+		{"需要一名UX研究员做可用性测试", "UI设计师×1[UI设计]"},
+		{"毕业设计展需要布展志愿者和展品运输", "现场志愿者×1[志愿者] 交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
