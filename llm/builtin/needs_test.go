@@ -504,6 +504,7 @@ func TestNeedsIn(t *testing.T) {
 		{"我们要做海外社媒运营，需要会英文的运营和设计", "推广负责人×1[市场推广] 设计师×1[平面设计 UI设计]"},
 		{"需要一名UX研究员做可用性测试", "UI设计师×1[UI设计]"},
 		{"毕业设计展需要布展志愿者和展品运输", "现场志愿者×1[志愿者] 交通接送×1[交通接送]"},
+		{"Need an SEO writer and a social media designer", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
