@@ -505,6 +505,13 @@ func TestNeedsIn(t *testing.T) {
 		{"需要一名UX研究员做可用性测试", "UI设计师×1[UI设计]"},
 		{"毕业设计展需要布展志愿者和展品运输", "现场志愿者×1[志愿者] 交通接送×1[交通接送]"},
 		{"Need an SEO writer and a social media designer", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"家长课堂需要一位儿童心理专家来讲，再准备一个礼堂", "儿童心理专家×1[儿童心理专家] 场地提供者×1[场地提供]"},
+		{"公司想做一个内部知识库问答机器人，需要懂大模型的工程师", "AI技术顾问×1[AI研究]"},
+		{"有没有会做手账和插画的朋友，想做一批文创周边", "物料印刷×1[印刷物料]"},
+		{"帮我们整理一份活动的嘉宾名单", "活动策划×1[活动策划]"},
+		{"Need a nutritionist to plan meals and a chef to cook them", "nutritionist×1[nutritionist] 餐饮供应商×1[餐饮服务]"},
+		{"Looking for someone to do live sketching at our conference", "平面设计师×1[平面设计]"},
+		{"Need an event photographer and same-day photo editing", "摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

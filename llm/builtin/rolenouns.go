@@ -22,10 +22,10 @@ import (
 // 调音) is that trade's need instead.
 
 var (
-	// cnRoleNoun: a Chinese person noun (…师, …员, …生, …工, …手, or an
+	// cnRoleNoun: a Chinese person noun (…师, …员, …生, …工, …手, …专家, or an
 	// adviser, …顾问, whose name may hold Latin letters: "HR顾问") right
 	// after a word that asks for someone, with an optional count between.
-	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手)|[\p{Han}a-z]{1,4}?顾问)`)
+	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
 	// most) right after a phrase that asks for someone.
 	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|seeking|hire|hiring|find|want)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
@@ -112,7 +112,7 @@ func roleNounNeeds(lower string) []need {
 		if isASCII(w) {
 			cues = enAskCues
 		}
-		if p >= 0 && askedBefore(lower, p, cues) {
+		if p >= 0 && askedBefore(lower, p, cues) && !strings.HasSuffix(lower[:p], "to ") { // "a chef to cook them": the verb
 			add(w, p, p+len(w))
 		}
 	}
