@@ -512,6 +512,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Need a nutritionist to plan meals and a chef to cook them", "nutritionist×1[nutritionist] 餐饮供应商×1[餐饮服务]"},
 		{"Looking for someone to do live sketching at our conference", "平面设计师×1[平面设计]"},
 		{"Need an event photographer and same-day photo editing", "摄影师×1[摄影]"},
+		{"想办一次编程夏令营，需要三位讲师、一个机房和午餐", "演讲嘉宾×3[演讲嘉宾] 场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
+		{"下周有日本客户来访，需要一名日语翻译和一辆七座车", "翻译×1[翻译] 交通接送×1[交通接送]"},
+		{"帮我们的新品牌起个名字，再设计logo", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"Need volunteers to staff the merch table and sell tickets at the door", "现场志愿者×1[志愿者]"},
+		{"Looking for a venue for a silent disco and wireless headphones", "场地提供者×1[场地提供] 音响设备支持×1[音响设备]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
