@@ -517,6 +517,11 @@ func TestNeedsIn(t *testing.T) {
 		{"帮我们的新品牌起个名字，再设计logo", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
 		{"Need volunteers to staff the merch table and sell tickets at the door", "现场志愿者×1[志愿者]"},
 		{"Looking for a venue for a silent disco and wireless headphones", "场地提供者×1[场地提供] 音响设备支持×1[音响设备]"},
+		// A person asked to talk is that person, not a speaker too.
+		{"Tax seminar: need an accountant to present and a meeting room for 30", "财务顾问×1[财务] 场地提供者×1[场地提供]"},
+		{"Pet expo: need a vet to give talks and printed leaflets", "vet×1[vet] 物料印刷×1[印刷物料]"},
+		{"Need someone to give a talk on pet care", "演讲嘉宾×1[演讲嘉宾]"},
+		{"Esports viewing party: need a big screen, a caster and snacks", "音响设备支持×1[音响设备] 主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -21,8 +21,31 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk,
 }
+
+// anothersTalk reports whether the hit h, of a speaker's trade, is the talk
+// a person asked for as someone else gives ("an accountant to present",
+// "a vet to give talks"): that person, not a speaker too, as a doctor who
+// comes to talk (需要一位医生来讲) is a doctor.
+func anothersTalk(lower, tag string, h keywordHit, _ map[string]keywordHit) bool {
+	if tag != "演讲嘉宾" {
+		return false
+	}
+	m := talkAfterPerson.FindStringSubmatch(lower[:h.pos])
+	if m == nil || slices.Contains([]string{"someone", "somebody", "anyone", "people", "person", "speaker", "speakers", "expert", "experts"}, m[1]) {
+		return false
+	}
+	return personEnding.MatchString(m[1]) || slices.Contains(plainPersonNouns, m[1])
+}
+
+var (
+	// talkAfterPerson ends a text with a person's noun, "to" and a verb
+	// that gives a talk.
+	talkAfterPerson = regexp.MustCompile(`\b([a-z]+)\s+to\s+(?:give\s+|deliver\s+|do\s+|run\s+|lead\s+)?(?:a\s+|an\s+|some\s+)?$`)
+	// personEnding ends an English noun for a person.
+	personEnding = regexp.MustCompile(`(?:er|or|ist|ian|ant)$`)
+)
 
 // photoSubject reports whether the hit h is who or what a photo shows,
 // right before the photo's noun ("律师形象照": a photographer, no lawyer).
