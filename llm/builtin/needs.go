@@ -109,6 +109,9 @@ func vocabularyNeeds(lower string) []need {
 			continue
 		}
 		count := h.count
+		if count == 0 && h.word == "招募" {
+			count = 1 // "招募10位用户": the count is of the recruits
+		}
 		if count == 0 {
 			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end))
 			if count > 1 && !countsPeople(lower, h) {

@@ -522,6 +522,9 @@ func TestNeedsIn(t *testing.T) {
 		{"Pet expo: need a vet to give talks and printed leaflets", "vet×1[vet] 物料印刷×1[印刷物料]"},
 		{"Need someone to give a talk on pet care", "演讲嘉宾×1[演讲嘉宾]"},
 		{"Esports viewing party: need a big screen, a caster and snacks", "音响设备支持×1[音响设备] 主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
+		{"给公司官网做英文翻译和SEO优化", "翻译×1[翻译] 推广负责人×1[市场推广]"},
+		{"我们要做用户访谈，需要招募10位用户和一个会做访谈记录的人", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
+		{"需要设计一套PPT模板，用于公司内部汇报", "平面设计师×1[平面设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

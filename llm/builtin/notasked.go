@@ -21,8 +21,22 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor,
 }
+
+// workDoneFor reports whether the hit h is what work is done for, between
+// 给 or 为 and the work's verb ("给公司官网做英文翻译": a translator, no web
+// developer; "为新书拍一组照片").
+func workDoneFor(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	return doneForBefore.MatchString(lower[:h.pos]) && workVerbAfter.MatchString(lower[h.end:])
+}
+
+var (
+	// doneForBefore ends a text with 给 or 为 and at most four characters.
+	doneForBefore = regexp.MustCompile(`(?:给|为)[^，。,；;、！!？?\s]{0,4}$`)
+	// workVerbAfter starts, within two characters, with a verb of work.
+	workVerbAfter = regexp.MustCompile(`^[^，。,；;、！!？?\s]{0,2}?(?:做|写|拍|设计|翻译|配|剪|印)`)
+)
 
 // anothersTalk reports whether the hit h, of a speaker's trade, is the talk
 // a person asked for as someone else gives ("an accountant to present",
