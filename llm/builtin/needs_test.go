@@ -525,6 +525,9 @@ func TestNeedsIn(t *testing.T) {
 		{"给公司官网做英文翻译和SEO优化", "翻译×1[翻译] 推广负责人×1[市场推广]"},
 		{"我们要做用户访谈，需要招募10位用户和一个会做访谈记录的人", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
 		{"需要设计一套PPT模板，用于公司内部汇报", "平面设计师×1[平面设计]"},
+		{"Nobody comes to our weekend workshops; we need more sign-ups and better flyers", "推广负责人×1[市场推广] 物料印刷×1[印刷物料]"},
+		{"We're launching in Japan and nobody on the team speaks Japanese", "翻译×1[翻译]"},
+		{"This year we want proper coverage by a photographer", "摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
