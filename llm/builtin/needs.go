@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	neg "github.com/towow/towow/domain/negotiation"
 )
@@ -443,7 +444,24 @@ var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": 
 // "training for 40 staff": a number of people before it), which says
 // nothing about the people it needs, or the writer's own activity.
 func roleKeywordSkipped(before, rest, kw string) bool {
-	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw)
+	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw) || straddlesEvent(kw, rest)
+}
+
+// straddlesEvent reports whether a Chinese keyword's last characters start
+// an event's word that the text after it ends ("开发布会": 开 and 发布会,
+// no development).
+func straddlesEvent(kw, rest string) bool {
+	if isASCII(kw) {
+		return false
+	}
+	for _, e := range eventWords {
+		for i := range e.kw {
+			if i > 0 && utf8.RuneStart(e.kw[i]) && strings.HasSuffix(kw, e.kw[:i]) && strings.HasPrefix(rest, e.kw[i:]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // modalBefore ends with a word that makes the next one a verb: "能主持年会"
