@@ -301,9 +301,10 @@ func scanTags(text string) []string {
 }
 
 // insideLonger reports whether keyword kw of tag i, at p, lies inside a
-// longer keyword of another tag, or a noun for people nobody in the
-// network is: "food" in "food bank" is no caterer, "同声传译" in "同声传译设
-// 备" no interpreter, "designer" in "interior designer" no UI designer.
+// longer keyword of another tag, a noun for people nobody in the network
+// is, or a word of no trade: "food" in "food bank" is no caterer, "同声传
+// 译" in "同声传译设备" no interpreter, "designer" in "interior designer"
+// no UI designer, "开发" in "开发区" no developer.
 func insideLonger(lower string, i int, kw string, p int) bool {
 	for _, l := range longerKeywords()[kw] {
 		if l.tag == i {
@@ -318,6 +319,10 @@ func insideLonger(lower string, i int, kw string, p int) bool {
 	return false
 }
 
+// wordsOfNoTrade hold a trade's keyword and name no work: places and
+// businesses ("经济开发区", "房地产开发商").
+var wordsOfNoTrade = []string{"开发区", "开发商"}
+
 // keywordSet holds every keyword of the vocabulary.
 var keywordSet = func() map[string]bool {
 	out := map[string]bool{}
@@ -330,7 +335,8 @@ var keywordSet = func() map[string]bool {
 }()
 
 // longerKeyword is a keyword of tag (its index in vocabulary; -1: a noun
-// of plainPersonNouns) that holds a shorter one.
+// of plainPersonNouns or a word of wordsOfNoTrade) that holds a shorter
+// one.
 type longerKeyword struct {
 	tag int
 	kw  string
@@ -353,7 +359,7 @@ var longerKeywords = sync.OnceValue(func() map[string][]longerKeyword {
 					}
 				}
 			}
-			for _, l := range plainPersonNouns {
+			for _, l := range slices.Concat(plainPersonNouns, wordsOfNoTrade) {
 				if len(l) > len(kw) && strings.Contains(l, kw) {
 					out[kw] = append(out[kw], longerKeyword{-1, l})
 				}

@@ -530,6 +530,8 @@ func TestNeedsIn(t *testing.T) {
 		{"This year we want proper coverage by a photographer", "摄影师×1[摄影]"},
 		{"下周三在西安开发布会，需要场地、主持人和签到志愿者四名", "场地提供者×1[场地提供] 主持人×1[主持] 现场志愿者×4[志愿者]"},
 		{"需要找人帮忙设计活动的签到流程", "活动策划×1[活动策划]"},
+		{"在经济开发区办一场招商会，需要主持人和场地", "主持人×1[主持] 场地提供者×1[场地提供]"},
+		{"房地产开发商要办业主答谢会，需要主持人", "主持人×1[主持]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
