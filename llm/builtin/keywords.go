@@ -319,9 +319,9 @@ func insideLonger(lower string, i int, kw string, p int) bool {
 	return false
 }
 
-// wordsOfNoTrade hold a trade's keyword and name no work: places and
-// businesses ("经济开发区", "房地产开发商").
-var wordsOfNoTrade = []string{"开发区", "开发商"}
+// wordsOfNoTrade hold a trade's keyword and name no work: places,
+// businesses and common words ("经济开发区", "房地产开发商", "吃苦耐劳").
+var wordsOfNoTrade = []string{"开发区", "开发商", "吃苦", "吃力", "吃亏", "吃惊", "吃播", "餐具"}
 
 // keywordSet holds every keyword of the vocabulary.
 var keywordSet = func() map[string]bool {

@@ -222,9 +222,13 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 // businessOf reports whether the hit h names the kind of the writer's
 // business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
 // 需要…", "Launching a coffee brand: need …") or wherever it is the
-// writer's own ("帮我们的咖啡店设计杯套"); after that verb, another
+// writer's own ("帮我们的咖啡店设计杯套", "我们是做餐饮管理系统的"); after
+// that verb, another
 // business is what is asked for ("需要找一家翻译公司").
 func businessOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	if weAreIn.MatchString(lower[:h.pos]) {
+		return true // "我们是做餐饮管理系统的"
+	}
 	rest := strings.TrimLeft(lower[h.end:], " ")
 	if !slices.ContainsFunc([]string{"品牌", "店", "馆", "公司", "工作室", "brand", "shop", "company", "studio", "business"}, func(b string) bool { return strings.HasPrefix(rest, b) }) {
 		return false
@@ -235,6 +239,10 @@ func businessOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	m := wantingVerb.FindStringIndex(lower)
 	return m != nil && h.end <= m[0]
 }
+
+// weAreIn ends a text with the writer telling what they do ("我们是做",
+// "我们是一家").
+var weAreIn = regexp.MustCompile(`(?:我们|我)是(?:做|一家|一个)[^，。,；;！!？?]{0,10}$`)
 
 // ownBefore ends a text with a word that makes what follows the writer's.
 var ownBefore = regexp.MustCompile(`(?:我们的|我的|咱们的|自己的|自家的?|\bour\s+|\bmy\s+)$`)
