@@ -24,7 +24,7 @@ var vocabulary = []tagInfo{
 	{"演讲嘉宾", "演讲嘉宾", []string{"代表发言", "上台发言", "industry veteran", "industry veterans", "industry expert", "industry experts", "行业专家", "教授", "学者", "professor", "professors", "presenter", "presenters", "guest lecturer", "嘉宾", "演讲", "讲者", "讲师", "分享人", "分享者", "讲座", "主讲", "大咖", "大牛", "讲课", "workshop leader", "someone to speak", "fireside chat", "panel of experts", "给大家讲", "授课", "lecturer", "lecturers", "instructor", "speaker", "speakers", "talk", "talks",
 		"keynote", "lecture", "panelist", "panelists", "guest speaker"}},
 	{"活动策划", "活动策划", []string{"签到流程", "嘉宾名单", "event management", "event manager", "event managers", "帮忙组织", "统筹", "活动执行", "执行团队", "策划", "组织活动", "活动流程", "议程", "event planner", "planner", "planning", "organizing", "organising", "策展", "场控", "婚庆", "会务", "curator", "curators", "coordinator", "coordinators", "event coordinator", "organizer", "organiser", "agenda"}},
-	{"主持", "主持人", []string{"lead the q&a", "run the q&a", "moderate the q&a", "q&a host", "discussion leader", "discussion host", "串场", "控场", "播音员", "主持人", "主持", "司仪", "解说", "报幕", "master of ceremonies", "someone to host", "announcer", "compère", "compere", "quizmaster", "caster", "casters", "shoutcaster", "commentator", "commentators", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
+	{"主持", "主持人", []string{"party host", "event host", "lead the q&a", "run the q&a", "moderate the q&a", "q&a host", "discussion leader", "discussion host", "串场", "控场", "播音员", "主持人", "主持", "司仪", "解说", "报幕", "master of ceremonies", "someone to host", "announcer", "compère", "compere", "quizmaster", "caster", "casters", "shoutcaster", "commentator", "commentators", "mc", "emcee", "moderator", "moderate", "a host", "the host", "an mc", "an emcee", "facilitator"}},
 	{"摄影", "摄影师", []string{"photo editing", "photo editor", "photo booth", "photobooth", "photog", "photogs", "camera", "拍照", "拍摄", "摄影", "照片", "相片", "跟拍", "合影", "形象照", "证件照", "写真", "拍一组", "产品图", "商品图", "宣传照", "照相", "修图", "candid shots", "candids", "retouching", "product shots", "food photographer", "food photography", "photographer", "photographers", "photography", "photo", "photos", "pictures", "headshot", "headshots", "portrait", "portraits"}},
 	{"摄像", "摄像师", []string{"看房视频", "vr看房", "拍视频", "拍个视频", "拍条视频", "拍一条视频", "拍一个视频", "视频拍摄", "拍摄视频", "导演", "摄像", "录像", "录制", "录下来", "录视频", "video of the event", "video coverage", "录一段", "拍一段", "拍段视频", "录个视频", "camera crew", "camera operator", "cameraman", "camera person", "拍视频", "视频拍摄", "footage", "videographer", "video recording", "filming", "film", "record"}},
 	{"视频剪辑", "视频剪辑师", []string{"产品介绍视频", "介绍视频", "品牌片", "剪成", "纪念视频", "回顾视频", "宣传视频", "字幕员", "字幕组", "做视频", "剪出来", "音效", "音效设计", "混剪", "特效", "motion graphics", "highlights", "audio editing", "audio editor", "podcast editing", "podcast editor", "剪辑师", "editor", "editors", "剪辑", "后期", "剪视频", "短视频", "视频剪", "精彩集锦", "短片", "宣传片", "highlight reel", "video editing", "video editor", "editing", "vlog", "trailer", "trailers", "game trailer", "recap video", "剪音频", "音频剪辑", "音频后期", "剪一个", "剪一段", "剪个", "开场视频", "剪片", "做个视频", "视频制作", "加字幕", "edited video", "sizzle reel", "short video", "recap", "剪一下", "cut this video", "cut the video", "cut our video", "调色", "配乐", "post-production", "color grading", "reels", "motion designer", "animator", "animators", "highlight video", "动画", "animation", "motion graphics",
@@ -320,8 +320,11 @@ func insideLonger(lower string, i int, kw string, p int) bool {
 }
 
 // wordsOfNoTrade hold a trade's keyword and name no work: places,
-// businesses and common words ("经济开发区", "房地产开发商", "吃苦耐劳").
-var wordsOfNoTrade = []string{"开发区", "开发商", "吃苦", "吃力", "吃亏", "吃惊", "吃播", "餐具"}
+// businesses and common words ("经济开发区", "房地产开发商", "吃苦耐劳", "a
+// strong track record", "talk to a lawyer").
+var wordsOfNoTrade = []string{"开发区", "开发商", "吃苦", "吃力", "吃亏", "吃惊", "吃播", "餐具",
+	"track record", "there's room", "there is room", "room for improvement", "talk to a", "talk to an", "talk with a", "talk with an", "space themed", "outer space",
+	"tax included", "tax inclusive", "including tax", "tax free"}
 
 // keywordSet holds every keyword of the vocabulary.
 var keywordSet = func() map[string]bool {

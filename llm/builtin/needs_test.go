@@ -535,6 +535,14 @@ func TestNeedsIn(t *testing.T) {
 		{"找个能吃苦耐劳的志愿者", "现场志愿者×1[志愿者]"},
 		{"我们是做餐饮管理系统的，需要一个前端", "前端工程师×1[前端开发]"},
 		{"需要一个视频剪辑师，剪一下吃播视频", "视频剪辑师×1[视频剪辑]"},
+		// Trades' words inside common phrases.
+		{"Need an experienced photographer with a strong track record", "摄影师×1[摄影]"},
+		{"There's room for 50 people at our office; we need a caterer", "餐饮供应商×1[餐饮服务]"},
+		{"We'd love to talk to a lawyer about our lease", "法律顾问×1[法律咨询]"},
+		{"Need someone to talk to our students about careers in AI", "演讲嘉宾×1[演讲嘉宾]"},
+		{"Need a space-themed party host for kids", "主持人×1[主持]"},
+		{"Need a UI designer who has worked on fintech apps before", "UI设计师×1[UI设计]"},
+		{"We want a videographer, budget is tax-included", "摄像师×1[摄像]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -393,14 +393,19 @@ var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + language
 // skillOf reports whether the hit h is a skill a person asked for has:
 // "with" before it and "skills", "experience" or "background" after it
 // ("a backend dev with SQL skills"), or a wish after it ("bilingual
-// preferred").
+// preferred"), or what they have worked on ("who has worked on fintech
+// apps").
 func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:]) || wishedSkill.MatchString(lower[h.end:])
+	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:]) || wishedSkill.MatchString(lower[h.end:]) ||
+		workedOn.MatchString(lower[:h.pos])
 }
 
 var (
 	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
 	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
+	// workedOn ends a text with what a person has worked on before ("a
+	// UI designer who has worked on fintech apps").
+	workedOn = regexp.MustCompile(`\b(?:worked on|worked with|experience with|experience in|familiar with)\s+(?:[a-z-]+\s+){0,2}$`)
 	// wishedSkill follows what a person had better have ("bilingual
 	// preferred", "SQL a plus", "懂英语优先").
 	wishedSkill = regexp.MustCompile(`^\s*(?:preferred|is a plus|a plus|is a bonus|a bonus|优先)`)
