@@ -489,8 +489,13 @@ func negatedAt(lower string, p, end int) bool {
 		}
 	}
 	clause := lower[start:stop]
-	return slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) })
+	return slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) }) ||
+		slices.ContainsFunc(notThis, func(c string) bool { return strings.HasSuffix(lower[:p], c) })
 }
+
+// notThis, right before a keyword, refuses it ("需要设计师，不要程序员");
+// further off it may be said of something else ("场地不要太远").
+var notThis = []string{"不要", "不是", "不含", "不包括"}
 
 // existingAt reports whether the keyword at p is said to be there already:
 // right after "有个" or "有一场" ("周六有个讲座，想找人录下来": the lecture
