@@ -546,6 +546,8 @@ func TestNeedsIn(t *testing.T) {
 		{"需要设计师，不要程序员", "UI设计师×1[UI设计]"},
 		{"需要一位懂行的律师，不是财务", "法律顾问×1[法律咨询]"},
 		{"需要一个场地，场地不要太远", "场地提供者×1[场地提供]"},
+		{"Need a photographer but not a videographer", "摄影师×1[摄影]"},
+		{"Need either a venue or someone who can lend us their office", "场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -493,9 +493,10 @@ func negatedAt(lower string, p, end int) bool {
 		slices.ContainsFunc(notThis, func(c string) bool { return strings.HasSuffix(lower[:p], c) })
 }
 
-// notThis, right before a keyword, refuses it ("需要设计师，不要程序员");
+// notThis, right before a keyword, refuses it ("需要设计师，不要程序员", "a
+// designer, not a developer");
 // further off it may be said of something else ("场地不要太远").
-var notThis = []string{"不要", "不是", "不含", "不包括"}
+var notThis = []string{"不要", "不是", "不含", "不包括", "not a ", "not an ", "not any "}
 
 // existingAt reports whether the keyword at p is said to be there already:
 // right after "有个" or "有一场" ("周六有个讲座，想找人录下来": the lecture
