@@ -223,8 +223,7 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 // business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
 // 需要…", "Launching a coffee brand: need …") or wherever it is the
 // writer's own ("帮我们的咖啡店设计杯套", "我们是做餐饮管理系统的"); after
-// that verb, another
-// business is what is asked for ("需要找一家翻译公司").
+// that verb, another business is what is asked for ("需要找一家翻译公司").
 func businessOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	if weAreIn.MatchString(lower[:h.pos]) {
 		return true // "我们是做餐饮管理系统的"
