@@ -213,18 +213,13 @@ func keywordHits(lower string) map[string]keywordHit {
 				h = keywordHit{p, end, true, n, ""}
 			}
 		}
-		if re := workOnThings[t.tag]; re != nil && h.pos < 0 {
-			if m := re.FindStringIndex(lower); m != nil {
-				h = keywordHit{m[0], m[1], true, 0, ""}
-			}
-		}
-		if re := workPatterns[t.tag]; re != nil && h.pos < 0 {
-			if m := re.FindStringSubmatchIndex(lower); m != nil {
+		if w, ok := workPatterns[t.tag]; ok && h.pos < 0 {
+			if m := w.re.FindStringSubmatchIndex(lower); m != nil {
 				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count
 					m = m[2:4]
 				}
-				if !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
-					h = keywordHit{m[0], m[1], true, 0, ""} // not "拍一个开场视频", an editor's
+				if w.takesThings || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+					h = keywordHit{m[0], m[1], true, 0, ""}
 				}
 			}
 		}

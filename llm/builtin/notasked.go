@@ -47,11 +47,17 @@ func anothersTalk(lower, tag string, h keywordHit, _ map[string]keywordHit) bool
 		return false
 	}
 	m := talkAfterPerson.FindStringSubmatch(lower[:h.pos])
-	if m == nil || slices.Contains([]string{"someone", "somebody", "anyone", "people", "person", "speaker", "speakers", "expert", "experts"}, m[1]) {
+	if m == nil || anyoneWord.MatchString(m[1]) || slices.Contains([]string{"speaker", "speakers", "expert", "experts"}, m[1]) {
 		return false
 	}
 	return personEnding.MatchString(m[1]) || slices.Contains(plainPersonNouns, m[1])
 }
+
+// anyoneWords are the words for a person of no trade ("someone to …").
+const anyoneWords = `someone|somebody|anyone|a person|people|person`
+
+// anyoneWord is one of anyoneWords.
+var anyoneWord = regexp.MustCompile(`^(?:` + anyoneWords + `)$`)
 
 var (
 	// talkAfterPerson ends a text with a person's noun, "to" and a verb
@@ -307,7 +313,7 @@ func ownedAfter(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 		return false
 	}
 	m := ownedBefore.FindStringSubmatchIndex(lower[:h.pos])
-	if m == nil || askedFor.MatchString(lower[:m[0]]) {
+	if m == nil || anyoneFor.MatchString(lower[:m[0]]) || searchingFor.MatchString(lower[:m[0]]) {
 		return false
 	}
 	if lower[m[2]:m[3]] != "of" {
@@ -329,8 +335,8 @@ var (
 	// ownedBefore ends a text with a preposition, "our" or "my" and at
 	// most one word.
 	ownedBefore = regexp.MustCompile(`\b(for|of|to)\s+(?:our|my)\s+(?:[a-z-]+\s+)?$`)
-	// askedFor ends a text with whom "for" asks for.
-	askedFor = regexp.MustCompile(`\b(?:someone|somebody|anyone|help|people|person|look|looking|search|searching)\s*$`)
+	// anyoneFor ends a text with anyone or help that "for" is wanted for.
+	anyoneFor = regexp.MustCompile(`\b(?:` + anyoneWords + `|help)\s*$`)
 )
 
 // servedGuest reports whether the hit h is a speaker's word for the

@@ -316,7 +316,7 @@ func namesOtherTrade(text string, i int) bool {
 }
 
 // askedWork finds a verb someone is asked to do and its object.
-var askedWork = regexp.MustCompile(`\b(?:someone|somebody|anyone|a person|people) to [a-z]+`)
+var askedWork = regexp.MustCompile(`\b(?:` + anyoneWords + `) to [a-z]+`)
 
 // tradeVerbs are the English verbs some tag names by rule (tagVerbs) or as
 // a keyword ("print", "translate").
@@ -364,14 +364,22 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // cut an editor's; pictures to take ("拍模特图") are a photographer's; a
 // system or platform to build ("搭一个会员积分系统") is a back-end
 // developer's; pieces to write ("写几篇爆款") are a copywriter's; counted
-// hosts are hosts.
-var workPatterns = map[string]*regexp.Regexp{"翻译": languageSpeaker, "摄像": videoShoot, "视频剪辑": videoCut, "主持": countedHosts,
-	"摄影": pictureShoot, "后端开发": systemBuild, "文案写作": piecesToWrite}
+// hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
+// designer's.
+var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
+	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "文案写作": {re: piecesToWrite},
+	"平面设计": {re: printedDesign, takesThings: true}}
 
-// workOnThings name a tag's work on things another tag's keywords name,
-// read when none of its keywords is there; the work takes the things in
-// ("设计易拉宝": a graphic designer, not also a printer).
-var workOnThings = map[string]*regexp.Regexp{"平面设计": printedDesign}
+// workPattern is a tag's work said without its keywords. A match is the
+// tag's hit unless it names another tag ("拍一个开场视频" is an editor's),
+// or, with takesThings, whatever it names: the work takes in the things
+// another tag's keywords name ("设计易拉宝": a graphic designer, not also a
+// printer). A match's first group, when it has one, is the person's word,
+// after its count.
+type workPattern struct {
+	re          *regexp.Regexp
+	takesThings bool
+}
 
 var (
 	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
