@@ -47,6 +47,10 @@ var (
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名", "翻译需要两名".
 	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	// cnPeopleAfter is a count of persons (人) right after a word for a
+	// person: "补给站志愿者20人", "搬运工四人"; after another word it counts
+	// guests ("场地200人").
+	cnPeopleAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*人`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
 	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several)\+?\s+(?:[a-z-]+\s+){0,2}$`)
@@ -63,6 +67,15 @@ var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five"
 // 90-second recap", "两个小时的主持" count time, not people.
 var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚|月|年)|^\S+\s+(?:hours?|days?|minutes?|mins?|seconds?|secs?|weeks?|nights?)\b`)
 
+// lastRune is the last character of s, or "".
+func lastRune(s string) string {
+	r, n := utf8.DecodeLastRuneInString(s)
+	if n == 0 {
+		return ""
+	}
+	return string(r)
+}
+
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
 // "志愿者（10人）"), else for each item of its list ("各两位"), else the
@@ -76,6 +89,9 @@ func countAt(lower string, p, end int) int {
 	}
 	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1] + m[2])
+	}
+	if m := cnPeopleAfter.FindStringSubmatch(lower[end:]); m != nil && strings.ContainsAny(lastRune(lower[p:end]), "者员师手工") {
+		return countNumber(m[1])
 	}
 	if m := eachCount.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1])

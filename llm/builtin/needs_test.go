@@ -548,6 +548,21 @@ func TestNeedsIn(t *testing.T) {
 		{"需要一个场地，场地不要太远", "场地提供者×1[场地提供]"},
 		{"Need a photographer but not a videographer", "摄影师×1[摄影]"},
 		{"Need either a venue or someone who can lend us their office", "场地提供者×1[场地提供]"},
+		// A count of persons after a word for a person; a vehicle by its
+		// measure word, whatever it carries; a page to make; a studio.
+		{"公益跑在厦门，需要补给站志愿者20人", "现场志愿者×10[志愿者]"},
+		{"婚礼当天需要八辆婚车", "交通接送×1[交通接送]"},
+		{"乐队巡演需要调音师和一辆拉设备的车", "音响设备支持×1[音响设备] 交通接送×1[交通接送]"},
+		{"带团去西藏，需要一辆越野车", "交通接送×1[交通接送]"},
+		{"给山区孩子募捐，需要做一个募捐页面", "前端工程师×1[前端开发]"},
+		{"Looking for a studio to shoot a podcast in Beijing", "场地提供者×1[场地提供]"},
+		{"Need a design studio to redo our logo", "平面设计师×1[平面设计]"},
+		{"Open house in Suzhou: need a photographer and someone to bake cookies", "摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
+		{"Need two cooks and a banner for the night market", "餐饮供应商×2[餐饮服务] 物料印刷×1[印刷物料]"},
+		{"小区邻里节要搞个百家宴，需要一套音响", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
+		{"新品发布会需要主持人和媒体邀约", "主持人×1[主持] 推广负责人×1[市场推广]"},
+		{"新楼盘开盘需要一批宣传折页", "物料印刷×1[印刷物料]"},
+		{"招聘季还得有人写岗位JD", "文案撰写×1[文案写作]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -363,11 +363,13 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // shoot is a camera operator's ("拍一下现场视频", "拍房源视频") and one to
 // cut an editor's; pictures to take ("拍模特图") are a photographer's; a
 // system or platform to build ("搭一个会员积分系统") is a back-end
-// developer's; pieces to write ("写几篇爆款") are a copywriter's; counted
+// developer's and a page to make ("做一个募捐页面") a front-end one's; a
+// vehicle by its measure word ("一辆拉设备的车") is transport, whatever it
+// carries; pieces to write ("写几篇爆款") are a copywriter's; counted
 // hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
 // designer's.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
-	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "文案写作": {re: piecesToWrite},
+	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "交通接送": {re: vehicleWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
 	"平面设计": {re: printedDesign, takesThings: true}}
 
 // workPattern is a tag's work said without its keywords. A match is the
@@ -394,6 +396,10 @@ var (
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)`)
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
+	// pageBuild is a web page to make ("做一个募捐页面").
+	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])`)
+	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
+	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
 	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b`)
