@@ -164,7 +164,7 @@ func countsPeople(lower string, h keywordHit) bool {
 // makes or handles, not the worker.
 var thingNouns = []string{"photo", "picture", "poster", "banner", "badge", "flyer", "sticker", "brochure", "video", "clip",
 	"meal", "dinner", "lunch", "breakfast", "course", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
-	"projector", "microphone", "mic", "light"}
+	"projector", "microphone", "mic", "light", "interview", "session"}
 
 // writtenCountBefore is the count written right before position p of
 // lower, if one is.

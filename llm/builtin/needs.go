@@ -208,8 +208,10 @@ func keywordHits(lower string) map[string]keywordHit {
 				h = keywordHit{p, end, true, 0, ""}
 			}
 		}
-		if t.tag == "志愿者" && h.pos < 0 {
-			if p, end, n := findHelpers(lower); p >= 0 {
+		if t.tag == "志愿者" && (h.pos < 0 || h.count == 0) {
+			// People asked to help, counted, count a keyword's helpers too
+			// ("需要几个人帮忙搬东西布置会场").
+			if p, end, n := findHelpers(lower); p >= 0 && (h.pos < 0 || n > 1) {
 				h = keywordHit{p, end, true, n, ""}
 			}
 		}

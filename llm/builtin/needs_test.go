@@ -563,6 +563,17 @@ func TestNeedsIn(t *testing.T) {
 		{"新品发布会需要主持人和媒体邀约", "主持人×1[主持] 推广负责人×1[市场推广]"},
 		{"新楼盘开盘需要一批宣传折页", "物料印刷×1[印刷物料]"},
 		{"招聘季还得有人写岗位JD", "文案撰写×1[文案写作]"},
+		// An app or a site to design is a UI designer's, not its builders'.
+		{"Need someone to design our app", "UI设计师×1[UI设计]"},
+		{"需要人设计一下我们的App", "UI设计师×1[UI设计]"},
+		{"Need someone to design and build our website", "UI设计师×1[UI设计] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"Need someone to put together a pitch deck and help with the financial model", "平面设计师×1[平面设计] 财务顾问×1[财务]"},
+		{"Need a UX researcher to run five user interviews", "UI设计师×1[UI设计]"},
+		{"Organising a book club: need a cozy space and someone to lead discussions", "场地提供者×1[场地提供] 主持人×1[主持]"},
+		{"公司要做ESG报告，需要人写报告和做数据分析", "文案撰写×1[文案写作] 数据分析师×1[数据分析]"},
+		{"需要几个人帮忙搬东西布置会场", "现场志愿者×2[志愿者]"},
+		{"小程序需要加一个支付功能", "后端工程师×1[后端开发]"},
+		{"活动需要设计一套PPT，还要准备嘉宾的接送", "平面设计师×1[平面设计] 交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -363,13 +363,14 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // shoot is a camera operator's ("拍一下现场视频", "拍房源视频") and one to
 // cut an editor's; pictures to take ("拍模特图") are a photographer's; a
 // system or platform to build ("搭一个会员积分系统") is a back-end
-// developer's and a page to make ("做一个募捐页面") a front-end one's; a
+// developer's, an app or a site to design ("design our app") a UI
+// designer's (not its developers'), and a page to make ("做一个募捐页面") a front-end one's; a
 // vehicle by its measure word ("一辆拉设备的车") is transport, whatever it
 // carries; pieces to write ("写几篇爆款") are a copywriter's; counted
 // hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
 // designer's.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
-	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "交通接送": {re: vehicleWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
+	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
 	"平面设计": {re: printedDesign, takesThings: true}}
 
 // workPattern is a tag's work said without its keywords. A match is the
@@ -398,6 +399,11 @@ var (
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
 	// pageBuild is a web page to make ("做一个募捐页面").
 	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])`)
+	// screensDesign is an app, a site or a page to design ("设计一下我们的
+	// App", "design our website", "our app designed"): a UI designer, not
+	// the developers who build it, unless they are asked to build it too
+	// ("design and build our website").
+	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b|设计(?:和|并|加|、)(?:开发|搭建)`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
