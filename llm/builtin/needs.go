@@ -220,7 +220,8 @@ func keywordHits(lower string) map[string]keywordHit {
 				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count
 					m = m[2:4]
 				}
-				if w.takesThings || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag }) {
+				// Promotion in the match says what the work is for ("拍探店视频").
+				if w.takesThings || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag && o != "市场推广" }) {
 					h = keywordHit{m[0], m[1], true, 0, ""}
 				}
 			}

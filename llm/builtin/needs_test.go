@@ -574,6 +574,19 @@ func TestNeedsIn(t *testing.T) {
 		{"需要几个人帮忙搬东西布置会场", "现场志愿者×2[志愿者]"},
 		{"小程序需要加一个支付功能", "后端工程师×1[后端开发]"},
 		{"活动需要设计一套PPT，还要准备嘉宾的接送", "平面设计师×1[平面设计] 交通接送×1[交通接送]"},
+		// What 把 acts on before another trade's verb leaves its trade to
+		// the next word; a 的 phrase after what a person can do is their
+		// work; promotion says what a video to shoot is for.
+		{"帮我找个人把这份合同翻成英文，还要一个律师", "翻译×1[翻译] 法律顾问×1[法律咨询]"},
+		{"需要一个会做英文详情页的设计师", "平面设计师×1[平面设计]"},
+		{"成都的火锅店想找人拍探店视频", "摄像师×1[摄像]"},
+		{"奶茶店还要设计一套新的杯子和包装", "平面设计师×1[平面设计]"},
+		{"学校要办科技节，需要一批奖状，还要有人把现场拍下来", "物料印刷×1[印刷物料] 摄影师×1[摄影]"},
+		{"我们乐队要录一张EP，还想拍个MV", "摄像师×1[摄像]"},
+		{"需要有人把访谈录音整理成文字，再做个分析报告", "文案撰写×1[文案写作] 数据分析师×1[数据分析]"},
+		{"Need someone to shoot and edit a 3-minute company profile video", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"International forum: need interpreters and interpretation equipment", "翻译×1[翻译] 音响设备支持×1[音响设备]"},
+		{"Product launch: need a host and media coverage", "主持人×1[主持] 推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

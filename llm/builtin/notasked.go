@@ -21,7 +21,22 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor, baObject,
+}
+
+// baObject reports whether the hit h is what 把 acts on, right before
+// another trade's verb ("把这份合同翻成英文，还要一个律师": the contract is
+// translated; the lawyer is asked for after it).
+func baObject(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if !objectOfBa(lower, h.pos) {
+		return false
+	}
+	for other, o := range hits {
+		if other != tag && o.pos == h.end {
+			return true
+		}
+	}
+	return false
 }
 
 // workDoneFor reports whether the hit h is what work is done for, between
@@ -212,14 +227,14 @@ func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 
 // genericDesigner reports whether the hit h of UI设计 is the word
 // "designer" alone, followed in its clause by a graphic designer's thing
-// ("找个设计师做招聘海报", "a designer for the recruitment poster"): the
-// thing says which designer.
+// ("找个设计师做招聘海报", "a designer for the recruitment poster") or
+// before it and 的 ("会做详情页的设计师"): the thing says which designer.
 func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
 	if tag != "UI设计" || !slices.Contains([]string{"设计师", "designer", "designers"}, h.word) {
 		return false
 	}
 	g, ok := hits["平面设计"]
-	if ok && g.pos == h.pos { // "a designer for flyers": the printed thing's designer
+	if ok && (g.pos == h.pos || g.end <= h.pos && lower[g.end:h.pos] == "的") { // "a designer for flyers", "会做详情页的设计师"
 		return true
 	}
 	return ok && g.pos >= h.end && g.pos-h.end <= 40 && !strings.ContainsAny(lower[h.end:g.pos], "，,。.；;！!？?")
@@ -351,9 +366,11 @@ func servedGuest(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 // ownerOf reports whether the hit h says whose or what another hit's
 // thing is for, right before "的" and, at most two characters on, that
 // hit ("官网的首页设计" asks for the page's design; "志愿者的午餐" for
-// lunch, the volunteers are there).
+// lunch, the volunteers are there), unless a verb of what a person can do
+// comes before it: then the 的 phrase is what the person does ("会做详情页
+// 的设计师": a page designer).
 func ownerOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
-	if !strings.HasPrefix(lower[h.end:], "的") || tagAgain(lower, tag, h.end) {
+	if !strings.HasPrefix(lower[h.end:], "的") || tagAgain(lower, tag, h.end) || canDoBefore.MatchString(lower[:h.pos]) {
 		return false
 	}
 	next := h.end + len("的")
@@ -364,6 +381,10 @@ func ownerOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
 	}
 	return false
 }
+
+// canDoBefore ends a text with a verb of what a person can do and at most
+// six characters.
+var canDoBefore = regexp.MustCompile(`(?:会|能|懂|擅长|负责|做过|熟悉|精通)[^，。,；;、！!？?\s]{0,6}$`)
 
 // productWords are the keywords for a product the writer may already have.
 var productWords = map[string]bool{"app": true, "网站": true, "官网": true, "小程序": true, "数据库": true, "服务器": true,
