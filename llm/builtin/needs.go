@@ -260,10 +260,6 @@ func joinAdjacent(lower string, found []need) []neg.Need {
 	prevEnd, lastPos, lastSituation := -1, 0, false
 	for _, n := range found {
 		switch {
-		case len(out) > 0 && (n.pos == prevEnd || n.pos == prevEnd+1 && lower[prevEnd] == ' ') && slices.Equal(out[len(out)-1].CapabilityTags, []string{"市场推广"}):
-			// "宣传海报", "推广文案", "an SEO writer": promotion says what the
-			// thing is for; the thing names who makes it.
-			out[len(out)-1] = n.Need
 		case len(out) > 0 && lastSituation && (n.pos == prevEnd || n.pos == prevEnd+1 && lower[prevEnd] == ' '),
 			len(out) > 0 && n.pos == prevEnd && objectOfBa(lower, lastPos):
 			// "双语主持": what the host is like; "把宣传册翻译成英文": what

@@ -587,6 +587,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to shoot and edit a 3-minute company profile video", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
 		{"International forum: need interpreters and interpretation equipment", "翻译×1[翻译] 音响设备支持×1[音响设备]"},
 		{"Product launch: need a host and media coverage", "主持人×1[主持] 推广负责人×1[市场推广]"},
+		// What other work acts on, and promotion that says what a thing is
+		// for, leave their trades to the trades' next words.
+		{"Translating our user manual into German; we also need a copywriter for the blog", "翻译×1[翻译] 文案撰写×1[文案写作]"},
+		{"Need posters and catalogues printed, and a designer for the poster", "物料印刷×1[印刷物料] 平面设计师×1[平面设计]"},
+		{"Need help analyzing app reviews and an app developer to fix the bugs", "数据分析师×1[数据分析] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"需要宣传海报，还要推广", "平面设计师×1[平面设计] 推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -21,7 +21,23 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor, baObject,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor, baObject, promotedThing,
+}
+
+// promotedThing reports whether the hit h of promotion says what another
+// trade's thing right after it is for ("宣传海报", "推广文案", "an SEO
+// writer"): the thing names who makes it, and promotion asked for is a
+// later word ("需要宣传海报，还要推广").
+func promotedThing(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	if tag != "市场推广" {
+		return false
+	}
+	for other, o := range hits {
+		if other != tag && (o.pos == h.end || o.pos == h.end+1 && lower[h.end] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // baObject reports whether the hit h is what 把 acts on, right before
@@ -123,10 +139,18 @@ var (
 
 // setAside deletes the hits a demand names without asking for them.
 func setAside(lower string, hits map[string]keywordHit) {
-	// Decided on every hit before any goes or moves. A hit set aside
-	// leaves its trade to the trade's next keyword, which the rules judge
-	// in turn ("准备办一场宣传活动，需要推广和海报": the promotion asked for
-	// is the second word).
+	// What other work acts on goes first, so that the rules judge the
+	// hits that moved past it ("posters printed, and a designer for the
+	// poster": the designer is the poster's).
+	setAsideObjects(lower, hits)
+	judge(lower, hits)
+}
+
+// judge applies the asides to every hit. Decided on every hit before any
+// goes or moves. A hit set aside leaves its trade to the trade's next
+// keyword, which the rules judge in turn ("准备办一场宣传活动，需要推广和海报":
+// the promotion asked for is the second word).
+func judge(lower string, hits map[string]keywordHit) {
 	var gone []string
 	moved := map[string]keywordHit{}
 	for tag, h := range hits {
@@ -146,13 +170,18 @@ func setAside(lower string, hits map[string]keywordHit) {
 	for _, tag := range gone {
 		delete(hits, tag)
 	}
+}
+
+// setAsideObjects moves past what asked work acts on and what a
+// participle's worker works on.
+func setAsideObjects(lower string, hits map[string]keywordHit) {
 	// "someone to translate our app into Japanese", "Translating our user
 	// manual into German": the verb of work someone is asked to do (or
 	// help asked with: "help analyzing app reviews"), or the work the
 	// demand starts with, when it is a trade's keyword,
 	// keeps its object from naming another trade (the app is what gets
 	// translated).
-	gone = gone[:0]
+	past := map[string]int{} // a tag set aside here goes to its next keyword after this
 	asked := append(askedWork.FindAllStringIndex(lower, -1), helpDoing.FindAllStringIndex(lower, -1)...)
 	for _, m := range append(asked, leadingGerund.FindStringIndex(lower)) {
 		if m == nil {
@@ -167,19 +196,17 @@ func setAside(lower string, hits map[string]keywordHit) {
 			}
 			for other, o := range hits {
 				if other != tag && o.pos > m[1] && o.pos < objEnd {
-					gone = append(gone, other)
+					past[other] = objEnd
 				}
 			}
 		}
 	}
-	for _, tag := range gone {
-		delete(hits, tag)
-	}
+	movePast(lower, hits, past)
 	// "posters and catalogues printed": the things a participle comes
 	// after are what its worker works on, not needs of their own; not
 	// across another verb ("our logo redesigned and cards printed"), nor
 	// past a thing's own words ("a room for 40 and leaflets printed").
-	gone = gone[:0]
+	clear(past)
 	for tag, h := range hits {
 		if !isParticiple(h.word) || !endsPhrase(lower[h.end:]) { // "printed badges": the badges are the thing
 			continue
@@ -188,12 +215,24 @@ func setAside(lower string, hits map[string]keywordHit) {
 			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
 				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) &&
 				!qualified.MatchString(between) {
-				gone = append(gone, other)
+				past[other] = h.end
 			}
 		}
 	}
-	for _, tag := range gone {
-		delete(hits, tag)
+	movePast(lower, hits, past)
+}
+
+// movePast moves each tag of past to its next keyword at or after the
+// position past gives it, or drops it when none is there ("Translating our
+// user manual into German; we also need a copywriter": the manual is what
+// gets translated, the copywriter is asked for).
+func movePast(lower string, hits map[string]keywordHit, past map[string]int) {
+	for tag, from := range past {
+		if next, ok := nextKeywordHit(lower, tag, from); ok {
+			hits[tag] = next
+		} else {
+			delete(hits, tag)
+		}
 	}
 }
 
