@@ -38,7 +38,7 @@ var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
 	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of up
 	// to three characters between ("几个会说英语的", "十个学生", "几个大学生").
-	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:位|名|个|个人|组|支|家)?\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,3})\s*$`)
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:(?:位|名|个|个人|组|支|家)\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,3})\s*$`)
 	// cnPeopleCount ends with a Chinese count by a measure word only
 	// people take (位, 名) and at most six characters after it; with
 	// three or more ("10名马拉松赛道志愿者") it counts the role after them,
@@ -47,6 +47,9 @@ var (
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名", "翻译需要两名".
 	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	// guestsUnit is the unit of a count of persons, which after a word
+	// for a thing or a place counts its guests ("场地（300人）").
+	guestsUnit = regexp.MustCompile(`人|people|persons`)
 	// cnPeopleAfter is a count of persons (人) right after a word for a
 	// person: "补给站志愿者20人", "搬运工四人"; after another word it counts
 	// guests ("场地200人").
@@ -87,10 +90,11 @@ func countAt(lower string, p, end int) int {
 	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1])
 	}
-	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil {
+	person := strings.ContainsAny(lastRune(lower[p:end]), "者员师手工")
+	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil && (person || !guestsUnit.MatchString(m[0])) {
 		return countNumber(m[1] + m[2])
 	}
-	if m := cnPeopleAfter.FindStringSubmatch(lower[end:]); m != nil && strings.ContainsAny(lastRune(lower[p:end]), "者员师手工") {
+	if m := cnPeopleAfter.FindStringSubmatch(lower[end:]); m != nil && person {
 		return countNumber(m[1])
 	}
 	if m := eachCount.FindStringSubmatch(lower[end:]); m != nil {
@@ -180,8 +184,8 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 			before = before[i+len(sep)-1:]
 		}
 	}
-	if m := cnCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) {
-		return countNumber(m[1]), true
+	if m := cnCount.FindStringSubmatchIndex(before); m != nil && !timeUnit.MatchString(before[m[0]:]) && !strings.HasSuffix(before[:m[2]], "双") { // not "双十一的活动页"
+		return countNumber(before[m[2]:m[3]]), true
 	}
 	if m := cnPeopleCount.FindStringSubmatch(before); m != nil && utf8.RuneCountInString(m[2]) >= 3 && !strings.ContainsAny(m[2], "的和与及或要找请需") {
 		return countNumber(m[1]), true

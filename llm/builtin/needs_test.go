@@ -593,6 +593,18 @@ func TestNeedsIn(t *testing.T) {
 		{"Need posters and catalogues printed, and a designer for the poster", "物料印刷×1[印刷物料] 平面设计师×1[平面设计]"},
 		{"Need help analyzing app reviews and an app developer to fix the bugs", "数据分析师×1[数据分析] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"需要宣传海报，还要推广", "平面设计师×1[平面设计] 推广负责人×1[市场推广]"},
+		// Things settled are not asked for; a count of persons after a
+		// place counts its guests; 双十一 is no count.
+		{"下周三的发布会，场地和主持都定了，就差直播和摄影", "直播技术支持×1[直播] 摄影师×1[摄影]"},
+		{"Conference next month — venue booked. Still need: 3 speakers and lunch for 100", "演讲嘉宾×3[演讲嘉宾] 餐饮供应商×1[餐饮服务]"},
+		{"Need a venue booked for Saturday", "场地提供者×1[场地提供]"},
+		{"公司内部黑客松，场地用公司的，需要评委三名和夜宵", "评委×3[演讲嘉宾 AI研究 产品经理] 餐饮供应商×1[餐饮服务]"},
+		{"年会筹备：1. 场地（300人） 2. 主持人", "场地提供者×1[场地提供] 主持人×1[主持]"},
+		{"招募：志愿者若干、翻译两名", "现场志愿者×1[志愿者] 翻译×2[翻译]"},
+		{"要做双十一的活动页和预热视频", "前端工程师×1[前端开发] 视频剪辑师×1[视频剪辑]"},
+		{"想请人给新品写个slogan", "文案撰写×1[文案写作]"},
+		{"活动还缺一个拍花絮的", "摄像师×1[摄像]"},
+		{"Can someone help us plan a team-building day for 30 people and book a bus?", "活动策划×1[活动策划] 交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -26,15 +26,15 @@ var asides = []aside{
 
 // promotedThing reports whether the hit h of promotion says what another
 // trade's thing right after it is for ("宣传海报", "推广文案", "an SEO
-// writer"): the thing names who makes it, and promotion asked for is a
-// later word ("需要宣传海报，还要推广").
+// writer", "招募：志愿者"): the thing names who makes it, and promotion
+// asked for is a later word ("需要宣传海报，还要推广").
 func promotedThing(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
 	if tag != "市场推广" {
 		return false
 	}
 	for other, o := range hits {
-		if other != tag && (o.pos == h.end || o.pos == h.end+1 && lower[h.end] == ' ') {
-			return true
+		if other != tag && o.pos >= h.end && strings.Trim(lower[h.end:o.pos], " :：") == "" {
+			return true // "宣传海报", "招募：志愿者若干"
 		}
 	}
 	return false
@@ -535,7 +535,13 @@ func asksWithCount(lower, _ string, h keywordHit, hits map[string]keywordHit) bo
 var negationCues = []string{"不需要", "不用", "无需", "已经有", "已有", "有了", "不缺", "订好了", "已经订好", "已订好", "定好了", "已经定好",
 	"找好了", "已经找好", "约好了", "已经约好", "已经联系好", "搞定了", "已经搞定", "already have", "already has", "already got",
 	"already booked", "we have the", "we've got the", "we've booked", "is booked", "is sorted", "is taken care of",
-	"don't need", "do not need", "doesn't need", "no need for", "not looking for"}
+	"don't need", "do not need", "doesn't need", "no need for", "not looking for", "都定了", "已经定了", "已定", "定下来了",
+	"用公司的", "用我们的", "用我们自己的", "用自己的"}
+
+// settledEnds end a clause that says the demand has the role word's thing
+// settled ("venue booked"), when the clause wants nothing ("need a venue
+// booked" still asks).
+var settledEnds = []string{"booked", "sorted", "covered", "secured", "confirmed", "taken care of"}
 
 // clauseSeps end a clause; " but " and 但 / 只 turn from what a demand has
 // to what it asks for.
@@ -554,7 +560,9 @@ func negatedAt(lower string, p, end int) bool {
 		}
 	}
 	clause := lower[start:stop]
-	return slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) }) ||
+	settled := slices.ContainsFunc(settledEnds, func(e string) bool { return strings.HasSuffix(strings.TrimSpace(clause), e) }) &&
+		!wantingVerb.MatchString(clause)
+	return settled || slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) }) ||
 		slices.ContainsFunc(notThis, func(c string) bool { return strings.HasSuffix(lower[:p], c) })
 }
 

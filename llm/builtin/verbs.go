@@ -386,9 +386,10 @@ type workPattern struct {
 
 var (
 	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
-	// video"); videoCut one to cut ("再剪一些短的讲解视频").
+	// video"); videoCut one to cut or make ("再剪一些短的讲解视频", "做个
+	// 预热视频").
 	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\bshoot(?:ing)?\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b|\b(shoot)\s+and\s+edit\b`)
-	videoCut   = regexp.MustCompile(`剪[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪`)
+	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
 	// printedDesign is a printed thing to design.
