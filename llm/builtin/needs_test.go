@@ -605,6 +605,17 @@ func TestNeedsIn(t *testing.T) {
 		{"想请人给新品写个slogan", "文案撰写×1[文案写作]"},
 		{"活动还缺一个拍花絮的", "摄像师×1[摄像]"},
 		{"Can someone help us plan a team-building day for 30 people and book a bus?", "活动策划×1[活动策划] 交通接送×1[交通接送]"},
+		// Words of the trades in English as people write them.
+		{"Need a basketball court for a tournament", "场地提供者×1[场地提供]"},
+		{"Need a TV presenter for our gala", "主持人×1[主持]"},
+		{"Need some pics of our new store and a video crew", "摄影师×1[摄影] 摄像师×1[摄像]"},
+		{"Need an aftermovie of our festival", "视频剪辑师×1[视频剪辑]"},
+		{"Need to go live on YouTube during the launch", "直播技术支持×1[直播]"},
+		{"Need a React developer and a Django developer", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"Need a WordPress site", "前端工程师×1[前端开发]"},
+		{"Need someone to fine-tune a language model and a product owner", "AI技术顾问×1[AI研究] 产品经理×1[产品经理]"},
+		{"Need a visual identity for our startup", "平面设计师×1[平面设计]"},
+		{"Need stewards for the marathon and a brunch for 30", "现场志愿者×1[志愿者] 餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
