@@ -616,6 +616,13 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to fine-tune a language model and a product owner", "AI技术顾问×1[AI研究] 产品经理×1[产品经理]"},
 		{"Need a visual identity for our startup", "平面设计师×1[平面设计]"},
 		{"Need stewards for the marathon and a brunch for 30", "现场志愿者×1[志愿者] 餐饮供应商×1[餐饮服务]"},
+		// Words of the trades in Chinese as people write them; an
+		// invoice to issue (开发票) asks for no developer.
+		{"需要租一个篮球场，还要一家活动公司", "场地提供者×1[场地提供] 活动策划×1[活动策划]"},
+		{"需要一个懂AI的和一块LED大屏", "AI技术顾问×1[AI研究] 音响设备支持×1[音响设备]"},
+		{"需要开发票，还要做工资表", "财务顾问×1[财务]"},
+		{"需要做一批工作证，再找个会剪映的", "物料印刷×1[印刷物料] 视频剪辑师×1[视频剪辑]"},
+		{"需要校对英文稿", "文案撰写×1[文案写作]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

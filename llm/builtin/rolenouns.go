@@ -122,7 +122,7 @@ func roleNounNeeds(lower string) []need {
 // wordsAcross are common words whose first character is a person ending
 // and whose second follows it: a role noun ending there is half of one
 // ("给员工做培训" holds no "给员").
-var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "手机", "手续", "手工", "手册"}
+var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "工资", "手机", "手续", "手工", "手册"}
 
 // endsInsideWord reports whether the role noun's last character and the
 // text after it make one of wordsAcross.
