@@ -623,6 +623,12 @@ func TestNeedsIn(t *testing.T) {
 		{"需要开发票，还要做工资表", "财务顾问×1[财务]"},
 		{"需要做一批工作证，再找个会剪映的", "物料印刷×1[印刷物料] 视频剪辑师×1[视频剪辑]"},
 		{"需要校对英文稿", "文案撰写×1[文案写作]"},
+		// People asked to help, as people say it.
+		{"需要四个学生来帮忙", "现场志愿者×4[志愿者]"},
+		{"需要两三个人搭把手，再找几个打杂的", "现场志愿者×3[志愿者]"},
+		{"需要临时工4人", "现场志愿者×4[志愿者]"},
+		{"Need 4 students to help at the registration desk", "现场志愿者×4[志愿者]"},
+		{"We need 4 people on the door", "现场志愿者×4[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
