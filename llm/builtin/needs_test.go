@@ -629,6 +629,14 @@ func TestNeedsIn(t *testing.T) {
 		{"需要临时工4人", "现场志愿者×4[志愿者]"},
 		{"Need 4 students to help at the registration desk", "现场志愿者×4[志愿者]"},
 		{"We need 4 people on the door", "现场志愿者×4[志愿者]"},
+		// Sound people by the studio's words; designers of things nobody in
+		// the network designs; the work of a person of no trade named
+		// right before it is theirs.
+		{"乐队录EP需要一位混音师和一位录音师", "音响设备支持×1[音响设备]"},
+		{"需要一位服装设计师和一位美术编辑", "服装设计师×1[服装设计师] 平面设计师×1[平面设计]"},
+		{"需要一位品牌经理", "推广负责人×1[市场推广]"},
+		{"需要四个人维持秩序", "现场志愿者×4[志愿者]"},
+		{"需要导游带路，还要一辆大巴", "导游×1[导游] 交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

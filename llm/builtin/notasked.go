@@ -21,7 +21,15 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor, baObject, promotedThing,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor, baObject, promotedThing, plainPersonsWork,
+}
+
+// plainPersonsWork reports whether the hit h is the work of a person of no
+// trade named right before it ("需要十名保安维持秩序": the guards keep
+// order; "需要导游带路").
+func plainPersonsWork(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	before := strings.TrimRight(lower[:h.pos], " ")
+	return slices.ContainsFunc(plainPersonNouns, func(n string) bool { return !isASCII(n) && strings.HasSuffix(before, n) })
 }
 
 // promotedThing reports whether the hit h of promotion says what another
