@@ -230,6 +230,7 @@ func keywordHits(lower string) map[string]keywordHit {
 			hits[t.tag] = h
 		}
 	}
+	shootsVideo(lower, hits)
 	// A hit inside another tag's longer hit names that tag alone; the tag
 	// goes to its next keyword ("写直播脚本、做直播运营": the second 直播).
 	// Decided on every hit before any moves.
@@ -251,6 +252,26 @@ func keywordHits(lower string) map[string]keywordHit {
 	}
 	return hits
 }
+
+// shootsVideo makes 拍摄 a camera operator's, not a photographer's, when
+// what the demand shoots is a video and no camera operator's word is there
+// ("宠物店想拍一条抖音短视频，需要人拍摄"); the photographer keeps a later
+// word of their own.
+func shootsVideo(lower string, hits map[string]keywordHit) {
+	h, ok := hits["摄影"]
+	if _, video := hits["摄像"]; !ok || video || h.word != "拍摄" || !videoThing.MatchString(lower) {
+		return
+	}
+	hits["摄像"] = h
+	if next, ok := nextKeywordHit(lower, "摄影", h.end); ok {
+		hits["摄影"] = next
+	} else {
+		delete(hits, "摄影")
+	}
+}
+
+// videoThing is a video the demand is about.
+var videoThing = regexp.MustCompile(`视频|短片|宣传片|片子|纪录片|微电影|vlog|\bmv\b`)
 
 // joinAdjacent orders the needs found by where they are named and joins
 // those named side by side into one person.

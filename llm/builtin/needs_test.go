@@ -637,6 +637,16 @@ func TestNeedsIn(t *testing.T) {
 		{"需要一位品牌经理", "推广负责人×1[市场推广]"},
 		{"需要四个人维持秩序", "现场志愿者×4[志愿者]"},
 		{"需要导游带路，还要一辆大巴", "导游×1[导游] 交通接送×1[交通接送]"},
+		// 拍摄 of a video is a camera operator's; what photos show after
+		// "of the"; 引导游客 holds no 导游.
+		{"宠物店想拍一条抖音短视频，需要人拍摄，再找人剪辑加字幕", "视频剪辑师×1[视频剪辑] 摄像师×1[摄像]"},
+		{"新店开业需要人拍摄门店照片", "摄影师×1[摄影]"},
+		{"Our bakery wants photos of the cakes for Instagram", "摄影师×1[摄影]"},
+		{"青岛的啤酒节需要十个志愿者帮忙引导游客", "现场志愿者×10[志愿者]"},
+		{"上海的咖啡节要找人做一套导视设计，顺便美化一下PPT", "平面设计师×1[平面设计]"},
+		{"Alumni reunion in Nanjing: need a restaurant for 80 and a photographer", "场地提供者×1[场地提供] 摄影师×1[摄影]"},
+		{"Corporate retreat: need a bus and someone to run team games", "交通接送×1[交通接送] 活动策划×1[活动策划]"},
+		{"Yoga retreat in Dali: need a vegetarian chef", "餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

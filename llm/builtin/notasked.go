@@ -365,7 +365,8 @@ var (
 
 // ownedAfter reports whether the hit h is the writer's own, after "for",
 // "of" or "to" and "our" or "my" ("a retirement party for our CFO",
-// "photos of our cakes", "a tutor for our staff"): whom or what the work
+// "photos of our cakes", "a tutor for our staff"), or what another need's
+// thing shows, after "of the" ("photos of the cakes"): whom or what the work
 // is for, not a need. Not a thing built ("wireframes for our event app"
 // ask for the app too), nor what a person is asked for ("someone for our
 // website"); after "of", only what another need's thing shows ("photos of
@@ -378,7 +379,7 @@ func ownedAfter(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 	if m == nil || anyoneFor.MatchString(lower[:m[0]]) || searchingFor.MatchString(lower[:m[0]]) {
 		return false
 	}
-	if lower[m[2]:m[3]] != "of" {
+	if m[2] >= 0 && lower[m[2]:m[3]] != "of" {
 		return true
 	}
 	start := strings.LastIndexAny(lower[:m[0]], ",.;:!?") + 1 // the clause
@@ -396,7 +397,7 @@ var builtTags = []string{"前端开发", "后端开发", "AI研究"}
 var (
 	// ownedBefore ends a text with a preposition, "our" or "my" and at
 	// most one word.
-	ownedBefore = regexp.MustCompile(`\b(for|of|to)\s+(?:our|my)\s+(?:[a-z-]+\s+)?$`)
+	ownedBefore = regexp.MustCompile(`\b(?:(for|of|to)\s+(?:our|my)|(of)\s+(?:the|these|those|some))\s+(?:[a-z-]+\s+)?$`)
 	// anyoneFor ends a text with anyone or help that "for" is wanted for.
 	anyoneFor = regexp.MustCompile(`\b(?:` + anyoneWords + `|help)\s*$`)
 )

@@ -49,7 +49,9 @@ var notRoleNouns = []string{"other", "order", "number", "answer", "water", "pape
 	// a person by how they work, not by what they do
 	"freelancer", "contractor", "volunteer", "helper", "trailer", "explainer",
 	// places
-	"restaurant"}
+	"restaurant",
+	// what a person eats
+	"vegetarian", "vegetarians"}
 
 // roleNounNeeds returns the needs the role nouns asked for in a text
 // name, at most one per noun.
@@ -112,7 +114,7 @@ func roleNounNeeds(lower string) []need {
 		if isASCII(w) {
 			cues = enAskCues
 		}
-		if p >= 0 && askedBefore(lower, p, cues) && !strings.HasSuffix(lower[:p], "to ") { // "a chef to cook them": the verb
+		if p >= 0 && askedBefore(lower, p, cues) && !strings.HasSuffix(lower[:p], "to ") && !startsInsideWord(lower[:p], w) { // "a chef to cook them": the verb
 			add(w, p, p+len(w))
 		}
 	}
@@ -123,6 +125,19 @@ func roleNounNeeds(lower string) []need {
 // and whose second follows it: a role noun ending there is half of one
 // ("给员工做培训" holds no "给员").
 var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "工资", "手机", "手续", "手工", "手册"}
+
+// wordsAcrossStart are common words whose second character begins a
+// person noun: a noun starting there is half of one ("引导游客" holds no
+// 导游).
+var wordsAcrossStart = []string{"引导", "指导", "辅导", "主导", "督导", "教导", "报导", "倡导"}
+
+// startsInsideWord reports whether the text before a noun and the noun's
+// first character make one of wordsAcrossStart.
+func startsInsideWord(before, noun string) bool {
+	last, _ := utf8.DecodeLastRuneInString(before)
+	first, _ := utf8.DecodeRuneInString(noun)
+	return slices.Contains(wordsAcrossStart, string([]rune{last, first}))
+}
 
 // endsInsideWord reports whether the role noun's last character and the
 // text after it make one of wordsAcross.
