@@ -647,6 +647,17 @@ func TestNeedsIn(t *testing.T) {
 		{"Alumni reunion in Nanjing: need a restaurant for 80 and a photographer", "场地提供者×1[场地提供] 摄影师×1[摄影]"},
 		{"Corporate retreat: need a bus and someone to run team games", "交通接送×1[交通接送] 活动策划×1[活动策划]"},
 		{"Yoga retreat in Dali: need a vegetarian chef", "餐饮供应商×1[餐饮服务]"},
+		// Work asked for by its participle, regular or not, beside another
+		// participle; 会员 ends no role noun.
+		{"Need to get our logo redone and business cards printed", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"Need to have the event filmed and streamed", "摄像师×1[摄像] 直播技术支持×1[直播]"},
+		{"Need our talks recorded and edited into short clips", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"Need our office party catered and the product photographed", "餐饮供应商×1[餐饮服务] 摄影师×1[摄影]"},
+		{"老师要录一门网课，需要人帮忙录课和剪辑", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"新开的健身房需要拍宣传照、做会员卡", "摄影师×1[摄影] 物料印刷×1[印刷物料]"},
+		{"音乐节需要售票系统和安检志愿者", "后端工程师×1[后端开发] 现场志愿者×1[志愿者]"},
+		{"Need help with market research and an Excel wizard", "数据分析师×1[数据分析]"},
+		{"需要有人帮忙做一下行程规划，再做一套课件", "活动策划×1[活动策划] 平面设计师×1[平面设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -213,6 +213,7 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 	// "posters and catalogues printed": the things a participle comes
 	// after are what its worker works on, not needs of their own; not
 	// across another verb ("our logo redesigned and cards printed"), nor
+	// of another participle ("the event filmed and streamed"), nor
 	// past a thing's own words ("a room for 40 and leaflets printed").
 	clear(past)
 	for tag, h := range hits {
@@ -221,7 +222,7 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 		}
 		for other, o := range hits {
 			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
-				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(strings.Fields(between), isParticiple) &&
+				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(append(strings.Fields(between), o.word), isParticiple) &&
 				!qualified.MatchString(between) {
 				past[other] = h.end
 			}
@@ -604,10 +605,14 @@ func existingAt(lower string, p int) bool {
 }
 
 // isParticiple reports whether an English word is a past participle by
-// its form ("printed", "redesigned").
+// its form ("printed", "redesigned") or among the irregular ones.
 func isParticiple(w string) bool {
-	return len(w) > 4 && isASCII(w) && !strings.Contains(w, " ") && strings.HasSuffix(w, "ed")
+	return len(w) > 4 && isASCII(w) && !strings.Contains(w, " ") && strings.HasSuffix(w, "ed") || slices.Contains(irregularParticiples, w)
 }
+
+// irregularParticiples are past participles not ending in -ed ("our logo
+// redone and business cards printed").
+var irregularParticiples = []string{"done", "redone", "made", "remade", "written", "rewritten", "drawn", "redrawn", "shot", "built", "rebuilt", "taken"}
 
 // endsPhrase reports whether rest, the text after a word, starts a new
 // phrase: nothing, a punctuation mark, or a word that joins phrases.
