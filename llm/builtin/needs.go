@@ -231,13 +231,14 @@ func keywordHits(lower string) map[string]keywordHit {
 		}
 	}
 	shootsVideo(lower, hits)
-	// A hit inside another tag's longer hit names that tag alone; the tag
-	// goes to its next keyword ("写直播脚本、做直播运营": the second 直播).
+	// A hit inside another tag's longer hit, or begun inside an earlier
+	// one ("场地推荐": no 地推), names that tag alone; the tag goes to its
+	// next keyword ("写直播脚本、做直播运营": the second 直播).
 	// Decided on every hit before any moves.
 	inside := map[string]bool{}
 	for tag, h := range hits {
 		for other, o := range hits {
-			if other != tag && o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos {
+			if other != tag && (o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos || o.pos < h.pos && h.pos < o.end && o.end < h.end) {
 				inside[tag] = true
 				break
 			}

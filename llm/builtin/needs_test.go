@@ -658,6 +658,9 @@ func TestNeedsIn(t *testing.T) {
 		{"音乐节需要售票系统和安检志愿者", "后端工程师×1[后端开发] 现场志愿者×1[志愿者]"},
 		{"Need help with market research and an Excel wizard", "数据分析师×1[数据分析]"},
 		{"需要有人帮忙做一下行程规划，再做一套课件", "活动策划×1[活动策划] 平面设计师×1[平面设计]"},
+		// A keyword begun inside an earlier one names nothing there.
+		{"谁有好的场地推荐？50人左右的沙龙", "场地提供者×1[场地提供]"},
+		{"找一个负责现场执行的人，再求一个PPT高手", "活动策划×1[活动策划] 平面设计师×1[平面设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
