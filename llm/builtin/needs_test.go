@@ -661,6 +661,14 @@ func TestNeedsIn(t *testing.T) {
 		// A keyword begun inside an earlier one names nothing there.
 		{"谁有好的场地推荐？50人左右的沙龙", "场地提供者×1[场地提供]"},
 		{"找一个负责现场执行的人，再求一个PPT高手", "活动策划×1[活动策划] 平面设计师×1[平面设计]"},
+		// The skill of anyone asked for is the need; a team named by
+		// another trade's word is no worker of this one's.
+		{"Need someone familiar with Chinese labor law", "法律顾问×1[法律咨询]"},
+		{"Need someone good with Excel and someone who can film and edit", "数据分析师×1[数据分析] 摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"Need a translation team for our conference", "翻译×1[翻译]"},
+		{"Need someone who codes in Python", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"需要一个有车的人，再找一个擅长Excel的人", "交通接送×1[交通接送] 数据分析师×1[数据分析]"},
+		{"Need a pair of hands to carry equipment and a friendly face at reception", "现场志愿者×1[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -469,13 +469,20 @@ var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + language
 // "with" before it and "skills", "experience" or "background" after it
 // ("a backend dev with SQL skills"), or a wish after it ("bilingual
 // preferred"), or what they have worked on ("who has worked on fintech
-// apps").
+// apps"); not when the person is anyone ("someone familiar with labor
+// law" asks for that skill).
 func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	if m := skillOfAnyone.FindStringIndex(lower[:h.pos]); m != nil {
+		return false // "someone familiar with labor law": the skill is what is asked for
+	}
 	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:]) || wishedSkill.MatchString(lower[h.end:]) ||
 		workedOn.MatchString(lower[:h.pos])
 }
 
 var (
+	// skillOfAnyone ends a text with a person of no trade and the start
+	// of their skill.
+	skillOfAnyone   = regexp.MustCompile(`\b(?:` + anyoneWords + `)\s+(?:who\s+(?:is|are|has|have)\s+)?(?:familiar with|experienced (?:in|with)|good (?:at|with)|skilled (?:in|at)|who knows|who can use)\s+(?:[a-z-]+\s+){0,2}$`)
 	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
 	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
 	// workedOn ends a text with what a person has worked on before ("a

@@ -214,13 +214,13 @@ var workerHeads = func() [][]string {
 
 // workerHeadsOf are the heads (first words) of tag i's two-word English
 // keywords that say what the work is on: four letters or more (not "the
-// host", "an mc") and no event ("conference room": a conference
-// technician works the sound, not the room).
+// host", "an mc"), none of notWorkerHeads and no event ("conference room":
+// a conference technician works the sound, not the room).
 func workerHeadsOf(i int) []string {
 	var out []string
 	for _, kw := range tagKeywords[i] {
 		head, rest, ok := strings.Cut(kw, " ")
-		if ok && isASCII(kw) && !strings.Contains(rest, " ") && len(head) >= 4 &&
+		if ok && isASCII(kw) && !strings.Contains(rest, " ") && len(head) >= 4 && !slices.Contains(notWorkerHeads, head) &&
 			!slices.ContainsFunc(eventWords, func(e struct{ kw, name string }) bool { return e.kw == head }) {
 			if !slices.Contains(out, head) {
 				out = append(out, head)
@@ -229,6 +229,12 @@ func workerHeadsOf(i int) []string {
 	}
 	return out
 }
+
+// notWorkerHeads are first words of two-word keywords that say another
+// trade's work, or none, before a worker noun: a "football team" is no
+// venue, a "translation team" no sound crew, a "lead engineer" no host.
+var notWorkerHeads = []string{"lead", "language", "tennis", "basketball", "badminton", "football", "soccer", "sports", "course",
+	"translation", "interpretation", "interpreting", "team", "after", "final", "going", "with", "writes", "good", "door", "reception"}
 
 // findWorker is where a head of tag i is first followed by a worker noun
 // in lower ("sound engineer"), or -1, with the end of the worker noun.
@@ -389,7 +395,7 @@ var (
 	// video"); videoCut one to cut or make ("再剪一些短的讲解视频", "做个
 	// 预热视频").
 	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\bshoot(?:ing)?\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b|\b(shoot)\s+and\s+edit\b`)
-	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪`)
+	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(?:shoot|film)\s+and\s+(edit)\b`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
 	// printedDesign is a printed thing to design.
