@@ -168,7 +168,7 @@ func countsPeople(lower string, h keywordHit) bool {
 // makes or handles, not the worker.
 var thingNouns = []string{"photo", "picture", "poster", "banner", "badge", "flyer", "sticker", "brochure", "video", "clip",
 	"meal", "dinner", "lunch", "breakfast", "course", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
-	"projector", "microphone", "mic", "light", "interview", "session"}
+	"projector", "microphone", "mic", "light", "room", "hall", "booth", "table", "space", "screen", "interview", "session"}
 
 // writtenCountBefore is the count written right before position p of
 // lower, if one is.

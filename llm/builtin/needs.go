@@ -220,8 +220,11 @@ func keywordHits(lower string) map[string]keywordHit {
 				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count
 					m = m[2:4]
 				}
-				// Promotion in the match says what the work is for ("拍探店视频").
-				if w.takesThings || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag && o != "市场推广" }) {
+				// Promotion in the match says what the work is for ("拍探店视频");
+				// a video to shoot in English is the camera's, whatever it is
+				// ("shoot short videos").
+				shoot := strings.HasPrefix(lower[m[0]:], "shoot")
+				if w.takesThings || shoot || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag && o != "市场推广" }) {
 					h = keywordHit{m[0], m[1], true, 0, ""}
 				}
 			}

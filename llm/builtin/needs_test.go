@@ -669,6 +669,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone who codes in Python", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"需要一个有车的人，再找一个擅长Excel的人", "交通接送×1[交通接送] 数据分析师×1[数据分析]"},
 		{"Need a pair of hands to carry equipment and a friendly face at reception", "现场志愿者×1[志愿者]"},
+		// A worker is no participle's object; rooms counted are no venues
+		// counted; a video to shoot in English is the camera's.
+		{"Community choir concert in Nanjing: need a hall, a sound tech and programs printed", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 物料印刷×1[印刷物料]"},
+		{"Medical conference: need a venue with 3 rooms", "场地提供者×1[场地提供]"},
+		{"Farm stay: need someone to shoot short videos", "摄像师×1[摄像]"},
+		{"E-commerce store: need listing copy in English and ads management", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

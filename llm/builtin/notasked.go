@@ -213,7 +213,8 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 	// "posters and catalogues printed": the things a participle comes
 	// after are what its worker works on, not needs of their own; not
 	// across another verb ("our logo redesigned and cards printed"), nor
-	// of another participle ("the event filmed and streamed"), nor
+	// of another participle ("the event filmed and streamed"), nor a
+	// worker ("a sound tech and programs printed"), nor
 	// past a thing's own words ("a room for 40 and leaflets printed").
 	clear(past)
 	for tag, h := range hits {
@@ -223,6 +224,7 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 		for other, o := range hits {
 			if between := lower[min(o.end, h.pos):h.pos]; other != tag && o.end <= h.pos && h.pos-o.end <= 30 &&
 				!strings.ContainsAny(between, ",.;:!?") && !slices.ContainsFunc(append(strings.Fields(between), o.word), isParticiple) &&
+				!slices.ContainsFunc(workerNouns, func(n string) bool { return strings.HasSuffix(lower[o.pos:o.end], " "+n) }) &&
 				!qualified.MatchString(between) {
 				past[other] = h.end
 			}
