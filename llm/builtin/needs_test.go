@@ -675,6 +675,14 @@ func TestNeedsIn(t *testing.T) {
 		{"Medical conference: need a venue with 3 rooms", "场地提供者×1[场地提供]"},
 		{"Farm stay: need someone to shoot short videos", "摄像师×1[摄像]"},
 		{"E-commerce store: need listing copy in English and ads management", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
+		// Invitations to design; a booth to build; words written, a
+		// budget sheet, socials, stories told to children.
+		{"年会想请个乐队，再找人设计邀请函", "乐队×1[乐队] 平面设计师×1[平面设计]"},
+		{"下个月去日本参展，需要一个日语翻译和展台搭建", "翻译×1[翻译] 音响设备支持×1[音响设备]"},
+		{"想做一本纪念册，需要人写文字和拍照片", "物料印刷×1[印刷物料] 文案撰写×1[文案写作] 摄影师×1[摄影]"},
+		{"需要写一份活动策划案，再做一份预算表", "活动策划×1[活动策划] 财务顾问×1[财务]"},
+		{"想请一个人给孩子们讲绘本", "演讲嘉宾×1[演讲嘉宾]"},
+		{"Need a copywriter who can also manage our socials", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
