@@ -234,14 +234,14 @@ func keywordHits(lower string) map[string]keywordHit {
 		}
 	}
 	shootsVideo(lower, hits)
-	// A hit inside another tag's longer hit, or begun inside an earlier
-	// one ("场地推荐": no 地推), names that tag alone; the tag goes to its
+	// A hit inside another tag's longer hit, or a keyword begun inside an
+	// earlier one ("场地推荐": no 地推), names that tag alone; the tag goes to its
 	// next keyword ("写直播脚本、做直播运营": the second 直播).
 	// Decided on every hit before any moves.
 	inside := map[string]bool{}
 	for tag, h := range hits {
 		for other, o := range hits {
-			if other != tag && (o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos || o.pos < h.pos && h.pos < o.end && o.end < h.end) {
+			if other != tag && (o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos || o.pos < h.pos && h.pos < o.end && o.end < h.end && o.word != "" && h.word != "") {
 				inside[tag] = true
 				break
 			}
@@ -260,9 +260,14 @@ func keywordHits(lower string) map[string]keywordHit {
 // shootsVideo makes 拍摄 a camera operator's, not a photographer's, when
 // what the demand shoots is a video and no camera operator's word is there
 // ("宠物店想拍一条抖音短视频，需要人拍摄"); the photographer keeps a later
-// word of their own.
+// word of their own. An event to shoot, said in English, is a camera
+// operator's when one is asked for.
 func shootsVideo(lower string, hits map[string]keywordHit) {
 	h, ok := hits["摄影"]
+	if _, video := hits["摄像"]; ok && video && h.word == "" && isASCII(lower[h.pos:h.end]) {
+		delete(hits, "摄影") // "a videographer to capture our conference": the event shot is theirs
+		return
+	}
 	if _, video := hits["摄像"]; !ok || video || h.word != "拍摄" || !videoThing.MatchString(lower) {
 		return
 	}

@@ -683,6 +683,13 @@ func TestNeedsIn(t *testing.T) {
 		{"需要写一份活动策划案，再做一份预算表", "活动策划×1[活动策划] 财务顾问×1[财务]"},
 		{"想请一个人给孩子们讲绘本", "演讲嘉宾×1[演讲嘉宾]"},
 		{"Need a copywriter who can also manage our socials", "文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
+		// A pattern's hit beside a keyword's is no overlap; an event to
+		// shoot, capture or cover; a video to record.
+		{"婚礼需要全程跟拍和剪辑", "摄影师×1[摄影] 摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"需要有人全程记录活动，再拍一支广告", "摄像师×1[摄像]"},
+		{"Need someone to shoot the event", "摄影师×1[摄影]"},
+		{"Need the conference documented and a shooter for the wedding", "摄影师×1[摄影]"},
+		{"Need event coverage: photo and video", "摄影师×1[摄影] 摄像师×1[摄像]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
