@@ -234,6 +234,7 @@ func keywordHits(lower string) map[string]keywordHit {
 		}
 	}
 	shootsVideo(lower, hits)
+	designsPrint(lower, hits)
 	// A hit inside another tag's longer hit, or a keyword begun inside an
 	// earlier one ("场地推荐": no 地推), names that tag alone; the tag goes to its
 	// next keyword ("写直播脚本、做直播运营": the second 直播).
@@ -277,6 +278,20 @@ func shootsVideo(lower string, hits map[string]keywordHit) {
 	} else {
 		delete(hits, "摄影")
 	}
+}
+
+// designsPrint makes a designer named by the bare word a graphic
+// designer when what follows in their clause is a printed thing and no
+// graphic designer's word is there ("需要一个设计师做宣传物料").
+func designsPrint(lower string, hits map[string]keywordHit) {
+	h, ok := hits["UI设计"]
+	p, printed := hits["印刷物料"]
+	if _, graphic := hits["平面设计"]; !ok || !printed || graphic || !slices.Contains([]string{"设计师", "designer", "designers"}, h.word) ||
+		p.pos < h.end || p.pos-h.end > 40 || strings.ContainsAny(lower[h.end:p.pos], "。.；;！!？?") {
+		return
+	}
+	hits["平面设计"] = h
+	delete(hits, "UI设计")
 }
 
 // videoThing is a video the demand is about.

@@ -690,6 +690,13 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to shoot the event", "摄影师×1[摄影]"},
 		{"Need the conference documented and a shooter for the wedding", "摄影师×1[摄影]"},
 		{"Need event coverage: photo and video", "摄影师×1[摄影] 摄像师×1[摄像]"},
+		// A designer by the bare word is a graphic designer before a
+		// printed thing, and before a comma and the work; an app's screens
+		// are a UI designer's.
+		{"需要一个设计师做宣传物料", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"需要一个设计师，做公众号封面", "平面设计师×1[平面设计]"},
+		{"需要设计做一下产品包装", "平面设计师×1[平面设计]"},
+		{"需要一个设计师做App界面", "UI设计师×1[UI设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -287,7 +287,11 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 	if ok && (g.pos == h.pos || g.end <= h.pos && lower[g.end:h.pos] == "的") { // "a designer for flyers", "会做详情页的设计师"
 		return true
 	}
-	return ok && g.pos >= h.end && g.pos-h.end <= 40 && !strings.ContainsAny(lower[h.end:g.pos], "，,。.；;！!？?")
+	if !ok || g.pos < h.end || g.pos-h.end > 40 {
+		return false
+	}
+	between := strings.TrimPrefix(strings.TrimPrefix(lower[h.end:g.pos], "，"), ",") // "需要一个设计师，做公众号封面"
+	return !strings.ContainsAny(between, "，,。.；;！!？?")
 }
 
 // businessOf reports whether the hit h names the kind of the writer's
