@@ -697,6 +697,13 @@ func TestNeedsIn(t *testing.T) {
 		{"需要一个设计师，做公众号封面", "平面设计师×1[平面设计]"},
 		{"需要设计做一下产品包装", "平面设计师×1[平面设计]"},
 		{"需要一个设计师做App界面", "UI设计师×1[UI设计]"},
+		// Work said as people say it, with no trade's name.
+		{"需要一个人上台讲讲公司的故事", "演讲嘉宾×1[演讲嘉宾]"},
+		{"需要一个人帮我们把活动从头到尾张罗起来", "活动策划×1[活动策划]"},
+		{"需要有人帮忙涨粉，再帮我们做内容", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
+		{"需要有人对接外国客户，再帮忙算一下成本", "翻译×1[翻译] 财务顾问×1[财务]"},
+		{"需要有人看看我们的用户数据，再训练一个分类模型", "数据分析师×1[数据分析] AI技术顾问×1[AI研究]"},
+		{"Need someone to say a few words at the opening and someone to fix bugs on our site", "演讲嘉宾×1[演讲嘉宾] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
