@@ -704,6 +704,16 @@ func TestNeedsIn(t *testing.T) {
 		{"需要有人对接外国客户，再帮忙算一下成本", "翻译×1[翻译] 财务顾问×1[财务]"},
 		{"需要有人看看我们的用户数据，再训练一个分类模型", "数据分析师×1[数据分析] AI技术顾问×1[AI研究]"},
 		{"Need someone to say a few words at the opening and someone to fix bugs on our site", "演讲嘉宾×1[演讲嘉宾] 前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		// A place by what it holds or is like (not a point to improve);
+		// guests taken somewhere and people fed are no needs.
+		{"需要一个能坐100人的地方", "场地提供者×1[场地提供]"},
+		{"需要一个安静的地方开会", "场地提供者×1[场地提供]"},
+		{"这份方案还有需要改进的地方，想找个文案", "文案撰写×1[文案写作]"},
+		{"需要把嘉宾从酒店送到会场", "交通接送×1[交通接送]"},
+		{"需要外卖送到会场，再找物流把展品运过去", "餐饮供应商×1[餐饮服务] 交通接送×1[交通接送]"},
+		{"Need to feed 200 volunteers", "餐饮供应商×1[餐饮服务]"},
+		{"Need somewhere quiet for a board meeting, and some fruit and pastries", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
+		{"Need a caterer for the staff outing", "餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

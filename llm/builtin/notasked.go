@@ -411,12 +411,17 @@ var (
 
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
-// guests are driven, not asked for; "给嘉宾的伴手礼").
+// guests are driven, not asked for; "给嘉宾的伴手礼"; "把嘉宾从酒店送到会场"),
+// or people fed ("feed 200 volunteers").
 func servedGuest(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导", "给", "为"}, func(v string) bool {
+	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导", "给", "为", "把"}, func(v string) bool {
 		return strings.HasSuffix(lower[:h.pos], v)
-	})
+	}) || fedBefore.MatchString(lower[:h.pos])
 }
+
+// fedBefore ends a text with a verb of feeding people and a count ("feed
+// 200 volunteers": they are fed, not asked for).
+var fedBefore = regexp.MustCompile(`\b(?:feed|feeding|cater for|cater to)\s+(?:(?:our|the|all|about|around|[0-9]+)\s+)*$`)
 
 // ownerOf reports whether the hit h says whose or what another hit's
 // thing is for, right before "的" and, at most two characters on, that

@@ -372,11 +372,12 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // developer's, an app or a site to design ("design our app") a UI
 // designer's (not its developers'), and a page to make ("做一个募捐页面") a front-end one's; a
 // vehicle by its measure word ("一辆拉设备的车") is transport, whatever it
-// carries; pieces to write ("写几篇爆款") are a copywriter's; counted
+// carries, and a place by what it holds or is like (需要一个能坐100人的地方)
+// a venue; pieces to write ("写几篇爆款") are a copywriter's; counted
 // hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
 // designer's.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
-	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
+	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
 	"平面设计": {re: printedDesign, takesThings: true}}
 
 // workPattern is a tag's work said without its keywords. A match is the
@@ -412,6 +413,10 @@ var (
 	// the developers who build it, unless they are asked to build it too
 	// ("design and build our website").
 	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b|设计(?:和|并|加|、)(?:开发|搭建)`)
+	// placeWanted is a place asked for by what it holds or is like
+	// ("需要一个能坐100人的地方", "找个安静的地方开会"), not a point to improve
+	// ("需要改进的地方").
+	placeWanted = regexp.MustCompile(`(?:需要|找|租|订|借)(?:一个|个)?(?:能|可以)?[^，。,；;、！!？?\s]{0,10}(?:人|坐|容纳|放|安静|户外|室内|开会|办|搞|聚|吃饭|活动|拍|宽敞|大点|大一点)[^，。,；;、！!？?\s]{0,6}的地方`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
