@@ -714,6 +714,9 @@ func TestNeedsIn(t *testing.T) {
 		{"Need to feed 200 volunteers", "餐饮供应商×1[餐饮服务]"},
 		{"Need somewhere quiet for a board meeting, and some fruit and pastries", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
 		{"Need a caterer for the staff outing", "餐饮供应商×1[餐饮服务]"},
+		// Invitations, menus, signs and tickets to design; booth signs.
+		{"Organising a charity dinner in Beijing for 120 guests. Venue is booked. Still need a caterer and someone to design the invitations.", "餐饮供应商×1[餐饮服务] 平面设计师×1[平面设计]"},
+		{"Career fair in Wuhan: need a sound system and printed booth signs", "音响设备支持×1[音响设备] 物料印刷×1[印刷物料]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
