@@ -717,6 +717,13 @@ func TestNeedsIn(t *testing.T) {
 		// Invitations, menus, signs and tickets to design; booth signs.
 		{"Organising a charity dinner in Beijing for 120 guests. Venue is booked. Still need a caterer and someone to design the invitations.", "餐饮供应商×1[餐饮服务] 平面设计师×1[平面设计]"},
 		{"Career fair in Wuhan: need a sound system and printed booth signs", "音响设备支持×1[音响设备] 物料印刷×1[印刷物料]"},
+		// The writer's own place, after opening or running it; a booth
+		// designed and built is no app; doctors to give talks are doctors;
+		// the people a meal is for are no need.
+		{"想开一家社区咖啡馆，需要有人设计logo和菜单", "平面设计师×1[平面设计]"},
+		{"We're opening a co-working space in Hangzhou and need a logo", "平面设计师×1[平面设计]"},
+		{"参加美博会还需要展台设计和搭建", "平面设计师×1[平面设计]"},
+		{"Medical education day: we need two doctors to give talks and lunch for 80 nurses", "doctor×2[doctor] 餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -103,7 +103,7 @@ var (
 	// that gives a talk.
 	talkAfterPerson = regexp.MustCompile(`\b([a-z]+)\s+to\s+(?:give\s+|deliver\s+|do\s+|run\s+|lead\s+)?(?:a\s+|an\s+|some\s+)?$`)
 	// personEnding ends an English noun for a person.
-	personEnding = regexp.MustCompile(`(?:er|or|ist|ian|ant)$`)
+	personEnding = regexp.MustCompile(`(?:er|or|ist|ian|ant)s?$`)
 )
 
 // photoSubject reports whether the hit h is who or what a photo shows,
@@ -602,14 +602,13 @@ var notThis = []string{"不要", "不是", "不含", "不包括", "not a ", "not
 // existingAt reports whether the keyword at p is said to be there already:
 // right after "有个" or "有一场" ("周六有个讲座，想找人录下来": the lecture
 // is what gets recorded), where nothing before the 有 wants it ("需要有个
-// 主持人") or asks whether there is one ("有没有"); or right after "开了家"
-// (the writer's own shop).
+// 主持人") or asks whether there is one ("有没有"); or the writer's own
+// place, after a verb of opening or running it ("开了家", "想开一家社区咖啡馆",
+// "we're opening a co-working space").
 func existingAt(lower string, p int) bool {
 	before := lower[:p]
-	for _, own := range []string{"开了家", "开了一家", "开了个", "开了一个"} { // "我开了家咖啡馆": the writer's own
-		if strings.HasSuffix(before, own) {
-			return true
-		}
+	if ownBusiness.MatchString(before) { // "我开了家咖啡馆", "想开一家社区咖啡馆": the writer's own
+		return true
 	}
 	for _, m := range []string{"个", "一个", "一场", "场", "一次", "位", "一位"} {
 		rest, ok := strings.CutSuffix(before, "有"+m)
@@ -621,6 +620,10 @@ func existingAt(lower string, p int) bool {
 	}
 	return false
 }
+
+// ownBusiness ends a text with a verb of opening or running the writer's
+// own place and at most a few words of it.
+var ownBusiness = regexp.MustCompile(`(?:开了家|开了一家|开了个|开了一个|开一家|新开的)\p{Han}{0,4}$|\b(?:opening|opened|we run|i run|we own)\s+(?:a|an|our)\s+(?:[a-z-]+\s+){0,2}$`)
 
 // isParticiple reports whether an English word is a past participle by
 // its form ("printed", "redesigned") or among the irregular ones.

@@ -115,7 +115,8 @@ func roleNounNeeds(lower string) []need {
 		if isASCII(w) {
 			cues = enAskCues
 		}
-		if p >= 0 && askedBefore(lower, p, cues) && !strings.HasSuffix(lower[:p], "to ") && !startsInsideWord(lower[:p], w) { // "a chef to cook them": the verb
+		if p >= 0 && askedBefore(lower, p, cues) && !strings.HasSuffix(lower[:p], "to ") && !startsInsideWord(lower[:p], w) &&
+			!servedCount.MatchString(lower[:p]) { // "a chef to cook them": the verb; "lunch for 80 nurses": whom it is for
 			add(w, p, p+len(w))
 		}
 	}
@@ -126,6 +127,10 @@ func roleNounNeeds(lower string) []need {
 // and whose second follows it: a role noun ending there is half of one
 // ("给员工做培训" holds no "给员").
 var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "工资", "手机", "手续", "手工", "手册"}
+
+// servedCount ends a text with "for" and a count: the people after it are
+// whom a need serves ("lunch for 80 nurses").
+var servedCount = regexp.MustCompile(`\bfor\s+(?:about\s+|around\s+|up\s+to\s+)?[0-9]+\s+$`)
 
 // wordsAcrossStart are common words whose second character begins a
 // person noun: a noun starting there is half of one ("引导游客" holds no

@@ -412,7 +412,7 @@ var (
 	// App", "design our website", "our app designed"): a UI designer, not
 	// the developers who build it, unless they are asked to build it too
 	// ("design and build our website").
-	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b|设计(?:和|并|加|、)(?:开发|搭建)`)
+	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b`)
 	// placeWanted is a place asked for by what it holds or is like
 	// ("需要一个能坐100人的地方", "找个安静的地方开会"), not a point to improve
 	// ("需要改进的地方").
