@@ -115,8 +115,8 @@ func vocabularyNeeds(lower string) []need {
 		}
 		if count == 0 {
 			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end))
-			if count > 1 && !countsPeople(lower, h) {
-				count = 1 // "a few photos for the menu": one photographer
+			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word)) {
+				count = 1 // "a few photos for the menu": one photographer; "200 copies printed": one printer
 			}
 			if count == 1 {
 				count = max(1, peopleCountElsewhere(lower, tagIndex[t.tag], h.pos))

@@ -724,6 +724,14 @@ func TestNeedsIn(t *testing.T) {
 		{"We're opening a co-working space in Hangzhou and need a logo", "平面设计师×1[平面设计]"},
 		{"参加美博会还需要展台设计和搭建", "平面设计师×1[平面设计]"},
 		{"Medical education day: we need two doctors to give talks and lunch for 80 nurses", "doctor×2[doctor] 餐饮供应商×1[餐饮服务]"},
+		// A count before a participle counts things; a report designed;
+		// record and edit; a bar that can host; a band wanted (想要).
+		{"Annual report launch in Beijing: need the report designed and 200 copies printed", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"Need someone to record and edit our product demo", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"Language exchange night: need a bar that can host 50", "场地提供者×1[场地提供]"},
+		{"南京的婚礼想要一个乐队", "乐队×1[乐队]"},
+		{"北京的读书会想找人设计一套会员卡，再给每个孩子准备奖牌", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"Book signing: need someone to sell books at the table", "现场志愿者×1[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -155,7 +155,7 @@ func endsInsideWord(role, rest string) bool {
 
 // cnAskCues and enAskCues are the words that ask for someone.
 var (
-	cnAskCues = []string{"需要", "找", "请", "招", "缺", "求", "还要"}
+	cnAskCues = []string{"需要", "找", "请", "招", "缺", "求", "还要", "想要"}
 	enAskCues = []string{"need", "looking for", "seeking", "hire", "hiring", "find", "want", "could use", "would love", "'d love"}
 )
 

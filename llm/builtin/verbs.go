@@ -396,11 +396,11 @@ var (
 	// video"); videoCut one to cut or make ("再剪一些短的讲解视频", "做个
 	// 预热视频").
 	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(shoot)(?:ing)?\s+(?:(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b|and\s+edit\b)`)
-	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(?:shoot|film)\s+and\s+(edit)\b`)
+	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(?:shoot|film|record)\s+and\s+(edit)\b`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
 	// printedDesign is a printed thing to design.
-	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|贴纸|门票|奖状|邀请函|请柬|贺卡|名片|纪念册)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?|banners?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?)\s+designed\b`)
+	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|贴纸|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?|banners?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
 	// pictureShoot is pictures to take, or an event to shoot, capture or
 	// cover ("shoot the event"); systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
