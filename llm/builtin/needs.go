@@ -114,7 +114,11 @@ func vocabularyNeeds(lower string) []need {
 			count = 1 // "招募10位用户": the count is of the recruits
 		}
 		if count == 0 {
-			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end))
+			end := runOfTag(lower, t.tag, h.end)
+			count = countAt(lower, h.pos, end)
+			if m := cnPeopleAfter.FindStringSubmatch(lower[end:]); count == 1 && m != nil && !slices.Contains(servingTags, t.tag) {
+				count = countNumber(m[1]) // "需要摄影2人"
+			}
 			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word)) {
 				count = 1 // "a few photos for the menu": one photographer; "200 copies printed": one printer
 			}
@@ -126,6 +130,10 @@ func vocabularyNeeds(lower string) []need {
 	}
 	return found
 }
+
+// servingTags are the trades whose word a count of persons right after
+// counts the guests they serve, not their people ("场地200人", "盒饭50人").
+var servingTags = []string{"场地提供", "餐饮服务", "交通接送", "音响设备", "印刷物料"}
 
 // runOfTag is the end of the keywords of tag that follow one another from
 // end on, with nothing between: "签到志愿者两名" is counted after 志愿者,

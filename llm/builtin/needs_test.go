@@ -732,6 +732,12 @@ func TestNeedsIn(t *testing.T) {
 		{"南京的婚礼想要一个乐队", "乐队×1[乐队]"},
 		{"北京的读书会想找人设计一套会员卡，再给每个孩子准备奖牌", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
 		{"Book signing: need someone to sell books at the table", "现场志愿者×1[志愿者]"},
+		// Counts as people write them: ranges, dozens, words, "or so", a
+		// count of persons after a trade's word (not a place's).
+		{"Need up to 6 volunteers and 2 to 3 translators", "现场志愿者×6[志愿者] 翻译×3[翻译]"},
+		{"Need half a dozen volunteers", "现场志愿者×6[志愿者]"},
+		{"Need 15 or so volunteers and twenty ushers", "现场志愿者×10[志愿者]"},
+		{"需要摄影2人，场地200人", "摄影师×2[摄影] 场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -679,8 +679,12 @@ var (
 // namesAudience reports whether the text before a role word counts an
 // audience, so that the word names who the demand is for.
 func namesAudience(before string) bool {
-	return audienceRe.MatchString(before) && !lookingForRe.MatchString(before)
+	return audienceRe.MatchString(before) && !lookingForRe.MatchString(before) && !rangeTo.MatchString(before)
 }
+
+// rangeTo ends a text with a range of counts, "up to 6" or "2 to 3": the
+// people counted are asked for.
+var rangeTo = regexp.MustCompile(`(?:\bup|\d+)\s+to\s+\d+\s*$`)
 
 // namesEvent reports whether rest begins with an event noun (an event
 // word of eventWords other than the generic 活动 / event, or 展 for an
