@@ -46,7 +46,7 @@ var (
 	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)(\p{Han}{0,6})\s*$`)
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
 	// "导览员三名", "翻译需要两名".
-	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要|还缺|还差|缺|差)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
 	// guestsUnit is the unit of a count of persons, which after a word
 	// for a thing or a place counts its guests ("场地（300人）").
 	guestsUnit = regexp.MustCompile(`人|people|persons`)
@@ -61,6 +61,10 @@ var (
 	// photographers", "摄影师 x2", "志愿者（10人）", "volunteers (approx. 15)".
 	timesBefore = regexp.MustCompile(`\b([0-9]+)\s*[x×]\s*$`)
 	countAfter  = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:[x×*]\s*([0-9]+)\b|[（(]\s*(?:约|大约|approx\.?|about|around|~)?\s*([0-9]+)\s*\+?\s*(?:人|名|位|people|persons)?\s*[)）])`)
+	// enCountAfter is an English count after the role and a colon or
+	// comma, ending its clause: "volunteers: around 8", "volunteers, 8 in
+	// total".
+	enCountAfter = regexp.MustCompile(`^\s*[:,]\s*(?:around|about|approx\.?|approximately|roughly|maybe)?\s*([0-9]+)\s*(?:in total|total|people|persons|or so)?\s*(?:[.;,!?]|$)`)
 )
 
 var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -82,7 +86,7 @@ func lastRune(s string) string {
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
-// "志愿者（10人）"), else for each item of its list ("各两位"), else the
+// "志愿者（10人）", "volunteers: around 8"), else for each item of its list ("各两位"), else the
 // sum of its split by task ("志愿者：签到4人、引导6人"), else 1.
 func countAt(lower string, p, end int) int {
 	if n, ok := writtenCountBefore(lower, p); ok {
@@ -96,6 +100,9 @@ func countAt(lower string, p, end int) int {
 		return countNumber(m[1] + m[2])
 	}
 	if m := cnPeopleAfter.FindStringSubmatch(lower[end:]); m != nil && person {
+		return countNumber(m[1])
+	}
+	if m := enCountAfter.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1])
 	}
 	if m := eachCount.FindStringSubmatch(lower[end:]); m != nil {

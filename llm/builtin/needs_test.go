@@ -738,6 +738,13 @@ func TestNeedsIn(t *testing.T) {
 		{"Need half a dozen volunteers", "现场志愿者×6[志愿者]"},
 		{"Need 15 or so volunteers and twenty ushers", "现场志愿者×10[志愿者]"},
 		{"需要摄影2人，场地200人", "摄影师×2[摄影] 场地提供者×1[场地提供]"},
+		// Counts after the role; the people a trainer teaches are whom
+		// the demand is for; "another" is no role noun.
+		{"Need volunteers: around 8", "现场志愿者×8[志愿者]"},
+		{"Need volunteers, 8 in total", "现场志愿者×8[志愿者]"},
+		{"志愿者还缺3个", "现场志愿者×3[志愿者]"},
+		{"Need a trainer to teach 30 staff", "trainer×1[trainer]"},
+		{"Need another 2 volunteers", "现场志愿者×2[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
