@@ -38,15 +38,16 @@ var (
 	// cnCount is a Chinese count right before a role: "两位", "3名", "五个",
 	// "俩", "十来个", "20+", or with a measure word and a short 的 phrase or a word of up
 	// to three characters between ("几个会说英语的", "十个学生", "几个大学生").
-	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:(?:(?:位|名|个|个人|组|支|家)\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,3})\s*$`)
+	cnCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十百几俩仨]+)(?:\+|来)?\s*(?:(?:(?:位|名|个|个人|组|支|家)\s*(?:专业的|资深的|靠谱的|有经验的|优秀的|的)?)?|(?:位|名|个)[\p{Han}a-z]{1,8}?的|(?:位|名|个)[\p{Han}]{1,3})\s*$`)
 	// cnPeopleCount ends with a Chinese count by a measure word only
 	// people take (位, 名) and at most six characters after it; with
 	// three or more ("10名马拉松赛道志愿者") it counts the role after them,
 	// when they neither join nor ask (checked where it is used).
-	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:位|名)(\p{Han}{0,6})\s*$`)
+	cnPeopleCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十百几]+)\s*(?:位|名)(\p{Han}{0,6})\s*$`)
 	// cnCountAfter is a Chinese count right after a role: "评委五位",
-	// "导览员三名", "翻译需要两名".
-	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要|还缺|还差|缺|差)?\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:位|名|个人|个)`)
+	// "导览员三名", "翻译需要两名", or after 的 and before a measure word for
+	// persons ("负责签到的三个人").
+	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要|还缺|还差|缺|差)?\s*([0-9]+|[一二两三四五六七八九十百]+)\s*(?:位|名|个人|个)|^的\s*([0-9]+|[一二两三四五六七八九十百]+)\s*(?:个人|位|名)`)
 	// guestsUnit is the unit of a count of persons, which after a word
 	// for a thing or a place counts its guests ("场地（300人）").
 	guestsUnit = regexp.MustCompile(`人|people|persons`)
@@ -93,7 +94,7 @@ func countAt(lower string, p, end int) int {
 		return n
 	}
 	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
-		return countNumber(m[1])
+		return countNumber(m[1] + m[2])
 	}
 	person := strings.ContainsAny(lastRune(lower[p:end]), "者员师手工")
 	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil && (person || !guestsUnit.MatchString(m[0])) {

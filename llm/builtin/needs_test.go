@@ -745,6 +745,12 @@ func TestNeedsIn(t *testing.T) {
 		{"志愿者还缺3个", "现场志愿者×3[志愿者]"},
 		{"Need a trainer to teach 30 staff", "trainer×1[trainer]"},
 		{"Need another 2 volunteers", "现场志愿者×2[志愿者]"},
+		// A count after 的 before a measure word for persons; part-timers
+		// who come to help; hundreds.
+		{"需要负责签到的三个人", "现场志愿者×3[志愿者]"},
+		{"需要两个兼职帮忙发传单", "现场志愿者×2[志愿者]"},
+		{"需要一百名志愿者", "现场志愿者×10[志愿者]"},
+		{"需要海报的三个版本", "平面设计师×1[平面设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
