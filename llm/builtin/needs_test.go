@@ -751,6 +751,12 @@ func TestNeedsIn(t *testing.T) {
 		{"需要两个兼职帮忙发传单", "现场志愿者×2[志愿者]"},
 		{"需要一百名志愿者", "现场志愿者×10[志愿者]"},
 		{"需要海报的三个版本", "平面设计师×1[平面设计]"},
+		// A full-stack developer is one person; firms by their trade.
+		{"需要一个全栈开发", "全栈工程师×1[前端开发 后端开发]"},
+		{"Need a full-stack developer", "全栈工程师×1[前端开发 后端开发]"},
+		{"需要一个技术合伙人，再找一家律所", "后端工程师×1[后端开发] 法律顾问×1[法律咨询]"},
+		{"Need an events company in Shanghai and a production company for a TV ad", "活动策划×1[活动策划] 摄像师×1[摄像]"},
+		{"Need an agency to run our ads", "推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
