@@ -757,6 +757,10 @@ func TestNeedsIn(t *testing.T) {
 		{"需要一个技术合伙人，再找一家律所", "后端工程师×1[后端开发] 法律顾问×1[法律咨询]"},
 		{"Need an events company in Shanghai and a production company for a TV ad", "活动策划×1[活动策划] 摄像师×1[摄像]"},
 		{"Need an agency to run our ads", "推广负责人×1[市场推广]"},
+		// Trades by people's short names for them.
+		{"Need F&B for 100 guests and a VJ", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
+		{"Need a numbers person and a wordsmith", "数据分析师×1[数据分析] 文案撰写×1[文案写作]"},
+		{"需要一个搞运营的", "推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
