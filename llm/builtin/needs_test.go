@@ -761,6 +761,10 @@ func TestNeedsIn(t *testing.T) {
 		{"Need F&B for 100 guests and a VJ", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 		{"Need a numbers person and a wordsmith", "数据分析师×1[数据分析] 文案撰写×1[文案写作]"},
 		{"需要一个搞运营的", "推广负责人×1[市场推广]"},
+		// A guide or a docent is a person nobody in the network is, asked
+		// for (a demand for one alone had been refused as unclear).
+		{"Need a guide for the museum tour", "guide×1[guide]"},
+		{"Need a bus, a guide and someone to take photos", "交通接送×1[交通接送] guide×1[guide] 摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

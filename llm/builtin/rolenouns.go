@@ -173,7 +173,7 @@ func askedBefore(lower string, p int, cues []string) bool {
 // noun (…师, …员; …er, …ist), so the patterns above miss them. Words
 // that also name things ("model", "guide", "security") are left out.
 var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机",
-	"band", "clown", "nurse", "tour guide", "local guide", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
+	"band", "clown", "nurse", "tour guide", "local guide", "guide", "docent", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
 
 // misspelt is the tag of the one-word English keyword that an English
 // word is one slip from (a letter left out, added, changed or two swapped:
