@@ -87,8 +87,10 @@ func lastRune(s string) string {
 
 // countAt is the count of the role word at lower[p:end]: written before it
 // ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
-// "志愿者（10人）", "volunteers: around 8"), else for each item of its list ("各两位"), else the
-// sum of its split by task ("志愿者：签到4人、引导6人"), else 1.
+// "志愿者（10人）", "volunteers: around 8"; a count of persons only after a
+// word for a person: "志愿者20人", not "场地（300人）"), else for each item
+// of its list ("各两位"), else the sum of its split by task ("志愿者：签到4
+// 人、引导6人"), else 1.
 func countAt(lower string, p, end int) int {
 	if n, ok := writtenCountBefore(lower, p); ok {
 		return n

@@ -483,7 +483,7 @@ var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + language
 // apps"); not when the person is anyone ("someone familiar with labor
 // law" asks for that skill).
 func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	if m := skillOfAnyone.FindStringIndex(lower[:h.pos]); m != nil {
+	if skillOfAnyone.MatchString(lower[:h.pos]) {
 		return false // "someone familiar with labor law": the skill is what is asked for
 	}
 	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:]) || wishedSkill.MatchString(lower[h.end:]) ||
