@@ -765,6 +765,9 @@ func TestNeedsIn(t *testing.T) {
 		// for (a demand for one alone had been refused as unclear).
 		{"Need a guide for the museum tour", "guide×1[guide]"},
 		{"Need a bus, a guide and someone to take photos", "交通接送×1[交通接送] guide×1[guide] 摄影师×1[摄影]"},
+		// A recommendation asked for is no promotion; 接个机.
+		{"帮忙推荐个翻译呗", "翻译×1[翻译]"},
+		{"有人能帮忙接个机吗", "交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
