@@ -768,6 +768,8 @@ func TestNeedsIn(t *testing.T) {
 		// A recommendation asked for is no promotion; 接个机.
 		{"帮忙推荐个翻译呗", "翻译×1[翻译]"},
 		{"有人能帮忙接个机吗", "交通接送×1[交通接送]"},
+		// A wish list asks too.
+		{"Our wishlist: a venue, a caterer, and a band", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务] band×1[band]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -156,7 +156,8 @@ func endsInsideWord(role, rest string) bool {
 // cnAskCues and enAskCues are the words that ask for someone.
 var (
 	cnAskCues = []string{"需要", "找", "请", "招", "缺", "求", "还要", "想要"}
-	enAskCues = []string{"need", "looking for", "seeking", "hire", "hiring", "find", "want", "could use", "would love", "'d love"}
+	enAskCues = []string{"need", "looking for", "seeking", "hire", "hiring", "find", "want", "could use", "would love", "'d love",
+		"require", "requesting", "wishlist", "must have", "nice to have", "would be great", "budget for"}
 )
 
 // askedBefore reports whether a cue asks for someone earlier in the
