@@ -770,6 +770,8 @@ func TestNeedsIn(t *testing.T) {
 		{"有人能帮忙接个机吗", "交通接送×1[交通接送]"},
 		// A wish list asks too.
 		{"Our wishlist: a venue, a caterer, and a band", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务] band×1[band]"},
+		// A place lacking is a venue asked for.
+		{"想在北京搞个AI主题的小聚会，缺个地方，还要请几位嘉宾来分享", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
