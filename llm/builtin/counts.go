@@ -144,6 +144,12 @@ var (
 // clause: "需要主持人、摄影师、化妆师各两位".
 var eachCount = regexp.MustCompile(`^[^，,。.；;！!？?]*?各\s*([0-9]+|[一二两三四五六七八九十几俩仨]+)\s*(?:位|名|个|人)`)
 
+// countsOther is an English count of other people or things than the role
+// after it: a preposition or a word for an audience between ("for 40 staff
+// on product management": no forty product managers; "4 people on the
+// door" are the people asked for).
+var countsOther = regexp.MustCompile(`(?i)\s(?:of|about|with|staff|guests|attendees|students|kids|participants|employees)\s`)
+
 // countNumber is a written count: digits or Chinese numerals, with 几
 // ("几个志愿者": a few) read as 2; at least 1.
 func countNumber(s string) int {
@@ -204,7 +210,7 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 	if m := timesBefore.FindStringSubmatch(before); m != nil {
 		return countNumber(m[1]), true
 	}
-	if m := enCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) {
+	if m := enCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) && !countsOther.MatchString(m[0][len(m[1]):]) {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return max(1, n), true
 		}

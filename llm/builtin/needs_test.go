@@ -772,6 +772,14 @@ func TestNeedsIn(t *testing.T) {
 		{"Our wishlist: a venue, a caterer, and a band", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务] band×1[band]"},
 		// A place lacking is a venue asked for.
 		{"想在北京搞个AI主题的小聚会，缺个地方，还要请几位嘉宾来分享", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
+		// The dev half's demands said another way.
+		{"Small AI meetup in Beijing next month, looking for a space and a couple of people to speak", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
+		{"Our SaaS needs someone for the backend and someone to own the product, remote ok", "后端工程师×1[后端开发] 产品经理×1[产品经理]"},
+		{"Corporate video in Shanghai: need someone behind the camera and someone to cut it", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		{"Business meeting in Guangzhou, Chinese and English: need someone to interpret", "翻译×1[翻译]"},
+		{"Corporate training for 40 staff on product management: need an experienced PM to run it", "产品经理×1[产品经理]"},
+		{"Shenzhen launch: a copywriter and a packaging designer", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
+		{"Hangzhou company dinner for 120 on Friday: catering and a PA for speeches", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

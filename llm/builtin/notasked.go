@@ -284,7 +284,7 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 		return false
 	}
 	g, ok := hits["平面设计"]
-	if ok && (g.pos == h.pos || g.end <= h.pos && lower[g.end:h.pos] == "的") { // "a designer for flyers", "会做详情页的设计师"
+	if ok && (g.pos == h.pos || g.end <= h.pos && (lower[g.end:h.pos] == "的" || lower[g.end:h.pos] == " ")) { // "a designer for flyers", "会做详情页的设计师", "packaging designer"
 		return true
 	}
 	if !ok || g.pos < h.end || g.pos-h.end > 40 {
