@@ -436,9 +436,10 @@ func listedGeneralNeeds(lower string, found []need) []need {
 
 var (
 	// listItemBefore and listItemAfter hold a list's item alone: after an
-	// asking word or a list's joint, before a clause's end or a joint.
-	listItemBefore = regexp.MustCompile(`(?:需要|还要|和|、|及|以及|\band |, )$`)
-	listItemAfter  = regexp.MustCompile(`^(?:$|[，,。.；;、！!？?]|和|及|\s+and\b)`)
+	// asking word or a list's joint, before a clause's end or a joint
+	// ("缺设计缺前端").
+	listItemBefore = regexp.MustCompile(`(?:需要|还要|缺|和|、|及|以及|\band |, )$`)
+	listItemAfter  = regexp.MustCompile(`^(?:$|[，,。.；;、！!？?]|和|及|缺|\s+and\b)`)
 )
 
 // longerKeywordAt reports whether a vocabulary keyword longer than

@@ -780,6 +780,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Corporate training for 40 staff on product management: need an experienced PM to run it", "产品经理×1[产品经理]"},
 		{"Shenzhen launch: a copywriter and a packaging designer", "文案撰写×1[文案写作] 平面设计师×1[平面设计]"},
 		{"Hangzhou company dinner for 120 on Friday: catering and a PA for speeches", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
+		// The dev half's demands said another way, in Chinese.
+		{"上海周末有个产品经理的交流局，五十来人，找个地儿、找个控场的，再来点茶点", "场地提供者×1[场地提供] 主持人×1[主持] 餐饮供应商×1[餐饮服务]"},
+		{"杭州办喜事，下个月，要司仪、要跟拍视频、还要酒席", "主持人×1[主持] 摄像师×1[摄像] 餐饮供应商×1[餐饮服务]"},
+		{"开源项目想整个新官网，缺设计缺前端", "前端工程师×1[前端开发] 设计师×1[平面设计 UI设计]"},
+		{"广州义卖，要五个帮忙的，还想拍个小片子", "现场志愿者×5[志愿者] 摄像师×1[摄像]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

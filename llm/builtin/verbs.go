@@ -395,7 +395,7 @@ var (
 	// videoShoot is a video to shoot ("拍一下现场视频", "shoot a launch
 	// video"); videoCut one to cut or make ("再剪一些短的讲解视频", "做个
 	// 预热视频").
-	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(shoot)(?:ing)?\s+(?:(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b|and\s+edit\b)`)
+	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?(?:视频|片子)|拍(?:摄)?(?:和|与|加|、)剪|\b(shoot)(?:ing)?\s+(?:(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b|and\s+edit\b)`)
 	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(?:shoot|film|record)\s+and\s+(edit)\b`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
