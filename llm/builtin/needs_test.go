@@ -785,6 +785,8 @@ func TestNeedsIn(t *testing.T) {
 		{"杭州办喜事，下个月，要司仪、要跟拍视频、还要酒席", "主持人×1[主持] 摄像师×1[摄像] 餐饮供应商×1[餐饮服务]"},
 		{"开源项目想整个新官网，缺设计缺前端", "前端工程师×1[前端开发] 设计师×1[平面设计 UI设计]"},
 		{"广州义卖，要五个帮忙的，还想拍个小片子", "现场志愿者×5[志愿者] 摄像师×1[摄像]"},
+		{"Beijing AI meetup: we need a room and two people to give talks", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
+		{"Chengdu photo exhibition opening: a space, someone to shoot it, and refreshments", "场地提供者×1[场地提供] 摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -404,7 +404,7 @@ var (
 	// pictureShoot is pictures to take, or an event to shoot, capture or
 	// cover ("shoot the event"); systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
-	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|\b(?:shoot|capture|cover|document)\s+(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
+	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
 	// pageBuild is a web page to make ("做一个募捐页面").
 	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])`)
