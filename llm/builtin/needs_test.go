@@ -787,6 +787,11 @@ func TestNeedsIn(t *testing.T) {
 		{"广州义卖，要五个帮忙的，还想拍个小片子", "现场志愿者×5[志愿者] 摄像师×1[摄像]"},
 		{"Beijing AI meetup: we need a room and two people to give talks", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
 		{"Chengdu photo exhibition opening: a space, someone to shoot it, and refreshments", "场地提供者×1[场地提供] 摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
+		// People asked to talk of their experience are speakers; a
+		// specialist who comes to talk is that specialist.
+		{"校招宣讲会需要一个能坐两百人的礼堂，再邀请两位前辈讲讲职业经验", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
+		{"再请个农业专家来讲讲经验", "农业专家×1[农业专家]"},
+		{"Hospital education campaign: health articles written and short explainer videos edited", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
