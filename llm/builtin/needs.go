@@ -225,8 +225,11 @@ func keywordHits(lower string) map[string]keywordHit {
 		}
 		if w, ok := workPatterns[t.tag]; ok && h.pos < 0 {
 			if m := w.re.FindStringSubmatchIndex(lower); m != nil {
-				if len(m) >= 4 && m[2] >= 0 { // the person's word, after its count
-					m = m[2:4]
+				for g := 2; g+1 < len(m); g += 2 { // the person's word, after its count: the first group that matched
+					if m[g] >= 0 {
+						m = m[g : g+2]
+						break
+					}
 				}
 				// Promotion in the match says what the work is for ("拍探店视频");
 				// a video to shoot in English is the camera's, whatever it is

@@ -792,6 +792,13 @@ func TestNeedsIn(t *testing.T) {
 		{"校招宣讲会需要一个能坐两百人的礼堂，再邀请两位前辈讲讲职业经验", "场地提供者×1[场地提供] 演讲嘉宾×2[演讲嘉宾]"},
 		{"再请个农业专家来讲讲经验", "农业专家×1[农业专家]"},
 		{"Hospital education campaign: health articles written and short explainer videos edited", "文案撰写×1[文案写作] 视频剪辑师×1[视频剪辑]"},
+		// A host as a list's item; a writer who comes to share is a
+		// writer; a booth to set up is a helper's.
+		{"Client appreciation dinner: venue, host and gift bags", "餐饮供应商×1[餐饮服务] 场地提供者×1[场地提供] 主持人×1[主持] 物料印刷×1[印刷物料]"},
+		{"Our company hosts a meetup: need a venue", "场地提供者×1[场地提供]"},
+		{"读书会需要一位作家来分享，再准备些茶水", "作家×1[作家] 餐饮供应商×1[餐饮服务]"},
+		{"外贸公司参加广交会，需要会西班牙语的翻译和展位布置", "翻译×1[翻译] 现场志愿者×1[志愿者]"},
+		{"初创公司要做融资，需要一份BP和一个财务顾问", "文案撰写×1[文案写作] 财务顾问×1[财务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

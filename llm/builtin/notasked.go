@@ -85,8 +85,8 @@ func anothersTalk(lower, tag string, h keywordHit, _ map[string]keywordHit) bool
 	if tag != "演讲嘉宾" {
 		return false
 	}
-	if !isASCII(h.word) {
-		return cnTalkAfterPerson.MatchString(lower[:h.pos]) // "请个农业专家来讲讲"
+	if cnTalkAfterPerson.MatchString(lower[:h.pos]) {
+		return true // "请个农业专家来讲讲", "一位作家来分享"
 	}
 	m := talkAfterPerson.FindStringSubmatch(lower[:h.pos])
 	if m == nil || anyoneWord.MatchString(m[1]) || slices.Contains([]string{"speaker", "speakers", "expert", "experts"}, m[1]) {
@@ -105,9 +105,10 @@ var (
 	// talkAfterPerson ends a text with a person's noun, "to" and a verb
 	// that gives a talk.
 	talkAfterPerson = regexp.MustCompile(`\b([a-z]+)\s+to\s+(?:give\s+|deliver\s+|do\s+|run\s+|lead\s+)?(?:a\s+|an\s+|some\s+)?$`)
-	// cnTalkAfterPerson ends a text with a Chinese noun for a person of a
-	// trade or a specialism, who comes to talk ("农技专家来讲讲", "医生来讲").
-	cnTalkAfterPerson = regexp.MustCompile(`(?:专家|医生|师|员|家)(?:来|过来)?$`)
+	// cnTalkAfterPerson ends a text with a Chinese noun for a specialist,
+	// a doctor or a writer, who comes to talk ("农技专家来讲讲", "医生来讲",
+	// "作家来分享"); an engineer or a teacher who shares is a speaker.
+	cnTalkAfterPerson = regexp.MustCompile(`(?:专家|医生|家)(?:来|过来)?$`)
 	// personEnding ends an English noun for a person.
 	personEnding = regexp.MustCompile(`(?:er|or|ist|ian|ant)s?$`)
 )

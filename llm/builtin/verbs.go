@@ -419,9 +419,10 @@ var (
 	placeWanted = regexp.MustCompile(`(?:需要|找|租|订|借)(?:一个|个)?(?:能|可以)?[^，。,；;、！!？?\s]{0,10}(?:人|坐|容纳|放|安静|户外|室内|开会|办|搞|聚|吃饭|活动|拍|宽敞|大点|大一点)[^，。,；;、！!？?\s]{0,6}的地方`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
-	// countedHosts are hosts counted ("two hosts", "a bilingual host"):
+	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
+	// listed ("venue, host and gift bags"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
-	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b`)
+	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b|[,:]\s*(hosts?)(?:\s*[,.;]|\s+and\b|\s*$)`)
 )
 
 // languageNames are the languages a person asked for may speak, in English.
