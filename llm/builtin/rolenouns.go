@@ -126,7 +126,7 @@ func roleNounNeeds(lower string) []need {
 // wordsAcross are common words whose first character is a person ending
 // and whose second follows it: a role noun ending there is half of one
 // ("给员工做培训" holds no "给员").
-var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "工资", "手机", "手续", "手工", "手册"}
+var wordsAcross = []string{"员工", "师傅", "生活", "生产", "工作", "工资", "手机", "手续", "手工", "手册", "手语", "手艺", "手绘", "手作"}
 
 // servedCount ends a text with "for" and a count: the people after it are
 // whom a need serves ("lunch for 80 nurses").
@@ -174,7 +174,7 @@ func askedBefore(lower string, p int, cues []string) bool {
 // noun (…师, …员; …er, …ist), so the patterns above miss them. Words
 // that also name things ("model", "guide", "security") are left out.
 var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机",
-	"band", "clown", "nurse", "tour guide", "local guide", "guide", "docent", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
+	"band", "clown", "nurse", "tour guide", "local guide", "guide", "docent", "向导", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
 
 // misspelt is the tag of the one-word English keyword that an English
 // word is one slip from (a letter left out, added, changed or two swapped:
