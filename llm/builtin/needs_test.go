@@ -803,6 +803,7 @@ func TestNeedsIn(t *testing.T) {
 		{"我们乐团要办新年音乐会，需要一个音乐厅和海报", "场地提供者×1[场地提供] 平面设计师×1[平面设计]"},
 		{"需要一个能讲中文的法国向导", "向导×1[向导]"},
 		{"需要会手语的志愿者两名", "现场志愿者×2[志愿者]"},
+		{"Need an after-party venue near the Bund", "场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

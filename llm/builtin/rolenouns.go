@@ -43,7 +43,7 @@ var (
 )
 
 // notRoleNouns end like a person noun and name no trade of their own.
-var notRoleNouns = []string{"other", "another", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
+var notRoleNouns = []string{"other", "another", "after", "later", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
 	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
 	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "proper", "either", "neither", "whether", "员工", "人工",
 	// a person by how they work, not by what they do
