@@ -48,12 +48,10 @@ var (
 	// "导览员三名", "翻译需要两名", or after 的 and before a measure word for
 	// persons ("负责签到的三个人").
 	cnCountAfter = regexp.MustCompile(`^(?:师|员|人|者|手)?\s*(?:需要|要|还缺|还差|缺|差)?\s*([0-9]+|[一二两三四五六七八九十百]+)\s*(?:位|名|个人|个)|^的\s*([0-9]+|[一二两三四五六七八九十百]+)\s*(?:个人|位|名)`)
-	// guestsUnit is the unit of a count of persons, which after a word
-	// for a thing or a place counts its guests ("场地（300人）").
+	// guestsUnit is the unit of a count of persons (see countsPersons).
 	guestsUnit = regexp.MustCompile(`人|people|persons`)
-	// cnPeopleAfter is a count of persons (人) right after a word for a
-	// person: "补给站志愿者20人", "搬运工四人"; after another word it counts
-	// guests ("场地200人").
+	// cnPeopleAfter is a count of persons (人) right after a word:
+	// "补给站志愿者20人", "需要摄影2人" (see countsPersons).
 	cnPeopleAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*人`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
@@ -76,29 +74,33 @@ var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five"
 // 90-second recap", "两个小时的主持" count time, not people.
 var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几俩仨]+)(?:\+|来)?\s*(?:个\s*)?(?:小时|分钟|天|周|晚|月|年)|^\S+\s+(?:hours?|days?|minutes?|mins?|seconds?|secs?|weeks?|nights?)\b`)
 
-// lastRune is the last character of s, or "".
-func lastRune(s string) string {
-	r, n := utf8.DecodeLastRuneInString(s)
-	if n == 0 {
-		return ""
-	}
-	return string(r)
+// countsPersons reports whether a count of persons right after word (a
+// need's word, whose trades are tags) counts the people asked for: after
+// a word for a person ("志愿者20人", "搬运工四人"), or a word of a trade
+// that serves no guests ("摄影2人"); after a place, food, transport,
+// equipment or print it counts their guests ("场地（300人）", "盒饭50人").
+func countsPersons(word string, tags []string) bool {
+	last, _ := utf8.DecodeLastRuneInString(word)
+	return strings.ContainsRune("者员师手工", last) || !slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(servingTags, t) })
 }
 
-// countAt is the count of the role word at lower[p:end]: written before it
-// ("三位评委"), else right after it ("评委五位", "导览员三名", "摄影师 x2",
-// "志愿者（10人）", "volunteers: around 8"; a count of persons only after a
-// word for a person: "志愿者20人", not "场地（300人）"), else for each item
+// servingTags are the trades that serve guests.
+var servingTags = []string{"场地提供", "餐饮服务", "交通接送", "音响设备", "印刷物料"}
+
+// countAt is the count of the role word at lower[p:end], of a need of
+// tags: written before it ("三位评委"), else right after it ("评委五位",
+// "导览员三名", "摄影师 x2", "志愿者（10人）", "volunteers: around 8"; a
+// count of persons only where countsPersons says so), else for each item
 // of its list ("各两位"), else the sum of its split by task ("志愿者：签到4
 // 人、引导6人"), else 1.
-func countAt(lower string, p, end int) int {
+func countAt(lower string, p, end int, tags []string) int {
 	if n, ok := writtenCountBefore(lower, p); ok {
 		return n
 	}
 	if m := cnCountAfter.FindStringSubmatch(lower[end:]); m != nil {
 		return countNumber(m[1] + m[2])
 	}
-	person := strings.ContainsAny(lastRune(lower[p:end]), "者员师手工")
+	person := countsPersons(lower[p:end], tags)
 	if m := countAfter.FindStringSubmatch(lower[end:]); m != nil && (person || !guestsUnit.MatchString(m[0])) {
 		return countNumber(m[1] + m[2])
 	}

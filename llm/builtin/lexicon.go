@@ -130,7 +130,7 @@ func lexiconNeeds(lower string) []need {
 			for _, t := range e.tags {
 				seen[t] = true
 			}
-			found = append(found, need{neg.Need{Role: roleOf(e.tags[0]), CapabilityTags: slices.Clone(e.tags), Count: countAt(lower, p, p+len(e.word))}, p, p + len(e.word), false})
+			found = append(found, need{neg.Need{Role: roleOf(e.tags[0]), CapabilityTags: slices.Clone(e.tags), Count: countAt(lower, p, p+len(e.word), e.tags)}, p, p + len(e.word), false})
 		}
 	}
 	return found

@@ -87,7 +87,7 @@ func compositeNeeds(lower string) []need {
 			if longerKeywordAt(lower, p, end) {
 				continue // "a coach bus" is transport, not a mentor
 			}
-			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countAt(lower, p, end)}, p, p, false})
+			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countAt(lower, p, end, c.tags)}, p, p, false})
 		}
 	}
 	return found
@@ -114,11 +114,7 @@ func vocabularyNeeds(lower string) []need {
 			count = 1 // "招募10位用户": the count is of the recruits
 		}
 		if count == 0 {
-			end := runOfTag(lower, t.tag, h.end)
-			count = countAt(lower, h.pos, end)
-			if m := cnPeopleAfter.FindStringSubmatch(lower[end:]); count == 1 && m != nil && !slices.Contains(servingTags, t.tag) {
-				count = countNumber(m[1]) // "需要摄影2人"
-			}
+			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end), []string{t.tag})
 			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word)) {
 				count = 1 // "a few photos for the menu": one photographer; "200 copies printed": one printer
 			}
@@ -130,10 +126,6 @@ func vocabularyNeeds(lower string) []need {
 	}
 	return found
 }
-
-// servingTags are the trades whose word a count of persons right after
-// counts the guests they serve, not their people ("场地200人", "盒饭50人").
-var servingTags = []string{"场地提供", "餐饮服务", "交通接送", "音响设备", "印刷物料"}
 
 // runOfTag is the end of the keywords of tag that follow one another from
 // end on, with nothing between: "签到志愿者两名" is counted after 志愿者,
@@ -231,11 +223,8 @@ func keywordHits(lower string) map[string]keywordHit {
 						break
 					}
 				}
-				// Promotion in the match says what the work is for ("拍探店视频");
-				// a video to shoot in English is the camera's, whatever it is
-				// ("shoot short videos").
-				shoot := strings.HasPrefix(lower[m[0]:], "shoot")
-				if w.takesThings || shoot || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag && o != "市场推广" }) {
+				// Promotion in the match says what the work is for ("拍探店视频").
+				if w.takesThings || !slices.ContainsFunc(tagsInText(lower[m[0]:m[1]]), func(o string) bool { return o != t.tag && o != "市场推广" }) {
 					h = keywordHit{m[0], m[1], true, 0, ""}
 				}
 			}
@@ -253,7 +242,7 @@ func keywordHits(lower string) map[string]keywordHit {
 	inside := map[string]bool{}
 	for tag, h := range hits {
 		for other, o := range hits {
-			if other != tag && (o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos || o.pos < h.pos && h.pos < o.end && o.end < h.end && o.word != "" && h.word != "") {
+			if other != tag && within(h, o) {
 				inside[tag] = true
 				break
 			}
@@ -269,6 +258,14 @@ func keywordHits(lower string) map[string]keywordHit {
 	return hits
 }
 
+// within reports whether hit h lies inside o's longer span, or is a
+// keyword begun inside the keyword o before it.
+func within(h, o keywordHit) bool {
+	inside := o.pos <= h.pos && h.end <= o.end && o.end-o.pos > h.end-h.pos
+	overlaps := o.pos < h.pos && h.pos < o.end && o.end < h.end && o.word != "" && h.word != ""
+	return inside || overlaps
+}
+
 // shootsVideo makes 拍摄 a camera operator's, not a photographer's, when
 // what the demand shoots is a video and no camera operator's word is there
 // ("宠物店想拍一条抖音短视频，需要人拍摄"); the photographer keeps a later
@@ -276,18 +273,14 @@ func keywordHits(lower string) map[string]keywordHit {
 // operator's when one is asked for.
 func shootsVideo(lower string, hits map[string]keywordHit) {
 	h, ok := hits["摄影"]
-	if _, video := hits["摄像"]; ok && video && h.word == "" && isASCII(lower[h.pos:h.end]) {
+	_, video := hits["摄像"]
+	switch {
+	case !ok:
+	case video && h.word == "" && isASCII(lower[h.pos:h.end]):
 		delete(hits, "摄影") // "a videographer to capture our conference": the event shot is theirs
-		return
-	}
-	if _, video := hits["摄像"]; !ok || video || h.word != "拍摄" || !videoThing.MatchString(lower) {
-		return
-	}
-	hits["摄像"] = h
-	if next, ok := nextKeywordHit(lower, "摄影", h.end); ok {
-		hits["摄影"] = next
-	} else {
-		delete(hits, "摄影")
+	case !video && h.word == "拍摄" && videoThing.MatchString(lower):
+		hits["摄像"] = h
+		movePast(lower, hits, map[string]int{"摄影": h.end})
 	}
 }
 
@@ -297,7 +290,7 @@ func shootsVideo(lower string, hits map[string]keywordHit) {
 func designsPrint(lower string, hits map[string]keywordHit) {
 	h, ok := hits["UI设计"]
 	p, printed := hits["印刷物料"]
-	if _, graphic := hits["平面设计"]; !ok || !printed || graphic || !slices.Contains([]string{"设计师", "designer", "designers"}, h.word) ||
+	if _, graphic := hits["平面设计"]; !ok || !printed || graphic || !slices.Contains(bareDesigner, h.word) ||
 		p.pos < h.end || p.pos-h.end > 40 || strings.ContainsAny(lower[h.end:p.pos], "。.；;！!？?") {
 		return
 	}

@@ -287,7 +287,7 @@ func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 // ("找个设计师做招聘海报", "a designer for the recruitment poster") or
 // before it and 的 ("会做详情页的设计师"): the thing says which designer.
 func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
-	if tag != "UI设计" || !slices.Contains([]string{"设计师", "designer", "designers"}, h.word) {
+	if tag != "UI设计" || !slices.Contains(bareDesigner, h.word) {
 		return false
 	}
 	g, ok := hits["平面设计"]
@@ -300,6 +300,9 @@ func genericDesigner(lower, tag string, h keywordHit, hits map[string]keywordHit
 	between := strings.TrimPrefix(strings.TrimPrefix(lower[h.end:g.pos], "，"), ",") // "需要一个设计师，做公众号封面"
 	return !strings.ContainsAny(between, "，,。.；;！!？?")
 }
+
+// bareDesigner are the words for a designer that name no kind of design.
+var bareDesigner = []string{"设计师", "designer", "designers"}
 
 // businessOf reports whether the hit h names the kind of the writer's
 // business, before the demand's first verb of wanting ("深圳新咖啡品牌上市：
@@ -602,8 +605,8 @@ func negatedAt(lower string, p, end int) bool {
 }
 
 // notThis, right before a keyword, refuses it ("需要设计师，不要程序员", "a
-// designer, not a developer");
-// further off it may be said of something else ("场地不要太远").
+// designer, not a developer"); further off it may be said of something
+// else ("场地不要太远").
 var notThis = []string{"不要", "不是", "不含", "不包括", "not a ", "not an ", "not any "}
 
 // existingAt reports whether the keyword at p is said to be there already:

@@ -81,7 +81,7 @@ func roleNounNeeds(lower string) []need {
 			// a trade of the network after all.
 			role, tags = roleOf(e.tags[0]), slices.Clone(e.tags)
 		}
-		found = append(found, need{neg.Need{Role: role, CapabilityTags: tags, Count: countAt(lower, p, end)}, p, end, false})
+		found = append(found, need{neg.Need{Role: role, CapabilityTags: tags, Count: countAt(lower, p, end, tags)}, p, end, false})
 	}
 	for _, m := range cnRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
 		if before := lower[m[0]:m[2]]; len(tagsInText(before)) > 0 || slices.ContainsFunc(plainPersonNouns, func(w string) bool { return strings.Contains(before, w) }) {

@@ -370,10 +370,10 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // cut an editor's; pictures to take ("拍模特图") are a photographer's; a
 // system or platform to build ("搭一个会员积分系统") is a back-end
 // developer's, an app or a site to design ("design our app") a UI
-// designer's (not its developers'), and a page to make ("做一个募捐页面") a front-end one's; a
-// vehicle by its measure word ("一辆拉设备的车") is transport, whatever it
-// carries, and a place by what it holds or is like (需要一个能坐100人的地方)
-// a venue; pieces to write ("写几篇爆款") are a copywriter's; counted
+// designer's (not its developers'), and a page to make ("做一个募捐页面") a
+// front-end one's; a vehicle by its measure word ("一辆拉设备的车") is
+// transport, whatever it carries, and a place by what it holds or is like
+// (需要一个能坐100人的地方) a venue; pieces to write ("写几篇爆款") are a copywriter's; counted
 // hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
 // designer's.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
@@ -400,7 +400,7 @@ var (
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
 	// printedDesign is a printed thing to design.
-	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|贴纸|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?|banners?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
+	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
 	// pictureShoot is pictures to take, or an event to shoot, capture or
 	// cover ("shoot the event"); systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
