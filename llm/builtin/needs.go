@@ -115,8 +115,8 @@ func vocabularyNeeds(lower string) []need {
 		}
 		if count == 0 {
 			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end), []string{t.tag})
-			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word)) {
-				count = 1 // "a few photos for the menu": one photographer; "200 copies printed": one printer
+			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word) || slices.Contains(thingTrades, t.tag)) {
+				count = 1 // "a few photos for the menu": one photographer; "200 copies printed", "500个帆布袋": one printer
 			}
 			if count == 1 {
 				count = max(1, peopleCountElsewhere(lower, tagIndex[t.tag], h.pos))
@@ -126,6 +126,11 @@ func vocabularyNeeds(lower string) []need {
 	}
 	return found
 }
+
+// thingTrades are the trades every keyword of which names a thing, not
+// a person: a count of their keyword counts the things ("500 tote bags",
+// "两个会议室"), and one provider makes or holds them all.
+var thingTrades = []string{"场地提供", "印刷物料"}
 
 // runOfTag is the end of the keywords of tag that follow one another from
 // end on, with nothing between: "签到志愿者两名" is counted after 志愿者,

@@ -421,12 +421,13 @@ var (
 
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
-// guests are driven, not asked for; "给嘉宾的伴手礼"; "把嘉宾从酒店送到会场"),
+// guests are driven, not asked for; "给嘉宾的伴手礼"; "把嘉宾从酒店送到会场";
+// "嘉宾从机场到会场"),
 // or people fed ("feed 200 volunteers").
 func servedGuest(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导", "给", "为", "把"}, func(v string) bool {
 		return strings.HasSuffix(lower[:h.pos], v)
-	}) || fedBefore.MatchString(lower[:h.pos])
+	}) || h.word == "嘉宾" && strings.HasPrefix(lower[h.end:], "从") || fedBefore.MatchString(lower[:h.pos])
 }
 
 // fedBefore ends a text with a verb of feeding people and a count ("feed

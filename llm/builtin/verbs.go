@@ -375,10 +375,10 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // transport, whatever it carries, and a place by what it holds or is like
 // (需要一个能坐100人的地方) a venue; pieces to write ("写几篇爆款") are a copywriter's; counted
 // hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
-// designer's.
+// designer's; people to help with something are helpers.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
 	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
-	"平面设计": {re: printedDesign, takesThings: true}}
+	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}}
 
 // workPattern is a tag's work said without its keywords. A match is the
 // tag's hit unless it names another tag ("拍一个开场视频" is an editor's),
@@ -397,6 +397,9 @@ var (
 	// 预热视频").
 	videoShoot = regexp.MustCompile(`拍[^，。,；;、！!？?\s]{0,6}?(?:视频|片子)|拍(?:摄)?(?:和|与|加|、)剪|\b(shoot)(?:ing)?\s+(?:(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:video|videos|film|footage|documentary)\b|and\s+edit\b)`)
 	videoCut   = regexp.MustCompile(`(?:剪|做)[^，。,；;、！!？?\s]{0,6}?视频|拍(?:摄)?(?:和|与|加|、)剪|\b(?:shoot|film|record)\s+and\s+(edit)\b`)
+	// helpersWanted are people to help with something ("帮忙收摊的人"),
+	// unless the something is another tag's work ("帮忙拍照的人").
+	helpersWanted = regexp.MustCompile(`帮忙[^，。,；;、！!？?\s的]{1,6}的(?:人|同学|朋友)`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
 	// printedDesign is a printed thing to design.
