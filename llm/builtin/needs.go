@@ -325,8 +325,9 @@ func joinAdjacent(lower string, found []need) []neg.Need {
 			// "两位在职工程师分享经验": the person a role noun names, asked
 			// for the work a trade does, is that trade's.
 			out[len(out)-1] = n.Need
-		case len(out) > 0 && (n.pos == prevEnd || strings.HasPrefix(lower[prevEnd:], "兼") && n.pos == prevEnd+len("兼")):
-			// "海报设计师", "摄影摄像", "摄影兼摄像": one person, either skill
+		case len(out) > 0 && (n.pos == prevEnd || strings.HasPrefix(lower[prevEnd:], "兼") && n.pos == prevEnd+len("兼")) && !eachCount.MatchString(lower[n.end:]):
+			// "海报设计师", "摄影摄像", "摄影兼摄像": one person, either skill;
+			// not when each is counted ("摄影摄像各一名": two people)
 			last := &out[len(out)-1]
 			last.CapabilityTags = append(slices.Clone(last.CapabilityTags), n.CapabilityTags...)
 		default:

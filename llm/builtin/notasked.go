@@ -664,8 +664,9 @@ func endsPhrase(rest string) bool {
 var ownActivities = map[string]bool{"planning": true, "organizing": true, "organising": true}
 
 // ownWorkRe ends the text before an activity word that makes it the
-// writer's own: nothing, or "we're", "we are", "i'm", "i am".
-var ownWorkRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im|currently))\s*$`)
+// writer's own: nothing, or "we're", "we are", "i'm", "i am", also with
+// who they are between ("I'm a PhD student organizing a workshop").
+var ownWorkRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im|currently))\s*$|\b(?:we're|we are|i'm|i am)\s+(?:an?|the)\s+(?:[a-z-]+\s+){1,3}$`)
 
 // ownActivity reports whether kw, after before, is the writer's own
 // activity (ownActivities), or what that activity makes ("I'm organising a
