@@ -59,6 +59,20 @@ func head(t *testing.T, s *eventstore.Store) int64 {
 	return h
 }
 
+// headReaching is the settled head once it reaches want, or as it is
+// when within has passed.
+func headReaching(t *testing.T, s *eventstore.Store, want int64, within time.Duration) int64 {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		h := head(t, s)
+		if h >= want || time.Now().After(deadline) {
+			return h
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // latest is the highest committed position, settled or not: what a check
 // that nothing was written compares (the settled head can still move when
 // an earlier commit settles).
