@@ -152,6 +152,11 @@ var eachCount = regexp.MustCompile(`^[^，,。.；;！!？?]*?各\s*([0-9]+|[一
 // door" are the people asked for).
 var countsOther = regexp.MustCompile(`(?i)\s(?:of|about|with|staff|guests|attendees|students|kids|participants|employees)\s`)
 
+// clauseBetween is a verb or an article between an English count and a
+// role: the count ends a phrase of its own ("a team of 8 needs a product
+// manager": one).
+var clauseBetween = regexp.MustCompile(`(?i)\s(?:a|an|the|need|needs|want|wants|is|are|has|have)\s`)
+
 // countNumber is a written count: digits or Chinese numerals, with 几
 // ("几个志愿者": a few) read as 2; at least 1.
 func countNumber(s string) int {
@@ -212,7 +217,7 @@ func writtenCountBefore(lower string, p int) (int, bool) {
 	if m := timesBefore.FindStringSubmatch(before); m != nil {
 		return countNumber(m[1]), true
 	}
-	if m := enCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) && !countsOther.MatchString(m[0][len(m[1]):]) {
+	if m := enCount.FindStringSubmatch(before); m != nil && !timeUnit.MatchString(m[0]) && !countsOther.MatchString(m[0][len(m[1]):]) && !clauseBetween.MatchString(m[0][len(m[1]):]) {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return max(1, n), true
 		}

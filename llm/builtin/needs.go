@@ -70,7 +70,39 @@ func needsIn(raw string, event string) []neg.Need {
 		return []neg.Need{{Role: roleOf("场地提供"), CapabilityTags: []string{"场地提供"}, Count: 1},
 			{Role: roleOf("活动策划"), CapabilityTags: []string{"活动策划"}, Count: 1}}
 	}
-	return neg.NormalizeNeeds(joinAdjacent(lower, found))
+	return withCountAlone(lower, neg.NormalizeNeeds(joinAdjacent(lower, found)))
+}
+
+// countAlone is a count of people that stands as a clause of its own
+// ("青岛啤酒节的志愿者招募，需要50人", "Ushers wanted. We need 12 people.").
+var countAlone = regexp.MustCompile(`(?:^|[，。,.;；!！?？]\s*)(?:还|一共|共|大概|大约)?需要?\s*([0-9]+|[一二两三四五六七八九十百几]+)\s*个?人\s*(?:[，。,.;；!！?？]|$)|\bneed\s+(?:about\s+|around\s+)?([0-9]+)\s+(?:people|persons)\s*(?:[,.;!?]|$)`)
+
+// withCountAlone gives a count of people standing alone (countAlone) to
+// the demand's helpers, when they are its one need of people and have no
+// count of their own: whom else could it count? Needs of trades that
+// serve guests (a place, food) do not count: the count may be their
+// guests. Nor does a need for other people ("年会，需要200人，找个主持":
+// the 200 are the guests, not hosts).
+func withCountAlone(lower string, needs []neg.Need) []neg.Need {
+	m := countAlone.FindStringSubmatch(lower)
+	if m == nil {
+		return needs
+	}
+	one := -1
+	for i, n := range needs {
+		if slices.ContainsFunc(n.CapabilityTags, func(t string) bool { return slices.Contains(servingTags, t) }) {
+			continue
+		}
+		if one >= 0 {
+			return needs
+		}
+		one = i
+	}
+	if one < 0 || needs[one].Count != 1 || !slices.Contains(needs[one].CapabilityTags, "志愿者") {
+		return needs
+	}
+	needs[one].Count = min(countNumber(m[1]+m[2]), neg.MaxNeedCount)
+	return needs
 }
 
 // compositeNeeds are the composite roles lower names (compositeRoles).

@@ -846,6 +846,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Need a graphic artist", "平面设计师×1[平面设计]"},
 		{"Need a paralegal", "法律顾问×1[法律咨询]"},
 		{"Need a sign maker", "物料印刷×1[印刷物料]"},
+		{"Remote team of 8 needs a product manager and two backend developers", "产品经理×1[产品经理] 后端工程师×2[后端开发]"},
+		{"青岛啤酒节的志愿者招募，需要50人", "现场志愿者×10[志愿者]"},
+		{"Ushers wanted. We need 12 people.", "现场志愿者×10[志愿者]"},
+		{"年会，需要200人，找个主持", "主持人×1[主持]"},
+		{"Shanghai art fair: need booth designers, printed catalogues and a photographer", "平面设计师×1[平面设计] 物料印刷×1[印刷物料] 摄影师×1[摄影]"},
+		{"Online course launch: need a video editor, a copywriter and ads", "视频剪辑师×1[视频剪辑] 文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
