@@ -852,6 +852,12 @@ func TestNeedsIn(t *testing.T) {
 		{"年会，需要200人，找个主持", "主持人×1[主持]"},
 		{"Shanghai art fair: need booth designers, printed catalogues and a photographer", "平面设计师×1[平面设计] 物料印刷×1[印刷物料] 摄影师×1[摄影]"},
 		{"Online course launch: need a video editor, a copywriter and ads", "视频剪辑师×1[视频剪辑] 文案撰写×1[文案写作] 推广负责人×1[市场推广]"},
+		{"场地我们自己有，缺摄影和茶歇", "摄影师×1[摄影] 餐饮供应商×1[餐饮服务]"},
+		{"不用找场地了，公司有会议室，需要一位讲者", "演讲嘉宾×1[演讲嘉宾]"},
+		{"We have our own AV team, so just a livestream crew please", "直播技术支持×1[直播]"},
+		{"我们有一个活动需要场地", "场地提供者×1[场地提供]"},
+		{"我们有50人，需要一个场地", "场地提供者×1[场地提供]"},
+		{"学校有礼堂，需要音响", "音响设备支持×1[音响设备]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

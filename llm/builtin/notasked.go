@@ -575,12 +575,12 @@ var negationCues = []string{"不需要", "不用", "无需", "已经有", "已�
 	"找好了", "已经找好", "约好了", "已经约好", "已经联系好", "搞定了", "已经搞定", "already have", "already has", "already got",
 	"already booked", "we have the", "we've got the", "we've booked", "is booked", "is sorted", "is taken care of",
 	"don't need", "do not need", "doesn't need", "no need for", "not looking for", "都定了", "已经定了", "已定", "定下来了",
-	"用公司的", "用我们的", "用我们自己的", "用自己的"}
+	"用公司的", "用我们的", "用我们自己的", "用自己的", "have our own", "has its own", "have its own"}
 
 // settledEnds end a clause that says the demand has the role word's thing
-// settled ("venue booked"), when the clause wants nothing ("need a venue
+// settled ("venue booked", "场地我们自己有"), when the clause wants nothing ("need a venue
 // booked" still asks).
-var settledEnds = []string{"booked", "sorted", "covered", "secured", "confirmed", "taken care of"}
+var settledEnds = []string{"booked", "sorted", "covered", "secured", "confirmed", "taken care of", "自己有", "我们有", "都有", "有现成的"}
 
 // clauseSeps end a clause; " but " and 但 / 只 turn from what a demand has
 // to what it asks for.
@@ -615,11 +615,15 @@ var notThis = []string{"不要", "不是", "不含", "不包括", "not a ", "not
 // is what gets recorded), where nothing before the 有 wants it ("需要有个
 // 主持人") or asks whether there is one ("有没有"); or the writer's own
 // place, after a verb of opening or running it ("开了家", "想开一家社区咖啡馆",
-// "we're opening a co-working space").
+// "we're opening a co-working space"), or right after the writer's side
+// and 有 ("公司有会议室").
 func existingAt(lower string, p int) bool {
 	before := lower[:p]
 	if ownBusiness.MatchString(before) { // "我开了家咖啡馆", "想开一家社区咖啡馆": the writer's own
 		return true
+	}
+	if slices.ContainsFunc(ownersHave, func(o string) bool { return strings.HasSuffix(before, o) }) {
+		return true // "公司有会议室": the company's own
 	}
 	for _, m := range []string{"个", "一个", "一场", "场", "一次", "位", "一位"} {
 		rest, ok := strings.CutSuffix(before, "有"+m)
@@ -631,6 +635,9 @@ func existingAt(lower string, p int) bool {
 	}
 	return false
 }
+
+// ownersHave say the writer's side has the thing right after them.
+var ownersHave = []string{"公司有", "我们有", "自己有", "单位有", "学校有"}
 
 // ownBusiness ends a text with a verb of opening or running the writer's
 // own place and at most a few words of it.
