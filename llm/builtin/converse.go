@@ -52,7 +52,7 @@ func converse(in *llm.ConverseInput) llm.ConverseReply {
 		}
 		return a.summarise(last)
 	}
-	return a.readMessage(strings.TrimSpace(in.Message))
+	return a.readMessage(simplified(strings.TrimSpace(in.Message)))
 }
 
 // agent is the brain's view of one call: the workflow and the language.

@@ -578,3 +578,10 @@ func TestConverseApprovalByTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestConverseReadsTraditional: a message in traditional characters is
+// read as the same message in simplified ones.
+func TestConverseReadsTraditional(t *testing.T) {
+	l := newConvLoop(t, salonPlan())
+	checkTurn(t, l.say("在活動當天之前加一個審批步驟"), []string{"create_node ok"}, "已新增「审批」", "排在「活动当天」之前")
+}

@@ -119,7 +119,7 @@ func implicitNeed(event string) string {
 // fromUnderstanding rebuilds the demand from a parsed understanding (which
 // may come from a real model) and the raw text.
 func fromUnderstanding(u neg.Understanding, raw string) demand {
-	text := raw
+	text := simplified(raw)
 	if text == "" {
 		text = u.SurfaceDemand
 	}

@@ -12,7 +12,7 @@ func init() { register(llm.Understand, understand) }
 
 // understand answers prompt 1.
 func understand(in *llm.UnderstandInput) llm.UnderstandReply {
-	raw := strings.TrimSpace(in.RawInput)
+	raw := simplified(strings.TrimSpace(in.RawInput))
 	var d demand
 	sub := in.GapType != "" || len(in.CapabilityTags) > 0
 	if sub {
