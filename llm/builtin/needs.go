@@ -147,8 +147,8 @@ func vocabularyNeeds(lower string) []need {
 		}
 		if count == 0 {
 			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end), []string{t.tag})
-			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word) || slices.Contains(thingTrades, t.tag)) {
-				count = 1 // "a few photos for the menu": one photographer; "200 copies printed", "500个帆布袋": one printer
+			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word) || slices.Contains(servingTags, t.tag) && !namesServer(h.word)) {
+				count = 1 // "a few photos for the menu": one photographer; "200 copies printed", "500个帆布袋": one printer; "100位来宾的午餐": one caterer
 			}
 			if count == 1 {
 				count = max(1, peopleCountElsewhere(lower, tagIndex[t.tag], h.pos))
@@ -159,10 +159,24 @@ func vocabularyNeeds(lower string) []need {
 	return found
 }
 
-// thingTrades are the trades every keyword of which names a thing, not
-// a person: a count of their keyword counts the things ("500 tote bags",
-// "两个会议室"), and one provider makes or holds them all.
-var thingTrades = []string{"场地提供", "印刷物料"}
+// namesServer reports whether the keyword w of a trade that serves guests
+// (servingTags) names a person of the trade ("厨师", "drivers"), not what
+// the trade provides: a count of their things ("500 tote bags", "两个会议
+// 室", "100份午餐") counts the things, and one provider makes, holds or
+// serves them all.
+func namesServer(w string) bool {
+	last, _ := utf8.DecodeLastRuneInString(w)
+	if strings.ContainsRune("者员师手工子傅", last) || w == "司机" {
+		return true
+	}
+	head := w[strings.LastIndex(w, " ")+1:]
+	return slices.Contains(serverNouns, strings.TrimSuffix(head, "s"))
+}
+
+// serverNouns are the English nouns (singular) for a person of a trade
+// that serves guests.
+var serverNouns = []string{"caterer", "chef", "cook", "baker", "barista", "bartender", "waiter", "waitstaff", "driver", "chauffeur",
+	"roadie", "engineer", "technician", "tech", "designer", "operator", "crew", "team", "staff"}
 
 // runOfTag is the end of the keywords of tag that follow one another from
 // end on, with nothing between: "签到志愿者两名" is counted after 志愿者,

@@ -491,11 +491,21 @@ var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + language
 // "with" before it and "skills", "experience" or "background" after it
 // ("a backend dev with SQL skills"), or a wish after it ("bilingual
 // preferred"), or what they have worked on ("who has worked on fintech
-// apps"); not when the person is anyone ("someone familiar with labor
-// law" asks for that skill).
-func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+// apps"), or, in Chinese, a 的 phrase of what they can do right before
+// them ("能写代码的AI研究员"); not when the person is anyone ("someone
+// familiar with labor law" asks for that skill), nor a designer by the
+// bare word, whose kind the skill names ("会做详情页的设计师").
+func skillOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
 	if skillOfAnyone.MatchString(lower[:h.pos]) {
 		return false // "someone familiar with labor law": the skill is what is asked for
+	}
+	if m := skillThenWorker.FindStringIndex(lower[h.end:]); m != nil && canDoBefore.MatchString(lower[:h.pos]) {
+		at := h.end + m[1]
+		for other, o := range hits {
+			if other != tag && o.pos >= at && o.pos-at <= len("兼职") && !slices.Contains(bareDesigner, o.word) {
+				return true
+			}
+		}
 	}
 	return withSkillBefore.MatchString(lower[:h.pos]) && withSkillAfter.MatchString(lower[h.end:]) || wishedSkill.MatchString(lower[h.end:]) ||
 		workedOn.MatchString(lower[:h.pos])
@@ -504,7 +514,9 @@ func skillOf(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 var (
 	// skillOfAnyone ends a text with a person of no trade and the start
 	// of their skill.
-	skillOfAnyone   = regexp.MustCompile(`\b(?:` + anyoneWords + `)\s+(?:who\s+(?:is|are|has|have)\s+)?(?:familiar with|experienced (?:in|with)|good (?:at|with)|skilled (?:in|at)|who knows|who can use)\s+(?:[a-z-]+\s+){0,2}$`)
+	skillOfAnyone = regexp.MustCompile(`\b(?:` + anyoneWords + `)\s+(?:who\s+(?:is|are|has|have)\s+)?(?:familiar with|experienced (?:in|with)|good (?:at|with)|skilled (?:in|at)|who knows|who can use)\s+(?:[a-z-]+\s+){0,2}$`)
+	// skillThenWorker starts a text with the rest of a 的 phrase.
+	skillThenWorker = regexp.MustCompile(`^[^，。,；;、！!？?\s的]{0,6}的`)
 	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
 	withSkillAfter  = regexp.MustCompile(`^(?:\s+[a-z]+)?\s+(?:skills?|experience|background|knowledge)\b`)
 	// workedOn ends a text with what a person has worked on before ("a
