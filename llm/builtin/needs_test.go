@@ -869,6 +869,12 @@ func TestNeedsIn(t *testing.T) {
 		{"需要三位厨师", "餐饮供应商×3[餐饮服务]"},
 		{"需要两辆大巴", "交通接送×1[交通接送]"},
 		{"Need 3 drivers", "交通接送×3[交通接送]"},
+		{"Alumni dinner in Guangzhou: need a restaurant for 80 and a photographer", "场地提供者×1[场地提供] 摄影师×1[摄影]"},
+		{"Science outreach day for kids: need 3 presenters and 6 helpers", "演讲嘉宾×3[演讲嘉宾] 现场志愿者×6[志愿者]"},
+		{"Venue: need one in Shanghai with a projector", "场地提供者×1[场地提供] 音响设备支持×1[音响设备]"},
+		{"Catering: need someone for 50 people", "餐饮供应商×1[餐饮服务]"},
+		{"Esports tournament in Shanghai: need two casters, a stream producer and a stage", "主持人×2[主持] 直播技术支持×1[直播]"},
+		{"Farmers market in Chengdu: need stall signage, a sound system and a few helpers", "物料印刷×1[印刷物料] 音响设备支持×1[音响设备] 现场志愿者×3[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

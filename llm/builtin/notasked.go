@@ -264,11 +264,14 @@ func movePast(lower string, hits map[string]keywordHit, past map[string]int) {
 // 需要一位，摄影师两位"), and so does no other tag wanted after it ("our
 // website needs to be rebuilt"), or the same tag named again after it.
 func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
+	// A title before a colon is such a phrase too ("Alumni dinner in
+	// Guangzhou: need a restaurant and a photographer").
 	from := -1
 	if slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, strings.TrimSpace(lower[:h.pos])) {
 		from = h.end
 	} else if m := wantingVerb.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 &&
-		!strings.ContainsAny(lower[:m[0]], "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) {
+		!strings.ContainsAny(titleOf(lower[:m[0]]), "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) &&
+		strings.TrimSpace(titleOf(lower[:m[0]])) != lower[h.pos:h.end] { // "Venue: need one with a projector" labels the need
 		from = m[1]
 	}
 	if from < 0 || tagAgain(lower, tag, from) {
@@ -348,6 +351,21 @@ func passiveObject(lower, tag string, h keywordHit, _ map[string]keywordHit) boo
 // passiveWork is a verb of wanting and a work word after a thing: "需要印刷",
 // "得印出来", "要翻译".
 var passiveWork = regexp.MustCompile(`(?:需要|需|要|得)(?:印刷|印出来|翻译|剪辑|拍摄)`)
+
+// titleOf is text without the colon (and the "we" of the sentence after
+// it) that may end it: what a demand's title before its first verb of
+// wanting is.
+func titleOf(text string) string {
+	t := strings.TrimRight(text, " ")
+	for _, we := range []string{" we", " i"} {
+		t = strings.TrimSuffix(t, we)
+	}
+	t = strings.TrimRight(t, " ")
+	if r, n := utf8.DecodeLastRuneInString(t); r == ':' || r == '：' {
+		return t[:len(t)-n]
+	}
+	return text
+}
 
 // purposeOf reports whether the hit h, after "for", names what the work of
 // the hit before it is for, when that work builds nothing ("a copywriter
