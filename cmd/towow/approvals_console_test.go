@@ -69,7 +69,7 @@ func TestApprovalsInBrowser(t *testing.T) {
 		}
 		p := &browserTab{t: t, name: name, ctx: ctx, shots: shots, srv: s}
 		p.run("sign in as "+user, toFront(), chromedp.EmulateViewport(1366, 900), signIn(base, user),
-			chromedp.Navigate(base+"/#/w/"+wfID), chromedp.WaitVisible(`g.wf-node`, chromedp.ByQuery))
+			visit(base+"/#/w/"+wfID), chromedp.WaitVisible(`g.wf-node`, chromedp.ByQuery))
 		return p
 	}
 	a := page("approver", base, owner)

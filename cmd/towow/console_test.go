@@ -84,6 +84,25 @@ func newBrowser(t *testing.T, chrome string, w, h int, within time.Duration, mor
 	return ctx
 }
 
+// visit opens url, an address of the console: by setting the location's
+// hash when the page is on the console already (the router answers the
+// hashchange), otherwise by navigating. chromedp.Navigate to an address
+// that differs only in its hash now and then waits for a load that a
+// same-document navigation never fires, until its context ends.
+func visit(url string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var same bool
+		js := fmt.Sprintf(`(() => { const u = new URL(%q); if (location.origin + location.pathname !== u.origin + u.pathname || u.hash === "") return false; location.hash = u.hash; return true })()`, url)
+		if err := chromedp.Evaluate(js, &same).Do(ctx); err != nil {
+			return err
+		}
+		if same {
+			return nil
+		}
+		return chromedp.Navigate(url).Do(ctx)
+	})
+}
+
 // signIn signs the page in on the console's sign-in view (local mode) as
 // name: the header then shows the name and 退出.
 func signIn(base, name string) chromedp.Tasks {
@@ -147,7 +166,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	const user = "console"
 	var mode, badName, shown string
 	run("the sign-in view",
-		chromedp.Navigate(base+"/#/history"),
+		visit(base+"/#/history"),
 		chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#signin`, "data-mode", &mode, nil, chromedp.ByQuery))
 	if mode != "local" {
@@ -214,7 +233,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		http.StatusAccepted, &sub)
 	var before int
 	run("open the running negotiation",
-		chromedp.Navigate(base+"/#/n/"+sub.DemandID),
+		visit(base+"/#/n/"+sub.DemandID),
 		chromedp.WaitVisible(`li[data-type="towow.offer.submitted"]`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll("#timeline li").length`, &before))
 	run("reload in the middle", chromedp.Reload(), chromedp.WaitVisible(`li[data-type="towow.offer.submitted"]`, chromedp.ByQuery))
@@ -292,7 +311,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// 3. Replay: the slider moved back shows an earlier proposal.
 	var types string
 	run("open the finished negotiation",
-		chromedp.Navigate(base+"/#/n/"+first),
+		visit(base+"/#/n/"+first),
 		chromedp.WaitVisible(`#replay-slider`, chromedp.ByQuery),
 		chromedp.AttributeValue(`#replay-slider`, "data-types", &types, nil, chromedp.ByQuery),
 		chromedp.WaitVisible(`#tt-version`, chromedp.ByQuery))
@@ -337,7 +356,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// 4. The agent directory lists the 100 profiles (and the external one).
 	var ids, online string
 	run("agent directory",
-		chromedp.Navigate(base+"/#/agents"),
+		visit(base+"/#/agents"),
 		chromedp.WaitVisible(`#agents .agent`, chromedp.ByQuery),
 		chromedp.Evaluate(`[...document.querySelectorAll("#agents .agent")].map(a => a.dataset.agent).join(" ")`, &ids),
 		// The external agent answered over the API: it is online.
@@ -360,7 +379,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// 5. Operations view; a bad request's error is shown as a message.
 	var provider, errText string
 	run("operations view",
-		chromedp.Navigate(base+"/#/ops"),
+		visit(base+"/#/ops"),
 		chromedp.WaitVisible(`#llm-provider`, chromedp.ByQuery),
 		chromedp.Text(`#llm-provider`, &provider, chromedp.ByQuery))
 	if provider != "builtin" {
@@ -412,7 +431,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 
 	// 6. A phone-sized screen.
-	run("phone size", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/#/n/"+first), chromedp.WaitVisible(`#outcome`, chromedp.ByQuery))
+	run("phone size", chromedp.EmulateViewport(390, 844), visit(base+"/#/n/"+first), chromedp.WaitVisible(`#outcome`, chromedp.ByQuery))
 	shot("negotiation-phone")
 
 	// 7. 退出: the sign-in view is back (on the phone: its screenshot), the
@@ -433,11 +452,11 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatal("the header still shows the account or the pages' links after 退出")
 	}
 	shot("signin-phone")
-	run("a page's address shows the sign-in view", chromedp.Navigate(base+"/#/n/"+first), chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery))
+	run("a page's address shows the sign-in view", visit(base+"/#/n/"+first), chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery))
 
 	// 8. An ended session (here: the cookie removed under the open page)
 	// brings the sign-in view back at the page's next API answer, a 401.
-	run("sign in again", signIn(base, user), chromedp.Navigate(base+"/#/ops"), chromedp.WaitVisible(`#llm-provider`, chromedp.ByQuery))
+	run("sign in again", signIn(base, user), visit(base+"/#/ops"), chromedp.WaitVisible(`#llm-provider`, chromedp.ByQuery))
 	run("the session ends under the page",
 		network.DeleteCookies("towow_session").WithURL(base+"/"),
 		chromedp.WaitVisible(`#signin #signin-name`, chromedp.ByQuery))

@@ -40,14 +40,14 @@ func TestConsoleErasesData(t *testing.T) {
 	}{{"desktop", 1200, 860}, {"phone", 390, 844}} {
 		ctx := newBrowser(t, chrome, size.w, size.h, 2*time.Minute)
 		var before, after, done string
-		tasks := chromedp.Tasks{signIn(base, "alice"), chromedp.Navigate(base + "/#/n/" + demand)}
+		tasks := chromedp.Tasks{signIn(base, "alice"), visit(base + "/#/n/" + demand)}
 		if i == 0 {
 			tasks = append(tasks, waitText("王小明"), bodyText(&before), screenshotTo(shots, "erase-before-"+size.name+".png"),
 				chromedp.Click(`#erase-link`, chromedp.ByQuery), chromedp.WaitVisible(`#erase-confirm`, chromedp.ByQuery),
 				screenshotTo(shots, "erase-confirm-"+size.name+".png"),
 				chromedp.Click(`#erase-confirm`, chromedp.ByQuery), chromedp.WaitVisible(`#erase-done`, chromedp.ByQuery),
 				chromedp.Text(`#erase`, &done, chromedp.ByQuery), screenshotTo(shots, "erase-done-"+size.name+".png"),
-				chromedp.Navigate(base+"/#/n/"+demand))
+				visit(base+"/#/n/"+demand))
 		}
 		tasks = append(tasks, waitText("[已删除]"), bodyText(&after), screenshotTo(shots, "erase-after-"+size.name+".png"))
 		if err := chromedp.Run(ctx, tasks); err != nil {

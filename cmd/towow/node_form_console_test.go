@@ -71,7 +71,7 @@ func TestNodeFormsInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &browserTab{t: t, name: "forms", ctx: ctx, shots: shots, srv: s}
-	b.run("open the plan", chromedp.EmulateViewport(1366, 900), signIn(base, user), chromedp.Navigate(base+"/#/w/"+wfID), chromedp.WaitVisible(`g.wf-node`, chromedp.ByQuery))
+	b.run("open the plan", chromedp.EmulateViewport(1366, 900), signIn(base, user), visit(base+"/#/w/"+wfID), chromedp.WaitVisible(`g.wf-node`, chromedp.ByQuery))
 	// choose picks an option of a select by its label's start (the types'
 	// labels come from the server) and says it changed.
 	choose := func(sel, label string) chromedp.Action {

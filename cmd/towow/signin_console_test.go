@@ -92,7 +92,7 @@ func TestConsoleSignInWithProvider(t *testing.T) {
 
 	// The sign-in view: provider mode, 登录 and no name to type.
 	var names int
-	tab.run("the sign-in view", chromedp.Navigate(base+"/#/history"),
+	tab.run("the sign-in view", visit(base+"/#/history"),
 		chromedp.WaitVisible(`#signin[data-mode="oidc"] #signin-submit`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll("#signin-name").length`, &names))
 	if names != 0 {

@@ -121,7 +121,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 	// what-if form there; it returns the cursor the form forks at.
 	openWhatIf := func(pos func(types []string) int) string {
 		t.Helper()
-		b.run("open the negotiation", chromedp.Navigate(base+"/#/n/"+orig), chromedp.WaitVisible(`#replay-slider`, chromedp.ByQuery))
+		b.run("open the negotiation", visit(base+"/#/n/"+orig), chromedp.WaitVisible(`#replay-slider`, chromedp.ByQuery))
 		types := strings.Fields(attr(`#replay-slider`, "data-types"))
 		i := pos(types)
 		b.run("move the slider",
@@ -242,7 +242,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 	// The page re-renders its head as the fork's events arrive: the note is
 	// read once it holds the change (or after the timeout, to show it).
 	var note string
-	b.run("the ruled fork's page", chromedp.Navigate(base+"/#/n/"+ruled),
+	b.run("the ruled fork's page", visit(base+"/#/n/"+ruled),
 		chromedp.Poll(`(() => { const t = (document.querySelector(".fork-note") || {}).innerText || ""; return t.includes("最多轮次") && t })()`,
 			&note, chromedp.WithPollingTimeout(20*time.Second)))
 	if !strings.Contains(note, "最多轮次 1 轮") || strings.Contains(note, orig) {
@@ -265,7 +265,7 @@ func TestWhatIfInBrowser(t *testing.T) {
 	// tick two demands and compare them: the history's participant counts
 	// are the comparison's.
 	pick := func(id string) string { return fmt.Sprintf(`#demand-table input.compare-pick[data-demand=%q]`, id) }
-	b.run("the history", chromedp.Navigate(base+"/#/history"), chromedp.WaitVisible(pick(replay), chromedp.ByQuery))
+	b.run("the history", visit(base+"/#/history"), chromedp.WaitVisible(pick(replay), chromedp.ByQuery))
 	for _, id := range []string{without, replay, ruled} {
 		row := fmt.Sprintf(`#demand-table tr[data-demand=%q]`, id)
 		var badge string

@@ -194,13 +194,13 @@ func TestWorkflowCanvasInBrowser(t *testing.T) {
 		}
 		if via != "" { // from the negotiation's page, through its link
 			// In front: the negotiation page renders in animation frames.
-			b.run("open the negotiation", toFront(), chromedp.Navigate(base+"/#/n/"+via), chromedp.WaitVisible(`#open-workflow`, chromedp.ByQuery))
+			b.run("open the negotiation", toFront(), visit(base+"/#/n/"+via), chromedp.WaitVisible(`#open-workflow`, chromedp.ByQuery))
 			if onNegotiation != nil {
 				onNegotiation(b)
 			}
 			b.run("follow its workflow link", chromedp.Click(`#open-workflow`, chromedp.ByQuery))
 		} else {
-			b.run("open the workflow page", chromedp.Navigate(base+"/#/w/"+wfID))
+			b.run("open the workflow page", visit(base+"/#/w/"+wfID))
 		}
 		b.run("the canvas", chromedp.WaitVisible(fmt.Sprintf(`g.wf-node[data-node=%q]`, moved), chromedp.ByQuery))
 		return b
