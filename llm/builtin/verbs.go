@@ -321,8 +321,9 @@ func namesOtherTrade(text string, i int) bool {
 	return false
 }
 
-// askedWork finds a verb someone is asked to do and its object.
-var askedWork = regexp.MustCompile(`\b(?:` + anyoneWords + `) to [a-z]+`)
+// askedWork finds a verb someone is asked to do and its object ("someone
+// to translate our app", "can someone help decorate the venue").
+var askedWork = regexp.MustCompile(`\b(?:` + anyoneWords + `) (?:to|help|help to|(?:can|could|would|will)(?: help)?) [a-z]+`)
 
 // tradeVerbs are the English verbs some tag names by rule (tagVerbs) or as
 // a keyword ("print", "translate").
@@ -400,14 +401,15 @@ var (
 	// helpersWanted are people to help with something ("帮忙收摊的人"),
 	// unless the something is another tag's work ("帮忙拍照的人").
 	helpersWanted = regexp.MustCompile(`帮忙[^，。,；;、！!？?\s的]{1,6}的(?:人|同学|朋友)`)
-	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款").
-	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇`)
+	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款"), or a
+	// notice or an introduction to write ("写个活动通知").
+	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇|写(?:个|一个|一份|份|一下)?[^，。,；;、！!？?\s]{0,6}?(?:通知|公告|简介|邀请)`)
 	// printedDesign is a printed thing to design.
 	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
 	// pictureShoot is pictures to take, or an event to shoot, capture or
 	// cover ("shoot the event"); systemBuild a system to build.
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
-	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
+	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|拍(?:一下|下|拍)(?:我们的|我们)?(?:活动|现场|婚礼|年会|比赛|聚会)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
 	// pageBuild is a web page to make ("做一个募捐页面").
 	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])`)
@@ -433,4 +435,4 @@ const languageNames = `japanese|english|french|german|korean|russian|spanish|por
 
 // languageSpeaker is a person asked for because they speak a language, or
 // missed for it ("nobody on the team speaks Japanese").
-var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b`)
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b`)
