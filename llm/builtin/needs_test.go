@@ -908,6 +908,13 @@ func TestNeedsIn(t *testing.T) {
 		{"需要宣传彩页", "物料印刷×1[印刷物料]"},
 		{"需要功放和耳返", "音响设备支持×1[音响设备]"},
 		{"需要修片", "摄影师×1[摄影]"},
+		{"Need a barn for Saturday", "场地提供者×1[场地提供]"},
+		{"Need a wine bar for Saturday", "场地提供者×1[场地提供]"},
+		{"We want to book a courtyard and some sushi for 40", "场地提供者×1[场地提供] 餐饮供应商×1[餐饮服务]"},
+		{"Need a gallery and a photographer", "场地提供者×1[场地提供] 摄影师×1[摄影]"},
+		{"We had our party at a brewery last year; need a photographer", "摄影师×1[摄影]"},
+		{"We need dim sum and juice for 50 guests", "餐饮供应商×1[餐饮服务]"},
+		{"Need a limo and movers", "交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -421,10 +421,12 @@ var (
 	// placeWanted is a place asked for by what it holds or is like
 	// ("需要一个能坐100人的地方", "找个安静的地方开会"), not a point to improve
 	// ("需要改进的地方"), or a kind of place asked for by its noun right
-	// after the asking verb ("需要一个剧场", "找一家民宿"): a place named
-	// elsewhere is where something happens or where someone worked.
+	// after the asking verb ("需要一个剧场", "找一家民宿", "book a barn"): a
+	// place named elsewhere is where something happens or where someone
+	// worked.
 	placeWanted = regexp.MustCompile(`(?:需要|找|租|订|借)(?:一个|个)?(?:能|可以)?[^，。,；;、！!？?\s]{0,10}(?:人|坐|容纳|放|安静|户外|室内|开会|办|搞|聚|吃饭|活动|拍|宽敞|大点|大一点)[^，。,；;、！!？?\s]{0,6}的地方|` +
-		`(?:需要|找|租|订|借|联系)(?:一个|个|一间|间|一家|家|一块|块|一片|片)?[^，。,；;、！!？?\s的]{0,4}?(?:地点|剧场|演播厅|排练厅|舞蹈室|画室|厂房|草坪|农场|民宿|酒吧|餐厅|图书馆|博物馆|美术馆|画廊|展馆|书房|天台|庭院|院子)`)
+		`(?:需要|找|租|订|借|联系)(?:一个|个|一间|间|一家|家|一块|块|一片|片)?[^，。,；;、！!？?\s的]{0,4}?(?:地点|剧场|演播厅|排练厅|舞蹈室|画室|厂房|草坪|农场|民宿|酒吧|餐厅|图书馆|博物馆|美术馆|画廊|展馆|书房|天台|庭院|院子)|` +
+		`\b(?:need|needs|want|book|rent|hire|find|looking for|searching for)\s+(?:a|an|some)\s+(?:[a-z-]+\s+){0,2}?(?:barn|farm|garden|library|museum|gallery|brewery|loft|chapel|park|beach|backyard|courtyard|community cent(?:er|re)|golf course|tea ?house|hostel|cinema|wine bar|bed and breakfast|pub|lounge|terrace|patio)\b`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
