@@ -915,6 +915,12 @@ func TestNeedsIn(t *testing.T) {
 		{"We had our party at a brewery last year; need a photographer", "摄影师×1[摄影]"},
 		{"We need dim sum and juice for 50 guests", "餐饮供应商×1[餐饮服务]"},
 		{"Need a limo and movers", "交通接送×1[交通接送]"},
+		{"Our checkout is broken, need someone to fix it", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"Need someone to integrate Stripe payments", "后端工程师×1[后端开发]"},
+		{"Need someone to set up CI/CD", "后端工程师×1[后端开发]"},
+		{"Need someone to build a Chrome extension", "前端工程师×1[前端开发]"},
+		{"需要有人帮我们把服务迁到云上", "后端工程师×1[后端开发]"},
+		{"需要有人做个浏览器插件", "前端工程师×1[前端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
