@@ -921,6 +921,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to build a Chrome extension", "前端工程师×1[前端开发]"},
 		{"需要有人帮我们把服务迁到云上", "后端工程师×1[后端开发]"},
 		{"需要有人做个浏览器插件", "前端工程师×1[前端开发]"},
+		{"Need someone for the photos and someone for the music", "摄影师×1[摄影] 音响设备支持×1[音响设备]"},
+		{"Need a person for the door", "现场志愿者×1[志愿者]"},
+		{"Need someone for the books", "财务顾问×1[财务]"},
+		{"找个人管照片，再找个人管音乐", "摄影师×1[摄影] 音响设备支持×1[音响设备]"},
+		{"找个人管门口", "现场志愿者×1[志愿者]"},
+		{"找个人管社交媒体", "推广负责人×1[市场推广]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
