@@ -13,8 +13,9 @@ import (
 // peopleCountElsewhere is the count of people written before another
 // place where a keyword of tag i stands than at p ("补给站缺人手，需要
 // 20名志愿者": 20; "recruiting talk: … two industry veterans": 2), or 0:
-// a Chinese count by a measure word only people take, an English one
-// before a word for people (not "a 120-person company dinner").
+// a Chinese count by a measure word only people take or before a word for
+// persons ("十几个学生志愿者"), an English one before a word for people (not
+// "a 120-person company dinner").
 func peopleCountElsewhere(lower string, i, p int) int {
 	best := 0
 	for _, kw := range tagKeywords[i] {
@@ -25,7 +26,10 @@ func peopleCountElsewhere(lower string, i, p int) int {
 			if q == p {
 				continue
 			}
-			people := cnPeopleCount.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw})
+			last, _ := utf8.DecodeLastRuneInString(kw)
+			people := cnPeopleCount.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw}) ||
+				!isASCII(kw) && strings.ContainsRune("者员师手", last) // "十几个学生志愿者": a word for persons
+
 			if n, ok := writtenCountBefore(lower, q); ok && n > best && people {
 				best = n
 			}

@@ -369,8 +369,11 @@ func joinAdjacent(lower string, found []need) []neg.Need {
 			// A noun for the person, then what the trade asks of them.
 		case len(out) > 0 && n.pos == prevEnd && inVocabulary(n.Need) && !inVocabulary(out[len(out)-1]):
 			// "两位在职工程师分享经验": the person a role noun names, asked
-			// for the work a trade does, is that trade's.
+			// for the work a trade does, is that trade's, as many as the
+			// count before the noun ("十几个学生志愿者").
+			count := max(n.Count, out[len(out)-1].Count)
 			out[len(out)-1] = n.Need
+			out[len(out)-1].Count = count
 		case len(out) > 0 && (n.pos == prevEnd || strings.HasPrefix(lower[prevEnd:], "兼") && n.pos == prevEnd+len("兼")) && !eachCount.MatchString(lower[n.end:]):
 			// "海报设计师", "摄影摄像", "摄影兼摄像": one person, either skill;
 			// not when each is counted ("摄影摄像各一名": two people)

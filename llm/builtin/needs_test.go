@@ -927,6 +927,13 @@ func TestNeedsIn(t *testing.T) {
 		{"找个人管照片，再找个人管音乐", "摄影师×1[摄影] 音响设备支持×1[音响设备]"},
 		{"找个人管门口", "现场志愿者×1[志愿者]"},
 		{"找个人管社交媒体", "推广负责人×1[市场推广]"},
+		{"我们学校要办一场校园招聘会，需要布置展位、印刷宣传册，还要十几个学生志愿者帮忙引导。", "现场志愿者×10[志愿者] 物料印刷×1[印刷物料]"},
+		{"需要三个大学生志愿者", "现场志愿者×3[志愿者]"},
+		{"Small nonprofit in Hangzhou planning a charity fun run next month. Need 30 volunteers, printed race bibs, a sound system for the start line and a photographer.", "现场志愿者×10[志愿者] 物料印刷×1[印刷物料] 音响设备支持×1[音响设备] 摄影师×1[摄影]"},
+		{"A school club planning a bake sale needs volunteers", "现场志愿者×1[志愿者]"},
+		{"Wedding planning help needed", "活动策划×1[活动策划]"},
+		{"Our team needs help planning an offsite", "活动策划×1[活动策划]"},
+		{"I'm launching a podcast and need someone to edit episodes, design cover art, and write show descriptions.", "视频剪辑师×1[视频剪辑] 平面设计师×1[平面设计] 文案撰写×1[文案写作]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

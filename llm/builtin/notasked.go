@@ -706,11 +706,22 @@ var ownActivities = map[string]bool{"planning": true, "organizing": true, "organ
 var ownWorkRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im|currently))\s*$|\b(?:we're|we are|i'm|i am)\s+(?:an?|the)\s+(?:[a-z-]+\s+){1,3}$`)
 
 // ownActivity reports whether kw, after before, is the writer's own
-// activity (ownActivities), or what that activity makes ("I'm organising a
-// fundraising dinner": the dinner is theirs, not a caterer wanted).
+// activity (ownActivities), said of the writer or of their group, or what
+// that activity makes ("I'm organising a fundraising dinner": the dinner is
+// theirs, not a caterer wanted).
 func ownActivity(before, kw string) bool {
-	return ownActivities[kw] && ownWorkRe.MatchString(before) || ownObjectRe.MatchString(before)
+	return ownActivities[kw] && (ownWorkRe.MatchString(before) || namedSubject.MatchString(before) && !askOrHelp.MatchString(before)) ||
+		ownObjectRe.MatchString(before)
 }
+
+// namedSubject is a clause's start that names who is doing something, by
+// a noun for a group and at most a few more words ("Small nonprofit in
+// Hangzhou planning a fun run"); askOrHelp holds a word that asks for the
+// activity instead ("a team to help planning").
+var (
+	namedSubject = regexp.MustCompile(`^(?:[a-z-]+\s+){0,3}(?:nonprofit|non-profit|company|startup|team|school|university|club|group|church|community|ngo|charity|association|family|firm|lab|office|department|class|society|organization|organisation)\s+(?:[a-z-]+\s+){0,3}$`)
+	askOrHelp    = regexp.MustCompile(`\b(?:need|needs|want|wants|help|helps|looking|seeking|someone|anyone|somebody|hire|hiring|for|with|to)\b`)
+)
 
 // ownObjectRe ends the text before the object of the writer's own
 // organising, a few words into it.

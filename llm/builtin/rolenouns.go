@@ -31,6 +31,20 @@ var (
 	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
 )
 
+// personKeywordAt reports whether a keyword for persons of a trade (one
+// ending in 者, 员, 师 or 手) starts at p: a role noun right before it says
+// who those persons are.
+func personKeywordAt(lower string, p int) bool {
+	for _, kws := range tagKeywords {
+		for _, kw := range kws {
+			if last, _ := utf8.DecodeLastRuneInString(kw); strings.HasPrefix(lower[p:], kw) && strings.ContainsRune("者员师手", last) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // leadingCount is a count and its measure word at the start of a noun.
 var leadingCount = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十几]+)(?:位|名|个)`)
 
@@ -73,6 +87,9 @@ func roleNounNeeds(lower string) []need {
 		if utf8.RuneCountInString(role) < 2 || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) || endsInsideWord(role, lower[end:]) ||
 			strings.HasSuffix(role, "会员") { // "做会员卡": a member is nobody asked for
 			return
+		}
+		if personKeywordAt(lower, end) {
+			return // "学生志愿者": who the volunteers are, not a need of its own
 		}
 		seen[role] = true
 		tags := []string{role}

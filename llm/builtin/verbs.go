@@ -402,8 +402,9 @@ var (
 	// unless the something is another tag's work ("帮忙拍照的人").
 	helpersWanted = regexp.MustCompile(`帮忙[^，。,；;、！!？?\s的]{1,6}的(?:人|同学|朋友)`)
 	// piecesToWrite are pieces to write, counted by 篇 ("写几篇爆款"), or a
-	// notice or an introduction to write ("写个活动通知").
-	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇|写(?:个|一个|一份|份|一下)?[^，。,；;、！!？?\s]{0,6}?(?:通知|公告|简介|邀请)`)
+	// notice or an introduction to write ("写个活动通知", "write show
+	// descriptions").
+	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇|写(?:个|一个|一份|份|一下)?[^，。,；;、！!？?\s]{0,6}?(?:通知|公告|简介|邀请)|\bwrite\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:descriptions?|blurbs?|bios?|captions?|announcements?)\b`)
 	// printedDesign is a printed thing to design.
 	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
 	// pictureShoot is pictures to take, or an event to shoot, capture or
