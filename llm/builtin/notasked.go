@@ -192,12 +192,13 @@ func judge(lower string, hits map[string]keywordHit) {
 func setAsideObjects(lower string, hits map[string]keywordHit) {
 	// "someone to translate our app into Japanese", "Translating our user
 	// manual into German": the verb of work someone is asked to do (or
-	// help asked with: "help analyzing app reviews"), or the work the
-	// demand starts with, when it is a trade's keyword,
+	// help asked with: "help analyzing app reviews"; or the writer has to
+	// get done: "we need to print 200 posters"), or the work the demand
+	// starts with, when it is a trade's keyword,
 	// keeps its object from naming another trade (the app is what gets
 	// translated).
 	past := map[string]int{} // a tag set aside here goes to its next keyword after this
-	asked := append(askedWork.FindAllStringIndex(lower, -1), helpDoing.FindAllStringIndex(lower, -1)...)
+	asked := slices.Concat(askedWork.FindAllStringIndex(lower, -1), helpDoing.FindAllStringIndex(lower, -1), workToDo.FindAllStringIndex(lower, -1))
 	for _, m := range append(asked, leadingGerund.FindStringIndex(lower)) {
 		if m == nil {
 			continue
@@ -213,6 +214,19 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 				if other != tag && o.pos > m[1] && o.pos < objEnd {
 					past[other] = objEnd
 				}
+			}
+		}
+	}
+	// "翻译这份合同", "打印200张海报", "剪辑一段直播回放": what a Chinese verb
+	// of work acts on, right after it, is its worker's work.
+	for tag, h := range hits {
+		if !slices.Contains(cnWorkVerbs, h.word) {
+			continue
+		}
+		at := h.end + len(cnObjectStart.FindString(lower[h.end:]))
+		for other, o := range hits {
+			if other != tag && o.pos == at {
+				past[other] = o.end
 			}
 		}
 	}
@@ -239,6 +253,15 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 	}
 	movePast(lower, hits, past)
 }
+
+// cnWorkVerbs are the Chinese keywords that are verbs of a trade's work
+// and take an object right after them; cnObjectStart is what may stand
+// between such a verb and its object (a count and a measure word, a
+// demonstrative).
+var (
+	cnWorkVerbs   = []string{"翻译", "打印", "印刷", "印", "印一批", "印一些", "印些", "印点", "剪辑", "剪", "直播", "录", "录制", "拍摄"}
+	cnObjectStart = regexp.MustCompile(`^(?:一下|这份|这个|这段|这场|这些|那份|那个|我们的|[0-9]+\s*|[一二两三四五六七八九十百几]+)?(?:张|份|个|段|场|批|组|套|本|篇|页)?`)
+)
 
 // movePast moves each tag of past to its next keyword at or after the
 // position past gives it, or drops it when none is there ("Translating our

@@ -84,6 +84,9 @@ func roleNounNeeds(lower string) []need {
 		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
 			role, p = role[i+len("和"):], p+i+len("和")
 		}
+		if strings.HasPrefix(role, "to ") { // "need to cater lunch": work to do, no person
+			return
+		}
 		if utf8.RuneCountInString(role) < 2 || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) || endsInsideWord(role, lower[end:]) ||
 			strings.HasSuffix(role, "会员") { // "做会员卡": a member is nobody asked for
 			return

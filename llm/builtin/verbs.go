@@ -325,6 +325,10 @@ func namesOtherTrade(text string, i int) bool {
 // to translate our app", "can someone help decorate the venue").
 var askedWork = regexp.MustCompile(`\b(?:` + anyoneWords + `) (?:to|help|help to|(?:can|could|would|will)(?: help)?) [a-z]+`)
 
+// workToDo finds a verb the writer has to get done and its object ("we
+// need to print 200 posters").
+var workToDo = regexp.MustCompile(`\b(?:we|i) (?:need|want|have) to [a-z]+`)
+
 // tradeVerbs are the English verbs some tag names by rule (tagVerbs) or as
 // a keyword ("print", "translate").
 var tradeVerbs = func() map[string]bool {
