@@ -949,6 +949,12 @@ func TestNeedsIn(t *testing.T) {
 		{"需要剪辑一段直播回放", "视频剪辑师×1[视频剪辑]"},
 		{"需要直播一场讲座", "直播技术支持×1[直播]"},
 		{"We want to run a Python workshop and need two instructors", "演讲嘉宾×2[演讲嘉宾]"},
+		{"场地、餐饮我们搞定，只要一个主持人", "主持人×1[主持]"},
+		{"No caterer needed, just a venue and a host", "场地提供者×1[场地提供] 主持人×1[主持]"},
+		{"We're fine on volunteers, but we're short of speakers", "演讲嘉宾×1[演讲嘉宾]"},
+		{"Photographer: yes. Videographer: no.", "摄影师×1[摄影]"},
+		{"需要：摄影（是）、摄像（否）、直播（待定）", "摄影师×1[摄影] 直播技术支持×1[直播]"},
+		{"摄影：是，摄像：不需要", "摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -628,7 +628,8 @@ var negationCues = []string{"不需要", "不用", "无需", "已经有", "已�
 	"找好了", "已经找好", "约好了", "已经约好", "已经联系好", "搞定了", "已经搞定", "already have", "already has", "already got",
 	"already booked", "we have the", "we've got the", "we've booked", "is booked", "is sorted", "is taken care of",
 	"don't need", "do not need", "doesn't need", "no need for", "not looking for", "都定了", "已经定了", "已定", "定下来了",
-	"用公司的", "用我们的", "用我们自己的", "用自己的", "have our own", "has its own", "have its own"}
+	"用公司的", "用我们的", "用我们自己的", "用自己的", "have our own", "has its own", "have its own",
+	"我们搞定", "自己搞定", "我们来搞定", "fine on", "good on", "have enough", "got enough"}
 
 // settledEnds end a clause that says the demand has the role word's thing
 // settled ("venue booked", "场地我们自己有"), when the clause wants nothing ("need a venue
@@ -655,8 +656,17 @@ func negatedAt(lower string, p, end int) bool {
 	settled := slices.ContainsFunc(settledEnds, func(e string) bool { return strings.HasSuffix(strings.TrimSpace(clause), e) }) &&
 		!wantingVerb.MatchString(clause)
 	return settled || slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) }) ||
-		slices.ContainsFunc(notThis, func(c string) bool { return strings.HasSuffix(lower[:p], c) })
+		slices.ContainsFunc(notThis, func(c string) bool { return strings.HasSuffix(lower[:p], c) }) ||
+		noneNeeded.MatchString(clause) || answeredNo.MatchString(lower[end:])
 }
+
+// noneNeeded is a clause that says a thing is not needed ("no caterer
+// needed"); answeredNo follows a role word answered no ("videographer:
+// no", "摄像（否）").
+var (
+	noneNeeded = regexp.MustCompile(`^\s*no\s+(?:[a-z-]+\s+){0,2}(?:needed|required|necessary)\b`)
+	answeredNo = regexp.MustCompile(`^\s*(?:[:：]\s*(?:(?:no|none|not needed)\b|否|不需要|不要)|[（(]\s*(?:no|not needed|否|不需要|不要)\s*[)）])`)
+)
 
 // notThis, right before a keyword, refuses it ("需要设计师，不要程序员", "a
 // designer, not a developer"); further off it may be said of something
