@@ -955,6 +955,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Photographer: yes. Videographer: no.", "摄影师×1[摄影]"},
 		{"需要：摄影（是）、摄像（否）、直播（待定）", "摄影师×1[摄影] 直播技术支持×1[直播]"},
 		{"摄影：是，摄像：不需要", "摄影师×1[摄影]"},
+		{"需要一个设计师做直播背景", "UI设计师×1[UI设计]"},
+		{"需要一个剪辑师剪年会花絮", "视频剪辑师×1[视频剪辑]"},
+		{"需要一个财务算一下场地费用", "财务顾问×1[财务]"},
+		{"需要一个策划做推广方案", "活动策划×1[活动策划]"},
+		{"需要一个设计师做海报", "平面设计师×1[平面设计]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -217,6 +217,27 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 			}
 		}
 	}
+	// "摄影师拍海报素材", "律师审核赞助合同", "剪辑师剪年会花絮": what a worker
+	// named right before a verb of work acts on is that worker's work, to
+	// the end of the clause; a designer by the bare word keeps the design
+	// its object names ("设计师做海报": a graphic designer) and its printing.
+	for tag, h := range hits {
+		last, _ := utf8.DecodeLastRuneInString(h.word)
+		if !strings.ContainsRune("者员师手", last) && !slices.Contains(cnTradeWorkers, h.word) {
+			continue
+		}
+		m := workerVerb.FindStringIndex(lower[h.end:])
+		if m == nil {
+			continue
+		}
+		from := h.end + m[1]
+		to := from + len(clauseRest.FindString(lower[from:]))
+		for other, o := range hits {
+			if other != tag && o.pos >= from && o.pos < to && !(slices.Contains(bareDesigner, h.word) && slices.Contains(designTags, other)) {
+				past[other] = to
+			}
+		}
+	}
 	// "翻译这份合同", "打印200张海报", "剪辑一段直播回放": what a Chinese verb
 	// of work acts on, right after it, is its worker's work.
 	for tag, h := range hits {
@@ -253,6 +274,19 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 	}
 	movePast(lower, hits, past)
 }
+
+// designTags are the trades a designer by the bare word may be, and the
+// printing of what they design ("设计师做宣传物料": printed too).
+var designTags = []string{"平面设计", "UI设计", "印刷物料"}
+
+// cnTradeWorkers are Chinese keywords that name a worker by the trade's
+// own word ("一个翻译", "一个财务"); workerVerb starts a text with a verb of
+// work done for the demand; clauseRest runs to the end of a clause.
+var (
+	cnTradeWorkers = []string{"翻译", "财务", "会计", "前端", "后端", "策划", "文案", "主持", "律师"}
+	workerVerb     = regexp.MustCompile(`^(?:来|帮忙|帮我们|帮)?(?:做|拍|剪|写|审核|审|看看|看|算一下|算|设计|翻译|串场|负责|搞|弄|处理|整理)`)
+	clauseRest     = regexp.MustCompile(`^[^，。,；;！!？?、和及与]*`)
+)
 
 // cnWorkVerbs are the Chinese keywords that are verbs of a trade's work
 // and take an object right after them; cnObjectStart is what may stand
