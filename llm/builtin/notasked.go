@@ -238,6 +238,24 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 			}
 		}
 	}
+	// "an editor to cut the behind-the-scenes footage", "volunteers to hand
+	// out flyers": the same in English, a worker and "to" and a verb.
+	for tag, h := range hits {
+		if !isASCII(h.word) || !namesWorker(h.word) {
+			continue
+		}
+		m := toVerb.FindStringIndex(lower[h.end:])
+		if m == nil {
+			continue
+		}
+		from := h.end + m[1]
+		to := from + len(enClauseRest.FindString(lower[from:]))
+		for other, o := range hits {
+			if other != tag && o.pos >= from && o.pos < to && !(slices.Contains(bareDesigner, h.word) && slices.Contains(designTags, other)) {
+				past[other] = to
+			}
+		}
+	}
 	// "翻译这份合同", "打印200张海报", "剪辑一段直播回放": what a Chinese verb
 	// of work acts on, right after it, is its worker's work.
 	for tag, h := range hits {
@@ -273,6 +291,26 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 		}
 	}
 	movePast(lower, hits, past)
+}
+
+// toVerb starts a text with "to" and a verb ("a driver to bring …");
+// enClauseRest runs to the end of a clause or to an "and" (the next item
+// or the next work: "… the sound equipment and a DJ").
+var (
+	toVerb       = regexp.MustCompile(`^\s+to\s+[a-z]+(?:\s+(?:out|up|together|down))?`)
+	enClauseRest = regexp.MustCompile(`^[^,.;:!?]*?(?:\s+and\s|[,.;:!?]|$)`)
+)
+
+// namesWorker reports whether an English keyword names a person by their
+// work ("photographer", "volunteers", "a sound tech"), not a thing
+// ("posters").
+func namesWorker(w string) bool {
+	head := strings.TrimSuffix(w[strings.LastIndex(w, " ")+1:], "s")
+	if slices.Contains(thingNouns, head) {
+		return false
+	}
+	return strings.HasSuffix(head, "er") || strings.HasSuffix(head, "or") || strings.HasSuffix(head, "ist") || strings.HasSuffix(head, "ian") || strings.HasSuffix(head, "ant") ||
+		slices.Contains(workerNouns, head) || slices.Contains(serverNouns, head) || slices.Contains([]string{"volunteer", "host", "mc", "emcee", "dj", "helper", "usher"}, head)
 }
 
 // designTags are the trades a designer by the bare word may be, and the
