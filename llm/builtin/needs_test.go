@@ -972,6 +972,10 @@ func TestNeedsIn(t *testing.T) {
 		{"Need volunteers to hand out flyers", "现场志愿者×1[志愿者]"},
 		{"Need a photographer to cover the catering", "摄影师×1[摄影]"},
 		{"Need a driver to bring the sound equipment and a DJ", "交通接送×1[交通接送] 音响设备支持×1[音响设备]"},
+		{"社区卫生站想办一次健康讲座，需要一位医生来讲高血压防治，再找人做几张宣传海报", "医生×1[医生] 平面设计师×1[平面设计]"},
+		{"作为HR，我要在公司组织一次心理健康讲座，请一位心理咨询师来讲，还需要会议室", "演讲嘉宾×1[演讲嘉宾] 心理咨询师×1[心理咨询师] 场地提供者×1[场地提供]"},
+		{"想办一场科普讲座，请一位天文学家来讲", "演讲嘉宾×1[演讲嘉宾]"},
+		{"想办一场讲座，需要一位讲师", "演讲嘉宾×1[演讲嘉宾]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

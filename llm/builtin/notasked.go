@@ -21,8 +21,27 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, workDoneFor, baObject, promotedThing, plainPersonsWork,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, heldLecture, workDoneFor, baObject, promotedThing, plainPersonsWork,
 }
+
+// heldLecture reports whether the hit h is the lecture the writer holds,
+// when a specialist or a doctor is asked to come and give it
+// ("社区卫生站想办一次健康讲座，需要一位医生来讲": the doctor is that
+// person, as anothersTalk reads them, and no speaker besides).
+func heldLecture(lower, tag string, h keywordHit, _ map[string]keywordHit) bool {
+	if tag != "演讲嘉宾" || h.word != "讲座" {
+		return false
+	}
+	start := max(0, h.pos-30)
+	for !utf8.ValidString(lower[start:h.pos]) {
+		start++
+	}
+	return holdVerb.MatchString(lower[start:h.pos]) && specialistTalks.MatchString(lower[h.end:])
+}
+
+// specialistTalks holds a specialist or a doctor who comes to talk (the
+// role nouns among cnTalkAfterPerson's people: a need of their own).
+var specialistTalks = regexp.MustCompile(`(?:专家|医生)(?:来|过来)(?:讲|分享)`)
 
 // plainPersonsWork reports whether the hit h is the work of a person of no
 // trade named right before it ("需要十名保安维持秩序": the guards keep
