@@ -981,6 +981,11 @@ func TestNeedsIn(t *testing.T) {
 		{"课题组想把研究成果做成一张学术海报和一段讲解视频", "平面设计师×1[平面设计] 视频剪辑师×1[视频剪辑]"},
 		{"农产品想做电商，需要包装设计和网店运营", "平面设计师×1[平面设计] 推广负责人×1[市场推广]"},
 		{"企业内训需要会议室和学员手册", "场地提供者×1[场地提供] 物料印刷×1[印刷物料]"},
+		{"合唱比赛需要钢琴伴奏和录音", "音响设备支持×1[音响设备]"},
+		{"Expo shuttle: daily buses from the hotels to the venue", "交通接送×1[交通接送]"},
+		{"Kids coding camp: need teaching assistants and a campsite", "teaching assistant×1[teaching assistant] 场地提供者×1[场地提供]"},
+		{"需要录音整理成文字", "文案撰写×1[文案写作]"},
+		{"需要一个录音棚", "场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
