@@ -236,39 +236,16 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 			}
 		}
 	}
-	// "摄影师拍海报素材", "律师审核赞助合同", "剪辑师剪年会花絮": what a worker
-	// named right before a verb of work acts on is that worker's work, to
-	// the end of the clause; a designer by the bare word keeps the design
-	// its object names ("设计师做海报": a graphic designer) and its printing.
+	// "摄影师拍海报素材", "an editor to cut the behind-the-scenes footage":
+	// what a worker named right before a verb of work acts on is that
+	// worker's work, to the end of the clause; a designer by the bare word
+	// keeps the design its object names ("设计师做海报": a graphic designer)
+	// and its printing.
 	for tag, h := range hits {
-		last, _ := utf8.DecodeLastRuneInString(h.word)
-		if !strings.ContainsRune("者员师手", last) && !slices.Contains(cnTradeWorkers, h.word) {
+		from, to, ok := workersObject(lower, h)
+		if !ok {
 			continue
 		}
-		m := workerVerb.FindStringIndex(lower[h.end:])
-		if m == nil {
-			continue
-		}
-		from := h.end + m[1]
-		to := from + len(clauseRest.FindString(lower[from:]))
-		for other, o := range hits {
-			if other != tag && o.pos >= from && o.pos < to && !(slices.Contains(bareDesigner, h.word) && slices.Contains(designTags, other)) {
-				past[other] = to
-			}
-		}
-	}
-	// "an editor to cut the behind-the-scenes footage", "volunteers to hand
-	// out flyers": the same in English, a worker and "to" and a verb.
-	for tag, h := range hits {
-		if !isASCII(h.word) || !namesWorker(h.word) {
-			continue
-		}
-		m := toVerb.FindStringIndex(lower[h.end:])
-		if m == nil {
-			continue
-		}
-		from := h.end + m[1]
-		to := from + len(enClauseRest.FindString(lower[from:]))
 		for other, o := range hits {
 			if other != tag && o.pos >= from && o.pos < to && !(slices.Contains(bareDesigner, h.word) && slices.Contains(designTags, other)) {
 				past[other] = to
@@ -310,6 +287,28 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 		}
 	}
 	movePast(lower, hits, past)
+}
+
+// workersObject is where the object of the work a worker's hit h is
+// named to do lies in lower: after a Chinese verb of work right after
+// the worker ("律师审核赞助合同", "一个财务算一下场地费用"), or after "to" and
+// a verb ("volunteers to hand out flyers"), to the end of the clause.
+func workersObject(lower string, h keywordHit) (from, to int, ok bool) {
+	verb, rest := workerVerb, clauseRest
+	if isASCII(h.word) {
+		if !namesWorker(h.word) {
+			return 0, 0, false
+		}
+		verb, rest = toVerb, enClauseRest
+	} else if last, _ := utf8.DecodeLastRuneInString(h.word); !strings.ContainsRune("者员师手", last) && !slices.Contains(cnTradeWorkers, h.word) {
+		return 0, 0, false
+	}
+	m := verb.FindStringIndex(lower[h.end:])
+	if m == nil {
+		return 0, 0, false
+	}
+	from = h.end + m[1]
+	return from, from + len(rest.FindString(lower[from:])), true
 }
 
 // toVerb starts a text with "to" and a verb ("a driver to bring …");
