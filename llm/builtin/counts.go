@@ -26,9 +26,8 @@ func peopleCountElsewhere(lower string, i, p int) int {
 			if q == p {
 				continue
 			}
-			last, _ := utf8.DecodeLastRuneInString(kw)
 			people := cnPeopleCount.MatchString(lower[max(0, q-24):q]) || isASCII(kw) && countsPeople(lower, keywordHit{q, q + len(kw), true, 0, kw}) ||
-				!isASCII(kw) && strings.ContainsRune("者员师手", last) // "十几个学生志愿者": a word for persons
+				cnPersonWord(kw) // "十几个学生志愿者"
 
 			if n, ok := writtenCountBefore(lower, q); ok && n > best && people {
 				best = n
@@ -84,8 +83,14 @@ var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十
 // that serves no guests ("摄影2人"); after a place, food, transport,
 // equipment or print it counts their guests ("场地（300人）", "盒饭50人").
 func countsPersons(word string, tags []string) bool {
-	last, _ := utf8.DecodeLastRuneInString(word)
-	return strings.ContainsRune("者员师手工", last) || !slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(servingTags, t) })
+	return cnPersonWord(word) || !slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(servingTags, t) })
+}
+
+// cnPersonWord reports whether a Chinese word names a person by its last
+// character (志愿者, 导览员, 摄影师, 帮手, 搬运工).
+func cnPersonWord(w string) bool {
+	last, _ := utf8.DecodeLastRuneInString(w)
+	return !isASCII(w) && strings.ContainsRune("者员师手工", last)
 }
 
 // servingTags are the trades that serve guests.

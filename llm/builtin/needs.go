@@ -165,9 +165,8 @@ func vocabularyNeeds(lower string) []need {
 // 室", "100份午餐") counts the things, and one provider makes, holds or
 // serves them all.
 func namesServer(w string) bool {
-	last, _ := utf8.DecodeLastRuneInString(w)
-	if strings.ContainsRune("者员师手工子傅", last) || w == "司机" {
-		return true
+	if last, _ := utf8.DecodeLastRuneInString(w); cnPersonWord(w) || strings.ContainsRune("子傅", last) || w == "司机" {
+		return true // 厨子, 师傅
 	}
 	head := w[strings.LastIndex(w, " ")+1:]
 	return slices.Contains(serverNouns, strings.TrimSuffix(head, "s"))

@@ -300,7 +300,7 @@ func workersObject(lower string, h keywordHit) (from, to int, ok bool) {
 			return 0, 0, false
 		}
 		verb, rest = toVerb, enClauseRest
-	} else if last, _ := utf8.DecodeLastRuneInString(h.word); !strings.ContainsRune("者员师手", last) && !slices.Contains(cnTradeWorkers, h.word) {
+	} else if !cnPersonWord(h.word) && !slices.Contains(cnTradeWorkers, h.word) {
 		return 0, 0, false
 	}
 	m := verb.FindStringIndex(lower[h.end:])

@@ -31,13 +31,13 @@ var (
 	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
 )
 
-// personKeywordAt reports whether a keyword for persons of a trade (one
-// ending in 者, 员, 师 or 手) starts at p: a role noun right before it says
-// who those persons are.
+// personKeywordAt reports whether a keyword for persons of a trade
+// (cnPersonWord) starts at p: a role noun right before it says who those
+// persons are.
 func personKeywordAt(lower string, p int) bool {
 	for _, kws := range tagKeywords {
 		for _, kw := range kws {
-			if last, _ := utf8.DecodeLastRuneInString(kw); strings.HasPrefix(lower[p:], kw) && strings.ContainsRune("者员师手", last) {
+			if strings.HasPrefix(lower[p:], kw) && cnPersonWord(kw) {
 				return true
 			}
 		}
