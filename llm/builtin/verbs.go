@@ -254,7 +254,7 @@ func findWorker(lower string, i int) (pos, end int) {
 // "a few people to help with check-in"), are volunteers.
 
 var (
-	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:学生|大学生|同学|朋友|小伙伴|兼职|兼职生)?(?:来|过来)?)帮忙`)
+	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:[^，。,；;的\s]{1,4}的)?(?:学生|大学生|同学|朋友|小伙伴|兼职|兼职生|家长|小伙子|阿姨|邻居|居民)?(?:来|过来)?)帮忙`)
 	enHelpers = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
 )
 
