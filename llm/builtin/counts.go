@@ -58,7 +58,7 @@ var (
 	cnPeopleAfter = regexp.MustCompile(`^\s*([0-9]+|[一二两三四五六七八九十]+)\s*人`)
 	// enCount is an English count right before a role, with at most two
 	// words between: "two keynote speakers", "3 professional photographers".
-	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|half a dozen|a dozen|a couple of|a few|a handful of|several)\+?\s+(?:[a-z-]+\s+){0,2}$`)
+	enCount = regexp.MustCompile(`(?i)\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|half a dozen|a dozen|a couple of|a couple|a few|a handful of|several)\+?\s+(?:[a-z-]+\s+){0,2}$`)
 	// timesBefore and countAfter are counts written as in a list: "2x
 	// photographers", "摄影师 x2", "志愿者（10人）", "volunteers (approx. 15)".
 	timesBefore = regexp.MustCompile(`\b([0-9]+)\s*[x×]\s*$`)
@@ -71,7 +71,7 @@ var (
 
 var enNumbers = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-	"half a dozen": 6, "a dozen": 12, "a couple of": 2, "a few": 3, "a handful of": 3, "several": 3}
+	"half a dozen": 6, "a dozen": 12, "a couple of": 2, "a couple": 2, "a few": 3, "a handful of": 3, "several": 3}
 
 // timeUnit is a unit of time after a number: "a 2-hour DJ set", "a
 // 90-second recap", "两个小时的主持" count time, not people.

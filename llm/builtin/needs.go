@@ -175,7 +175,7 @@ func namesServer(w string) bool {
 // serverNouns are the English nouns (singular) for a person of a trade
 // that serves guests.
 var serverNouns = []string{"caterer", "chef", "cook", "baker", "barista", "bartender", "waiter", "waitstaff", "driver", "chauffeur",
-	"roadie", "engineer", "technician", "tech", "designer", "operator", "crew", "team", "staff"}
+	"roadie", "engineer", "technician", "tech", "designer", "operator", "crew", "team", "staff", "dj"}
 
 // runOfTag is the end of the keywords of tag that follow one another from
 // end on, with nothing between: "签到志愿者两名" is counted after 志愿者,

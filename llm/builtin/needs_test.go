@@ -996,6 +996,9 @@ func TestNeedsIn(t *testing.T) {
 		{"需要几个身强力壮的小伙子帮忙搬东西", "现场志愿者×2[志愿者]"},
 		{"明天上午9点前需要把100份资料印好", "物料印刷×1[印刷物料]"},
 		{"Need handouts for 50 people", "物料印刷×1[印刷物料]"},
+		{"Need a pair of hosts", "主持人×1[主持]"},
+		{"Need 1 MC + 2 DJs", "主持人×1[主持] 音响设备支持×2[音响设备]"},
+		{"Need a couple volunteers", "现场志愿者×2[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
