@@ -21,7 +21,7 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, heldLecture, workDoneFor, baObject, promotedThing, plainPersonsWork,
+	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, heldLecture, pastMention, workDoneFor, baObject, promotedThing, plainPersonsWork,
 }
 
 // heldLecture reports whether the hit h is the lecture the writer holds,
@@ -733,16 +733,7 @@ var clauseSeps = []string{"，", ",", "。", ".", "；", ";", "！", "!", "？",
 // negatedAt reports whether the clause around lower[p:end] says the
 // demand has that already or does not want it.
 func negatedAt(lower string, p, end int) bool {
-	start, stop := 0, len(lower)
-	for _, sep := range clauseSeps {
-		if i := strings.LastIndex(lower[:p], sep); i >= 0 && i+len(sep) > start {
-			start = i + len(sep)
-		}
-		if i := strings.Index(lower[end:], sep); i >= 0 && end+i < stop {
-			stop = end + i
-		}
-	}
-	clause := lower[start:stop]
+	clause := clauseAt(lower, p, end)
 	settled := slices.ContainsFunc(settledEnds, func(e string) bool { return strings.HasSuffix(strings.TrimSpace(clause), e) }) &&
 		!wantingVerb.MatchString(clause)
 	return settled || slices.ContainsFunc(negationCues, func(c string) bool { return strings.Contains(clause, c) }) ||
@@ -756,6 +747,46 @@ func negatedAt(lower string, p, end int) bool {
 var (
 	noneNeeded = regexp.MustCompile(`^\s*no\s+(?:[a-z-]+\s+){0,2}(?:needed|required|necessary)\b`)
 	answeredNo = regexp.MustCompile(`^\s*(?:[:：]\s*(?:(?:no|none|not needed)\b|否|不需要|不要)|[（(]\s*(?:no|not needed|否|不需要|不要)\s*[)）])`)
+)
+
+// clauseAt is the clause of lower around lower[p:end] (clauseSeps end
+// one).
+func clauseAt(lower string, p, end int) string {
+	start, stop := 0, len(lower)
+	for _, sep := range clauseSeps {
+		if i := strings.LastIndex(lower[:p], sep); i >= 0 && i+len(sep) > start {
+			start = i + len(sep)
+		}
+		if i := strings.Index(lower[end:], sep); i >= 0 && end+i < stop {
+			stop = end + i
+		}
+	}
+	return lower[start:stop]
+}
+
+// pastMention reports whether the hit h is told of in a clause about the
+// past that wants nothing ("去年请过摄影师，今年想找个摄像", "Last year we
+// used a DJ, this year we want a band"): who was there before is no need,
+// unless the demand asks for a new one ("之前合作过的印刷厂倒闭了，需要找个
+// 新的").
+func pastMention(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+	return toldOfPast(lower, h.pos, h.end)
+}
+
+// toldOfPast reports whether lower[p:end] is told of in a clause about the
+// past that wants nothing, and nothing after it asks for a new one.
+func toldOfPast(lower string, p, end int) bool {
+	clause := clauseAt(lower, p, end)
+	past := cnPastTime.MatchString(clause) && strings.ContainsAny(clause, "过了") || enPastTime.MatchString(clause) && enPastVerb.MatchString(clause)
+	return past && !wantingVerb.MatchString(clause) && !askedAgain.MatchString(lower[end:])
+}
+
+var (
+	cnPastTime = regexp.MustCompile(`去年|上次|上回|之前|以前|往年`)
+	enPastTime = regexp.MustCompile(`\b(?:last year|last time|previously|in the past|before)\b`)
+	enPastVerb = regexp.MustCompile(`\b(?:hired|used|had|booked|worked with|got)\b`)
+	// askedAgain asks for a new one of what was before.
+	askedAgain = regexp.MustCompile(`新的|新一|再找|重新|换一|换个|\b(?:a new|another|a replacement|again)\b`)
 )
 
 // notThis, right before a keyword, refuses it ("需要设计师，不要程序员", "a

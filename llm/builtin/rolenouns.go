@@ -91,8 +91,8 @@ func roleNounNeeds(lower string) []need {
 			strings.HasSuffix(role, "会员") { // "做会员卡": a member is nobody asked for
 			return
 		}
-		if personKeywordAt(lower, end) {
-			return // "学生志愿者": who the volunteers are, not a need of its own
+		if personKeywordAt(lower, end) || toldOfPast(lower, p, end) {
+			return // "学生志愿者": who the volunteers are; "去年请过摄影师": who was there before
 		}
 		seen[role] = true
 		tags := []string{role}
