@@ -322,7 +322,7 @@ func insideLonger(lower string, i int, kw string, p int) bool {
 // wordsOfNoTrade hold a trade's keyword and name no work: places,
 // businesses and common words ("经济开发区", "房地产开发商", "吃苦耐劳", "a
 // strong track record", "talk to a lawyer").
-var wordsOfNoTrade = []string{"to the venue", "from the venue", "food drive", "food donations", "my lectures", "my lecture", "my talks", "my classes", "开发区", "开发商", "吃苦", "吃力", "吃亏", "吃惊", "吃播", "餐具",
+var wordsOfNoTrade = []string{"mon pm", "tue pm", "wed pm", "thu pm", "fri pm", "sat pm", "sun pm", "today pm", "tomorrow pm", "to the venue", "from the venue", "food drive", "food donations", "my lectures", "my lecture", "my talks", "my classes", "开发区", "开发商", "吃苦", "吃力", "吃亏", "吃惊", "吃播", "餐具",
 	"track record", "there's room", "there is room", "room for improvement", "talk to a", "talk to an", "talk with a", "talk with an", "space themed", "outer space",
 	"tax included", "tax inclusive", "including tax", "tax free", "帮忙推荐个", "帮忙推荐一个", "帮忙推荐一位", "帮忙推荐几个", "送到会场", "到会场", "staff outing", "staff party", "staff retreat", "staff dinner", "design studio", "yoga studio", "dance studio", "fitness studio", "our studio", "my studio", "tattoo studio"}
 

@@ -1007,6 +1007,8 @@ func TestNeedsIn(t *testing.T) {
 		{"之前合作过的印刷厂倒闭了，需要找个新的", "物料印刷×1[印刷物料]"},
 		{"Our last caterer was terrible; need a new caterer", "餐饮供应商×1[餐饮服务]"},
 		{"Previously we had volunteers from the university; now we need a venue", "场地提供者×1[场地提供]"},
+		{"lf photographer sat pm, shanghai", "摄影师×1[摄影]"},
+		{"yo we need some ppl to help set up tmrw", "现场志愿者×3[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -255,7 +255,7 @@ func findWorker(lower string, i int) (pos, end int) {
 
 var (
 	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:[^，。,；;的\s]{1,4}的)?(?:学生|大学生|同学|朋友|小伙伴|兼职|兼职生|家长|小伙子|阿姨|邻居|居民)?(?:来|过来)?)帮忙`)
-	enHelpers = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
+	enHelpers = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|ppl|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
 )
 
 // findHelpers is where people are asked to help in lower, or -1, with the
