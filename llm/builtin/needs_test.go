@@ -1009,6 +1009,7 @@ func TestNeedsIn(t *testing.T) {
 		{"Previously we had volunteers from the university; now we need a venue", "场地提供者×1[场地提供]"},
 		{"lf photographer sat pm, shanghai", "摄影师×1[摄影]"},
 		{"yo we need some ppl to help set up tmrw", "现场志愿者×3[志愿者]"},
+		{"Book club wants an author to visit and a cozy space", "author×1[author] 场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -28,7 +28,7 @@ var (
 	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
 	// most) right after a phrase that asks for someone.
-	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
+	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
 )
 
 // personKeywordAt reports whether a keyword for persons of a trade
