@@ -83,7 +83,13 @@ var timeUnit = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八九十
 // that serves no guests ("摄影2人"); after a place, food, transport,
 // equipment or print it counts their guests ("场地（300人）", "盒饭50人").
 func countsPersons(word string, tags []string) bool {
-	return cnPersonWord(word) || !slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(servingTags, t) })
+	return cnPersonWord(word) || !servesGuests(tags)
+}
+
+// servesGuests reports whether one of tags is a trade that serves guests
+// (servingTags).
+func servesGuests(tags []string) bool {
+	return slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(servingTags, t) })
 }
 
 // cnPersonWord reports whether a Chinese word names a person by its last

@@ -90,7 +90,7 @@ func withCountAlone(lower string, needs []neg.Need) []neg.Need {
 	}
 	one := -1
 	for i, n := range needs {
-		if slices.ContainsFunc(n.CapabilityTags, func(t string) bool { return slices.Contains(servingTags, t) }) {
+		if servesGuests(n.CapabilityTags) {
 			continue
 		}
 		if one >= 0 {
@@ -147,7 +147,7 @@ func vocabularyNeeds(lower string) []need {
 		}
 		if count == 0 {
 			count = countAt(lower, h.pos, runOfTag(lower, t.tag, h.end), []string{t.tag})
-			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word) || slices.Contains(servingTags, t.tag) && !namesServer(h.word)) {
+			if count > 1 && (!countsPeople(lower, h) || isParticiple(h.word) || servesGuests([]string{t.tag}) && !namesServer(h.word)) {
 				count = 1 // "a few photos for the menu": one photographer; "200 copies printed", "500个帆布袋": one printer; "100位来宾的午餐": one caterer
 			}
 			if count == 1 {

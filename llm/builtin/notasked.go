@@ -32,11 +32,7 @@ func heldLecture(lower, tag string, h keywordHit, _ map[string]keywordHit) bool 
 	if tag != "演讲嘉宾" || h.word != "讲座" {
 		return false
 	}
-	start := max(0, h.pos-30)
-	for !utf8.ValidString(lower[start:h.pos]) {
-		start++
-	}
-	return holdVerb.MatchString(lower[start:h.pos]) && specialistTalks.MatchString(lower[h.end:])
+	return heldBefore(lower, h.pos) && specialistTalks.MatchString(lower[h.end:])
 }
 
 // specialistTalks holds a specialist or a doctor who comes to talk (the
@@ -156,11 +152,17 @@ var workerAfter = regexp.MustCompile(`^\s+(?:[a-z]+(?:er|or|ist|ian)s?|coach|coa
 // clause ("准备在成都办一场宠物摄影大赛": no photographer; "社区要办垃圾分
 // 类宣传活动": no promoter).
 func eventTheme(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	start := max(0, h.pos-30)
-	for !utf8.ValidString(lower[start:h.pos]) {
+	return heldBefore(lower, h.pos) && eventAfter.MatchString(lower[h.end:])
+}
+
+// heldBefore reports whether the text before p ends, in the same clause,
+// with a verb of holding an event and a few characters (holdVerb).
+func heldBefore(lower string, p int) bool {
+	start := max(0, p-30)
+	for !utf8.ValidString(lower[start:p]) {
 		start++
 	}
-	return holdVerb.MatchString(lower[start:h.pos]) && eventAfter.MatchString(lower[h.end:])
+	return holdVerb.MatchString(lower[start:p])
 }
 
 var (
@@ -327,8 +329,7 @@ func namesWorker(w string) bool {
 	if slices.Contains(thingNouns, head) {
 		return false
 	}
-	return strings.HasSuffix(head, "er") || strings.HasSuffix(head, "or") || strings.HasSuffix(head, "ist") || strings.HasSuffix(head, "ian") || strings.HasSuffix(head, "ant") ||
-		slices.Contains(workerNouns, head) || slices.Contains(serverNouns, head) || slices.Contains([]string{"volunteer", "host", "mc", "emcee", "dj", "helper", "usher"}, head)
+	return personEnding.MatchString(head) || slices.Contains(workerNouns, head) || slices.Contains(serverNouns, head) || slices.Contains([]string{"volunteer", "host", "mc", "emcee", "dj", "helper", "usher"}, head)
 }
 
 // designTags are the trades a designer by the bare word may be, and the
@@ -382,10 +383,11 @@ func ownSubject(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 	from := -1
 	if slices.Contains([]string{"我们的", "我的", "咱们的", "our", "my", "our new", "my new"}, strings.TrimSpace(lower[:h.pos])) {
 		from = h.end
-	} else if m := wantingVerb.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 &&
-		!strings.ContainsAny(titleOf(lower[:m[0]]), "，,。.：:；;！!？?、") && !countOnly.MatchString(lower[m[1]:]) &&
-		strings.TrimSpace(titleOf(lower[:m[0]])) != lower[h.pos:h.end] { // "Venue: need one with a projector" labels the need
-		from = m[1]
+	} else if m := wantingVerb.FindStringIndex(lower); m != nil && h.end <= m[0] && m[0] <= 40 && !countOnly.MatchString(lower[m[1]:]) {
+		if title := titleOf(lower[:m[0]]); !strings.ContainsAny(title, "，,。.：:；;！!？?、") &&
+			strings.TrimSpace(title) != lower[h.pos:h.end] { // "Venue: need one with a projector" labels the need
+			from = m[1]
+		}
 	}
 	if from < 0 || tagAgain(lower, tag, from) {
 		return false
