@@ -2,11 +2,14 @@ package eventstore_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/database"
+	"github.com/towow/towow/internal/dbtest"
 )
 
 func TestReadStreamForwardAndBackward(t *testing.T) {
@@ -115,5 +118,46 @@ func TestReadAllFilters(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnfilteredReadsArePlannedOnce: a read with no filter, what every
+// follower of the whole log makes at each commit, runs a prepared statement
+// that PostgreSQL plans generically once per connection, not anew at each
+// call, and still returns exactly the events after its cursor.
+func TestUnfilteredReadsArePlannedOnce(t *testing.T) {
+	ctx := context.Background()
+	u := dbtest.NewURL(t)
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	pool, err := database.Open(ctx, u+sep+"pool_max_conns=1", database.Options{ApplicationName: "towow-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	s := eventstore.New(pool, eventstore.Options{})
+	res, err := s.Append(ctx, "tail-1", eventstore.NoStream, evN(12, "t")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		after := res.FirstPosition - 1 + int64(i)
+		evs, err := s.ReadAll(ctx, after, eventstore.Filter{}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != 12-i || evs[0].Position <= after {
+			t.Fatalf("read after %d: %d events from %d, want %d after it", after, len(evs), evs[0].Position, 12-i)
+		}
+	}
+	var generic, custom int64
+	if err := pool.QueryRow(ctx, `SELECT coalesce(sum(generic_plans), 0)::bigint, coalesce(sum(custom_plans), 0)::bigint
+		FROM pg_prepared_statements WHERE statement LIKE '-- name: ReadTail %'`).Scan(&generic, &custom); err != nil {
+		t.Fatal(err)
+	}
+	if generic == 0 || custom > 5 {
+		t.Errorf("12 unfiltered reads: %d generic plans, %d custom plans; want generic plans after at most 5 custom ones", generic, custom)
 	}
 }

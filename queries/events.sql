@@ -92,6 +92,34 @@ LEFT JOIN LATERAL (
 ) e ON true
 ORDER BY e.global_position;
 
+-- name: ReadTail :many
+-- ReadAll with no filter, the read of every follower of the whole log (the
+-- live hub, the read models): a prepared statement whose one generic plan
+-- walks the position index from @after_position, so it is planned once per
+-- connection instead of at every call. Same rows as ReadAll, the bound's
+-- row included.
+SELECT b.settled_below::bigint AS settled_below,
+       b.latest::bigint AS latest,
+       coalesce(e.global_position, 0)::bigint AS global_position,
+       coalesce(e.event_id, '00000000-0000-0000-0000-000000000000')::uuid AS event_id,
+       coalesce(e.stream_id, '')::text AS stream_id,
+       coalesce(e.stream_version, 0)::bigint AS stream_version,
+       coalesce(e.event_type, '')::text AS event_type,
+       coalesce(e.payload, '{}')::jsonb AS payload,
+       coalesce(e.metadata, '{}')::jsonb AS metadata,
+       coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
+FROM (SELECT towow_settled_below() AS settled_below,
+             (SELECT coalesce(max(global_position), 0) FROM events) AS latest) b
+LEFT JOIN LATERAL (
+    SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
+    FROM events ev
+    WHERE ev.global_position > @after_position
+      AND ev.global_position < b.settled_below
+    ORDER BY ev.global_position
+    LIMIT @max_count
+) e ON true
+ORDER BY e.global_position;
+
 -- name: RecordedLLMAnswer :many
 -- The answer of a negotiation tree's recorded LLM call with this prompt
 -- and input hash (a fork replays the recorded answer instead of asking
