@@ -370,3 +370,47 @@ func TestAppendPositionsPerTransaction(t *testing.T) {
 		t.Fatalf("log has %d events, want 6", len(got))
 	}
 }
+
+// TestLargePayloadsCompressedWithLZ4: a payload large enough to be
+// compressed is stored with lz4 (cheaper to write and to read back than
+// pglz), on a server that has it, and reads back as written.
+func TestLargePayloadsCompressedWithLZ4(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	var lz4 bool
+	if err := pool.QueryRow(ctx, `SELECT attcompression = 'l' FROM pg_attribute
+		WHERE attrelid = 'events'::regclass AND attname = 'payload'`).Scan(&lz4); err != nil {
+		t.Fatal(err)
+	}
+	var supported bool
+	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_settings
+		WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals))`).Scan(&supported); err != nil {
+		t.Fatal(err)
+	}
+	if !supported {
+		t.Skip("this PostgreSQL server is built without lz4")
+	}
+	if !lz4 {
+		t.Fatal("events.payload is not set to lz4 compression on a server that has it")
+	}
+	payload := `{"text":"` + strings.Repeat("一场AI主题聚会需要场地和嘉宾。", 400) + `"}`
+	res, err := s.Append(ctx, "lz4-1", eventstore.NoStream, ev("towow.test.happened", payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var method string
+	if err := pool.QueryRow(ctx, `SELECT coalesce(pg_column_compression(payload), '') FROM events WHERE global_position = $1`,
+		res.FirstPosition).Scan(&method); err != nil {
+		t.Fatal(err)
+	}
+	if method != "lz4" {
+		t.Errorf("a %d-byte payload is stored compressed with %q, want lz4", len(payload), method)
+	}
+	evs, err := s.ReadStream(ctx, "lz4-1", 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 || !strings.Contains(string(evs[0].Payload), "一场AI主题聚会需要场地和嘉宾。") {
+		t.Errorf("read back %d events, payload %d bytes", len(evs), len(evs[0].Payload))
+	}
+}
