@@ -161,3 +161,43 @@ func TestUnfilteredReadsArePlannedOnce(t *testing.T) {
 		t.Errorf("12 unfiltered reads: %d generic plans, %d custom plans; want generic plans after at most 5 custom ones", generic, custom)
 	}
 }
+
+// TestSettledBoundComputedOncePerRead: a read of the log computes its
+// settled bound a fixed number of times however many events it returns
+// (the bound looks at every backend of the server, so once per row would
+// make long pages cost that many looks).
+func TestSettledBoundComputedOncePerRead(t *testing.T) {
+	s, pool := newStore(t)
+	ctx := context.Background()
+	if _, err := s.Append(ctx, "bound-1", eventstore.NoStream, evN(300, "b")...); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []eventstore.Filter{{}, {StreamID: "bound-1"}, {Types: []event.EventType{"towow.test.happened"}}} {
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, "SET LOCAL track_functions = 'pl'"); err != nil {
+			t.Fatal(err)
+		}
+		// The counts not yet reported include earlier transactions' calls.
+		bounds := func() int64 {
+			var n int64
+			if err := tx.QueryRow(ctx, `SELECT coalesce(sum(calls), 0)::bigint FROM pg_stat_xact_user_functions
+				WHERE funcname = 'towow_settled_below'`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		before := bounds()
+		evs, err := s.In(tx).ReadAll(ctx, 0, f, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := bounds() - before
+		_ = tx.Rollback(ctx)
+		if len(evs) != 300 || calls > 2 {
+			t.Errorf("filter %+v: %d events read, the bound computed %d times; want 300 events and at most 2", f, len(evs), calls)
+		}
+	}
+}

@@ -60,7 +60,10 @@ LIMIT @max_count;
 -- queries may compute different bounds, the later one even a lower one (a
 -- transaction of another database that ends between a query's snapshot and
 -- its look at the running backends), so a reader may trust only the bound
--- of the read that returned its events.
+-- of the read that returned its events. The bound is a scalar subquery, an
+-- InitPlan computed once per query: written as a plain call, the planner
+-- would copy the call into the scan's condition and into every row returned,
+-- and run it for each.
 SELECT b.settled_below::bigint AS settled_below,
        b.latest::bigint AS latest,
        coalesce(e.global_position, 0)::bigint AS global_position,
@@ -71,7 +74,7 @@ SELECT b.settled_below::bigint AS settled_below,
        coalesce(e.payload, '{}')::jsonb AS payload,
        coalesce(e.metadata, '{}')::jsonb AS metadata,
        coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
-FROM (SELECT towow_settled_below() AS settled_below,
+FROM (SELECT (SELECT towow_settled_below()) AS settled_below,
              (SELECT coalesce(max(global_position), 0) FROM events) AS latest) b
 LEFT JOIN LATERAL (
     SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
@@ -108,7 +111,7 @@ SELECT b.settled_below::bigint AS settled_below,
        coalesce(e.payload, '{}')::jsonb AS payload,
        coalesce(e.metadata, '{}')::jsonb AS metadata,
        coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
-FROM (SELECT towow_settled_below() AS settled_below,
+FROM (SELECT (SELECT towow_settled_below()) AS settled_below,
              (SELECT coalesce(max(global_position), 0) FROM events) AS latest) b
 LEFT JOIN LATERAL (
     SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
