@@ -207,6 +207,10 @@ func besideRoleNouns(lower string, found []need) []need {
 		if t, ok := misspelt(lower[r.pos:r.end]); ok { // "phtographer": a photographer
 			r.Need = neg.Need{Role: vocabulary[t].role, CapabilityTags: []string{vocabulary[t].tag}, Count: r.Count}
 		}
+		if i := slices.IndexFunc(found, func(n need) bool { return teachesActivity(lower, r, n) }); i >= 0 && !negatedAt(lower, r.pos, r.end) {
+			found[i] = r // "a yoga instructor": no speaker; "a swimming coach": no mentor
+			continue
+		}
 		if !negatedAt(lower, r.pos, r.end) && !slices.ContainsFunc(found, func(n need) bool {
 			return r.pos < max(n.end, n.pos+1) && n.pos < r.end || namesNeed(lower[r.pos:r.end], n.Need) ||
 				slices.Equal(n.CapabilityTags, r.CapabilityTags)

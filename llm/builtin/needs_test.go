@@ -1010,6 +1010,14 @@ func TestNeedsIn(t *testing.T) {
 		{"lf photographer sat pm, shanghai", "摄影师×1[摄影]"},
 		{"yo we need some ppl to help set up tmrw", "现场志愿者×3[志愿者]"},
 		{"Book club wants an author to visit and a cozy space", "author×1[author] 场地提供者×1[场地提供]"},
+		// An instructor, a coach or a 导师 named by the activity they teach
+		// is a person of their own (a gap), not a speaker nor a mentor; a
+		// mentor of startups stays one.
+		{"We need a yoga instructor and a venue in Hangzhou", "yoga instructor×1[yoga instructor] 场地提供者×1[场地提供]"},
+		{"Need two ski instructors and a minibus for the school trip", "ski instructor×2[ski instructor] 交通接送×1[交通接送]"},
+		{"Hiring a swimming coach for my 8 year old, weekends only", "swimming coach×1[swimming coach]"},
+		{"想办冥想工作坊，需要冥想导师和安静的场地", "冥想导师×1[冥想导师] 场地提供者×1[场地提供]"},
+		{"Need a startup coach for our founders", "导师×1[演讲嘉宾 产品经理 AI研究]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

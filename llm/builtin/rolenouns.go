@@ -27,8 +27,8 @@ var (
 	// after a word that asks for someone, with an optional count between.
 	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
-	// most) right after a phrase that asks for someone.
-	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
+	// most) right after a phrase that asks for someone; a coach too.
+	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
 )
 
 // personKeywordAt reports whether a keyword for persons of a trade
@@ -53,7 +53,7 @@ var leadingCount = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八�
 // that asks for someone earlier in the same sentence.
 var (
 	cnListRoleNoun = regexp.MustCompile(`(?:、|和|及)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手))`)
-	enListRoleNoun = regexp.MustCompile(`(?:,|\band)\s+(?:a|an|one|two|three|four|five|[0-9]+)\s+((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot))s?\b`)
+	enListRoleNoun = regexp.MustCompile(`(?:,|\band)\s+(?:a|an|one|two|three|four|five|[0-9]+)\s+((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
 )
 
 // notRoleNouns end like a person noun and name no trade of their own.
@@ -237,4 +237,40 @@ func oneSlip(a, b string) bool {
 	default:
 		return a[i:] == b[i+1:]
 	}
+}
+
+// teachingHeads are the keywords of a trade or a composite role that name
+// a person who teaches or coaches ("instructor" is a speaker's, "coach"
+// and 导师 a mentor's).
+var teachingHeads = []string{"instructor", "coach", "导师"}
+
+// notTaught are words before a teaching head that say what the person is
+// like or whom they serve, not an activity they teach ("volunteer
+// instructors", "a startup coach", "资深导师").
+var notTaught = []string{"volunteer", "guest", "experienced", "certified", "qualified", "professional", "good", "great", "new", "local",
+	"senior", "junior", "head", "assistant", "lead", "main", "workshop", "bootcamp", "course", "class", "startup", "business", "career",
+	"executive", "leadership", "founder", "pitch", "industry", "tech", "technical",
+	"创业", "行业", "职业", "商业", "技术", "资深", "专业", "项目", "企业", "学术", "青年", "校外", "校内", "生涯"}
+
+// teachesActivity reports whether role noun r names, by what they teach,
+// the person n was named by a teaching head (teachingHeads) at the noun's
+// end: "a yoga instructor", "a swimming coach", "冥想导师" teach an
+// activity, and are persons of their own (reported as gaps), not speakers
+// or mentors. Words for a quality of the person, for whom mentors serve
+// (notTaught) or for a trade of the vocabulary ("backend mentors") leave n
+// as it is.
+func teachesActivity(lower string, r, n need) bool {
+	if n.pos <= r.pos || n.pos >= r.end {
+		return false
+	}
+	head := slices.IndexFunc(teachingHeads, func(h string) bool {
+		return strings.HasPrefix(lower[n.pos:], h) && n.pos+len(h) >= r.end
+	})
+	if head < 0 {
+		return false
+	}
+	modifier := strings.TrimSpace(lower[r.pos:n.pos])
+	words := strings.Fields(modifier)
+	return modifier != "" && !slices.ContainsFunc(words, func(w string) bool { return slices.Contains(notTaught, w) }) &&
+		!slices.Contains(notTaught, modifier) && len(tagsInText(modifier)) == 0
 }
