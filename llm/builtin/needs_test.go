@@ -1018,6 +1018,14 @@ func TestNeedsIn(t *testing.T) {
 		{"Hiring a swimming coach for my 8 year old, weekends only", "swimming coach×1[swimming coach]"},
 		{"想办冥想工作坊，需要冥想导师和安静的场地", "冥想导师×1[冥想导师] 场地提供者×1[场地提供]"},
 		{"Need a startup coach for our founders", "导师×1[演讲嘉宾 产品经理 AI研究]"},
+		// A person asked for after "recommend", "find me" or 推荐, or with
+		// a word for what they are like before their noun; 外教 is a
+		// person.
+		{"Can anyone recommend a piano teacher near Xuhui?", "piano teacher×1[piano teacher]"},
+		{"Can you find me a personal trainer in Shenzhen?", "personal trainer×1[personal trainer]"},
+		{"Leadership day for 20 managers: we need an experienced corporate trainer plus a meeting room", "corporate trainer×1[corporate trainer] 场地提供者×1[场地提供]"},
+		{"求推荐一个书法老师，孩子8岁", "书法老师×1[书法老师]"},
+		{"公司想给员工开一个英语口语班，需要一位外教", "外教×1[外教]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -24,12 +24,19 @@ import (
 var (
 	// cnRoleNoun: a Chinese person noun (…师, …员, …生, …工, …手, …专家, or an
 	// adviser, …顾问, whose name may hold Latin letters: "HR顾问") right
-	// after a word that asks for someone, with an optional count between.
-	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
+	// after a word that asks for someone (推荐 too: "求推荐一个书法老师"),
+	// with an optional count between.
+	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要|推荐)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
-	// most) right after a phrase that asks for someone; a coach too.
-	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants)\s+(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
+	// most, after a word for what the person is like: "an experienced
+	// corporate trainer") right after a phrase that asks for someone ("find
+	// me", "recommend"); a coach too.
+	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants|recommend)\s+(?:(?:me|us)\s+)?(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?(?:` + personQualities + `\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
 )
+
+// personQualities are English words for what a person asked for is like,
+// before the noun for them.
+const personQualities = `(?:experienced|certified|qualified|professional|licensed|reliable|patient|friendly|good|great|private|native|bilingual|seasoned|young|female|male|local)`
 
 // personKeywordAt reports whether a keyword for persons of a trade
 // (cnPersonWord) starts at p: a role noun right before it says who those
@@ -177,7 +184,7 @@ func endsInsideWord(role, rest string) bool {
 var (
 	cnAskCues = []string{"需要", "找", "请", "招", "缺", "求", "还要", "想要"}
 	enAskCues = []string{"need", "looking for", "searching for", "seeking", "hire", "hiring", "find", "want", "could use", "would love", "'d love",
-		"require", "requesting", "wishlist", "must have", "nice to have", "would be great", "budget for"}
+		"require", "requesting", "recommend", "wishlist", "must have", "nice to have", "would be great", "budget for"}
 )
 
 // askedBefore reports whether a cue asks for someone earlier in the
@@ -193,7 +200,7 @@ func askedBefore(lower string, p int, cues []string) bool {
 // plainPersonNouns are common nouns for people that end like no person
 // noun (…师, …员; …er, …ist), so the patterns above miss them. Words
 // that also name things ("model", "guide", "security") are left out.
-var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机",
+var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机", "外教", "陪练", "教官",
 	"band", "clown", "nurse", "tour guide", "local guide", "guide", "docent", "向导", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
 
 // misspelt is the tag of the one-word English keyword that an English
