@@ -544,10 +544,35 @@ var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": 
 // ask for someone: it names who an event is for or about ("产品经理交流会",
 // "摄影展", "AI研究沙龙": the words right after it name the event;
 // "training for 40 staff": a number of people before it), which says
-// nothing about the people it needs, or the writer's own activity.
+// nothing about the people it needs, the writer's own activity, or what
+// a teacher the demand asks for teaches (taughtSubject).
 func roleKeywordSkipped(before, rest, kw string) bool {
-	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw) || straddlesEvent(kw, rest)
+	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw) || straddlesEvent(kw, rest) ||
+		taughtSubject(before, rest, kw)
 }
+
+// taughtSubject reports whether kw, between before and rest, is what a
+// teacher named in the text teaches: the object of a verb of teaching in
+// its clause ("an instructor who can teach lighting", "老师教孩子们摄影")
+// or the subject of a class ("请个老师上一堂数据分析课"). The teacher is
+// the need, not a worker of the subject's trade; without a teacher's noun
+// the trade's worker may be the one to teach it.
+func taughtSubject(before, rest, kw string) bool {
+	if !taughtBefore.MatchString(before) && !classAfter.MatchString(rest) {
+		return false
+	}
+	return teacherNoun.MatchString(before) || teacherNoun.MatchString(rest)
+}
+
+var (
+	// taughtBefore ends a clause with a verb of teaching and the few
+	// words for whom it is taught to.
+	taughtBefore = regexp.MustCompile(`\bteach(?:es|ing)?\s+(?:[a-z-]+\s+){0,5}$|教(?:[^室育材程学练授师会堂导务官\s，。,.;；:：!！?？、][^，。,.;；:：!！?？、\s]{0,5})?$`)
+	// classAfter starts with a word for a class on the subject before it.
+	classAfter = regexp.MustCompile(`^(?:课|培训|\s+(?:class|classes|lesson|lessons|course|courses)\b)`)
+	// teacherNoun is a noun for a person who teaches.
+	teacherNoun = regexp.MustCompile(`teacher|instructor|trainer|tutor|coach|lecturer|老师|讲师|教练|导师|家教|培训师|教师|外教`)
+)
 
 // straddlesEvent reports whether a Chinese keyword's last characters start
 // an event's word that the text after it ends ("开发布会": 开 and 发布会,

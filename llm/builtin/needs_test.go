@@ -1026,6 +1026,15 @@ func TestNeedsIn(t *testing.T) {
 		{"Leadership day for 20 managers: we need an experienced corporate trainer plus a meeting room", "corporate trainer×1[corporate trainer] 场地提供者×1[场地提供]"},
 		{"求推荐一个书法老师，孩子8岁", "书法老师×1[书法老师]"},
 		{"公司想给员工开一个英语口语班，需要一位外教", "外教×1[外教]"},
+		// What a teacher the demand asks for teaches, after a verb of
+		// teaching or before a word for a class, is no trade's need; the
+		// people taught or certified are whom it is for. Without a
+		// teacher's noun, the trade's worker may teach.
+		{"Looking for a teacher to teach video editing to our interns", "teacher×1[teacher]"},
+		{"需要一个老师教孩子们摄影", "老师×1[老师]"},
+		{"想请个老师给员工上一堂数据分析课", "老师×1[老师]"},
+		{"Our hospital needs a CPR trainer to certify 50 nurses", "cpr trainer×1[cpr trainer]"},
+		{"找人教我们团队拍短视频和剪辑", "视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -888,7 +888,7 @@ var ownObjectRe = regexp.MustCompile(`(?:^|\b(?:we're|we are|i'm|i am|im))\s*(?:
 // audience, not someone to ask; lookingForRe ends one that asks for them
 // ("looking for 3 volunteers").
 var (
-	audienceRe   = regexp.MustCompile(`\b(?:for|to|teach|teaching|train|training|serve|serving|feed|feeding)\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
+	audienceRe   = regexp.MustCompile(`\b(?:for|to|teach|teaching|train|training|certify|certifying|coach|coaching|serve|serving|feed|feeding)\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
 	lookingForRe = regexp.MustCompile(`\b(?:look|looking|search|searching|ask|asking|hire|hiring|call|calling)\s+for\s+(?:about\s+|around\s+|some\s+|over\s+)?\d+\s*$`)
 )
 
