@@ -207,6 +207,10 @@ func besideRoleNouns(lower string, found []need) []need {
 		if t, ok := misspelt(lower[r.pos:r.end]); ok { // "phtographer": a photographer
 			r.Need = neg.Need{Role: vocabulary[t].role, CapabilityTags: []string{vocabulary[t].tag}, Count: r.Count}
 		}
+		if i := servesAs(lower, r, found); i >= 0 {
+			found[i].Count = max(found[i].Count, r.Count) // "3 investors as judges": three judges
+			continue
+		}
 		if i := slices.IndexFunc(found, func(n need) bool { return teachesActivity(lower, r, n) }); i >= 0 && !negatedAt(lower, r.pos, r.end) {
 			found[i] = r // "a yoga instructor": no speaker; "a swimming coach": no mentor
 			continue
@@ -219,6 +223,21 @@ func besideRoleNouns(lower string, found []need) []need {
 		}
 	}
 	return found
+}
+
+// asRole is what comes between a person's noun and the role they are
+// asked to serve as ("investors as judges", "两位老师当评委").
+var asRole = regexp.MustCompile(`^(?:es|s)?\s+as\s+(?:(?:a|an|the|our|my)\s+)?|^来?(?:当|做|担任|作为)`)
+
+// servesAs is the index in found of the need whose role role noun r is
+// followed by, as what the person serves as (one person, that need's), or
+// -1.
+func servesAs(lower string, r need, found []need) int {
+	m := asRole.FindStringIndex(lower[r.end:])
+	if m == nil {
+		return -1
+	}
+	return slices.IndexFunc(found, func(n need) bool { return n.pos == r.end+m[1] })
 }
 
 // keywordHits are where each vocabulary tag is named in lower: its best
@@ -379,9 +398,11 @@ func joinAdjacent(lower string, found []need) []neg.Need {
 			out[len(out)-1].Count = count
 		case len(out) > 0 && (n.pos == prevEnd || strings.HasPrefix(lower[prevEnd:], "兼") && n.pos == prevEnd+len("兼")) && !eachCount.MatchString(lower[n.end:]):
 			// "海报设计师", "摄影摄像", "摄影兼摄像": one person, either skill;
-			// not when each is counted ("摄影摄像各一名": two people)
+			// not when each is counted ("摄影摄像各一名": two people); as many
+			// as either word counts ("会务志愿者8名")
 			last := &out[len(out)-1]
 			last.CapabilityTags = append(slices.Clone(last.CapabilityTags), n.CapabilityTags...)
+			last.Count = max(last.Count, n.Count)
 		default:
 			out = append(out, n.Need)
 		}

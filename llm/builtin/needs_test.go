@@ -1035,6 +1035,14 @@ func TestNeedsIn(t *testing.T) {
 		{"想请个老师给员工上一堂数据分析课", "老师×1[老师]"},
 		{"Our hospital needs a CPR trainer to certify 50 nurses", "cpr trainer×1[cpr trainer]"},
 		{"找人教我们团队拍短视频和剪辑", "视频剪辑师×1[视频剪辑]"},
+		// A person asked for as a role the vocabulary names is that role's
+		// person ("investors as judges", "老师当评委").
+		{"Startup pitch night: need 3 investors as judges and a host", "评委×3[演讲嘉宾 AI研究 产品经理] 主持人×1[主持]"},
+		{"Looking for a retired teacher as our MC", "主持人×1[主持]"},
+		{"作文比赛需要请两位老师当评委", "评委×2[演讲嘉宾 AI研究 产品经理]"},
+		// Two trades' words side by side are one person, counted by
+		// either word.
+		{"学术会议需要同传和会务志愿者8名", "翻译×1[翻译] 活动策划×8[活动策划 志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
