@@ -565,12 +565,19 @@ var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": 
 // ask for someone: it names who an event is for or about ("产品经理交流会",
 // "摄影展", "AI研究沙龙": the words right after it name the event;
 // "training for 40 staff": a number of people before it), which says
-// nothing about the people it needs, the writer's own activity, or what
-// a teacher the demand asks for teaches (taughtSubject).
+// nothing about the people it needs, the writer's own activity, what a
+// teacher the demand asks for teaches (taughtSubject), or what a product
+// does (productAfter).
 func roleKeywordSkipped(before, rest, kw string) bool {
 	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw) || straddlesEvent(kw, rest) ||
-		taughtSubject(before, rest, kw)
+		taughtSubject(before, rest, kw) || productAfter.MatchString(rest)
 }
+
+// productAfter starts with a noun for a software product that ends its
+// phrase ("app reviews" are reviews): the word before it says what the product does ("AI写作助手的产品",
+// "a translation app", "摄影修图小程序"), not someone to do it ("翻译软件界
+// 面" translates the software's screens).
+var productAfter = regexp.MustCompile(`^(?:助手|工具|软件|小程序|app|平台|插件)(?:$|[^\p{Han}]|[的和或])|^\s+(?:app|apps|tool|software|platform|assistant|bot|chatbot|plugin)(?:\s*$|\s*[,.;!?)]|\s+(?:and|or|for|that|which|to|with|in|on|we|i|is|are)\b)`)
 
 // taughtSubject reports whether kw, between before and rest, is what a
 // teacher named in the text teaches: the object of a verb of teaching in

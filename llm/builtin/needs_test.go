@@ -1043,6 +1043,11 @@ func TestNeedsIn(t *testing.T) {
 		// Two trades' words side by side are one person, counted by
 		// either word.
 		{"学术会议需要同传和会务志愿者8名", "翻译×1[翻译] 活动策划×8[活动策划 志愿者]"},
+		// A trade's word right before a noun for a software product says
+		// what the product does, not whom the demand asks for.
+		{"We want to build a video editing app and need a frontend developer", "前端工程师×1[前端开发]"},
+		{"我们在做一款数据分析工具，缺一个UI设计师", "UI设计师×1[UI设计]"},
+		{"想做一个AI写作助手的产品，需要一个后端", "后端工程师×1[后端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
