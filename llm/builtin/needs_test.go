@@ -1048,6 +1048,14 @@ func TestNeedsIn(t *testing.T) {
 		{"We want to build a video editing app and need a frontend developer", "前端工程师×1[前端开发]"},
 		{"我们在做一款数据分析工具，缺一个UI设计师", "UI设计师×1[UI设计]"},
 		{"想做一个AI写作助手的产品，需要一个后端", "后端工程师×1[后端开发]"},
+		// After a colon that follows an event's name, a list names what
+		// the event needs; after another colon, nobody asked for. A choir
+		// and a lion-dance troupe are people.
+		{"Birthday party for my 6-year-old: a magician, balloons and a cake", "magician×1[magician] 餐饮供应商×1[餐饮服务]"},
+		{"年会：一位化妆师、一个摄影师", "化妆师×1[化妆师] 摄影师×1[摄影]"},
+		{"团队构成：一个产品经理、两个工程师，需要一个设计师", "产品经理×1[产品经理] UI设计师×1[UI设计]"},
+		{"Wedding: already booked photographer. Still need hair and makeup, and a gospel choir", "choir×1[choir]"},
+		{"新店开业想请舞狮队，再发一些传单", "舞狮队×1[舞狮队] 物料印刷×1[印刷物料]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -24,14 +24,17 @@ import (
 var (
 	// cnRoleNoun: a Chinese person noun (…师, …员, …生, …工, …手, …专家, or an
 	// adviser, …顾问, whose name may hold Latin letters: "HR顾问") right
-	// after a word that asks for someone (推荐 too: "求推荐一个书法老师"),
-	// with an optional count between.
-	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要|推荐)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
+	// after a word that asks for someone (推荐 too: "求推荐一个书法老师"), or
+	// a colon that lists what an event needs, with an optional count
+	// between.
+	cnRoleNoun = regexp.MustCompile(`(?:需要|找|请|招|缺|求|还要|推荐|：)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?(?:专业的|资深的|靠谱的|有经验的|的|资深|专业|[^，。,；;！？!?\s的]{1,6}的)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手|专家)|[\p{Han}a-z]{1,4}?顾问)`)
 	// enRoleNoun: an English person noun (with one word before it at
 	// most, after a word for what the person is like: "an experienced
 	// corporate trainer") right after a phrase that asks for someone ("find
-	// me", "recommend"); a coach too.
-	enRoleNoun = regexp.MustCompile(`\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants|recommend)\s+(?:(?:me|us)\s+)?(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?(?:` + personQualities + `\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
+	// me", "recommend"), or counted after a colon that lists what an event
+	// needs ("Birthday party: a magician, balloons and a cake"); a coach
+	// too.
+	enRoleNoun = regexp.MustCompile(`(?:\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants|recommend)\s+(?:(?:me|us)\s+)?(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?|:\s*(?:a|an|one|two|three|four|five|[0-9]+)\s+)(?:` + personQualities + `\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
 )
 
 // personQualities are English words for what a person asked for is like,
@@ -65,7 +68,7 @@ var (
 
 // notRoleNouns end like a person noun and name no trade of their own.
 var notRoleNouns = []string{"other", "another", "after", "later", "order", "number", "answer", "water", "paper", "letter", "matter", "computer", "dinner",
-	"together", "better", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
+	"together", "better", "member", "corner", "partner", "poster", "banner", "sticker", "flyer", "folder", "meter", "center", "centre",
 	"quarter", "master", "power", "ever", "never", "whatever", "error", "mirror", "color", "colour", "floor", "door", "proper", "either", "neither", "whether", "员工", "人工",
 	// a person by how they work, not by what they do
 	"freelancer", "contractor", "volunteer", "helper", "trailer", "explainer",
@@ -110,14 +113,21 @@ func roleNounNeeds(lower string) []need {
 		}
 		found = append(found, need{neg.Need{Role: role, CapabilityTags: tags, Count: countAt(lower, p, end, tags)}, p, end, false})
 	}
+	colonNotOfEvent := func(m []int) bool { // a list after a colon, of what no event needs
+		return strings.ContainsAny(lower[m[0]:m[2]], ":：") && !listsEventNeeds(lower, m[2])
+	}
 	for _, m := range cnRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
 		if before := lower[m[0]:m[2]]; len(tagsInText(before)) > 0 || slices.ContainsFunc(plainPersonNouns, func(w string) bool { return strings.Contains(before, w) }) {
 			continue // "懂RAG的工程师", "会无人机航拍的飞手": what they know names them
 		}
-		add(lower[m[2]:m[3]], m[2], m[3])
+		if !colonNotOfEvent(m) {
+			add(lower[m[2]:m[3]], m[2], m[3])
+		}
 	}
 	for _, m := range enRoleNoun.FindAllStringSubmatchIndex(lower, -1) {
-		add(lower[m[2]:m[3]], m[2], m[3])
+		if !colonNotOfEvent(m) {
+			add(lower[m[2]:m[3]], m[2], m[3])
+		}
 	}
 	// The later items of a list the demand asks for ("需要化妆师、摄影师和
 	// 一位司仪", "need a wedding planner, a florist and a DJ").
@@ -194,14 +204,32 @@ func askedBefore(lower string, p int, cues []string) bool {
 	if i := strings.LastIndexAny(sentence, "。.;；!！?？"); i >= 0 {
 		sentence = sentence[i:]
 	}
-	return slices.ContainsFunc(cues, func(c string) bool { return strings.Contains(sentence, c) })
+	return slices.ContainsFunc(cues, func(c string) bool { return strings.Contains(sentence, c) }) || listsEventNeeds(sentence, len(sentence))
+}
+
+// listsEventNeeds reports whether the colon that ends sentence[:i], or
+// one before it in the sentence, follows the name of an event: what comes
+// after it lists what the event needs ("Birthday party for my 6-year-old:
+// a magician, balloons and a cake"; "年会：一个主持人、一支乐队"), not what
+// someone has ("团队构成：一个产品经理").
+func listsEventNeeds(sentence string, i int) bool {
+	head := sentence[:i]
+	c := strings.LastIndexAny(head, ":：")
+	if c < 0 {
+		return false
+	}
+	head = head[:c]
+	if j := strings.LastIndexAny(head, "。.;；!！?？"); j >= 0 {
+		head = head[j:]
+	}
+	return eventName(head) != ""
 }
 
 // plainPersonNouns are common nouns for people that end like no person
 // noun (…师, …员; …er, …ist), so the patterns above miss them. Words
 // that also name things ("model", "guide", "security") are left out.
-var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机", "外教", "陪练", "教官",
-	"band", "clown", "nurse", "tour guide", "local guide", "guide", "docent", "向导", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
+var plainPersonNouns = []string{"乐队", "小丑", "模特", "保洁", "保安", "安保", "导游", "护士", "教练", "保姆", "月嫂", "家教", "画家", "作家", "裁判", "助教", "助理", "医护", "领队", "客服", "地陪", "急救", "医疗保障", "无人机", "外教", "陪练", "教官", "合唱团", "乐团", "舞狮队", "醒狮队",
+	"band", "clown", "choir", "orchestra", "nurse", "tour guide", "local guide", "guide", "docent", "向导", "referee", "referees", "umpire", "medic", "medics", "paramedic", "paramedics", "vet", "security guard", "bodyguard", "nanny", "interior designer", "室内设计师", "服装设计师", "景观设计师", "建筑师", "fashion designer", "landscape designer", "architect", "车模"}
 
 // misspelt is the tag of the one-word English keyword that an English
 // word is one slip from (a letter left out, added, changed or two swapped:
