@@ -1056,6 +1056,9 @@ func TestNeedsIn(t *testing.T) {
 		{"团队构成：一个产品经理、两个工程师，需要一个设计师", "产品经理×1[产品经理] UI设计师×1[UI设计]"},
 		{"Wedding: already booked photographer. Still need hair and makeup, and a gospel choir", "choir×1[choir]"},
 		{"新店开业想请舞狮队，再发一些传单", "舞狮队×1[舞狮队] 物料印刷×1[印刷物料]"},
+		// Someone asked to drive people is a driver.
+		{"Need a hiking guide for a group of 12, and someone to drive us from Hefei", "guide×1[guide] 交通接送×1[交通接送]"},
+		{"Can anyone drive our guests around Suzhou on Saturday?", "交通接送×1[交通接送]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
