@@ -175,6 +175,15 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			if err != nil || p.empty() {
 				return err
 			}
+			// Every stream the plan appends to is locked before the
+			// transaction's first write: from that write on (its id is drawn
+			// then) it holds every reader of the log back, so it must not
+			// then wait for a lock another writer holds.
+			if more := unlockedStreams(lock, p.Appends); len(more) > 0 {
+				if _, err := u.store.LockStreams(ctx, tx, more); err != nil {
+					return err
+				}
+			}
 			defer func() { tAppend = time.Now() }()
 			traces, jobTrace := map[string]string{}, ""
 			for i, a := range p.Appends {
@@ -274,6 +283,19 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 		return last, nil
 	}
 	return 0, fmt.Errorf("%s: gave up after %d version conflicts", step, maxConflictRetries)
+}
+
+// unlockedStreams are the streams appends write to that lock (sorted)
+// does not hold, sorted.
+func unlockedStreams(lock []string, appends []Append) []string {
+	var more []string
+	for _, a := range appends {
+		if _, held := slices.BinarySearch(lock, a.Stream); !held {
+			more = append(more, a.Stream)
+		}
+	}
+	slices.Sort(more)
+	return slices.Compact(more)
 }
 
 // agentOf is the agent an agent event is about ("" for other events).

@@ -1,0 +1,90 @@
+package uow
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/eventstore"
+	"github.com/towow/towow/internal/dbtest"
+)
+
+// TestCommitWaitsForLocksBeforeWriting: a commit that appends to a stream
+// its caller did not lock, while another writer holds that stream, waits
+// for it before its first write. Waiting, it has no transaction id, so it
+// holds no reader of the log back: an event appended meanwhile is read at
+// once. It then appends both streams' events.
+func TestCommitWaitsForLocksBeforeWriting(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	store := eventstore.New(pool, eventstore.Options{})
+	u := New(pool, store, nil, Config{})
+	channel, wf := negotiation.ChannelStream("collab-1"), "workflow-wf-1"
+
+	holder, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = holder.Rollback(ctx) }()
+	if _, err := store.LockStreams(ctx, holder, []string{wf}); err != nil {
+		t.Fatal(err)
+	}
+
+	md := event.Metadata{CorrelationID: "d-1", Actor: event.ActorSystem}
+	done := make(chan error, 1)
+	go func() {
+		_, err := u.Commit(ctx, "test", []string{channel}, func(context.Context, *eventstore.Store) (*Plan, error) {
+			return &Plan{Appends: []Append{
+				{Stream: channel, Expected: eventstore.NoStream, Meta: md,
+					Events: []event.Payload{&negotiation.ChannelCreated{ChannelID: "collab-1", DemandID: "d-1", InvitedAgents: []string{"a"}}}},
+				{Stream: wf, Expected: eventstore.NoStream, Meta: md,
+					Events: []event.Payload{&negotiation.ChannelStatusChanged{ChannelID: "collab-1",
+						OldStatus: negotiation.ChannelStatusCreated, NewStatus: negotiation.ChannelStatusBroadcasting}}},
+			}}, nil
+		})
+		done <- err
+	}()
+
+	// The commit's backend waits for the advisory lock the holder has.
+	var withID bool
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := pool.QueryRow(ctx, `SELECT count(*)::int, coalesce(bool_or(backend_xid IS NOT NULL), false)
+			FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).
+			Scan(&waiting, &withID); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the commit never waited for the held stream")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if withID {
+		t.Error("the commit waits for a stream's lock after its first write (it has a transaction id)")
+	}
+	res, err := store.Append(ctx, "other-1", eventstore.NoStream, eventstore.EventData{Type: "towow.test.happened", Payload: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := store.HeadPosition(ctx); err != nil || h < res.LastPosition {
+		t.Errorf("while the commit waits, the head is %d (%v); want the event appended meanwhile (%d) readable", h, err, res.LastPosition)
+	}
+
+	if err := holder.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{channel, wf} {
+		if evs, err := store.ReadStream(ctx, s, 1, 10); err != nil || len(evs) != 1 {
+			t.Errorf("stream %s: %d events, %v; want 1", s, len(evs), err)
+		}
+	}
+}
