@@ -1059,6 +1059,42 @@ func TestNeedsIn(t *testing.T) {
 		// Someone asked to drive people is a driver.
 		{"Need a hiking guide for a group of 12, and someone to drive us from Hefei", "guide×1[guide] 交通接送×1[交通接送]"},
 		{"Can anyone drive our guests around Suzhou on Saturday?", "交通接送×1[交通接送]"},
+		// Each trade's words, a further pass: people to present, a ghostwriter,
+		// a letter, an analysis, a model to build, pulling people in, fission
+		// growth, 操办, requirements and priorities, a roadmap, a party house,
+		// a large model to plug in, an AI specialist, wedding invitations,
+		// opening and closing credits, three languages, speakers to rent, a
+		// backdrop cloth and table tents, a motorcade, a budget to build, a
+		// sponsorship agreement (no sponsor); a town hall is a meeting, a
+		// contract basis a way of hiring, raw footage and old photos what the
+		// demand has.
+		{"Our fintech meetup still needs a couple of people to present", "演讲嘉宾×2[演讲嘉宾]"},
+		{"Need a ghostwriter for a memoir", "文案撰写×1[文案写作]"},
+		{"Who can help us draft a fundraising letter?", "文案撰写×1[文案写作]"},
+		{"需要有人帮忙做个分析", "数据分析师×1[数据分析]"},
+		{"门店客流的数据想找人建个模型预测一下", "数据分析师×1[数据分析]"},
+		{"活动报名人太少，急需有人帮忙拉人", "推广负责人×1[市场推广]"},
+		{"客户想做社群裂变", "推广负责人×1[市场推广]"},
+		{"公司二十周年庆典，想找个专业团队从头到尾操办", "活动策划×1[活动策划]"},
+		{"年底想理一下需求，排优先级，找个懂的人", "产品经理×1[产品经理]"},
+		{"团队想做一个产品路线图", "产品经理×1[产品经理]"},
+		{"Who can help us figure out what to build first?", "产品经理×1[产品经理]"},
+		{"周六想订个轰趴馆", "场地提供者×1[场地提供]"},
+		{"我们想接入大模型做智能客服", "AI技术顾问×1[AI研究]"},
+		{"Need an AI specialist for a pilot project", "AI技术顾问×1[AI研究]"},
+		{"结婚要做喜帖", "平面设计师×1[平面设计]"},
+		{"需要有人做片头片尾", "视频剪辑师×1[视频剪辑]"},
+		{"景区的指示牌要做成三语的", "翻译×1[翻译]"},
+		{"Need to rent some speakers for the picnic", "音响设备支持×1[音响设备]"},
+		{"需要印一块背景布，再做一些桌签", "物料印刷×1[印刷物料]"},
+		{"婚礼那天需要一个车队", "交通接送×1[交通接送]"},
+		{"We need help building a budget for our film festival", "财务顾问×1[财务]"},
+		{"请个律师帮我们看看赞助协议", "法律顾问×1[法律咨询]"},
+		{"Need someone to stream our town hall on YouTube", "直播技术支持×1[直播]"},
+		{"Our school wants remote attendees to follow the ceremony", "直播技术支持×1[直播]"},
+		{"Hiring a React developer on a contract basis", "前端工程师×1[前端开发]"},
+		{"We have raw footage from the parade, need it turned into a short recap", "视频剪辑师×1[视频剪辑]"},
+		{"Can anyone put together a slideshow video of old photos?", "视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
