@@ -1095,6 +1095,11 @@ func TestNeedsIn(t *testing.T) {
 		{"Hiring a React developer on a contract basis", "前端工程师×1[前端开发]"},
 		{"We have raw footage from the parade, need it turned into a short recap", "视频剪辑师×1[视频剪辑]"},
 		{"Can anyone put together a slideshow video of old photos?", "视频剪辑师×1[视频剪辑]"},
+		// Someone with a skill, nobody named before them, is asked for that
+		// skill; after a named person, the skill is that person's.
+		{"Looking for someone with computer vision experience to inspect parts", "AI技术顾问×1[AI研究]"},
+		{"Need someone with bookkeeping experience for our shop", "财务顾问×1[财务]"},
+		{"Need a translator, ideally someone with legal background", "翻译×1[翻译]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -626,11 +626,15 @@ var speakLanguage = regexp.MustCompile(`^speaks?\s+(?:fluent\s+)?(?:` + language
 // preferred"), or what they have worked on ("who has worked on fintech
 // apps"), or, in Chinese, a 的 phrase of what they can do right before
 // them ("能写代码的AI研究员"); not when the person is anyone ("someone
-// familiar with labor law" asks for that skill), nor a designer by the
+// familiar with labor law" asks for that skill; so does "someone with
+// computer vision experience" when nobody is named before it), nor a designer by the
 // bare word, whose kind the skill names ("会做详情页的设计师").
 func skillOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
 	if skillOfAnyone.MatchString(lower[:h.pos]) {
 		return false // "someone familiar with labor law": the skill is what is asked for
+	}
+	if skillWithAnyone.MatchString(lower[:h.pos]) && !hitBefore(hits, h.pos) {
+		return false // "someone with computer vision experience", nobody named before: the skill is asked for
 	}
 	if m := skillThenWorker.FindStringIndex(lower[h.end:]); m != nil && canDoBefore.MatchString(lower[:h.pos]) {
 		at := h.end + m[1]
@@ -644,10 +648,23 @@ func skillOf(lower, tag string, h keywordHit, hits map[string]keywordHit) bool {
 		workedOn.MatchString(lower[:h.pos])
 }
 
+// hitBefore reports whether any hit starts before p.
+func hitBefore(hits map[string]keywordHit, p int) bool {
+	for _, o := range hits {
+		if o.pos < p {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	// skillOfAnyone ends a text with a person of no trade and the start
 	// of their skill.
 	skillOfAnyone = regexp.MustCompile(`\b(?:` + anyoneWords + `)\s+(?:who\s+(?:is|are|has|have)\s+)?(?:familiar with|experienced (?:in|with)|good (?:at|with)|skilled (?:in|at)|who knows|who can use)\s+(?:[a-z-]+\s+){0,2}$`)
+	// skillWithAnyone ends a text with a person of no trade and "with"
+	// before their skill.
+	skillWithAnyone = regexp.MustCompile(`\b(?:` + anyoneWords + `)\s+with\s+(?:[a-z-]+\s+){0,2}$`)
 	// skillThenWorker starts a text with the rest of a 的 phrase.
 	skillThenWorker = regexp.MustCompile(`^[^，。,；;、！!？?\s的]{0,6}的`)
 	withSkillBefore = regexp.MustCompile(`\bwith\s+(?:[a-z]+\s+)?$`)
