@@ -1100,6 +1100,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Looking for someone with computer vision experience to inspect parts", "AI技术顾问×1[AI研究]"},
 		{"Need someone with bookkeeping experience for our shop", "财务顾问×1[财务]"},
 		{"Need a translator, ideally someone with legal background", "翻译×1[翻译]"},
+		// A person named by no noun of their own, invited to come and talk,
+		// is a speaker; one invited already is no need.
+		{"开年大会想请一位在行业里有分量的人来讲讲明年的趋势", "演讲嘉宾×1[演讲嘉宾]"},
+		{"认识一位做自动驾驶的大佬，想请他来我们学校做个报告", "演讲嘉宾×1[演讲嘉宾]"},
+		{"读书会想约作者来聊聊新书", "演讲嘉宾×1[演讲嘉宾]"},
+		{"我们请了他来讲讲", ""},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -383,7 +383,7 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // designer's; people to help with something are helpers.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
 	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
-	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}}
+	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}, "演讲嘉宾": {re: invitedTalk}}
 
 // workPattern is a tag's work said without its keywords. A match is the
 // tag's hit unless it names another tag ("拍一个开场视频" is an editor's),
@@ -432,6 +432,11 @@ var (
 	placeWanted = regexp.MustCompile(`(?:需要|找|租|订|借)(?:一个|个)?(?:能|可以)?[^，。,；;、！!？?\s]{0,10}(?:人|坐|容纳|放|安静|户外|室内|开会|办|搞|聚|吃饭|活动|拍|宽敞|大点|大一点)[^，。,；;、！!？?\s]{0,6}的地方|` +
 		`(?:需要|找|租|订|借|联系)(?:一个|个|一间|间|一家|家|一块|块|一片|片)?[^，。,；;、！!？?\s的]{0,4}?(?:地点|剧场|演播厅|排练厅|舞蹈室|画室|厂房|草坪|农场|民宿|酒吧|餐厅|图书馆|博物馆|美术馆|画廊|展馆|书房|天台|庭院|院子)|` +
 		`\b(?:need|needs|want|book|rent|hire|find|looking for|searching for)\s+(?:a|an|some)\s+(?:[a-z-]+\s+){0,2}?(?:barn|farm|garden|library|museum|gallery|brewery|loft|chapel|park|beach|backyard|courtyard|community cent(?:er|re)|golf course|tea ?house|hostel|cinema|wine bar|bed and breakfast|pub|lounge|terrace|patio)\b`)
+	// invitedTalk is a person invited to come and talk ("请一位有分量的人
+	// 来讲讲", "请他来学校做个报告", "邀请作者本人来聊聊新书"): a speaker,
+	// when the person is named by no noun of their own (a pronoun, 人, an
+	// expert, an author), and not one invited already ("请了他来讲讲").
+	invitedTalk = regexp.MustCompile(`(?:请|邀请|约)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?((?:[^了过到，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,13}?)?(?:人|他|她|他们|她们|专家|大佬|前辈|作者|校友|学长|学姐))来[^，。,；;、！!？?\s]{0,10}?(?:讲讲|讲一讲|讲一下|讲几句|讲课|聊聊|分享|做(?:个|一个|一场|一次|场|次)?(?:报告|讲座|演讲|分享))`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
