@@ -1106,6 +1106,10 @@ func TestNeedsIn(t *testing.T) {
 		{"认识一位做自动驾驶的大佬，想请他来我们学校做个报告", "演讲嘉宾×1[演讲嘉宾]"},
 		{"读书会想约作者来聊聊新书", "演讲嘉宾×1[演讲嘉宾]"},
 		{"我们请了他来讲讲", ""},
+		// A verb's object ends before what it is for: "write the copy for
+		// our website" asks for a writer, not a site.
+		{"Need someone to write the copy for our landing page", "文案撰写×1[文案写作]"},
+		{"Looking for someone to write copy for our website", "文案撰写×1[文案写作]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

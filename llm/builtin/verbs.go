@@ -175,7 +175,13 @@ func findVerb(lower, verb string, namesOther func(object string) bool) int {
 		if !asked || !strings.HasPrefix(rest, " ") || len(rest) < 2 || !isASCIIAlnum(rest[1]) || strings.HasPrefix(rest, " for ") || namesEvent(rest) {
 			return true
 		}
-		return namesOther(objectOf(rest))
+		// What the object is for names nobody asked for ("write the copy
+		// for our landing page": the copy is the work).
+		obj := objectOf(rest)
+		if i := strings.Index(obj, " for "); i >= 0 {
+			obj = obj[:i]
+		}
+		return namesOther(obj)
 	})
 }
 
