@@ -1110,6 +1110,12 @@ func TestNeedsIn(t *testing.T) {
 		// our website" asks for a writer, not a site.
 		{"Need someone to write the copy for our landing page", "文案撰写×1[文案写作]"},
 		{"Looking for someone to write copy for our website", "文案撰写×1[文案写作]"},
+		// Someone fluent in a language, or a text's version in one, asks
+		// for a translator; the place after "at our" is where the work is.
+		{"Need someone fluent in Korean to help at our trade show booth", "翻译×1[翻译]"},
+		{"Looking for somebody fluent in German for a factory tour", "翻译×1[翻译]"},
+		{"Our website needs a Spanish version", "翻译×1[翻译]"},
+		{"We need a DJ at our rooftop bar", "音响设备支持×1[音响设备]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

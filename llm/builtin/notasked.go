@@ -515,7 +515,8 @@ var (
 
 // ownedAfter reports whether the hit h is the writer's own, after "for",
 // "of" or "to" and "our" or "my" ("a retirement party for our CFO",
-// "photos of our cakes", "a tutor for our staff"), or what another need's
+// "photos of our cakes", "a tutor for our staff"), or the place of the
+// work, after "at our" ("help at our trade show booth"), or what another need's
 // thing shows, after "of the" ("photos of the cakes"): whom or what the work
 // is for, not a need. Not a thing built ("wireframes for our event app"
 // ask for the app too), nor what a person is asked for ("someone for our
@@ -526,6 +527,9 @@ func ownedAfter(lower, tag string, h keywordHit, hits map[string]keywordHit) boo
 		return false
 	}
 	m := ownedBefore.FindStringSubmatchIndex(lower[:h.pos])
+	if m != nil && m[6] >= 0 {
+		return true // "help at our trade show booth": where the work is
+	}
 	if m == nil || anyoneFor.MatchString(lower[:m[0]]) || searchingFor.MatchString(lower[:m[0]]) {
 		return false
 	}
@@ -546,8 +550,8 @@ var builtTags = []string{"前端开发", "后端开发", "AI研究"}
 
 var (
 	// ownedBefore ends a text with a preposition, "our" or "my" and at
-	// most one word.
-	ownedBefore = regexp.MustCompile(`\b(?:(for|of|to)\s+(?:our|my)|(of)\s+(?:the|these|those|some))\s+(?:[a-z-]+\s+)?$`)
+	// most one word, or with "at our" and at most two.
+	ownedBefore = regexp.MustCompile(`\b(?:(for|of|to)\s+(?:our|my)|(of)\s+(?:the|these|those|some))\s+(?:[a-z-]+\s+)?$|\b(at)\s+(?:our|my)\s+(?:[a-z-]+\s+){0,2}$`)
 	// anyoneFor ends a text with anyone or help that "for" is wanted for.
 	anyoneFor = regexp.MustCompile(`\b(?:` + anyoneWords + `|help)\s*$`)
 )

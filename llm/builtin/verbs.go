@@ -454,6 +454,10 @@ var (
 // languageNames are the languages a person asked for may speak, in English.
 const languageNames = `japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese`
 
-// languageSpeaker is a person asked for because they speak a language, or
-// missed for it ("nobody on the team speaks Japanese").
-var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b`)
+// languageSpeaker is a person asked for because they speak a language
+// ("someone fluent in Korean"), or missed for it ("nobody on the team
+// speaks Japanese"), or a version of a text in a language ("a Spanish
+// version", "日文版").
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b` +
+	`|\b(?:someone|somebody|a person|anyone|people)\s+(?:who\s+(?:is|are)\s+)?fluent\s+in\s+(?:` + languageNames + `)\b` +
+	`|\b(?:a|an|the|our)\s+(?:` + languageNames + `)\s+(?:version|edition)\b|(?:日|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)(?:版)`)
