@@ -1116,6 +1116,12 @@ func TestNeedsIn(t *testing.T) {
 		{"Looking for somebody fluent in German for a factory tour", "翻译×1[翻译]"},
 		{"Our website needs a Spanish version", "翻译×1[翻译]"},
 		{"We need a DJ at our rooftop bar", "音响设备支持×1[音响设备]"},
+		// A place asked for by what it can do is a venue, what it can do no
+		// trade's need; a verb that starts an event's word ("开分享会") asks
+		// nobody to do it.
+		{"我们二十来个人想找个能投影的地方开个分享会", "场地提供者×1[场地提供]"},
+		{"想找个可以烧烤的地方", "场地提供者×1[场地提供]"},
+		{"想找个地方开分享会", "场地提供者×1[场地提供]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

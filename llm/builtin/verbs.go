@@ -133,7 +133,7 @@ var zhAskedCount = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九�
 // of the people asked between the cue and the verb (0: none written).
 func findZhVerb(lower, verb string) (pos, count int) {
 	pos = findKeywordUnless(lower, verb, func(before, rest string) bool {
-		if namesEvent(rest) || strings.HasSuffix(before, "的") { // "每天的分享": a thing, not the work
+		if namesEvent(rest) || namesEvent(verb+rest) || strings.HasSuffix(before, "的") { // "每天的分享": a thing, not the work; "开分享会": an event
 			return true
 		}
 		clause := clauseBefore(before)
@@ -430,12 +430,14 @@ var (
 	// ("design and build our website").
 	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b`)
 	// placeWanted is a place asked for by what it holds or is like
-	// ("需要一个能坐100人的地方", "找个安静的地方开会"), not a point to improve
+	// ("需要一个能坐100人的地方", "找个安静的地方开会") or can do ("找个能投影的
+	// 地方"), not a point to improve
 	// ("需要改进的地方"), or a kind of place asked for by its noun right
 	// after the asking verb ("需要一个剧场", "找一家民宿", "book a barn"): a
 	// place named elsewhere is where something happens or where someone
 	// worked.
 	placeWanted = regexp.MustCompile(`(?:需要|找|租|订|借)(?:一个|个)?(?:能|可以)?[^，。,；;、！!？?\s]{0,10}(?:人|坐|容纳|放|安静|户外|室内|开会|办|搞|聚|吃饭|活动|拍|宽敞|大点|大一点)[^，。,；;、！!？?\s]{0,6}的地方|` +
+		`(?:需要|找|租|订|借)(?:一个|个)?(?:能|可以)[^，。,；;、！!？?\s]{1,12}的地方|` +
 		`(?:需要|找|租|订|借|联系)(?:一个|个|一间|间|一家|家|一块|块|一片|片)?[^，。,；;、！!？?\s的]{0,4}?(?:地点|剧场|演播厅|排练厅|舞蹈室|画室|厂房|草坪|农场|民宿|酒吧|餐厅|图书馆|博物馆|美术馆|画廊|展馆|书房|天台|庭院|院子)|` +
 		`\b(?:need|needs|want|book|rent|hire|find|looking for|searching for)\s+(?:a|an|some)\s+(?:[a-z-]+\s+){0,2}?(?:barn|farm|garden|library|museum|gallery|brewery|loft|chapel|park|beach|backyard|courtyard|community cent(?:er|re)|golf course|tea ?house|hostel|cinema|wine bar|bed and breakfast|pub|lounge|terrace|patio)\b`)
 	// invitedTalk is a person invited to come and talk ("请一位有分量的人
