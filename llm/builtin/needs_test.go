@@ -1122,6 +1122,13 @@ func TestNeedsIn(t *testing.T) {
 		{"我们二十来个人想找个能投影的地方开个分享会", "场地提供者×1[场地提供]"},
 		{"想找个可以烧烤的地方", "场地提供者×1[场地提供]"},
 		{"想找个地方开分享会", "场地提供者×1[场地提供]"},
+		// People asked to hand things out are helpers, and the things are
+		// handed out, not made; kind-hearted people and people who can
+		// spare a few hours are helpers too.
+		{"马拉松终点需要人发奖牌和矿泉水", "现场志愿者×1[志愿者]"},
+		{"展会需要几个人分发宣传册", "现场志愿者×2[志愿者]"},
+		{"周末植树活动需要五个热心人一起参与", "现场志愿者×5[志愿者]"},
+		{"Can anyone spare a few hours at our school fete?", "现场志愿者×1[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
