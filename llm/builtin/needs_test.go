@@ -1129,6 +1129,10 @@ func TestNeedsIn(t *testing.T) {
 		{"展会需要几个人分发宣传册", "现场志愿者×2[志愿者]"},
 		{"周末植树活动需要五个热心人一起参与", "现场志愿者×5[志愿者]"},
 		{"Can anyone spare a few hours at our school fete?", "现场志愿者×1[志愿者]"},
+		// An event put on the air, or watched from afar, asks for a stream.
+		{"发布会想同步在视频号上播出去", "直播技术支持×1[直播]"},
+		{"婚礼想让国外的亲戚在线看", "直播技术支持×1[直播]"},
+		{"We'd love for alumni abroad to watch online", "直播技术支持×1[直播]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
