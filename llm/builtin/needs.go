@@ -307,6 +307,7 @@ func keywordHits(lower string) map[string]keywordHit {
 		}
 	}
 	shootsVideo(lower, hits)
+	editsFootage(lower, hits)
 	designsPrint(lower, hits)
 	// A hit inside another tag's longer hit, or a keyword begun inside an
 	// earlier one ("场地推荐": no 地推), names that tag alone; the tag goes to its
@@ -356,6 +357,26 @@ func shootsVideo(lower string, hits map[string]keywordHit) {
 		movePast(lower, hits, map[string]int{"摄影": h.end})
 	}
 }
+
+// editsFootage makes footage that a demand asks to edit or cut the
+// editor's material ("edit 10 hours of conference footage into short
+// clips"): the editor's need, not a camera operator's, unless another
+// word of the camera operator's asks for one.
+func editsFootage(lower string, hits map[string]keywordHit) {
+	m := footageEdited.FindStringIndex(lower)
+	if m == nil {
+		return
+	}
+	if h, ok := hits["摄像"]; ok && h.pos >= m[0] && h.end <= m[1] {
+		delete(hits, "摄像")
+	}
+	if _, ok := hits["视频剪辑"]; !ok {
+		hits["视频剪辑"] = keywordHit{m[0], m[1], true, 0, ""}
+	}
+}
+
+// footageEdited is footage a verb of editing acts on.
+var footageEdited = regexp.MustCompile(`\b(?:edit|cut|trim)\s+(?:[a-z0-9'-]+\s+){0,5}?footage\b`)
 
 // designsPrint makes a designer named by the bare word a graphic
 // designer when what follows in their clause is a printed thing and no

@@ -1133,6 +1133,11 @@ func TestNeedsIn(t *testing.T) {
 		{"发布会想同步在视频号上播出去", "直播技术支持×1[直播]"},
 		{"婚礼想让国外的亲戚在线看", "直播技术支持×1[直播]"},
 		{"We'd love for alumni abroad to watch online", "直播技术支持×1[直播]"},
+		// Footage to edit or cut is the editor's material, no camera
+		// operator's need unless one is asked for too.
+		{"Need someone to edit 10 hours of conference footage into short clips", "视频剪辑师×1[视频剪辑]"},
+		{"Can you cut our wedding footage into a 5-minute film?", "视频剪辑师×1[视频剪辑]"},
+		{"We need someone to film the match and then edit the footage", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
