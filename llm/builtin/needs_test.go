@@ -1138,6 +1138,10 @@ func TestNeedsIn(t *testing.T) {
 		{"Need someone to edit 10 hours of conference footage into short clips", "视频剪辑师×1[视频剪辑]"},
 		{"Can you cut our wedding footage into a 5-minute film?", "视频剪辑师×1[视频剪辑]"},
 		{"We need someone to film the match and then edit the footage", "摄像师×1[摄像] 视频剪辑师×1[视频剪辑]"},
+		// Guests or speakers driven somewhere are no speakers asked for.
+		{"三十位嘉宾周五从虹桥站到酒店，需要安排车", "交通接送×1[交通接送]"},
+		{"Can someone give our visiting professors a lift from the airport?", "交通接送×1[交通接送]"},
+		{"需要两位嘉宾，从北京过来", "演讲嘉宾×2[演讲嘉宾]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -559,13 +559,24 @@ var (
 // servedGuest reports whether the hit h is a speaker's word for the
 // guests another need serves, right after its verb ("接送嘉宾": the
 // guests are driven, not asked for; "给嘉宾的伴手礼"; "把嘉宾从酒店送到会场";
-// "嘉宾从机场到会场"),
-// or people fed ("feed 200 volunteers").
-func servedGuest(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
+// "嘉宾从机场到会场", "嘉宾周五从虹桥站到酒店"), or speakers driven ("give
+// our visiting professors a lift"), or people fed ("feed 200 volunteers").
+func servedGuest(lower, tag string, h keywordHit, _ map[string]keywordHit) bool {
 	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导", "给", "为", "把"}, func(v string) bool {
 		return strings.HasSuffix(lower[:h.pos], v)
-	}) || h.word == "嘉宾" && strings.HasPrefix(lower[h.end:], "从") || fedBefore.MatchString(lower[:h.pos])
+	}) || h.word == "嘉宾" && guestFrom.MatchString(lower[h.end:]) || fedBefore.MatchString(lower[:h.pos]) ||
+		tag == "演讲嘉宾" && drivenBefore.MatchString(lower[:h.pos])
 }
+
+var (
+	// guestFrom starts with where guests come from, after a word or two
+	// of when ("嘉宾周五从虹桥站到酒店").
+	guestFrom = regexp.MustCompile(`^[^，。,；;！!？?\s从]{0,6}从`)
+	// drivenBefore ends a text with a verb of driving people and whose
+	// they are ("give our visiting professors a lift", "pick up the
+	// speakers": they are driven, not asked for).
+	drivenBefore = regexp.MustCompile(`\b(?:give|giving|drive|driving|pick up|picking up|ferry|ferrying|shuttle|shuttling|transport|transporting)\s+(?:our|the|some|all|[0-9]+)\s+(?:[a-z-]+\s+)?$`)
+)
 
 // fedBefore ends a text with a verb of feeding people and a count ("feed
 // 200 volunteers": they are fed, not asked for).
