@@ -491,7 +491,7 @@ var generalWork = []struct {
 	words []string
 }{
 	{"设计师", []string{"平面设计", "UI设计"}, []string{"设计", "design", "designer", "designers"}},
-	{"开发工程师", []string{"前端开发", "后端开发"}, []string{"编程", "程序", "coding", "code", "programmer", "programmers"}},
+	{"开发工程师", []string{"前端开发", "后端开发"}, []string{"编程", "程序", "重构", "coding", "code", "codebase", "programmer", "programmers", "refactor", "refactoring"}},
 }
 
 // generalNeeds are the needs generalWork's words name in lower.

@@ -1142,6 +1142,13 @@ func TestNeedsIn(t *testing.T) {
 		{"三十位嘉宾周五从虹桥站到酒店，需要安排车", "交通接送×1[交通接送]"},
 		{"Can someone give our visiting professors a lift from the airport?", "交通接送×1[交通接送]"},
 		{"需要两位嘉宾，从北京过来", "演讲嘉宾×2[演讲嘉宾]"},
+		// An event someone is asked to help put together asks for a planner;
+		// code to refactor for a developer of either end.
+		{"Who can help us put together a company picnic for 150 people?", "活动策划×1[活动策划]"},
+		{"Need someone to help us organize a reunion for 60 classmates", "活动策划×1[活动策划]"},
+		{"I'm throwing a party and need a DJ", "音响设备支持×1[音响设备]"},
+		{"找个会Go的，帮我们把老系统重构一下", "开发工程师×1[前端开发 后端开发]"},
+		{"Need someone to refactor our legacy codebase", "开发工程师×1[前端开发 后端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

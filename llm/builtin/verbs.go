@@ -397,7 +397,7 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // designer's; people to help with something are helpers.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
 	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
-	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}, "演讲嘉宾": {re: invitedTalk}}
+	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}, "演讲嘉宾": {re: invitedTalk}, "活动策划": {re: eventToOrganize, takesThings: true}}
 
 // workPattern is a tag's work said without its keywords. A match is the
 // tag's hit unless it names another tag ("拍一个开场视频" is an editor's),
@@ -453,6 +453,10 @@ var (
 	// when the person is named by no noun of their own (a pronoun, 人, an
 	// expert, an author), and not one invited already ("请了他来讲讲").
 	invitedTalk = regexp.MustCompile(`(?:请|邀请|约)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?((?:[^了过到，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,13}?)?(?:人|他|她|他们|她们|专家|大佬|前辈|作者|校友|学长|学姐))来[^，。,；;、！!？?\s]{0,10}?(?:讲讲|讲一讲|讲一下|讲几句|讲课|聊聊|分享|做(?:个|一个|一场|一次|场|次)?(?:报告|讲座|演讲|分享))`)
+	// eventToOrganize is an event someone is asked to help organize
+	// ("help us put together a company picnic", "someone to help us
+	// organize a reunion"): a planner, the event's things theirs.
+	eventToOrganize = regexp.MustCompile(`\b(?:help|helping)\s+(?:us\s+|me\s+|them\s+)?(?:to\s+)?(?:put together|throw|organi[sz]e|arrange|pull off|set up|run)\s+(?:a|an|our|my|the|this)\s+(?:[a-z0-9'-]+\s+){0,3}?(?:picnic|party|gala|conference|wedding|reunion|festival|fair|retreat|offsite|event|ceremony|celebration|banquet|shower|meetup|dinner|trip|outing|tournament|fundraiser|launch|anniversary|birthday)\b`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
