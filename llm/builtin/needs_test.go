@@ -1149,6 +1149,18 @@ func TestNeedsIn(t *testing.T) {
 		{"I'm throwing a party and need a DJ", "音响设备支持×1[音响设备]"},
 		{"找个会Go的，帮我们把老系统重构一下", "开发工程师×1[前端开发 后端开发]"},
 		{"Need someone to refactor our legacy codebase", "开发工程师×1[前端开发 后端开发]"},
+		// A thing booked (场地定了) is no need; parents asked to help are
+		// helpers; a Product Hunt launch, a stage manager, commentary,
+		// accounts to keep, a recording (录个像), vows, a UX writer.
+		{"现在场地定了，还差一个主持人", "主持人×1[主持]"},
+		{"义卖那天需要家长帮忙看摊位", "现场志愿者×1[志愿者]"},
+		{"Need help with a Product Hunt launch", "推广负责人×1[市场推广]"},
+		{"Looking for a stage manager for the gala", "活动策划×1[活动策划]"},
+		{"Our esports club needs someone to commentate", "主持人×1[主持]"},
+		{"We need somebody to keep the accounts for our football club", "财务顾问×1[财务]"},
+		{"想给孩子的钢琴比赛录个像", "摄像师×1[摄像]"},
+		{"想找人写一个婚礼誓词", "文案撰写×1[文案写作]"},
+		{"Looking for a UX writer for our app", "文案撰写×1[文案写作]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -756,9 +756,9 @@ var negationCues = []string{"不需要", "不用", "无需", "已经有", "已�
 	"我们搞定", "自己搞定", "我们来搞定", "fine on", "good on", "have enough", "got enough"}
 
 // settledEnds end a clause that says the demand has the role word's thing
-// settled ("venue booked", "场地我们自己有"), when the clause wants nothing ("need a venue
+// settled ("venue booked", "场地我们自己有", "现在场地定了"), when the clause wants nothing ("need a venue
 // booked" still asks).
-var settledEnds = []string{"booked", "sorted", "covered", "secured", "confirmed", "taken care of", "自己有", "我们有", "都有", "有现成的"}
+var settledEnds = []string{"booked", "sorted", "covered", "secured", "confirmed", "taken care of", "自己有", "我们有", "都有", "有现成的", "定了", "订了"}
 
 // clauseSeps end a clause; " but " and 但 / 只 turn from what a demand has
 // to what it asks for.
