@@ -1161,6 +1161,8 @@ func TestNeedsIn(t *testing.T) {
 		{"想给孩子的钢琴比赛录个像", "摄像师×1[摄像]"},
 		{"想找人写一个婚礼誓词", "文案撰写×1[文案写作]"},
 		{"Looking for a UX writer for our app", "文案撰写×1[文案写作]"},
+		{"需要一些同学帮忙搬椅子", "现场志愿者×3[志愿者]"},
+		{"周末需要几位家长帮忙", "现场志愿者×2[志愿者]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

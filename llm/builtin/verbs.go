@@ -266,15 +266,15 @@ var (
 	zhHanders = regexp.MustCompile(`(?:需要|找|缺)([0-9]+|[一二两三四五六七八九十几]+)?(?:个|名|位)?人(?:帮忙|来)?(?:(?:分发|派发|发放)[^，。,；;、！!？?\s]{0,8}|发[^，。,；;、！!？?\s]{0,4}?(?:奖牌|水|物资|资料|礼品|礼物|传单|餐|饭|手环|号码布|门票|纪念品)(?:和[^，。,；;、！!？?\s]{1,6})?)`)
 	// zhNamedHelpers are people of no trade, named by who they are, asked
 	// to help ("需要家长帮忙看摊位").
-	zhNamedHelpers = regexp.MustCompile(`(?:需要|找|缺|请)(一些|几位|几个|几名)?(?:热心的)?(?:家长|同学|学生|大学生|朋友|邻居|居民|小伙伴|阿姨|叔叔|校友)们?(?:来|过来)?帮忙`)
+	zhNamedHelpers = regexp.MustCompile(`(?:需要|找|缺|请)(一些|几)?(?:位|个|名)?(?:热心的)?(?:家长|同学|学生|大学生|朋友|邻居|居民|小伙伴|阿姨|叔叔|校友)们?(?:来|过来)?帮忙`)
 	zhHelpers      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:[^，。,；;的\s]{1,4}的)?(?:学生|大学生|同学|朋友|小伙伴|兼职|兼职生|家长|小伙子|阿姨|邻居|居民)?(?:来|过来)?)帮忙`)
 	enHelpers      = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|ppl|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
 )
 
 // findHelpers is where people are asked to help, or to hand things out,
 // in lower, or -1, with the match's end and how many: a number as
-// written, two for "几" and "a few", three for "several" and "some", one
-// when no count is written.
+// written, two for "几" and "a few", three for "several", "some" and
+// "一些", one when no count is written.
 func findHelpers(lower string) (pos, end, count int) {
 	for _, re := range []*regexp.Regexp{zhHelpers, enHelpers, zhHanders, zhNamedHelpers} {
 		m := re.FindStringSubmatchIndex(lower)
@@ -288,7 +288,7 @@ func findHelpers(lower string) (pos, end, count int) {
 		switch {
 		case n == "几" || n == "a few" || n == "a couple of":
 			count = 2
-		case n == "several" || n == "some":
+		case n == "several" || n == "some" || n == "一些":
 			count = 3
 		default:
 			if v, err := strconv.Atoi(n); err == nil {
