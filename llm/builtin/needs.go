@@ -33,6 +33,10 @@ var compositeRoles = []struct {
 	{"赞助商", []string{"赞助"}, []string{"赞助商", "赞助", "冠名", "sponsor", "sponsors", "sponsorship"}},
 }
 
+// forWhom ends a text with "for" and a determiner: the role word after it
+// is whom another's work is for ("a report for the sponsors").
+var forWhom = regexp.MustCompile(`\bfor\s+(?:the|our|my|their|all\s+(?:the|our))\s+$`)
+
 // need is a need found in a text, where its keyword is.
 type need struct {
 	neg.Need
@@ -105,7 +109,8 @@ func withCountAlone(lower string, needs []neg.Need) []neg.Need {
 	return needs
 }
 
-// compositeNeeds are the composite roles lower names (compositeRoles).
+// compositeNeeds are the composite roles lower names (compositeRoles),
+// not whom another's work is for (forWhom).
 func compositeNeeds(lower string) []need {
 	var found []need
 	for _, c := range compositeRoles {
@@ -118,6 +123,9 @@ func compositeNeeds(lower string) []need {
 			}
 			if longerKeywordAt(lower, p, end) {
 				continue // "a coach bus" is transport, not a mentor
+			}
+			if m := forWhom.FindStringIndex(lower[:p]); m != nil && !searchingFor.MatchString(lower[:m[0]]) {
+				continue // "a report for the sponsors": whom the work is for
 			}
 			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countAt(lower, p, end, c.tags)}, p, p, false})
 		}
@@ -138,7 +146,7 @@ func vocabularyNeeds(lower string) []need {
 		if !ok {
 			continue
 		}
-		if !h.strong && slices.ContainsFunc(sharers[t.tag], func(o string) bool { return hits[o].strong }) {
+		if !h.strong && !namesEach[h.word] && slices.ContainsFunc(sharers[t.tag], func(o string) bool { return hits[o].strong }) {
 			continue
 		}
 		count := h.count
@@ -158,6 +166,11 @@ func vocabularyNeeds(lower string) []need {
 	}
 	return found
 }
+
+// namesEach are keywords shared by trades that name each of them, not
+// either ("前后端都要": a front-end and a back-end developer, whatever else
+// names one of them).
+var namesEach = map[string]bool{"前后端": true}
 
 // namesServer reports whether the keyword w of a trade that serves guests
 // (servingTags) names a person of the trade ("厨师", "drivers"), not what

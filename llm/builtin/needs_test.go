@@ -1163,6 +1163,18 @@ func TestNeedsIn(t *testing.T) {
 		{"Looking for a UX writer for our app", "文案撰写×1[文案写作]"},
 		{"需要一些同学帮忙搬椅子", "现场志愿者×3[志愿者]"},
 		{"周末需要几位家长帮忙", "现场志愿者×2[志愿者]"},
+		// 前后端 names each end; a system named by what it does is the
+		// builder's, its function no need of its own; someone who knows a
+		// language, asked for with no noun, translates; helpers with a word
+		// for what they are like; data to clean; a page to redo; a guest
+		// list; whom a report is for.
+		{"想做个小程序让会员预约，前后端都要", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		{"需要一个人帮忙做会议签到系统", "后端工程师×1[后端开发]"},
+		{"找个会日语的带日本客户逛逛", "翻译×1[翻译]"},
+		{"Need a couple of strong guys to help move furniture", "现场志愿者×2[志愿者]"},
+		{"Need the registration data cleaned up and turned into a report for the sponsors", "数据分析师×1[数据分析]"},
+		{"Could use someone to redo our donation page, it's ancient", "前端工程师×1[前端开发]"},
+		{"Need someone to liaise with the hotel and manage the guest list", "活动策划×1[活动策划]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -268,7 +268,7 @@ var (
 	// to help ("需要家长帮忙看摊位").
 	zhNamedHelpers = regexp.MustCompile(`(?:需要|找|缺|请)(一些|几)?(?:位|个|名)?(?:热心的)?(?:家长|同学|学生|大学生|朋友|邻居|居民|小伙伴|阿姨|叔叔|校友)们?(?:来|过来)?帮忙`)
 	zhHelpers      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:[^，。,；;的\s]{1,4}的)?(?:学生|大学生|同学|朋友|小伙伴|兼职|兼职生|家长|小伙子|阿姨|邻居|居民)?(?:来|过来)?)帮忙`)
-	enHelpers      = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:people|ppl|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
+	enHelpers      = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z-]+\s+)?(?:people|ppl|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
 )
 
 // findHelpers is where people are asked to help, or to hand things out,
@@ -399,7 +399,7 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // hosts are hosts; a printed thing to design ("设计易拉宝") is a graphic
 // designer's; people to help with something are helpers.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
-	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
+	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild, takesThings: true}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
 	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}, "演讲嘉宾": {re: invitedTalk}, "活动策划": {re: eventToOrganize, takesThings: true}}
 
 // workPattern is a tag's work said without its keywords. A match is the
@@ -433,8 +433,9 @@ var (
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|拍(?:一下|下|拍)(?:我们的|我们)?(?:活动|现场|婚礼|年会|比赛|聚会)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
-	// pageBuild is a web page to make ("做一个募捐页面").
-	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])`)
+	// pageBuild is a web page to make ("做一个募捐页面", "redo our donation
+	// page").
+	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])|\b(?:build|make|redo|rebuild|create|set up|fix|update|revamp)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:[a-z-]+\s+)?(?:page|homepage|web page|webpage)\b`)
 	// screensDesign is an app, a site or a page to design ("设计一下我们的
 	// App", "design our website", "our app designed"): a UI designer, not
 	// the developers who build it, unless they are asked to build it too
@@ -472,9 +473,9 @@ var (
 const languageNames = `japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese`
 
 // languageSpeaker is a person asked for because they speak a language
-// ("someone fluent in Korean"), or missed for it ("nobody on the team
+// ("someone fluent in Korean", "找个会日语的带客户逛逛"), or missed for it ("nobody on the team
 // speaks Japanese"), or a version of a text in a language ("a Spanish
 // version", "日文版").
-var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b` +
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|(?:找|需要|请)(?:个|一个|一位|位)(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:$|[，。,；;！!？?\s]|来|去|带|陪|帮|给)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b` +
 	`|\b(?:someone|somebody|a person|anyone|people)\s+(?:who\s+(?:is|are)\s+)?fluent\s+in\s+(?:` + languageNames + `)\b` +
 	`|\b(?:a|an|the|our)\s+(?:` + languageNames + `)\s+(?:version|edition)\b|(?:日|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)(?:版)`)
