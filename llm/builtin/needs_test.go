@@ -1175,6 +1175,16 @@ func TestNeedsIn(t *testing.T) {
 		{"Need the registration data cleaned up and turned into a report for the sponsors", "数据分析师×1[数据分析]"},
 		{"Could use someone to redo our donation page, it's ancient", "前端工程师×1[前端开发]"},
 		{"Need someone to liaise with the hotel and manage the guest list", "活动策划×1[活动策划]"},
+		// What a phrasal verb of work hands out is its work, not another
+		// trade's; the writer's own staff are nobody asked for; a company's
+		// accounts are no video's; 礼仪小姐 counted after, a key visual, a
+		// blog.
+		{"We need a person to greet guests and hand out name badges", "现场志愿者×1[志愿者]"},
+		{"Is there anyone who can teach our staff basic data analysis in Excel?", "数据分析师×1[数据分析]"},
+		{"Want to hire someone to manage our company's WeChat", "推广负责人×1[市场推广]"},
+		{"需要：1.主持人一名 2.礼仪小姐四名", "主持人×1[主持] 现场志愿者×4[志愿者]"},
+		{"想找个设计帮忙出一版活动主KV", "平面设计师×1[平面设计]"},
+		{"求一个能写技术博客的人", "文案撰写×1[文案写作]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

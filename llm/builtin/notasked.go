@@ -254,6 +254,19 @@ func setAsideObjects(lower string, hits map[string]keywordHit) {
 			}
 		}
 	}
+	// "greet guests and hand out name badges": what a trade's phrasal verb
+	// of work acts on, up to the end of its clause, is its work.
+	for tag, h := range hits {
+		if !isASCII(h.word) || !strings.HasSuffix(h.word, " out") {
+			continue
+		}
+		objEnd := h.end + len(objectOf(lower[h.end:]))
+		for other, o := range hits {
+			if other != tag && o.pos > h.end && o.pos < objEnd {
+				past[other] = objEnd
+			}
+		}
+	}
 	// "翻译这份合同", "打印200张海报", "剪辑一段直播回放": what a Chinese verb
 	// of work acts on, right after it, is its worker's work.
 	for tag, h := range hits {

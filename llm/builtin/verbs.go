@@ -238,9 +238,11 @@ func workerHeadsOf(i int) []string {
 
 // notWorkerHeads are first words of two-word keywords that say another
 // trade's work, or none, before a worker noun: a "football team" is no
-// venue, a "translation team" no sound crew, a "lead engineer" no host.
+// venue, a "translation team" no sound crew, a "lead engineer" no host;
+// "our company's WeChat" is no video's.
 var notWorkerHeads = []string{"lead", "language", "tennis", "basketball", "badminton", "football", "soccer", "sports", "course",
-	"translation", "interpretation", "interpreting", "team", "after", "final", "going", "with", "writes", "good", "door", "reception"}
+	"translation", "interpretation", "interpreting", "team", "after", "final", "going", "with", "writes", "good", "door", "reception",
+	"company"}
 
 // findWorker is where a head of tag i is first followed by a worker noun
 // in lower ("sound engineer"), or -1, with the end of the worker noun.
