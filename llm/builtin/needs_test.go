@@ -1185,6 +1185,9 @@ func TestNeedsIn(t *testing.T) {
 		{"需要：1.主持人一名 2.礼仪小姐四名", "主持人×1[主持] 现场志愿者×4[志愿者]"},
 		{"想找个设计帮忙出一版活动主KV", "平面设计师×1[平面设计]"},
 		{"求一个能写技术博客的人", "文案撰写×1[文案写作]"},
+		// An online shop to set up; a deep-learning framework.
+		{"Anyone who can help us set up a simple online shop?", "前端工程师×1[前端开发]"},
+		{"Need someone who knows PyTorch", "AI技术顾问×1[AI研究]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
