@@ -1188,6 +1188,9 @@ func TestNeedsIn(t *testing.T) {
 		// An online shop to set up; a deep-learning framework.
 		{"Anyone who can help us set up a simple online shop?", "前端工程师×1[前端开发]"},
 		{"Need someone who knows PyTorch", "AI技术顾问×1[AI研究]"},
+		// A video made of photos is an editor's, the photos no need.
+		{"婚礼上想放一段我们俩从小到大的照片视频", "视频剪辑师×1[视频剪辑]"},
+		{"爸妈结婚三十周年，想做个电子相册", "视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {
