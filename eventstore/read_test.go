@@ -196,8 +196,8 @@ func TestSettledBoundComputedOncePerRead(t *testing.T) {
 		}
 		calls := bounds() - before
 		_ = tx.Rollback(ctx)
-		if len(evs) != 300 || calls > 2 {
-			t.Errorf("filter %+v: %d events read, the bound computed %d times; want 300 events and at most 2", f, len(evs), calls)
+		if len(evs) != 300 || calls != 1 {
+			t.Errorf("filter %+v: %d events read, the bound computed %d times; want 300 events and 1", f, len(evs), calls)
 		}
 	}
 }

@@ -139,7 +139,8 @@ SELECT b.settled_below::bigint AS settled_below,
        coalesce(e.metadata, '{}')::jsonb AS metadata,
        coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
 FROM (SELECT (SELECT towow_settled_below()) AS settled_below,
-             (SELECT coalesce(max(global_position), 0) FROM events) AS latest) b
+             (SELECT coalesce(max(global_position), 0) FROM events) AS latest
+      OFFSET 0) b
 LEFT JOIN LATERAL (
     SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
     FROM events ev
@@ -198,10 +199,11 @@ type ReadAllRow struct {
 // queries may compute different bounds, the later one even a lower one (a
 // transaction of another database that ends between a query's snapshot and
 // its look at the running backends), so a reader may trust only the bound
-// of the read that returned its events. The bound is a scalar subquery, an
-// InitPlan computed once per query: written as a plain call, the planner
-// would copy the call into the scan's condition and into every row returned,
-// and run it for each.
+// of the read that returned its events. The bound is computed once per
+// query: a scalar subquery (an InitPlan) in a subquery the planner may not
+// pull up (OFFSET 0). Written as a plain call, the planner would copy the
+// call into the scan's condition and into every row returned, and run it
+// for each; pulled up, it would run twice.
 func (q *Queries) ReadAll(ctx context.Context, arg ReadAllParams) ([]ReadAllRow, error) {
 	rows, err := q.db.Query(ctx, readAll,
 		arg.AfterPosition,
@@ -395,7 +397,8 @@ SELECT b.settled_below::bigint AS settled_below,
        coalesce(e.metadata, '{}')::jsonb AS metadata,
        coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
 FROM (SELECT (SELECT towow_settled_below()) AS settled_below,
-             (SELECT coalesce(max(global_position), 0) FROM events) AS latest) b
+             (SELECT coalesce(max(global_position), 0) FROM events) AS latest
+      OFFSET 0) b
 LEFT JOIN LATERAL (
     SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
     FROM events ev
