@@ -2,6 +2,8 @@ package uow
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -83,6 +85,40 @@ func TestCommitWaitsForLocksBeforeWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{channel, wf} {
+		if evs, err := store.ReadStream(ctx, s, 1, 10); err != nil || len(evs) != 1 {
+			t.Errorf("stream %s: %d events, %v; want 1", s, len(evs), err)
+		}
+	}
+}
+
+// TestCommitLocksInOneOrder: a plan that appends to a stream sorting
+// before one its caller locked is decided again with both locked in order
+// (so two commits never wait on each other), and then written once.
+func TestCommitLocksInOneOrder(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	store := eventstore.New(pool, eventstore.Options{})
+	u := New(pool, store, nil, Config{})
+	early, late := negotiation.ChannelStream("collab-a"), negotiation.ChannelStream("collab-b")
+	md := event.Metadata{CorrelationID: "d-1", Actor: event.ActorSystem}
+	var builds [][]string
+	_, err := u.Commit(ctx, "test", []string{late}, func(ctx context.Context, _ *eventstore.Store) (*Plan, error) {
+		versions, _ := ctx.Value(lockedKey{}).(map[string]int64)
+		builds = append(builds, slices.Sorted(maps.Keys(versions)))
+		var appends []Append
+		for _, s := range []string{late, early} {
+			appends = append(appends, Append{Stream: s, Expected: eventstore.NoStream, Meta: md,
+				Events: []event.Payload{&negotiation.ChannelCreated{ChannelID: s, DemandID: "d-1", InvitedAgents: []string{"a"}}}})
+		}
+		return &Plan{Appends: appends}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(builds) != 2 || len(builds[1]) != 2 {
+		t.Errorf("decided with the locks %v; want twice, the second time with both streams locked", builds)
+	}
+	for _, s := range []string{early, late} {
 		if evs, err := store.ReadStream(ctx, s, 1, 10); err != nil || len(evs) != 1 {
 			t.Errorf("stream %s: %d events, %v; want 1", s, len(evs), err)
 		}

@@ -7,7 +7,10 @@
 //  2. load them through the transaction ([UnitOfWork.Fold], through a cache
 //     of decoded events: a stream only grows, so a load reads only what is
 //     new) and decide;
-//  3. insert the follow-up jobs ([Job], InsertTx in the same transaction)
+//  3. lock any other stream the decision appends to, before the first
+//     write (a transaction holds the log's readers back from its first
+//     write on, so it must not wait after it), in the same order;
+//  4. insert the follow-up jobs ([Job], InsertTx in the same transaction)
 //     and append the events with the expected version read in step 2; on a
 //     version conflict, load and decide again.
 //

@@ -85,6 +85,11 @@ const (
 // maxConflictRetries bounds the reload-and-decide loop of a commit.
 const maxConflictRetries = 50
 
+// errRelock ends an attempt of a commit whose plan appends to a stream
+// that sorts before one it already locked: the next attempt locks it
+// with the others, in order.
+var errRelock = errors.New("a stream to append to sorts before a locked one")
+
 // New returns the unit of work over store (on pool), enqueueing follow-up
 // jobs through jobs.
 func New(pool *pgxpool.Pool, store *eventstore.Store, jobs Inserter, cfg Config) *UnitOfWork {
@@ -138,7 +143,9 @@ func (p *Plan) empty() bool { return p == nil || (len(p.Appends) == 0 && len(p.J
 
 // Commit writes a decision in one transaction: it locks the streams the
 // decision is about (in sorted order), lets build load them through the
-// transaction and decide, then inserts the follow-up jobs and appends. The
+// transaction and decide, locks the other streams the plan appends to (in
+// order after the first ones, or all again from the start in a new
+// attempt), then inserts the follow-up jobs and appends. The
 // stream locks make this process's own steps on one stream queue instead
 // of racing (twelve twins answering one channel at once would otherwise
 // conflict again and again); the expected-version check still guards
@@ -158,6 +165,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 		var last int64
 		var done *Plan
 		var written []appended
+		var relock []string
 		var tLock, tBuild, tJobs, tAppend time.Time
 		t0 := time.Now()
 		err := pgx.BeginFunc(ctx, u.pool, func(tx pgx.Tx) error {
@@ -178,8 +186,15 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			// Every stream the plan appends to is locked before the
 			// transaction's first write: from that write on (its id is drawn
 			// then) it holds every reader of the log back, so it must not
-			// then wait for a lock another writer holds.
+			// then wait for a lock another writer holds. Every commit takes
+			// its locks in one order (sorted), so that no two wait on each
+			// other: streams that sort before one already held are locked
+			// first in a new attempt.
 			if more := unlockedStreams(lock, p.Appends); len(more) > 0 {
+				if len(lock) > 0 && more[0] < lock[len(lock)-1] {
+					relock = more
+					return errRelock
+				}
 				if _, err := u.store.LockStreams(ctx, tx, more); err != nil {
 					return err
 				}
@@ -208,8 +223,7 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 				}
 				jobs = append(slices.Clip(jobs), u.cfg.Follow(evs)...)
 			}
-			// Jobs first, appends last: an append takes its stream's lock,
-			// held until commit.
+			// Jobs first, appends last, every stream locked by now.
 			if err := u.insertJobs(ctx, tx, jobs, jobTrace); err != nil {
 				return err
 			}
@@ -241,6 +255,10 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 		if u.log.Enabled(ctx, slog.LevelDebug) && !tAppend.IsZero() {
 			u.log.DebugContext(ctx, "commit", "step", step, "lock_wait", tLock.Sub(t0), "build", tBuild.Sub(tLock),
 				"jobs", tJobs.Sub(tBuild), "append", tAppend.Sub(tJobs), "commit", time.Since(tAppend))
+		}
+		if errors.Is(err, errRelock) {
+			lock = slices.Compact(slices.Sorted(slices.Values(append(slices.Clip(lock), relock...))))
+			continue
 		}
 		if errors.Is(err, eventstore.ErrVersionConflict) {
 			// A writer outside these locks moved a stream: decide again.
