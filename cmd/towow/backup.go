@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -79,6 +80,23 @@ func (t backupTarget) run(ctx context.Context, args ...string) error {
 	return nil
 }
 
+// major is the PostgreSQL major version of the tool ("pg_dump (PostgreSQL)
+// 15.20 …" gives 15), 0 when it cannot tell.
+func (t backupTarget) major(ctx context.Context) int {
+	out, err := exec.CommandContext(ctx, t.tool, "--version").Output()
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(out))
+	for i, w := range f {
+		if w == "(PostgreSQL)" && i+1 < len(f) {
+			n, _ := strconv.Atoi(strings.SplitN(f[i+1], ".", 2)[0])
+			return n
+		}
+	}
+	return 0
+}
+
 // connect opens a connection to the target database.
 func (t backupTarget) connect(ctx context.Context) (*pgx.Conn, error) {
 	cc, err := pgx.ParseConfig(t.url)
@@ -104,7 +122,14 @@ func cmdBackup(ctx context.Context, cfg config, args []string, stdout, stderr io
 	}
 	defer t.done()
 	partial := file + ".partial"
-	if err := t.run(ctx, "--format=custom", "--no-owner", "--no-privileges", "--file="+partial, "--dbname="+t.url); err != nil {
+	dump := []string{"--format=custom", "--no-owner", "--no-privileges", "--file=" + partial, "--dbname=" + t.url}
+	if t.major(ctx) >= 14 {
+		// The columns' compression (lz4) is left out, so that the backup
+		// restores onto a server built without lz4 too; restored rows keep
+		// theirs, new ones take the target server's default.
+		dump = append(dump, "--no-toast-compression")
+	}
+	if err := t.run(ctx, dump...); err != nil {
 		_ = os.Remove(partial)
 		return fmt.Errorf("backup: %w", err)
 	}
