@@ -1191,6 +1191,12 @@ func TestNeedsIn(t *testing.T) {
 		// A video made of photos is an editor's, the photos no need.
 		{"婚礼上想放一段我们俩从小到大的照片视频", "视频剪辑师×1[视频剪辑]"},
 		{"爸妈结婚三十周年，想做个电子相册", "视频剪辑师×1[视频剪辑]"},
+		// Data to analyse or clean, said by the verb and the data, is a
+		// data analyst's, whoever's data it is.
+		{"博物馆想分析一下近三年的观众数据，看看哪些展览最受欢迎", "数据分析师×1[数据分析]"},
+		{"想找人帮我分析直播间的数据，看看为什么转化低", "数据分析师×1[数据分析]"},
+		// Books to keep or do are a bookkeeper's.
+		{"We need someone to keep the church's books now that our treasurer retired", "财务顾问×1[财务]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -402,7 +402,8 @@ func findAskedObject(lower string, i int) (pos, end int) {
 // designer's; people to help with something are helpers.
 var workPatterns = map[string]workPattern{"翻译": {re: languageSpeaker}, "摄像": {re: videoShoot}, "视频剪辑": {re: videoCut},
 	"主持": {re: countedHosts}, "摄影": {re: pictureShoot}, "后端开发": {re: systemBuild, takesThings: true}, "前端开发": {re: pageBuild}, "UI设计": {re: screensDesign, takesThings: true}, "交通接送": {re: vehicleWanted, takesThings: true}, "场地提供": {re: placeWanted, takesThings: true}, "文案写作": {re: piecesToWrite},
-	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}, "演讲嘉宾": {re: invitedTalk}, "活动策划": {re: eventToOrganize, takesThings: true}}
+	"平面设计": {re: printedDesign, takesThings: true}, "志愿者": {re: helpersWanted}, "演讲嘉宾": {re: invitedTalk}, "活动策划": {re: eventToOrganize, takesThings: true},
+	"数据分析": {re: dataWork, takesThings: true}, "财务": {re: booksKept}}
 
 // workPattern is a tag's work said without its keywords. A match is the
 // tag's hit unless it names another tag ("拍一个开场视频" is an editor's),
@@ -463,6 +464,13 @@ var (
 	// ("help us put together a company picnic", "someone to help us
 	// organize a reunion"): a planner, the event's things theirs.
 	eventToOrganize = regexp.MustCompile(`\b(?:help|helping)\s+(?:us\s+|me\s+|them\s+)?(?:to\s+)?(?:put together|throw|organi[sz]e|arrange|pull off|set up|run)\s+(?:a|an|our|my|the|this)\s+(?:[a-z0-9'-]+\s+){0,3}?(?:picnic|party|gala|conference|wedding|reunion|festival|fair|retreat|offsite|event|ceremony|celebration|banquet|shower|meetup|dinner|trip|outing|tournament|fundraiser|launch|anniversary|birthday)\b`)
+	// dataWork is data to analyse, clean or sort out, whoever's it is
+	// ("分析一下近三年的观众数据", "客户数据的清洗和分析", "帮我分析直播间的数据"):
+	// a data analyst's, the things the data is of theirs.
+	dataWork = regexp.MustCompile(`(?:分析|清洗|整理|挖掘|汇总|统计)(?:一下|下)?[^，。,；;、！!？?\s]{0,10}?数据|数据的(?:清洗|分析|整理|挖掘|汇总|统计)`)
+	// booksKept is accounts to keep, do or sort out ("keep the church's
+	// books", "nobody here knows how to do the books"): a bookkeeper's.
+	booksKept = regexp.MustCompile(`\b(?:keep|keeps|keeping|do|does|doing|handle|handles|handling|manage|managing|sort out|sorting out|balance|balancing|look after|looking after)\s+(?:(?:the|our|my|their|its|his|her)\s+)?(?:[a-z-]+['’]s\s+)?(?:monthly\s+|annual\s+|weekly\s+)?books\b`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
