@@ -603,9 +603,13 @@ var contextWords = map[string]bool{"外宾": true, "双语": true, "bilingual": 
 // teacher the demand asks for teaches (taughtSubject), or what a product
 // does (productAfter).
 func roleKeywordSkipped(before, rest, kw string) bool {
-	return namesEvent(rest) && !modalBefore.MatchString(before) || namesAudience(before) || ownActivity(before, kw) || straddlesEvent(kw, rest) ||
+	return namesEvent(rest) && !modalBefore.MatchString(before) && !heldBy[kw] || namesAudience(before) || ownActivity(before, kw) || straddlesEvent(kw, rest) ||
 		taughtSubject(before, rest, kw) || productAfter.MatchString(rest)
 }
+
+// heldBy are keywords for how an event is held, not what it is about: the
+// event needs their trade ("直播发布会": a launch streamed live).
+var heldBy = map[string]bool{"直播": true, "线上直播": true, "livestream": true, "livestreamed": true, "live stream": true, "live streamed": true}
 
 // productAfter starts with a noun for a software product that ends its
 // phrase ("app reviews" are reviews): the word before it says what the product does ("AI写作助手的产品",

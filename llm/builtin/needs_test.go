@@ -1197,6 +1197,17 @@ func TestNeedsIn(t *testing.T) {
 		{"想找人帮我分析直播间的数据，看看为什么转化低", "数据分析师×1[数据分析]"},
 		// Books to keep or do are a bookkeeper's.
 		{"We need someone to keep the church's books now that our treasurer retired", "财务顾问×1[财务]"},
+		// How an event is held names a need, not what it is about: a
+		// launch streamed live needs a livestream hand.
+		{"我们想在B站上做一次新游戏的直播发布会", "直播技术支持×1[直播]"},
+		{"下个月办一场直播发布会，还要一位主持人", "直播技术支持×1[直播] 主持人×1[主持]"},
+		// A tool, a tracker or a portal to build is a developer's.
+		{"Need someone to build a simple inventory tracker for our bakery", "后端工程师×1[后端开发]"},
+		{"We need someone to build the hackathon's submission portal", "后端工程师×1[后端开发]"},
+		// Aerial shots are a photographer's; a drone used for them is a
+		// thing, not a person asked for.
+		{"需要一个会用无人机航拍的人来拍开幕式", "摄影师×1[摄影]"},
+		{"We want some drone shots of the campus for the open day", "摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -41,10 +41,18 @@ var specialistTalks = regexp.MustCompile(`(?:专家|医生)(?:来|过来)(?:讲|
 
 // plainPersonsWork reports whether the hit h is the work of a person of no
 // trade named right before it ("需要十名保安维持秩序": the guards keep
-// order; "需要导游带路").
+// order; "需要导游带路"), not of a thing used for it ("会用无人机航拍的人").
 func plainPersonsWork(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
 	before := strings.TrimRight(lower[:h.pos], " ")
-	return slices.ContainsFunc(plainPersonNouns, func(n string) bool { return !isASCII(n) && strings.HasSuffix(before, n) })
+	return slices.ContainsFunc(plainPersonNouns, func(n string) bool {
+		return !isASCII(n) && strings.HasSuffix(before, n) && !usedThing(before[:len(before)-len(n)])
+	})
+}
+
+// usedThing reports whether the text before a noun ends with a verb of
+// using: the noun is a thing used ("用无人机"), not a person.
+func usedThing(before string) bool {
+	return strings.HasSuffix(before, "用") || strings.HasSuffix(before, "操作") || strings.HasSuffix(before, "使用")
 }
 
 // promotedThing reports whether the hit h of promotion says what another
@@ -150,9 +158,10 @@ var workerAfter = regexp.MustCompile(`^\s+(?:[a-z]+(?:er|or|ist|ian)s?|coach|coa
 // eventTheme reports whether the hit h is the theme of the event the
 // writer holds, between a verb of holding and the event's noun in one
 // clause ("准备在成都办一场宠物摄影大赛": no photographer; "社区要办垃圾分
-// 类宣传活动": no promoter).
+// 类宣传活动": no promoter); not how the event is held (heldBy: "办一场直播
+// 发布会" streams it).
 func eventTheme(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	return heldBefore(lower, h.pos) && eventAfter.MatchString(lower[h.end:])
+	return !heldBy[h.word] && heldBefore(lower, h.pos) && eventAfter.MatchString(lower[h.end:])
 }
 
 // heldBefore reports whether the text before p ends, in the same clause,

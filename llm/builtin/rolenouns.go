@@ -153,7 +153,7 @@ func roleNounNeeds(lower string) []need {
 			cues = enAskCues
 		}
 		if p >= 0 && askedBefore(lower, p, cues) && !strings.HasSuffix(lower[:p], "to ") && !startsInsideWord(lower[:p], w) &&
-			!servedCount.MatchString(lower[:p]) && !namesAudience(lower[:p]) { // "a chef to cook them": the verb; "lunch for 80 nurses", "to certify 50 nurses": whom it is for
+			!servedCount.MatchString(lower[:p]) && !namesAudience(lower[:p]) && !usedThing(lower[:p]) { // "a chef to cook them": the verb; "lunch for 80 nurses", "to certify 50 nurses": whom it is for; "用无人机": a thing used
 			add(w, p, p+len(w))
 		}
 	}

@@ -432,10 +432,11 @@ var (
 	// printedDesign is a printed thing to design.
 	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
 	// pictureShoot is pictures to take, or an event to shoot, capture or
-	// cover ("shoot the event"); systemBuild a system to build.
+	// cover ("shoot the event"); systemBuild a system to build, or a
+	// tool, a tracker or a portal ("build a simple inventory tracker").
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|拍(?:一下|下|拍)(?:我们的|我们)?(?:活动|现场|婚礼|年会|比赛|聚会)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
-	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])`)
+	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])|\b(?:build|builds|building|make|create|code|develop)\s+(?:(?:a|an|the|our|my|some)\s+)?(?:[a-z'’-]+\s+){0,3}?(?:trackers?|portals?|platforms?|tools?)\b`)
 	// pageBuild is a web page to make ("做一个募捐页面", "redo our donation
 	// page").
 	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])|\b(?:build|make|redo|rebuild|create|set up|fix|update|revamp)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:[a-z-]+\s+)?(?:page|homepage|web page|webpage)\b`)
