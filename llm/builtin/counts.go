@@ -207,7 +207,8 @@ func countsPeople(lower string, h keywordHit) bool {
 // makes or handles, not the worker.
 var thingNouns = []string{"photo", "pic", "picture", "poster", "banner", "badge", "flyer", "sticker", "brochure", "video", "clip",
 	"meal", "dinner", "lunch", "breakfast", "course", "drink", "snack", "article", "contract", "invoice", "logo", "website", "app", "dashboard", "survey",
-	"projector", "microphone", "mic", "light", "room", "hall", "booth", "table", "space", "screen", "interview", "session"}
+	"projector", "microphone", "mic", "light", "room", "hall", "booth", "table", "space", "screen", "interview", "session",
+	"letter", "newsletter", "trailer", "flier", "paper", "cover"}
 
 // writtenCountBefore is the count written right before position p of
 // lower, if one is.

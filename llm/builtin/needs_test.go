@@ -1208,6 +1208,10 @@ func TestNeedsIn(t *testing.T) {
 		// thing, not a person asked for.
 		{"需要一个会用无人机航拍的人来拍开幕式", "摄影师×1[摄影]"},
 		{"We want some drone shots of the campus for the open day", "摄影师×1[摄影]"},
+		// A letter is a thing, no worker; what the writer's side has made
+		// already is not asked for.
+		{"My students wrote letters to pen pals in Japan and I need someone to translate 30 short letters into Japanese", "翻译×1[翻译]"},
+		{"We've already shot the footage at the gala, now we need someone to edit it into a recap", "视频剪辑师×1[视频剪辑]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

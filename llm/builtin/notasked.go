@@ -189,6 +189,10 @@ func setAside(lower string, hits map[string]keywordHit) {
 	// poster": the designer is the poster's).
 	setAsideObjects(lower, hits)
 	judge(lower, hits)
+	// A hit moved past what the rules set aside may have moved into what
+	// other work acts on ("wrote letters …, translate 30 letters": the
+	// second letters are what gets translated).
+	setAsideObjects(lower, hits)
 }
 
 // judge applies the asides to every hit. Decided on every hit before any
@@ -826,8 +830,25 @@ func clauseAt(lower string, p, end int) string {
 // unless the demand asks for a new one ("之前合作过的印刷厂倒闭了，需要找个
 // 新的").
 func pastMention(lower, _ string, h keywordHit, _ map[string]keywordHit) bool {
-	return toldOfPast(lower, h.pos, h.end)
+	return toldOfPast(lower, h.pos, h.end) || madeAlready(lower[:h.pos])
 }
+
+// madeAlready reports whether the text before a keyword ends with someone
+// who has made the thing it names ("my students wrote letters", "we've
+// already shot the footage"): made, not asked for; not a thing wanted
+// made ("need our talks recorded and edited").
+func madeAlready(before string) bool {
+	m := madeBy.FindStringIndex(before)
+	return m != nil && !strings.Contains(before[m[0]:], " and ") && !wantedMade.MatchString(before[:m[0]])
+}
+
+var (
+	// madeBy ends a text with a maker, a past verb of making and what
+	// comes before the thing made.
+	madeBy = regexp.MustCompile(`\b(?:we|i|they|he|she|(?:my|our|the|their|his|her)\s+[a-z]+s)(?:['’]ve|\s+have|\s+had)?\s+(?:already\s+|just\s+)?(?:wrote|written|made|shot|filmed|recorded|designed|printed|built|drew|drawn|took|taken|edited)\s+(?:(?:a|an|the|some|our|my|their|his|her|all|all the|[0-9]+)\s+)?(?:[a-z-]+\s+)?$`)
+	// wantedMade ends a text with a verb of wanting something made.
+	wantedMade = regexp.MustCompile(`\b(?:need|needs|want|wants|get|like)\s+$`)
+)
 
 // toldOfPast reports whether lower[p:end] is told of in a clause about the
 // past that wants nothing, and nothing after it asks for a new one.
