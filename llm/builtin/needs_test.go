@@ -109,7 +109,7 @@ func TestNeedsIn(t *testing.T) {
 		{"厦门的创业营缺三位导师，另外想找个人把每天的分享剪成短视频", "导师×3[演讲嘉宾 产品经理 AI研究] 视频剪辑师×1[视频剪辑]"},
 		// A verb that names a trade keeps its object from naming another.
 		{"Looking for someone to edit our wedding video", "视频剪辑师×1[视频剪辑]"},
-		{"青岛啤酒节的展位需要设计一套展板并印出来，还要两个促销员", "物料印刷×1[印刷物料] 促销员×2[促销员]"},
+		{"青岛啤酒节的展位需要设计一套展板并印出来，还要两个促销员", "平面设计师×1[平面设计] 物料印刷×1[印刷物料] 促销员×2[促销员]"},
 		// A count of things is not a count of workers.
 		{"Our cafe wants a new signboard, table cards and a few photos for the menu", "平面设计师×1[平面设计] 摄影师×1[摄影]"},
 		{"For our charity gala we need an auctioneer, a string trio and a host", "auctioneer×1[auctioneer] 主持人×1[主持]"},
@@ -1212,6 +1212,14 @@ func TestNeedsIn(t *testing.T) {
 		// already is not asked for.
 		{"My students wrote letters to pen pals in Japan and I need someone to translate 30 short letters into Japanese", "翻译×1[翻译]"},
 		{"We've already shot the footage at the gala, now we need someone to edit it into a recap", "视频剪辑师×1[视频剪辑]"},
+		// A person's noun does not start with the verb that hires them nor
+		// with 把.
+		{"幼儿园想招聘两名老师，需要写招聘启事", "老师×2[老师] 文案撰写×1[文案写作]"},
+		{"需要把招生简章翻译成英文", "翻译×1[翻译]"},
+		// A printed thing to design, before or after the verb, is a
+		// graphic designer's, and its printing a printer's.
+		{"楼盘的宣传册需要重新设计并印刷2000份", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		{"村里想修一个村史馆，需要人帮忙设计展板并印出来", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -83,7 +83,7 @@ func roleNounNeeds(lower string) []need {
 	var found []need
 	seen := map[string]bool{}
 	add := func(role string, p, end int) {
-		for _, cue := range []string{"请", "找", "招", "求", "个", "位", "名"} { // "请个老师": the noun is 老师
+		for _, cue := range []string{"请", "找", "招", "聘", "求", "个", "位", "名"} { // "请个老师", "招聘两名老师": the noun is 老师
 			for strings.HasPrefix(role, cue) && utf8.RuneCountInString(role) > 2 {
 				role, p = role[len(cue):], p+len(cue)
 			}
@@ -94,7 +94,7 @@ func roleNounNeeds(lower string) []need {
 		if i := strings.LastIndexAny(role, "和及与或"); i >= 0 { // "导演和演员": the noun after the last "and"
 			role, p = role[i+len("和"):], p+i+len("和")
 		}
-		if strings.HasPrefix(role, "to ") { // "need to cater lunch": work to do, no person
+		if strings.HasPrefix(role, "to ") || strings.HasPrefix(role, "把") { // "need to cater lunch", "需要把招生简章翻译成英文": work to do, no person
 			return
 		}
 		if utf8.RuneCountInString(role) < 2 || seen[role] || slices.Contains(notRoleNouns, role[strings.LastIndex(role, " ")+1:]) || endsInsideWord(role, lower[end:]) ||

@@ -429,8 +429,9 @@ var (
 	// notice or an introduction to write ("写个活动通知", "write show
 	// descriptions").
 	piecesToWrite = regexp.MustCompile(`写[^，。,；;、！!？?\s]{0,3}?篇|写(?:个|一个|一份|份|一下)?[^，。,；;、！!？?\s]{0,6}?(?:通知|公告|简介|邀请)|\bwrite\s+(?:(?:a|an|the|our|some)\s+)?(?:[a-z-]+\s+){0,2}(?:descriptions?|blurbs?|bios?|captions?|announcements?)\b`)
-	// printedDesign is a printed thing to design.
-	printedDesign = regexp.MustCompile(`(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
+	// printedDesign is a printed thing to design, said before or after
+	// the verb ("设计展板", "宣传册需要重新设计").
+	printedDesign = regexp.MustCompile(`(?:` + cnPrinted + `)(?:需要|要|得|也要)?(?:重新|再|好好)?设计|(?:设计|\bdesign\s|\bdesigner\s+for\s)(?:[^，。,；;、！!？?\s]{0,4}?(?:` + cnPrinted + `)|(?:(?:an?|the|our|some|a few)\s+)?(?:[a-z-]+\s+)?(?:stickers?|t-shirts?|tees|banners?|badges?|brochures?|flyers?|lanyards?|name tags?|annual reports?|reports?|merch|tote bags?|certificates?|catalogues?|catalogs?|invitations?|invites?|menus?|signs?|tickets?|programs?|programmes?|posters?)\b)|\b(?:flyers?|posters?|banners?|brochures?|badges?|stickers?|t-shirts?|menus?|invitations?|cards?|reports?|catalogues?|catalogs?|programs?|signs?)\s+designed\b`)
 	// pictureShoot is pictures to take, or an event to shoot, capture or
 	// cover ("shoot the event"); systemBuild a system to build, or a
 	// tool, a tracker or a portal ("build a simple inventory tracker").
@@ -479,6 +480,9 @@ var (
 	// "host" alone is as often the verb ("our company hosts a meetup").
 	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b|[,:]\s*(hosts?)(?:\s*[,.;]|\s+and\b|\s*$)`)
 )
+
+// cnPrinted are printed things, in Chinese, a graphic designer designs.
+const cnPrinted = `易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡|展板|展架|折页|彩页|号码布`
 
 // languageNames are the languages a person asked for may speak, in English.
 const languageNames = `japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese`
