@@ -1220,6 +1220,23 @@ func TestNeedsIn(t *testing.T) {
 		// graphic designer's, and its printing a printer's.
 		{"楼盘的宣传册需要重新设计并印刷2000份", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
 		{"村里想修一个村史馆，需要人帮忙设计展板并印出来", "平面设计师×1[平面设计] 物料印刷×1[印刷物料]"},
+		// A practitioner who comes to give a talk is that person, no
+		// speaker besides.
+		{"想请一位心理咨询师给员工做减压讲座", "心理咨询师×1[心理咨询师]"},
+		{"想请一位牧师来给青年团契做一次分享", "牧师×1[牧师]"},
+		{"需要一位摄影师给大家拍合影，还要两位演讲嘉宾", "摄影师×1[摄影] 演讲嘉宾×2[演讲嘉宾]"},
+		// A host listed after a slash or before a colon is asked for.
+		{"Venue: none needed; host: yes", "主持人×1[主持]"},
+		{"For the gala we need an auctioneer/host and someone to handle the sound", "auctioneer×1[auctioneer] 主持人×1[主持] 音响设备支持×1[音响设备]"},
+		// Whoever holds the mic and leads the crowd hosts; a storyteller
+		// talks; someone who can write writes.
+		{"年会上缺一个拿话筒带节奏的人", "主持人×1[主持]"},
+		{"We'd like a storyteller to come in and read to the kids once a week", "演讲嘉宾×1[演讲嘉宾]"},
+		{"想给球队做个公众号，定期发比赛战报，需要一个会写的人", "推广负责人×1[市场推广] 文案撰写×1[文案写作]"},
+		// Subtitles in a language are a translator's too; a video
+		// walkthrough is a camera operator's.
+		{"We have the video done, just need subtitles in English", "视频剪辑师×1[视频剪辑] 翻译×1[翻译]"},
+		{"I need professional photos and a video walkthrough of a flat in Shanghai for the listing", "摄影师×1[摄影] 摄像师×1[摄像]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -129,9 +129,11 @@ var (
 	// that gives a talk.
 	talkAfterPerson = regexp.MustCompile(`\b([a-z]+)\s+to\s+(?:give\s+|deliver\s+|do\s+|run\s+|lead\s+)?(?:a\s+|an\s+|some\s+)?$`)
 	// cnTalkAfterPerson ends a text with a Chinese noun for a specialist,
-	// a doctor or a writer, who comes to talk ("农技专家来讲讲", "医生来讲",
-	// "作家来分享"); an engineer or a teacher who shares is a speaker.
-	cnTalkAfterPerson = regexp.MustCompile(`(?:专家|医生|家)(?:来|过来)?$`)
+	// a doctor, a writer or a practitioner (…师), who comes to talk
+	// ("农技专家来讲讲", "医生来讲", "作家来分享"), maybe to someone
+	// ("心理咨询师给员工做减压讲座", "牧师来给青年团契做一次分享"); an engineer
+	// or a teacher who shares is a speaker.
+	cnTalkAfterPerson = regexp.MustCompile(`(?:专家|医生|家|[^老讲导教训程]师)(?:来|过来)?(?:给[^，。,；;！!？?\s和及与、]{1,8}?)?(?:(?:做|开|上)(?:一场|一次|一个|个|场|次)?[^，。,；;！!？?\s和及与、]{0,4}?)?$`)
 	// personEnding ends an English noun for a person.
 	personEnding = regexp.MustCompile(`(?:er|or|ist|ian|ant)s?$`)
 )

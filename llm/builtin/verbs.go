@@ -476,9 +476,10 @@ var (
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
-	// listed ("venue, host and gift bags"):
+	// listed ("venue, host and gift bags", "an auctioneer/host", "host:
+	// yes"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
-	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b|[,:]\s*(hosts?)(?:\s*[,.;]|\s+and\b|\s*$)`)
+	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b|(?:^|[,:;/]\s*)(hosts?)(?:\s*[,.;:/]|\s+and\b|\s*$)`)
 )
 
 // cnPrinted are printed things, in Chinese, a graphic designer designs.
@@ -490,7 +491,9 @@ const languageNames = `japanese|english|french|german|korean|russian|spanish|por
 // languageSpeaker is a person asked for because they speak a language
 // ("someone fluent in Korean", "找个会日语的带客户逛逛"), or missed for it ("nobody on the team
 // speaks Japanese"), or a version of a text in a language ("a Spanish
-// version", "日文版").
+// version", "日文版"), or its subtitles ("subtitles in English", "英文字幕":
+// the language is the match, the subtitles an editor's word).
 var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|(?:找|需要|请)(?:个|一个|一位|位)(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:$|[，。,；;！!？?\s]|来|去|带|陪|帮|给)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b` +
 	`|\b(?:someone|somebody|a person|anyone|people)\s+(?:who\s+(?:is|are)\s+)?fluent\s+in\s+(?:` + languageNames + `)\b` +
-	`|\b(?:a|an|the|our)\s+(?:` + languageNames + `)\s+(?:version|edition)\b|(?:日|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)(?:版)`)
+	`|\b(?:a|an|the|our)\s+(?:` + languageNames + `)\s+(?:version|edition)\b` +
+	`|\b(?:subtitles?|captions?|subtitled|captioned)\s+(in\s+(?:` + languageNames + `))\b|\b(` + languageNames + `)\s+(?:subtitles?|captions?)\b|(英文|日文|英语|日语|韩文|法文)字幕|(?:日|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)(?:版)`)
