@@ -1237,6 +1237,12 @@ func TestNeedsIn(t *testing.T) {
 		// walkthrough is a camera operator's.
 		{"We have the video done, just need subtitles in English", "视频剪辑师×1[视频剪辑] 翻译×1[翻译]"},
 		{"I need professional photos and a video walkthrough of a flat in Shanghai for the listing", "摄影师×1[摄影] 摄像师×1[摄像]"},
+		// Screens to redo are a UI designer's, not screens to rent.
+		{"Our app looks dated and clunky, we want someone to redo the screens before the next release", "UI设计师×1[UI设计]"},
+		// A site broken on phones, and the layout of a site, are a
+		// front-end developer's.
+		{"Our site looks broken on mobile, need someone to fix the layout this week", "前端工程师×1[前端开发]"},
+		{"官网在手机端显示很乱，想找人调一下排版", "前端工程师×1[前端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

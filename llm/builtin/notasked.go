@@ -24,6 +24,27 @@ var asides = []aside{
 	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, heldLecture, pastMention, workDoneFor, baObject, promotedThing, plainPersonsWork,
 }
 
+// webLayout makes a layout no graphic designer's when the demand names a
+// site, an app or phones' screens: it is the web worker's the demand names,
+// else a front-end developer's ("our site looks broken on mobile, fix the
+// layout", "官网在手机端显示很乱，想找人调一下排版").
+func webLayout(lower string, hits map[string]keywordHit) {
+	h, ok := hits["平面设计"]
+	if !ok || h.word != "layout" && h.word != "排版" || !webThing.MatchString(lower) {
+		return
+	}
+	delete(hits, "平面设计")
+	for _, o := range []string{"前端开发", "后端开发", "UI设计"} {
+		if _, ok := hits[o]; ok {
+			return // the web worker named does it
+		}
+	}
+	hits["前端开发"] = h
+}
+
+// webThing names a site, an app or a phone's screen.
+var webThing = regexp.MustCompile(`\b(?:site|website|webpage|web page|app|mobile|responsive)\b|网站|网页|小程序|app|手机端|移动端`)
+
 // heldLecture reports whether the hit h is the lecture the writer holds,
 // when a specialist or a doctor is asked to come and give it
 // ("社区卫生站想办一次健康讲座，需要一位医生来讲": the doctor is that
@@ -195,6 +216,7 @@ func setAside(lower string, hits map[string]keywordHit) {
 	// other work acts on ("wrote letters …, translate 30 letters": the
 	// second letters are what gets translated).
 	setAsideObjects(lower, hits)
+	webLayout(lower, hits)
 }
 
 // judge applies the asides to every hit. Decided on every hit before any

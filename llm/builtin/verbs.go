@@ -439,13 +439,16 @@ var (
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|拍(?:一下|下|拍)(?:我们的|我们)?(?:活动|现场|婚礼|年会|比赛|聚会)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
 	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])|\b(?:build|builds|building|make|create|code|develop)\s+(?:(?:a|an|the|our|my|some)\s+)?(?:[a-z'’-]+\s+){0,3}?(?:trackers?|portals?|platforms?|tools?)\b`)
 	// pageBuild is a web page to make ("做一个募捐页面", "redo our donation
-	// page").
-	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])|\b(?:build|make|redo|rebuild|create|set up|fix|update|revamp)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:[a-z-]+\s+)?(?:page|homepage|web page|webpage)\b`)
+	// page"), or one broken on phones ("looks broken on mobile", "a mobile
+	// layout").
+	pageBuild = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|几个)?[^，。,；;、！!？?\s]{0,6}?页面(?:$|[，。,；;、！!？?\s和])|\b(?:build|make|redo|rebuild|create|set up|fix|update|revamp)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:[a-z-]+\s+)?(?:page|homepage|web page|webpage)\b|\b(?:looks?|is|are|displays?|renders?)\s+(?:broken|off|messed up|weird|wrong)\s+on\s+(?:mobile|phones?|iphones?|android|tablets?|small screens)\b|\b(?:mobile|responsive)\s+(?:layout|version|view)\b`)
 	// screensDesign is an app, a site or a page to design ("设计一下我们的
-	// App", "design our website", "our app designed"): a UI designer, not
+	// App", "design our website", "our app designed"), or its screens to
+	// redo ("redo the screens"): a UI designer, not
 	// the developers who build it, unless they are asked to build it too
 	// ("design and build our website").
-	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b`)
+	screensDesign = regexp.MustCompile(`设计(?:一下|一个|个)?(?:我们的|我们|我的|新的|一个新的)?(?:app|官网|网站|网页|小程序|落地页|页面|界面)|\bdesign(?:ing)?\s+(?:(?:a|an|the|our|my|their)\s+)?(?:new\s+)?(?:[a-z-]+\s+)?(?:app|apps|website|websites|site|landing page|web page|webpage|mini program|interface)\b|\b(?:app|website|site)\s+designed\b|\bdesign\s+and\s+(?:build|develop|code)\b` +
+		`|\b(?:redo|redesign|refresh|revamp|rework|modernize|modernise)\s+(?:(?:the|our|its|my|their)\s+)?(?:[a-z-]+\s+)?(?:screens|ui|ux|interface)\b`)
 	// placeWanted is a place asked for by what it holds or is like
 	// ("需要一个能坐100人的地方", "找个安静的地方开会") or can do ("找个能投影的
 	// 地方"), not a point to improve
