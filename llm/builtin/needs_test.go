@@ -1243,6 +1243,8 @@ func TestNeedsIn(t *testing.T) {
 		// front-end developer's.
 		{"Our site looks broken on mobile, need someone to fix the layout this week", "前端工程师×1[前端开发]"},
 		{"官网在手机端显示很乱，想找人调一下排版", "前端工程师×1[前端开发]"},
+		// A place online is built, not rented: no venue.
+		{"想做一个线上展厅，让观众在网上也能看展，需要懂前端和3D的开发", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

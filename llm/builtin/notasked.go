@@ -21,8 +21,17 @@ var asides = []aside{
 		return negatedAt(lower, h.pos, h.end)
 	},
 	func(lower, _ string, h keywordHit, _ map[string]keywordHit) bool { return existingAt(lower, h.pos) },
-	servedGuest, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, heldLecture, pastMention, workDoneFor, baObject, promotedThing, plainPersonsWork,
+	servedGuest, virtualPlace, purposeOf, genericDesigner, businessOf, passiveObject, asksWithCount, ownSubject, ownerOf, ownProduct, skillOf, eventTheme, spokenLanguage, ownedAfter, photoSubject, kindOfWorker, anothersTalk, heldLecture, pastMention, workDoneFor, baObject, promotedThing, plainPersonsWork,
 }
+
+// virtualPlace reports whether the hit h, of a venue, is a place online
+// ("线上展厅", "a virtual booth"): built, not rented.
+func virtualPlace(lower, tag string, h keywordHit, _ map[string]keywordHit) bool {
+	return tag == "场地提供" && onlineBefore.MatchString(lower[:h.pos])
+}
+
+// onlineBefore ends a text with a word for online.
+var onlineBefore = regexp.MustCompile(`(?:线上|虚拟|云上|云端|\b(?:online|virtual|3d|vr)\s+)$`)
 
 // webLayout makes a layout no graphic designer's when the demand names a
 // site, an app or phones' screens: it is the web worker's the demand names,
