@@ -220,15 +220,18 @@ func besideRoleNouns(lower string, found []need) []need {
 		if t, ok := misspelt(lower[r.pos:r.end]); ok { // "phtographer": a photographer
 			r.Need = neg.Need{Role: vocabulary[t].role, CapabilityTags: []string{vocabulary[t].tag}, Count: r.Count}
 		}
+		if negatedAt(lower, r.pos, r.end) {
+			continue
+		}
 		if i := servesAs(lower, r, found); i >= 0 {
 			found[i].Count = max(found[i].Count, r.Count) // "3 investors as judges": three judges
 			continue
 		}
-		if i := slices.IndexFunc(found, func(n need) bool { return teachesActivity(lower, r, n) }); i >= 0 && !negatedAt(lower, r.pos, r.end) {
+		if i := slices.IndexFunc(found, func(n need) bool { return teachesActivity(lower, r, n) }); i >= 0 {
 			found[i] = r // "a yoga instructor": no speaker; "a swimming coach": no mentor
 			continue
 		}
-		if !negatedAt(lower, r.pos, r.end) && !slices.ContainsFunc(found, func(n need) bool {
+		if !slices.ContainsFunc(found, func(n need) bool {
 			return r.pos < max(n.end, n.pos+1) && n.pos < r.end || namesNeed(lower[r.pos:r.end], n.Need) ||
 				slices.Equal(n.CapabilityTags, r.CapabilityTags)
 		}) {
@@ -242,9 +245,9 @@ func besideRoleNouns(lower string, found []need) []need {
 // asked to serve as ("investors as judges", "两位老师当评委").
 var asRole = regexp.MustCompile(`^(?:es|s)?\s+as\s+(?:(?:a|an|the|our|my)\s+)?|^来?(?:当|做|担任|作为)`)
 
-// servesAs is the index in found of the need whose role role noun r is
-// followed by, as what the person serves as (one person, that need's), or
-// -1.
+// servesAs is the index in found of the need that role noun r is
+// followed by as the role the person serves as ("investors as judges":
+// the judges' need, one person each), or -1.
 func servesAs(lower string, r need, found []need) int {
 	m := asRole.FindStringIndex(lower[r.end:])
 	if m == nil {
@@ -627,7 +630,13 @@ func taughtSubject(before, rest, kw string) bool {
 	if !taughtBefore.MatchString(before) && !classAfter.MatchString(rest) {
 		return false
 	}
-	return teacherNoun.MatchString(before) || teacherNoun.MatchString(rest)
+	return namesTeacher(before) || namesTeacher(rest)
+}
+
+// namesTeacher reports whether s names a person who teaches (a coach bus
+// is a vehicle).
+func namesTeacher(s string) bool {
+	return teacherNoun.MatchString(strings.ReplaceAll(s, "coach bus", ""))
 }
 
 var (
@@ -637,7 +646,7 @@ var (
 	// classAfter starts with a word for a class on the subject before it.
 	classAfter = regexp.MustCompile(`^(?:课|培训|\s+(?:class|classes|lesson|lessons|course|courses)\b)`)
 	// teacherNoun is a noun for a person who teaches.
-	teacherNoun = regexp.MustCompile(`teacher|instructor|trainer|tutor|coach|lecturer|老师|讲师|教练|导师|家教|培训师|教师|外教`)
+	teacherNoun = regexp.MustCompile(`\b(?:teacher|instructor|trainer|tutor|coach|lecturer)(?:e?s)?\b|老师|讲师|教练|导师|家教|培训师|教师|外教`)
 )
 
 // straddlesEvent reports whether a Chinese keyword's last characters start

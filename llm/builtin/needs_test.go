@@ -1245,6 +1245,19 @@ func TestNeedsIn(t *testing.T) {
 		{"官网在手机端显示很乱，想找人调一下排版", "前端工程师×1[前端开发]"},
 		// A place online is built, not rented: no venue.
 		{"想做一个线上展厅，让观众在网上也能看展，需要懂前端和3D的开发", "前端工程师×1[前端开发] 后端工程师×1[后端开发]"},
+		// Guards on the rules above: a word only inside another ("happy",
+		// 大约, 分享会, "coach bus"), guests coming from work experience,
+		// tools to bring, books on a shelf, a friend asked to recommend, a
+		// form's label.
+		{"Please fix the layout of our flyer, happy to pay", "平面设计师×1[平面设计]"},
+		{"邀请几位嘉宾分享从业经验", "演讲嘉宾×2[演讲嘉宾]"},
+		{"大约50人来参加分享会，需要一个场地", "场地提供者×1[场地提供]"},
+		{"请个农业专家来讲讲", "农业专家×1[农业专家]"},
+		{"Need a coach bus for 40 people and someone to teach photography", "交通接送×1[交通接送] 摄影师×1[摄影]"},
+		{"Need volunteers for the cleanup; make sure volunteers bring tools", "现场志愿者×1[志愿者]"},
+		{"Need help to sort out the books for our book swap", ""},
+		{"想找朋友帮忙推荐一个摄影师", "摄影师×1[摄影]"},
+		{"Host: Shenzhen AI Club. Need a photographer", "摄影师×1[摄影]"},
 		{"Shareholders meeting: need a hotel ballroom, an AV crew, and minutes taken", "场地提供者×1[场地提供] 音响设备支持×1[音响设备] 文案撰写×1[文案写作]"},
 		{"The quiz is led by our CEO; we need a caterer and LED lights", "餐饮供应商×1[餐饮服务] 音响设备支持×1[音响设备]"},
 	} {

@@ -52,7 +52,7 @@ func webLayout(lower string, hits map[string]keywordHit) {
 }
 
 // webThing names a site, an app or a phone's screen.
-var webThing = regexp.MustCompile(`\b(?:site|website|webpage|web page|app|mobile|responsive)\b|网站|网页|小程序|app|手机端|移动端`)
+var webThing = regexp.MustCompile(`\b(?:site|website|webpage|web page|apps?|mobile|responsive)\b|网站|网页|小程序|手机端|移动端`)
 
 // heldLecture reports whether the hit h is the lecture the writer holds,
 // when a specialist or a doctor is asked to come and give it
@@ -214,7 +214,9 @@ var (
 	eventAfter = regexp.MustCompile(`^\p{Han}{0,4}?(?:活动|大赛|比赛|大会|会议|讲座|沙龙|展览|展|节|赛|会)`)
 )
 
-// setAside deletes the hits a demand names without asking for them.
+// setAside deletes the hits a demand names without asking for them, and
+// gives a layout a demand names on a site or an app to its web worker
+// (webLayout).
 func setAside(lower string, hits map[string]keywordHit) {
 	// What other work acts on goes first, so that the rules judge the
 	// hits that moved past it ("posters printed, and a designer for the
@@ -624,17 +626,20 @@ func servedGuest(lower, tag string, h keywordHit, _ map[string]keywordHit) bool 
 	return h.word == "嘉宾" && slices.ContainsFunc([]string{"接送", "接", "送", "陪同", "陪", "招待", "接待", "引导", "给", "为", "把"}, func(v string) bool {
 		return strings.HasSuffix(lower[:h.pos], v)
 	}) || h.word == "嘉宾" && guestFrom.MatchString(lower[h.end:]) || fedBefore.MatchString(lower[:h.pos]) ||
-		tag == "演讲嘉宾" && drivenBefore.MatchString(lower[:h.pos])
+		tag == "演讲嘉宾" && (drivenBefore.MatchString(lower[:h.pos]) || givenBefore.MatchString(lower[:h.pos]) && aLiftAfter.MatchString(lower[h.end:]))
 }
 
 var (
-	// guestFrom starts with where guests come from, after a word or two
-	// of when ("嘉宾周五从虹桥站到酒店").
-	guestFrom = regexp.MustCompile(`^[^，。,；;！!？?\s从]{0,6}从`)
+	// guestFrom starts with where guests come from and go to, after a word
+	// or two of when ("嘉宾周五从虹桥站到酒店"; not "嘉宾分享从业经验").
+	guestFrom = regexp.MustCompile(`^[^，。,；;！!？?\s从]{0,6}从[^，。,；;！!？?\s]{1,10}?(?:到|去|回)`)
 	// drivenBefore ends a text with a verb of driving people and whose
-	// they are ("give our visiting professors a lift", "pick up the
-	// speakers": they are driven, not asked for).
-	drivenBefore = regexp.MustCompile(`\b(?:give|giving|drive|driving|pick up|picking up|ferry|ferrying|shuttle|shuttling|transport|transporting)\s+(?:our|the|some|all|[0-9]+)\s+(?:[a-z-]+\s+)?$`)
+	// they are ("pick up the speakers": they are driven, not asked for).
+	drivenBefore = regexp.MustCompile(`\b(?:drive|driving|pick up|picking up|ferry|ferrying|shuttle|shuttling|transport|transporting)\s+(?:our|the|some|all|[0-9]+)\s+(?:[a-z-]+\s+)?$`)
+	// givenBefore and aLiftAfter are people given a lift or a ride ("give
+	// our visiting professors a lift"; not "give our speakers a stage").
+	givenBefore = regexp.MustCompile(`\b(?:give|giving)\s+(?:our|the|some|all|[0-9]+)\s+(?:[a-z-]+\s+)?$`)
+	aLiftAfter  = regexp.MustCompile(`^(?:e?s)?\s+(?:a\s+)?(?:lift|ride)s?\b`)
 )
 
 // fedBefore ends a text with a verb of feeding people and a count ("feed

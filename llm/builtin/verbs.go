@@ -258,8 +258,9 @@ func findWorker(lower string, i int) (pos, end int) {
 	return pos, end
 }
 
-// People asked to help, with no trade named for them ("需要几个人帮忙摆摊",
-// "a few people to help with check-in"), are volunteers.
+// zhPlainPeople are Chinese words for people of no trade, named by who
+// they are.
+const zhPlainPeople = `学生|大学生|同学|朋友|小伙伴|兼职|兼职生|家长|小伙子|阿姨|叔叔|邻居|居民|校友`
 
 var (
 	// zhHanders are people asked to hand things out, with what they hand
@@ -267,10 +268,14 @@ var (
 	// handed out, not made.
 	zhHanders = regexp.MustCompile(`(?:需要|找|缺)([0-9]+|[一二两三四五六七八九十几]+)?(?:个|名|位)?人(?:帮忙|来)?(?:(?:分发|派发|发放)[^，。,；;、！!？?\s]{0,8}|发[^，。,；;、！!？?\s]{0,4}?(?:奖牌|水|物资|资料|礼品|礼物|传单|餐|饭|手环|号码布|门票|纪念品)(?:和[^，。,；;、！!？?\s]{1,6})?)`)
 	// zhNamedHelpers are people of no trade, named by who they are, asked
-	// to help ("需要家长帮忙看摊位").
-	zhNamedHelpers = regexp.MustCompile(`(?:需要|找|缺|请)(一些|几)?(?:位|个|名)?(?:热心的)?(?:家长|同学|学生|大学生|朋友|邻居|居民|小伙伴|阿姨|叔叔|校友)们?(?:来|过来)?帮忙`)
-	zhHelpers      = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:[^，。,；;的\s]{1,4}的)?(?:学生|大学生|同学|朋友|小伙伴|兼职|兼职生|家长|小伙子|阿姨|邻居|居民)?(?:来|过来)?)帮忙`)
-	enHelpers      = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z-]+\s+)?(?:people|ppl|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
+	// to help ("需要家长帮忙看摊位"), not to help find someone
+	// ("找朋友帮忙推荐一个摄影师").
+	zhNamedHelpers = regexp.MustCompile(`(?:需要|找|缺|请)(一些|几)?(?:位|个|名)?(?:热心的)?(?:` + zhPlainPeople + `)们?(?:来|过来)?帮忙(?:$|[^推介])`)
+	// zhHelpers and enHelpers are people counted and asked to help, with
+	// no trade named for them ("需要几个人帮忙摆摊", "a few people to help
+	// with check-in"): volunteers.
+	zhHelpers = regexp.MustCompile(`([0-9]+|[一二两三四五六七八九十几]+)\s*(?:(?:个|名|位)?\s*人\s*[^，。,；;]{0,4}?|(?:个|名|位)\s*(?:[^，。,；;的\s]{1,4}的)?(?:` + zhPlainPeople + `)?(?:来|过来)?)帮忙`)
+	enHelpers = regexp.MustCompile(`\b([0-9]+|a few|a couple of|several|some|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z-]+\s+)?(?:people|ppl|persons|folks|hands|students|kids|guys)\s+to\s+help\b`)
 )
 
 // findHelpers is where people are asked to help, or to hand things out,
@@ -437,7 +442,7 @@ var (
 	// tool, a tracker or a portal ("build a simple inventory tracker").
 	// Not an auction (拍卖), nor a way of working ("做一次系统的复盘").
 	pictureShoot = regexp.MustCompile(`拍(?:[^卖，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,5}?)?(?:图|照)|拍(?:一下|下|拍)(?:我们的|我们)?(?:活动|现场|婚礼|年会|比赛|聚会)|\b(?:shoot|capture|cover|document)\s+(?:it\b|(?:the|our|my|a|an)\s+(?:[a-z-]+\s+)?(?:event|wedding|conference|party|ceremony|launch|gala|reunion|day|meetup|show|concert|game|match|race|opening|summit)\b)|\b(?:event|wedding|conference|party|ceremony|launch)\s+documented\b|\bcoverage\s+of\s+(?:the|our)\b`)
-	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])|\b(?:build|builds|building|make|create|code|develop)\s+(?:(?:a|an|the|our|my|some)\s+)?(?:[a-z'’-]+\s+){0,3}?(?:trackers?|portals?|platforms?|tools?)\b`)
+	systemBuild  = regexp.MustCompile(`(?:搭|搭建|开发|做|建|写)(?:一个|一套|个|套)?[^，。,；;、！!？?\s]{0,8}?(?:系统|平台)(?:$|[，。,；;、！!？?\s和])|\b(?:build|builds|building|make|create|code|develop)\s+(?:(?:a|an|the|our|my|some)\s+)?(?:[a-z'’-]+\s+){0,2}?(?:trackers?|portals?|platforms?|tools?)\b`)
 	// pageBuild is a web page to make ("做一个募捐页面", "redo our donation
 	// page"), or one broken on phones ("looks broken on mobile", "a mobile
 	// layout").
@@ -463,8 +468,10 @@ var (
 	// invitedTalk is a person invited to come and talk ("请一位有分量的人
 	// 来讲讲", "请他来学校做个报告", "邀请作者本人来聊聊新书"): a speaker,
 	// when the person is named by no noun of their own (a pronoun, 人, an
-	// expert, an author), and not one invited already ("请了他来讲讲").
-	invitedTalk = regexp.MustCompile(`(?:请|邀请|约)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?((?:[^了过到，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,13}?)?(?:人|他|她|他们|她们|专家|大佬|前辈|作者|校友|学长|学姐))来[^，。,；;、！!？?\s]{0,10}?(?:讲讲|讲一讲|讲一下|讲几句|讲课|聊聊|分享|做(?:个|一个|一场|一次|场|次)?(?:报告|讲座|演讲|分享))`)
+	// author; a specialist who comes to talk is that specialist), not one
+	// invited already ("请了他来讲讲"), nor an audience: 约 is no invitation
+	// in 大约 or 预约, and people come to a 分享会 to listen.
+	invitedTalk = regexp.MustCompile(`(?:请|邀请|(?:^|[^大预节])约)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?((?:[^了过到，。,；;、！!？?\s][^，。,；;、！!？?\s]{0,13}?)?(?:人|他|她|他们|她们|大佬|前辈|作者|校友|学长|学姐))来[^，。,；;、！!？?\s]{0,10}?(?:讲讲|讲一讲|讲一下|讲几句|讲课|聊聊|分享(?:$|[^会])|做(?:个|一个|一场|一次|场|次)?(?:报告|讲座|演讲|分享))`)
 	// eventToOrganize is an event someone is asked to help organize
 	// ("help us put together a company picnic", "someone to help us
 	// organize a reunion"): a planner, the event's things theirs.
@@ -473,16 +480,16 @@ var (
 	// ("分析一下近三年的观众数据", "客户数据的清洗和分析", "帮我分析直播间的数据"):
 	// a data analyst's, the things the data is of theirs.
 	dataWork = regexp.MustCompile(`(?:分析|清洗|整理|挖掘|汇总|统计)(?:一下|下)?[^，。,；;、！!？?\s]{0,10}?数据|数据的(?:清洗|分析|整理|挖掘|汇总|统计)`)
-	// booksKept is accounts to keep, do or sort out ("keep the church's
+	// booksKept is accounts to keep, do or balance ("keep the church's
 	// books", "nobody here knows how to do the books"): a bookkeeper's.
-	booksKept = regexp.MustCompile(`\b(?:keep|keeps|keeping|do|does|doing|handle|handles|handling|manage|managing|sort out|sorting out|balance|balancing|look after|looking after)\s+(?:(?:the|our|my|their|its|his|her)\s+)?(?:[a-z-]+['’]s\s+)?(?:monthly\s+|annual\s+|weekly\s+)?books\b`)
+	booksKept = regexp.MustCompile(`\b(?:keep|keeps|keeping|do|does|doing|balance|balancing)\s+(?:(?:the|our|my|their|its|his|her)\s+)?(?:[a-z-]+['’]s\s+)?(?:monthly\s+|annual\s+|weekly\s+)?(?:books|accounts)\b`)
 	// vehicleWanted is a vehicle by its measure word ("一辆拉设备的车").
 	vehicleWanted = regexp.MustCompile(`辆[^，。,；;、！!？?\s]{0,6}?车`)
 	// countedHosts are hosts counted ("two hosts", "a bilingual host") or
 	// listed ("venue, host and gift bags", "an auctioneer/host", "host:
 	// yes"):
 	// "host" alone is as often the verb ("our company hosts a meetup").
-	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b|(?:^|[,:;/]\s*)(hosts?)(?:\s*[,.;:/]|\s+and\b|\s*$)`)
+	countedHosts = regexp.MustCompile(`(?:\b(?:a|an|one|[0-9]+|two|three|four|five|six|a couple of|several)\s+(?:[a-z-]+\s+)?|(?:[0-9]+|[一二两三四五六七八九十几])\s*(?:个|位|名)\s*)(hosts?)\b|(?:^|[,:;/]\s*)(hosts?)(?:\s*[,.;/]|\s+and\b|\s*$|\s*:\s*(?:yes|needed|wanted|required)\b)`)
 )
 
 // cnPrinted are printed things, in Chinese, a graphic designer designs.
