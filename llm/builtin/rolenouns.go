@@ -34,8 +34,13 @@ var (
 	// me", "recommend"), or counted after a colon that lists what an event
 	// needs ("Birthday party: a magician, balloons and a cake"); a coach
 	// too.
-	enRoleNoun = regexp.MustCompile(`(?:\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants|recommend)\s+(?:(?:me|us)\s+)?(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?|:\s*(?:a|an|one|two|three|four|five|[0-9]+)\s+)(?:` + personQualities + `\s+)?((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
+	enRoleNoun = regexp.MustCompile(`(?:\b(?:need|needs|needed|looking for|searching for|seeking|hire|hiring|find|want|wants|recommend)\s+(?:(?:me|us)\s+)?(?:(?:a|an|one|two|three|four|five|[0-9]+|some|a few|several)\s+)?|:\s*(?:a|an|one|two|three|four|five|[0-9]+)\s+)(?:` + personQualities + `\s+)?` + enPersonNoun)
 )
+
+// enPersonNoun is an English person noun, with one word before it at
+// most, as its group: …ist, …ian, …er, …or, …ant, an artist, a pilot or a
+// coach, maybe plural.
+const enPersonNoun = `((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`
 
 // personQualities are English words for what a person asked for is like,
 // before the noun for them.
@@ -63,7 +68,7 @@ var leadingCount = regexp.MustCompile(`^(?:[0-9]+|[一二两三四五六七八�
 // that asks for someone earlier in the same sentence.
 var (
 	cnListRoleNoun = regexp.MustCompile(`(?:、|和|及)(?:[0-9]+|[一二两三四五六七八九十几]+)?\s*(?:位|名|个)?([\p{Han}]{1,4}?(?:工程师|师|员|生|工|手))`)
-	enListRoleNoun = regexp.MustCompile(`(?:,|\band)\s+(?:a|an|one|two|three|four|five|[0-9]+)\s+((?:[a-z]+\s)?(?:[a-z]{3,}(?:ist|ian|er|or|ant)|artist|pilot|coach))(?:es|s)?\b`)
+	enListRoleNoun = regexp.MustCompile(`(?:,|\band)\s+(?:a|an|one|two|three|four|five|[0-9]+)\s+` + enPersonNoun)
 )
 
 // notRoleNouns end like a person noun and name no trade of their own.

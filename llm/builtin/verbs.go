@@ -495,15 +495,19 @@ var (
 // cnPrinted are printed things, in Chinese, a graphic designer designs.
 const cnPrinted = `易拉宝|横幅|胸牌|宣传册|宣传单|单页|画册|传单|贴纸|桌牌|背景板|kt板|条幅|手提袋|帆布袋|t恤|文化衫|工牌|证书|手册|包装|杯子|菜单|门票|奖状|邀请函|请柬|贺卡|名片|纪念册|会员卡|展板|展架|折页|彩页|号码布`
 
-// languageNames are the languages a person asked for may speak, in English.
-const languageNames = `japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese`
+// languageNames are the languages a person asked for may speak, in
+// English; cnLanguages in Chinese, before 语 or 文.
+const (
+	languageNames = `japanese|english|french|german|korean|russian|spanish|portuguese|italian|arabic|thai|vietnamese|mandarin|cantonese`
+	cnLanguages   = `日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南`
+)
 
 // languageSpeaker is a person asked for because they speak a language
 // ("someone fluent in Korean", "找个会日语的带客户逛逛"), or missed for it ("nobody on the team
 // speaks Japanese"), or a version of a text in a language ("a Spanish
 // version", "日文版"), or its subtitles ("subtitles in English", "英文字幕":
 // the language is the match, the subtitles an editor's word).
-var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:人|朋友|同学)|(?:找|需要|请)(?:个|一个|一位|位)(?:会说|会讲|懂|会)(?:日|英|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)的(?:$|[，。,；;！!？?\s]|来|去|带|陪|帮|给)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b` +
+var languageSpeaker = regexp.MustCompile(`(?:会说|会讲|懂|会)(?:` + cnLanguages + `)(?:语|文)的(?:人|朋友|同学)|(?:找|需要|请)(?:个|一个|一位|位)(?:会说|会讲|懂|会)(?:` + cnLanguages + `)(?:语|文)的(?:$|[，。,；;！!？?\s]|来|去|带|陪|帮|给)|\b(?:someone|somebody|a person|anyone|people)\s+(?:who|that)\s+(?:can\s+)?speaks?\s+(?:` + languageNames + `)\b|\b(?:nobody|no one)\s+(?:[a-z]+\s+){0,3}?speaks\s+(?:` + languageNames + `)\b|\b(?:put|turn|render)\s+(?:[a-z]+\s+){1,3}?into\s+(?:` + languageNames + `)\b` +
 	`|\b(?:someone|somebody|a person|anyone|people)\s+(?:who\s+(?:is|are)\s+)?fluent\s+in\s+(?:` + languageNames + `)\b` +
 	`|\b(?:a|an|the|our)\s+(?:` + languageNames + `)\s+(?:version|edition)\b` +
-	`|\b(?:subtitles?|captions?|subtitled|captioned)\s+(in\s+(?:` + languageNames + `))\b|\b(` + languageNames + `)\s+(?:subtitles?|captions?)\b|(英文|日文|英语|日语|韩文|法文)字幕|(?:日|法|德|韩|俄|西班牙|葡萄牙|意大利|阿拉伯|泰|越南)(?:语|文)(?:版)`)
+	`|\b(?:subtitles?|captions?|subtitled|captioned)\s+(in\s+(?:` + languageNames + `))\b|\b(` + languageNames + `)\s+(?:subtitles?|captions?)\b|((?:` + cnLanguages + `)(?:语|文))字幕|(?:` + cnLanguages + `)(?:语|文)版`)
