@@ -124,7 +124,7 @@ func compositeNeeds(lower string) []need {
 			if longerKeywordAt(lower, p, end) {
 				continue // "a coach bus" is transport, not a mentor
 			}
-			if m := forWhom.FindStringIndex(lower[:p]); m != nil && !searchingFor.MatchString(lower[:m[0]]) {
+			if forBefore(forWhom, lower[:p]) != nil {
 				continue // "a report for the sponsors": whom the work is for
 			}
 			found = append(found, need{neg.Need{Role: c.role, CapabilityTags: c.tags, Count: countAt(lower, p, end, c.tags)}, p, p, false})

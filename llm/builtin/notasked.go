@@ -549,8 +549,8 @@ func titleOf(text string) string {
 // contracts" translates them; "wireframes for our event app" still ask
 // for the app).
 func purposeOf(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
-	m := forTheRe.FindStringIndex(lower[:h.pos])
-	if m == nil || searchingFor.MatchString(lower[:m[0]]) { // "looking for a bilingual emcee"
+	m := forBefore(forTheRe, lower[:h.pos])
+	if m == nil {
 		return false
 	}
 	if listJoin.MatchString(lower[m[0]:h.pos]) { // "a videographer for a walkthrough and snacks"
@@ -563,6 +563,18 @@ func purposeOf(lower, _ string, h keywordHit, hits map[string]keywordHit) bool {
 		}
 	}
 	return prev != "" && !slices.Contains([]string{"UI设计", "前端开发", "后端开发", "AI研究", "数据分析", "产品经理"}, prev)
+}
+
+// forBefore is where re, a "for" phrase at the end of before, matches,
+// when that "for" says whom or what something is for; nil when it does not
+// match or when a verb of searching makes it ask for someone ("looking for
+// a bilingual emcee").
+func forBefore(re *regexp.Regexp, before string) []int {
+	m := re.FindStringIndex(before)
+	if m == nil || searchingFor.MatchString(before[:m[0]]) {
+		return nil
+	}
+	return m
 }
 
 var (
