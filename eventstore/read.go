@@ -194,20 +194,14 @@ func (s *Store) ReadPage(ctx context.Context, after int64, f Filter, limit int) 
 	return page, nil
 }
 
-// readAll runs ReadAll's query. A filter that sets nothing (the followers
-// of the whole log) goes through the prepared ReadTail, whose one generic
-// plan serves every cursor; any other through ReadAll, planned for its
-// values at every call (see customPlans).
+// readAll runs ReadAll's query: planned for its values at every call when
+// a filter is set (customPlans), prepared when none is (the followers of
+// the whole log), whose one generic plan serves every cursor.
 func (s *Store) readAll(ctx context.Context, f Filter, p sqlcdb.ReadAllParams) ([]sqlcdb.ReadAllRow, error) {
-	if !f.none() {
-		return s.qc.ReadAll(ctx, p)
+	if f.none() {
+		return s.q.ReadAll(ctx, p)
 	}
-	tail, err := s.q.ReadTail(ctx, sqlcdb.ReadTailParams{AfterPosition: p.AfterPosition, MaxCount: p.MaxCount})
-	rows := make([]sqlcdb.ReadAllRow, len(tail))
-	for i, r := range tail {
-		rows[i] = sqlcdb.ReadAllRow(r)
-	}
-	return rows, err
+	return s.qc.ReadAll(ctx, p)
 }
 
 // none reports whether f is the zero Filter, which lets every event

@@ -154,7 +154,7 @@ func TestUnfilteredReadsArePlannedOnce(t *testing.T) {
 	}
 	var generic, custom int64
 	if err := pool.QueryRow(ctx, `SELECT coalesce(sum(generic_plans), 0)::bigint, coalesce(sum(custom_plans), 0)::bigint
-		FROM pg_prepared_statements WHERE statement LIKE '-- name: ReadTail %'`).Scan(&generic, &custom); err != nil {
+		FROM pg_prepared_statements WHERE statement LIKE '-- name: ReadAll %'`).Scan(&generic, &custom); err != nil {
 		t.Fatal(err)
 	}
 	if generic == 0 || custom > 5 {

@@ -50,9 +50,12 @@ LIMIT @max_count;
 
 -- name: ReadAll :many
 -- Every optional filter is NULL (or empty) when unused. The event store runs
--- this query as an unnamed statement (eventstore/read.go, customPlans), so it
--- is planned with the actual values: unused filters fold away and the planner
--- picks the index of the filter that is set, instead of one generic plan.
+-- a filtered read as an unnamed statement (eventstore/read.go, customPlans),
+-- so it is planned with the actual values: unused filters fold away and the
+-- planner picks the index of the filter that is set, instead of one generic
+-- plan. A read with no filter runs as a prepared statement: its one generic
+-- plan, a walk of the position index from @after_position, serves every
+-- cursor, so it is planned once per connection.
 -- Every row carries the settled bound the query read under (and the highest
 -- position committed, latest, which a subscription waits on when it lies above
 -- the bound), and a query that finds no event still returns one row
@@ -92,35 +95,6 @@ LEFT JOIN LATERAL (
       AND (sqlc.narg('principal')::text IS NULL OR coalesce(ev.metadata ->> 'principal', 'system') = sqlc.narg('principal')::text)
       AND (sqlc.narg('since')::timestamptz IS NULL OR ev.recorded_at >= sqlc.narg('since')::timestamptz)
       AND (sqlc.narg('until')::timestamptz IS NULL OR ev.recorded_at < sqlc.narg('until')::timestamptz)
-    ORDER BY ev.global_position
-    LIMIT @max_count
-) e ON true
-ORDER BY e.global_position;
-
--- name: ReadTail :many
--- ReadAll with no filter, the read of every follower of the whole log (the
--- live hub, the read models): a prepared statement whose one generic plan
--- walks the position index from @after_position, so it is planned once per
--- connection instead of at every call. Same rows as ReadAll, the bound's
--- row included.
-SELECT b.settled_below::bigint AS settled_below,
-       b.latest::bigint AS latest,
-       coalesce(e.global_position, 0)::bigint AS global_position,
-       coalesce(e.event_id, '00000000-0000-0000-0000-000000000000')::uuid AS event_id,
-       coalesce(e.stream_id, '')::text AS stream_id,
-       coalesce(e.stream_version, 0)::bigint AS stream_version,
-       coalesce(e.event_type, '')::text AS event_type,
-       coalesce(e.payload, '{}')::jsonb AS payload,
-       coalesce(e.metadata, '{}')::jsonb AS metadata,
-       coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
-FROM (SELECT (SELECT towow_settled_below()) AS settled_below,
-             (SELECT coalesce(max(global_position), 0) FROM events) AS latest
-      OFFSET 0) b
-LEFT JOIN LATERAL (
-    SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
-    FROM events ev
-    WHERE ev.global_position > @after_position
-      AND ev.global_position < b.settled_below
     ORDER BY ev.global_position
     LIMIT @max_count
 ) e ON true

@@ -189,9 +189,12 @@ type ReadAllRow struct {
 }
 
 // Every optional filter is NULL (or empty) when unused. The event store runs
-// this query as an unnamed statement (eventstore/read.go, customPlans), so it
-// is planned with the actual values: unused filters fold away and the planner
-// picks the index of the filter that is set, instead of one generic plan.
+// a filtered read as an unnamed statement (eventstore/read.go, customPlans),
+// so it is planned with the actual values: unused filters fold away and the
+// planner picks the index of the filter that is set, instead of one generic
+// plan. A read with no filter runs as a prepared statement: its one generic
+// plan, a walk of the position index from @after_position, serves every
+// cursor, so it is planned once per connection.
 // Every row carries the settled bound the query read under (and the highest
 // position committed, latest, which a subscription waits on when it lies above
 // the bound), and a query that finds no event still returns one row
@@ -374,85 +377,6 @@ func (q *Queries) ReadStreamPayloads(ctx context.Context, arg ReadStreamPayloads
 			&i.EventType,
 			&i.Payload,
 			&i.SchemaVersion,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const readTail = `-- name: ReadTail :many
-SELECT b.settled_below::bigint AS settled_below,
-       b.latest::bigint AS latest,
-       coalesce(e.global_position, 0)::bigint AS global_position,
-       coalesce(e.event_id, '00000000-0000-0000-0000-000000000000')::uuid AS event_id,
-       coalesce(e.stream_id, '')::text AS stream_id,
-       coalesce(e.stream_version, 0)::bigint AS stream_version,
-       coalesce(e.event_type, '')::text AS event_type,
-       coalesce(e.payload, '{}')::jsonb AS payload,
-       coalesce(e.metadata, '{}')::jsonb AS metadata,
-       coalesce(e.recorded_at, 'epoch')::timestamptz AS recorded_at
-FROM (SELECT (SELECT towow_settled_below()) AS settled_below,
-             (SELECT coalesce(max(global_position), 0) FROM events) AS latest
-      OFFSET 0) b
-LEFT JOIN LATERAL (
-    SELECT ev.global_position, ev.event_id, ev.stream_id, ev.stream_version, ev.event_type, ev.payload, ev.metadata, ev.recorded_at
-    FROM events ev
-    WHERE ev.global_position > $1
-      AND ev.global_position < b.settled_below
-    ORDER BY ev.global_position
-    LIMIT $2
-) e ON true
-ORDER BY e.global_position
-`
-
-type ReadTailParams struct {
-	AfterPosition int64 `json:"after_position"`
-	MaxCount      int32 `json:"max_count"`
-}
-
-type ReadTailRow struct {
-	SettledBelow   int64           `json:"settled_below"`
-	Latest         int64           `json:"latest"`
-	GlobalPosition int64           `json:"global_position"`
-	EventID        uuid.UUID       `json:"event_id"`
-	StreamID       string          `json:"stream_id"`
-	StreamVersion  int64           `json:"stream_version"`
-	EventType      string          `json:"event_type"`
-	Payload        json.RawMessage `json:"payload"`
-	Metadata       json.RawMessage `json:"metadata"`
-	RecordedAt     time.Time       `json:"recorded_at"`
-}
-
-// ReadAll with no filter, the read of every follower of the whole log (the
-// live hub, the read models): a prepared statement whose one generic plan
-// walks the position index from @after_position, so it is planned once per
-// connection instead of at every call. Same rows as ReadAll, the bound's
-// row included.
-func (q *Queries) ReadTail(ctx context.Context, arg ReadTailParams) ([]ReadTailRow, error) {
-	rows, err := q.db.Query(ctx, readTail, arg.AfterPosition, arg.MaxCount)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReadTailRow{}
-	for rows.Next() {
-		var i ReadTailRow
-		if err := rows.Scan(
-			&i.SettledBelow,
-			&i.Latest,
-			&i.GlobalPosition,
-			&i.EventID,
-			&i.StreamID,
-			&i.StreamVersion,
-			&i.EventType,
-			&i.Payload,
-			&i.Metadata,
-			&i.RecordedAt,
 		); err != nil {
 			return nil, err
 		}
