@@ -24,8 +24,11 @@ type BroadcastWorker struct {
 	e *Process
 }
 
-// Work is the ChannelAdmin's broadcast: the demand goes to every
-// candidate, and the channel starts collecting offers.
+// Work is the ChannelAdmin's broadcast of a channel opened without it: the
+// demand goes to every candidate, and the channel starts collecting
+// offers. A channel broadcasts in the commit that opens it
+// (Process.openChannel); this step serves channels of logs written before
+// that, whose history (a fork's copy, a queued job) stops between the two.
 func (w *BroadcastWorker) Work(ctx context.Context, job *river.Job[BroadcastArgs]) error {
 	e := w.e
 	c, _, err := e.loadChannel(ctx, job.Args.ChannelID)

@@ -142,6 +142,17 @@ func (e *Process) openChannel(ctx context.Context, d *negotiation.DemandState, m
 	for _, ev := range created {
 		c.Apply(ev)
 	}
+	// The ChannelAdmin broadcasts the demand in the commit that opens the
+	// channel: a broadcast asks no model, so a step of its own would only
+	// add a job and a commit before the candidates are asked.
+	broadcast, err := c.Broadcast(demandOf(d))
+	if err != nil {
+		return err
+	}
+	for _, ev := range broadcast {
+		c.Apply(ev)
+	}
+	created = append(created, broadcast...)
 	jobs, err := e.reactions(ctx, created, c, nil)
 	if err != nil {
 		return err

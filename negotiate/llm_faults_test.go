@@ -103,7 +103,11 @@ func TestNegotiationsWaitOutAnOutage(t *testing.T) {
 	late := bench.FaultDemands[len(bench.FaultDemands)-1]
 	lateID := make(chan string, 1)
 	go func() {
-		time.Sleep(500 * time.Millisecond) // the demands are under way
+		// The demands are under way: their first calls are answered (a
+		// fixed wait would let a fast engine finish them first).
+		for start := time.Now(); srv.Stats().Requests < 30 && time.Since(start) < 10*time.Second; {
+			time.Sleep(time.Millisecond)
+		}
 		srv.Down(true)
 		time.Sleep(5 * time.Second)
 		sub, err := h.C.SubmitDemand(ctx, "u-late", late)

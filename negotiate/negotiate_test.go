@@ -2,9 +2,13 @@ package negotiate_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/towow/towow/domain/event"
+	"github.com/towow/towow/domain/negotiation"
+	"github.com/towow/towow/eventstore"
 	"github.com/towow/towow/writetest"
 )
 
@@ -37,4 +41,75 @@ func TestSampleDemandEndToEnd(t *testing.T) {
 		}
 	}
 	h.Check(sub.DemandID)
+}
+
+// TestChannelOpensBroadcasting: the filter's step opens the channel and
+// broadcasts the demand in one commit (the same causing step), and the
+// candidates are asked next: no step of its own stands between the filter
+// and the offers.
+func TestChannelOpensBroadcasting(t *testing.T) {
+	h := writetest.New(t, writetest.Opts{})
+	sub, err := h.C.SubmitDemand(context.Background(), "u1", writetest.SampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Wait(sub.DemandID, 60*time.Second)
+	cause := map[event.EventType]string{}
+	for _, ev := range h.Events(sub.DemandID) {
+		if _, seen := cause[ev.Type]; !seen {
+			cause[ev.Type] = ev.Metadata.CausationID
+		}
+	}
+	filtered := cause[negotiation.EventFilterCompleted]
+	if !strings.Contains(filtered, "towow.filter_candidates") {
+		t.Fatalf("the filter's result was caused by %q, not the filter's step", filtered)
+	}
+	for _, ty := range []event.EventType{negotiation.EventChannelCreated, negotiation.EventDemandBroadcast, negotiation.EventChannelInviteSent} {
+		if cause[ty] != filtered {
+			t.Errorf("%s caused by %q, the filter's result by %q: not one commit", ty, cause[ty], filtered)
+		}
+	}
+	if strings.Contains(cause[negotiation.EventOfferSubmitted], "towow.broadcast") || cause[negotiation.EventOfferSubmitted] == "" {
+		t.Errorf("the first offer was caused by %q", cause[negotiation.EventOfferSubmitted])
+	}
+}
+
+// TestSubNegotiationTellsItsParentAsItEnds: the commit that completes a
+// sub-negotiation also records its end in the parent channel
+// (towow.subnet.completed, right after), so the parent needs no step of
+// its own to hear of it.
+func TestSubNegotiationTellsItsParentAsItEnds(t *testing.T) {
+	h := writetest.New(t, writetest.Opts{})
+	sub, err := h.C.SubmitDemand(context.Background(), "u1", writetest.SampleDemand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Wait(sub.DemandID, 60*time.Second)
+	ended := map[string]eventstore.RecordedEvent{} // sub-channel id → its completion
+	told := 0
+	for _, ev := range h.Events(sub.DemandID) {
+		p, err := ev.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch p := p.(type) {
+		case *negotiation.NegotiationCompleted:
+			if p.ChannelID != negotiation.ChannelIDFor(sub.DemandID) {
+				ended[p.ChannelID] = ev
+			}
+		case *negotiation.SubnetCompleted:
+			done, ok := ended[p.SubChannelID]
+			switch {
+			case !ok:
+				t.Errorf("the parent heard of %s before it ended", p.SubChannelID)
+			case ev.Metadata.CausationID != done.Metadata.CausationID || ev.Position <= done.Position:
+				t.Errorf("%s ended at %d (caused by %s), the parent heard of it at %d (caused by %s): not the same commit",
+					p.SubChannelID, done.Position, done.Metadata.CausationID, ev.Position, ev.Metadata.CausationID)
+			}
+			told++
+		}
+	}
+	if len(ended) == 0 || told != len(ended) {
+		t.Fatalf("%d sub-negotiations ended, the parent heard of %d: the sample demand should spawn one", len(ended), told)
+	}
 }

@@ -26,8 +26,10 @@ type NotifyParentWorker struct {
 	e *Process
 }
 
-// Work reports a finished sub-negotiation to the channel that
-// spawned it.
+// Work reports a finished sub-negotiation to the channel that spawned
+// it, when its completion did not (Process.addParentNotice): a sub-demand
+// that failed before it had a channel, a parent that refused the notice,
+// a copied history (a fork) that ends between the two.
 func (w *NotifyParentWorker) Work(ctx context.Context, job *river.Job[NotifyParentArgs]) error {
 	e := w.e
 	a := job.Args
@@ -38,15 +40,7 @@ func (w *NotifyParentWorker) Work(ctx context.Context, job *river.Job[NotifyPare
 	}
 	switch {
 	case sub.Exists() && sub.Completed:
-		res.Status = sub.Status
-		res.Success = sub.Agreed()
-		res.Result = sub.FinalProposal
-		if sub.Failure != nil {
-			res.FailureReason = string(sub.Failure.Reason)
-			if res.Result == nil {
-				res.Result = sub.Failure.LastProposal
-			}
-		}
+		res = subnetResult(sub)
 	case !sub.Exists(): // the sub-demand failed before it had a channel
 		d, _, err := e.loadDemand(ctx, a.SubDemandID)
 		if err != nil {
@@ -57,7 +51,7 @@ func (w *NotifyParentWorker) Work(ctx context.Context, job *river.Job[NotifyPare
 		}
 		res.Status, res.FailureReason = negotiation.ChannelStatusFailed, string(d.Failure.Reason)
 	default:
-		return nil // not finished yet; its completion enqueues this again
+		return nil // not finished yet; its completion tells the parent
 	}
 	_, err = e.channelStep(ctx, "notify parent", a.ParentChannelID, event.ActorChannelAdmin, uow.Causation(job.Kind, job.ID), nil, "",
 		func(c *negotiation.Channel) ([]event.Payload, error) { return c.SubnetDone(res) })

@@ -134,7 +134,17 @@ func (e *Process) loadChannel(ctx context.Context, channelID string) (*negotiati
 
 // FollowUps are the jobs events set off (reactions): c is the channel
 // after them (nil for demand events), d the demand after them (nil for
-// channel events). A fork enqueues those of the events it copies.
+// channel events). A fork enqueues those of the events it copies; a
+// sub-negotiation's completion among them also tells its parent by a step
+// (the copy may end before the parent heard of it; a parent that did
+// ignores it).
 func (e *Process) FollowUps(ctx context.Context, events []event.Payload, c *negotiation.Channel, d *negotiation.DemandState) ([]uow.Job, error) {
-	return e.reactions(ctx, events, c, d)
+	jobs, err := e.reactions(ctx, events, c, d)
+	if err != nil || c == nil || c.ParentChannelID == "" {
+		return jobs, err
+	}
+	if completes(events) {
+		jobs = append(jobs, uow.Job{Args: NotifyParentArgs{ParentChannelID: c.ParentChannelID, SubChannelID: c.ID, SubDemandID: c.DemandID}})
+	}
+	return jobs, nil
 }

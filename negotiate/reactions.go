@@ -25,9 +25,11 @@ func (e *Process) reactions(ctx context.Context, events []event.Payload, c *nego
 		case *negotiation.FilterStarted: // after the understanding; for a sub-demand, beside it
 			jobs = append(jobs, uow.Job{Args: FilterArgs{DemandID: ev.DemandID}})
 		case *negotiation.ChannelCreated:
-			jobs = append(jobs, uow.Job{Args: BroadcastArgs{ChannelID: ev.ChannelID}},
-				uow.Deadlined(StuckArgs{ChannelID: ev.ChannelID, Deadline: now.Add(seconds(ev.StuckTimeoutSeconds))},
-					now.Add(seconds(ev.StuckTimeoutSeconds))))
+			if c.Status == negotiation.ChannelStatusCreated { // opened without its broadcast (a log from before channels opened broadcasting)
+				jobs = append(jobs, uow.Job{Args: BroadcastArgs{ChannelID: ev.ChannelID}})
+			}
+			jobs = append(jobs, uow.Deadlined(StuckArgs{ChannelID: ev.ChannelID, Deadline: now.Add(seconds(ev.StuckTimeoutSeconds))},
+				now.Add(seconds(ev.StuckTimeoutSeconds))))
 		case *negotiation.NegotiationFailed:
 			if ev.ChannelID == "" && d != nil && d.IsSub() { // a sub-demand failed before it had a channel
 				jobs = append(jobs, uow.Job{Args: NotifyParentArgs{ParentChannelID: d.ParentChannelID,
@@ -65,11 +67,6 @@ func (e *Process) reactions(ctx context.Context, events []event.Payload, c *nego
 		case *negotiation.GapIdentified:
 			if c.AwaitingRecursion() {
 				jobs = append(jobs, uow.Job{Args: RecursionArgs{ChannelID: c.ID}})
-			}
-		case *negotiation.NegotiationCompleted:
-			if c != nil && c.ParentChannelID != "" {
-				jobs = append(jobs, uow.Job{Args: NotifyParentArgs{ParentChannelID: c.ParentChannelID,
-					SubChannelID: c.ID, SubDemandID: c.DemandID}})
 			}
 		}
 	}

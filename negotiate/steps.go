@@ -74,6 +74,9 @@ func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channel
 	}
 	p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
 		Meta: uow.Meta(c.RootDemandID, actor, cause), Call: call, CallFor: callFor})
+	if err := e.addParentNotice(ctx, st, c, evs, cause, p); err != nil {
+		return nil, c, err
+	}
 	return p, c, nil
 }
 
@@ -123,16 +126,64 @@ func (e *Process) addAgreedWorkflow(ctx context.Context, st *eventstore.Store, c
 	return nil
 }
 
+// addParentNotice adds to p, after the sub-negotiation's own append, what
+// events completing sub-negotiation c (c after them) tell the channel that
+// spawned it: its towow.subnet.completed, and what that sets off there
+// (the parent's completion with the merged plan, its workflow, its own
+// parent's notice), in the same commit, so the parent hears of the end
+// without a step of its own. Nothing for other events. A parent that
+// refuses the notice (it triggered no such sub-negotiation) gets it from
+// the NotifyParent step instead, which records the refusal.
+func (e *Process) addParentNotice(ctx context.Context, st *eventstore.Store, c *negotiation.Channel, events []event.Payload, cause string,
+	p *uow.Plan) error {
+	if c.ParentChannelID == "" || !completes(events) {
+		return nil
+	}
+	res := subnetResult(c)
+	parent, _, err := e.planChannel(ctx, st, c.ParentChannelID, event.ActorChannelAdmin, cause, nil, "",
+		func(pc *negotiation.Channel) ([]event.Payload, error) { return pc.SubnetDone(res) })
+	var refused *event.Error
+	switch {
+	case errors.As(err, &refused):
+		p.Jobs = append(p.Jobs, uow.Job{Args: NotifyParentArgs{ParentChannelID: c.ParentChannelID, SubChannelID: c.ID, SubDemandID: c.DemandID}})
+		return nil
+	case err != nil:
+		return err
+	case parent != nil:
+		p.Jobs = append(p.Jobs, parent.Jobs...)
+		p.Appends = append(p.Appends, parent.Appends...)
+	}
+	return nil
+}
+
+// completes reports whether events complete their channel.
+func completes(events []event.Payload) bool {
+	return slices.ContainsFunc(events, func(p event.Payload) bool {
+		_, ok := p.(*negotiation.NegotiationCompleted)
+		return ok
+	})
+}
+
+// subnetResult is what completed sub-negotiation sub tells its parent.
+func subnetResult(sub *negotiation.Channel) negotiation.SubnetCompleted {
+	res := negotiation.SubnetCompleted{ParentChannelID: sub.ParentChannelID, SubChannelID: sub.ID, SubDemandID: sub.DemandID,
+		Status: sub.Status, Success: sub.Agreed(), Result: sub.FinalProposal}
+	if sub.Failure != nil {
+		res.FailureReason = string(sub.Failure.Reason)
+		if res.Result == nil {
+			res.Result = sub.Failure.LastProposal
+		}
+	}
+	return res
+}
+
 // agreedWorkflow is the draft workflow a root negotiation's agreement
 // becomes (workflow.PlanWorkflow), when events complete the root channel c
 // (c is after them) with an agreed plan; nil otherwise. It is appended in
 // the completion's own commit, so the tree's log holds it before the
 // completion and nothing can complete without it.
 func (e *Process) agreedWorkflow(ctx context.Context, st *eventstore.Store, c *negotiation.Channel, events []event.Payload) (*workflow.WorkflowCreated, error) {
-	if c.ParentChannelID != "" || !slices.ContainsFunc(events, func(p event.Payload) bool {
-		_, ok := p.(*negotiation.NegotiationCompleted)
-		return ok
-	}) {
+	if c.ParentChannelID != "" || !completes(events) {
 		return nil, nil
 	}
 	agreed := c.AgreedPlan()

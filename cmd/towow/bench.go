@@ -52,7 +52,7 @@ func cmdBench(ctx context.Context, cfg config, args []string, stdout, stderr io.
 		return cmdBenchScale(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "append" {
-		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-llm-latency 2s] [-cpuprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] [-cpuprofile FILE] [-mutexprofile FILE] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4] | towow bench scale [-sizes 100000,1000000] [-templates 12] [-forks 2] [-repeat 20]", errUsage)
+		return fmt.Errorf("%w: towow bench append [--writers 1,4,16] [--duration 2s] [--batch 100] | towow bench negotiate [-n 200] [-c 8] [-llm-latency 2s] [-cpuprofile FILE] [-memprofile FILE] | towow bench sse [-clients 1000] [-n 16] [-c 8] [-follow demand|all] [-llm-latency 1s] [-reader poll|http] [-per-client] [-idle=false] [-cpuprofile FILE] [-mutexprofile FILE] | towow bench sse-clients -url URL [-n 1000] | towow bench rebuild [-n 200] | towow bench soak [-n 1000] [-every 100] [-c 8] | towow bench filter [-sizes 100,1000,10000,100000] [-reps 20] | towow bench fork [-n 50] [-c 4] | towow bench scale [-sizes 100000,1000000] [-templates 12] [-forks 2] [-repeat 20]", errUsage)
 	}
 	fs := flag.NewFlagSet("bench append", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -146,6 +146,14 @@ func startMutexProfile(path string) (stop func(), err error) {
 		func(f *os.File) { runtime.SetMutexProfileFraction(0); _ = pprof.Lookup("mutex").WriteTo(f, 0) })
 }
 
+// startMemProfile records allocations until stop, which writes the
+// allocation profile (every allocation since the process started: the
+// run is most of it) to path; no path: nothing.
+func startMemProfile(path string) (stop func(), err error) {
+	return startProfile(path, "memprofile", func(*os.File) error { return nil },
+		func(f *os.File) { _ = pprof.Lookup("allocs").WriteTo(f, 0) })
+}
+
 // startProfile creates path and starts a profile into it (begin) until
 // stop ends it (end) and closes the file; no path: nothing. flag names the
 // profile in errors.
@@ -170,6 +178,7 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 	n := fs.Int("n", 200, "negotiations to run")
 	c := fs.Int("c", 8, "negotiations in flight at once")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run (this process: engine and API) to this file")
+	memProfile := fs.String("memprofile", "", "write a profile of this process's allocations (what makes work for the garbage collector) to this file")
 	latency := fs.Duration("llm-latency", 0, "the builtin brain answers after exactly this long, as a model would: each tree's time to agreement is printed in model latencies, beside the least its dependency graph allows; 0: at once, the engine flat out")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -188,6 +197,11 @@ func cmdBenchNegotiate(ctx context.Context, cfg config, args []string, stdout, s
 			return err
 		}
 		defer stopProfile()
+		stopMemProfile, err := startMemProfile(*memProfile)
+		if err != nil {
+			return err
+		}
+		defer stopMemProfile()
 		res, err := bench.Negotiate(ctx, a, pool, bench.NegotiateOptions{N: *n, Concurrency: *c, Latency: *latency}, stdout)
 		if err != nil {
 			return err

@@ -32,6 +32,7 @@ import (
 )
 
 func main() {
+	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
@@ -69,7 +70,7 @@ Usage:
   towow personal seal               seal the personal texts of events written before they were
                                     sealed (an upgrade), then rebuild the read models; servers stopped
   towow bench append [flags]        benchmark the event store (towow bench append --help)
-  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -llm-latency 2s, -cpuprofile FILE)
+  towow bench negotiate [flags]     benchmark the negotiation engine, builtin brain (-n 200 -c 8, -llm-latency 2s, -cpuprofile FILE, -memprofile FILE)
   towow bench sse [flags]           benchmark SSE delivery to live clients (-clients 1000, -follow demand|all, -llm-latency 1s)
                                     and the server's memory per idle follower (RSS, followers in a child process)
   towow bench sse-clients -url URL  hold -n idle SSE followers (token: first line of standard input) until
