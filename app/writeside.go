@@ -47,6 +47,10 @@ type WriteConfig struct {
 	// TreeTokenBudget bounds the LLM tokens of one negotiation tree's
 	// sub-negotiations (negotiate.Config.TreeTokenBudget; 0: none).
 	TreeTokenBudget int
+	// AnswerGather is how long the twins' stages gather answers that
+	// arrive together into one commit
+	// (negotiate.Config.AnswerGather).
+	AnswerGather time.Duration
 	// Workers is how many jobs run at once in this process
 	// ([jobs.DefaultWorkers]).
 	Workers int
@@ -155,7 +159,7 @@ func NewWriteSide(pool *pgxpool.Pool, store *eventstore.Store, dir *directory.Di
 	w.UoW = uow.New(pool, store, w.Jobs, ucfg)
 	w.Agents = directory.NewWriter(w.UoW, dir)
 	w.Negotiation = negotiate.New(w.UoW, dir, client, negotiate.Config{Rules: cfg.Rules, MaxCandidates: cfg.MaxCandidates,
-		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, Now: now})
+		Shortlist: cfg.Shortlist, TreeTokenBudget: cfg.TreeTokenBudget, AnswerGather: cfg.AnswerGather, Now: now})
 	w.Execution = execute.New(w.UoW, dir, client, execute.Config{HTTPAllow: cfg.HTTPAllow, DecisionRateLimit: cfg.DecisionRateLimit,
 		HTTPClient: cfg.HTTPClient, JobTimeout: cfg.JobTimeout, PeopleDoTasks: cfg.PeopleDoTasks, Now: now})
 	w.Presence = presence.New(pool, dir, w.Agents, presence.Config{OfflineAfter: cfg.OfflineAfter, Now: now, Logger: log})

@@ -598,3 +598,50 @@ func TestTreeBudgetHoldsRecursion(t *testing.T) {
 	}
 	h.Check(sub.DemandID)
 }
+
+// TestTwinAnswersArrivingTogetherAreOneCommit: the offers of a stage that
+// arrive within the gathering window of each other are committed together;
+// answers further apart than the window are committed as each arrives.
+func TestTwinAnswersArrivingTogetherAreOneCommit(t *testing.T) {
+	tests := []struct {
+		name    string
+		gather  time.Duration
+		spacing time.Duration // between one agent's answer and the next's
+		commits int
+	}{
+		{"within the window", 3 * time.Second, 40 * time.Millisecond, 1},
+		{"further apart than the window", 20 * time.Millisecond, 400 * time.Millisecond, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := script5()
+			s.Offer = func(in *llm.OfferInput) string {
+				i := int(in.Profile.AgentID[len("agent_")]-'0') - 1
+				time.Sleep(time.Duration(i) * tc.spacing)
+				return writetest.OfferReply(negotiation.OfferDecisionParticipate)
+			}
+			h := writetest.New(t, writetest.Opts{Provider: s, Profiles: writetest.TestProfiles(5),
+				Write: func(c *app.WriteConfig) { c.AnswerGather = tc.gather }})
+			sub, err := h.C.SubmitDemand(context.Background(), "u1", "需要5位摄影师")
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Wait(sub.DemandID, 30*time.Second)
+			// A transaction's events have consecutive positions; the next
+			// transaction's are at least 65,536 minus its own count above.
+			offers, commits, last := 0, 0, int64(-1)
+			for _, ev := range h.Events(sub.DemandID) { // in position order
+				if ev.Type != negotiation.EventOfferSubmitted {
+					continue
+				}
+				if last < 0 || ev.Position-last > 1000 {
+					commits++
+				}
+				offers, last = offers+1, ev.Position
+			}
+			if offers != 5 || commits != tc.commits {
+				t.Errorf("%d offers in %d commits, want 5 in %d", offers, commits, tc.commits)
+			}
+		})
+	}
+}

@@ -40,6 +40,10 @@ type Config struct {
 	// left pays for, at prompt 8's estimate each, and records why
 	// (0: no budget).
 	TreeTokenBudget int
+	// AnswerGather is how long a twins' stage waits, after an answer
+	// arrives, for more to commit with it while others are still due
+	// ([DefaultAnswerGather]).
+	AnswerGather time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -60,6 +64,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxCandidates <= 0 {
 		c.MaxCandidates = DefaultMaxCandidates
+	}
+	if c.AnswerGather <= 0 {
+		c.AnswerGather = DefaultAnswerGather
 	}
 	if c.Now == nil {
 		c.Now = time.Now

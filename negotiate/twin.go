@@ -3,6 +3,7 @@ package negotiate
 import (
 	"cmp"
 	"context"
+	"time"
 
 	"github.com/towow/towow/domain/event"
 	"github.com/towow/towow/domain/negotiation"
@@ -13,14 +14,22 @@ import (
 
 // The UserAgent twins. One job per stage answers for every twin of a
 // channel: the offers (prompt 3) after the broadcast, the feedback (prompt
-// 5) of each round. The twins' LLM calls run concurrently, and whatever
-// answers have arrived are committed together, so with a real model the
-// answers still appear one after another as they come, while a fast model's
-// answers cost one commit instead of one each. A retried job answers only
-// for the twins that have not answered yet.
+// 5) of each round. The twins' LLM calls run concurrently, and the answers
+// that arrive within Config.AnswerGather of each other are committed
+// together, so with a real model the answers still appear one after
+// another as they come, while a fast model's answers cost one commit
+// instead of one each. A retried job answers only for the twins that have
+// not answered yet.
 
 // fanOutParallelism bounds the concurrent LLM calls of one stage.
 const fanOutParallelism = 16
+
+// DefaultAnswerGather is how long a stage waits, after an answer arrives,
+// for more to commit with it while others are still due: answers a model
+// gives within a few milliseconds of each other are one commit, not one
+// each (people cannot tell the difference; the database can), and the
+// last answer is committed at once.
+const DefaultAnswerGather = 10 * time.Millisecond
 
 // answer is one twin's answer.
 type answer struct {
@@ -86,6 +95,7 @@ func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n i
 		if ok {
 			batch = append(batch, a)
 		}
+		gathered := time.NewTimer(e.cfg.AnswerGather)
 	drain:
 		for pending > 0 {
 			select {
@@ -93,15 +103,17 @@ func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n i
 				pending--
 				a, ok, err := take(r)
 				if err != nil {
+					gathered.Stop()
 					return err
 				}
 				if ok {
 					batch = append(batch, a)
 				}
-			default:
+			case <-gathered.C:
 				break drain
 			}
 		}
+		gathered.Stop()
 		if len(batch) == 0 {
 			continue
 		}
