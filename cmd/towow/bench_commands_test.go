@@ -39,6 +39,26 @@ func TestBenchSSE(t *testing.T) {
 	}
 }
 
+// TestBenchNegotiateProfiles runs a small `towow bench negotiate` that
+// writes its CPU and allocation profiles.
+func TestBenchNegotiateProfiles(t *testing.T) {
+	url := freshEmptyDatabase(t)
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof")
+	cmd := exec.Command(towowBin, "bench", "negotiate", "-n", "2", "-c", "2", "-cpuprofile", cpu, "-memprofile", mem)
+	cmd.Env = append(cleanEnv(), "DATABASE_URL="+url)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "negotiations/s") {
+		t.Fatalf("bench negotiate: %v\n%s", err, out)
+	}
+	// A pprof profile is gzip-compressed protocol buffers.
+	for _, f := range []string{cpu, mem} {
+		if b, err := os.ReadFile(f); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("bench negotiate wrote no profile to %s: %d bytes, %v", filepath.Base(f), len(b), err)
+		}
+	}
+}
+
 // TestBenchRebuild builds a small log, catches the read models up, rebuilds
 // them and reports the rebuilt rows identical to the caught-up ones.
 func TestBenchRebuild(t *testing.T) {
