@@ -12,14 +12,12 @@ import "runtime/debug"
 const defaultGCPercent = 400
 
 // tuneGC sets the garbage collector's target to defaultGCPercent unless
-// GOGC is set (the runtime has read it then), and returns the target in
-// force (negative: collection off).
-func tuneGC(getenv func(string) string) int {
+// GOGC is set (the runtime has read it then, and its reading stands). It
+// reports whether it set the target.
+func tuneGC(getenv func(string) string) bool {
 	if getenv("GOGC") != "" {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p
+		return false
 	}
 	debug.SetGCPercent(defaultGCPercent)
-	return defaultGCPercent
+	return true
 }
