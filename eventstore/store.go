@@ -99,6 +99,25 @@ func (s *Store) LockStreams(ctx context.Context, tx pgx.Tx, streams []string) (m
 	return versions, nil
 }
 
+// TryLockStreams is LockStreams without waiting: when another transaction
+// holds one of the streams' locks it reports false (and tx may hold some of
+// the others: roll it back). Locks that are taken without waiting may be
+// taken in any order.
+func (s *Store) TryLockStreams(ctx context.Context, tx pgx.Tx, streams []string) (map[string]int64, bool, error) {
+	rows, err := s.q.WithTx(tx).TryLockStreams(ctx, streams)
+	if err != nil {
+		return nil, false, fmt.Errorf("try to lock streams %q: %w", streams, err)
+	}
+	if len(rows) == 0 {
+		return nil, false, nil
+	}
+	versions := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		versions[r.StreamID] = r.Version
+	}
+	return versions, true, nil
+}
+
 // AppendResult describes a successful append.
 type AppendResult struct {
 	StreamID string

@@ -18,6 +18,12 @@ SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = @name::text)
 -- returns each one's version once it is locked.
 SELECT stream_id::text AS stream_id, version::bigint AS version FROM towow_lock_streams(@stream_ids::text[]);
 
+-- name: TryLockStreams :many
+-- LockStreams without waiting: no rows when another transaction holds one
+-- of the streams (uow.UnitOfWork.Commit, for streams that sort before one it
+-- holds).
+SELECT stream_id::text AS stream_id, version::bigint AS version FROM towow_try_lock_streams(@stream_ids::text[]);
+
 -- name: TableSizes :many
 -- Every table of the schema with its indexes and TOAST, in bytes.
 SELECT c.relname::text AS name, pg_total_relation_size(c.oid)::bigint AS bytes

@@ -86,8 +86,8 @@ const (
 const maxConflictRetries = 50
 
 // errRelock ends an attempt of a commit whose plan appends to a stream
-// that sorts before one it already locked: the next attempt locks it
-// with the others, in order.
+// that sorts before one it already locked and that another transaction
+// holds: the next attempt locks it with the others, in order.
 var errRelock = errors.New("a stream to append to sorts before a locked one")
 
 // New returns the unit of work over store (on pool), enqueueing follow-up
@@ -144,8 +144,9 @@ func (p *Plan) empty() bool { return p == nil || (len(p.Appends) == 0 && len(p.J
 // Commit writes a decision in one transaction: it locks the streams the
 // decision is about (in sorted order), lets build load them through the
 // transaction and decide, locks the other streams the plan appends to (in
-// order after the first ones, or all again from the start in a new
-// attempt), then inserts the follow-up jobs and appends. The
+// order after the first ones; one that sorts before them only if no one
+// holds it, else all again from the start in a new attempt), then inserts
+// the follow-up jobs and appends. The
 // stream locks make this process's own steps on one stream queue instead
 // of racing (twelve twins answering one channel at once would otherwise
 // conflict again and again); the expected-version check still guards
@@ -186,16 +187,22 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			// Every stream the plan appends to is locked before the
 			// transaction's first write: from that write on (its id is drawn
 			// then) it holds every reader of the log back, so it must not
-			// then wait for a lock another writer holds. Every commit takes
-			// its locks in one order (sorted), so that no two wait on each
-			// other: streams that sort before one already held are locked
+			// then wait for a lock another writer holds. Every commit waits
+			// for its locks in one order (sorted), so that no two wait on
+			// each other: streams that sort before one already held are
+			// taken only if no one holds them (never waiting), else locked
 			// first in a new attempt.
 			if more := unlockedStreams(lock, p.Appends); len(more) > 0 {
 				if len(lock) > 0 && more[0] < lock[len(lock)-1] {
-					relock = more
-					return errRelock
-				}
-				if _, err := u.store.LockStreams(ctx, tx, more); err != nil {
+					_, free, err := u.store.TryLockStreams(ctx, tx, more)
+					if err != nil {
+						return err
+					}
+					if !free {
+						relock = more
+						return errRelock
+					}
+				} else if _, err := u.store.LockStreams(ctx, tx, more); err != nil {
 					return err
 				}
 			}

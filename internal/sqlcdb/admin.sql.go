@@ -120,3 +120,35 @@ func (q *Queries) TableSizes(ctx context.Context) ([]TableSizesRow, error) {
 	}
 	return items, nil
 }
+
+const tryLockStreams = `-- name: TryLockStreams :many
+SELECT stream_id::text AS stream_id, version::bigint AS version FROM towow_try_lock_streams($1::text[])
+`
+
+type TryLockStreamsRow struct {
+	StreamID string `json:"stream_id"`
+	Version  int64  `json:"version"`
+}
+
+// LockStreams without waiting: no rows when another transaction holds one
+// of the streams (uow.UnitOfWork.Commit, for streams that sort before one it
+// holds).
+func (q *Queries) TryLockStreams(ctx context.Context, streamIds []string) ([]TryLockStreamsRow, error) {
+	rows, err := q.db.Query(ctx, tryLockStreams, streamIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TryLockStreamsRow{}
+	for rows.Next() {
+		var i TryLockStreamsRow
+		if err := rows.Scan(&i.StreamID, &i.Version); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

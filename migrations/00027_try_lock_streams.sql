@@ -1,0 +1,34 @@
+-- +goose Up
+-- towow_try_lock_streams is towow_lock_streams without waiting: it takes the
+-- write lock of each of p_streams (the key towow_append takes) and returns
+-- each stream's version, unless another transaction holds one of them: then
+-- it returns no rows (the locks it took before that one stay held until the
+-- transaction ends; the caller then rolls it back). Never waiting, a writer
+-- may take locks out of the one order (sorted) in which writers wait for
+-- them without waiting on a writer that waits on it: a commit that finds
+-- it must append to a stream sorting before one it holds tries it this
+-- way, and only when that fails starts over with every lock in order.
+-- +goose StatementBegin
+CREATE FUNCTION towow_try_lock_streams(p_streams text[])
+RETURNS TABLE (stream_id text, version bigint)
+LANGUAGE plpgsql
+SET enable_seqscan = off -- a point lookup each, however small the table looks to the planner
+SET plan_cache_mode = force_generic_plan -- the same plan for any array
+AS $$
+DECLARE
+    v_stream text;
+BEGIN
+    FOREACH v_stream IN ARRAY p_streams LOOP
+        IF NOT pg_try_advisory_xact_lock(hashtextextended(v_stream, 0)) THEN
+            RETURN;
+        END IF;
+    END LOOP;
+    RETURN QUERY
+        SELECT s.id, coalesce((SELECT max(e.stream_version) FROM events e WHERE e.stream_id = s.id), 0)::bigint
+        FROM unnest(p_streams) AS s(id);
+END;
+$$;
+-- +goose StatementEnd
+
+-- +goose Down
+DROP FUNCTION towow_try_lock_streams(text[]);
