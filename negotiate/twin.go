@@ -41,9 +41,10 @@ type answer struct {
 }
 
 // fanOut asks n twins concurrently and commits their answers as they
-// arrive: each commit takes every answer that is ready, decides them in
-// order on the freshly loaded channel, and appends the result in one
-// transaction (each event carrying its own agent's LLM call).
+// arrive: each commit takes an answer and every other that arrives within
+// Config.AnswerGather of it (or until none is due), decides them in order
+// on the freshly loaded channel, and appends the result in one transaction
+// (each event carrying its own agent's LLM call).
 func (e *Process) fanOut(ctx context.Context, step, channelID, cause string, n int,
 	ask func(ctx context.Context, i int) (answer, error),
 	decide func(c *negotiation.Channel, a answer) ([]event.Payload, error)) error {
