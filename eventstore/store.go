@@ -88,15 +88,8 @@ func (s *Store) In(tx pgx.Tx) *Store {
 // takes — and returns each stream's version once they are all held: no
 // other writer can move them until tx ends.
 func (s *Store) LockStreams(ctx context.Context, tx pgx.Tx, streams []string) (map[string]int64, error) {
-	rows, err := s.q.WithTx(tx).LockStreams(ctx, streams)
-	if err != nil {
-		return nil, fmt.Errorf("lock streams %q: %w", streams, err)
-	}
-	versions := make(map[string]int64, len(rows))
-	for _, r := range rows {
-		versions[r.StreamID] = r.Version
-	}
-	return versions, nil
+	versions, _, err := s.lockStreams(ctx, tx, streams, true)
+	return versions, err
 }
 
 // TryLockStreams is LockStreams without waiting: when another transaction
@@ -104,12 +97,29 @@ func (s *Store) LockStreams(ctx context.Context, tx pgx.Tx, streams []string) (m
 // the others: roll it back). Locks that are taken without waiting may be
 // taken in any order.
 func (s *Store) TryLockStreams(ctx context.Context, tx pgx.Tx, streams []string) (map[string]int64, bool, error) {
-	rows, err := s.q.WithTx(tx).TryLockStreams(ctx, streams)
-	if err != nil {
-		return nil, false, fmt.Errorf("try to lock streams %q: %w", streams, err)
+	return s.lockStreams(ctx, tx, streams, false)
+}
+
+// lockStreams is LockStreams (wait) or TryLockStreams; it reports whether
+// it holds every lock.
+func (s *Store) lockStreams(ctx context.Context, tx pgx.Tx, streams []string, wait bool) (map[string]int64, bool, error) {
+	q := s.q.WithTx(tx)
+	var rows []sqlcdb.LockStreamsRow
+	var err error
+	if wait {
+		rows, err = q.LockStreams(ctx, streams)
+	} else {
+		var tried []sqlcdb.TryLockStreamsRow
+		tried, err = q.TryLockStreams(ctx, streams)
+		for _, r := range tried {
+			rows = append(rows, sqlcdb.LockStreamsRow(r))
+		}
 	}
-	if len(rows) == 0 {
-		return nil, false, nil
+	if err != nil {
+		return nil, false, fmt.Errorf("lock streams %q: %w", streams, err)
+	}
+	if len(rows) == 0 && len(streams) > 0 {
+		return nil, false, nil // one was held elsewhere (TryLockStreams only)
 	}
 	versions := make(map[string]int64, len(rows))
 	for _, r := range rows {

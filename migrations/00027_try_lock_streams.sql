@@ -11,10 +11,7 @@
 -- +goose StatementBegin
 CREATE FUNCTION towow_try_lock_streams(p_streams text[])
 RETURNS TABLE (stream_id text, version bigint)
-LANGUAGE plpgsql
-SET enable_seqscan = off -- a point lookup each, however small the table looks to the planner
-SET plan_cache_mode = force_generic_plan -- the same plan for any array
-AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
     v_stream text;
 BEGIN
@@ -23,9 +20,10 @@ BEGIN
             RETURN;
         END IF;
     END LOOP;
-    RETURN QUERY
-        SELECT s.id, coalesce((SELECT max(e.stream_version) FROM events e WHERE e.stream_id = s.id), 0)::bigint
-        FROM unnest(p_streams) AS s(id);
+    -- Every lock is held now: towow_lock_streams takes them again without
+    -- waiting (a transaction's advisory locks are reentrant) and reads the
+    -- versions.
+    RETURN QUERY SELECT * FROM towow_lock_streams(p_streams);
 END;
 $$;
 -- +goose StatementEnd

@@ -12,14 +12,21 @@ import (
 	"github.com/towow/towow/writetest"
 )
 
-func TestSampleDemandEndToEnd(t *testing.T) {
+// negotiateSample runs the sample demand to its end on a fresh harness and
+// returns the harness, the demand's id and how it ended.
+func negotiateSample(t *testing.T) (*writetest.Harness, string, writetest.Outcome) {
+	t.Helper()
 	h := writetest.New(t, writetest.Opts{})
 	sub, err := h.C.SubmitDemand(context.Background(), "u1", writetest.SampleDemand)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := h.Wait(sub.DemandID, 60*time.Second)
-	t.Logf("timeline:\n%s", h.Timeline(sub.DemandID))
+	return h, sub.DemandID, h.Wait(sub.DemandID, 60*time.Second)
+}
+
+func TestSampleDemandEndToEnd(t *testing.T) {
+	h, id, out := negotiateSample(t)
+	t.Logf("timeline:\n%s", h.Timeline(id))
 	if out.Channel == nil {
 		t.Fatalf("demand failed: %+v", out.Demand.Failure)
 	}
@@ -40,7 +47,7 @@ func TestSampleDemandEndToEnd(t *testing.T) {
 			t.Fatalf("assignment names unknown agent %q", a.AgentID)
 		}
 	}
-	h.Check(sub.DemandID)
+	h.Check(id)
 }
 
 // TestChannelOpensBroadcasting: the filter's step opens the channel and
@@ -48,14 +55,9 @@ func TestSampleDemandEndToEnd(t *testing.T) {
 // candidates are asked next: no step of its own stands between the filter
 // and the offers.
 func TestChannelOpensBroadcasting(t *testing.T) {
-	h := writetest.New(t, writetest.Opts{})
-	sub, err := h.C.SubmitDemand(context.Background(), "u1", writetest.SampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Wait(sub.DemandID, 60*time.Second)
+	h, id, _ := negotiateSample(t)
 	cause := map[event.EventType]string{}
-	for _, ev := range h.Events(sub.DemandID) {
+	for _, ev := range h.Events(id) {
 		if _, seen := cause[ev.Type]; !seen {
 			cause[ev.Type] = ev.Metadata.CausationID
 		}
@@ -79,22 +81,17 @@ func TestChannelOpensBroadcasting(t *testing.T) {
 // (towow.subnet.completed, right after), so the parent needs no step of
 // its own to hear of it.
 func TestSubNegotiationTellsItsParentAsItEnds(t *testing.T) {
-	h := writetest.New(t, writetest.Opts{})
-	sub, err := h.C.SubmitDemand(context.Background(), "u1", writetest.SampleDemand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.Wait(sub.DemandID, 60*time.Second)
+	h, id, _ := negotiateSample(t)
 	ended := map[string]eventstore.RecordedEvent{} // sub-channel id → its completion
 	told := 0
-	for _, ev := range h.Events(sub.DemandID) {
+	for _, ev := range h.Events(id) {
 		p, err := ev.Decode()
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch p := p.(type) {
 		case *negotiation.NegotiationCompleted:
-			if p.ChannelID != negotiation.ChannelIDFor(sub.DemandID) {
+			if p.ChannelID != negotiation.ChannelIDFor(id) {
 				ended[p.ChannelID] = ev
 			}
 		case *negotiation.SubnetCompleted:

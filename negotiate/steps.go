@@ -64,20 +64,33 @@ func (e *Process) planChannel(ctx context.Context, st *eventstore.Store, channel
 	for _, ev := range evs {
 		c.Apply(ev)
 	}
-	jobs, err := e.reactions(ctx, evs, c, nil)
+	p, err := e.planChannelAppend(ctx, st, c, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
+		Meta: uow.Meta(c.RootDemandID, actor, cause), Call: call, CallFor: callFor})
 	if err != nil {
 		return nil, c, err
 	}
-	p := &uow.Plan{Jobs: jobs}
-	if err := e.addAgreedWorkflow(ctx, st, c, evs, cause, p); err != nil {
-		return nil, c, err
-	}
-	p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
-		Meta: uow.Meta(c.RootDemandID, actor, cause), Call: call, CallFor: callFor})
-	if err := e.addParentNotice(ctx, st, c, evs, cause, p); err != nil {
-		return nil, c, err
-	}
 	return p, c, nil
+}
+
+// planChannelAppend plans what a channel step writes once its events
+// (a.Events, appended by a) are applied to channel c: their reactions, the
+// workflow an agreement of the root channel creates (first, so the log
+// holds it before the completion), the channel's own append, and what a
+// sub-negotiation's completion tells its parent (after it).
+func (e *Process) planChannelAppend(ctx context.Context, st *eventstore.Store, c *negotiation.Channel, a uow.Append) (*uow.Plan, error) {
+	jobs, err := e.reactions(ctx, a.Events, c, nil)
+	if err != nil {
+		return nil, err
+	}
+	p := &uow.Plan{Jobs: jobs}
+	if err := e.addAgreedWorkflow(ctx, st, c, a.Events, a.Meta.CausationID, p); err != nil {
+		return nil, err
+	}
+	p.Appends = append(p.Appends, a)
+	if err := e.addParentNotice(ctx, st, c, a.Events, a.Meta.CausationID, p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // demandStep is channelStep for a demand stream. Events that accept the

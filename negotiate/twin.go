@@ -149,21 +149,11 @@ func (e *Process) commitAnswers(ctx context.Context, step, channelID, cause stri
 		if len(evs) == 0 {
 			return nil, nil
 		}
-		jobs, err := e.reactions(ctx, evs, c, nil)
-		if err != nil {
-			return nil, err
-		}
-		p := &uow.Plan{Jobs: jobs}
-		// An agreement reached by these answers may complete the tree
-		// (its gaps and sub-negotiations done while the rounds ran): its
-		// workflow comes first and its parent hears of it, as in every
-		// channel step.
-		if err := e.addAgreedWorkflow(ctx, st, c, evs, cause, p); err != nil {
-			return nil, err
-		}
-		p.Appends = append(p.Appends, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
+		// An agreement reached by these answers may complete the tree (its
+		// gaps and sub-negotiations done while the rounds ran): what that
+		// writes is planned as in every channel step.
+		return e.planChannelAppend(ctx, st, c, uow.Append{Stream: negotiation.ChannelStream(channelID), Expected: v, Events: evs,
 			Meta: uow.Meta(c.RootDemandID, event.ActorChannelAdmin, cause), AgentCalls: calls})
-		return p, e.addParentNotice(ctx, st, c, evs, cause, p)
 	})
 	return err
 }

@@ -184,26 +184,14 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 			if err != nil || p.empty() {
 				return err
 			}
-			// Every stream the plan appends to is locked before the
-			// transaction's first write: from that write on (its id is drawn
-			// then) it holds every reader of the log back, so it must not
-			// then wait for a lock another writer holds. Every commit waits
-			// for its locks in one order (sorted), so that no two wait on
-			// each other: streams that sort before one already held are
-			// taken only if no one holds them (never waiting), else locked
-			// first in a new attempt.
 			if more := unlockedStreams(lock, p.Appends); len(more) > 0 {
-				if len(lock) > 0 && more[0] < lock[len(lock)-1] {
-					_, free, err := u.store.TryLockStreams(ctx, tx, more)
-					if err != nil {
-						return err
-					}
-					if !free {
-						relock = more
-						return errRelock
-					}
-				} else if _, err := u.store.LockStreams(ctx, tx, more); err != nil {
+				held, err := u.lockAppended(ctx, tx, lock, more)
+				if err != nil {
 					return err
+				}
+				if !held {
+					relock = more
+					return errRelock
 				}
 			}
 			defer func() { tAppend = time.Now() }()
@@ -308,6 +296,24 @@ func (u *UnitOfWork) Commit(ctx context.Context, step string, lock []string, bui
 		return last, nil
 	}
 	return 0, fmt.Errorf("%s: gave up after %d version conflicts", step, maxConflictRetries)
+}
+
+// lockAppended locks more, the streams a plan appends to beyond those the
+// commit locked (locked; both sorted), before the transaction's first
+// write: from that write on (its id is drawn then) it holds every reader
+// of the log back, so it must not then wait for a lock another writer
+// holds. Every commit waits for its locks in one order (sorted), so that
+// no two wait on each other: streams after the locked ones are waited
+// for; streams sorting before one of them are taken only if nobody holds
+// them (never waiting). It reports false when they were not: a new
+// attempt locks them with the others, in order.
+func (u *UnitOfWork) lockAppended(ctx context.Context, tx pgx.Tx, locked, more []string) (bool, error) {
+	if len(locked) == 0 || more[0] > locked[len(locked)-1] {
+		_, err := u.store.LockStreams(ctx, tx, more)
+		return err == nil, err
+	}
+	_, held, err := u.store.TryLockStreams(ctx, tx, more)
+	return held, err
 }
 
 // unlockedStreams are the streams appends write to that lock (sorted)

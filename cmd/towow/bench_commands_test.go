@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,9 +34,8 @@ func TestBenchSSE(t *testing.T) {
 			t.Fatalf("bench sse %v printed no figures:\n%s", args, out)
 		}
 	}
-	// A pprof profile is gzip-compressed protocol buffers.
-	if b, err := os.ReadFile(mutexProfile); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Fatalf("bench sse -mutexprofile wrote no profile: %d bytes, %v", len(b), err)
+	if err := isProfile(mutexProfile); err != nil {
+		t.Fatalf("bench sse -mutexprofile: %v", err)
 	}
 }
 
@@ -51,12 +51,21 @@ func TestBenchNegotiateProfiles(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "negotiations/s") {
 		t.Fatalf("bench negotiate: %v\n%s", err, out)
 	}
-	// A pprof profile is gzip-compressed protocol buffers.
 	for _, f := range []string{cpu, mem} {
-		if b, err := os.ReadFile(f); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-			t.Errorf("bench negotiate wrote no profile to %s: %d bytes, %v", filepath.Base(f), len(b), err)
+		if err := isProfile(f); err != nil {
+			t.Errorf("bench negotiate: %v", err)
 		}
 	}
+}
+
+// isProfile checks that path holds a pprof profile (gzip-compressed
+// protocol buffers).
+func isProfile(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return fmt.Errorf("no profile in %s: %d bytes, %v", filepath.Base(path), len(b), err)
+	}
+	return nil
 }
 
 // TestBenchRebuild builds a small log, catches the read models up, rebuilds
